@@ -1,0 +1,33 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Burrow",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Burrow", targets: ["Burrow"]),
+        .executable(name: "burrow", targets: ["BurrowCLI"]),
+        .executable(name: "burrow-bench", targets: ["BurrowBench"]),
+    ],
+    targets: [
+        // The storage engine: pages, copy-on-write B+trees, versions, commit. No knowledge of objects.
+        .target(name: "BurrowStorage"),
+        // The public API, built on the engine.
+        .target(name: "Burrow", dependencies: ["BurrowStorage"]),
+        // The command-line tool `burrow` (demo, info, dump, verify).
+        .executableTarget(name: "BurrowCLI", dependencies: ["Burrow", "BurrowStorage"], path: "Sources/burrow"),
+        // The system SQLite, linked only by the benchmark to compare against it.
+        .systemLibrary(
+            name: "CSQLite", path: "Benchmarks/CSQLite",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        .executableTarget(
+            name: "BurrowBench", dependencies: ["BurrowStorage", "Burrow", "CSQLite"],
+            path: "Benchmarks/BurrowBench"),
+        // A child process for the crash tests: commits random transactions until it is killed.
+        .executableTarget(
+            name: "StorageCrashWorker", dependencies: ["BurrowStorage"], path: "Tests/StorageCrashWorker"),
+        .testTarget(name: "BurrowStorageTests", dependencies: ["BurrowStorage", "StorageCrashWorker"]),
+        .testTarget(name: "BurrowTests", dependencies: ["Burrow"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,136 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// A database file: `pwrite` for writes, `fdatasync` (`F_FULLFSYNC` on Darwin) for durability,
+/// a read-only shared `mmap` for reads, and `flock` so that one process at a time has it open.
+///
+/// State: `descriptor` is guarded by its mutex; it becomes -1 once closed.
+package final class FileDevice: StorageDevice {
+    package let name: String
+    private let descriptor: Mutex<Int32>
+
+    /// Opens (creating if allowed) and locks the file at `path`.
+    package init(path: String, readOnly: Bool, create: Bool) throws(StorageError) {
+        name = path
+        var flags = O_CLOEXEC | (readOnly ? O_RDONLY : O_RDWR)
+        if create && !readOnly { flags |= O_CREAT }
+        let fd = path.withCString { open($0, flags, 0o644) }
+        guard fd >= 0 else { throw .io(path: path, operation: "open", errno: errno) }
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let code = errno
+            closeDescriptor(fd)
+            if code == EWOULDBLOCK { throw .fileLocked(path: path) }
+            throw .io(path: path, operation: "flock", errno: code)
+        }
+        descriptor = Mutex(fd)
+    }
+
+    deinit { close() }
+
+    private func fd() throws(StorageError) -> Int32 {
+        let fd = descriptor.withLock { $0 }
+        guard fd >= 0 else { throw .closed(path: name) }
+        return fd
+    }
+
+    package func size() throws(StorageError) -> Int {
+        var info = stat()
+        guard fstat(try fd(), &info) == 0 else { throw .io(path: name, operation: "fstat", errno: errno) }
+        return Int(info.st_size)
+    }
+
+    package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(StorageError) -> Int {
+        let fd = try fd()
+        var done = 0
+        while done < buffer.count {
+            let n = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .io(path: name, operation: "read", errno: errno)
+            }
+            if n == 0 { break }
+            done += n
+        }
+        return done
+    }
+
+    package func write(_ pieces: [(offset: Int, bytes: UnsafeRawBufferPointer)]) throws(StorageError) {
+        let fd = try fd()
+        for piece in pieces {
+            var done = 0
+            while done < piece.bytes.count {
+                let n = pwrite(fd, piece.bytes.baseAddress! + done, piece.bytes.count - done, off_t(piece.offset + done))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw .io(path: name, operation: "write", errno: errno)
+                }
+                done += n
+            }
+        }
+    }
+
+    package func sync() throws(StorageError) {
+        let fd = try fd()
+        #if canImport(Darwin)
+        let result = fcntl(fd, F_FULLFSYNC)
+        #else
+        let result = fdatasync(fd)
+        #endif
+        guard result == 0 else { throw .io(path: name, operation: "fsync", errno: errno) }
+    }
+
+    package func map(minimumLength: Int) throws(StorageError) -> any MappedRegion {
+        let fd = try fd()
+        // Reserve generously: mapping past the end of the file is allowed, and the engine never
+        // touches a page the file does not yet hold. Fewer remaps mean fewer regions alive.
+        let length = max(minimumLength, 1 << 26)
+        let address = mmap(nil, length, PROT_READ, MAP_SHARED, fd, 0)
+        guard let address, address != MAP_FAILED else { throw .io(path: name, operation: "mmap", errno: errno) }
+        return FileRegion(base: UnsafeRawPointer(address), length: length)
+    }
+
+    /// Syncs the directory holding `path`, so that a newly created file's name is durable too.
+    package static func syncDirectory(of path: String) {
+        let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        let fd = (directory.isEmpty ? "/" : directory).withCString { open($0, O_RDONLY | O_CLOEXEC) }
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        closeDescriptor(fd)
+    }
+
+    package func close() {
+        descriptor.withLock { fd in
+            if fd >= 0 {
+                closeDescriptor(fd)
+                fd = -1
+            }
+        }
+    }
+}
+
+/// A read-only shared mapping of a file, unmapped when the last snapshot using it is gone.
+final class FileRegion: MappedRegion {
+    // The mapping is PROT_READ and never unmapped before deinit, so sharing the address across
+    // threads is safe; what the pages contain is governed by the engine's version pinning.
+    nonisolated(unsafe) let base: UnsafeRawPointer
+    let length: Int
+
+    init(base: UnsafeRawPointer, length: Int) {
+        self.base = base
+        self.length = length
+    }
+
+    deinit { munmap(UnsafeMutableRawPointer(mutating: base), length) }
+}
+
+@inline(__always) func closeDescriptor(_ fd: Int32) {
+    #if canImport(Glibc)
+    _ = Glibc.close(fd)
+    #else
+    _ = Darwin.close(fd)
+    #endif
+}

@@ -1,0 +1,56 @@
+/// Pages this transaction may write over right away: taken from free-tree records that no live
+/// snapshot needs, or allocated and then released within the transaction. Kept sorted in
+/// descending order so that the lowest page is taken first (keeping the file compact) and runs of
+/// consecutive pages are easy to find.
+struct FreePagePool {
+    private var pages: [PageNumber] = []
+    private var isSorted = true
+
+    var count: Int { pages.count }
+    var isEmpty: Bool { pages.isEmpty }
+
+    mutating func insert(_ number: PageNumber) {
+        if let last = pages.last, last <= number { isSorted = false }
+        pages.append(number)
+    }
+
+    mutating func insert(run first: PageNumber, count: Int) {
+        for i in 0..<count { insert(first + PageNumber(i)) }
+    }
+
+    mutating func takeLowest() -> PageNumber? {
+        sort()
+        return pages.popLast()
+    }
+
+    /// Takes `length` consecutive pages, returning the first, or nil if the pool has no such run.
+    mutating func takeRun(_ length: Int) -> PageNumber? {
+        sort()
+        guard length <= pages.count else { return nil }
+        var runEnd = pages.count - 1  // index of the run's lowest page
+        var index = pages.count - 1
+        while index >= 0 {
+            if index < runEnd, pages[index] != pages[index + 1] + 1 { runEnd = index }
+            if runEnd - index + 1 == length {
+                let first = pages[runEnd]
+                pages.removeSubrange(index...runEnd)
+                return first
+            }
+            index -= 1
+        }
+        return nil
+    }
+
+    /// The pages in ascending order.
+    mutating func ascending() -> [PageNumber] {
+        sort()
+        return pages.reversed()
+    }
+
+    private mutating func sort() {
+        if !isSorted {
+            pages.sort(by: >)
+            isSorted = true
+        }
+    }
+}

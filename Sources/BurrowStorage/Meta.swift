@@ -1,0 +1,98 @@
+/// The root and entry count of one B+tree. An empty tree has root 0.
+package struct TreeState: Sendable, Equatable {
+    package var root: PageNumber
+    package var count: UInt64
+
+    package static let empty = TreeState(root: 0, count: 0)
+
+    /// The 16-byte form stored in meta pages and as catalog values.
+    static let encodedSize = 16
+
+    func encode(into p: UnsafeMutableRawPointer) {
+        p.setU32(0, root)
+        p.setU32(4, 0)
+        p.setU64(8, count)
+    }
+
+    static func decode(_ p: UnsafeRawPointer) -> TreeState {
+        TreeState(root: p.u32(0), count: p.u64(8))
+    }
+}
+
+/// One committed version of the database, as a meta page records it.
+///
+/// Two meta pages, 0 and 1, alternate: version `v` is written to page `v % 2`, so the previous
+/// version's meta stays intact while the next one is written. Layout (little-endian):
+///
+///     0  checksum       UInt64  XXH64 of bytes 8..<pageSize, seeded with the slot (0 or 1)
+///     8  magic          8 bytes "BURROWDB"
+///     16 formatVersion  UInt32
+///     20 pageSize       UInt32
+///     24 version        UInt64  the transaction id; the newest valid meta wins on open
+///     32 pageCount      UInt32  pages in use, including both meta pages
+///     36 catalog        TreeState (root UInt32, zero UInt32, count UInt64)
+///     52 free           TreeState
+///     68 freePageCount  UInt64  pages listed in the free tree
+///     76.. zero
+package struct Meta: Sendable, Equatable {
+    static let magic: [UInt8] = Array("BURROWDB".utf8)
+    package static let formatVersion: UInt32 = 1
+
+    package var version: UInt64
+    package var pageSize: Int
+    package var pageCount: PageNumber
+    var catalog: TreeState
+    var free: TreeState
+    package var freePageCount: UInt64
+
+    static func initial(pageSize: Int) -> Meta {
+        Meta(version: 0, pageSize: pageSize, pageCount: 2, catalog: .empty, free: .empty, freePageCount: 0)
+    }
+
+    func encode(into p: UnsafeMutableRawPointer, slot: Int) {
+        p.initializeMemory(as: UInt8.self, repeating: 0, count: pageSize)
+        for (i, byte) in Self.magic.enumerated() { p.setU8(8 + i, byte) }
+        p.setU32(16, Self.formatVersion)
+        p.setU32(20, UInt32(pageSize))
+        p.setU64(24, version)
+        p.setU32(32, pageCount)
+        catalog.encode(into: p + 36)
+        free.encode(into: p + 52)
+        p.setU64(68, freePageCount)
+        p.setU64(0, Checksum.page(UnsafeRawPointer(p), length: pageSize, pageNumber: UInt32(slot)))
+    }
+
+    enum Reading {
+        case valid(Meta)
+        case foreign
+        case newerFormat(UInt32)
+        case damaged(String)
+    }
+
+    /// Reads the meta in `bytes` (which must start at the page) for the given slot.
+    static func read(_ bytes: UnsafeRawBufferPointer, slot: Int) -> Reading {
+        guard bytes.count >= 16, let p = bytes.baseAddress else { return .foreign }
+        for (i, byte) in magic.enumerated() where p.u8(8 + i) != byte { return .foreign }
+        guard bytes.count >= 80 else { return .damaged("meta page \(slot) is cut short") }
+        let format = p.u32(16)
+        if format > formatVersion { return .newerFormat(format) }
+        let pageSize = Int(p.u32(20))
+        guard format == formatVersion, PageLayout.isValidPageSize(pageSize) else {
+            return .damaged("meta page \(slot) records an impossible format or page size")
+        }
+        guard bytes.count >= pageSize else { return .damaged("meta page \(slot) is cut short") }
+        guard p.u64(0) == Checksum.page(p, length: pageSize, pageNumber: UInt32(slot)) else {
+            return .damaged("meta page \(slot) fails its checksum")
+        }
+        let meta = Meta(
+            version: p.u64(24), pageSize: pageSize, pageCount: p.u32(32),
+            catalog: TreeState.decode(p + 36), free: TreeState.decode(p + 52), freePageCount: p.u64(68))
+        guard meta.pageCount >= 2, meta.catalog.root < meta.pageCount, meta.free.root < meta.pageCount,
+            meta.catalog.root != 1, meta.free.root != 1,
+            meta.freePageCount <= UInt64(meta.pageCount)
+        else {
+            return .damaged("meta page \(slot) describes impossible page numbers")
+        }
+        return .valid(meta)
+    }
+}

@@ -1,0 +1,74 @@
+/// The checks a committed page passes before the engine trusts it: its checksum, then a structure
+/// that every later read can rely on without bounds checks (slots inside the page, entry bodies
+/// inside the heap, keys in strictly increasing order, lengths within limits).
+enum PageCheck {
+    /// Returns nil when the page at `p` (numbered `number`) is sound, or what is wrong with it.
+    /// `pageCount` bounds overflow runs; `maxVersion` is the version of the snapshot reading it.
+    static func problem(
+        _ p: UnsafeRawPointer, number: PageNumber, layout: PageLayout, pageCount: PageNumber, maxVersion: UInt64
+    ) -> String? {
+        let pageSize = layout.pageSize
+        let kind = PageHeader.kind(p)
+        if PageHeader.version(p) > maxVersion {
+            return "claims to be written by version \(PageHeader.version(p)), after this snapshot's \(maxVersion)"
+        }
+        if kind == PageKind.overflow.rawValue {
+            let pages = PageHeader.overflowPages(p)
+            guard pages >= 1, UInt64(number) + UInt64(pages) <= UInt64(pageCount) else {
+                return "is an overflow run whose length runs past the end of the file"
+            }
+            guard p.u64(0) == Checksum.page(p, length: pages * pageSize, pageNumber: number) else {
+                return "fails its checksum"
+            }
+            return nil
+        }
+        guard p.u64(0) == Checksum.page(p, length: pageSize, pageNumber: number) else {
+            return "fails its checksum"
+        }
+        guard kind == PageKind.leaf.rawValue || kind == PageKind.branch.rawValue else {
+            return "has unknown kind \(kind)"
+        }
+        let isLeaf = kind == PageKind.leaf.rawValue
+        let count = PageHeader.count(p)
+        let heapStart = PageHeader.heapStart(p)
+        let slotsEnd = PageLayout.headerSize + 2 * count
+        guard count >= 1, slotsEnd <= heapStart, heapStart <= pageSize, PageHeader.garbage(p) <= pageSize - heapStart
+        else { return "has an impossible header (count \(count), heap start \(heapStart))" }
+        var live = 0
+        for i in 0..<count {
+            let offset = PageHeader.slot(p, i)
+            guard offset >= heapStart, offset + 6 <= pageSize else { return "has slot \(i) outside its heap" }
+            let size: Int
+            if isLeaf {
+                let keyLength = Int(p.u16(offset))
+                let field = p.u32(offset + 2)
+                let stored = field == PageLayout.overflowMarker ? PageLayout.overflowReferenceSize : Int(field)
+                guard keyLength <= layout.maxKeySize,
+                    field == PageLayout.overflowMarker || stored <= layout.maxInlineEntry
+                else { return "has entry \(i) with impossible lengths" }
+                size = PageLayout.leafEntryHeader + keyLength + stored
+                if field == PageLayout.overflowMarker {
+                    let first = (p + offset + PageLayout.leafEntryHeader + keyLength).u32(0)
+                    guard first >= 2, first < pageCount else { return "has entry \(i) pointing at page \(first), outside the file" }
+                }
+            } else {
+                let keyLength = Int(p.u16(offset + 4))
+                guard keyLength <= layout.maxKeySize else { return "has entry \(i) with an impossible key length" }
+                size = PageLayout.branchEntryHeader + keyLength
+                let child = p.u32(offset)
+                guard child >= 2, child < pageCount else { return "has child \(i) at page \(child), outside the file" }
+            }
+            guard offset + size <= pageSize else { return "has entry \(i) running past the page end" }
+            live += size
+            if i > (isLeaf ? 0 : 1) {
+                let previous = isLeaf ? PageHeader.leafKey(p, i - 1) : PageHeader.branchKey(p, i - 1)
+                let current = isLeaf ? PageHeader.leafKey(p, i) : PageHeader.branchKey(p, i)
+                guard compareKeys(previous, current) < 0 else { return "has keys out of order at entry \(i)" }
+            }
+        }
+        guard live + PageHeader.garbage(p) == pageSize - heapStart else {
+            return "has a heap whose entries do not add up"
+        }
+        return nil
+    }
+}

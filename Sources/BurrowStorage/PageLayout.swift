@@ -1,0 +1,264 @@
+/// A page's number: its offset in the file divided by the page size. Pages 0 and 1 are the meta
+/// pages, so 0 also serves as "no page" (the root of an empty tree).
+package typealias PageNumber = UInt32
+
+/// What a tree or overflow page holds, stored in byte 16 of its header.
+enum PageKind: UInt8 {
+    case branch = 1
+    case leaf = 2
+    case overflow = 3
+}
+
+/// The byte layout of tree and overflow pages (see Documentation/FileFormat.md).
+///
+/// Every non-meta page starts with a 24-byte header:
+///
+///     0  checksum   UInt64   XXH64 of bytes 8..<end, seeded with the page number
+///     8  version    UInt64   the transaction that wrote the page
+///     16 kind       UInt8    PageKind
+///     17 (zero)     UInt8
+///     18 count      UInt16   entries (branch, leaf)
+///     20 heapStart  UInt16   lowest byte used by entry bodies (branch, leaf)
+///     22 garbage    UInt16   bytes of dead entry bodies below the page end (branch, leaf)
+///     20 pages      UInt32   length of the run in pages (overflow, overlaps heapStart/garbage)
+///
+/// Branch and leaf pages then hold `count` little-endian UInt16 slot offsets, in key order, each
+/// pointing at an entry body in the heap that grows down from the end of the page:
+///
+///     leaf entry:   keyLength UInt16, valueLength UInt32, key, value
+///                   (valueLength == overflowMarker: the value is a 12-byte reference,
+///                    first page UInt32 + length UInt64, to an overflow run)
+///     branch entry: child PageNumber (UInt32), keyLength UInt16, key
+///                   (the key of slot 0 is ignored: it stands for "below every key")
+///
+/// An overflow run is `pages` consecutive pages: the header, then the value's bytes.
+package struct PageLayout: Sendable, Equatable {
+    static let headerSize = 24
+    static let leafEntryHeader = 6
+    static let branchEntryHeader = 6
+    static let overflowReferenceSize = 12
+    static let overflowMarker = UInt32.max
+    static let minimumPageSize = 4096
+    static let maximumPageSize = 32768
+
+    package let pageSize: Int
+    /// The largest entry body plus slot that may sit inline, chosen so that any page holds at
+    /// least four entries and a split always leaves both halves able to take the new entry.
+    package let maxInlineEntry: Int
+    package let maxKeySize: Int
+
+    init(pageSize: Int) {
+        self.pageSize = pageSize
+        maxInlineEntry = (pageSize - Self.headerSize) / 4 - 2
+        maxKeySize = maxInlineEntry - Self.leafEntryHeader - Self.overflowReferenceSize
+    }
+
+    static func isValidPageSize(_ size: Int) -> Bool {
+        size >= minimumPageSize && size <= maximumPageSize && size & (size - 1) == 0
+    }
+
+    /// Pages needed for an overflow run carrying `valueLength` bytes.
+    func overflowPages(valueLength: Int) -> Int {
+        (Self.headerSize + valueLength + pageSize - 1) / pageSize
+    }
+}
+
+/// Reading the fields of a tree page. Pure functions of a page pointer, so they serve mapped pages
+/// and dirty pages alike.
+enum PageHeader {
+    @inline(__always) static func version(_ p: UnsafeRawPointer) -> UInt64 { p.u64(8) }
+    @inline(__always) static func kind(_ p: UnsafeRawPointer) -> UInt8 { p.u8(16) }
+    @inline(__always) static func isLeaf(_ p: UnsafeRawPointer) -> Bool { p.u8(16) == PageKind.leaf.rawValue }
+    @inline(__always) static func count(_ p: UnsafeRawPointer) -> Int { Int(p.u16(18)) }
+    @inline(__always) static func heapStart(_ p: UnsafeRawPointer) -> Int { Int(p.u16(20)) }
+    @inline(__always) static func garbage(_ p: UnsafeRawPointer) -> Int { Int(p.u16(22)) }
+    @inline(__always) static func overflowPages(_ p: UnsafeRawPointer) -> Int { Int(p.u32(20)) }
+    @inline(__always) static func slot(_ p: UnsafeRawPointer, _ index: Int) -> Int {
+        Int(p.u16(PageLayout.headerSize + 2 * index))
+    }
+
+    // Leaf entries.
+    @inline(__always) static func leafKey(_ p: UnsafeRawPointer, _ index: Int) -> UnsafeRawBufferPointer {
+        let offset = slot(p, index)
+        return UnsafeRawBufferPointer(start: p + offset + PageLayout.leafEntryHeader, count: Int(p.u16(offset)))
+    }
+    @inline(__always) static func leafValueField(_ p: UnsafeRawPointer, _ index: Int) -> UInt32 {
+        p.u32(slot(p, index) + 2)
+    }
+    /// The bytes stored after the key: the value itself, or the overflow reference.
+    @inline(__always) static func leafStored(_ p: UnsafeRawPointer, _ index: Int) -> UnsafeRawBufferPointer {
+        let offset = slot(p, index)
+        let keyLength = Int(p.u16(offset))
+        let field = p.u32(offset + 2)
+        let length = field == PageLayout.overflowMarker ? PageLayout.overflowReferenceSize : Int(field)
+        return UnsafeRawBufferPointer(start: p + offset + PageLayout.leafEntryHeader + keyLength, count: length)
+    }
+    @inline(__always) static func leafEntrySize(_ p: UnsafeRawPointer, _ index: Int) -> Int {
+        let offset = slot(p, index)
+        let field = p.u32(offset + 2)
+        let stored = field == PageLayout.overflowMarker ? PageLayout.overflowReferenceSize : Int(field)
+        return PageLayout.leafEntryHeader + Int(p.u16(offset)) + stored
+    }
+
+    // Branch entries.
+    @inline(__always) static func child(_ p: UnsafeRawPointer, _ index: Int) -> PageNumber {
+        p.u32(slot(p, index))
+    }
+    @inline(__always) static func branchKey(_ p: UnsafeRawPointer, _ index: Int) -> UnsafeRawBufferPointer {
+        let offset = slot(p, index)
+        return UnsafeRawBufferPointer(start: p + offset + PageLayout.branchEntryHeader, count: Int(p.u16(offset + 4)))
+    }
+    @inline(__always) static func branchEntrySize(_ p: UnsafeRawPointer, _ index: Int) -> Int {
+        PageLayout.branchEntryHeader + Int(p.u16(slot(p, index) + 4))
+    }
+
+    @inline(__always) static func entrySize(_ p: UnsafeRawPointer, _ index: Int) -> Int {
+        isLeaf(p) ? leafEntrySize(p, index) : branchEntrySize(p, index)
+    }
+    @inline(__always) static func key(_ p: UnsafeRawPointer, _ index: Int) -> UnsafeRawBufferPointer {
+        isLeaf(p) ? leafKey(p, index) : branchKey(p, index)
+    }
+
+    /// Bytes in use: header, slots and live entry bodies.
+    @inline(__always) static func usedBytes(_ p: UnsafeRawPointer, pageSize: Int) -> Int {
+        PageLayout.headerSize + 2 * count(p) + (pageSize - heapStart(p) - garbage(p))
+    }
+
+    /// The index of the first entry whose key is not less than `key`, and whether it is equal.
+    @inline(__always)
+    static func leafSearch(_ p: UnsafeRawPointer, _ key: UnsafeRawBufferPointer) -> (index: Int, found: Bool) {
+        var low = 0, high = count(p)
+        while low < high {
+            let mid = (low &+ high) &>> 1
+            let c = compareKeys(leafKey(p, mid), key)
+            if c < 0 { low = mid &+ 1 } else if c > 0 { high = mid } else { return (mid, true) }
+        }
+        return (low, false)
+    }
+
+    /// The index of the child whose subtree holds `key`: the last entry whose key is not greater.
+    @inline(__always)
+    static func branchSearch(_ p: UnsafeRawPointer, _ key: UnsafeRawBufferPointer) -> Int {
+        var low = 1, high = count(p)
+        while low < high {
+            let mid = (low &+ high) &>> 1
+            if compareKeys(branchKey(p, mid), key) <= 0 { low = mid &+ 1 } else { high = mid }
+        }
+        return low &- 1
+    }
+}
+
+/// Writing tree pages in place. Only dirty pages (owned by a write transaction) are passed here.
+enum PageWriter {
+    static func initialize(_ p: UnsafeMutableRawPointer, kind: PageKind, version: UInt64, pageSize: Int) {
+        p.initializeMemory(as: UInt8.self, repeating: 0, count: PageLayout.headerSize)
+        p.setU64(8, version)
+        p.setU8(16, kind.rawValue)
+        p.setU16(18, 0)
+        p.setU16(20, UInt16(pageSize))
+        p.setU16(22, 0)
+    }
+
+    @inline(__always) static func setCount(_ p: UnsafeMutableRawPointer, _ n: Int) { p.setU16(18, UInt16(n)) }
+    @inline(__always) static func setHeapStart(_ p: UnsafeMutableRawPointer, _ n: Int) { p.setU16(20, UInt16(n)) }
+    @inline(__always) static func setGarbage(_ p: UnsafeMutableRawPointer, _ n: Int) { p.setU16(22, UInt16(n)) }
+    @inline(__always) static func setChild(_ p: UnsafeMutableRawPointer, _ index: Int, _ child: PageNumber) {
+        p.setU32(PageHeader.slot(UnsafeRawPointer(p), index), child)
+    }
+
+    /// Free bytes between the slot array and the heap.
+    @inline(__always) static func gap(_ p: UnsafeRawPointer) -> Int {
+        PageHeader.heapStart(p) - PageLayout.headerSize - 2 * PageHeader.count(p)
+    }
+
+    /// Whether an entry body of `size` bytes (plus its slot) fits, after compaction if need be.
+    @inline(__always) static func fits(_ p: UnsafeRawPointer, size: Int) -> Bool {
+        gap(p) + PageHeader.garbage(p) >= size + 2
+    }
+
+    /// Reserves room for an entry body of `size` bytes at slot `index` and returns its address.
+    /// The caller has checked `fits`; `scratch` is a page-sized buffer used when compacting.
+    static func insertSlot(
+        _ p: UnsafeMutableRawPointer, at index: Int, size: Int, pageSize: Int, scratch: UnsafeMutableRawPointer
+    ) -> UnsafeMutableRawPointer {
+        if gap(p) < size + 2 { compact(p, pageSize: pageSize, scratch: scratch) }
+        let count = PageHeader.count(p)
+        let heap = PageHeader.heapStart(p) - size
+        let slots = p + PageLayout.headerSize
+        if index < count {
+            (slots + 2 * (index + 1)).copyMemory(from: slots + 2 * index, byteCount: 2 * (count - index))
+        }
+        slots.setU16(2 * index, UInt16(heap))
+        setCount(p, count + 1)
+        setHeapStart(p, heap)
+        return p + heap
+    }
+
+    /// Removes slot `index`; its body becomes garbage until the page is compacted.
+    static func removeSlot(_ p: UnsafeMutableRawPointer, at index: Int) {
+        let q = UnsafeRawPointer(p)
+        let count = PageHeader.count(q)
+        let size = PageHeader.entrySize(q, index)
+        let offset = PageHeader.slot(q, index)
+        let slots = p + PageLayout.headerSize
+        if index + 1 < count {
+            (slots + 2 * index).copyMemory(from: slots + 2 * (index + 1), byteCount: 2 * (count - index - 1))
+        }
+        setCount(p, count - 1)
+        if offset == PageHeader.heapStart(q) {
+            setHeapStart(p, offset + size)
+        } else {
+            setGarbage(p, PageHeader.garbage(q) + size)
+        }
+    }
+
+    /// Rewrites the heap so that all free space is one gap.
+    static func compact(_ p: UnsafeMutableRawPointer, pageSize: Int, scratch: UnsafeMutableRawPointer) {
+        scratch.copyMemory(from: p, byteCount: pageSize)
+        let source = UnsafeRawPointer(scratch)
+        let count = PageHeader.count(source)
+        var heap = pageSize
+        for i in 0..<count {
+            let size = PageHeader.entrySize(source, i)
+            heap -= size
+            (p + heap).copyMemory(from: source + PageHeader.slot(source, i), byteCount: size)
+            p.setU16(PageLayout.headerSize + 2 * i, UInt16(heap))
+        }
+        setHeapStart(p, heap)
+        setGarbage(p, 0)
+    }
+
+    /// Appends an entry body copied from `bytes` after the last slot.
+    static func append(_ p: UnsafeMutableRawPointer, _ bytes: UnsafeRawBufferPointer) {
+        let count = PageHeader.count(UnsafeRawPointer(p))
+        let heap = PageHeader.heapStart(UnsafeRawPointer(p)) - bytes.count
+        if let base = bytes.baseAddress { (p + heap).copyMemory(from: base, byteCount: bytes.count) }
+        p.setU16(PageLayout.headerSize + 2 * count, UInt16(heap))
+        setCount(p, count + 1)
+        setHeapStart(p, heap)
+    }
+
+    static func writeLeafEntry(
+        _ at: UnsafeMutableRawPointer, key: UnsafeRawBufferPointer, valueField: UInt32,
+        stored: UnsafeRawBufferPointer
+    ) {
+        at.setU16(0, UInt16(key.count))
+        at.setU32(2, valueField)
+        if let k = key.baseAddress { (at + PageLayout.leafEntryHeader).copyMemory(from: k, byteCount: key.count) }
+        if let s = stored.baseAddress {
+            (at + PageLayout.leafEntryHeader + key.count).copyMemory(from: s, byteCount: stored.count)
+        }
+    }
+
+    static func writeBranchEntry(_ at: UnsafeMutableRawPointer, child: PageNumber, key: UnsafeRawBufferPointer) {
+        at.setU32(0, child)
+        at.setU16(4, UInt16(key.count))
+        if let k = key.baseAddress { (at + PageLayout.branchEntryHeader).copyMemory(from: k, byteCount: key.count) }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,0 +1,114 @@
+/// One committed version of the database, readable from any thread without locks.
+///
+/// A snapshot pins its version: the pages it can reach are not reused until it is released.
+/// Its trees, cursors and the buffers they return read the memory-mapped file directly; they
+/// stay valid while the snapshot lives, even after the file grows and is mapped again.
+package final class Snapshot: PageSource, Sendable {
+    package let storage: Storage
+    package let meta: Meta
+    let mapping: Mapping
+
+    init(storage: Storage, meta: Meta, mapping: Mapping) {
+        self.storage = storage
+        self.meta = meta
+        self.mapping = mapping
+    }
+
+    deinit { storage.unpin(meta.version) }
+
+    package var version: UInt64 { meta.version }
+    package var layout: PageLayout { storage.layout }
+    package var name: String { storage.name }
+    package var modificationStamp: UInt64 { 0 }
+
+    @inline(__always)
+    package func page(_ number: PageNumber) throws(StorageError) -> UnsafeRawPointer {
+        guard number >= 2, number < meta.pageCount else {
+            throw .corruptPage(path: storage.name, page: number, detail: "is referenced but lies outside the file's \(meta.pageCount) pages")
+        }
+        let p = mapping.page(number)
+        if !mapping.isVerified(number) {
+            if let problem = PageCheck.problem(p, number: number, layout: layout, pageCount: meta.pageCount, maxVersion: meta.version) {
+                throw .corruptPage(path: storage.name, page: number, detail: problem)
+            }
+            mapping.markVerified(number)
+        }
+        return p
+    }
+
+    /// The tree called `name`, or nil if there is none in this version.
+    package func tree(named name: String) throws(StorageError) -> Tree? {
+        guard let state = try Catalog.lookup(self, root: meta.catalog.root, name: name) else { return nil }
+        return Tree(snapshot: self, state: state)
+    }
+
+    /// The names of all trees, in byte order.
+    package func treeNames() throws(StorageError) -> [String] {
+        try Catalog.names(self, root: meta.catalog.root)
+    }
+}
+
+/// A named B+tree as of one snapshot.
+package struct Tree: Sendable {
+    package let snapshot: Snapshot
+    let state: TreeState
+
+    /// The number of entries, without scanning.
+    package var count: Int { Int(state.count) }
+
+    /// Calls `body` with the value stored under `key` (zero-copy) and returns its result, or
+    /// returns nil if there is no such key.
+    @inline(__always)
+    package func withValue<R>(
+        forKey key: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> R
+    ) throws -> R? {
+        guard let (page, index) = try BTree.find(snapshot, root: state.root, key: key) else { return nil }
+        return try body(try BTree.value(snapshot, leaf: page, index: index))
+    }
+
+    /// The value stored under `key`, copied, or nil.
+    package func value(forKey key: [UInt8]) throws(StorageError) -> [UInt8]? {
+        try withBytes(key) { k throws(StorageError) -> [UInt8]? in
+            guard let (page, index) = try BTree.find(snapshot, root: state.root, key: k) else { return nil }
+            return Array(try BTree.value(snapshot, leaf: page, index: index))
+        }
+    }
+
+    package func contains(_ key: [UInt8]) throws(StorageError) -> Bool {
+        try withBytes(key) { k throws(StorageError) in try BTree.find(snapshot, root: state.root, key: k) != nil }
+    }
+
+    /// A cursor over this tree, not yet positioned.
+    package func makeCursor() -> Cursor<Snapshot> {
+        Cursor(source: snapshot, root: state.root)
+    }
+}
+
+/// The catalog: a tree from tree names (UTF-8) to their 16-byte `TreeState`.
+enum Catalog {
+    static func lookup<S: PageSource>(_ source: S, root: PageNumber, name: String) throws(StorageError) -> TreeState? {
+        try withUTF8Bytes(name) { key throws(StorageError) -> TreeState? in
+            guard let (page, index) = try BTree.find(source, root: root, key: key) else { return nil }
+            return try decode(source, page: page, index: index)
+        }
+    }
+
+    static func decode<S: PageSource>(_ source: S, page: UnsafeRawPointer, index: Int) throws(StorageError) -> TreeState {
+        let value = try BTree.value(source, leaf: page, index: index)
+        guard value.count == TreeState.encodedSize else {
+            throw .corruptPage(path: source.name, page: 0, detail: "holds a catalog entry of \(value.count) bytes instead of \(TreeState.encodedSize)")
+        }
+        return TreeState.decode(value.baseAddress!)
+    }
+
+    static func names<S: PageSource>(_ source: S, root: PageNumber) throws(StorageError) -> [String] {
+        var cursor = Cursor(source: source, root: root)
+        var names: [String] = []
+        var more = try cursor.first()
+        while more {
+            names.append(String(decoding: cursor.key, as: UTF8.self))
+            more = try cursor.next()
+        }
+        return names
+    }
+}

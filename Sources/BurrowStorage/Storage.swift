@@ -1,0 +1,338 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// How hard a commit works to survive failures.
+package enum Durability: Sendable, Equatable {
+    /// The commit survives power loss: pages, then the meta, are synced before commit returns
+    /// (two syncs per commit).
+    case full
+    /// The commit survives a crash of the process but not of the machine: nothing is synced.
+    case normal
+}
+
+/// How to open a database.
+package struct StorageOptions: Sendable {
+    /// The page size of a newly created file (a power of two from 4096 to 32768); an existing
+    /// file keeps the size it was created with.
+    package var pageSize: Int
+    /// Refuse writes, and never create the file.
+    package var readOnly: Bool
+    /// Create the file if it does not exist.
+    package var create: Bool
+
+    package init(pageSize: Int = 4096, readOnly: Bool = false, create: Bool = true) {
+        self.pageSize = pageSize
+        self.readOnly = readOnly
+        self.create = create
+    }
+}
+
+/// Counts that describe a database at its latest version.
+package struct StorageStatistics: Sendable, Equatable {
+    package var version: UInt64
+    package var pageSize: Int
+    /// Pages the latest version accounts for, both meta pages included.
+    package var pageCount: Int
+    /// Pages listed as free (reusable once no snapshot needs them).
+    package var freePages: Int
+    /// Pages reachable from the latest version, meta pages included.
+    package var usedPages: Int
+    /// Distinct versions held by live snapshots (each keeps its pages from being reused).
+    package var pinnedVersions: Int
+    package var oldestPinnedVersion: UInt64?
+    /// The file's length in bytes; it may exceed `pageCount * pageSize` after an interrupted commit.
+    package var fileSize: Int
+}
+
+/// An open database: one per file per process, shared by every opener in the process.
+///
+/// Readers take `Snapshot`s, which never wait; writers take turns through `beginWrite`.
+///
+/// State: `shared` holds the latest committed meta and the mapping new snapshots use, the count
+/// of snapshots per pinned version, and whether the handle has failed or been closed. The
+/// device is written only by the holder of `writeLock`.
+package final class Storage: Sendable {
+    package let name: String
+    package let isReadOnly: Bool
+    let device: any StorageDevice
+    let layout: PageLayout
+    let writeLock = WriteLock()
+    let shared: Mutex<SharedState>
+
+    struct SharedState {
+        var meta: Meta
+        var mapping: Mapping
+        var pins: [UInt64: Int] = [:]
+        var failure: String?
+        var isClosed = false
+    }
+
+    package var pageSize: Int { layout.pageSize }
+    /// The longest key a tree accepts.
+    package var maxKeySize: Int { layout.maxKeySize }
+
+    // MARK: Opening
+
+    /// Opens the database file at `path`, creating it if `options` allow. Opening the same file
+    /// twice in one process returns the same handle.
+    ///
+    /// Throws `StorageError` when the file is locked by another process, is not a Burrow file,
+    /// uses a newer format, is truncated, or has no valid meta page.
+    package static func open(path: String, options: StorageOptions = StorageOptions()) throws(StorageError) -> Storage {
+        guard PageLayout.isValidPageSize(options.pageSize) else {
+            throw .invalidOption("The page size must be a power of two from 4096 to 32768, not \(options.pageSize).")
+        }
+        return try Registry.shared.open(key: Registry.fileKey(path: path), readOnly: options.readOnly) {
+            () throws(StorageError) -> Storage in
+            let existed = access(path, F_OK) == 0
+            let device = try FileDevice(path: path, readOnly: options.readOnly, create: options.create)
+            let storage = try Storage(device: device, options: options)
+            if !existed && !options.readOnly { FileDevice.syncDirectory(of: path) }
+            return storage
+        } key: {
+            Registry.fileKey(path: path)
+        }
+    }
+
+    /// Opens (or creates) the in-memory database called `identifier`. It lives while any handle
+    /// or snapshot of it does.
+    package static func inMemory(identifier: String, options: StorageOptions = StorageOptions()) throws(StorageError) -> Storage {
+        try Registry.shared.open(key: .memory(identifier), readOnly: options.readOnly) { () throws(StorageError) -> Storage in
+            try Storage(device: MemoryDevice(name: "in-memory database \"\(identifier)\""), options: options)
+        } key: {
+            .memory(identifier)
+        }
+    }
+
+    /// Opens a database on any device. Tests use this to run the engine on a simulated disk.
+    package init(device: any StorageDevice, options: StorageOptions = StorageOptions()) throws(StorageError) {
+        self.device = device
+        name = device.name
+        isReadOnly = options.readOnly
+        var meta = try Self.readNewestMeta(device: device)
+        if meta == nil {
+            guard !options.readOnly else { throw .notADatabase(path: device.name) }
+            meta = try Self.initialize(device: device, pageSize: options.pageSize)
+        }
+        let current = meta!
+        layout = PageLayout(pageSize: current.pageSize)
+        let region = try device.map(minimumLength: Int(current.pageCount) * current.pageSize)
+        shared = Mutex(SharedState(meta: current, mapping: Mapping(region: region, pageSize: current.pageSize)))
+    }
+
+    deinit { device.close() }
+
+    /// Writes the first version of a new file: both meta slots, so either can stand alone.
+    private static func initialize(device: any StorageDevice, pageSize: Int) throws(StorageError) -> Meta {
+        let meta = Meta.initial(pageSize: pageSize)
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: 2 * pageSize, alignment: 4096)
+        defer { buffer.deallocate() }
+        meta.encode(into: buffer, slot: 0)
+        meta.encode(into: buffer + pageSize, slot: 1)
+        try device.write([(0, UnsafeRawBufferPointer(start: buffer, count: 2 * pageSize))])
+        try device.sync()
+        return meta
+    }
+
+    /// The newest meta whose checksum holds, or nil for an empty device. Reads two pages at most,
+    /// whatever the file's size.
+    private static func readNewestMeta(device: any StorageDevice) throws(StorageError) -> Meta? {
+        let size = try device.size()
+        if size == 0 { return nil }
+        let bufferSize = min(size, 2 * PageLayout.maximumPageSize)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 4096)
+        defer { buffer.deallocate() }
+        let read = try device.read(into: buffer, at: 0)
+        let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<read])
+
+        var readings = [Meta.read(bytes, slot: 0)]
+        var slot1Offsets: [Int] = []
+        if case .valid(let meta) = readings[0] {
+            slot1Offsets = [meta.pageSize]
+        } else {
+            var size = PageLayout.minimumPageSize
+            while size <= PageLayout.maximumPageSize { slot1Offsets.append(size); size *= 2 }
+        }
+        for offset in slot1Offsets where offset < bytes.count {
+            readings.append(Meta.read(UnsafeRawBufferPointer(rebasing: bytes[offset...]), slot: 1))
+        }
+
+        var newest: Meta?
+        var problems: [String] = []
+        for reading in readings {
+            switch reading {
+            case .valid(let meta):
+                if newest == nil || meta.version > newest!.version { newest = meta }
+            case .newerFormat(let version):
+                throw .unsupportedFormat(path: device.name, version: version, supported: Meta.formatVersion)
+            case .damaged(let detail):
+                problems.append(detail)
+            case .foreign:
+                break
+            }
+        }
+        guard let meta = newest else {
+            if problems.isEmpty { throw .notADatabase(path: device.name) }
+            throw .damagedMeta(path: device.name, detail: problems.joined(separator: "; "))
+        }
+        let needed = Int(meta.pageCount) * meta.pageSize
+        guard size >= needed else { throw .truncated(path: device.name, expectedBytes: needed, actualBytes: size) }
+        return meta
+    }
+
+    // MARK: Reading
+
+    /// A read-only view of the latest committed version. It never waits for a writer and stays
+    /// on its version however many commits follow; its pages are not reused while it lives.
+    package func snapshot() throws(StorageError) -> Snapshot {
+        let (meta, mapping) = try shared.withLock { s throws(StorageError) in
+            try s.checkUsable(name: name)
+            s.pins[s.meta.version, default: 0] += 1
+            return (s.meta, s.mapping)
+        }
+        return Snapshot(storage: self, meta: meta, mapping: mapping)
+    }
+
+    func unpin(_ version: UInt64) {
+        shared.withLock { s in
+            if let n = s.pins[version], n > 1 { s.pins[version] = n - 1 } else { s.pins[version] = nil }
+        }
+    }
+
+    /// The latest committed version.
+    package var version: UInt64 { shared.withLock { $0.meta.version } }
+
+    package func statistics() throws(StorageError) -> StorageStatistics {
+        let fileSize = try device.size()
+        return shared.withLock { s in
+            StorageStatistics(
+                version: s.meta.version, pageSize: s.meta.pageSize, pageCount: Int(s.meta.pageCount),
+                freePages: Int(s.meta.freePageCount), usedPages: Int(s.meta.pageCount) - Int(s.meta.freePageCount),
+                pinnedVersions: s.pins.count, oldestPinnedVersion: s.pins.keys.min(), fileSize: fileSize)
+        }
+    }
+
+    // MARK: Writing
+
+    /// Waits, without blocking a thread, until this task may write, then starts a transaction.
+    /// Throws `CancellationError` if the task is cancelled while waiting (nothing is held then),
+    /// or `StorageError` if the handle is read-only, closed or failed.
+    package func beginWrite() async throws -> WriteTransaction {
+        try await writeLock.acquire()
+        return try startTransaction()
+    }
+
+    /// Blocks the calling thread until it may write, then starts a transaction.
+    package func beginWriteBlocking() throws(StorageError) -> WriteTransaction {
+        writeLock.acquireBlocking()
+        return try startTransaction()
+    }
+
+    private func startTransaction() throws(StorageError) -> WriteTransaction {
+        do throws(StorageError) {
+            if isReadOnly { throw .readOnly(path: name) }
+            let base = try snapshot()
+            let oldest = shared.withLock { $0.pins.keys.min() ?? $0.meta.version }
+            return WriteTransaction(storage: self, base: base, reclaimLimit: min(oldest, base.meta.version))
+        } catch {
+            writeLock.release()
+            throw error
+        }
+    }
+
+    /// Makes `meta` the latest version, read through `mapping` from now on.
+    func publish(_ meta: Meta, mapping: Mapping) {
+        shared.withLock { s in
+            s.meta = meta
+            s.mapping = mapping
+        }
+    }
+
+    var currentMapping: Mapping { shared.withLock { $0.mapping } }
+
+    /// A sync failed: from now on this handle refuses work, and the file's lock is released so
+    /// that it can be opened again from what is on disk.
+    func fail(_ error: StorageError) {
+        shared.withLock { $0.failure = error.description }
+        device.close()
+    }
+
+    /// Closes the handle: later calls throw `closed`. Snapshots taken before stay readable.
+    package func close() {
+        shared.withLock { $0.isClosed = true }
+        device.close()
+    }
+
+    var isUsable: Bool { shared.withLock { $0.failure == nil && !$0.isClosed } }
+}
+
+extension Storage.SharedState {
+    func checkUsable(name: String) throws(StorageError) {
+        if isClosed { throw .closed(path: name) }
+        if let failure { throw .handleFailed(path: name, detail: failure) }
+    }
+}
+
+/// The process-wide table of open databases, so that every opener of a file shares one handle
+/// (and so one write lock and one file lock).
+///
+/// State: the table, guarded by its mutex. Entries are weak: a handle closes its file when the
+/// last user lets go, and a dead entry is replaced on the next open.
+final class Registry: Sendable {
+    static let shared = Registry()
+
+    enum Key: Hashable {
+        case file(device: UInt64, inode: UInt64)
+        case path(String)
+        case memory(String)
+    }
+
+    private final class Entry {
+        weak var storage: Storage?
+        init(_ storage: Storage) { self.storage = storage }
+    }
+
+    // Holds only Entry objects created and read under this mutex.
+    private let table = Mutex<[Key: Entry]>([:])
+
+    static func fileKey(path: String) -> Key {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .path(path) }
+        return .file(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    func open(
+        key: Key, readOnly: Bool, make: () throws(StorageError) -> Storage, key finalKey: () -> Key
+    ) throws(StorageError) -> Storage {
+        var attempts = 0
+        while true {
+            do {
+                return try table.withLock { table throws(StorageError) -> Storage in
+                    if let existing = table[key]?.storage, existing.isUsable {
+                        guard existing.isReadOnly == readOnly else {
+                            throw .modeConflict(
+                                path: existing.name,
+                                detail: existing.isReadOnly ? "read-only; close it before opening it writable" :
+                                    "writable; use that handle instead of a read-only one")
+                        }
+                        return existing
+                    }
+                    let storage = try make()
+                    table[finalKey()] = Entry(storage)
+                    table = table.filter { $0.value.storage != nil }
+                    return storage
+                }
+            } catch .fileLocked(let path) {
+                // A handle of this process whose last user just let go may not have closed its
+                // file yet; give it a moment before blaming another process.
+                attempts += 1
+                if attempts > 20 { throw .fileLocked(path: path) }
+                usleep(5_000)
+            }
+        }
+    }
+}

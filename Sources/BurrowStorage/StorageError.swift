@@ -1,0 +1,91 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Everything the storage engine can report. Each case carries what a person needs to act on it;
+/// `description` is the sentence to show them.
+package enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file exists but does not start with a Burrow meta page.
+    case notADatabase(path: String)
+    /// The file was written by a newer version of Burrow.
+    case unsupportedFormat(path: String, version: UInt32, supported: UInt32)
+    /// Both meta pages fail their checksums or describe impossible values.
+    case damagedMeta(path: String, detail: String)
+    /// The file is shorter than its meta page says it must be.
+    case truncated(path: String, expectedBytes: Int, actualBytes: Int)
+    /// A page failed its checksum or its structure is impossible.
+    case corruptPage(path: String, page: UInt32, detail: String)
+    /// Another process holds the file's lock.
+    case fileLocked(path: String)
+    /// The same file is already open in this process with another mode.
+    case modeConflict(path: String, detail: String)
+    /// A system call failed.
+    case io(path: String, operation: String, errno: Int32)
+    /// A sync failed earlier; the handle refuses all further work and the file must be reopened.
+    case handleFailed(path: String, detail: String)
+    /// The handle was closed.
+    case closed(path: String)
+    /// A write was attempted on a read-only handle.
+    case readOnly(path: String)
+    /// A key longer than the page size allows.
+    case keyTooLarge(size: Int, limit: Int)
+    /// A value longer than the format allows.
+    case valueTooLarge(size: Int, limit: Int)
+    /// The file would exceed the largest page number the format can address.
+    case fileTooLarge(path: String)
+    /// A tree of that name exists already.
+    case treeExists(name: String)
+    /// No tree of that name exists.
+    case noSuchTree(name: String)
+    /// A write transaction was used after commit or abort.
+    case transactionFinished
+    /// A cursor of a write transaction was used after the transaction changed a tree.
+    case cursorInvalidated
+    /// An option is outside its allowed range.
+    case invalidOption(String)
+
+    package var description: String {
+        switch self {
+        case .notADatabase(let path):
+            return "\(path) is not a Burrow database (its first page has no Burrow meta header)."
+        case .unsupportedFormat(let path, let version, let supported):
+            return "\(path) uses file format \(version), but this Burrow reads format \(supported) and older; open it with a newer Burrow."
+        case .damagedMeta(let path, let detail):
+            return "\(path) is damaged: neither meta page is valid (\(detail)). Restore it from a backup."
+        case .truncated(let path, let expected, let actual):
+            return "\(path) is truncated: its meta page needs \(expected) bytes but the file has \(actual). Restore it from a backup."
+        case .corruptPage(let path, let page, let detail):
+            return "\(path) is damaged: page \(page) \(detail). Run `burrow verify` and restore from a backup."
+        case .fileLocked(let path):
+            return "\(path) is open in another process; Burrow allows one process per file. Close it there first."
+        case .modeConflict(let path, let detail):
+            return "\(path) is already open in this process \(detail)."
+        case .io(let path, let operation, let code):
+            return "\(operation) failed on \(path): \(String(cString: strerror(code))) (errno \(code))."
+        case .handleFailed(let path, let detail):
+            return "\(path) can no longer be written by this handle because \(detail); close every use of it and open the file again."
+        case .closed(let path):
+            return "\(path) was closed; open it again to use it."
+        case .readOnly(let path):
+            return "\(path) is open read-only; open it writable to change it."
+        case .keyTooLarge(let size, let limit):
+            return "A key of \(size) bytes is longer than the limit of \(limit) bytes for this page size."
+        case .valueTooLarge(let size, let limit):
+            return "A value of \(size) bytes is longer than the limit of \(limit) bytes."
+        case .fileTooLarge(let path):
+            return "\(path) cannot grow further: it has reached the largest number of pages the format addresses."
+        case .treeExists(let name):
+            return "A tree named \"\(name)\" exists already."
+        case .noSuchTree(let name):
+            return "There is no tree named \"\(name)\"."
+        case .transactionFinished:
+            return "The write transaction was already committed or aborted."
+        case .cursorInvalidated:
+            return "The cursor's write transaction changed a tree after the cursor was positioned; seek again."
+        case .invalidOption(let detail):
+            return detail
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Dispatch
+import Synchronization
+
+/// The lock that makes write transactions on one file take turns across the whole process.
+/// Async callers suspend without blocking a thread and may be cancelled while they wait;
+/// blocking callers park their thread (the synchronous write API needs that).
+///
+/// State: the state machine and the next waiter id, both guarded by `state`.
+final class WriteLock: Sendable {
+    typealias Machine = WriteLockStateMachine<CheckedContinuation<Void, any Error>, DispatchSemaphore>
+    private let state = Mutex<(machine: Machine, nextID: UInt64)>((Machine(), 0))
+
+    /// Waits for the lock. Throws `CancellationError` if the task is cancelled first, in which
+    /// case the lock is not held.
+    func acquire() async throws {
+        let id = state.withLock { s in
+            s.nextID += 1
+            return s.nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let action: Machine.AcquireAction? = state.withLock { s in
+                    // Checked under the lock: a cancellation handler that ran before we queued
+                    // found nothing to cancel, so this is where such a task must stop.
+                    if Task.isCancelled { return nil }
+                    return s.machine.acquire(.async(id: id, continuation))
+                }
+                switch action {
+                case nil: continuation.resume(throwing: CancellationError())
+                case .acquired: continuation.resume()
+                case .wait: break
+                }
+            }
+        } onCancel: {
+            let action = state.withLock { $0.machine.cancel(id: id) }
+            if case .resumeCancelled(let continuation) = action {
+                continuation.resume(throwing: CancellationError())
+            }
+        }
+    }
+
+    /// Blocks the calling thread until the lock is held.
+    func acquireBlocking() {
+        let semaphore = DispatchSemaphore(value: 0)
+        let action = state.withLock { $0.machine.acquire(.blocking(semaphore)) }
+        if case .wait = action { semaphore.wait() }
+    }
+
+    func tryAcquire() -> Bool {
+        state.withLock { $0.machine.tryAcquire() }
+    }
+
+    func release() {
+        let action = state.withLock { $0.machine.release() }
+        if case .handOver(let waiter) = action {
+            switch waiter {
+            case .async(_, let continuation): continuation.resume()
+            case .blocking(let semaphore): semaphore.signal()
+            }
+        }
+    }
+}

@@ -1,0 +1,112 @@
+/// The free tree: which pages no version needs any more, and since when.
+///
+/// Each record's key is `(freedBy, writtenBy, chunk)` as big-endian (UInt64, UInt64, UInt32);
+/// its value is a packed list of little-endian page numbers. Pages a commit stops using are
+/// recorded under `freedBy` = that commit's version: a snapshot of an older version may still
+/// read them, so they may be written over only once the oldest live snapshot is at least that
+/// version. Pages that were already reusable when a commit ended (taken out of the tree but not
+/// used) go back under `freedBy` = 0, reusable by the next transaction whatever it pins.
+extension WriteTransaction {
+    static let freeKeySize = 20
+
+    /// Page numbers per record, so that a record's value always sits inline in its leaf.
+    var freeRecordCapacity: Int {
+        (layout.maxInlineEntry - PageLayout.leafEntryHeader - Self.freeKeySize) / 4
+    }
+
+    static func freeKey(freedBy: UInt64, writtenBy: UInt64, chunk: Int) -> [UInt8] {
+        var key = [UInt8](repeating: 0, count: freeKeySize)
+        for i in 0..<8 {
+            key[i] = UInt8(truncatingIfNeeded: freedBy >> (56 - 8 * UInt64(i)))
+            key[8 + i] = UInt8(truncatingIfNeeded: writtenBy >> (56 - 8 * UInt64(i)))
+        }
+        for i in 0..<4 { key[16 + i] = UInt8(truncatingIfNeeded: UInt32(chunk) >> (24 - 8 * UInt32(i))) }
+        return key
+    }
+
+    static func freedBy(key: UnsafeRawBufferPointer) -> UInt64 {
+        var value: UInt64 = 0
+        for i in 0..<8 { value = value << 8 | UInt64(key[i]) }
+        return value
+    }
+
+    /// Moves reusable records from the free tree into the pool until it holds enough pages for
+    /// an operation, or no record is reusable yet. Runs before an operation starts, never inside
+    /// one, because taking a record out changes the free tree itself.
+    func refillPool() throws(StorageError) {
+        while pool.count < 2 * BTree.maxDepth, !freeTreeExhausted, !isCommitting {
+            var cursor = Cursor(source: self, root: freeTree.root)
+            guard try cursor.first(), cursor.key.count == Self.freeKeySize, Self.freedBy(key: cursor.key) <= reclaimLimit else {
+                freeTreeExhausted = true
+                return
+            }
+            let key = Array(cursor.key)
+            let value = try cursor.value()
+            guard value.count % 4 == 0 else {
+                throw .corruptPage(path: storage.name, page: freeTree.root, detail: "holds a free-list record of \(value.count) bytes")
+            }
+            var pages: [PageNumber] = []
+            pages.reserveCapacity(value.count / 4)
+            for i in 0..<(value.count / 4) {
+                let number = value.baseAddress!.u32(4 * i)
+                guard number >= 2, number < base.meta.pageCount else {
+                    throw .corruptPage(path: storage.name, page: number, detail: "is listed as free but lies outside the file")
+                }
+                pages.append(number)
+            }
+            for number in pages { pool.insert(number) }
+            reclaimedPages += UInt64(pages.count)
+            _ = try withBytes(key) { k throws(StorageError) in try remove(k, from: &freeTree) }
+        }
+    }
+
+    /// Records this version's freed pages and the unused pool in the free tree. Writing the tree
+    /// copies its pages, which frees more and uses pool pages, so it repeats until nothing
+    /// changes. It settles: from the second round the records are rewritten in dirty pages, the
+    /// pool only shrinks, and no record is ever deleted here (a shrunken leftover list keeps its
+    /// old chunks as empty records, which the next transaction discards).
+    func recordFreePages() throws(StorageError) {
+        isCommitting = true
+        let capacity = freeRecordCapacity
+        var writtenFreed = -1
+        var writtenLeftover: [PageNumber]?
+        var leftoverChunks = 0
+        for _ in 0..<64 {
+            if freed.count != writtenFreed {
+                freed.sort()
+                writtenFreed = freed.count
+                try writeRecords(freed, freedBy: meta.version, capacity: capacity, minimumChunks: 0)
+            }
+            let leftover = pool.ascending()
+            if leftover != writtenLeftover {
+                leftoverChunks = try writeRecords(leftover, freedBy: 0, capacity: capacity, minimumChunks: leftoverChunks)
+                writtenLeftover = leftover
+            }
+            if freed.count == writtenFreed && pool.count == writtenLeftover?.count {
+                meta.freePageCount = base.meta.freePageCount - reclaimedPages + UInt64(freed.count + pool.count)
+                return
+            }
+        }
+        throw .corruptPage(path: storage.name, page: freeTree.root, detail: "holds a free tree that would not settle while committing")
+    }
+
+    /// Writes `pages` as records `(freedBy, this version, 0...)`, padding with empty records up
+    /// to `minimumChunks`. Returns the number of records written.
+    @discardableResult
+    private func writeRecords(_ pages: [PageNumber], freedBy: UInt64, capacity: Int, minimumChunks: Int) throws(StorageError) -> Int {
+        let chunks = max((pages.count + capacity - 1) / capacity, minimumChunks)
+        for chunk in 0..<chunks {
+            let start = min(chunk * capacity, pages.count)
+            let end = min(start + capacity, pages.count)
+            var value = [UInt8](repeating: 0, count: 4 * (end - start))
+            value.withUnsafeMutableBytes { bytes in
+                for (i, number) in pages[start..<end].enumerated() { bytes.baseAddress!.setU32(4 * i, number) }
+            }
+            let key = Self.freeKey(freedBy: freedBy, writtenBy: meta.version, chunk: chunk)
+            try withBytes(key) { k throws(StorageError) in
+                try withBytes(value) { v throws(StorageError) in _ = try insert(k, v, into: &freeTree) }
+            }
+        }
+        return chunks
+    }
+}

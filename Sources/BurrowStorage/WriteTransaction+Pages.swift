@@ -1,0 +1,126 @@
+/// Page allocation and copy-on-write for a write transaction.
+extension WriteTransaction {
+    /// Allocates `pages` consecutive zeroed dirty pages: from the pool if it has such a run,
+    /// otherwise at the end of the file.
+    func allocate(pages: Int = 1) throws(StorageError) -> (number: PageNumber, pointer: UnsafeMutableRawPointer) {
+        let number: PageNumber
+        if let reused = pages == 1 ? pool.takeLowest() : pool.takeRun(pages) {
+            number = reused
+        } else {
+            guard UInt64(meta.pageCount) + UInt64(pages) < UInt64(PageNumber.max) else {
+                throw .fileTooLarge(path: storage.name)
+            }
+            number = meta.pageCount
+            meta.pageCount += PageNumber(pages)
+        }
+        let byteCount = pages * layout.pageSize
+        let pointer = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 4096)
+        pointer.initializeMemory(as: UInt8.self, repeating: 0, count: byteCount)
+        dirty[number] = (pointer, pages)
+        return (number, pointer)
+    }
+
+    /// Releases `pages` pages starting at `number`: straight back to the pool if this transaction
+    /// allocated them, otherwise onto the list of pages this version frees.
+    func release(_ number: PageNumber, pages: Int = 1) {
+        if let entry = dirty.removeValue(forKey: number) {
+            entry.pointer.deallocate()
+            pool.insert(run: number, count: entry.pages)
+        } else {
+            for i in 0..<pages { freed.append(number + PageNumber(i)) }
+        }
+    }
+
+    /// A writable copy of page `number`: the page itself if dirty, otherwise a new dirty page
+    /// holding its bytes (the committed one is released). Returns the number to link to.
+    func touch(_ number: PageNumber) throws(StorageError) -> (number: PageNumber, pointer: UnsafeMutableRawPointer) {
+        if let entry = dirty[number] { return (number, entry.pointer) }
+        let source = try base.page(number)
+        let copy = try allocate()
+        copy.pointer.copyMemory(from: source, byteCount: layout.pageSize)
+        copy.pointer.setU64(8, meta.version)
+        release(number)
+        return copy
+    }
+
+    /// Makes the child at `slot` of the (dirty) branch `parent` writable, relinking it if copied.
+    func touchChild(of parent: UnsafeMutableRawPointer, slot: Int) throws(StorageError) -> (number: PageNumber, pointer: UnsafeMutableRawPointer) {
+        let number = PageHeader.child(UnsafeRawPointer(parent), slot)
+        let copy = try touch(number)
+        if copy.number != number { PageWriter.setChild(parent, slot, copy.number) }
+        return copy
+    }
+
+    /// Makes every page on `path` and the leaf below it writable, top down, relinking copies
+    /// into their parents (or the root). Returns the leaf.
+    func touchPath(leaf: PageNumber, tree: inout TreeState) throws(StorageError) -> (number: PageNumber, pointer: UnsafeMutableRawPointer) {
+        var parent: UnsafeMutableRawPointer?
+        for level in 0...path.count {
+            let number = level < path.count ? path[level].number : leaf
+            let copy = try touch(number)
+            if copy.number != number {
+                if level == 0 { tree.root = copy.number } else { PageWriter.setChild(parent!, path[level - 1].index, copy.number) }
+                if level < path.count { path[level].number = copy.number }
+            }
+            if level == path.count { return copy }
+            parent = copy.pointer
+        }
+        fatalError("unreachable")
+    }
+
+    /// Descends from `root` towards `key`, filling `path`; returns the leaf's number and page.
+    func descend(root: PageNumber, key: UnsafeRawBufferPointer) throws(StorageError) -> (number: PageNumber, page: UnsafeRawPointer) {
+        path.removeAll(keepingCapacity: true)
+        var number = root
+        var p = try page(number)
+        while !PageHeader.isLeaf(p) {
+            try BTree.checkTreePage(self, p, number)
+            guard path.count < BTree.maxDepth else {
+                throw .corruptPage(path: storage.name, page: root, detail: "heads a tree with a loop")
+            }
+            let index = PageHeader.branchSearch(p, key)
+            path.append((number, index))
+            number = PageHeader.child(p, index)
+            p = try page(number)
+        }
+        return (number, p)
+    }
+
+    /// Writes `value` into a new overflow run and returns its first page.
+    func writeOverflow(_ value: UnsafeRawBufferPointer) throws(StorageError) -> PageNumber {
+        let pages = layout.overflowPages(valueLength: value.count)
+        let (number, p) = try allocate(pages: pages)
+        p.setU64(8, meta.version)
+        p.setU8(16, PageKind.overflow.rawValue)
+        p.setU32(20, UInt32(pages))
+        if let bytes = value.baseAddress { (p + PageLayout.headerSize).copyMemory(from: bytes, byteCount: value.count) }
+        return number
+    }
+
+    /// Releases the overflow run of entry `index` of `leaf`, if it has one.
+    func releaseOverflow(of leaf: UnsafeRawPointer, index: Int) throws(StorageError) {
+        guard PageHeader.leafValueField(leaf, index) == PageLayout.overflowMarker else { return }
+        let first = PageHeader.leafStored(leaf, index).baseAddress!.u32(0)
+        let run = try page(first)
+        guard PageHeader.kind(run) == PageKind.overflow.rawValue else {
+            throw .corruptPage(path: storage.name, page: first, detail: "is referenced as an overflow run but is not one")
+        }
+        release(first, pages: PageHeader.overflowPages(run))
+    }
+
+    /// Releases every page of the tree under `root`.
+    func freeTree(root: PageNumber, depth: Int) throws(StorageError) {
+        guard root != 0 else { return }
+        guard depth <= BTree.maxDepth else { throw .corruptPage(path: storage.name, page: root, detail: "heads a tree with a loop") }
+        let p = try page(root)
+        try BTree.checkTreePage(self, p, root)
+        for i in 0..<PageHeader.count(p) {
+            if PageHeader.isLeaf(p) {
+                try releaseOverflow(of: p, index: i)
+            } else {
+                try freeTree(root: PageHeader.child(p, i), depth: depth + 1)
+            }
+        }
+        release(root)
+    }
+}

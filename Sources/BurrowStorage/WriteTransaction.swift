@@ -1,0 +1,259 @@
+/// Identifies a tree within one write transaction.
+package struct TreeID: Hashable, Sendable {
+    let index: Int
+}
+
+/// The one transaction that may change a database at a time.
+///
+/// Changes are copy-on-write: a page a committed version can reach is never modified; the path
+/// to it is copied into pages owned by this transaction (dirty pages, kept in memory), which
+/// `commit` writes out before it writes the meta that makes them the latest version. `abort` (or
+/// dropping the transaction) throws them away, so nothing reaches the file.
+///
+/// Not `Sendable`: it belongs to the task or actor that began it. If an operation throws, the
+/// transaction refuses to commit; abort it.
+package final class WriteTransaction: PageSource {
+    package let storage: Storage
+    let base: Snapshot
+    package let layout: PageLayout
+    /// The version being built: roots, page count and free-page count as they stand now.
+    var meta: Meta
+    /// The catalog's and the free tree's roots as they stand now, kept apart from `meta` because
+    /// changing a tree may also grow `meta.pageCount`.
+    var catalog: TreeState
+    var freeTree: TreeState
+    /// Pages allocated by this transaction, by first page number, with their length in pages.
+    var dirty: [PageNumber: (pointer: UnsafeMutableRawPointer, pages: Int)] = [:]
+    var trees: [(name: String, state: TreeState, exists: Bool, changed: Bool)] = []
+    var treeIndex: [String: Int] = [:]
+
+    // Free space (see WriteTransaction+FreeSpace.swift).
+    var pool = FreePagePool()
+    /// Committed pages this transaction no longer uses; free from this version on.
+    var freed: [PageNumber] = []
+    /// Free-tree records freed by versions up to this one may be reused.
+    let reclaimLimit: UInt64
+    var freeTreeExhausted = false
+    var isCommitting = false
+    /// Pages taken out of the free tree by this transaction.
+    var reclaimedPages: UInt64 = 0
+
+    /// Branch pages from the root to the current leaf's parent, with the child index taken at each.
+    var path: [(number: PageNumber, index: Int)] = []
+    /// A page-sized buffer for compaction and splits.
+    let scratch: UnsafeMutableRawPointer
+
+    package private(set) var modificationStamp: UInt64 = 1
+    private(set) var isFinished = false
+    /// Set when an operation failed part-way: the transaction may only be aborted.
+    var failure: StorageError?
+
+    package var name: String { storage.name }
+    /// The version this transaction started from.
+    package var baseVersion: UInt64 { base.version }
+
+    init(storage: Storage, base: Snapshot, reclaimLimit: UInt64) {
+        self.storage = storage
+        self.base = base
+        layout = storage.layout
+        meta = base.meta
+        meta.version = base.meta.version + 1
+        catalog = base.meta.catalog
+        freeTree = base.meta.free
+        self.reclaimLimit = reclaimLimit
+        scratch = .allocate(byteCount: layout.pageSize, alignment: 16)
+        path.reserveCapacity(BTree.maxDepth)
+    }
+
+    deinit {
+        if !isFinished { finish() }
+        scratch.deallocate()
+    }
+
+    @inline(__always)
+    package func page(_ number: PageNumber) throws(StorageError) -> UnsafeRawPointer {
+        if let entry = dirty[number] { return UnsafeRawPointer(entry.pointer) }
+        return try base.page(number)
+    }
+
+    // MARK: Trees
+
+    /// The tree called `name`, or nil if it does not exist.
+    package func tree(named name: String) throws(StorageError) -> TreeID? {
+        try checkActive()
+        if let index = treeIndex[name] { return trees[index].exists ? TreeID(index: index) : nil }
+        guard let state = try Catalog.lookup(self, root: catalog.root, name: name) else { return nil }
+        return register(name: name, state: state, exists: true, changed: false)
+    }
+
+    /// Creates an empty tree called `name`. Throws `treeExists` if there is one.
+    package func createTree(named name: String) throws(StorageError) -> TreeID {
+        if try tree(named: name) != nil { throw .treeExists(name: name) }
+        guard name.utf8.count <= layout.maxKeySize, !name.isEmpty else {
+            throw .invalidOption("A tree name must be 1 to \(layout.maxKeySize) bytes of UTF-8.")
+        }
+        if let index = treeIndex[name] {
+            trees[index] = (name, .empty, true, true)
+            return TreeID(index: index)
+        }
+        return register(name: name, state: .empty, exists: true, changed: true)
+    }
+
+    /// The tree called `name`, created if it does not exist.
+    package func openTree(named name: String) throws(StorageError) -> TreeID {
+        if let id = try tree(named: name) { return id }
+        return try createTree(named: name)
+    }
+
+    /// Deletes the tree called `name` and frees its pages. Throws `noSuchTree` if there is none.
+    package func dropTree(named name: String) throws(StorageError) {
+        guard let id = try tree(named: name) else { throw .noSuchTree(name: name) }
+        try mutate { () throws(StorageError) in
+            try freeTree(root: trees[id.index].state.root, depth: 0)
+            trees[id.index].state = .empty
+            trees[id.index].exists = false
+            trees[id.index].changed = true
+        }
+    }
+
+    /// Removes every entry of a tree, keeping the tree.
+    package func removeAll(in tree: TreeID) throws(StorageError) {
+        let root = try state(of: tree).root
+        try mutate { () throws(StorageError) in
+            try freeTree(root: root, depth: 0)
+            trees[tree.index].state = .empty
+            trees[tree.index].changed = true
+        }
+    }
+
+    /// The names of all trees as this transaction sees them.
+    package func treeNames() throws(StorageError) -> [String] {
+        try checkActive()
+        var names = Set(try Catalog.names(self, root: catalog.root))
+        for tree in trees where tree.changed {
+            if tree.exists { names.insert(tree.name) } else { names.remove(tree.name) }
+        }
+        return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// The number of entries in a tree.
+    package func count(of tree: TreeID) throws(StorageError) -> Int {
+        Int(try state(of: tree).count)
+    }
+
+    private func register(name: String, state: TreeState, exists: Bool, changed: Bool) -> TreeID {
+        trees.append((name, state, exists, changed))
+        treeIndex[name] = trees.count - 1
+        return TreeID(index: trees.count - 1)
+    }
+
+    func state(of tree: TreeID) throws(StorageError) -> TreeState {
+        try checkActive()
+        guard tree.index < trees.count, trees[tree.index].exists else { throw .noSuchTree(name: "#\(tree.index)") }
+        return trees[tree.index].state
+    }
+
+    // MARK: Reading
+
+    /// Calls `body` with the value under `key` (zero-copy, valid until the next change) and
+    /// returns its result, or nil if there is no such key.
+    @inline(__always)
+    package func withValue<R>(
+        forKey key: UnsafeRawBufferPointer, in tree: TreeID, _ body: (UnsafeRawBufferPointer) throws -> R
+    ) throws -> R? {
+        let root = try state(of: tree).root
+        guard let (page, index) = try BTree.find(self, root: root, key: key) else { return nil }
+        return try body(try BTree.value(self, leaf: page, index: index))
+    }
+
+    /// The value under `key`, copied, or nil.
+    package func value(forKey key: [UInt8], in tree: TreeID) throws(StorageError) -> [UInt8]? {
+        let root = try state(of: tree).root
+        return try withBytes(key) { k throws(StorageError) -> [UInt8]? in
+            guard let (page, index) = try BTree.find(self, root: root, key: k) else { return nil }
+            return Array(try BTree.value(self, leaf: page, index: index))
+        }
+    }
+
+    /// A cursor over the tree as it stands now. Any change to any tree invalidates it.
+    package func makeCursor(for tree: TreeID) throws(StorageError) -> Cursor<WriteTransaction> {
+        Cursor(source: self, root: try state(of: tree).root)
+    }
+
+    // MARK: Writing
+
+    /// Stores `value` under `key`, replacing any value there. Returns true if it replaced one.
+    @discardableResult
+    package func put(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, in tree: TreeID) throws(StorageError) -> Bool {
+        guard key.count <= layout.maxKeySize else { throw .keyTooLarge(size: key.count, limit: layout.maxKeySize) }
+        guard value.count <= Self.maxValueSize else { throw .valueTooLarge(size: value.count, limit: Self.maxValueSize) }
+        var state = try state(of: tree)
+        let replaced = try mutate { () throws(StorageError) in try insert(key, value, into: &state) }
+        trees[tree.index].state = state
+        trees[tree.index].changed = true
+        return replaced
+    }
+
+    @discardableResult
+    package func put(_ key: [UInt8], _ value: [UInt8], in tree: TreeID) throws(StorageError) -> Bool {
+        try withBytes(key) { k throws(StorageError) in
+            try withBytes(value) { v throws(StorageError) in try put(k, v, in: tree) }
+        }
+    }
+
+    /// Removes `key`. Returns false if it was not there.
+    @discardableResult
+    package func delete(_ key: UnsafeRawBufferPointer, from tree: TreeID) throws(StorageError) -> Bool {
+        var state = try state(of: tree)
+        let removed = try mutate { () throws(StorageError) in try remove(key, from: &state) }
+        if removed {
+            trees[tree.index].state = state
+            trees[tree.index].changed = true
+        }
+        return removed
+    }
+
+    @discardableResult
+    package func delete(_ key: [UInt8], from tree: TreeID) throws(StorageError) -> Bool {
+        try withBytes(key) { k throws(StorageError) in try delete(k, from: tree) }
+    }
+
+    /// The largest value the format stores (an overflow run's length is kept in 64 bits, but the
+    /// page count of a run in 32).
+    package static let maxValueSize = 1 << 31
+
+    /// Runs a change to the trees; if it throws, the transaction is marked failed.
+    func mutate<R>(_ body: () throws(StorageError) -> R) throws(StorageError) -> R {
+        try checkActive()
+        if let failure { throw failure }
+        do {
+            try refillPool()
+            let result = try body()
+            modificationStamp &+= 1
+            return result
+        } catch {
+            failure = error
+            modificationStamp &+= 1
+            throw error
+        }
+    }
+
+    func checkActive() throws(StorageError) {
+        if isFinished { throw .transactionFinished }
+    }
+
+    // MARK: Ending
+
+    /// Discards every change and releases the write lock.
+    package func abort() {
+        if !isFinished { finish() }
+    }
+
+    /// Frees the dirty pages and releases the write lock.
+    func finish() {
+        isFinished = true
+        for (_, entry) in dirty { entry.pointer.deallocate() }
+        dirty.removeAll()
+        storage.writeLock.release()
+    }
+}

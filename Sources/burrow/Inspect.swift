@@ -1,0 +1,60 @@
+import BurrowStorage
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `burrow info`, `dump` and `verify`: read-only looks at a file.
+enum Inspect {
+    static func open(_ path: String) throws(StorageError) -> Snapshot {
+        try Storage.open(path: path, options: StorageOptions(readOnly: true, create: false)).snapshot()
+    }
+
+    static func info(path: String) throws(StorageError) {
+        let snapshot = try open(path)
+        let stats = try snapshot.storage.statistics()
+        print("""
+            file:          \(path)
+            format:        \(Meta.formatVersion)
+            version:       \(stats.version)
+            page size:     \(stats.pageSize) bytes
+            pages:         \(stats.pageCount) (\(stats.usedPages) in use, \(stats.freePages) free)
+            file size:     \(stats.fileSize) bytes
+            """)
+        for name in try snapshot.treeNames() {
+            let count = try snapshot.tree(named: name)?.count ?? 0
+            print("tree \"\(name)\": \(count) entries")
+        }
+    }
+
+    static func dump(path: String) throws(StorageError) {
+        let snapshot = try open(path)
+        for name in try snapshot.treeNames() {
+            guard let tree = try snapshot.tree(named: name) else { continue }
+            print("tree \"\(name)\" (\(tree.count) entries)")
+            var cursor = tree.makeCursor()
+            var more = try cursor.first()
+            while more {
+                print("  \(hex(cursor.key)) = \(hex(try cursor.value()))")
+                more = try cursor.next()
+            }
+        }
+    }
+
+    static func verify(path: String) throws(StorageError) {
+        let report = try open(path).verify()
+        print("\(path): sound. Version \(report.version), \(report.trees) trees, \(report.entries) entries, \(report.reachablePages) pages in use, \(report.freePages) free of \(report.pageCount).")
+    }
+
+    static func hex(_ bytes: UnsafeRawBufferPointer, limit: Int = 64) -> String {
+        let digits = Array("0123456789abcdef")
+        var text = ""
+        for byte in bytes.prefix(limit) {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 15)])
+        }
+        return bytes.count > limit ? text + "… (\(bytes.count) bytes)" : text
+    }
+}

@@ -1,0 +1,40 @@
+import BurrowStorage
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `burrow`: look into and check Burrow files from the shell.
+let usage = """
+    usage: burrow <command> [file]
+
+      demo [file]     write, reopen and read a database (default file: default.burrow)
+      info <file>     version, page counts and trees
+      dump <file>     every tree and entry (keys and values in hex)
+      verify <file>   check every page and tree; exit status 1 if the file is damaged
+    """
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let command = arguments.first else {
+    print(usage)
+    exit(2)
+}
+let path = arguments.count > 1 ? arguments[1] : "default.burrow"
+
+do {
+    switch command {
+    case "demo": try Demo.run(path: path)
+    case "info": try Inspect.info(path: path)
+    case "dump": try Inspect.dump(path: path)
+    case "verify": try Inspect.verify(path: path)
+    case "help", "-h", "--help": print(usage)
+    default:
+        printError("burrow: unknown command \"\(command)\"\n\(usage)")
+        exit(2)
+    }
+} catch {
+    printError("burrow: \(error.description)")
+    exit(1)
+}
