@@ -41,6 +41,19 @@ struct FreePagePool {
         return nil
     }
 
+    /// Gives back the pages at the very end of the file that no version has ever written
+    /// (numbered `firstNew` or higher): the file then ends at its last written page, as
+    /// `pageCount` must promise.
+    mutating func trimTail(pageCount: inout PageNumber, firstNew: PageNumber) {
+        sort()
+        var trimmed = 0
+        while trimmed < pages.count, pages[trimmed] == pageCount - 1, pageCount - 1 >= firstNew {
+            pageCount -= 1
+            trimmed += 1
+        }
+        pages.removeFirst(trimmed)
+    }
+
     /// The pages in ascending order.
     mutating func ascending() -> [PageNumber] {
         sort()

@@ -38,6 +38,9 @@ extension WriteTransaction {
                 }
             }
         }
+        // Pages taken from the end of the file and given back before commit were never
+        // written; the file must not claim them.
+        pool.trimTail(pageCount: &meta.pageCount, firstNew: base.meta.pageCount)
         try recordFreePages()
         meta.catalog = catalog
         meta.free = freeTree
