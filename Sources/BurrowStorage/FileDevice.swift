@@ -105,6 +105,9 @@ package final class FileDevice: StorageDevice {
     package func close() {
         descriptor.withLock { fd in
             if fd >= 0 {
+                // Unlock explicitly: a mapping still alive keeps the open file, and with it
+                // the lock, after the descriptor is closed.
+                _ = flock(fd, LOCK_UN)
                 closeDescriptor(fd)
                 fd = -1
             }

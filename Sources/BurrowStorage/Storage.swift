@@ -69,6 +69,16 @@ package final class Storage: Sendable {
         var pins: [UInt64: Int] = [:]
         var failure: String?
         var isClosed = false
+        /// Whether the device (and the file lock) has been released.
+        var isDeviceClosed = false
+
+        /// Closed or failed, with no snapshot left that could read pages a new handle might
+        /// reuse: the moment to release the device and its lock.
+        mutating func shouldCloseDevice() -> Bool {
+            guard (isClosed || failure != nil), pins.isEmpty, !isDeviceClosed else { return false }
+            isDeviceClosed = true
+            return true
+        }
     }
 
     package var pageSize: Int { layout.pageSize }
@@ -198,15 +208,18 @@ package final class Storage: Sendable {
     }
 
     func unpin(_ version: UInt64) {
-        shared.withLock { s in
+        let closeDevice = shared.withLock { s in
             if let n = s.pins[version], n > 1 { s.pins[version] = n - 1 } else { s.pins[version] = nil }
+            return s.shouldCloseDevice()
         }
+        if closeDevice { device.close() }
     }
 
     /// The latest committed version.
     package var version: UInt64 { shared.withLock { $0.meta.version } }
 
     package func statistics() throws(StorageError) -> StorageStatistics {
+        try checkUsable()
         let fileSize = try device.size()
         return shared.withLock { s in
             StorageStatistics(
@@ -254,20 +267,50 @@ package final class Storage: Sendable {
 
     var currentMapping: Mapping { shared.withLock { $0.mapping } }
 
-    /// A sync failed: from now on this handle refuses work, and the file's lock is released so
-    /// that it can be opened again from what is on disk.
+    /// A sync failed: from now on this handle refuses work. Once its last snapshot is gone the
+    /// file's lock is released, so that the file can be opened again from what is on disk.
     func fail(_ error: StorageError) {
-        shared.withLock { $0.failure = error.description }
-        device.close()
+        let closeDevice = shared.withLock { s in
+            s.failure = error.description
+            return s.shouldCloseDevice()
+        }
+        if closeDevice { device.close() }
     }
 
-    /// Closes the handle: later calls throw `closed`. Snapshots taken before stay readable.
+    /// Closes the handle: later calls throw `closed`. Snapshots taken before stay readable, and
+    /// the file stays locked until the last of them is released, because a new handle could
+    /// otherwise reuse the pages they read. Opening the file again in this process before then
+    /// reopens this handle.
     package func close() {
-        shared.withLock { $0.isClosed = true }
-        device.close()
+        let closeDevice = shared.withLock { s in
+            s.isClosed = true
+            return s.shouldCloseDevice()
+        }
+        if closeDevice { device.close() }
     }
 
     var isUsable: Bool { shared.withLock { $0.failure == nil && !$0.isClosed } }
+
+    /// Reopens a closed handle whose file is still held by its snapshots. Returns false if the
+    /// handle failed or has already released its file.
+    func reopenIfHeld() -> Bool {
+        shared.withLock { s in
+            guard s.isClosed, s.failure == nil, !s.isDeviceClosed else { return false }
+            s.isClosed = false
+            return true
+        }
+    }
+
+    /// Whether a closed handle still holds the file because snapshots of it are alive.
+    var isClosedButHeld: Bool { shared.withLock { $0.isClosed && $0.failure == nil && !$0.isDeviceClosed } }
+
+    /// Whether a failed handle still holds the file because snapshots of it are alive.
+    var isFailedButHeld: Bool { shared.withLock { $0.failure != nil && !$0.isDeviceClosed } }
+
+    /// Throws unless the handle may still be used.
+    func checkUsable() throws(StorageError) {
+        try shared.withLock { s throws(StorageError) in try s.checkUsable(name: name) }
+    }
 }
 
 extension Storage.SharedState {
@@ -312,14 +355,21 @@ final class Registry: Sendable {
         while true {
             do {
                 return try table.withLock { table throws(StorageError) -> Storage in
-                    if let existing = table[key]?.storage, existing.isUsable {
-                        guard existing.isReadOnly == readOnly else {
+                    if let existing = table[key]?.storage {
+                        if existing.isFailedButHeld {
                             throw .modeConflict(
                                 path: existing.name,
-                                detail: existing.isReadOnly ? "read-only; close it before opening it writable" :
-                                    "writable; use that handle instead of a read-only one")
+                                detail: "by a handle whose sync failed and whose snapshots are still alive; release them before reopening")
                         }
-                        return existing
+                        if existing.isUsable || existing.isClosedButHeld {
+                            guard existing.isReadOnly == readOnly else {
+                                throw .modeConflict(
+                                    path: existing.name,
+                                    detail: existing.isReadOnly ? "read-only; close it before opening it writable" :
+                                        "writable; use that handle instead of a read-only one")
+                            }
+                            if existing.isUsable || existing.reopenIfHeld() { return existing }
+                        }
                     }
                     let storage = try make()
                     table[finalKey()] = Entry(storage)

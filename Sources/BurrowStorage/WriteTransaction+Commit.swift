@@ -19,7 +19,10 @@ extension WriteTransaction {
         try checkActive()
         defer { if !isFinished { finish() } }
         if let failure { throw failure }
-        guard trees.contains(where: { $0.changed }) || !dirty.isEmpty else { return base.version }
+        try storage.checkUsable()
+        // Refilling the pool may have rewritten free-tree pages; without a tree change that is
+        // no reason for a new version, and dropping it loses nothing.
+        guard trees.contains(where: { $0.changed }) else { return base.version }
 
         for index in trees.indices where trees[index].changed {
             let name = trees[index].name

@@ -205,6 +205,8 @@ package final class WriteTransaction: PageSource {
     @discardableResult
     package func delete(_ key: UnsafeRawBufferPointer, from tree: TreeID) throws(StorageError) -> Bool {
         var state = try state(of: tree)
+        // A missing key changes nothing: not the free tree, not the version, not open cursors.
+        guard try BTree.find(self, root: state.root, key: key) != nil else { return false }
         let removed = try mutate { () throws(StorageError) in try remove(key, from: &state) }
         if removed {
             trees[tree.index].state = state

@@ -1,0 +1,136 @@
+// Shared helpers for the model-based, snapshot, concurrent-read, write-lock and basics suites.
+// Every top-level name starts with `ModelTest` so it cannot collide with other test helpers.
+
+import Foundation
+import Testing
+@testable import BurrowStorage
+
+/// SplitMix64: a tiny seeded generator, so that a failing run can be replayed from its seed.
+struct ModelTestRandom: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A uniformly random integer in `range`.
+    mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
+    mutating func int(_ range: Range<Int>) -> Int { Int.random(in: range, using: &self) }
+
+    /// True with probability `percent` / 100.
+    mutating func percent(_ percent: Int) -> Bool { int(0..<100) < percent }
+
+    /// `count` random bytes.
+    mutating func bytes(_ count: Int) -> [UInt8] {
+        var result = [UInt8](repeating: 0, count: count)
+        result.withUnsafeMutableBytes { buffer in
+            var i = 0
+            while i < count {
+                var word = next()
+                let n = min(8, count - i)
+                for j in 0..<n {
+                    buffer[i + j] = UInt8(truncatingIfNeeded: word)
+                    word >>= 8
+                }
+                i += n
+            }
+        }
+        return result
+    }
+
+    mutating func element<T>(_ array: [T]) -> T { array[int(0..<array.count)] }
+}
+
+/// Knobs read from the environment, so a failure can be replayed and a run made longer.
+enum ModelTestEnvironment {
+    /// `BURROW_SEED` (decimal, or hex with 0x) if set, otherwise a fresh random seed.
+    static func seed() -> UInt64 {
+        if let text = ProcessInfo.processInfo.environment["BURROW_SEED"] {
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("0x"), let value = UInt64(trimmed.dropFirst(2), radix: 16) { return value }
+            if let value = UInt64(trimmed) { return value }
+        }
+        return UInt64.random(in: 0...UInt64.max)
+    }
+
+    /// A positive integer from the environment variable `name`, or `defaultValue`.
+    static func int(_ name: String, default defaultValue: Int) -> Int {
+        if let text = ProcessInfo.processInfo.environment[name], let value = Int(text), value > 0 { return value }
+        return defaultValue
+    }
+}
+
+/// A fresh directory under the system's temporary directory, removed (with its contents) when
+/// the object goes away.
+final class ModelTestTemporaryDirectory: Sendable {
+    let path: String
+
+    init(_ label: String = "burrow-test") {
+        let base = FileManager.default.temporaryDirectory.path
+        path = "\(base)/\(label)-\(UUID().uuidString)"
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    func file(_ name: String) -> String { "\(path)/\(name)" }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// Unsigned byte order, shorter prefix first: the engine's key order.
+@inline(__always)
+func modelTestKeyLess(_ a: [UInt8], _ b: [UInt8]) -> Bool { a.lexicographicallyPrecedes(b) }
+
+/// Tree names in the engine's order (UTF-8 bytes).
+func modelTestSortedNames<S: Sequence<String>>(_ names: S) -> [String] {
+    names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+}
+
+/// Reads every entry of a snapshot tree in key order.
+func modelTestScan(_ tree: Tree) throws -> [(key: [UInt8], value: [UInt8])] {
+    var cursor = tree.makeCursor()
+    var entries: [(key: [UInt8], value: [UInt8])] = []
+    var more = try cursor.first()
+    while more {
+        entries.append((Array(cursor.key), Array(try cursor.value())))
+        more = try cursor.next()
+    }
+    return entries
+}
+
+/// Every tree of a snapshot, as dictionaries.
+func modelTestContents(_ snapshot: Snapshot) throws -> [String: [[UInt8]: [UInt8]]] {
+    var result: [String: [[UInt8]: [UInt8]]] = [:]
+    for name in try snapshot.treeNames() {
+        guard let tree = try snapshot.tree(named: name) else { continue }
+        var entries: [[UInt8]: [UInt8]] = [:]
+        for (key, value) in try modelTestScan(tree) { entries[key] = value }
+        result[name] = entries
+    }
+    return result
+}
+
+/// Waits up to `seconds` for `body`; records an issue and returns nil if it has not finished by
+/// then (the body's task is cancelled), so a hang becomes a failure instead of a stuck run.
+func modelTestWithTimeout<T: Sendable>(
+    seconds: Double, _ what: String, _ body: @escaping @Sendable () async throws -> T
+) async throws -> T? {
+    try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+            return nil
+        }
+        defer { group.cancelAll() }
+        if let first = try await group.next(), let value = first {
+            return value
+        }
+        Issue.record("timed out after \(seconds) s: \(what)")
+        return nil
+    }
+}
