@@ -59,7 +59,7 @@ extension WriteTransaction {
         // separator as its key).
         var needed = 0
         for i in 0..<PageHeader.count(right) {
-            needed += PageHeader.entrySize(right, i) + 2
+            needed += PageHeader.entrySize(right, i) + PageLayout.slotSize
         }
         if !isLeaf { needed += separator.count - Int(right.u16(PageHeader.slot(right, 0) + 4)) }
         let (_, left) = try touchChild(of: parent, slot: leftSlot)
@@ -70,7 +70,7 @@ extension WriteTransaction {
             if !isLeaf && i == 0 {
                 let at = PageWriter.insertSlot(
                     left, at: PageHeader.count(UnsafeRawPointer(left)), size: PageLayout.branchEntryHeader + separator.count,
-                    pageSize: layout.pageSize, scratch: scratch)
+                    key: separator, pageSize: layout.pageSize, scratch: scratch)
                 PageWriter.writeBranchEntry(at, child: PageHeader.child(right, 0), key: separator)
             } else {
                 PageWriter.append(left, UnsafeRawBufferPointer(start: right + PageHeader.slot(right, i), count: PageHeader.entrySize(right, i)))

@@ -23,7 +23,7 @@ extension WriteTransaction {
             if tree.root == 0 {
                 let (number, leaf) = try allocate()
                 PageWriter.initialize(leaf, kind: .leaf, version: meta.version, pageSize: layout.pageSize)
-                let at = PageWriter.insertSlot(leaf, at: 0, size: size, pageSize: layout.pageSize, scratch: scratch)
+                let at = PageWriter.insertSlot(leaf, at: 0, size: size, key: key, pageSize: layout.pageSize, scratch: scratch)
                 PageWriter.writeLeafEntry(at, key: key, valueField: field, stored: stored)
                 tree = TreeState(root: number, count: 1)
                 return false
@@ -37,7 +37,7 @@ extension WriteTransaction {
                 PageWriter.removeSlot(leaf, at: index)
             }
             if PageWriter.fits(UnsafeRawPointer(leaf), size: size) {
-                let at = PageWriter.insertSlot(leaf, at: index, size: size, pageSize: layout.pageSize, scratch: scratch)
+                let at = PageWriter.insertSlot(leaf, at: index, size: size, key: key, pageSize: layout.pageSize, scratch: scratch)
                 PageWriter.writeLeafEntry(at, key: key, valueField: field, stored: stored)
             } else {
                 try splitLeaf(leaf, number: leafNumber, insertAt: index, key: key, field: field, stored: stored, size: size, tree: &tree)
@@ -63,10 +63,10 @@ extension WriteTransaction {
         // bulk load in key order fills its pages instead of leaving them half empty.
         if appendOnly && newIndex == total - 1 { return total - 1 }
         var bytes = 0
-        for i in 0..<total { bytes += size(i) + 2 }
+        for i in 0..<total { bytes += size(i) + PageLayout.slotSize }
         var accumulated = 0
         for i in 0..<total {
-            accumulated += size(i) + 2
+            accumulated += size(i) + PageLayout.slotSize
             if accumulated >= bytes / 2 { return min(max(i + 1, 1), total - 1) }
         }
         return total - 1
@@ -91,7 +91,8 @@ extension WriteTransaction {
             let target = i < split ? leaf : right
             if i == index {
                 let at = PageWriter.insertSlot(
-                    target, at: PageHeader.count(UnsafeRawPointer(target)), size: newSize, pageSize: layout.pageSize, scratch: scratch)
+                    target, at: PageHeader.count(UnsafeRawPointer(target)), size: newSize, key: key, pageSize: layout.pageSize,
+                    scratch: scratch)
                 PageWriter.writeLeafEntry(at, key: key, valueField: field, stored: stored)
             } else {
                 let j = i < index ? i : i - 1
@@ -109,10 +110,13 @@ extension WriteTransaction {
         if level < 0 {
             let (number, root) = try allocate()
             PageWriter.initialize(root, kind: .branch, version: meta.version, pageSize: layout.pageSize)
-            var at = PageWriter.insertSlot(root, at: 0, size: PageLayout.branchEntryHeader, pageSize: layout.pageSize, scratch: scratch)
-            PageWriter.writeBranchEntry(at, child: left, key: UnsafeRawBufferPointer(start: nil, count: 0))
+            let below = UnsafeRawBufferPointer(start: nil, count: 0)
+            var at = PageWriter.insertSlot(
+                root, at: 0, size: PageLayout.branchEntryHeader, key: below, pageSize: layout.pageSize, scratch: scratch)
+            PageWriter.writeBranchEntry(at, child: left, key: below)
             at = PageWriter.insertSlot(
-                root, at: 1, size: PageLayout.branchEntryHeader + separator.count, pageSize: layout.pageSize, scratch: scratch)
+                root, at: 1, size: PageLayout.branchEntryHeader + separator.count, key: separator, pageSize: layout.pageSize,
+                scratch: scratch)
             PageWriter.writeBranchEntry(at, child: right, key: separator)
             tree.root = number
             return
@@ -122,7 +126,7 @@ extension WriteTransaction {
         let index = path[level].index + 1
         let size = PageLayout.branchEntryHeader + separator.count
         if PageWriter.fits(UnsafeRawPointer(parent), size: size) {
-            let at = PageWriter.insertSlot(parent, at: index, size: size, pageSize: layout.pageSize, scratch: scratch)
+            let at = PageWriter.insertSlot(parent, at: index, size: size, key: separator, pageSize: layout.pageSize, scratch: scratch)
             PageWriter.writeBranchEntry(at, child: right, key: separator)
             return
         }
@@ -160,7 +164,7 @@ extension WriteTransaction {
             let keyToWrite = i == split ? UnsafeRawBufferPointer(start: nil, count: 0) : entryKey
             let at = PageWriter.insertSlot(
                 target, at: PageHeader.count(UnsafeRawPointer(target)), size: PageLayout.branchEntryHeader + keyToWrite.count,
-                pageSize: layout.pageSize, scratch: scratch)
+                key: keyToWrite, pageSize: layout.pageSize, scratch: scratch)
             PageWriter.writeBranchEntry(at, child: childNumber, key: keyToWrite)
         }
         try withBytes(pushedUp) { separator throws(StorageError) in

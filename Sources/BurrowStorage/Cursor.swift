@@ -3,34 +3,42 @@
 /// The key and value buffers it hands out point into pages: they stay valid while the cursor's
 /// source lives and, for a write transaction, until that transaction changes a tree. A cursor of
 /// a write transaction throws `cursorInvalidated` if moved after such a change; seek again.
+///
+/// The leaf the cursor is on is kept apart from the branches above it, so that stepping within
+/// a leaf, and reading the key and value there, touch nothing but that page.
 package struct Cursor<Source: PageSource> {
     let source: Source
     let root: PageNumber
-    private var stack: [(page: UnsafeRawPointer, index: Int)] = []
+    /// Branch pages from the root down to the leaf's parent, with the child index taken at each.
+    private var branches: [(page: UnsafeRawPointer, index: Int)] = []
+    private var leaf: UnsafeRawPointer?
+    private var leafIndex = 0
+    private var leafCount = 0
+    /// The source's modification stamp when the cursor was positioned; a snapshot's is 0 and
+    /// never changes, so only a write transaction's cursors compare it.
     private var stamp: UInt64
-
-    /// Whether the cursor is on an entry.
-    package private(set) var isValid = false
 
     init(source: Source, root: PageNumber) {
         self.source = source
         self.root = root
         stamp = source.modificationStamp
-        stack.reserveCapacity(8)
+        branches.reserveCapacity(8)
     }
+
+    /// Whether the cursor is on an entry.
+    package var isValid: Bool { leaf != nil }
 
     /// The current entry's key. Only while `isValid`.
     package var key: UnsafeRawBufferPointer {
-        precondition(isValid && stamp == source.modificationStamp, "cursor read while not on an entry")
-        let top = stack[stack.count - 1]
-        return PageHeader.leafKey(top.page, top.index)
+        guard let leaf else { preconditionFailure("cursor read while not on an entry") }
+        return PageHeader.leafKey(leaf, leafIndex)
     }
 
     /// The current entry's value. Only while `isValid`.
     package func value() throws(StorageError) -> UnsafeRawBufferPointer {
-        precondition(isValid && stamp == source.modificationStamp, "cursor read while not on an entry")
-        let top = stack[stack.count - 1]
-        return try BTree.value(source, leaf: top.page, index: top.index)
+        guard let leaf else { preconditionFailure("cursor read while not on an entry") }
+        if stamp != 0 { try checkStamp() }
+        return try BTree.value(source, leaf: leaf, index: leafIndex)
     }
 
     /// Moves to the smallest key. Returns false for an empty tree.
@@ -39,7 +47,6 @@ package struct Cursor<Source: PageSource> {
         reset()
         guard root != 0 else { return false }
         try descend(from: root, leftmost: true)
-        isValid = true
         return true
     }
 
@@ -49,7 +56,6 @@ package struct Cursor<Source: PageSource> {
         reset()
         guard root != 0 else { return false }
         try descend(from: root, leftmost: false)
-        isValid = true
         return true
     }
 
@@ -64,22 +70,28 @@ package struct Cursor<Source: PageSource> {
             try BTree.checkTreePage(source, p, number)
             if PageHeader.isLeaf(p) {
                 let (index, _) = PageHeader.leafSearch(p, key)
-                stack.append((p, index))
-                if index < PageHeader.count(p) {
-                    isValid = true
+                leaf = p
+                leafCount = PageHeader.count(p)
+                if index < leafCount {
+                    leafIndex = index
                     return true
                 }
-                stack[stack.count - 1].index = index - 1
-                isValid = true
+                leafIndex = leafCount - 1
                 return try next()
             }
-            guard stack.count < BTree.maxDepth else {
+            guard branches.count < BTree.maxDepth else {
                 throw .corruptPage(path: source.name, page: root, detail: "heads a tree with a loop")
             }
             let index = PageHeader.branchSearch(p, key)
-            stack.append((p, index))
+            branches.append((p, index))
             number = PageHeader.child(p, index)
         }
+    }
+
+    /// Moves to the first key not less than `key`. Returns false if there is none.
+    @discardableResult
+    package mutating func seek(_ key: [UInt8]) throws(StorageError) -> Bool {
+        try withBytes(key) { k throws(StorageError) in try seek(k) }
     }
 
     /// Moves to the last key not greater than `key`. Returns false if there is none.
@@ -92,12 +104,6 @@ package struct Cursor<Source: PageSource> {
         return try last()
     }
 
-    /// Moves to the first key not less than `key`. Returns false if there is none.
-    @discardableResult
-    package mutating func seek(_ key: [UInt8]) throws(StorageError) -> Bool {
-        try withBytes(key) { k throws(StorageError) in try seek(k) }
-    }
-
     /// Moves to the last key not greater than `key`. Returns false if there is none.
     @discardableResult
     package mutating func seek(atOrBefore key: [UInt8]) throws(StorageError) -> Bool {
@@ -107,19 +113,18 @@ package struct Cursor<Source: PageSource> {
     /// Moves to the next key. Returns false (and becomes invalid) past the last one.
     @discardableResult
     package mutating func next() throws(StorageError) -> Bool {
-        try checkStamp()
-        guard isValid else { return false }
-        let leaf = stack.count - 1
-        if stack[leaf].index + 1 < PageHeader.count(stack[leaf].page) {
-            stack[leaf].index += 1
+        if stamp != 0 { try checkStamp() }
+        guard leaf != nil else { return false }
+        if leafIndex &+ 1 < leafCount {
+            leafIndex &+= 1
             return true
         }
-        var level = leaf - 1
+        var level = branches.count - 1
         while level >= 0 {
-            let (p, index) = stack[level]
+            let (p, index) = branches[level]
             if index + 1 < PageHeader.count(p) {
-                stack.removeSubrange((level + 1)...)
-                stack[level].index = index + 1
+                branches.removeSubrange((level + 1)...)
+                branches[level].index = index + 1
                 try descend(from: PageHeader.child(p, index + 1), leftmost: true)
                 return true
             }
@@ -132,19 +137,18 @@ package struct Cursor<Source: PageSource> {
     /// Moves to the previous key. Returns false (and becomes invalid) before the first one.
     @discardableResult
     package mutating func previous() throws(StorageError) -> Bool {
-        try checkStamp()
-        guard isValid else { return false }
-        let leaf = stack.count - 1
-        if stack[leaf].index > 0 {
-            stack[leaf].index -= 1
+        if stamp != 0 { try checkStamp() }
+        guard leaf != nil else { return false }
+        if leafIndex > 0 {
+            leafIndex &-= 1
             return true
         }
-        var level = leaf - 1
+        var level = branches.count - 1
         while level >= 0 {
-            let (p, index) = stack[level]
+            let (p, index) = branches[level]
             if index > 0 {
-                stack.removeSubrange((level + 1)...)
-                stack[level].index = index - 1
+                branches.removeSubrange((level + 1)...)
+                branches[level].index = index - 1
                 try descend(from: PageHeader.child(p, index - 1), leftmost: false)
                 return true
             }
@@ -155,8 +159,8 @@ package struct Cursor<Source: PageSource> {
     }
 
     private mutating func reset() {
-        stack.removeAll(keepingCapacity: true)
-        isValid = false
+        branches.removeAll(keepingCapacity: true)
+        leaf = nil
         stamp = source.modificationStamp
     }
 
@@ -164,17 +168,24 @@ package struct Cursor<Source: PageSource> {
         if stamp != source.modificationStamp { throw .cursorInvalidated }
     }
 
+    /// Walks down from page `start` along first (or last) children, ending on a leaf entry.
     private mutating func descend(from start: PageNumber, leftmost: Bool) throws(StorageError) {
         var number = start
         while true {
             let p = try source.page(number)
             try BTree.checkTreePage(source, p, number)
-            let index = leftmost ? 0 : PageHeader.count(p) - 1
-            stack.append((p, index))
-            if PageHeader.isLeaf(p) { return }
-            guard stack.count < BTree.maxDepth else {
+            let count = PageHeader.count(p)
+            let index = leftmost ? 0 : count - 1
+            if PageHeader.isLeaf(p) {
+                leaf = p
+                leafIndex = index
+                leafCount = count
+                return
+            }
+            guard branches.count < BTree.maxDepth else {
                 throw .corruptPage(path: source.name, page: root, detail: "heads a tree with a loop")
             }
+            branches.append((p, index))
             number = PageHeader.child(p, index)
         }
     }

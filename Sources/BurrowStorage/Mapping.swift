@@ -4,9 +4,10 @@ import Synchronization
 /// structure checks. Pages are checked on first use rather than on open, so that opening costs
 /// the same whatever the file's size, and checked once, so that hot reads cost no hashing.
 ///
-/// A bit is set by any reader after checking a page and cleared by the writer before it rewrites
-/// a reused page, which it does only once no live snapshot can reach the page's old contents; new
-/// snapshots are published after that under the storage mutex, which orders the clear before them.
+/// A bit is set by any reader after checking a page, and by the writer for every page it writes
+/// (it computed their checksums itself). A reused page is rewritten only once no live snapshot can
+/// reach its old contents, and the version that can reach the new ones is published under the
+/// storage mutex, which orders the writer's bit before every reader of that version.
 final class Mapping: Sendable {
     let region: any MappedRegion
     // Points into `region`, which this object keeps alive; the memory is never written through.
@@ -45,11 +46,5 @@ final class Mapping: Sendable {
         let n = Int(number)
         guard n < pageCapacity else { return }
         verified[n >> 6].bitwiseOr(1 << UInt64(n & 63), ordering: .relaxed)
-    }
-
-    @inline(__always) func clearVerified(_ number: PageNumber) {
-        let n = Int(number)
-        guard n < pageCapacity else { return }
-        verified[n >> 6].bitwiseAnd(~(1 << UInt64(n & 63)), ordering: .relaxed)
     }
 }

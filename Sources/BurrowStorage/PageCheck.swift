@@ -31,7 +31,7 @@ enum PageCheck {
         let isLeaf = kind == PageKind.leaf.rawValue
         let count = PageHeader.count(p)
         let heapStart = PageHeader.heapStart(p)
-        let slotsEnd = PageLayout.headerSize + 2 * count
+        let slotsEnd = PageLayout.headerSize + PageLayout.slotSize * count
         guard count >= 1, slotsEnd <= heapStart, heapStart <= pageSize, PageHeader.garbage(p) <= pageSize - heapStart
         else { return "has an impossible header (count \(count), heap start \(heapStart))" }
         var live = 0
@@ -59,6 +59,8 @@ enum PageCheck {
                 guard child >= 2, child < pageCount else { return "has child \(i) at page \(child), outside the file" }
             }
             guard offset + size <= pageSize else { return "has entry \(i) running past the page end" }
+            let key = isLeaf ? PageHeader.leafKey(p, i) : PageHeader.branchKey(p, i)
+            guard PageHeader.head(p, i) == PageHeader.keyHead(key) else { return "has slot \(i) whose key head does not match its key" }
             live += size
             if i > (isLeaf ? 0 : 1) {
                 let previous = isLeaf ? PageHeader.leafKey(p, i - 1) : PageHeader.branchKey(p, i - 1)

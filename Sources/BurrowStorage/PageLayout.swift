@@ -22,8 +22,11 @@ enum PageKind: UInt8 {
 ///     22 garbage    UInt16   bytes of dead entry bodies below the page end (branch, leaf)
 ///     20 pages      UInt32   length of the run in pages (overflow, overlaps heapStart/garbage)
 ///
-/// Branch and leaf pages then hold `count` little-endian UInt16 slot offsets, in key order, each
-/// pointing at an entry body in the heap that grows down from the end of the page:
+/// Branch and leaf pages then hold `count` 10-byte slots, in key order: the UInt16 offset of an
+/// entry body in the heap (which grows down from the end of the page), then the key's head, its
+/// first eight bytes zero-padded and read as a big-endian number, stored as a UInt64. Searches
+/// compare heads and read an entry's key only on a tie, so a lookup touches the slot array and
+/// the one entry it finds rather than a cache line per probe.
 ///
 ///     leaf entry:   keyLength UInt16, valueLength UInt32, key, value
 ///                   (valueLength == overflowMarker: the value is a 12-byte reference,
@@ -34,6 +37,7 @@ enum PageKind: UInt8 {
 /// An overflow run is `pages` consecutive pages: the header, then the value's bytes.
 package struct PageLayout: Sendable, Equatable {
     static let headerSize = 24
+    static let slotSize = 10
     static let leafEntryHeader = 6
     static let branchEntryHeader = 6
     static let overflowReferenceSize = 12
@@ -49,7 +53,7 @@ package struct PageLayout: Sendable, Equatable {
 
     init(pageSize: Int) {
         self.pageSize = pageSize
-        maxInlineEntry = (pageSize - Self.headerSize) / 4 - 2
+        maxInlineEntry = (pageSize - Self.headerSize) / 4 - Self.slotSize
         maxKeySize = maxInlineEntry - Self.leafEntryHeader - Self.overflowReferenceSize
     }
 
@@ -74,7 +78,20 @@ enum PageHeader {
     @inline(__always) static func garbage(_ p: UnsafeRawPointer) -> Int { Int(p.u16(22)) }
     @inline(__always) static func overflowPages(_ p: UnsafeRawPointer) -> Int { Int(p.u32(20)) }
     @inline(__always) static func slot(_ p: UnsafeRawPointer, _ index: Int) -> Int {
-        Int(p.u16(PageLayout.headerSize + 2 * index))
+        Int(p.u16(PageLayout.headerSize &+ PageLayout.slotSize &* index))
+    }
+    @inline(__always) static func head(_ p: UnsafeRawPointer, _ index: Int) -> UInt64 {
+        p.u64(PageLayout.headerSize &+ PageLayout.slotSize &* index &+ 2)
+    }
+
+    /// A key's first eight bytes, zero-padded, as a big-endian number: heads order as their keys
+    /// do, except that keys with equal heads need a full comparison.
+    @inline(__always) static func keyHead(_ key: UnsafeRawBufferPointer) -> UInt64 {
+        guard let base = key.baseAddress else { return 0 }
+        if key.count >= 8 { return UInt64(bigEndian: base.loadUnaligned(as: UInt64.self)) }
+        var head: UInt64 = 0
+        for i in 0..<key.count { head |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << UInt64(56 - 8 * i) }
+        return head
     }
 
     // Leaf entries.
@@ -121,16 +138,18 @@ enum PageHeader {
 
     /// Bytes in use: header, slots and live entry bodies.
     @inline(__always) static func usedBytes(_ p: UnsafeRawPointer, pageSize: Int) -> Int {
-        PageLayout.headerSize + 2 * count(p) + (pageSize - heapStart(p) - garbage(p))
+        PageLayout.headerSize + PageLayout.slotSize * count(p) + (pageSize - heapStart(p) - garbage(p))
     }
 
     /// The index of the first entry whose key is not less than `key`, and whether it is equal.
     @inline(__always)
     static func leafSearch(_ p: UnsafeRawPointer, _ key: UnsafeRawBufferPointer) -> (index: Int, found: Bool) {
+        let keyHead = keyHead(key)
         var low = 0, high = count(p)
         while low < high {
             let mid = (low &+ high) &>> 1
-            let c = compareKeys(leafKey(p, mid), key)
+            let h = head(p, mid)
+            let c = h < keyHead ? -1 : h > keyHead ? 1 : compareKeys(leafKey(p, mid), key)
             if c < 0 { low = mid &+ 1 } else if c > 0 { high = mid } else { return (mid, true) }
         }
         return (low, false)
@@ -139,10 +158,13 @@ enum PageHeader {
     /// The index of the child whose subtree holds `key`: the last entry whose key is not greater.
     @inline(__always)
     static func branchSearch(_ p: UnsafeRawPointer, _ key: UnsafeRawBufferPointer) -> Int {
+        let keyHead = keyHead(key)
         var low = 1, high = count(p)
         while low < high {
             let mid = (low &+ high) &>> 1
-            if compareKeys(branchKey(p, mid), key) <= 0 { low = mid &+ 1 } else { high = mid }
+            let h = head(p, mid)
+            let notGreater = h < keyHead || (h == keyHead && compareKeys(branchKey(p, mid), key) <= 0)
+            if notGreater { low = mid &+ 1 } else { high = mid }
         }
         return low &- 1
     }
@@ -168,27 +190,31 @@ enum PageWriter {
 
     /// Free bytes between the slot array and the heap.
     @inline(__always) static func gap(_ p: UnsafeRawPointer) -> Int {
-        PageHeader.heapStart(p) - PageLayout.headerSize - 2 * PageHeader.count(p)
+        PageHeader.heapStart(p) - PageLayout.headerSize - PageLayout.slotSize * PageHeader.count(p)
     }
 
     /// Whether an entry body of `size` bytes (plus its slot) fits, after compaction if need be.
     @inline(__always) static func fits(_ p: UnsafeRawPointer, size: Int) -> Bool {
-        gap(p) + PageHeader.garbage(p) >= size + 2
+        gap(p) + PageHeader.garbage(p) >= size + PageLayout.slotSize
     }
 
-    /// Reserves room for an entry body of `size` bytes at slot `index` and returns its address.
-    /// The caller has checked `fits`; `scratch` is a page-sized buffer used when compacting.
+    /// Reserves room for an entry body of `size` bytes, whose key is `key`, at slot `index` and
+    /// returns its address. The caller has checked `fits`; `scratch` is a page-sized buffer used
+    /// when compacting.
     static func insertSlot(
-        _ p: UnsafeMutableRawPointer, at index: Int, size: Int, pageSize: Int, scratch: UnsafeMutableRawPointer
+        _ p: UnsafeMutableRawPointer, at index: Int, size: Int, key: UnsafeRawBufferPointer, pageSize: Int,
+        scratch: UnsafeMutableRawPointer
     ) -> UnsafeMutableRawPointer {
-        if gap(p) < size + 2 { compact(p, pageSize: pageSize, scratch: scratch) }
+        if gap(p) < size + PageLayout.slotSize { compact(p, pageSize: pageSize, scratch: scratch) }
         let count = PageHeader.count(p)
         let heap = PageHeader.heapStart(p) - size
         let slots = p + PageLayout.headerSize
+        let slotSize = PageLayout.slotSize
         if index < count {
-            (slots + 2 * (index + 1)).copyMemory(from: slots + 2 * index, byteCount: 2 * (count - index))
+            (slots + slotSize * (index + 1)).copyMemory(from: slots + slotSize * index, byteCount: slotSize * (count - index))
         }
-        slots.setU16(2 * index, UInt16(heap))
+        slots.setU16(slotSize * index, UInt16(heap))
+        slots.setU64(slotSize * index + 2, PageHeader.keyHead(key))
         setCount(p, count + 1)
         setHeapStart(p, heap)
         return p + heap
@@ -201,8 +227,9 @@ enum PageWriter {
         let size = PageHeader.entrySize(q, index)
         let offset = PageHeader.slot(q, index)
         let slots = p + PageLayout.headerSize
+        let slotSize = PageLayout.slotSize
         if index + 1 < count {
-            (slots + 2 * index).copyMemory(from: slots + 2 * (index + 1), byteCount: 2 * (count - index - 1))
+            (slots + slotSize * index).copyMemory(from: slots + slotSize * (index + 1), byteCount: slotSize * (count - index - 1))
         }
         setCount(p, count - 1)
         if offset == PageHeader.heapStart(q) {
@@ -212,28 +239,38 @@ enum PageWriter {
         }
     }
 
-    /// Rewrites the heap so that all free space is one gap.
+    /// Rewrites the heap so that all free space is one gap and the entry bodies lie in key order
+    /// at ascending addresses (a forward scan then reads the page front to back).
     static func compact(_ p: UnsafeMutableRawPointer, pageSize: Int, scratch: UnsafeMutableRawPointer) {
         scratch.copyMemory(from: p, byteCount: pageSize)
         let source = UnsafeRawPointer(scratch)
         let count = PageHeader.count(source)
-        var heap = pageSize
+        var live = 0
+        for i in 0..<count { live += PageHeader.entrySize(source, i) }
+        let heapStart = pageSize - live
+        var offset = heapStart
         for i in 0..<count {
             let size = PageHeader.entrySize(source, i)
-            heap -= size
-            (p + heap).copyMemory(from: source + PageHeader.slot(source, i), byteCount: size)
-            p.setU16(PageLayout.headerSize + 2 * i, UInt16(heap))
+            (p + offset).copyMemory(from: source + PageHeader.slot(source, i), byteCount: size)
+            p.setU16(PageLayout.headerSize + PageLayout.slotSize * i, UInt16(offset))
+            offset += size
         }
-        setHeapStart(p, heap)
+        setHeapStart(p, heapStart)
         setGarbage(p, 0)
     }
 
-    /// Appends an entry body copied from `bytes` after the last slot.
+    /// Appends an entry body copied from `bytes` (a whole entry of this page's kind) after the
+    /// last slot.
     static func append(_ p: UnsafeMutableRawPointer, _ bytes: UnsafeRawBufferPointer) {
-        let count = PageHeader.count(UnsafeRawPointer(p))
-        let heap = PageHeader.heapStart(UnsafeRawPointer(p)) - bytes.count
+        let page = UnsafeRawPointer(p)
+        let count = PageHeader.count(page)
+        let heap = PageHeader.heapStart(page) - bytes.count
         if let base = bytes.baseAddress { (p + heap).copyMemory(from: base, byteCount: bytes.count) }
-        p.setU16(PageLayout.headerSize + 2 * count, UInt16(heap))
+        let entry = page + heap
+        let keyLength = Int(PageHeader.isLeaf(page) ? entry.u16(0) : entry.u16(4))
+        let key = UnsafeRawBufferPointer(start: entry + 6, count: keyLength)
+        p.setU16(PageLayout.headerSize + PageLayout.slotSize * count, UInt16(heap))
+        p.setU64(PageLayout.headerSize + PageLayout.slotSize * count + 2, PageHeader.keyHead(key))
         setCount(p, count + 1)
         setHeapStart(p, heap)
     }

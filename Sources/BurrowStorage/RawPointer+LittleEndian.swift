@@ -32,14 +32,27 @@ extension UnsafeMutableRawPointer {
 }
 
 /// Compares two byte strings the way keys are ordered: bytewise, a prefix before any longer key.
+/// Negative, zero or positive. Eight bytes at a time as big-endian words: keys are mostly short
+/// (encoded integers, object keys), and a call into libc per comparison cost more than the work.
 @inline(__always)
 func compareKeys(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
     let common = min(a.count, b.count)
     if common > 0, let pa = a.baseAddress, let pb = b.baseAddress {
-        let c = memcmp(pa, pb, common)
-        if c != 0 { return Int(c) }
+        var offset = 0
+        while offset &+ 8 <= common {
+            let x = UInt64(bigEndian: pa.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            let y = UInt64(bigEndian: pb.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            if x != y { return x < y ? -1 : 1 }
+            offset &+= 8
+        }
+        while offset < common {
+            let x = pa.load(fromByteOffset: offset, as: UInt8.self)
+            let y = pb.load(fromByteOffset: offset, as: UInt8.self)
+            if x != y { return x < y ? -1 : 1 }
+            offset &+= 1
+        }
     }
-    return a.count - b.count
+    return a.count &- b.count
 }
 
 #if canImport(Glibc)

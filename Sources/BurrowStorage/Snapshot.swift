@@ -7,11 +7,19 @@ package final class Snapshot: PageSource, Sendable {
     package let storage: Storage
     package let meta: Meta
     let mapping: Mapping
+    // Copied from `mapping`, which this snapshot keeps alive, so that a page access reads no
+    // other object.
+    nonisolated(unsafe) private let base: UnsafeRawPointer
+    private let pageSize: Int
+    private let pageCount: PageNumber
 
     init(storage: Storage, meta: Meta, mapping: Mapping) {
         self.storage = storage
         self.meta = meta
         self.mapping = mapping
+        base = mapping.base
+        pageSize = meta.pageSize
+        pageCount = meta.pageCount
     }
 
     deinit { storage.unpin(meta.version) }
@@ -23,10 +31,10 @@ package final class Snapshot: PageSource, Sendable {
 
     @inline(__always)
     package func page(_ number: PageNumber) throws(StorageError) -> UnsafeRawPointer {
-        guard number >= 2, number < meta.pageCount else {
-            throw .corruptPage(path: storage.name, page: number, detail: "is referenced but lies outside the file's \(meta.pageCount) pages")
+        guard number >= 2, number < pageCount else {
+            throw .corruptPage(path: storage.name, page: number, detail: "is referenced but lies outside the file's \(pageCount) pages")
         }
-        let p = mapping.page(number)
+        let p = base + Int(number) &* pageSize
         if !mapping.isVerified(number) {
             if let problem = PageCheck.problem(p, number: number, layout: layout, pageCount: meta.pageCount, maxVersion: meta.version) {
                 throw .corruptPage(path: storage.name, page: number, detail: problem)

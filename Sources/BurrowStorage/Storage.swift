@@ -125,6 +125,7 @@ package final class Storage: Sendable {
         isReadOnly = options.readOnly
         var meta = try Self.readNewestMeta(device: device)
         if meta == nil {
+            // An empty file, or one whose creation was interrupted: (re)create it.
             guard !options.readOnly else { throw .notADatabase(path: device.name) }
             meta = try Self.initialize(device: device, pageSize: options.pageSize)
         }
@@ -148,11 +149,48 @@ package final class Storage: Sendable {
         return meta
     }
 
-    /// The newest meta whose checksum holds, or nil for an empty device. Reads two pages at most,
-    /// whatever the file's size.
+    /// The newest meta whose checksum holds, or nil for a device with nothing to lose: empty, or
+    /// left by a creation that was interrupted. Reads two pages at most, whatever the file's size.
     private static func readNewestMeta(device: any StorageDevice) throws(StorageError) -> Meta? {
         let size = try device.size()
         if size == 0 { return nil }
+        do {
+            return try readNewestMeta(device: device, size: size)
+        } catch {
+            if try isInterruptedCreation(device: device, size: size) { return nil }
+            throw error
+        }
+    }
+
+    /// Whether the file is what an interrupted creation leaves: shorter than three pages of the
+    /// largest size, every meta slot either still zero or a (possibly torn) meta of the empty
+    /// version 0 with two pages. A database that ever committed has a meta of a later version in
+    /// one of its slots, so it never matches, truncated or not; nor does anyone else's file.
+    /// Creating such a file again loses nothing.
+    private static func isInterruptedCreation(device: any StorageDevice, size: Int) throws(StorageError) -> Bool {
+        guard size < 3 * PageLayout.maximumPageSize else { return false }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+        defer { buffer.deallocate() }
+        let read = try device.read(into: buffer, at: 0)
+        let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<read])
+        var slotStart = 0
+        while slotStart < read {
+            let head = bytes[slotStart..<min(read, slotStart + 40)]
+            if !head.allSatisfy({ $0 == 0 }) {
+                let field = { (offset: Int, length: Int) -> ArraySlice<UInt8>? in
+                    slotStart + offset + length <= read ? ArraySlice(bytes[(slotStart + offset)..<(slotStart + offset + length)]) : nil
+                }
+                let magic = bytes[min(read, slotStart + 8)..<min(read, slotStart + 16)]
+                guard !magic.isEmpty, magic.elementsEqual(Meta.magic.prefix(magic.count)) else { return false }
+                if let version = field(24, 8), !version.allSatisfy({ $0 == 0 }) { return false }
+                if let pageCount = field(32, 4), !pageCount.elementsEqual([2, 0, 0, 0]) { return false }
+            }
+            slotStart = slotStart == 0 ? PageLayout.minimumPageSize : slotStart * 2
+        }
+        return true
+    }
+
+    private static func readNewestMeta(device: any StorageDevice, size: Int) throws(StorageError) -> Meta? {
         let bufferSize = min(size, 2 * PageLayout.maximumPageSize)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 4096)
         defer { buffer.deallocate() }

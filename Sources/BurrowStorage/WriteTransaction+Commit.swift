@@ -58,20 +58,25 @@ extension WriteTransaction {
             let length = max(needed, 2 * mapping.pageCapacity) * layout.pageSize
             mapping = Mapping(region: try storage.device.map(minimumLength: length), pageSize: layout.pageSize)
         }
-        // The pages just written are sound (this process built them), and any bit left from a
-        // reused page's old contents must not vouch for the new ones either way.
-        for (number, _) in dirty { mapping.clearVerified(number) }
+        // The pages just written are sound: this process built them and computed their
+        // checksums. Marking them spares the next reader hashing them again (and replaces any
+        // bit a reused page's old contents had left).
+        for (number, _) in dirty { mapping.markVerified(number) }
         storage.publish(meta, mapping: mapping)
         return meta.version
     }
 
-    /// Writes the dirty pages in page order, checksummed, coalescing neighbours into one write.
+    /// Writes the dirty pages in page order, checksummed. Tree pages are compacted first, so a
+    /// committed page holds no dead bytes and its entries lie in key order.
     private func writePages() throws(StorageError) {
         let numbers = dirty.keys.sorted()
         var pieces: [(offset: Int, bytes: UnsafeRawBufferPointer)] = []
         pieces.reserveCapacity(numbers.count)
         for number in numbers {
             let (pointer, pages) = dirty[number]!
+            if PageHeader.kind(UnsafeRawPointer(pointer)) != PageKind.overflow.rawValue {
+                PageWriter.compact(pointer, pageSize: layout.pageSize, scratch: scratch)
+            }
             let length = pages * layout.pageSize
             pointer.setU64(0, Checksum.page(UnsafeRawPointer(pointer), length: length, pageNumber: number))
             pieces.append((Int(number) * layout.pageSize, UnsafeRawBufferPointer(start: pointer, count: length)))

@@ -101,9 +101,9 @@ struct StorageBasicsTests {
     func keySizeLimit(pageSize: Int) throws {
         let storage = try Storage(device: MemoryDevice(name: "keys"), options: StorageOptions(pageSize: pageSize))
         let limit = storage.maxKeySize
-        // Documentation/FileFormat.md: (pageSize − 24) / 4 − 20 bytes, 998 at 4 KiB pages.
-        #expect(limit == (pageSize - 24) / 4 - 20)
-        if pageSize == 4096 { #expect(limit == 998) }
+        // Documentation/FileFormat.md: (pageSize − 24) / 4 − 28 bytes, 990 at 4 KiB pages.
+        #expect(limit == (pageSize - 24) / 4 - 28)
+        if pageSize == 4096 { #expect(limit == 990) }
 
         let txn = try storage.beginWriteBlocking()
         let tree = try txn.openTree(named: "t")

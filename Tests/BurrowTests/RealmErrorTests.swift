@@ -16,7 +16,7 @@ struct RealmErrorTests {
             (.io(path: "/tmp/a.burrow", operation: "write", errno: 28), .fileAccess),
             (.readOnly(path: "/tmp/a.burrow"), .wrongState),
             (.closed(path: "/tmp/a.burrow"), .wrongState),
-            (.keyTooLarge(size: 2000, limit: 998), .invalidArgument),
+            (.keyTooLarge(size: 2000, limit: 990), .invalidArgument),
         ]
         for (storageError, code) in cases {
             let error = RealmError(storageError)

@@ -1,1 +1,108 @@
-print("worker")
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import BurrowStorage
+
+// The child process of the crash tests.
+//
+//   StorageCrashWorker run <path> <seed> <full|normal|mixed> [page size]
+//       Opens (or creates, with the page size given) the file, skips the seeded workload (CrashWorkload.swift) past the
+//       commits the file already holds, then runs it until killed. It reports on stdout, each
+//       line written straight to the descriptor before it goes on:
+//         ready <version>                  the file is open at that version
+//         begin <version> <operations>     a transaction that will commit as <version> starts committing
+//         acked <version>                  commit returned: <version> is acknowledged
+//         aborted                          a transaction was aborted
+//   StorageCrashWorker hold <path>
+//       Opens the file, prints "holding", and keeps it open (and locked) until killed or until
+//       its standard input closes.
+
+func crashWorkerSay(_ line: String) {
+    let text = Array((line + "\n").utf8)
+    text.withUnsafeBytes { bytes in
+        var done = 0
+        while done < bytes.count {
+            let n = write(1, bytes.baseAddress! + done, bytes.count - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                exit(3)
+            }
+            done += n
+        }
+    }
+}
+
+func crashWorkerFail(_ message: String) -> Never {
+    let text = Array(("StorageCrashWorker: " + message + "\n").utf8)
+    _ = text.withUnsafeBytes { write(2, $0.baseAddress!, $0.count) }
+    exit(2)
+}
+
+func crashWorkerRun(path: String, seed: UInt64, durabilityMode: String, pageSize: Int) {
+    let storage: Storage
+    do {
+        storage = try Storage.open(path: path, options: StorageOptions(pageSize: pageSize))
+    } catch {
+        crashWorkerFail("open failed: \(error)")
+    }
+    var workload = CrashWorkload(seed: seed)
+    workload.skip(toCommits: storage.version)
+    var choice = CrashTestRandom(seed: seed ^ 0x5EED_0F_D0AB ^ storage.version)
+    crashWorkerSay("ready \(storage.version)")
+    while true {
+        let transaction = workload.nextTransaction()
+        do {
+            let txn = try storage.beginWriteBlocking()
+            try transaction.perform(in: txn)
+            if transaction.commits {
+                let durability: Durability
+                switch durabilityMode {
+                case "full": durability = .full
+                case "normal": durability = .normal
+                default: durability = choice.chance(50) ? .full : .normal
+                }
+                let expected = txn.baseVersion + 1
+                crashWorkerSay("begin \(expected) \(transaction.size)")
+                let version = try txn.commit(durability: durability)
+                guard version == expected else { crashWorkerFail("commit returned version \(version), expected \(expected)") }
+                crashWorkerSay("acked \(version)")
+            } else {
+                txn.abort()
+                crashWorkerSay("aborted")
+            }
+        } catch {
+            crashWorkerFail("transaction failed: \(error)")
+        }
+    }
+}
+
+func crashWorkerHold(path: String) {
+    let storage: Storage
+    do {
+        storage = try Storage.open(path: path)
+    } catch {
+        crashWorkerFail("open failed: \(error)")
+    }
+    crashWorkerSay("holding \(storage.version)")
+    var byte: UInt8 = 0
+    while true {
+        let n = read(0, &byte, 1)
+        if n > 0 || (n < 0 && errno == EINTR) { continue }
+        break
+    }
+    storage.close()
+}
+
+let crashWorkerArguments = CommandLine.arguments
+switch crashWorkerArguments.count > 1 ? crashWorkerArguments[1] : "" {
+case "run" where crashWorkerArguments.count == 5 || crashWorkerArguments.count == 6:
+    guard let seed = UInt64(crashWorkerArguments[3]) else { crashWorkerFail("bad seed \(crashWorkerArguments[3])") }
+    let pageSize = crashWorkerArguments.count == 6 ? Int(crashWorkerArguments[5]) ?? 0 : 4096
+    crashWorkerRun(path: crashWorkerArguments[2], seed: seed, durabilityMode: crashWorkerArguments[4], pageSize: pageSize)
+case "hold" where crashWorkerArguments.count == 3:
+    crashWorkerHold(path: crashWorkerArguments[2])
+default:
+    crashWorkerFail("usage: StorageCrashWorker run <path> <seed> <full|normal|mixed> [page size] | hold <path>")
+}

@@ -1,0 +1,348 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import Testing
+@testable import BurrowStorage
+@testable import StorageCrashWorker
+
+/// The `StorageCrashWorker` child process: started with arguments, its standard output going to
+/// a file (so it never blocks on a full pipe), and its standard input a pipe held open until the
+/// process is killed.
+final class CrashWorkerProcess {
+    let process = Process()
+    let outputPath: String
+    let errorPath: String
+    private let input = Pipe()
+    private let outputDescriptor: Int32
+    private var readOffset = 0
+    private var pendingText = ""
+    private(set) var lines: [String] = []
+
+    /// Where the worker executable is: `BURROW_CRASH_WORKER` if set, otherwise next to the test
+    /// executable (`swift build`/`swift test` put every product of the package in one directory).
+    static func executablePath() throws -> String {
+        var candidates: [String] = []
+        if let path = ProcessInfo.processInfo.environment["BURROW_CRASH_WORKER"] { candidates.append(path) }
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            candidates.append((exe as NSString).deletingLastPathComponent + "/StorageCrashWorker")
+        }
+        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("StorageCrashWorker").path)
+        candidates.append(Bundle.main.bundleURL.appendingPathComponent("StorageCrashWorker").path)
+        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
+            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("StorageCrashWorker").path)
+        }
+        if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) { return found }
+        throw FailureTestError(
+            "StorageCrashWorker not found (looked at \(candidates)); build it with `swift build --build-tests` or set BURROW_CRASH_WORKER")
+    }
+
+    init(arguments: [String], directory: String, label: String) throws {
+        outputPath = directory + "/\(label).out"
+        errorPath = directory + "/\(label).err"
+        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
+        process.executableURL = URL(fileURLWithPath: try Self.executablePath())
+        process.arguments = arguments
+        process.standardInput = input
+        guard let output = FileHandle(forWritingAtPath: outputPath), let error = FileHandle(forWritingAtPath: errorPath) else {
+            throw FailureTestError("cannot open \(outputPath)")
+        }
+        process.standardOutput = output
+        process.standardError = error
+        outputDescriptor = open(outputPath, O_RDONLY | O_CLOEXEC)
+        try process.run()
+        try? output.close()
+        try? error.close()
+    }
+
+    deinit {
+        if process.isRunning { kill() }
+        crashCloseDescriptor(outputDescriptor)
+    }
+
+    /// Reads whatever the worker has written since the last call; returns the new complete lines.
+    @discardableResult
+    func poll() -> [String] {
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var fresh = ""
+        while true {
+            let n = buffer.withUnsafeMutableBytes { pread(outputDescriptor, $0.baseAddress!, $0.count, off_t(readOffset)) }
+            if n <= 0 { break }
+            readOffset += n
+            fresh += String(decoding: buffer[..<n], as: UTF8.self)
+        }
+        pendingText += fresh
+        var complete: [String] = []
+        while let newline = pendingText.firstIndex(of: "\n") {
+            complete.append(String(pendingText[..<newline]))
+            pendingText = String(pendingText[pendingText.index(after: newline)...])
+        }
+        lines += complete
+        return complete
+    }
+
+    /// Polls until a line satisfies `condition`, the worker exits, or `timeout` seconds pass.
+    func wait(timeout: Double, until condition: (String) -> Bool) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        var checked = lines.count
+        while true {
+            poll()
+            while checked < lines.count {
+                if condition(lines[checked]) { return lines[checked] }
+                checked += 1
+            }
+            if !process.isRunning {
+                poll()
+                while checked < lines.count {
+                    if condition(lines[checked]) { return lines[checked] }
+                    checked += 1
+                }
+                return nil
+            }
+            if Date() > deadline { return nil }
+            usleep(200)
+        }
+    }
+
+    /// SIGKILL, then reap. Closes the worker's standard input too.
+    func kill() {
+        if process.isRunning { crashSendSignal(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        poll()
+    }
+
+    var errorOutput: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
+}
+
+func crashCloseDescriptor(_ fd: Int32) {
+    if fd >= 0 { closeDescriptor(fd) }
+}
+
+func crashSendSignal(_ pid: Int32, _ signal: Int32) {
+    _ = kill(pid, signal)
+}
+
+/// Crash safety with real processes: a worker commits a seeded sequence of transactions on a
+/// real file and is killed with SIGKILL at a random moment; the file must then open, pass
+/// `verify()`, and hold exactly the state after the last acknowledged commit or after the one in
+/// flight. Files are reused for a few kills in a row, so later workers also run on files that a
+/// killed commit left behind (a longer file, half-written pages past the page count).
+@Suite("Crash (killed worker process)", .serialized)
+struct CrashTests {
+    struct Tally {
+        var kills = 0
+        var inFlightLanded = 0
+        var killedMidCommitRolledBack = 0
+        var killedBetweenCommits = 0
+        var killedBeforeReady = 0
+        var shortFiles = 0
+        var firstShortFile: String?
+        var byMode: [String: Int] = [:]
+        var maxVersion: UInt64 = 0
+    }
+
+    /// A file the worker runs on for a few kills in a row, and the model of what it must hold.
+    struct WorkerFile {
+        var path: String
+        var seed: UInt64
+        var replay: CrashReplay
+        var checker = CrashChecker()
+        var roundsLeft: Int
+        var pageSize: Int
+        var isNew = true
+    }
+
+    @Test("SIGKILL leaves the last acknowledged commit or the one in flight")
+    func killedWorkerLeavesLastOrInFlightCommit() throws {
+        let seed = FailureTestEnvironment.seed("Crash")
+        let iterations = FailureTestEnvironment.iterations("BURROW_CRASH_ITERATIONS", default: 30)
+        var rng = CrashTestRandom(seed: seed)
+        let directory = try FailureTestEnvironment.temporaryDirectory("crash")
+        defer { FailureTestEnvironment.removeDirectory(directory) }
+        _ = try CrashWorkerProcess.executablePath()
+        var tally = Tally()
+        var failures: [String] = []
+        var file: WorkerFile?
+        let started = Date()
+
+        for iteration in 0..<iterations {
+            if file == nil || file!.roundsLeft == 0 {
+                let fileSeed = rng.next()
+                file = WorkerFile(
+                    path: directory + "/file\(iteration).burrow", seed: fileSeed, replay: CrashReplay(seed: fileSeed),
+                    roundsLeft: rng.int(1...4), pageSize: rng.chance(70) ? 4096 : [8192, 16384, 32768][rng.int(0..<3)])
+            }
+            file!.roundsLeft -= 1
+            let mode = ["full", "normal", "mixed"][rng.int(0..<3)]
+            let strategy = rng.int(0..<100)
+            let context = "iteration \(iteration) (seed \(seed), file seed \(file!.seed), page size \(file!.pageSize), mode \(mode), strategy \(strategy))"
+            do {
+                try Self.killOnce(
+                    &file!, mode: mode, strategy: strategy, rng: &rng, directory: directory, label: "worker\(iteration)",
+                    context: context, tally: &tally)
+            } catch {
+                failures.append("\(context): \(error)")
+                file = nil
+            }
+            if iteration % 100 == 99 {
+                print("Crash: \(iteration + 1) of \(iterations) kills done, \(failures.count) failed, \(tally.shortFiles) short files")
+            }
+        }
+        print(
+            "Crash: \(tally.kills) kills checked in \(String(format: "%.1f", Date().timeIntervalSince(started))) s: "
+                + "\(tally.inFlightLanded) with the commit in flight landed, \(tally.killedMidCommitRolledBack) killed mid-commit and rolled back, "
+                + "\(tally.killedBetweenCommits) between commits, \(tally.killedBeforeReady) during startup; modes \(tally.byMode); "
+                + "highest version \(tally.maxVersion); \(tally.shortFiles) reopenings hit the short-file bug; \(failures.count) failed")
+        if !failures.isEmpty {
+            Issue.record("\(failures.count) of \(iterations) kills failed; examples:\n\(failures.prefix(3).joined(separator: "\n"))")
+        }
+        if let first = tally.firstShortFile {
+            Issue.record("ENGINE BUG (file shorter than its page count): \(tally.shortFiles) reopenings failed with .truncated; first: \(first)")
+        }
+    }
+
+    /// Found by the crash test: a transaction whose highest pages end up free (allocated at the
+    /// end of the file, then released within the transaction, e.g. an overflow run replaced by a
+    /// small value) commits a page count that covers pages it never writes. The file stays shorter
+    /// than `pageCount * pageSize`, and the next open of it throws `.truncated`: no crash needed.
+    @Test("A committed file reopens: its length covers its page count")
+    func committedFileCoversItsPageCount() throws {
+        let directory = try FailureTestEnvironment.temporaryDirectory("shortfile")
+        defer { FailureTestEnvironment.removeDirectory(directory) }
+        let path = directory + "/short.burrow"
+        func commitVersions() throws {
+            let storage = try Storage.open(path: path)
+            defer { storage.close() }
+            let first = try storage.beginWriteBlocking()
+            try first.put([1], [2], in: try first.openTree(named: "t"))
+            try first.commit()
+            for i in 0..<3 {
+                let txn = try storage.beginWriteBlocking()
+                let tree = try txn.openTree(named: "t")
+                try txn.put([1], [UInt8](repeating: 7, count: 20_000 + i), in: tree)  // a 5-page overflow run at the end
+                try txn.put([1], [2, UInt8(i)], in: tree)  // and back to the pool with it
+                try txn.commit()
+                let statistics = try storage.statistics()
+                #expect(
+                    statistics.fileSize >= statistics.pageCount * statistics.pageSize,
+                    "version \(statistics.version): \(statistics.pageCount) pages but \(statistics.fileSize) bytes")
+            }
+        }
+        try commitVersions()
+        do {
+            let storage = try Storage.open(path: path)
+            #expect(storage.version == 4)
+            _ = try storage.snapshot().verify()
+            #expect(try storage.snapshot().tree(named: "t")?.value(forKey: [1]) == [2, 2])
+            storage.close()
+        } catch {
+            Issue.record("ENGINE BUG: a cleanly committed file does not reopen: \(error)")
+        }
+    }
+
+    /// Starts the worker on `file`, kills it at a moment chosen by `strategy`, reopens the file
+    /// and checks it. Throws a description of what went wrong.
+    static func killOnce(
+        _ file: inout WorkerFile, mode: String, strategy: Int, rng: inout CrashTestRandom, directory: String, label: String,
+        context: String, tally: inout Tally
+    ) throws {
+        let path = file.path
+        let worker = try CrashWorkerProcess(
+            arguments: ["run", path, String(file.seed), mode, String(file.pageSize)], directory: directory, label: label)
+        if strategy < 6 && file.isNew {
+            // While the worker may still be starting up or creating the file.
+            usleep(UInt32(rng.int(0...40_000)))
+        } else {
+            guard worker.wait(timeout: 60, until: { $0.hasPrefix("ready") }) != nil else {
+                worker.kill()
+                throw FailureTestError("the worker did not get ready: \(worker.errorOutput)")
+            }
+            if strategy < 45 {
+                // A random moment.
+                usleep(UInt32(rng.int(0...400_000)))
+            } else if strategy < 75 {
+                // Inside the commit of a large transaction, as far as timing allows.
+                let line = worker.wait(timeout: 20) { line in
+                    line.hasPrefix("begin") && (Int(line.split(separator: " ").last ?? "") ?? 0) >= 500
+                }
+                if line != nil { usleep(UInt32(rng.int(0...8_000))) }
+            } else {
+                // Shortly after the n-th commit starts.
+                let n = rng.int(1...6)
+                var begun = 0
+                _ = worker.wait(timeout: 20) { line in
+                    if line.hasPrefix("begin") { begun += 1 }
+                    return begun >= n
+                }
+                usleep(UInt32(rng.int(0...1_500)))
+            }
+        }
+        let exitedEarly = !worker.process.isRunning
+        worker.kill()
+        if exitedEarly {
+            throw FailureTestError("the worker exited on its own (status \(worker.process.terminationStatus)): \(worker.errorOutput)")
+        }
+
+        let lines = worker.lines
+        let ready = lines.first { $0.hasPrefix("ready") }.flatMap { UInt64($0.split(separator: " ")[1]) }
+        let acked = lines.last { $0.hasPrefix("acked") }.flatMap { UInt64($0.split(separator: " ")[1]) } ?? ready
+        let begun = lines.last { $0.hasPrefix("begin") }.flatMap { UInt64($0.split(separator: " ")[1]) }
+        let inFlight = begun.map { $0 > (acked ?? 0) } ?? false
+        let lowest = acked ?? file.replay.version
+        let outcome = "last acknowledged \(acked.map(String.init) ?? "none"), last begun \(begun.map(String.init) ?? "none")"
+
+        // Reopen in this process, as an application restarting after the crash would.
+        let storage: Storage
+        do {
+            storage = try Storage.open(path: path, options: StorageOptions(pageSize: file.pageSize))
+        } catch .truncated(_, let expected, let actual) where ready != nil {
+            // The short-file bug (see committedFileCoversItsPageCount): a commit left the file
+            // shorter than its page count. Record it, extend the file as the engine should have,
+            // and check everything else, so one bug does not hide others.
+            tally.shortFiles += 1
+            if tally.firstShortFile == nil { tally.firstShortFile = "\(context): needs \(expected) bytes, has \(actual) (\(outcome))" }
+            guard truncate(path, off_t(expected)) == 0 else { throw FailureTestError("truncate failed") }
+            storage = try Storage.open(path: path, options: StorageOptions(pageSize: file.pageSize))
+        } catch {
+            throw FailureTestError("reopening failed: \(error) (\(outcome))")
+        }
+        defer { storage.close() }
+        let version = storage.version
+        file.isNew = false
+        guard storage.pageSize == file.pageSize else { throw FailureTestError("page size \(storage.pageSize), created with \(file.pageSize)") }
+        guard version == lowest || (version == lowest + 1 && inFlight) else {
+            throw FailureTestError("reopened at version \(version) (\(outcome))")
+        }
+        guard version >= file.replay.version else {
+            throw FailureTestError("reopened at version \(version), older than the \(file.replay.version) seen before")
+        }
+        do {
+            let snapshot = try storage.snapshot()
+            let report = try snapshot.verify()
+            guard report.version == version else { throw FailureTestError("verify reports version \(report.version)") }
+            file.replay.advance(to: version)
+            if let difference = try file.checker.difference(snapshot, file.replay.model) {
+                throw FailureTestError("version \(version) does not hold the expected contents: \(difference) (\(outcome))")
+            }
+        } catch let error as StorageError {
+            throw FailureTestError("version \(version) fails verification or reading: \(error) (\(outcome))")
+        }
+
+        tally.kills += 1
+        tally.byMode[mode, default: 0] += 1
+        tally.maxVersion = max(tally.maxVersion, version)
+        if ready == nil {
+            tally.killedBeforeReady += 1
+        } else if version == lowest + 1 {
+            tally.inFlightLanded += 1
+        } else if inFlight {
+            tally.killedMidCommitRolledBack += 1
+        } else {
+            tally.killedBetweenCommits += 1
+        }
+    }
+}
