@@ -9,6 +9,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import BurrowStorage
+@testable import StorageCrashWorker
 
 private let accountCount = 24
 private let initialBalance: UInt64 = 1000

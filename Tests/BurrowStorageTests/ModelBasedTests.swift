@@ -8,6 +8,7 @@
 import Foundation
 import Testing
 @testable import BurrowStorage
+@testable import StorageCrashWorker
 
 private typealias Bytes = [UInt8]
 

@@ -32,16 +32,10 @@ struct PowerLossTests {
         var outcome = Outcome()
         var firstShortFile: String?
         let started = Date()
-        var failures: [String] = []
+        let failures: [String]
         // BURROW_POWERLOSS_CASE=<case seed> replays one case alone.
-        let only = ProcessInfo.processInfo.environment["BURROW_POWERLOSS_CASE"].flatMap { UInt64($0) }
-        for iteration in 0..<(only == nil ? iterations : 1) {
-            let caseSeed = only ?? rng.next()
-            do {
-                try Self.runCase(seed: caseSeed, fromCreation: false, outcome: &outcome, firstShortFile: &firstShortFile)
-            } catch {
-                failures.append("iteration \(iteration) (case seed \(caseSeed), replay alone with BURROW_POWERLOSS_CASE=\(caseSeed)): \(error)")
-            }
+        failures = Self.runCases(iterations: iterations, rng: &rng) { caseSeed in
+            try Self.runCase(seed: caseSeed, fromCreation: false, outcome: &outcome, firstShortFile: &firstShortFile)
         }
         print("PowerLoss: \(outcome.losses) power losses in \(iterations) cases, \(String(format: "%.1f", Date().timeIntervalSince(started))) s: "
             + "\(outcome.inFlightLanded) kept the commit in flight, \(outcome.rolledBack) fell back to the last one returned, "
@@ -61,15 +55,9 @@ struct PowerLossTests {
         var rng = CrashTestRandom(seed: seed)
         var outcome = Outcome()
         var firstShortFile: String?
-        var failures: [String] = []
-        let only = ProcessInfo.processInfo.environment["BURROW_POWERLOSS_CASE"].flatMap { UInt64($0) }
-        for iteration in 0..<(only == nil ? iterations : 1) {
-            let caseSeed = only ?? rng.next()
-            do {
-                try Self.runCase(seed: caseSeed, fromCreation: true, outcome: &outcome, firstShortFile: &firstShortFile)
-            } catch {
-                failures.append("iteration \(iteration) (case seed \(caseSeed), replay alone with BURROW_POWERLOSS_CASE=\(caseSeed)): \(error)")
-            }
+        let failures: [String]
+        failures = Self.runCases(iterations: iterations, rng: &rng) { caseSeed in
+            try Self.runCase(seed: caseSeed, fromCreation: true, outcome: &outcome, firstShortFile: &firstShortFile)
         }
         print("PowerLoss first commits: \(outcome.losses) losses, \(outcome.duringCreation) during creation, "
             + "\(outcome.inFlightLanded) kept the commit in flight, \(failures.count) failed")
@@ -102,16 +90,10 @@ struct PowerLossTests {
         let iterations = max(20, FailureTestEnvironment.iterations("BURROW_POWERLOSS_ITERATIONS", default: 60) / 2)
         var rng = CrashTestRandom(seed: seed)
         var outcomes: [String: Int] = [:]
-        var failures: [String] = []
+        let failures: [String]
         var silentExample: String?
-        let only = ProcessInfo.processInfo.environment["BURROW_POWERLOSS_CASE"].flatMap { UInt64($0) }
-        for iteration in 0..<(only == nil ? iterations : 1) {
-            let caseSeed = only ?? rng.next()
-            do {
-                outcomes[try Self.runNormalCase(seed: caseSeed, silentExample: &silentExample), default: 0] += 1
-            } catch {
-                failures.append("iteration \(iteration) (case seed \(caseSeed)): \(error)")
-            }
+        failures = Self.runCases(iterations: iterations, rng: &rng) { caseSeed in
+            outcomes[try Self.runNormalCase(seed: caseSeed, silentExample: &silentExample), default: 0] += 1
         }
         let cases = outcomes.values.reduce(0, +) + failures.count
         print("PowerLoss .normal: \(cases) cases: \(outcomes.sorted { $0.key < $1.key }), \(failures.count) failed")
@@ -122,6 +104,22 @@ struct PowerLossTests {
         // rejects: the documented cost of .normal under power loss.
         let stale = outcomes.filter { $0.key.contains("SILENTLY WRONG") }.values.reduce(0, +)
         print("PowerLoss .normal: \(stale) of \(cases) losses left stale pages that only verify() reported\(silentExample.map { "; first: " + $0 } ?? "")")
+    }
+
+    /// Runs `iterations` cases, each from its own seed drawn from `rng` (or only the case named by
+    /// `BURROW_POWERLOSS_CASE`), and returns a line for each case that threw, with how to replay it.
+    static func runCases(iterations: Int, rng: inout CrashTestRandom, _ body: (UInt64) throws -> Void) -> [String] {
+        let only = ProcessInfo.processInfo.environment["BURROW_POWERLOSS_CASE"].flatMap { UInt64($0) }
+        var failures: [String] = []
+        for iteration in 0..<(only == nil ? iterations : 1) {
+            let caseSeed = only ?? rng.next()
+            do {
+                try body(caseSeed)
+            } catch {
+                failures.append("iteration \(iteration) (case seed \(caseSeed), replay alone with BURROW_POWERLOSS_CASE=\(caseSeed)): \(error)")
+            }
+        }
+        return failures
     }
 
     /// A few `.full` commits, then up to six `.normal` ones, power lost at one of their writes.

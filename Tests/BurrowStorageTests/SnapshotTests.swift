@@ -7,6 +7,7 @@
 import Foundation
 import Testing
 @testable import BurrowStorage
+@testable import StorageCrashWorker
 
 #if canImport(Glibc)
 import Glibc

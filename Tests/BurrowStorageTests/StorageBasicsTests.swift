@@ -4,6 +4,7 @@
 import Foundation
 import Testing
 @testable import BurrowStorage
+@testable import StorageCrashWorker
 
 private func commit(_ storage: Storage, _ body: (WriteTransaction) throws -> Void) throws -> UInt64 {
     let txn = try storage.beginWriteBlocking()

@@ -4,27 +4,15 @@
 import Foundation
 import Testing
 @testable import BurrowStorage
+@testable import StorageCrashWorker
 
-/// SplitMix64: a tiny seeded generator, so that a failing run can be replayed from its seed.
-struct ModelTestRandom: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+/// The seeded generator (SplitMix64) the crash worker replays its transactions with, so that a
+/// failing run can be replayed from its seed. One generator serves every suite.
+typealias ModelTestRandom = CrashTestRandom
 
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A uniformly random integer in `range`.
-    mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
-    mutating func int(_ range: Range<Int>) -> Int { Int.random(in: range, using: &self) }
-
+extension CrashTestRandom {
     /// True with probability `percent` / 100.
-    mutating func percent(_ percent: Int) -> Bool { int(0..<100) < percent }
+    mutating func percent(_ percent: Int) -> Bool { chance(percent) }
 
     /// `count` random bytes.
     mutating func bytes(_ count: Int) -> [UInt8] {

@@ -6,6 +6,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import BurrowStorage
+@testable import StorageCrashWorker
 
 /// Counts the transactions open at once and the most ever seen together.
 private final class OverlapCounter: Sendable {
