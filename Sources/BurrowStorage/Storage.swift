@@ -103,7 +103,7 @@ package final class Storage: Sendable {
             let storage = try Storage(device: device, options: options)
             if !existed && !options.readOnly { FileDevice.syncDirectory(of: path) }
             return storage
-        } key: {
+        } registerAs: {
             Registry.fileKey(path: path)
         }
     }
@@ -113,7 +113,7 @@ package final class Storage: Sendable {
     package static func inMemory(identifier: String, options: StorageOptions = StorageOptions()) throws(StorageError) -> Storage {
         try Registry.shared.open(key: .memory(identifier), readOnly: options.readOnly) { () throws(StorageError) -> Storage in
             try Storage(device: MemoryDevice(name: "in-memory database \"\(identifier)\""), options: options)
-        } key: {
+        } registerAs: {
             .memory(identifier)
         }
     }
@@ -386,8 +386,10 @@ final class Registry: Sendable {
         return .file(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
+    /// The live handle registered under `key`, or a new one from `make`, registered under the key
+    /// `registerAs` gives once it exists (a new file's device and inode are known only then).
     func open(
-        key: Key, readOnly: Bool, make: () throws(StorageError) -> Storage, key finalKey: () -> Key
+        key: Key, readOnly: Bool, make: () throws(StorageError) -> Storage, registerAs finalKey: () -> Key
     ) throws(StorageError) -> Storage {
         var attempts = 0
         while true {

@@ -11,7 +11,8 @@ package struct TreeID: Hashable, Sendable {
 /// dropping the transaction) throws them away, so nothing reaches the file.
 ///
 /// Not `Sendable`: it belongs to the task or actor that began it. If an operation throws, the
-/// transaction refuses to commit; abort it.
+/// transaction refuses to commit; abort it. A transaction keeps the version it started from
+/// pinned until the object itself is released, so let go of it once it has finished.
 package final class WriteTransaction: PageSource {
     package let storage: Storage
     let base: Snapshot
