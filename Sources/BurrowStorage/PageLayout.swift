@@ -141,11 +141,22 @@ enum PageHeader {
         PageLayout.headerSize + PageLayout.slotSize * count(p) + (pageSize - heapStart(p) - garbage(p))
     }
 
+    /// The slot every search probes first. Any page of the smallest size has room for it (so the
+    /// load is always inside the page), and it splits a typical leaf near its middle.
+    static let firstProbe = 20
+
     /// The index of the first entry whose key is not less than `key`, and whether it is equal.
     @inline(__always)
     static func leafSearch(_ p: UnsafeRawPointer, _ key: UnsafeRawBufferPointer) -> (index: Int, found: Bool) {
         let keyHead = keyHead(key)
+        // The first probe is at a fixed slot, so its load does not wait for the header's count:
+        // the two cache misses of a cold page overlap instead of following one another.
+        let probeHead = head(p, firstProbe)
         var low = 0, high = count(p)
+        if firstProbe < high {
+            let c = probeHead < keyHead ? -1 : probeHead > keyHead ? 1 : compareKeys(leafKey(p, firstProbe), key)
+            if c < 0 { low = firstProbe &+ 1 } else if c > 0 { high = firstProbe } else { return (firstProbe, true) }
+        }
         while low < high {
             let mid = (low &+ high) &>> 1
             let h = head(p, mid)
@@ -159,7 +170,12 @@ enum PageHeader {
     @inline(__always)
     static func branchSearch(_ p: UnsafeRawPointer, _ key: UnsafeRawBufferPointer) -> Int {
         let keyHead = keyHead(key)
+        let probeHead = head(p, firstProbe)
         var low = 1, high = count(p)
+        if firstProbe < high {
+            let notGreater = probeHead < keyHead || (probeHead == keyHead && compareKeys(branchKey(p, firstProbe), key) <= 0)
+            if notGreater { low = firstProbe &+ 1 } else { high = firstProbe }
+        }
         while low < high {
             let mid = (low &+ high) &>> 1
             let h = head(p, mid)
