@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// A database file: `pwrite` for writes, `fdatasync` (`F_FULLFSYNC` on Darwin) for durability,
 /// a read-only shared `mmap` for reads, and `flock` so that one process at a time has it open.
@@ -11,7 +10,7 @@ import Synchronization
 /// State: `descriptor` is guarded by its mutex; it becomes -1 once closed.
 package final class FileDevice: StorageDevice {
     package let name: String
-    private let descriptor: Mutex<Int32>
+    private let descriptor: Locked<Int32>
 
     /// Opens (creating if allowed) and locks the file at `path`.
     package init(path: String, readOnly: Bool, create: Bool) throws(StorageError) {
@@ -26,7 +25,7 @@ package final class FileDevice: StorageDevice {
             if code == EWOULDBLOCK { throw .fileLocked(path: path) }
             throw .io(path: path, operation: "flock", errno: code)
         }
-        descriptor = Mutex(fd)
+        descriptor = Locked(fd)
     }
 
     deinit { close() }

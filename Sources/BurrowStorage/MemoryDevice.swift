@@ -1,4 +1,3 @@
-import Synchronization
 
 /// An in-memory database: its bytes live in a buffer that grows by doubling. Growing copies into
 /// a new buffer; the old one stays alive for the snapshots that still read it (their pages are
@@ -7,11 +6,11 @@ import Synchronization
 /// State: `current` (the buffer writes go to) and `length` are guarded by the mutex.
 package final class MemoryDevice: StorageDevice {
     package let name: String
-    private let state: Mutex<(current: MemoryRegion, length: Int)>
+    private let state: Locked<(current: MemoryRegion, length: Int)>
 
     package init(name: String) {
         self.name = name
-        state = Mutex((MemoryRegion(capacity: 1 << 20), 0))
+        state = Locked((MemoryRegion(capacity: 1 << 20), 0))
     }
 
     package func size() throws(StorageError) -> Int { state.withLock { $0.length } }

@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// How hard a commit works to survive failures.
 package enum Durability: Sendable, Equatable {
@@ -61,7 +60,7 @@ package final class Storage: Sendable {
     let device: any StorageDevice
     let layout: PageLayout
     let writeLock = WriteLock()
-    let shared: Mutex<SharedState>
+    let shared: Locked<SharedState>
 
     struct SharedState {
         var meta: Meta
@@ -132,7 +131,7 @@ package final class Storage: Sendable {
         let current = meta!
         layout = PageLayout(pageSize: current.pageSize)
         let region = try device.map(minimumLength: Int(current.pageCount) * current.pageSize)
-        shared = Mutex(SharedState(meta: current, mapping: Mapping(region: region, pageSize: current.pageSize)))
+        shared = Locked(SharedState(meta: current, mapping: Mapping(region: region, pageSize: current.pageSize)))
     }
 
     deinit { device.close() }
@@ -378,7 +377,7 @@ final class Registry: Sendable {
     }
 
     // Holds only Entry objects created and read under this mutex.
-    private let table = Mutex<[Key: Entry]>([:])
+    private let table = Locked<[Key: Entry]>([:])
 
     static func fileKey(path: String) -> Key {
         var info = stat()

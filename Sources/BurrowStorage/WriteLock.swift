@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// The lock that makes write transactions on one file take turns across the whole process.
 /// Async callers suspend without blocking a thread and may be cancelled while they wait;
@@ -8,7 +7,7 @@ import Synchronization
 /// State: the state machine and the next waiter id, both guarded by `state`.
 final class WriteLock: Sendable {
     typealias Machine = WriteLockStateMachine<CheckedContinuation<Void, any Error>, DispatchSemaphore>
-    private let state = Mutex<(machine: Machine, nextID: UInt64)>((Machine(), 0))
+    private let state = Locked<(machine: Machine, nextID: UInt64)>((Machine(), 0))
 
     /// Waits for the lock. Throws `CancellationError` if the task is cancelled first, in which
     /// case the lock is not held.
