@@ -60,17 +60,7 @@ struct WriteLockTests {
         let storage = try Storage(device: MemoryDevice(name: "lock-async"))
         let counter = OverlapCounter()
         let writers = 40
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for i in 0..<writers {
-                group.addTask {
-                    let txn = try await storage.beginWrite()
-                    try transfer(txn, counter, "task-\(i)")
-                    await Task.yield()
-                    try txn.commit(durability: .normal)
-                }
-            }
-            try await group.waitForAll()
-        }
+        try await runAsyncWriters(writers, storage, counter)
         #expect(counter.maximum == 1, "transactions overlapped")
         #expect(counter.total == writers)
         #expect(try counterValue(storage) == writers, "an update was lost")
@@ -101,17 +91,7 @@ struct WriteLockTests {
                 finished.signal()
             }.start()
         }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for i in 0..<tasks {
-                group.addTask {
-                    let txn = try await storage.beginWrite()
-                    try transfer(txn, counter, "task-\(i)")
-                    await Task.yield()
-                    try txn.commit(durability: .normal)
-                }
-            }
-            try await group.waitForAll()
-        }
+        try await runAsyncWriters(tasks, storage, counter)
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             Thread {
                 for _ in 0..<threads { finished.wait() }
@@ -333,5 +313,21 @@ struct WriteLockTests {
             var machine = WriteLockStateMachine<String, Int>()
             _ = machine.release()
         }
+    }
+}
+
+/// Runs `count` tasks that each wait for the write lock, make one transfer (yielding while they
+/// hold the lock, to invite overlap) and commit.
+private func runAsyncWriters(_ count: Int, _ storage: Storage, _ counter: OverlapCounter) async throws {
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for i in 0..<count {
+            group.addTask {
+                let txn = try await storage.beginWrite()
+                try transfer(txn, counter, "task-\(i)")
+                await Task.yield()
+                try txn.commit(durability: .normal)
+            }
+        }
+        try await group.waitForAll()
     }
 }
