@@ -1,0 +1,87 @@
+import Foundation
+
+/// Order-preserving byte encodings of the values a tree can be keyed by: primary keys, indexed
+/// properties and object keys. For two values `a < b` of one type, the encoding of `a` sorts
+/// before the encoding of `b` bytewise, which is the order the storage engine keeps keys in.
+/// So an index answers `==`, `IN` and ranges with seeks and scans, never by decoding.
+///
+/// Strings and data are self-delimiting (a zero byte is escaped and a terminator appended), so
+/// an encoded value may be followed by more key parts, such as the object key that makes an
+/// index entry unique, without changing the order.
+package enum KeyEncoding {
+    /// Integers: big-endian two's complement with the sign bit flipped.
+    package static func append(_ value: Int64, to key: inout [UInt8]) {
+        appendBigEndian(UInt64(bitPattern: value) ^ (1 << 63), to: &key)
+    }
+
+    /// Object keys and other unsigned numbers: big-endian.
+    package static func append(_ value: UInt64, to key: inout [UInt8]) {
+        appendBigEndian(value, to: &key)
+    }
+
+    package static func append(_ value: Bool, to key: inout [UInt8]) {
+        key.append(value ? 1 : 0)
+    }
+
+    /// Doubles in numeric order: negative numbers have every bit inverted, others just the sign
+    /// bit flipped. Both zeros encode as +0 (they are equal), and every NaN as one NaN that sorts
+    /// before all numbers, so that equal values have equal keys.
+    package static func append(_ value: Double, to key: inout [UInt8]) {
+        if value.isNaN {
+            appendBigEndian(0, to: &key)
+            return
+        }
+        let bits = (value == 0 ? 0.0 : value).bitPattern
+        appendBigEndian(bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63), to: &key)
+    }
+
+    package static func append(_ value: Float, to key: inout [UInt8]) {
+        append(Double(value), to: &key)
+    }
+
+    /// Dates by their instant, to the precision of `Double` seconds since 1970.
+    package static func append(_ value: Date, to key: inout [UInt8]) {
+        append(value.timeIntervalSince1970, to: &key)
+    }
+
+    /// Strings by their UTF-8 bytes (the order of Unicode scalars), self-delimiting.
+    package static func append(_ value: String, to key: inout [UInt8]) {
+        appendDelimited(value.utf8, to: &key)
+    }
+
+    /// Data by its bytes, self-delimiting.
+    package static func append(_ value: Data, to key: inout [UInt8]) {
+        appendDelimited(value, to: &key)
+    }
+
+    /// ObjectIds by their 12 bytes.
+    package static func append(_ value: ObjectId, to key: inout [UInt8]) {
+        key.append(contentsOf: value.bytes)
+    }
+
+    /// UUIDs by their 16 bytes.
+    package static func append(_ value: UUID, to key: inout [UInt8]) {
+        withUnsafeBytes(of: value.uuid) { key.append(contentsOf: $0) }
+    }
+
+    /// The big-endian integer at the start of `bytes`, as `append(_: UInt64, to:)` wrote it.
+    package static func readUInt64(_ bytes: some Collection<UInt8>) -> UInt64? {
+        guard bytes.count >= 8 else { return nil }
+        return bytes.prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    private static func appendBigEndian(_ value: UInt64, to key: inout [UInt8]) {
+        for shift in stride(from: 56, through: 0, by: -8) { key.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+    }
+
+    /// Each 0x00 becomes 0x00 0xFF, and 0x00 0x00 ends the value: a value then sorts before
+    /// every longer value it is a prefix of, whatever follows it in the key.
+    private static func appendDelimited(_ bytes: some Sequence<UInt8>, to key: inout [UInt8]) {
+        for byte in bytes {
+            key.append(byte)
+            if byte == 0 { key.append(0xFF) }
+        }
+        key.append(0)
+        key.append(0)
+    }
+}
