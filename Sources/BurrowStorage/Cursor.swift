@@ -31,6 +31,8 @@ package struct Cursor<Source: PageSource> {
     /// The current entry's key. Only while `isValid`.
     package var key: UnsafeRawBufferPointer {
         guard let leaf else { preconditionFailure("cursor read while not on an entry") }
+        // A write transaction's change (or its end) may have rebuilt or freed the leaf.
+        if stamp != 0 { precondition(stamp == source.modificationStamp, "cursor read after its transaction changed or ended") }
         return PageHeader.leafKey(leaf, leafIndex)
     }
 

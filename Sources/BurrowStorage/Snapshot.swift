@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One committed version of the database, readable from any thread without locks.
 ///
 /// A snapshot pins its version: the pages it can reach are not reused until it is released.
@@ -12,6 +14,7 @@ package final class Snapshot: PageSource, Sendable {
     nonisolated(unsafe) private let base: UnsafeRawPointer
     private let pageSize: Int
     private let pageCount: PageNumber
+    private let isPinReleased = Atomic(false)
 
     init(storage: Storage, meta: Meta, mapping: Mapping) {
         self.storage = storage
@@ -22,7 +25,13 @@ package final class Snapshot: PageSource, Sendable {
         pageCount = meta.pageCount
     }
 
-    deinit { storage.unpin(meta.version) }
+    deinit { releasePin() }
+
+    /// Unpins the version now rather than at deinit, once, for an owner that guarantees no
+    /// further read through this snapshot (a finished write transaction).
+    func releasePin() {
+        if !isPinReleased.exchange(true, ordering: .relaxed) { storage.unpin(meta.version) }
+    }
 
     package var version: UInt64 { meta.version }
     package var layout: PageLayout { storage.layout }

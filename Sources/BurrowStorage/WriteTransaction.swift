@@ -11,8 +11,8 @@ package struct TreeID: Hashable, Sendable {
 /// dropping the transaction) throws them away, so nothing reaches the file.
 ///
 /// Not `Sendable`: it belongs to the task or actor that began it. If an operation throws, the
-/// transaction refuses to commit; abort it. A transaction keeps the version it started from
-/// pinned until the object itself is released, so let go of it once it has finished.
+/// transaction refuses to commit; abort it. Its start version stays pinned until it commits or
+/// aborts.
 package final class WriteTransaction: PageSource {
     package let storage: Storage
     let base: Snapshot
@@ -253,10 +253,15 @@ package final class WriteTransaction: PageSource {
     }
 
     /// Frees the dirty pages and releases the write lock.
+    /// Frees the dirty pages, releases the write lock and unpins the base version. Every read
+    /// path checks `isFinished` or the modification stamp first, so nothing reads through the
+    /// base snapshot (or a freed dirty page) afterwards.
     func finish() {
         isFinished = true
+        modificationStamp &+= 1
         for (_, entry) in dirty { entry.pointer.deallocate() }
         dirty.removeAll()
+        base.releasePin()
         storage.writeLock.release()
     }
 }

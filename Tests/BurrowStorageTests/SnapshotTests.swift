@@ -155,12 +155,24 @@ struct SnapshotTests {
         #expect(try stats().pinnedVersions == 0)
         #expect(try stats().oldestPinnedVersion == nil)
 
-        // A write transaction pins its base version until it is gone.
+        // A write transaction pins its base version until it ends (not until the object goes),
+        // and its cursors refuse to move afterwards.
         do {
             let txn = try storage.beginWriteBlocking()
             #expect(try stats().pinnedVersions == 1)
             #expect(try stats().oldestPinnedVersion == v2)
             txn.abort()
+            #expect(try stats().pinnedVersions == 0, "an aborted transaction still pins its base")
+
+            let writer = try storage.beginWriteBlocking()
+            let id = try writer.openTree(named: "pins")
+            try writer.put([1], [1], in: id)
+            try writer.put([2], [2], in: id)
+            var cursor = try writer.makeCursor(for: id)
+            #expect(try cursor.first())
+            try writer.commit(durability: .normal)
+            #expect(try stats().pinnedVersions == 0, "a committed transaction still pins its base")
+            #expect(throws: StorageError.cursorInvalidated) { try cursor.next() }
         }
         #expect(try stats().pinnedVersions == 0)
         _ = b
