@@ -132,9 +132,6 @@ enum PageHeader {
     @inline(__always) static func entrySize(_ p: UnsafeRawPointer, _ index: Int) -> Int {
         isLeaf(p) ? leafEntrySize(p, index) : branchEntrySize(p, index)
     }
-    @inline(__always) static func key(_ p: UnsafeRawPointer, _ index: Int) -> UnsafeRawBufferPointer {
-        isLeaf(p) ? leafKey(p, index) : branchKey(p, index)
-    }
 
     /// Bytes in use: header, slots and live entry bodies.
     @inline(__always) static func usedBytes(_ p: UnsafeRawPointer, pageSize: Int) -> Int {

@@ -12,8 +12,6 @@ package final class Snapshot: PageSource, Sendable {
     // Copied from `mapping`, which this snapshot keeps alive, so that a page access reads no
     // other object.
     nonisolated(unsafe) private let base: UnsafeRawPointer
-    private let pageSize: Int
-    private let pageCount: PageNumber
     private let isPinReleased = Atomic(false)
 
     init(storage: Storage, meta: Meta, mapping: Mapping) {
@@ -21,8 +19,6 @@ package final class Snapshot: PageSource, Sendable {
         self.meta = meta
         self.mapping = mapping
         base = mapping.base
-        pageSize = meta.pageSize
-        pageCount = meta.pageCount
     }
 
     deinit { releasePin() }
@@ -40,10 +36,10 @@ package final class Snapshot: PageSource, Sendable {
 
     @inline(__always)
     package func page(_ number: PageNumber) throws(StorageError) -> UnsafeRawPointer {
-        guard number >= 2, number < pageCount else {
-            throw .corruptPage(path: storage.name, page: number, detail: "is referenced but lies outside the file's \(pageCount) pages")
+        guard number >= 2, number < meta.pageCount else {
+            throw .corruptPage(path: storage.name, page: number, detail: "is referenced but lies outside the file's \(meta.pageCount) pages")
         }
-        let p = base + Int(number) &* pageSize
+        let p = base + Int(number) &* meta.pageSize
         if !mapping.isVerified(number) {
             if let problem = PageCheck.problem(p, number: number, layout: layout, pageCount: meta.pageCount, maxVersion: meta.version) {
                 throw .corruptPage(path: storage.name, page: number, detail: problem)

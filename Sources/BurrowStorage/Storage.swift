@@ -326,23 +326,21 @@ package final class Storage: Sendable {
         if closeDevice { device.close() }
     }
 
-    var isUsable: Bool { shared.withLock { $0.failure == nil && !$0.isClosed } }
-
-    /// Reopens a closed handle whose file is still held by its snapshots. Returns false if the
-    /// handle failed or has already released its file.
-    func reopenIfHeld() -> Bool {
+    /// Whether another opener of this file in the process may have this handle. A closed handle
+    /// whose snapshots still hold the file is reopened (it holds the file lock, and a new handle
+    /// could reuse pages those snapshots read); a failed one that still holds the file refuses;
+    /// one that has let go of its file is replaced.
+    func claimForReopen(readOnly: Bool) -> ReopenClaim {
         shared.withLock { s in
-            guard s.isClosed, s.failure == nil, !s.isDeviceClosed else { return false }
+            if s.isDeviceClosed { return .released }
+            if readOnly != isReadOnly { return .modeMismatch }
+            if s.failure != nil { return .failedButHeld }
             s.isClosed = false
-            return true
+            return .reopened
         }
     }
 
-    /// Whether a closed handle still holds the file because snapshots of it are alive.
-    var isClosedButHeld: Bool { shared.withLock { $0.isClosed && $0.failure == nil && !$0.isDeviceClosed } }
-
-    /// Whether a failed handle still holds the file because snapshots of it are alive.
-    var isFailedButHeld: Bool { shared.withLock { $0.failure != nil && !$0.isDeviceClosed } }
+    enum ReopenClaim { case reopened, modeMismatch, failedButHeld, released }
 
     /// Throws unless the handle may still be used.
     func checkUsable() throws(StorageError) {
@@ -395,19 +393,20 @@ final class Registry: Sendable {
             do {
                 return try table.withLock { table throws(StorageError) -> Storage in
                     if let existing = table[key]?.storage {
-                        if existing.isFailedButHeld {
+                        switch existing.claimForReopen(readOnly: readOnly) {
+                        case .reopened:
+                            return existing
+                        case .modeMismatch:
+                            throw .modeConflict(
+                                path: existing.name,
+                                detail: existing.isReadOnly ? "read-only; close it before opening it writable" :
+                                    "writable; use that handle instead of a read-only one")
+                        case .failedButHeld:
                             throw .modeConflict(
                                 path: existing.name,
                                 detail: "by a handle whose sync failed and whose snapshots are still alive; release them before reopening")
-                        }
-                        if existing.isUsable || existing.isClosedButHeld {
-                            guard existing.isReadOnly == readOnly else {
-                                throw .modeConflict(
-                                    path: existing.name,
-                                    detail: existing.isReadOnly ? "read-only; close it before opening it writable" :
-                                        "writable; use that handle instead of a read-only one")
-                            }
-                            if existing.isUsable || existing.reopenIfHeld() { return existing }
+                        case .released:
+                            break
                         }
                     }
                     let storage = try make()
