@@ -40,9 +40,7 @@ struct PowerLossTests {
         print("PowerLoss: \(outcome.losses) power losses in \(iterations) cases, \(String(format: "%.1f", Date().timeIntervalSince(started))) s: "
             + "\(outcome.inFlightLanded) kept the commit in flight, \(outcome.rolledBack) fell back to the last one returned, "
             + "\(outcome.shortFiles) reopenings hit the short-file bug, \(failures.count) cases failed")
-        if !failures.isEmpty {
-            Issue.record("\(failures.count) of \(iterations) cases failed (seed \(seed)); examples:\n\(failures.prefix(3).joined(separator: "\n"))")
-        }
+        Self.recordFailures(failures, of: iterations, seed: seed)
         Self.recordShortFiles(outcome, firstShortFile)
     }
 
@@ -68,9 +66,7 @@ struct PowerLossTests {
                 \(creation.prefix(3).joined(separator: "\n"))
                 """)
         }
-        if !others.isEmpty {
-            Issue.record("\(others.count) of \(iterations) cases failed after creation (seed \(seed)); examples:\n\(others.prefix(3).joined(separator: "\n"))")
-        }
+        Self.recordFailures(others, of: iterations, seed: seed, when: " after creation")
         Self.recordShortFiles(outcome, firstShortFile)
     }
 
@@ -93,13 +89,21 @@ struct PowerLossTests {
         }
         let cases = outcomes.values.reduce(0, +) + failures.count
         print("PowerLoss .normal: \(cases) cases: \(outcomes.sorted { $0.key < $1.key }), \(failures.count) failed")
-        if !failures.isEmpty {
-            Issue.record("\(failures.count) of \(cases) cases failed (seed \(seed)); examples:\n\(failures.prefix(3).joined(separator: "\n"))")
-        }
+        Self.recordFailures(failures, of: cases, seed: seed)
         // Versions whose ordinary reads return stale pages without an error, but which verify()
         // rejects: the documented cost of .normal under power loss.
         let stale = outcomes.filter { $0.key.contains("SILENTLY WRONG") }.values.reduce(0, +)
         print("PowerLoss .normal: \(stale) of \(cases) losses left stale pages that only verify() reported\(silentExample.map { "; first: " + $0 } ?? "")")
+    }
+
+    /// Fails the test with the first few failed cases, if there are any.
+    static func recordFailures(
+        _ failures: [String], of cases: Int, seed: UInt64, when: String = "", sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        guard !failures.isEmpty else { return }
+        Issue.record(
+            "\(failures.count) of \(cases) cases failed\(when) (seed \(seed)); examples:\n\(failures.prefix(3).joined(separator: "\n"))",
+            sourceLocation: sourceLocation)
     }
 
     /// Fails the test if any reopening met a file shorter than its page count (a fixed engine bug,

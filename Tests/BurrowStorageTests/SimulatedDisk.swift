@@ -165,12 +165,7 @@ final class SimulatedDisk: StorageDevice {
 
     func write(_ pieces: [(offset: Int, bytes: UnsafeRawBufferPointer)]) throws(StorageError) {
         try state.withLock { s throws(StorageError) in
-            if s.closed { throw .closed(path: name) }
-            if s.failed {
-                s.writesAfterFailure += 1
-                throw .io(path: name, operation: "write", errno: EIO)
-            }
-            s.events += 1
+            try begin(&s, operation: "write")
             s.writeCalls += 1
             for piece in pieces {
                 let end = piece.offset + piece.bytes.count
@@ -181,30 +176,17 @@ final class SimulatedDisk: StorageDevice {
                 s.length = max(s.length, end)
                 s.pending.append(SimulatedWrite(offset: piece.offset, bytes: Array(piece.bytes)))
             }
-            if s.events == s.powerLossAt {
-                // The write was issued; any part of it may have reached the platter.
-                s.lostImage = Self.powerLossImage(s.durable, s.pending, random: &s.powerLossRandom)
-                s.failed = true
-                throw .io(path: name, operation: "write", errno: EIO)
-            }
+            // The write was issued; any part of it may have reached the platter.
+            try losePowerIfDue(&s, operation: "write")
         }
     }
 
     func sync() throws(StorageError) {
         try state.withLock { s throws(StorageError) in
-            if s.closed { throw .closed(path: name) }
-            if s.failed {
-                s.syncsAfterFailure += 1
-                throw .io(path: name, operation: "fsync", errno: EIO)
-            }
-            s.events += 1
+            try begin(&s, operation: "fsync")
             s.syncCalls += 1
-            if s.events == s.powerLossAt {
-                // Power fails while the sync is under way: some of the pending writes made it.
-                s.lostImage = Self.powerLossImage(s.durable, s.pending, random: &s.powerLossRandom)
-                s.failed = true
-                throw .io(path: name, operation: "fsync", errno: EIO)
-            }
+            // Power fails while the sync is under way: some of the pending writes made it.
+            try losePowerIfDue(&s, operation: "fsync")
             if s.failingSyncs.contains(s.syncCalls) {
                 if s.failedSyncDropsWrites { s.pending.removeAll() }
                 s.failed = true
@@ -213,6 +195,26 @@ final class SimulatedDisk: StorageDevice {
             s.durable = Self.apply(s.pending, to: s.durable)
             s.pending.removeAll()
         }
+    }
+
+    /// Refuses a call on a closed or failed disk (counting calls made after a failure, which
+    /// must never happen: nothing is retried), and counts it as an event otherwise.
+    private func begin(_ s: inout State, operation: String) throws(StorageError) {
+        if s.closed { throw .closed(path: name) }
+        if s.failed {
+            if operation == "write" { s.writesAfterFailure += 1 } else { s.syncsAfterFailure += 1 }
+            throw .io(path: name, operation: operation, errno: EIO)
+        }
+        s.events += 1
+    }
+
+    /// At the chosen event, the power fails: the image that survives is the durable bytes plus
+    /// any part of the pending writes, and the disk fails every call from then on.
+    private func losePowerIfDue(_ s: inout State, operation: String) throws(StorageError) {
+        guard s.events == s.powerLossAt else { return }
+        s.lostImage = Self.powerLossImage(s.durable, s.pending, random: &s.powerLossRandom)
+        s.failed = true
+        throw .io(path: name, operation: operation, errno: EIO)
     }
 
     func map(minimumLength: Int) throws(StorageError) -> any MappedRegion {
