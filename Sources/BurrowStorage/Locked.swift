@@ -10,13 +10,13 @@ import Darwin
 /// `Mutex` waits on a raw futex that ThreadSanitizer cannot see, so every run of
 /// `swift test --sanitize=thread` would report the state it guards as racing. ThreadSanitizer
 /// intercepts pthread mutexes, so with this type its reports mean something.
-final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value>: @unchecked Sendable {
     // Sendable because `value` is reached only inside `withLock`, between lock and unlock of
     // `mutex`; the mutex itself is allocated once and freed in deinit, when no thread holds it.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
 
-    init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -32,7 +32,7 @@ final class Locked<Value>: @unchecked Sendable {
     /// Runs `body` with exclusive access to the value. `body` must not call `withLock` on the
     /// same instance (the mutex is not recursive).
     @inline(__always)
-    func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+    package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)

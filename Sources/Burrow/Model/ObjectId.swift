@@ -65,6 +65,18 @@ public struct ObjectId: Sendable, Hashable, Comparable, CustomStringConvertible,
             + (0..<4).map { UInt8(truncatingIfNeeded: low >> (24 - 8 * UInt32($0))) }
     }
 
+    /// The id whose 12 bytes start at `raw`, as `appendBytes(to:)` wrote them.
+    package init(rawBytes raw: UnsafeRawBufferPointer) {
+        high = UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self))
+        low = UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+    }
+
+    /// Appends the 12 bytes, in order, without building an intermediate array.
+    package func appendBytes(to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: high.bigEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: low.bigEndian) { bytes.append(contentsOf: $0) }
+    }
+
     /// The id as 24 lowercase hexadecimal digits.
     public var stringValue: String {
         let digits = Array("0123456789abcdef".utf8)

@@ -17,6 +17,13 @@ public struct RealmError: Error, Sendable, Equatable, CustomStringConvertible {
         case wrongState
         /// An argument is outside what Burrow accepts.
         case invalidArgument
+        /// The classes given do not match the schema in the file (and no migration applies), or
+        /// a class cannot be stored as declared.
+        case schemaMismatch
+        /// An object with the same primary key already exists.
+        case primaryKeyExists
+        /// The object was deleted, is frozen, or is managed by another realm.
+        case invalidObject
     }
 
     public let code: Code

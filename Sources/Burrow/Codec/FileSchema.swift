@@ -1,0 +1,96 @@
+import Foundation
+
+/// The schema as the file stores it, in the `schema` tree:
+///
+/// - `info` → `FileSchema.Info` (JSON): the schema version and the next class id;
+/// - `class/<name>` → `StoredClass` (JSON) for every class.
+///
+/// A class's row fields are its stored properties in the order listed; properties added by a
+/// migration are appended, so existing rows stay readable without rewriting them.
+struct FileSchema: Sendable, Equatable {
+    struct Info: Codable, Sendable, Equatable {
+        var schemaVersion: UInt64
+        var nextClassId: UInt32
+    }
+
+    var info: Info
+    var classes: [String: StoredClass]
+
+    static let treeName = "schema"
+    static let infoKey = Array("info".utf8)
+    static let classKeyPrefix = "class/"
+
+    static let empty = FileSchema(info: Info(schemaVersion: 0, nextClassId: 1), classes: [:])
+
+    func classNamed(_ name: String) -> StoredClass? { classes[name] }
+}
+
+/// One class in the file: its permanent id (used in links of `AnyRealmValue` and in backlink
+/// keys) and its stored properties. Field `i` of a row holds `properties[i]`.
+struct StoredClass: Codable, Sendable, Equatable {
+    var id: UInt32
+    var name: String
+    var isEmbedded: Bool
+    var properties: [StoredProperty]
+
+    func fieldIndex(of name: String) -> Int? { properties.firstIndex { $0.name == name } }
+}
+
+struct StoredProperty: Codable, Sendable, Equatable {
+    var name: String
+    var type: PropertyType
+    var isOptional: Bool
+    var collection: CollectionKind
+    var objectClassName: String?
+    var linkOriginPropertyName: String?
+    var isPrimary: Bool
+    var isIndexed: Bool
+
+    init(_ property: Property) {
+        name = property.name
+        type = property.type
+        isOptional = property.isOptional
+        collection = property.collection
+        objectClassName = property.objectClassName
+        linkOriginPropertyName = property.linkOriginPropertyName
+        isPrimary = property.isPrimary
+        isIndexed = property.isIndexed
+    }
+
+    /// Whether `property` can read and write this stored property as it is.
+    func matches(_ property: Property) -> Bool {
+        self == StoredProperty(property)
+    }
+
+    var summary: String {
+        var text = "\(type)\(isOptional ? "?" : "")"
+        if let objectClassName { text = "\(objectClassName)\(isOptional ? "?" : "")" }
+        switch collection {
+        case .single: break
+        case .list: text = "List<\(text)>"
+        case .set: text = "MutableSet<\(text)>"
+        case .map: text = "Map<String, \(text)>"
+        }
+        if isPrimary { text += " (primary key)" } else if isIndexed { text += " (indexed)" }
+        return text
+    }
+}
+
+extension PropertyType: Codable {}
+extension CollectionKind: Codable {}
+
+extension FileSchema {
+    static func encode<T: Encodable>(_ value: T) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return Array(try! encoder.encode(value))  // Encoding these plain structs cannot fail.
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer, path: String) throws(RealmError) -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(bytes))
+        } catch {
+            throw RealmError(.corruptFile, "The schema stored in \(path) cannot be read (\(error)); the file is damaged or was not written by Burrow.")
+        }
+    }
+}

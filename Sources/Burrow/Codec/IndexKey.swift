@@ -1,0 +1,61 @@
+/// Keys of primary-key and secondary index trees: a value in an order-preserving encoding
+/// (`KeyEncoding`), led by one byte for its type (0 for null), so that nulls sort first, values
+/// of one type sort by value, and an `AnyRealmValue` index keeps types apart. A secondary index
+/// appends the object key, so equal values stay distinct entries in object-key order.
+enum IndexKey {
+    static func encode(_ value: _StoredValue) -> [UInt8] {
+        var key: [UInt8] = []
+        key.reserveCapacity(24)
+        append(value, to: &key)
+        return key
+    }
+
+    static func append(_ value: _StoredValue, to key: inout [UInt8]) {
+        switch value {
+        case .null: key.append(ValueCodec.Tag.null.rawValue)
+        case .bool(let b):
+            key.append(ValueCodec.Tag.bool.rawValue)
+            KeyEncoding.append(b, to: &key)
+        case .int(let i):
+            key.append(ValueCodec.Tag.int.rawValue)
+            KeyEncoding.append(i, to: &key)
+        case .float(let f):
+            key.append(ValueCodec.Tag.float.rawValue)
+            KeyEncoding.append(f, to: &key)
+        case .double(let d):
+            key.append(ValueCodec.Tag.double.rawValue)
+            KeyEncoding.append(d, to: &key)
+        case .string(let s):
+            key.append(ValueCodec.Tag.string.rawValue)
+            KeyEncoding.append(s, to: &key)
+        case .data(let d):
+            key.append(ValueCodec.Tag.data.rawValue)
+            KeyEncoding.append(d, to: &key)
+        case .date(let d):
+            key.append(ValueCodec.Tag.date.rawValue)
+            KeyEncoding.append(d, to: &key)
+        case .objectId(let o):
+            key.append(ValueCodec.Tag.objectId.rawValue)
+            KeyEncoding.append(o, to: &key)
+        case .uuid(let u):
+            key.append(ValueCodec.Tag.uuid.rawValue)
+            KeyEncoding.append(u, to: &key)
+        case .decimal128(let d):
+            key.append(ValueCodec.Tag.decimal128.rawValue)
+            KeyEncoding.appendDecimal128(d, to: &key)
+        case .object(let object):
+            key.append(ValueCodec.Tag.link.rawValue)
+            if let state = object._state {
+                KeyEncoding.append(UInt64(state.table.id), to: &key)
+                KeyEncoding.append(state.key.rawValue, to: &key)
+            }
+        }
+    }
+
+    /// The key of `objectKey`'s entry for `value` in a secondary index.
+    static func entry(_ value: _StoredValue, _ objectKey: ObjectKey) -> [UInt8] {
+        var key = encode(value)
+        objectKey.append(to: &key)
+        return key
+    }
+}

@@ -1,0 +1,26 @@
+/// The permanent identity of an object within its class's table: a 64-bit integer assigned when
+/// the object is added and never reused, even after the object is deleted. Links store it.
+struct ObjectKey: Hashable, Sendable, Comparable, CustomStringConvertible {
+    let rawValue: UInt64
+
+    init(_ rawValue: UInt64) { self.rawValue = rawValue }
+
+    /// The 8-byte big-endian form that table, list and backlink trees are keyed by, so that
+    /// keys sort numerically.
+    var bytes: [UInt8] {
+        withUnsafeBytes(of: rawValue.bigEndian) { Array($0) }
+    }
+
+    func append(to key: inout [UInt8]) {
+        withUnsafeBytes(of: rawValue.bigEndian) { key.append(contentsOf: $0) }
+    }
+
+    /// Reads the big-endian key at `offset` of `bytes`.
+    static func read(_ bytes: UnsafeRawBufferPointer, at offset: Int = 0) -> ObjectKey {
+        ObjectKey(UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+    }
+
+    static func < (a: ObjectKey, b: ObjectKey) -> Bool { a.rawValue < b.rawValue }
+
+    var description: String { "#\(rawValue)" }
+}

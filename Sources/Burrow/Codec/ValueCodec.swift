@@ -1,0 +1,155 @@
+import Foundation
+
+/// The byte form of one value: a row field, a list or map element, or a set member's value.
+///
+/// Every non-null payload is at least one byte, so an empty payload can stand for null in
+/// collections. Fixed-size values are little-endian; strings and data are a UInt32 length and
+/// the bytes; a link is the target's 8-byte object key (its class is the property's); an
+/// `AnyRealmValue` is a tag byte and the payload of the tagged type, a link adding the target
+/// table's 4-byte id before the key.
+enum ValueCodec {
+    /// Tags of `AnyRealmValue` payloads. Stored in files: never renumber.
+    enum Tag: UInt8 {
+        case null = 0, bool, int, float, double, string, data, date, objectId, uuid, decimal128, link
+    }
+
+    /// Resolves a link: the target table's id and the object key, to the object (or `.null` if
+    /// the object no longer exists).
+    typealias LinkResolver = (_ table: UInt32, _ key: ObjectKey) -> _StoredValue
+
+    // MARK: Encoding
+
+    /// Appends the payload of `value`, a value of `type`. Linked objects must be managed (the
+    /// realm adds or checks them before encoding). `.null` appends nothing.
+    static func append(_ value: _StoredValue, as type: PropertyType, to bytes: inout [UInt8]) {
+        if type == .any {
+            appendAny(value, to: &bytes)
+            return
+        }
+        switch value {
+        case .null: break
+        case .bool(let b): bytes.append(b ? 1 : 0)
+        case .int(let i): appendLE(UInt64(bitPattern: i), to: &bytes)
+        case .float(let f): appendLE(f.bitPattern, to: &bytes)
+        case .double(let d): appendLE(d.bitPattern, to: &bytes)
+        case .string(let s): appendLengthPrefixed(s.utf8, count: s.utf8.count, to: &bytes)
+        case .data(let d): appendLengthPrefixed(d, count: d.count, to: &bytes)
+        case .date(let d): appendLE(d.timeIntervalSinceReferenceDate.bitPattern, to: &bytes)
+        case .objectId(let o): o.appendBytes(to: &bytes)
+        case .uuid(let u): withUnsafeBytes(of: u.uuid) { bytes.append(contentsOf: $0) }
+        case .decimal128(let d):
+            let bits = d.bidBits
+            appendLE(bits.low, to: &bytes)
+            appendLE(bits.high, to: &bytes)
+        case .object(let object):
+            guard let state = object._state else { preconditionFailure("internal error: encoding a link to an unmanaged object") }
+            appendLE(state.key.rawValue, to: &bytes)
+        }
+    }
+
+    private static func appendAny(_ value: _StoredValue, to bytes: inout [UInt8]) {
+        let tag: Tag
+        switch value {
+        case .null: bytes.append(Tag.null.rawValue); return
+        case .bool: tag = .bool
+        case .int: tag = .int
+        case .float: tag = .float
+        case .double: tag = .double
+        case .string: tag = .string
+        case .data: tag = .data
+        case .date: tag = .date
+        case .objectId: tag = .objectId
+        case .uuid: tag = .uuid
+        case .decimal128: tag = .decimal128
+        case .object(let object):
+            guard let state = object._state else { preconditionFailure("internal error: encoding a link to an unmanaged object") }
+            bytes.append(Tag.link.rawValue)
+            appendLE(state.table.id, to: &bytes)
+            appendLE(state.key.rawValue, to: &bytes)
+            return
+        }
+        bytes.append(tag.rawValue)
+        append(value, as: tag.propertyType, to: &bytes)
+    }
+
+    @inline(__always)
+    static func appendLE<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    private static func appendLengthPrefixed<S: Sequence<UInt8>>(_ content: S, count: Int, to bytes: inout [UInt8]) {
+        appendLE(UInt32(count), to: &bytes)
+        bytes.append(contentsOf: content)
+    }
+
+    // MARK: Decoding
+
+    /// The value whose payload starts `payload`, a value of `type`. `linkTarget` is the table
+    /// a typed link points into.
+    static func decode(
+        _ payload: UnsafeRawBufferPointer, as type: PropertyType, linkTarget: UInt32, resolve: LinkResolver
+    ) -> _StoredValue {
+        guard !payload.isEmpty else { return .null }
+        switch type {
+        case .bool: return .bool(payload[0] != 0)
+        case .int: return .int(Int64(bitPattern: u64(payload, 0)))
+        case .float: return .float(Float(bitPattern: u32(payload, 0)))
+        case .double: return .double(Double(bitPattern: u64(payload, 0)))
+        case .string:
+            let count = Int(u32(payload, 0))
+            return .string(String(decoding: UnsafeRawBufferPointer(rebasing: payload[4..<4 + count]), as: UTF8.self))
+        case .data:
+            let count = Int(u32(payload, 0))
+            return .data(Data(UnsafeRawBufferPointer(rebasing: payload[4..<4 + count])))
+        case .date: return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: u64(payload, 0))))
+        case .objectId: return .objectId(ObjectId(rawBytes: payload))
+        case .uuid:
+            var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            withUnsafeMutableBytes(of: &raw) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: payload[0..<16])) }
+            return .uuid(UUID(uuid: raw))
+        case .decimal128: return .decimal128(Decimal128(bidBits: (low: u64(payload, 0), high: u64(payload, 8))))
+        case .object, .linkingObjects: return resolve(linkTarget, ObjectKey(u64(payload, 0)))
+        case .any:
+            guard let tag = Tag(rawValue: payload[0]), tag != .null else { return .null }
+            let rest = UnsafeRawBufferPointer(rebasing: payload[1...])
+            if tag == .link { return resolve(u32(rest, 0), ObjectKey(u64(rest, 4))) }
+            return decode(rest, as: tag.propertyType, linkTarget: 0, resolve: resolve)
+        }
+    }
+
+    /// The key of the link in a payload of `type` (`.object` or `.any`), if it holds one.
+    static func linkKey(_ payload: UnsafeRawBufferPointer, as type: PropertyType) -> (table: UInt32?, key: ObjectKey)? {
+        guard !payload.isEmpty else { return nil }
+        if type == .object { return (nil, ObjectKey(u64(payload, 0))) }
+        if type == .any, payload[0] == Tag.link.rawValue { return (u32(payload, 1), ObjectKey(u64(payload, 5))) }
+        return nil
+    }
+
+    @inline(__always)
+    static func u64(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> UInt64 {
+        UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
+
+    @inline(__always)
+    static func u32(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> UInt32 {
+        UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+    }
+}
+
+extension ValueCodec.Tag {
+    var propertyType: PropertyType {
+        switch self {
+        case .null, .link: .object
+        case .bool: .bool
+        case .int: .int
+        case .float: .float
+        case .double: .double
+        case .string: .string
+        case .data: .data
+        case .date: .date
+        case .objectId: .objectId
+        case .uuid: .uuid
+        case .decimal128: .decimal128
+        }
+    }
+}

@@ -1,0 +1,158 @@
+@_spi(Reflection) import Swift
+import BurrowStorage
+
+/// What Burrow knows about one Swift class: its schema, discovered from its `@Persisted`
+/// declarations, and where each of those properties lives inside an instance.
+///
+/// Discovery reads the class's stored fields from the Swift runtime's reflection metadata (name,
+/// offset, type; superclasses included), keeps those whose type is `Persisted<…>`, and creates
+/// one prototype instance to read the options given in the declarations (`primaryKey:`,
+/// `indexed:`, `originProperty:`). It runs once per class per process.
+final class ClassInfo: Sendable {
+    /// One `@Persisted` field: its byte offset in an instance, and its `Persisted<Value>` type.
+    struct Field: Sendable {
+        let offset: Int
+        let accessor: any PersistedField.Type
+    }
+
+    let type: ObjectBase.Type
+    let schema: ObjectSchema
+    /// Parallel to `schema.properties`.
+    let fields: [Field]
+    /// For each property, the class it links to (links, collections of links, LinkingObjects).
+    let linkedTypes: [ObjectBase.Type?]
+    let propertyIndex: [String: Int]
+    let primaryKey: Int?
+    /// Why the class cannot be stored, if it cannot; opening a realm with it throws this.
+    let problem: RealmError?
+
+    var name: String { schema.className }
+    var isEmbedded: Bool { schema.isEmbedded }
+
+    /// Every class discovered in this process, by Swift type and by stored name.
+    private struct Registry {
+        var byType: [ObjectIdentifier: ClassInfo] = [:]
+        var byName: [String: ClassInfo] = [:]
+    }
+
+    private static let registry = Locked(Registry())
+
+    /// The class's info, discovered on first use. Discovering a class also discovers the
+    /// classes it links to, so that links read from a file find their Swift class.
+    static func of(_ type: ObjectBase.Type) -> ClassInfo {
+        let id = ObjectIdentifier(type)
+        if let known = registry.withLock({ $0.byType[id] }) { return known }
+        let info = ClassInfo(discovering: type)
+        let (registered, isNew) = registry.withLock { registry in
+            if let raced = registry.byType[id] { return (raced, false) }
+            registry.byType[id] = info
+            registry.byName[info.name] = registry.byName[info.name] ?? info
+            return (info, true)
+        }
+        if isNew {
+            for case let linked? in info.linkedTypes { _ = of(linked) }
+        }
+        return registered
+    }
+
+    /// The discovered class stored under `name`, if any.
+    static func named(_ name: String) -> ClassInfo? {
+        registry.withLock { $0.byName[name] }
+    }
+
+    /// Every class discovered so far.
+    static var discovered: [ClassInfo] {
+        registry.withLock { Array($0.byType.values) }
+    }
+
+    /// The name `type` is stored under.
+    static func storedName(of type: ObjectBase.Type) -> String {
+        type._realmObjectName() ?? String(describing: type)
+    }
+
+    private init(discovering type: ObjectBase.Type) {
+        self.type = type
+        let name = Self.storedName(of: type)
+        let isEmbedded = type is EmbeddedObject.Type
+        let prototype = type.init()
+        let base = Unmanaged.passUnretained(prototype).toOpaque()
+
+        var properties: [Property] = []
+        var fields: [Field] = []
+        var linked: [ObjectBase.Type?] = []
+        var problems: [String] = []
+        // 1: `_EachFieldOptions.classType`, spelled by value because the option is a mutable static.
+        _ = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1)) { label, offset, fieldType, _ in
+            guard let accessor = fieldType as? any PersistedField.Type else { return true }
+            var propertyName = String(cString: label)
+            if propertyName.hasPrefix("_") { propertyName.removeFirst() }
+            let shape = accessor.shape
+            let options = accessor.options(at: base + offset)
+            let linkedName = shape.objectType.map { Self.storedName(of: $0) }
+            let property = Property(
+                name: propertyName, type: shape.type, isOptional: shape.isOptional, collection: shape.collection,
+                objectClassName: linkedName, linkOriginPropertyName: options.origin,
+                isPrimary: options.primaryKey, isIndexed: options.indexed || options.primaryKey)
+            problems += Self.check(property, shape: shape, in: name, embedded: isEmbedded)
+            properties.append(property)
+            fields.append(Field(offset: offset, accessor: accessor))
+            linked.append(shape.objectType)
+            return true
+        }
+        withExtendedLifetime(prototype) {}
+
+        let primaryKeys = properties.indices.filter { properties[$0].isPrimary }
+        if primaryKeys.count > 1 {
+            problems.append("\(name) declares \(primaryKeys.count) primary keys (\(primaryKeys.map { properties[$0].name }.joined(separator: ", "))); a class has at most one.")
+        }
+        if properties.isEmpty {
+            problems.append("\(name) has no @Persisted properties; declare its stored properties with @Persisted.")
+        }
+        var index: [String: Int] = [:]
+        for (i, property) in properties.enumerated() { index[property.name] = i }
+
+        schema = ObjectSchema(className: name, properties: properties, isEmbedded: isEmbedded)
+        self.fields = fields
+        self.linkedTypes = linked
+        propertyIndex = index
+        primaryKey = primaryKeys.first
+        problem = problems.isEmpty ? nil : RealmError(.schemaMismatch, "The class \(name) cannot be stored: " + problems.joined(separator: " "))
+    }
+
+    private static let primaryKeyTypes: Set<PropertyType> = [.int, .string, .objectId, .uuid]
+    private static let indexableTypes: Set<PropertyType> = [.bool, .int, .string, .objectId, .uuid, .date, .any]
+
+    /// The rules RealmSwift enforces on property declarations.
+    private static func check(_ p: Property, shape: _PropertyShape, in className: String, embedded: Bool) -> [String] {
+        var problems: [String] = []
+        let what = "Property '\(p.name)'"
+        if p.type == .object, p.collection == .single, !p.isOptional {
+            problems.append("\(what) links to \(p.objectClassName ?? "an object") and must be optional (\(p.objectClassName ?? "Object")?).")
+        }
+        if p.type == .object, p.collection == .set, shape.objectType is EmbeddedObject.Type {
+            problems.append("\(what) is a MutableSet of embedded objects; embedded objects can be in a List or a Map, not a set.")
+        }
+        if p.type == .object, p.collection == .list, p.isOptional {
+            problems.append("\(what) is a List of optional objects; lists of links hold objects, not nil.")
+        }
+        if p.isPrimary {
+            if embedded {
+                problems.append("\(what) is a primary key, but \(className) is an EmbeddedObject, which cannot have one.")
+            } else if p.collection != .single || !primaryKeyTypes.contains(p.type) {
+                problems.append("\(what) cannot be a primary key: primary keys are Int, String, ObjectId or UUID (or optionals of them).")
+            }
+        } else if p.isIndexed, p.collection != .single || !indexableTypes.contains(p.type) {
+            problems.append("\(what) cannot be indexed: indexes hold Bool, integers, String, Date, ObjectId, UUID and AnyRealmValue.")
+        }
+        if p.type == .linkingObjects, p.linkOriginPropertyName == nil {
+            problems.append("\(what) is LinkingObjects; declare it with @Persisted(originProperty: \"…\").")
+        }
+        return problems
+    }
+
+    /// A pointer to field `property` of `object`, which must be an instance of this class.
+    @inline(__always)
+    func fieldPointer(_ object: ObjectBase, _ property: Int) -> UnsafeMutableRawPointer {
+        Unmanaged.passUnretained(object).toOpaque() + fields[property].offset
+    }
+}

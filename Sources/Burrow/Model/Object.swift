@@ -1,0 +1,119 @@
+/// The base of every stored class: `Object` for top-level objects and `EmbeddedObject` for
+/// objects that live inside another one. Do not subclass `ObjectBase` directly.
+///
+/// An object is either *unmanaged* (a plain Swift object, created with `init()` or
+/// `init(value:)`, which no realm knows about) or *managed* (read from, or added to, a realm:
+/// its `@Persisted` properties read and write the database). A managed object belongs to the
+/// isolation domain of its realm and is not `Sendable`; to hand an object to another actor,
+/// `freeze()` it.
+open class ObjectBase {
+    /// Set while the object is managed: which realm (or frozen version) it reads from, its
+    /// class's table, and its object key.
+    final var _state: ObjectState?
+    /// An error `init(value:)` or `setValue(_:forKey:)` met on this unmanaged object; adding
+    /// the object to a realm throws it, since those two cannot throw.
+    final var _pendingError: RealmError?
+
+    /// A new unmanaged object whose properties have their declared default values.
+    public required init() {}
+
+    /// A new unmanaged object with property values from `value`: a dictionary keyed by property
+    /// name, an array of values in declaration order, or another object of the same class.
+    /// Nested dictionaries and arrays create linked or embedded objects, and arrays of them
+    /// fill lists and sets.
+    ///
+    /// A value that does not fit (an unknown key, a value of the wrong type) is recorded, and
+    /// adding the object to a realm throws it as a `RealmError`; `init(value:)` itself cannot
+    /// throw, as in RealmSwift.
+    public convenience init(value: Any) {
+        self.init()
+        do {
+            try applyValue(value)
+        } catch {
+            _pendingError = error
+        }
+    }
+
+    /// The name the class is stored under. Override to store a class under another name than
+    /// its Swift name (for example, to keep a file's class names after renaming a Swift class).
+    open class func _realmObjectName() -> String? { nil }
+
+    /// The realm that manages this object, or nil if it is unmanaged. For a frozen object, a
+    /// frozen realm at the object's version.
+    public var realm: Realm? {
+        guard let state = _state else { return nil }
+        switch state.source {
+        case .live(let realm): return realm
+        case .frozen(let version): return Realm(frozen: version)
+        }
+    }
+
+    /// Whether the object was deleted from its realm, or its realm was closed. An invalidated
+    /// object's properties cannot be read. Unmanaged objects are never invalidated.
+    public var isInvalidated: Bool {
+        guard let state = _state else { return false }
+        return !state.exists
+    }
+
+    /// Whether this is a frozen object: an immutable view of one version, readable anywhere.
+    public var isFrozen: Bool {
+        if case .frozen = _state?.source { return true }
+        return false
+    }
+
+    /// The schema of this object's class.
+    public var objectSchema: ObjectSchema { ClassInfo.of(type(of: self)).schema }
+
+    /// Whether this object is of `type` or one of its subclasses.
+    final func isInstance(of type: ObjectBase.Type) -> Bool {
+        var current: AnyClass? = Swift.type(of: self)
+        while let candidate = current {
+            if candidate == type { return true }
+            current = _getSuperclass(candidate)
+        }
+        return false
+    }
+
+    // MARK: Reading and writing fields of a managed object
+
+    /// The stored value of property `property`. Traps if the object was deleted: like RealmSwift,
+    /// reading a deleted object is a programming error that Swift gives no way to throw from.
+    public final func _readField(_ property: Int) -> _StoredValue {
+        guard let state = _state else { preconditionFailure("internal error: reading a field of an unmanaged object") }
+        return state.readField(property)
+    }
+
+    /// Writes property `property`. Traps outside a write transaction and on frozen objects, as
+    /// RealmSwift does; a value the realm cannot take is recorded and thrown at commit.
+    public final func _writeField(_ property: Int, _ value: _StoredValue) {
+        guard let state = _state else { preconditionFailure("internal error: writing a field of an unmanaged object") }
+        state.writeField(property, value)
+    }
+}
+
+/// A top-level stored class. Subclass it and declare stored properties with `@Persisted`:
+///
+///     final class Dog: Object {
+///         @Persisted(primaryKey: true) var _id: ObjectId
+///         @Persisted var name = ""
+///         @Persisted var age = 0
+///     }
+///
+/// The schema is discovered from the class itself the first time a realm opens with it.
+open class Object: ObjectBase {}
+
+/// A class whose objects live inside one parent object: no primary key, never shared, deleted
+/// with their parent. Declare properties of this type as optionals (`Address?`) or in lists.
+/// An embedded object cannot be added to a realm on its own.
+open class EmbeddedObject: ObjectBase {}
+
+/// An object whose `id` is stable for SwiftUI and diffing: its object key when managed.
+public protocol ObjectKeyIdentifiable: Identifiable where Self: ObjectBase {}
+
+extension ObjectKeyIdentifiable {
+    /// The object key while managed; before that, an identity of this instance.
+    public var id: UInt64 {
+        if let key = _state?.key { return key.rawValue }
+        return UInt64(UInt(bitPattern: ObjectIdentifier(self).hashValue))
+    }
+}

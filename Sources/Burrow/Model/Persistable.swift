@@ -1,0 +1,224 @@
+import Foundation
+
+// The protocols below connect `@Persisted` properties to storage. They are public because Swift
+// requires a public generic's constraints to be public, but they are implementation details:
+// their underscored members are not part of Burrow's API and may change in any release.
+
+/// A value in memory as a row field, a collection element or an `AnyRealmValue` holds it.
+/// Objects appear as themselves; the realm turns them into object keys when it stores them.
+public enum _StoredValue {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case float(Float)
+    case double(Double)
+    case string(String)
+    case data(Data)
+    case date(Date)
+    case objectId(ObjectId)
+    case uuid(UUID)
+    case decimal128(Decimal128)
+    case object(ObjectBase)
+}
+
+/// What a property type looks like to the schema.
+public struct _PropertyShape: Sendable {
+    let type: PropertyType
+    let isOptional: Bool
+    let collection: CollectionKind
+    /// The linked class, for links, collections of links and `LinkingObjects`.
+    let objectType: ObjectBase.Type?
+
+    init(_ type: PropertyType, optional: Bool = false, collection: CollectionKind = .single, objectType: ObjectBase.Type? = nil) {
+        self.type = type
+        self.isOptional = optional
+        self.collection = collection
+        self.objectType = objectType
+    }
+
+    func with(optional: Bool) -> _PropertyShape {
+        _PropertyShape(type, optional: optional, collection: collection, objectType: objectType)
+    }
+
+    func with(collection: CollectionKind) -> _PropertyShape {
+        _PropertyShape(type, optional: isOptional, collection: collection, objectType: objectType)
+    }
+}
+
+/// Anything that can be the type of a `@Persisted` property: values, optionals, links,
+/// collections, `AnyRealmValue` and `LinkingObjects`.
+public protocol _PersistedValue {
+    /// The property's shape in the schema.
+    static var _shape: _PropertyShape { get }
+    /// The value a property of this type has when its declaration gives none.
+    static func _defaultValue() -> Self
+    /// Reads property `property` of the managed `object`.
+    static func _get(_ object: ObjectBase, _ property: Int) -> Self
+    /// Writes property `property` of the managed `object` (inside a write transaction).
+    static func _set(_ value: Self, _ object: ObjectBase, _ property: Int)
+    /// Converts a value given to `init(value:)`, `setValue(_:forKey:)` or `create(_:value:)`.
+    /// Throws `RealmError` naming the problem if the value cannot be this type.
+    static func _convert(_ value: Any, property: String) throws(RealmError) -> Self
+    /// The value as `value(forKey:)` returns it.
+    var _anyValue: Any { get }
+}
+
+/// A value that fits in one row field or collection element.
+public protocol _Persistable: _PersistedValue {
+    static func _fromStored(_ value: _StoredValue) -> Self
+    var _stored: _StoredValue { get }
+}
+
+/// A `_Persistable` whose optional form is persistable too.
+public protocol _OptionalPersistable: _Persistable {}
+
+extension _Persistable {
+    public static func _get(_ object: ObjectBase, _ property: Int) -> Self {
+        _fromStored(object._readField(property))
+    }
+
+    public static func _set(_ value: Self, _ object: ObjectBase, _ property: Int) {
+        object._writeField(property, value._stored)
+    }
+
+    public static func _convert(_ value: Any, property: String) throws(RealmError) -> Self {
+        _fromStored(try StoredValueConversion.convert(value, to: _shape, property: property))
+    }
+
+    public var _anyValue: Any { self }
+}
+
+// MARK: - Scalars
+
+extension Bool: _OptionalPersistable {
+    public static var _shape: _PropertyShape { _PropertyShape(.bool) }
+    public static func _defaultValue() -> Bool { false }
+    public static func _fromStored(_ value: _StoredValue) -> Bool { if case .bool(let b) = value { b } else { false } }
+    public var _stored: _StoredValue { .bool(self) }
+}
+
+/// The fixed-width integers all store as a 64-bit integer; conversions check the range.
+public protocol _PersistableInteger: _OptionalPersistable, FixedWidthInteger {}
+
+extension _PersistableInteger {
+    public static var _shape: _PropertyShape { _PropertyShape(.int) }
+    public static func _defaultValue() -> Self { 0 }
+    public static func _fromStored(_ value: _StoredValue) -> Self {
+        if case .int(let i) = value { Self(truncatingIfNeeded: i) } else { 0 }
+    }
+    public var _stored: _StoredValue { .int(Int64(self)) }
+
+    public static func _convert(_ value: Any, property: String) throws(RealmError) -> Self {
+        guard case .int(let wide) = try StoredValueConversion.convert(value, to: _shape, property: property) else { return 0 }
+        return try StoredValueConversion.checkRange(wide, as: Self.self, property: property)
+    }
+}
+
+extension Int: _PersistableInteger {}
+extension Int8: _PersistableInteger {}
+extension Int16: _PersistableInteger {}
+extension Int32: _PersistableInteger {}
+extension Int64: _PersistableInteger {}
+
+extension Float: _OptionalPersistable {
+    public static var _shape: _PropertyShape { _PropertyShape(.float) }
+    public static func _defaultValue() -> Float { 0 }
+    public static func _fromStored(_ value: _StoredValue) -> Float { if case .float(let f) = value { f } else { 0 } }
+    public var _stored: _StoredValue { .float(self) }
+}
+
+extension Double: _OptionalPersistable {
+    public static var _shape: _PropertyShape { _PropertyShape(.double) }
+    public static func _defaultValue() -> Double { 0 }
+    public static func _fromStored(_ value: _StoredValue) -> Double { if case .double(let d) = value { d } else { 0 } }
+    public var _stored: _StoredValue { .double(self) }
+}
+
+extension String: _OptionalPersistable {
+    public static var _shape: _PropertyShape { _PropertyShape(.string) }
+    public static func _defaultValue() -> String { "" }
+    public static func _fromStored(_ value: _StoredValue) -> String { if case .string(let s) = value { s } else { "" } }
+    public var _stored: _StoredValue { .string(self) }
+}
+
+extension Data: _OptionalPersistable {
+    public static var _shape: _PropertyShape { _PropertyShape(.data) }
+    public static func _defaultValue() -> Data { Data() }
+    public static func _fromStored(_ value: _StoredValue) -> Data { if case .data(let d) = value { d } else { Data() } }
+    public var _stored: _StoredValue { .data(self) }
+}
+
+extension Date: _OptionalPersistable {
+    public static var _shape: _PropertyShape { _PropertyShape(.date) }
+    public static func _defaultValue() -> Date { Date(timeIntervalSince1970: 0) }
+    public static func _fromStored(_ value: _StoredValue) -> Date {
+        if case .date(let d) = value { d } else { Date(timeIntervalSince1970: 0) }
+    }
+    public var _stored: _StoredValue { .date(self) }
+}
+
+extension ObjectId: _OptionalPersistable {
+    public static var _shape: _PropertyShape { _PropertyShape(.objectId) }
+    /// A new id, so that `@Persisted(primaryKey: true) var _id: ObjectId` is unique by default.
+    public static func _defaultValue() -> ObjectId { .generate() }
+    public static func _fromStored(_ value: _StoredValue) -> ObjectId { if case .objectId(let o) = value { o } else { ObjectId() } }
+    public var _stored: _StoredValue { .objectId(self) }
+}
+
+extension UUID: _OptionalPersistable {
+    public static var _shape: _PropertyShape { _PropertyShape(.uuid) }
+    /// A new UUID, so that a `UUID` primary key is unique by default.
+    public static func _defaultValue() -> UUID { UUID() }
+    public static func _fromStored(_ value: _StoredValue) -> UUID { if case .uuid(let u) = value { u } else { UUID() } }
+    public var _stored: _StoredValue { .uuid(self) }
+}
+
+extension Decimal128: _OptionalPersistable {
+    public static var _shape: _PropertyShape { _PropertyShape(.decimal128) }
+    public static func _defaultValue() -> Decimal128 { Decimal128() }
+    public static func _fromStored(_ value: _StoredValue) -> Decimal128 {
+        if case .decimal128(let d) = value { d } else { Decimal128() }
+    }
+    public var _stored: _StoredValue { .decimal128(self) }
+}
+
+// MARK: - Optionals
+
+extension Optional: _PersistedValue, _Persistable where Wrapped: _OptionalPersistable {
+    public static var _shape: _PropertyShape { Wrapped._shape.with(optional: true) }
+    public static func _defaultValue() -> Wrapped? { nil }
+    public static func _fromStored(_ value: _StoredValue) -> Wrapped? {
+        if case .null = value { nil } else { Wrapped._fromStored(value) }
+    }
+    public var _stored: _StoredValue { self?._stored ?? .null }
+    public var _anyValue: Any { self.map { $0._anyValue } as Any }
+}
+
+// MARK: - Enums
+
+/// An enum that can be stored, by its raw value, as in RealmSwift:
+///
+///     enum TaskStatus: String, PersistableEnum { case open, done }
+///     final class Task: Object { @Persisted var status = TaskStatus.open }
+///
+/// A raw value in the file that no case has (a case removed since) reads as the first case.
+public protocol PersistableEnum: _OptionalPersistable, RawRepresentable, CaseIterable
+where RawValue: _OptionalPersistable {}
+
+extension PersistableEnum {
+    public static var _shape: _PropertyShape { RawValue._shape }
+    public static func _defaultValue() -> Self { allCases.first! }
+    public static func _fromStored(_ value: _StoredValue) -> Self {
+        Self(rawValue: RawValue._fromStored(value)) ?? allCases.first!
+    }
+    public var _stored: _StoredValue { rawValue._stored }
+
+    public static func _convert(_ value: Any, property: String) throws(RealmError) -> Self {
+        if let value = value as? Self { return value }
+        let raw = try RawValue._convert(value, property: property)
+        guard let value = Self(rawValue: raw) else {
+            throw RealmError(.invalidArgument, "\(raw) is not a raw value of \(Self.self), for property '\(property)'.")
+        }
+        return value
+    }
+}

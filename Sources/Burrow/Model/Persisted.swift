@@ -1,0 +1,198 @@
+/// Declares a stored property of an `Object` or `EmbeddedObject`:
+///
+///     @Persisted(primaryKey: true) var _id: ObjectId
+///     @Persisted(indexed: true) var name = ""
+///     @Persisted var age = 0
+///     @Persisted var toys: List<DogToy>
+///     @Persisted(originProperty: "dogs") var owners: LinkingObjects<Person>
+///
+/// On an unmanaged object the property holds its value like any Swift property. Once the
+/// object is managed, reads and writes go to the realm: reading decodes just this property,
+/// and writing needs a write transaction (writing outside one traps, as in RealmSwift).
+@propertyWrapper
+public struct Persisted<Value: _PersistedValue> {
+    enum Storage {
+        case unmanaged(Value)
+        /// No value given: the type's default is made on first use.
+        case unmanagedNoDefault
+        /// Managed: the index of the property in its class's schema.
+        case managed(Int)
+    }
+
+    var storage: Storage
+    let isPrimaryKey: Bool
+    let isIndexed: Bool
+
+    /// Not available: `@Persisted` properties are read through their object.
+    @available(*, unavailable, message: "@Persisted can only be used on a property of an Object or EmbeddedObject")
+    public var wrappedValue: Value {
+        get { fatalError("@Persisted used outside an Object") }
+        // swiftlint:disable:next unused_setter_value
+        set { fatalError("@Persisted used outside an Object") }
+    }
+
+    /// A property with the type's default value (0, "", nil, an empty collection, a new
+    /// `ObjectId`).
+    public init() {
+        self.init(storage: .unmanagedNoDefault, primaryKey: false, indexed: false)
+    }
+
+    /// A property with the value given in its declaration.
+    public init(wrappedValue: Value) {
+        self.init(storage: .unmanaged(wrappedValue), primaryKey: false, indexed: false)
+    }
+
+    /// The class's primary key, if `primaryKey` is true. A primary key is unique, indexed, and
+    /// cannot change once the object is managed. Types: integers, `String`, `ObjectId`, `UUID`
+    /// and their optionals.
+    public init(primaryKey: Bool) {
+        self.init(storage: .unmanagedNoDefault, primaryKey: primaryKey, indexed: primaryKey)
+    }
+
+    /// A primary key (if `primaryKey` is true) with a declared default value.
+    public init(wrappedValue: Value, primaryKey: Bool) {
+        self.init(storage: .unmanaged(wrappedValue), primaryKey: primaryKey, indexed: primaryKey)
+    }
+
+    /// An indexed property, if `indexed` is true: equality and range queries on it use the
+    /// index, at the cost of maintaining it on every write.
+    public init(indexed: Bool) {
+        self.init(storage: .unmanagedNoDefault, primaryKey: false, indexed: indexed)
+    }
+
+    /// An indexed property with a declared default value.
+    public init(wrappedValue: Value, indexed: Bool) {
+        self.init(storage: .unmanaged(wrappedValue), primaryKey: false, indexed: indexed)
+    }
+
+    private init(storage: Storage, primaryKey: Bool, indexed: Bool) {
+        self.storage = storage
+        self.isPrimaryKey = primaryKey
+        self.isIndexed = indexed
+    }
+
+    public static subscript<EnclosingSelf: ObjectBase>(
+        _enclosingInstance object: EnclosingSelf,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
+    ) -> Value {
+        get {
+            switch object[keyPath: storageKeyPath].storage {
+            case .managed(let property):
+                return Value._get(object, property)
+            case .unmanaged(let value):
+                return value
+            case .unmanagedNoDefault:
+                let value = Value._defaultValue()
+                object[keyPath: storageKeyPath].storage = .unmanaged(value)
+                return value
+            }
+        }
+        set {
+            if case .managed(let property) = object[keyPath: storageKeyPath].storage {
+                Value._set(newValue, object, property)
+            } else {
+                object[keyPath: storageKeyPath].storage = .unmanaged(newValue)
+            }
+        }
+    }
+
+    /// The unmanaged value, made from the default if none was set yet.
+    mutating func unmanagedValue() -> Value {
+        switch storage {
+        case .unmanaged(let value): return value
+        case .unmanagedNoDefault, .managed:
+            let value = Value._defaultValue()
+            storage = .unmanaged(value)
+            return value
+        }
+    }
+}
+
+extension Persisted {
+    /// A `LinkingObjects` property: the objects of `Origin` whose `originProperty` (a link or a
+    /// list of links) points at this object.
+    public init<Origin: ObjectBase>(originProperty: String) where Value == LinkingObjects<Origin> {
+        self.init(storage: .unmanaged(LinkingObjects(fromType: Origin.self, property: originProperty)), primaryKey: false, indexed: false)
+    }
+}
+
+/// What schema discovery and the realm do with a `@Persisted` field they reach by its offset in
+/// an object, without knowing its value type statically.
+protocol PersistedField: SendableMetatype {
+    static var shape: _PropertyShape { get }
+    static func options(at field: UnsafeMutableRawPointer) -> (primaryKey: Bool, indexed: Bool, origin: String?)
+    /// Makes the field read and write property `property` of its (now managed) object.
+    static func bind(at field: UnsafeMutableRawPointer, property: Int)
+    /// Makes the field unmanaged again, holding `value` (a `Value`).
+    static func unbind(at field: UnsafeMutableRawPointer, value: Any)
+    /// The unmanaged value, as `Any`.
+    static func unmanagedValue(at field: UnsafeMutableRawPointer) -> Any
+    static func setUnmanagedValue(at field: UnsafeMutableRawPointer, _ value: Any)
+    /// Writes the field's unmanaged value into property `property` of the managed `object`.
+    static func copyUnmanagedValue(at field: UnsafeMutableRawPointer, to object: ObjectBase, property: Int)
+    /// Converts a loosely typed value to `Value` (as `Any`), or throws why it cannot.
+    static func convert(_ value: Any, property: String) throws(RealmError) -> Any
+    static func managedGet(_ object: ObjectBase, property: Int) -> Any
+    static func managedSet(_ object: ObjectBase, property: Int, _ value: Any)
+    /// The stored form of `value` (a `Value`) if it is a single value, nil for collections.
+    static func stored(_ value: Any) -> _StoredValue?
+    /// Whether `value` (a `Value`) is nil or an empty collection: nothing to store.
+    static func isEmpty(_ value: Any) -> Bool
+}
+
+extension Persisted: PersistedField {
+    private static func field(_ pointer: UnsafeMutableRawPointer) -> UnsafeMutablePointer<Persisted<Value>> {
+        pointer.assumingMemoryBound(to: Persisted<Value>.self)
+    }
+
+    static var shape: _PropertyShape { Value._shape }
+
+    static func options(at field: UnsafeMutableRawPointer) -> (primaryKey: Bool, indexed: Bool, origin: String?) {
+        let persisted = Self.field(field)
+        let origin = (persisted.pointee.unmanagedValue() as? any LinkingObjectsProtocol)?.originPropertyName
+        return (persisted.pointee.isPrimaryKey, persisted.pointee.isIndexed, origin)
+    }
+
+    static func bind(at field: UnsafeMutableRawPointer, property: Int) {
+        Self.field(field).pointee.storage = .managed(property)
+    }
+
+    static func unbind(at field: UnsafeMutableRawPointer, value: Any) {
+        Self.field(field).pointee.storage = .unmanaged(value as! Value)
+    }
+
+    static func unmanagedValue(at field: UnsafeMutableRawPointer) -> Any {
+        Self.field(field).pointee.unmanagedValue()
+    }
+
+    static func setUnmanagedValue(at field: UnsafeMutableRawPointer, _ value: Any) {
+        Self.field(field).pointee.storage = .unmanaged(value as! Value)
+    }
+
+    static func copyUnmanagedValue(at field: UnsafeMutableRawPointer, to object: ObjectBase, property: Int) {
+        Value._set(Self.field(field).pointee.unmanagedValue(), object, property)
+    }
+
+    static func convert(_ value: Any, property: String) throws(RealmError) -> Any {
+        try Value._convert(value, property: property)
+    }
+
+    static func managedGet(_ object: ObjectBase, property: Int) -> Any {
+        Value._get(object, property)
+    }
+
+    static func managedSet(_ object: ObjectBase, property: Int, _ value: Any) {
+        Value._set(value as! Value, object, property)
+    }
+
+    static func stored(_ value: Any) -> _StoredValue? {
+        (value as? any _Persistable)?._stored
+    }
+
+    static func isEmpty(_ value: Any) -> Bool {
+        if let collection = value as? any _CollectionValue { return collection._isEmpty }
+        if let single = value as? any _Persistable, case .null = single._stored { return true }
+        return false
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// Turns the loosely typed values users pass to `init(value:)`, `setValue(_:forKey:)` and
+/// `create(_:value:)` into stored values of a property's type, as RealmSwift accepts them:
+/// any integer for an integer property (range checked), integers for floating-point and
+/// `Decimal128` properties, dictionaries, arrays and objects for links.
+enum StoredValueConversion {
+    static func convert(_ value: Any, to shape: _PropertyShape, property: String) throws(RealmError) -> _StoredValue {
+        if isNil(value) {
+            guard shape.isOptional || shape.type == .any else {
+                throw RealmError(.invalidArgument, "Property '\(property)' is not optional, so it cannot be set to nil.")
+            }
+            return .null
+        }
+        if let stored = storedValue(value, as: shape.type) { return stored }
+        if shape.type == .object, let objectType = shape.objectType {
+            return .object(try object(value, of: objectType, property: property))
+        }
+        throw mismatch(value, shape, property)
+    }
+
+    /// A linked object from an object of the right class, or a new unmanaged one from a
+    /// dictionary or array of its property values.
+    static func object(_ value: Any, of type: ObjectBase.Type, property: String) throws(RealmError) -> ObjectBase {
+        if let object = value as? ObjectBase {
+            guard object.isInstance(of: type) else {
+                throw RealmError(.invalidArgument, "Property '\(property)' links to \(type), but the value is a \(Swift.type(of: object)).")
+            }
+            return object
+        }
+        guard value is [String: Any] || value is [Any] else {
+            throw RealmError(.invalidArgument, "Property '\(property)' links to \(type); give an object, a dictionary of its properties or an array of them in declaration order, not \(describe(value)).")
+        }
+        let object = type.init()
+        try object.applyValue(value)
+        return object
+    }
+
+    /// The stored form of `value` when its Swift type matches `type` directly.
+    private static func storedValue(_ value: Any, as type: PropertyType) -> _StoredValue? {
+        switch type {
+        case .bool: return (value as? Bool).map { .bool($0) }
+        case .int: return integer(value).map { .int($0) }
+        case .float:
+            if let f = value as? Float { return .float(f) }
+            if let d = value as? Double { return .float(Float(d)) }
+            return integer(value).map { .float(Float($0)) }
+        case .double:
+            if let d = value as? Double { return .double(d) }
+            if let f = value as? Float { return .double(Double(f)) }
+            return integer(value).map { .double(Double($0)) }
+        case .string:
+            if let s = value as? String { return .string(s) }
+            if let s = value as? Substring { return .string(String(s)) }
+            return nil
+        case .data:
+            if let d = value as? Data { return .data(d) }
+            if let b = value as? [UInt8] { return .data(Data(b)) }
+            return nil
+        case .date: return (value as? Date).map { .date($0) }
+        case .objectId: return (value as? ObjectId).map { .objectId($0) }
+        case .uuid: return (value as? UUID).map { .uuid($0) }
+        case .decimal128:
+            if let d = value as? Decimal128 { return .decimal128(d) }
+            if let i = integer(value) { return .decimal128(Decimal128(i)) }
+            if let d = value as? Double { return .decimal128(Decimal128(d)) }
+            return nil
+        case .any:
+            if let any = value as? AnyRealmValue { return any._stored }
+            return AnyRealmValue(inferring: value)?._stored
+        case .object, .linkingObjects:
+            return nil
+        }
+    }
+
+    /// Any integer that fits in 64 bits.
+    private static func integer(_ value: Any) -> Int64? {
+        switch value {
+        case let i as Int: return Int64(i)
+        case let i as Int64: return i
+        case let i as Int32: return Int64(i)
+        case let i as Int16: return Int64(i)
+        case let i as Int8: return Int64(i)
+        case let i as UInt8: return Int64(i)
+        case let i as UInt16: return Int64(i)
+        case let i as UInt32: return Int64(i)
+        case let i as UInt64: return Int64(exactly: i)
+        case let i as UInt: return Int64(exactly: i)
+        default: return nil
+        }
+    }
+
+    static func isNil(_ value: Any) -> Bool {
+        if case Optional<Any>.none = value { return true }
+        if value is NSNull { return true }
+        return false
+    }
+
+    private static func mismatch(_ value: Any, _ shape: _PropertyShape, _ property: String) -> RealmError {
+        let expected = shape.type == .object ? "\(shape.objectType.map { "\($0)" } ?? "an object")" : shape.type.description
+        return RealmError(.invalidArgument, "Property '\(property)' holds \(expected)\(shape.isOptional ? "?" : ""), but the value given is \(describe(value)).")
+    }
+
+    static func describe(_ value: Any) -> String {
+        let text = String(describing: value)
+        return "\(type(of: value)) \(text.count > 40 ? String(text.prefix(40)) + "…" : text)"
+    }
+
+    /// Checks that an integer fits the property's Swift type (`Int8` … `Int64`).
+    static func checkRange<T: FixedWidthInteger>(_ value: Int64, as type: T.Type, property: String) throws(RealmError) -> T {
+        guard let narrowed = T(exactly: value) else {
+            throw RealmError(.invalidArgument, "\(value) does not fit property '\(property)', which is \(T.self) (\(T.min)...\(T.max)).")
+        }
+        return narrowed
+    }
+}

@@ -1,0 +1,146 @@
+import BurrowStorage
+
+/// A version of the file that objects can be read from: a live realm (at its current version),
+/// or a frozen version. Reading rows, fields and links is written once, here, for both.
+protocol ReadContext: AnyObject {
+    /// The trees of the version being read.
+    var reader: any TreeReader { get }
+    /// How objects read through this context refer back to it.
+    var objectSource: ObjectSource { get }
+    /// The table of the class stored with `id`, if this context knows its Swift class.
+    func table(id: UInt32) -> Table?
+    /// The schema stored in the version being read.
+    var currentFileSchema: FileSchema { get }
+    /// Where errors in messages happened.
+    var displayName: String { get }
+}
+
+extension ReadContext {
+    /// A managed object for the row `key` of `table`: a new instance of the class whose
+    /// `@Persisted` fields all read and write that row.
+    func object(_ table: Table, _ key: ObjectKey) -> ObjectBase {
+        let object = table.info.type.init()
+        bind(object, to: table, key: key)
+        return object
+    }
+
+    /// Makes `object` (an instance of `table`'s class) the managed object for row `key`.
+    func bind(_ object: ObjectBase, to table: Table, key: ObjectKey) {
+        let base = Unmanaged.passUnretained(object).toOpaque()
+        for (property, field) in table.info.fields.enumerated() {
+            field.accessor.bind(at: base + field.offset, property: property)
+        }
+        object._state = ObjectState(source: objectSource, table: table, key: key)
+    }
+
+    func rowExists(_ table: Table, _ key: ObjectKey) -> Bool {
+        do {
+            return try reader.contains(table.rowsTree, key.bytes)
+        } catch {
+            fail(error)
+        }
+    }
+
+    /// Calls `body` with the row of object `key`. Traps if there is none: reading a deleted
+    /// object is a programming error that a property getter cannot throw.
+    func withRow<R>(_ table: Table, _ key: ObjectKey, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        let result: R?
+        do {
+            result = try withUnsafeBytes(of: key.rawValue.bigEndian) { k throws(StorageError) in
+                try reader.withValue(table.rowsTree, k, body)
+            }
+        } catch {
+            fail(error)
+        }
+        guard let result else {
+            preconditionFailure("Object has been deleted or invalidated: \(table.name) \(key) no longer exists in \(displayName). Check isInvalidated before reading.")
+        }
+        return result
+    }
+
+    /// The value of `property` (a Swift property index) of object `key`.
+    func readField(_ table: Table, _ key: ObjectKey, _ property: Int) -> _StoredValue {
+        guard let field = table.fieldOf[property] else { return .null }
+        let type = table.fieldTypes[field]
+        let target = linkTarget(table, field)
+        return withRow(table, key) { row in
+            guard let payload = RowCodec.field(row, field) else { return .null }
+            return ValueCodec.decode(payload, as: type, linkTarget: target) { id, key in self.linkedObject(id, key) }
+        }
+    }
+
+    /// The table id a typed link field points into (0 for other fields).
+    func linkTarget(_ table: Table, _ field: Int) -> UInt32 {
+        guard let className = table.stored.properties[field].objectClassName else { return 0 }
+        return storedClassId(named: className) ?? 0
+    }
+
+    func storedClassId(named name: String) -> UInt32? {
+        fileSchema.classes[name]?.id
+    }
+
+    /// The object a link points at, or `.null` if it no longer exists (or its class is unknown).
+    func linkedObject(_ tableId: UInt32, _ key: ObjectKey) -> _StoredValue {
+        guard let table = table(id: tableId), rowExists(table, key) else { return .null }
+        return .object(object(table, key))
+    }
+
+    /// The object keys of every object of `table`, in key order.
+    func allKeys(_ table: Table) -> [ObjectKey] {
+        var keys: [ObjectKey] = []
+        do {
+            keys.reserveCapacity(try reader.count(table.rowsTree))
+            try reader.scan(table.rowsTree, from: []) { key, _ in
+                keys.append(ObjectKey.read(key))
+                return true
+            }
+        } catch {
+            fail(error)
+        }
+        return keys
+    }
+
+    /// The object with primary key `value`, if there is one.
+    func objectKey(_ table: Table, primaryKey value: _StoredValue) -> ObjectKey? {
+        let key = IndexKey.encode(value)
+        do {
+            return try reader.withValue(table.primaryKeyTree, key) { ObjectKey.read($0) }
+        } catch {
+            fail(error)
+        }
+    }
+
+    /// A storage error where no error can be thrown (a property getter): the file is damaged or
+    /// unreadable, and continuing would return wrong data.
+    func fail(_ error: StorageError) -> Never {
+        preconditionFailure("Reading \(displayName) failed: \(error.description)")
+    }
+
+    var fileSchema: FileSchema { currentFileSchema }
+}
+
+extension ReadContext {
+    /// What field `field` of object `key` holds, with links as objects.
+    func readContent(_ table: Table, _ key: ObjectKey, _ field: Int) -> Realm.FieldContent {
+        let property = table.stored.properties[field]
+        let target = linkTarget(table, field)
+        let resolve: ValueCodec.LinkResolver = { id, key in self.linkedObject(id, key) }
+        return withRow(table, key) { row in
+            let payload = RowCodec.field(row, field)
+            switch property.collection {
+            case .single:
+                return .single(payload.map { ValueCodec.decode($0, as: property.type, linkTarget: target, resolve: resolve) } ?? .null)
+            case .list, .set:
+                var elements: [_StoredValue] = []
+                CollectionCodec.forEachElement(payload) { elements.append(ValueCodec.decode($0, as: property.type, linkTarget: target, resolve: resolve)) }
+                return .elements(elements)
+            case .map:
+                var entries: [(key: String, value: _StoredValue)] = []
+                CollectionCodec.forEachEntry(payload) { key, element in
+                    entries.append((key, ValueCodec.decode(element, as: property.type, linkTarget: target, resolve: resolve)))
+                }
+                return .entries(entries)
+            }
+        }
+    }
+}

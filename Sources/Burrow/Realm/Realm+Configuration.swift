@@ -1,0 +1,88 @@
+import BurrowStorage
+import Foundation
+
+extension Realm {
+    /// How durable a commit is when it returns.
+    public enum Durability: Sendable, Hashable {
+        /// The commit survives power loss: its data is synced to the disk before it returns.
+        case full
+        /// The commit survives a crash of the process, not of the machine; no sync is waited for.
+        case normal
+    }
+
+    /// What to open: where the file is (or which in-memory realm), the schema version, the classes
+    /// it stores, durability and access mode. `Sendable`, so it can be handed to any actor.
+    public struct Configuration: Sendable {
+        /// The file's location. Setting it clears `inMemoryIdentifier`.
+        public var fileURL: URL? {
+            didSet { if fileURL != nil { inMemoryIdentifier = nil } }
+        }
+        /// The name of an in-memory realm: realms opened with the same identifier share data
+        /// until the last one closes. Setting it clears `fileURL`.
+        public var inMemoryIdentifier: String? {
+            didSet { if inMemoryIdentifier != nil { fileURL = nil } }
+        }
+        /// The version of the schema the classes describe. Raise it when the classes change; the
+        /// realm then migrates the file (new properties get their defaults, removed ones are
+        /// dropped from the schema) and runs `migrationBlock`.
+        public var schemaVersion: UInt64 = 0
+        /// The classes the realm stores. Nil (the default) means the classes already in the
+        /// file, plus any class the first time a write adds an object of it.
+        public var objectTypes: [ObjectBase.Type]?
+        /// How durable each commit is when it returns; `.full` by default.
+        public var durability: Durability = .full
+        /// Opens the file for reading only: writes throw, and the file must exist.
+        public var readOnly = false
+        /// Runs after an automatic migration, with the old schema version, inside the
+        /// migration's write transaction.
+        public var migrationBlock: (@Sendable (Migration, UInt64) -> Void)?
+        /// Deletes the file and starts empty when its schema differs and no migration applies,
+        /// instead of throwing. For caches and development, not for data that matters.
+        public var deleteRealmIfMigrationNeeded = false
+
+        /// A configuration for the file at `fileURL` (by default, `default.burrow` in the current
+        /// directory) or the in-memory realm named `inMemoryIdentifier`.
+        public init(
+            fileURL: URL? = nil, inMemoryIdentifier: String? = nil, schemaVersion: UInt64 = 0,
+            objectTypes: [ObjectBase.Type]? = nil, durability: Durability = .full, readOnly: Bool = false,
+            migrationBlock: (@Sendable (Migration, UInt64) -> Void)? = nil, deleteRealmIfMigrationNeeded: Bool = false
+        ) {
+            self.fileURL = inMemoryIdentifier == nil ? (fileURL ?? Self.defaultFileURL) : nil
+            self.inMemoryIdentifier = inMemoryIdentifier
+            self.schemaVersion = schemaVersion
+            self.objectTypes = objectTypes
+            self.durability = durability
+            self.readOnly = readOnly
+            self.migrationBlock = migrationBlock
+            self.deleteRealmIfMigrationNeeded = deleteRealmIfMigrationNeeded
+        }
+
+        /// `default.burrow` in the current directory.
+        public static var defaultFileURL: URL {
+            URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("default.burrow")
+        }
+
+        /// The configuration `Realm.open()` and `RealmActor()` use when given none. Settable.
+        public static var defaultConfiguration: Configuration {
+            get { DefaultConfiguration.value.withLock { $0 } }
+            set { DefaultConfiguration.value.withLock { $0 = newValue } }
+        }
+
+        var storageDurability: BurrowStorage.Durability { durability == .full ? .full : .normal }
+
+        /// A name for messages.
+        var displayName: String { inMemoryIdentifier.map { "in-memory realm '\($0)'" } ?? fileURL?.path ?? "?" }
+    }
+}
+
+private enum DefaultConfiguration {
+    static let value = Locked(Realm.Configuration())
+}
+
+/// Passed to `migrationBlock`: the realm being migrated, inside its migration write.
+public struct Migration {
+    /// The realm, in the write transaction that migrates it.
+    public let realm: Realm
+    /// The schema version the file had before.
+    public let oldSchemaVersion: UInt64
+}

@@ -1,0 +1,104 @@
+import BurrowStorage
+
+extension Realm {
+    /// Deletes `object` from the realm, with the embedded objects it owns. Links to it become
+    /// nil, and it is removed from every list, set and map that holds it. Live objects for it
+    /// become invalidated.
+    ///
+    /// Throws `RealmError`: outside a write transaction (`.wrongState`), for an unmanaged object,
+    /// or one managed by another realm or frozen (`.invalidObject`). Deleting an object that is
+    /// already deleted does nothing.
+    public func delete(_ object: ObjectBase) throws {
+        let write = try requireOpenWrite()
+        guard let state = object._state else {
+            throw RealmError(.invalidObject, "Only managed objects can be deleted; this \(type(of: object)) was never added to a realm.")
+        }
+        guard state.isManaged(by: self) else { throw Self.notInThisRealm(object) }
+        try deleteObject(state.table, state.key, in: write)
+    }
+
+    /// Deletes every object of `objects`, as `delete(_:)` does for one.
+    public func delete<S: Sequence>(_ objects: S) throws where S.Element: ObjectBase {
+        for object in Array(objects) { try delete(object) }
+    }
+
+    /// Deletes every object of every class. The schema stays.
+    ///
+    /// Throws `RealmError` (`.wrongState`) outside a write transaction.
+    public func deleteAll() throws {
+        let write = try requireOpenWrite()
+        do {
+            for name in try write.transaction.treeNames() where name != FileSchema.treeName && name != WriteState.sequencesTree {
+                try write.transaction.removeAll(in: try write.reader.openTree(name))
+            }
+        } catch {
+            throw RealmError(error)
+        }
+        noteChange()
+    }
+
+    /// Deletes object `key` of `table`: links to it are removed, the embedded objects it owns
+    /// are deleted, and its row, index entries and backlinks go.
+    func deleteObject(_ table: Table, _ key: ObjectKey, in write: WriteState) throws(RealmError) {
+        do {
+            guard let row = try write.reader.withValue(table.rowsTree, key.bytes, { Array($0) }) else { return }
+            try removeIncomingLinks(to: table, key, in: write)
+            for (field, property) in table.stored.properties.enumerated() {
+                let payload = row.withUnsafeBytes { RowCodec.field($0, field).map(Array.init) }
+                if let tree = table.fieldIndexTrees[field] {
+                    try write.reader.delete(tree, IndexKey.entry(indexValue(payload, property), key))
+                }
+                if property.isPrimary {
+                    try write.reader.delete(table.primaryKeyTree, IndexKey.encode(indexValue(payload, property)))
+                }
+                for link in links(in: payload, property) {
+                    try write.reader.delete(Self.backlinksTree(link.table), Self.backlinkKey(link.key, from: table.id, field: field, source: key))
+                    if let target = self.table(id: link.table), target.info.isEmbedded {
+                        try deleteObject(target, link.key, in: write)
+                    }
+                }
+            }
+            try write.reader.delete(table.rowsTree, key.bytes)
+        } catch let error as StorageError {
+            throw RealmError(error)
+        } catch let error as RealmError {
+            throw error
+        } catch {
+            throw RealmError(.fileAccess, "\(error)")
+        }
+        noteChange()
+    }
+
+    /// Removes every link to object `key` of `table` from the objects that hold one: a link
+    /// field becomes nil, list and set elements go, map values become nil.
+    private func removeIncomingLinks(to table: Table, _ key: ObjectKey, in write: WriteState) throws(RealmError) {
+        var sources: [(table: UInt32, field: Int, key: ObjectKey)] = []
+        do {
+            try write.reader.scan(table.backlinksTree, prefix: key.bytes) { entry, _ in
+                let tableId = UInt32(bigEndian: entry.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+                let field = Int(UInt16(bigEndian: entry.loadUnaligned(fromByteOffset: 12, as: UInt16.self)))
+                sources.append((tableId, field, ObjectKey.read(entry, at: 14)))
+                return true
+            }
+        } catch {
+            throw RealmError(error)
+        }
+        for source in sources {
+            guard let sourceTable = self.table(id: source.table) else { continue }
+            let property = sourceTable.stored.properties[source.field]
+            let isTarget: (_StoredValue) -> Bool = { value in
+                if case .object(let object) = value, let state = object._state { return state.key == key && state.table.id == table.id }
+                return false
+            }
+            let current = readContent(sourceTable, source.key, source.field)
+            let content: FieldContent
+            switch current {
+            case .single: content = .single(.null)
+            case .elements(let elements): content = .elements(elements.filter { !isTarget($0) })
+            case .entries(let entries): content = .entries(entries.map { isTarget($0.value) ? ($0.key, .null) : $0 })
+            }
+            _ = property
+            try setField(sourceTable, source.key, source.field, content, in: write)
+        }
+    }
+}

@@ -1,0 +1,204 @@
+import BurrowStorage
+
+/// Changing stored fields inside a write transaction, with everything a change implies: links
+/// resolved (unmanaged objects added, embedded objects created), backlinks and indexes kept in
+/// step, embedded objects that lose their parent deleted.
+extension Realm {
+    /// What a field holds: one value, a list's or set's elements, or a map's entries.
+    enum FieldContent {
+        case single(_StoredValue)
+        case elements([_StoredValue])
+        case entries([(key: String, value: _StoredValue)])
+    }
+
+    /// The open write transaction; traps without one, as RealmSwift does for a managed object
+    /// changed outside a write (Swift gives setters no way to throw).
+    func requireWrite() -> WriteState {
+        guard let write else {
+            preconditionFailure("Cannot modify managed objects outside of a write transaction. Make the change inside realm.write { } or realm.asyncWrite { }.")
+        }
+        return write
+    }
+
+    /// A property setter of a managed object. Errors are recorded and thrown at commit.
+    func writeField(_ table: Table, _ key: ObjectKey, _ property: Int, _ value: _StoredValue) {
+        writeField(table, key, property, .single(value))
+    }
+
+    func writeField(_ table: Table, _ key: ObjectKey, _ property: Int, _ content: FieldContent) {
+        let write = requireWrite()
+        guard let field = table.fieldOf[property] else { return }
+        do {
+            try setField(table, key, field, content, in: write)
+        } catch {
+            write.fail(error)
+        }
+    }
+
+    /// Sets field `field` of object `key` to `content`.
+    func setField(_ table: Table, _ key: ObjectKey, _ field: Int, _ content: FieldContent, in write: WriteState) throws(RealmError) {
+        let property = table.stored.properties[field]
+        let resolved = try resolveLinks(content, property: property, in: write)
+        var newPayload: [UInt8]
+        switch resolved {
+        case .single(let value):
+            newPayload = []
+            ValueCodec.append(value, as: property.type, to: &newPayload)
+        case .elements(let elements):
+            newPayload = elements.isEmpty ? [] : CollectionCodec.encode(elements, as: property.type)
+        case .entries(let entries):
+            newPayload = entries.isEmpty ? [] : CollectionCodec.encode(entries, as: property.type)
+        }
+        let payload: [UInt8]? = newPayload.isEmpty ? nil : newPayload
+        do {
+            guard let row = try write.reader.withValue(table.rowsTree, key.bytes, { Array($0) }) else {
+                throw RealmError(.invalidObject, "\(table.name) \(key) was deleted; a deleted object cannot be changed.")
+            }
+            let oldPayload = row.withUnsafeBytes { RowCodec.field($0, field).map(Array.init) }
+            if oldPayload == payload { return }
+            if property.isPrimary {
+                throw RealmError(.invalidArgument, "The primary key '\(property.name)' of \(table.name) cannot be changed once the object is in a realm. Create a new object with the new key instead.")
+            }
+            try updateBacklinks(table, key, field, old: oldPayload, new: payload, in: write)
+            if let tree = table.fieldIndexTrees[field] {
+                try write.reader.delete(tree, IndexKey.entry(indexValue(oldPayload, property), key))
+                try write.reader.put(tree, IndexKey.entry(indexValue(payload, property), key), [])
+            }
+            let newRow = row.withUnsafeBytes { RowCodec.replacing(field, with: payload, in: $0, fields: table.fieldTypes.count) }
+            try write.reader.put(table.rowsTree, key.bytes, newRow)
+            try deleteOrphanedEmbedded(property, old: oldPayload, new: payload, in: write)
+        } catch let error as StorageError {
+            throw RealmError(error)
+        } catch let error as RealmError {
+            throw error
+        } catch {
+            throw RealmError(.fileAccess, "\(error)")
+        }
+        noteChange()
+    }
+
+    /// The value an index holds for a payload of `property` (links are not indexed).
+    func indexValue(_ payload: [UInt8]?, _ property: StoredProperty) -> _StoredValue {
+        guard let payload else { return .null }
+        return payload.withUnsafeBytes { ValueCodec.decode($0, as: property.type, linkTarget: 0) { _, _ in .null } }
+    }
+
+    // MARK: Links
+
+    /// `content` with every object in it managed by this realm: unmanaged objects are added
+    /// (embedded ones created inside their new parent); objects of other realms, frozen or
+    /// deleted objects are errors.
+    private func resolveLinks(_ content: FieldContent, property: StoredProperty, in write: WriteState) throws(RealmError) -> FieldContent {
+        guard property.type == .object || property.type == .any else { return content }
+        switch content {
+        case .single(let value): return .single(try resolveLink(value, property, in: write))
+        case .elements(let elements):
+            var resolved: [_StoredValue] = []
+            resolved.reserveCapacity(elements.count)
+            for element in elements { resolved.append(try resolveLink(element, property, in: write)) }
+            return .elements(resolved)
+        case .entries(let entries):
+            var resolved: [(key: String, value: _StoredValue)] = []
+            for entry in entries { resolved.append((entry.key, try resolveLink(entry.value, property, in: write))) }
+            return .entries(resolved)
+        }
+    }
+
+    private func resolveLink(_ value: _StoredValue, _ property: StoredProperty, in write: WriteState) throws(RealmError) -> _StoredValue {
+        guard case .object(let object) = value else { return value }
+        if object.isInstance(of: EmbeddedObject.self) {
+            if let state = object._state {
+                guard state.isManaged(by: self), state.exists else { throw Self.notInThisRealm(object) }
+                throw RealmError(.invalidArgument, "The \(state.table.name) assigned to '\(property.name)' already belongs to another object; an embedded object has exactly one parent. Assign a new, unmanaged \(state.table.name) instead.")
+            }
+            let table = try writableTable(for: type(of: object))
+            try insert(object, into: table, in: write)
+            return .object(object)
+        }
+        return .object(try addObject(object, update: write.cascadePolicy, in: write))
+    }
+
+    static func notInThisRealm(_ object: ObjectBase) -> RealmError {
+        guard let state = object._state else { return RealmError(.invalidObject, "The object is not managed by a realm.") }
+        switch state.source {
+        case .frozen:
+            return RealmError(.invalidObject, "A frozen \(state.table.name) cannot be added or linked; thaw it into this realm first (realm.thaw(_:)).")
+        case .live(let realm):
+            if realm.isOpen, !realm.rowExists(state.table, state.key) {
+                return RealmError(.invalidObject, "The \(state.table.name) was deleted; a deleted object cannot be added or linked.")
+            }
+            return RealmError(.invalidObject, "Object is already managed by another Realm. Use create instead to copy it into this Realm.")
+        }
+    }
+
+    /// Every link in a payload of `property`: the target table's id and object key.
+    func links(in payload: [UInt8]?, _ property: StoredProperty) -> [(table: UInt32, key: ObjectKey)] {
+        guard let payload, property.type == .object || property.type == .any else { return [] }
+        let typedTarget = property.objectClassName.flatMap { storedClassId(named: $0) } ?? 0
+        var found: [(UInt32, ObjectKey)] = []
+        payload.withUnsafeBytes { bytes in
+            func collect(_ element: UnsafeRawBufferPointer) {
+                if let link = ValueCodec.linkKey(element, as: property.type) { found.append((link.table ?? typedTarget, link.key)) }
+            }
+            switch property.collection {
+            case .single: collect(bytes)
+            case .list, .set: CollectionCodec.forEachElement(bytes, collect)
+            case .map: CollectionCodec.forEachEntry(bytes) { _, element in collect(element) }
+            }
+        }
+        return found
+    }
+
+    /// Keeps the backlink entries of the targets of field `field` of `key` in step with a change
+    /// of its payload from `old` to `new`.
+    private func updateBacklinks(_ table: Table, _ key: ObjectKey, _ field: Int, old: [UInt8]?, new: [UInt8]?, in write: WriteState) throws(StorageError) {
+        let property = table.stored.properties[field]
+        guard property.type == .object || property.type == .any else { return }
+        var delta: [BacklinkTarget: Int] = [:]
+        for link in links(in: old, property) { delta[BacklinkTarget(table: link.table, key: link.key), default: 0] -= 1 }
+        for link in links(in: new, property) { delta[BacklinkTarget(table: link.table, key: link.key), default: 0] += 1 }
+        for (target, change) in delta where change != 0 {
+            try adjustBacklink(target, from: table.id, field: field, source: key, by: change, in: write)
+        }
+    }
+
+    struct BacklinkTarget: Hashable {
+        let table: UInt32
+        let key: ObjectKey
+    }
+
+    static func backlinksTree(_ table: UInt32) -> String { "links/\(table)" }
+
+    static func backlinkKey(_ target: ObjectKey, from table: UInt32, field: Int, source: ObjectKey) -> [UInt8] {
+        var key = target.bytes
+        withUnsafeBytes(of: table.bigEndian) { key.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt16(field).bigEndian) { key.append(contentsOf: $0) }
+        source.append(to: &key)
+        return key
+    }
+
+    private func adjustBacklink(_ target: BacklinkTarget, from table: UInt32, field: Int, source: ObjectKey, by change: Int, in write: WriteState) throws(StorageError) {
+        let tree = Self.backlinksTree(target.table)
+        let key = Self.backlinkKey(target.key, from: table, field: field, source: source)
+        let count = try write.reader.withValue(tree, key) { Int(ValueCodec.u32($0, 0)) } ?? 0
+        let updated = count + change
+        if updated <= 0 {
+            try write.reader.delete(tree, key)
+        } else {
+            var value: [UInt8] = []
+            ValueCodec.appendLE(UInt32(updated), to: &value)
+            try write.reader.put(tree, key, value)
+        }
+    }
+
+    /// Deletes the embedded objects `old` linked to and `new` does not.
+    private func deleteOrphanedEmbedded(_ property: StoredProperty, old: [UInt8]?, new: [UInt8]?, in write: WriteState) throws(RealmError) {
+        guard property.type == .object, let className = property.objectClassName,
+            let target = currentFileSchema.classes[className], target.isEmbedded, let targetTable = table(id: target.id)
+        else { return }
+        let kept = Set(links(in: new, property).map(\.key))
+        for link in links(in: old, property) where !kept.contains(link.key) {
+            try deleteObject(targetTable, link.key, in: write)
+        }
+    }
+}

@@ -1,0 +1,33 @@
+extension Realm {
+    /// Every object of `type` in the realm: lazy (nothing is read until used) and live (it
+    /// follows the realm's version and the changes of the open write transaction).
+    public func objects<Element: ObjectBase>(_ type: Element.Type) -> Results<Element> {
+        Results(realm: self)
+    }
+
+    /// The object of `type` whose primary key is `key`, or nil if there is none.
+    ///
+    /// Traps if `type` has no primary key or `key` is not of the primary key's type, as
+    /// RealmSwift does: both are programming errors, not conditions to handle.
+    public func object<Element: ObjectBase, KeyType>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
+        let table: Table?
+        do {
+            table = try self.table(for: type, creating: false)
+        } catch {
+            preconditionFailure(error.description)
+        }
+        guard let table else { return nil }
+        guard let primaryKey = table.info.primaryKey else {
+            preconditionFailure("\(table.name) has no primary key; declare one with @Persisted(primaryKey: true) to look objects up by key.")
+        }
+        let field = table.info.fields[primaryKey]
+        let value: _StoredValue
+        do {
+            value = field.accessor.stored(try field.accessor.convert(key, property: table.info.schema.properties[primaryKey].name)) ?? .null
+        } catch {
+            preconditionFailure("\(error.description) (looking up \(table.name) by primary key)")
+        }
+        guard let objectKey = objectKey(table, primaryKey: value) else { return nil }
+        return (object(table, objectKey) as! Element)
+    }
+}

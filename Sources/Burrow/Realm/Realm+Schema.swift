@@ -1,0 +1,200 @@
+import BurrowStorage
+
+extension Realm {
+    /// The table of `type` in this realm, or nil if the file has no such class yet and
+    /// `creating` is false (or no write transaction is open to create it in).
+    ///
+    /// Throws `.schemaMismatch` if the class cannot be stored as declared, differs from the
+    /// class in the file, or is not one of the configuration's `objectTypes`.
+    func table(for type: ObjectBase.Type, creating: Bool) throws(RealmError) -> Table? {
+        if let table = tables[ObjectIdentifier(type)] { return table }
+        let info = ClassInfo.of(type)
+        if let problem = info.problem { throw problem }
+        if let objectTypes = configuration.objectTypes, !objectTypes.contains(where: { $0 == type }) {
+            throw RealmError(.schemaMismatch, "\(info.name) is not one of this realm's objectTypes; add \(type).self to Realm.Configuration.objectTypes.")
+        }
+        if let stored = currentFileSchema.classes[info.name] {
+            if let mismatch = Table.mismatch(info, stored) {
+                throw RealmError(.schemaMismatch, "The class \(info.name) does not match its schema in \(displayName): \(mismatch). Raise Configuration.schemaVersion to migrate the file.")
+            }
+            return register(Table(info: info, stored: stored))
+        }
+        guard creating, let write else { return nil }
+        let stored = Table.newStoredClass(for: info, id: currentFileSchema.info.nextClassId)
+        var schema = currentFileSchema
+        schema.info.nextClassId += 1
+        schema.classes[info.name] = stored
+        try storeSchema(schema, changing: [stored], in: write)
+        return register(Table(info: info, stored: stored))
+    }
+
+    /// The table of `type`, created in the open write transaction if the file lacks it.
+    func writableTable(for type: ObjectBase.Type) throws(RealmError) -> Table {
+        guard let table = try table(for: type, creating: true) else {
+            preconditionFailure("internal error: no write transaction to create \(type) in")
+        }
+        return table
+    }
+
+    private func register(_ table: Table) -> Table {
+        tables[ObjectIdentifier(table.info.type)] = table
+        tablesById[table.id] = table
+        return table
+    }
+
+    /// Writes `schema` (with the entries of `changed` classes) into the open transaction.
+    func storeSchema(_ schema: FileSchema, changing changed: [StoredClass], in write: WriteState) throws(RealmError) {
+        do {
+            try write.reader.put(FileSchema.treeName, FileSchema.infoKey, FileSchema.encode(schema.info))
+            for stored in changed {
+                try write.reader.put(FileSchema.treeName, Array((FileSchema.classKeyPrefix + stored.name).utf8), FileSchema.encode(stored))
+            }
+        } catch {
+            throw RealmError(error)
+        }
+        setFileSchema(schema)
+        write.schemaChanged = true
+    }
+
+    func setFileSchema(_ schema: FileSchema) {
+        if schema.classes != currentFileSchema.classes {
+            tables = [:]
+            tablesById = [:]
+        }
+        currentFileSchema = schema
+    }
+
+    /// At open: checks the configured classes against the file, creating missing classes and
+    /// migrating changed ones when the schema version was raised.
+    func prepareSchema() throws(RealmError) {
+        let types = configuration.objectTypes ?? ClassInfo.discovered.filter { currentFileSchema.classes[$0.name] != nil }.map(\.type)
+        var missing: [ClassInfo] = []
+        var changed: [(ClassInfo, StoredClass, String)] = []
+        for type in types {
+            let info = ClassInfo.of(type)
+            if let problem = info.problem { throw problem }
+            if let stored = currentFileSchema.classes[info.name] {
+                if let mismatch = Table.mismatch(info, stored) { changed.append((info, stored, mismatch)) }
+            } else if configuration.objectTypes != nil {
+                missing.append(info)
+            }
+        }
+        let oldVersion = currentFileSchema.info.schemaVersion
+        let versionRaised = configuration.schemaVersion > oldVersion
+        if !changed.isEmpty, !versionRaised {
+            if configuration.deleteRealmIfMigrationNeeded, !configuration.readOnly {
+                try deleteEverything()
+                return try prepareSchema()
+            }
+            let details = changed.map { "\($0.0.name): \($0.2)" }.joined(separator: "; ")
+            throw RealmError(.schemaMismatch, "The classes do not match the schema in \(displayName) (\(details)), and the schema version was not raised (it is \(configuration.schemaVersion); the file's is \(oldVersion)). Raise Configuration.schemaVersion to migrate, or set deleteRealmIfMigrationNeeded.")
+        }
+        if configuration.schemaVersion < oldVersion, !currentFileSchema.classes.isEmpty {
+            throw RealmError(.schemaMismatch, "\(displayName) has schema version \(oldVersion), newer than this configuration's \(configuration.schemaVersion); it was written by a newer version of the app.")
+        }
+        guard !missing.isEmpty || !changed.isEmpty || versionRaised else { return }
+        if configuration.readOnly {
+            if missing.isEmpty && changed.isEmpty { return }
+            throw RealmError(.schemaMismatch, "\(displayName) is opened read-only, but its schema needs \(changed.isEmpty ? "new classes" : "a migration") (\((missing.map(\.name) + changed.map(\.0.name)).joined(separator: ", "))).")
+        }
+        try writeBlocking { () throws(RealmError) in
+            guard let write else { return }
+            var schema = currentFileSchema
+            var changedClasses: [StoredClass] = []
+            for info in missing where schema.classes[info.name] == nil {
+                let stored = Table.newStoredClass(for: info, id: schema.info.nextClassId)
+                schema.info.nextClassId += 1
+                schema.classes[info.name] = stored
+                changedClasses.append(stored)
+            }
+            for (info, old, _) in changed {
+                let new = Table.newStoredClass(for: info, id: old.id)
+                schema.classes[info.name] = new
+                changedClasses.append(new)
+            }
+            schema.info.schemaVersion = max(configuration.schemaVersion, oldVersion)
+            try storeSchema(schema, changing: changedClasses, in: write)
+            for (info, old, _) in changed {
+                try migrateRows(of: info, from: old)
+            }
+            if versionRaised, let block = configuration.migrationBlock {
+                block(Migration(realm: self, oldSchemaVersion: oldVersion), oldVersion)
+            }
+        }
+    }
+
+    /// Rewrites every row of a migrated class into its new field layout (properties matched by
+    /// name; added properties get their defaults) and rebuilds its indexes.
+    private func migrateRows(of info: ClassInfo, from old: StoredClass) throws(RealmError) {
+        guard let table = try table(for: info.type, creating: false), let write else { return }
+        let oldTable = Table(info: info, stored: old)
+        do {
+            var rows: [(ObjectKey, [UInt8])] = []
+            try write.reader.scan(oldTable.rowsTree, from: []) { key, row in
+                rows.append((ObjectKey.read(key), Array(row)))
+                return true
+            }
+            for (index, tree) in oldTable.indexTrees.enumerated() where tree != nil && info.schema.properties[index].isIndexed {
+                try? write.transaction.dropTree(named: tree!)
+            }
+            for (key, row) in rows {
+                var payloads: [[UInt8]?] = []
+                for property in table.stored.properties {
+                    if let oldField = old.fieldIndex(of: property.name), old.properties[oldField].type == property.type,
+                        old.properties[oldField].collection == property.collection
+                    {
+                        payloads.append(row.withUnsafeBytes { RowCodec.field($0, oldField).map(Array.init) })
+                    } else {
+                        var payload: [UInt8] = []
+                        ValueCodec.append(Self.defaultStored(for: property, info: info), as: property.type, to: &payload)
+                        payloads.append(payload.isEmpty ? nil : payload)
+                    }
+                }
+                try write.reader.put(table.rowsTree, key.bytes, RowCodec.assemble(payloads))
+                for (property, tree) in table.indexTrees.enumerated() {
+                    guard let tree, let field = table.fieldOf[property] else { continue }
+                    let value = payloads[field].map { payload in
+                        payload.withUnsafeBytes { ValueCodec.decode($0, as: table.fieldTypes[field], linkTarget: 0) { _, _ in .null } }
+                    } ?? .null
+                    try write.reader.put(tree, IndexKey.entry(value, key), [])
+                }
+            }
+        } catch {
+            throw RealmError(error)
+        }
+    }
+
+    /// The value a property added by a migration starts with.
+    static func defaultStored(for property: StoredProperty, info: ClassInfo) -> _StoredValue {
+        guard property.collection == .single, !property.isOptional, info.propertyIndex[property.name] != nil else { return .null }
+        switch property.type {
+        case .bool: return .bool(false)
+        case .int: return .int(0)
+        case .float: return .float(0)
+        case .double: return .double(0)
+        case .string: return .string("")
+        case .data: return .data(.init())
+        case .date: return .date(.init(timeIntervalSince1970: 0))
+        case .objectId: return .objectId(.generate())
+        case .uuid: return .uuid(.init())
+        case .decimal128: return .decimal128(.init())
+        case .object, .any, .linkingObjects: return .null
+        }
+    }
+
+    /// Removes every class and object from the file (for `deleteRealmIfMigrationNeeded`).
+    private func deleteEverything() throws(RealmError) {
+        try writeBlocking { () throws(RealmError) in
+            guard let write else { return }
+            do {
+                for name in try write.transaction.treeNames() { try write.transaction.dropTree(named: name) }
+            } catch let error as StorageError {
+                throw RealmError(error)
+            } catch {
+                throw RealmError(.fileAccess, "\(error)")
+            }
+            setFileSchema(.empty)
+            write.schemaChanged = true
+        }
+    }
+}

@@ -1,0 +1,203 @@
+import BurrowStorage
+
+extension Realm {
+    /// Runs `block` in a write transaction and commits it, synchronously. If another write
+    /// transaction on the same file is open (in any realm of this process), waits for it by
+    /// blocking the thread; in async code prefer `asyncWrite`, which suspends instead.
+    ///
+    /// If `block` throws, the transaction is cancelled: nothing it did is kept, and objects it
+    /// added become unmanaged again; the error is rethrown. Throws `RealmError` if the realm is
+    /// frozen, read-only or already in a write transaction, or if the commit fails (including
+    /// an error recorded by a setter during the block, such as linking an object of another
+    /// realm).
+    @discardableResult
+    public func write<Result>(_ block: () throws -> Result) throws -> Result {
+        try beginWrite()
+        return try finishWrite(block)
+    }
+
+    /// Runs `block` in a write transaction and commits it. Waits for the file's write lock
+    /// without blocking a thread; the realm's actor runs other work meanwhile.
+    ///
+    /// If the task is cancelled before the lock is acquired, throws `CancellationError` and
+    /// changes nothing. If `block` throws, the transaction is cancelled (nothing is kept) and
+    /// the error rethrown. Other errors as for `write(_:)`.
+    @discardableResult
+    public func asyncWrite<Result>(
+        _ block: () throws -> Result, isolation: isolated (any Actor)? = #isolation
+    ) async throws -> Result {
+        try checkCanBeginWrite()
+        try Task.checkCancellation()
+        let transaction: WriteTransaction
+        do {
+            transaction = try await storage.beginWrite()
+        } catch let error as StorageError {
+            throw RealmError(error)
+        }
+        try begin(transaction)
+        return try finishWrite(block)
+    }
+
+    /// Opens a write transaction, blocking the thread until the file's write lock is free.
+    /// End it with `commitWrite()` or `cancelWrite()`.
+    ///
+    /// Throws `RealmError` (`.wrongState`) if a write transaction is already open on this realm
+    /// (writes do not nest) or the realm is frozen; (`.wrongState`) if it is read-only.
+    public func beginWrite() throws {
+        try checkCanBeginWrite()
+        let transaction: WriteTransaction
+        do {
+            transaction = try storage.beginWriteBlocking()
+        } catch {
+            throw RealmError(error)
+        }
+        try begin(transaction)
+    }
+
+    /// Commits the open write transaction: its changes become the file's newest version,
+    /// durable as the configuration's `durability` says, and the realm reads that version.
+    ///
+    /// Throws `RealmError` (`.wrongState`) if no write transaction is open. If the commit
+    /// fails, or a setter recorded an error during the transaction, throws that error and
+    /// cancels the transaction: nothing is kept.
+    public func commitWrite() throws {
+        guard let write else {
+            throw RealmError(.wrongState, "commitWrite() was called with no write transaction open; call beginWrite() first.")
+        }
+        if let failure = write.failure {
+            rollBack()
+            throw failure
+        }
+        do {
+            for (table, next) in write.nextKeys {
+                try write.reader.put(WriteState.sequencesTree, Self.sequenceKey(table), ObjectKey(next).bytes)
+            }
+            try write.transaction.commit(durability: configuration.storageDurability)
+        } catch {
+            rollBack()
+            throw RealmError(error)
+        }
+        self.write = nil
+        try moveToLatest()
+    }
+
+    /// Cancels the open write transaction: nothing it did is kept, objects it added become
+    /// unmanaged again, and the realm reads the version it read before.
+    ///
+    /// Throws `RealmError` (`.wrongState`) if no write transaction is open.
+    public func cancelWrite() throws {
+        guard write != nil else {
+            throw RealmError(.wrongState, "cancelWrite() was called with no write transaction open.")
+        }
+        rollBack()
+    }
+
+    // MARK: Internals
+
+    func checkCanBeginWrite() throws(RealmError) {
+        if isFrozen {
+            throw RealmError(.wrongState, "Cannot write to a frozen realm; thaw the objects into a live realm and write there.")
+        }
+        if write != nil {
+            throw RealmError(.wrongState, "The realm is already in a write transaction; writes cannot be nested. Make the changes in the open transaction.")
+        }
+        if !isOpen {
+            throw RealmError(.wrongState, "The realm was invalidated; open it again to write.")
+        }
+        if configuration.readOnly {
+            throw RealmError(.wrongState, "\(displayName) was opened read-only; writes are not allowed.")
+        }
+    }
+
+    private func begin(_ transaction: WriteTransaction) throws(RealmError) {
+        // Under the write lock the newest version is the transaction's base: the realm moves
+        // to it, so the transaction sees every committed change.
+        if transaction.baseVersion != snapshotReader.snapshot.version {
+            do {
+                try moveToLatest()
+            } catch {
+                transaction.abort()
+                throw error
+            }
+        }
+        write = WriteState(transaction)
+        noteChange()
+    }
+
+    private func finishWrite<Result>(_ block: () throws -> Result) throws -> Result {
+        let result: Result
+        do {
+            result = try block()
+        } catch {
+            if write != nil { rollBack() }
+            throw error
+        }
+        guard write != nil else { return result }  // the block committed or cancelled itself
+        try commitWrite()
+        return result
+    }
+
+    /// Runs `body` in a write transaction of its own, blocking (used while opening).
+    func writeBlocking(_ body: () throws(RealmError) -> Void) throws(RealmError) {
+        let transaction: WriteTransaction
+        do {
+            transaction = try storage.beginWriteBlocking()
+        } catch {
+            throw RealmError(error)
+        }
+        try begin(transaction)
+        do {
+            try body()
+        } catch {
+            rollBack()
+            throw error
+        }
+        do {
+            try commitWrite()
+        } catch let error as RealmError {
+            throw error
+        } catch {
+            throw RealmError(.fileAccess, "\(error)")
+        }
+    }
+
+    /// Abandons the open transaction and makes the objects it added unmanaged again.
+    func rollBack() {
+        guard let write else { return }
+        write.transaction.abort()
+        self.write = nil
+        for (object, values) in write.added.reversed() {
+            guard let state = object._state else { continue }
+            let base = Unmanaged.passUnretained(object).toOpaque()
+            for (index, field) in state.table.info.fields.enumerated() {
+                field.accessor.unbind(at: base + field.offset, value: values[index])
+            }
+            object._state = nil
+        }
+        if write.schemaChanged {
+            schemaLoaded = false
+            try? loadSchemaIfChanged()
+        }
+        noteChange()
+    }
+
+    static func sequenceKey(_ tableId: UInt32) -> [UInt8] {
+        withUnsafeBytes(of: tableId.bigEndian) { Array($0) }
+    }
+
+    /// A new object key for `table`: one more than any it ever handed out.
+    func newObjectKey(_ table: Table, in write: WriteState) throws(RealmError) -> ObjectKey {
+        if let next = write.nextKeys[table.id] {
+            write.nextKeys[table.id] = next + 1
+            return ObjectKey(next)
+        }
+        do {
+            let stored = try write.reader.withValue(WriteState.sequencesTree, Self.sequenceKey(table.id)) { ObjectKey.read($0).rawValue }
+            let next = stored ?? 1
+            write.nextKeys[table.id] = next + 1
+            return ObjectKey(next)
+        } catch {
+            throw RealmError(error)
+        }
+    }
+}

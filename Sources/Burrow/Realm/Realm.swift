@@ -1,0 +1,221 @@
+import BurrowStorage
+import Foundation
+
+/// An open database: the objects of one file (or one in-memory realm) as of one version.
+///
+/// A `Realm` is confined to the isolation domain that opened it (an actor, or the main actor),
+/// like its live objects and `Results`: none of them is `Sendable`, so the compiler keeps them
+/// from crossing actors. To use a realm from other tasks, open it inside a `RealmActor` (or an
+/// actor of your own) and pass frozen values out.
+///
+/// A realm reads one version of the file until it writes, calls `refresh()`, or its
+/// `RealmActor` moves it forward between calls: synchronous code never sees the data change
+/// under it. Writes happen in write transactions (`write`, `asyncWrite`, `beginWrite`), one at
+/// a time per file in the whole process.
+public final class Realm {
+    /// The configuration the realm was opened with.
+    public let configuration: Configuration
+    let storage: Storage
+    /// Set for a frozen realm: the one version it reads forever.
+    let frozenVersion: FrozenVersion?
+    /// The version read outside write transactions.
+    private(set) var snapshotReader: SnapshotReader
+    /// The open write transaction, if any.
+    var write: WriteState?
+    var currentFileSchema: FileSchema
+    /// The `info` entry of the schema tree the schema was loaded from, to notice changes cheaply.
+    private var schemaStamp: [UInt8]?
+    var schemaLoaded = false
+    var tables: [ObjectIdentifier: Table] = [:]
+    var tablesById: [UInt32: Table] = [:]
+    /// Changes whenever what this realm reads may have changed (a new version, or a change made
+    /// in the open write transaction). Live `Results` re-evaluate when it moves.
+    private(set) var changeStamp: UInt64 = 0
+    private(set) var isOpen = true
+
+    // MARK: Opening
+
+    /// Opens the realm `configuration` describes, synchronously, on the current thread.
+    ///
+    /// Throws `RealmError`: `.fileLocked` if another process has the file open, `.invalidFile` or
+    /// `.corruptFile` for a file that is not a sound Burrow database, `.fileAccess` if it cannot
+    /// be read or created, `.schemaMismatch` if the classes differ from the file's schema and no
+    /// migration applies.
+    public convenience init(configuration: Configuration = .defaultConfiguration) throws {
+        let storage = try Self.openStorage(configuration)
+        try self.init(storage: storage, configuration: configuration)
+    }
+
+    /// Opens the realm `configuration` describes, isolated to the caller's actor (`#isolation`):
+    /// the realm and its objects may be used only there.
+    public static func open(
+        configuration: Configuration = .defaultConfiguration, isolation: isolated (any Actor)? = #isolation
+    ) async throws -> Realm {
+        try Realm(configuration: configuration)
+    }
+
+    private static func openStorage(_ configuration: Configuration) throws(RealmError) -> Storage {
+        let options = StorageOptions(readOnly: configuration.readOnly, create: !configuration.readOnly)
+        do {
+            if let identifier = configuration.inMemoryIdentifier {
+                return try Storage.inMemory(identifier: identifier, options: options)
+            }
+            guard let url = configuration.fileURL else {
+                throw RealmError(.invalidArgument, "The configuration names neither a file nor an in-memory identifier.")
+            }
+            if configuration.readOnly, !FileManager.default.fileExists(atPath: url.path) {
+                throw RealmError(.fileAccess, "Cannot open \(url.path) read-only: there is no such file.")
+            }
+            return try Storage.open(path: url.path, options: options)
+        } catch let error as StorageError {
+            throw RealmError(error)
+        } catch let error as RealmError {
+            throw error
+        } catch {
+            throw RealmError(.fileAccess, "\(error)")
+        }
+    }
+
+    private init(storage: Storage, configuration: Configuration) throws(RealmError) {
+        self.configuration = configuration
+        self.storage = storage
+        frozenVersion = nil
+        do {
+            snapshotReader = SnapshotReader(try storage.snapshot())
+        } catch {
+            throw RealmError(error)
+        }
+        currentFileSchema = .empty
+        try loadSchemaIfChanged()
+        try prepareSchema()
+    }
+
+    /// A frozen realm reading `version`.
+    init(frozen version: FrozenVersion) {
+        configuration = version.configuration
+        storage = version.snapshotReader.snapshot.storage
+        frozenVersion = version
+        snapshotReader = version.snapshotReader
+        currentFileSchema = version.currentFileSchema
+    }
+
+    // MARK: State
+
+    /// Whether this realm is frozen: it reads one version forever and cannot write.
+    public var isFrozen: Bool { frozenVersion != nil }
+
+    /// Whether a write transaction is open on this realm.
+    public var isInWriteTransaction: Bool { write != nil }
+
+    /// The version this realm reads (in a write transaction, the version the write started from).
+    public var version: UInt64 { write?.transaction.baseVersion ?? snapshotReader.snapshot.version }
+
+    /// Whether the realm has no objects at all.
+    public var isEmpty: Bool {
+        currentFileSchema.classes.values.allSatisfy { stored in
+            (try? reader.count("rows/\(stored.id)")) ?? 0 == 0
+        }
+    }
+
+    /// The trees this realm reads now: the write transaction's while one is open.
+    var reader: any TreeReader { write?.reader ?? snapshotReader }
+
+    /// Moves the realm to the newest version of the file, if it is not on it. Returns whether
+    /// anything changed. Does nothing inside a write transaction or on a frozen realm.
+    @discardableResult
+    public func refresh() -> Bool {
+        guard write == nil, frozenVersion == nil, isOpen, storage.version != snapshotReader.snapshot.version else { return false }
+        do {
+            try moveToLatest()
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Reads the newest version from now on.
+    func moveToLatest() throws(RealmError) {
+        do {
+            snapshotReader = SnapshotReader(try storage.snapshot())
+        } catch {
+            throw RealmError(error)
+        }
+        changeStamp &+= 1
+        try loadSchemaIfChanged()
+    }
+
+    func noteChange() { changeStamp &+= 1 }
+
+    /// Stops using the file: objects and results of this realm become invalid. Other realms of
+    /// the same file are not affected.
+    public func invalidate() {
+        write?.transaction.abort()
+        write = nil
+        isOpen = false
+        changeStamp &+= 1
+    }
+
+    // MARK: Schema
+
+    /// Reloads the stored schema if the version being read changed it.
+    func loadSchemaIfChanged() throws(RealmError) {
+        do {
+            let stamp = try reader.withValue(FileSchema.treeName, FileSchema.infoKey) { Array($0) }
+            if schemaLoaded, stamp == schemaStamp { return }
+            var schema = FileSchema.empty
+            if let stamp {
+                schema.info = try stamp.withUnsafeBytes { bytes throws(RealmError) in
+                    try FileSchema.decode(FileSchema.Info.self, from: bytes, path: displayName)
+                }
+            }
+            var failure: RealmError?
+            try reader.scan(FileSchema.treeName, prefix: Array(FileSchema.classKeyPrefix.utf8)) { _, value in
+                do {
+                    let stored = try FileSchema.decode(StoredClass.self, from: value, path: displayName)
+                    schema.classes[stored.name] = stored
+                    return true
+                } catch {
+                    failure = error as? RealmError
+                    return false
+                }
+            }
+            if let failure { throw failure }
+            schemaStamp = stamp
+            schemaLoaded = true
+            if schema != currentFileSchema {
+                currentFileSchema = schema
+                tables = [:]
+                tablesById = [:]
+            }
+        } catch let error as StorageError {
+            throw RealmError(error)
+        } catch let error as RealmError {
+            throw error
+        } catch {
+            throw RealmError(.corruptFile, "\(error)")
+        }
+    }
+
+    public var displayName: String { configuration.displayName }
+}
+
+extension Realm: ReadContext {
+    var objectSource: ObjectSource {
+        if let frozenVersion { return .frozen(frozenVersion) }
+        return .live(self)
+    }
+
+    func table(id: UInt32) -> Table? {
+        if let table = tablesById[id] { return table }
+        guard let stored = currentFileSchema.classes.values.first(where: { $0.id == id }),
+            let info = ClassInfo.named(stored.name)
+        else { return nil }
+        return try? table(for: info.type, creating: false)
+    }
+}
+
+extension Realm: CustomStringConvertible {
+    public var description: String {
+        "Realm(\(displayName), version \(version)\(isFrozen ? ", frozen" : "")\(isInWriteTransaction ? ", in a write transaction" : ""))"
+    }
+}

@@ -1,0 +1,73 @@
+/// The actor that owns a realm. Code runs against the live realm inside the actor (in its
+/// methods, extensions, or functions with an `isolated RealmActor` parameter); callers outside
+/// it use the async methods below, which take `sending` closures and return only `Sendable`
+/// values: frozen objects and results, or plain values.
+///
+///     let db = try await RealmActor(configuration: config)
+///     try await db.asyncWrite { realm in try realm.add(Dog(value: ["name": "Rex"])) }
+///     let dogs: FrozenResults<Dog> = await db.objects(Dog.self)
+///
+/// Before each call the realm moves to the newest version of the file, so every call sees the
+/// writes that finished before it.
+public actor RealmActor {
+    /// The live realm. Use it only inside the actor.
+    public private(set) var realm: Realm
+
+    /// Opens the realm `configuration` describes, owned by the new actor.
+    ///
+    /// Throws `RealmError` as `Realm.init(configuration:)` does.
+    public init(configuration: Realm.Configuration = .defaultConfiguration) async throws {
+        realm = try Realm(configuration: configuration)
+    }
+
+    /// Runs `block` in a write transaction on the realm and commits it; returns its result.
+    /// Waits for the file's write lock without blocking a thread.
+    ///
+    /// If `block` throws, nothing it did is kept and the error is rethrown. If the calling
+    /// task is cancelled while waiting for the lock, throws `CancellationError` and changes
+    /// nothing. Other failures throw `RealmError`.
+    @discardableResult
+    public func asyncWrite<Result: Sendable>(_ block: sending (Realm) throws -> Result) async throws -> Result {
+        realm.refresh()
+        let realm = self.realm
+        return try await realm.asyncWrite { try block(realm) }
+    }
+
+    /// Runs `block` against the realm at the newest version, without writing.
+    public func read<Result: Sendable>(_ block: sending (Realm) throws -> Result) throws -> Result {
+        realm.refresh()
+        return try block(realm)
+    }
+
+    /// Creates an object as `Realm.create(_:value:update:)` does, in a write transaction of its
+    /// own, and returns it frozen.
+    public func create<T: Object>(_ type: T.Type, value: sending Any, update: UpdatePolicy = .error) async throws -> Frozen<T> {
+        realm.refresh()
+        let realm = self.realm
+        let object = try await realm.asyncWrite { try realm.create(type, value: value, update: update) }
+        return try object.freeze()
+    }
+
+    /// Every object of `type`, frozen at the newest version.
+    public func objects<T: ObjectBase>(_ type: T.Type) -> FrozenResults<T> {
+        realm.refresh()
+        return (try? realm.objects(type).freeze()) ?? FrozenResults(version: nil, table: nil, keys: [])
+    }
+
+    /// The object of `type` with primary key `key`, frozen, or nil.
+    public func object<T: Object, Key: Sendable>(ofType type: T.Type, forPrimaryKey key: Key) -> Frozen<T>? {
+        realm.refresh()
+        return try? realm.object(ofType: type, forPrimaryKey: key)?.freeze()
+    }
+
+    /// The live object for `frozen` in the actor's realm, or nil if it was deleted since.
+    public func thaw<T: ObjectBase>(_ frozen: Frozen<T>) -> T? {
+        realm.refresh()
+        return realm.thaw(frozen)
+    }
+
+    /// Stops using the realm; every later call fails or returns nothing.
+    public func close() {
+        realm.invalidate()
+    }
+}

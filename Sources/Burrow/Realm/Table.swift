@@ -1,0 +1,76 @@
+/// One class as an open realm stores it: the Swift class's properties matched to the fields of
+/// the class in the file, and the names of the trees that hold its rows and indexes.
+///
+/// Trees are named by the class's permanent id, so renaming never moves data:
+/// `rows/<id>` (object key → row), `pk/<id>` (primary key → object key), `index/<id>/<field>`
+/// (value + object key → empty), `links/<id>` (backlinks to objects of this class: target key +
+/// source class id + source field + source key → count).
+final class Table: Sendable {
+    let info: ClassInfo
+    let stored: StoredClass
+    /// Swift property index → row field index; nil for `LinkingObjects`, which are not stored.
+    let fieldOf: [Int?]
+    /// Row field index → its type.
+    let fieldTypes: [PropertyType]
+    let rowsTree: String
+    let primaryKeyTree: String
+    /// Per Swift property: its index tree, if it is indexed (and not the primary key).
+    let indexTrees: [String?]
+    /// Per row field: its index tree, if it is indexed (and not the primary key).
+    let fieldIndexTrees: [String?]
+    /// The row field of the primary key, if the class has one.
+    let primaryKeyField: Int?
+    let backlinksTree: String
+
+    var id: UInt32 { stored.id }
+    var name: String { stored.name }
+    var hasPrimaryKey: Bool { info.primaryKey != nil }
+
+    init(info: ClassInfo, stored: StoredClass) {
+        self.info = info
+        self.stored = stored
+        fieldOf = info.schema.properties.map { stored.fieldIndex(of: $0.name) }
+        fieldTypes = stored.properties.map(\.type)
+        rowsTree = "rows/\(stored.id)"
+        primaryKeyTree = "pk/\(stored.id)"
+        indexTrees = info.schema.properties.enumerated().map { index, property in
+            guard property.isIndexed, !property.isPrimary, let field = stored.fieldIndex(of: property.name) else { return nil }
+            return "index/\(stored.id)/\(field)"
+        }
+        backlinksTree = "links/\(stored.id)"
+        fieldIndexTrees = stored.properties.indices.map { field in
+            let property = stored.properties[field]
+            return property.isIndexed && !property.isPrimary ? "index/\(stored.id)/\(field)" : nil
+        }
+        primaryKeyField = stored.properties.firstIndex { $0.isPrimary }
+    }
+
+    /// The stored class that `info` would be in a file that does not have it yet.
+    static func newStoredClass(for info: ClassInfo, id: UInt32) -> StoredClass {
+        StoredClass(
+            id: id, name: info.name, isEmbedded: info.isEmbedded,
+            properties: info.schema.properties.filter { $0.type != .linkingObjects }.map(StoredProperty.init))
+    }
+
+    /// Why `info` cannot use `stored` as it is, or nil if it can.
+    static func mismatch(_ info: ClassInfo, _ stored: StoredClass) -> String? {
+        var differences: [String] = []
+        let swiftProperties = info.schema.properties.filter { $0.type != .linkingObjects }
+        for property in swiftProperties {
+            guard let index = stored.fieldIndex(of: property.name) else {
+                differences.append("property '\(property.name)' was added")
+                continue
+            }
+            if !stored.properties[index].matches(property) {
+                differences.append("property '\(property.name)' changed from \(stored.properties[index].summary) to \(StoredProperty(property).summary)")
+            }
+        }
+        for stored in stored.properties where info.propertyIndex[stored.name] == nil {
+            differences.append("property '\(stored.name)' was removed")
+        }
+        if info.isEmbedded != stored.isEmbedded {
+            differences.append(info.isEmbedded ? "it became an EmbeddedObject" : "it is no longer an EmbeddedObject")
+        }
+        return differences.isEmpty ? nil : differences.joined(separator: "; ")
+    }
+}

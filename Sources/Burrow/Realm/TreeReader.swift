@@ -1,0 +1,143 @@
+import BurrowStorage
+
+/// Reads the trees of one version of the file: a snapshot, or the open write transaction (which
+/// sees its own changes). Table code reads through this so it works the same in both.
+protocol TreeReader: AnyObject {
+    /// Calls `body` with the value under `key` in the tree named `tree` (zero-copy; valid only
+    /// inside `body`) and returns its result, or nil if the tree or key does not exist.
+    func withValue<R>(_ tree: String, _ key: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> R) throws(StorageError) -> R?
+    /// Calls `body` with each entry whose key is at least `start`, in key order, until `body`
+    /// returns false or the tree ends.
+    func scan(_ tree: String, from start: [UInt8], _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Bool) throws(StorageError)
+    /// The number of entries in the tree (0 if it does not exist), without scanning.
+    func count(_ tree: String) throws(StorageError) -> Int
+}
+
+extension TreeReader {
+    func withValue<R>(_ tree: String, _ key: [UInt8], _ body: (UnsafeRawBufferPointer) -> R) throws(StorageError) -> R? {
+        do {
+            return try key.withUnsafeBytes { k throws(StorageError) in try withValue(tree, k, body) }
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            preconditionFailure("unreachable: only storage errors are thrown here")
+        }
+    }
+
+    func contains(_ tree: String, _ key: [UInt8]) throws(StorageError) -> Bool {
+        try withValue(tree, key) { _ in () } != nil
+    }
+
+    /// Calls `body` with each entry whose key starts with `prefix`, in order, until it returns false.
+    func scan(_ tree: String, prefix: [UInt8], _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Bool) throws(StorageError) {
+        try scan(tree, from: prefix) { key, value in
+            guard key.count >= prefix.count, key.prefix(prefix.count).elementsEqual(prefix) else { return false }
+            return body(key, value)
+        }
+    }
+}
+
+/// Reads a snapshot. Safe to share between threads: the snapshot is immutable, and the cache of
+/// tree handles is behind a lock.
+final class SnapshotReader: TreeReader, Sendable {
+    let snapshot: Snapshot
+    /// Tree handles looked up so far (nil: no such tree in this version).
+    private let trees = Locked<[String: Tree?]>([:])
+
+    init(_ snapshot: Snapshot) {
+        self.snapshot = snapshot
+    }
+
+    var version: UInt64 { snapshot.version }
+
+    func tree(_ name: String) throws(StorageError) -> Tree? {
+        if let known = trees.withLock({ $0[name] }) { return known }
+        let tree = try snapshot.tree(named: name)
+        trees.withLock { $0[name] = tree }
+        return tree
+    }
+
+    func withValue<R>(_ tree: String, _ key: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> R) throws(StorageError) -> R? {
+        guard let handle = try self.tree(tree) else { return nil }
+        do {
+            return try handle.withValue(forKey: key, body)
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            preconditionFailure("unreachable: the body does not throw")
+        }
+    }
+
+    func scan(_ tree: String, from start: [UInt8], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Bool) throws(StorageError) {
+        guard let handle = try self.tree(tree) else { return }
+        var cursor = handle.makeCursor()
+        var more = try cursor.seek(start)
+        while more, body(cursor.key, try cursor.value()) {
+            more = try cursor.next()
+        }
+    }
+
+    func count(_ tree: String) throws(StorageError) -> Int {
+        try self.tree(tree)?.count ?? 0
+    }
+}
+
+/// Reads and writes through the open write transaction. Confined to its realm's isolation.
+final class TransactionReader: TreeReader {
+    let transaction: WriteTransaction
+    private var ids: [String: TreeID] = [:]
+
+    init(_ transaction: WriteTransaction) {
+        self.transaction = transaction
+    }
+
+    func id(_ name: String) throws(StorageError) -> TreeID? {
+        if let id = ids[name] { return id }
+        guard let id = try transaction.tree(named: name) else { return nil }
+        ids[name] = id
+        return id
+    }
+
+    /// The tree named `name`, created if it does not exist yet.
+    func openTree(_ name: String) throws(StorageError) -> TreeID {
+        if let id = try id(name) { return id }
+        let id = try transaction.createTree(named: name)
+        ids[name] = id
+        return id
+    }
+
+    func withValue<R>(_ tree: String, _ key: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> R) throws(StorageError) -> R? {
+        guard let id = try id(tree) else { return nil }
+        do {
+            return try transaction.withValue(forKey: key, in: id, body)
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            preconditionFailure("unreachable: the body does not throw")
+        }
+    }
+
+    func scan(_ tree: String, from start: [UInt8], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Bool) throws(StorageError) {
+        guard let id = try id(tree) else { return }
+        var cursor = try transaction.makeCursor(for: id)
+        var more = try cursor.seek(start)
+        while more, body(cursor.key, try cursor.value()) {
+            more = try cursor.next()
+        }
+    }
+
+    func count(_ tree: String) throws(StorageError) -> Int {
+        guard let id = try id(tree) else { return 0 }
+        return try transaction.count(of: id)
+    }
+
+    func put(_ tree: String, _ key: [UInt8], _ value: [UInt8]) throws(StorageError) {
+        try transaction.put(key, value, in: try openTree(tree))
+    }
+
+    @discardableResult
+    func delete(_ tree: String, _ key: [UInt8]) throws(StorageError) -> Bool {
+        guard let id = try id(tree) else { return false }
+        return try transaction.delete(key, from: id)
+    }
+}

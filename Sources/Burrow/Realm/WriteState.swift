@@ -1,0 +1,32 @@
+import BurrowStorage
+
+/// The open write transaction of a realm and what the realm tracks while it is open.
+final class WriteState {
+    let transaction: WriteTransaction
+    let reader: TransactionReader
+    /// The next object key of each table that inserted objects (table id → key), stored at commit.
+    var nextKeys: [UInt32: UInt64] = [:]
+    /// Objects this transaction made managed, with the values they had before, so that
+    /// cancelling makes them the unmanaged objects they were.
+    var added: [(object: ObjectBase, values: [Any])] = []
+    /// The first error met where none could be thrown (a property setter, `List.append`): the
+    /// commit throws it and keeps nothing.
+    var failure: RealmError?
+    /// Whether the transaction changed the stored schema.
+    var schemaChanged = false
+    /// The update policy for unmanaged objects a change links to: that of the `add` or
+    /// `create` in progress, `.error` for plain property changes.
+    var cascadePolicy: UpdatePolicy = .error
+
+    init(_ transaction: WriteTransaction) {
+        self.transaction = transaction
+        reader = TransactionReader(transaction)
+    }
+
+    /// Records `error` to be thrown at commit, unless an earlier one is recorded.
+    func fail(_ error: RealmError) {
+        if failure == nil { failure = error }
+    }
+
+    static let sequencesTree = "sequences"
+}

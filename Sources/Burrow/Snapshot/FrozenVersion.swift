@@ -1,0 +1,49 @@
+import BurrowStorage
+
+/// One version of a file, frozen: what `Frozen` values and frozen realms read. Immutable and
+/// `Sendable`: it pins its snapshot, so the pages it reads are never reused while it lives, and
+/// its only mutable state (the tables resolved so far) is behind a lock.
+final class FrozenVersion: ReadContext, Sendable {
+    let configuration: Realm.Configuration
+    let snapshotReader: SnapshotReader
+    let currentFileSchema: FileSchema
+    private let tables = Locked<[UInt32: Table]>([:])
+
+    init(configuration: Realm.Configuration, reader: SnapshotReader, schema: FileSchema) {
+        self.configuration = configuration
+        snapshotReader = reader
+        currentFileSchema = schema
+    }
+
+    /// The version `realm` reads now. Throws inside a write transaction, whose changes are not
+    /// a version yet.
+    convenience init(of realm: Realm) throws(RealmError) {
+        if realm.isInWriteTransaction {
+            throw RealmError(.wrongState, "Cannot freeze inside a write transaction: its changes are not committed yet. Freeze after the write.")
+        }
+        if let frozen = realm.frozenVersion {
+            self.init(configuration: frozen.configuration, reader: frozen.snapshotReader, schema: frozen.currentFileSchema)
+        } else {
+            self.init(configuration: realm.configuration, reader: realm.snapshotReader, schema: realm.currentFileSchema)
+        }
+    }
+
+    var reader: any TreeReader { snapshotReader }
+    var objectSource: ObjectSource { .frozen(self) }
+    var version: UInt64 { snapshotReader.snapshot.version }
+    var displayName: String { configuration.displayName }
+
+    func table(id: UInt32) -> Table? {
+        if let table = tables.withLock({ $0[id] }) { return table }
+        guard let stored = currentFileSchema.classes.values.first(where: { $0.id == id }),
+            let info = ClassInfo.named(stored.name), Table.mismatch(info, stored) == nil
+        else { return nil }
+        let table = Table(info: info, stored: stored)
+        tables.withLock { $0[id] = table }
+        return table
+    }
+
+    func table(for type: ObjectBase.Type) -> Table? {
+        storedClassId(named: ClassInfo.storedName(of: type)).flatMap(table(id:))
+    }
+}

@@ -1,0 +1,65 @@
+import Burrow
+import Foundation
+
+final class DogToy: Object {
+    @Persisted var name = ""
+}
+
+final class Dog: Object, ObjectKeyIdentifiable {
+    @Persisted(primaryKey: true) var _id: ObjectId
+    @Persisted(indexed: true) var name = ""
+    @Persisted var age = 0
+    @Persisted var color = ""
+    @Persisted var currentCity = ""
+    @Persisted var favoriteToy: DogToy?
+    @Persisted var companion: AnyRealmValue
+    @Persisted(originProperty: "dogs") var owners: LinkingObjects<Person>
+}
+
+final class Person: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var name = ""
+    @Persisted var dogs: List<Dog>
+    @Persisted var address: Address?
+}
+
+final class Address: EmbeddedObject {
+    @Persisted var street: String?
+    @Persisted var city: String?
+    @Persisted var country: String?
+    @Persisted var postalCode: String?
+}
+
+enum Status: String, PersistableEnum { case open, done }
+
+/// One property of every scalar type, optional and not.
+final class AllTypes: Object {
+    @Persisted(primaryKey: true) var key = ""
+    @Persisted var bool = false
+    @Persisted var int = 0
+    @Persisted var int8: Int8 = 0
+    @Persisted var int16: Int16 = 0
+    @Persisted var int32: Int32 = 0
+    @Persisted var int64: Int64 = 0
+    @Persisted var float: Float = 0
+    @Persisted var double = 0.0
+    @Persisted var string = ""
+    @Persisted var data = Data()
+    @Persisted var date = Date(timeIntervalSince1970: 0)
+    @Persisted var objectId = ObjectId()
+    @Persisted var uuid = UUID()
+    @Persisted var decimal = Decimal128()
+    @Persisted var status = Status.open
+    @Persisted var optionalInt: Int?
+    @Persisted var optionalString: String?
+    @Persisted var optionalDate: Date?
+    @Persisted var ints: List<Int>
+    @Persisted var any: AnyRealmValue
+}
+
+/// A fresh temporary file configuration for one test.
+func temporaryConfiguration(_ name: String = #function) -> Realm.Configuration {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("burrow-tests-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return Realm.Configuration(fileURL: directory.appendingPathComponent("test.burrow"))
+}

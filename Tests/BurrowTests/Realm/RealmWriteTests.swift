@@ -1,0 +1,256 @@
+import Foundation
+import Testing
+@testable import Burrow
+
+@Suite struct RealmWriteTests {
+    @Test func testAddedObjectsAreReadBackAfterReopen() throws {
+        let config = temporaryConfiguration()
+        let id: ObjectId
+        do {
+            let realm = try Realm(configuration: config)
+            let dog = Dog(value: ["name": "Rex", "age": 3, "color": "brown"])
+            id = dog._id
+            try realm.write {
+                try realm.add(dog)
+                dog.favoriteToy = DogToy(value: ["name": "Wubba"])
+                dog.companion = .string("cat")
+            }
+            #expect(dog.realm === realm)
+            #expect(realm.objects(Dog.self).count == 1)
+            #expect(realm.objects(DogToy.self).count == 1)
+        }
+        let realm = try Realm(configuration: config)
+        let dog = try #require(realm.object(ofType: Dog.self, forPrimaryKey: id))
+        #expect(dog.name == "Rex")
+        #expect(dog.age == 3)
+        #expect(dog.color == "brown")
+        #expect(dog.favoriteToy?.name == "Wubba")
+        #expect(dog.companion == .string("cat"))
+    }
+
+    @Test func testEveryScalarTypeRoundTrips() throws {
+        let config = temporaryConfiguration()
+        let date = Date(timeIntervalSince1970: 1_700_000_000.25)
+        let oid = ObjectId.generate()
+        let uuid = UUID()
+        do {
+            let realm = try Realm(configuration: config)
+            try realm.write {
+                let o = AllTypes()
+                o.key = "k"
+                o.bool = true
+                o.int = -5
+                o.int8 = -8
+                o.int16 = 16
+                o.int32 = -32
+                o.int64 = .max
+                o.float = 1.5
+                o.double = -2.25
+                o.string = "héllo"
+                o.data = Data([0, 1, 2, 255])
+                o.date = date
+                o.objectId = oid
+                o.uuid = uuid
+                o.decimal = Decimal128(12345)
+                o.status = .done
+                o.optionalInt = 7
+                o.optionalString = nil
+                o.optionalDate = date
+                o.ints.append(objectsIn: [3, 1, 2])
+                o.any = .int(42)
+                try realm.add(o)
+            }
+        }
+        let realm = try Realm(configuration: config)
+        let o = try #require(realm.object(ofType: AllTypes.self, forPrimaryKey: "k"))
+        #expect(o.bool == true)
+        #expect(o.int == -5)
+        #expect(o.int8 == -8)
+        #expect(o.int16 == 16)
+        #expect(o.int32 == -32)
+        #expect(o.int64 == .max)
+        #expect(o.float == 1.5)
+        #expect(o.double == -2.25)
+        #expect(o.string == "héllo")
+        #expect(o.data == Data([0, 1, 2, 255]))
+        #expect(o.date == date)
+        #expect(o.objectId == oid)
+        #expect(o.uuid == uuid)
+        #expect(o.decimal == Decimal128(12345))
+        #expect(o.status == .done)
+        #expect(o.optionalInt == 7)
+        #expect(o.optionalString == nil)
+        #expect(o.optionalDate == date)
+        #expect(Array(o.ints) == [3, 1, 2])
+        #expect(o.any == .int(42))
+    }
+
+    @Test func testDuplicatePrimaryKeyThrowsAndUpsertUpdates() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        try realm.write {
+            try realm.add(Person(value: ["id": 1234, "name": "Jones"]), update: .modified)
+            try realm.add(Person(value: ["id": 1234, "name": "Bowie"]), update: .modified)
+        }
+        #expect(realm.objects(Person.self).count == 1)
+        #expect(realm.object(ofType: Person.self, forPrimaryKey: 1234)?.name == "Bowie")
+        let error = #expect(throws: RealmError.self) {
+            try realm.write { try realm.add(Person(value: ["id": 1234, "name": "Again"])) }
+        }
+        #expect(error?.code == .primaryKeyExists)
+        #expect(realm.object(ofType: Person.self, forPrimaryKey: 1234)?.name == "Bowie")
+    }
+
+    @Test func testPartialUpdateByPrimaryKeyKeepsOtherProperties() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        try realm.write {
+            try realm.add(Person(value: ["id": 123, "name": "Ali"]))
+            try realm.create(Person.self, value: ["id": 123, "dogs": [["name": "Buster", "age": 5]]], update: .modified)
+        }
+        let person = try #require(realm.object(ofType: Person.self, forPrimaryKey: 123))
+        #expect(person.name == "Ali")
+        #expect(person.dogs.count == 1)
+        #expect(person.dogs[0].name == "Buster")
+        #expect(person.dogs[0].owners.count == 1)
+    }
+
+    @Test func testThrowingWriteLeavesNoTraceAndUnmanagesAddedObjects() throws {
+        struct Stop: Error {}
+        let realm = try Realm(configuration: temporaryConfiguration())
+        let dog = Dog(value: ["name": "Rex"])
+        #expect(throws: Stop.self) {
+            try realm.write {
+                try realm.add(dog)
+                dog.age = 9
+                throw Stop()
+            }
+        }
+        #expect(dog.realm == nil)
+        #expect(dog.name == "Rex")
+        #expect(realm.objects(Dog.self).count == 0)
+        #expect(!realm.isInWriteTransaction)
+    }
+
+    @Test func testDeleteNullsLinksAndRemovesFromLists() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        let person = Person(value: ["id": 1, "name": "Ali", "dogs": [["name": "A"], ["name": "B"]]])
+        try realm.write { try realm.add(person) }
+        let a = person.dogs[0]
+        try realm.write { try realm.delete(a) }
+        #expect(a.isInvalidated)
+        #expect(person.dogs.count == 1)
+        #expect(person.dogs[0].name == "B")
+        #expect(realm.objects(Dog.self).count == 1)
+    }
+
+    @Test func testEmbeddedObjectsGoWithTheirParent() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        let person = Person(value: ["id": 1, "address": ["street": "1 Main", "city": "Anytown"]])
+        try realm.write { try realm.add(person) }
+        #expect(person.address?.city == "Anytown")
+        try realm.write { person.address?.city = "Othertown" }
+        #expect(person.address?.city == "Othertown")
+        #expect(realm.objects(Address.self).count == 1)
+        try realm.write {
+            let replacement = Address()
+            replacement.street = "789 Any Street"
+            person.address = replacement
+        }
+        #expect(realm.objects(Address.self).count == 1)
+        #expect(person.address?.street == "789 Any Street")
+        try realm.write { try realm.delete(person) }
+        #expect(realm.objects(Address.self).count == 0)
+    }
+
+    @Test func testMisusesThrowActionableErrors() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        #expect(throws: RealmError.self) { try realm.commitWrite() }
+        #expect(throws: RealmError.self) { try realm.cancelWrite() }
+        #expect(throws: RealmError.self) { try realm.add(Dog()) }
+        try realm.beginWrite()
+        #expect(throws: RealmError.self) { try realm.beginWrite() }
+        #expect(throws: RealmError.self) { try realm.add(DogToy(), update: .modified) }
+        #expect(throws: RealmError.self) { try realm.create(Dog.self, value: ["nonsense": 1]) }
+        #expect(throws: RealmError.self) { try realm.create(Dog.self, value: ["age": "old"]) }
+        try realm.cancelWrite()
+        let bad = Dog(value: ["age": "old"])
+        let error = #expect(throws: RealmError.self) { try realm.write { try realm.add(bad) } }
+        #expect(error?.description.contains("age") == true)
+    }
+
+    @Test func testObjectFromAnotherRealmMustBeCopiedWithCreate() throws {
+        let first = try Realm(configuration: temporaryConfiguration())
+        let second = try Realm(configuration: temporaryConfiguration())
+        let toy = DogToy(value: ["name": "Wubba"])
+        try first.write { try first.add(toy) }
+        let error = #expect(throws: RealmError.self) { try second.write { try second.add(toy) } }
+        #expect(error?.description.contains("Use create") == true)
+        let copy = try second.write { try second.create(DogToy.self, value: toy) }
+        #expect(copy.name == "Wubba")
+        #expect(copy.realm === second)
+    }
+
+    @Test func testKeyValueCodingUpdatesInBulk() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        try realm.write {
+            for name in ["A", "B", "C"] { try realm.add(Dog(value: ["name": name, "currentCity": "Paris"])) }
+        }
+        try realm.write {
+            realm.objects(Dog.self).first?.setValue("Sparky", forKey: "name")
+            realm.objects(Dog.self).setValue("Toronto", forKey: "currentCity")
+        }
+        #expect(realm.objects(Dog.self).allSatisfy { $0.currentCity == "Toronto" })
+        #expect(realm.objects(Dog.self).first?.name == "Sparky")
+        #expect(realm.objects(Dog.self).first?["age"] as? Int == 0)
+    }
+
+    @Test func testFrozenObjectsAreReadableFromOtherTasks() async throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        let dog = Dog(value: ["name": "Wolfie", "age": 2])
+        try realm.write { try realm.add(dog) }
+        let frozen = try dog.freeze()
+        try realm.write { dog.age = 3 }
+        let age = await Task.detached { frozen.age }.value
+        #expect(age == 2)
+        #expect(realm.thaw(frozen)?.age == 3)
+        let results = try realm.objects(Dog.self).freeze()
+        let names = await Task.detached { results.map(\.name) }.value
+        #expect(names == ["Wolfie"])
+    }
+
+    @Test func testRealmActorWritesAndReturnsFrozenValues() async throws {
+        let db = try await RealmActor(configuration: temporaryConfiguration())
+        try await db.asyncWrite { realm in
+            try realm.add(Dog(value: ["name": "Rex", "age": 1]))
+        }
+        let dogs = await db.objects(Dog.self)
+        #expect(dogs.count == 1)
+        let id = try #require(dogs.first)._id
+        try await db.asyncWrite { realm in
+            guard let dog = realm.object(ofType: Dog.self, forPrimaryKey: id) else { return }
+            dog.age += 1
+        }
+        #expect(await db.object(ofType: Dog.self, forPrimaryKey: id)?.age == 2)
+    }
+
+    @Test func testConcurrentIncrementsLoseNoUpdate() async throws {
+        let config = temporaryConfiguration()
+        let counter = try await RealmActor(configuration: config)
+        _ = try await counter.create(AllTypes.self, value: ["key": "counter"])
+        let writers = 4
+        let increments = Int(ProcessInfo.processInfo.environment["BURROW_STRESS_ITERATIONS"] ?? "") ?? 25
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<writers {
+                group.addTask {
+                    let actor = try await RealmActor(configuration: config)
+                    for _ in 0..<increments {
+                        try await actor.asyncWrite { realm in
+                            realm.object(ofType: AllTypes.self, forPrimaryKey: "counter")!.int += 1
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(await counter.object(ofType: AllTypes.self, forPrimaryKey: "counter")?.int == writers * increments)
+    }
+}
