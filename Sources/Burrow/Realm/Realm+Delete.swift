@@ -59,12 +59,8 @@ extension Realm {
                 }
             }
             try write.reader.delete(table.rowsTree, key.bytes)
-        } catch let error as StorageError {
-            throw RealmError(error)
-        } catch let error as RealmError {
-            throw error
         } catch {
-            throw RealmError(.fileAccess, "\(error)")
+            throw RealmError(wrapping: error)
         }
         noteChange()
     }

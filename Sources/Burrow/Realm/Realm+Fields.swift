@@ -67,12 +67,8 @@ extension Realm {
             let newRow = row.withUnsafeBytes { RowCodec.replacing(field, with: payload, in: $0, fields: table.fieldTypes.count) }
             try write.reader.put(table.rowsTree, key.bytes, newRow)
             try deleteOrphanedEmbedded(property, old: oldPayload, new: payload, in: write)
-        } catch let error as StorageError {
-            throw RealmError(error)
-        } catch let error as RealmError {
-            throw error
         } catch {
-            throw RealmError(.fileAccess, "\(error)")
+            throw RealmError(wrapping: error)
         }
         noteChange()
     }

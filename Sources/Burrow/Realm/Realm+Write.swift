@@ -139,13 +139,11 @@ extension Realm {
 
     /// Runs `body` in a write transaction of its own, blocking (used while opening).
     func writeBlocking(_ body: () throws(RealmError) -> Void) throws(RealmError) {
-        let transaction: WriteTransaction
         do {
-            transaction = try storage.beginWriteBlocking()
+            try beginWrite()
         } catch {
-            throw RealmError(error)
+            throw RealmError(wrapping: error)
         }
-        try begin(transaction)
         do {
             try body()
         } catch {
@@ -154,10 +152,8 @@ extension Realm {
         }
         do {
             try commitWrite()
-        } catch let error as RealmError {
-            throw error
         } catch {
-            throw RealmError(.fileAccess, "\(error)")
+            throw RealmError(wrapping: error)
         }
     }
 

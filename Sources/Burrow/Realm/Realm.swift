@@ -67,12 +67,8 @@ public final class Realm {
                 throw RealmError(.fileAccess, "Cannot open \(url.path) read-only: there is no such file.")
             }
             return try Storage.open(path: url.path, options: options)
-        } catch let error as StorageError {
-            throw RealmError(error)
-        } catch let error as RealmError {
-            throw error
         } catch {
-            throw RealmError(.fileAccess, "\(error)")
+            throw RealmError(wrapping: error)
         }
     }
 
@@ -187,12 +183,8 @@ public final class Realm {
                 tables = [:]
                 tablesById = [:]
             }
-        } catch let error as StorageError {
-            throw RealmError(error)
-        } catch let error as RealmError {
-            throw error
         } catch {
-            throw RealmError(.corruptFile, "\(error)")
+            throw RealmError(wrapping: error)
         }
     }
 

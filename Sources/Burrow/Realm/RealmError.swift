@@ -50,3 +50,15 @@ extension RealmError {
         self.init(code, error.description)
     }
 }
+
+extension RealmError {
+    /// Any error met inside Burrow as a `RealmError`: engine errors mapped as above, a
+    /// `RealmError` as it is.
+    init(wrapping error: any Error) {
+        switch error {
+        case let error as RealmError: self = error
+        case let error as StorageError: self.init(error)
+        default: self.init(.fileAccess, "\(error)")
+        }
+    }
+}
