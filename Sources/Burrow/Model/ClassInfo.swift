@@ -60,11 +60,6 @@ final class ClassInfo: Sendable {
         registry.withLock { $0.byName[name] }
     }
 
-    /// Every class discovered so far.
-    static var discovered: [ClassInfo] {
-        registry.withLock { Array($0.byType.values) }
-    }
-
     /// The name `type` is stored under.
     static func storedName(of type: ObjectBase.Type) -> String {
         type._realmObjectName() ?? String(describing: type)

@@ -14,35 +14,31 @@ public protocol _CollectionValue: _PersistedValue {
 public final class List<Element: _Persistable>: RandomAccessCollection, MutableCollection, _CollectionValue, CustomStringConvertible {
     /// The elements of an unmanaged list.
     private var storage: [Element] = []
-    /// For a managed list: its object and the property it is.
-    private let owner: ObjectBase?
-    private let property: Int
+    private let binding: CollectionBinding?
 
     /// A new, empty, unmanaged list.
-    public init() {
-        owner = nil
-        property = 0
-    }
+    public init() { binding = nil }
 
     init(owner: ObjectBase, property: Int) {
-        self.owner = owner
-        self.property = property
+        binding = CollectionBinding(owner: owner, property: property)
     }
 
     /// The elements as stored now.
     private var elements: [Element] {
-        guard let owner, let state = owner._state else { return storage }
-        guard let field = state.table.fieldOf[property], case .elements(let values) = state.source.context.readContent(state.table, state.key, field) else { return [] }
+        guard let binding, let field = binding.field else { return storage }
+        guard case .elements(let values) = binding.context.readContent(binding.state.table, binding.state.key, field) else { return [] }
         return values.map(Element._fromStored)
     }
 
     private func replace(_ elements: [Element]) {
-        guard let owner, let state = owner._state else {
+        guard let binding else {
             storage = elements
             return
         }
-        guard case .live(let realm) = state.source else { preconditionFailure("Cannot modify a frozen List; thaw its object first.") }
-        realm.writeField(state.table, state.key, property, .elements(elements.map(\._stored)))
+        let stored = elements.map(\._stored)
+        _ = binding.write { realm, table, key, field, write throws(RealmError) in
+            try realm.setField(table, key, field, .elements(stored), in: write)
+        }
     }
 
     public var startIndex: Int { 0 }
@@ -121,11 +117,11 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
     }
 
     /// The realm of the list's object, or nil if unmanaged.
-    public var realm: Realm? { owner?.realm }
+    public var realm: Realm? { binding?.owner.realm }
     /// Whether the list's object was deleted.
-    public var isInvalidated: Bool { owner?.isInvalidated ?? false }
+    public var isInvalidated: Bool { binding?.owner.isInvalidated ?? false }
     /// Whether the list belongs to a frozen object.
-    public var isFrozen: Bool { owner?.isFrozen ?? false }
+    public var isFrozen: Bool { binding?.owner.isFrozen ?? false }
 
     public var description: String { "List<\(Element.self)>(\(elements.map { "\($0)" }.joined(separator: ", ")))" }
 

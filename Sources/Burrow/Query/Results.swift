@@ -19,7 +19,13 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
 
     private var current: Evaluation {
         if evaluation.stamp != owner.changeStamp {
-            evaluation.table = try? owner.table(for: Element.self, creating: false)
+            do {
+                evaluation.table = try owner.table(for: Element.self, creating: false)
+            } catch {
+                // `objects(_:)` cannot throw, as in RealmSwift. Configure `objectTypes` to have
+                // a schema mismatch thrown when the realm opens instead.
+                preconditionFailure("\(error.description) (Set Realm.Configuration.objectTypes to have this checked when the realm opens.)")
+            }
             evaluation.keys = evaluation.table.map { owner.allKeys($0) } ?? []
             evaluation.stamp = owner.changeStamp
         }

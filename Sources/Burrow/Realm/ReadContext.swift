@@ -125,12 +125,32 @@ extension ReadContext {
         let property = table.stored.properties[field]
         let target = linkTarget(table, field)
         let resolve: ValueCodec.LinkResolver = { id, key in self.linkedObject(id, key) }
+        if let tree = table.collectionTrees[field] {
+            var elements: [_StoredValue] = []
+            var entries: [(key: String, value: _StoredValue)] = []
+            do {
+                try reader.scan(tree, prefix: key.bytes) { _, value in
+                    if property.collection == .map {
+                        let keyLength = Int(ValueCodec.u32(value, 0))
+                        let mapKey = String(decoding: UnsafeRawBufferPointer(rebasing: value[4..<4 + keyLength]), as: UTF8.self)
+                        let element = UnsafeRawBufferPointer(rebasing: value[(4 + keyLength)...])
+                        entries.append((mapKey, ValueCodec.decode(element, as: property.type, linkTarget: target, resolve: resolve)))
+                    } else {
+                        elements.append(ValueCodec.decode(value, as: property.type, linkTarget: target, resolve: resolve))
+                    }
+                    return true
+                }
+            } catch {
+                fail(error)
+            }
+            return property.collection == .map ? .entries(entries) : .elements(elements)
+        }
         return withRow(table, key) { row in
             let payload = RowCodec.field(row, field)
             switch property.collection {
             case .single:
                 return .single(payload.map { ValueCodec.decode($0, as: property.type, linkTarget: target, resolve: resolve) } ?? .null)
-            case .list, .set:
+            case .list, .set:  // sets never reach here: they have trees
                 var elements: [_StoredValue] = []
                 CollectionCodec.forEachElement(payload) { elements.append(ValueCodec.decode($0, as: property.type, linkTarget: target, resolve: resolve)) }
                 return .elements(elements)
@@ -141,6 +161,43 @@ extension ReadContext {
                 }
                 return .entries(entries)
             }
+        }
+    }
+}
+
+extension ReadContext {
+    /// The number of elements of a collection field (a list's from its payload, a set's or
+    /// map's from the count its field holds).
+    func collectionCount(_ table: Table, _ key: ObjectKey, _ field: Int) -> Int {
+        withRow(table, key) { row in
+            let payload = RowCodec.field(row, field)
+            if table.collectionTrees[field] != nil { return payload.map { Int(ValueCodec.u64($0, 0)) } ?? 0 }
+            return CollectionCodec.count(payload)
+        }
+    }
+
+    /// Whether a set field contains `element`.
+    func setContains(_ table: Table, _ key: ObjectKey, _ field: Int, _ element: _StoredValue) -> Bool {
+        guard let tree = table.collectionTrees[field] else { return false }
+        do {
+            return try reader.contains(tree, Realm.collectionEntryKey(key, setElement: element))
+        } catch {
+            fail(error)
+        }
+    }
+
+    /// The value under `mapKey` of a map field: nil if the key is absent, `.null` if it holds nil.
+    func mapValue(_ table: Table, _ key: ObjectKey, _ field: Int, _ mapKey: String) -> _StoredValue? {
+        guard let tree = table.collectionTrees[field] else { return nil }
+        let property = table.stored.properties[field]
+        let target = linkTarget(table, field)
+        do {
+            return try reader.withValue(tree, Realm.collectionEntryKey(key, mapKey: mapKey)) { entry in
+                let element = UnsafeRawBufferPointer(rebasing: entry[(4 + Int(ValueCodec.u32(entry, 0)))...])
+                return ValueCodec.decode(element, as: property.type, linkTarget: target) { id, key in self.linkedObject(id, key) }
+            }
+        } catch {
+            fail(error)
         }
     }
 }

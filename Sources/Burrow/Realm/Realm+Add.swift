@@ -30,7 +30,10 @@ extension Realm {
     }
 
     /// Adds `object` (or finds the object it becomes) and returns the managed object.
-    func addObject(_ object: ObjectBase, update: UpdatePolicy, in write: WriteState) throws(RealmError) -> ObjectBase {
+    ///
+    /// An object reached by cascading from another one (`cascade`) may be of a class without a
+    /// primary key under any policy: it is simply inserted, as RealmSwift does.
+    func addObject(_ object: ObjectBase, update: UpdatePolicy, cascade: Bool = false, in write: WriteState) throws(RealmError) -> ObjectBase {
         if let state = object._state {
             guard state.isManaged(by: self), state.exists else { throw Self.notInThisRealm(object) }
             return object
@@ -41,7 +44,7 @@ extension Realm {
         }
         let table = try writableTable(for: type(of: object))
         guard let primaryKey = table.info.primaryKey else {
-            if update != .error {
+            if update != .error, !cascade {
                 throw RealmError(.invalidArgument, "\(table.name) has no primary key, so objects of it cannot be updated by key; add it with update: .error (the default).")
             }
             try insert(object, into: table, in: write)

@@ -43,6 +43,9 @@ extension Realm {
         do {
             guard let row = try write.reader.withValue(table.rowsTree, key.bytes, { Array($0) }) else { return }
             try removeIncomingLinks(to: table, key, in: write)
+            for field in table.collectionTrees.indices where table.collectionTrees[field] != nil {
+                try clearCollection(table, key, field, in: write)
+            }
             for (field, property) in table.stored.properties.enumerated() {
                 let payload = row.withUnsafeBytes { RowCodec.field($0, field).map(Array.init) }
                 if let tree = table.fieldIndexTrees[field] {

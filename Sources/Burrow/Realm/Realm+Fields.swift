@@ -39,6 +39,10 @@ extension Realm {
     func setField(_ table: Table, _ key: ObjectKey, _ field: Int, _ content: FieldContent, in write: WriteState) throws(RealmError) {
         let property = table.stored.properties[field]
         let resolved = try resolveLinks(content, property: property, in: write)
+        if table.collectionTrees[field] != nil {
+            try replaceCollection(table, key, field, with: resolved, in: write)
+            return
+        }
         var newPayload: [UInt8]
         switch resolved {
         case .single(let value):
@@ -84,7 +88,7 @@ extension Realm {
     /// `content` with every object in it managed by this realm: unmanaged objects are added
     /// (embedded ones created inside their new parent); objects of other realms, frozen or
     /// deleted objects are errors.
-    private func resolveLinks(_ content: FieldContent, property: StoredProperty, in write: WriteState) throws(RealmError) -> FieldContent {
+    func resolveLinks(_ content: FieldContent, property: StoredProperty, in write: WriteState) throws(RealmError) -> FieldContent {
         guard property.type == .object || property.type == .any else { return content }
         switch content {
         case .single(let value): return .single(try resolveLink(value, property, in: write))
@@ -100,7 +104,7 @@ extension Realm {
         }
     }
 
-    private func resolveLink(_ value: _StoredValue, _ property: StoredProperty, in write: WriteState) throws(RealmError) -> _StoredValue {
+    func resolveLink(_ value: _StoredValue, _ property: StoredProperty, in write: WriteState) throws(RealmError) -> _StoredValue {
         guard case .object(let object) = value else { return value }
         if object.isInstance(of: EmbeddedObject.self) {
             if let state = object._state {
@@ -111,7 +115,7 @@ extension Realm {
             try insert(object, into: table, in: write)
             return .object(object)
         }
-        return .object(try addObject(object, update: write.cascadePolicy, in: write))
+        return .object(try addObject(object, update: write.cascadePolicy, cascade: true, in: write))
     }
 
     static func notInThisRealm(_ object: ObjectBase) -> RealmError {
@@ -129,7 +133,10 @@ extension Realm {
 
     /// Every link in a payload of `property`: the target table's id and object key.
     func links(in payload: [UInt8]?, _ property: StoredProperty) -> [(table: UInt32, key: ObjectKey)] {
-        guard let payload, property.type == .object || property.type == .any else { return [] }
+        // Set and map elements live in trees of their own; their field holds only a count.
+        guard let payload, property.type == .object || property.type == .any,
+            property.collection == .single || property.collection == .list
+        else { return [] }
         let typedTarget = property.objectClassName.flatMap { storedClassId(named: $0) } ?? 0
         var found: [(UInt32, ObjectKey)] = []
         payload.withUnsafeBytes { bytes in
@@ -138,8 +145,8 @@ extension Realm {
             }
             switch property.collection {
             case .single: collect(bytes)
-            case .list, .set: CollectionCodec.forEachElement(bytes, collect)
-            case .map: CollectionCodec.forEachEntry(bytes) { _, element in collect(element) }
+            case .list: CollectionCodec.forEachElement(bytes, collect)
+            case .set, .map: break
             }
         }
         return found
@@ -173,7 +180,7 @@ extension Realm {
         return key
     }
 
-    private func adjustBacklink(_ target: BacklinkTarget, from table: UInt32, field: Int, source: ObjectKey, by change: Int, in write: WriteState) throws(StorageError) {
+    func adjustBacklink(_ target: BacklinkTarget, from table: UInt32, field: Int, source: ObjectKey, by change: Int, in write: WriteState) throws(StorageError) {
         let tree = Self.backlinksTree(target.table)
         let key = Self.backlinkKey(target.key, from: table, field: field, source: source)
         let count = try write.reader.withValue(tree, key) { Int(ValueCodec.u32($0, 0)) } ?? 0
@@ -188,7 +195,7 @@ extension Realm {
     }
 
     /// Deletes the embedded objects `old` linked to and `new` does not.
-    private func deleteOrphanedEmbedded(_ property: StoredProperty, old: [UInt8]?, new: [UInt8]?, in write: WriteState) throws(RealmError) {
+    func deleteOrphanedEmbedded(_ property: StoredProperty, old: [UInt8]?, new: [UInt8]?, in write: WriteState) throws(RealmError) {
         guard property.type == .object, let className = property.objectClassName,
             let target = currentFileSchema.classes[className], target.isEmbedded, let targetTable = table(id: target.id)
         else { return }

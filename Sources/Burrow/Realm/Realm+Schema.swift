@@ -67,7 +67,9 @@ extension Realm {
     /// At open: checks the configured classes against the file, creating missing classes and
     /// migrating changed ones when the schema version was raised.
     func prepareSchema() throws(RealmError) {
-        let types = configuration.objectTypes ?? ClassInfo.discovered.filter { currentFileSchema.classes[$0.name] != nil }.map(\.type)
+        // Without objectTypes, each class is checked when first used (several Swift classes may
+        // be stored under one name in different files, so the process's classes say nothing).
+        let types = configuration.objectTypes ?? []
         var missing: [ClassInfo] = []
         var changed: [(ClassInfo, StoredClass, String)] = []
         for type in types {

@@ -200,9 +200,20 @@ extension Realm: ReadContext {
     func table(id: UInt32) -> Table? {
         if let table = tablesById[id] { return table }
         guard let stored = currentFileSchema.classes.values.first(where: { $0.id == id }),
-            let info = ClassInfo.named(stored.name)
+            let type = Self.swiftClass(named: stored.name, among: knownTypes)
         else { return nil }
-        return try? table(for: info.type, creating: false)
+        return try? table(for: type, creating: false)
+    }
+
+    /// The classes this realm knows of: the configured ones, and those it has tables for and
+    /// their links. A stored class name is matched among these before any other class of the
+    /// process that is stored under the same name.
+    var knownTypes: [ObjectBase.Type] {
+        (configuration.objectTypes ?? []) + tables.values.flatMap { [$0.info.type] + $0.info.linkedTypes.compactMap { $0 } }
+    }
+
+    static func swiftClass(named name: String, among types: [ObjectBase.Type]) -> ObjectBase.Type? {
+        types.first { ClassInfo.storedName(of: $0) == name } ?? ClassInfo.named(name)?.type
     }
 }
 

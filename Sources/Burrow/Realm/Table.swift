@@ -20,6 +20,10 @@ final class Table: Sendable {
     let fieldIndexTrees: [String?]
     /// The row field of the primary key, if the class has one.
     let primaryKeyField: Int?
+    /// Per row field: the tree holding its elements, for a `MutableSet` (`set/<id>/<field>`:
+    /// owner key + element index key → element) or a `Map` (`map/<id>/<field>`: owner key +
+    /// map key → map key and element). The field itself holds the element count.
+    let collectionTrees: [String?]
     let backlinksTree: String
 
     var id: UInt32 { stored.id }
@@ -43,6 +47,13 @@ final class Table: Sendable {
             return property.isIndexed && !property.isPrimary ? "index/\(stored.id)/\(field)" : nil
         }
         primaryKeyField = stored.properties.firstIndex { $0.isPrimary }
+        collectionTrees = stored.properties.indices.map { field in
+            switch stored.properties[field].collection {
+            case .set: "set/\(stored.id)/\(field)"
+            case .map: "map/\(stored.id)/\(field)"
+            case .single, .list: nil
+            }
+        }
     }
 
     /// The stored class that `info` would be in a file that does not have it yet.

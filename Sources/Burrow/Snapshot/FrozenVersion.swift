@@ -7,12 +7,15 @@ final class FrozenVersion: ReadContext, Sendable {
     let configuration: Realm.Configuration
     let snapshotReader: SnapshotReader
     let currentFileSchema: FileSchema
+    /// The classes of the realm it was frozen from, matched first to stored class names.
+    let knownTypes: [ObjectBase.Type]
     private let tables = Locked<[UInt32: Table]>([:])
 
-    init(configuration: Realm.Configuration, reader: SnapshotReader, schema: FileSchema) {
+    init(configuration: Realm.Configuration, reader: SnapshotReader, schema: FileSchema, knownTypes: [ObjectBase.Type]) {
         self.configuration = configuration
         snapshotReader = reader
         currentFileSchema = schema
+        self.knownTypes = knownTypes
     }
 
     /// The version `realm` reads now. Throws inside a write transaction, whose changes are not
@@ -22,9 +25,9 @@ final class FrozenVersion: ReadContext, Sendable {
             throw RealmError(.wrongState, "Cannot freeze inside a write transaction: its changes are not committed yet. Freeze after the write.")
         }
         if let frozen = realm.frozenVersion {
-            self.init(configuration: frozen.configuration, reader: frozen.snapshotReader, schema: frozen.currentFileSchema)
+            self.init(configuration: frozen.configuration, reader: frozen.snapshotReader, schema: frozen.currentFileSchema, knownTypes: frozen.knownTypes)
         } else {
-            self.init(configuration: realm.configuration, reader: realm.snapshotReader, schema: realm.currentFileSchema)
+            self.init(configuration: realm.configuration, reader: realm.snapshotReader, schema: realm.currentFileSchema, knownTypes: realm.knownTypes)
         }
     }
 
@@ -36,7 +39,8 @@ final class FrozenVersion: ReadContext, Sendable {
     func table(id: UInt32) -> Table? {
         if let table = tables.withLock({ $0[id] }) { return table }
         guard let stored = currentFileSchema.classes.values.first(where: { $0.id == id }),
-            let info = ClassInfo.named(stored.name), Table.mismatch(info, stored) == nil
+            let type = Realm.swiftClass(named: stored.name, among: knownTypes), case let info = ClassInfo.of(type),
+            Table.mismatch(info, stored) == nil
         else { return nil }
         let table = Table(info: info, stored: stored)
         tables.withLock { $0[id] = table }
@@ -44,6 +48,12 @@ final class FrozenVersion: ReadContext, Sendable {
     }
 
     func table(for type: ObjectBase.Type) -> Table? {
-        storedClassId(named: ClassInfo.storedName(of: type)).flatMap(table(id:))
+        guard let stored = currentFileSchema.classes[ClassInfo.storedName(of: type)] else { return nil }
+        if let table = tables.withLock({ $0[stored.id] }), table.info.type == type { return table }
+        let info = ClassInfo.of(type)
+        guard Table.mismatch(info, stored) == nil else { return nil }
+        let table = Table(info: info, stored: stored)
+        tables.withLock { $0[stored.id] = table }
+        return table
     }
 }

@@ -1,0 +1,42 @@
+/// What a managed collection (a `List`, `MutableSet` or `Map` of a managed object) needs to
+/// reach its field: the object's state, the field, and the live realm to write through.
+struct CollectionBinding {
+    let owner: ObjectBase
+    let property: Int
+
+    var state: ObjectState { owner._state! }
+    var field: Int? { state.table.fieldOf[property] }
+    var context: any ReadContext { state.source.context }
+
+    /// Runs `change` in the open write transaction of the owner's live realm. Outside a write
+    /// it traps, as every managed change does; on a frozen object it traps too. An error is
+    /// recorded and thrown at commit.
+    func write<R>(_ change: (Realm, Table, ObjectKey, Int, WriteState) throws(RealmError) -> R) -> R? {
+        guard case .live(let realm) = state.source else {
+            preconditionFailure("Cannot modify a collection of a frozen object; thaw the object into a live realm first.")
+        }
+        let write = realm.requireWrite()
+        guard let field else { return nil }
+        do {
+            return try change(realm, state.table, state.key, field, write)
+        } catch {
+            write.fail(error)
+            return nil
+        }
+    }
+}
+
+/// Equality of stored values as a set sees it: objects by identity (managed ones by object
+/// key), everything else by its index-key encoding.
+enum StoredIdentity {
+    static func same(_ a: _StoredValue, _ b: _StoredValue) -> Bool {
+        switch (a, b) {
+        case (.object(let x), .object(let y)):
+            if x === y { return true }
+            guard let sx = x._state, let sy = y._state else { return false }
+            return sx.key == sy.key && sx.table.id == sy.table.id
+        case (.object, _), (_, .object): return false
+        default: return IndexKey.encode(a) == IndexKey.encode(b)
+        }
+    }
+}

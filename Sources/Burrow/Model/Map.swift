@@ -1,0 +1,146 @@
+/// The key type of a `Map`: strings, as in RealmSwift.
+public protocol _MapKey: Hashable, Comparable {
+    var _mapKey: String { get }
+    init(_mapKey: String)
+}
+
+extension String: _MapKey {
+    public var _mapKey: String { self }
+    public init(_mapKey: String) { self = _mapKey }
+}
+
+/// A dictionary from strings to values or objects, as a `@Persisted` property:
+///
+///     @Persisted var favoriteParksByCity: Map<String, String>
+///
+/// Managed, each entry is an entry of a tree of its own, so reading, setting or removing one key
+/// costs O(log n) and `count` reads one field. Changes need a write transaction (outside one
+/// they trap, as in RealmSwift). Iteration is in key order.
+public final class Map<Key: _MapKey, Value: _Persistable>: Sequence, _CollectionValue, CustomStringConvertible {
+    private var storage: [Key: Value] = [:]
+    private let binding: CollectionBinding?
+
+    /// A new, empty, unmanaged map.
+    public init() { binding = nil }
+
+    init(owner: ObjectBase, property: Int) {
+        binding = CollectionBinding(owner: owner, property: property)
+    }
+
+    private var entries: [(key: Key, value: Value)] {
+        guard let binding, let field = binding.field else {
+            return storage.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        }
+        guard case .entries(let stored) = binding.context.readContent(binding.state.table, binding.state.key, field) else { return [] }
+        return stored.map { (Key(_mapKey: $0.key), Value._fromStored($0.value)) }
+    }
+
+    /// The value under `key`, or nil if the map has no such key. Setting nil removes the key.
+    public subscript(key: Key) -> Value? {
+        get {
+            guard let binding, let field = binding.field else { return storage[key] }
+            return binding.context.mapValue(binding.state.table, binding.state.key, field, key._mapKey).map(Value._fromStored)
+        }
+        set {
+            if let newValue { updateValue(newValue, forKey: key) } else { removeObject(for: key) }
+        }
+    }
+
+    /// Sets the value under `key`, adding the key if it is new.
+    public func updateValue(_ value: Value, forKey key: Key) {
+        guard let binding else {
+            storage[key] = value
+            return
+        }
+        _ = binding.write { realm, table, owner, field, write throws(RealmError) in
+            try realm.mapSet(table, owner, field, key._mapKey, value._stored, in: write)
+        }
+    }
+
+    /// Sets the value under `key` from a loosely typed value, as key-value coding does (nil
+    /// removes the key). A value of the wrong type is recorded and thrown at commit (managed)
+    /// or when the object is added (unmanaged).
+    public func setValue(_ value: Any?, forKey key: String) {
+        guard let value, !StoredValueConversion.isNil(value) else {
+            removeObject(for: Key(_mapKey: key))
+            return
+        }
+        do {
+            updateValue(try Value._convert(value, property: key), forKey: Key(_mapKey: key))
+        } catch {
+            if let binding, case .live(let realm) = binding.state.source {
+                realm.requireWrite().fail(error)
+            } else {
+                binding?.owner._pendingError = error
+            }
+        }
+    }
+
+    /// Removes `key` and its value, if present.
+    public func removeObject(for key: Key) {
+        guard let binding else {
+            storage[key] = nil
+            return
+        }
+        _ = binding.write { realm, table, owner, field, write throws(RealmError) in
+            try realm.mapRemove(table, owner, field, key._mapKey, in: write)
+        }
+    }
+
+    /// Removes every entry.
+    public func removeAll() {
+        guard let binding else {
+            storage = [:]
+            return
+        }
+        _ = binding.write { realm, table, owner, field, write throws(RealmError) in
+            try realm.clearCollection(table, owner, field, in: write)
+        }
+    }
+
+    /// The number of entries (one field read when managed).
+    public var count: Int {
+        guard let binding, let field = binding.field else { return storage.count }
+        return binding.context.collectionCount(binding.state.table, binding.state.key, field)
+    }
+
+    public var isEmpty: Bool { count == 0 }
+    /// The keys, in order.
+    public var keys: [Key] { entries.map(\.key) }
+    /// The values, in key order.
+    public var values: [Value] { entries.map(\.value) }
+
+    public func makeIterator() -> IndexingIterator<[(key: Key, value: Value)]> { entries.makeIterator() }
+
+    /// The realm of the map's object, or nil if unmanaged.
+    public var realm: Realm? { binding?.owner.realm }
+    /// Whether the map's object was deleted.
+    public var isInvalidated: Bool { binding?.owner.isInvalidated ?? false }
+    /// Whether the map belongs to a frozen object.
+    public var isFrozen: Bool { binding?.owner.isFrozen ?? false }
+
+    public var description: String { "Map<\(Key.self), \(Value.self)>(\(entries.map { "\($0.key): \($0.value)" }.joined(separator: ", ")))" }
+
+    // MARK: _PersistedValue
+
+    public var _isEmpty: Bool { isEmpty }
+    public static var _shape: _PropertyShape { Value._shape.with(collection: .map) }
+    public static func _defaultValue() -> Map<Key, Value> { Map() }
+    public static func _get(_ object: ObjectBase, _ property: Int) -> Map<Key, Value> { Map(owner: object, property: property) }
+    public static func _set(_ value: Map<Key, Value>, _ object: ObjectBase, _ property: Int) {
+        let entries = value.entries.map { (key: $0.key._mapKey, value: $0.value._stored) }
+        _ = CollectionBinding(owner: object, property: property).write { realm, table, key, field, write throws(RealmError) in
+            try realm.replaceCollection(table, key, field, with: .entries(entries), in: write)
+        }
+    }
+    public static func _convert(_ value: Any, property: String) throws(RealmError) -> Map<Key, Value> {
+        if let map = value as? Map<Key, Value> { return map }
+        guard let dictionary = value as? [String: Any] else {
+            throw RealmError(.invalidArgument, "Property '\(property)' is a Map; give a dictionary with String keys, not \(StoredValueConversion.describe(value)).")
+        }
+        let map = Map()
+        for (key, element) in dictionary { map.storage[Key(_mapKey: key)] = try Value._convert(element, property: property) }
+        return map
+    }
+    public var _anyValue: Any { self }
+}

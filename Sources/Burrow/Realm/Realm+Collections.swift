@@ -1,0 +1,170 @@
+import BurrowStorage
+
+/// `MutableSet` and `Map` fields keep their elements in trees of their own (see `Table`), so
+/// inserting, removing or finding one element costs O(log n) however large the collection is.
+/// The row field holds the element count, so `count` reads one field.
+extension Realm {
+    /// The key of an element's entry: the owner's object key, then the element (a set's
+    /// element in index-key form, a map's key in `KeyEncoding`).
+    static func collectionEntryKey(_ owner: ObjectKey, setElement element: _StoredValue) -> [UInt8] {
+        var key = owner.bytes
+        IndexKey.append(element, to: &key)
+        return key
+    }
+
+    static func collectionEntryKey(_ owner: ObjectKey, mapKey: String) -> [UInt8] {
+        var key = owner.bytes
+        KeyEncoding.append(mapKey, to: &key)
+        return key
+    }
+
+    /// Inserts `element` into set field `field` of `owner`. Returns whether it was new.
+    @discardableResult
+    func setInsert(_ table: Table, _ owner: ObjectKey, _ field: Int, _ element: _StoredValue, in write: WriteState) throws(RealmError) -> Bool {
+        let property = table.stored.properties[field]
+        guard case .single(let resolved) = try resolveLinks(.single(element), property: property, in: write) else { return false }
+        let key = Self.collectionEntryKey(owner, setElement: resolved)
+        return try mutateCollection(table, owner, field, in: write) { tree throws(StorageError) in
+            guard try !write.reader.contains(tree, key) else { return 0 }
+            var payload: [UInt8] = []
+            ValueCodec.append(resolved, as: property.type, to: &payload)
+            try write.reader.put(tree, key, payload)
+            try adjustElementBacklink(payload, table, owner, field, by: 1, in: write)
+            return 1
+        } > 0
+    }
+
+    /// Removes `element` from set field `field` of `owner`. Returns whether it was there.
+    @discardableResult
+    func setRemove(_ table: Table, _ owner: ObjectKey, _ field: Int, _ element: _StoredValue, in write: WriteState) throws(RealmError) -> Bool {
+        let key = Self.collectionEntryKey(owner, setElement: element)
+        return try mutateCollection(table, owner, field, in: write) { tree throws(StorageError) in
+            guard let payload = try write.reader.withValue(tree, key, { Array($0) }) else { return 0 }
+            try write.reader.delete(tree, key)
+            try adjustElementBacklink(payload, table, owner, field, by: -1, in: write)
+            return -1
+        } < 0
+    }
+
+    /// Sets `mapKey` of map field `field` of `owner` to `value` (`.null` stores nil; use
+    /// `mapRemove` to remove the key).
+    func mapSet(_ table: Table, _ owner: ObjectKey, _ field: Int, _ mapKey: String, _ value: _StoredValue, in write: WriteState) throws(RealmError) {
+        let property = table.stored.properties[field]
+        guard case .single(let resolved) = try resolveLinks(.single(value), property: property, in: write) else { return }
+        let key = Self.collectionEntryKey(owner, mapKey: mapKey)
+        var entry: [UInt8] = []
+        ValueCodec.appendLE(UInt32(mapKey.utf8.count), to: &entry)
+        entry.append(contentsOf: mapKey.utf8)
+        let valueStart = entry.count
+        ValueCodec.append(resolved, as: property.type, to: &entry)
+        _ = try mutateCollection(table, owner, field, in: write) { tree throws(StorageError) in
+            let old = try write.reader.withValue(tree, key) { Array($0) }
+            if old == entry { return 0 }
+            try write.reader.put(tree, key, entry)
+            if let old { try adjustElementBacklink(Array(old[Self.mapValueOffset(old)...]), table, owner, field, by: -1, in: write) }
+            try adjustElementBacklink(Array(entry[valueStart...]), table, owner, field, by: 1, in: write)
+            return old == nil ? 1 : 0
+        }
+    }
+
+    /// Removes `mapKey` from map field `field` of `owner`. Returns whether it was there.
+    @discardableResult
+    func mapRemove(_ table: Table, _ owner: ObjectKey, _ field: Int, _ mapKey: String, in write: WriteState) throws(RealmError) -> Bool {
+        let key = Self.collectionEntryKey(owner, mapKey: mapKey)
+        return try mutateCollection(table, owner, field, in: write) { tree throws(StorageError) in
+            guard let old = try write.reader.withValue(tree, key, { Array($0) }) else { return 0 }
+            try write.reader.delete(tree, key)
+            try adjustElementBacklink(Array(old[Self.mapValueOffset(old)...]), table, owner, field, by: -1, in: write)
+            return -1
+        } < 0
+    }
+
+    /// Replaces the whole content of a set or map field.
+    func replaceCollection(_ table: Table, _ owner: ObjectKey, _ field: Int, with content: FieldContent, in write: WriteState) throws(RealmError) {
+        try clearCollection(table, owner, field, in: write)
+        switch content {
+        case .single: break
+        case .elements(let elements):
+            for element in elements { try setInsert(table, owner, field, element, in: write) }
+        case .entries(let entries):
+            for (key, value) in entries { try mapSet(table, owner, field, key, value, in: write) }
+        }
+    }
+
+    /// Removes every element of a set or map field (deleting embedded values it owned).
+    func clearCollection(_ table: Table, _ owner: ObjectKey, _ field: Int, in write: WriteState) throws(RealmError) {
+        guard let tree = table.collectionTrees[field] else { return }
+        let property = table.stored.properties[field]
+        var entries: [(key: [UInt8], value: [UInt8])] = []
+        do {
+            try write.reader.scan(tree, prefix: owner.bytes) { key, value in
+                entries.append((Array(key), Array(value)))
+                return true
+            }
+        } catch {
+            throw RealmError(error)
+        }
+        guard !entries.isEmpty else { return }
+        _ = try mutateCollection(table, owner, field, in: write) { tree throws(StorageError) in
+            for entry in entries {
+                try write.reader.delete(tree, entry.key)
+                let element = property.collection == .map ? Array(entry.value[Self.mapValueOffset(entry.value)...]) : entry.value
+                try adjustElementBacklink(element, table, owner, field, by: -1, in: write)
+            }
+            return -entries.count
+        }
+        let orphans = entries.map { property.collection == .map ? Array($0.value[Self.mapValueOffset($0.value)...]) : $0.value }
+        for element in orphans {
+            try deleteOrphanedEmbedded(Self.elementProperty(property), old: element, new: nil, in: write)
+        }
+    }
+
+    /// Runs `change` on the collection's tree, then adds the count change it returns to the
+    /// count in the owner's row.
+    private func mutateCollection(
+        _ table: Table, _ owner: ObjectKey, _ field: Int, in write: WriteState, _ change: (String) throws(StorageError) -> Int
+    ) throws(RealmError) -> Int {
+        guard let tree = table.collectionTrees[field] else { preconditionFailure("internal error: field \(field) of \(table.name) is not a set or map") }
+        do {
+            guard let row = try write.reader.withValue(table.rowsTree, owner.bytes, { Array($0) }) else {
+                throw RealmError(.invalidObject, "\(table.name) \(owner) was deleted; a deleted object's collections cannot be changed.")
+            }
+            let delta = try change(tree)
+            if delta != 0 {
+                let count = row.withUnsafeBytes { RowCodec.field($0, field).map { Int(ValueCodec.u64($0, 0)) } } ?? 0
+                let updated = count + delta
+                var payload: [UInt8]? = nil
+                if updated > 0 {
+                    var bytes: [UInt8] = []
+                    ValueCodec.appendLE(UInt64(updated), to: &bytes)
+                    payload = bytes
+                }
+                let newRow = row.withUnsafeBytes { RowCodec.replacing(field, with: payload, in: $0, fields: table.fieldTypes.count) }
+                try write.reader.put(table.rowsTree, owner.bytes, newRow)
+            }
+            noteChange()
+            return delta
+        } catch {
+            throw RealmError(wrapping: error)
+        }
+    }
+
+    private func adjustElementBacklink(_ element: [UInt8], _ table: Table, _ owner: ObjectKey, _ field: Int, by change: Int, in write: WriteState) throws(StorageError) {
+        let property = table.stored.properties[field]
+        for link in links(in: element, Self.elementProperty(property)) {
+            try adjustBacklink(BacklinkTarget(table: link.table, key: link.key), from: table.id, field: field, source: owner, by: change, in: write)
+        }
+    }
+
+    /// The property as one element of it (for reading one element's payload).
+    static func elementProperty(_ property: StoredProperty) -> StoredProperty {
+        var single = property
+        single.collection = .single
+        return single
+    }
+
+    /// Where the value starts in a map entry (after the key's length and bytes).
+    static func mapValueOffset(_ entry: [UInt8]) -> Int {
+        4 + entry.withUnsafeBytes { Int(ValueCodec.u32($0, 0)) }
+    }
+}

@@ -1,0 +1,268 @@
+import Foundation
+import Testing
+@testable import Burrow
+
+// The models of ../shared/seeds/crud-update.md, stored under the seeds' class names.
+final class SeedDogToy: Object {
+    @Persisted var name = ""
+    override class func _realmObjectName() -> String? { "DogToy" }
+}
+
+final class SeedDog: Object {
+    @Persisted var name = ""
+    @Persisted var age = 0
+    @Persisted var color = ""
+    @Persisted var currentCity = ""
+    @Persisted var citiesVisited: MutableSet<String>
+    @Persisted var companion: AnyRealmValue
+    // Map of city name -> favorite park in that city
+    @Persisted var favoriteParksByCity: Map<String, String>
+    // The "Use Create to Copy an Object" example's version of the model links a toy.
+    @Persisted var favoriteToy: SeedDogToy?
+    override class func _realmObjectName() -> String? { "Dog" }
+}
+
+final class SeedPerson: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var name = ""
+    // To-many relationship - a person can have many dogs
+    @Persisted var dogs: List<SeedDog>
+    // Embed a single object.
+    @Persisted var address: SeedAddress?
+    override class func _realmObjectName() -> String? { "Person" }
+}
+
+final class SeedAddress: EmbeddedObject {
+    @Persisted var street: String?
+    @Persisted var city: String?
+    @Persisted var country: String?
+    @Persisted var postalCode: String?
+    override class func _realmObjectName() -> String? { "Address" }
+}
+
+/// Every example of ../shared/seeds/ that the object layer covers, one test per example, named
+/// after its section, written as the seed writes it (with `try` where Swift asks). Examples that
+/// need queries (`where`, `filter`), change notifications or projections join when those land.
+@Suite struct SeedExamplesTests {
+    private func seedRealm() throws -> Realm {
+        var config = temporaryConfiguration()
+        config.objectTypes = [SeedDog.self, SeedPerson.self, SeedAddress.self, SeedDogToy.self]
+        return try Realm(configuration: config)
+    }
+
+    @Test func testRunATransaction() throws {
+        let realm = try seedRealm()
+        try realm.write {
+            try realm.add(SeedPerson(value: ["id": 1, "name": "Ali"]))
+        }
+        #expect(realm.objects(SeedPerson.self).count == 1)
+    }
+
+    @Test func testUpdateAnObject() throws {
+        let realm = try seedRealm()
+        try realm.write { try realm.add(SeedDog(value: ["name": "Rex", "age": 1])) }
+
+        // Get a dog to update
+        let dog = realm.objects(SeedDog.self).first!
+        // Open a thread-safe transaction
+        try realm.write {
+            // Update some properties on the instance.
+            // These changes are saved to the realm
+            dog.name = "Wolfie"
+            dog.age += 1
+        }
+        #expect(realm.objects(SeedDog.self).first?.name == "Wolfie")
+        #expect(realm.objects(SeedDog.self).first?.age == 2)
+    }
+
+    @Test func testUpdatePropertiesWithKeyValueCoding() throws {
+        let realm = try seedRealm()
+        try realm.write {
+            try realm.add(SeedDog(value: ["name": "Rex", "currentCity": "Paris"]))
+            try realm.add(SeedDog(value: ["name": "Fido", "currentCity": "Oslo"]))
+        }
+        let allDogs = realm.objects(SeedDog.self)
+        try realm.write {
+            allDogs.first?.setValue("Sparky", forKey: "name")
+            // Move the dogs to Toronto for vacation
+            allDogs.setValue("Toronto", forKey: "currentCity")
+        }
+        #expect(allDogs.first?.name == "Sparky")
+        #expect(allDogs.map(\.currentCity) == ["Toronto", "Toronto"])
+    }
+
+    @Test func testUpsertAnObject() throws {
+        let realm = try seedRealm()
+        try realm.write {
+            let person1 = SeedPerson(value: ["id": 1234, "name": "Jones"])
+            // Add a new person to the realm. Since nobody with ID 1234
+            // has been added yet, this adds the instance to the realm.
+            try realm.add(person1, update: .modified)
+
+            let person2 = SeedPerson(value: ["id": 1234, "name": "Bowie"])
+            // Judging by the ID, it's the same person, just with a
+            // different name.
+            try realm.add(person2, update: .modified)
+        }
+        #expect(realm.objects(SeedPerson.self).count == 1)
+        #expect(realm.object(ofType: SeedPerson.self, forPrimaryKey: 1234)?.name == "Bowie")
+    }
+
+    @Test func testUpsertPartialUpdateByPrimaryKey() throws {
+        let realm = try seedRealm()
+        try realm.write { try realm.add(SeedPerson(value: ["id": 123, "name": "Ali"])) }
+        try realm.write {
+            // Use .modified to only update the provided values.
+            // Note that the "name" property will remain the same
+            // for the person with primary key "id" 123.
+            try realm.create(SeedPerson.self, value: ["id": 123, "dogs": [["Buster", 5]]], update: .modified)
+        }
+        let person = try #require(realm.object(ofType: SeedPerson.self, forPrimaryKey: 123))
+        #expect(person.name == "Ali")
+        #expect(person.dogs.map(\.name) == ["Buster"])
+        #expect(person.dogs.first?.age == 5)
+    }
+
+    @Test func testUpdateAMapDictionary() throws {
+        let realm = try seedRealm()
+        try realm.write {
+            let wolfie = SeedDog(value: ["name": "Wolfie"])
+            wolfie.favoriteParksByCity["New York"] = "Domino Park"
+            try realm.add(wolfie)
+        }
+        // The seed finds Wolfie with `where { $0.name == "Wolfie" }` (queries are issue 4).
+        let wolfie = realm.objects(SeedDog.self).first { $0.name == "Wolfie" }!
+        #expect(wolfie.favoriteParksByCity["New York"] == "Domino Park")
+
+        // Update values for keys, or add values if the keys do not currently exist
+        try realm.write {
+            wolfie.favoriteParksByCity["New York"] = "Washington Square Park"
+            wolfie.favoriteParksByCity.updateValue("A Street Park", forKey: "Boston")
+            wolfie.favoriteParksByCity.setValue("Little Long Pond", forKey: "Seal Harbor")
+        }
+        #expect(wolfie.favoriteParksByCity["New York"] == "Washington Square Park")
+        #expect(wolfie.favoriteParksByCity.count == 3)
+        #expect(wolfie.favoriteParksByCity.keys == ["Boston", "New York", "Seal Harbor"])
+    }
+
+    @Test func testUpdateAMutableSetProperty() throws {
+        let realm = try seedRealm()
+        let dog2 = SeedDog(value: ["name": "Maui's friend"])
+        dog2.citiesVisited.insert("Toronto")
+        dog2.citiesVisited.insert("Montreal")
+        try realm.write { try realm.add(dog2) }
+
+        // Record a dog's name, current city, and store it to the cities visited.
+        let dog = SeedDog()
+        dog.name = "Maui"
+        dog.currentCity = "New York"
+        try realm.write {
+            try realm.add(dog)
+            dog.citiesVisited.insert(dog.currentCity)
+        }
+        // Update the dog's current city, and add it to the set of cities visited.
+        try realm.write {
+            dog.currentCity = "Toronto"
+            dog.citiesVisited.insert(dog.currentCity)
+        }
+        #expect(dog.citiesVisited.count == 2)
+        // The dog2 set contains one element that isn't present in the dog set.
+        try realm.write {
+            dog.citiesVisited.formUnion(dog2.citiesVisited)
+        }
+        #expect(dog.citiesVisited.count == 3)
+        // Or you can remove elements that are present in the second set.
+        try realm.write {
+            dog.citiesVisited.subtract(dog2.citiesVisited)
+        }
+        #expect(dog.citiesVisited.count == 1)
+        #expect(Array(dog.citiesVisited) == ["New York"])
+        // In this case, the two sets contain no common elements, so this set should now contain 0 items.
+        try realm.write {
+            dog.citiesVisited.formIntersection(dog2.citiesVisited)
+        }
+        #expect(dog.citiesVisited.count == 0)
+    }
+
+    @Test func testUpdateAnAnyRealmValueProperty() throws {
+        let realm = try seedRealm()
+        try realm.write { try realm.add(SeedDog(value: ["name": "Rex"])) }
+        // The seed finds Rex with `where { $0.name == "Rex" }` (queries are issue 4).
+        let rex = realm.objects(SeedDog.self).first { $0.name == "Rex" }!
+        try realm.write {
+            // As with creating an object with an AnyRealmValue, you must specify the
+            // type of the value when you update the property.
+            rex.companion = .object(SeedDog(value: ["name": "Regina"]))
+        }
+        #expect((rex.companion.objectValue as? SeedDog)?.name == "Regina")
+        #expect(realm.objects(SeedDog.self).count == 2)
+    }
+
+    @Test func testUpdateAnEmbeddedObjectProperty() throws {
+        let realm = try seedRealm()
+        try realm.write { try realm.add(SeedPerson(value: ["id": 123, "address": ["street": "1 Old Road"]])) }
+        let idOfPersonToUpdate = 123
+        // Find the person to update by ID
+        guard let person = realm.object(ofType: SeedPerson.self, forPrimaryKey: idOfPersonToUpdate) else {
+            Issue.record("Person \(idOfPersonToUpdate) not found")
+            return
+        }
+        try realm.write {
+            // Update the embedded object directly through the person
+            person.address?.street = "789 Any Street"
+            person.address?.city = "Anytown"
+            person.address?.postalCode = "12345"
+        }
+        #expect(person.address?.street == "789 Any Street")
+        #expect(person.address?.city == "Anytown")
+        #expect(person.address?.postalCode == "12345")
+    }
+
+    @Test func testOverwriteAnEmbeddedObject() throws {
+        let realm = try seedRealm()
+        try realm.write { try realm.add(SeedPerson(value: ["id": 123, "address": ["street": "1 Old Road"]])) }
+        guard let person = realm.object(ofType: SeedPerson.self, forPrimaryKey: 123) else {
+            Issue.record("Person 123 not found")
+            return
+        }
+        try realm.write {
+            let newAddress = SeedAddress()
+            newAddress.street = "789 Any Street"
+            newAddress.city = "Anytown"
+            newAddress.country = "USA"
+            newAddress.postalCode = "12345"
+            // Overwrite the embedded object
+            person.address = newAddress
+        }
+        #expect(person.address?.country == "USA")
+        #expect(realm.objects(SeedAddress.self).count == 1)
+    }
+
+    @Test func testUseCreateToCopyAnObjectIntoTheRealm() throws {
+        let realm = try seedRealm()
+        let other = try seedRealm()
+        let wubba = SeedDogToy(value: ["name": "Wubba"])
+        try other.write { try other.add(wubba) }
+        let person = SeedPerson(value: ["id": 1])
+        try realm.write { try realm.add(person) }
+        let frozenPerson = try person.freeze()
+
+        // Adding an object that links to another realm's object fails as the seed describes.
+        let error = #expect(throws: RealmError.self) {
+            try realm.write { person.dogs.append(SeedDog(value: ["name": "Maui", "favoriteToy": wubba])) }
+        }
+        #expect(error?.description.contains("Use create instead to copy it into this Realm") == true)
+
+        // Thaw the object and get its realm to perform the write to append the new dog.
+        let thawedPersonRealm = realm.thaw(frozenPerson)!.realm!
+        try thawedPersonRealm.write {
+            // Use create to copy the existing object into the realm.
+            let toy = try thawedPersonRealm.create(SeedDogToy.self, value: wubba, update: .error)
+            let dog = try thawedPersonRealm.create(SeedDog.self, value: ["name": "Maui", "favoriteToy": toy], update: .error)
+            person.dogs.append(dog)
+            #expect(toy.realm === thawedPersonRealm)
+        }
+        #expect(person.dogs.map(\.name) == ["Maui"])
+        #expect(person.dogs.first?.favoriteToy?.name == "Wubba")
+    }
+}
