@@ -14,6 +14,7 @@ let usage = """
       info <file>     version, page counts and trees
       dump <file>     every tree and entry (keys and values in hex)
       verify <file>   check every page and tree; exit status 1 if the file is damaged
+      compact <file>  rewrite the file packed, reclaiming free pages
     """
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -29,6 +30,7 @@ do {
     case "info": try Inspect.info(path: path)
     case "dump": try Inspect.dump(path: path)
     case "verify": try Inspect.verify(path: path)
+    case "compact": try Compact.run(path: path)
     case "help", "-h", "--help": print(usage)
     default:
         printError("burrow: unknown command \"\(command)\"\n\(usage)")

@@ -307,3 +307,18 @@ enum RTFixture {
 func temporaryInMemoryConfiguration(_ name: String = #function) -> Realm.Configuration {
     Realm.Configuration(inMemoryIdentifier: "\(name)-\(UUID().uuidString)")
 }
+
+/// A value behind a lock, for tests that collect results from concurrent or `@Sendable` code.
+final class LockedBox<Value>: @unchecked Sendable {
+    // Every access to `value` holds `lock`.
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}

@@ -254,3 +254,19 @@ import Testing
         #expect(await counter.object(ofType: AllTypes.self, forPrimaryKey: "counter")?.int == writers * increments)
     }
 }
+
+@Suite struct RealmWriteCopyTests {
+    @Test func testWriteCopyHoldsEveryObject() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        try realm.write {
+            for i in 0..<50 { try realm.add(Person(value: ["id": i, "name": "P\(i)", "dogs": [["name": "D\(i)"]]])) }
+        }
+        let copyURL = temporaryConfiguration().fileURL!
+        try realm.writeCopy(toFile: copyURL)
+        #expect(throws: RealmError.self) { try realm.writeCopy(toFile: copyURL) }
+        let copy = try Realm(configuration: Realm.Configuration(fileURL: copyURL))
+        #expect(copy.objects(Person.self).count == 50)
+        #expect(copy.object(ofType: Person.self, forPrimaryKey: 7)?.dogs.first?.name == "D7")
+        #expect(copy.object(ofType: Person.self, forPrimaryKey: 7)?.dogs.first?.owners.first?.name == "P7")
+    }
+}

@@ -1,0 +1,37 @@
+import BurrowStorage
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `burrow compact <file>`: rewrites a file with every tree packed into as few pages as it
+/// needs, reclaiming the space that old versions (a frozen snapshot kept long, a large delete)
+/// left free. The copy is written beside the file, checked, and renamed over it, so a crash at
+/// any moment leaves either the old file or the new one whole.
+enum Compact {
+    static func run(path: String) throws(StorageError) {
+        let storage = try Storage.open(path: path, options: StorageOptions(create: false))
+        let before = try storage.statistics()
+        let snapshot = try storage.snapshot()
+        let temporary = path + ".compacting"
+        unlink(temporary)
+        do throws(StorageError) {
+            try snapshot.copy(toPath: temporary)
+            let copy = try Storage.open(path: temporary, options: StorageOptions(readOnly: true, create: false))
+            let report = try copy.snapshot().verify()
+            let after = try copy.statistics()
+            copy.close()
+            guard rename(temporary, path) == 0 else {
+                throw StorageError.io(path: path, operation: "rename", errno: errno)
+            }
+            FileDevice.syncDirectory(of: path)
+            print("\(path): compacted from \(before.fileSize) to \(after.fileSize) bytes (\(report.entries) entries in \(report.trees) trees).")
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        storage.close()
+    }
+}

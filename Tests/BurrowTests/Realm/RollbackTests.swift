@@ -1,0 +1,423 @@
+import Foundation
+import Testing
+@testable import Burrow
+
+/// An error a write block throws to abandon its transaction.
+struct AbandonWrite: Error, Equatable {}
+
+/// A committed starting point: `keep` (modified by the failed write), `doomed` (deleted by it),
+/// a target both link to, and an embedded place.
+private func seed(_ realm: Realm) throws -> (keep: RTNode, doomed: RTNode, target: RTTarget) {
+    let keep = RTNode(value: ["name": "keep", "weight": 1])
+    let doomed = RTNode(value: ["name": "doomed", "weight": 2])
+    let place = RTPlace()
+    place.street = "Old Street"
+    place.number = 1
+    keep.home = place
+    keep.next = doomed
+    keep.children.append(doomed)
+    let target = RTTarget(value: ["id": 1, "label": "target"])
+    let holder = RTEverything(value: ["id": "holder"])
+    holder.link = target
+    holder.ints.append(objectsIn: [1, 2, 3])
+    try realm.write {
+        try realm.add(keep)
+        try realm.add(holder)
+    }
+    return (keep, doomed, target)
+}
+
+/// Makes every kind of change to the seeded objects: scalar, link, list, embedded, delete,
+/// add (with nested new objects), new class.
+private func changeEverything(_ realm: Realm, _ seeded: (keep: RTNode, doomed: RTNode, target: RTTarget), added: RTEverything) throws {
+    seeded.keep.weight = 100
+    seeded.keep.next = nil
+    let newHome = RTPlace()
+    newHome.street = "New Street"
+    seeded.keep.home = newHome
+    seeded.keep.children.append(RTNode(value: ["name": "child added in the failed write"]))
+    try realm.delete(seeded.doomed)
+    seeded.target.label = "changed"
+    let holder = realm.object(ofType: RTEverything.self, forPrimaryKey: "holder")!
+    holder.ints.removeAll()
+    holder.link = nil
+    try realm.add(added)
+    try realm.add(RTMixed(value: ["id": 1, "value": AnyRealmValue.int(1)]))
+}
+
+/// Expects the seeded state, untouched, in `realm` (live objects `seeded` if given).
+private func expectSeededState(_ realm: Realm, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    #expect(!realm.isInWriteTransaction, sourceLocation: sourceLocation)
+    #expect(realm.objects(RTNode.self).count == 2, sourceLocation: sourceLocation)
+    #expect(realm.objects(RTEverything.self).count == 1, sourceLocation: sourceLocation)
+    #expect(realm.objects(RTTarget.self).count == 1, sourceLocation: sourceLocation)
+    #expect(realm.objects(RTPlace.self).count == 1, sourceLocation: sourceLocation)
+    #expect(realm.objects(RTMixed.self).count == 0, sourceLocation: sourceLocation)
+    let keep = try #require(realm.object(ofType: RTNode.self, forPrimaryKey: "keep"), sourceLocation: sourceLocation)
+    #expect(keep.weight == 1, sourceLocation: sourceLocation)
+    #expect(keep.next?.name == "doomed", sourceLocation: sourceLocation)
+    #expect(keep.children.map(\.name) == ["doomed"], sourceLocation: sourceLocation)
+    #expect(keep.home?.street == "Old Street", sourceLocation: sourceLocation)
+    #expect(keep.home?.number == 1, sourceLocation: sourceLocation)
+    let doomed = try #require(realm.object(ofType: RTNode.self, forPrimaryKey: "doomed"), sourceLocation: sourceLocation)
+    #expect(doomed.weight == 2, sourceLocation: sourceLocation)
+    #expect(doomed.previous.map(\.name) == ["keep"], sourceLocation: sourceLocation)
+    let holder = try #require(realm.object(ofType: RTEverything.self, forPrimaryKey: "holder"), sourceLocation: sourceLocation)
+    #expect(Array(holder.ints) == [1, 2, 3], sourceLocation: sourceLocation)
+    #expect(holder.link?.label == "target", sourceLocation: sourceLocation)
+    let target = try #require(realm.object(ofType: RTTarget.self, forPrimaryKey: 1), sourceLocation: sourceLocation)
+    #expect(target.linkedFrom.map(\.id) == ["holder"], sourceLocation: sourceLocation)
+    #expect(realm.object(ofType: RTEverything.self, forPrimaryKey: "added") == nil, sourceLocation: sourceLocation)
+    #expect(realm.object(ofType: RTTarget.self, forPrimaryKey: 11) == nil, sourceLocation: sourceLocation)
+}
+
+/// Expects the live objects of the seeded state to read their committed values again.
+private func expectLiveObjectsReadOldValues(
+    _ seeded: (keep: RTNode, doomed: RTNode, target: RTTarget), sourceLocation: SourceLocation = #_sourceLocation
+) {
+    #expect(!seeded.keep.isInvalidated, sourceLocation: sourceLocation)
+    #expect(seeded.keep.weight == 1, sourceLocation: sourceLocation)
+    #expect(seeded.keep.next?.name == "doomed", sourceLocation: sourceLocation)
+    #expect(seeded.keep.home?.street == "Old Street", sourceLocation: sourceLocation)
+    #expect(seeded.keep.children.map(\.name) == ["doomed"], sourceLocation: sourceLocation)
+    #expect(!seeded.doomed.isInvalidated, "the object deleted by the failed write exists again", sourceLocation: sourceLocation)
+    #expect(seeded.doomed.weight == 2, sourceLocation: sourceLocation)
+    #expect(seeded.target.label == "target", sourceLocation: sourceLocation)
+}
+
+/// Expects `added` (and the objects it links to) to be unmanaged and to hold what
+/// `RTFixture.full` gave them.
+private func expectAddedObjectIsUnmanagedWithItsValues(_ added: RTEverything, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(added.realm == nil, sourceLocation: sourceLocation)
+    #expect(!added.isInvalidated, sourceLocation: sourceLocation)
+    #expect(!added.isFrozen, sourceLocation: sourceLocation)
+    RTFixture.expectFull(added, id: "added", targetBase: 10, sourceLocation: sourceLocation)
+    #expect(added.link?.realm == nil, "a linked object added by the cascade is unmanaged too", sourceLocation: sourceLocation)
+    #expect(added.targets.allSatisfy { $0.realm == nil }, sourceLocation: sourceLocation)
+    #expect(added.place?.realm == nil, "an embedded object created by the cascade is unmanaged too", sourceLocation: sourceLocation)
+    #expect(added.places.allSatisfy { $0.realm == nil }, sourceLocation: sourceLocation)
+}
+
+@Suite struct RollbackTests {
+    @Test func testThrowingWriteLeavesNoTraceInLiveObjectsOrTheFile() throws {
+        let config = temporaryConfiguration()
+        let added = RTFixture.full(id: "added", targetBase: 10)
+        try autoreleasingScope {
+            let realm = try Realm(configuration: config)
+            let seeded = try seed(realm)
+            let versionBefore = realm.version
+            #expect(throws: AbandonWrite.self) {
+                try realm.write {
+                    try changeEverything(realm, seeded, added: added)
+                    #expect(realm.objects(RTNode.self).count == 2, "inside the write its changes are visible")
+                    #expect(realm.objects(RTMixed.self).count == 1)
+                    throw AbandonWrite()
+                }
+            }
+            #expect(realm.version == versionBefore)
+            try expectSeededState(realm)
+            expectLiveObjectsReadOldValues(seeded)
+            expectAddedObjectIsUnmanagedWithItsValues(added)
+        }
+        let reopened = try Realm(configuration: config)
+        try expectSeededState(reopened)
+        #expect(!reopened.objects(RTMixed.self).contains { _ in true })
+    }
+
+    @Test func testCancelWriteLeavesNoTraceInLiveObjectsOrTheFile() throws {
+        let config = temporaryConfiguration()
+        let added = RTFixture.full(id: "added", targetBase: 10)
+        try autoreleasingScope {
+            let realm = try Realm(configuration: config)
+            let seeded = try seed(realm)
+            try realm.beginWrite()
+            try changeEverything(realm, seeded, added: added)
+            try realm.cancelWrite()
+            try expectSeededState(realm)
+            expectLiveObjectsReadOldValues(seeded)
+            expectAddedObjectIsUnmanagedWithItsValues(added)
+        }
+        try expectSeededState(try Realm(configuration: config))
+    }
+
+    @Test func testThrowingAsyncWriteLeavesNoTraceInLiveObjectsOrTheFile() async throws {
+        let config = temporaryConfiguration()
+        let added = RTFixture.full(id: "added", targetBase: 10)
+        do {
+            let realm = try Realm(configuration: config)
+            let seeded = try seed(realm)
+            await #expect(throws: AbandonWrite.self) {
+                try await realm.asyncWrite {
+                    try changeEverything(realm, seeded, added: added)
+                    throw AbandonWrite()
+                }
+            }
+            try expectSeededState(realm)
+            expectLiveObjectsReadOldValues(seeded)
+            expectAddedObjectIsUnmanagedWithItsValues(added)
+        }
+        try expectSeededState(try Realm(configuration: config))
+    }
+
+    @Test func testThrowingRealmActorWriteKeepsNothingAndTheActorCanWriteAgain() async throws {
+        let config = temporaryConfiguration()
+        let db = try await RealmActor(configuration: config)
+        try await db.asyncWrite { realm in try realm.add(RTNote(value: ["text": "before", "stars": 1])) }
+        await #expect(throws: AbandonWrite.self) {
+            try await db.asyncWrite { realm in
+                realm.objects(RTNote.self).first!.stars = 99
+                try realm.add(RTNote(value: ["text": "abandoned"]))
+                throw AbandonWrite()
+            }
+        }
+        let afterFailure = await db.objects(RTNote.self)
+        #expect(afterFailure.map(\.text) == ["before"])
+        #expect(afterFailure.first?.stars == 1)
+        #expect(try await db.read { realm in realm.isInWriteTransaction } == false)
+        try await db.asyncWrite { realm in try realm.add(RTNote(value: ["text": "after"])) }
+        #expect(await db.objects(RTNote.self).map(\.text) == ["before", "after"])
+        await db.close()
+        let reopened = try Realm(configuration: config)
+        #expect(reopened.objects(RTNote.self).map(\.text) == ["before", "after"])
+        #expect(reopened.objects(RTNote.self).first?.stars == 1)
+    }
+
+    @Test func testObjectsAddedInAFailedWriteKeepTheValuesTheyHadWhenAdded() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        let node = RTNode(value: ["name": "n", "weight": 5])
+        let ints = RTEverything(value: ["id": "e", "ints": [1, 2]])
+        #expect(throws: AbandonWrite.self) {
+            try realm.write {
+                try realm.add(node)
+                try realm.add(ints)
+                node.weight = 6
+                ints.ints.append(3)
+                ints.string = "changed after add"
+                throw AbandonWrite()
+            }
+        }
+        #expect(node.realm == nil)
+        #expect(node.weight == 5)
+        #expect(ints.realm == nil)
+        #expect(Array(ints.ints) == [1, 2])
+        #expect(ints.string == "")
+        // Unmanaged again means plain objects: they change freely outside a write.
+        node.weight = 7
+        ints.ints.append(9)
+        #expect(node.weight == 7)
+        #expect(Array(ints.ints) == [1, 2, 9])
+    }
+
+    @Test func testObjectsFromAFailedWriteCanBeAddedAgainAndAreStoredWithTheirValues() throws {
+        let config = temporaryConfiguration()
+        let added = RTFixture.full(id: "added", targetBase: 10)
+        try autoreleasingScope {
+            let realm = try Realm(configuration: config)
+            #expect(throws: AbandonWrite.self) {
+                try realm.write {
+                    try realm.add(added)
+                    throw AbandonWrite()
+                }
+            }
+            // The class created by the failed write is gone from the schema and comes back.
+            try realm.write { try realm.add(added) }
+            #expect(added.realm === realm)
+            RTFixture.expectFull(added, id: "added", targetBase: 10)
+            #expect(realm.objects(RTTarget.self).count == 3)
+            #expect(realm.objects(RTPlace.self).count == 3)
+        }
+        let reopened = try Realm(configuration: config)
+        RTFixture.expectFull(try #require(reopened.object(ofType: RTEverything.self, forPrimaryKey: "added")), id: "added", targetBase: 10)
+        #expect(reopened.objects(RTTarget.self).count == 3)
+    }
+
+    @Test func testAFailedWriteThatCreatedTheFirstObjectOfAClassLeavesNoClassInTheFile() throws {
+        let config = temporaryConfiguration()
+        try autoreleasingScope {
+            let realm = try Realm(configuration: config)
+            try realm.write { try realm.add(RTNote(value: ["text": "a note"])) }
+            let schemaBefore = realm.currentFileSchema
+            #expect(throws: AbandonWrite.self) {
+                try realm.write {
+                    try realm.add(RTMixed(value: ["id": 1]))
+                    throw AbandonWrite()
+                }
+            }
+            #expect(realm.currentFileSchema == schemaBefore)
+            #expect(realm.currentFileSchema.classes["RTMixed"] == nil)
+            #expect(realm.objects(RTMixed.self).isEmpty)
+        }
+        let reopened = try Realm(configuration: config)
+        #expect(reopened.currentFileSchema.classes["RTMixed"] == nil)
+        #expect(reopened.currentFileSchema.classes["RTNote"] != nil)
+        try reopened.write { try reopened.add(RTMixed(value: ["id": 1, "value": 5])) }
+        #expect(reopened.object(ofType: RTMixed.self, forPrimaryKey: 1)?.value == .int(5))
+    }
+
+    @Test func testAnUpsertInAFailedWriteLeavesTheExistingObjectAndTheGivenObjectAsTheyWere() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        let existing = RTNode(value: ["name": "same", "weight": 1])
+        try realm.write { try realm.add(existing) }
+        let update = RTNode(value: ["name": "same", "weight": 2, "next": ["name": "new next"]])
+        #expect(throws: AbandonWrite.self) {
+            try realm.write {
+                try realm.add(update, update: .modified)
+                #expect(existing.weight == 2)
+                throw AbandonWrite()
+            }
+        }
+        #expect(existing.weight == 1)
+        #expect(existing.next == nil)
+        #expect(update.realm == nil)
+        #expect(update.weight == 2)
+        #expect(update.next?.name == "new next")
+        #expect(update.next?.realm == nil)
+        #expect(realm.objects(RTNode.self).count == 1)
+    }
+
+    @Test func testPrimaryKeyDuplicateDeepInACascadeFailsTheAddAndKeepsNothing() throws {
+        let config = temporaryConfiguration()
+        try autoreleasingScope {
+            let realm = try Realm(configuration: config)
+            try realm.write { try realm.add(RTNode(value: ["name": "taken", "weight": 1])) }
+            // root → a (new) → b (new) → c whose key is taken: the duplicate is three links deep.
+            let root = RTNode(value: ["name": "root"])
+            let a = RTNode(value: ["name": "a"])
+            let b = RTNode(value: ["name": "b"])
+            let c = RTNode(value: ["name": "taken", "weight": 2])
+            root.next = a
+            a.children.append(b)
+            b.next = c
+            let error = #expect(throws: RealmError.self) {
+                try realm.write { try realm.add(root) }
+            }
+            #expect(error?.code == .primaryKeyExists)
+            #expect(error?.description.contains("taken") == true)
+            #expect(error?.description.contains("RTNode") == true)
+            for node in [root, a, b, c] {
+                #expect(node.realm == nil, "\(node.name) is unmanaged after the failed add")
+            }
+            #expect(root.next === a)
+            #expect(a.children.first === b)
+            #expect(b.next === c)
+            #expect(c.weight == 2)
+            #expect(realm.objects(RTNode.self).map(\.name) == ["taken"])
+            #expect(realm.object(ofType: RTNode.self, forPrimaryKey: "taken")?.weight == 1)
+        }
+        let reopened = try Realm(configuration: config)
+        #expect(reopened.objects(RTNode.self).map(\.name) == ["taken"])
+    }
+
+    @Test func testPrimaryKeyDuplicateDeepInACascadeFailsTheCommitEvenIfTheAddErrorIsCaught() throws {
+        let config = temporaryConfiguration()
+        try autoreleasingScope {
+            let realm = try Realm(configuration: config)
+            try realm.write { try realm.add(RTNode(value: ["name": "taken", "weight": 1])) }
+            let innocent = RTNote(value: ["text": "added before the failing add"])
+            let root = RTNode(value: ["name": "root", "children": [["name": "fine"], ["name": "taken", "weight": 2]]])
+            let error = #expect(throws: RealmError.self) {
+                try realm.write {
+                    try realm.add(innocent)
+                    do {
+                        try realm.add(root)
+                    } catch {
+                        // Ignored: the half-added cascade must still not be committed.
+                    }
+                    try realm.add(RTNote(value: ["text": "added after the failing add"]))
+                }
+            }
+            #expect(error?.code == .primaryKeyExists)
+            #expect(innocent.realm == nil)
+            #expect(root.realm == nil)
+            #expect(root.children.allSatisfy { $0.realm == nil })
+            #expect(realm.objects(RTNote.self).isEmpty)
+            #expect(realm.objects(RTNode.self).map(\.name) == ["taken"])
+            #expect(!realm.isInWriteTransaction)
+        }
+        let reopened = try Realm(configuration: config)
+        #expect(reopened.objects(RTNote.self).isEmpty)
+        #expect(reopened.objects(RTNode.self).map(\.name) == ["taken"])
+        #expect(reopened.object(ofType: RTNode.self, forPrimaryKey: "taken")?.weight == 1)
+    }
+
+    @Test func testPrimaryKeyDuplicateAppendedToAManagedListFailsTheCommit() throws {
+        let config = temporaryConfiguration()
+        try autoreleasingScope {
+            let realm = try Realm(configuration: config)
+            let parent = RTNode(value: ["name": "parent"])
+            try realm.write {
+                try realm.add(parent)
+                try realm.add(RTNode(value: ["name": "taken"]))
+            }
+            let error = #expect(throws: RealmError.self) {
+                try realm.write {
+                    parent.weight = 50
+                    parent.children.append(RTNode(value: ["name": "new child"]))
+                    parent.children.append(RTNode(value: ["name": "taken", "weight": 3]))
+                }
+            }
+            #expect(error?.code == .primaryKeyExists)
+            #expect(error?.description.contains("taken") == true)
+            #expect(parent.weight == 0)
+            #expect(parent.children.isEmpty)
+            #expect(realm.objects(RTNode.self).count == 2)
+            #expect(realm.object(ofType: RTNode.self, forPrimaryKey: "new child") == nil)
+        }
+        let reopened = try Realm(configuration: config)
+        #expect(Set(reopened.objects(RTNode.self).map(\.name)) == ["parent", "taken"])
+        #expect(reopened.object(ofType: RTNode.self, forPrimaryKey: "parent")?.children.isEmpty == true)
+    }
+
+    @Test func testAFailedCommitLeavesTheRealmUsableForTheNextWrite() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        try realm.write { try realm.add(RTNode(value: ["name": "taken"])) }
+        #expect(throws: RealmError.self) {
+            try realm.write { try realm.add(RTNode(value: ["name": "x", "next": ["name": "taken"]])) }
+        }
+        #expect(!realm.isInWriteTransaction)
+        // The keys, indexes and backlinks of the failed write are all gone: the same objects add cleanly.
+        try realm.write {
+            try realm.add(RTNode(value: ["name": "x", "next": ["name": "y"]]))
+        }
+        #expect(realm.object(ofType: RTNode.self, forPrimaryKey: "x")?.next?.name == "y")
+        #expect(realm.object(ofType: RTNode.self, forPrimaryKey: "y")?.previous.map(\.name) == ["x"])
+        #expect(realm.objects(RTNode.self).count == 3)
+    }
+
+    @Test func testALinkToAnEmbeddedObjectReplacedInAFailedWriteReadsTheOldObject() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        let node = RTNode(value: ["name": "n", "home": ["street": "Old", "tags": ["a"]]])
+        try realm.write { try realm.add(node) }
+        let oldHome = try #require(node.home)
+        #expect(throws: AbandonWrite.self) {
+            try realm.write {
+                node.home = RTPlace(value: ["street": "New"])
+                #expect(oldHome.isInvalidated, "the replaced embedded object is deleted inside the write")
+                throw AbandonWrite()
+            }
+        }
+        #expect(!oldHome.isInvalidated)
+        #expect(oldHome.street == "Old")
+        #expect(Array(oldHome.tags) == ["a"])
+        #expect(node.home?.street == "Old")
+        #expect(realm.objects(RTPlace.self).count == 1)
+    }
+
+    @Test func testDeleteAllInAFailedWriteKeepsEverything() throws {
+        let config = temporaryConfiguration()
+        try autoreleasingScope {
+            let realm = try Realm(configuration: config)
+            let seeded = try seed(realm)
+            #expect(throws: AbandonWrite.self) {
+                try realm.write {
+                    try realm.deleteAll()
+                    #expect(realm.isEmpty)
+                    throw AbandonWrite()
+                }
+            }
+            try expectSeededState(realm)
+            expectLiveObjectsReadOldValues(seeded)
+        }
+        try expectSeededState(try Realm(configuration: config))
+    }
+}
