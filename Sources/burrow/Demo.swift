@@ -1,52 +1,88 @@
+import Burrow
 import BurrowStorage
+import Foundation
 
-/// `burrow demo`: the engine end to end on a real file — write in a transaction, close, reopen,
-/// read back, scan a range, verify.
+/// `burrow demo`: the DoggoDB story of the RealmSwift documents, on a real file. The first run
+/// adopts dogs, upserts people, fills a map, a set and an embedded address; every run then has a
+/// birthday written through a `RealmActor`, reads frozen results on another task, and checks the
+/// file.
 enum Demo {
-    static func run(path: String) throws(StorageError) {
-        let visits: Int
-        do {
-            let storage = try Storage.open(path: path)
-            let before = try storage.statistics()
-            print("Opened \(path) at version \(before.version) (\(before.pageCount) pages of \(before.pageSize) bytes).")
+    static func run(path: String) async throws {
+        var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
+        configuration.objectTypes = [Dog.self, DogToy.self, Person.self, Address.self, DemoRun.self]
+        let realm = try Realm(configuration: configuration)
+        print("Opened \(path) at version \(realm.version).")
 
-            let txn = try storage.beginWriteBlocking()
-            let dogs = try txn.openTree(named: "dogs")
-            let names = ["Rex", "Fido", "Bella", "Max", "Luna", "Charlie", "Daisy", "Rocky", "Molly", "Buster"]
-            for i in 0..<1_000 {
-                let key = Array("dog-\(String(i + 1_000).dropFirst())".utf8)
-                let value = Array("\(names[i % names.count]), age \(i % 15), city \(i % 2 == 0 ? "Toronto" : "Oslo")".utf8)
-                try txn.put(key, value, in: dogs)
-            }
-            let counter = try txn.openTree(named: "runs")
-            let previous = try txn.value(forKey: Array("demo".utf8), in: counter).map { Int(String(decoding: $0, as: UTF8.self)) ?? 0 } ?? 0
-            visits = previous + 1
-            try txn.put(Array("demo".utf8), Array(String(visits).utf8), in: counter)
-            let version = try txn.commit(durability: .full)
-            print("Wrote 1,000 dogs and committed version \(version) durably.")
-            storage.close()
+        if realm.objects(Person.self).isEmpty {
+            try adoptDogs(in: realm)
         }
+        let run = try realm.write {
+            let run = try realm.create(DemoRun.self, value: ["id": 1], update: .modified)
+            run.count += 1
+            return run.count
+        }
+        print("Demo run \(run) on this file.")
 
-        // A fresh handle: everything below comes from the file.
-        let storage = try Storage.open(path: path)
-        let snapshot = try storage.snapshot()
-        guard let dogs = try snapshot.tree(named: "dogs"), let runs = try snapshot.tree(named: "runs") else {
-            throw .noSuchTree(name: "dogs")
+        // Another isolation domain: the actor owns its realm; only frozen values come back out.
+        let db = try await RealmActor(configuration: configuration)
+        let wolfie = try await db.asyncWrite { realm -> ObjectId? in
+            guard let wolfie = realm.objects(Dog.self).first(where: { $0.name == "Wolfie" }) else { return nil }
+            wolfie.age += 1
+            return wolfie._id
         }
-        let stored = try runs.value(forKey: Array("demo".utf8)).map { String(decoding: $0, as: UTF8.self) } ?? "?"
-        print("Reopened: version \(snapshot.version), \(dogs.count) dogs, demo run \(stored) on this file (expected \(visits)).")
-        if let rex = try dogs.value(forKey: Array("dog-000".utf8)) {
-            print("dog-000 → \(String(decoding: rex, as: UTF8.self))")
+        let dogs: FrozenResults<Dog> = await db.objects(Dog.self)
+        let summary = await Task.detached {
+            dogs.map { "\($0.name) (\($0.age))" }.joined(separator: ", ")
+        }.value
+        print("Dogs, read from a frozen snapshot on a detached task: \(summary).")
+
+        realm.refresh()
+        if let id = wolfie, let live = realm.object(ofType: Dog.self, forPrimaryKey: id) {
+            print("Wolfie is \(live.age) now; owners: \(live.owners.map(\.name).joined(separator: ", ")); parks: \(live.favoriteParksByCity.map { "\($0.key): \($0.value)" }.joined(separator: ", ")).")
         }
-        var cursor = dogs.makeCursor()
-        var shown: [String] = []
-        var more = try cursor.seek(Array("dog-995".utf8))
-        while more && shown.count < 5 {
-            shown.append("\(String(decoding: cursor.key, as: UTF8.self)) → \(String(decoding: try cursor.value(), as: UTF8.self))")
-            more = try cursor.next()
+        if let ali = realm.object(ofType: Person.self, forPrimaryKey: 1) {
+            print("Ali has \(ali.dogs.count) dogs: \(ali.dogs.map(\.name).joined(separator: ", ")); lives at \(ali.address?.street ?? "?"), \(ali.address?.city ?? "?").")
         }
-        print("Range scan from dog-995:\n  " + shown.joined(separator: "\n  "))
-        let report = try snapshot.verify()
+        await db.close()
+
+        let report = try Storage.open(path: path).snapshot().verify()
         print("verify: \(report.trees) trees, \(report.entries) entries, \(report.reachablePages) pages in use, \(report.freePages) free — sound.")
+    }
+
+    /// The first run: the examples of the CRUD documents, in order.
+    private static func adoptDogs(in realm: Realm) throws {
+        try realm.write {
+            // Create a person to take care of some dogs, and some dogs.
+            let ali = Person(value: ["id": 1, "name": "Ali"])
+            try realm.add(ali)
+            for (name, age) in [("Rex", 1), ("Wolfie", 1), ("Maui", 3), ("Buster", 5)] {
+                try realm.add(Dog(value: ["name": name, "age": age, "color": "brown", "currentCity": "New York"]))
+            }
+            // Give all puppies to Ali.
+            ali.setValue(realm.objects(Dog.self).filter { $0.age < 2 }, forKey: "dogs")
+            ali.address = Address(value: ["street": "123 Main Street", "city": "New York", "country": "USA"])
+
+            // Upsert: Jones, then Bowie under the same key.
+            try realm.add(Person(value: ["id": 1234, "name": "Jones"]), update: .modified)
+            try realm.add(Person(value: ["id": 1234, "name": "Bowie"]), update: .modified)
+            // A partial update by primary key: the name stays.
+            try realm.create(Person.self, value: ["id": 123, "name": "Sam"], update: .modified)
+            try realm.create(Person.self, value: ["id": 123, "dogs": [["name": "Spot", "age": 4]]], update: .modified)
+        }
+        try realm.write {
+            let wolfie = realm.objects(Dog.self).first { $0.name == "Wolfie" }!
+            wolfie.favoriteParksByCity["New York"] = "Domino Park"
+            wolfie.favoriteParksByCity.updateValue("A Street Park", forKey: "Boston")
+            wolfie.favoriteToy = DogToy(value: ["name": "Wubba"])
+            let maui = realm.objects(Dog.self).first { $0.name == "Maui" }!
+            maui.citiesVisited.insert(maui.currentCity)
+            maui.currentCity = "Toronto"
+            maui.citiesVisited.insert(maui.currentCity)
+            let rex = realm.objects(Dog.self).first { $0.name == "Rex" }!
+            rex.companion = .object(Dog(value: ["name": "Regina"]))
+            // Move the dogs to Toronto for vacation, in bulk.
+            realm.objects(Dog.self).setValue("Toronto", forKey: "currentCity")
+        }
+        print("Adopted \(realm.objects(Dog.self).count) dogs for \(realm.objects(Person.self).count) people.")
     }
 }

@@ -10,7 +10,7 @@ import Darwin
 let usage = """
     usage: burrow <command> [file]
 
-      demo [file]     write, reopen and read a database (default file: default.burrow)
+      demo [file]     the DoggoDB story on a database file (default file: default.burrow)
       info <file>     version, page counts and trees
       dump <file>     every tree and entry (keys and values in hex)
       verify <file>   check every page and tree; exit status 1 if the file is damaged
@@ -26,7 +26,7 @@ let path = arguments.count > 1 ? arguments[1] : "default.burrow"
 
 do {
     switch command {
-    case "demo": try Demo.run(path: path)
+    case "demo": try await Demo.run(path: path)
     case "info": try Inspect.info(path: path)
     case "dump": try Inspect.dump(path: path)
     case "verify": try Inspect.verify(path: path)
@@ -36,7 +36,10 @@ do {
         printError("burrow: unknown command \"\(command)\"\n\(usage)")
         exit(2)
     }
-} catch {
+} catch let error as StorageError {
     printError("burrow: \(error.description)")
+    exit(1)
+} catch {
+    printError("burrow: \(error)")
     exit(1)
 }
