@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+@testable import Burrow
+
+// The examples of Documentation/GettingStarted.md and Documentation/Concurrency.md, compiled and
+// run. Each test holds one example as the guide shows it; keep the two in step.
+
+final class GuideDogToy: Object {
+    @Persisted var name = ""
+    override class func _realmObjectName() -> String? { "DogToy" }
+}
+
+final class GuideDog: Object {
+    @Persisted(primaryKey: true) var _id: ObjectId
+    @Persisted(indexed: true) var name = ""
+    @Persisted var age = 0
+    @Persisted var favoriteToy: GuideDogToy?
+    @Persisted var citiesVisited: MutableSet<String>
+    @Persisted(originProperty: "dogs") var owners: LinkingObjects<GuidePerson>
+    override class func _realmObjectName() -> String? { "Dog" }
+}
+
+final class GuidePerson: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var name = ""
+    @Persisted var dogs: List<GuideDog>
+    @Persisted var address: GuideAddress?
+    override class func _realmObjectName() -> String? { "Person" }
+}
+
+final class GuideAddress: EmbeddedObject {
+    @Persisted var street: String?
+    @Persisted var city: String?
+    override class func _realmObjectName() -> String? { "Address" }
+}
+
+/// An actor of the app's own that holds a realm (Concurrency.md).
+actor DogStore {
+    var realm: Realm!
+
+    init(configuration: Realm.Configuration) async throws {
+        realm = try await Realm.open(configuration: configuration)
+    }
+
+    func birthday(of id: ObjectId) async throws {
+        try await realm.asyncWrite {
+            realm.object(ofType: GuideDog.self, forPrimaryKey: id)?.age += 1
+        }
+    }
+
+    func names() -> [String] {
+        realm.objects(GuideDog.self).map(\.name)
+    }
+}
+
+/// A function that runs inside a RealmActor (Concurrency.md).
+func adopt(in db: isolated RealmActor) async throws {
+    let realm = db.realm
+    try await realm.asyncWrite {
+        let person = GuidePerson(value: ["id": 1, "name": "Ali"])
+        try realm.add(person)
+        let puppies = realm.objects(GuideDog.self).filter { $0.age < 2 }
+        person.setValue(puppies, forKey: "dogs")
+    }
+}
+
+@Suite struct GuideExamplesTests {
+    private func configuration() -> Realm.Configuration {
+        var config = temporaryConfiguration()
+        config.objectTypes = [GuideDog.self, GuideDogToy.self, GuidePerson.self, GuideAddress.self]
+        return config
+    }
+
+    @Test func testGettingStartedOpenWriteRead() throws {
+        let config = configuration()
+        // GettingStarted.md: "Writing"
+        let realm = try Realm(configuration: config)
+        let rex = GuideDog(value: ["name": "Rex", "age": 1])
+        try realm.write {
+            try realm.add(rex)
+            rex.favoriteToy = GuideDogToy(value: ["name": "Wubba"])   // added with Rex
+            rex.citiesVisited.insert("Toronto")
+        }
+        try realm.write {
+            rex.age += 1
+        }
+        // GettingStarted.md: "Reading"
+        let dogs = realm.objects(GuideDog.self)
+        print(dogs.count, dogs.first?.name ?? "none")
+        let same = realm.object(ofType: GuideDog.self, forPrimaryKey: rex._id)
+        #expect(dogs.count == 1)
+        #expect(same?.age == 2)
+        #expect(same?.favoriteToy?.name == "Wubba")
+        // GettingStarted.md: "Upserts and partial updates"
+        try realm.write {
+            try realm.add(GuidePerson(value: ["id": 1234, "name": "Jones"]), update: .modified)
+            try realm.add(GuidePerson(value: ["id": 1234, "name": "Bowie"]), update: .modified)
+            try realm.create(GuidePerson.self, value: ["id": 1234, "dogs": [["name": "Buster", "age": 5]]], update: .modified)
+        }
+        let bowie = realm.object(ofType: GuidePerson.self, forPrimaryKey: 1234)!
+        #expect(bowie.name == "Bowie")
+        #expect(bowie.dogs.first?.owners.first?.name == "Bowie")
+        // GettingStarted.md: "Deleting"
+        try realm.write {
+            try realm.delete(bowie.dogs.first!)
+        }
+        #expect(bowie.dogs.isEmpty)
+    }
+
+    @Test func testGettingStartedRollback() throws {
+        struct Oops: Error {}
+        let realm = try Realm(configuration: configuration())
+        // GettingStarted.md: "A write that throws keeps nothing"
+        let dog = GuideDog(value: ["name": "Maui"])
+        do {
+            try realm.write {
+                try realm.add(dog)
+                throw Oops()
+            }
+        } catch {
+            print(dog.realm == nil)   // true: Maui is unmanaged again
+        }
+        #expect(dog.realm == nil)
+        #expect(realm.objects(GuideDog.self).isEmpty)
+    }
+
+    @Test func testConcurrencyRealmActor() async throws {
+        let config = configuration()
+        // Concurrency.md: "RealmActor"
+        let db = try await RealmActor(configuration: config)
+        try await db.asyncWrite { realm in
+            try realm.add(GuideDog(value: ["name": "Wolfie", "age": 1]))
+        }
+        let wolfie: Frozen<GuideDog>? = await db.objects(GuideDog.self).first { $0.name == "Wolfie" }
+        print(wolfie?.name ?? "none")                         // any task, any thread
+        let id = wolfie!._id
+        try await db.asyncWrite { realm in
+            guard let dog = realm.object(ofType: GuideDog.self, forPrimaryKey: id) else { return }
+            dog.age += 1
+        }
+        #expect(await db.object(ofType: GuideDog.self, forPrimaryKey: id)?.age == 2)
+        // Concurrency.md: "Functions isolated to the actor"
+        try await adopt(in: db)
+        let ali = await db.object(ofType: GuidePerson.self, forPrimaryKey: 1)
+        #expect(ali?.dogs.count == 0)   // Wolfie is 2 now, so no puppies
+    }
+
+    @Test func testConcurrencyOwnActorAndFrozen() async throws {
+        let config = configuration()
+        // Concurrency.md: "An actor of your own"
+        let store = try await DogStore(configuration: config)
+        let realm = try Realm(configuration: config)
+        let rex = GuideDog(value: ["name": "Rex", "age": 3])
+        try realm.write { try realm.add(rex) }
+        try await store.birthday(of: rex._id)
+        #expect(await store.names() == ["Rex"])
+        // Concurrency.md: "Frozen snapshots"
+        realm.refresh()
+        let frozen: Frozen<GuideDog> = try rex.freeze()
+        let age = await Task.detached { frozen.age }.value   // read on another thread, no lock
+        let results: FrozenResults<GuideDog> = try realm.objects(GuideDog.self).freeze()
+        let thawed = realm.thaw(frozen)                        // live again, in this realm
+        #expect(age == 4)
+        #expect(results.count == 1)
+        #expect(thawed?.name == "Rex")
+    }
+}
