@@ -106,6 +106,14 @@ public final class Realm {
     /// The version this realm reads (in a write transaction, the version the write started from).
     public var version: UInt64 { write?.transaction.baseVersion ?? snapshotReader.snapshot.version }
 
+    /// How many versions of the file are pinned right now, in the whole process: each live
+    /// realm's version, each frozen value's. Versions stay pinned while anything reads them,
+    /// and the pages they read cannot be reused until then, so a number that keeps growing
+    /// means frozen values are being held longer than intended.
+    public var pinnedVersionCount: Int {
+        (try? storage.statistics().pinnedVersions) ?? 0
+    }
+
     /// Whether the realm has no objects at all.
     public var isEmpty: Bool {
         currentFileSchema.classes.values.allSatisfy { stored in

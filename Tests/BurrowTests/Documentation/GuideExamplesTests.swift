@@ -162,6 +162,9 @@ func adopt(in db: isolated RealmActor) async throws {
         let thawed = realm.thaw(frozen)                        // live again, in this realm
         #expect(age == 4)
         #expect(results.count == 1)
+        try realm.write { rex.age += 1 }
+        #expect(realm.pinnedVersionCount >= 2, "the realm's new version, and the old one the frozen values hold")
+        #expect(frozen.age == 4 && results.first?.age == 4)
         #expect(thawed?.name == "Rex")
     }
 }
