@@ -8,7 +8,7 @@ extension WriteTransaction {
         let (number, found) = try descend(root: tree.root, key: key)
         let (index, exists) = PageHeader.leafSearch(found, key)
         guard exists else { return false }
-        let (leafNumber, leaf) = try touchPath(leaf: number, tree: &tree)
+        let (leafNumber, leaf) = try touchPath(leaf: number, entries: -1, tree: &tree)
         try releaseOverflow(of: UnsafeRawPointer(leaf), index: index)
         PageWriter.removeSlot(leaf, at: index)
         tree.count -= 1
@@ -61,7 +61,7 @@ extension WriteTransaction {
         for i in 0..<PageHeader.count(right) {
             needed += PageHeader.entrySize(right, i) + PageLayout.slotSize
         }
-        if !isLeaf { needed += separator.count - Int(right.u16(PageHeader.slot(right, 0) + 4)) }
+        if !isLeaf { needed += separator.count - PageHeader.branchKeyLength(right, 0) }
         let (_, left) = try touchChild(of: parent, slot: leftSlot)
         guard PageWriter.gap(UnsafeRawPointer(left)) + PageHeader.garbage(UnsafeRawPointer(left)) >= needed else { return }
 
@@ -71,11 +71,12 @@ extension WriteTransaction {
                 let at = PageWriter.insertSlot(
                     left, at: PageHeader.count(UnsafeRawPointer(left)), size: PageLayout.branchEntryHeader + separator.count,
                     key: separator, pageSize: layout.pageSize, scratch: scratch)
-                PageWriter.writeBranchEntry(at, child: PageHeader.child(right, 0), key: separator)
+                PageWriter.writeBranchEntry(at, child: PageHeader.child(right, 0), entries: PageHeader.childEntries(right, 0), key: separator)
             } else {
                 PageWriter.append(left, UnsafeRawBufferPointer(start: right + PageHeader.slot(right, i), count: PageHeader.entrySize(right, i)))
             }
         }
+        PageWriter.addChildEntries(parent, leftSlot, Int(PageHeader.childEntries(UnsafeRawPointer(parent), rightSlot)))
         release(rightNumber)
         PageWriter.removeSlot(parent, at: rightSlot)
         try rebalance(level: level - 1, number: parentNumber, page: parent, tree: &tree)

@@ -31,7 +31,7 @@ extension WriteTransaction {
 
             let (number, found) = try descend(root: tree.root, key: key)
             let (index, exists) = PageHeader.leafSearch(found, key)
-            let (leafNumber, leaf) = try touchPath(leaf: number, tree: &tree)
+            let (leafNumber, leaf) = try touchPath(leaf: number, entries: exists ? 0 : 1, tree: &tree)
             if exists {
                 try releaseOverflow(of: UnsafeRawPointer(leaf), index: index)
                 PageWriter.removeSlot(leaf, at: index)
@@ -100,12 +100,16 @@ extension WriteTransaction {
             }
         }
         let separator = PageHeader.leafKey(UnsafeRawPointer(right), 0)
-        try insertIntoParent(level: path.count - 1, left: number, separator: separator, right: rightNumber, tree: &tree)
+        try insertIntoParent(
+            level: path.count - 1, left: number, leftEntries: UInt64(PageHeader.count(UnsafeRawPointer(leaf))),
+            separator: separator, right: rightNumber, rightEntries: UInt64(PageHeader.count(UnsafeRawPointer(right))), tree: &tree)
     }
 
-    /// Links a new right sibling into the branch at `level` of `path` (or a new root).
+    /// Links a new right sibling into the branch at `level` of `path` (or a new root), with the
+    /// entry counts of both halves of the page that split.
     private func insertIntoParent(
-        level: Int, left: PageNumber, separator: UnsafeRawBufferPointer, right: PageNumber, tree: inout TreeState
+        level: Int, left: PageNumber, leftEntries: UInt64, separator: UnsafeRawBufferPointer, right: PageNumber,
+        rightEntries: UInt64, tree: inout TreeState
     ) throws(StorageError) {
         if level < 0 {
             let (number, root) = try allocate()
@@ -113,29 +117,30 @@ extension WriteTransaction {
             let below = UnsafeRawBufferPointer(start: nil, count: 0)
             var at = PageWriter.insertSlot(
                 root, at: 0, size: PageLayout.branchEntryHeader, key: below, pageSize: layout.pageSize, scratch: scratch)
-            PageWriter.writeBranchEntry(at, child: left, key: below)
+            PageWriter.writeBranchEntry(at, child: left, entries: leftEntries, key: below)
             at = PageWriter.insertSlot(
                 root, at: 1, size: PageLayout.branchEntryHeader + separator.count, key: separator, pageSize: layout.pageSize,
                 scratch: scratch)
-            PageWriter.writeBranchEntry(at, child: right, key: separator)
+            PageWriter.writeBranchEntry(at, child: right, entries: rightEntries, key: separator)
             tree.root = number
             return
         }
         let parentNumber = path[level].number
         let parent = dirty[parentNumber]!.pointer
+        PageWriter.setChildEntries(parent, path[level].index, leftEntries)
         let index = path[level].index + 1
         let size = PageLayout.branchEntryHeader + separator.count
         if PageWriter.fits(UnsafeRawPointer(parent), size: size) {
             let at = PageWriter.insertSlot(parent, at: index, size: size, key: separator, pageSize: layout.pageSize, scratch: scratch)
-            PageWriter.writeBranchEntry(at, child: right, key: separator)
+            PageWriter.writeBranchEntry(at, child: right, entries: rightEntries, key: separator)
             return
         }
-        try splitBranch(parent, number: parentNumber, level: level, insertAt: index, child: right, key: separator, tree: &tree)
+        try splitBranch(parent, number: parentNumber, level: level, insertAt: index, child: right, entries: rightEntries, key: separator, tree: &tree)
     }
 
     private func splitBranch(
         _ branch: UnsafeMutableRawPointer, number: PageNumber, level: Int, insertAt index: Int,
-        child: PageNumber, key: UnsafeRawBufferPointer, tree: inout TreeState
+        child: PageNumber, entries childEntries: UInt64, key: UnsafeRawBufferPointer, tree: inout TreeState
     ) throws(StorageError) {
         // The new key may point into the page being split's sibling, never into this page or
         // the scratch buffer, so it stays readable while the pages are rebuilt.
@@ -147,10 +152,10 @@ extension WriteTransaction {
             i == index ? newSize : PageHeader.branchEntrySize(old, i < index ? i : i - 1)
         }
         let split = splitPoint(total: total, newIndex: index, appendOnly: try isRightmost(levels: level), size: size)
-        let entry = { (i: Int) -> (child: PageNumber, key: UnsafeRawBufferPointer) in
-            if i == index { return (child, key) }
+        let entry = { (i: Int) -> (child: PageNumber, entries: UInt64, key: UnsafeRawBufferPointer) in
+            if i == index { return (child, childEntries, key) }
             let j = i < index ? i : i - 1
-            return (PageHeader.child(old, j), PageHeader.branchKey(old, j))
+            return (PageHeader.child(old, j), PageHeader.childEntries(old, j), PageHeader.branchKey(old, j))
         }
         // The first key of the right page moves up; in the right page it becomes "below all".
         let pushedUp = Array(entry(split).key)
@@ -158,17 +163,21 @@ extension WriteTransaction {
         let (rightNumber, right) = try allocate()
         PageWriter.initialize(branch, kind: .branch, version: meta.version, pageSize: layout.pageSize)
         PageWriter.initialize(right, kind: .branch, version: meta.version, pageSize: layout.pageSize)
+        var leftEntries: UInt64 = 0, rightEntries: UInt64 = 0
         for i in 0..<total {
             let target = i < split ? branch : right
-            let (childNumber, entryKey) = entry(i)
+            let (childNumber, entries, entryKey) = entry(i)
             let keyToWrite = i == split ? UnsafeRawBufferPointer(start: nil, count: 0) : entryKey
             let at = PageWriter.insertSlot(
                 target, at: PageHeader.count(UnsafeRawPointer(target)), size: PageLayout.branchEntryHeader + keyToWrite.count,
                 key: keyToWrite, pageSize: layout.pageSize, scratch: scratch)
-            PageWriter.writeBranchEntry(at, child: childNumber, key: keyToWrite)
+            PageWriter.writeBranchEntry(at, child: childNumber, entries: entries, key: keyToWrite)
+            if i < split { leftEntries &+= entries } else { rightEntries &+= entries }
         }
         try withBytes(pushedUp) { separator throws(StorageError) in
-            try insertIntoParent(level: level - 1, left: number, separator: separator, right: rightNumber, tree: &tree)
+            try insertIntoParent(
+                level: level - 1, left: number, leftEntries: leftEntries, separator: separator, right: rightNumber,
+                rightEntries: rightEntries, tree: &tree)
         }
     }
 }

@@ -160,7 +160,7 @@ package struct Cursor<Source: PageSource> {
         return false
     }
 
-    private mutating func reset() {
+    mutating func reset() {
         branches.removeAll(keepingCapacity: true)
         leaf = nil
         stamp = source.modificationStamp
@@ -168,6 +168,15 @@ package struct Cursor<Source: PageSource> {
 
     private func checkStamp() throws(StorageError) {
         if stamp != source.modificationStamp { throw .cursorInvalidated }
+    }
+
+    /// Places the cursor on entry `index` of leaf `p`, reached through `branches`.
+    mutating func place(on p: UnsafeRawPointer, index: Int, count: Int, branches trail: [(page: UnsafeRawPointer, index: Int)]) {
+        reset()
+        branches.append(contentsOf: trail)
+        leaf = p
+        leafIndex = index
+        leafCount = count
     }
 
     /// Walks down from page `start` along first (or last) children, ending on a leaf entry.

@@ -36,7 +36,7 @@ package struct TreeState: Sendable, Equatable {
 ///     76.. zero
 package struct Meta: Sendable, Equatable {
     static let magic: [UInt8] = Array("BURROWDB".utf8)
-    package static let formatVersion: UInt32 = 1
+    package static let formatVersion: UInt32 = 3
 
     package var version: UInt64
     package var pageSize: Int
@@ -65,7 +65,8 @@ package struct Meta: Sendable, Equatable {
     enum Reading {
         case valid(Meta)
         case foreign
-        case newerFormat(UInt32)
+        /// A Burrow meta of another format version (the file is Burrow's, but not readable here).
+        case otherFormat(UInt32)
         case damaged(String)
     }
 
@@ -75,7 +76,7 @@ package struct Meta: Sendable, Equatable {
         for (i, byte) in magic.enumerated() where p.u8(8 + i) != byte { return .foreign }
         guard bytes.count >= 80 else { return .damaged("meta page \(slot) is cut short") }
         let format = p.u32(16)
-        if format > formatVersion { return .newerFormat(format) }
+        if format != formatVersion, format != 0 { return .otherFormat(format) }
         let pageSize = Int(p.u32(20))
         guard format == formatVersion, PageLayout.isValidPageSize(pageSize) else {
             return .damaged("meta page \(slot) records an impossible format or page size")

@@ -37,7 +37,7 @@ enum PageCheck {
         var live = 0
         for i in 0..<count {
             let offset = PageHeader.slot(p, i)
-            guard offset >= heapStart, offset + 6 <= pageSize else { return "has slot \(i) outside its heap" }
+            guard offset >= heapStart, offset + (isLeaf ? PageLayout.leafEntryHeader : PageLayout.branchEntryHeader) <= pageSize else { return "has slot \(i) outside its heap" }
             let size: Int
             if isLeaf {
                 let keyLength = Int(p.u16(offset))
@@ -52,7 +52,7 @@ enum PageCheck {
                     guard first >= 2, first < pageCount else { return "has entry \(i) pointing at page \(first), outside the file" }
                 }
             } else {
-                let keyLength = Int(p.u16(offset + 4))
+                let keyLength = Int(p.u16(offset + 12))
                 guard keyLength <= layout.maxKeySize else { return "has entry \(i) with an impossible key length" }
                 size = PageLayout.branchEntryHeader + keyLength
                 let child = p.u32(offset)

@@ -31,15 +31,17 @@ enum PageKind: UInt8 {
 ///     leaf entry:   keyLength UInt16, valueLength UInt32, key, value
 ///                   (valueLength == overflowMarker: the value is a 12-byte reference,
 ///                    first page UInt32 + length UInt64, to an overflow run)
-///     branch entry: child PageNumber (UInt32), keyLength UInt16, key
-///                   (the key of slot 0 is ignored: it stands for "below every key")
+///     branch entry: child PageNumber (UInt32), entries UInt64, keyLength UInt16, key
+///                   (entries: how many leaf entries the child's subtree holds, so that
+///                    positions and ranks are found in one descent;
+///                    the key of slot 0 is ignored: it stands for "below every key")
 ///
 /// An overflow run is `pages` consecutive pages: the header, then the value's bytes.
 package struct PageLayout: Sendable, Equatable {
     static let headerSize = 24
     static let slotSize = 10
     static let leafEntryHeader = 6
-    static let branchEntryHeader = 6
+    static let branchEntryHeader = 14
     static let overflowReferenceSize = 12
     static let overflowMarker = UInt32.max
     static let minimumPageSize = 4096
@@ -121,12 +123,27 @@ enum PageHeader {
     @inline(__always) static func child(_ p: UnsafeRawPointer, _ index: Int) -> PageNumber {
         p.u32(slot(p, index))
     }
+    /// The number of leaf entries in the subtree of child `index`.
+    @inline(__always) static func childEntries(_ p: UnsafeRawPointer, _ index: Int) -> UInt64 {
+        p.u64(slot(p, index) + 4)
+    }
+    @inline(__always) static func branchKeyLength(_ p: UnsafeRawPointer, _ index: Int) -> Int {
+        Int(p.u16(slot(p, index) + 12))
+    }
     @inline(__always) static func branchKey(_ p: UnsafeRawPointer, _ index: Int) -> UnsafeRawBufferPointer {
         let offset = slot(p, index)
-        return UnsafeRawBufferPointer(start: p + offset + PageLayout.branchEntryHeader, count: Int(p.u16(offset + 4)))
+        return UnsafeRawBufferPointer(start: p + offset + PageLayout.branchEntryHeader, count: Int(p.u16(offset + 12)))
     }
     @inline(__always) static func branchEntrySize(_ p: UnsafeRawPointer, _ index: Int) -> Int {
-        PageLayout.branchEntryHeader + Int(p.u16(slot(p, index) + 4))
+        PageLayout.branchEntryHeader + branchKeyLength(p, index)
+    }
+
+    /// The number of leaf entries under page `p`: a leaf's count, a branch's children's sum.
+    static func subtreeEntries(_ p: UnsafeRawPointer) -> UInt64 {
+        if isLeaf(p) { return UInt64(count(p)) }
+        var total: UInt64 = 0
+        for i in 0..<count(p) { total &+= childEntries(p, i) }
+        return total
     }
 
     @inline(__always) static func entrySize(_ p: UnsafeRawPointer, _ index: Int) -> Int {
@@ -199,6 +216,14 @@ enum PageWriter {
     @inline(__always) static func setGarbage(_ p: UnsafeMutableRawPointer, _ n: Int) { p.setU16(22, UInt16(n)) }
     @inline(__always) static func setChild(_ p: UnsafeMutableRawPointer, _ index: Int, _ child: PageNumber) {
         p.setU32(PageHeader.slot(UnsafeRawPointer(p), index), child)
+    }
+    @inline(__always) static func setChildEntries(_ p: UnsafeMutableRawPointer, _ index: Int, _ entries: UInt64) {
+        p.setU64(PageHeader.slot(UnsafeRawPointer(p), index) + 4, entries)
+    }
+    /// Adds `delta` (which may be negative) to the entry count of child `index`.
+    @inline(__always) static func addChildEntries(_ p: UnsafeMutableRawPointer, _ index: Int, _ delta: Int) {
+        let current = PageHeader.childEntries(UnsafeRawPointer(p), index)
+        setChildEntries(p, index, UInt64(bitPattern: Int64(bitPattern: current) &+ Int64(delta)))
     }
 
     /// Free bytes between the slot array and the heap.
@@ -280,8 +305,10 @@ enum PageWriter {
         let heap = PageHeader.heapStart(page) - bytes.count
         if let base = bytes.baseAddress { (p + heap).copyMemory(from: base, byteCount: bytes.count) }
         let entry = page + heap
-        let keyLength = Int(PageHeader.isLeaf(page) ? entry.u16(0) : entry.u16(4))
-        let key = UnsafeRawBufferPointer(start: entry + 6, count: keyLength)
+        let isLeaf = PageHeader.isLeaf(page)
+        let keyLength = Int(isLeaf ? entry.u16(0) : entry.u16(12))
+        let key = UnsafeRawBufferPointer(
+            start: entry + (isLeaf ? PageLayout.leafEntryHeader : PageLayout.branchEntryHeader), count: keyLength)
         p.setU16(PageLayout.headerSize + PageLayout.slotSize * count, UInt16(heap))
         p.setU64(PageLayout.headerSize + PageLayout.slotSize * count + 2, PageHeader.keyHead(key))
         setCount(p, count + 1)
@@ -300,9 +327,10 @@ enum PageWriter {
         }
     }
 
-    static func writeBranchEntry(_ at: UnsafeMutableRawPointer, child: PageNumber, key: UnsafeRawBufferPointer) {
+    static func writeBranchEntry(_ at: UnsafeMutableRawPointer, child: PageNumber, entries: UInt64, key: UnsafeRawBufferPointer) {
         at.setU32(0, child)
-        at.setU16(4, UInt16(key.count))
+        at.setU64(4, entries)
+        at.setU16(12, UInt16(key.count))
         if let k = key.baseAddress { (at + PageLayout.branchEntryHeader).copyMemory(from: k, byteCount: key.count) }
     }
 }

@@ -152,9 +152,15 @@ private struct VerifyWalk {
                     throw .corruptPage(path: snapshot.storage.name, page: number, detail: "holds a separator outside the range its parent assigns")
                 }
             }
+            let before = count
             try walkPage(
                 PageHeader.child(p, i), depth: depth + 1, lower: childLower, upper: childUpper, leafDepth: &leafDepth,
                 count: &count, what: what, results: &results, visit)
+            guard count - before == PageHeader.childEntries(p, i) else {
+                throw .corruptPage(
+                    path: snapshot.storage.name, page: number,
+                    detail: "says child \(i) holds \(PageHeader.childEntries(p, i)) entries, but it holds \(count - before)")
+            }
         }
     }
 }

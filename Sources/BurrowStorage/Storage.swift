@@ -214,7 +214,7 @@ package final class Storage: Sendable {
             switch reading {
             case .valid(let meta):
                 if newest == nil || meta.version > newest!.version { newest = meta }
-            case .newerFormat(let version):
+            case .otherFormat(let version):
                 throw .unsupportedFormat(path: device.name, version: version, supported: Meta.formatVersion)
             case .damaged(let detail):
                 problems.append(detail)

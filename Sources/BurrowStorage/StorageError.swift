@@ -51,7 +51,10 @@ package enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notADatabase(let path):
             return "\(path) is not a Burrow database (its first page has no Burrow meta header)."
         case .unsupportedFormat(let path, let version, let supported):
-            return "\(path) uses file format \(version), but this Burrow reads format \(supported) and older; open it with a newer Burrow."
+            if version > supported {
+                return "\(path) uses file format \(version), but this Burrow reads format \(supported); open it with a newer Burrow."
+            }
+            return "\(path) uses file format \(version), written before this Burrow's format \(supported); formats before 1.0 are not converted. Recreate the file, or open it with the Burrow that wrote it and copy the data out."
         case .damagedMeta(let path, let detail):
             return "\(path) is damaged: neither meta page is valid (\(detail)). Restore it from a backup."
         case .truncated(let path, let expected, let actual):

@@ -52,8 +52,10 @@ extension WriteTransaction {
     }
 
     /// Makes every page on `path` and the leaf below it writable, top down, relinking copies
-    /// into their parents (or the root). Returns the leaf.
-    func touchPath(leaf: PageNumber, tree: inout TreeState) throws(StorageError) -> (number: PageNumber, pointer: UnsafeMutableRawPointer) {
+    /// into their parents (or the root), and adds `entries` (the change the caller is about to
+    /// make to the leaf: +1, -1 or 0) to the entry count of every branch entry on the path.
+    /// Returns the leaf.
+    func touchPath(leaf: PageNumber, entries delta: Int, tree: inout TreeState) throws(StorageError) -> (number: PageNumber, pointer: UnsafeMutableRawPointer) {
         var parent: UnsafeMutableRawPointer?
         for level in 0...path.count {
             let number = level < path.count ? path[level].number : leaf
@@ -62,6 +64,7 @@ extension WriteTransaction {
                 if level == 0 { tree.root = copy.number } else { PageWriter.setChild(parent!, path[level - 1].index, copy.number) }
                 if level < path.count { path[level].number = copy.number }
             }
+            if level < path.count, delta != 0 { PageWriter.addChildEntries(copy.pointer, path[level].index, delta) }
             if level == path.count { return copy }
             parent = copy.pointer
         }

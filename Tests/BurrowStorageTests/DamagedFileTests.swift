@@ -511,20 +511,20 @@ struct DamagedFileTests {
         #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int == 0)
     }
 
-    @Test("A meta page of a newer format with a valid checksum is .unsupportedFormat")
-    func newerFormat() throws {
+    @Test("A meta page of a newer or older format with a valid checksum is .unsupportedFormat")
+    func otherFormat() throws {
         let directory = try FailureTestEnvironment.temporaryDirectory("damaged")
         defer { FailureTestEnvironment.removeDirectory(directory) }
-        for slot in [0, 1] {
+        for (slot, format) in [(0, Meta.formatVersion + 1), (1, Meta.formatVersion + 1), (0, 1), (1, Meta.formatVersion - 1)] {
             var image = fixture.image
             image.withUnsafeMutableBytes { bytes in
                 let p = bytes.baseAddress! + slot * fixture.pageSize
-                p.setU32(16, Meta.formatVersion + 1)
+                p.setU32(16, format)
                 p.setU64(0, Checksum.page(UnsafeRawPointer(p), length: fixture.pageSize, pageNumber: UInt32(slot)))
             }
-            let path = directory + "/newer\(slot).burrow"
+            let path = directory + "/format\(format)-\(slot).burrow"
             try DamagedFileFixture.writeFile(image, to: path)
-            let expected = StorageError.unsupportedFormat(path: path, version: Meta.formatVersion + 1, supported: Meta.formatVersion)
+            let expected = StorageError.unsupportedFormat(path: path, version: format, supported: Meta.formatVersion)
             #expect(throws: expected) { _ = try Storage.open(path: path) }
             #expect(throws: expected) { _ = try Storage.open(path: path, options: StorageOptions(readOnly: true)) }
         }
