@@ -23,44 +23,68 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
         binding = CollectionBinding(owner: owner, property: property)
     }
 
-    /// The elements as stored now.
+    /// Every element as stored now, in order (one scan).
     private var elements: [Element] {
         guard let binding, let field = binding.field else { return storage }
         guard case .elements(let values) = binding.context.readContent(binding.state.table, binding.state.key, field) else { return [] }
         return values.map(Element._fromStored)
     }
 
-    private func replace(_ elements: [Element]) {
+    /// Runs `change` in the owner's write transaction (managed), or on the array (unmanaged).
+    private func change(
+        unmanaged: (inout [Element]) -> Void,
+        managed: (Realm, Table, ObjectKey, Int, WriteState) throws(RealmError) -> Void
+    ) {
         guard let binding else {
-            storage = elements
+            unmanaged(&storage)
             return
         }
-        let stored = elements.map(\._stored)
-        _ = binding.write { realm, table, key, field, write throws(RealmError) in
-            try realm.setField(table, key, field, .elements(stored), in: write)
-        }
+        _ = binding.write(managed)
     }
 
     public var startIndex: Int { 0 }
-    public var endIndex: Int { elements.count }
 
+    /// The number of elements (one field read when managed).
+    public var endIndex: Int {
+        guard let binding, let field = binding.field else { return storage.count }
+        return binding.context.collectionCount(binding.state.table, binding.state.key, field)
+    }
+
+    /// The element at `position` (O(log n) when managed). Like an array, traps out of bounds.
     public subscript(position: Int) -> Element {
-        get { elements[position] }
+        get {
+            guard let binding, let field = binding.field else { return storage[position] }
+            guard let value = binding.context.listElement(binding.state.table, binding.state.key, field, at: position) else {
+                preconditionFailure("Index \(position) is out of bounds (the list has \(count) elements)")
+            }
+            return Element._fromStored(value)
+        }
         set {
-            var all = elements
-            all[position] = newValue
-            replace(all)
+            checkIndex(position, allowingEnd: false)
+            change(unmanaged: { $0[position] = newValue }) { realm, table, key, field, write throws(RealmError) in
+                try realm.listSet(table, key, field, newValue._stored, at: position, in: write)
+            }
         }
     }
 
-    /// Appends `element`.
+    /// Iterates over the elements as they are when iteration starts (one scan when managed).
+    public func makeIterator() -> IndexingIterator<[Element]> {
+        elements.makeIterator()
+    }
+
+    private func checkIndex(_ index: Int, allowingEnd: Bool) {
+        let count = self.count
+        precondition(index >= 0 && (index < count || allowingEnd && index == count), "Index \(index) is out of bounds (the list has \(count) elements)")
+    }
+
+    /// Appends `element` (O(log n) when managed).
     public func append(_ element: Element) {
-        replace(elements + [element])
+        insert(element, at: count)
     }
 
     /// Appends every element of `elements`.
     public func append<S: Sequence>(objectsIn elements: S) where S.Element == Element {
-        replace(self.elements + Array(elements))
+        for element in Array(elements) { append(element) }
     }
 
     /// Appends every element of `elements`.
@@ -68,47 +92,49 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
         append(objectsIn: elements)
     }
 
-    /// Inserts `element` at `index`.
+    /// Inserts `element` at `index` (0 through `count`; O(log n) when managed).
     public func insert(_ element: Element, at index: Int) {
-        var all = elements
-        all.insert(element, at: index)
-        replace(all)
+        checkIndex(index, allowingEnd: true)
+        change(unmanaged: { $0.insert(element, at: index) }) { realm, table, key, field, write throws(RealmError) in
+            try realm.listInsert(table, key, field, element._stored, at: index, in: write)
+        }
     }
 
-    /// Removes and returns the element at `index`.
+    /// Removes and returns the element at `index` (O(log n) when managed).
     @discardableResult
     public func remove(at index: Int) -> Element {
-        var all = elements
-        let removed = all.remove(at: index)
-        replace(all)
+        checkIndex(index, allowingEnd: false)
+        let removed = self[index]
+        change(unmanaged: { $0.remove(at: index) }) { realm, table, key, field, write throws(RealmError) in
+            try realm.listRemove(table, key, field, at: index, in: write)
+        }
         return removed
     }
 
     /// Removes the last element.
     public func removeLast() {
-        var all = elements
-        all.removeLast()
-        replace(all)
+        remove(at: count - 1)
     }
 
     /// Removes every element.
     public func removeAll() {
-        replace([])
+        change(unmanaged: { $0.removeAll() }) { realm, table, key, field, write throws(RealmError) in
+            try realm.clearCollection(table, key, field, in: write)
+        }
     }
 
     /// Moves the element at `from` to `to`.
     public func move(from: Int, to: Int) {
-        var all = elements
-        let element = all.remove(at: from)
-        all.insert(element, at: to)
-        replace(all)
+        let element = remove(at: from)
+        insert(element, at: to)
     }
 
     /// Exchanges the elements at `i` and `j`.
     public func swapAt(_ i: Int, _ j: Int) {
-        var all = elements
-        all.swapAt(i, j)
-        replace(all)
+        guard i != j else { return }
+        let first = self[i], second = self[j]
+        self[i] = second
+        self[j] = first
     }
 
     /// Replaces the element at `index`.
@@ -127,12 +153,15 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
 
     // MARK: _PersistedValue
 
-    public var _isEmpty: Bool { elements.isEmpty }
+    public var _isEmpty: Bool { isEmpty }
     public static var _shape: _PropertyShape { Element._shape.with(collection: .list) }
     public static func _defaultValue() -> List<Element> { List() }
     public static func _get(_ object: ObjectBase, _ property: Int) -> List<Element> { List(owner: object, property: property) }
     public static func _set(_ value: List<Element>, _ object: ObjectBase, _ property: Int) {
-        List(owner: object, property: property).replace(value.elements)
+        let elements = value.elements.map(\._stored)
+        _ = CollectionBinding(owner: object, property: property).write { realm, table, key, field, write throws(RealmError) in
+            try realm.replaceCollection(table, key, field, with: .elements(elements), in: write)
+        }
     }
     public static func _convert(_ value: Any, property: String) throws(RealmError) -> List<Element> {
         if let list = value as? List<Element> { return list }

@@ -146,33 +146,32 @@ extension ReadContext {
             return property.collection == .map ? .entries(entries) : .elements(elements)
         }
         return withRow(table, key) { row in
-            let payload = RowCodec.field(row, field)
-            switch property.collection {
-            case .single:
-                return .single(payload.map { ValueCodec.decode($0, as: property.type, linkTarget: target, resolve: resolve) } ?? .null)
-            case .list, .set:  // sets never reach here: they have trees
-                var elements: [_StoredValue] = []
-                CollectionCodec.forEachElement(payload) { elements.append(ValueCodec.decode($0, as: property.type, linkTarget: target, resolve: resolve)) }
-                return .elements(elements)
-            case .map:
-                var entries: [(key: String, value: _StoredValue)] = []
-                CollectionCodec.forEachEntry(payload) { key, element in
-                    entries.append((key, ValueCodec.decode(element, as: property.type, linkTarget: target, resolve: resolve)))
-                }
-                return .entries(entries)
-            }
+            .single(RowCodec.field(row, field).map { ValueCodec.decode($0, as: property.type, linkTarget: target, resolve: resolve) } ?? .null)
         }
     }
 }
 
 extension ReadContext {
-    /// The number of elements of a collection field (a list's from its payload, a set's or
-    /// map's from the count its field holds).
+    /// The number of elements of a collection field: the count its row field holds.
     func collectionCount(_ table: Table, _ key: ObjectKey, _ field: Int) -> Int {
-        withRow(table, key) { row in
-            let payload = RowCodec.field(row, field)
-            if table.collectionTrees[field] != nil { return payload.map { Int(ValueCodec.u64($0, 0)) } ?? 0 }
-            return CollectionCodec.count(payload)
+        withRow(table, key) { row in RowCodec.field(row, field).map { Int(ValueCodec.u64($0, 0)) } ?? 0 }
+    }
+
+    /// The element at `index` of list field `field` of object `key`, or nil past the end. One
+    /// descent to find where the object's elements start, one to the element.
+    func listElement(_ table: Table, _ key: ObjectKey, _ field: Int, at index: Int) -> _StoredValue? {
+        guard let tree = table.collectionTrees[field], index >= 0 else { return nil }
+        let property = table.stored.properties[field]
+        let target = linkTarget(table, field)
+        do {
+            let start = try reader.position(tree, of: key.bytes)
+            let payload = try reader.entry(tree, at: start + index) { entryKey, value -> [UInt8]? in
+                entryKey.count == 16 && ObjectKey.read(entryKey) == key ? Array(value) : nil
+            }
+            guard let payload = payload ?? nil else { return nil }
+            return payload.withUnsafeBytes { ValueCodec.decode($0, as: property.type, linkTarget: target) { id, key in self.linkedObject(id, key) } }
+        } catch {
+            fail(error)
         }
     }
 

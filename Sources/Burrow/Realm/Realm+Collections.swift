@@ -82,10 +82,17 @@ extension Realm {
     /// Replaces the whole content of a set or map field.
     func replaceCollection(_ table: Table, _ owner: ObjectKey, _ field: Int, with content: FieldContent, in write: WriteState) throws(RealmError) {
         try clearCollection(table, owner, field, in: write)
+        let isList = table.stored.properties[field].collection == .list
         switch content {
         case .single: break
         case .elements(let elements):
-            for element in elements { try setInsert(table, owner, field, element, in: write) }
+            for (index, element) in elements.enumerated() {
+                if isList {
+                    try listInsert(table, owner, field, element, at: index, in: write)
+                } else {
+                    try setInsert(table, owner, field, element, in: write)
+                }
+            }
         case .entries(let entries):
             for (key, value) in entries { try mapSet(table, owner, field, key, value, in: write) }
         }
@@ -121,7 +128,7 @@ extension Realm {
 
     /// Runs `change` on the collection's tree, then adds the count change it returns to the
     /// count in the owner's row.
-    private func mutateCollection(
+    func mutateCollection(
         _ table: Table, _ owner: ObjectKey, _ field: Int, in write: WriteState, _ change: (String) throws(StorageError) -> Int
     ) throws(RealmError) -> Int {
         guard let tree = table.collectionTrees[field] else { preconditionFailure("internal error: field \(field) of \(table.name) is not a set or map") }
@@ -149,7 +156,7 @@ extension Realm {
         }
     }
 
-    private func adjustElementBacklink(_ element: [UInt8], _ table: Table, _ owner: ObjectKey, _ field: Int, by change: Int, in write: WriteState) throws(StorageError) {
+    func adjustElementBacklink(_ element: [UInt8], _ table: Table, _ owner: ObjectKey, _ field: Int, by change: Int, in write: WriteState) throws(StorageError) {
         let property = table.stored.properties[field]
         for link in links(in: element, Self.elementProperty(property)) {
             try adjustBacklink(BacklinkTarget(table: link.table, key: link.key), from: table.id, field: field, source: owner, by: change, in: write)

@@ -43,16 +43,11 @@ extension Realm {
             try replaceCollection(table, key, field, with: resolved, in: write)
             return
         }
-        var newPayload: [UInt8]
-        switch resolved {
-        case .single(let value):
-            newPayload = []
-            ValueCodec.append(value, as: property.type, to: &newPayload)
-        case .elements(let elements):
-            newPayload = elements.isEmpty ? [] : CollectionCodec.encode(elements, as: property.type)
-        case .entries(let entries):
-            newPayload = entries.isEmpty ? [] : CollectionCodec.encode(entries, as: property.type)
+        guard case .single(let value) = resolved else {
+            preconditionFailure("internal error: a collection given for single property '\(property.name)'")
         }
+        var newPayload: [UInt8] = []
+        ValueCodec.append(value, as: property.type, to: &newPayload)
         let payload: [UInt8]? = newPayload.isEmpty ? nil : newPayload
         do {
             guard let row = try write.reader.withValue(table.rowsTree, key.bytes, { Array($0) }) else {
@@ -133,21 +128,12 @@ extension Realm {
 
     /// Every link in a payload of `property`: the target table's id and object key.
     func links(in payload: [UInt8]?, _ property: StoredProperty) -> [(table: UInt32, key: ObjectKey)] {
-        // Set and map elements live in trees of their own; their field holds only a count.
-        guard let payload, property.type == .object || property.type == .any,
-            property.collection == .single || property.collection == .list
-        else { return [] }
+        // Collection elements live in trees of their own; their field holds only a count.
+        guard let payload, property.type == .object || property.type == .any, property.collection == .single else { return [] }
         let typedTarget = property.objectClassName.flatMap { storedClassId(named: $0) } ?? 0
         var found: [(UInt32, ObjectKey)] = []
         payload.withUnsafeBytes { bytes in
-            func collect(_ element: UnsafeRawBufferPointer) {
-                if let link = ValueCodec.linkKey(element, as: property.type) { found.append((link.table ?? typedTarget, link.key)) }
-            }
-            switch property.collection {
-            case .single: collect(bytes)
-            case .list: CollectionCodec.forEachElement(bytes, collect)
-            case .set, .map: break
-            }
+            if let link = ValueCodec.linkKey(bytes, as: property.type) { found.append((link.table ?? typedTarget, link.key)) }
         }
         return found
     }

@@ -20,9 +20,10 @@ final class Table: Sendable {
     let fieldIndexTrees: [String?]
     /// The row field of the primary key, if the class has one.
     let primaryKeyField: Int?
-    /// Per row field: the tree holding its elements, for a `MutableSet` (`set/<id>/<field>`:
-    /// owner key + element index key → element) or a `Map` (`map/<id>/<field>`: owner key +
-    /// map key → map key and element). The field itself holds the element count.
+    /// Per row field: the tree holding its elements, for a `List` (`list/<id>/<field>`: owner
+    /// key + position → element), a `MutableSet` (`set/<id>/<field>`: owner key + element index
+    /// key → element) or a `Map` (`map/<id>/<field>`: owner key + map key → map key and
+    /// element). The field itself holds the element count.
     let collectionTrees: [String?]
     let backlinksTree: String
 
@@ -49,9 +50,10 @@ final class Table: Sendable {
         primaryKeyField = stored.properties.firstIndex { $0.isPrimary }
         collectionTrees = stored.properties.indices.map { field in
             switch stored.properties[field].collection {
+            case .list: "list/\(stored.id)/\(field)"
             case .set: "set/\(stored.id)/\(field)"
             case .map: "map/\(stored.id)/\(field)"
-            case .single, .list: nil
+            case .single: nil
             }
         }
     }

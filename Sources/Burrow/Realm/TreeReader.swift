@@ -11,6 +11,11 @@ protocol TreeReader: AnyObject {
     func scan(_ tree: String, from start: [UInt8], _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Bool) throws(StorageError)
     /// The number of entries in the tree (0 if it does not exist), without scanning.
     func count(_ tree: String) throws(StorageError) -> Int
+    /// The number of entries whose keys are less than `key`, in one descent.
+    func position(_ tree: String, of key: [UInt8]) throws(StorageError) -> Int
+    /// Calls `body` with the key and value of the entry at `position` (in key order), or
+    /// returns nil if there is none. One descent.
+    func entry<R>(_ tree: String, at position: Int, _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> R) throws(StorageError) -> R?
 }
 
 extension TreeReader {
@@ -80,6 +85,18 @@ final class SnapshotReader: TreeReader, Sendable {
     func count(_ tree: String) throws(StorageError) -> Int {
         try self.tree(tree)?.count ?? 0
     }
+
+    func position(_ tree: String, of key: [UInt8]) throws(StorageError) -> Int {
+        guard let handle = try self.tree(tree) else { return 0 }
+        return try handle.makeCursor().position(of: key)
+    }
+
+    func entry<R>(_ tree: String, at position: Int, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> R) throws(StorageError) -> R? {
+        guard let handle = try self.tree(tree) else { return nil }
+        var cursor = handle.makeCursor()
+        guard try cursor.seek(toPosition: position) else { return nil }
+        return body(cursor.key, try cursor.value())
+    }
 }
 
 /// Reads and writes through the open write transaction. Confined to its realm's isolation.
@@ -129,6 +146,18 @@ final class TransactionReader: TreeReader {
     func count(_ tree: String) throws(StorageError) -> Int {
         guard let id = try id(tree) else { return 0 }
         return try transaction.count(of: id)
+    }
+
+    func position(_ tree: String, of key: [UInt8]) throws(StorageError) -> Int {
+        guard let id = try id(tree) else { return 0 }
+        return try transaction.makeCursor(for: id).position(of: key)
+    }
+
+    func entry<R>(_ tree: String, at position: Int, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> R) throws(StorageError) -> R? {
+        guard let id = try id(tree) else { return nil }
+        var cursor = try transaction.makeCursor(for: id)
+        guard try cursor.seek(toPosition: position) else { return nil }
+        return body(cursor.key, try cursor.value())
     }
 
     func put(_ tree: String, _ key: [UInt8], _ value: [UInt8]) throws(StorageError) {

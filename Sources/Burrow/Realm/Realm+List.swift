@@ -1,0 +1,124 @@
+import BurrowStorage
+
+/// `List` fields keep their elements in a tree of their own, keyed by the owner's object key
+/// and a position number. Positions leave gaps, so an insertion between two elements takes the
+/// number halfway between theirs; the counted tree finds the element at an index in one
+/// descent. Appending, removing and reading at an index each cost O(log n). When two neighbours
+/// have no number left between them, the numbers around them are spread out again as in the
+/// order-maintenance algorithm of Bender, Cole, Demaine, Farach-Colton and Zito ("Two
+/// simplified algorithms for maintaining order in a list", 2002): take the smallest aligned
+/// range of 2^i numbers around the crowded spot whose density is below (3/4)^i, and renumber its
+/// elements evenly. The counted tree counts a range's elements in two descents, so each
+/// insertion costs O(log n) amortized renumberings, however the insertions are placed.
+extension Realm {
+    static let listFirstPosition: UInt64 = 1 << 40
+    static let listGap: UInt64 = 1 << 20
+
+    static func listEntryKey(_ owner: ObjectKey, _ position: UInt64) -> [UInt8] {
+        var key = owner.bytes
+        withUnsafeBytes(of: position.bigEndian) { key.append(contentsOf: $0) }
+        return key
+    }
+
+    /// The position number of the element at `index` of `owner`'s list, whose entries start at
+    /// tree position `start`.
+    private func listPosition(_ tree: String, start: Int, index: Int, in write: WriteState) throws(StorageError) -> UInt64? {
+        try write.reader.entry(tree, at: start + index) { key, _ in
+            UInt64(bigEndian: key.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        }
+    }
+
+    /// Inserts `element` at `index` (0...count) of list field `field` of `owner`.
+    func listInsert(_ table: Table, _ owner: ObjectKey, _ field: Int, _ element: _StoredValue, at index: Int, in write: WriteState) throws(RealmError) {
+        let property = table.stored.properties[field]
+        guard case .single(let resolved) = try resolveLinks(.single(element), property: property, in: write) else { return }
+        var payload: [UInt8] = []
+        ValueCodec.append(resolved, as: property.type, to: &payload)
+        _ = try mutateCollection(table, owner, field, in: write) { tree throws(StorageError) in
+            var position = try newListPosition(tree, owner, index: index, in: write)
+            if position == nil {
+                try spreadList(tree, owner, around: index, in: write)
+                position = try newListPosition(tree, owner, index: index, in: write)
+            }
+            try write.reader.put(tree, Self.listEntryKey(owner, position!), payload)
+            try adjustElementBacklink(payload, table, owner, field, by: 1, in: write)
+            return 1
+        }
+    }
+
+    /// A free position number for a new element at `index`, or nil if its neighbours leave none.
+    private func newListPosition(_ tree: String, _ owner: ObjectKey, index: Int, in write: WriteState) throws(StorageError) -> UInt64? {
+        let start = try write.reader.position(tree, of: owner.bytes)
+        let count = try write.reader.position(tree, of: ObjectKey(owner.rawValue &+ 1).bytes) - start
+        let before = index > 0 ? try listPosition(tree, start: start, index: index - 1, in: write) : nil
+        let after = index < count ? try listPosition(tree, start: start, index: index, in: write) : nil
+        switch (before, after) {
+        case (nil, nil): return Self.listFirstPosition
+        case (let b?, nil): return b <= UInt64.max - Self.listGap ? b + Self.listGap : nil
+        case (nil, let a?): return a >= 2 ? a / 2 : nil
+        case (let b?, let a?): return a - b >= 2 ? b + (a - b) / 2 : nil
+        }
+    }
+
+    /// Spreads out the position numbers around the insertion point `index` (see the type's
+    /// comment), so that a number is free between the neighbours of `index`.
+    private func spreadList(_ tree: String, _ owner: ObjectKey, around index: Int, in write: WriteState) throws(StorageError) {
+        let start = try write.reader.position(tree, of: owner.bytes)
+        guard let anchor = try listPosition(tree, start: start, index: max(0, index - 1), in: write) else { return }
+        var density = 1.0
+        for bits in 1..<64 {
+            density *= 4.0 / 3.0
+            let size = UInt64(1) << UInt64(bits)
+            let low = anchor & ~(size - 1)
+            let first = try write.reader.position(tree, of: Self.listEntryKey(owner, low))
+            let end = low > UInt64.max - size ? try write.reader.position(tree, of: ObjectKey(owner.rawValue &+ 1).bytes)
+                : try write.reader.position(tree, of: Self.listEntryKey(owner, low + size))
+            let count = end - first
+            guard Double(count + 2) < density else { continue }
+            var entries: [(key: [UInt8], value: [UInt8])] = []
+            for i in first..<end {
+                if let entry = try write.reader.entry(tree, at: i, { (Array($0), Array($1)) }) { entries.append(entry) }
+            }
+            for entry in entries { try write.reader.delete(tree, entry.key) }
+            let step = size / UInt64(count + 2)
+            for (offset, entry) in entries.enumerated() {
+                try write.reader.put(tree, Self.listEntryKey(owner, low + UInt64(offset + 1) * step), entry.value)
+            }
+            return
+        }
+    }
+
+    /// Removes the element at `index` of list field `field` of `owner`.
+    func listRemove(_ table: Table, _ owner: ObjectKey, _ field: Int, at index: Int, in write: WriteState) throws(RealmError) {
+        let property = table.stored.properties[field]
+        var removed: [UInt8] = []
+        _ = try mutateCollection(table, owner, field, in: write) { tree throws(StorageError) in
+            let start = try write.reader.position(tree, of: owner.bytes)
+            guard let entry = try write.reader.entry(tree, at: start + index, { (Array($0), Array($1)) }) else { return 0 }
+            try write.reader.delete(tree, entry.0)
+            try adjustElementBacklink(entry.1, table, owner, field, by: -1, in: write)
+            removed = entry.1
+            return -1
+        }
+        try deleteOrphanedEmbedded(Self.elementProperty(property), old: removed, new: nil, in: write)
+    }
+
+    /// Replaces the element at `index` of list field `field` of `owner`.
+    func listSet(_ table: Table, _ owner: ObjectKey, _ field: Int, _ element: _StoredValue, at index: Int, in write: WriteState) throws(RealmError) {
+        let property = table.stored.properties[field]
+        guard case .single(let resolved) = try resolveLinks(.single(element), property: property, in: write) else { return }
+        var payload: [UInt8] = []
+        ValueCodec.append(resolved, as: property.type, to: &payload)
+        var replaced: [UInt8] = []
+        _ = try mutateCollection(table, owner, field, in: write) { tree throws(StorageError) in
+            let start = try write.reader.position(tree, of: owner.bytes)
+            guard let entry = try write.reader.entry(tree, at: start + index, { (Array($0), Array($1)) }) else { return 0 }
+            try write.reader.put(tree, entry.0, payload)
+            try adjustElementBacklink(entry.1, table, owner, field, by: -1, in: write)
+            try adjustElementBacklink(payload, table, owner, field, by: 1, in: write)
+            replaced = entry.1
+            return 0
+        }
+        try deleteOrphanedEmbedded(Self.elementProperty(property), old: replaced, new: payload, in: write)
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+@testable import Burrow
+
+final class Playlist: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var tracks: List<Int>
+    @Persisted var songs: List<DogToy>
+    @Persisted var tags: MutableSet<String>
+    @Persisted var ratings: Map<String, Int>
+}
+
+/// Lists, sets and maps of managed objects checked against Swift arrays, sets and dictionaries
+/// through random operations, with the file verified afterwards.
+@Suite struct CollectionModelTests {
+    private var operations: Int { Int(ProcessInfo.processInfo.environment["BURROW_COLLECTION_OPS"] ?? "") ?? 3_000 }
+
+    @Test func testListMatchesAnArrayThroughRandomEdits() throws {
+        let seed = UInt64(ProcessInfo.processInfo.environment["BURROW_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max)
+        var random = SeededRandom(seed: seed)
+        let config = temporaryConfiguration()
+        let realm = try Realm(configuration: config)
+        let playlist = Playlist(value: ["id": 1])
+        let other = Playlist(value: ["id": 2, "tracks": [7, 8, 9]])
+        try realm.write {
+            try realm.add(playlist)
+            try realm.add(other)
+        }
+        var model: [Int] = []
+        try realm.write {
+            for _ in 0..<operations {
+                switch random.next(upperBound: 10) {
+                case 0..<4:
+                    let value = random.next(upperBound: 1_000_000)
+                    playlist.tracks.append(value)
+                    model.append(value)
+                case 4..<6:
+                    let value = random.next(upperBound: 1_000_000)
+                    let index = random.next(upperBound: model.count + 1)
+                    playlist.tracks.insert(value, at: index)
+                    model.insert(value, at: index)
+                case 6..<8 where !model.isEmpty:
+                    let index = random.next(upperBound: model.count)
+                    #expect(playlist.tracks.remove(at: index) == model.remove(at: index), "seed \(seed)")
+                case 8 where !model.isEmpty:
+                    let index = random.next(upperBound: model.count)
+                    let value = random.next(upperBound: 1_000_000)
+                    playlist.tracks[index] = value
+                    model[index] = value
+                default:
+                    // Many insertions at one spot exhaust the gaps and force a renumbering.
+                    for _ in 0..<30 {
+                        playlist.tracks.insert(-1, at: min(1, model.count))
+                        model.insert(-1, at: min(1, model.count))
+                    }
+                }
+            }
+            #expect(playlist.tracks.count == model.count, "seed \(seed)")
+            for _ in 0..<200 where !model.isEmpty {
+                let index = random.next(upperBound: model.count)
+                #expect(playlist.tracks[index] == model[index], "seed \(seed)")
+            }
+        }
+        #expect(Array(playlist.tracks) == model, "seed \(seed)")
+        #expect(Array(other.tracks) == [7, 8, 9], "a neighbour's list is untouched, seed \(seed)")
+        let reopened = try Realm(configuration: config)
+        #expect(Array(reopened.object(ofType: Playlist.self, forPrimaryKey: 1)!.tracks) == model, "seed \(seed)")
+        _ = try realm.storage.snapshot().verify()
+    }
+
+    @Test func testListOfObjectsKeepsBacklinksAndLosesDeletedObjects() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        let playlist = Playlist(value: ["id": 1, "songs": [["name": "a"], ["name": "b"], ["name": "c"]]])
+        try realm.write { try realm.add(playlist) }
+        let b = playlist.songs[1]
+        try realm.write {
+            playlist.songs.append(b)  // twice in one list
+            playlist.songs.move(from: 0, to: 3)
+        }
+        #expect(playlist.songs.map(\.name) == ["b", "c", "b", "a"])
+        try realm.write { try realm.delete(b) }
+        #expect(playlist.songs.map(\.name) == ["c", "a"])
+        try realm.write { playlist.songs.swapAt(0, 1) }
+        #expect(playlist.songs.map(\.name) == ["a", "c"])
+        try realm.write { playlist.songs.removeAll() }
+        #expect(playlist.songs.isEmpty)
+        #expect(realm.objects(DogToy.self).count == 2, "removing from a list does not delete the object")
+        _ = try realm.storage.snapshot().verify()
+    }
+
+    @Test func testSetAndMapMatchSwiftCollections() throws {
+        let seed = UInt64(ProcessInfo.processInfo.environment["BURROW_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max)
+        var random = SeededRandom(seed: seed)
+        let realm = try Realm(configuration: temporaryConfiguration())
+        let playlist = Playlist(value: ["id": 1])
+        try realm.write { try realm.add(playlist) }
+        var tags = Set<String>()
+        var ratings: [String: Int] = [:]
+        try realm.write {
+            for _ in 0..<operations {
+                let key = "k\(random.next(upperBound: 300))"
+                switch random.next(upperBound: 4) {
+                case 0:
+                    playlist.tags.insert(key)
+                    tags.insert(key)
+                case 1:
+                    playlist.tags.remove(key)
+                    tags.remove(key)
+                case 2:
+                    let value = random.next(upperBound: 100)
+                    playlist.ratings[key] = value
+                    ratings[key] = value
+                default:
+                    playlist.ratings.removeObject(for: key)
+                    ratings[key] = nil
+                }
+            }
+        }
+        #expect(playlist.tags.count == tags.count, "seed \(seed)")
+        #expect(Set(playlist.tags) == tags, "seed \(seed)")
+        #expect(tags.allSatisfy { playlist.tags.contains($0) }, "seed \(seed)")
+        #expect(playlist.ratings.count == ratings.count, "seed \(seed)")
+        #expect(Dictionary(uniqueKeysWithValues: playlist.ratings.map { ($0.key, $0.value) }) == ratings, "seed \(seed)")
+        #expect(playlist.ratings.keys == ratings.keys.sorted(), "seed \(seed)")
+        _ = try realm.storage.snapshot().verify()
+    }
+}
+
+/// SplitMix64, so that a failing run can be replayed from its seed.
+struct SeededRandom {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func next(upperBound: Int) -> Int { Int(next() % UInt64(upperBound)) }
+}
