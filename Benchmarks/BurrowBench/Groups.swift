@@ -9,7 +9,8 @@ struct BenchmarkGroup: Sendable {
     let run: @Sendable (Workbench) throws -> [Measurement]
 
     static let all: [BenchmarkGroup] = [
-        StorageWorkloads.group
+        StorageWorkloads.group,
+        ObjectWorkloads.group,
     ]
 
     static func named(_ name: String) -> BenchmarkGroup? {
