@@ -613,6 +613,10 @@ struct ModelBasedTests {
         // Delete nine in ten keys, then let a few commits move the freed pages into reach.
         try commitRound { txn, t in for i in 0..<keyCount where i % 10 != 0 { try txn.delete(key(i), from: t) } }
         for round in 1...3 { try commitRound { txn, t in try txn.put(key(0), value(0, round), in: t) } }
+        // Pages freed by a version are reused once it is durable (the durable meta, which a power
+        // cut falls back to, may reach them); `.normal` commits leave that to sync rounds in the
+        // background, after enough freed pages are held back. Wait for one here.
+        try storage.waitUntilDurableBlocking(CommitReceipt(version: storage.version))
         let afterDelete = try storage.statistics()
         #expect(afterDelete.freePages > full.pageCount / 2, "seed \(base): most pages should be free after deleting 90% of the keys")
         #expect(afterDelete.pinnedVersions == 0, "seed \(base): no snapshot is alive")
@@ -639,10 +643,16 @@ struct ModelBasedTests {
             }
             highWater.append(try storage.statistics().pageCount)
         }
-        let early = highWater[0..<20].max()!
-        let late = highWater[20...].max()!
-        #expect(late <= early, "seed \(base): page count kept growing under a steady workload: \(highWater)")
-        #expect(late <= afterDelete.pageCount, "seed \(base): the steady workload outgrew the file (\(afterDelete.pageCount) pages)")
+        print("free-page reuse \(backing)/\(pageSize): after delete \(afterDelete.pageCount) pages, steady workload \(highWater)")
+        // `.normal` commits hold freed pages back until a background round (up to
+        // `heldBackLimit`), so the file may grow by about that much, then stops.
+        let allowance = 2 * Storage.heldBackLimit(pageCount: PageNumber(afterDelete.pageCount))
+        let early = highWater[0..<30].max()!
+        let late = highWater[30...].max()!
+        #expect(late <= early + allowance / 4, "seed \(base): page count kept growing under a steady workload: \(highWater)")
+        #expect(
+            late <= afterDelete.pageCount + allowance,
+            "seed \(base): the steady workload outgrew the file (\(afterDelete.pageCount) pages): \(highWater)")
         let report = try storage.snapshot().verify()
         #expect(report.entries == UInt64(live.count), "seed \(base)")
         #expect(report.pageCount == highWater.last!)
