@@ -152,9 +152,11 @@ extension Storage {
     }
 
     /// Freed pages held back from reuse after which a `.normal` commit asks for a sync round in
-    /// the background: an eighth of the file, at least 32 and at most 1,024 pages.
+    /// the background: a quarter of the file, at least 1,024 pages. (A `.normal` commit that
+    /// comes while the round is in flight waits for it, so rounds are kept rare: at one-page
+    /// commits, a few per thousand, as SQLite's checkpoints in WAL mode.)
     static func heldBackLimit(pageCount: PageNumber) -> Int {
-        max(32, min(1024, Int(pageCount) / 8))
+        max(1024, Int(pageCount) / 4)
     }
 
     /// Writes `meta` into the pending slot, with the unsynced list if there is one. Called with
