@@ -53,6 +53,10 @@ struct CommitState {
 
     var pendingSlot: Int { 1 - durableSlot }
 
+    /// The most pages a meta lists. Opening reads and checks every listed page, so the limit
+    /// bounds the cost of opening; a commit (or round) that wrote more takes two syncs.
+    static let oneSyncPageLimit = 64
+
     init(opened: Storage.OpenedMeta) {
         // A meta found on open may not be durable (its process may have crashed before the
         // sync); until the first round has synced it, its slot is kept, nothing it freed is
@@ -60,7 +64,7 @@ struct CommitState {
         durableVersion = opened.isKnownDurable ? opened.meta.version : opened.olderVersion
         durableSlot = opened.slot
         untracked = !opened.isKnownDurable
-        listCapacity = Meta.listCapacity(pageSize: opened.meta.pageSize)
+        listCapacity = min(Self.oneSyncPageLimit, Meta.listCapacity(pageSize: opened.meta.pageSize))
     }
 
     /// The list a meta of the latest version carries, or nil if it cannot carry one.

@@ -328,7 +328,8 @@ package final class Storage: Sendable {
         if closeDevice { device.close() }
     }
 
-    /// The latest committed version.
+    /// The latest committed (published) version; it may not be durable yet (see
+    /// `waitUntilDurable`).
     package var version: UInt64 { shared.withLock { $0.meta.version } }
 
     package func statistics() throws(StorageError) -> StorageStatistics {

@@ -100,18 +100,19 @@ struct GroupCommitTests {
         try Self.expectDurable(disk, writers: writers, commitsEach: commitsEach)
     }
 
+    /// Commits `commitsEach` pairs of puts with `commit(.full)`, recording what went wrong.
     static func blockingWriter(_ w: Int, storage: Storage, commits commitsEach: Int, errors: Locked<[String]>) {
-            do {
-                for i in 0..<commitsEach {
-                    let txn = try storage.beginWriteBlocking()
-                    try txn.put(Self.key(w, i), Self.value(w, i), in: try txn.openTree(named: "a"))
-                    try txn.put(Self.key(w, i), Self.value(w, i), in: try txn.openTree(named: "b"))
-                    let version = try txn.commit(durability: .full)
-                    if Self.durableVersion(storage) < version { errors.withLock { $0.append("commit \(version) returned before it was durable") } }
-                }
-            } catch {
-                errors.withLock { $0.append("writer \(w): \(error)") }
+        do {
+            for i in 0..<commitsEach {
+                let txn = try storage.beginWriteBlocking()
+                try txn.put(key(w, i), value(w, i), in: try txn.openTree(named: "a"))
+                try txn.put(key(w, i), value(w, i), in: try txn.openTree(named: "b"))
+                let version = try txn.commit(durability: .full)
+                if durableVersion(storage) < version { errors.withLock { $0.append("commit \(version) returned before it was durable") } }
             }
+        } catch {
+            errors.withLock { $0.append("writer \(w): \(error)") }
+        }
     }
 
     @Test("A single small durable commit costs one sync; a large one two")
@@ -143,20 +144,22 @@ struct GroupCommitTests {
         _ = try storage.snapshot().verify()
     }
 
+    /// Commits `[i]: [i]` to tree "t" without waiting for a sync.
+    @discardableResult
+    static func commitPending(_ i: UInt8, on storage: Storage, durability: Durability = .full) throws -> CommitReceipt {
+        let txn = try storage.beginWriteBlocking()
+        try txn.put([i], [i], in: try txn.openTree(named: "t"))
+        return try txn.commitPendingSync(durability: durability)
+    }
+
     @Test("Commits made while a sync is in flight are covered by the next round")
     func commitsDuringARoundWaitForTheNext() throws {
         let disk = SimulatedDisk(name: "deferred metas", capacity: 1 << 26)
         let storage = try Storage(device: disk)
-        let first = try storage.beginWriteBlocking()
-        try first.put([0], [0], in: try first.openTree(named: "t"))
-        let receipt = try first.commitPendingSync()
+        let receipt = try Self.commitPending(0, on: storage)
         disk.beforeNextSync {
             // On the syncing thread, while the round is in flight.
-            for i in 1...3 {
-                let txn = try! storage.beginWriteBlocking()
-                try! txn.put([UInt8(i)], [UInt8(i)], in: try! txn.openTree(named: "t"))
-                _ = try! txn.commitPendingSync()
-            }
+            for i: UInt8 in 1...3 { try! Self.commitPending(i, on: storage) }
         }
         let syncs = disk.counts.syncs
         try storage.waitUntilDurableBlocking(receipt)
@@ -179,16 +182,12 @@ struct GroupCommitTests {
     func normalCommitWaitsForTheRound() throws {
         let disk = SimulatedDisk(name: "normal during a round", capacity: 1 << 26)
         let storage = try Storage(device: disk)
-        let first = try storage.beginWriteBlocking()
-        try first.put([0], [0], in: try first.openTree(named: "t"))
-        let receipt = try first.commitPendingSync()
+        let receipt = try Self.commitPending(0, on: storage)
         let done = DispatchSemaphore(value: 0)
         let seenDuringRound = Locked<UInt64?>(nil)
         disk.beforeNextSync {
             Thread.detachNewThread {
-                let txn = try! storage.beginWriteBlocking()
-                try! txn.put([1], [1], in: try! txn.openTree(named: "t"))
-                try! txn.commit(durability: .normal)
+                try! Self.commitPending(1, on: storage, durability: .normal)
                 done.signal()
             }
             usleep(50_000)
