@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import BurrowStorage
 
 /// The `storage` group: BurrowStorage against raw SQLite (WAL mode), same data, same order,
@@ -5,7 +10,7 @@ import BurrowStorage
 enum StorageWorkloads {
     static let group = BenchmarkGroup(
         name: "storage",
-        summary: "BurrowStorage vs SQLite: bulk insert, commits, point reads, ordered scan, open time",
+        summary: "BurrowStorage vs SQLite: bulk insert, commits, group commit, point reads, ordered scan, open time",
         run: { try run($0) })
 
     static let treeName = "kv"
@@ -20,20 +25,33 @@ enum StorageWorkloads {
         let data = KeyValueDataset(count: entries)
         var results: [Measurement] = []
         try data.withBuffers { buffers in
-            results.append(try bulkInsert(bench, data, buffers))
-            results.append(try commitWorkload(bench, data, buffers, durability: .normal))
-            results.append(try commitWorkload(bench, data, buffers, durability: .full))
+            if selected("bulk_insert") { results.append(try bulkInsert(bench, data, buffers)) }
+            if selected("commit_normal") { results.append(try commitWorkload(bench, data, buffers, durability: .normal)) }
+            var single: Double?
+            if selected("commit_full") {
+                let full = try commitWorkload(bench, data, buffers, durability: .full)
+                single = 1 / full.burrow
+                results.append(full)
+            }
+            if selected("group_commit") { results.append(try StorageGroupCommit.measure(bench, buffers, singleCommitSeconds: single)) }
+            guard selected("point_reads") || selected("ordered_scan") else { return }
 
             bench.log("building the read files (\(entries) entries, insert order)")
             let burrowPath = bench.path("reads.burrow")
             let sqlitePath = bench.path("reads.sqlite")
             _ = try burrowBulkInsert(burrowPath, buffers, order: data.insertOrder)
             _ = try sqliteBulkInsert(sqlitePath, buffers, order: data.insertOrder)
-            results.append(try pointReads(bench, data, buffers, burrowPath: burrowPath, sqlitePath: sqlitePath))
-            results.append(try orderedScan(bench, data, burrowPath: burrowPath, sqlitePath: sqlitePath))
+            if selected("point_reads") { results.append(try pointReads(bench, data, buffers, burrowPath: burrowPath, sqlitePath: sqlitePath)) }
+            if selected("ordered_scan") { results.append(try orderedScan(bench, data, burrowPath: burrowPath, sqlitePath: sqlitePath)) }
         }
-        results += try StorageOpenTime.run(bench)
+        if selected("open_time") { results += try StorageOpenTime.run(bench) }
         return results
+    }
+
+    /// Whether `workload` runs: all do unless `BURROW_BENCH_WORKLOADS` names some (comma-separated).
+    static func selected(_ workload: String) -> Bool {
+        guard let text = getenv("BURROW_BENCH_WORKLOADS").map({ String(cString: $0) }), !text.isEmpty else { return true }
+        return text.split(separator: ",").contains { $0 == workload }
     }
 
     // MARK: SQLite set-up shared by the workloads

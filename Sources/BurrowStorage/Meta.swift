@@ -19,10 +19,27 @@ package struct TreeState: Sendable, Equatable {
     }
 }
 
+/// The pages a meta vouches for: every page its version reaches that was written after the
+/// version in `base`, the newest one known durable when the meta was written, with the checksum
+/// each was written with. Opening takes a meta with a list only if every listed page is intact,
+/// which is what lets a commit write its pages and its meta and then sync once.
+struct WrittenPages: Sendable, Equatable {
+    struct Entry: Sendable, Equatable {
+        var page: PageNumber
+        var checksum: UInt64
+    }
+
+    var base: UInt64
+    var entries: [Entry]
+
+    static let none = WrittenPages(base: 0, entries: [])
+}
+
 /// One committed version of the database, as a meta page records it.
 ///
-/// Two meta pages, 0 and 1, alternate: version `v` is written to page `v % 2`, so the previous
-/// version's meta stays intact while the next one is written. Layout (little-endian):
+/// Two meta pages, 0 and 1: the newest durable version's meta stays in its slot while newer
+/// versions' metas go to the other one, so a torn or unsynced meta never costs the durable one.
+/// Layout (little-endian):
 ///
 ///     0  checksum       UInt64  XXH64 of bytes 8..<pageSize, seeded with the slot (0 or 1)
 ///     8  magic          8 bytes "BURROWDB"
@@ -33,10 +50,18 @@ package struct TreeState: Sendable, Equatable {
 ///     36 catalog        TreeState (root UInt32, zero UInt32, count UInt64)
 ///     52 free           TreeState
 ///     68 freePageCount  UInt64  pages listed in the free tree
-///     76.. zero
+///     76 listBase       UInt64  the durable version the written-page list starts after
+///     84 listCount      UInt32  entries in the list; 0 = nothing to check
+///     88 (zero)         UInt32
+///     92 list           listCount x (page UInt32, checksum UInt64)
+///     .. zero
 package struct Meta: Sendable, Equatable {
     static let magic: [UInt8] = Array("BURROWDB".utf8)
+    /// Format 3: metas list the pages written since the durable version (format 2), and branch
+    /// entries count the entries below them. Before 1.0, other formats are refused by name.
     package static let formatVersion: UInt32 = 3
+    static let listOffset = 92
+    static let listEntrySize = 12
 
     package var version: UInt64
     package var pageSize: Int
@@ -49,7 +74,11 @@ package struct Meta: Sendable, Equatable {
         Meta(version: 0, pageSize: pageSize, pageCount: 2, catalog: .empty, free: .empty, freePageCount: 0)
     }
 
-    func encode(into p: UnsafeMutableRawPointer, slot: Int) {
+    /// The most pages one meta can list.
+    static func listCapacity(pageSize: Int) -> Int { (pageSize - listOffset) / listEntrySize }
+
+    func encode(into p: UnsafeMutableRawPointer, slot: Int, written: WrittenPages = .none) {
+        precondition(written.entries.count <= Self.listCapacity(pageSize: pageSize), "the written-page list does not fit")
         p.initializeMemory(as: UInt8.self, repeating: 0, count: pageSize)
         for (i, byte) in Self.magic.enumerated() { p.setU8(8 + i, byte) }
         p.setU32(16, Self.formatVersion)
@@ -59,11 +88,18 @@ package struct Meta: Sendable, Equatable {
         catalog.encode(into: p + 36)
         free.encode(into: p + 52)
         p.setU64(68, freePageCount)
+        p.setU64(76, written.base)
+        p.setU32(84, UInt32(written.entries.count))
+        for (i, entry) in written.entries.enumerated() {
+            let at = Self.listOffset + Self.listEntrySize * i
+            p.setU32(at, entry.page)
+            p.setU64(at + 4, entry.checksum)
+        }
         p.setU64(0, Checksum.page(UnsafeRawPointer(p), length: pageSize, pageNumber: UInt32(slot)))
     }
 
     enum Reading {
-        case valid(Meta)
+        case valid(Meta, WrittenPages)
         case foreign
         /// A Burrow meta of another format version (the file is Burrow's, but not readable here).
         case otherFormat(UInt32)
@@ -94,6 +130,20 @@ package struct Meta: Sendable, Equatable {
         else {
             return .damaged("meta page \(slot) describes impossible page numbers")
         }
-        return .valid(meta)
+        let count = Int(p.u32(84))
+        guard count <= listCapacity(pageSize: pageSize), p.u64(76) <= meta.version else {
+            return .damaged("meta page \(slot) records an impossible written-page list")
+        }
+        var written = WrittenPages(base: p.u64(76), entries: [])
+        written.entries.reserveCapacity(count)
+        for i in 0..<count {
+            let at = listOffset + listEntrySize * i
+            let page = p.u32(at)
+            guard page >= 2, page < meta.pageCount else {
+                return .damaged("meta page \(slot) lists page \(page), outside the file")
+            }
+            written.entries.append(.init(page: page, checksum: p.u64(at + 4)))
+        }
+        return .valid(meta, written)
     }
 }

@@ -3,11 +3,14 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
 
 /// How hard a commit works to survive failures.
 package enum Durability: Sendable, Equatable {
-    /// The commit survives power loss: pages, then the meta, are synced before commit returns
-    /// (two syncs per commit).
+    /// The commit survives power loss: `commit` returns once it is durable. A commit whose
+    /// written pages fit the meta's list costs one sync; a larger one two (pages, then meta).
+    /// Commits waiting together share their sync (see `commitPendingSync` and
+    /// `waitUntilDurable`).
     case full
     /// The commit survives a crash of the process but not of the machine: nothing is synced.
     case normal
@@ -61,6 +64,12 @@ package final class Storage: Sendable {
     let layout: PageLayout
     let writeLock = WriteLock()
     let shared: Locked<SharedState>
+    /// Which versions are durable, which meta sits where, the pages written since the last
+    /// durable version, and who waits for a sync (Storage+GroupCommit.swift). Lock order: this
+    /// one, then `shared`.
+    let commitState: Locked<CommitState>
+    /// Where sync rounds run for async waiters, so that no cooperative thread blocks in fsync.
+    let syncQueue: DispatchQueue
 
     struct SharedState {
         var meta: Meta
@@ -70,11 +79,13 @@ package final class Storage: Sendable {
         var isClosed = false
         /// Whether the device (and the file lock) has been released.
         var isDeviceClosed = false
+        /// Sync rounds under way: the device must stay open for them.
+        var activeRounds = 0
 
         /// Closed or failed, with no snapshot left that could read pages a new handle might
         /// reuse: the moment to release the device and its lock.
         mutating func shouldCloseDevice() -> Bool {
-            guard (isClosed || failure != nil), pins.isEmpty, !isDeviceClosed else { return false }
+            guard (isClosed || failure != nil), pins.isEmpty, activeRounds == 0, !isDeviceClosed else { return false }
             isDeviceClosed = true
             return true
         }
@@ -122,16 +133,19 @@ package final class Storage: Sendable {
         self.device = device
         name = device.name
         isReadOnly = options.readOnly
-        var meta = try Self.readNewestMeta(device: device)
-        if meta == nil {
+        var opened = try Self.readNewestMeta(device: device)
+        if opened == nil {
             // An empty file, or one whose creation was interrupted: (re)create it.
             guard !options.readOnly else { throw .notADatabase(path: device.name) }
-            meta = try Self.initialize(device: device, pageSize: options.pageSize)
+            let meta = try Self.initialize(device: device, pageSize: options.pageSize)
+            opened = OpenedMeta(meta: meta, slot: 0, olderVersion: 0, isKnownDurable: true)
         }
-        let current = meta!
+        let current = opened!.meta
         layout = PageLayout(pageSize: current.pageSize)
         let region = try device.map(minimumLength: Int(current.pageCount) * current.pageSize)
         shared = Locked(SharedState(meta: current, mapping: Mapping(region: region, pageSize: current.pageSize)))
+        commitState = Locked(CommitState(opened: opened!))
+        syncQueue = DispatchQueue(label: "burrow.sync \(device.name)")
     }
 
     deinit { device.close() }
@@ -148,9 +162,21 @@ package final class Storage: Sendable {
         return meta
     }
 
-    /// The newest meta whose checksum holds, or nil for a device with nothing to lose: empty, or
-    /// left by a creation that was interrupted. Reads two pages at most, whatever the file's size.
-    private static func readNewestMeta(device: any StorageDevice) throws(StorageError) -> Meta? {
+    /// The meta opening chose, and what is known of its durability.
+    struct OpenedMeta {
+        var meta: Meta
+        var slot: Int
+        /// The other slot's version if it holds a valid older meta, else this meta's version.
+        var olderVersion: UInt64
+        /// Whether this meta is known to be synced (true only for a file just created).
+        var isKnownDurable: Bool
+    }
+
+    /// The newest meta that holds, or nil for a device with nothing to lose: empty, or left by a
+    /// creation that was interrupted. A meta whose checksum holds is taken if it lists no pages or
+    /// every page it lists is intact (or it is the only valid meta); otherwise the other one is.
+    /// Reads two pages plus the pages the newest meta lists, whatever the file's size.
+    private static func readNewestMeta(device: any StorageDevice) throws(StorageError) -> OpenedMeta? {
         let size = try device.size()
         if size == 0 { return nil }
         do {
@@ -189,7 +215,7 @@ package final class Storage: Sendable {
         return true
     }
 
-    private static func readNewestMeta(device: any StorageDevice, size: Int) throws(StorageError) -> Meta? {
+    private static func readNewestMeta(device: any StorageDevice, size: Int) throws(StorageError) -> OpenedMeta? {
         let bufferSize = min(size, 2 * PageLayout.maximumPageSize)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 4096)
         defer { buffer.deallocate() }
@@ -198,7 +224,7 @@ package final class Storage: Sendable {
 
         var readings = [Meta.read(bytes, slot: 0)]
         var slot1Offsets: [Int] = []
-        if case .valid(let meta) = readings[0] {
+        if case .valid(let meta, _) = readings[0] {
             slot1Offsets = [meta.pageSize]
         } else {
             var size = PageLayout.minimumPageSize
@@ -208,12 +234,12 @@ package final class Storage: Sendable {
             readings.append(Meta.read(UnsafeRawBufferPointer(rebasing: bytes[offset...]), slot: 1))
         }
 
-        var newest: Meta?
+        var valid: [(meta: Meta, written: WrittenPages, slot: Int)] = []
         var problems: [String] = []
-        for reading in readings {
+        for (index, reading) in readings.enumerated() {
             switch reading {
-            case .valid(let meta):
-                if newest == nil || meta.version > newest!.version { newest = meta }
+            case .valid(let meta, let written):
+                valid.append((meta, written, min(index, 1)))
             case .otherFormat(let version):
                 throw .unsupportedFormat(path: device.name, version: version, supported: Meta.formatVersion)
             case .damaged(let detail):
@@ -222,13 +248,63 @@ package final class Storage: Sendable {
                 break
             }
         }
-        guard let meta = newest else {
+        // Slot 1 is tried at several offsets only when slot 0 gave no page size; keep one reading.
+        valid.sort { $0.meta.version > $1.meta.version }
+        if valid.count > 2 { valid = Array(valid.prefix(2)) }
+        guard !valid.isEmpty else {
             if problems.isEmpty { throw .notADatabase(path: device.name) }
             throw .damagedMeta(path: device.name, detail: problems.joined(separator: "; "))
         }
+        // The newest meta, unless its one-sync commit did not fully reach the disk: then the
+        // other, which is durable (nothing overwrites the durable meta's slot).
+        var chosen = valid[0]
+        if valid.count == 2, !chosen.written.entries.isEmpty,
+            try !writtenPagesAreIntact(chosen.meta, chosen.written, device: device, size: size)
+        {
+            chosen = valid[1]
+        }
+        let meta = chosen.meta
         let needed = Int(meta.pageCount) * meta.pageSize
         guard size >= needed else { throw .truncated(path: device.name, expectedBytes: needed, actualBytes: size) }
-        return meta
+        let older = valid.count == 2 && valid[1].meta.version < meta.version ? valid[1].meta.version : meta.version
+        return OpenedMeta(meta: meta, slot: chosen.slot, olderVersion: older, isKnownDurable: false)
+    }
+
+    /// Whether the file holds every page `written` lists exactly as the commit wrote it: inside
+    /// the file, checksum valid and equal to the one listed, stamped by a version after the list's
+    /// base and not after the meta's. An overflow run is checked whole.
+    private static func writtenPagesAreIntact(
+        _ meta: Meta, _ written: WrittenPages, device: any StorageDevice, size: Int
+    ) throws(StorageError) -> Bool {
+        let pageSize = meta.pageSize
+        guard size >= Int(meta.pageCount) * pageSize else { return false }
+        var capacity = pageSize
+        var buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 4096)
+        defer { buffer.deallocate() }
+        for entry in written.entries {
+            let offset = Int(entry.page) * pageSize
+            guard try device.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: pageSize), at: offset) == pageSize
+            else { return false }
+            var length = pageSize
+            if PageHeader.kind(UnsafeRawPointer(buffer)) == PageKind.overflow.rawValue {
+                let pages = PageHeader.overflowPages(UnsafeRawPointer(buffer))
+                guard pages >= 1, UInt64(entry.page) + UInt64(pages) <= UInt64(meta.pageCount) else { return false }
+                length = pages * pageSize
+                if length > capacity {
+                    buffer.deallocate()
+                    capacity = length
+                    buffer = .allocate(byteCount: capacity, alignment: 4096)
+                }
+                guard try device.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: length), at: offset) == length
+                else { return false }
+            }
+            let p = UnsafeRawPointer(buffer)
+            let stamp = PageHeader.version(p)
+            guard p.u64(0) == entry.checksum, stamp > written.base, stamp <= meta.version,
+                Checksum.page(p, length: length, pageNumber: entry.page) == entry.checksum
+            else { return false }
+        }
+        return true
     }
 
     // MARK: Reading
@@ -252,7 +328,8 @@ package final class Storage: Sendable {
         if closeDevice { device.close() }
     }
 
-    /// The latest committed version.
+    /// The latest committed (published) version; it may not be durable yet (see
+    /// `waitUntilDurable`).
     package var version: UInt64 { shared.withLock { $0.meta.version } }
 
     package func statistics() throws(StorageError) -> StorageStatistics {
@@ -287,7 +364,10 @@ package final class Storage: Sendable {
             if isReadOnly { throw .readOnly(path: name) }
             let base = try snapshot()
             let oldest = shared.withLock { $0.pins.keys.min() ?? $0.meta.version }
-            return WriteTransaction(storage: self, base: base, reclaimLimit: min(oldest, base.meta.version))
+            // Pages freed by a version that is not durable yet stay put: the durable meta, which
+            // a power loss falls back to, may still reach them.
+            let reuseFloor = commitState.withLock { $0.durableVersion }
+            return WriteTransaction(storage: self, base: base, reclaimLimit: min(oldest, base.meta.version, reuseFloor))
         } catch {
             writeLock.release()
             throw error

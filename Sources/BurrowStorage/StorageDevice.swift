@@ -10,8 +10,10 @@ package protocol MappedRegion: AnyObject, Sendable {
 /// committed pages only through a `MappedRegion`, so a test can substitute a device that
 /// forgets unsynced writes to simulate a power loss.
 ///
-/// Calls come from one writer at a time (the engine serialises them), except `map` and `size`,
-/// which may also be called while opening.
+/// `write` calls come from one writer at a time (the engine serialises them). `sync` may run on
+/// another thread (a group-commit round) while a writer writes: it must make durable at least
+/// every write that completed before it started. `map` and `size` may also be called while
+/// opening.
 package protocol StorageDevice: AnyObject, Sendable {
     /// A name for messages: the file's path, or a description of an in-memory store.
     var name: String { get }

@@ -1,28 +1,45 @@
-/// The commit protocol. Crash safety rests on one rule: nothing a committed version can reach
-/// is written before a newer meta makes it unreachable. So a commit
+/// The commit protocol. Crash safety rests on two rules: nothing a durable version can reach is
+/// written before a newer meta is durable, and no meta overwrites the newest durable one. So a
+/// commit
 ///
-/// 1. writes every dirty page (all at page numbers the latest durable version does not use);
-/// 2. under `.full`, syncs them;
-/// 3. writes the new meta into the slot the previous version does *not* occupy;
-/// 4. under `.full`, syncs it.
+/// 1. writes every dirty page, stamped with its version and checksummed, at page numbers the
+///    durable and the latest version do not use;
+/// 2. writes its meta into the pending slot (the one the durable meta is not in), listing every
+///    page written since the durable version with its checksum;
+/// 3. under `.full`, syncs once.
 ///
-/// A crash before step 3 completes leaves the previous meta the newest valid one, and opening
-/// picks it; a torn meta fails its checksum and is ignored the same way. No recovery pass runs.
+/// A crash or power cut before the sync completes leaves either the new meta with every page it
+/// lists intact, which opening takes, or not, and opening takes the durable meta in the other
+/// slot. When the list would not fit in the meta page, the pages are synced before the meta is
+/// written and synced (two syncs). Commits that wait together share a sync: see
+/// Storage+GroupCommit.swift. No recovery pass runs.
 extension WriteTransaction {
-    /// Makes the changes the latest version and releases the write lock. Returns the new version
-    /// (the base version if nothing changed).
+    /// Makes the changes the latest version and releases the write lock; under `.full` returns
+    /// once the version is durable. Returns the new version (the base version if nothing
+    /// changed).
     ///
     /// Throws if the transaction failed or finished earlier, or if writing fails; then nothing
     /// is committed. A failed sync also fails the handle: the file must be reopened.
     @discardableResult
     package func commit(durability: Durability = .full) throws(StorageError) -> UInt64 {
+        let receipt = try commitPendingSync(durability: durability)
+        if durability == .full { try storage.waitUntilDurableBlocking(receipt) }
+        return receipt.version
+    }
+
+    /// Writes the changes, publishes the new version (snapshots and the next writer see it) and
+    /// releases the write lock, without waiting for a sync. Under `.full` the version becomes
+    /// durable with the next sync round, which `Storage.waitUntilDurable` waits for (until then
+    /// it may be lost to a crash); under `.normal` its meta reaches the kernel before this
+    /// returns, and it survives a crash of the process.
+    package func commitPendingSync(durability: Durability = .full) throws(StorageError) -> CommitReceipt {
         try checkActive()
         defer { if !isFinished { finish() } }
         if let failure { throw failure }
         try storage.checkUsable()
         // Refilling the pool may have rewritten free-tree pages; without a tree change that is
         // no reason for a new version, and dropping it loses nothing.
-        guard trees.contains(where: { $0.changed }) else { return base.version }
+        guard trees.contains(where: { $0.changed }) else { return CommitReceipt(version: base.version) }
 
         for index in trees.indices where trees[index].changed {
             let name = trees[index].name
@@ -47,10 +64,7 @@ extension WriteTransaction {
         try recordFreePages()
         meta.catalog = catalog
         meta.free = freeTree
-        try writePages()
-        if durability == .full { try syncOrFail() }
-        try writeMeta()
-        if durability == .full { try syncOrFail() }
+        let written = try writePages()
 
         var mapping = storage.currentMapping
         let needed = Int(meta.pageCount)
@@ -62,44 +76,32 @@ extension WriteTransaction {
         // checksums. Marking them spares the next reader hashing them again (and replaces any
         // bit a reused page's old contents had left).
         for (number, _) in dirty { mapping.markVerified(number) }
-        storage.publish(meta, mapping: mapping)
-        return meta.version
+        try storage.publishCommit(meta, mapping: mapping, written: written, freed: freed, durability: durability)
+        return CommitReceipt(version: meta.version)
     }
 
-    /// Writes the dirty pages in page order, checksummed. Tree pages are compacted first, so a
+    /// Writes the dirty pages in page order, stamped with this version and checksummed, and
+    /// returns each one's (first) number and checksum. Tree pages are compacted first, so a
     /// committed page holds no dead bytes and its entries lie in key order.
-    private func writePages() throws(StorageError) {
+    private func writePages() throws(StorageError) -> [(page: PageNumber, checksum: UInt64)] {
         let numbers = dirty.keys.sorted()
         var pieces: [(offset: Int, bytes: UnsafeRawBufferPointer)] = []
+        var written: [(page: PageNumber, checksum: UInt64)] = []
         pieces.reserveCapacity(numbers.count)
+        written.reserveCapacity(numbers.count)
         for number in numbers {
             let (pointer, pages) = dirty[number]!
             if PageHeader.kind(UnsafeRawPointer(pointer)) != PageKind.overflow.rawValue {
                 PageWriter.compact(pointer, pageSize: layout.pageSize, scratch: scratch)
             }
             let length = pages * layout.pageSize
-            pointer.setU64(0, Checksum.page(UnsafeRawPointer(pointer), length: length, pageNumber: number))
+            pointer.setU64(8, meta.version)
+            let checksum = Checksum.page(UnsafeRawPointer(pointer), length: length, pageNumber: number)
+            pointer.setU64(0, checksum)
             pieces.append((Int(number) * layout.pageSize, UnsafeRawBufferPointer(start: pointer, count: length)))
+            written.append((number, checksum))
         }
         try storage.device.write(pieces)
-    }
-
-    private func writeMeta() throws(StorageError) {
-        let slot = Int(meta.version % 2)
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: layout.pageSize, alignment: 4096)
-        defer { buffer.deallocate() }
-        meta.encode(into: buffer, slot: slot)
-        try storage.device.write([(slot * layout.pageSize, UnsafeRawBufferPointer(start: buffer, count: layout.pageSize))])
-    }
-
-    /// A failed sync leaves the kernel's view of the file unknown: retrying could report
-    /// success for writes that were dropped. The handle refuses all further work instead.
-    private func syncOrFail() throws(StorageError) {
-        do {
-            try storage.device.sync()
-        } catch {
-            storage.fail(error)
-            throw .handleFailed(path: storage.name, detail: "a sync failed (\(error.description))")
-        }
+        return written
     }
 }

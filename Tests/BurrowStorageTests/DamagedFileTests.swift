@@ -23,7 +23,14 @@ struct DamagedFileFixture: Sendable {
         }
     }
 
+    /// The file with its metas' written-page lists removed, as a commit too large for the list
+    /// leaves it: damage to any page is then found when the page is read.
     let image: [UInt8]
+    /// The file as written: the newest meta lists the pages written since the durable version,
+    /// so damage to one of them makes opening fall back to the previous version.
+    let listedImage: [UInt8]
+    /// The pages the newest meta of `listedImage` lists.
+    let listedPages: [PageNumber]
     let pageSize: Int
     let pageCount: Int
     let latest: UInt64
@@ -146,13 +153,30 @@ struct DamagedFileFixture: Sendable {
         // Pad a file left short by the engine (see CrashTests' short-file test), so that the
         // fixture is a sound file whatever that bug's state.
         if image.count < pageCount * pageSize { image += [UInt8](repeating: 0, count: pageCount * pageSize - image.count) }
+        let (stripped, listed) = withoutWrittenPageLists(image, pageSize: pageSize, latest: latest)
         let fixture = DamagedFileFixture(
-            image: image, pageSize: pageSize, pageCount: pageCount, latest: latest,
+            image: stripped, listedImage: image, listedPages: listed, pageSize: pageSize, pageCount: pageCount, latest: latest,
             contents: contents.filter { $0.key + 1 >= latest }, gammaLeaf: leaf, gammaLeafKey: leafKey,
             betaOverflow: overflow, betaOverflowKey: overflowKey, catalogRoot: snapshot.meta.catalog.root,
             freeRoot: snapshot.meta.free.root, reachablePages: reachable)
         storage.close()
         return fixture
+    }
+
+    /// `image` with both metas re-encoded without a written-page list, and the pages the
+    /// latest one listed.
+    static func withoutWrittenPageLists(_ image: [UInt8], pageSize: Int, latest: UInt64) -> ([UInt8], [PageNumber]) {
+        var image = image
+        var listed: [PageNumber] = []
+        image.withUnsafeMutableBytes { bytes in
+            for slot in 0..<2 {
+                let page = UnsafeRawBufferPointer(rebasing: bytes[(slot * pageSize)..<((slot + 1) * pageSize)])
+                guard case .valid(let meta, let written) = Meta.read(page, slot: slot) else { continue }
+                if meta.version == latest { listed = written.entries.map(\.page) }
+                meta.encode(into: bytes.baseAddress! + slot * pageSize, slot: slot)
+            }
+        }
+        return (image, listed)
     }
 
     /// A device holding `image`.
@@ -271,7 +295,8 @@ struct DamagedFileTests {
         for iteration in 0..<iterations {
             let caseSeed = rng.next()
             var r = CrashTestRandom(seed: caseSeed)
-            var image = fixture.image
+            // Half the cases on the file as written, whose newest meta lists its commit's pages.
+            var image = r.chance(50) ? fixture.image : fixture.listedImage
             let roll = r.int(0..<100)
             let damage: String
             func position() -> Int {
@@ -569,6 +594,42 @@ struct DamagedFileTests {
         }
         // Nothing was written over the damaged file.
         #expect(device.counts.writes == 0)
+    }
+
+    /// A one-sync commit writes its pages and its meta before one sync, so after a power cut the
+    /// newest meta may be on disk without some of its pages. Opening checks the pages that meta
+    /// lists and, if one is not exactly as written, takes the previous (durable) version.
+    @Test("Damage to a page the newest meta lists opens the previous version")
+    func damagedListedPageFallsBack() throws {
+        var rng = CrashTestRandom(seed: 11)
+        #expect(!fixture.listedPages.isEmpty)
+        #expect(try Self.evaluate(fixture.listedImage, fixture: fixture, rng: &rng) == .opened(version: fixture.latest, verified: true))
+        for page in fixture.listedPages {
+            for damage in ["flip", "zero", "stale"] {
+                var image = fixture.listedImage
+                let start = Int(page) * fixture.pageSize
+                switch damage {
+                case "flip": image[start + fixture.pageSize - 1 - rng.int(0..<(fixture.pageSize - 24))] ^= 0x40
+                case "zero": image.replaceSubrange(start..<(start + fixture.pageSize), with: repeatElement(0, count: fixture.pageSize))
+                default:
+                    // An older page with a valid checksum: stamped by another version.
+                    image.withUnsafeMutableBytes { bytes in
+                        let p = bytes.baseAddress! + start
+                        p.setU64(8, fixture.latest - 1)
+                        let length = PageHeader.kind(UnsafeRawPointer(p)) == PageKind.overflow.rawValue
+                            ? PageHeader.overflowPages(UnsafeRawPointer(p)) * fixture.pageSize : fixture.pageSize
+                        p.setU64(0, Checksum.page(UnsafeRawPointer(p), length: length, pageNumber: page))
+                    }
+                }
+                let outcome = try Self.evaluate(image, fixture: fixture, rng: &rng)
+                #expect(outcome == .opened(version: fixture.latest - 1, verified: true), "page \(page), \(damage)")
+            }
+        }
+        // A file cut short of the newest version's page count is a commit whose growth did not
+        // reach the disk: the previous version.
+        let short = Array(fixture.listedImage[..<((fixture.pageCount - 1) * fixture.pageSize)])
+        let outcome = try Self.evaluate(short, fixture: fixture, rng: &rng)
+        #expect(outcome == .opened(version: fixture.latest - 1, verified: true) || outcome == .error("truncated"))
     }
 
     @Test("One meta page damaged opens the other version", arguments: [true, false])

@@ -109,6 +109,17 @@ final class SimulatedDisk: StorageDevice {
 
     let state: Mutex<State>
 
+    /// Test hooks around `sync`, run outside the disk's mutex: a delay (so that commits pile up
+    /// behind a sync in flight), and a closure run once, at the start of the next sync.
+    private let hooks = Mutex<(delay: UInt32, beforeNextSync: (@Sendable () -> Void)?)>((0, nil))
+
+    /// Makes every later sync take at least `microseconds`.
+    func setSyncDelay(microseconds: UInt32) { hooks.withLock { $0.delay = microseconds } }
+
+    /// Runs `body` at the start of the next sync, on the syncing thread, before the sync takes
+    /// effect: whatever it writes may or may not be covered by that sync, as with a real disk.
+    func beforeNextSync(_ body: @escaping @Sendable () -> Void) { hooks.withLock { $0.beforeNextSync = body } }
+
     /// An empty disk, or one holding `image` (all of it durable).
     init(name: String = "simulated disk", image: [UInt8] = [], capacity: Int = 1 << 28) {
         self.name = name
@@ -182,6 +193,12 @@ final class SimulatedDisk: StorageDevice {
     }
 
     func sync() throws(StorageError) {
+        let (delay, hook) = hooks.withLock { h in
+            defer { h.beforeNextSync = nil }
+            return (h.delay, h.beforeNextSync)
+        }
+        hook?()
+        if delay > 0 { usleep(delay) }
         try state.withLock { s throws(StorageError) in
             try begin(&s, operation: "fsync")
             s.syncCalls += 1

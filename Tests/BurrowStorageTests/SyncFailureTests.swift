@@ -40,19 +40,30 @@ struct SyncFailureTests {
         return false
     }
 
-    /// Which of the commit's two syncs fails (1: after the pages, 2: after the meta), and whether
-    /// the failed sync also dropped the writes it covered (as Linux may, marking pages clean).
-    @Test("A failed sync fails the commit and the handle; a fresh open is consistent", arguments: [1, 2], [false, true])
-    func failedSyncFailsTheHandle(failingSync: Int, dropsWrites: Bool) async throws {
-        let seed = FailureTestEnvironment.seed("SyncFailure sync \(failingSync) drops \(dropsWrites)")
+    /// Which sync fails: the one sync of a commit whose pages the meta lists (`oneSync` 1), or
+    /// the first (after the pages) or second (after the meta) of a two-sync commit (`twoSync` 1
+    /// or 2: the first commit after opening an existing file syncs twice); and whether the failed
+    /// sync also dropped the writes it covered (as Linux may, marking pages clean).
+    @Test(
+        "A failed sync fails the commit and the handle; a fresh open is consistent",
+        arguments: [(true, 1), (false, 1), (false, 2)], [false, true])
+    func failedSyncFailsTheHandle(commit kind: (oneSync: Bool, failingSync: Int), dropsWrites: Bool) async throws {
+        let (oneSync, failingSync) = kind
+        let seed = FailureTestEnvironment.seed("SyncFailure \(oneSync ? "one-sync" : "two-sync") sync \(failingSync) drops \(dropsWrites)")
         var rng = CrashTestRandom(seed: seed)
         let workloadSeed = rng.next()
         var workload = CrashWorkload(seed: workloadSeed, profile: .light)
         var replay = CrashReplay(seed: workloadSeed, profile: .light)
         var checker = CrashChecker()
-        let disk = SimulatedDisk(name: "sync-failure disk", capacity: 1 << 26)
-        let storage = try Storage(device: disk)
+        var disk = SimulatedDisk(name: "sync-failure disk", capacity: 1 << 26)
+        var storage = try Storage(device: disk)
         try Self.commit(rng.int(1...6), on: storage, workload: &workload, replay: &replay)
+        if !oneSync {
+            // Reopen: a handle does not know whether the meta it opened is durable, so its first
+            // commit syncs before writing its meta.
+            disk = SimulatedDisk(name: "sync-failure disk", image: disk.durableImage, capacity: 1 << 26)
+            storage = try Storage(device: disk)
+        }
         let before = storage.version
         let beforeModel = replay.model
         var oldSnapshot: Snapshot? = try storage.snapshot()
@@ -61,14 +72,17 @@ struct SyncFailureTests {
         var transaction = workload.nextTransaction()
         while !transaction.commits { transaction = workload.nextTransaction() }
         let writesBefore = disk.counts.writes
+        let syncsBefore = disk.counts.syncs
         guard let thrown = try Self.failingCommit(on: storage, { try transaction.perform(in: $0) }) else {
             Issue.record("the commit returned although sync \(failingSync) of it failed")
             return
         }
         #expect(Self.isHandleFailed(thrown), "the commit threw \(thrown), expected .handleFailed")
         let afterFailure = disk.counts
-        #expect(afterFailure.syncs == (failingSync == 1 ? 1 : 2) + 2 * Int(before) + 1, "sync calls \(afterFailure.syncs)")
-        #expect(afterFailure.writes == writesBefore + failingSync, "the commit wrote \(afterFailure.writes - writesBefore) times")
+        #expect(afterFailure.syncs == syncsBefore + failingSync, "sync calls \(afterFailure.syncs - syncsBefore)")
+        // One-sync: pages and meta, then the sync. Two-sync: pages, sync, meta, sync.
+        let writes = oneSync ? 2 : failingSync
+        #expect(afterFailure.writes == writesBefore + writes, "the commit wrote \(afterFailure.writes - writesBefore) times")
         // A snapshot of the failed handle is alive: the device (and the file's lock) stays, or a
         // new handle could reuse pages it reads.
         #expect(!disk.isClosed, "the device was closed while a snapshot of the failed handle was alive")
@@ -98,7 +112,8 @@ struct SyncFailureTests {
         } catch {
             #expect(Self.isHandleFailed(error), "beginWrite() threw \(error)")
         }
-        #expect(storage.version == before, "the failed commit was published as version \(storage.version)")
+        // The commit was published before its sync (waiting for durability comes after).
+        #expect(storage.version == before + 1, "the failed commit was published as version \(storage.version)")
         // Nothing was retried: no write or sync reached the device after the failure.
         let final = disk.counts
         #expect(final.writes == afterFailure.writes && final.syncs == afterFailure.syncs)
@@ -113,8 +128,8 @@ struct SyncFailureTests {
         #expect(disk.counts.writesAfterFailure == 0 && disk.counts.syncsAfterFailure == 0)
 
         // What the kernel shows (every write, durable or not): the meta of the failed commit is
-        // there only if the failure came at its second sync.
-        let expectedFromCache = failingSync == 2 ? before + 1 : before
+        // there unless the failure came at the sync before it.
+        let expectedFromCache = oneSync || failingSync == 2 ? before + 1 : before
         replay.advance(to: expectedFromCache)
         let fromCache = try Storage(device: SimulatedDisk(name: "page cache image", image: disk.currentImage, capacity: 1 << 26))
         #expect(fromCache.version == expectedFromCache)
@@ -186,14 +201,16 @@ struct SyncFailureTests {
     func failedSyncOnARealFile() throws {
         let directory = try FailureTestEnvironment.temporaryDirectory("syncfail")
         defer { FailureTestEnvironment.removeDirectory(directory) }
-        for failingSync in [1, 2] {
-            let path = directory + "/sync\(failingSync).burrow"
-            try Self.failOnce(path: path, failingSync: failingSync)
+        for (oneSync, failingSync) in [(true, 1), (false, 1), (false, 2)] {
+            let path = directory + "/sync\(oneSync ? "one" : "two")\(failingSync).burrow"
+            try Self.failOnce(path: path, oneSync: oneSync, failingSync: failingSync)
+            // The page cache holds the failed commit's meta unless the sync before it failed.
+            let landed = oneSync || failingSync == 2
             let reopened = try Storage.open(path: path)
-            #expect(reopened.version == (failingSync == 2 ? 4 : 3))
+            #expect(reopened.version == (landed ? 4 : 3))
             let snapshot = try reopened.snapshot()
             _ = try snapshot.verify()
-            #expect(try snapshot.tree(named: "t")?.value(forKey: [9]) == (failingSync == 2 ? [9] : nil))
+            #expect(try snapshot.tree(named: "t")?.value(forKey: [9]) == (landed ? [9] : nil))
             #expect(try snapshot.tree(named: "t")?.value(forKey: [2]) == [UInt8](repeating: 2, count: 3000))
             reopened.close()
         }
@@ -201,13 +218,20 @@ struct SyncFailureTests {
 
     /// Commits three versions on `path`, then fails the `failingSync`-th sync of a fourth commit,
     /// and checks the failed handle and the file's lock while the handle is still referenced.
-    static func failOnce(path: String, failingSync: Int) throws {
-        let device = SyncFailureFileDevice(inner: try FileDevice(path: path, readOnly: false, create: true))
-        let storage = try Storage(device: device)
+    /// Without `oneSync` the file is reopened first, so that the fourth commit syncs twice.
+    static func failOnce(path: String, oneSync: Bool, failingSync: Int) throws {
+        var device = SyncFailureFileDevice(inner: try FileDevice(path: path, readOnly: false, create: true))
+        var storage = try Storage(device: device)
         for i in 0..<3 {
             let txn = try storage.beginWriteBlocking()
             try txn.put([UInt8(i)], [UInt8](repeating: UInt8(i), count: 3000), in: try txn.openTree(named: "t"))
             try txn.commit()
+        }
+        if !oneSync {
+            storage.close()
+            device.close()
+            device = SyncFailureFileDevice(inner: try FileDevice(path: path, readOnly: false, create: false))
+            storage = try Storage(device: device)
         }
         var snapshot: Snapshot? = try storage.snapshot()  // a reader still holding the old version
         device.failSync(after: failingSync)

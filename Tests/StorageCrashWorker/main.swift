@@ -4,16 +4,19 @@ import Glibc
 import Darwin
 #endif
 import BurrowStorage
+import Foundation
 
 // The child process of the crash tests.
 //
-//   StorageCrashWorker run <path> <seed> <full|normal|mixed> [page size]
+//   StorageCrashWorker run <path> <seed> <full|normal|mixed|group> [page size]
 //       Opens (or creates, with the page size given) the file, skips the seeded workload (CrashWorkload.swift) past the
 //       commits the file already holds, then runs it until killed. It reports on stdout, each
 //       line written straight to the descriptor before it goes on:
 //         ready <version>                  the file is open at that version
 //         begin <version> <operations>     a transaction that will commit as <version> starts committing
 //         acked <version>                  commit returned: <version> is acknowledged
+//       In group mode four threads take turns committing (`commitPendingSync`, then
+//       `waitUntilDurableBlocking`), so waits share syncs; "acked" lines may come out of order.
 //         aborted                          a transaction was aborted
 //   StorageCrashWorker hold <path>
 //       Opens the file, prints "holding", and keeps it open (and locked) until killed or until
@@ -49,6 +52,7 @@ func crashWorkerRun(path: String, seed: UInt64, durabilityMode: String, pageSize
     }
     var workload = CrashWorkload(seed: seed)
     workload.skip(toCommits: storage.version)
+    if durabilityMode == "group" { crashWorkerRunGroup(storage: storage, workload: workload) }
     var choice = CrashTestRandom(seed: seed ^ 0x5EED_0F_D0AB ^ storage.version)
     crashWorkerSay("ready \(storage.version)")
     while true {
@@ -78,6 +82,44 @@ func crashWorkerRun(path: String, seed: UInt64, durabilityMode: String, pageSize
     }
 }
 
+/// The workload, taken one transaction at a time by whichever thread holds the write lock.
+final class CrashWorkerSharedWorkload: @unchecked Sendable {
+    // Touched only by the thread holding the storage's write lock, which orders the accesses.
+    var workload: CrashWorkload
+    init(_ workload: CrashWorkload) { self.workload = workload }
+}
+
+/// Group mode: four threads commit the workload in turn and wait for durability together.
+func crashWorkerRunGroup(storage: Storage, workload: CrashWorkload) -> Never {
+    let shared = CrashWorkerSharedWorkload(workload)
+    crashWorkerSay("ready \(storage.version)")
+    for _ in 0..<4 {
+        Thread.detachNewThread {
+            while true {
+                do {
+                    let txn = try storage.beginWriteBlocking()
+                    let transaction = shared.workload.nextTransaction()
+                    try transaction.perform(in: txn)
+                    guard transaction.commits else {
+                        txn.abort()
+                        crashWorkerSay("aborted")
+                        continue
+                    }
+                    let expected = txn.baseVersion + 1
+                    crashWorkerSay("begin \(expected) \(transaction.size)")
+                    let receipt = try txn.commitPendingSync(durability: .full)
+                    guard receipt.version == expected else { crashWorkerFail("commit published \(receipt.version), expected \(expected)") }
+                    try storage.waitUntilDurableBlocking(receipt)
+                    crashWorkerSay("acked \(receipt.version)")
+                } catch {
+                    crashWorkerFail("transaction failed: \(error)")
+                }
+            }
+        }
+    }
+    while true { sleep(1000) }
+}
+
 func crashWorkerHold(path: String) {
     let storage: Storage
     do {
@@ -104,5 +146,5 @@ case "run" where crashWorkerArguments.count == 5 || crashWorkerArguments.count =
 case "hold" where crashWorkerArguments.count == 3:
     crashWorkerHold(path: crashWorkerArguments[2])
 default:
-    crashWorkerFail("usage: StorageCrashWorker run <path> <seed> <full|normal|mixed> [page size] | hold <path>")
+    crashWorkerFail("usage: StorageCrashWorker run <path> <seed> <full|normal|mixed|group> [page size] | hold <path>")
 }

@@ -1,0 +1,367 @@
+import Dispatch
+
+/// What `commitPendingSync` hands back: the version it published, to wait for with
+/// `waitUntilDurable`.
+package struct CommitReceipt: Sendable, Hashable {
+    package let version: UInt64
+}
+
+/// A version's durability, and the sync rounds that establish it.
+///
+/// The two meta slots play fixed roles between sync rounds: the *durable slot* holds the newest
+/// meta known to be durable and is never written; every newer meta goes to the *pending slot*.
+/// A sync round makes durable every version published before it starts, and the slots swap.
+///
+/// A meta in the pending slot lists every page its version reaches that was written since the
+/// durable version (`unsynced`), with its checksum. Opening takes it only if all those pages are
+/// intact, so pages and meta may reach the disk in any order and one sync suffices. When the list
+/// would not fit in the meta page (`untracked`), the round syncs the pages before it writes the
+/// meta, then syncs again.
+///
+/// While a round is in flight nobody writes the pending slot (the round may be making the meta
+/// there durable): `.full` commits publish in memory only, and the next round writes the newest
+/// meta; a `.normal` commit, which must reach the kernel before it returns, waits for the round.
+struct CommitState {
+    /// The newest version known durable; waits for it or older versions return at once. Pages
+    /// freed by later versions are not reused: the durable meta, which opening falls back to
+    /// after a power cut, may still reach them.
+    var durableVersion: UInt64
+    /// The slot that must not be written: it holds the newest durable meta.
+    var durableSlot: Int
+    /// The version whose meta the pending slot holds, written since the last round, if any.
+    var metaOnDisk: UInt64?
+    /// Pages freed by each version after the durable one, held back from reuse until a round.
+    var heldBack: [(version: UInt64, pages: Int)] = []
+    /// A round wanted with nobody waiting: `.normal` commits ask for one (on the sync queue) once
+    /// enough freed pages are held back, so that free space keeps being reused.
+    var backgroundRoundWanted = false
+    /// The pages reachable from the latest version that were written after `durableVersion`,
+    /// with their checksums and the version that wrote them.
+    var unsynced: [PageNumber: (checksum: UInt64, version: UInt64)] = [:]
+    /// The pages written since the durable version are not all in `unsynced` (too many, or the
+    /// handle does not know them): metas carry no list, and a round syncs before its meta.
+    var untracked: Bool
+    var roundInFlight = false
+    var waiters: [DurabilityWaiter] = []
+    /// A `.normal` commit waiting for the round in flight to end before it writes its meta (at
+    /// most one: commits hold the write lock).
+    var normalWriter: DispatchSemaphore?
+    /// Set when a round ends and wakes `normalWriter`: no round starts until it has written.
+    var normalWriterWoken = false
+    var failure: StorageError?
+    let listCapacity: Int
+
+    var pendingSlot: Int { 1 - durableSlot }
+
+    /// The most pages a meta lists. Opening reads and checks every listed page, so the limit
+    /// bounds the cost of opening; a commit (or round) that wrote more takes two syncs.
+    static let oneSyncPageLimit = 64
+
+    init(opened: Storage.OpenedMeta) {
+        // A meta found on open may not be durable (its process may have crashed before the
+        // sync); until the first round has synced it, its slot is kept, nothing it freed is
+        // reused, and the first round syncs before it writes a meta.
+        durableVersion = opened.isKnownDurable ? opened.meta.version : opened.olderVersion
+        durableSlot = opened.slot
+        untracked = !opened.isKnownDurable
+        listCapacity = min(Self.oneSyncPageLimit, Meta.listCapacity(pageSize: opened.meta.pageSize))
+    }
+
+    /// The list a meta of the latest version carries, or nil if it cannot carry one.
+    func writtenPages() -> WrittenPages? {
+        if untracked { return nil }
+        let entries = unsynced.map { WrittenPages.Entry(page: $0.key, checksum: $0.value.checksum) }
+        return WrittenPages(base: durableVersion, entries: entries.sorted { $0.page < $1.page })
+    }
+
+    /// Claims the next round if one is needed and none is running.
+    mutating func claimRound() -> Bool {
+        guard !roundInFlight, normalWriter == nil, !normalWriterWoken, !waiters.isEmpty || backgroundRoundWanted else { return false }
+        roundInFlight = true
+        return true
+    }
+}
+
+/// One caller of `waitUntilDurable` waiting for a round.
+enum DurabilityWaiter {
+    case async(version: UInt64, CheckedContinuation<StorageError?, Never>)
+    case blocking(version: UInt64, BlockingDurabilityWait)
+
+    var version: UInt64 {
+        switch self {
+        case .async(let version, _), .blocking(let version, _): return version
+        }
+    }
+
+    func resume(_ error: StorageError?) {
+        switch self {
+        case .async(_, let continuation): continuation.resume(returning: error)
+        case .blocking(_, let wait):
+            wait.error = error
+            wait.semaphore.signal()
+        }
+    }
+}
+
+/// A thread parked until a round covers its version.
+final class BlockingDurabilityWait: @unchecked Sendable {
+    // `error` is written once, before `semaphore` is signalled, and read only after the wait
+    // returns: the semaphore orders the two.
+    let semaphore = DispatchSemaphore(value: 0)
+    var error: StorageError?
+}
+
+extension Storage {
+    // MARK: Publishing a commit
+
+    /// Publishes `meta`, whose pages are written: records the pages in the unsynced list, writes
+    /// the meta into the pending slot unless a round is in flight or the list does not fit, and
+    /// makes it the latest version. Called by the write transaction, holding the write lock.
+    func publishCommit(
+        _ meta: Meta, mapping: Mapping, written: [(page: PageNumber, checksum: UInt64)], freed: [PageNumber],
+        durability: Durability
+    ) throws(StorageError) {
+        while true {
+            let outcome = try commitState.withLock { s throws(StorageError) -> DispatchSemaphore? in
+                s.normalWriterWoken = false
+                if let failure = s.failure { throw failure }
+                if durability == .normal && s.roundInFlight {
+                    let wait = DispatchSemaphore(value: 0)
+                    s.normalWriter = wait
+                    return wait
+                }
+                if !freed.isEmpty { s.heldBack.append((meta.version, freed.count)) }
+                if !s.untracked {
+                    for page in freed { s.unsynced.removeValue(forKey: page) }
+                    for (page, checksum) in written { s.unsynced[page] = (checksum, meta.version) }
+                    if s.unsynced.count > s.listCapacity { s.untrack() }
+                }
+                // A `.normal` meta is written even without a list: it must reach the kernel now,
+                // and it gives up power-loss protection anyway.
+                if !s.roundInFlight && (!s.untracked || durability == .normal) {
+                    try writeMeta(meta, into: &s)
+                }
+                if durability == .normal
+                    && (s.untracked || s.heldBack.reduce(0, { $0 + $1.pages }) >= Self.heldBackLimit(pageCount: meta.pageCount))
+                {
+                    s.backgroundRoundWanted = true
+                }
+                publish(meta, mapping: mapping)
+                return nil
+            }
+            guard let wait = outcome else { break }
+            wait.wait()
+        }
+        startRoundIfNeeded()
+    }
+
+    /// Freed pages held back from reuse after which a `.normal` commit asks for a sync round in
+    /// the background: a quarter of the file, at least 1,024 pages. (A `.normal` commit that
+    /// comes while the round is in flight waits for it, so rounds are kept rare: at one-page
+    /// commits, a few per thousand, as SQLite's checkpoints in WAL mode.)
+    static func heldBackLimit(pageCount: PageNumber) -> Int {
+        max(1024, Int(pageCount) / 4)
+    }
+
+    /// Writes `meta` into the pending slot, with the unsynced list if there is one. Called with
+    /// the commit state locked (nobody else writes a meta meanwhile) and no round in flight or
+    /// by the round itself.
+    fileprivate func writeMeta(_ meta: Meta, into s: inout CommitState) throws(StorageError) {
+        s.metaOnDisk = nil
+        do {
+            try writeMetaPage(meta, slot: s.pendingSlot, written: s.writtenPages() ?? .none)
+        } catch {
+            // A torn meta in the pending slot costs nothing, but the list may now miss pages of
+            // a version that was never published; the next round syncs before its meta.
+            s.untrack()
+            throw error
+        }
+        s.metaOnDisk = meta.version
+    }
+
+    func writeMetaPage(_ meta: Meta, slot: Int, written: WrittenPages) throws(StorageError) {
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: layout.pageSize, alignment: 4096)
+        defer { buffer.deallocate() }
+        meta.encode(into: buffer, slot: slot, written: written)
+        try device.write([(slot * layout.pageSize, UnsafeRawBufferPointer(start: buffer, count: layout.pageSize))])
+    }
+
+    // MARK: Waiting
+
+    /// Returns once version `receipt.version` (or a later one) is durable, without blocking a
+    /// thread. Waiters that arrive while a sync is in flight share the next one. Throws
+    /// `handleFailed` if a sync failed before the version became durable.
+    package func waitUntilDurable(_ receipt: CommitReceipt) async throws(StorageError) {
+        if let done = commitState.withLock({ settled(receipt.version, $0) }) {
+            if let error = done { throw error }
+            return
+        }
+        let error: StorageError? = await withCheckedContinuation { continuation in
+            let action = commitState.withLock { s -> (settled: StorageError??, lead: Bool) in
+                if let done = settled(receipt.version, s) { return (done, false) }
+                s.waiters.append(.async(version: receipt.version, continuation))
+                return (nil, s.claimRound())
+            }
+            if let done = action.settled { continuation.resume(returning: done) }
+            if action.lead { syncQueue.async { self.runRounds() } }
+        }
+        if let error { throw error }
+    }
+
+    /// Blocks the calling thread until version `receipt.version` (or a later one) is durable; the
+    /// caller runs the sync itself when no round is in flight.
+    package func waitUntilDurableBlocking(_ receipt: CommitReceipt) throws(StorageError) {
+        let wait = BlockingDurabilityWait()
+        let action = commitState.withLock { s -> (settled: StorageError??, lead: Bool) in
+            if let done = settled(receipt.version, s) { return (done, false) }
+            s.waiters.append(.blocking(version: receipt.version, wait))
+            return (nil, s.claimRound())
+        }
+        if let done = action.settled {
+            if let error = done { throw error }
+            return
+        }
+        if action.lead { runRounds(handOff: true) }
+        wait.semaphore.wait()
+        if let error = wait.error { throw error }
+    }
+
+    /// nil while `version` is not durable and may become so; otherwise the outcome.
+    private func settled(_ version: UInt64, _ s: CommitState) -> StorageError?? {
+        // A receipt never names a version beyond the latest, but one that did must not make
+        // rounds run for ever.
+        if version <= s.durableVersion || version > shared.withLock({ $0.meta.version }) { return .some(nil) }
+        if let failure = s.failure { return .some(failure) }
+        return nil
+    }
+
+    /// Starts a round on the sync queue if someone waits and none is running.
+    func startRoundIfNeeded() {
+        if commitState.withLock({ $0.claimRound() }) { syncQueue.async { self.runRounds() } }
+    }
+
+    // MARK: Sync rounds
+
+    private enum RoundPlan {
+        /// The target's meta is in the pending slot already.
+        case sync
+        /// Write the meta with its list, then sync.
+        case writeThenSync(Meta, WrittenPages)
+        /// Pages not listed: sync them, write the meta, sync again.
+        case syncWriteSync(Meta)
+    }
+
+    /// Runs sync rounds while waiters remain; the caller has claimed the first one. With
+    /// `handOff` (a blocking caller running its own round), later rounds go to the sync queue.
+    func runRounds(handOff: Bool = false) {
+        while true {
+            let (target, slot, plan) = commitState.withLock { s -> (UInt64, Int, RoundPlan) in
+                let meta = shared.withLock { $0.meta }
+                if s.metaOnDisk == meta.version { return (meta.version, s.pendingSlot, .sync) }
+                if let written = s.writtenPages() { return (meta.version, s.pendingSlot, .writeThenSync(meta, written)) }
+                return (meta.version, s.pendingSlot, .syncWriteSync(meta))
+            }
+            shared.withLock { $0.activeRounds += 1 }
+            var failure: StorageError?
+            do throws(StorageError) {
+                switch plan {
+                case .sync:
+                    try syncDevice()
+                case .writeThenSync(let meta, let written):
+                    try writeMetaPage(meta, slot: slot, written: written)
+                    try syncDevice()
+                case .syncWriteSync(let meta):
+                    try syncDevice()
+                    try writeMetaPage(meta, slot: slot, written: WrittenPages(base: target, entries: []))
+                    try syncDevice()
+                }
+            } catch {
+                failure = error
+            }
+            let (resumed, writer, next) = finishRound(target: target, failure: failure)
+            for (waiter, error) in resumed { waiter.resume(error) }
+            writer?.signal()
+            let closeDevice = shared.withLock { s in
+                s.activeRounds -= 1
+                return s.shouldCloseDevice()
+            }
+            if closeDevice { device.close() }
+            guard next else { return }
+            if handOff {
+                syncQueue.async { self.runRounds() }
+                return
+            }
+        }
+    }
+
+    /// A sync that fails fails the handle: the kernel may have dropped the writes it could not
+    /// make durable, and a retry that succeeds would prove nothing.
+    private func syncDevice() throws(StorageError) {
+        do {
+            try device.sync()
+        } catch {
+            fail(error)
+            throw .handleFailed(path: name, detail: "a sync failed (\(error.description))")
+        }
+    }
+
+    /// Records the round's outcome; returns the waiters to resume (with their outcome), the
+    /// `.normal` commit to wake, and whether another round follows at once.
+    private func finishRound(
+        target: UInt64, failure: StorageError?
+    ) -> (resumed: [(DurabilityWaiter, StorageError?)], writer: DispatchSemaphore?, next: Bool) {
+        commitState.withLock { s in
+            let writer = s.normalWriter
+            s.normalWriter = nil
+            s.normalWriterWoken = writer != nil
+            if let failure {
+                if case .handleFailed = failure {} else { fail(failure) }
+                let error: StorageError = if case .handleFailed = failure { failure } else {
+                    .handleFailed(path: name, detail: "writing a meta page failed (\(failure.description))")
+                }
+                s.failure = error
+                s.roundInFlight = false
+                let all = s.waiters.map { ($0, Optional(error)) }
+                s.waiters.removeAll()
+                return (all, writer, false)
+            }
+            let published = shared.withLock { $0.meta.version }
+            s.durableVersion = max(s.durableVersion, target)
+            s.heldBack.removeAll { $0.version <= target }
+            s.backgroundRoundWanted = false
+            s.durableSlot = s.pendingSlot
+            s.metaOnDisk = nil
+            if s.untracked {
+                // Every page written so far is durable; nothing published since means nothing
+                // to list.
+                if published == target { s.untracked = false }
+            } else {
+                s.unsynced = s.unsynced.filter { $0.value.version > target }
+            }
+            var resumed: [(DurabilityWaiter, StorageError?)] = []
+            s.waiters.removeAll { waiter in
+                guard waiter.version <= target else { return false }
+                resumed.append((waiter, nil))
+                return true
+            }
+            s.roundInFlight = false
+            // A `.normal` commit waiting to write its meta goes first; it starts the next round.
+            if writer != nil { return (resumed, writer, false) }
+            if s.claimRound() { return (resumed, nil, true) }
+            // Versions published during the round with no one waiting: their meta goes to the
+            // kernel now, so that they survive a crash of the process.
+            if published > target, !s.untracked {
+                try? writeMeta(shared.withLock { $0.meta }, into: &s)
+            }
+            return (resumed, nil, false)
+        }
+    }
+}
+
+extension CommitState {
+    /// Stops listing written pages until a round has synced everything.
+    mutating func untrack() {
+        untracked = true
+        unsynced.removeAll()
+    }
+}

@@ -1,0 +1,284 @@
+import Dispatch
+import Foundation
+import Testing
+@testable import BurrowStorage
+@testable import StorageCrashWorker
+
+/// Group commit: `commitPendingSync` publishes without syncing, `waitUntilDurable` waits for a
+/// sync round, and one round covers every version published before it started.
+@Suite("GroupCommit")
+struct GroupCommitTests {
+    static func key(_ writer: Int, _ i: Int) -> [UInt8] { Array("w\(writer)-\(String(format: "%05d", i))".utf8) }
+    static func value(_ writer: Int, _ i: Int) -> [UInt8] { [UInt8](repeating: UInt8(truncatingIfNeeded: writer &* 31 &+ i), count: 40 + i % 200) }
+
+    /// The durable version as the handle knows it.
+    static func durableVersion(_ storage: Storage) -> UInt64 { storage.commitState.withLock { $0.durableVersion } }
+
+    /// Every writer's keys, in both trees, on an engine opened over what the disk made durable.
+    static func expectDurable(_ disk: SimulatedDisk, writers: Int, commitsEach: Int) throws {
+        let reopened = try Storage(device: SimulatedDisk(name: "durable image", image: disk.durableImage, capacity: 1 << 26))
+        let snapshot = try reopened.snapshot()
+        _ = try snapshot.verify()
+        for name in ["a", "b"] {
+            let tree = try #require(try snapshot.tree(named: name))
+            #expect(tree.count == writers * commitsEach)
+            for w in 0..<writers {
+                for i in 0..<commitsEach { #expect(try tree.value(forKey: key(w, i)) == value(w, i)) }
+            }
+        }
+    }
+
+    /// Checks, from another task, that each commit's two puts (one per tree) are seen together.
+    static func readUntilDone(_ storage: Storage, finished: Locked<Int>, writers: Int) throws -> Int {
+        var checks = 0
+        while finished.withLock({ $0 }) < writers {
+            let snapshot = try storage.snapshot()
+            let a = try snapshot.tree(named: "a"), b = try snapshot.tree(named: "b")
+            #expect(a?.count == b?.count, "version \(snapshot.version): the trees disagree")
+            checks += 1
+            usleep(200)
+        }
+        return checks
+    }
+
+    @Test("Concurrent async writers share syncs; each commit is atomic, and durable once its wait returns")
+    func asyncWritersShareSyncs() async throws {
+        let disk = SimulatedDisk(name: "group commit (async)", capacity: 1 << 26)
+        disk.setSyncDelay(microseconds: 1500)
+        let storage = try Storage(device: disk)
+        let writers = 8, commitsEach = 25
+        let syncsBefore = disk.counts.syncs
+        let finished = Locked(0)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for w in 0..<writers {
+                group.addTask {
+                    defer { finished.withLock { $0 += 1 } }
+                    for i in 0..<commitsEach {
+                        let txn = try await storage.beginWrite()
+                        try txn.put(Self.key(w, i), Self.value(w, i), in: try txn.openTree(named: "a"))
+                        try txn.put(Self.key(w, i), Self.value(w, i), in: try txn.openTree(named: "b"))
+                        let receipt = try txn.commitPendingSync()
+                        try await storage.waitUntilDurable(receipt)
+                        #expect(Self.durableVersion(storage) >= receipt.version)
+                    }
+                }
+            }
+            group.addTask { _ = try Self.readUntilDone(storage, finished: finished, writers: writers) }
+            try await group.waitForAll()
+        }
+        let commits = writers * commitsEach
+        let syncs = disk.counts.syncs - syncsBefore
+        print("GroupCommit async: \(commits) commits, \(syncs) syncs")
+        #expect(storage.version == UInt64(commits))
+        #expect(syncs < commits / 2, "\(syncs) syncs for \(commits) commits: the waiters did not share them")
+        try Self.expectDurable(disk, writers: writers, commitsEach: commitsEach)
+    }
+
+    @Test("Concurrent blocking commit(.full) calls share syncs")
+    func blockingWritersShareSyncs() throws {
+        let disk = SimulatedDisk(name: "group commit (blocking)", capacity: 1 << 26)
+        disk.setSyncDelay(microseconds: 1500)
+        let storage = try Storage(device: disk)
+        let writers = 6, commitsEach = 20
+        let syncsBefore = disk.counts.syncs
+        let errors = Locked<[String]>([])
+        // Threads of their own (concurrentPerform would run only as many as there are cores).
+        let group = DispatchGroup()
+        for w in 0..<writers {
+            group.enter()
+            Thread.detachNewThread {
+                defer { group.leave() }
+                Self.blockingWriter(w, storage: storage, commits: commitsEach, errors: errors)
+            }
+        }
+        group.wait()
+        #expect(errors.withLock { $0 }.isEmpty, "\(errors.withLock { $0 })")
+        let commits = writers * commitsEach
+        let syncs = disk.counts.syncs - syncsBefore
+        print("GroupCommit blocking: \(commits) commits, \(syncs) syncs")
+        #expect(syncs < commits / 2, "\(syncs) syncs for \(commits) commits")
+        try Self.expectDurable(disk, writers: writers, commitsEach: commitsEach)
+    }
+
+    /// Commits `commitsEach` pairs of puts with `commit(.full)`, recording what went wrong.
+    static func blockingWriter(_ w: Int, storage: Storage, commits commitsEach: Int, errors: Locked<[String]>) {
+        do {
+            for i in 0..<commitsEach {
+                let txn = try storage.beginWriteBlocking()
+                try txn.put(key(w, i), value(w, i), in: try txn.openTree(named: "a"))
+                try txn.put(key(w, i), value(w, i), in: try txn.openTree(named: "b"))
+                let version = try txn.commit(durability: .full)
+                if durableVersion(storage) < version { errors.withLock { $0.append("commit \(version) returned before it was durable") } }
+            }
+        } catch {
+            errors.withLock { $0.append("writer \(w): \(error)") }
+        }
+    }
+
+    @Test("A single small durable commit costs one sync; a large one two")
+    func syncsPerCommit() throws {
+        let disk = SimulatedDisk(name: "syncs per commit", capacity: 1 << 26)
+        let storage = try Storage(device: disk)
+        for i in 0..<20 {
+            let before = disk.counts.syncs
+            let txn = try storage.beginWriteBlocking()
+            try txn.put(Self.key(0, i), Self.value(0, i), in: try txn.openTree(named: "a"))
+            try txn.commit()
+            #expect(disk.counts.syncs - before == 1)
+        }
+        // More pages than a meta lists: pages, then meta.
+        let before = disk.counts.syncs
+        let txn = try storage.beginWriteBlocking()
+        let tree = try txn.openTree(named: "big")
+        for i in 0..<(Meta.listCapacity(pageSize: storage.pageSize) + 10) {
+            try txn.put(Self.key(1, i), [UInt8](repeating: 9, count: 3000), in: tree)
+        }
+        try txn.commit()
+        #expect(disk.counts.syncs - before == 2)
+        // And the next small one is back to one.
+        let small = disk.counts.syncs
+        let next = try storage.beginWriteBlocking()
+        try next.put([1], [1], in: try next.openTree(named: "a"))
+        try next.commit()
+        #expect(disk.counts.syncs - small == 1)
+        _ = try storage.snapshot().verify()
+    }
+
+    /// Commits `[i]: [i]` to tree "t" without waiting for a sync.
+    @discardableResult
+    static func commitPending(_ i: UInt8, on storage: Storage, durability: Durability = .full) throws -> CommitReceipt {
+        let txn = try storage.beginWriteBlocking()
+        try txn.put([i], [i], in: try txn.openTree(named: "t"))
+        return try txn.commitPendingSync(durability: durability)
+    }
+
+    @Test("Commits made while a sync is in flight are covered by the next round")
+    func commitsDuringARoundWaitForTheNext() throws {
+        let disk = SimulatedDisk(name: "deferred metas", capacity: 1 << 26)
+        let storage = try Storage(device: disk)
+        let receipt = try Self.commitPending(0, on: storage)
+        disk.beforeNextSync {
+            // On the syncing thread, while the round is in flight.
+            for i: UInt8 in 1...3 { try! Self.commitPending(i, on: storage) }
+        }
+        let syncs = disk.counts.syncs
+        try storage.waitUntilDurableBlocking(receipt)
+        #expect(disk.counts.syncs - syncs == 1)
+        #expect(storage.version == 4)
+        #expect(Self.durableVersion(storage) == 1, "the round made versions published after it started durable")
+        // The round wrote the newest meta when it ended (nobody waited for it), so a crash of the
+        // process keeps it; what is durable is version 1.
+        #expect(try Storage(device: SimulatedDisk(name: "cache", image: disk.currentImage)).version == 4)
+        #expect(try Storage(device: SimulatedDisk(name: "durable", image: disk.durableImage)).version == 1)
+        try storage.waitUntilDurableBlocking(CommitReceipt(version: 4))
+        #expect(disk.counts.syncs - syncs == 2)
+        let durable = try Storage(device: SimulatedDisk(name: "durable", image: disk.durableImage))
+        #expect(durable.version == 4)
+        #expect(try durable.snapshot().tree(named: "t")?.count == 4)
+        _ = try durable.snapshot().verify()
+    }
+
+    @Test("A .normal commit made while a sync is in flight writes its meta after the round")
+    func normalCommitWaitsForTheRound() throws {
+        let disk = SimulatedDisk(name: "normal during a round", capacity: 1 << 26)
+        let storage = try Storage(device: disk)
+        let receipt = try Self.commitPending(0, on: storage)
+        let done = DispatchSemaphore(value: 0)
+        let seenDuringRound = Locked<UInt64?>(nil)
+        disk.beforeNextSync {
+            Thread.detachNewThread {
+                try! Self.commitPending(1, on: storage, durability: .normal)
+                done.signal()
+            }
+            usleep(50_000)
+            seenDuringRound.withLock { $0 = storage.version }
+        }
+        try storage.waitUntilDurableBlocking(receipt)
+        done.wait()
+        #expect(seenDuringRound.withLock { $0 } == 1, "the .normal commit was published while the round was in flight")
+        #expect(storage.version == 2)
+        // Its meta reached the kernel before commit returned.
+        #expect(try Storage(device: SimulatedDisk(name: "cache", image: disk.currentImage)).version == 2)
+    }
+
+    @Test("Every waiter gets the error when a sync fails, and the handle fails")
+    func waitersSeeAFailedSync() async throws {
+        let disk = SimulatedDisk(name: "failing group", capacity: 1 << 26)
+        let storage = try Storage(device: disk)
+        for i in 0..<2 {
+            let txn = try storage.beginWriteBlocking()
+            try txn.put([UInt8(i)], [1], in: try txn.openTree(named: "t"))
+            try txn.commit()
+        }
+        disk.setSyncDelay(microseconds: 5_000)
+        disk.failSync(after: 1)
+        let outcomes = Locked<[String]>([])
+        await withTaskGroup(of: Void.self) { group in
+            for w in 0..<6 {
+                group.addTask {
+                    do {
+                        let txn = try await storage.beginWrite()
+                        try txn.put(Self.key(w, 0), [2], in: try txn.openTree(named: "t"))
+                        let receipt = try txn.commitPendingSync()
+                        try await storage.waitUntilDurable(receipt)
+                        outcomes.withLock { $0.append("durable") }
+                    } catch {
+                        let failed = if case .handleFailed = error as? StorageError { true } else { false }
+                        outcomes.withLock { $0.append(failed ? "handleFailed" : "\(error)") }
+                    }
+                }
+            }
+        }
+        #expect(outcomes.withLock { $0 } == Array(repeating: "handleFailed", count: 6), "\(outcomes.withLock { $0 })")
+        #expect(throws: StorageError.self) { try storage.waitUntilDurableBlocking(CommitReceipt(version: storage.version)) }
+        // Versions that were durable stay so for their waiters.
+        try storage.waitUntilDurableBlocking(CommitReceipt(version: 2))
+        #expect(disk.counts.syncsAfterFailure == 0)
+        #expect(try Storage(device: SimulatedDisk(name: "durable", image: disk.durableImage)).version == 2)
+    }
+
+    @Test("A task cancelled while waiting for the write lock changes nothing")
+    func cancelledWhileWaitingForTheLock() async throws {
+        let disk = SimulatedDisk(name: "cancelled group writer", capacity: 1 << 26)
+        let storage = try Storage(device: disk)
+        let holder = try storage.beginWriteBlocking()
+        let counts = disk.counts
+        let task = Task {
+            let txn = try await storage.beginWrite()
+            try txn.put([1], [1], in: try txn.openTree(named: "t"))
+            let receipt = try txn.commitPendingSync()
+            try await storage.waitUntilDurable(receipt)
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        task.cancel()
+        let result = await task.result
+        holder.abort()
+        #expect(throws: CancellationError.self) { try result.get() }
+        #expect(storage.version == 0)
+        #expect(disk.counts.writes == counts.writes && disk.counts.syncs == counts.syncs)
+        // The lock is free, and a later commit goes through.
+        let txn = try await storage.beginWrite()
+        try txn.put([2], [2], in: try txn.openTree(named: "t"))
+        let receipt = try txn.commitPendingSync()
+        try await storage.waitUntilDurable(receipt)
+        #expect(try storage.snapshot().tree(named: "t")?.value(forKey: [1]) == nil)
+    }
+
+    @Test("Cancelling a task that waits for durability does not cut the wait short")
+    func cancelledWhileWaitingForDurability() async throws {
+        let disk = SimulatedDisk(name: "cancelled durability wait", capacity: 1 << 26)
+        disk.setSyncDelay(microseconds: 20_000)
+        let storage = try Storage(device: disk)
+        let task = Task {
+            let txn = try await storage.beginWrite()
+            try txn.put([1], [1], in: try txn.openTree(named: "t"))
+            let receipt = try txn.commitPendingSync()
+            try await storage.waitUntilDurable(receipt)
+            return receipt.version
+        }
+        try await Task.sleep(for: .milliseconds(5))
+        task.cancel()
+        let version = try await task.value
+        #expect(Self.durableVersion(storage) >= version)
+    }
+}
