@@ -35,7 +35,16 @@ extension Realm {
             throw RealmError(error)
         }
         try begin(transaction)
-        return try finishWrite(block)
+        let result: Result
+        do {
+            result = try block()
+        } catch {
+            if write != nil { rollBack() }
+            throw error
+        }
+        guard write != nil else { return result }  // the block committed or cancelled itself
+        try await commitWriteAsync()
+        return result
     }
 
     /// Opens a write transaction, blocking the thread until the file's write lock is free.
@@ -61,6 +70,29 @@ extension Realm {
     /// fails, or a setter recorded an error during the transaction, throws that error and
     /// cancels the transaction: nothing is kept.
     public func commitWrite() throws {
+        let receipt = try publishWrite()
+        do {
+            if configuration.durability == .full { try storage.waitUntilDurableBlocking(receipt) }
+        } catch {
+            throw RealmError(error)
+        }
+    }
+
+    /// Commits the open write transaction and waits for it to be durable without blocking a
+    /// thread; writes that wait at the same time share one sync (group commit).
+    func commitWriteAsync(isolation: isolated (any Actor)? = #isolation) async throws {
+        let receipt = try publishWrite()
+        do {
+            if configuration.durability == .full { try await storage.waitUntilDurable(receipt) }
+        } catch {
+            throw RealmError(error)
+        }
+    }
+
+    /// Makes the open transaction's changes the newest version, visible to every reader of the
+    /// file in this process, and moves this realm to it; durability is the caller's to wait
+    /// for. On failure the transaction is cancelled and nothing is kept.
+    private func publishWrite() throws(RealmError) -> CommitReceipt {
         guard let write else {
             throw RealmError(.wrongState, "commitWrite() was called with no write transaction open; call beginWrite() first.")
         }
@@ -68,17 +100,19 @@ extension Realm {
             rollBack()
             throw failure
         }
+        let receipt: CommitReceipt
         do {
             for (table, next) in write.nextKeys {
                 try write.reader.put(WriteState.sequencesTree, Self.sequenceKey(table), ObjectKey(next).bytes)
             }
-            try write.transaction.commit(durability: configuration.storageDurability)
+            receipt = try write.transaction.commitPendingSync(durability: configuration.storageDurability)
         } catch {
             rollBack()
             throw RealmError(error)
         }
         self.write = nil
         try moveToLatest()
+        return receipt
     }
 
     /// Cancels the open write transaction: nothing it did is kept, objects it added become
