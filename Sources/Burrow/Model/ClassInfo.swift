@@ -13,6 +13,8 @@ final class ClassInfo: Sendable {
     struct Field: Sendable {
         let offset: Int
         let accessor: any PersistedField.Type
+        /// The offset of the field's `managedProperty` in an instance.
+        let bindOffset: Int
     }
 
     let type: ObjectBase.Type
@@ -90,7 +92,7 @@ final class ClassInfo: Sendable {
                 isPrimary: options.primaryKey, isIndexed: options.indexed || options.primaryKey)
             problems += Self.check(property, shape: shape, in: name, embedded: isEmbedded)
             properties.append(property)
-            fields.append(Field(offset: offset, accessor: accessor))
+            fields.append(Field(offset: offset, accessor: accessor, bindOffset: offset + accessor.managedPropertyOffset))
             linked.append(shape.objectType)
             return true
         }
@@ -143,6 +145,15 @@ final class ClassInfo: Sendable {
             problems.append("\(what) is LinkingObjects; declare it with @Persisted(originProperty: \"…\").")
         }
         return problems
+    }
+
+    /// Makes every `@Persisted` field of `object` (an instance of this class) read and write
+    /// the realm, or (`managed: false`) hold its unmanaged value again.
+    func bind(_ object: ObjectBase, managed: Bool) {
+        let base = Unmanaged.passUnretained(object).toOpaque()
+        for (property, field) in fields.enumerated() {
+            (base + field.bindOffset).storeBytes(of: managed ? property : -1, as: Int.self)
+        }
     }
 
     /// A pointer to field `property` of `object`, which must be an instance of this class.

@@ -3,6 +3,10 @@ public protocol _CollectionValue: _PersistedValue {
     var _isEmpty: Bool { get }
 }
 
+extension _CollectionValue {
+    public static func _isEmptyValue(_ value: Self) -> Bool { value._isEmpty }
+}
+
 /// An ordered collection of values or objects, as a `@Persisted` property:
 ///
 ///     @Persisted var dogs: List<Dog>

@@ -61,6 +61,15 @@ public protocol _PersistedValue {
     static func _convert(_ value: Any, property: String) throws(RealmError) -> Self
     /// The value as `value(forKey:)` returns it.
     var _anyValue: Any { get }
+    /// The stored form of a single value; nil for collections and `LinkingObjects`.
+    static func _storedSingle(_ value: Self) -> _StoredValue?
+    /// Whether `value` is nil or an empty collection: nothing to store.
+    static func _isEmptyValue(_ value: Self) -> Bool
+}
+
+extension _PersistedValue {
+    public static func _storedSingle(_ value: Self) -> _StoredValue? { nil }
+    public static func _isEmptyValue(_ value: Self) -> Bool { false }
 }
 
 /// A value that fits in one row field or collection element.
@@ -86,6 +95,11 @@ extension _Persistable {
     }
 
     public var _anyValue: Any { self }
+    public static func _storedSingle(_ value: Self) -> _StoredValue? { value._stored }
+    public static func _isEmptyValue(_ value: Self) -> Bool {
+        if case .null = value._stored { return true }
+        return false
+    }
 }
 
 // MARK: - Scalars

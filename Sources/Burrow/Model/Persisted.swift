@@ -11,17 +11,24 @@
 /// and writing needs a write transaction (writing outside one traps, as in RealmSwift).
 @propertyWrapper
 public struct Persisted<Value: _PersistedValue> {
+    // The initializers and the enclosing-instance subscript are inlinable so that each model's
+    // module specializes them for its property types: objects are created and read on hot
+    // paths, and unspecialized generic code would look type metadata up at run time.
+    @usableFromInline
     enum Storage {
         case unmanaged(Value)
         /// No value given: the type's default is made on first use.
         case unmanagedNoDefault
-        /// Managed: the index of the property in its class's schema.
-        case managed(Int)
     }
 
-    var storage: Storage
-    let isPrimaryKey: Bool
-    let isIndexed: Bool
+    /// While the object is managed, the index of this property in its class's schema; -1 while
+    /// unmanaged. It is the first stored property so that the realm binds and unbinds a field
+    /// with one integer store at a known offset, whatever `Value` is. `storage` keeps the
+    /// unmanaged value meanwhile: a cancelled write makes the object unmanaged again with it.
+    @usableFromInline var managedProperty: Int
+    @usableFromInline var storage: Storage
+    @usableFromInline let isPrimaryKey: Bool
+    @usableFromInline let isIndexed: Bool
 
     /// Not available: `@Persisted` properties are read through their object.
     @available(*, unavailable, message: "@Persisted can only be used on a property of an Object or EmbeddedObject")
@@ -33,11 +40,13 @@ public struct Persisted<Value: _PersistedValue> {
 
     /// A property with the type's default value (0, "", nil, an empty collection, a new
     /// `ObjectId`).
+    @inlinable
     public init() {
         self.init(storage: .unmanagedNoDefault, primaryKey: false, indexed: false)
     }
 
     /// A property with the value given in its declaration.
+    @inlinable
     public init(wrappedValue: Value) {
         self.init(storage: .unmanaged(wrappedValue), primaryKey: false, indexed: false)
     }
@@ -45,41 +54,48 @@ public struct Persisted<Value: _PersistedValue> {
     /// The class's primary key, if `primaryKey` is true. A primary key is unique, indexed, and
     /// cannot change once the object is managed. Types: integers, `String`, `ObjectId`, `UUID`
     /// and their optionals.
+    @inlinable
     public init(primaryKey: Bool) {
         self.init(storage: .unmanagedNoDefault, primaryKey: primaryKey, indexed: primaryKey)
     }
 
     /// A primary key (if `primaryKey` is true) with a declared default value.
+    @inlinable
     public init(wrappedValue: Value, primaryKey: Bool) {
         self.init(storage: .unmanaged(wrappedValue), primaryKey: primaryKey, indexed: primaryKey)
     }
 
     /// An indexed property, if `indexed` is true: equality and range queries on it use the
     /// index, at the cost of maintaining it on every write.
+    @inlinable
     public init(indexed: Bool) {
         self.init(storage: .unmanagedNoDefault, primaryKey: false, indexed: indexed)
     }
 
     /// An indexed property with a declared default value.
+    @inlinable
     public init(wrappedValue: Value, indexed: Bool) {
         self.init(storage: .unmanaged(wrappedValue), primaryKey: false, indexed: indexed)
     }
 
-    private init(storage: Storage, primaryKey: Bool, indexed: Bool) {
+    @usableFromInline
+    init(storage: Storage, primaryKey: Bool, indexed: Bool) {
+        managedProperty = -1
         self.storage = storage
         self.isPrimaryKey = primaryKey
         self.isIndexed = indexed
     }
 
+    @inlinable
     public static subscript<EnclosingSelf: ObjectBase>(
         _enclosingInstance object: EnclosingSelf,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
     ) -> Value {
         get {
-            switch object[keyPath: storageKeyPath].storage {
-            case .managed(let property):
-                return Value._get(object, property)
+            let persisted = object[keyPath: storageKeyPath]
+            if persisted.managedProperty >= 0 { return Value._get(object, persisted.managedProperty) }
+            switch persisted.storage {
             case .unmanaged(let value):
                 return value
             case .unmanagedNoDefault:
@@ -89,7 +105,8 @@ public struct Persisted<Value: _PersistedValue> {
             }
         }
         set {
-            if case .managed(let property) = object[keyPath: storageKeyPath].storage {
+            let property = object[keyPath: storageKeyPath].managedProperty
+            if property >= 0 {
                 Value._set(newValue, object, property)
             } else {
                 object[keyPath: storageKeyPath].storage = .unmanaged(newValue)
@@ -101,7 +118,7 @@ public struct Persisted<Value: _PersistedValue> {
     mutating func unmanagedValue() -> Value {
         switch storage {
         case .unmanaged(let value): return value
-        case .unmanagedNoDefault, .managed:
+        case .unmanagedNoDefault:
             let value = Value._defaultValue()
             storage = .unmanaged(value)
             return value
@@ -122,10 +139,9 @@ extension Persisted {
 protocol PersistedField: SendableMetatype {
     static var shape: _PropertyShape { get }
     static func options(at field: UnsafeMutableRawPointer) -> (primaryKey: Bool, indexed: Bool, origin: String?)
-    /// Makes the field read and write property `property` of its (now managed) object.
-    static func bind(at field: UnsafeMutableRawPointer, property: Int)
-    /// Makes the field unmanaged again, holding `value` (a `Value`).
-    static func unbind(at field: UnsafeMutableRawPointer, value: Any)
+    /// Where `managedProperty` lies in the field: the realm binds a field (managed property
+    /// index) or unbinds it (-1) with one `Int` store there.
+    static var managedPropertyOffset: Int { get }
     /// The unmanaged value, as `Any`.
     static func unmanagedValue(at field: UnsafeMutableRawPointer) -> Any
     static func setUnmanagedValue(at field: UnsafeMutableRawPointer, _ value: Any)
@@ -154,12 +170,8 @@ extension Persisted: PersistedField {
         return (persisted.pointee.isPrimaryKey, persisted.pointee.isIndexed, origin)
     }
 
-    static func bind(at field: UnsafeMutableRawPointer, property: Int) {
-        Self.field(field).pointee.storage = .managed(property)
-    }
-
-    static func unbind(at field: UnsafeMutableRawPointer, value: Any) {
-        Self.field(field).pointee.storage = .unmanaged(value as! Value)
+    static var managedPropertyOffset: Int {
+        MemoryLayout<Persisted<Value>>.offset(of: \Persisted<Value>.managedProperty)!
     }
 
     static func unmanagedValue(at field: UnsafeMutableRawPointer) -> Any {
@@ -187,12 +199,10 @@ extension Persisted: PersistedField {
     }
 
     static func stored(_ value: Any) -> _StoredValue? {
-        (value as? any _Persistable)?._stored
+        Value._storedSingle(value as! Value)
     }
 
     static func isEmpty(_ value: Any) -> Bool {
-        if let collection = value as? any _CollectionValue { return collection._isEmpty }
-        if let single = value as? any _Persistable, case .null = single._stored { return true }
-        return false
+        Value._isEmptyValue(value as! Value)
     }
 }

@@ -46,7 +46,9 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     /// update that reads no property it does not change. Must be called in a write
     /// transaction; a value that does not fit is recorded and thrown at commit.
     public func setValue(_ value: Any?, forKey key: String) {
-        for object in Array(self) { object.setValue(value, forKey: key) }
+        let evaluation = current
+        guard let table = evaluation.table else { return }
+        owner.setValue(value, forKey: key, ofObjects: evaluation.keys, in: table)
     }
 
     /// The realm these results belong to.

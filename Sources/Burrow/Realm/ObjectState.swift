@@ -13,15 +13,29 @@ enum ObjectSource {
 }
 
 /// The state of a managed object: its source, its class's table and its object key.
+///
+/// Reading a property outside a write transaction reads the row from the realm's snapshot; the
+/// row's address stays valid while that snapshot is the one read, so it is kept, with the
+/// realm's change stamp, and later reads of the object decode from it without a descent.
 final class ObjectState {
     let source: ObjectSource
     let table: Table
     let key: ObjectKey
+    /// A frozen object's row (immutable: frozen objects are read from any thread).
+    private let frozenRow: UnsafeRawBufferPointer?
+    /// A live object's row at `rowStamp` of its realm, outside write transactions.
+    private var row: UnsafeRawBufferPointer?
+    private var rowStamp: UInt64 = .max
 
     init(source: ObjectSource, table: Table, key: ObjectKey) {
         self.source = source
         self.table = table
         self.key = key
+        if case .frozen(let version) = source {
+            frozenRow = version.snapshotRow(table, key, in: version.snapshotReader)
+        } else {
+            frozenRow = nil
+        }
     }
 
     /// Whether the object still exists in the version its source reads.
@@ -34,8 +48,17 @@ final class ObjectState {
 
     func readField(_ property: Int) -> _StoredValue {
         switch source {
-        case .live(let realm): realm.readField(table, key, property)
-        case .frozen(let version): version.readField(table, key, property)
+        case .live(let realm):
+            guard realm.write == nil else { return realm.readField(table, key, property) }
+            if rowStamp != realm.changeStamp {
+                row = realm.snapshotRow(table, key, in: realm.snapshotReader)
+                rowStamp = realm.changeStamp
+            }
+            guard let row else { return realm.readField(table, key, property) }  // traps: deleted
+            return realm.decodeField(table, property, row: row)
+        case .frozen(let version):
+            guard let frozenRow else { return version.readField(table, key, property) }  // traps: deleted
+            return version.decodeField(table, property, row: frozenRow)
         }
     }
 

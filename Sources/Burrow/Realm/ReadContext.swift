@@ -26,10 +26,7 @@ extension ReadContext {
 
     /// Makes `object` (an instance of `table`'s class) the managed object for row `key`.
     func bind(_ object: ObjectBase, to table: Table, key: ObjectKey) {
-        let base = Unmanaged.passUnretained(object).toOpaque()
-        for (property, field) in table.info.fields.enumerated() {
-            field.accessor.bind(at: base + field.offset, property: property)
-        }
+        table.info.bind(object, managed: true)
         object._state = ObjectState(source: objectSource, table: table, key: key)
     }
 
@@ -60,12 +57,28 @@ extension ReadContext {
 
     /// The value of `property` (a Swift property index) of object `key`.
     func readField(_ table: Table, _ key: ObjectKey, _ property: Int) -> _StoredValue {
-        guard let field = table.fieldOf[property] else { return .null }
+        withRow(table, key) { row in decodeField(table, property, row: row) }
+    }
+
+    /// The value of `property` in `row`, a row of `table`.
+    @inline(__always)
+    func decodeField(_ table: Table, _ property: Int, row: UnsafeRawBufferPointer) -> _StoredValue {
+        guard let field = table.fieldOf[property], let payload = RowCodec.field(row, field) else { return .null }
         let type = table.fieldTypes[field]
-        let target = linkTarget(table, field)
-        return withRow(table, key) { row in
-            guard let payload = RowCodec.field(row, field) else { return .null }
-            return ValueCodec.decode(payload, as: type, linkTarget: target) { id, key in self.linkedObject(id, key) }
+        let target = type == .object ? linkTarget(table, field) : 0
+        return ValueCodec.decode(payload, as: type, linkTarget: target) { id, key in self.linkedObject(id, key) }
+    }
+
+    /// The row of object `key` in the version this context reads, as a pointer into the pinned
+    /// snapshot's mapping: valid while that snapshot lives. Nil if there is no such row. Only
+    /// for snapshots: a write transaction's pages move as it changes them.
+    func snapshotRow(_ table: Table, _ key: ObjectKey, in reader: SnapshotReader) -> UnsafeRawBufferPointer? {
+        do {
+            return try withUnsafeBytes(of: key.rawValue.bigEndian) { k throws(StorageError) in
+                try reader.withValue(table.rowsTree, k) { $0 }
+            }
+        } catch {
+            fail(error)
         }
     }
 

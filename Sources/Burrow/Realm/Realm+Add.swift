@@ -57,20 +57,22 @@ extension Realm {
                 throw RealmError(.primaryKeyExists, "A \(table.name) with primary key \(Self.describe(keyValue)) already exists. Use update: .modified or .all to update it.")
             }
             let values = unmanagedValues(of: object, table)
-            write.added.append((object, values))
+            write.added.append(object)
             bind(object, to: table, key: existing)
             try withCascadePolicy(update, in: write) { () throws(RealmError) in
                 try setProperties(object, table, values: values.enumerated().filter { $0.offset != primaryKey }.map { ($0.offset, $0.element) }, in: write)
             }
             return object
         }
-        try withCascadePolicy(update, in: write) { () throws(RealmError) in try insert(object, into: table, in: write) }
+        try withCascadePolicy(update, in: write) { () throws(RealmError) in
+            try insert(object, into: table, primaryKeyChecked: true, in: write)
+        }
         return object
     }
 
     /// Makes the unmanaged `object` a new object of `table`: one row written with every
     /// non-collection field, index entries, then collections through their own setters.
-    func insert(_ object: ObjectBase, into table: Table, in write: WriteState) throws(RealmError) {
+    func insert(_ object: ObjectBase, into table: Table, primaryKeyChecked: Bool = false, in write: WriteState) throws(RealmError) {
         if let error = object._pendingError { throw error }
         let key = try newObjectKey(table, in: write)
         let values = unmanagedValues(of: object, table)
@@ -84,7 +86,7 @@ extension Realm {
             else { continue }
             stored[field] = value
         }
-        if let primaryKeyField = table.primaryKeyField {
+        if let primaryKeyField = table.primaryKeyField, !primaryKeyChecked {
             if objectKey(table, primaryKey: stored[primaryKeyField]) != nil {
                 throw RealmError(.primaryKeyExists, "A \(table.name) with primary key \(Self.describe(stored[primaryKeyField])) already exists. Use update: .modified or .all to update it.")
             }
@@ -103,7 +105,7 @@ extension Realm {
             ValueCodec.append(stored[field], as: p.type, to: &payload)
             payloads[field] = payload.isEmpty ? nil : payload
         }
-        write.added.append((object, values))
+        write.added.append(object)
         bind(object, to: table, key: key)
         do {
             try write.reader.put(table.rowsTree, key.bytes, RowCodec.assemble(payloads))

@@ -191,3 +191,29 @@ extension Realm {
         }
     }
 }
+
+extension Realm {
+    /// Key-value coding on many objects at once (`Results.setValue(_:forKey:)`): the value is
+    /// converted once, and a plain value is written field by field without creating objects.
+    /// Links and collections go through each object's setter. Errors are recorded and thrown
+    /// at commit, as for any setter.
+    func setValue(_ value: Any?, forKey key: String, ofObjects keys: [ObjectKey], in table: Table) {
+        let write = requireWrite()
+        guard let property = table.info.propertyIndex[key] else {
+            write.fail(RealmError(.invalidArgument, "\(table.name) has no property '\(key)'. Its properties are: \(table.info.schema.properties.map(\.name).joined(separator: ", "))."))
+            return
+        }
+        let accessor = table.info.fields[property].accessor
+        let schema = table.info.schema.properties[property]
+        guard let field = table.fieldOf[property], schema.collection == .single, schema.type != .object, schema.type != .any else {
+            for objectKey in keys { object(table, objectKey).setValue(value, forKey: key) }
+            return
+        }
+        do {
+            let stored = accessor.stored(try accessor.convert(value as Any, property: key)) ?? .null
+            for objectKey in keys { try setField(table, objectKey, field, .single(stored), in: write) }
+        } catch {
+            write.fail(error)
+        }
+    }
+}

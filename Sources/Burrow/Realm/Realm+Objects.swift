@@ -8,15 +8,30 @@ extension Realm {
     /// The object of `type` whose primary key is `key`, or nil if there is none.
     ///
     /// Traps if `type` has no primary key or `key` is not of the primary key's type, as
-    /// RealmSwift does: both are programming errors, not conditions to handle.
-    public func object<Element: ObjectBase, KeyType>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
-        let table: Table?
+    /// RealmSwift does.
+    public func object<Element: ObjectBase, KeyType: _Persistable>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
+        guard let table = tables[ObjectIdentifier(type)] ?? primaryKeyTable(type) else { return nil }
+        guard let primaryKey = table.info.primaryKey, table.info.schema.properties[primaryKey].type == KeyType._shape.type else {
+            return object(ofType: type, forPrimaryKey: key as Any)
+        }
+        guard let objectKey = objectKey(table, primaryKey: key._stored) else { return nil }
+        return (object(table, objectKey) as! Element)
+    }
+
+    private func primaryKeyTable(_ type: ObjectBase.Type) -> Table? {
         do {
-            table = try self.table(for: type, creating: false)
+            return try table(for: type, creating: false)
         } catch {
             preconditionFailure(error.description)
         }
-        guard let table else { return nil }
+    }
+
+    /// The object of `type` whose primary key is `key`, or nil if there is none.
+    ///
+    /// Traps if `type` has no primary key or `key` is not of the primary key's type, as
+    /// RealmSwift does: both are programming errors, not conditions to handle.
+    public func object<Element: ObjectBase, KeyType>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
+        guard let table = primaryKeyTable(type) else { return nil }
         guard let primaryKey = table.info.primaryKey else {
             preconditionFailure("\(table.name) has no primary key; declare one with @Persisted(primaryKey: true) to look objects up by key.")
         }

@@ -196,12 +196,9 @@ extension Realm {
         guard let write else { return }
         write.transaction.abort()
         self.write = nil
-        for (object, values) in write.added.reversed() {
+        for object in write.added.reversed() {
             guard let state = object._state else { continue }
-            let base = Unmanaged.passUnretained(object).toOpaque()
-            for (index, field) in state.table.info.fields.enumerated() {
-                field.accessor.unbind(at: base + field.offset, value: values[index])
-            }
+            state.table.info.bind(object, managed: false)
             object._state = nil
         }
         if write.schemaChanged {

@@ -6,9 +6,9 @@ final class WriteState {
     let reader: TransactionReader
     /// The next object key of each table that inserted objects (table id → key), stored at commit.
     var nextKeys: [UInt32: UInt64] = [:]
-    /// Objects this transaction made managed, with the values they had before, so that
-    /// cancelling makes them the unmanaged objects they were.
-    var added: [(object: ObjectBase, values: [Any])] = []
+    /// Objects this transaction made managed, so that cancelling makes them the unmanaged
+    /// objects they were (their fields kept their unmanaged values meanwhile).
+    var added: [ObjectBase] = []
     /// The first error met where none could be thrown (a property setter, `List.append`): the
     /// commit throws it and keeps nothing.
     var failure: RealmError?
