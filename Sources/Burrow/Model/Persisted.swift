@@ -105,13 +105,17 @@ public struct Persisted<Value: _PersistedValue> {
             }
         }
         set {
-            let property = object[keyPath: storageKeyPath].managedProperty
-            if property >= 0 {
-                Value._set(newValue, object, property)
-            } else {
-                object[keyPath: storageKeyPath].storage = .unmanaged(newValue)
-            }
+            // One access through the key path: an unmanaged field takes the value in place.
+            let property = object[keyPath: storageKeyPath].assignIfUnmanaged(newValue)
+            if property >= 0 { Value._set(newValue, object, property) }
         }
+    }
+
+    /// Stores `value` if the field is unmanaged; returns the managed property index (or -1).
+    @inlinable
+    mutating func assignIfUnmanaged(_ value: Value) -> Int {
+        if managedProperty < 0 { storage = .unmanaged(value) }
+        return managedProperty
     }
 
     /// The unmanaged value, made from the default if none was set yet.
