@@ -95,4 +95,27 @@ struct KeyEncodingTests {
         #expect(KeyEncoding.readUInt64(key) == 0x0102_0304_0506_0708)
         #expect(KeyEncoding.readUInt64(key.prefix(7)) == nil)
     }
+
+    @Test("bounded encodings: short values as before, long ones cut and hashed, equal stays equal")
+    func bounded() {
+        func encoded(_ text: String) -> [UInt8] {
+            var key: [UInt8] = []
+            KeyEncoding.appendBounded(text.utf8, to: &key)
+            return key
+        }
+        let limit = KeyEncoding.boundedLength
+        let short = String(repeating: "a", count: limit)
+        var plain: [UInt8] = []
+        KeyEncoding.append(short, to: &plain)
+        #expect(encoded(short) == plain, "values up to the bound encode as the plain encoding")
+        let long = short + "b" + String(repeating: "z", count: 5_000)
+        let other = short + "b" + String(repeating: "z", count: 4_999) + "y"
+        #expect(encoded(long) == encoded(String(long)), "equal long values encode equally")
+        #expect(encoded(long) != encoded(other), "long values differing past the cut still differ")
+        #expect(encoded(long).count <= 2 * limit + 2 + 16, "a long value's key is bounded")
+        #expect(encoded(short).lexicographicallyPrecedes(encoded(long)), "a cut value sorts after its prefix")
+        #expect(encoded(long).lexicographicallyPrecedes(encoded(String(repeating: "a", count: limit - 1) + "b")))
+        let withZero = String(repeating: "\u{0}", count: limit + 10)
+        #expect(encoded(withZero).count <= 2 * limit + 2 + 16)
+    }
 }

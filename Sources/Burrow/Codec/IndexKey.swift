@@ -1,6 +1,7 @@
 /// Keys of primary-key and secondary index trees: a value in an order-preserving encoding
 /// (`KeyEncoding`), led by one byte for its type (0 for null), so that nulls sort first, values
-/// of one type sort by value, and an `AnyRealmValue` index keeps types apart. A secondary index
+/// of one type sort by value, and an `AnyRealmValue` index keeps types apart. Strings and data
+/// longer than `KeyEncoding.boundedLength` are cut and hashed, so a key always fits in a page. A secondary index
 /// appends the object key, so equal values stay distinct entries in object-key order.
 enum IndexKey {
     static func encode(_ value: _StoredValue) -> [UInt8] {
@@ -27,10 +28,10 @@ enum IndexKey {
             KeyEncoding.append(d, to: &key)
         case .string(let s):
             key.append(ValueCodec.Tag.string.rawValue)
-            KeyEncoding.append(s, to: &key)
+            KeyEncoding.appendBounded(s.utf8, to: &key)
         case .data(let d):
             key.append(ValueCodec.Tag.data.rawValue)
-            KeyEncoding.append(d, to: &key)
+            KeyEncoding.appendBounded(d, to: &key)
         case .date(let d):
             key.append(ValueCodec.Tag.date.rawValue)
             KeyEncoding.append(d, to: &key)

@@ -1,3 +1,4 @@
+import BurrowStorage
 import Foundation
 
 /// Order-preserving byte encodings of the values a tree can be keyed by: primary keys, indexed
@@ -56,7 +57,35 @@ package enum KeyEncoding {
 
     /// ObjectIds by their 12 bytes.
     package static func append(_ value: ObjectId, to key: inout [UInt8]) {
-        key.append(contentsOf: value.bytes)
+        value.appendBytes(to: &key)
+    }
+
+    /// The longest string or data value index keys hold whole; longer ones are cut (see
+    /// `appendBounded`), so that every index key fits in a page whatever the value's length.
+    package static let boundedLength = 256
+
+    /// A string's or data's bytes as `appendDelimited` writes them if there are at most
+    /// `boundedLength`; otherwise the first `boundedLength` bytes escaped, then 0x00 0x01, then
+    /// a 16-byte hash of all the bytes. Equal values still encode equally, and a cut value sorts
+    /// after every value that is its prefix; only cut values sharing their first
+    /// `boundedLength` bytes sort among themselves by hash rather than by value, which a range
+    /// scan must check against the values themselves.
+    package static func appendBounded(_ bytes: some Collection<UInt8>, to key: inout [UInt8]) {
+        guard bytes.count > boundedLength else {
+            appendDelimited(bytes, to: &key)
+            return
+        }
+        for byte in bytes.prefix(boundedLength) {
+            key.append(byte)
+            if byte == 0 { key.append(0xFF) }
+        }
+        key.append(0)
+        key.append(1)
+        let all = Array(bytes)
+        all.withUnsafeBytes { raw in
+            appendBigEndian(Checksum.xxh64(raw, seed: 0), to: &key)
+            appendBigEndian(Checksum.xxh64(raw, seed: 0x9E37_79B9_7F4A_7C15), to: &key)
+        }
     }
 
     /// UUIDs by their 16 bytes.

@@ -14,7 +14,7 @@ extension Realm {
 
     static func collectionEntryKey(_ owner: ObjectKey, mapKey: String) -> [UInt8] {
         var key = owner.bytes
-        KeyEncoding.append(mapKey, to: &key)
+        KeyEncoding.appendBounded(mapKey.utf8, to: &key)
         return key
     }
 

@@ -122,7 +122,7 @@ extension Realm {
             if realm.isOpen, !realm.rowExists(state.table, state.key) {
                 return RealmError(.invalidObject, "The \(state.table.name) was deleted; a deleted object cannot be added or linked.")
             }
-            return RealmError(.invalidObject, "Object is already managed by another Realm. Use create instead to copy it into this Realm.")
+            return RealmError(.invalidObject, "Object is already managed by another Realm. Use create instead to copy it into this Realm. (The \(state.table.name) belongs to another Realm of \(realm.displayName).)")
         }
     }
 

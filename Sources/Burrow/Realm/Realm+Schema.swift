@@ -15,7 +15,16 @@ extension Realm {
         }
         if let stored = currentFileSchema.classes[info.name] {
             if let mismatch = Table.mismatch(info, stored) {
-                throw RealmError(.schemaMismatch, "The class \(info.name) does not match its schema in \(displayName): \(mismatch). Raise Configuration.schemaVersion to migrate the file.")
+                guard configuration.objectTypes == nil, configuration.schemaVersion > currentFileSchema.info.schemaVersion,
+                    !configuration.readOnly, !isFrozen
+                else {
+                    throw RealmError(.schemaMismatch, "The class \(info.name) does not match its schema in \(displayName): \(mismatch). Raise Configuration.schemaVersion to migrate the file.")
+                }
+                try migrateOnFirstUse(info, from: stored)
+                guard let table = tables[ObjectIdentifier(type)] else {
+                    throw RealmError(.schemaMismatch, "The class \(info.name) could not be migrated in \(displayName).")
+                }
+                return table
             }
             return register(Table(info: info, stored: stored))
         }
@@ -94,7 +103,9 @@ extension Realm {
         if configuration.schemaVersion < oldVersion, !currentFileSchema.classes.isEmpty {
             throw RealmError(.schemaMismatch, "\(displayName) has schema version \(oldVersion), newer than this configuration's \(configuration.schemaVersion); it was written by a newer version of the app.")
         }
-        guard !missing.isEmpty || !changed.isEmpty || versionRaised else { return }
+        // Without objectTypes nothing was checked: each class migrates when first used (see
+        // `table(for:creating:)`), and the file's schema version stays as it is.
+        guard configuration.objectTypes != nil, !missing.isEmpty || !changed.isEmpty || versionRaised else { return }
         if configuration.readOnly {
             if missing.isEmpty && changed.isEmpty { return }
             throw RealmError(.schemaMismatch, "\(displayName) is opened read-only, but its schema needs \(changed.isEmpty ? "new classes" : "a migration") (\((missing.map(\.name) + changed.map(\.0.name)).joined(separator: ", "))).")
@@ -123,6 +134,26 @@ extension Realm {
                 block(Migration(realm: self, oldSchemaVersion: oldVersion), oldVersion)
             }
         }
+    }
+
+    /// Migrates one changed class when it is first used, for a realm opened without
+    /// `objectTypes` and with a raised schema version: in the open write transaction, or in one
+    /// of its own.
+    private func migrateOnFirstUse(_ info: ClassInfo, from old: StoredClass) throws(RealmError) {
+        let migrate = { () throws(RealmError) in
+            guard let write = self.write else { return }
+            var schema = self.currentFileSchema
+            let new = Table.newStoredClass(for: info, id: old.id)
+            schema.classes[info.name] = new
+            try self.storeSchema(schema, changing: [new], in: write)
+            try self.migrateRows(of: info, from: old)
+        }
+        if write != nil {
+            try migrate()
+        } else {
+            try writeBlocking(migrate)
+        }
+        _ = try table(for: info.type, creating: false)
     }
 
     /// Rewrites every row of a migrated class into its new field layout (properties matched by

@@ -81,6 +81,8 @@ extension Realm {
     /// The live object for `frozen` in this realm, or nil if it was deleted since (or its class
     /// is not in this realm).
     public func thaw<T: ObjectBase>(_ frozen: Frozen<T>) -> T? {
+        // Only a frozen value of this realm's own file (or in-memory realm) has a live object here.
+        guard frozen.version.snapshotReader.snapshot.storage === storage else { return nil }
         guard let table = try? table(for: T.self, creating: false), table.id == frozen.tableId, rowExists(table, frozen.key) else {
             return nil
         }

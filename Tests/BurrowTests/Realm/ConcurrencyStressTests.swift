@@ -119,7 +119,7 @@ func stressSnapshot(_ actor: RealmActor) async throws -> StressSnapshot {
 
 @Suite(.timeLimit(.minutes(5))) struct ConcurrencyStressTests {
     static var iterations: Int {
-        Int(ProcessInfo.processInfo.environment["BURROW_STRESS_ITERATIONS"] ?? "") ?? 30
+        Int(ProcessInfo.processInfo.environment["BURROW_STRESS_ITERATIONS"] ?? "") ?? 60
     }
 
     static func seed() -> UInt64 {
@@ -219,7 +219,7 @@ func stressSnapshot(_ actor: RealmActor) async throws -> StressSnapshot {
                         }
                         lastCount = count
                         snapshotsChecked.withLock { $0 += 1 }
-                        await Task.yield()
+                        try await Task.sleep(for: .milliseconds(1))
                     }
                 }
             }
@@ -236,13 +236,14 @@ func stressSnapshot(_ actor: RealmActor) async throws -> StressSnapshot {
                             problems.withLock { $0.append("\(accounts.count) accounts with total \(total) at version \(accounts.versionNumber)") }
                         }
                         snapshotsChecked.withLock { $0 += 1 }
-                        await Task.yield()
+                        try await Task.sleep(for: .milliseconds(1))
                     }
                 }
             }
             try await group.waitForAll()
         }
 
+        print("ConcurrencyStressTests: \(snapshotsChecked.withLock { $0 }) snapshots checked while \(writers * iterations) transfers committed")
         #expect(problems.withLock { $0 } == [])
         #expect(snapshotsChecked.withLock { $0 } > 0)
         let final = try await stressSnapshot(setup)

@@ -322,3 +322,64 @@ final class LockedBox<Value>: @unchecked Sendable {
         return try body(&value)
     }
 }
+
+/// Sets and maps of values, optionals, mixed values, links and embedded objects.
+final class RTCollections: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var strings: MutableSet<String>
+    @Persisted var ints: MutableSet<Int>
+    @Persisted var datas: MutableSet<Data>
+    @Persisted var dates: MutableSet<Date>
+    @Persisted var uuids: MutableSet<UUID>
+    @Persisted var optInts: MutableSet<Int?>
+    @Persisted var anys: MutableSet<AnyRealmValue>
+    @Persisted var targets: MutableSet<RTTarget>
+    @Persisted var scores: Map<String, Int>
+    @Persisted var nicknames: Map<String, String?>
+    @Persisted var mixed: Map<String, AnyRealmValue>
+    @Persisted var linked: Map<String, RTTarget?>
+    @Persisted var places: Map<String, RTPlace?>
+}
+
+/// Primary keys of every key type, and indexed properties.
+final class RTIntKey: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var value = ""
+}
+
+final class RTStringKey: Object {
+    @Persisted(primaryKey: true) var id = ""
+    @Persisted var value = 0
+}
+
+final class RTObjectIdKey: Object {
+    @Persisted(primaryKey: true) var id: ObjectId
+    @Persisted var value = 0
+}
+
+final class RTUUIDKey: Object {
+    @Persisted(primaryKey: true) var id: UUID
+    @Persisted var value = 0
+}
+
+final class RTOptionalKey: Object {
+    @Persisted(primaryKey: true) var id: Int?
+    @Persisted var value = 0
+}
+
+final class RTIndexed: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted(indexed: true) var text = ""
+    @Persisted(indexed: true) var when = Date(timeIntervalSince1970: 0)
+    @Persisted(indexed: true) var flag = false
+    @Persisted(indexed: true) var count: Int?
+}
+
+/// Large values.
+final class RTBlob: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var data = Data()
+    @Persisted var text = ""
+    @Persisted var numbers: List<Int>
+    @Persisted var blobs: List<Data>
+}

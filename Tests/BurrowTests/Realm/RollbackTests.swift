@@ -102,19 +102,25 @@ private func expectAddedObjectIsUnmanagedWithItsValues(_ added: RTEverything, so
     @Test func testThrowingWriteLeavesNoTraceInLiveObjectsOrTheFile() throws {
         let config = temporaryConfiguration()
         let added = RTFixture.full(id: "added", targetBase: 10)
-        try autoreleasingScope {
+        do {
             let realm = try Realm(configuration: config)
             let seeded = try seed(realm)
             let versionBefore = realm.version
+            let heldNodes = realm.objects(RTNode.self)
+            let heldMixed = realm.objects(RTMixed.self)
+            #expect(heldNodes.count == 2)
             #expect(throws: AbandonWrite.self) {
                 try realm.write {
                     try changeEverything(realm, seeded, added: added)
-                    #expect(realm.objects(RTNode.self).count == 2, "inside the write its changes are visible")
-                    #expect(realm.objects(RTMixed.self).count == 1)
+                    #expect(heldNodes.count == 2, "inside the write its changes are visible: one deleted, one added")
+                    #expect(Set(heldNodes.map(\.name)) == ["keep", "child added in the failed write"])
+                    #expect(heldMixed.count == 1)
                     throw AbandonWrite()
                 }
             }
             #expect(realm.version == versionBefore)
+            #expect(Set(heldNodes.map(\.name)) == ["keep", "doomed"], "results held across the failed write read the old version")
+            #expect(heldMixed.isEmpty)
             try expectSeededState(realm)
             expectLiveObjectsReadOldValues(seeded)
             expectAddedObjectIsUnmanagedWithItsValues(added)
@@ -127,7 +133,7 @@ private func expectAddedObjectIsUnmanagedWithItsValues(_ added: RTEverything, so
     @Test func testCancelWriteLeavesNoTraceInLiveObjectsOrTheFile() throws {
         let config = temporaryConfiguration()
         let added = RTFixture.full(id: "added", targetBase: 10)
-        try autoreleasingScope {
+        do {
             let realm = try Realm(configuration: config)
             let seeded = try seed(realm)
             try realm.beginWrite()
@@ -208,10 +214,81 @@ private func expectAddedObjectIsUnmanagedWithItsValues(_ added: RTEverything, so
         #expect(Array(ints.ints) == [1, 2, 9])
     }
 
+    @Test func testAnObjectAddedAndDeletedInAFailedWriteIsUnmanagedWithItsValues() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        let node = RTNode(value: ["name": "brief", "weight": 3, "home": ["street": "Short Street"]])
+        #expect(throws: AbandonWrite.self) {
+            try realm.write {
+                try realm.add(node)
+                try realm.delete(node)
+                #expect(node.isInvalidated)
+                throw AbandonWrite()
+            }
+        }
+        #expect(node.realm == nil)
+        #expect(!node.isInvalidated)
+        #expect(node.name == "brief")
+        #expect(node.weight == 3)
+        #expect(node.home?.street == "Short Street")
+        #expect(node.home?.realm == nil)
+        #expect(realm.objects(RTNode.self).isEmpty)
+        #expect(realm.objects(RTPlace.self).isEmpty)
+    }
+
+    @Test func testCancelWriteInsideAWriteBlockKeepsNothingAndTheBlockReturns() throws {
+        let config = temporaryConfiguration()
+        let node = RTNode(value: ["name": "cancelled", "weight": 1])
+        do {
+            let realm = try Realm(configuration: config)
+            try realm.write { try realm.add(RTNote(value: ["text": "kept"])) }
+            let returned = try realm.write {
+                try realm.add(node)
+                realm.objects(RTNote.self).first!.stars = 5
+                try realm.cancelWrite()
+                return "returned"
+            }
+            #expect(returned == "returned")
+            #expect(!realm.isInWriteTransaction)
+            #expect(node.realm == nil)
+            #expect(node.weight == 1)
+            #expect(realm.objects(RTNote.self).first?.stars == 0)
+            #expect(realm.objects(RTNode.self).isEmpty)
+        }
+        let reopened = try Realm(configuration: config)
+        #expect(reopened.objects(RTNode.self).isEmpty)
+        #expect(reopened.objects(RTNote.self).map(\.stars) == [0])
+    }
+
+    @Test func testAnObjectReachedTwiceByOneFailedAddIsUnmanagedOnce() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        let shared = RTTarget(value: ["id": 1, "label": "shared"])
+        let o = RTEverything(value: ["id": "o"])
+        o.link = shared
+        o.targets.append(objectsIn: [shared, shared])
+        let mixed = RTMixed(value: ["id": 1, "value": AnyRealmValue.object(shared)])
+        #expect(throws: AbandonWrite.self) {
+            try realm.write {
+                try realm.add(o)
+                try realm.add(mixed)
+                #expect(shared.realm === realm)
+                throw AbandonWrite()
+            }
+        }
+        #expect(shared.realm == nil)
+        #expect(shared.label == "shared")
+        #expect(o.link === shared)
+        #expect(o.targets.count == 2 && o.targets.allSatisfy { $0 === shared })
+        #expect(mixed.value.object(RTTarget.self) === shared)
+        try realm.write { try realm.add([o]) }
+        #expect(realm.objects(RTTarget.self).count == 1)
+        #expect(o.targets.map(\.id) == [1, 1])
+        #expect(shared.listedIn.count == 1)
+    }
+
     @Test func testObjectsFromAFailedWriteCanBeAddedAgainAndAreStoredWithTheirValues() throws {
         let config = temporaryConfiguration()
         let added = RTFixture.full(id: "added", targetBase: 10)
-        try autoreleasingScope {
+        do {
             let realm = try Realm(configuration: config)
             #expect(throws: AbandonWrite.self) {
                 try realm.write {
@@ -233,7 +310,7 @@ private func expectAddedObjectIsUnmanagedWithItsValues(_ added: RTEverything, so
 
     @Test func testAFailedWriteThatCreatedTheFirstObjectOfAClassLeavesNoClassInTheFile() throws {
         let config = temporaryConfiguration()
-        try autoreleasingScope {
+        do {
             let realm = try Realm(configuration: config)
             try realm.write { try realm.add(RTNote(value: ["text": "a note"])) }
             let schemaBefore = realm.currentFileSchema
@@ -277,7 +354,7 @@ private func expectAddedObjectIsUnmanagedWithItsValues(_ added: RTEverything, so
 
     @Test func testPrimaryKeyDuplicateDeepInACascadeFailsTheAddAndKeepsNothing() throws {
         let config = temporaryConfiguration()
-        try autoreleasingScope {
+        do {
             let realm = try Realm(configuration: config)
             try realm.write { try realm.add(RTNode(value: ["name": "taken", "weight": 1])) }
             // root → a (new) → b (new) → c whose key is taken: the duplicate is three links deep.
@@ -310,7 +387,7 @@ private func expectAddedObjectIsUnmanagedWithItsValues(_ added: RTEverything, so
 
     @Test func testPrimaryKeyDuplicateDeepInACascadeFailsTheCommitEvenIfTheAddErrorIsCaught() throws {
         let config = temporaryConfiguration()
-        try autoreleasingScope {
+        do {
             let realm = try Realm(configuration: config)
             try realm.write { try realm.add(RTNode(value: ["name": "taken", "weight": 1])) }
             let innocent = RTNote(value: ["text": "added before the failing add"])
@@ -342,7 +419,7 @@ private func expectAddedObjectIsUnmanagedWithItsValues(_ added: RTEverything, so
 
     @Test func testPrimaryKeyDuplicateAppendedToAManagedListFailsTheCommit() throws {
         let config = temporaryConfiguration()
-        try autoreleasingScope {
+        do {
             let realm = try Realm(configuration: config)
             let parent = RTNode(value: ["name": "parent"])
             try realm.write {
@@ -405,7 +482,7 @@ private func expectAddedObjectIsUnmanagedWithItsValues(_ added: RTEverything, so
 
     @Test func testDeleteAllInAFailedWriteKeepsEverything() throws {
         let config = temporaryConfiguration()
-        try autoreleasingScope {
+        do {
             let realm = try Realm(configuration: config)
             let seeded = try seed(realm)
             #expect(throws: AbandonWrite.self) {

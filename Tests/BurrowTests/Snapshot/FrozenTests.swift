@@ -47,7 +47,11 @@ import Testing
     @Test func testFrozenResultsAreReadableFromManyDetachedTasksAtOnce() async throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         try realm.write {
-            for i in 0..<200 { try realm.add(RTNode(value: ["name": "n\(i)", "weight": i, "next": i > 0 ? ["name": "link\(i)", "weight": -i] : nil as Any?])) }
+            for i in 0..<200 {
+                let node = RTNode(value: ["name": "n\(i)", "weight": i])
+                if i > 0 { node.next = RTNode(value: ["name": "link\(i)", "weight": -i]) }
+                try realm.add(node)
+            }
         }
         let results = try realm.objects(RTNode.self).freeze()
         let sums = await withTaskGroup(of: Int.self) { group in
@@ -205,6 +209,28 @@ import Testing
         #expect(realm.thaw(frozen) == nil)
     }
 
+    @Test func testThawIntoARealmOfAnotherFileDoesNotReturnThatFilesObject() throws {
+        let first = try Realm(configuration: temporaryConfiguration())
+        let second = try Realm(configuration: temporaryConfiguration())
+        let a = RTNote(value: ["text": "from the first file"])
+        let b = RTNote(value: ["text": "from the second file"])
+        try first.write { try first.add(a) }
+        try second.write { try second.add(b) }
+        let frozen = try a.freeze()
+        // Same class id and object key in both files: only the file tells them apart.
+        let thawed = second.thaw(frozen)
+        #expect(thawed == nil || thawed?.text == "from the first file", "thawed \(thawed?.text ?? "nil")")
+        #expect(thawed?.realm !== second || thawed == nil)
+    }
+
+    @Test func testFreezingADeletedObjectThrows() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        let node = RTNode(value: ["name": "gone"])
+        try realm.write { try realm.add(node) }
+        try realm.write { try realm.delete(node) }
+        expectRealmError(.invalidObject, mentioning: ["RTNode", "deleted"]) { _ = try node.freeze() }
+    }
+
     @Test func testThawInAnotherActorsRealmOfTheSameFile() async throws {
         let config = temporaryConfiguration()
         let writer = try await RealmActor(configuration: config)
@@ -219,7 +245,7 @@ import Testing
         #expect(frozen.weight == 1)
         #expect(await writer.object(ofType: RTNode.self, forPrimaryKey: "n")?.weight == 11)
         try await writer.asyncWrite { realm in try realm.delete(realm.objects(RTNode.self)) }
-        #expect(await other.thaw(frozen) == nil)
+        #expect(try await other.read { realm in realm.thaw(frozen) == nil })
     }
 
     // MARK: Links
@@ -228,7 +254,6 @@ import Testing
         let realm = try Realm(configuration: temporaryConfiguration())
         let a = RTNode(value: ["name": "a", "weight": 1, "next": ["name": "b", "weight": 2], "home": ["street": "Home"]])
         try realm.write { try realm.add(a) }
-        a.children.realm?.refresh()
         try realm.write { a.children.append(objectsIn: [a.next!, RTNode(value: ["name": "c", "weight": 3])]) }
         let frozen = try a.freeze()
         let b = try #require(a.next)
@@ -298,10 +323,39 @@ import Testing
         #expect(realm.object(ofType: RTNode.self, forPrimaryKey: "n0") == nil)
     }
 
+    @Test func testAFrozenValuePinsItsVersionOnlyUntilItIsReleased() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        try realm.write { try realm.add(RTNote(value: ["text": "v1"])) }
+        let baseline = realm.pinnedVersionCount
+        var frozen: Frozen<RTNote>? = try realm.objects(RTNote.self).first!.freeze()
+        var frozenRealm: Realm? = try realm.freeze()
+        try realm.write { realm.objects(RTNote.self).first!.text = "v2" }
+        #expect(realm.pinnedVersionCount == baseline + 1, "the frozen values' version and the realm's new one")
+        #expect(frozen?.text == "v1")
+        #expect(frozenRealm?.objects(RTNote.self).first?.text == "v1")
+        frozen = nil
+        #expect(realm.pinnedVersionCount == baseline + 1, "the frozen realm still holds it")
+        frozenRealm = nil
+        #expect(realm.pinnedVersionCount == baseline)
+        #expect(frozen == nil && frozenRealm == nil)
+    }
+
+    @Test func testResultsOfAFrozenRealmFreezeAtItsVersion() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        try realm.write { try realm.add(RTNote(value: ["text": "a"])) }
+        let frozenRealm = try realm.freeze()
+        try realm.write { try realm.add(RTNote(value: ["text": "b"])) }
+        let results = try frozenRealm.objects(RTNote.self).freeze()
+        #expect(results.versionNumber == frozenRealm.version)
+        #expect(results.map(\.text) == ["a"])
+        let object = try #require(frozenRealm.objects(RTNote.self).first)
+        #expect(try object.freeze().versionNumber == frozenRealm.version)
+    }
+
     @Test func testAFrozenValueOutlivesItsRealm() async throws {
         let config = temporaryConfiguration()
         var frozen: Frozen<RTEverything>?
-        try autoreleasingScope {
+        do {
             let realm = try Realm(configuration: config)
             let o = RTFixture.full(id: "outlives")
             try realm.write { try realm.add(o) }
