@@ -6,22 +6,11 @@
 ///
 /// The offset table lets a read of one property find its payload directly and decode nothing
 /// else. A row with fewer fields than the schema (written before properties were added) reads
-/// the missing ones as null. Collections keep only their element count and next position here;
-/// their elements live in trees of their own.
+/// the missing ones as null. Collections keep only their element count here; their elements
+/// live in trees of their own. A string or data value longer than `Realm.inlinePayloadLimit`
+/// lives in the class's blob tree, and its field holds a reference (`ValueCodec.externalMarker`),
+/// so that changing another field never copies it.
 enum RowCodec {
-    /// A row of `values`, one per field; `types[i]` is field i's type.
-    static func encode(_ values: [_StoredValue], types: [PropertyType]) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: 4 + 4 * values.count)
-        bytes.reserveCapacity(bytes.count + 16 * values.count)
-        store(UInt32(values.count), at: 0, in: &bytes)
-        for (index, value) in values.enumerated() {
-            if case .null = value { continue }
-            store(UInt32(bytes.count), at: 4 + 4 * index, in: &bytes)
-            ValueCodec.append(value, as: types[index], to: &bytes)
-        }
-        return bytes
-    }
-
     /// A row of already encoded payloads, one per field (nil for null).
     static func assemble(_ payloads: [[UInt8]?]) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: 4 + 4 * payloads.count)

@@ -117,6 +117,29 @@ enum ValueCodec {
         }
     }
 
+    /// A string or data payload too long to keep in its row is stored in the class's blob tree,
+    /// and the row keeps a reference: the length field holding this marker (no real value is
+    /// that long). An `AnyRealmValue` keeps its tag byte before it.
+    static let externalMarker = UInt32.max
+
+    /// The reference a row keeps for `payload`, a payload of `type` stored outside the row.
+    static func externalReference(for payload: [UInt8], as type: PropertyType) -> [UInt8] {
+        var reference: [UInt8] = type == .any ? [payload[0]] : []
+        appendLE(externalMarker, to: &reference)
+        return reference
+    }
+
+    /// Whether a row payload of `type` is a reference to a payload stored outside the row.
+    static func isExternal(_ payload: UnsafeRawBufferPointer, as type: PropertyType) -> Bool {
+        switch type {
+        case .string, .data: return payload.count == 4 && u32(payload, 0) == externalMarker
+        case .any:
+            return payload.count == 5 && (payload[0] == Tag.string.rawValue || payload[0] == Tag.data.rawValue)
+                && u32(payload, 1) == externalMarker
+        default: return false
+        }
+    }
+
     /// The key of the link in a payload of `type` (`.object` or `.any`), if it holds one.
     static func linkKey(_ payload: UnsafeRawBufferPointer, as type: PropertyType) -> (table: UInt32?, key: ObjectKey)? {
         guard !payload.isEmpty else { return nil }

@@ -55,10 +55,10 @@ final class ObjectState {
                 rowStamp = realm.changeStamp
             }
             guard let row else { return realm.readField(table, key, property) }  // traps: deleted
-            return realm.decodeField(table, property, row: row)
+            return realm.decodeField(table, key, property, row: row)
         case .frozen(let version):
             guard let frozenRow else { return version.readField(table, key, property) }  // traps: deleted
-            return version.decodeField(table, property, row: frozenRow)
+            return version.decodeField(table, key, property, row: frozenRow)
         }
     }
 

@@ -57,16 +57,26 @@ extension ReadContext {
 
     /// The value of `property` (a Swift property index) of object `key`.
     func readField(_ table: Table, _ key: ObjectKey, _ property: Int) -> _StoredValue {
-        withRow(table, key) { row in decodeField(table, property, row: row) }
+        withRow(table, key) { row in decodeField(table, key, property, row: row) }
     }
 
-    /// The value of `property` in `row`, a row of `table`.
+    /// The value of `property` in `row`, the row of object `key` of `table`.
     @inline(__always)
-    func decodeField(_ table: Table, _ property: Int, row: UnsafeRawBufferPointer) -> _StoredValue {
+    func decodeField(_ table: Table, _ key: ObjectKey, _ property: Int, row: UnsafeRawBufferPointer) -> _StoredValue {
         guard let field = table.fieldOf[property], let payload = RowCodec.field(row, field) else { return .null }
+        return decodePayload(payload, table, key, field)
+    }
+
+    /// The value a row payload of field `field` of object `key` holds (fetching it from the
+    /// blob tree if the row keeps only a reference).
+    func decodePayload(_ payload: UnsafeRawBufferPointer, _ table: Table, _ key: ObjectKey, _ field: Int) -> _StoredValue {
         let type = table.fieldTypes[field]
         let target = type == .object ? linkTarget(table, field) : 0
-        return ValueCodec.decode(payload, as: type, linkTarget: target) { id, key in self.linkedObject(id, key) }
+        let resolve: ValueCodec.LinkResolver = { id, key in self.linkedObject(id, key) }
+        guard !ValueCodec.isExternal(payload, as: type) else {
+            return fullPayload(payload, table, key, field).withUnsafeBytes { ValueCodec.decode($0, as: type, linkTarget: target, resolve: resolve) }
+        }
+        return ValueCodec.decode(payload, as: type, linkTarget: target, resolve: resolve)
     }
 
     /// The row of object `key` in the version this context reads, as a pointer into the pinned
@@ -159,7 +169,7 @@ extension ReadContext {
             return property.collection == .map ? .entries(entries) : .elements(elements)
         }
         return withRow(table, key) { row in
-            .single(RowCodec.field(row, field).map { ValueCodec.decode($0, as: property.type, linkTarget: target, resolve: resolve) } ?? .null)
+            .single(RowCodec.field(row, field).map { decodePayload($0, table, key, field) } ?? .null)
         }
     }
 }

@@ -108,6 +108,9 @@ extension Realm {
         write.added.append(object)
         bind(object, to: table, key: key)
         do {
+            for field in payloads.indices where payloads[field] != nil {
+                payloads[field] = try rowPayload(payloads[field], table, key, field, replacing: nil, in: write)
+            }
             try write.reader.put(table.rowsTree, key.bytes, RowCodec.assemble(payloads))
             if let primaryKeyField = table.primaryKeyField {
                 try write.reader.put(table.primaryKeyTree, IndexKey.encode(stored[primaryKeyField]), key.bytes)

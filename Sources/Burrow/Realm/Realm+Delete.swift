@@ -47,7 +47,9 @@ extension Realm {
                 try clearCollection(table, key, field, in: write)
             }
             for (field, property) in table.stored.properties.enumerated() {
-                let payload = row.withUnsafeBytes { RowCodec.field($0, field).map(Array.init) }
+                let rowPayload = row.withUnsafeBytes { RowCodec.field($0, field).map(Array.init) }
+                let payload = fullPayload(rowPayload, table, key, field)
+                if payload != rowPayload { try write.reader.delete(table.blobsTree, Self.blobKey(key, field)) }
                 if let tree = table.fieldIndexTrees[field] {
                     try write.reader.delete(tree, IndexKey.entry(indexValue(payload, property), key))
                 }

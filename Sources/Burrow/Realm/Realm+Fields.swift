@@ -53,7 +53,8 @@ extension Realm {
             guard let row = try write.reader.withValue(table.rowsTree, key.bytes, { Array($0) }) else {
                 throw RealmError(.invalidObject, "\(table.name) \(key) was deleted; a deleted object cannot be changed.")
             }
-            let oldPayload = row.withUnsafeBytes { RowCodec.field($0, field).map(Array.init) }
+            let oldRowPayload = row.withUnsafeBytes { RowCodec.field($0, field).map(Array.init) }
+            let oldPayload = fullPayload(oldRowPayload, table, key, field)
             if oldPayload == payload { return }
             if property.isPrimary {
                 throw RealmError(.invalidArgument, "The primary key '\(property.name)' of \(table.name) cannot be changed once the object is in a realm. Create a new object with the new key instead.")
@@ -63,7 +64,8 @@ extension Realm {
                 try write.reader.delete(tree, IndexKey.entry(indexValue(oldPayload, property), key))
                 try write.reader.put(tree, IndexKey.entry(indexValue(payload, property), key), [])
             }
-            let newRow = row.withUnsafeBytes { RowCodec.replacing(field, with: payload, in: $0, fields: table.fieldTypes.count) }
+            let kept = try rowPayload(payload, table, key, field, replacing: oldRowPayload, in: write)
+            let newRow = row.withUnsafeBytes { RowCodec.replacing(field, with: kept, in: $0, fields: table.fieldTypes.count) }
             try write.reader.put(table.rowsTree, key.bytes, newRow)
             try deleteOrphanedEmbedded(property, old: oldPayload, new: payload, in: write)
         } catch {

@@ -176,14 +176,21 @@ extension Realm {
                     if let oldField = old.fieldIndex(of: property.name), old.properties[oldField].type == property.type,
                         old.properties[oldField].collection == property.collection
                     {
-                        payloads.append(row.withUnsafeBytes { RowCodec.field($0, oldField).map(Array.init) })
+                        let rowPayload = row.withUnsafeBytes { RowCodec.field($0, oldField).map(Array.init) }
+                        let payload = fullPayload(rowPayload, oldTable, key, oldField)
+                        if payload != rowPayload { try write.reader.delete(oldTable.blobsTree, Self.blobKey(key, oldField)) }
+                        payloads.append(payload)
                     } else {
                         var payload: [UInt8] = []
                         ValueCodec.append(Self.defaultStored(for: property, info: info), as: property.type, to: &payload)
                         payloads.append(payload.isEmpty ? nil : payload)
                     }
                 }
-                try write.reader.put(table.rowsTree, key.bytes, RowCodec.assemble(payloads))
+                var kept = payloads
+                for field in kept.indices where kept[field] != nil {
+                    kept[field] = try rowPayload(kept[field], table, key, field, replacing: nil, in: write)
+                }
+                try write.reader.put(table.rowsTree, key.bytes, RowCodec.assemble(kept))
                 for (property, tree) in table.indexTrees.enumerated() {
                     guard let tree, let field = table.fieldOf[property] else { continue }
                     let value = payloads[field].map { payload in

@@ -26,6 +26,8 @@ final class Table: Sendable {
     /// element). The field itself holds the element count.
     let collectionTrees: [String?]
     let backlinksTree: String
+    /// Long string and data payloads kept out of their rows: object key + field (UInt16) → payload.
+    let blobsTree: String
 
     var id: UInt32 { stored.id }
     var name: String { stored.name }
@@ -43,6 +45,7 @@ final class Table: Sendable {
             return "index/\(stored.id)/\(field)"
         }
         backlinksTree = "links/\(stored.id)"
+        blobsTree = "blobs/\(stored.id)"
         fieldIndexTrees = stored.properties.indices.map { field in
             let property = stored.properties[field]
             return property.isIndexed && !property.isPrimary ? "index/\(stored.id)/\(field)" : nil

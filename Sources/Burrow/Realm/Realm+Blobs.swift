@@ -1,0 +1,49 @@
+import BurrowStorage
+
+/// Long values outside their rows. A row is rewritten whole when any of its fields changes, so a
+/// string or data payload longer than `inlinePayloadLimit` is kept in the class's blob tree
+/// instead, and changing a short field of an object that also holds megabytes copies only the
+/// short row.
+extension Realm {
+    static let inlinePayloadLimit = 1024
+
+    static func blobKey(_ key: ObjectKey, _ field: Int) -> [UInt8] {
+        var bytes = key.bytes
+        withUnsafeBytes(of: UInt16(field).bigEndian) { bytes.append(contentsOf: $0) }
+        return bytes
+    }
+
+    /// What the row keeps for `payload`, the full payload of field `field` of object `key`:
+    /// the payload itself, or (when long) a reference, after storing it in the blob tree. An
+    /// earlier blob of the field is replaced or removed.
+    func rowPayload(_ payload: [UInt8]?, _ table: Table, _ key: ObjectKey, _ field: Int, replacing old: [UInt8]?, in write: WriteState) throws(StorageError) -> [UInt8]? {
+        let type = table.fieldTypes[field]
+        let wasExternal = old.map { o in o.withUnsafeBytes { ValueCodec.isExternal($0, as: type) } } ?? false
+        guard let payload, payload.count > Self.inlinePayloadLimit, type == .string || type == .data || type == .any else {
+            if wasExternal { try write.reader.delete(table.blobsTree, Self.blobKey(key, field)) }
+            return payload
+        }
+        try write.reader.put(table.blobsTree, Self.blobKey(key, field), payload)
+        return ValueCodec.externalReference(for: payload, as: type)
+    }
+}
+
+extension ReadContext {
+    /// The full payload of field `field` of object `key`, given what its row holds.
+    func fullPayload(_ rowPayload: UnsafeRawBufferPointer, _ table: Table, _ key: ObjectKey, _ field: Int) -> [UInt8] {
+        guard ValueCodec.isExternal(rowPayload, as: table.fieldTypes[field]) else { return Array(rowPayload) }
+        do {
+            guard let payload = try reader.withValue(table.blobsTree, Realm.blobKey(key, field), { Array($0) }) else {
+                fail(.corruptPage(path: displayName, page: 0, detail: "has no blob for field \(field) of \(table.name) \(key), which its row refers to"))
+            }
+            return payload
+        } catch {
+            fail(error)
+        }
+    }
+
+    /// `fullPayload` for an optional row payload (nil: the field is null).
+    func fullPayload(_ rowPayload: [UInt8]?, _ table: Table, _ key: ObjectKey, _ field: Int) -> [UInt8]? {
+        rowPayload.map { payload in payload.withUnsafeBytes { fullPayload($0, table, key, field) } }
+    }
+}
