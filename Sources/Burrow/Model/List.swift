@@ -162,18 +162,12 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
     public static func _defaultValue() -> List<Element> { List() }
     public static func _get(_ object: ObjectBase, _ property: Int) -> List<Element> { List(owner: object, property: property) }
     public static func _set(_ value: List<Element>, _ object: ObjectBase, _ property: Int) {
-        let elements = value.elements.map(\._stored)
-        _ = CollectionBinding(owner: object, property: property).write { realm, table, key, field, write throws(RealmError) in
-            try realm.replaceCollection(table, key, field, with: .elements(elements), in: write)
-        }
+        CollectionBinding.replaceContent(of: object, property: property, with: .elements(value.elements.map(\._stored)))
     }
     public static func _convert(_ value: Any, property: String) throws(RealmError) -> List<Element> {
         if let list = value as? List<Element> { return list }
-        guard let sequence = value as? any Sequence else {
-            throw RealmError(.invalidArgument, "Property '\(property)' is a List; give an array or another collection, not \(StoredValueConversion.describe(value)).")
-        }
         let list = List()
-        for element in AnySequenceOfAny(sequence) { list.storage.append(try Element._convert(element, property: property)) }
+        list.storage = try CollectionBinding.elements(of: value, as: Element.self, property: property, kind: "List")
         return list
     }
     public var _anyValue: Any { self }

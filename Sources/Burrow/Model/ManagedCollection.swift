@@ -26,6 +26,28 @@ struct CollectionBinding {
     }
 }
 
+extension CollectionBinding {
+    /// Replaces the whole content of collection property `property` of the managed `object`.
+    static func replaceContent(of object: ObjectBase, property: Int, with content: Realm.FieldContent) {
+        _ = CollectionBinding(owner: object, property: property).write { realm, table, key, field, write throws(RealmError) in
+            try realm.replaceCollection(table, key, field, with: content, in: write)
+        }
+    }
+
+    /// The elements a value given for a `List` or `MutableSet` property holds, converted: any
+    /// sequence (an array, another collection, `Results`).
+    static func elements<Element: _Persistable>(
+        of value: Any, as: Element.Type, property: String, kind: String
+    ) throws(RealmError) -> [Element] {
+        guard let sequence = value as? any Sequence else {
+            throw RealmError(.invalidArgument, "Property '\(property)' is a \(kind); give an array or another collection, not \(StoredValueConversion.describe(value)).")
+        }
+        var elements: [Element] = []
+        for element in AnySequenceOfAny(sequence) { elements.append(try Element._convert(element, property: property)) }
+        return elements
+    }
+}
+
 /// Equality of stored values as a set sees it: objects by identity (managed ones by object
 /// key), everything else by its index-key encoding.
 enum StoredIdentity {

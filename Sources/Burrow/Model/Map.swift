@@ -128,10 +128,7 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence, _Collection
     public static func _defaultValue() -> Map<Key, Value> { Map() }
     public static func _get(_ object: ObjectBase, _ property: Int) -> Map<Key, Value> { Map(owner: object, property: property) }
     public static func _set(_ value: Map<Key, Value>, _ object: ObjectBase, _ property: Int) {
-        let entries = value.entries.map { (key: $0.key._mapKey, value: $0.value._stored) }
-        _ = CollectionBinding(owner: object, property: property).write { realm, table, key, field, write throws(RealmError) in
-            try realm.replaceCollection(table, key, field, with: .entries(entries), in: write)
-        }
+        CollectionBinding.replaceContent(of: object, property: property, with: .entries(value.entries.map { (key: $0.key._mapKey, value: $0.value._stored) }))
     }
     public static func _convert(_ value: Any, property: String) throws(RealmError) -> Map<Key, Value> {
         if let map = value as? Map<Key, Value> { return map }

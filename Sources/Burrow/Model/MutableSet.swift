@@ -128,18 +128,12 @@ public final class MutableSet<Element: _Persistable>: RandomAccessCollection, _C
     public static func _defaultValue() -> MutableSet<Element> { MutableSet() }
     public static func _get(_ object: ObjectBase, _ property: Int) -> MutableSet<Element> { MutableSet(owner: object, property: property) }
     public static func _set(_ value: MutableSet<Element>, _ object: ObjectBase, _ property: Int) {
-        let elements = value.elements.map(\._stored)
-        _ = CollectionBinding(owner: object, property: property).write { realm, table, key, field, write throws(RealmError) in
-            try realm.replaceCollection(table, key, field, with: .elements(elements), in: write)
-        }
+        CollectionBinding.replaceContent(of: object, property: property, with: .elements(value.elements.map(\._stored)))
     }
     public static func _convert(_ value: Any, property: String) throws(RealmError) -> MutableSet<Element> {
         if let set = value as? MutableSet<Element> { return set }
-        guard let sequence = value as? any Sequence else {
-            throw RealmError(.invalidArgument, "Property '\(property)' is a MutableSet; give an array or another collection, not \(StoredValueConversion.describe(value)).")
-        }
         let set = MutableSet()
-        for element in AnySequenceOfAny(sequence) { set.insert(try Element._convert(element, property: property)) }
+        for element in try CollectionBinding.elements(of: value, as: Element.self, property: property, kind: "MutableSet") { set.insert(element) }
         return set
     }
     public var _anyValue: Any { self }
