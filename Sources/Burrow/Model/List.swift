@@ -146,6 +146,16 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
         self[index] = object
     }
 
+    /// Sets `key` to `value` on every object in the list, as `setValue(_:forKey:)` on each
+    /// would (a bulk update). For a list of objects only; on a managed list it needs a write
+    /// transaction, and an error is recorded and thrown at commit.
+    public func setValue(_ value: Any?, forKey key: String) {
+        for element in self {
+            guard case .object(let object) = element._stored else { return }
+            object.setValue(value, forKey: key)
+        }
+    }
+
     /// The realm of the list's object, or nil if unmanaged.
     public var realm: Realm? { binding?.owner.realm }
     /// Whether the list's object was deleted.

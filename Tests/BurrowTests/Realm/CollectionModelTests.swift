@@ -139,3 +139,18 @@ struct SeededRandom {
     }
     mutating func next(upperBound: Int) -> Int { Int(next() % UInt64(upperBound)) }
 }
+
+@Suite struct ListKeyValueCodingTests {
+    @Test func testSetValueOnAListUpdatesEveryObjectInIt() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        let playlist = Playlist(value: ["id": 1, "songs": [["name": "a"], ["name": "b"]]])
+        let outside = DogToy(value: ["name": "c"])
+        try realm.write {
+            try realm.add(playlist)
+            try realm.add(outside)
+            playlist.songs.setValue("same", forKey: "name")
+        }
+        #expect(playlist.songs.map(\.name) == ["same", "same"])
+        #expect(outside.name == "c", "objects outside the list are untouched")
+    }
+}
