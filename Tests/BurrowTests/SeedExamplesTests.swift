@@ -40,6 +40,11 @@ final class SeedAddress: EmbeddedObject {
     override class func _realmObjectName() -> String? { "Address" }
 }
 
+final class SeedPersonProjection: Projection<SeedPerson> {
+    @Projected(\SeedPerson.name) var firstName
+    @Projected(\SeedPerson.address?.city) var homeCity
+}
+
 /// Every example of ../shared/seeds/ that the object layer covers, one test per example, named
 /// after its section, written as the seed writes it (with `try` where Swift asks). Examples that
 /// need queries (`where`, `filter`), change notifications or projections join when those land.
@@ -264,5 +269,24 @@ final class SeedAddress: EmbeddedObject {
         }
         #expect(person.dogs.map(\.name) == ["Maui"])
         #expect(person.dogs.first?.favoriteToy?.name == "Wubba")
+    }
+
+    @Test func testChangeClassProjectionProperties() throws {
+        let realm = try seedRealm()
+        try realm.write {
+            try realm.add(SeedPerson(value: ["id": 1, "name": "Jason", "address": ["city": "Tulsa"]]))
+            try realm.add(SeedPerson(value: ["id": 2, "name": "Ali"]))
+        }
+        // Retrieve all class projections of the given type `PersonProjection`
+        // and filter for the first class projection where the `firstName` property
+        // value is "Jason"
+        let person = realm.objects(SeedPersonProjection.self).first(where: { $0.firstName == "Jason" })!
+        // Update class projection property in a write transaction
+        try realm.write {
+            person.firstName = "David"
+        }
+        #expect(realm.object(ofType: SeedPerson.self, forPrimaryKey: 1)?.name == "David")
+        #expect(person.homeCity == "Tulsa")
+        #expect(realm.objects(SeedPersonProjection.self).map(\.firstName) == ["David", "Ali"])
     }
 }

@@ -1,0 +1,85 @@
+/// A view of an object that exposes some of its properties, under names of its own, as in
+/// RealmSwift's class projections:
+///
+///     final class PersonProjection: Projection<Person> {
+///         @Projected(\Person.name) var firstName
+///         @Projected(\Person.address?.city) var homeCity
+///     }
+///     let p = realm.objects(PersonProjection.self).first(where: { $0.firstName == "Jason" })!
+///     try realm.write { p.firstName = "David" }     // writes through to the Person
+///
+/// A projection reads its root object's properties as they are now, and assigning a projected
+/// property whose key path is writable assigns the root's property (so it needs a write
+/// transaction, like any change to a managed object).
+open class Projection<Root: ObjectBase> {
+    /// The object this projects.
+    public let rootObject: Root
+
+    /// A projection of `object`.
+    public required init(projecting object: Root) {
+        rootObject = object
+    }
+
+    /// The realm of the projected object, or nil if it is unmanaged.
+    public var realm: Realm? { rootObject.realm }
+    /// Whether the projected object was deleted.
+    public var isInvalidated: Bool { rootObject.isInvalidated }
+}
+
+/// Declares a property of a `Projection` that reads (and, if the key path is writable, writes)
+/// a property of the projection's root object.
+@propertyWrapper
+public struct Projected<Root: ObjectBase, Value> {
+    let keyPath: KeyPath<Root, Value>
+
+    /// A projected property reading `keyPath` of the root object.
+    public init(_ keyPath: KeyPath<Root, Value>) {
+        self.keyPath = keyPath
+    }
+
+    /// Not available: projected properties are read through their projection.
+    @available(*, unavailable, message: "@Projected can only be used on a property of a Projection")
+    public var wrappedValue: Value {
+        get { fatalError("@Projected used outside a Projection") }
+        // swiftlint:disable:next unused_setter_value
+        set { fatalError("@Projected used outside a Projection") }
+    }
+
+    public static subscript<EnclosingSelf: Projection<Root>>(
+        _enclosingInstance projection: EnclosingSelf,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Projected<Root, Value>>
+    ) -> Value {
+        get {
+            projection.rootObject[keyPath: projection[keyPath: storageKeyPath].keyPath]
+        }
+        set {
+            guard let writable = projection[keyPath: storageKeyPath].keyPath as? ReferenceWritableKeyPath<Root, Value> else {
+                preconditionFailure("This projected property reads \(projection[keyPath: storageKeyPath].keyPath), which cannot be written; project a writable property to assign it.")
+            }
+            projection.rootObject[keyPath: writable] = newValue
+        }
+    }
+}
+
+/// The projections of every object of a class: `Results` of the root class, each element
+/// wrapped in its projection. Lazy and live like the results it maps.
+public struct ProjectedResults<Element: Projection<Root>, Root: ObjectBase>: RandomAccessCollection {
+    let results: Results<Root>
+
+    public var startIndex: Int { results.startIndex }
+    public var endIndex: Int { results.endIndex }
+
+    /// The projection of the object at `position`.
+    public subscript(position: Int) -> Element {
+        Element(projecting: results[position])
+    }
+}
+
+extension Realm {
+    /// The projections of every object of `Element`'s root class, as `objects(_:)` gives the
+    /// objects themselves.
+    public func objects<Element: Projection<Root>, Root: ObjectBase>(_ type: Element.Type) -> ProjectedResults<Element, Root> {
+        ProjectedResults(results: objects(Root.self))
+    }
+}
