@@ -28,6 +28,12 @@ extension Realm {
     public func deleteAll() throws {
         let write = try requireOpenWrite()
         do {
+            // Object keys are never reused: each table's largest key is retired first.
+            for stored in currentFileSchema.classes.values {
+                if let table = self.table(id: stored.id), let last = try lastObjectKey(table, in: write) {
+                    try keepKeyRetired(last, of: table, in: write, force: true)
+                }
+            }
             for name in try write.transaction.treeNames() where name != FileSchema.treeName && name != WriteState.sequencesTree {
                 try write.transaction.removeAll(in: try write.reader.openTree(name))
             }
@@ -64,6 +70,7 @@ extension Realm {
                 }
             }
             try write.reader.delete(table.rowsTree, key.bytes)
+            try keepKeyRetired(key, of: table, in: write)
         } catch {
             throw RealmError(wrapping: error)
         }

@@ -102,9 +102,6 @@ extension Realm {
         }
         let receipt: CommitReceipt
         do {
-            for (table, next) in write.nextKeys {
-                try write.reader.put(WriteState.sequencesTree, Self.sequenceKey(table), ObjectKey(next).bytes)
-            }
             receipt = try write.transaction.commitPendingSync(durability: configuration.storageDurability)
         } catch {
             rollBack()
@@ -212,19 +209,38 @@ extension Realm {
         withUnsafeBytes(of: tableId.bigEndian) { Array($0) }
     }
 
-    /// A new object key for `table`: one more than any it ever handed out.
+    /// A new object key for `table`: one more than any it ever handed out. That is one more than
+    /// the largest key in the table, or, if the object with the largest key ever handed out was
+    /// deleted, the floor `deleteObject` stored for it then. So an insertion writes no counter.
     func newObjectKey(_ table: Table, in write: WriteState) throws(RealmError) -> ObjectKey {
         if let next = write.nextKeys[table.id] {
             write.nextKeys[table.id] = next + 1
             return ObjectKey(next)
         }
         do {
-            let stored = try write.reader.withValue(WriteState.sequencesTree, Self.sequenceKey(table.id)) { ObjectKey.read($0).rawValue }
-            let next = stored ?? 1
+            let floor = try write.reader.withValue(WriteState.sequencesTree, Self.sequenceKey(table.id)) { ObjectKey.read($0).rawValue } ?? 1
+            let next = max(floor, (try lastObjectKey(table, in: write)?.rawValue ?? 0) + 1)
             write.nextKeys[table.id] = next + 1
             return ObjectKey(next)
         } catch {
             throw RealmError(error)
+        }
+    }
+
+    /// The largest object key in `table`, if it has objects.
+    func lastObjectKey(_ table: Table, in write: WriteState) throws(StorageError) -> ObjectKey? {
+        let count = try write.reader.count(table.rowsTree)
+        guard count > 0 else { return nil }
+        return try write.reader.entry(table.rowsTree, at: count - 1) { key, _ in ObjectKey.read(key) }
+    }
+
+    /// Called after object `key` was deleted: if it had the largest key (or `force`), stores a
+    /// floor so that the key is never handed out again.
+    func keepKeyRetired(_ key: ObjectKey, of table: Table, in write: WriteState, force: Bool = false) throws(StorageError) {
+        if !force, let largest = try lastObjectKey(table, in: write), largest > key { return }
+        let floor = try write.reader.withValue(WriteState.sequencesTree, Self.sequenceKey(table.id)) { ObjectKey.read($0).rawValue } ?? 1
+        if key.rawValue + 1 > floor {
+            try write.reader.put(WriteState.sequencesTree, Self.sequenceKey(table.id), ObjectKey(key.rawValue + 1).bytes)
         }
     }
 }

@@ -4,7 +4,8 @@ import BurrowStorage
 final class WriteState {
     let transaction: WriteTransaction
     let reader: TransactionReader
-    /// The next object key of each table that inserted objects (table id → key), stored at commit.
+    /// The next object key of each table that inserted objects in this transaction (table id →
+    /// key). Not stored: see `Realm.newObjectKey`.
     var nextKeys: [UInt32: UInt64] = [:]
     /// Objects this transaction made managed, so that cancelling makes them the unmanaged
     /// objects they were (their fields kept their unmanaged values meanwhile).

@@ -270,3 +270,34 @@ import Testing
         #expect(copy.object(ofType: Person.self, forPrimaryKey: 7)?.dogs.first?.owners.first?.name == "P7")
     }
 }
+
+@Suite struct ObjectKeyTests {
+    private func key(_ object: ObjectBase) -> UInt64 { object._state!.key.rawValue }
+
+    @Test func testObjectKeysAreNeverReused() throws {
+        let config = temporaryConfiguration()
+        var keys: [UInt64] = []
+        do {
+            let realm = try Realm(configuration: config)
+            let a = DogToy(value: ["name": "a"]), b = DogToy(value: ["name": "b"])
+            try realm.write { try realm.add([a, b]) }
+            keys += [key(a), key(b)]
+            try realm.write { try realm.delete(b) }  // the largest key goes
+        }
+        let realm = try Realm(configuration: config)
+        let c = DogToy(value: ["name": "c"])
+        try realm.write { try realm.add(c) }
+        #expect(key(c) > keys.max()!, "a deleted object's key is not handed out again, even after reopening")
+        keys.append(key(c))
+        try realm.write { try realm.deleteAll() }
+        let d = DogToy(value: ["name": "d"])
+        try realm.write { try realm.add(d) }
+        #expect(key(d) > keys.max()!, "nor after deleteAll")
+        struct Stop: Error {}
+        let e = DogToy(value: ["name": "e"])
+        #expect(throws: Stop.self) { try realm.write { try realm.add(e); throw Stop() } }
+        let f = DogToy(value: ["name": "f"])
+        try realm.write { try realm.add(f) }
+        #expect(key(f) > key(d))
+    }
+}
