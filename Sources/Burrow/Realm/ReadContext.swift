@@ -99,7 +99,7 @@ extension ReadContext {
     }
 
     func storedClassId(named name: String) -> UInt32? {
-        fileSchema.classes[name]?.id
+        currentFileSchema.classes[name]?.id
     }
 
     /// The object a link points at, or `.null` if it no longer exists (or its class is unknown).
@@ -139,7 +139,6 @@ extension ReadContext {
         preconditionFailure("Reading \(displayName) failed: \(error.description)")
     }
 
-    var fileSchema: FileSchema { currentFileSchema }
 }
 
 extension ReadContext {

@@ -35,15 +35,8 @@ extension Realm {
             throw RealmError(error)
         }
         try begin(transaction)
-        let result: Result
-        do {
-            result = try block()
-        } catch {
-            if write != nil { rollBack() }
-            throw error
-        }
-        guard write != nil else { return result }  // the block committed or cancelled itself
-        try await commitWriteAsync()
+        let result = try runInWrite(block)
+        if write != nil { try await commitWriteAsync() }
         return result
     }
 
@@ -156,16 +149,20 @@ extension Realm {
     }
 
     private func finishWrite<Result>(_ block: () throws -> Result) throws -> Result {
-        let result: Result
+        let result = try runInWrite(block)
+        if write != nil { try commitWrite() }
+        return result
+    }
+
+    /// Runs a write's block; if it throws, cancels the transaction (unless the block ended it
+    /// itself) and rethrows. The caller commits if the transaction is still open.
+    private func runInWrite<Result>(_ block: () throws -> Result) throws -> Result {
         do {
-            result = try block()
+            return try block()
         } catch {
             if write != nil { rollBack() }
             throw error
         }
-        guard write != nil else { return result }  // the block committed or cancelled itself
-        try commitWrite()
-        return result
     }
 
     /// Runs `body` in a write transaction of its own, blocking (used while opening).

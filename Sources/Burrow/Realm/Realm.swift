@@ -117,7 +117,7 @@ public final class Realm {
     /// Whether the realm has no objects at all.
     public var isEmpty: Bool {
         currentFileSchema.classes.values.allSatisfy { stored in
-            (try? reader.count("rows/\(stored.id)")) ?? 0 == 0
+            (try? reader.count(Table.rowsTreeName(stored.id))) ?? 0 == 0
         }
     }
 

@@ -30,6 +30,8 @@ final class Table: Sendable {
     let blobsTree: String
 
     var id: UInt32 { stored.id }
+
+    static func rowsTreeName(_ id: UInt32) -> String { "rows/\(id)" }
     var name: String { stored.name }
     var hasPrimaryKey: Bool { info.primaryKey != nil }
 
@@ -38,7 +40,7 @@ final class Table: Sendable {
         self.stored = stored
         fieldOf = info.schema.properties.map { stored.fieldIndex(of: $0.name) }
         fieldTypes = stored.properties.map(\.type)
-        rowsTree = "rows/\(stored.id)"
+        rowsTree = Self.rowsTreeName(stored.id)
         primaryKeyTree = "pk/\(stored.id)"
         indexTrees = info.schema.properties.enumerated().map { index, property in
             guard property.isIndexed, !property.isPrimary, let field = stored.fieldIndex(of: property.name) else { return nil }
