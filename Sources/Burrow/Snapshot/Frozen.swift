@@ -11,7 +11,9 @@ public struct Frozen<T: ObjectBase>: @unchecked Sendable, Hashable, CustomString
     // Sendable although `object` is a class instance: `object` is bound, when this value is
     // made, to `version`, an immutable pinned snapshot; its @Persisted fields were all bound
     // then and are never written again (a frozen object's setters trap), so every access from
-    // any thread only reads immutable memory and the snapshot's locked caches.
+    // any thread only reads immutable memory and the snapshot's locked caches. (A model class's
+    // own non-persisted `lazy var`s would be written on first read; keep such state out of
+    // models that are frozen.)
     let version: FrozenVersion
     let key: ObjectKey
     let tableId: UInt32
