@@ -40,7 +40,10 @@ extension Realm {
                 try spreadList(tree, owner, around: index, in: write)
                 position = try newListPosition(tree, owner, index: index, in: write)
             }
-            try write.reader.put(tree, Self.listEntryKey(owner, position!), payload)
+            guard let position else {
+                throw .corruptPage(path: displayName, page: 0, detail: "holds a list of \(table.name) \(owner) whose positions cannot be spread")
+            }
+            try write.reader.put(tree, Self.listEntryKey(owner, position), payload)
             try adjustElementBacklink(payload, table, owner, field, by: 1, in: write)
             return 1
         }

@@ -39,7 +39,10 @@ public struct Frozen<T: ObjectBase>: @unchecked Sendable, Hashable, CustomString
 
     /// Whether the object still existed in this version (always true unless made from a
     /// deleted object).
-    public var isInvalidated: Bool { !version.rowExists(version.table(id: tableId)!, key) }
+    public var isInvalidated: Bool {
+        guard let table = version.table(id: tableId) else { return true }
+        return !version.rowExists(table, key)
+    }
 
     public static func == (a: Frozen<T>, b: Frozen<T>) -> Bool {
         a.key == b.key && a.tableId == b.tableId && a.version.version == b.version.version
