@@ -72,7 +72,9 @@ struct GroupCommitTests {
         let syncs = disk.counts.syncs - syncsBefore
         print("GroupCommit async: \(commits) commits, \(syncs) syncs")
         #expect(storage.version == UInt64(commits))
-        #expect(syncs < commits * 3 / 4, "\(syncs) syncs for \(commits) commits: the waiters did not share them")
+        // How many syncs are shared depends on scheduling (under ThreadSanitizer, few are); the
+        // held-round test below proves sharing deterministically. Here: one sync per commit at most.
+        #expect(syncs <= commits, "\(syncs) syncs for \(commits) commits")
         try Self.expectDurable(disk, writers: writers, commitsEach: commitsEach)
     }
 
@@ -98,8 +100,41 @@ struct GroupCommitTests {
         let commits = writers * commitsEach
         let syncs = disk.counts.syncs - syncsBefore
         print("GroupCommit blocking: \(commits) commits, \(syncs) syncs")
-        #expect(syncs < commits / 2, "\(syncs) syncs for \(commits) commits")
+        #expect(syncs <= commits, "\(syncs) syncs for \(commits) commits")
         try Self.expectDurable(disk, writers: writers, commitsEach: commitsEach)
+    }
+
+    @Test("Writers that commit while a sync round is held share the next round")
+    func writersDuringAHeldRoundShareTheNextOne() async throws {
+        let disk = SimulatedDisk(name: "held round", capacity: 1 << 26)
+        let storage = try Storage(device: disk)
+        let writers = 8
+        let release = DispatchSemaphore(value: 0)
+        // The first sync waits (on the syncing thread) until every writer has published.
+        disk.beforeNextSync { release.wait() }
+        let syncsBefore = disk.counts.syncs
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for w in 0..<writers {
+                group.addTask {
+                    let txn = try await storage.beginWrite()
+                    try txn.put(Self.key(w, 0), Self.value(w, 0), in: try txn.openTree(named: "a"))
+                    try txn.put(Self.key(w, 0), Self.value(w, 0), in: try txn.openTree(named: "b"))
+                    let receipt = try txn.commitPendingSync()
+                    try await storage.waitUntilDurable(receipt)
+                    #expect(Self.durableVersion(storage) >= receipt.version)
+                }
+            }
+            group.addTask {
+                while storage.version < UInt64(writers) { try await Task.sleep(for: .milliseconds(1)) }
+                release.signal()
+            }
+            try await group.waitForAll()
+        }
+        let syncs = disk.counts.syncs - syncsBefore
+        print("GroupCommit held round: \(writers) commits, \(syncs) syncs")
+        // The held round, then one round for everything published meanwhile (each one or two syncs).
+        #expect(syncs <= 4, "\(syncs) syncs for \(writers) commits made while the first round was held")
+        try Self.expectDurable(disk, writers: writers, commitsEach: 1)
     }
 
     /// Commits `commitsEach` pairs of puts with `commit(.full)`, recording what went wrong.
@@ -231,7 +266,10 @@ struct GroupCommitTests {
                 }
             }
         }
-        #expect(outcomes.withLock { $0 } == Array(repeating: "handleFailed", count: 6), "\(outcomes.withLock { $0 })")
+        // Each writer fails: with handleFailed, or (if it was still writing pages when the device
+        // failed) with the device's own error. None reports durability.
+        let results = outcomes.withLock { $0 }
+        #expect(results.count == 6 && !results.contains("durable") && results.contains("handleFailed"), "\(results)")
         #expect(throws: StorageError.self) { try storage.waitUntilDurableBlocking(CommitReceipt(version: storage.version)) }
         // Versions that were durable stay so for their waiters.
         try storage.waitUntilDurableBlocking(CommitReceipt(version: 2))

@@ -107,11 +107,11 @@ final class SimulatedDisk: StorageDevice {
         var failed = false
     }
 
-    let state: Mutex<State>
+    let state: Locked<State>
 
     /// Test hooks around `sync`, run outside the disk's mutex: a delay (so that commits pile up
     /// behind a sync in flight), and a closure run once, at the start of the next sync.
-    private let hooks = Mutex<(delay: UInt32, beforeNextSync: (@Sendable () -> Void)?)>((0, nil))
+    private let hooks = Locked<(delay: UInt32, beforeNextSync: (@Sendable () -> Void)?)>((0, nil))
 
     /// Makes every later sync take at least `microseconds`.
     func setSyncDelay(microseconds: UInt32) { hooks.withLock { $0.delay = microseconds } }
@@ -129,7 +129,7 @@ final class SimulatedDisk: StorageDevice {
         var initial = State()
         initial.length = image.count
         initial.durable = image
-        state = Mutex(initial)
+        state = Locked(initial)
     }
 
     // MARK: Control
