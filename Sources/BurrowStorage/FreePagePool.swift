@@ -1,17 +1,23 @@
 /// Pages this transaction may write over right away: taken from free-tree records that no live
-/// snapshot needs, or allocated and then released within the transaction. Kept sorted in
+/// snapshot needs, or allocated and then released within the transaction. Kept in
 /// descending order so that the lowest page is taken first (keeping the file compact) and runs of
 /// consecutive pages are easy to find.
 struct FreePagePool {
     private var pages: [PageNumber] = []
-    private var isSorted = true
 
     var count: Int { pages.count }
     var isEmpty: Bool { pages.isEmpty }
 
+    /// Inserts `number` in its place (a binary search and one move), so the pool is always in
+    /// order: a commit releases and takes pages in turn many times, and re-sorting the whole pool
+    /// before every take cost more than the inserts.
     mutating func insert(_ number: PageNumber) {
-        if let last = pages.last, last <= number { isSorted = false }
-        pages.append(number)
+        var low = 0, high = pages.count
+        while low < high {
+            let mid = (low + high) / 2
+            if pages[mid] > number { low = mid + 1 } else { high = mid }
+        }
+        pages.insert(number, at: low)
     }
 
     mutating func insert(run first: PageNumber, count: Int) {
@@ -19,13 +25,11 @@ struct FreePagePool {
     }
 
     mutating func takeLowest() -> PageNumber? {
-        sort()
         return pages.popLast()
     }
 
     /// Takes `length` consecutive pages, returning the first, or nil if the pool has no such run.
     mutating func takeRun(_ length: Int) -> PageNumber? {
-        sort()
         guard length <= pages.count else { return nil }
         var runEnd = pages.count - 1  // index of the run's lowest page
         var index = pages.count - 1
@@ -45,7 +49,6 @@ struct FreePagePool {
     /// (numbered `firstNew` or higher): the file then ends at its last written page, as
     /// `pageCount` must promise.
     mutating func trimTail(pageCount: inout PageNumber, firstNew: PageNumber) {
-        sort()
         var trimmed = 0
         while trimmed < pages.count, pages[trimmed] == pageCount - 1, pageCount - 1 >= firstNew {
             pageCount -= 1
@@ -55,15 +58,7 @@ struct FreePagePool {
     }
 
     /// The pages in ascending order.
-    mutating func ascending() -> [PageNumber] {
-        sort()
-        return pages.reversed()
-    }
-
-    private mutating func sort() {
-        if !isSorted {
-            pages.sort(by: >)
-            isSorted = true
-        }
+    func ascending() -> [PageNumber] {
+        pages.reversed()
     }
 }
