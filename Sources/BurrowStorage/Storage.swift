@@ -262,6 +262,13 @@ package final class Storage: Sendable {
             try !writtenPagesAreIntact(chosen.meta, chosen.written, device: device, size: size)
         {
             chosen = valid[1]
+        } else if valid.count == 2, chosen.written.entries.isEmpty,
+            size < Int(chosen.meta.pageCount) * chosen.meta.pageSize,
+            size >= Int(valid[1].meta.pageCount) * valid[1].meta.pageSize
+        {
+            // An unchecked meta (a `.normal` commit, which syncs nothing) whose pages were lost
+            // with the end of the file in a power cut: the other meta, durable, is whole.
+            chosen = valid[1]
         }
         let meta = chosen.meta
         let needed = Int(meta.pageCount) * meta.pageSize
