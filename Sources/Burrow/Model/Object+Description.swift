@@ -31,7 +31,7 @@ extension ObjectBase: Equatable, Hashable {
         guard sa.key == sb.key, sa.table.id == sb.table.id else { return false }
         switch (sa.source, sb.source) {
         case (.live(let x), .live(let y)): return x === y
-        case (.frozen(let x), .frozen(let y)): return x.version == y.version && x.displayName == y.displayName
+        case (.frozen(let x), .frozen(let y)): return x.isSameVersion(as: y)
         default: return false
         }
     }

@@ -53,8 +53,6 @@ final class SnapshotReader: TreeReader, Sendable {
         self.snapshot = snapshot
     }
 
-    var version: UInt64 { snapshot.version }
-
     func tree(_ name: String) throws(StorageError) -> Tree? {
         if let known = trees.withLock({ $0[name] }) { return known }
         let tree = try snapshot.tree(named: name)

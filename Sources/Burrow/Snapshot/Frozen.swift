@@ -45,8 +45,7 @@ public struct Frozen<T: ObjectBase>: @unchecked Sendable, Hashable, CustomString
     }
 
     public static func == (a: Frozen<T>, b: Frozen<T>) -> Bool {
-        a.key == b.key && a.tableId == b.tableId && a.version.version == b.version.version
-            && a.version.configuration.displayName == b.version.configuration.displayName
+        a.key == b.key && a.tableId == b.tableId && a.version.isSameVersion(as: b.version)
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -34,6 +34,12 @@ final class FrozenVersion: ReadContext, Sendable {
     var reader: any TreeReader { snapshotReader }
     var objectSource: ObjectSource { .frozen(self) }
     var version: UInt64 { snapshotReader.snapshot.version }
+
+    /// Whether `other` is the same version of the same file (or in-memory realm): the engine
+    /// shares one handle per file in a process, so the handles' identity says which file.
+    func isSameVersion(as other: FrozenVersion) -> Bool {
+        version == other.version && snapshotReader.snapshot.storage === other.snapshotReader.snapshot.storage
+    }
     var displayName: String { configuration.displayName }
 
     func table(id: UInt32) -> Table? {
