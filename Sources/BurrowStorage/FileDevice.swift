@@ -12,6 +12,16 @@ package final class FileDevice: StorageDevice {
     package let name: String
     private let descriptor: Locked<Int32>
 
+    /// Deletes the file at `path` after taking its lock, so that a file another process has
+    /// open is left alone.
+    static func deleteUnlocked(path: String) throws(StorageError) {
+        let fd = path.withCString { open($0, O_RDWR | O_CLOEXEC) }
+        guard fd >= 0 else { throw .io(path: path, operation: "open", errno: errno) }
+        defer { closeDescriptor(fd) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { throw .fileLocked(path: path) }
+        guard unlink(path) == 0 else { throw .io(path: path, operation: "unlink", errno: errno) }
+    }
+
     /// Opens (creating if allowed) and locks the file at `path`.
     package init(path: String, readOnly: Bool, create: Bool) throws(StorageError) {
         name = path

@@ -120,6 +120,12 @@ package final class Storage: Sendable {
 
     /// Opens (or creates) the in-memory database called `identifier`. It lives while any handle
     /// or snapshot of it does.
+    /// Deletes the database file at `path`, which no handle may have open. Returns false if
+    /// there was no file.
+    package static func deleteFile(path: String) throws(StorageError) -> Bool {
+        try Registry.shared.deleteFile(path: path)
+    }
+
     package static func inMemory(identifier: String, options: StorageOptions = StorageOptions()) throws(StorageError) -> Storage {
         try Registry.shared.open(key: .memory(identifier), readOnly: options.readOnly) { () throws(StorageError) -> Storage in
             try Storage(device: MemoryDevice(name: "in-memory database \"\(identifier)\""), options: options)
@@ -468,6 +474,18 @@ final class Registry: Sendable {
         var info = stat()
         guard stat(path, &info) == 0 else { return .path(path) }
         return .file(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    /// Deletes the file at `path` if no handle has it open, in this process (the table) or in
+    /// another (its lock). Returns false if there was no file.
+    func deleteFile(path: String) throws(StorageError) -> Bool {
+        try table.withLock { table throws(StorageError) -> Bool in
+            let key = Self.fileKey(path: path)
+            guard case .file = key else { return false }
+            if table[key]?.storage != nil { throw .fileLocked(path: path) }
+            try FileDevice.deleteUnlocked(path: path)
+            return true
+        }
     }
 
     /// The live handle registered under `key`, or a new one from `make`, registered under the key

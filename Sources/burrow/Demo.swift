@@ -7,10 +7,20 @@ import Foundation
 /// birthday written through a `RealmActor`, reads frozen results on another task, and checks the
 /// file.
 enum Demo {
-    static func run(path: String) async throws {
+    /// Runs the story on `path`. When `ownsFile` is true (the default file, which the demo
+    /// creates), a file this Burrow cannot open, written by an older format or with other
+    /// models, is recreated; a file the user named is never replaced.
+    static func run(path: String, ownsFile: Bool) async throws {
         var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
         configuration.objectTypes = [Dog.self, DogToy.self, Person.self, Address.self, DemoRun.self]
-        let realm = try Realm(configuration: configuration)
+        let realm: Realm
+        do {
+            realm = try Realm(configuration: configuration)
+        } catch let error as RealmError where ownsFile && [.invalidFile, .schemaMismatch].contains(error.code) {
+            print("Recreating \(path), which this Burrow cannot open: \(error.description)")
+            try Realm.deleteFiles(for: configuration)
+            realm = try Realm(configuration: configuration)
+        }
         print("Opened \(path) at version \(realm.version).")
 
         if realm.objects(Person.self).isEmpty {

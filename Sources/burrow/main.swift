@@ -26,7 +26,7 @@ let path = arguments.count > 1 ? arguments[1] : "default.burrow"
 
 do {
     switch command {
-    case "demo": try await Demo.run(path: path)
+    case "demo": try await Demo.run(path: path, ownsFile: arguments.count == 1)
     case "info": try Inspect.info(path: path)
     case "dump": try Inspect.dump(path: path)
     case "verify": try Inspect.verify(path: path)
