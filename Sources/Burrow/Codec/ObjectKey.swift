@@ -1,5 +1,8 @@
-/// The permanent identity of an object within its class's table: a 64-bit integer assigned when
-/// the object is added and never reused, even after the object is deleted. Links store it.
+/// The identity of an object within its class's table: a 64-bit integer assigned when the
+/// object is added. Links store it. In a class without a primary key, keys come in insertion
+/// order and are never reused, even after the object is deleted; in a class with one, the key
+/// is derived from the primary key (see `ObjectKey(derivedFrom:)`), so an object added again
+/// with a deleted object's primary key gets its key back.
 struct ObjectKey: Hashable, Sendable, Comparable, CustomStringConvertible {
     let rawValue: UInt64
 

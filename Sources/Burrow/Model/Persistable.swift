@@ -65,11 +65,28 @@ public protocol _PersistedValue {
     static func _storedSingle(_ value: Self) -> _StoredValue?
     /// Whether `value` is nil or an empty collection: nothing to store.
     static func _isEmptyValue(_ value: Self) -> Bool
+    /// Reads the unmanaged `@Persisted` field of this type at `field`, for adding its object.
+    /// A requirement (rather than generic code of `Persisted`) so that each conformance has
+    /// code specialized for its type: `add` reads every field of every object it adds.
+    static func _readUnmanaged(_ field: UnsafeMutableRawPointer) -> _UnmanagedField
 }
 
 extension _PersistedValue {
     public static func _storedSingle(_ value: Self) -> _StoredValue? { nil }
     public static func _isEmptyValue(_ value: Self) -> Bool { false }
+    public static func _readUnmanaged(_ field: UnsafeMutableRawPointer) -> _UnmanagedField {
+        let value = field.assumingMemoryBound(to: Persisted<Self>.self).pointee.unmanagedValue()
+        return _UnmanagedField(value: value, stored: _storedSingle(value), isEmpty: _isEmptyValue(value))
+    }
+}
+
+/// An unmanaged field's value, as `add` needs it: the value itself (for links and
+/// collections, which go through their setters), its stored form if it is a single value, and
+/// whether there is nothing to store.
+public struct _UnmanagedField {
+    let value: Any
+    let stored: _StoredValue?
+    let isEmpty: Bool
 }
 
 /// A value that fits in one row field or collection element.

@@ -148,6 +148,8 @@ protocol PersistedField: SendableMetatype {
     static var managedPropertyOffset: Int { get }
     /// The unmanaged value, as `Any`.
     static func unmanagedValue(at field: UnsafeMutableRawPointer) -> Any
+    /// The unmanaged value with its stored form, in one call.
+    static func readUnmanaged(at field: UnsafeMutableRawPointer) -> _UnmanagedField
     static func setUnmanagedValue(at field: UnsafeMutableRawPointer, _ value: Any)
     /// Writes the field's unmanaged value into property `property` of the managed `object`.
     static func copyUnmanagedValue(at field: UnsafeMutableRawPointer, to object: ObjectBase, property: Int)
@@ -180,6 +182,10 @@ extension Persisted: PersistedField {
 
     static func unmanagedValue(at field: UnsafeMutableRawPointer) -> Any {
         Self.field(field).pointee.unmanagedValue()
+    }
+
+    static func readUnmanaged(at field: UnsafeMutableRawPointer) -> _UnmanagedField {
+        Value._readUnmanaged(field)
     }
 
     static func setUnmanagedValue(at field: UnsafeMutableRawPointer, _ value: Any) {

@@ -27,14 +27,21 @@ final class ObjectState {
     private var row: UnsafeRawBufferPointer?
     private var rowStamp: UInt64 = .max
 
-    init(source: ObjectSource, table: Table, key: ObjectKey) {
+    /// `row`, if given, is the object's row in the version `source` reads now, found by the
+    /// caller (a live realm's is used only outside write transactions).
+    init(source: ObjectSource, table: Table, key: ObjectKey, row: UnsafeRawBufferPointer? = nil) {
         self.source = source
         self.table = table
         self.key = key
-        if case .frozen(let version) = source {
-            frozenRow = version.snapshotRow(table, key, in: version.snapshotReader)
-        } else {
+        switch source {
+        case .frozen(let version):
+            frozenRow = row ?? version.snapshotRow(table, key, in: version.snapshotReader)
+        case .live(let realm):
             frozenRow = nil
+            if let row, realm.write == nil {
+                self.row = row
+                rowStamp = realm.changeStamp
+            }
         }
     }
 

@@ -15,19 +15,31 @@ protocol ReadContext: AnyObject {
     var displayName: String { get }
 }
 
+/// What looking up a primary key found.
+enum PrimaryKeyProbe {
+    /// The object with that primary key has this key; `row` is its row when the lookup read
+    /// it (valid as long as the version read stays pinned and unchanged: use it only outside
+    /// write transactions).
+    case found(ObjectKey, row: UnsafeRawBufferPointer?)
+    /// No object has it; `derivedKeyIsFree` tells whether a new object may take the key
+    /// derived from it.
+    case absent(derivedKeyIsFree: Bool)
+}
+
 extension ReadContext {
     /// A managed object for the row `key` of `table`: a new instance of the class whose
     /// `@Persisted` fields all read and write that row.
-    func object(_ table: Table, _ key: ObjectKey) -> ObjectBase {
+    /// `row`, if given, is the object's row in the pinned version this context reads.
+    func object(_ table: Table, _ key: ObjectKey, row: UnsafeRawBufferPointer? = nil) -> ObjectBase {
         let object = table.info.type.init()
-        bind(object, to: table, key: key)
+        bind(object, to: table, key: key, row: row)
         return object
     }
 
     /// Makes `object` (an instance of `table`'s class) the managed object for row `key`.
-    func bind(_ object: ObjectBase, to table: Table, key: ObjectKey) {
+    func bind(_ object: ObjectBase, to table: Table, key: ObjectKey, row: UnsafeRawBufferPointer? = nil) {
         table.info.bind(object, managed: true)
-        object._state = ObjectState(source: objectSource, table: table, key: key)
+        object._state = ObjectState(source: objectSource, table: table, key: key, row: row)
     }
 
     func rowExists(_ table: Table, _ key: ObjectKey) -> Bool {
@@ -125,9 +137,38 @@ extension ReadContext {
 
     /// The object with primary key `value`, if there is one.
     func objectKey(_ table: Table, primaryKey value: _StoredValue) -> ObjectKey? {
-        let key = IndexKey.encode(value)
+        switch probePrimaryKey(table, value) {
+        case .found(let key, _): key
+        case .absent: nil
+        }
+    }
+
+    /// Where the object whose primary key is `value` is, or whether its derived key is free
+    /// (see `ObjectKey(derivedFrom:)`): one descent of the rows tree when the object is at its
+    /// derived key, and a look into the (usually empty) `pk/<id>` tree otherwise.
+    func probePrimaryKey(_ table: Table, _ value: _StoredValue) -> PrimaryKeyProbe {
+        let derived = ObjectKey(derivedFrom: value)
+        let holder = rowPrimaryKey(table, derived)
+        if let holder, holder.value.isSamePrimaryKey(as: value) { return .found(derived, row: holder.row) }
         do {
-            return try reader.withValue(table.primaryKeyTree, key) { ObjectKey.read($0) }
+            if let key = try reader.withValue(table.primaryKeyTree, IndexKey.encode(value), { ObjectKey.read($0) }) {
+                return .found(key, row: nil)
+            }
+        } catch {
+            fail(error)
+        }
+        return .absent(derivedKeyIsFree: holder == nil)
+    }
+
+    /// The row `key` of `table` and the primary key it holds, or nil if there is no such row.
+    private func rowPrimaryKey(_ table: Table, _ key: ObjectKey) -> (row: UnsafeRawBufferPointer, value: _StoredValue)? {
+        guard let field = table.primaryKeyField else { return nil }
+        do {
+            return try withUnsafeBytes(of: key.rawValue.bigEndian) { k throws(StorageError) in
+                try reader.withValue(table.rowsTree, k) { row in
+                    (row, RowCodec.field(row, field).map { decodePayload($0, table, key, field) } ?? .null)
+                }
+            }
         } catch {
             fail(error)
         }

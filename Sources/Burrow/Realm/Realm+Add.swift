@@ -52,11 +52,12 @@ extension Realm {
         }
         let field = table.info.fields[primaryKey]
         let keyValue = storedValue(of: object, property: primaryKey, field: field)
-        if let existing = objectKey(table, primaryKey: keyValue) {
+        let probe = probePrimaryKey(table, keyValue)
+        if case .found(let existing, _) = probe {
             guard update != .error else {
                 throw RealmError(.primaryKeyExists, "A \(table.name) with primary key \(Self.describe(keyValue)) already exists. Use update: .modified or .all to update it.")
             }
-            let values = unmanagedValues(of: object, table)
+            let values = unmanagedFields(of: object, table).map(\.value)
             write.added.append(object)
             bind(object, to: table, key: existing)
             try withCascadePolicy(update, in: write) { () throws(RealmError) in
@@ -65,31 +66,37 @@ extension Realm {
             return object
         }
         try withCascadePolicy(update, in: write) { () throws(RealmError) in
-            try insert(object, into: table, primaryKeyChecked: true, in: write)
+            try insert(object, into: table, probed: probe, in: write)
         }
         return object
     }
 
     /// Makes the unmanaged `object` a new object of `table`: one row written with every
     /// non-collection field, index entries, then collections through their own setters.
-    func insert(_ object: ObjectBase, into table: Table, primaryKeyChecked: Bool = false, in write: WriteState) throws(RealmError) {
+    /// `probed` is what the caller's lookup of the object's primary key found, if it made one.
+    func insert(_ object: ObjectBase, into table: Table, probed: PrimaryKeyProbe? = nil, in write: WriteState) throws(RealmError) {
         if let error = object._pendingError { throw error }
-        let key = try newObjectKey(table, in: write)
-        let values = unmanagedValues(of: object, table)
-        let info = table.info
+        let values = unmanagedFields(of: object, table)
         // Index entries and the primary key first: a duplicate key fails before anything is written.
         var payloads = [[UInt8]?](repeating: nil, count: table.fieldTypes.count)
         var stored = [_StoredValue](repeating: .null, count: table.fieldTypes.count)
         for (property, field) in table.fieldOf.enumerated() {
-            guard let field, info.schema.properties[property].collection == .single,
-                let value = info.fields[property].accessor.stored(values[property])
-            else { continue }
+            guard let field, let value = values[property].stored else { continue }
             stored[field] = value
         }
-        if let primaryKeyField = table.primaryKeyField, !primaryKeyChecked {
-            if objectKey(table, primaryKey: stored[primaryKeyField]) != nil {
+        let key: ObjectKey
+        var keyIsDerived = false
+        if let primaryKeyField = table.primaryKeyField {
+            switch probed ?? probePrimaryKey(table, stored[primaryKeyField]) {
+            case .found:
                 throw RealmError(.primaryKeyExists, "A \(table.name) with primary key \(Self.describe(stored[primaryKeyField])) already exists. Use update: .modified or .all to update it.")
+            case .absent(let derivedKeyIsFree):
+                let derived = ObjectKey(derivedFrom: stored[primaryKeyField])
+                keyIsDerived = derivedKeyIsFree
+                key = derivedKeyIsFree ? derived : try freeKey(after: derived, in: table, write)
             }
+        } else {
+            key = try newObjectKey(table, in: write)
         }
         // Scalars go into the row directly; links and collections through their setters once
         // the row exists (so that a cycle back to this object finds it).
@@ -98,7 +105,7 @@ extension Realm {
             guard let field else { continue }
             let p = table.stored.properties[field]
             if p.collection != .single || p.type == .object || p.type == .any {
-                if !info.fields[property].accessor.isEmpty(values[property]) { linked.append((property, values[property])) }
+                if !values[property].isEmpty { linked.append((property, values[property].value)) }
                 continue
             }
             var payload: [UInt8] = []
@@ -112,7 +119,7 @@ extension Realm {
                 payloads[field] = try rowPayload(payloads[field], table, key, field, replacing: nil, in: write)
             }
             try write.reader.put(table.rowsTree, key.bytes, RowCodec.assemble(payloads))
-            if let primaryKeyField = table.primaryKeyField {
+            if let primaryKeyField = table.primaryKeyField, !keyIsDerived {
                 try write.reader.put(table.primaryKeyTree, IndexKey.encode(stored[primaryKeyField]), key.bytes)
             }
             for (field, tree) in table.fieldIndexTrees.enumerated() {
@@ -144,14 +151,14 @@ extension Realm {
     }
 
     /// The unmanaged values of every property of `object`, in property order.
-    func unmanagedValues(of object: ObjectBase, _ table: Table) -> [Any] {
+    func unmanagedFields(of object: ObjectBase, _ table: Table) -> [_UnmanagedField] {
         let base = Unmanaged.passUnretained(object).toOpaque()
-        return table.info.fields.map { $0.accessor.unmanagedValue(at: base + $0.offset) }
+        return table.info.fields.map { $0.accessor.readUnmanaged(at: base + $0.offset) }
     }
 
     private func storedValue(of object: ObjectBase, property: Int, field: ClassInfo.Field) -> _StoredValue {
         let base = Unmanaged.passUnretained(object).toOpaque()
-        return field.accessor.stored(field.accessor.unmanagedValue(at: base + field.offset)) ?? .null
+        return field.accessor.readUnmanaged(at: base + field.offset).stored ?? .null
     }
 
     static func describe(_ value: _StoredValue) -> String {

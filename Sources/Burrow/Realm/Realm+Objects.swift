@@ -14,8 +14,8 @@ extension Realm {
         guard let primaryKey = table.info.primaryKey, table.info.schema.properties[primaryKey].type == KeyType._shape.type else {
             return object(ofType: type, forPrimaryKey: key as Any)
         }
-        guard let objectKey = objectKey(table, primaryKey: key._stored) else { return nil }
-        return (object(table, objectKey) as! Element)
+        guard case .found(let objectKey, let row) = probePrimaryKey(table, key._stored) else { return nil }
+        return (object(table, objectKey, row: row) as! Element)
     }
 
     private func primaryKeyTable(_ type: ObjectBase.Type) -> Table? {

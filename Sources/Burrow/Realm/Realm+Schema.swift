@@ -168,8 +168,11 @@ extension Realm {
                 return true
             }
             for (index, tree) in oldTable.indexTrees.enumerated() where tree != nil && info.schema.properties[index].isIndexed {
-                try? write.transaction.dropTree(named: tree!)
+                try write.reader.dropTree(tree!)
             }
+            // Rows keep their keys, which need not be the ones their primary keys derive
+            // (the class may have had another primary key, or none): map those that differ.
+            try write.reader.dropTree(oldTable.primaryKeyTree)
             for (key, row) in rows {
                 var payloads: [[UInt8]?] = []
                 for property in table.stored.properties {
@@ -191,12 +194,20 @@ extension Realm {
                     kept[field] = try rowPayload(kept[field], table, key, field, replacing: nil, in: write)
                 }
                 try write.reader.put(table.rowsTree, key.bytes, RowCodec.assemble(kept))
-                for (property, tree) in table.indexTrees.enumerated() {
-                    guard let tree, let field = table.fieldOf[property] else { continue }
-                    let value = payloads[field].map { payload in
+                func value(_ field: Int) -> _StoredValue {
+                    payloads[field].map { payload in
                         payload.withUnsafeBytes { ValueCodec.decode($0, as: table.fieldTypes[field], linkTarget: 0) { _, _ in .null } }
                     } ?? .null
-                    try write.reader.put(tree, IndexKey.entry(value, key), [])
+                }
+                for (property, tree) in table.indexTrees.enumerated() {
+                    guard let tree, let field = table.fieldOf[property] else { continue }
+                    try write.reader.put(tree, IndexKey.entry(value(field), key), [])
+                }
+                if let field = table.primaryKeyField {
+                    let value = value(field)
+                    if ObjectKey(derivedFrom: value) != key {
+                        try write.reader.put(table.primaryKeyTree, IndexKey.encode(value), key.bytes)
+                    }
                 }
             }
         } catch {
@@ -227,11 +238,9 @@ extension Realm {
         try writeBlocking { () throws(RealmError) in
             guard let write else { return }
             do {
-                for name in try write.transaction.treeNames() { try write.transaction.dropTree(named: name) }
-            } catch let error as StorageError {
-                throw RealmError(error)
+                try write.reader.dropAllTrees()
             } catch {
-                throw RealmError(.fileAccess, "\(error)")
+                throw RealmError(wrapping: error)
             }
             setFileSchema(.empty)
             write.schemaChanged = true

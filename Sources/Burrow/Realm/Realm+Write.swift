@@ -224,6 +224,18 @@ extension Realm {
         }
     }
 
+    /// The first key after `derived` (in probing order) that no object of `table` has: the key
+    /// of a new object whose derived key another object holds.
+    func freeKey(after derived: ObjectKey, in table: Table, _ write: WriteState) throws(RealmError) -> ObjectKey {
+        var candidate = derived.nextProbe
+        do {
+            while try write.reader.contains(table.rowsTree, candidate.bytes) { candidate = candidate.nextProbe }
+        } catch {
+            throw RealmError(error)
+        }
+        return candidate
+    }
+
     /// The largest object key in `table`, if it has objects.
     func lastObjectKey(_ table: Table, in write: WriteState) throws(StorageError) -> ObjectKey? {
         let count = try write.reader.count(table.rowsTree)
@@ -234,6 +246,9 @@ extension Realm {
     /// Called after object `key` was deleted: if it had the largest key (or `force`), stores a
     /// floor so that the key is never handed out again.
     func keepKeyRetired(_ key: ObjectKey, of table: Table, in write: WriteState, force: Bool = false) throws(StorageError) {
+        // A class with a primary key derives its keys from it: an object made again with the
+        // primary key of a deleted one gets the same key, as a lookup by primary key would find.
+        guard !table.hasPrimaryKey else { return }
         if !force, let largest = try lastObjectKey(table, in: write), largest > key { return }
         let floor = try write.reader.withValue(WriteState.sequencesTree, Self.sequenceKey(table.id)) { ObjectKey.read($0).rawValue } ?? 1
         if key.rawValue + 1 > floor {

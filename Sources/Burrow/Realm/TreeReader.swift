@@ -100,17 +100,31 @@ final class SnapshotReader: TreeReader, Sendable {
 /// Reads and writes through the open write transaction. Confined to its realm's isolation.
 final class TransactionReader: TreeReader {
     let transaction: WriteTransaction
-    private var ids: [String: TreeID] = [:]
+    /// Trees looked up so far, with nil for those that do not exist (yet): trees are created
+    /// and dropped only through this reader, which keeps the cache in step.
+    private var ids: [String: TreeID?] = [:]
 
     init(_ transaction: WriteTransaction) {
         self.transaction = transaction
     }
 
     func id(_ name: String) throws(StorageError) -> TreeID? {
-        if let id = ids[name] { return id }
-        guard let id = try transaction.tree(named: name) else { return nil }
-        ids[name] = id
+        if let known = ids[name] { return known }
+        let id = try transaction.tree(named: name)
+        ids[name] = .some(id)
         return id
+    }
+
+    /// Drops the tree named `name`, if it exists.
+    func dropTree(_ name: String) throws(StorageError) {
+        guard try id(name) != nil else { return }
+        try transaction.dropTree(named: name)
+        ids[name] = .some(nil)
+    }
+
+    /// Drops every tree of the file.
+    func dropAllTrees() throws(StorageError) {
+        for name in try transaction.treeNames() { try dropTree(name) }
     }
 
     /// The tree named `name`, created if it does not exist yet.
