@@ -13,14 +13,48 @@
 enum RowCodec {
     /// A row of already encoded payloads, one per field (nil for null).
     static func assemble(_ payloads: [[UInt8]?]) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: 4 + 4 * payloads.count)
-        store(UInt32(payloads.count), at: 0, in: &bytes)
+        var builder = Builder(fieldCount: payloads.count, capacity: payloads.reduce(0) { $0 + ($1?.count ?? 0) })
         for (index, payload) in payloads.enumerated() {
             guard let payload else { continue }
-            store(UInt32(bytes.count), at: 4 + 4 * index, in: &bytes)
+            builder.beginField(index)
+            builder.bytes.append(contentsOf: payload)
+            builder.endField(index)
+        }
+        return builder.bytes
+    }
+
+    /// Writes a row in one buffer: each field's payload is encoded straight into it, in field
+    /// order, between `beginField` and `endField`.
+    struct Builder {
+        /// The row so far; a field's payload is appended here after `beginField`.
+        var bytes: [UInt8]
+        private var fieldStart = 0
+
+        init(fieldCount: Int, capacity: Int = 64) {
+            bytes = []
+            bytes.reserveCapacity(4 + 4 * fieldCount + capacity)
+            bytes.append(contentsOf: repeatElement(0, count: 4 + 4 * fieldCount))
+            RowCodec.store(UInt32(fieldCount), at: 0, in: &bytes)
+        }
+
+        /// Starts field `index`, which must come after every field started before.
+        mutating func beginField(_ index: Int) {
+            fieldStart = bytes.count
+        }
+
+        /// Ends field `index`: an empty payload makes the field null.
+        mutating func endField(_ index: Int) {
+            if bytes.count > fieldStart { RowCodec.store(UInt32(fieldStart), at: 4 + 4 * index, in: &bytes) }
+        }
+
+        /// The payload of the field being written.
+        var currentPayload: ArraySlice<UInt8> { bytes[fieldStart...] }
+
+        /// Replaces the payload of the field being written by `payload`.
+        mutating func replaceCurrentPayload(with payload: [UInt8]) {
+            bytes.removeSubrange(fieldStart...)
             bytes.append(contentsOf: payload)
         }
-        return bytes
     }
 
     /// The payload of field `index`, or nil if the field is null. Payloads lie in field order,
@@ -51,23 +85,20 @@ enum RowCodec {
     /// fields if it had fewer.
     static func replacing(_ index: Int, with payload: [UInt8]?, in row: UnsafeRawBufferPointer, fields: Int) -> [UInt8] {
         let count = max(fields, fieldCount(row))
-        var bytes = [UInt8](repeating: 0, count: 4 + 4 * count)
-        bytes.reserveCapacity(row.count + (payload?.count ?? 0) + 4 * count)
-        store(UInt32(count), at: 0, in: &bytes)
+        var builder = Builder(fieldCount: count, capacity: row.count + (payload?.count ?? 0))
         for field in 0..<count {
+            builder.beginField(field)
             if field == index {
-                guard let payload else { continue }
-                store(UInt32(bytes.count), at: 4 + 4 * field, in: &bytes)
-                bytes.append(contentsOf: payload)
+                if let payload { builder.bytes.append(contentsOf: payload) }
             } else if let old = self.field(row, field) {
-                store(UInt32(bytes.count), at: 4 + 4 * field, in: &bytes)
-                bytes.append(contentsOf: old)
+                builder.bytes.append(contentsOf: old)
             }
+            builder.endField(field)
         }
-        return bytes
+        return builder.bytes
     }
 
-    private static func store(_ value: UInt32, at offset: Int, in bytes: inout [UInt8]) {
+    fileprivate static func store(_ value: UInt32, at offset: Int, in bytes: inout [UInt8]) {
         withUnsafeBytes(of: value.littleEndian) { raw in
             for i in 0..<4 { bytes[offset + i] = raw[i] }
         }

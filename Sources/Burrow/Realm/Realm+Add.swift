@@ -52,7 +52,7 @@ extension Realm {
         }
         let field = table.info.fields[primaryKey]
         let keyValue = storedValue(of: object, property: primaryKey, field: field)
-        let probe = probePrimaryKey(table, keyValue)
+        let probe = try probePrimaryKey(table, keyValue, in: write)
         if case .found(let existing, _) = probe {
             guard update != .error else {
                 throw RealmError(.primaryKeyExists, "A \(table.name) with primary key \(Self.describe(keyValue)) already exists. Use update: .modified or .all to update it.")
@@ -76,61 +76,89 @@ extension Realm {
     /// `probed` is what the caller's lookup of the object's primary key found, if it made one.
     func insert(_ object: ObjectBase, into table: Table, probed: PrimaryKeyProbe? = nil, in write: WriteState) throws(RealmError) {
         if let error = object._pendingError { throw error }
-        let values = unmanagedFields(of: object, table)
-        // Index entries and the primary key first: a duplicate key fails before anything is written.
-        var payloads = [[UInt8]?](repeating: nil, count: table.fieldTypes.count)
-        var stored = [_StoredValue](repeating: .null, count: table.fieldTypes.count)
-        for (property, field) in table.fieldOf.enumerated() {
-            guard let field, let value = values[property].stored else { continue }
-            stored[field] = value
-        }
+        let info = table.info
+        let base = Unmanaged.passUnretained(object).toOpaque()
+        // The primary key first: a duplicate fails before anything is written.
         let key: ObjectKey
-        var keyIsDerived = false
-        if let primaryKeyField = table.primaryKeyField {
-            switch probed ?? probePrimaryKey(table, stored[primaryKeyField]) {
+        var primaryKeyEntry: [UInt8]?
+        if let primaryKey = info.primaryKey {
+            let value = storedValue(of: object, property: primaryKey, field: info.fields[primaryKey])
+            let probe: PrimaryKeyProbe
+            if let probed { probe = probed } else { probe = try probePrimaryKey(table, value, in: write) }
+            switch probe {
             case .found:
-                throw RealmError(.primaryKeyExists, "A \(table.name) with primary key \(Self.describe(stored[primaryKeyField])) already exists. Use update: .modified or .all to update it.")
+                throw RealmError(.primaryKeyExists, "A \(table.name) with primary key \(Self.describe(value)) already exists. Use update: .modified or .all to update it.")
             case .absent(let derivedKeyIsFree):
-                let derived = ObjectKey(derivedFrom: stored[primaryKeyField])
-                keyIsDerived = derivedKeyIsFree
+                let derived = ObjectKey(derivedFrom: value)
                 key = derivedKeyIsFree ? derived : try freeKey(after: derived, in: table, write)
+                if !derivedKeyIsFree { primaryKeyEntry = IndexKey.encode(value) }
             }
+            if let ceiling = write.keyCeilings[table.id] { write.keyCeilings[table.id] = max(ceiling ?? 0, key.rawValue) }
         } else {
             key = try newObjectKey(table, in: write)
         }
-        // Scalars go into the row directly; links and collections through their setters once
-        // the row exists (so that a cycle back to this object finds it).
+        // Scalars are encoded straight into the row, in field order; links and collections
+        // go through their setters once the row exists (so that a cycle back to this object
+        // finds it).
+        var row = RowCodec.Builder(fieldCount: table.fieldTypes.count)
         var linked: [(Int, Any)] = []
-        for (property, field) in table.fieldOf.enumerated() {
-            guard let field else { continue }
-            let p = table.stored.properties[field]
-            if p.collection != .single || p.type == .object || p.type == .any {
-                if !values[property].isEmpty { linked.append((property, values[property].value)) }
-                continue
-            }
-            var payload: [UInt8] = []
-            ValueCodec.append(stored[field], as: p.type, to: &payload)
-            payloads[field] = payload.isEmpty ? nil : payload
-        }
-        write.added.append(object)
-        bind(object, to: table, key: key)
+        var indexEntries: [(tree: String, key: [UInt8])] = []
         do {
-            for field in payloads.indices where payloads[field] != nil {
-                payloads[field] = try rowPayload(payloads[field], table, key, field, replacing: nil, in: write)
+            for (field, type) in table.fieldTypes.enumerated() {
+                guard let property = table.propertyOfField[field] else { continue }
+                let accessor = info.fields[property]
+                let value = accessor.accessor.readUnmanaged(at: base + accessor.offset)
+                guard let stored = value.stored, type != .object, type != .any else {
+                    if !value.isEmpty { linked.append((property, value.value)) }
+                    continue
+                }
+                row.beginField(field)
+                ValueCodec.append(stored, as: type, to: &row.bytes)
+                if row.currentPayload.count > Self.inlinePayloadLimit, let external = try rowPayload(Array(row.currentPayload), table, key, field, replacing: nil, in: write) {
+                    row.replaceCurrentPayload(with: external)
+                }
+                row.endField(field)
+                if let tree = table.fieldIndexTrees[field] { indexEntries.append((tree, IndexKey.entry(stored, key))) }
             }
-            try write.reader.put(table.rowsTree, key.bytes, RowCodec.assemble(payloads))
-            if let primaryKeyField = table.primaryKeyField, !keyIsDerived {
-                try write.reader.put(table.primaryKeyTree, IndexKey.encode(stored[primaryKeyField]), key.bytes)
-            }
-            for (field, tree) in table.fieldIndexTrees.enumerated() {
-                guard let tree else { continue }
-                try write.reader.put(tree, IndexKey.entry(stored[field], key), [])
-            }
+            write.added.append(object)
+            bind(object, to: table, key: key)
+            try write.reader.put(table.rowsTree, key.bytes, row.bytes)
+            if let primaryKeyEntry { try write.reader.put(table.primaryKeyTree, primaryKeyEntry, key.bytes) }
+            for entry in indexEntries { try write.reader.put(entry.tree, entry.key, []) }
         } catch {
             throw RealmError(error)
         }
         try setProperties(object, table, values: linked, in: write)
         noteChange()
+    }
+
+    /// `probePrimaryKey`, in a write: a derived key above every key of the table is known to
+    /// be free without reading the rows tree (see `WriteState.keyCeilings`).
+    func probePrimaryKey(_ table: Table, _ value: _StoredValue, in write: WriteState) throws(RealmError) -> PrimaryKeyProbe {
+        let derived = ObjectKey(derivedFrom: value)
+        let ceiling: UInt64?
+        if let known = write.keyCeilings[table.id] {
+            ceiling = known
+        } else {
+            do {
+                ceiling = try lastObjectKey(table, in: write)?.rawValue
+            } catch {
+                throw RealmError(error)
+            }
+            write.keyCeilings[table.id] = .some(ceiling)
+        }
+        guard ceiling.map({ derived.rawValue > $0 }) ?? true else { return probePrimaryKey(table, value) }
+        do {
+            // Above the ceiling, only the collision tree can know the primary key.
+            if try write.reader.id(table.primaryKeyTree) != nil,
+                let key = try write.reader.withValue(table.primaryKeyTree, IndexKey.encode(value), { ObjectKey.read($0) })
+            {
+                return .found(key, row: nil)
+            }
+        } catch {
+            throw RealmError(error)
+        }
+        return .absent(derivedKeyIsFree: true)
     }
 
     /// Sets properties of the managed `object` through their setters, throwing the first error

@@ -161,6 +161,7 @@ extension Realm {
     private func migrateRows(of info: ClassInfo, from old: StoredClass) throws(RealmError) {
         guard let table = try table(for: info.type, creating: false), let write else { return }
         let oldTable = Table(info: info, stored: old)
+        write.keyCeilings[table.id] = nil
         do {
             var rows: [(ObjectKey, [UInt8])] = []
             try write.reader.scan(oldTable.rowsTree, from: []) { key, row in

@@ -10,6 +10,8 @@ final class Table: Sendable {
     let stored: StoredClass
     /// Swift property index → row field index; nil for `LinkingObjects`, which are not stored.
     let fieldOf: [Int?]
+    /// Row field index → its Swift property index (nil if the class has no such property).
+    let propertyOfField: [Int?]
     /// Row field index → its type.
     let fieldTypes: [PropertyType]
     let rowsTree: String
@@ -39,6 +41,7 @@ final class Table: Sendable {
         self.info = info
         self.stored = stored
         fieldOf = info.schema.properties.map { stored.fieldIndex(of: $0.name) }
+        propertyOfField = stored.properties.map { info.propertyIndex[$0.name] }
         fieldTypes = stored.properties.map(\.type)
         rowsTree = Self.rowsTreeName(stored.id)
         primaryKeyTree = "pk/\(stored.id)"

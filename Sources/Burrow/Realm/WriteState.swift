@@ -7,6 +7,12 @@ final class WriteState {
     /// The next object key of each table that inserted objects in this transaction (table id →
     /// key). Not stored: see `Realm.newObjectKey`.
     var nextKeys: [UInt32: UInt64] = [:]
+    /// For tables with a primary key that inserted objects in this transaction: a key no object
+    /// of the table exceeds (table id → key; nil while the table is empty). A derived key above
+    /// it is free without a look into the rows tree, which makes inserting keys that grow (ids
+    /// made in order, counting integers) cost no extra descent. Deletes only lower the largest
+    /// key, so the bound stays true; a migration, which rewrites rows, forgets it.
+    var keyCeilings: [UInt32: UInt64?] = [:]
     /// Objects this transaction made managed, so that cancelling makes them the unmanaged
     /// objects they were (their fields kept their unmanaged values meanwhile).
     var added: [ObjectBase] = []
