@@ -35,7 +35,7 @@ final class ObjectState {
         self.key = key
         switch source {
         case .frozen(let version):
-            frozenRow = row ?? version.snapshotRow(table, key, in: version.snapshotReader)
+            frozenRow = row ?? version.snapshotRow(table, key)
         case .live(let realm):
             frozenRow = nil
             if let row, realm.write == nil {
@@ -58,7 +58,7 @@ final class ObjectState {
         case .live(let realm):
             guard realm.write == nil else { return realm.readField(table, key, property) }
             if rowStamp != realm.changeStamp {
-                row = realm.snapshotRow(table, key, in: realm.snapshotReader)
+                row = realm.snapshotRow(table, key)
                 rowStamp = realm.changeStamp
             }
             guard let row else { return realm.readField(table, key, property) }  // traps: deleted

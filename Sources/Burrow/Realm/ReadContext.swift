@@ -13,6 +13,9 @@ protocol ReadContext: AnyObject {
     var currentFileSchema: FileSchema { get }
     /// Where errors in messages happened.
     var displayName: String { get }
+    /// Calls `body` with the row of object `key` of `table` (zero-copy, valid inside `body`)
+    /// and returns its result, or nil if there is no such row.
+    func withRowBytes<R>(_ table: Table, _ key: ObjectKey, _ body: (UnsafeRawBufferPointer) -> R) throws(StorageError) -> R?
 }
 
 /// What looking up a primary key found.
@@ -27,6 +30,12 @@ enum PrimaryKeyProbe {
 }
 
 extension ReadContext {
+    func withRowBytes<R>(_ table: Table, _ key: ObjectKey, _ body: (UnsafeRawBufferPointer) -> R) throws(StorageError) -> R? {
+        try withUnsafeBytes(of: key.rawValue.bigEndian) { k throws(StorageError) in
+            try reader.withValue(table.rowsTree, k, body)
+        }
+    }
+
     /// A managed object for the row `key` of `table`: a new instance of the class whose
     /// `@Persisted` fields all read and write that row.
     /// `row`, if given, is the object's row in the pinned version this context reads.
@@ -44,7 +53,7 @@ extension ReadContext {
 
     func rowExists(_ table: Table, _ key: ObjectKey) -> Bool {
         do {
-            return try reader.contains(table.rowsTree, key.bytes)
+            return try withRowBytes(table, key) { _ in () } != nil
         } catch {
             fail(error)
         }
@@ -55,9 +64,7 @@ extension ReadContext {
     func withRow<R>(_ table: Table, _ key: ObjectKey, _ body: (UnsafeRawBufferPointer) -> R) -> R {
         let result: R?
         do {
-            result = try withUnsafeBytes(of: key.rawValue.bigEndian) { k throws(StorageError) in
-                try reader.withValue(table.rowsTree, k, body)
-            }
+            result = try withRowBytes(table, key, body)
         } catch {
             fail(error)
         }
@@ -93,12 +100,10 @@ extension ReadContext {
 
     /// The row of object `key` in the version this context reads, as a pointer into the pinned
     /// snapshot's mapping: valid while that snapshot lives. Nil if there is no such row. Only
-    /// for snapshots: a write transaction's pages move as it changes them.
-    func snapshotRow(_ table: Table, _ key: ObjectKey, in reader: SnapshotReader) -> UnsafeRawBufferPointer? {
+    /// outside write transactions: a write transaction's pages move as it changes them.
+    func snapshotRow(_ table: Table, _ key: ObjectKey) -> UnsafeRawBufferPointer? {
         do {
-            return try withUnsafeBytes(of: key.rawValue.bigEndian) { k throws(StorageError) in
-                try reader.withValue(table.rowsTree, k) { $0 }
-            }
+            return try withRowBytes(table, key) { $0 }
         } catch {
             fail(error)
         }
@@ -164,10 +169,8 @@ extension ReadContext {
     private func rowPrimaryKey(_ table: Table, _ key: ObjectKey) -> (row: UnsafeRawBufferPointer, value: _StoredValue)? {
         guard let field = table.primaryKeyField else { return nil }
         do {
-            return try withUnsafeBytes(of: key.rawValue.bigEndian) { k throws(StorageError) in
-                try reader.withValue(table.rowsTree, k) { row in
-                    (row, RowCodec.field(row, field).map { decodePayload($0, table, key, field) } ?? .null)
-                }
+            return try withRowBytes(table, key) { row in
+                (row, RowCodec.field(row, field).map { decodePayload($0, table, key, field) } ?? .null)
             }
         } catch {
             fail(error)

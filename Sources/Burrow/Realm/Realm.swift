@@ -19,7 +19,13 @@ public final class Realm {
     /// Set for a frozen realm: the one version it reads forever.
     let frozenVersion: FrozenVersion?
     /// The version read outside write transactions.
-    private(set) var snapshotReader: SnapshotReader
+    private(set) var snapshotReader: SnapshotReader {
+        didSet { rowsTrees.removeAll(keepingCapacity: true) }
+    }
+    /// The rows trees of `snapshotReader` looked up so far (table id → tree, nil if the version
+    /// has none): reading an object's row outside a write skips the reader's locked cache of
+    /// trees by name, which frozen values share across threads.
+    private var rowsTrees: [UInt32: Tree?] = [:]
     /// The open write transaction, if any.
     var write: WriteState?
     var currentFileSchema: FileSchema
@@ -123,6 +129,28 @@ public final class Realm {
 
     /// The trees this realm reads now: the write transaction's while one is open.
     var reader: any TreeReader { write?.reader ?? snapshotReader }
+
+    func withRowBytes<R>(_ table: Table, _ key: ObjectKey, _ body: (UnsafeRawBufferPointer) -> R) throws(StorageError) -> R? {
+        let tree: Tree?
+        if let write {
+            return try withUnsafeBytes(of: key.rawValue.bigEndian) { k throws(StorageError) in
+                try write.reader.withValue(table.rowsTree, k, body)
+            }
+        } else if let known = rowsTrees[table.id] {
+            tree = known
+        } else {
+            tree = try snapshotReader.tree(table.rowsTree)
+            rowsTrees[table.id] = .some(tree)
+        }
+        guard let tree else { return nil }
+        do {
+            return try withUnsafeBytes(of: key.rawValue.bigEndian) { k in try tree.withValue(forKey: k, body) }
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            preconditionFailure("unreachable: the body does not throw")
+        }
+    }
 
     /// Moves the realm to the newest version of the file, if it is not on it. Returns whether
     /// anything changed. Does nothing inside a write transaction or on a frozen realm.
