@@ -139,6 +139,9 @@ extension Realm {
         let ceiling: UInt64?
         if let known = write.keyCeilings[table.id] {
             ceiling = known
+        } else if write.probedTables.insert(table.id).inserted {
+            // The first probe of the transaction: finding the ceiling would cost as much.
+            return probePrimaryKey(table, value)
         } else {
             do {
                 ceiling = try lastObjectKey(table, in: write)?.rawValue

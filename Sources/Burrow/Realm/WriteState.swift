@@ -13,6 +13,9 @@ final class WriteState {
     /// made in order, counting integers) cost no extra descent. Deletes only lower the largest
     /// key, so the bound stays true; a migration, which rewrites rows, forgets it.
     var keyCeilings: [UInt32: UInt64?] = [:]
+    /// Tables whose primary keys this transaction probed; a table's ceiling is looked up at its
+    /// second probe, so that a transaction adding one object does not pay for it.
+    var probedTables: Set<UInt32> = []
     /// Objects this transaction made managed, so that cancelling makes them the unmanaged
     /// objects they were (their fields kept their unmanaged values meanwhile).
     var added: [ObjectBase] = []
