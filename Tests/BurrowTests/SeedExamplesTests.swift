@@ -47,7 +47,7 @@ final class SeedPersonProjection: Projection<SeedPerson> {
 
 /// Every example of ../shared/seeds/ that the object layer covers, one test per example, named
 /// after its section, written as the seed writes it (with `try` where Swift asks). Examples that
-/// need queries (`where`, `filter`), change notifications or projections join when those land.
+/// need queries (`where`, `filter`) join when those land.
 @Suite struct SeedExamplesTests {
     private func seedRealm() throws -> Realm {
         var config = temporaryConfiguration()
@@ -288,5 +288,30 @@ final class SeedPersonProjection: Projection<SeedPerson> {
         #expect(realm.object(ofType: SeedPerson.self, forPrimaryKey: 1)?.name == "David")
         #expect(person.homeCity == "Tulsa")
         #expect(realm.objects(SeedPersonProjection.self).map(\.firstName) == ["David", "Ali"])
+    }
+
+    /// crud-transactions.rst, "Interface-Driven Writes": a write that one observer does not hear
+    /// about (RealmSwift's `observe` token is the stream's `token` here).
+    @Test func testInterfaceDrivenWrites() async throws {
+        let realm = try seedRealm()
+        let collection = realm.objects(SeedDog.self)
+        // Observe Realm Notifications
+        let stream = collection.changes()
+        let observer = stream.makeAsyncIterator()
+        guard case .initial(let dogs) = await next(observer) else { Issue.record("no initial element"); return }
+        #expect(dogs.isEmpty)
+        // Later, pass the token in an array to the realm.write(withoutNotifying:)
+        // method to write without sending a notification to that observer.
+        try realm.write(withoutNotifying: [stream.token]) {
+            try realm.add(SeedDog(value: ["name": "Rex"]))
+        }
+        // The next element this observer gets is for the next ordinary write.
+        try realm.write { try realm.add(SeedDog(value: ["name": "Wolfie"])) }
+        guard case .update(let updated, let deletions, let insertions, _) = await next(observer) else {
+            Issue.record("expected an update")
+            return
+        }
+        #expect(updated.map(\.name) == ["Rex", "Wolfie"])
+        #expect(deletions.isEmpty && insertions == [1], "only Wolfie is news to this observer")
     }
 }

@@ -121,6 +121,7 @@ extension Realm {
                 if let tree = table.fieldIndexTrees[field] { indexEntries.append((tree, IndexKey.entry(stored, key))) }
             }
             write.added.append(object)
+            write.changes?.inserted(key, in: table.id)
             bind(object, to: table, key: key)
             try write.reader.put(table.rowsTree, key.bytes, row.bytes)
             if let primaryKeyEntry { try write.reader.put(table.primaryKeyTree, primaryKeyEntry, key.bytes) }

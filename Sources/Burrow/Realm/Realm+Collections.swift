@@ -137,6 +137,7 @@ extension Realm {
                 throw RealmError(.invalidObject, "\(table.name) \(owner) was deleted; a deleted object's collections cannot be changed.")
             }
             let delta = try change(tree)
+            write.changes?.modified(owner, field: field, in: table.id)
             if delta != 0 {
                 let count = row.withUnsafeBytes { RowCodec.field($0, field).map { Int(ValueCodec.u64($0, 0)) } } ?? 0
                 let updated = count + delta

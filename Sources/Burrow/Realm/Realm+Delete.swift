@@ -33,6 +33,12 @@ extension Realm {
                 if let table = self.table(id: stored.id), let last = try lastObjectKey(table, in: write) {
                     try keepKeyRetired(last, of: table, in: write, force: true)
                 }
+                if write.changes != nil {
+                    try write.reader.scan(Table.rowsTreeName(stored.id), from: []) { key, _ in
+                        write.changes?.deleted(ObjectKey.read(key), in: stored.id)
+                        return true
+                    }
+                }
             }
             for name in try write.transaction.treeNames() where name != FileSchema.treeName && name != WriteState.sequencesTree {
                 try write.transaction.removeAll(in: try write.reader.openTree(name))
@@ -70,6 +76,7 @@ extension Realm {
                 }
             }
             try write.reader.delete(table.rowsTree, key.bytes)
+            write.changes?.deleted(key, in: table.id)
             try keepKeyRetired(key, of: table, in: write)
         } catch {
             throw RealmError(wrapping: error)

@@ -67,6 +67,7 @@ extension Realm {
             let kept = try rowPayload(payload, table, key, field, replacing: oldRowPayload, in: write)
             let newRow = row.withUnsafeBytes { RowCodec.replacing(field, with: kept, in: $0, fields: table.fieldTypes.count) }
             try write.reader.put(table.rowsTree, key.bytes, newRow)
+            write.changes?.modified(key, field: field, in: table.id)
             try deleteOrphanedEmbedded(property, old: oldPayload, new: payload, in: write)
         } catch {
             throw RealmError(wrapping: error)

@@ -10,9 +10,13 @@ extension Realm {
     /// frozen, read-only or already in a write transaction, or if the commit fails (including
     /// an error recorded by a setter during the block, such as linking an object of another
     /// realm).
+    ///
+    /// The change streams whose tokens are in `tokens` stay silent about this write: its
+    /// changes become part of their baseline.
     @discardableResult
-    public func write<Result>(_ block: () throws -> Result) throws -> Result {
+    public func write<Result>(withoutNotifying tokens: [ChangeToken] = [], _ block: () throws -> Result) throws -> Result {
         try beginWrite()
+        write?.silenced = Set(tokens)
         return try finishWrite(block)
     }
 
@@ -21,10 +25,10 @@ extension Realm {
     ///
     /// If the task is cancelled before the lock is acquired, throws `CancellationError` and
     /// changes nothing. If `block` throws, the transaction is cancelled (nothing is kept) and
-    /// the error rethrown. Other errors as for `write(_:)`.
+    /// the error rethrown. Other errors as for `write(_:)`; `tokens` as for `write`.
     @discardableResult
     public func asyncWrite<Result>(
-        _ block: () throws -> Result, isolation: isolated (any Actor)? = #isolation
+        withoutNotifying tokens: [ChangeToken] = [], _ block: () throws -> Result, isolation: isolated (any Actor)? = #isolation
     ) async throws -> Result {
         try checkCanBeginWrite()
         try Task.checkCancellation()
@@ -35,6 +39,7 @@ extension Realm {
             throw RealmError(error)
         }
         try begin(transaction)
+        write?.silenced = Set(tokens)
         let result = try runInWrite(block)
         if write != nil { try await commitWriteAsync() }
         return result
@@ -61,8 +66,10 @@ extension Realm {
     ///
     /// Throws `RealmError` (`.wrongState`) if no write transaction is open. If the commit
     /// fails, or a setter recorded an error during the transaction, throws that error and
-    /// cancels the transaction: nothing is kept.
-    public func commitWrite() throws {
+    /// cancels the transaction: nothing is kept. The change streams whose tokens are in
+    /// `tokens` stay silent about this commit.
+    public func commitWrite(withoutNotifying tokens: [ChangeToken] = []) throws {
+        write?.silenced.formUnion(tokens)
         let receipt = try publishWrite()
         do {
             if configuration.durability == .full { try storage.waitUntilDurableBlocking(receipt) }
@@ -101,8 +108,20 @@ extension Realm {
             throw RealmError(error)
         }
         self.write = nil
+        let base = write.silenced.isEmpty ? nil : FrozenVersion(
+            configuration: configuration, reader: snapshotReader, schema: currentFileSchema, knownTypes: knownTypes)
         try moveToLatest()
+        post(write, version: receipt.version, before: base)
         return receipt
+    }
+
+    /// Tells the file's change streams, if any, what commit `version` changed.
+    private func post(_ write: WriteState, version: UInt64, before: FrozenVersion?) {
+        guard let hub = ChangeHub.hub(for: storage) else { return }
+        var changes = write.changes ?? .unknown
+        if write.schemaChanged { changes.noteSchemaChange() }
+        let after = snapshotReader.snapshot.version == version ? try? FrozenVersion(of: self) : nil
+        hub.post(version: version, ChangeHub.Record(changes: changes, silenced: write.silenced, before: before, after: after))
     }
 
     /// Cancels the open write transaction: nothing it did is kept, objects it added become
@@ -144,7 +163,9 @@ extension Realm {
                 throw error
             }
         }
-        write = WriteState(transaction)
+        let state = WriteState(transaction)
+        if ChangeHub.hub(for: storage) != nil { state.changes = ChangeSet() }
+        write = state
         noteChange()
     }
 

@@ -191,36 +191,20 @@ public final class Realm {
 
     /// Reloads the stored schema if the version being read changed it.
     func loadSchemaIfChanged() throws(RealmError) {
+        let stamp: [UInt8]?
         do {
-            let stamp = try reader.withValue(FileSchema.treeName, FileSchema.infoKey) { Array($0) }
-            if schemaLoaded, stamp == schemaStamp { return }
-            var schema = FileSchema.empty
-            if let stamp {
-                schema.info = try stamp.withUnsafeBytes { bytes throws(RealmError) in
-                    try FileSchema.decode(FileSchema.Info.self, from: bytes, path: displayName)
-                }
-            }
-            var failure: RealmError?
-            try reader.scan(FileSchema.treeName, prefix: Array(FileSchema.classKeyPrefix.utf8)) { _, value in
-                do {
-                    let stored = try FileSchema.decode(StoredClass.self, from: value, path: displayName)
-                    schema.classes[stored.name] = stored
-                    return true
-                } catch {
-                    failure = error as? RealmError
-                    return false
-                }
-            }
-            if let failure { throw failure }
-            schemaStamp = stamp
-            schemaLoaded = true
-            if schema != currentFileSchema {
-                currentFileSchema = schema
-                tables = [:]
-                tablesById = [:]
-            }
+            stamp = try FileSchema.stamp(in: reader)
         } catch {
-            throw RealmError(wrapping: error)
+            throw RealmError(error)
+        }
+        if schemaLoaded, stamp == schemaStamp { return }
+        let schema = try FileSchema.load(from: reader, stamp: stamp, path: displayName)
+        schemaStamp = stamp
+        schemaLoaded = true
+        if schema != currentFileSchema {
+            currentFileSchema = schema
+            tables = [:]
+            tablesById = [:]
         }
     }
 

@@ -25,12 +25,15 @@ public actor RealmActor {
     ///
     /// If `block` throws, nothing it did is kept and the error is rethrown. If the calling
     /// task is cancelled while waiting for the lock, throws `CancellationError` and changes
-    /// nothing. Other failures throw `RealmError`.
+    /// nothing. Other failures throw `RealmError`. The change streams whose tokens are in
+    /// `tokens` stay silent about this write.
     @discardableResult
-    public func asyncWrite<Result: Sendable>(_ block: sending (Realm) throws -> Result) async throws -> Result {
+    public func asyncWrite<Result: Sendable>(
+        withoutNotifying tokens: [ChangeToken] = [], _ block: sending (Realm) throws -> Result
+    ) async throws -> Result {
         realm.refresh()
         let realm = self.realm
-        return try await realm.asyncWrite { try block(realm) }
+        return try await realm.asyncWrite(withoutNotifying: tokens) { try block(realm) }
     }
 
     /// Runs `block` against the realm at the newest version, without writing.

@@ -27,6 +27,10 @@ final class WriteState {
     /// The update policy for unmanaged objects a change links to: that of the `add` or
     /// `create` in progress, `.error` for plain property changes.
     var cascadePolicy: UpdatePolicy = .error
+    /// What the transaction changed, recorded while some change stream observes the file.
+    var changes: ChangeSet?
+    /// The streams this transaction's commit leaves silent (`write(withoutNotifying:)`).
+    var silenced: Set<ChangeToken> = []
 
     init(_ transaction: WriteTransaction) {
         self.transaction = transaction

@@ -27,8 +27,15 @@ extension Results {
     ///
     /// Throws `RealmError` (`.wrongState`) inside a write transaction.
     public func freeze() throws -> FrozenResults<Element> {
-        let version = try FrozenVersion(of: owner)
-        let table = version.table(for: Element.self)
-        return FrozenResults(version: version, table: table, keys: table.map { version.allKeys($0) } ?? [])
+        frozenEvaluation()(try FrozenVersion(of: owner))
+    }
+
+    /// Evaluates these results' query at a frozen version: what freezing, and change streams
+    /// at each new version, run.
+    func frozenEvaluation() -> @Sendable (FrozenVersion) -> FrozenResults<Element> {
+        { version in
+            let table = version.table(for: Element.self)
+            return FrozenResults(version: version, table: table, keys: table.map { version.allKeys($0) } ?? [])
+        }
     }
 }

@@ -63,3 +63,20 @@ final class FrozenVersion: ReadContext, Sendable {
         return table
     }
 }
+
+extension FrozenVersion {
+    /// The newest version of the file this version belongs to, with the same configuration and
+    /// classes (the schema is read again only if it changed).
+    func newest() throws(RealmError) -> FrozenVersion {
+        do {
+            let reader = SnapshotReader(try snapshotReader.snapshot.storage.snapshot())
+            guard reader.snapshot.version != version else { return self }
+            let stamp = try FileSchema.stamp(in: reader)
+            let schema = stamp == (try FileSchema.stamp(in: snapshotReader))
+                ? currentFileSchema : try FileSchema.load(from: reader, stamp: stamp, path: displayName)
+            return FrozenVersion(configuration: configuration, reader: reader, schema: schema, knownTypes: knownTypes)
+        } catch {
+            throw RealmError(wrapping: error)
+        }
+    }
+}

@@ -127,7 +127,7 @@ final class Playlist: Object {
 }
 
 /// SplitMix64, so that a failing run can be replayed from its seed.
-struct SeededRandom {
+struct SeededRandom: RandomNumberGenerator {
     private var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

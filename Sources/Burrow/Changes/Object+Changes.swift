@@ -1,0 +1,113 @@
+extension _OptionalPersistable where Self: ObjectBase {
+    /// A stream of this object's changes: `.change` with the object after each commit that
+    /// changed it (coalesced while the consumer is busy) and the properties that changed, then
+    /// `.deleted` if it is deleted, which ends the stream. As in RealmSwift, there is no initial
+    /// element.
+    ///
+    /// `keyPaths` limits the changes reported to those properties (the first component of each
+    /// path is used). The object must be managed and not frozen; otherwise, or inside a write
+    /// transaction, the stream yields one `.error` and ends.
+    public func changes(keyPaths: [String]? = nil) -> ChangeStream<ObjectChange<Frozen<Self>>> {
+        let frozen: Frozen<Self>
+        do {
+            guard !isFrozen else {
+                throw RealmError(.wrongState, "A frozen object never changes; observe the live object instead (thaw it first).")
+            }
+            frozen = try freeze()
+        } catch {
+            return ChangeStream(core: StreamCore(failing: .error(RealmError(wrapping: error))))
+        }
+        let observer = ObjectObserver(object: frozen, keyPaths: keyPaths.map { Set($0.map { String($0.prefix { $0 != "." }) }) })
+        return ChangeStream(core: StreamCore(observer))
+    }
+}
+
+/// Watches one object: reports the properties that changed, or that it was deleted.
+struct ObjectObserver<T: ObjectBase>: ChangeObserver {
+    private var object: Frozen<T>
+    /// Property names whose changes are reported; nil for all.
+    let keyPaths: Set<String>?
+    private(set) var isFinished = false
+
+    var baseline: FrozenVersion { object.version }
+
+    init(object: Frozen<T>, keyPaths: Set<String>?) {
+        self.object = object
+        self.keyPaths = keyPaths
+    }
+
+    func initial() -> ObjectChange<Frozen<T>>? { nil }
+
+    mutating func advance(to version: FrozenVersion, changes: ChangeSet) -> ObjectChange<Frozen<T>>? {
+        let old = object
+        let key = old.key
+        guard let table = version.table(id: old.tableId), version.rowExists(table, key),
+            !(changes.isComplete && changes.changes(of: old.tableId).deleted.contains(key))
+        else {
+            isFinished = true
+            return .deleted
+        }
+        object = Frozen(version: version, table: table, key: key)
+        guard let oldTable = old.version.table(id: old.tableId) else { return nil }
+        let fields: Set<Int>?
+        if changes.isComplete {
+            guard let modified = changes.changes(of: old.tableId).modified[key] else { return nil }
+            fields = modified.contains(ChangeSet.ClassChanges.allFields) ? nil : modified
+        } else {
+            fields = nil
+        }
+        let properties = Self.changedProperties(key, old.version, oldTable, version, table, fields: fields, names: keyPaths)
+        return properties.isEmpty ? nil : .change(object, properties)
+    }
+
+    /// The properties of object `key` that differ between two versions, among `fields` (all if
+    /// nil) and `names` (all if nil). A collection counts as changed when a commit recorded a
+    /// change to it; its values are not given.
+    private static func changedProperties(
+        _ key: ObjectKey, _ old: FrozenVersion, _ oldTable: Table, _ new: FrozenVersion, _ newTable: Table,
+        fields: Set<Int>?, names: Set<String>?
+    ) -> [PropertyChange] {
+        guard let before = old.snapshotRow(oldTable, key), let after = new.snapshotRow(newTable, key) else { return [] }
+        var changes: [PropertyChange] = []
+        for (field, stored) in newTable.stored.properties.enumerated() {
+            if let names, !names.contains(stored.name) { continue }
+            if let fields, !fields.contains(field) { continue }
+            guard let property = newTable.propertyOfField[field] else { continue }
+            let oldField = oldTable.stored.fieldIndex(of: stored.name)
+            let isCollection = newTable.collectionTrees[field] != nil
+            if isCollection {
+                // Recorded changes name collections that changed; without a record, only a
+                // changed count shows.
+                let a = oldField.flatMap { RowCodec.field(before, $0) }, b = RowCodec.field(after, field)
+                let countChanged = (a == nil) != (b == nil) || (a != nil && !a!.elementsEqual(b!))
+                if fields != nil || countChanged { changes.append(PropertyChange(name: stored.name, oldValue: nil, newValue: nil)) }
+                continue
+            }
+            let a = oldField.flatMap { RowCodec.field(before, $0) }, b = RowCodec.field(after, field)
+            let same = (a == nil && b == nil) || (a != nil && b != nil && a!.elementsEqual(b!))
+            if same { continue }
+            changes.append(PropertyChange(
+                name: stored.name,
+                oldValue: oldField.map { sendableValue(old.readField(oldTable, key, oldTable.propertyOfField[$0] ?? property)) } ?? nil,
+                newValue: sendableValue(new.readField(newTable, key, property))))
+        }
+        return changes
+    }
+
+    /// A stored value as a change reports it: the plain value; nil for nil and for links.
+    private static func sendableValue(_ value: _StoredValue) -> (any Sendable)? {
+        switch value {
+        case .null, .object: nil
+        case .bool(let v): v
+        case .int(let v): Int(v)
+        case .float(let v): v
+        case .double(let v): v
+        case .string(let v): v
+        case .data(let v): v
+        case .date(let v): v
+        case .objectId(let v): v
+        case .uuid(let v): v
+        case .decimal128(let v): v
+        }
+    }
+}

@@ -1,0 +1,98 @@
+extension Results {
+    /// A stream of this query's changes: first `.initial` with the results as they are, then an
+    /// `.update` for each commit that changed them (coalesced while the consumer is busy), with
+    /// the indices of the objects deleted, inserted and modified. The elements are frozen
+    /// results, which any task can read.
+    ///
+    /// `keyPaths` limits modifications to changes of those properties (the first component of
+    /// each path is used); insertions and deletions are always reported. Made inside a write
+    /// transaction, the stream yields one `.error` and ends.
+    public func changes(keyPaths: [String]? = nil) -> ChangeStream<RealmCollectionChange<FrozenResults<Element>>> {
+        let version: FrozenVersion
+        do {
+            version = try FrozenVersion(of: owner)
+        } catch {
+            return ChangeStream(core: StreamCore(failing: .error(error)))
+        }
+        let evaluate = frozenEvaluation()
+        let observer = ResultsObserver(
+            baseline: version, results: evaluate(version), evaluate: evaluate, readsOnlyItsClass: true,
+            keyPaths: keyPaths.map { Set($0.map { String($0.prefix { $0 != "." }) }) })
+        return ChangeStream(core: StreamCore(observer))
+    }
+}
+
+/// Watches a query: re-runs it at each new version and reports the differences.
+struct ResultsObserver<T: ObjectBase>: ChangeObserver {
+    private(set) var baseline: FrozenVersion
+    private var results: FrozenResults<T>
+    let evaluate: @Sendable (FrozenVersion) -> FrozenResults<T>
+    /// Whether the query reads only objects of its own class (no conditions through links), so
+    /// that commits that change no object of the class cannot change the results.
+    let readsOnlyItsClass: Bool
+    /// Property names whose changes count as modifications; nil for all.
+    let keyPaths: Set<String>?
+    var isFinished: Bool { false }
+
+    init(
+        baseline: FrozenVersion, results: FrozenResults<T>, evaluate: @escaping @Sendable (FrozenVersion) -> FrozenResults<T>,
+        readsOnlyItsClass: Bool, keyPaths: Set<String>?
+    ) {
+        self.baseline = baseline
+        self.results = results
+        self.evaluate = evaluate
+        self.readsOnlyItsClass = readsOnlyItsClass
+        self.keyPaths = keyPaths
+    }
+
+    func initial() -> RealmCollectionChange<FrozenResults<T>>? { .initial(results) }
+
+    mutating func advance(to version: FrozenVersion, changes: ChangeSet) -> RealmCollectionChange<FrozenResults<T>>? {
+        let old = results
+        let oldVersion = baseline
+        baseline = version
+        let tableId = old.table?.id ?? version.table(for: T.self)?.id
+        if readsOnlyItsClass, changes.isComplete, let tableId, changes.changes(of: tableId).isEmpty {
+            // Nothing of this class changed: the results are the same objects with the same values.
+            results = FrozenResults(version: version, table: version.table(id: tableId), keys: old.keys)
+            return nil
+        }
+        let new = evaluate(version)
+        results = new
+        let classChanges = tableId.map { changes.changes(of: $0) } ?? ChangeSet.ClassChanges()
+        let diff = CollectionDiff(old: old.keys, new: new.keys) { key in
+            if changes.isComplete {
+                guard let fields = classChanges.modified[key] else { return false }
+                return keyPaths.map { Self.touches(fields, $0, old.table) } ?? true
+            }
+            return Self.rowsDiffer(key, oldVersion, old.table, version, new.table, keyPaths)
+        }
+        if diff.isEmpty { return nil }
+        return .update(new, deletions: diff.deletions, insertions: diff.insertions, modifications: diff.modifications)
+    }
+
+    /// Whether the modified `fields` include a property of `names`.
+    private static func touches(_ fields: Set<Int>, _ names: Set<String>, _ table: Table?) -> Bool {
+        guard let table, !fields.contains(ChangeSet.ClassChanges.allFields) else { return true }
+        return fields.contains { table.stored.properties.indices.contains($0) && names.contains(table.stored.properties[$0].name) }
+    }
+
+    /// Whether object `key`'s row differs between two versions (in the fields of `names`, if
+    /// given): how modifications are found when a commit's changes are not known.
+    private static func rowsDiffer(
+        _ key: ObjectKey, _ old: FrozenVersion, _ oldTable: Table?, _ new: FrozenVersion, _ newTable: Table?, _ names: Set<String>?
+    ) -> Bool {
+        guard let oldTable, let newTable, let before = old.snapshotRow(oldTable, key), let after = new.snapshotRow(newTable, key) else { return true }
+        guard let names else { return !before.elementsEqual(after) }
+        return names.contains { name in
+            guard let oldField = oldTable.stored.fieldIndex(of: name), let newField = newTable.stored.fieldIndex(of: name) else { return true }
+            let a = RowCodec.field(before, oldField), b = RowCodec.field(after, newField)
+            if a == nil || b == nil { return (a == nil) != (b == nil) }
+            return !a!.elementsEqual(b!)
+        }
+    }
+}
+
+extension ChangeSet.ClassChanges {
+    var isEmpty: Bool { inserted.isEmpty && deleted.isEmpty && modified.isEmpty }
+}

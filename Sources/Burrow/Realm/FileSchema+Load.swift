@@ -1,0 +1,36 @@
+import BurrowStorage
+
+extension FileSchema {
+    /// The bytes of the schema's `info` entry in the version `reader` reads: every schema change
+    /// rewrites it, so comparing it tells whether the schema changed without reading classes.
+    static func stamp(in reader: any TreeReader) throws(StorageError) -> [UInt8]? {
+        try reader.withValue(treeName, infoKey) { Array($0) }
+    }
+
+    /// The schema stored in the version `reader` reads, whose `info` entry is `stamp`.
+    static func load(from reader: any TreeReader, stamp: [UInt8]?, path: String) throws(RealmError) -> FileSchema {
+        do {
+            var schema = FileSchema.empty
+            if let stamp {
+                schema.info = try stamp.withUnsafeBytes { bytes throws(RealmError) in
+                    try decode(Info.self, from: bytes, path: path)
+                }
+            }
+            var failure: RealmError?
+            try reader.scan(treeName, prefix: Array(classKeyPrefix.utf8)) { _, value in
+                do {
+                    let stored = try decode(StoredClass.self, from: value, path: path)
+                    schema.classes[stored.name] = stored
+                    return true
+                } catch {
+                    failure = error as? RealmError
+                    return false
+                }
+            }
+            if let failure { throw failure }
+            return schema
+        } catch {
+            throw RealmError(wrapping: error)
+        }
+    }
+}
