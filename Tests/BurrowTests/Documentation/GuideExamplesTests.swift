@@ -167,4 +167,43 @@ func adopt(in db: isolated RealmActor) async throws {
         #expect(frozen.age == 4 && results.first?.age == 4)
         #expect(thawed?.name == "Rex")
     }
+
+    @Test func testConcurrencyObservingChanges() async throws {
+        let realm = try Realm(configuration: configuration())
+        let rex = GuideDog(value: ["name": "Rex", "age": 3])
+        try realm.write { try realm.add(rex) }
+        let seen = LockedBox<[String]>([])
+        // Concurrency.md: "Observing changes"
+        let dogs = realm.objects(GuideDog.self)
+        let stream = dogs.changes()                   // ChangeStream: Sendable, AsyncSequence
+        let watcher = Task {
+            for await change in stream {              // elements are frozen: read them anywhere
+                switch change {
+                case .initial(let dogs): seen.withLock { $0.append("\(dogs.count) dogs") }
+                case .update(let dogs, let deletions, let insertions, let modifications):
+                    seen.withLock { $0.append("\(dogs.count) \(deletions) \(insertions) \(modifications)") }
+                case .error(let error): seen.withLock { $0.append("\(error)") }
+                }
+            }
+        }
+        try realm.write(withoutNotifying: [stream.token]) {   // this stream stays silent
+            try realm.add(GuideDog(value: ["name": "Wolfie"]))
+        }
+        let updates = rex.changes(keyPaths: ["age"])  // ObjectChange<Frozen<Dog>>: .change, .deleted
+        // (The guide stops here; the test checks what the stream and the watcher saw.)
+        let ageChanges = updates.makeAsyncIterator()
+        try realm.write {
+            rex.name = "Rex II"      // not in keyPaths: no element
+            rex.age = 4
+        }
+        guard case .change(let frozenRex, let properties) = await next(ageChanges) else {
+            Issue.record("expected a change")
+            return
+        }
+        #expect(frozenRex.age == 4 && properties.map(\.name) == ["age"])
+        for _ in 0..<200 where seen.withLock({ $0.count }) < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        watcher.cancel()                              // ends the iteration and frees the stream
+        _ = await watcher.value
+        #expect(seen.withLock { $0 } == ["1 dogs", "2 [] [] [0]"], "the silent write's Wolfie is baseline; Rex's change shows")
+    }
 }
