@@ -101,7 +101,9 @@ final class ChangeHub: Sendable {
     /// Records commit `version` and wakes the waiting streams.
     func post(version: UInt64, _ record: Record) {
         let waiters = state.withLock { state in
-            if state.streams.values.contains(where: { $0.baseline < version }) { state.records[version] = record }
+            if state.records[version] == nil, state.streams.values.contains(where: { $0.baseline < version }) {
+                state.records[version] = record
+            }
             if let after = record.after, state.latest.map({ $0.version < version }) ?? true { state.latest = after }
             state.sequence += 1
             defer { state.waiters.removeAll() }

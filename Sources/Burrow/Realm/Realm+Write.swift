@@ -117,7 +117,8 @@ extension Realm {
 
     /// Tells the file's change streams, if any, what commit `version` changed.
     private func post(_ write: WriteState, version: UInt64, before: FrozenVersion?) {
-        guard let hub = ChangeHub.hub(for: storage) else { return }
+        // A transaction that changed nothing makes no version.
+        guard version > write.transaction.baseVersion, let hub = ChangeHub.hub(for: storage) else { return }
         var changes = write.changes ?? .unknown
         if write.schemaChanged { changes.noteSchemaChange() }
         let after = snapshotReader.snapshot.version == version ? try? FrozenVersion(of: self) : nil

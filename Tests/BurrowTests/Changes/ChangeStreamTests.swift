@@ -60,6 +60,19 @@ import Testing
         #expect(coalesced?.modifications == [0])
     }
 
+    @Test func aWriteThatChangesNothingHidesNoEarlierChange() async throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        let changes = realm.objects(RTIntKey.self).changes().makeAsyncIterator()
+        _ = await next(changes)
+        try add(realm, [1])
+        try realm.write {}   // makes no version
+        try add(realm, [2])
+        try realm.write {}
+        let seen = update(await next(changes))
+        #expect(seen?.ids == [1, 2])
+        #expect(seen?.insertions == [0, 1])
+    }
+
     @Test func aWriteWithoutNotifyingIsTakenIntoTheBaseline() async throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         try add(realm, [1])
@@ -256,4 +269,81 @@ func next<Element: Sendable>(
         return nil
     }
     return outcome
+}
+
+/// Random writes (some silent) against a dictionary model: each element of a results stream
+/// must carry the model's state, and indices that turn the previous element into it.
+@Suite struct ChangeStreamModelTests {
+    @Test func resultsStreamsFollowRandomWrites() async throws {
+        let seed = UInt64(ProcessInfo.processInfo.environment["BURROW_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max)
+        print("ChangeStreamModelTests: seed \(seed) (BURROW_SEED replays it)")
+        var random = SeededRandom(seed: seed)
+        let rounds = Int(ProcessInfo.processInfo.environment["BURROW_MODEL_OPS"] ?? "") ?? 120
+        let realm = try Realm(configuration: temporaryConfiguration())
+        var model: [Int: String] = [:]
+        let stream = realm.objects(RTIntKey.self).changes()
+        let changes = stream.makeAsyncIterator()
+        guard case .initial(let initial) = await next(changes) else { Issue.record("no initial element"); return }
+        #expect(initial.isEmpty)
+        // What the last element showed, with silent writes taken in; and the ids changed since.
+        var baseline: [Int: String] = [:]
+        var touched = Set<Int>()
+        var pendingNonSilent = false
+        for round in 0..<rounds {
+            // A silent write only when nothing unreported is pending, so each pull yields one element.
+            let silent = !pendingNonSilent && random.next(upperBound: 4) == 0
+            var inWrite = model
+            var touchedNow = Set<Int>()
+            try realm.write(withoutNotifying: silent ? [stream.token] : []) {
+                for _ in 0..<(1 + random.next(upperBound: 4)) {
+                    let id = random.next(upperBound: 30)
+                    switch random.next(upperBound: 3) {
+                    case 0 where inWrite[id] == nil:
+                        try realm.add(RTIntKey(value: ["id": id, "value": "r\(round)"]))
+                        inWrite[id] = "r\(round)"
+                        touchedNow.insert(id)  // a deleted id made again counts as modified
+                    case 1 where inWrite[id] != nil:
+                        try realm.delete(realm.object(ofType: RTIntKey.self, forPrimaryKey: id)!)
+                        inWrite[id] = nil
+                        touchedNow.insert(id)
+                    case 2 where inWrite[id] != nil:
+                        let value = "m\(random.next(upperBound: 3))"
+                        realm.object(ofType: RTIntKey.self, forPrimaryKey: id)!.value = value
+                        if inWrite[id] != value { touchedNow.insert(id) }
+                        inWrite[id] = value
+                    default:
+                        break
+                    }
+                }
+            }
+            model = inWrite
+            if silent {
+                baseline = model
+                continue
+            }
+            touched.formUnion(touchedNow)
+            pendingNonSilent = true
+            guard random.next(upperBound: 3) == 0 else { continue }  // let changes pile up
+            let old = baseline.keys.sorted(), new = model.keys.sorted()
+            // Nothing visible changed: the stream may have nothing to say yet; pull later.
+            if old == new, touched.allSatisfy({ baseline[$0] == model[$0] }) { continue }
+            guard case .update(let results, let deletions, let insertions, let modifications) = await next(changes) else {
+                Issue.record("round \(round): expected an update (seed \(seed))")
+                return
+            }
+            #expect(results.map(\.id) == new, "round \(round), seed \(seed)")
+            #expect(results.map(\.value) == new.map { model[$0]! }, "round \(round), seed \(seed)")
+            let kept = old.indices.filter { !deletions.contains($0) }.map { old[$0] }
+            let stayed = new.indices.filter { !insertions.contains($0) }.map { new[$0] }
+            #expect(kept == stayed, "round \(round), seed \(seed)")
+            let modifiedIds = Set(modifications.map { new[$0] })
+            let differing = Set(stayed.filter { baseline[$0] != model[$0] })
+            #expect(differing.isSubset(of: modifiedIds), "round \(round), seed \(seed): \(differing) not all in \(modifiedIds)")
+            #expect(modifiedIds.isSubset(of: touched), "round \(round), seed \(seed)")
+            baseline = model
+            touched = []
+            pendingNonSilent = false
+        }
+        _ = try realm.storage.snapshot().verify()
+    }
 }
