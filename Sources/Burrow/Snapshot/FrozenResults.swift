@@ -4,11 +4,15 @@ public struct FrozenResults<T: ObjectBase>: RandomAccessCollection, Sendable {
     let version: FrozenVersion?
     let table: Table?
     let keys: [ObjectKey]
+    /// The query steps these results were evaluated with (kept for `description`; further
+    /// steps apply to `keys`).
+    let steps: [QueryStep]
 
-    init(version: FrozenVersion?, table: Table?, keys: [ObjectKey]) {
+    init(version: FrozenVersion?, table: Table?, keys: [ObjectKey], steps: [QueryStep] = []) {
         self.version = version
         self.table = table
         self.keys = keys
+        self.steps = steps
     }
 
     public var startIndex: Int { 0 }
@@ -29,6 +33,11 @@ extension Results {
     public func freeze() throws -> FrozenResults<Element> {
         let version = try FrozenVersion(of: owner)
         let table = version.table(for: Element.self)
-        return FrozenResults(version: version, table: table, keys: table.map { version.allKeys($0) } ?? [])
+        guard let table else { return FrozenResults(version: version, table: nil, keys: [], steps: steps) }
+        if steps.isEmpty, base == nil {
+            return FrozenResults(version: version, table: table, keys: version.allKeys(table))
+        }
+        let keys = QueryExecutor(context: version).run(steps, table: table, base: base?.keys())
+        return FrozenResults(version: version, table: table, keys: keys, steps: steps)
     }
 }

@@ -1,0 +1,55 @@
+import BurrowStorage
+
+/// The names of the `@Persisted` properties that Swift key paths read, for the typed query DSL
+/// and `sorted(by:)` with a key path.
+///
+/// Swift keeps no property names in key paths, so the name is found by reading: a fresh
+/// instance of the class has every `@Persisted` field reset to "no value yet"; reading the key
+/// path makes the one field it reads take its default value; that field is the property. Each
+/// key path is read once per process and remembered.
+enum KeyPathName {
+    private static let names = Locked<[AnyKeyPath: String]>([:])
+
+    /// The name of the `@Persisted` property of `Root` that `keyPath` reads. Traps if it reads
+    /// none (a computed property) or several, which no query can test.
+    static func name<Root, Value>(of keyPath: KeyPath<Root, Value>) -> String {
+        if let known = names.withLock({ $0[keyPath] }) { return known }
+        guard let type = Root.self as? ObjectBase.Type else {
+            preconditionFailure("Queries can only name properties of Object and EmbeddedObject classes, not of \(Root.self).")
+        }
+        let info = ClassInfo.of(type)
+        let object = type.init()
+        let base = Unmanaged.passUnretained(object).toOpaque()
+        for field in info.fields {
+            (field.accessor as? any TraceableField.Type)?.reset(at: base + field.offset)
+        }
+        _ = (object as! Root)[keyPath: keyPath]
+        let read = info.fields.indices.filter { index in
+            (info.fields[index].accessor as? any TraceableField.Type)?.wasRead(at: base + info.fields[index].offset) ?? false
+        }
+        withExtendedLifetime(object) {}
+        guard read.count == 1 else {
+            preconditionFailure("The key path \(keyPath) does not name one @Persisted property of \(info.name) (it reads \(read.count)); queries, sorting and aggregates can only use @Persisted properties.")
+        }
+        let name = info.schema.properties[read[0]].name
+        names.withLock { $0[keyPath] = name }
+        return name
+    }
+}
+
+/// A `@Persisted` field whose unmanaged value can be cleared and checked, for `KeyPathName`.
+private protocol TraceableField {
+    static func reset(at field: UnsafeMutableRawPointer)
+    static func wasRead(at field: UnsafeMutableRawPointer) -> Bool
+}
+
+extension Persisted: TraceableField {
+    fileprivate static func reset(at field: UnsafeMutableRawPointer) {
+        field.assumingMemoryBound(to: Persisted<Value>.self).pointee.storage = .unmanagedNoDefault
+    }
+
+    fileprivate static func wasRead(at field: UnsafeMutableRawPointer) -> Bool {
+        if case .unmanaged = field.assumingMemoryBound(to: Persisted<Value>.self).pointee.storage { return true }
+        return false
+    }
+}
