@@ -194,7 +194,7 @@ extension QueryExecutor {
             }
         case .like:
             guard case .string(let s) = a, case .string(let pattern) = b else { return false }
-            return like(Array(s.unicodeScalars), Array(pattern.unicodeScalars))
+            return like(Array(s.unicodeScalars), likeTokens(pattern))
         }
     }
 
@@ -216,15 +216,41 @@ extension QueryExecutor {
         return false
     }
 
-    /// `LIKE`: `*` matches any run of characters (Unicode scalars), `?` exactly one.
-    static func like(_ text: [Unicode.Scalar], _ pattern: [Unicode.Scalar]) -> Bool {
+    /// One element of a `LIKE` pattern.
+    enum LikeToken: Equatable {
+        case scalar(Unicode.Scalar)
+        case any
+        case one
+    }
+
+    /// `pattern` as `LIKE` reads it: `*` matches any run of characters (Unicode scalars), `?`
+    /// exactly one, and a backslash makes the character after it literal.
+    static func likeTokens(_ pattern: String) -> [LikeToken] {
+        var tokens: [LikeToken] = []
+        var escaped = false
+        for scalar in pattern.unicodeScalars {
+            if escaped {
+                tokens.append(.scalar(scalar))
+                escaped = false
+            } else if scalar == "\\" {
+                escaped = true
+            } else {
+                tokens.append(scalar == "*" ? .any : scalar == "?" ? .one : .scalar(scalar))
+            }
+        }
+        if escaped { tokens.append(.scalar("\\")) }
+        return tokens
+    }
+
+    /// Whether `text` matches `pattern` (greedy matching with backtracking to the last `*`).
+    static func like(_ text: [Unicode.Scalar], _ pattern: [LikeToken]) -> Bool {
         var t = 0, p = 0
         var star = -1, mark = 0
         while t < text.count {
-            if p < pattern.count, pattern[p] == "?" || (pattern[p] != "*" && pattern[p] == text[t]) {
+            if p < pattern.count, pattern[p] == .one || pattern[p] == .scalar(text[t]) {
                 t += 1
                 p += 1
-            } else if p < pattern.count, pattern[p] == "*" {
+            } else if p < pattern.count, pattern[p] == .any {
                 star = p
                 mark = t
                 p += 1
@@ -236,7 +262,7 @@ extension QueryExecutor {
                 return false
             }
         }
-        while p < pattern.count, pattern[p] == "*" { p += 1 }
+        while p < pattern.count, pattern[p] == .any { p += 1 }
         return p == pattern.count
     }
 }

@@ -183,7 +183,10 @@ struct QueryParser {
 
     private mutating func parseComparison() throws(RealmError) -> QueryPredicate {
         var quantifier = QueryQuantifier.any
-        if isKeyword("ANY") || isKeyword("SOME") {
+        // `any` followed by an operator is a property named `any`, not the quantifier.
+        let quantifierFollows = !nextIsOperator
+        if !quantifierFollows {
+        } else if isKeyword("ANY") || isKeyword("SOME") {
             advance()
         } else if isKeyword("ALL") {
             quantifier = .all
@@ -197,6 +200,11 @@ struct QueryParser {
         }
         let lhs = try parseOperand()
         let opToken = current
+        if case .path = lhs, quantifier == .any, opToken.kind == .end || isSymbol(")") || isKeyword("AND") || isKeyword("OR")
+            || isSymbol("&&") || isSymbol("||") || isKeyword("SORT") || isKeyword("DISTINCT") || isKeyword("LIMIT") {
+            // A bare key path is a condition on a Bool property: `flag` means `flag == true`.
+            return .compare(lhs, .equal, .constant(.bool(true)))
+        }
         var negate = false
         let op: QueryOperator
         var isIn = false
@@ -253,6 +261,17 @@ struct QueryParser {
         }
         let comparison = QueryPredicate.compare(lhs, op, rhs, options: options, quantifier: quantifier)
         return negate ? .not(comparison) : comparison
+    }
+
+    /// Whether the token after the current one is a comparison operator.
+    private var nextIsOperator: Bool {
+        guard position + 1 < tokens.count else { return false }
+        switch tokens[position + 1].kind {
+        case .symbol(let s): return ["==", "=", "!=", "<>", "<", "<=", "=<", ">", ">=", "=>"].contains(s)
+        case .identifier(let word):
+            return ["BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "IN", "BETWEEN"].contains(word.uppercased())
+        default: return false
+        }
     }
 
     private mutating func parseOptions() throws(RealmError) -> QueryStringOptions {
@@ -366,12 +385,24 @@ struct QueryParser {
     private mutating func continueKeyPath(_ start: [QueryPath.Component]) throws(RealmError) -> QueryExpression {
         var components = start
         while true {
-            if isSymbol("[") {
-                advance()
-                guard case .string(let key) = current.kind else {
-                    // `[c]` after a key path belongs to an operator: not ours.
-                    throw error("a string key in [ ] (map['key'])")
+            if isSymbol("["), position + 1 < tokens.count {
+                let keyToken = tokens[position + 1]
+                var key: String?
+                switch keyToken.kind {
+                case .string(let s): key = s
+                case .argument, .indexedArgument:
+                    var index = nextArgument
+                    if case .indexedArgument(let i) = keyToken.kind { index = i } else { nextArgument += 1 }
+                    guard index >= 0, index < arguments.count, let s = arguments[index] as? String else {
+                        throw RealmError(.invalidArgument, "The map key at position \(keyToken.position) must be a string argument (argument \(index + 1)). Query: \(text)")
+                    }
+                    key = s
+                default:
+                    // `[c]` after a key path belongs to the operator that follows.
+                    key = nil
                 }
+                guard let key else { break }
+                advance()
                 advance()
                 try expectSymbol("]", "']' after the map key")
                 components.append(.mapKey(key))
