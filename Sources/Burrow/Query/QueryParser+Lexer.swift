@@ -113,6 +113,13 @@ extension QueryParser {
                 i += 2
                 continue
             }
+            if c == "$", i + 1 < chars.count, chars[i + 1].isLetter {
+                // A SUBQUERY variable (`$d`): an identifier that only SUBQUERY could use.
+                i += 1
+                while i < chars.count, chars[i].isLetter || chars[i].isNumber || chars[i] == "_" { i += 1 }
+                tokens.append(Token(kind: .identifier(String(chars[start..<i])), position: start, text: String(chars[start..<i])))
+                continue
+            }
             if c == "$" {
                 i += 1
                 while i < chars.count, chars[i].isASCII, chars[i].isNumber { i += 1 }
