@@ -23,6 +23,9 @@ extension QueryExecutor {
         let op: QueryOperator
         let options: QueryStringOptions
         let quantifier: QueryQuantifier
+        /// For the common `property op constant(s)` on a field of the queried object itself:
+        /// the row field and its type, read without collecting values into an array.
+        let directField: (field: Int, type: PropertyType)?
 
         init(lhs: CompiledSide, rhs: CompiledSide, op: QueryOperator, options: QueryStringOptions, quantifier: QueryQuantifier) {
             self.lhs = lhs
@@ -30,6 +33,11 @@ extension QueryExecutor {
             self.op = op
             self.options = options
             self.quantifier = quantifier
+            if case .path(let path) = lhs, case .values = rhs, let steps = path.steps, steps.count == 1, case .field(let field) = steps[0].kind {
+                directField = (field, steps[0].type)
+            } else {
+                directField = nil
+            }
         }
     }
 
@@ -84,6 +92,10 @@ extension QueryExecutor {
         case .or(let a, let b): return matches(a, table, key, row) || matches(b, table, key, row)
         case .not(let a): return !matches(a, table, key, row)
         case .comparison(let c):
+            if let direct = c.directField, case .values(let right) = c.rhs {
+                let value = fieldValue(row, direct.field, direct.type, table, key)
+                return c.quantifier == .none ? !test(value, right, c) : test(value, right, c)
+            }
             let left = values(c.lhs, table, key, row)
             let right = values(c.rhs, table, key, row)
             switch c.quantifier {

@@ -229,6 +229,13 @@ final class QueryExecutor {
         if found == nil, !many { out.append(.null) }
     }
 
+    /// The value of field `field` (of `type`) in `row`, the row of object `key` of `table`.
+    @inline(__always)
+    func fieldValue(_ row: UnsafeRawBufferPointer, _ field: Int, _ type: PropertyType, _ table: Table, _ key: ObjectKey) -> QueryValue {
+        guard let payload = RowCodec.field(row, field) else { return .null }
+        return value(ofField: payload, type, table, key, field)
+    }
+
     /// The value of a row field's payload (links as their keys, never as objects).
     @inline(__always)
     private func value(ofField payload: UnsafeRawBufferPointer, _ type: PropertyType, _ table: Table, _ key: ObjectKey, _ field: Int) -> QueryValue {
