@@ -1,4 +1,4 @@
-/// Queries on a managed `List` or `MutableSet` of objects: results over the collection's
+/// Queries on a managed `List`, `MutableSet` or `LinkingObjects` of objects: results over the collection's
 /// objects (in the collection's order), live like any results: each evaluation reads the
 /// collection as it is then.
 protocol _QueryableObjectCollection: RandomAccessCollection where Element: ObjectBase {
@@ -58,6 +58,39 @@ extension MutableSet where Element: ObjectBase {
     }
 
     /// The objects of the set sorted by `keyPath`.
+    public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Element> {
+        queryResults.sorted(byKeyPath: keyPath, ascending: ascending)
+    }
+}
+
+extension LinkingObjects {
+    /// Results over the objects linking here, read anew at each evaluation. Traps for the
+    /// `LinkingObjects` of an unmanaged object, which has no realm to query.
+    var queryResults: Results<Element> {
+        guard let owner = linkedObject, let realm = owner.realm, let state = owner._state else {
+            preconditionFailure("Only the LinkingObjects of a managed object can be queried; add the object to a realm first.")
+        }
+        let propertyName = self.propertyName
+        return Results(realm: realm, base: ResultsBase {
+            let executor = QueryExecutor(context: realm)
+            guard let origin = realm.storedClassId(named: ClassInfo.storedName(of: Element.self)).flatMap(realm.table(id:)),
+                let field = origin.stored.fieldIndex(of: propertyName)
+            else { return [] }
+            return executor.backlinks(to: state.key, of: state.table, from: origin, field: field)
+        })
+    }
+
+    /// The objects linking here that satisfy `isIncluded` (see `Results.where(_:)`).
+    public func `where`(_ isIncluded: (Query<Element>) -> Query<Bool>) -> Results<Element> {
+        queryResults.where(isIncluded)
+    }
+
+    /// The objects linking here that satisfy a query string (see `Results.filter(_:_:)`).
+    public func filter(_ predicateFormat: String, _ args: Any...) throws(RealmError) -> Results<Element> {
+        try queryResults.filter(predicateFormat, arguments: args)
+    }
+
+    /// The objects linking here, sorted by `keyPath`.
     public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Element> {
         queryResults.sorted(byKeyPath: keyPath, ascending: ascending)
     }

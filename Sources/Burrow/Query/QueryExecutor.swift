@@ -176,19 +176,7 @@ final class QueryExecutor {
                 elementValues(entry.payload, step, rest, many: true, into: &out)
             }
         case .backlinks(let origin, let originField):
-            var prefix = key.bytes
-            withUnsafeBytes(of: origin.id.bigEndian) { prefix.append(contentsOf: $0) }
-            withUnsafeBytes(of: UInt16(originField).bigEndian) { prefix.append(contentsOf: $0) }
-            var sources: [ObjectKey] = []
-            do {
-                try reader.scan(table.backlinksTree, prefix: prefix) { entry, _ in
-                    sources.append(ObjectKey.read(entry, at: 14))
-                    return true
-                }
-            } catch {
-                context.fail(error)
-            }
-            for source in sources {
+            for source in backlinks(to: key, of: table, from: origin, field: originField) {
                 if rest.isEmpty {
                     out.append(.link(table: origin.id, key: source.rawValue))
                 } else {
@@ -199,6 +187,24 @@ final class QueryExecutor {
             // Handled with the map's own step.
             return
         }
+    }
+
+    /// The keys of the objects of `origin` whose field `field` links to object `key` of
+    /// `table`, in key order.
+    func backlinks(to key: ObjectKey, of table: Table, from origin: Table, field: Int) -> [ObjectKey] {
+        var prefix = key.bytes
+        withUnsafeBytes(of: origin.id.bigEndian) { prefix.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt16(field).bigEndian) { prefix.append(contentsOf: $0) }
+        var sources: [ObjectKey] = []
+        do {
+            try reader.scan(table.backlinksTree, prefix: prefix) { entry, _ in
+                sources.append(ObjectKey.read(entry, at: 14))
+                return true
+            }
+        } catch {
+            context.fail(error)
+        }
+        return sources
     }
 
     /// The value of one collection element (or map value) `payload`, or what the rest of the

@@ -85,6 +85,14 @@ import Testing
         #expect(realm.objects(Person.self).where { $0.dogs.count == 3 }.count == 1)
         #expect(realm.objects(Dog.self).where { $0.owners.name == "Ali" }.count == 3)
         #expect(realm.objects(Dog.self).where { $0.owners.count == 0 }.count == 0)
+        // LinkingObjects take queries too, and follow new links.
+        let dogC = realm.objects(Dog.self).where { $0.name == "C" }.first!
+        let owners = dogC.owners.where { $0.name.starts(with: "A") }
+        #expect(owners.map(\.id) == [7])
+        try realm.write { try realm.add(Person(value: ["id": 8, "name": "Alma", "dogs": [dogC]])) }
+        #expect(owners.map(\.id) == [7, 8])
+        #expect(try dogC.owners.filter("id > 7").map(\.name) == ["Alma"])
+        #expect(dogC.owners.sorted(byKeyPath: "name").map(\.name) == ["Ali", "Alma"])
     }
 
     @Test func testDeletedAndLinkedObjectsInQueries() throws {
