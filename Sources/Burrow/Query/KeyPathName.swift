@@ -13,9 +13,19 @@ enum KeyPathName {
     /// The name of the `@Persisted` property of `Root` that `keyPath` reads. Traps if it reads
     /// none (a computed property) or several, which no query can test.
     static func name<Root, Value>(of keyPath: KeyPath<Root, Value>) -> String {
+        do {
+            return try resolve(keyPath)
+        } catch {
+            preconditionFailure(error.description)
+        }
+    }
+
+    /// The name of the `@Persisted` property of `Root` that `keyPath` reads; throws if it
+    /// reads none or several, or `Root` is not an object class.
+    static func resolve<Root, Value>(_ keyPath: KeyPath<Root, Value>) throws(RealmError) -> String {
         if let known = names.withLock({ $0[keyPath] }) { return known }
         guard let type = Root.self as? ObjectBase.Type else {
-            preconditionFailure("Queries can only name properties of Object and EmbeddedObject classes, not of \(Root.self).")
+            throw RealmError(.invalidArgument, "The key path \(keyPath) cannot be queried: queries name properties of Object and EmbeddedObject classes, not of \(Root.self).")
         }
         let info = ClassInfo.of(type)
         let object = type.init()
@@ -29,7 +39,7 @@ enum KeyPathName {
         }
         withExtendedLifetime(object) {}
         guard read.count == 1 else {
-            preconditionFailure("The key path \(keyPath) does not name one @Persisted property of \(info.name) (it reads \(read.count)); queries, sorting and aggregates can only use @Persisted properties.")
+            throw RealmError(.invalidArgument, "The key path \(keyPath) does not name one @Persisted property of \(info.name) (it reads \(read.count)); queries, sorting and aggregates can only use @Persisted properties.")
         }
         let name = info.schema.properties[read[0]].name
         names.withLock { $0[keyPath] = name }

@@ -65,4 +65,12 @@ import Testing
         #expect(try people.filter("NONE dogs.name ==[cd] 'rex'").count == 0)
         #expect(try people.filter("dogs.@avg.age BETWEEN {2, 4}").count == 1)
     }
+
+    @Test func testFoundationPredicates() throws {
+        let realm = try realmWithDogs()
+        let dogs = realm.objects(GuideDog.self)
+        let limit = 3
+        #expect(try dogs.filter(#Predicate<GuideDog> { $0.age >= limit && $0.name.starts(with: "R") }).map(\.name) == ["Rover"])
+        #expect(try dogs.filter(#Predicate<GuideDog> { ["Rex", "Fido"].contains($0.name) || $0.favoriteToy?.name == "ball" }).count == 2)
+    }
 }
