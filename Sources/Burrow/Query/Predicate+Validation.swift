@@ -110,6 +110,13 @@ enum QueryValidator {
         case .path(let path):
             let resolved = try resolve(path, in: info)
             return (resolved, resolved.type == .linkingObjects ? .object : resolved.type)
+        case .subquery(let path, let predicate):
+            let resolved = try resolve(path, in: info)
+            guard resolved.isMany, resolved.type == .object || resolved.type == .linkingObjects, let element = resolved.linkedClass else {
+                throw RealmError(.invalidArgument, "Invalid SUBQUERY over '\(path)': SUBQUERY needs a collection of objects, and \(resolved.what) is \(describe(resolved.property)). Use ANY, ALL or NONE for collections of values.")
+            }
+            try validate(predicate, for: element)
+            return (resolved, .int)
         case .aggregate(let path, let aggregate):
             let resolved = try resolve(path, in: info)
             guard resolved.isMany else {

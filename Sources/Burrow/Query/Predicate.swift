@@ -77,12 +77,16 @@ enum QueryExpression: Sendable, CustomStringConvertible {
     case list([QueryValue])
     case path(QueryPath)
     case aggregate(QueryPath, QueryAggregate)
+    /// `SUBQUERY(path, $x, predicate).@count`: how many of the objects of the collection at
+    /// `path` satisfy `predicate` (whose key paths start at those objects).
+    indirect case subquery(QueryPath, QueryPredicate)
 
     var description: String {
         switch self {
         case .constant(let v): v.description
         case .list(let values): "{" + values.map(\.description).joined(separator: ", ") + "}"
         case .path(let p): p.description
+        case .subquery(let p, let predicate): "SUBQUERY(\(p), $x, \(predicate)).@count"
         case .aggregate(let p, .count): "\(p).@count"
         case .aggregate(let p, let a):
             // `dogs.age.@sum` reads as the query language's `dogs.@sum.age`.
@@ -92,7 +96,7 @@ enum QueryExpression: Sendable, CustomStringConvertible {
 
     var path: QueryPath? {
         switch self {
-        case .path(let p), .aggregate(let p, _): p
+        case .path(let p), .aggregate(let p, _), .subquery(let p, _): p
         default: nil
         }
     }

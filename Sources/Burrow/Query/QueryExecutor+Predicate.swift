@@ -15,6 +15,8 @@ extension QueryExecutor {
         case values([QueryValue])
         case path(CompiledPath)
         case aggregate(CompiledPath, QueryAggregate)
+        /// The collection's path, the table of its objects, and the predicate on them.
+        case subquery(CompiledPath, Table?, CompiledPredicate?)
     }
 
     final class CompiledComparison {
@@ -61,6 +63,10 @@ extension QueryExecutor {
         case .list(let values): return .values(values.map { resolve($0, options) })
         case .path(let path): return .path(compile(path, from: table))
         case .aggregate(let path, let aggregate): return .aggregate(compile(path, from: table), aggregate)
+        case .subquery(let path, let predicate):
+            let compiled = compile(path, from: table)
+            let element = compiled.steps?.last?.target
+            return .subquery(compiled, element, element.map { compile(predicate, for: $0) })
         }
     }
 
@@ -113,6 +119,16 @@ extension QueryExecutor {
             var out: [QueryValue] = []
             values(path, table, key, row, into: &out)
             return out
+        case .subquery(let path, let element, let predicate):
+            guard let element, let predicate else { return [.int(0)] }
+            var links: [QueryValue] = []
+            values(path, table, key, row, into: &links)
+            var count: Int64 = 0
+            for case .link(_, let target) in links {
+                let objectKey = ObjectKey(target)
+                if withRow(element, objectKey, { matches(predicate, element, objectKey, $0) }) == true { count += 1 }
+            }
+            return [.int(count)]
         case .aggregate(let path, let aggregate):
             var out: [QueryValue] = []
             if let steps = path.steps, !steps.isEmpty {
@@ -285,7 +301,7 @@ extension QueryComparison {
     var normalized: QueryComparison {
         var c = self
         switch (lhs, rhs) {
-        case (.constant, .path), (.constant, .aggregate), (.list, .path), (.list, .aggregate):
+        case (.constant, .path), (.constant, .aggregate), (.list, .path), (.list, .aggregate), (.constant, .subquery):
             guard !op.isStringOperator, op != .between else { return self }
             c.lhs = rhs
             c.rhs = lhs

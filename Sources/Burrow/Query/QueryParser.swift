@@ -25,6 +25,8 @@ struct QueryParser {
     var position = 0
     var nextArgument = 0
     var depth = 0
+    /// Inside `SUBQUERY(…)`: its variable (`$x`), which key paths of the inner predicate start with.
+    var subqueryVariable: String?
 
     /// Parses `text` with `arguments` for `%@`/`$n`, and validates it for `info`'s class.
     static func parse(_ text: String, arguments: [Any], for info: ClassInfo) throws(RealmError) -> Parsed {
@@ -195,9 +197,6 @@ struct QueryParser {
             quantifier = .none
             advance()
         }
-        if isKeyword("SUBQUERY") {
-            throw RealmError(.invalidArgument, "SUBQUERY at position \(current.position) is not supported yet; use ANY/ALL/NONE with a key path through the collection instead. Query: \(text)")
-        }
         let lhs = try parseOperand()
         let opToken = current
         if case .path = lhs, quantifier == .any, opToken.kind == .end || isSymbol(")") || isKeyword("AND") || isKeyword("OR")
@@ -332,6 +331,15 @@ struct QueryParser {
             }
             try expectSymbol("}", "',' or '}' to end the list")
             return .list(values)
+        case .identifier(let name) where name.hasPrefix("$"):
+            guard name == subqueryVariable else {
+                throw error(subqueryVariable == nil ? "a value, an argument (%@) or a key path ($\u{2026} variables belong inside SUBQUERY)" : "the SUBQUERY variable \(subqueryVariable!)", at: token)
+            }
+            advance()
+            return try continueKeyPath([])
+        case .identifier(let name) where name.uppercased() == "SUBQUERY" && position + 1 < tokens.count && tokens[position + 1].kind == .symbol("("):
+            advance()
+            return try parseSubquery()
         case .identifier(let name):
             switch name.lowercased() {
             case "true":
@@ -358,6 +366,29 @@ struct QueryParser {
         default:
             throw error("a value, an argument (%@) or a key path", at: token)
         }
+    }
+
+    /// `SUBQUERY(collection, $x, predicate).@count`; the `(` is the current token.
+    private mutating func parseSubquery() throws(RealmError) -> QueryExpression {
+        advance()
+        let collection = try parseKeyPathText()
+        try expectSymbol(",", "',' after the SUBQUERY collection")
+        guard case .identifier(let variable) = current.kind, variable.hasPrefix("$") else {
+            throw error("a variable ($x) after the SUBQUERY collection")
+        }
+        advance()
+        try expectSymbol(",", "',' after the SUBQUERY variable")
+        let outer = subqueryVariable
+        subqueryVariable = variable
+        let inner = try parseOr()
+        subqueryVariable = outer
+        try expectSymbol(")", "')' to end SUBQUERY(…)")
+        try expectSymbol(".", "'.@count' after SUBQUERY(…)")
+        guard case .at(let aggregate) = current.kind, aggregate == "count" || aggregate == "size" else {
+            throw error("@count or @size after SUBQUERY(…).")
+        }
+        advance()
+        return .subquery(QueryPath(dotted: collection), inner)
     }
 
     /// `oid(…)` and `uuid(…)` literals; the `(` is the current token.

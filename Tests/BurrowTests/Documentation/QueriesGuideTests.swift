@@ -64,6 +64,8 @@ import Testing
         #expect(try people.filter("ANY dogs.age > 5 AND dogs.@count <= 3").count == 1)
         #expect(try people.filter("NONE dogs.name ==[cd] 'rex'").count == 0)
         #expect(try people.filter("dogs.@avg.age BETWEEN {2, 4}").count == 1)
+        #expect(try people.filter("SUBQUERY(dogs, $d, $d.age > 2 AND $d.name BEGINSWITH 'R').@count >= 1").count == 0)
+        #expect(try people.filter("SUBQUERY(dogs, $d, $d.age > 5 AND $d.name BEGINSWITH 'F').@count >= 1").count == 1)
     }
 
     @Test func testFoundationPredicates() throws {

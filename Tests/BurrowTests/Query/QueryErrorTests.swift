@@ -65,7 +65,11 @@ import Testing
             ("age < 3 AND", [], "position 11: expected a value"),
             ("name == #", [], "position 8: unexpected character '#'"),
             ("dogs.@foo > 1", [], "expected @count, @size"),
-            ("SUBQUERY(dogs, $d, $d.age > 1).@count > 0", [], "SUBQUERY at position 0 is not supported yet"),
+            ("SUBQUERY(owners, $p, $p.age > 1).@count > 0", [], "Person has no property 'age'"),
+            ("SUBQUERY(name, $p, $p == 'x').@count > 0", [], "SUBQUERY needs a collection of objects"),
+            ("SUBQUERY(owners, $p, $q.name == 'x').@count > 0", [], "expected the SUBQUERY variable $p"),
+            ("SUBQUERY(owners, $p, $p.name == 'x') > 0", [], "expected '.@count' after SUBQUERY"),
+            ("$p.name == 'x'", [], "variables belong inside SUBQUERY"),
             ("age == %@", [[1: 2]], "queries cannot compare"),
         ]
         for (query, args, fragment) in cases {
@@ -103,12 +107,12 @@ import Testing
         "age < %@ AND name BEGINSWITH[c] %@", "ANY owners.dogs.age > 5 OR owners.@count == 0", "name IN {'Rex', 'Fido'} SORT(age DESC) LIMIT(2)",
         "age BETWEEN {1, 3} DISTINCT(color)", "NOT (favoriteToy.name ==[cd] 'ball' || favoriteToy == nil)", "companion > 2.5 AND companion != 'x'",
         "name LIKE 'R*?x' AND color CONTAINS[d] 'é'", "ALL owners.name ENDSWITH 'i'", "owners.@avg.id >= 1 AND owners.@max.id < 9",
-        "TRUEPREDICATE", "FALSEPREDICATE OR age = $0", "_id == oid(6553f100a1b2c3d4e5f60718)", "%K == %@",
+        "TRUEPREDICATE", "FALSEPREDICATE OR age = $0", "SUBQUERY(owners, $p, $p.name BEGINSWITH 'A' AND $p.id > 0).@count >= 1", "_id == oid(6553f100a1b2c3d4e5f60718)", "%K == %@",
     ]
     static let fragments = [
         "age", "name", "owners", "dogs", "favoriteToy", ".", "@count", "@sum", "@min", "@avg", "@keys", "[", "]", "[c]", "[cd]", "(", ")", "{", "}",
         ",", "==", "!=", "<", ">=", "=", "AND", "OR", "NOT", "ANY", "ALL", "NONE", "IN", "BETWEEN", "BEGINSWITH", "LIKE", "CONTAINS", "'x'", "\"é\"",
-        "%@", "$1", "%K", "3", "-2.5e3", "nil", "true", "SORT", "DISTINCT", "LIMIT", "oid(", "uuid(", "\\", "'", "#", "𝄞", " ", "TRUEPREDICATE",
+        "%@", "$1", "%K", "SUBQUERY(", "$p", "$p.name", "3", "-2.5e3", "nil", "true", "SORT", "DISTINCT", "LIMIT", "oid(", "uuid(", "\\", "'", "#", "𝄞", " ", "TRUEPREDICATE",
     ]
 
     @Test func testRandomAndMutatedQueriesNeverCrash() throws {

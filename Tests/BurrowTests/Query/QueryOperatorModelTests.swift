@@ -232,6 +232,12 @@ import Testing
         f.check("links.weight > 6") { $0.links.contains { tags[$0].weight > 6 } }
         f.check("links.@sum.weight > 10") { $0.links.map { tags[$0].weight }.reduce(0, +) > 10 }
         f.check("links.@max.weight < 5") { $0.links.map { tags[$0].weight }.max().map { $0 < 5 } ?? false }
+        for (label, weight) in [("red", 3), ("blue", 6)] {
+            f.check("SUBQUERY(links, $t, $t.label == %@ AND $t.weight > %@).@count > 0", [label, weight]) {
+                $0.links.contains { tags[$0].label == label && tags[$0].weight > weight }
+            }
+            f.check("SUBQUERY(links, $t, $t.weight >= %@).@count == 2", [weight]) { $0.links.filter { tags[$0].weight >= weight }.count == 2 }
+        }
         f.check("links.@avg.weight >= 4") { $0.links.isEmpty ? false : Double($0.links.map { tags[$0].weight }.reduce(0, +)) / Double($0.links.count) >= 4 }
         let tag = try #require(f.realm.object(ofType: QTag.self, forPrimaryKey: 2))
         f.check("link == %@", [tag]) { $0.link == 2 }
