@@ -37,6 +37,23 @@ import Testing
         #expect(none.max(ofProperty: "weight") as Int? == nil)
     }
 
+    @Test func testQueriesThroughLinksInsideAWriteSeeTheWrite() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        _ = try QData.populate(realm, count: 60, seed: 7)
+        let before = try realm.objects(QItem.self).filter("link.weight > 4 OR ANY links.label == 'red' OR SUBQUERY(links, $t, $t.weight > 2).@count > 1").map(\.id)
+        try realm.write {
+            let heavy = QTag(value: ["id": 100, "label": "red", "weight": 50])
+            try realm.add(heavy)
+            let first = realm.objects(QItem.self).where { $0.id == 0 }.first!
+            first.link = heavy
+            let inWrite = try realm.objects(QItem.self).filter("link.weight > 4 OR ANY links.label == 'red' OR SUBQUERY(links, $t, $t.weight > 2).@count > 1").map(\.id)
+            #expect(Set(inWrite) == Set(before).union([0]))
+            #expect(realm.objects(QTag.self).where { $0.owners.count > 0 }.count >= 1)
+            #expect(realm.objects(QItem.self).where { $0.link.weight == 50 }.map(\.id) == [0])
+        }
+        #expect(realm.objects(QItem.self).where { $0.link.weight == 50 }.map(\.id) == [0])
+    }
+
     @Test func testFrozenResultsKeepTheirQuery() async throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         try dogs(realm, [("Rex", 1), ("Fido", 3), ("Ace", 0), ("Rover", 7)])
