@@ -9,6 +9,12 @@ extension QueryExecutor {
         if base == nil, case .filter(let predicate)? = remaining.first {
             remaining = remaining.dropFirst()
             keys = filterTable(predicate, table)
+        } else if base == nil, case .sort(let descriptors)? = remaining.first {
+            // Sorting every object: the keys and each sort column in one scan of the rows each,
+            // both in key order.
+            remaining = remaining.dropFirst()
+            keys = context.allKeys(table)
+            keys = sort(keys, descriptors, columns: descriptors.map { values(of: QueryPath(dotted: $0.keyPath), in: table) })
         } else {
             keys = base ?? context.allKeys(table)
         }
@@ -59,9 +65,33 @@ extension QueryExecutor {
         }
     }
 
+    /// The one value `keyPath` reaches from every object of `table`, in key order: one scan
+    /// of the rows, no descent per object.
+    func values(of keyPath: QueryPath, in table: Table) -> [QueryValue] {
+        let path = compile(keyPath, from: table)
+        var result: [QueryValue] = []
+        var out: [QueryValue] = []
+        do {
+            try reader.scan(table.rowsTree, from: []) { key, row in
+                out.removeAll(keepingCapacity: true)
+                values(path, table, ObjectKey.read(key), row, into: &out)
+                result.append(out.first ?? .null)
+                return true
+            }
+        } catch {
+            context.fail(error)
+        }
+        return result
+    }
+
     private func sort(_ keys: [ObjectKey], _ descriptors: [SortDescriptor], _ table: Table) -> [ObjectKey] {
         guard !descriptors.isEmpty else { return keys }
-        let columns = descriptors.map { values(of: QueryPath(dotted: $0.keyPath), keys, table) }
+        return sort(keys, descriptors, columns: descriptors.map { values(of: QueryPath(dotted: $0.keyPath), keys, table) })
+    }
+
+    /// `keys` ordered by `columns` (one value per key for each descriptor), stably.
+    private func sort(_ keys: [ObjectKey], _ descriptors: [SortDescriptor], columns: [[QueryValue]]) -> [ObjectKey] {
+        guard !descriptors.isEmpty, columns.allSatisfy({ $0.count == keys.count }) else { return keys }
         let order = keys.indices.sorted { a, b in
             for (column, descriptor) in zip(columns, descriptors) {
                 let o = QueryValue.sortOrder(column[a], column[b])

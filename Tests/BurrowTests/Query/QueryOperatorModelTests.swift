@@ -292,6 +292,13 @@ import Testing
         let scores = f.items.filter { $0.rank > 0 }.map(\.score)
         #expect(results.average(ofProperty: "score") as Double? == (scores.isEmpty ? nil : scores.reduce(0, +) / Double(scores.count)))
         #expect(results.sum(ofProperty: "amount") as Decimal128 == f.items.filter { $0.rank > 0 }.map(\.amount).reduce(Decimal128(0), +))
+        // Over every object (one scan of the rows).
+        let all = f.realm.objects(QItem.self)
+        #expect(all.sum(ofProperty: "rank") as Int == f.items.map(\.rank).reduce(0, +))
+        #expect(all.min(ofProperty: "amount") as Decimal128? == f.items.map(\.amount).min())
+        #expect(all.max(ofProperty: "when") as Date? == f.items.map(\.when).max())
+        #expect(all.average(ofProperty: "ratio") as Double? == Double(f.items.map { Double($0.ratio) }.reduce(0, +)) / Double(f.items.count))
+        #expect(all.sum(ofProperty: "link.weight") as Int == f.items.compactMap { $0.link.map { f.tags[$0].weight } }.reduce(0, +))
         #expect(f.realm.objects(QItem.self).where { $0.rank > 100 }.average(ofProperty: "rank") as Double? == nil)
         #expect(f.realm.objects(QItem.self).where { $0.rank > 100 }.sum(ofProperty: "rank") as Int == 0)
         #expect(results.sum(ofProperty: "optInt") as Int == f.items.filter { $0.rank > 0 }.compactMap(\.optInt).reduce(0, +))
