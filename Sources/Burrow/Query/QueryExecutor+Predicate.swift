@@ -28,6 +28,10 @@ extension QueryExecutor {
         /// For the common `property op constant(s)` on a field of the queried object itself:
         /// the row field and its type, read without collecting values into an array.
         let directField: (field: Int, type: PropertyType)?
+        /// For a direct string field compared (without options) with one string by `==`,
+        /// `!=`, `BEGINSWITH`, `ENDSWITH` or `CONTAINS`: the constant's UTF-8 bytes, compared
+        /// with the row's bytes in place.
+        let directBytes: [UInt8]?
 
         init(lhs: CompiledSide, rhs: CompiledSide, op: QueryOperator, options: QueryStringOptions, quantifier: QueryQuantifier) {
             self.lhs = lhs
@@ -39,6 +43,12 @@ extension QueryExecutor {
                 directField = (field, steps[0].type)
             } else {
                 directField = nil
+            }
+            if let direct = directField, direct.type == .string, options.isEmpty, case .values(let right) = rhs, right.count == 1,
+                case .string(let constant) = right[0], [.equal, .notEqual, .beginsWith, .endsWith, .contains].contains(op) {
+                directBytes = Array(constant.utf8)
+            } else {
+                directBytes = nil
             }
         }
     }
@@ -98,6 +108,9 @@ extension QueryExecutor {
         case .or(let a, let b): return matches(a, table, key, row) || matches(b, table, key, row)
         case .not(let a): return !matches(a, table, key, row)
         case .comparison(let c):
+            if let constant = c.directBytes, let direct = c.directField, let result = Self.testInPlace(row, direct.field, constant, c.op) {
+                return c.quantifier == .none ? !result : result
+            }
             if let direct = c.directField, case .values(let right) = c.rhs {
                 let value = fieldValue(row, direct.field, direct.type, table, key)
                 return c.quantifier == .none ? !test(value, right, c) : test(value, right, c)
@@ -223,6 +236,33 @@ extension QueryExecutor {
         case .like:
             guard case .string(let s) = a, case .string(let pattern) = b else { return false }
             return like(Array(s.unicodeScalars), likeTokens(pattern))
+        }
+    }
+
+    /// A string operator applied to the string field `field` of `row` and `constant`, on the
+    /// row's bytes; nil if the payload lives outside the row (a long string), which the
+    /// general path fetches.
+    @inline(__always)
+    static func testInPlace(_ row: UnsafeRawBufferPointer, _ field: Int, _ constant: [UInt8], _ op: QueryOperator) -> Bool? {
+        guard let payload = RowCodec.field(row, field) else {
+            return op == .notEqual  // null: only `!=` holds
+        }
+        guard !ValueCodec.isExternal(payload, as: .string) else { return nil }
+        let count = Int(ValueCodec.u32(payload, 0))
+        let text = UnsafeRawBufferPointer(rebasing: payload[4..<4 + count])
+        switch op {
+        case .equal: return text.elementsEqual(constant)
+        case .notEqual: return !text.elementsEqual(constant)
+        case .beginsWith: return count >= constant.count && text.prefix(constant.count).elementsEqual(constant)
+        case .endsWith: return count >= constant.count && text.suffix(constant.count).elementsEqual(constant)
+        default:
+            guard !constant.isEmpty else { return true }
+            guard count >= constant.count else { return false }
+            let first = constant[0]
+            for start in 0...(count - constant.count) where text[start] == first {
+                if UnsafeRawBufferPointer(rebasing: text[start..<(start + constant.count)]).elementsEqual(constant) { return true }
+            }
+            return false
         }
     }
 

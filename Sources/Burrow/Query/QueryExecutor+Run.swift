@@ -71,6 +71,19 @@ extension QueryExecutor {
         let path = compile(keyPath, from: table)
         var result: [QueryValue] = []
         var out: [QueryValue] = []
+        if let steps = path.steps, steps.count == 1, case .field(let field) = steps[0].kind {
+            // One field of each row: decoded in place.
+            let type = steps[0].type
+            do {
+                try reader.scan(table.rowsTree, from: []) { key, row in
+                    result.append(fieldValue(row, field, type, table, ObjectKey.read(key)))
+                    return true
+                }
+            } catch {
+                context.fail(error)
+            }
+            return result
+        }
         do {
             try reader.scan(table.rowsTree, from: []) { key, row in
                 out.removeAll(keepingCapacity: true)
@@ -92,6 +105,16 @@ extension QueryExecutor {
     /// `keys` ordered by `columns` (one value per key for each descriptor), stably.
     private func sort(_ keys: [ObjectKey], _ descriptors: [SortDescriptor], columns: [[QueryValue]]) -> [ObjectKey] {
         guard !descriptors.isEmpty, columns.allSatisfy({ $0.count == keys.count }) else { return keys }
+        if descriptors.count == 1, let ints = Self.intColumn(columns[0]) {
+            // One integer column (nulls first): compared as integers, not as query values.
+            let ascending = descriptors[0].ascending
+            let order = keys.indices.sorted { a, b in
+                let x = ints[a], y = ints[b]
+                if x != y { return ascending ? (x ?? .min) < (y ?? .min) || (x == nil) : (x ?? .min) > (y ?? .min) || (y == nil) }
+                return a < b
+            }
+            return order.map { keys[$0] }
+        }
         let order = keys.indices.sorted { a, b in
             for (column, descriptor) in zip(columns, descriptors) {
                 let o = QueryValue.sortOrder(column[a], column[b])
@@ -100,6 +123,20 @@ extension QueryExecutor {
             return a < b
         }
         return order.map { keys[$0] }
+    }
+
+    /// The column as integers (nil for null) if every value is an integer or null.
+    private static func intColumn(_ column: [QueryValue]) -> [Int64?]? {
+        var ints: [Int64?] = []
+        ints.reserveCapacity(column.count)
+        for value in column {
+            switch value {
+            case .int(let i): ints.append(i)
+            case .null: ints.append(nil)
+            default: return nil
+            }
+        }
+        return ints
     }
 
     private func distinct(_ keys: [ObjectKey], _ keyPaths: [String], _ table: Table) -> [ObjectKey] {

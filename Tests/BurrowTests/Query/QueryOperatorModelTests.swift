@@ -285,6 +285,20 @@ import Testing
             }
         }.map { f.items[$0].id }, "nulls first, then by value, stable")
 
+        // One integer key with nulls, both directions: nulls first ascending, last descending.
+        for ascending in [true, false] {
+            let got = f.realm.objects(QItem.self).sorted(byKeyPath: "optInt", ascending: ascending).map(\.id)
+            let want = f.items.indices.sorted { a, b in
+                let x = f.items[a].optInt, y = f.items[b].optInt
+                if x == y { return a < b }
+                guard let x else { return ascending }
+                guard let y else { return !ascending }
+                return ascending ? x < y : x > y
+            }.map { f.items[$0].id }
+            #expect(got == want, "optInt ascending: \(ascending)")
+            let filtered = try f.realm.objects(QItem.self).filter("rank > 0 SORT(optInt \(ascending ? "ASC" : "DESC"))").map(\.id)
+            #expect(filtered == want.filter { id in f.items[id].rank > 0 })
+        }
         let results = f.realm.objects(QItem.self).where { $0.rank > 0 }
         #expect(results.sum(ofProperty: "rank") as Int == f.items.filter { $0.rank > 0 }.map(\.rank).reduce(0, +))
         #expect(results.min(ofProperty: "score") as Double? == f.items.filter { $0.rank > 0 }.map(\.score).min())
