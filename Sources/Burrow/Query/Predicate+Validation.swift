@@ -77,7 +77,13 @@ enum QueryValidator {
                 result = previous
             }
         }
-        guard let result else { throw RealmError(.invalidArgument, "Invalid key path: it is empty.") }
+        guard let result else {
+            // The empty path is the object itself (`SELF`).
+            let itself = Property(
+                name: "SELF", type: .object, isOptional: false, collection: .single, objectClassName: info.name,
+                linkOriginPropertyName: nil, isPrimary: false, isIndexed: false)
+            return PathInfo(type: .object, isOptional: false, isMany: false, linkedClass: info, property: itself, owner: info)
+        }
         return result
     }
 

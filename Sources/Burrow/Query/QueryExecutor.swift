@@ -124,6 +124,11 @@ final class QueryExecutor {
             out.append(.null)
             return
         }
+        guard !steps.isEmpty else {
+            // The object itself (`SELF`).
+            out.append(.link(table: table.id, key: key.rawValue))
+            return
+        }
         collect(steps[...], table, key, row, many: false, into: &out)
     }
 

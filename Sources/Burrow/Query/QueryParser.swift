@@ -351,6 +351,9 @@ struct QueryParser {
             case "nil", "null":
                 advance()
                 return .constant(.null)
+            case "self" where name == "SELF":
+                advance()
+                return try continueKeyPath([])
             case "oid", "uuid":
                 let save = position
                 advance()
@@ -527,5 +530,13 @@ protocol QueryArgumentCollection {
 }
 
 extension Results: QueryArgumentCollection {
+    var queryElements: [Any] { map { $0 } }
+}
+
+extension List: QueryArgumentCollection {
+    var queryElements: [Any] { map { $0 } }
+}
+
+extension MutableSet: QueryArgumentCollection {
     var queryElements: [Any] { map { $0 } }
 }

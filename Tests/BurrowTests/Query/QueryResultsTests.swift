@@ -96,6 +96,9 @@ import Testing
         #expect(older.map(\.name) == ["B", "A"], "list order")
         #expect(person.dogs.sorted(byKeyPath: "name").map(\.name) == ["A", "B"])
         #expect(try person.dogs.filter("age > %@", 3).map(\.name) == ["A"])
+        #expect(try realm.objects(Dog.self).filter("SELF IN %@", person.dogs).map(\.name) == ["B", "A"])
+        #expect(try realm.objects(Dog.self).filter("name IN %@", ["A", "C"]).map(\.name) == ["A", "C"])
+        #expect(try realm.objects(Person.self).filter("ANY dogs IN %@", person.dogs).count == 1)
         try realm.write { person.dogs.append(realm.objects(Dog.self).where { $0.name == "C" }.first!) }
         #expect(older.map(\.name) == ["B", "A", "C"])
         #expect(realm.objects(Person.self).where { $0.dogs.age > 8 }.count == 1)
