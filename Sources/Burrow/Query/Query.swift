@@ -3,6 +3,7 @@ import Foundation
 /// Options of string comparisons in the typed query DSL.
 public struct StringOptions: OptionSet, Sendable, Hashable {
     public let rawValue: Int
+    /// Options from their raw bits (1: case-insensitive, 2: diacritic-insensitive).
     public init(rawValue: Int) { self.rawValue = rawValue }
     /// Letters compare without regard to case: `"rex"` matches `"Rex"`.
     public static let caseInsensitive = StringOptions(rawValue: 1)
@@ -112,6 +113,7 @@ extension Query where T: ObjectBase {
 
 /// `Optional`, to the query DSL: links are optional, and their properties can be queried.
 public protocol _QueryOptional {
+    /// The type of the value when there is one.
     associatedtype Wrapped
 }
 
@@ -126,12 +128,23 @@ extension Query where T: _QueryOptional, T.Wrapped: ObjectBase {
 
 /// `List`, `MutableSet` and `LinkingObjects`, to the query DSL.
 public protocol _QueryCollection {
+    /// The type of the collection's elements.
     associatedtype _QueryElement
 }
 
-extension List: _QueryCollection { public typealias _QueryElement = Element }
-extension MutableSet: _QueryCollection { public typealias _QueryElement = Element }
-extension LinkingObjects: _QueryCollection { public typealias _QueryElement = Element }
+extension List: _QueryCollection {
+    /// The list's element type, to the query DSL.
+    public typealias _QueryElement = Element
+}
+extension MutableSet: _QueryCollection {
+    /// The set's element type, to the query DSL.
+    public typealias _QueryElement = Element
+}
+
+extension LinkingObjects: _QueryCollection {
+    /// The linking objects' class, to the query DSL.
+    public typealias _QueryElement = Element
+}
 
 extension Query where T: _QueryCollection, T._QueryElement: ObjectBase {
     /// The property `member` of the collection's objects: a condition on it holds if it holds
@@ -197,10 +210,14 @@ extension Query where T: _QueryNumeric {
 
 /// `Map`, to the query DSL.
 public protocol _QueryMap {
+    /// The type of the map's values.
     associatedtype _QueryValue
 }
 
-extension Map: _QueryMap { public typealias _QueryValue = Value }
+extension Map: _QueryMap {
+    /// The map's value type, to the query DSL.
+    public typealias _QueryValue = Value
+}
 
 extension Query where T: _QueryMap {
     /// The number of entries.
@@ -280,14 +297,24 @@ extension AnyRealmValue: _QueryComparable {}
 extension Optional: _QueryComparable where Wrapped: _QueryComparable & _OptionalPersistable {}
 extension Optional: _QueryNumeric where Wrapped: _QueryNumeric & _OptionalPersistable {}
 
+/// Ordering conditions: numbers by value (across number types), dates by instant, strings by
+/// their UTF-8 bytes, ObjectIds and UUIDs by their bytes. A nil value satisfies none of them.
 extension Query where T: _QueryComparable {
+    /// Less than `rhs`.
     public static func < (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.compare(.less, constant(rhs)) }
+    /// Less than or equal to `rhs`.
     public static func <= (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.compare(.lessOrEqual, constant(rhs)) }
+    /// Greater than `rhs`.
     public static func > (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.compare(.greater, constant(rhs)) }
+    /// Greater than or equal to `rhs`.
     public static func >= (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.compare(.greaterOrEqual, constant(rhs)) }
+    /// Less than the other side's value.
     public static func < (lhs: Query<T>, rhs: Query<T>) -> Query<Bool> { lhs.compare(.less, rhs) }
+    /// Less than or equal to the other side's value.
     public static func <= (lhs: Query<T>, rhs: Query<T>) -> Query<Bool> { lhs.compare(.lessOrEqual, rhs) }
+    /// Greater than the other side's value.
     public static func > (lhs: Query<T>, rhs: Query<T>) -> Query<Bool> { lhs.compare(.greater, rhs) }
+    /// Greater than or equal to the other side's value.
     public static func >= (lhs: Query<T>, rhs: Query<T>) -> Query<Bool> { lhs.compare(.greaterOrEqual, rhs) }
 }
 
@@ -305,10 +332,15 @@ extension Query where T: _QueryNumeric & Comparable {
     }
 }
 
+/// Enums compare by their raw values.
 extension Query where T: PersistableEnum, T.RawValue: Comparable {
+    /// Raw value less than `rhs`'s.
     public static func < (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.compare(.less, constant(rhs)) }
+    /// Raw value less than or equal to `rhs`'s.
     public static func <= (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.compare(.lessOrEqual, constant(rhs)) }
+    /// Raw value greater than `rhs`'s.
     public static func > (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.compare(.greater, constant(rhs)) }
+    /// Raw value greater than or equal to `rhs`'s.
     public static func >= (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.compare(.greaterOrEqual, constant(rhs)) }
 }
 
