@@ -1,3 +1,5 @@
+import Foundation
+
 /// Splitting a query string into tokens, each with the position (in characters from the
 /// start) where it begins, for error messages.
 extension QueryParser {
@@ -6,6 +8,8 @@ extension QueryParser {
         case int(Int64)
         case double(Double)
         case string(String)
+        /// `2024-01-31@13:45:00[:nanoseconds]` (UTC) or `T<seconds>:<nanoseconds>` (since 1970).
+        case date(Date)
         /// `%@`: the next argument.
         case argument
         /// `%K`: the next argument, as a key path.
@@ -36,6 +40,11 @@ extension QueryParser {
             let start = i
             if c.isWhitespace {
                 i += 1
+                continue
+            }
+            if let (date, end) = dateLiteral(chars, at: i) {
+                tokens.append(Token(kind: .date(date), position: start, text: String(chars[start..<end])))
+                i = end
                 continue
             }
             if c.isLetter || c == "_" {
@@ -155,5 +164,55 @@ extension QueryParser {
         }
         tokens.append(Token(kind: .end, position: chars.count, text: "end of query"))
         return tokens
+    }
+
+    /// A date literal starting at `start`, and where it ends; nil if there is none there.
+    static func dateLiteral(_ chars: [Character], at start: Int) -> (Date, Int)? {
+        var i = start
+        func digits(_ min: Int, _ max: Int) -> Int? {
+            var value = 0, count = 0
+            while i < chars.count, count < max, let digit = chars[i].wholeNumberValue, chars[i].isASCII {
+                value = value * 10 + digit
+                count += 1
+                i += 1
+            }
+            return count >= min ? value : nil
+        }
+        func expect(_ c: Character) -> Bool {
+            guard i < chars.count, chars[i] == c else { return false }
+            i += 1
+            return true
+        }
+        // Only where a literal can stand: not inside an identifier.
+        if start > 0, chars[start - 1].isLetter || chars[start - 1].isNumber || chars[start - 1] == "_" { return nil }
+        if chars[start] == "T" {
+            i += 1
+            let negative = expect("-")
+            guard let seconds = digits(1, 12), expect(":"), let nanos = digits(1, 9) else { return nil }
+            if i < chars.count, chars[i].isLetter || chars[i].isNumber { return nil }
+            let value = (Double(seconds) + Double(nanos) / 1e9) * (negative ? -1 : 1)
+            return (Date(timeIntervalSince1970: value), i)
+        }
+        guard let year = digits(4, 4), expect("-"), let month = digits(1, 2), expect("-"), let day = digits(1, 2),
+            expect("@") || expect("T"), let hour = digits(1, 2), expect(":"), let minute = digits(2, 2), expect(":"),
+            let second = digits(2, 2)
+        else { return nil }
+        var nanos = 0
+        if expect(":") {
+            guard let n = digits(1, 9) else { return nil }
+            nanos = n
+        }
+        guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+        var components = DateComponents()
+        components.year = year
+        components.month = month
+        components.day = day
+        components.hour = hour
+        components.minute = minute
+        components.second = second
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        guard let date = calendar.date(from: components) else { return nil }
+        return (date.addingTimeInterval(Double(nanos) / 1e9), i)
     }
 }

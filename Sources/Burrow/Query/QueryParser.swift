@@ -301,6 +301,9 @@ struct QueryParser {
         case .string(let s):
             advance()
             return .constant(.string(s))
+        case .date(let d):
+            advance()
+            return .constant(.date(d))
         case .argument:
             advance()
             let value = try argument(nextArgument, at: token)

@@ -112,7 +112,7 @@ import Testing
     static let fragments = [
         "age", "name", "owners", "dogs", "favoriteToy", ".", "@count", "@sum", "@min", "@avg", "@keys", "[", "]", "[c]", "[cd]", "(", ")", "{", "}",
         ",", "==", "!=", "<", ">=", "=", "AND", "OR", "NOT", "ANY", "ALL", "NONE", "IN", "BETWEEN", "BEGINSWITH", "LIKE", "CONTAINS", "'x'", "\"é\"",
-        "%@", "$1", "%K", "SUBQUERY(", "$p", "$p.name", "3", "-2.5e3", "nil", "true", "SORT", "DISTINCT", "LIMIT", "oid(", "uuid(", "\\", "'", "#", "𝄞", " ", "TRUEPREDICATE",
+        "%@", "$1", "%K", "SUBQUERY(", "$p", "$p.name", "2024-01-31@13:45:00", "T-12:5", "2024-13-", "3", "-2.5e3", "nil", "true", "SORT", "DISTINCT", "LIMIT", "oid(", "uuid(", "\\", "'", "#", "𝄞", " ", "TRUEPREDICATE",
     ]
 
     @Test func testRandomAndMutatedQueriesNeverCrash() throws {

@@ -88,6 +88,14 @@ import Testing
             }
         }
         f.check("when BETWEEN %@", [[QData.date(2), QData.date(5)]]) { (QData.date(2)...QData.date(5)).contains($0.when) }
+        // Date literals: seconds since 1970, or a UTC date and time.
+        let d3 = QData.date(3)
+        let seconds = Int(d3.timeIntervalSince1970.rounded(.down))
+        let nanos = Int(((d3.timeIntervalSince1970 - Double(seconds)) * 1e9).rounded())
+        f.check("when > T\(seconds):\(nanos)") { $0.when > Date(timeIntervalSince1970: Double(seconds) + Double(nanos) / 1e9) }
+        f.check("when < 2023-03-08@20:26:41") { $0.when < Date(timeIntervalSince1970: 1_678_307_201) }
+        f.check("when >= 2023-03-08T20:26:41:500000000") { $0.when >= Date(timeIntervalSince1970: 1_678_307_201.5) }
+        #expect(f.items.contains { $0.when < Date(timeIntervalSince1970: 1_678_307_201) } && f.items.contains { $0.when >= Date(timeIntervalSince1970: 1_678_307_201.5) })
         f.check("oid == oid(\(QData.oids[1]))") { $0.oid == QData.oids[1] }
         f.check("uid == uuid(\(QData.uuids[2].uuidString))") { $0.uid == QData.uuids[2] }
         for b in QData.blobs {
