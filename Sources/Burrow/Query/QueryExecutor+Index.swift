@@ -1,6 +1,6 @@
 import BurrowStorage
 
-/// Narrowing a filter with the primary-key tree or a secondary index.
+/// Narrowing a filter with the primary key or a secondary index.
 ///
 /// Index keys are order-preserving (`IndexKey`), so `==` and `IN` are seeks and ranges are
 /// scans between two keys. The keys an index gives are candidates only: every candidate's row
@@ -9,7 +9,8 @@ import BurrowStorage
 /// `Double` precision since 1970).
 extension QueryExecutor {
     /// The keys of the objects that may satisfy `predicate`, in key order, if one of its
-    /// top-level conditions can be answered by an index; nil if the table must be scanned.
+    /// top-level conditions can be answered by the primary key or an index; nil if the table
+    /// must be scanned.
     func indexCandidates(_ predicate: QueryPredicate, _ table: Table) -> [ObjectKey]? {
         for conjunct in predicate.conjuncts {
             guard case .comparison(let raw) = conjunct else { continue }
@@ -18,32 +19,54 @@ extension QueryExecutor {
                 case .property(let name) = path.components[0], let index = table.info.propertyIndex[name],
                 let field = table.fieldOf[index]
             else { continue }
-            let isPrimary = field == table.primaryKeyField
-            guard let tree = isPrimary ? table.primaryKeyTree : table.fieldIndexTrees[field] else { continue }
             let type = table.fieldTypes[field]
-            var keys: [ObjectKey]?
-            switch (c.op, c.rhs) {
-            case (.equal, .constant(let value)) where Self.indexable(value, type):
-                keys = lookup(tree, value, isPrimary)
-            case (.equal, .list(let values)) where values.allSatisfy({ Self.indexable($0, type) }):
-                keys = values.flatMap { lookup(tree, $0, isPrimary) }
-            case (.between, .list(let bounds)) where bounds.count == 2 && bounds.allSatisfy({ Self.orderable($0, type) }):
-                keys = range(tree, from: bounds[0], to: bounds[1], isPrimary)
-            case (.less, .constant(let v)) where Self.orderable(v, type), (.lessOrEqual, .constant(let v)) where Self.orderable(v, type):
-                keys = range(tree, from: nil, to: v, isPrimary)
-            case (.greater, .constant(let v)) where Self.orderable(v, type), (.greaterOrEqual, .constant(let v)) where Self.orderable(v, type):
-                keys = range(tree, from: v, to: nil, isPrimary)
-            default:
-                continue
+            let found: [ObjectKey]?
+            if field == table.primaryKeyField {
+                found = primaryKeyCandidates(c, table, type)
+            } else if let tree = table.fieldIndexTrees[field] {
+                found = secondaryIndexCandidates(c, tree, type)
+            } else {
+                found = nil
             }
-            guard var found = keys else { continue }
-            found.sort()
+            guard var keys = found else { continue }
+            keys.sort()
             var unique: [ObjectKey] = []
-            unique.reserveCapacity(found.count)
-            for key in found where unique.last != key { unique.append(key) }
+            unique.reserveCapacity(keys.count)
+            for key in keys where unique.last != key { unique.append(key) }
             return unique
         }
         return nil
+    }
+
+    /// `==` and `IN` on the primary key, through the realm's own lookup by primary key
+    /// (however it finds objects); the primary key keeps no order to scan, so ranges scan.
+    private func primaryKeyCandidates(_ c: QueryComparison, _ table: Table, _ type: PropertyType) -> [ObjectKey]? {
+        switch (c.op, c.rhs) {
+        case (.equal, .constant(let value)) where Self.indexable(value, type):
+            return context.objectKey(table, primaryKey: value.stored).map { [$0] } ?? []
+        case (.equal, .list(let values)) where values.allSatisfy({ Self.indexable($0, type) }):
+            return values.compactMap { context.objectKey(table, primaryKey: $0.stored) }
+        default:
+            return nil
+        }
+    }
+
+    /// `==`, `IN`, ranges and `BETWEEN` on a secondary index.
+    private func secondaryIndexCandidates(_ c: QueryComparison, _ tree: String, _ type: PropertyType) -> [ObjectKey]? {
+        switch (c.op, c.rhs) {
+        case (.equal, .constant(let value)) where Self.indexable(value, type):
+            return lookup(tree, value)
+        case (.equal, .list(let values)) where values.allSatisfy({ Self.indexable($0, type) }):
+            return values.flatMap { lookup(tree, $0) }
+        case (.between, .list(let bounds)) where bounds.count == 2 && bounds.allSatisfy({ Self.orderable($0, type) }):
+            return range(tree, from: bounds[0], to: bounds[1])
+        case (.less, .constant(let v)) where Self.orderable(v, type), (.lessOrEqual, .constant(let v)) where Self.orderable(v, type):
+            return range(tree, from: nil, to: v)
+        case (.greater, .constant(let v)) where Self.orderable(v, type), (.greaterOrEqual, .constant(let v)) where Self.orderable(v, type):
+            return range(tree, from: v, to: nil)
+        default:
+            return nil
+        }
     }
 
     /// Whether `value` has the index key form of values of `type` (so equal values have
@@ -59,12 +82,9 @@ extension QueryExecutor {
         }
     }
 
-    private func lookup(_ tree: String, _ value: QueryValue, _ isPrimary: Bool) -> [ObjectKey] {
+    private func lookup(_ tree: String, _ value: QueryValue) -> [ObjectKey] {
         let key = IndexKey.encode(value.stored)
         do {
-            if isPrimary {
-                return try reader.withValue(tree, key) { ObjectKey.read($0) }.map { [$0] } ?? []
-            }
             var found: [ObjectKey] = []
             try reader.scan(tree, prefix: key) { entry, _ in
                 found.append(ObjectKey.read(entry, at: entry.count - 8))
@@ -79,15 +99,15 @@ extension QueryExecutor {
     /// The keys of entries whose values may lie between `low` and `high` (either bound
     /// missing: to the end of the values of that type). Bounds are inclusive here; the rows
     /// are tested afterwards.
-    private func range(_ tree: String, from low: QueryValue?, to high: QueryValue?, _ isPrimary: Bool) -> [ObjectKey] {
+    private func range(_ tree: String, from low: QueryValue?, to high: QueryValue?) -> [ObjectKey] {
         guard let tag = (low ?? high).map({ IndexKey.encode($0.stored)[0] }) else { return [] }
         let start = low.map(Self.lowerBound) ?? [tag]
         let limit = high.map(Self.upperLimit) ?? [tag + 1]
         var found: [ObjectKey] = []
         do {
-            try reader.scan(tree, from: start) { entry, value in
+            try reader.scan(tree, from: start) { entry, _ in
                 guard QueryValue.bytewise(entry, limit) <= 0 else { return false }
-                found.append(isPrimary ? ObjectKey.read(value) : ObjectKey.read(entry, at: entry.count - 8))
+                found.append(ObjectKey.read(entry, at: entry.count - 8))
                 return true
             }
         } catch {
