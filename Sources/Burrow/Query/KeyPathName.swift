@@ -41,6 +41,11 @@ enum KeyPathName {
         guard read.count == 1 else {
             throw RealmError(.invalidArgument, "The key path \(keyPath) does not name one @Persisted property of \(info.name) (it reads \(read.count)); queries, sorting and aggregates can only use @Persisted properties.")
         }
+        // A key path that goes further (`\Dog.toy?.name`: reading stops at the nil link) reads
+        // one field too, but its value is not the field's.
+        guard let field = info.fields[read[0]].accessor as? any TraceableField.Type, field.valueType == Value.self else {
+            throw RealmError(.invalidArgument, "The key path \(keyPath) reads more than the @Persisted property '\(info.schema.properties[read[0]].name)' of \(info.name); use a key path naming one property (or a dotted string key path).")
+        }
         let name = info.schema.properties[read[0]].name
         names.withLock { $0[keyPath] = name }
         return name
@@ -51,12 +56,15 @@ enum KeyPathName {
 private protocol TraceableField {
     static func reset(at field: UnsafeMutableRawPointer)
     static func wasRead(at field: UnsafeMutableRawPointer) -> Bool
+    static var valueType: Any.Type { get }
 }
 
 extension Persisted: TraceableField {
     fileprivate static func reset(at field: UnsafeMutableRawPointer) {
         field.assumingMemoryBound(to: Persisted<Value>.self).pointee.storage = .unmanagedNoDefault
     }
+
+    fileprivate static var valueType: Any.Type { Value.self }
 
     fileprivate static func wasRead(at field: UnsafeMutableRawPointer) -> Bool {
         if case .unmanaged = field.assumingMemoryBound(to: Persisted<Value>.self).pointee.storage { return true }

@@ -43,6 +43,7 @@ import Testing
             (#Predicate<Dog> { $0.age % 2 == 0 }, "IntRemainder"),
             (#Predicate<Dog> { $0.name.count > 3 }, "String"),
             (#Predicate<Dog> { $0.age + 1 > 3 }, "Arithmetic"),
+            (#Predicate<Dog> { $0.favoriteToy?.name.count == 3 }, "String"),
         ]
         for (predicate, fragment) in cases {
             do {
@@ -52,6 +53,33 @@ import Testing
                 #expect(error.code == .invalidArgument)
                 #expect(error.description.contains(fragment), "\(error.description)")
             }
+        }
+    }
+}
+
+@Suite struct KeyPathNameTests {
+    @Test func testKeyPathsNameOnePersistedProperty() throws {
+        #expect(try KeyPathName.resolve(\Dog.name) == "name")
+        #expect(try KeyPathName.resolve(\Dog.favoriteToy) == "favoriteToy")
+        #expect(try KeyPathName.resolve(\Person.dogs) == "dogs")
+        #expect(try KeyPathName.resolve(\Dog.owners) == "owners")
+        for (keyPath, fragment) in [(\Dog.favoriteToy?.name, "reads more than"), (\Dog.name.count, "reads more than")] as [(AnyKeyPath, String)] {
+            do {
+                switch keyPath {
+                case let k as KeyPath<Dog, String?>: _ = try KeyPathName.resolve(k)
+                case let k as KeyPath<Dog, Int>: _ = try KeyPathName.resolve(k)
+                default: Issue.record("unexpected key path type")
+                }
+                Issue.record("\(keyPath) did not throw")
+            } catch {
+                #expect(error.description.contains(fragment), "\(error.description)")
+            }
+        }
+        do {
+            _ = try KeyPathName.resolve(\Dog.description)
+            Issue.record("a computed property did not throw")
+        } catch {
+            #expect(error.description.contains("does not name one @Persisted property"), "\(error.description)")
         }
     }
 }
