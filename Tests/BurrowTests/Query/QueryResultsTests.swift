@@ -113,6 +113,33 @@ import Testing
         #expect(owners.map(\.id) == [7, 8])
         #expect(try dogC.owners.filter("id > 7").map(\.name) == ["Alma"])
         #expect(dogC.owners.sorted(byKeyPath: "name").map(\.name) == ["Ali", "Alma"])
+        // Sorting, distinct and aggregates on the collections themselves.
+        #expect(person.dogs.sum(ofProperty: "age") as Int == 16)
+        #expect(person.dogs.max(ofProperty: "age") as Int? == 9)
+        #expect(person.dogs.average(ofProperty: "age") as Double? == 16.0 / 3)
+        #expect(person.dogs.distinct(by: ["name"]).count == 3)
+        #expect(person.dogs.sorted(by: [SortDescriptor(keyPath: "age", ascending: false)]).map(\.name) == ["C", "A", "B"])
+        #expect(dogC.owners.min(ofProperty: "id") as Int? == 7)
+        #expect(dogC.owners.sum(ofProperty: "id") as Int == 15)
+    }
+
+    @Test func testMutableSetQueries() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        let shelf = QShelf()
+        try realm.write {
+            for (id, weight) in [(1, 5), (2, 9), (3, 1)] { shelf.tags.insert(QTag(value: ["id": id, "label": "t\(id)", "weight": weight])) }
+            try realm.add(shelf)
+            try realm.add(QTag(value: ["id": 4, "label": "outside", "weight": 100]))
+        }
+        let heavy = shelf.tags.where { $0.weight > 2 }
+        #expect(Set(heavy.map(\.id)) == [1, 2])
+        #expect(try shelf.tags.filter("label BEGINSWITH 't'").count == 3)
+        #expect(shelf.tags.sorted(byKeyPath: "weight").map(\.id) == [3, 1, 2])
+        #expect(shelf.tags.sum(ofProperty: "weight") as Int == 15)
+        try realm.write { shelf.tags.insert(realm.object(ofType: QTag.self, forPrimaryKey: 4)!) }
+        #expect(Set(heavy.map(\.id)) == [1, 2, 4])
+        #expect(realm.objects(QShelf.self).where { $0.tags.weight > 50 }.count == 1)
+        #expect(try realm.objects(QShelf.self).filter("tags.@count == 4 AND ALL tags.weight >= 1").count == 1)
     }
 
     @Test func testDeletedAndLinkedObjectsInQueries() throws {

@@ -166,3 +166,8 @@ enum QData {
         return (items, tagModels)
     }
 }
+
+/// A set of objects, for queries on `MutableSet`.
+final class QShelf: Object {
+    @Persisted var tags: MutableSet<QTag>
+}
