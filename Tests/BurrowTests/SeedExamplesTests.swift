@@ -45,9 +45,9 @@ final class SeedPersonProjection: Projection<SeedPerson> {
     @Projected(\SeedPerson.address?.city) var homeCity
 }
 
-/// Every example of ../shared/seeds/ that the object layer covers, one test per example, named
-/// after its section, written as the seed writes it (with `try` where Swift asks). Examples that
-/// need queries (`where`, `filter`) join when those land.
+/// The examples of ../shared/seeds/, one test per example, named after its section, written as
+/// the seed writes it (with `try` where Swift asks). The seeds' other queries are in
+/// Query/QuerySeedTests.
 @Suite struct SeedExamplesTests {
     private func seedRealm() throws -> Realm {
         var config = temporaryConfiguration()
@@ -135,8 +135,10 @@ final class SeedPersonProjection: Projection<SeedPerson> {
             wolfie.favoriteParksByCity["New York"] = "Domino Park"
             try realm.add(wolfie)
         }
-        // The seed finds Wolfie with `where { $0.name == "Wolfie" }` (queries are issue 4).
-        let wolfie = realm.objects(SeedDog.self).first { $0.name == "Wolfie" }!
+        // Find the dog we want to update
+        let wolfie = realm.objects(SeedDog.self).where {
+            $0.name == "Wolfie"
+        }.first!
         #expect(wolfie.favoriteParksByCity["New York"] == "Domino Park")
 
         // Update values for keys, or add values if the keys do not currently exist
@@ -192,8 +194,10 @@ final class SeedPersonProjection: Projection<SeedPerson> {
     @Test func testUpdateAnAnyRealmValueProperty() throws {
         let realm = try seedRealm()
         try realm.write { try realm.add(SeedDog(value: ["name": "Rex"])) }
-        // The seed finds Rex with `where { $0.name == "Rex" }` (queries are issue 4).
-        let rex = realm.objects(SeedDog.self).first { $0.name == "Rex" }!
+        // Get a dog to update
+        let rex = realm.objects(SeedDog.self).where {
+            $0.name == "Rex"
+        }.first!
         try realm.write {
             // As with creating an object with an AnyRealmValue, you must specify the
             // type of the value when you update the property.

@@ -6,7 +6,8 @@ extension Results {
     ///
     /// `keyPaths` limits modifications to changes of those properties (the first component of
     /// each path is used); insertions and deletions are always reported. Made inside a write
-    /// transaction, the stream yields one `.error` and ends.
+    /// transaction, or on results filtered from a collection (not supported yet), the stream
+    /// yields one `.error` and ends.
     public func changes(keyPaths: [String]? = nil) -> ChangeStream<RealmCollectionChange<FrozenResults<Element>>> {
         let version: FrozenVersion
         do {
@@ -14,9 +15,12 @@ extension Results {
         } catch {
             return ChangeStream(core: StreamCore(failing: .error(error)))
         }
-        let evaluate = frozenEvaluation()
+        guard let evaluate = frozenEvaluation() else {
+            return ChangeStream(core: StreamCore(failing: .error(RealmError(
+                .invalidArgument, "Change streams of results filtered from a List, MutableSet or LinkingObjects are not supported yet; observe a query on realm.objects(\(Element.self).self) instead."))))
+        }
         let observer = ResultsObserver(
-            baseline: version, results: evaluate(version), evaluate: evaluate, readsOnlyItsClass: true,
+            baseline: version, results: evaluate(version), evaluate: evaluate, readsOnlyItsClass: steps.isEmpty,
             keyPaths: keyPaths.map { Set($0.map { String($0.prefix { $0 != "." }) }) })
         return ChangeStream(core: StreamCore(observer))
     }

@@ -59,6 +59,9 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, _Pers
 
     public var description: String { "LinkingObjects<\(Element.self)>(\(count) objects)" }
 
+    /// The object whose inverse relationship this is (nil on an unmanaged object's).
+    var linkedObject: ObjectBase? { owner }
+
     public static var _shape: _PropertyShape { _PropertyShape(.linkingObjects, objectType: Element.self) }
     public static func _defaultValue() -> LinkingObjects<Element> { LinkingObjects(fromType: Element.self, property: "") }
     public static func _get(_ object: ObjectBase, _ property: Int) -> LinkingObjects<Element> {

@@ -1,8 +1,14 @@
-/// The objects of one class in a realm, lazily evaluated and live: a `Results` reads nothing
-/// until it is used, and it re-evaluates when its realm moves to a new version or the open
-/// write transaction changes the objects. Confined to its realm's isolation, like the realm.
+/// The objects of one class in a realm, optionally filtered, sorted, deduplicated and limited:
+/// lazily evaluated and live. A `Results` reads nothing until it is used, and it re-evaluates
+/// its whole query when its realm moves to a new version or the open write transaction
+/// changes the objects. Confined to its realm's isolation, like the realm.
 public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomStringConvertible {
     let owner: Realm
+    /// The query steps, in the order they were chained.
+    let steps: [QueryStep]
+    /// Where the objects come from: nil for every object of the class, else the keys of a
+    /// collection (a list, a set, linking objects), read anew at each evaluation.
+    let base: ResultsBase?
     private let evaluation: Evaluation
 
     /// The object keys at one change stamp of the realm.
@@ -12,9 +18,16 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
         var keys: [ObjectKey] = []
     }
 
-    init(realm: Realm) {
+    init(realm: Realm, steps: [QueryStep] = [], base: ResultsBase? = nil) {
         owner = realm
+        self.steps = steps
+        self.base = base
         evaluation = Evaluation()
+    }
+
+    /// These results with one more query step.
+    func appending(_ step: QueryStep) -> Results<Element> {
+        Results(realm: owner, steps: steps + [step], base: base)
     }
 
     private var current: Evaluation {
@@ -26,10 +39,21 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
                 // a schema mismatch thrown when the realm opens instead.
                 preconditionFailure("\(error.description) (Set Realm.Configuration.objectTypes to have this checked when the realm opens.)")
             }
-            evaluation.keys = evaluation.table.map { owner.allKeys($0) } ?? []
+            if steps.isEmpty, base == nil {
+                evaluation.keys = evaluation.table.map { owner.allKeys($0) } ?? []
+            } else {
+                let executor = QueryExecutor(context: owner)
+                evaluation.keys = executor.run(steps, table: evaluation.table, base: base?.keys())
+            }
             evaluation.stamp = owner.changeStamp
         }
         return evaluation
+    }
+
+    /// The table and keys of the results now (evaluating them if the realm changed).
+    var evaluated: (table: Table?, keys: [ObjectKey]) {
+        let evaluation = current
+        return (evaluation.table, evaluation.keys)
     }
 
     public var startIndex: Int { 0 }
@@ -55,4 +79,14 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     public var realm: Realm? { owner }
 
     public var description: String { "Results<\(Element.self)> (\(count) objects)" }
+}
+
+/// The keys of the collection a `Results` filters (a list, a set, linking objects), read
+/// when the results evaluate, so that they follow the collection as it changes.
+final class ResultsBase {
+    let keys: () -> [ObjectKey]
+
+    init(_ keys: @escaping () -> [ObjectKey]) {
+        self.keys = keys
+    }
 }

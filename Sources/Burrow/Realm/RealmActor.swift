@@ -57,6 +57,15 @@ public actor RealmActor {
         return (try? realm.objects(type).freeze()) ?? FrozenResults(version: nil, table: nil, keys: [])
     }
 
+    /// The objects of `type` satisfying `isIncluded` (the typed query DSL), frozen at the
+    /// newest version:
+    ///
+    ///     let wolfie = await db.objects(Dog.self, where: { $0.name == "Wolfie" }).first
+    public func objects<T: ObjectBase>(_ type: T.Type, where isIncluded: sending (Query<T>) -> Query<Bool>) -> FrozenResults<T> {
+        realm.refresh()
+        return (try? realm.objects(type).where(isIncluded).freeze()) ?? FrozenResults(version: nil, table: nil, keys: [])
+    }
+
     /// The object of `type` with primary key `key`, frozen, or nil.
     public func object<T: Object, Key: Sendable>(ofType type: T.Type, forPrimaryKey key: Key) -> Frozen<T>? {
         realm.refresh()

@@ -4,11 +4,15 @@ public struct FrozenResults<T: ObjectBase>: RandomAccessCollection, Sendable {
     let version: FrozenVersion?
     let table: Table?
     let keys: [ObjectKey]
+    /// The query steps these results were evaluated with (kept for `description`; further
+    /// steps apply to `keys`).
+    let steps: [QueryStep]
 
-    init(version: FrozenVersion?, table: Table?, keys: [ObjectKey]) {
+    init(version: FrozenVersion?, table: Table?, keys: [ObjectKey], steps: [QueryStep] = []) {
         self.version = version
         self.table = table
         self.keys = keys
+        self.steps = steps
     }
 
     public var startIndex: Int { 0 }
@@ -27,15 +31,24 @@ extension Results {
     ///
     /// Throws `RealmError` (`.wrongState`) inside a write transaction.
     public func freeze() throws -> FrozenResults<Element> {
-        frozenEvaluation()(try FrozenVersion(of: owner))
+        let version = try FrozenVersion(of: owner)
+        if let evaluate = frozenEvaluation() { return evaluate(version) }
+        // Results of a collection (a list, a set, linking objects): its keys now.
+        guard let table = version.table(for: Element.self) else { return FrozenResults(version: version, table: nil, keys: [], steps: steps) }
+        let keys = QueryExecutor(context: version).run(steps, table: table, base: base?.keys())
+        return FrozenResults(version: version, table: table, keys: keys, steps: steps)
     }
 
     /// Evaluates these results' query at a frozen version: what freezing, and change streams
-    /// at each new version, run.
-    func frozenEvaluation() -> @Sendable (FrozenVersion) -> FrozenResults<Element> {
-        { version in
-            let table = version.table(for: Element.self)
-            return FrozenResults(version: version, table: table, keys: table.map { version.allKeys($0) } ?? [])
+    /// at each new version, run. Nil for results of a collection, whose keys are read from the
+    /// live collection.
+    func frozenEvaluation() -> (@Sendable (FrozenVersion) -> FrozenResults<Element>)? {
+        guard base == nil else { return nil }
+        let steps = self.steps
+        return { version in
+            guard let table = version.table(for: Element.self) else { return FrozenResults(version: version, table: nil, keys: [], steps: steps) }
+            if steps.isEmpty { return FrozenResults(version: version, table: table, keys: version.allKeys(table)) }
+            return FrozenResults(version: version, table: table, keys: QueryExecutor(context: version).run(steps, table: table, base: nil), steps: steps)
         }
     }
 }

@@ -60,6 +60,33 @@ import Testing
         #expect(coalesced?.modifications == [0])
     }
 
+    @Test func aFilteredQueryReportsObjectsEnteringAndLeavingIt() async throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        try add(realm, [1, 5, 9])
+        let changes = try realm.objects(RTIntKey.self).where { $0.value != "out" }.filter("id > 2").changes().makeAsyncIterator()
+        guard case .initial(let initial) = await next(changes) else { Issue.record("no initial element"); return }
+        #expect(initial.map(\.id) == [5, 9])
+        try realm.write {
+            realm.object(ofType: RTIntKey.self, forPrimaryKey: 5)!.value = "out"   // leaves
+            try realm.add(RTIntKey(value: ["id": 7]))                                // enters
+            try realm.add(RTIntKey(value: ["id": 2]))                                // never in
+        }
+        let seen = update(await next(changes))
+        #expect(seen?.ids == [7, 9])
+        #expect(seen?.deletions == [0])
+        #expect(seen?.insertions == [0])
+    }
+
+    @Test func resultsOfACollectionSayTheyCannotBeObservedYet() async throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        let playlist = Playlist(value: ["id": 1, "songs": [["name": "a"]]])
+        try realm.write { try realm.add(playlist) }
+        let changes = playlist.songs.where { $0.name == "a" }.changes().makeAsyncIterator()
+        guard case .error(let error) = await next(changes) else { Issue.record("expected an error"); return }
+        #expect(error.code == .invalidArgument)
+        #expect(await next(changes) == nil)
+    }
+
     @Test func aWriteThatChangesNothingHidesNoEarlierChange() async throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         let changes = realm.objects(RTIntKey.self).changes().makeAsyncIterator()

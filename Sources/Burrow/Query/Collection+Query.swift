@@ -1,0 +1,86 @@
+/// Queries on a managed `List`, `MutableSet` or `LinkingObjects` of objects: results over the
+/// collection's objects (in the collection's order), live like any results: each evaluation
+/// reads the collection as it is then.
+public protocol _ObjectCollectionQuerying {
+    /// The class of the collection's objects.
+    associatedtype _Object: ObjectBase
+    /// Results over the collection's objects. Traps for an unmanaged collection, which has no
+    /// realm to query, as in RealmSwift.
+    var _queryResults: Results<_Object> { get }
+}
+
+extension _ObjectCollectionQuerying {
+    /// The collection's objects satisfying `isIncluded`, in collection order (see
+    /// `Results.where(_:)`).
+    public func `where`(_ isIncluded: (Query<_Object>) -> Query<Bool>) -> Results<_Object> {
+        _queryResults.where(isIncluded)
+    }
+
+    /// The collection's objects satisfying a query string (see `Results.filter(_:_:)`).
+    /// Throws `RealmError` for a bad query.
+    public func filter(_ predicateFormat: String, _ args: Any...) throws(RealmError) -> Results<_Object> {
+        try _queryResults.filter(predicateFormat, arguments: args)
+    }
+
+    /// The collection's objects sorted by `keyPath`.
+    public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<_Object> {
+        _queryResults.sorted(byKeyPath: keyPath, ascending: ascending)
+    }
+
+    /// The collection's objects sorted by several key paths.
+    public func sorted<S: Sequence>(by sortDescriptors: S) -> Results<_Object> where S.Element == SortDescriptor {
+        _queryResults.sorted(by: sortDescriptors)
+    }
+
+    /// The first of the collection's objects for each distinct combination of the values at
+    /// `keyPaths`.
+    public func distinct<S: Sequence>(by keyPaths: S) -> Results<_Object> where S.Element == String {
+        _queryResults.distinct(by: keyPaths)
+    }
+
+    /// The smallest value of `property` among the collection's objects (nil if none).
+    public func min<T: MinMaxType>(ofProperty property: String) -> T? { _queryResults.min(ofProperty: property) }
+    /// The largest value of `property` among the collection's objects (nil if none).
+    public func max<T: MinMaxType>(ofProperty property: String) -> T? { _queryResults.max(ofProperty: property) }
+    /// The sum of `property` over the collection's objects (0 if none).
+    public func sum<T: AddableType>(ofProperty property: String) -> T { _queryResults.sum(ofProperty: property) }
+    /// The average of `property` over the collection's objects (nil if none).
+    public func average<T: AddableType>(ofProperty property: String) -> T? { _queryResults.average(ofProperty: property) }
+}
+
+extension List: _ObjectCollectionQuerying where Element: ObjectBase {
+    /// Results over the list's objects, in list order.
+    public var _queryResults: Results<Element> {
+        guard let realm else {
+            preconditionFailure("Only a managed List can be queried; add its object to a realm first.")
+        }
+        return Results(realm: realm, base: ResultsBase { self.map { $0._state!.key } })
+    }
+}
+
+extension MutableSet: _ObjectCollectionQuerying where Element: ObjectBase {
+    /// Results over the set's objects.
+    public var _queryResults: Results<Element> {
+        guard let realm else {
+            preconditionFailure("Only a managed MutableSet can be queried; add its object to a realm first.")
+        }
+        return Results(realm: realm, base: ResultsBase { self.map { $0._state!.key } })
+    }
+}
+
+extension LinkingObjects: _ObjectCollectionQuerying {
+    /// Results over the objects linking here, read anew at each evaluation.
+    public var _queryResults: Results<Element> {
+        guard let owner = linkedObject, let realm = owner.realm, let state = owner._state else {
+            preconditionFailure("Only the LinkingObjects of a managed object can be queried; add the object to a realm first.")
+        }
+        let propertyName = self.propertyName
+        return Results(realm: realm, base: ResultsBase {
+            let executor = QueryExecutor(context: realm)
+            guard let origin = realm.storedClassId(named: ClassInfo.storedName(of: Element.self)).flatMap(realm.table(id:)),
+                let field = origin.stored.fieldIndex(of: propertyName)
+            else { return [] }
+            return executor.backlinks(to: state.key, of: state.table, from: origin, field: field)
+        })
+    }
+}

@@ -1,0 +1,73 @@
+import BurrowStorage
+
+/// The names of the `@Persisted` properties that Swift key paths read, for the typed query DSL
+/// and `sorted(by:)` with a key path.
+///
+/// Swift keeps no property names in key paths, so the name is found by reading: a fresh
+/// instance of the class has every `@Persisted` field reset to "no value yet"; reading the key
+/// path makes the one field it reads take its default value; that field is the property. Each
+/// key path is read once per process and remembered.
+enum KeyPathName {
+    private static let names = Locked<[AnyKeyPath: String]>([:])
+
+    /// The name of the `@Persisted` property of `Root` that `keyPath` reads. Traps if it reads
+    /// none (a computed property) or several, which no query can test.
+    static func name<Root, Value>(of keyPath: KeyPath<Root, Value>) -> String {
+        do {
+            return try resolve(keyPath)
+        } catch {
+            preconditionFailure(error.description)
+        }
+    }
+
+    /// The name of the `@Persisted` property of `Root` that `keyPath` reads; throws if it
+    /// reads none or several, or `Root` is not an object class.
+    static func resolve<Root, Value>(_ keyPath: KeyPath<Root, Value>) throws(RealmError) -> String {
+        if let known = names.withLock({ $0[keyPath] }) { return known }
+        guard let type = Root.self as? ObjectBase.Type else {
+            throw RealmError(.invalidArgument, "The key path \(keyPath) cannot be queried: queries name properties of Object and EmbeddedObject classes, not of \(Root.self).")
+        }
+        let info = ClassInfo.of(type)
+        let object = type.init()
+        let base = Unmanaged.passUnretained(object).toOpaque()
+        for field in info.fields {
+            (field.accessor as? any TraceableField.Type)?.reset(at: base + field.offset)
+        }
+        _ = (object as! Root)[keyPath: keyPath]
+        let read = info.fields.indices.filter { index in
+            (info.fields[index].accessor as? any TraceableField.Type)?.wasRead(at: base + info.fields[index].offset) ?? false
+        }
+        withExtendedLifetime(object) {}
+        guard read.count == 1 else {
+            throw RealmError(.invalidArgument, "The key path \(keyPath) does not name one @Persisted property of \(info.name) (it reads \(read.count)); queries, sorting and aggregates can only use @Persisted properties.")
+        }
+        // A key path that goes further (`\Dog.toy?.name`: reading stops at the nil link) reads
+        // one field too, but its value is not the field's.
+        guard let field = info.fields[read[0]].accessor as? any TraceableField.Type, field.valueType == Value.self else {
+            throw RealmError(.invalidArgument, "The key path \(keyPath) reads more than the @Persisted property '\(info.schema.properties[read[0]].name)' of \(info.name); use a key path naming one property (or a dotted string key path).")
+        }
+        let name = info.schema.properties[read[0]].name
+        names.withLock { $0[keyPath] = name }
+        return name
+    }
+}
+
+/// A `@Persisted` field whose unmanaged value can be cleared and checked, for `KeyPathName`.
+private protocol TraceableField {
+    static func reset(at field: UnsafeMutableRawPointer)
+    static func wasRead(at field: UnsafeMutableRawPointer) -> Bool
+    static var valueType: Any.Type { get }
+}
+
+extension Persisted: TraceableField {
+    fileprivate static func reset(at field: UnsafeMutableRawPointer) {
+        field.assumingMemoryBound(to: Persisted<Value>.self).pointee.storage = .unmanagedNoDefault
+    }
+
+    fileprivate static var valueType: Any.Type { Value.self }
+
+    fileprivate static func wasRead(at field: UnsafeMutableRawPointer) -> Bool {
+        if case .unmanaged = field.assumingMemoryBound(to: Persisted<Value>.self).pointee.storage { return true }
+        return false
+    }
+}

@@ -1,0 +1,239 @@
+/// Checks predicates, sort keys and aggregate properties against a class's schema before they
+/// run, so that a misspelled property or a comparison that can never be meaningful is a thrown
+/// `RealmError` naming the property and the class, not an empty result.
+enum QueryValidator {
+    /// What a path reaches, as the schema says.
+    struct PathInfo {
+        /// The type of the values reached (for a collection, of its elements).
+        var type: PropertyType
+        var isOptional: Bool
+        /// Whether the path passes through a collection (so it reaches many values).
+        var isMany: Bool
+        /// The class of the linked objects, for link values.
+        var linkedClass: ClassInfo?
+        /// The last property on the path.
+        var property: Property
+        /// The class declaring `property`.
+        var owner: ClassInfo
+
+        var what: String { "property '\(property.name)' of \(owner.name)" }
+    }
+
+    /// What `path` reaches from an object of `info`'s class. Throws for an unknown property,
+    /// a step past a property that is not a link, or a map step on a property that is not a map.
+    static func resolve(_ path: QueryPath, in info: ClassInfo) throws(RealmError) -> PathInfo {
+        var current = info
+        var result: PathInfo?
+        var isMany = false
+        var pendingMap = false
+        var manyBeforeMap = false
+        for component in path.components {
+            switch component {
+            case .property(let name):
+                if var previous = result {
+                    if pendingMap {
+                        // `map.key` reads as `map['key']`.
+                        pendingMap = false
+                        previous.isOptional = true
+                        isMany = manyBeforeMap
+                        previous.isMany = isMany
+                        result = previous
+                        continue
+                    }
+                    guard previous.type == .object || previous.type == .linkingObjects, let next = previous.linkedClass else {
+                        throw RealmError(.invalidArgument, "Invalid key path '\(path)': \(previous.what) is \(describe(previous.property)), not a link, so '\(name)' cannot follow it.")
+                    }
+                    current = next
+                }
+                guard let index = current.propertyIndex[name] else {
+                    let known = current.schema.properties.map(\.name).joined(separator: ", ")
+                    throw RealmError(.invalidArgument, "Invalid key path '\(path)': \(current.name) has no property '\(name)' (its properties: \(known)).")
+                }
+                let property = current.schema.properties[index]
+                manyBeforeMap = isMany
+                if property.collection != .single || property.type == .linkingObjects { isMany = true }
+                let linked = current.linkedTypes[index].map { ClassInfo.of($0) }
+                result = PathInfo(type: property.type, isOptional: property.isOptional || property.type == .object, isMany: isMany, linkedClass: linked, property: property, owner: current)
+                pendingMap = property.collection == .map
+                if property.collection == .map { isMany = true }
+            case .mapKey, .keys, .values:
+                guard var previous = result, previous.property.collection == .map, pendingMap else {
+                    throw RealmError(.invalidArgument, "Invalid key path '\(path)': \(component == .keys ? "@keys" : component == .values ? "@values" : "a [key] subscript") applies to a Map property, and \(result.map { $0.what } ?? "the object") is not one.")
+                }
+                pendingMap = false
+                switch component {
+                case .mapKey:
+                    previous.isOptional = true
+                    // One value per object, unless an earlier step reached many.
+                    isMany = manyBeforeMap
+                    previous.isMany = isMany
+                case .keys:
+                    previous.type = .string
+                    previous.isOptional = false
+                    previous.linkedClass = nil
+                default:
+                    break
+                }
+                result = previous
+            }
+        }
+        guard let result else {
+            // The empty path is the object itself (`SELF`).
+            let itself = Property(
+                name: "SELF", type: .object, isOptional: false, collection: .single, objectClassName: info.name,
+                linkOriginPropertyName: nil, isPrimary: false, isIndexed: false)
+            return PathInfo(type: .object, isOptional: false, isMany: false, linkedClass: info, property: itself, owner: info)
+        }
+        return result
+    }
+
+    static func describe(_ property: Property) -> String {
+        let element = property.type == .object ? (property.objectClassName ?? "object") : property.type.description
+        switch property.collection {
+        case .single: return property.type == .linkingObjects ? "LinkingObjects<\(element)>" : "\(element)\(property.isOptional ? "?" : "")"
+        case .list: return "List<\(element)>"
+        case .set: return "MutableSet<\(element)>"
+        case .map: return "Map<String, \(element)>"
+        }
+    }
+
+    /// Checks every comparison of `predicate` against `info`'s class.
+    static func validate(_ predicate: QueryPredicate, for info: ClassInfo) throws(RealmError) {
+        switch predicate {
+        case .constant: return
+        case .and(let a, let b), .or(let a, let b):
+            try validate(a, for: info)
+            try validate(b, for: info)
+        case .not(let a): try validate(a, for: info)
+        case .comparison(let c): try validate(c, for: info)
+        }
+    }
+
+    /// The type an expression's values have, or nil for constants (checked against the other side).
+    private static func side(_ expression: QueryExpression, _ info: ClassInfo) throws(RealmError) -> (PathInfo, PropertyType)? {
+        switch expression {
+        case .constant, .list: return nil
+        case .path(let path):
+            let resolved = try resolve(path, in: info)
+            return (resolved, resolved.type == .linkingObjects ? .object : resolved.type)
+        case .subquery(let path, let predicate):
+            let resolved = try resolve(path, in: info)
+            guard resolved.isMany, resolved.type == .object || resolved.type == .linkingObjects, let element = resolved.linkedClass else {
+                throw RealmError(.invalidArgument, "Invalid SUBQUERY over '\(path)': SUBQUERY needs a collection of objects, and \(resolved.what) is \(describe(resolved.property)). Use ANY, ALL or NONE for collections of values.")
+            }
+            try validate(predicate, for: element)
+            return (resolved, .int)
+        case .aggregate(let path, let aggregate):
+            let resolved = try resolve(path, in: info)
+            guard resolved.isMany else {
+                throw RealmError(.invalidArgument, "Invalid aggregate '\(expression)': @\(aggregate.rawValue) applies to a collection, and \(resolved.what) is \(describe(resolved.property)).")
+            }
+            switch aggregate {
+            case .count: return (resolved, .int)
+            case .sum, .avg:
+                guard [.int, .float, .double, .decimal128, .any].contains(resolved.type) else {
+                    throw RealmError(.invalidArgument, "Invalid aggregate '\(expression)': @\(aggregate.rawValue) needs numbers, and \(resolved.what) holds \(resolved.type) values.")
+                }
+                return (resolved, aggregate == .avg && resolved.type == .int ? .double : resolved.type)
+            case .min, .max:
+                guard [.int, .float, .double, .decimal128, .date, .any].contains(resolved.type) else {
+                    throw RealmError(.invalidArgument, "Invalid aggregate '\(expression)': @\(aggregate.rawValue) needs numbers or dates, and \(resolved.what) holds \(resolved.type) values.")
+                }
+                return (resolved, resolved.type)
+            }
+        }
+    }
+
+    private static func validate(_ c: QueryComparison, for info: ClassInfo) throws(RealmError) {
+        let left = try side(c.lhs, info)
+        let right = try side(c.rhs, info)
+        if c.op == .between {
+            guard case .list(let bounds) = c.rhs, bounds.count == 2 else {
+                throw RealmError(.invalidArgument, "Invalid comparison '\(c)': BETWEEN needs a list of two values, {low, high}.")
+            }
+        }
+        if c.quantifier != .any, !(left?.0.isMany ?? false) {
+            throw RealmError(.invalidArgument, "Invalid comparison '\(c)': \(c.quantifier.rawValue) applies to a key path through a collection, and '\(c.lhs)' is not one.")
+        }
+        switch (left, right) {
+        case let (l?, r?):
+            try check(c, l.0, l.1, against: r.1, description: "\(r.0.what) (\(r.1))")
+        case let (l?, nil):
+            for constant in constants(c.rhs) {
+                try check(c, l.0, l.1, against: constant)
+            }
+        case let (nil, r?):
+            for constant in constants(c.lhs) {
+                try check(c, r.0, r.1, against: constant)
+            }
+        case (nil, nil):
+            break
+        }
+    }
+
+    private static func constants(_ expression: QueryExpression) -> [QueryValue] {
+        switch expression {
+        case .constant(let v): [v]
+        case .list(let values): values
+        default: []
+        }
+    }
+
+    private static func check(_ c: QueryComparison, _ path: PathInfo, _ type: PropertyType, against constant: QueryValue) throws(RealmError) {
+        if constant.isNull {
+            guard !c.op.isOrdering, !c.op.isStringOperator || type == .any else {
+                throw RealmError(.invalidArgument, "Invalid comparison '\(c)': \(c.op.rawValue) cannot compare with nil (\(path.what)).")
+            }
+            return
+        }
+        let fits: Bool
+        switch type {
+        case .any: fits = true
+        case .int, .float, .double, .decimal128: fits = constant.isNumeric
+        case .string: fits = constant.typeName == "string"
+        case .data: fits = constant.typeName == "data" || (c.op.isStringOperator && constant.typeName == "string")
+        case .object, .linkingObjects:
+            if case .object(let className, _) = constant {
+                fits = path.linkedClass == nil || path.linkedClass?.name == className
+            } else {
+                fits = false
+            }
+        default: fits = constant.typeName == type.rawValue
+        }
+        guard fits else {
+            throw RealmError(.invalidArgument, "Invalid comparison '\(c)': \(path.what) holds \(type == .object ? "\(path.linkedClass?.name ?? "object") objects" : "\(type) values"), which cannot be compared with \(constant) (\(constant.typeName == "object" ? "an object" : "a \(constant.typeName)")).")
+        }
+        try checkOperator(c, path, type)
+    }
+
+    private static func check(_ c: QueryComparison, _ path: PathInfo, _ type: PropertyType, against other: PropertyType, description: String) throws(RealmError) {
+        let numeric: Set<PropertyType> = [.int, .float, .double, .decimal128]
+        let fits = type == .any || other == .any || type == other || (numeric.contains(type) && numeric.contains(other))
+        guard fits else {
+            throw RealmError(.invalidArgument, "Invalid comparison '\(c)': \(path.what) (\(type)) cannot be compared with \(description).")
+        }
+        try checkOperator(c, path, type)
+    }
+
+    private static func checkOperator(_ c: QueryComparison, _ path: PathInfo, _ type: PropertyType) throws(RealmError) {
+        if c.op.isStringOperator, ![.string, .data, .any].contains(type) {
+            throw RealmError(.invalidArgument, "Invalid comparison '\(c)': \(c.op.rawValue) applies to strings and data, and \(path.what) holds \(type) values.")
+        }
+        if c.op.isOrdering, [.bool, .object, .linkingObjects].contains(type) {
+            throw RealmError(.invalidArgument, "Invalid comparison '\(c)': \(c.op.rawValue) needs values with an order, and \(path.what) holds \(type == .bool ? "bool" : "object") values.")
+        }
+        if !c.options.isEmpty, ![.string, .data, .any].contains(type) {
+            throw RealmError(.invalidArgument, "Invalid comparison '\(c)': \(c.options.suffix) applies to strings, and \(path.what) holds \(type) values.")
+        }
+    }
+
+    /// Checks a key path used to sort, deduplicate or aggregate: it must reach one value per
+    /// object (no collection on the way).
+    static func checkSingleValued(_ keyPath: String, in info: ClassInfo, purpose: String) throws(RealmError) -> PathInfo {
+        let resolved = try resolve(QueryPath(dotted: keyPath), in: info)
+        guard !resolved.isMany else {
+            throw RealmError(.invalidArgument, "Cannot \(purpose) by '\(keyPath)': \(resolved.what) is \(describe(resolved.property)), and \(purpose) needs one value per object.")
+        }
+        return resolved
+    }
+}

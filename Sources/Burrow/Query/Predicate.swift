@@ -1,0 +1,170 @@
+/// The one form every query takes, whatever wrote it (the typed `where { }` DSL or a query
+/// string): a tree of conditions over key paths of the queried class. `Sendable`, so frozen
+/// results keep their query. `QueryValidator` checks a predicate against a class's schema
+/// before it runs; `QueryExecutor` runs it on encoded rows.
+indirect enum QueryPredicate: Sendable, CustomStringConvertible {
+    /// TRUEPREDICATE or FALSEPREDICATE.
+    case constant(Bool)
+    case and(QueryPredicate, QueryPredicate)
+    case or(QueryPredicate, QueryPredicate)
+    case not(QueryPredicate)
+    case comparison(QueryComparison)
+
+    var description: String {
+        switch self {
+        case .constant(let value): value ? "TRUEPREDICATE" : "FALSEPREDICATE"
+        case .and(let a, let b): "(\(a) AND \(b))"
+        case .or(let a, let b): "(\(a) OR \(b))"
+        case .not(let a): "NOT \(a)"
+        case .comparison(let c): c.description
+        }
+    }
+
+    /// The predicate's conditions that must all hold (its top-level `AND`s, flattened).
+    var conjuncts: [QueryPredicate] {
+        if case .and(let a, let b) = self { return a.conjuncts + b.conjuncts }
+        return [self]
+    }
+}
+
+/// A path from an object of the queried class to the values a condition tests:
+/// `name`, `favoriteToy.name`, `dogs.age` (through a collection: many values),
+/// `parks['Boston']`, `parks.@keys`.
+struct QueryPath: Sendable, Hashable, CustomStringConvertible {
+    enum Component: Sendable, Hashable {
+        /// A property of the object reached so far.
+        case property(String)
+        /// The value under a key of the map reached so far.
+        case mapKey(String)
+        /// The keys of the map reached so far.
+        case keys
+        /// The values of the map reached so far (what a map path means without this too).
+        case values
+    }
+
+    var components: [Component]
+
+    init(_ components: [Component]) { self.components = components }
+
+    /// A path of properties, `"a.b.c"` split at its dots.
+    init(dotted: String) {
+        components = dotted.split(separator: ".", omittingEmptySubsequences: false).map { .property(String($0)) }
+    }
+
+    var description: String {
+        var text = ""
+        for component in components {
+            switch component {
+            case .property(let name): text += (text.isEmpty ? "" : ".") + name
+            case .mapKey(let key): text += "['\(key)']"
+            case .keys: text += ".@keys"
+            case .values: text += ".@values"
+            }
+        }
+        return text
+    }
+}
+
+/// An aggregate of the values a path reaches in one object: `dogs.@count`, `dogs.@sum.age`.
+enum QueryAggregate: String, Sendable {
+    case count, sum, avg, min, max
+}
+
+/// One side of a comparison.
+enum QueryExpression: Sendable, CustomStringConvertible {
+    case constant(QueryValue)
+    /// Several constants: the right side of `IN {…}` or `BETWEEN {a, b}`, or an array argument.
+    case list([QueryValue])
+    case path(QueryPath)
+    case aggregate(QueryPath, QueryAggregate)
+    /// `SUBQUERY(path, $x, predicate).@count`: how many of the objects of the collection at
+    /// `path` satisfy `predicate` (whose key paths start at those objects).
+    indirect case subquery(QueryPath, QueryPredicate)
+
+    var description: String {
+        switch self {
+        case .constant(let v): v.description
+        case .list(let values): "{" + values.map(\.description).joined(separator: ", ") + "}"
+        case .path(let p): p.description
+        case .subquery(let p, let predicate): "SUBQUERY(\(p), $x, \(predicate)).@count"
+        case .aggregate(let p, .count): "\(p).@count"
+        case .aggregate(let p, let a):
+            // `dogs.age.@sum` reads as the query language's `dogs.@sum.age`.
+            p.components.count > 1 ? "\(QueryPath(Array(p.components.dropLast()))).@\(a.rawValue).\(QueryPath([p.components.last!]))" : "\(p).@\(a.rawValue)"
+        }
+    }
+
+    var path: QueryPath? {
+        switch self {
+        case .path(let p), .aggregate(let p, _), .subquery(let p, _): p
+        default: nil
+        }
+    }
+}
+
+/// The operator of a comparison.
+enum QueryOperator: String, Sendable {
+    case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+    case beginsWith = "BEGINSWITH", endsWith = "ENDSWITH", contains = "CONTAINS", like = "LIKE"
+    /// `BETWEEN {low, high}`: the right side is a list of two values, both bounds included.
+    case between = "BETWEEN"
+
+    var isOrdering: Bool { [.less, .lessOrEqual, .greater, .greaterOrEqual, .between].contains(self) }
+    var isStringOperator: Bool { [.beginsWith, .endsWith, .contains, .like].contains(self) }
+
+    /// The operator with its sides swapped: `a < b` is `b > a`.
+    var flipped: QueryOperator {
+        switch self {
+        case .less: .greater
+        case .lessOrEqual: .greaterOrEqual
+        case .greater: .less
+        case .greaterOrEqual: .lessOrEqual
+        default: self
+        }
+    }
+}
+
+/// How a comparison of many values (a path through a collection) holds: for any of them
+/// (the default, as RealmSwift's `$0.dogs.age > 5`), for all, or for none.
+enum QueryQuantifier: String, Sendable {
+    case any = "ANY", all = "ALL", none = "NONE"
+}
+
+/// Options of string comparisons: `[c]` (case-insensitive) and `[d]` (diacritic-insensitive).
+struct QueryStringOptions: OptionSet, Sendable, Hashable {
+    let rawValue: UInt8
+    static let caseInsensitive = QueryStringOptions(rawValue: 1)
+    static let diacriticInsensitive = QueryStringOptions(rawValue: 2)
+
+    var suffix: String {
+        switch (contains(.caseInsensitive), contains(.diacriticInsensitive)) {
+        case (true, true): "[cd]"
+        case (true, false): "[c]"
+        case (false, true): "[d]"
+        case (false, false): ""
+        }
+    }
+}
+
+/// `lhs op rhs`: for a path through a collection, the quantifier says for which of its values
+/// the comparison must hold. A side with several values (a path, or a list) compares as `IN`:
+/// `age IN {1, 2}` is `age == 1 OR age == 2`.
+struct QueryComparison: Sendable, CustomStringConvertible {
+    var lhs: QueryExpression
+    var op: QueryOperator
+    var rhs: QueryExpression
+    var options: QueryStringOptions = []
+    var quantifier: QueryQuantifier = .any
+
+    var description: String {
+        let prefix = quantifier == .any ? "" : quantifier.rawValue + " "
+        if op == .equal, case .list = rhs { return "\(prefix)\(lhs) IN \(rhs)" }
+        return "\(prefix)\(lhs) \(op.rawValue)\(options.suffix) \(rhs)"
+    }
+}
+
+extension QueryPredicate {
+    static func compare(_ lhs: QueryExpression, _ op: QueryOperator, _ rhs: QueryExpression, options: QueryStringOptions = [], quantifier: QueryQuantifier = .any) -> QueryPredicate {
+        .comparison(QueryComparison(lhs: lhs, op: op, rhs: rhs, options: options, quantifier: quantifier))
+    }
+}

@@ -1,0 +1,354 @@
+import Foundation
+
+/// Evaluating predicates on rows.
+extension QueryExecutor {
+    /// A predicate compiled for one table.
+    indirect enum CompiledPredicate {
+        case constant(Bool)
+        case and(CompiledPredicate, CompiledPredicate)
+        case or(CompiledPredicate, CompiledPredicate)
+        case not(CompiledPredicate)
+        case comparison(CompiledComparison)
+    }
+
+    enum CompiledSide {
+        case values([QueryValue])
+        case path(CompiledPath)
+        case aggregate(CompiledPath, QueryAggregate)
+        /// The collection's path, the table of its objects, and the predicate on them.
+        case subquery(CompiledPath, Table?, CompiledPredicate?)
+    }
+
+    final class CompiledComparison {
+        let lhs: CompiledSide
+        let rhs: CompiledSide
+        let op: QueryOperator
+        let options: QueryStringOptions
+        let quantifier: QueryQuantifier
+        /// For the common `property op constant(s)` on a field of the queried object itself:
+        /// the row field and its type, read without collecting values into an array.
+        let directField: (field: Int, type: PropertyType)?
+        /// For a direct string field compared (without options) with one string by `==`,
+        /// `!=`, `BEGINSWITH`, `ENDSWITH` or `CONTAINS`: the constant's UTF-8 bytes, compared
+        /// with the row's bytes in place.
+        let directBytes: [UInt8]?
+
+        init(lhs: CompiledSide, rhs: CompiledSide, op: QueryOperator, options: QueryStringOptions, quantifier: QueryQuantifier) {
+            self.lhs = lhs
+            self.rhs = rhs
+            self.op = op
+            self.options = options
+            self.quantifier = quantifier
+            if case .path(let path) = lhs, case .values = rhs, let steps = path.steps, steps.count == 1, case .field(let field) = steps[0].kind {
+                directField = (field, steps[0].type)
+            } else {
+                directField = nil
+            }
+            if let direct = directField, direct.type == .string, options.isEmpty, case .values(let right) = rhs, right.count == 1,
+                case .string(let constant) = right[0], [.equal, .notEqual, .beginsWith, .endsWith, .contains].contains(op) {
+                directBytes = Array(constant.utf8)
+            } else {
+                directBytes = nil
+            }
+        }
+    }
+
+    func compile(_ predicate: QueryPredicate, for table: Table) -> CompiledPredicate {
+        switch predicate {
+        case .constant(let value): return .constant(value)
+        case .and(let a, let b): return .and(compile(a, for: table), compile(b, for: table))
+        case .or(let a, let b): return .or(compile(a, for: table), compile(b, for: table))
+        case .not(let a): return .not(compile(a, for: table))
+        case .comparison(let c):
+            let c = c.normalized
+            return .comparison(CompiledComparison(
+                lhs: compile(c.lhs, table, c.options), rhs: compile(c.rhs, table, c.options),
+                op: c.op, options: c.options, quantifier: c.quantifier))
+        }
+    }
+
+    private func compile(_ expression: QueryExpression, _ table: Table, _ options: QueryStringOptions) -> CompiledSide {
+        switch expression {
+        case .constant(let value): return .values([resolve(value, options)])
+        case .list(let values): return .values(values.map { resolve($0, options) })
+        case .path(let path): return .path(compile(path, from: table))
+        case .aggregate(let path, let aggregate): return .aggregate(compile(path, from: table), aggregate)
+        case .subquery(let path, let predicate):
+            let compiled = compile(path, from: table)
+            let element = compiled.steps?.last?.target
+            return .subquery(compiled, element, element.map { compile(predicate, for: $0) })
+        }
+    }
+
+    /// A constant as it compares in this version: objects as links, strings folded.
+    private func resolve(_ value: QueryValue, _ options: QueryStringOptions) -> QueryValue {
+        switch value {
+        case .object(let className, let key):
+            return .link(table: context.storedClassId(named: className) ?? .max, key: key)
+        case .string(let s) where !options.isEmpty:
+            return .string(Self.fold(s, options))
+        default:
+            return value
+        }
+    }
+
+    /// `s` with case and/or diacritics folded away, as `[c]`, `[d]` and `[cd]` compare.
+    static func fold(_ s: String, _ options: QueryStringOptions) -> String {
+        var compareOptions: String.CompareOptions = []
+        if options.contains(.caseInsensitive) { compareOptions.insert(.caseInsensitive) }
+        if options.contains(.diacriticInsensitive) { compareOptions.insert(.diacriticInsensitive) }
+        return s.folding(options: compareOptions, locale: nil)
+    }
+
+    /// Whether the object `key` of `table`, whose row is `row`, satisfies `predicate`.
+    func matches(_ predicate: CompiledPredicate, _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer) -> Bool {
+        switch predicate {
+        case .constant(let value): return value
+        case .and(let a, let b): return matches(a, table, key, row) && matches(b, table, key, row)
+        case .or(let a, let b): return matches(a, table, key, row) || matches(b, table, key, row)
+        case .not(let a): return !matches(a, table, key, row)
+        case .comparison(let c):
+            if let constant = c.directBytes, let direct = c.directField, let result = Self.testInPlace(row, direct.field, constant, c.op) {
+                return c.quantifier == .none ? !result : result
+            }
+            if let direct = c.directField, case .values(let right) = c.rhs {
+                let value = fieldValue(row, direct.field, direct.type, table, key)
+                return c.quantifier == .none ? !test(value, right, c) : test(value, right, c)
+            }
+            let left = values(c.lhs, table, key, row)
+            let right = values(c.rhs, table, key, row)
+            switch c.quantifier {
+            case .any: return left.contains { test($0, right, c) }
+            case .all: return left.allSatisfy { test($0, right, c) }
+            case .none: return !left.contains { test($0, right, c) }
+            }
+        }
+    }
+
+    private func values(_ side: CompiledSide, _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer) -> [QueryValue] {
+        switch side {
+        case .values(let values): return values
+        case .path(let path):
+            var out: [QueryValue] = []
+            values(path, table, key, row, into: &out)
+            return out
+        case .subquery(let path, let element, let predicate):
+            guard let element, let predicate else { return [.int(0)] }
+            var links: [QueryValue] = []
+            values(path, table, key, row, into: &links)
+            var count: Int64 = 0
+            for case .link(_, let target) in links {
+                let objectKey = ObjectKey(target)
+                if withRow(element, objectKey, { matches(predicate, element, objectKey, $0) }) == true { count += 1 }
+            }
+            return [.int(count)]
+        case .aggregate(let path, let aggregate):
+            var out: [QueryValue] = []
+            if let steps = path.steps, !steps.isEmpty {
+                values(path, table, key, row, into: &out)
+                // A nil link before the collection reaches one null, not an element.
+                if out.count == 1, out[0].isNull, !Self.endsInCollection(steps) { out = [] }
+            }
+            return [Self.aggregate(aggregate, of: out)]
+        }
+    }
+
+    private static func endsInCollection(_ steps: [Step]) -> Bool {
+        steps.contains {
+            switch $0.kind {
+            case .collection, .backlinks: true
+            default: false
+            }
+        }
+    }
+
+    /// The aggregate of `values`: `@count` counts them all; the others skip nulls. `@sum` of
+    /// nothing is 0; `@avg`, `@min` and `@max` of nothing are null.
+    static func aggregate(_ aggregate: QueryAggregate, of values: [QueryValue]) -> QueryValue {
+        switch aggregate {
+        case .count: return .int(Int64(values.count))
+        case .min, .max:
+            var best: QueryValue?
+            for value in values where !value.isNull {
+                guard let current = best else {
+                    best = value
+                    continue
+                }
+                guard let order = QueryValue.order(value, current) else { continue }
+                if aggregate == .min ? order < 0 : order > 0 { best = value }
+            }
+            return best ?? .null
+        case .sum, .avg:
+            var intSum: Int64 = 0
+            var doubleSum = 0.0
+            var decimalSum = Decimal128(0)
+            var count = 0
+            var kind = 0  // 0: ints, 1: doubles, 2: decimals
+            for value in values {
+                switch value {
+                case .int(let v): intSum &+= v; doubleSum += Double(v); decimalSum += Decimal128(v)
+                case .float(let v): doubleSum += Double(v); decimalSum += Decimal128(v); kind = max(kind, 1)
+                case .double(let v): doubleSum += v; decimalSum += Decimal128(v); kind = max(kind, 1)
+                case .decimal128(let v): decimalSum += v; kind = 2
+                default: continue
+                }
+                count += 1
+            }
+            if aggregate == .sum {
+                return kind == 0 ? .int(intSum) : kind == 1 ? .double(doubleSum) : .decimal128(decimalSum)
+            }
+            guard count > 0 else { return .null }
+            return kind == 2 ? .decimal128(decimalSum / Decimal128(count)) : .double(doubleSum / Double(count))
+        }
+    }
+
+    /// Whether `value` satisfies the comparison against the other side's values (any of them,
+    /// or for `BETWEEN`, between the two).
+    private func test(_ value: QueryValue, _ others: [QueryValue], _ c: CompiledComparison) -> Bool {
+        if c.op == .between {
+            guard others.count == 2, let low = QueryValue.order(value, others[0]), let high = QueryValue.order(value, others[1]) else { return false }
+            return low >= 0 && high <= 0
+        }
+        var subject = value
+        if !c.options.isEmpty, case .string(let s) = value { subject = .string(Self.fold(s, c.options)) }
+        if c.op == .notEqual {
+            return others.contains { !QueryValue.equal(subject, $0) }
+        }
+        return others.contains { Self.test(subject, c.op, $0) }
+    }
+
+    static func test(_ a: QueryValue, _ op: QueryOperator, _ b: QueryValue) -> Bool {
+        switch op {
+        case .equal: return QueryValue.equal(a, b)
+        case .notEqual: return !QueryValue.equal(a, b)
+        case .less: return QueryValue.order(a, b).map { $0 < 0 } ?? false
+        case .lessOrEqual: return QueryValue.order(a, b).map { $0 <= 0 } ?? false
+        case .greater: return QueryValue.order(a, b).map { $0 > 0 } ?? false
+        case .greaterOrEqual: return QueryValue.order(a, b).map { $0 >= 0 } ?? false
+        case .between: return false
+        case .beginsWith, .endsWith, .contains:
+            guard let x = bytes(a), let y = bytes(b) else { return false }
+            switch op {
+            case .beginsWith: return x.count >= y.count && x.starts(with: y)
+            case .endsWith: return x.count >= y.count && x[(x.count - y.count)...].elementsEqual(y)
+            default: return contains(x, y)
+            }
+        case .like:
+            guard case .string(let s) = a, case .string(let pattern) = b else { return false }
+            return like(Array(s.unicodeScalars), likeTokens(pattern))
+        }
+    }
+
+    /// A string operator applied to the string field `field` of `row` and `constant`, on the
+    /// row's bytes; nil if the payload lives outside the row (a long string), which the
+    /// general path fetches.
+    @inline(__always)
+    static func testInPlace(_ row: UnsafeRawBufferPointer, _ field: Int, _ constant: [UInt8], _ op: QueryOperator) -> Bool? {
+        guard let payload = RowCodec.field(row, field) else {
+            return op == .notEqual  // null: only `!=` holds
+        }
+        guard !ValueCodec.isExternal(payload, as: .string) else { return nil }
+        let count = Int(ValueCodec.u32(payload, 0))
+        let text = UnsafeRawBufferPointer(rebasing: payload[4..<4 + count])
+        switch op {
+        case .equal: return text.elementsEqual(constant)
+        case .notEqual: return !text.elementsEqual(constant)
+        case .beginsWith: return count >= constant.count && text.prefix(constant.count).elementsEqual(constant)
+        case .endsWith: return count >= constant.count && text.suffix(constant.count).elementsEqual(constant)
+        default:
+            guard !constant.isEmpty else { return true }
+            guard count >= constant.count else { return false }
+            let first = constant[0]
+            for start in 0...(count - constant.count) where text[start] == first {
+                if UnsafeRawBufferPointer(rebasing: text[start..<(start + constant.count)]).elementsEqual(constant) { return true }
+            }
+            return false
+        }
+    }
+
+    private static func bytes(_ value: QueryValue) -> [UInt8]? {
+        switch value {
+        case .string(let s): Array(s.utf8)
+        case .data(let d): Array(d)
+        default: nil
+        }
+    }
+
+    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty else { return true }
+        guard haystack.count >= needle.count else { return false }
+        let first = needle[0]
+        for start in 0...(haystack.count - needle.count) where haystack[start] == first {
+            if haystack[start..<(start + needle.count)].elementsEqual(needle) { return true }
+        }
+        return false
+    }
+
+    /// One element of a `LIKE` pattern.
+    enum LikeToken: Equatable {
+        case scalar(Unicode.Scalar)
+        case any
+        case one
+    }
+
+    /// `pattern` as `LIKE` reads it: `*` matches any run of characters (Unicode scalars), `?`
+    /// exactly one, and a backslash makes the character after it literal.
+    static func likeTokens(_ pattern: String) -> [LikeToken] {
+        var tokens: [LikeToken] = []
+        var escaped = false
+        for scalar in pattern.unicodeScalars {
+            if escaped {
+                tokens.append(.scalar(scalar))
+                escaped = false
+            } else if scalar == "\\" {
+                escaped = true
+            } else {
+                tokens.append(scalar == "*" ? .any : scalar == "?" ? .one : .scalar(scalar))
+            }
+        }
+        if escaped { tokens.append(.scalar("\\")) }
+        return tokens
+    }
+
+    /// Whether `text` matches `pattern` (greedy matching with backtracking to the last `*`).
+    static func like(_ text: [Unicode.Scalar], _ pattern: [LikeToken]) -> Bool {
+        var t = 0, p = 0
+        var star = -1, mark = 0
+        while t < text.count {
+            if p < pattern.count, pattern[p] == .one || pattern[p] == .scalar(text[t]) {
+                t += 1
+                p += 1
+            } else if p < pattern.count, pattern[p] == .any {
+                star = p
+                mark = t
+                p += 1
+            } else if star >= 0 {
+                p = star + 1
+                mark += 1
+                t = mark
+            } else {
+                return false
+            }
+        }
+        while p < pattern.count, pattern[p] == .any { p += 1 }
+        return p == pattern.count
+    }
+}
+
+extension QueryComparison {
+    /// The comparison with a constant side on the right where that does not change its
+    /// meaning: `5 < age` is `age > 5`, `3 IN ints` is `ints == 3`.
+    var normalized: QueryComparison {
+        var c = self
+        switch (lhs, rhs) {
+        case (.constant, .path), (.constant, .aggregate), (.list, .path), (.list, .aggregate), (.constant, .subquery):
+            guard !op.isStringOperator, op != .between else { return self }
+            c.lhs = rhs
+            c.rhs = lhs
+            c.op = op.flipped
+        default:
+            break
+        }
+        return c
+    }
+}

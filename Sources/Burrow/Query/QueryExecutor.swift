@@ -1,0 +1,285 @@
+import BurrowStorage
+import Foundation
+
+/// Runs queries in one version of the file (a live realm's current version, the open write
+/// transaction, or a frozen version): predicates are evaluated on encoded rows, decoding only
+/// the fields they test and creating no objects; a condition on the primary key or an indexed
+/// property narrows the rows read to those its index lists.
+///
+/// An executor is used for one evaluation and then dropped: it caches paths compiled against
+/// the tables of its version, which another version may lay out differently.
+final class QueryExecutor {
+    let context: any ReadContext
+    let reader: any TreeReader
+    private var compiledPaths: [PathKey: CompiledPath] = [:]
+
+    private struct PathKey: Hashable {
+        let table: UInt32
+        let path: QueryPath
+    }
+
+    init(context: any ReadContext) {
+        self.context = context
+        reader = context.reader
+    }
+
+    // MARK: Paths
+
+    /// One step of a path, resolved to the row fields and trees of one version.
+    struct Step {
+        enum Kind {
+            /// A row field holding one value (or link).
+            case field(Int)
+            /// A `List`, `MutableSet` or `Map` field: its elements' tree.
+            case collection(field: Int, tree: String, kind: CollectionKind)
+            /// `LinkingObjects`: the objects of `origin` whose field `originField` links here.
+            case backlinks(origin: Table, originField: Int)
+            /// The value under a key of the map the previous step reached.
+            case mapKey(String)
+            /// The keys of the map the previous step reached.
+            case mapKeys
+        }
+        let kind: Kind
+        let type: PropertyType
+        /// The table links point into (for link fields and collections of links).
+        let target: Table?
+    }
+
+    /// A path resolved for one table; nil steps mean the path reaches nothing in this version
+    /// (a property the file does not have yet).
+    struct CompiledPath {
+        let steps: [Step]?
+    }
+
+    func compile(_ path: QueryPath, from table: Table) -> CompiledPath {
+        let cacheKey = PathKey(table: table.id, path: path)
+        if let known = compiledPaths[cacheKey] { return known }
+        var steps: [Step] = []
+        var current: Table? = table
+        var valid = true
+        var previousWasMap = false
+        for component in path.components {
+            switch component {
+            case .property(let name):
+                if previousWasMap, let last = steps.last {
+                    steps.append(Step(kind: .mapKey(name), type: last.type, target: last.target))
+                    previousWasMap = false
+                    continue
+                }
+                guard let table = current, let index = table.info.propertyIndex[name] else {
+                    valid = false
+                    break
+                }
+                let property = table.info.schema.properties[index]
+                if property.type == .linkingObjects {
+                    guard let originName = property.objectClassName, let originProperty = property.linkOriginPropertyName,
+                        let origin = context.storedClassId(named: originName).flatMap(context.table(id:)),
+                        let originField = origin.stored.fieldIndex(of: originProperty)
+                    else {
+                        valid = false
+                        break
+                    }
+                    steps.append(Step(kind: .backlinks(origin: origin, originField: originField), type: .object, target: origin))
+                    current = origin
+                    previousWasMap = false
+                    continue
+                }
+                guard let field = table.fieldOf[index] else {
+                    valid = false
+                    break
+                }
+                let type = table.fieldTypes[field]
+                let target = type == .object ? context.table(id: context.linkTarget(table, field)) : nil
+                if let tree = table.collectionTrees[field] {
+                    let kind = table.stored.properties[field].collection
+                    steps.append(Step(kind: .collection(field: field, tree: tree, kind: kind), type: type, target: target))
+                    previousWasMap = kind == .map
+                } else {
+                    steps.append(Step(kind: .field(field), type: type, target: target))
+                    previousWasMap = false
+                }
+                current = target
+            case .mapKey(let key):
+                guard let last = steps.last else { valid = false; break }
+                steps.append(Step(kind: .mapKey(key), type: last.type, target: last.target))
+                previousWasMap = false
+            case .keys:
+                steps.append(Step(kind: .mapKeys, type: .string, target: nil))
+                previousWasMap = false
+            case .values:
+                previousWasMap = false
+            }
+            if !valid { break }
+        }
+        let compiled = CompiledPath(steps: valid ? steps : nil)
+        compiledPaths[cacheKey] = compiled
+        return compiled
+    }
+
+    /// Appends the values `path` reaches from object `key` of `table`, whose row is `row`. A
+    /// chain of single links broken by a nil link reaches one null (so `toy.name == nil` holds
+    /// for a dog without a toy); a path through a collection reaches nothing from it.
+    func values(_ path: CompiledPath, _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer, into out: inout [QueryValue]) {
+        guard let steps = path.steps else {
+            out.append(.null)
+            return
+        }
+        guard !steps.isEmpty else {
+            // The object itself (`SELF`).
+            out.append(.link(table: table.id, key: key.rawValue))
+            return
+        }
+        collect(steps[...], table, key, row, many: false, into: &out)
+    }
+
+    private func collect(_ steps: ArraySlice<Step>, _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer, many: Bool, into out: inout [QueryValue]) {
+        guard let step = steps.first else { return }
+        let rest = steps.dropFirst()
+        switch step.kind {
+        case .field(let field):
+            let payload = RowCodec.field(row, field)
+            if rest.isEmpty {
+                out.append(payload.map { value(ofField: $0, step.type, table, key, field) } ?? .null)
+                return
+            }
+            guard let payload, let link = ValueCodec.linkKey(payload, as: step.type), let target = step.target else {
+                if !many { out.append(.null) }
+                return
+            }
+            follow(rest, target, link.key, many: many, into: &out)
+        case .collection(_, let tree, let kind):
+            var entries: [(mapKey: String?, payload: [UInt8])] = []
+            if let next = rest.first, case .mapKey(let mapKey) = next.kind {
+                let entry = try? reader.withValue(tree, Realm.collectionEntryKey(key, mapKey: mapKey)) { Array($0) }
+                guard let entry: [UInt8] = entry ?? nil else {
+                    if !many { out.append(.null) }
+                    return
+                }
+                let offset = 4 + Int(entry.withUnsafeBytes { ValueCodec.u32($0, 0) })
+                elementValues(Array(entry[offset...]), step, rest.dropFirst(), many: many, into: &out)
+                return
+            }
+            do {
+                try reader.scan(tree, prefix: key.bytes) { _, value in
+                    if kind == .map {
+                        let keyLength = Int(ValueCodec.u32(value, 0))
+                        let mapKey = String(decoding: UnsafeRawBufferPointer(rebasing: value[4..<4 + keyLength]), as: UTF8.self)
+                        entries.append((mapKey, Array(value[(4 + keyLength)...])))
+                    } else {
+                        entries.append((nil, Array(value)))
+                    }
+                    return true
+                }
+            } catch {
+                context.fail(error)
+            }
+            if let next = rest.first, case .mapKeys = next.kind {
+                for entry in entries { out.append(.string(entry.mapKey ?? "")) }
+                return
+            }
+            for entry in entries {
+                elementValues(entry.payload, step, rest, many: true, into: &out)
+            }
+        case .backlinks(let origin, let originField):
+            for source in backlinks(to: key, of: table, from: origin, field: originField) {
+                if rest.isEmpty {
+                    out.append(.link(table: origin.id, key: source.rawValue))
+                } else {
+                    follow(rest, origin, source, many: true, into: &out)
+                }
+            }
+        case .mapKey, .mapKeys:
+            // Handled with the map's own step.
+            return
+        }
+    }
+
+    /// The keys of the objects of `origin` whose field `field` links to object `key` of
+    /// `table`, in key order.
+    func backlinks(to key: ObjectKey, of table: Table, from origin: Table, field: Int) -> [ObjectKey] {
+        var prefix = key.bytes
+        withUnsafeBytes(of: origin.id.bigEndian) { prefix.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt16(field).bigEndian) { prefix.append(contentsOf: $0) }
+        var sources: [ObjectKey] = []
+        do {
+            try reader.scan(table.backlinksTree, prefix: prefix) { entry, _ in
+                sources.append(ObjectKey.read(entry, at: 14))
+                return true
+            }
+        } catch {
+            context.fail(error)
+        }
+        return sources
+    }
+
+    /// The value of one collection element (or map value) `payload`, or what the rest of the
+    /// path reaches from the object it links to.
+    private func elementValues(_ payload: [UInt8], _ step: Step, _ rest: ArraySlice<Step>, many: Bool, into out: inout [QueryValue]) {
+        payload.withUnsafeBytes { element in
+            if rest.isEmpty {
+                out.append(elementValue(element, step.type, target: step.target))
+                return
+            }
+            guard let link = ValueCodec.linkKey(element, as: step.type), let target = step.target else {
+                if !many { out.append(.null) }
+                return
+            }
+            follow(rest, target, link.key, many: many, into: &out)
+        }
+    }
+
+    private func follow(_ steps: ArraySlice<Step>, _ table: Table, _ key: ObjectKey, many: Bool, into out: inout [QueryValue]) {
+        let found: Void?
+        do {
+            found = try withUnsafeBytes(of: key.rawValue.bigEndian) { k throws(StorageError) in
+                try reader.withValue(table.rowsTree, k) { row in collect(steps, table, key, row, many: many, into: &out) }
+            }
+        } catch {
+            context.fail(error)
+        }
+        if found == nil, !many { out.append(.null) }
+    }
+
+    /// The value of field `field` (of `type`) in `row`, the row of object `key` of `table`.
+    @inline(__always)
+    func fieldValue(_ row: UnsafeRawBufferPointer, _ field: Int, _ type: PropertyType, _ table: Table, _ key: ObjectKey) -> QueryValue {
+        guard let payload = RowCodec.field(row, field) else { return .null }
+        return value(ofField: payload, type, table, key, field)
+    }
+
+    /// The value of a row field's payload (links as their keys, never as objects).
+    @inline(__always)
+    private func value(ofField payload: UnsafeRawBufferPointer, _ type: PropertyType, _ table: Table, _ key: ObjectKey, _ field: Int) -> QueryValue {
+        switch type {
+        case .int: return payload.isEmpty ? .null : .int(Int64(bitPattern: ValueCodec.u64(payload, 0)))
+        case .bool: return payload.isEmpty ? .null : .bool(payload[0] != 0)
+        case .object:
+            guard let link = ValueCodec.linkKey(payload, as: type) else { return .null }
+            return .link(table: context.linkTarget(table, field), key: link.key.rawValue)
+        case .any:
+            if let link = ValueCodec.linkKey(payload, as: type) { return .link(table: link.table ?? 0, key: link.key.rawValue) }
+            return QueryValue(decoded: context.decodePayload(payload, table, key, field))
+        default:
+            return QueryValue(decoded: context.decodePayload(payload, table, key, field))
+        }
+    }
+
+    private func elementValue(_ payload: UnsafeRawBufferPointer, _ type: PropertyType, target: Table?) -> QueryValue {
+        if type == .object || type == .any, let link = ValueCodec.linkKey(payload, as: type) {
+            return .link(table: link.table ?? target?.id ?? 0, key: link.key.rawValue)
+        }
+        if type == .object { return .null }
+        return QueryValue(decoded: ValueCodec.decode(payload, as: type, linkTarget: 0) { _, _ in .null })
+    }
+
+    /// Calls `body` with the row of object `key`, if it exists.
+    func withRow<R>(_ table: Table, _ key: ObjectKey, _ body: (UnsafeRawBufferPointer) -> R) -> R? {
+        do {
+            return try withUnsafeBytes(of: key.rawValue.bigEndian) { k throws(StorageError) in
+                try reader.withValue(table.rowsTree, k, body)
+            }
+        } catch {
+            context.fail(error)
+        }
+    }
+}

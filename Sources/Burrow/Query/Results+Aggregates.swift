@@ -1,0 +1,84 @@
+import Foundation
+
+/// A type `min(ofProperty:)` and `max(ofProperty:)` can return: numbers and dates.
+public protocol MinMaxType: _Persistable {}
+/// A type `sum(ofProperty:)` and `average(ofProperty:)` can return: numbers.
+public protocol AddableType: _Persistable {}
+
+extension Int: MinMaxType, AddableType {}
+extension Int8: MinMaxType, AddableType {}
+extension Int16: MinMaxType, AddableType {}
+extension Int32: MinMaxType, AddableType {}
+extension Int64: MinMaxType, AddableType {}
+extension Float: MinMaxType, AddableType {}
+extension Double: MinMaxType, AddableType {}
+extension Decimal128: MinMaxType, AddableType {}
+extension Date: MinMaxType {}
+
+/// Aggregates of one property over results, computed from the rows without creating objects.
+/// The property must hold one number (or date, for `min`/`max`) per object; anything else
+/// traps with the reason, as in RealmSwift.
+extension Results {
+    /// The smallest value of `property`, or nil if there are no objects (or all are nil).
+    public func min<T: MinMaxType>(ofProperty property: String) -> T? {
+        Self.convert(aggregate(.min, property, allowDates: true))
+    }
+
+    /// The largest value of `property`, or nil if there are no objects (or all are nil).
+    public func max<T: MinMaxType>(ofProperty property: String) -> T? {
+        Self.convert(aggregate(.max, property, allowDates: true))
+    }
+
+    /// The sum of `property` over the objects (0 if there are none).
+    public func sum<T: AddableType>(ofProperty property: String) -> T {
+        Self.convert(aggregate(.sum, property, allowDates: false)) ?? T._fromStored(.int(0))
+    }
+
+    /// The average of `property`, or nil if there are no objects (or all are nil).
+    public func average<T: AddableType>(ofProperty property: String) -> T? {
+        Self.convert(aggregate(.avg, property, allowDates: false))
+    }
+
+    private func aggregate(_ aggregate: QueryAggregate, _ property: String, allowDates: Bool) -> QueryValue {
+        let type: PropertyType
+        do {
+            type = try QueryValidator.checkSingleValued(property, in: ClassInfo.of(Element.self), purpose: "aggregate").type
+        } catch {
+            preconditionFailure(error.description)
+        }
+        let allowed: Set<PropertyType> = allowDates ? [.int, .float, .double, .decimal128, .date, .any] : [.int, .float, .double, .decimal128, .any]
+        precondition(allowed.contains(type), "Cannot compute \(aggregate.rawValue)(ofProperty: \"\(property)\") of \(Element.self): it holds \(type) values.")
+        if steps.isEmpty, base == nil {
+            // Every object of the class: one scan of its rows.
+            guard let table = try? owner.table(for: Element.self, creating: false) else { return QueryExecutor.aggregate(aggregate, of: []) }
+            return QueryExecutor.aggregate(aggregate, of: QueryExecutor(context: owner).values(of: QueryPath(dotted: property), in: table))
+        }
+        let (table, keys) = evaluated
+        guard let table else { return QueryExecutor.aggregate(aggregate, of: []) }
+        let values = QueryExecutor(context: owner).values(of: QueryPath(dotted: property), keys, table)
+        return QueryExecutor.aggregate(aggregate, of: values)
+    }
+
+    /// `value` as a `T`, converting between number types (an average of integers, a `Double`,
+    /// read as `Int` is truncated).
+    static func convert<T: _Persistable>(_ value: QueryValue) -> T? {
+        if value.isNull { return nil }
+        let stored: _StoredValue
+        switch T._shape.type {
+        case .int:
+            guard let d = value.doubleValue else { return nil }
+            if case .int(let i) = value { stored = .int(i) } else { stored = .int(Int64(exactly: d.rounded(.towardZero)) ?? 0) }
+        case .double: stored = value.doubleValue.map { .double($0) } ?? .null
+        case .float: stored = value.doubleValue.map { .float(Float($0)) } ?? .null
+        case .decimal128:
+            switch value {
+            case .decimal128(let d): stored = .decimal128(d)
+            case .int(let i): stored = .decimal128(Decimal128(i))
+            default: stored = value.doubleValue.map { .decimal128(Decimal128($0)) } ?? .null
+            }
+        default: stored = value.stored
+        }
+        if case .null = stored { return nil }
+        return T._fromStored(stored)
+    }
+}

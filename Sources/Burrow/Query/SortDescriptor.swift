@@ -1,0 +1,33 @@
+/// A key path to sort results by, and the direction, as RealmSwift's `SortDescriptor`:
+///
+///     dogs.sorted(by: [SortDescriptor(keyPath: "age", ascending: false), SortDescriptor(keyPath: "name")])
+///
+/// The key path may follow links (`"favoriteToy.name"`) but not collections: it must reach one
+/// value per object. Nulls sort before every value in ascending order.
+public struct SortDescriptor: Sendable, Hashable, CustomStringConvertible {
+    /// The key path sorted by, dotted (`"owner.name"`).
+    public let keyPath: String
+    /// Whether smaller values come first.
+    public let ascending: Bool
+
+    /// Sorts by `keyPath`, ascending unless `ascending` is false.
+    public init(keyPath: String, ascending: Bool = true) {
+        self.keyPath = keyPath
+        self.ascending = ascending
+    }
+
+    /// The same key path in the other direction.
+    public var reversed: SortDescriptor { SortDescriptor(keyPath: keyPath, ascending: !ascending) }
+
+    public var description: String { "\(keyPath) \(ascending ? "ASC" : "DESC")" }
+}
+
+/// One operation of a query, applied in the order they were chained: `filter` narrows, `sort`
+/// orders (stably), `distinct` keeps the first object of each combination of values, `limit`
+/// keeps the first objects.
+enum QueryStep: Sendable {
+    case filter(QueryPredicate)
+    case sort([SortDescriptor])
+    case distinct([String])
+    case limit(Int)
+}

@@ -1,0 +1,69 @@
+/// Queries on frozen results: each runs in the frozen version, on these results' objects, and
+/// gives frozen results again (so `Sendable` values can be narrowed on any task).
+extension FrozenResults {
+    private func applying(_ step: QueryStep) -> FrozenResults<T> {
+        guard let version, let table else { return self }
+        let keys = QueryExecutor(context: version).run([step], table: table, base: keys)
+        return FrozenResults(version: version, table: table, keys: keys, steps: steps + [step])
+    }
+
+    /// The objects satisfying `isIncluded` (the typed query DSL, as `Results.where(_:)`).
+    public func `where`(_ isIncluded: (Query<T>) -> Query<Bool>) -> FrozenResults<T> {
+        applying(.filter(Query<T>.predicate(isIncluded)))
+    }
+
+    /// The objects satisfying a query string, as `Results.filter(_:_:)`. Throws `RealmError`
+    /// for a syntax error, an unknown property or a type mismatch.
+    public func filter(_ predicateFormat: String, _ args: Any...) throws(RealmError) -> FrozenResults<T> {
+        let parsed = try QueryParser.parse(predicateFormat, arguments: args, for: ClassInfo.of(T.self))
+        var results = applying(.filter(parsed.predicate))
+        for step in parsed.trailing { results = results.applying(step) }
+        return results
+    }
+
+    /// The objects sorted by `keyPath`, as `Results.sorted(byKeyPath:ascending:)`.
+    public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> FrozenResults<T> {
+        sorted(by: [SortDescriptor(keyPath: keyPath, ascending: ascending)])
+    }
+
+    /// The objects sorted by several key paths.
+    public func sorted<S: Sequence>(by sortDescriptors: S) -> FrozenResults<T> where S.Element == SortDescriptor {
+        let descriptors = Array(sortDescriptors)
+        for descriptor in descriptors { Results<T>.require(descriptor.keyPath, "sort") }
+        return applying(.sort(descriptors))
+    }
+
+    /// The first object of each distinct combination of the values at `keyPaths`.
+    public func distinct<S: Sequence>(by keyPaths: S) -> FrozenResults<T> where S.Element == String {
+        let paths = Array(keyPaths)
+        for path in paths { Results<T>.require(path, "distinct") }
+        return applying(.distinct(paths))
+    }
+
+    private func aggregate(_ aggregate: QueryAggregate, _ property: String) -> QueryValue {
+        Results<T>.require(property, "aggregate")
+        guard let version, let table else { return QueryExecutor.aggregate(aggregate, of: []) }
+        let values = QueryExecutor(context: version).values(of: QueryPath(dotted: property), keys, table)
+        return QueryExecutor.aggregate(aggregate, of: values)
+    }
+
+    /// The smallest value of `property`, or nil if there are no objects.
+    public func min<V: MinMaxType>(ofProperty property: String) -> V? {
+        Results<T>.convert(aggregate(.min, property))
+    }
+
+    /// The largest value of `property`, or nil if there are no objects.
+    public func max<V: MinMaxType>(ofProperty property: String) -> V? {
+        Results<T>.convert(aggregate(.max, property))
+    }
+
+    /// The sum of `property` (0 if there are no objects).
+    public func sum<V: AddableType>(ofProperty property: String) -> V {
+        Results<T>.convert(aggregate(.sum, property)) ?? V._fromStored(.int(0))
+    }
+
+    /// The average of `property`, or nil if there are no objects.
+    public func average<V: AddableType>(ofProperty property: String) -> V? {
+        Results<T>.convert(aggregate(.avg, property))
+    }
+}

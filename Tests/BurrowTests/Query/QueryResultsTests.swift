@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+@testable import Burrow
+
+/// Results of queries are lazy and live, chain, freeze with their query, and cross actors.
+@Suite struct QueryResultsTests {
+    private func dogs(_ realm: Realm, _ specs: [(String, Int)]) throws {
+        try realm.write {
+            for (name, age) in specs { try realm.add(Dog(value: ["name": name, "age": age])) }
+        }
+    }
+
+    @Test func testResultsFollowWritesAndChain() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        try dogs(realm, [("Rex", 1), ("Fido", 3)])
+        let puppies = realm.objects(Dog.self).where { $0.age < 2 }
+        let sortedPuppies = puppies.sorted(byKeyPath: "name")
+        #expect(puppies.count == 1)
+        try dogs(realm, [("Ace", 0)])
+        #expect(puppies.map(\.name) == ["Rex", "Ace"])
+        #expect(sortedPuppies.map(\.name) == ["Ace", "Rex"])
+        try realm.write {
+            realm.objects(Dog.self).where { $0.name == "Fido" }.first!.age = 1
+            // Inside the write, results see the write's own changes.
+            #expect(puppies.count == 3)
+        }
+        #expect(sortedPuppies.map(\.name) == ["Ace", "Fido", "Rex"])
+        #expect(sortedPuppies.last?.name == "Rex")
+        // Chained filters narrow in order.
+        let chained = try puppies.filter("name != 'Ace'").where { $0.name.starts(with: "R") }
+        #expect(chained.map(\.name) == ["Rex"])
+        #expect(puppies.sorted(by: [SortDescriptor(keyPath: "age", ascending: false), SortDescriptor(keyPath: "name")]).map(\.name) == ["Fido", "Rex", "Ace"])
+        // A class with no objects yet gives empty results and aggregates.
+        let none = realm.objects(QTag.self).where { $0.weight > 1 }
+        #expect(none.isEmpty)
+        #expect(none.sum(ofProperty: "weight") as Int == 0)
+        #expect(none.max(ofProperty: "weight") as Int? == nil)
+    }
+
+    @Test func testQueriesThroughLinksInsideAWriteSeeTheWrite() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        _ = try QData.populate(realm, count: 60, seed: 7)
+        let before = try realm.objects(QItem.self).filter("link.weight > 4 OR ANY links.label == 'red' OR SUBQUERY(links, $t, $t.weight > 2).@count > 1").map(\.id)
+        try realm.write {
+            let heavy = QTag(value: ["id": 100, "label": "red", "weight": 50])
+            try realm.add(heavy)
+            let first = realm.objects(QItem.self).where { $0.id == 0 }.first!
+            first.link = heavy
+            let inWrite = try realm.objects(QItem.self).filter("link.weight > 4 OR ANY links.label == 'red' OR SUBQUERY(links, $t, $t.weight > 2).@count > 1").map(\.id)
+            #expect(Set(inWrite) == Set(before).union([0]))
+            #expect(realm.objects(QTag.self).where { $0.owners.count > 0 }.count >= 1)
+            #expect(realm.objects(QItem.self).where { $0.link.weight == 50 }.map(\.id) == [0])
+        }
+        #expect(realm.objects(QItem.self).where { $0.link.weight == 50 }.map(\.id) == [0])
+    }
+
+    @Test func testFrozenResultsKeepTheirQuery() async throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        try dogs(realm, [("Rex", 1), ("Fido", 3), ("Ace", 0), ("Rover", 7)])
+        let frozen = try realm.objects(Dog.self).where { $0.age < 5 }.sorted(byKeyPath: "age").freeze()
+        try dogs(realm, [("Late", 2)])
+        #expect(frozen.map(\.name) == ["Ace", "Rex", "Fido"])
+        let narrowed = try frozen.filter("name BEGINSWITH 'R' OR age == 0")
+        #expect(narrowed.map(\.name) == ["Ace", "Rex"])
+        #expect(frozen.where { $0.age > 0 }.sorted(byKeyPath: "name").map(\.name) == ["Fido", "Rex"])
+        #expect(frozen.sum(ofProperty: "age") as Int == 4)
+        #expect(frozen.max(ofProperty: "age") as Int? == 3)
+        #expect(frozen.distinct(by: ["age"]).count == 3)
+        let total = await Task.detached { narrowed.map(\.name).joined(separator: ",") }.value
+        #expect(total == "Ace,Rex")
+    }
+
+    @Test func testActorObjectsWhere() async throws {
+        var config = temporaryConfiguration()
+        config.objectTypes = [Dog.self, DogToy.self, Person.self, Address.self]
+        let db = try await RealmActor(configuration: config)
+        try await db.asyncWrite { realm in
+            try realm.add(Dog(value: ["name": "Wolfie", "age": 4]))
+            try realm.add(Dog(value: ["name": "Rex", "age": 1]))
+        }
+        let wolfie: Frozen<Dog>? = await db.objects(Dog.self, where: { $0.name == "Wolfie" }).first
+        #expect(wolfie?.age == 4)
+        #expect(await db.objects(Dog.self, where: { $0.age > 10 }).isEmpty)
+    }
+
+    @Test func testListQueriesFollowTheList() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        let person = Person(value: ["id": 7, "name": "Ali"])
+        try realm.write {
+            person.dogs.append(Dog(value: ["name": "B", "age": 2]))
+            person.dogs.append(Dog(value: ["name": "A", "age": 5]))
+            try realm.add(person)
+            try realm.add(Dog(value: ["name": "C", "age": 9]))
+        }
+        let older = person.dogs.where { $0.age > 1 }
+        #expect(older.map(\.name) == ["B", "A"], "list order")
+        #expect(person.dogs.sorted(byKeyPath: "name").map(\.name) == ["A", "B"])
+        #expect(try person.dogs.filter("age > %@", 3).map(\.name) == ["A"])
+        #expect(try realm.objects(Dog.self).filter("SELF IN %@", person.dogs).map(\.name) == ["B", "A"])
+        #expect(try realm.objects(Dog.self).filter("name IN %@", ["A", "C"]).map(\.name) == ["A", "C"])
+        #expect(try realm.objects(Person.self).filter("ANY dogs IN %@", person.dogs).count == 1)
+        try realm.write { person.dogs.append(realm.objects(Dog.self).where { $0.name == "C" }.first!) }
+        #expect(older.map(\.name) == ["B", "A", "C"])
+        #expect(realm.objects(Person.self).where { $0.dogs.age > 8 }.count == 1)
+        #expect(realm.objects(Person.self).where { $0.dogs.count == 3 }.count == 1)
+        #expect(realm.objects(Dog.self).where { $0.owners.name == "Ali" }.count == 3)
+        #expect(realm.objects(Dog.self).where { $0.owners.count == 0 }.count == 0)
+        // LinkingObjects take queries too, and follow new links.
+        let dogC = realm.objects(Dog.self).where { $0.name == "C" }.first!
+        let owners = dogC.owners.where { $0.name.starts(with: "A") }
+        #expect(owners.map(\.id) == [7])
+        try realm.write { try realm.add(Person(value: ["id": 8, "name": "Alma", "dogs": [dogC]])) }
+        #expect(owners.map(\.id) == [7, 8])
+        #expect(try dogC.owners.filter("id > 7").map(\.name) == ["Alma"])
+        #expect(dogC.owners.sorted(byKeyPath: "name").map(\.name) == ["Ali", "Alma"])
+        // Sorting, distinct and aggregates on the collections themselves.
+        #expect(person.dogs.sum(ofProperty: "age") as Int == 16)
+        #expect(person.dogs.max(ofProperty: "age") as Int? == 9)
+        #expect(person.dogs.average(ofProperty: "age") as Double? == 16.0 / 3)
+        #expect(person.dogs.distinct(by: ["name"]).count == 3)
+        #expect(person.dogs.sorted(by: [SortDescriptor(keyPath: "age", ascending: false)]).map(\.name) == ["C", "A", "B"])
+        #expect(dogC.owners.min(ofProperty: "id") as Int? == 7)
+        #expect(dogC.owners.sum(ofProperty: "id") as Int == 15)
+    }
+
+    @Test func testMutableSetQueries() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        let shelf = QShelf()
+        try realm.write {
+            for (id, weight) in [(1, 5), (2, 9), (3, 1)] { shelf.tags.insert(QTag(value: ["id": id, "label": "t\(id)", "weight": weight])) }
+            try realm.add(shelf)
+            try realm.add(QTag(value: ["id": 4, "label": "outside", "weight": 100]))
+        }
+        let heavy = shelf.tags.where { $0.weight > 2 }
+        #expect(Set(heavy.map(\.id)) == [1, 2])
+        #expect(try shelf.tags.filter("label BEGINSWITH 't'").count == 3)
+        #expect(shelf.tags.sorted(byKeyPath: "weight").map(\.id) == [3, 1, 2])
+        #expect(shelf.tags.sum(ofProperty: "weight") as Int == 15)
+        try realm.write { shelf.tags.insert(realm.object(ofType: QTag.self, forPrimaryKey: 4)!) }
+        #expect(Set(heavy.map(\.id)) == [1, 2, 4])
+        #expect(realm.objects(QShelf.self).where { $0.tags.weight > 50 }.count == 1)
+        #expect(try realm.objects(QShelf.self).filter("tags.@count == 4 AND ALL tags.weight >= 1").count == 1)
+    }
+
+    @Test func testDeletedAndLinkedObjectsInQueries() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        let toy = DogToy(value: ["name": "ball"])
+        try realm.write {
+            try realm.add(Dog(value: ["name": "Rex", "favoriteToy": toy]))
+            try realm.add(Dog(value: ["name": "Fido"]))
+        }
+        let withBall = realm.objects(Dog.self).where { $0.favoriteToy.name == "ball" }
+        let withToy = try realm.objects(Dog.self).filter("favoriteToy == %@", toy)
+        #expect(withBall.count == 1)
+        #expect(withToy.count == 1)
+        try realm.write { try realm.delete(toy) }
+        #expect(withBall.count == 0)
+        #expect(try realm.objects(Dog.self).filter("favoriteToy == nil").count == 2)
+        // An unmanaged object cannot be compared with links.
+        do {
+            _ = try realm.objects(Dog.self).filter("favoriteToy == %@", DogToy())
+            Issue.record("comparing with an unmanaged object did not throw")
+        } catch {
+            #expect(error.code == .invalidArgument)
+            #expect(error.description.contains("unmanaged"))
+        }
+    }
+}

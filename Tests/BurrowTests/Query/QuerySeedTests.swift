@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+@testable import Burrow
+
+// Models of the seeds' queries not in SeedExamplesTests: the actor example's Todo and the
+// SwiftUI example's Company.
+final class QSeedTodo: Object {
+    @Persisted(primaryKey: true) var _id: ObjectId
+    @Persisted var name = ""
+    @Persisted var owner = ""
+    @Persisted var status = ""
+    override class func _realmObjectName() -> String? { "Todo" }
+}
+
+final class QSeedEmployee: Object {
+    @Persisted var name = ""
+    @Persisted var dogs: List<Dog>
+}
+
+final class QSeedCompany: Object {
+    @Persisted var employees: List<QSeedEmployee>
+    @Persisted var dogs: List<Dog>
+}
+
+/// Every query in ../shared/seeds/, written as the seed writes it (with `try` where Burrow's
+/// `filter` throws).
+@Suite struct QuerySeedTests {
+    /// crud-update.md, "Update Objects in Bulk": `filter("age < 2")`, then the puppies given
+    /// to a person with `setValue(_:forKey:)`.
+    @Test func testFindDogsYoungerThanTwoAndGiveThemAway() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        try realm.write {
+            // Create a person to take care of some dogs.
+            let person = Person(value: ["id": 1, "name": "Ali"])
+            try realm.add(person)
+
+            let dog = Dog(value: ["name": "Rex", "age": 1])
+            try realm.add(dog)
+            try realm.add(Dog(value: ["name": "Old", "age": 9]))
+
+            // Find dogs younger than 2.
+            let puppies = try realm.objects(Dog.self).filter("age < 2")
+
+            // Give all puppies to Ali.
+            person.setValue(puppies, forKey: "dogs")
+        }
+        let ali = try #require(realm.object(ofType: Person.self, forPrimaryKey: 1))
+        #expect(ali.dogs.map(\.name) == ["Rex"])
+    }
+
+    /// crud-update.md, "Update a Map/Dictionary" and "Update an AnyRealmValue Property".
+    @Test func testFindADogByName() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        try realm.write {
+            try realm.add(Dog(value: ["name": "Wolfie"]))
+            try realm.add(Dog(value: ["name": "Rex"]))
+        }
+        let wolfie = realm.objects(Dog.self).where {
+            $0.name == "Wolfie"
+        }.first!
+        #expect(wolfie.name == "Wolfie")
+        let rex = realm.objects(Dog.self).where {
+            $0.name == "Rex"
+        }.first!
+        try realm.write {
+            rex.companion = .object(Dog(value: ["name": "Regina"]))
+        }
+        #expect(realm.objects(Dog.self).where { $0.name == "Regina" }.count == 1)
+    }
+
+    /// crud-update.md, the async example: a query inside a function isolated to the actor.
+    @Test func testQueryInsideAnActorIsolatedFunction() async throws {
+        var config = temporaryConfiguration()
+        config.objectTypes = [QSeedTodo.self]
+        let actor = try await RealmActor(configuration: config)
+        try await actor.asyncWrite { realm in
+            try realm.add(QSeedTodo(value: ["name": "Keep it safe", "owner": "Frodo", "status": "In Progress"]))
+            try realm.add(QSeedTodo(value: ["name": "Other", "owner": "Sam"]))
+        }
+        // Read objects in functions isolated to the actor and pass primitive values to the caller
+        func getObjectId(in actor: isolated RealmActor, forTodoNamed name: String) async -> ObjectId {
+            let todo = actor.realm.objects(QSeedTodo.self).where {
+                $0.name == name
+            }.first!
+            return todo._id
+        }
+        let objectId = await getObjectId(in: actor, forTodoNamed: "Keep it safe")
+        let found = await actor.objects(QSeedTodo.self, where: { $0._id == objectId })
+        #expect(found.count == 1)
+        #expect(found.first?.owner == "Frodo")
+    }
+
+    /// swiftui-quick-writes.md: `employees.where { … }.first!` and `dogs.where { … }.first!`
+    /// on a company's lists.
+    @Test func testQueryACompanysLists() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        let company = QSeedCompany()
+        try realm.write {
+            company.employees.append(QSeedEmployee(value: ["name": "Dachary"]))
+            company.employees.append(QSeedEmployee(value: ["name": "Other"]))
+            company.dogs.append(Dog(value: ["name": "Maui"]))
+            try realm.add(company)
+            // An employee outside the company's list is not found through the list.
+            try realm.add(QSeedEmployee(value: ["name": "Dachary"]))
+        }
+        let employeeName = "Dachary", dogName = "Maui"
+        let thisEmployee = company.employees.where { $0.name == employeeName }.first!
+        let thisDog = company.dogs.where { $0.name == dogName }.first!
+        try realm.write {
+            thisEmployee.dogs.append(thisDog)
+        }
+        #expect(company.employees.where { $0.name == employeeName }.count == 1)
+        #expect(realm.objects(QSeedEmployee.self).where { $0.name == employeeName }.count == 2)
+        #expect(company.employees.first?.dogs.first?.name == "Maui")
+    }
+}
