@@ -15,6 +15,9 @@ struct QueryParser {
     struct Parsed {
         var predicate: QueryPredicate
         var trailing: [QueryStep]
+
+        /// The query's steps: the filter, then the trailing ones.
+        var steps: [QueryStep] { [.filter(predicate)] + trailing }
     }
 
     static let maximumDepth = 200

@@ -25,10 +25,7 @@ extension Results {
 
     /// `filter(_:_:)` with its arguments as an array.
     public func filter(_ predicateFormat: String, arguments: [Any]) throws(RealmError) -> Results<Element> {
-        let parsed = try QueryParser.parse(predicateFormat, arguments: arguments, for: ClassInfo.of(Element.self))
-        var results = appending(.filter(parsed.predicate))
-        for step in parsed.trailing { results = results.appending(step) }
-        return results
+        try QueryParser.parse(predicateFormat, arguments: arguments, for: ClassInfo.of(Element.self)).steps.reduce(self) { $0.appending($1) }
     }
 
     /// The objects sorted by the value at `keyPath` (which may follow links, not

@@ -15,10 +15,7 @@ extension FrozenResults {
     /// The objects satisfying a query string, as `Results.filter(_:_:)`. Throws `RealmError`
     /// for a syntax error, an unknown property or a type mismatch.
     public func filter(_ predicateFormat: String, _ args: Any...) throws(RealmError) -> FrozenResults<T> {
-        let parsed = try QueryParser.parse(predicateFormat, arguments: args, for: ClassInfo.of(T.self))
-        var results = applying(.filter(parsed.predicate))
-        for step in parsed.trailing { results = results.applying(step) }
-        return results
+        try QueryParser.parse(predicateFormat, arguments: args, for: ClassInfo.of(T.self)).steps.reduce(self) { $0.applying($1) }
     }
 
     /// The objects sorted by `keyPath`, as `Results.sorted(byKeyPath:ascending:)`.
