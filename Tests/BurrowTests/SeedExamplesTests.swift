@@ -318,4 +318,38 @@ final class SeedPersonProjection: Projection<SeedPerson> {
         #expect(updated.map(\.name) == ["Rex", "Wolfie"])
         #expect(deletions.isEmpty && insertions == [1], "only Wolfie is news to this observer")
     }
+
+    /// swiftui-quick-writes.md, "Perform an Explicit Write". SwiftUI's property wrappers hand
+    /// out frozen objects; in Burrow a frozen object is a `Frozen<T>`, and it thaws through the
+    /// live realm that will write (`realm.thaw(_:)`), so that the thawed objects belong to it.
+    @Test func testPerformAnExplicitWrite() throws {
+        let config = temporaryConfiguration()
+        do {
+            let realm = try Realm(configuration: config)
+            try realm.write {
+                let company = QSeedCompany()
+                company.employees.append(QSeedEmployee(value: ["name": "Dachary"]))
+                company.dogs.append(Dog(value: ["name": "Maui"]))
+                try realm.add(company)
+            }
+        }
+        // The `frozenCompany` here represents an `@ObservedRealmObject var company: Company`
+        let frozenCompany = try Realm(configuration: config).objects(QSeedCompany.self).freeze().first!
+        func performAnExplicitWrite(company: Frozen<QSeedCompany>, employeeName: String, dogName: String) throws {
+            // Get a live realm of the file the `Company` object was frozen from.
+            let realm = try Realm(configuration: company.frozenObject.realm!.configuration)
+            // Thawing the `Company` object that you passed in also thaws the objects in its List properties.
+            // This lets you append the `Dog` to the `Employee` without individually thawing both of them.
+            let thawedCompany = realm.thaw(company)!
+            let thisEmployee = thawedCompany.employees.where { $0.name == employeeName }.first!
+            let thisDog = thawedCompany.dogs.where { $0.name == dogName }.first!
+            try realm.write {
+                thisEmployee.dogs.append(thisDog)
+            }
+        }
+        try performAnExplicitWrite(company: frozenCompany, employeeName: "Dachary", dogName: "Maui")
+        let realm = try Realm(configuration: config)
+        #expect(realm.objects(QSeedEmployee.self).first?.dogs.map(\.name) == ["Maui"])
+        #expect(frozenCompany.employees.first?.dogs.isEmpty == true, "the frozen value still shows its version")
+    }
 }
