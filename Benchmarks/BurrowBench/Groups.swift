@@ -11,6 +11,7 @@ struct BenchmarkGroup: Sendable {
     static let all: [BenchmarkGroup] = [
         StorageWorkloads.group,
         ObjectWorkloads.group,
+        QueryWorkloads.group,
     ]
 
     static func named(_ name: String) -> BenchmarkGroup? {
