@@ -179,26 +179,51 @@ extension QueryExecutor {
             }
             return best ?? .null
         case .sum, .avg:
-            var intSum: Int64 = 0
-            var doubleSum = 0.0
-            var decimalSum = Decimal128(0)
-            var count = 0
+            // The widest kind present decides the arithmetic: integers add as Int64, any
+            // float or double makes it Double, any Decimal128 makes it Decimal128.
             var kind = 0  // 0: ints, 1: doubles, 2: decimals
+            var count = 0
             for value in values {
                 switch value {
-                case .int(let v): intSum &+= v; doubleSum += Double(v); decimalSum += Decimal128(v)
-                case .float(let v): doubleSum += Double(v); decimalSum += Decimal128(v); kind = max(kind, 1)
-                case .double(let v): doubleSum += v; decimalSum += Decimal128(v); kind = max(kind, 1)
-                case .decimal128(let v): decimalSum += v; kind = 2
+                case .int: break
+                case .float, .double: kind = max(kind, 1)
+                case .decimal128: kind = 2
                 default: continue
                 }
                 count += 1
             }
-            if aggregate == .sum {
-                return kind == 0 ? .int(intSum) : kind == 1 ? .double(doubleSum) : .decimal128(decimalSum)
+            switch kind {
+            case 0:
+                var sum: Int64 = 0
+                for case .int(let v) in values { sum &+= v }
+                if aggregate == .sum { return .int(sum) }
+                return count > 0 ? .double(Double(sum) / Double(count)) : .null
+            case 1:
+                var sum = 0.0
+                for value in values {
+                    switch value {
+                    case .int(let v): sum += Double(v)
+                    case .float(let v): sum += Double(v)
+                    case .double(let v): sum += v
+                    default: continue
+                    }
+                }
+                if aggregate == .sum { return .double(sum) }
+                return count > 0 ? .double(sum / Double(count)) : .null
+            default:
+                var sum = Decimal128(0)
+                for value in values {
+                    switch value {
+                    case .int(let v): sum += Decimal128(v)
+                    case .float(let v): sum += Decimal128(v)
+                    case .double(let v): sum += Decimal128(v)
+                    case .decimal128(let v): sum += v
+                    default: continue
+                    }
+                }
+                if aggregate == .sum { return .decimal128(sum) }
+                return count > 0 ? .decimal128(sum / Decimal128(count)) : .null
             }
-            guard count > 0 else { return .null }
-            return kind == 2 ? .decimal128(decimalSum / Decimal128(count)) : .double(doubleSum / Double(count))
         }
     }
 
