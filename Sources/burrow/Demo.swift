@@ -4,8 +4,8 @@ import Foundation
 
 /// `burrow demo`: the DoggoDB story of the RealmSwift documents, on a real file. The first run
 /// adopts dogs, upserts people, fills a map, a set and an embedded address; every run then has a
-/// birthday written through a `RealmActor`, reads frozen results on another task, and checks the
-/// file.
+/// birthday written through a `RealmActor` while a change stream watches, reads frozen results
+/// on another task, and checks the file.
 enum Demo {
     /// Runs the story on `path`. When `ownsFile` is true (the default file, which the demo
     /// creates), a file this Burrow cannot open, written by an older format or with other
@@ -33,13 +33,33 @@ enum Demo {
         }
         print("Demo run \(run) on this file.")
 
+        // Watch the brown dogs (Wolfie is one): a change stream of frozen results, consumed on
+        // another task.
+        let brown = realm.objects(Dog.self).where { $0.color == "brown" }.sorted(byKeyPath: "name")
+        let changes = brown.changes().makeAsyncIterator()
+        let watcher = Task {
+            var changes = changes
+            var lines: [String] = []
+            while lines.count < 2, let change = await changes.next() {
+                switch change {
+                case .initial(let dogs): lines.append("brown dogs: \(dogs.map { "\($0.name) (\($0.age))" }.joined(separator: ", "))")
+                case .update(let dogs, let deletions, let insertions, let modifications):
+                    lines.append("after the birthday: \(dogs.map { "\($0.name) (\($0.age))" }.joined(separator: ", ")) (deleted at \(deletions), inserted at \(insertions), modified at \(modifications))")
+                case .error(let error): lines.append("stream failed: \(error)")
+                }
+            }
+            return lines
+        }
+
         // Another isolation domain: the actor owns its realm; only frozen values come back out.
         let db = try await RealmActor(configuration: configuration)
         let wolfie = try await db.asyncWrite { realm -> ObjectId? in
-            guard let wolfie = realm.objects(Dog.self).first(where: { $0.name == "Wolfie" }) else { return nil }
+            guard let wolfie = realm.objects(Dog.self).where({ $0.name == "Wolfie" }).first else { return nil }
             wolfie.age += 1
             return wolfie._id
         }
+        if wolfie == nil { watcher.cancel() }  // no birthday, no change to wait for
+        for line in await watcher.value { print("Change stream, \(line).") }
         let dogs: FrozenResults<Dog> = await db.objects(Dog.self)
         let summary = await Task.detached {
             dogs.map { "\($0.name) (\($0.age))" }.joined(separator: ", ")
@@ -69,7 +89,8 @@ enum Demo {
                 try realm.add(Dog(value: ["name": name, "age": age, "color": "brown", "currentCity": "New York"]))
             }
             // Give all puppies to Ali.
-            ali.setValue(realm.objects(Dog.self).filter { $0.age < 2 }, forKey: "dogs")
+            let puppies = try realm.objects(Dog.self).filter("age < 2")
+            ali.setValue(puppies, forKey: "dogs")
             ali.address = Address(value: ["street": "123 Main Street", "city": "New York", "country": "USA"])
 
             // Upsert: Jones, then Bowie under the same key.
@@ -80,15 +101,15 @@ enum Demo {
             try realm.create(Person.self, value: ["id": 123, "dogs": [["name": "Spot", "age": 4]]], update: .modified)
         }
         try realm.write {
-            let wolfie = realm.objects(Dog.self).first { $0.name == "Wolfie" }!
+            let wolfie = realm.objects(Dog.self).where { $0.name == "Wolfie" }.first!
             wolfie.favoriteParksByCity["New York"] = "Domino Park"
             wolfie.favoriteParksByCity.updateValue("A Street Park", forKey: "Boston")
             wolfie.favoriteToy = DogToy(value: ["name": "Wubba"])
-            let maui = realm.objects(Dog.self).first { $0.name == "Maui" }!
+            let maui = realm.objects(Dog.self).where { $0.name == "Maui" }.first!
             maui.citiesVisited.insert(maui.currentCity)
             maui.currentCity = "Toronto"
             maui.citiesVisited.insert(maui.currentCity)
-            let rex = realm.objects(Dog.self).first { $0.name == "Rex" }!
+            let rex = realm.objects(Dog.self).where { $0.name == "Rex" }.first!
             rex.companion = .object(Dog(value: ["name": "Regina"]))
             // Move the dogs to Toronto for vacation, in bulk.
             realm.objects(Dog.self).setValue("Toronto", forKey: "currentCity")
