@@ -53,9 +53,6 @@ struct CommitState {
 
     var pendingSlot: Int { 1 - durableSlot }
 
-    /// The most pages a meta lists. Opening reads and checks every listed page, so the limit
-    /// bounds the cost of opening; a commit (or round) that wrote more takes two syncs.
-    static let oneSyncPageLimit = 64
 
     init(opened: Storage.OpenedMeta) {
         // A meta found on open may not be durable (its process may have crashed before the
@@ -64,7 +61,7 @@ struct CommitState {
         durableVersion = opened.isKnownDurable ? opened.meta.version : opened.olderVersion
         durableSlot = opened.slot
         untracked = !opened.isKnownDurable
-        listCapacity = min(Self.oneSyncPageLimit, Meta.listCapacity(pageSize: opened.meta.pageSize))
+        listCapacity = min(Meta.listLimit, Meta.listCapacity(pageSize: opened.meta.pageSize))
     }
 
     /// The list a meta of the latest version carries, or nil if it cannot carry one.
@@ -190,8 +187,8 @@ extension Storage {
     }
 
     func writeMetaPage(_ meta: Meta, slot: Int, written: WrittenPages) throws(StorageError) {
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: layout.pageSize, alignment: 4096)
-        defer { buffer.deallocate() }
+        let buffer = pageBuffers.take()
+        defer { pageBuffers.give(buffer) }
         meta.encode(into: buffer, slot: slot, written: written)
         try device.write([(slot * layout.pageSize, UnsafeRawBufferPointer(start: buffer, count: layout.pageSize))])
     }
