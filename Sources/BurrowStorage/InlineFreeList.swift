@@ -25,6 +25,7 @@ package struct InlineFreeList: Sendable, Equatable {
     var pageCount: Int { records.reduce(0) { $0 + $1.pages.count } }
 
     mutating func removeFirst() -> Record { records.removeFirst() }
+    mutating func removeLast() -> Record { records.removeLast() }
 
     /// Sets the record with `record`'s key, adding it in its place if there is none.
     mutating func set(_ record: Record) {

@@ -89,6 +89,10 @@ extension WriteTransaction {
         try moveSmallFreeTreeInline()
         let room = Meta.inlineRoom(pageSize: layout.pageSize) - (catalog.root == 0 ? inlineCatalog.encodedSize : 0)
         let capacity = freeRecordCapacity
+        let carried = foldHeldBackRecords()
+        if !carried.pages.isEmpty {
+            try writeRecords(carried.pages.sorted(), freedBy: carried.freedBy, capacity: capacity, minimumChunks: 0)
+        }
         var writtenFreed = -1
         var writtenLeftover: [PageNumber]?
         var leftoverChunks = 0
@@ -110,7 +114,7 @@ extension WriteTransaction {
                     try moveInlineFreeListToTree()
                     continue
                 }
-                meta.freePageCount = base.meta.freePageCount - reclaimedPages + UInt64(freed.count + pool.count)
+                meta.freePageCount = base.meta.freePageCount - reclaimedPages + UInt64(freed.count + carried.pages.count + pool.count)
                 return
             }
         }
@@ -143,6 +147,28 @@ extension WriteTransaction {
             }
         }
         return chunks
+    }
+
+    /// Takes the inline records nobody may reuse yet (freed by versions after `reclaimLimit`:
+    /// not durable yet, or newer than a pinned snapshot) out of the list, and returns their
+    /// pages with the newest of their versions, under which this commit records them again as
+    /// one record. That is safe, since a page unused from version f on is unused from any later
+    /// version on; it delays the reuse of the older ones among them only until the newest may
+    /// be reused, which under `.normal` commits is the same sync round. A run of `.normal`
+    /// commits between two rounds then leaves one such record instead of one per commit, and
+    /// the list stays short enough for the meta page.
+    private func foldHeldBackRecords() -> (pages: [PageNumber], freedBy: UInt64) {
+        guard freeTree.root == 0 else { return ([], 0) }
+        var pages: [PageNumber] = []
+        var newest: UInt64 = 0
+        while let last = inlineFree.records.last, last.freedBy > reclaimLimit {
+            let record = inlineFree.removeLast()
+            pages += record.pages
+            newest = max(newest, record.freedBy)
+            freeTree.count -= 1
+        }
+        reclaimedPages += UInt64(pages.count)
+        return (pages, newest)
     }
 
     /// Puts every inline record into a new free tree.
