@@ -49,7 +49,7 @@ extension WriteTransaction {
                     throw .corruptPage(path: storage.name, page: number, detail: "is listed as free but lies outside the file")
                 }
                 _ = inlineFree.removeFirst()
-                for number in first.pages { pool.insert(number) }
+                pool.insert(contentsOf: first.pages)
                 reclaimedPages += UInt64(first.pages.count)
                 freeTree.count -= 1
                 continue
@@ -73,7 +73,7 @@ extension WriteTransaction {
                 }
                 pages.append(number)
             }
-            for number in pages { pool.insert(number) }
+            pool.insert(contentsOf: pages)
             reclaimedPages += UInt64(pages.count)
             _ = try withBytes(key) { k throws(StorageError) in try remove(k, from: &freeTree) }
         }
