@@ -20,6 +20,33 @@ struct FreePagePool {
         pages.insert(number, at: low)
     }
 
+    /// Inserts many pages at once (a free record's), merging them into the pool in one pass
+    /// instead of a binary search and a move per page.
+    mutating func insert(contentsOf incoming: [PageNumber]) {
+        guard incoming.count > 1 else {
+            if let number = incoming.first { insert(number) }
+            return
+        }
+        // Records are written in ascending order; sort only one that is not.
+        let ascending = zip(incoming, incoming.dropFirst()).allSatisfy { $0 < $1 }
+        let added = ascending ? Array(incoming.reversed()) : incoming.sorted(by: >)
+        var merged: [PageNumber] = []
+        merged.reserveCapacity(pages.count + added.count)
+        var i = 0, j = 0
+        while i < pages.count, j < added.count {
+            if pages[i] > added[j] {
+                merged.append(pages[i])
+                i += 1
+            } else {
+                merged.append(added[j])
+                j += 1
+            }
+        }
+        merged.append(contentsOf: pages[i...])
+        merged.append(contentsOf: added[j...])
+        pages = merged
+    }
+
     mutating func insert(run first: PageNumber, count: Int) {
         for i in 0..<count { insert(first + PageNumber(i)) }
     }

@@ -47,38 +47,62 @@ struct WrittenPages: Sendable, Equatable {
 ///     20 pageSize       UInt32
 ///     24 version        UInt64  the transaction id; the newest valid meta wins on open
 ///     32 pageCount      UInt32  pages in use, including both meta pages
-///     36 catalog        TreeState (root UInt32, zero UInt32, count UInt64)
-///     52 free           TreeState
+///     36 catalog        root UInt32 (0: inline), inline bytes UInt32, entry count UInt64
+///     52 free           root UInt32 (0: inline), inline bytes UInt32, record count UInt64
 ///     68 freePageCount  UInt64  pages listed in the free tree
 ///     76 listBase       UInt64  the durable version the written-page list starts after
 ///     84 listCount      UInt32  entries in the list; 0 = nothing to check
 ///     88 (zero)         UInt32
 ///     92 list           listCount x (page UInt32, checksum UInt64)
+///     .. inline catalog (InlineCatalog), when the catalog root is 0
+///     .. inline free list (InlineFreeList), when the free tree's root is 0
 ///     .. zero
 package struct Meta: Sendable, Equatable {
     static let magic: [UInt8] = Array("BURROWDB".utf8)
-    /// Format 3: metas list the pages written since the durable version (format 2), and branch
-    /// entries count the entries below them. Before 1.0, other formats are refused by name.
-    package static let formatVersion: UInt32 = 3
+    /// Format 4: a small catalog and a short free list live in the meta page. (Format 3: branch entries count the
+    /// entries below them; format 2: metas list the pages written since the durable version.)
+    /// Before 1.0, other formats are refused by name.
+    package static let formatVersion: UInt32 = 4
     static let listOffset = 92
     static let listEntrySize = 12
+    /// The most pages the engine lists in one meta. Opening reads and checks every listed page,
+    /// so the limit bounds the cost of opening; a commit (or round) that wrote more takes two
+    /// syncs.
+    static let listLimit = 64
 
     package var version: UInt64
     package var pageSize: Int
     package var pageCount: PageNumber
+    /// The catalog tree, or, when its root is 0, the root 0 and the number of entries of
+    /// `inlineCatalog`.
     var catalog: TreeState
+    /// The catalog while it fits in the meta page (empty when `catalog` is a tree).
+    var inlineCatalog: InlineCatalog = .empty
+    /// The free tree, or, when its root is 0, the root 0 and the number of records of
+    /// `inlineFree`.
     var free: TreeState
+    /// The free tree's records while they fit in the meta page (empty when `free` is a tree).
+    var inlineFree: InlineFreeList = .empty
     package var freePageCount: UInt64
 
     static func initial(pageSize: Int) -> Meta {
         Meta(version: 0, pageSize: pageSize, pageCount: 2, catalog: .empty, free: .empty, freePageCount: 0)
     }
 
-    /// The most pages one meta can list.
+    /// The most pages one meta can list, with no inline catalog.
     static func listCapacity(pageSize: Int) -> Int { (pageSize - listOffset) / listEntrySize }
 
+    /// The most bytes of inline catalog and free list together a meta holds: what is left once
+    /// the longest list the engine writes is in place (3,236 bytes at 4 KiB pages).
+    static func inlineRoom(pageSize: Int) -> Int {
+        pageSize - listOffset - listEntrySize * min(listLimit, listCapacity(pageSize: pageSize))
+    }
+
     func encode(into p: UnsafeMutableRawPointer, slot: Int, written: WrittenPages = .none) {
-        precondition(written.entries.count <= Self.listCapacity(pageSize: pageSize), "the written-page list does not fit")
+        let inlineBytes = catalog.root == 0 ? inlineCatalog.encodedSize : 0
+        let freeBytes = free.root == 0 ? inlineFree.encodedSize : 0
+        let listEnd = Self.listOffset + Self.listEntrySize * written.entries.count
+        precondition(listEnd + inlineBytes + freeBytes <= pageSize, "the written-page list and the inline catalog and free list do not fit")
         p.initializeMemory(as: UInt8.self, repeating: 0, count: pageSize)
         for (i, byte) in Self.magic.enumerated() { p.setU8(8 + i, byte) }
         p.setU32(16, Self.formatVersion)
@@ -86,7 +110,11 @@ package struct Meta: Sendable, Equatable {
         p.setU64(24, version)
         p.setU32(32, pageCount)
         catalog.encode(into: p + 36)
+        p.setU32(40, UInt32(inlineBytes))
+        if inlineBytes > 0 { inlineCatalog.encode(into: p + listEnd) }
         free.encode(into: p + 52)
+        p.setU32(56, UInt32(freeBytes))
+        if freeBytes > 0 { inlineFree.encode(into: p + listEnd + inlineBytes) }
         p.setU64(68, freePageCount)
         p.setU64(76, written.base)
         p.setU32(84, UInt32(written.entries.count))
@@ -121,7 +149,7 @@ package struct Meta: Sendable, Equatable {
         guard p.u64(0) == Checksum.page(p, length: pageSize, pageNumber: UInt32(slot)) else {
             return .damaged("meta page \(slot) fails its checksum")
         }
-        let meta = Meta(
+        var meta = Meta(
             version: p.u64(24), pageSize: pageSize, pageCount: p.u32(32),
             catalog: TreeState.decode(p + 36), free: TreeState.decode(p + 52), freePageCount: p.u64(68))
         guard meta.pageCount >= 2, meta.catalog.root < meta.pageCount, meta.free.root < meta.pageCount,
@@ -143,6 +171,34 @@ package struct Meta: Sendable, Equatable {
                 return .damaged("meta page \(slot) lists page \(page), outside the file")
             }
             written.entries.append(.init(page: page, checksum: p.u64(at + 4)))
+        }
+        let inlineBytes = Int(p.u32(40))
+        let listEnd = listOffset + listEntrySize * count
+        if meta.catalog.root == 0 {
+            guard inlineBytes <= pageSize - listEnd, meta.catalog.count <= UInt64(inlineBytes / InlineCatalog.entryHeader),
+                let inline = InlineCatalog.decode(
+                    UnsafeRawBufferPointer(start: p + listEnd, count: inlineBytes), count: Int(meta.catalog.count),
+                    maxKeySize: PageLayout(pageSize: pageSize).maxKeySize, pageCount: meta.pageCount)
+            else {
+                return .damaged("meta page \(slot) holds an impossible inline catalog")
+            }
+            meta.inlineCatalog = inline
+        } else if inlineBytes != 0 {
+            return .damaged("meta page \(slot) holds an inline catalog beside a catalog tree")
+        }
+        let freeBytes = Int(p.u32(56))
+        let freeStart = listEnd + (meta.catalog.root == 0 ? inlineBytes : 0)
+        if meta.free.root == 0 {
+            guard freeBytes <= pageSize - freeStart, meta.free.count <= UInt64(freeBytes / InlineFreeList.recordHeader),
+                let inline = InlineFreeList.decode(
+                    UnsafeRawBufferPointer(start: p + freeStart, count: freeBytes), count: Int(meta.free.count),
+                    pageCount: meta.pageCount)
+            else {
+                return .damaged("meta page \(slot) holds an impossible inline free list")
+            }
+            meta.inlineFree = inline
+        } else if freeBytes != 0 {
+            return .damaged("meta page \(slot) holds an inline free list beside a free tree")
         }
         return .valid(meta, written)
     }

@@ -18,22 +18,34 @@ extension Snapshot {
     package func verify() throws(StorageError) -> VerifyReport {
         var walk = VerifyWalk(snapshot: self)
         let inconsistent = { (detail: String) in VerifyWalk.inconsistent(self, detail) }
-        let treeNames = try walk.walk(meta.catalog, what: "the catalog") { key, value throws(StorageError) in
-            guard value.count == TreeState.encodedSize else {
-                throw inconsistent("the catalog entry \"\(String(decoding: key, as: UTF8.self))\" has \(value.count) bytes")
+        // An inline catalog was checked when the meta was read (names in order, roots inside
+        // the file, entries as counted); a catalog tree is walked like any tree.
+        let treeNames = meta.catalog.root == 0
+            ? meta.inlineCatalog.entries.map { (String(decoding: $0.name, as: UTF8.self), $0.state) }
+            : try walk.walk(meta.catalog, what: "the catalog") { key, value throws(StorageError) in
+                guard value.count == TreeState.encodedSize else {
+                    throw inconsistent("the catalog entry \"\(String(decoding: key, as: UTF8.self))\" has \(value.count) bytes")
+                }
+                return (String(decoding: key, as: UTF8.self), TreeState.decode(value.baseAddress!))
             }
-            return (String(decoding: key, as: UTF8.self), TreeState.decode(value.baseAddress!))
+        guard meta.catalog.root != 0 || UInt64(treeNames.count) == meta.catalog.count else {
+            throw inconsistent("the inline catalog holds \(treeNames.count) entries but records \(meta.catalog.count)")
         }
         var entries: UInt64 = 0
         for (name, state) in treeNames {
             _ = try walk.walk(state, what: "tree \"\(name)\"") { _, _ throws(StorageError) in () }
             entries += state.count
         }
-        let records = try walk.walk(meta.free, what: "the free tree") { key, value throws(StorageError) in
-            guard key.count == WriteTransaction.freeKeySize, value.count % 4 == 0 else {
-                throw inconsistent("the free tree has a record of impossible size")
+        let records = meta.free.root == 0
+            ? meta.inlineFree.records.map(\.pages)
+            : try walk.walk(meta.free, what: "the free tree") { key, value throws(StorageError) in
+                guard key.count == WriteTransaction.freeKeySize, value.count % 4 == 0 else {
+                    throw inconsistent("the free tree has a record of impossible size")
+                }
+                return (0..<(value.count / 4)).map { value.baseAddress!.u32(4 * $0) }
             }
-            return (0..<(value.count / 4)).map { value.baseAddress!.u32(4 * $0) }
+        guard meta.free.root != 0 || UInt64(records.count) == meta.free.count else {
+            throw inconsistent("the inline free list holds \(records.count) records but records \(meta.free.count)")
         }
         var freePages = 0
         for record in records {

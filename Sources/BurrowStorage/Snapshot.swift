@@ -51,13 +51,13 @@ package final class Snapshot: PageSource, Sendable {
 
     /// The tree called `name`, or nil if there is none in this version.
     package func tree(named name: String) throws(StorageError) -> Tree? {
-        guard let state = try Catalog.lookup(self, root: meta.catalog.root, name: name) else { return nil }
+        guard let state = try Catalog.lookup(self, meta.catalog, inline: meta.inlineCatalog, name: name) else { return nil }
         return Tree(snapshot: self, state: state)
     }
 
     /// The names of all trees, in byte order.
     package func treeNames() throws(StorageError) -> [String] {
-        try Catalog.names(self, root: meta.catalog.root)
+        try Catalog.names(self, meta.catalog, inline: meta.inlineCatalog)
     }
 }
 
@@ -94,34 +94,5 @@ package struct Tree: Sendable {
     /// A cursor over this tree, not yet positioned.
     package func makeCursor() -> Cursor<Snapshot> {
         Cursor(source: snapshot, root: state.root)
-    }
-}
-
-/// The catalog: a tree from tree names (UTF-8) to their 16-byte `TreeState`.
-enum Catalog {
-    static func lookup<S: PageSource>(_ source: S, root: PageNumber, name: String) throws(StorageError) -> TreeState? {
-        try withUTF8Bytes(name) { key throws(StorageError) -> TreeState? in
-            guard let (page, index) = try BTree.find(source, root: root, key: key) else { return nil }
-            return try decode(source, page: page, index: index)
-        }
-    }
-
-    static func decode<S: PageSource>(_ source: S, page: UnsafeRawPointer, index: Int) throws(StorageError) -> TreeState {
-        let value = try BTree.value(source, leaf: page, index: index)
-        guard value.count == TreeState.encodedSize else {
-            throw .corruptPage(path: source.name, page: 0, detail: "holds a catalog entry of \(value.count) bytes instead of \(TreeState.encodedSize)")
-        }
-        return TreeState.decode(value.baseAddress!)
-    }
-
-    static func names<S: PageSource>(_ source: S, root: PageNumber) throws(StorageError) -> [String] {
-        var cursor = Cursor(source: source, root: root)
-        var names: [String] = []
-        var more = try cursor.first()
-        while more {
-            names.append(String(decoding: cursor.key, as: UTF8.self))
-            more = try cursor.next()
-        }
-        return names
     }
 }

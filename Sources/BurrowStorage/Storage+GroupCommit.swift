@@ -53,9 +53,6 @@ struct CommitState {
 
     var pendingSlot: Int { 1 - durableSlot }
 
-    /// The most pages a meta lists. Opening reads and checks every listed page, so the limit
-    /// bounds the cost of opening; a commit (or round) that wrote more takes two syncs.
-    static let oneSyncPageLimit = 64
 
     init(opened: Storage.OpenedMeta) {
         // A meta found on open may not be durable (its process may have crashed before the
@@ -64,7 +61,7 @@ struct CommitState {
         durableVersion = opened.isKnownDurable ? opened.meta.version : opened.olderVersion
         durableSlot = opened.slot
         untracked = !opened.isKnownDurable
-        listCapacity = min(Self.oneSyncPageLimit, Meta.listCapacity(pageSize: opened.meta.pageSize))
+        listCapacity = min(Meta.listLimit, Meta.listCapacity(pageSize: opened.meta.pageSize))
     }
 
     /// The list a meta of the latest version carries, or nil if it cannot carry one.
@@ -72,6 +69,18 @@ struct CommitState {
         if untracked { return nil }
         let entries = unsynced.map { WrittenPages.Entry(page: $0.key, checksum: $0.value.checksum) }
         return WrittenPages(base: durableVersion, entries: entries.sorted { $0.page < $1.page })
+    }
+
+    /// Whether a `.normal` commit should ask for a sync round in the background. Until a round
+    /// makes a version durable, the pages freed since are held back from reuse (the file grows)
+    /// and the list of pages written since the durable version grows; once that list no longer
+    /// fits a meta, `.normal` metas go out unlisted and lose their power-loss check. So a round
+    /// is wanted once the list is half full, or many freed pages are held back: one sync every
+    /// few dozen small commits keeps metas listed and free space reused. (A `.normal` commit
+    /// that comes while the round is in flight waits for it, at most one sync.)
+    func wantsBackgroundRound(pageCount: PageNumber) -> Bool {
+        untracked || unsynced.count >= listCapacity / 2
+            || heldBack.reduce(0, { $0 + $1.pages }) >= Storage.heldBackLimit(pageCount: pageCount)
     }
 
     /// Claims the next round if one is needed and none is running.
@@ -141,9 +150,7 @@ extension Storage {
                 if !s.roundInFlight && (!s.untracked || durability == .normal) {
                     try writeMeta(meta, into: &s)
                 }
-                if durability == .normal
-                    && (s.untracked || s.heldBack.reduce(0, { $0 + $1.pages }) >= Self.heldBackLimit(pageCount: meta.pageCount))
-                {
+                if durability == .normal && s.wantsBackgroundRound(pageCount: meta.pageCount) {
                     s.backgroundRoundWanted = true
                 }
                 publish(meta, mapping: mapping)
@@ -156,11 +163,11 @@ extension Storage {
     }
 
     /// Freed pages held back from reuse after which a `.normal` commit asks for a sync round in
-    /// the background: a quarter of the file, at least 1,024 pages. (A `.normal` commit that
-    /// comes while the round is in flight waits for it, so rounds are kept rare: at one-page
-    /// commits, a few per thousand, as SQLite's checkpoints in WAL mode.)
+    /// the background: an eighth of the file, at least 256 pages. Rounds also start once the
+    /// written-page list is half full (`CommitState.wantsBackgroundRound`), which at small
+    /// commits comes first; this limit bounds the file's growth under larger ones.
     static func heldBackLimit(pageCount: PageNumber) -> Int {
-        max(1024, Int(pageCount) / 4)
+        max(256, Int(pageCount) / 8)
     }
 
     /// Writes `meta` into the pending slot, with the unsynced list if there is one. Called with
@@ -180,8 +187,8 @@ extension Storage {
     }
 
     func writeMetaPage(_ meta: Meta, slot: Int, written: WrittenPages) throws(StorageError) {
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: layout.pageSize, alignment: 4096)
-        defer { buffer.deallocate() }
+        let buffer = pageBuffers.take()
+        defer { pageBuffers.give(buffer) }
         meta.encode(into: buffer, slot: slot, written: written)
         try device.write([(slot * layout.pageSize, UnsafeRawBufferPointer(start: buffer, count: layout.pageSize))])
     }

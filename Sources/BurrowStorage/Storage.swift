@@ -63,6 +63,8 @@ package final class Storage: Sendable {
     let device: any StorageDevice
     let layout: PageLayout
     let writeLock = WriteLock()
+    /// Buffers for dirty pages and meta pages, reused from commit to commit.
+    let pageBuffers: PageBufferStash
     let shared: Locked<SharedState>
     /// Which versions are durable, which meta sits where, the pages written since the last
     /// durable version, and who waits for a sync (Storage+GroupCommit.swift). Lock order: this
@@ -148,6 +150,7 @@ package final class Storage: Sendable {
         }
         let current = opened!.meta
         layout = PageLayout(pageSize: current.pageSize)
+        pageBuffers = PageBufferStash(pageSize: current.pageSize)
         let region = try device.map(minimumLength: Int(current.pageCount) * current.pageSize)
         shared = Locked(SharedState(meta: current, mapping: Mapping(region: region, pageSize: current.pageSize)))
         commitState = Locked(CommitState(opened: opened!))

@@ -41,29 +41,15 @@ extension WriteTransaction {
         // no reason for a new version, and dropping it loses nothing.
         guard trees.contains(where: { $0.changed }) else { return CommitReceipt(version: base.version) }
 
-        for index in trees.indices where trees[index].changed {
-            let name = trees[index].name
-            let state = trees[index].state
-            if trees[index].exists {
-                var bytes = [UInt8](repeating: 0, count: TreeState.encodedSize)
-                bytes.withUnsafeMutableBytes { state.encode(into: $0.baseAddress!) }
-                try withUTF8Bytes(name) { n throws(StorageError) in
-                    try withBytes(bytes) { v throws(StorageError) in
-                        _ = try mutate { () throws(StorageError) in try insert(n, v, into: &catalog) }
-                    }
-                }
-            } else {
-                try withUTF8Bytes(name) { n throws(StorageError) in
-                    _ = try mutate { () throws(StorageError) in try remove(n, from: &catalog) }
-                }
-            }
-        }
+        try recordTreesInCatalog()
         // Pages taken from the end of the file and given back before commit were never
         // written; the file must not claim them.
         pool.trimTail(pageCount: &meta.pageCount, firstNew: base.meta.pageCount)
         try recordFreePages()
         meta.catalog = catalog
+        meta.inlineCatalog = inlineCatalog
         meta.free = freeTree
+        meta.inlineFree = inlineFree
         let written = try writePages()
 
         var mapping = storage.currentMapping
@@ -78,6 +64,53 @@ extension WriteTransaction {
         for (number, _) in dirty { mapping.markVerified(number) }
         try storage.publishCommit(meta, mapping: mapping, written: written, freed: freed, durability: durability)
         return CommitReceipt(version: meta.version)
+    }
+
+    /// Records the roots and counts of the changed trees in the catalog. An inline catalog stays
+    /// in the meta page (no page written) while it fits there; one that outgrows it becomes a
+    /// tree. A catalog tree stays a tree (until its last entry goes: root 0 is an empty inline
+    /// catalog).
+    private func recordTreesInCatalog() throws(StorageError) {
+        if catalog.root == 0 {
+            var updated = inlineCatalog
+            for tree in trees where tree.changed {
+                try withUTF8Bytes(tree.name) { n throws(StorageError) in
+                    if tree.exists { updated.set(n, tree.state) } else { updated.remove(n) }
+                }
+            }
+            if updated.encodedSize <= Meta.inlineRoom(pageSize: layout.pageSize) {
+                inlineCatalog = updated
+                catalog = TreeState(root: 0, count: UInt64(updated.entries.count))
+                return
+            }
+            // Too large for the meta page: every entry goes into a new catalog tree.
+            catalog = .empty
+            inlineCatalog = .empty
+            for entry in updated.entries {
+                try putCatalogEntry(entry.name, entry.state)
+            }
+            return
+        }
+        for tree in trees where tree.changed {
+            let name = Array(tree.name.utf8)
+            if tree.exists {
+                try putCatalogEntry(name, tree.state)
+            } else {
+                try withBytes(name) { n throws(StorageError) in
+                    _ = try mutate { () throws(StorageError) in try remove(n, from: &catalog) }
+                }
+            }
+        }
+    }
+
+    private func putCatalogEntry(_ name: [UInt8], _ state: TreeState) throws(StorageError) {
+        var bytes = [UInt8](repeating: 0, count: TreeState.encodedSize)
+        bytes.withUnsafeMutableBytes { state.encode(into: $0.baseAddress!) }
+        try withBytes(name) { n throws(StorageError) in
+            try withBytes(bytes) { v throws(StorageError) in
+                _ = try mutate { () throws(StorageError) in try insert(n, v, into: &catalog) }
+            }
+        }
     }
 
     /// Writes the dirty pages in page order, stamped with this version and checksummed, and

@@ -6,6 +6,11 @@
 /// read them, so they may be written over only once the oldest live snapshot is at least that
 /// version. Pages that were already reusable when a commit ended (taken out of the tree but not
 /// used) go back under `freedBy` = 0, reusable by the next transaction whatever it pins.
+///
+/// While the records are few they live in the meta page instead (`InlineFreeList`, the free
+/// tree's root is then 0): a commit then writes no free-tree page. Records that outgrow the room
+/// the meta page leaves become a tree; a tree that has shrunk to one leaf whose records fill
+/// less than half that room goes back into the meta page.
 extension WriteTransaction {
     static let freeKeySize = 20
 
@@ -35,6 +40,20 @@ extension WriteTransaction {
     /// one, because taking a record out changes the free tree itself.
     func refillPool() throws(StorageError) {
         while pool.count < 2 * BTree.maxDepth, !freeTreeExhausted, !isCommitting {
+            if freeTree.root == 0 {
+                guard let first = inlineFree.records.first, first.freedBy <= reclaimLimit else {
+                    freeTreeExhausted = true
+                    return
+                }
+                for number in first.pages where number >= base.meta.pageCount {
+                    throw .corruptPage(path: storage.name, page: number, detail: "is listed as free but lies outside the file")
+                }
+                _ = inlineFree.removeFirst()
+                pool.insert(contentsOf: first.pages)
+                reclaimedPages += UInt64(first.pages.count)
+                freeTree.count -= 1
+                continue
+            }
             var cursor = Cursor(source: self, root: freeTree.root)
             guard try cursor.first(), cursor.key.count == Self.freeKeySize, Self.freedBy(key: cursor.key) <= reclaimLimit else {
                 freeTreeExhausted = true
@@ -54,7 +73,7 @@ extension WriteTransaction {
                 }
                 pages.append(number)
             }
-            for number in pages { pool.insert(number) }
+            pool.insert(contentsOf: pages)
             reclaimedPages += UInt64(pages.count)
             _ = try withBytes(key) { k throws(StorageError) in try remove(k, from: &freeTree) }
         }
@@ -67,7 +86,13 @@ extension WriteTransaction {
     /// old chunks as empty records, which the next transaction discards).
     func recordFreePages() throws(StorageError) {
         isCommitting = true
+        try moveSmallFreeTreeInline()
+        let room = Meta.inlineRoom(pageSize: layout.pageSize) - (catalog.root == 0 ? inlineCatalog.encodedSize : 0)
         let capacity = freeRecordCapacity
+        let carried = foldHeldBackRecords()
+        if !carried.pages.isEmpty {
+            try writeRecords(carried.pages.sorted(), freedBy: carried.freedBy, capacity: capacity, minimumChunks: 0)
+        }
         var writtenFreed = -1
         var writtenLeftover: [PageNumber]?
         var leftoverChunks = 0
@@ -83,7 +108,13 @@ extension WriteTransaction {
                 writtenLeftover = leftover
             }
             if freed.count == writtenFreed && pool.count == writtenLeftover?.count {
-                meta.freePageCount = base.meta.freePageCount - reclaimedPages + UInt64(freed.count + pool.count)
+                if freeTree.root == 0 && inlineFree.encodedSize > room {
+                    // Too many records for the meta page: they become a tree, which takes pages
+                    // from the pool, so the leftovers are written again.
+                    try moveInlineFreeListToTree()
+                    continue
+                }
+                meta.freePageCount = base.meta.freePageCount - reclaimedPages + UInt64(freed.count + carried.pages.count + pool.count)
                 return
             }
         }
@@ -102,11 +133,101 @@ extension WriteTransaction {
             value.withUnsafeMutableBytes { bytes in
                 for (i, number) in pages[start..<end].enumerated() { bytes.baseAddress!.setU32(4 * i, number) }
             }
+            if freeTree.root == 0 {
+                let record = InlineFreeList.Record(
+                    freedBy: freedBy, writtenBy: meta.version, chunk: UInt32(chunk), pages: Array(pages[start..<end]))
+                let before = inlineFree.records.count
+                inlineFree.set(record)
+                freeTree.count += UInt64(inlineFree.records.count - before)
+                continue
+            }
             let key = Self.freeKey(freedBy: freedBy, writtenBy: meta.version, chunk: chunk)
             try withBytes(key) { k throws(StorageError) in
                 try withBytes(value) { v throws(StorageError) in _ = try insert(k, v, into: &freeTree) }
             }
         }
         return chunks
+    }
+
+    /// Takes the inline records nobody may reuse yet (freed by versions after `reclaimLimit`:
+    /// not durable yet, or newer than a pinned snapshot) out of the list, and returns their
+    /// pages with the newest of their versions, under which this commit records them again as
+    /// one record. That is safe, since a page unused from version f on is unused from any later
+    /// version on; it delays the reuse of the older ones among them only until the newest may
+    /// be reused, which under `.normal` commits is the same sync round. A run of `.normal`
+    /// commits between two rounds then leaves one such record instead of one per commit, and
+    /// the list stays short enough for the meta page.
+    private func foldHeldBackRecords() -> (pages: [PageNumber], freedBy: UInt64) {
+        guard freeTree.root == 0 else { return ([], 0) }
+        var pages: [PageNumber] = []
+        var newest: UInt64 = 0
+        while let last = inlineFree.records.last, last.freedBy > reclaimLimit {
+            let record = inlineFree.removeLast()
+            pages += record.pages
+            newest = max(newest, record.freedBy)
+            freeTree.count -= 1
+        }
+        reclaimedPages += UInt64(pages.count)
+        return (pages, newest)
+    }
+
+    /// Puts every inline record into a new free tree.
+    private func moveInlineFreeListToTree() throws(StorageError) {
+        let records = inlineFree.records
+        inlineFree = .empty
+        freeTree = .empty
+        for record in records {
+            var value = [UInt8](repeating: 0, count: 4 * record.pages.count)
+            value.withUnsafeMutableBytes { bytes in
+                for (i, number) in record.pages.enumerated() { bytes.baseAddress!.setU32(4 * i, number) }
+            }
+            let key = Self.freeKey(freedBy: record.freedBy, writtenBy: record.writtenBy, chunk: Int(record.chunk))
+            try withBytes(key) { k throws(StorageError) in
+                try withBytes(value) { v throws(StorageError) in _ = try insert(k, v, into: &freeTree) }
+            }
+        }
+    }
+
+    /// Moves the records of a free tree that is one leaf, and would fill less than half the
+    /// room the meta page leaves, into the meta page, and releases the leaf.
+    private func moveSmallFreeTreeInline() throws(StorageError) {
+        guard freeTree.root != 0 else { return }
+        let leaf = try page(freeTree.root)
+        guard PageHeader.isLeaf(leaf) else { return }
+        let room = Meta.inlineRoom(pageSize: layout.pageSize) - (catalog.root == 0 ? inlineCatalog.encodedSize : 0)
+        // Each record takes its leaf entry's bytes less two (a 26-byte entry header and key
+        // against a 24-byte record header): known from the page header, without a walk.
+        let bodies = layout.pageSize - PageHeader.heapStart(leaf) - PageHeader.garbage(leaf)
+        guard 2 * (bodies - 2 * PageHeader.count(leaf)) <= room else { return }
+        var records: [InlineFreeList.Record] = []
+        var size = 0
+        var cursor = Cursor(source: self, root: freeTree.root)
+        var more = try cursor.first()
+        while more {
+            let key = cursor.key
+            let value = try cursor.value()
+            guard key.count == Self.freeKeySize, value.count % 4 == 0 else {
+                throw .corruptPage(path: storage.name, page: freeTree.root, detail: "holds a free-list record of \(value.count) bytes")
+            }
+            size += InlineFreeList.recordHeader + value.count
+            if 2 * size > room { return }
+            var record = InlineFreeList.Record(
+                freedBy: Self.freedBy(key: key), writtenBy: Self.bigEndian(key, at: 8, length: 8),
+                chunk: UInt32(Self.bigEndian(key, at: 16, length: 4)), pages: [])
+            for i in 0..<(value.count / 4) { record.pages.append(value.baseAddress!.u32(4 * i)) }
+            records.append(record)
+            more = try cursor.next()
+        }
+        let root = freeTree.root
+        freeTree = TreeState(root: 0, count: UInt64(records.count))
+        inlineFree = .empty
+        for record in records { inlineFree.set(record) }
+        release(root)
+    }
+
+    static func bigEndian(_ key: UnsafeRawBufferPointer, at offset: Int, length: Int) -> UInt64 {
+        var value: UInt64 = 0
+        for i in 0..<length { value = value << 8 | UInt64(key[offset + i]) }
+        return value
     }
 }

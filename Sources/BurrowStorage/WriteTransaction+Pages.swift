@@ -1,8 +1,8 @@
 /// Page allocation and copy-on-write for a write transaction.
 extension WriteTransaction {
-    /// Allocates `pages` consecutive zeroed dirty pages: from the pool if it has such a run,
-    /// otherwise at the end of the file.
-    func allocate(pages: Int = 1) throws(StorageError) -> (number: PageNumber, pointer: UnsafeMutableRawPointer) {
+    /// Allocates `pages` consecutive dirty pages, zeroed unless the caller fills them whole
+    /// (`zeroed: false`): from the pool if it has such a run, otherwise at the end of the file.
+    func allocate(pages: Int = 1, zeroed: Bool = true) throws(StorageError) -> (number: PageNumber, pointer: UnsafeMutableRawPointer) {
         let number: PageNumber
         if let reused = pages == 1 ? pool.takeLowest() : pool.takeRun(pages) {
             number = reused
@@ -14,8 +14,8 @@ extension WriteTransaction {
             meta.pageCount += PageNumber(pages)
         }
         let byteCount = pages * layout.pageSize
-        let pointer = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 4096)
-        pointer.initializeMemory(as: UInt8.self, repeating: 0, count: byteCount)
+        let pointer = pages == 1 ? storage.pageBuffers.take() : .allocate(byteCount: byteCount, alignment: 4096)
+        if zeroed { pointer.initializeMemory(as: UInt8.self, repeating: 0, count: byteCount) }
         dirty[number] = (pointer, pages)
         return (number, pointer)
     }
@@ -24,11 +24,17 @@ extension WriteTransaction {
     /// allocated them, otherwise onto the list of pages this version frees.
     func release(_ number: PageNumber, pages: Int = 1) {
         if let entry = dirty.removeValue(forKey: number) {
-            entry.pointer.deallocate()
+            freeBuffer(entry)
             pool.insert(run: number, count: entry.pages)
         } else {
             for i in 0..<pages { freed.append(number + PageNumber(i)) }
         }
+    }
+
+    /// Returns a dirty page's buffer: a single page's to the storage's stash for the next
+    /// transaction, an overflow run's to the allocator.
+    func freeBuffer(_ entry: (pointer: UnsafeMutableRawPointer, pages: Int)) {
+        if entry.pages == 1 { storage.pageBuffers.give(entry.pointer) } else { entry.pointer.deallocate() }
     }
 
     /// A writable copy of page `number`: the page itself if dirty, otherwise a new dirty page
@@ -36,7 +42,7 @@ extension WriteTransaction {
     func touch(_ number: PageNumber) throws(StorageError) -> (number: PageNumber, pointer: UnsafeMutableRawPointer) {
         if let entry = dirty[number] { return (number, entry.pointer) }
         let source = try base.page(number)
-        let copy = try allocate()
+        let copy = try allocate(zeroed: false)
         copy.pointer.copyMemory(from: source, byteCount: layout.pageSize)
         copy.pointer.setU64(8, meta.version)
         release(number)

@@ -20,9 +20,12 @@ package final class WriteTransaction: PageSource {
     /// The version being built: roots, page count and free-page count as they stand now.
     var meta: Meta
     /// The catalog's and the free tree's roots as they stand now, kept apart from `meta` because
-    /// changing a tree may also grow `meta.pageCount`.
+    /// changing a tree may also grow `meta.pageCount`. A catalog with root 0 is `inlineCatalog`.
     var catalog: TreeState
+    var inlineCatalog: InlineCatalog
+    /// A free tree with root 0 is `inlineFree`.
     var freeTree: TreeState
+    var inlineFree: InlineFreeList
     /// Pages allocated by this transaction, by first page number, with their length in pages.
     var dirty: [PageNumber: (pointer: UnsafeMutableRawPointer, pages: Int)] = [:]
     var trees: [(name: String, state: TreeState, exists: Bool, changed: Bool)] = []
@@ -60,7 +63,9 @@ package final class WriteTransaction: PageSource {
         meta = base.meta
         meta.version = base.meta.version + 1
         catalog = base.meta.catalog
+        inlineCatalog = base.meta.inlineCatalog
         freeTree = base.meta.free
+        inlineFree = base.meta.inlineFree
         self.reclaimLimit = reclaimLimit
         scratch = .allocate(byteCount: layout.pageSize, alignment: 16)
         path.reserveCapacity(BTree.maxDepth)
@@ -83,7 +88,7 @@ package final class WriteTransaction: PageSource {
     package func tree(named name: String) throws(StorageError) -> TreeID? {
         try checkActive()
         if let index = treeIndex[name] { return trees[index].exists ? TreeID(index: index) : nil }
-        guard let state = try Catalog.lookup(self, root: catalog.root, name: name) else { return nil }
+        guard let state = try Catalog.lookup(self, catalog, inline: inlineCatalog, name: name) else { return nil }
         return register(name: name, state: state, exists: true, changed: false)
     }
 
@@ -130,7 +135,7 @@ package final class WriteTransaction: PageSource {
     /// The names of all trees as this transaction sees them.
     package func treeNames() throws(StorageError) -> [String] {
         try checkActive()
-        var names = Set(try Catalog.names(self, root: catalog.root))
+        var names = Set(try Catalog.names(self, catalog, inline: inlineCatalog))
         for tree in trees where tree.changed {
             if tree.exists { names.insert(tree.name) } else { names.remove(tree.name) }
         }
@@ -252,14 +257,13 @@ package final class WriteTransaction: PageSource {
         if !isFinished { finish() }
     }
 
-    /// Frees the dirty pages and releases the write lock.
     /// Frees the dirty pages, releases the write lock and unpins the base version. Every read
     /// path checks `isFinished` or the modification stamp first, so nothing reads through the
     /// base snapshot (or a freed dirty page) afterwards.
     func finish() {
         isFinished = true
         modificationStamp &+= 1
-        for (_, entry) in dirty { entry.pointer.deallocate() }
+        for (_, entry) in dirty { freeBuffer(entry) }
         dirty.removeAll()
         base.releasePin()
         storage.writeLock.release()

@@ -88,7 +88,18 @@ struct DamagedFileFixture: Sendable {
             for i in 0..<400 { try txn.put(key("a", i), bytes(rng.int(0...100)), in: alpha) }
             for i in 0..<1500 { try txn.put(key("g", i), bytes(rng.int(10...40)), in: gamma) }
             for i in 0..<100 { try txn.put(key("d", i), bytes(200), in: delta) }
+            // Empty trees with long names make the catalog too large for the meta page, so that
+            // it is a tree whose page can be damaged.
+            for i in 0...(Meta.inlineRoom(pageSize: pageSize) / 900) {
+                _ = try txn.createTree(named: "filler \(i) " + String(repeating: "x", count: 900))
+            }
+            // At 4 KiB pages, a long value whose tree is dropped below leaves more free pages than
+            // the meta page lists, so that the free list is a tree too.
+            if pageSize == 4096 {
+                try txn.put([1], [UInt8](repeating: 9, count: (Meta.inlineRoom(pageSize: pageSize) / 4 + 300) * pageSize), in: try txn.openTree(named: "epsilon"))
+            }
         }
+        if pageSize == 4096 { try write { txn in try txn.dropTree(named: "epsilon") } }
         try write { txn in
             let beta = try txn.openTree(named: "beta")
             for i in 0..<12 { try txn.put(key("b", i), bytes(rng.int(5000...20000)), in: beta) }
@@ -112,6 +123,8 @@ struct DamagedFileFixture: Sendable {
         let latest = snapshot.version
         let pageCount = Int(snapshot.meta.pageCount)
         guard snapshot.meta.freePageCount > 0 else { throw FailureTestError("the fixture's free tree is empty") }
+        guard snapshot.meta.catalog.root != 0 else { throw FailureTestError("the fixture's catalog is inline") }
+        guard snapshot.meta.free.root != 0 || pageSize != 4096 else { throw FailureTestError("the fixture's free list is inline") }
 
         let gammaRoot = try snapshot.tree(named: "gamma")!.state.root
         let root = try snapshot.page(gammaRoot)

@@ -516,4 +516,113 @@ struct StorageBasicsTests {
         #expect(try reopened.snapshot().tree(named: "t")?.value(forKey: [2]) == [2])
         #expect(try reopened.snapshot().verify().entries == 1)
     }
+
+    /// A small catalog lives in the meta page; one that outgrows the room there becomes a tree,
+    /// and it comes back into the meta page once its last tree is dropped. Every form reopens
+    /// and verifies.
+    @Test("the catalog moves from the meta page to a tree and back", arguments: [4096, 16384])
+    func catalogInlineAndTree(pageSize: Int) throws {
+        let directory = ModelTestTemporaryDirectory("burrow-basics")
+        let path = directory.file("catalog.burrow")
+        let longName = { (i: Int) in "tree \(i) " + String(repeating: "n", count: 400) }
+        func reopened(_ check: (Snapshot) throws -> Void) throws {
+            let storage = try Storage.open(path: path)
+            try check(try storage.snapshot())
+            _ = try storage.snapshot().verify()
+            storage.close()
+        }
+        do {
+            let storage = try Storage.open(path: path, options: StorageOptions(pageSize: pageSize))
+            _ = try commit(storage) { txn in try txn.put([1], [1], in: try txn.openTree(named: "small")) }
+            #expect(try storage.snapshot().meta.catalog.root == 0, "a one-tree catalog is inline")
+            // Enough long names to pass the room a meta page keeps for the catalog.
+            let limit = Meta.inlineRoom(pageSize: pageSize)
+            let count = limit / 400 + 2
+            _ = try commit(storage) { txn in
+                for i in 0..<count { try txn.put([UInt8(i)], [2], in: try txn.openTree(named: longName(i))) }
+            }
+            let grown = try storage.snapshot()
+            #expect(grown.meta.catalog.root != 0, "a catalog of \(count + 1) long names is a tree")
+            #expect(try grown.treeNames().count == count + 1)
+            _ = try grown.verify()
+            storage.close()
+        }
+        try reopened { snapshot throws in
+            let long = try snapshot.tree(named: longName(1))?.value(forKey: [1])
+            let small = try snapshot.tree(named: "small")?.value(forKey: [1])
+            #expect(snapshot.meta.catalog.root != 0)
+            #expect(long == [2])
+            #expect(small == [1])
+        }
+        do {
+            let storage = try Storage.open(path: path)
+            _ = try commit(storage) { txn in
+                for name in try txn.treeNames() { try txn.dropTree(named: name) }
+            }
+            #expect(try storage.snapshot().meta.catalog.root == 0, "an empty catalog is inline")
+            _ = try commit(storage) { txn in try txn.put([3], [3], in: try txn.openTree(named: "again")) }
+            storage.close()
+        }
+        try reopened { snapshot throws in
+            let names = try snapshot.treeNames()
+            let again = try snapshot.tree(named: "again")?.value(forKey: [3])
+            #expect(snapshot.meta.catalog.root == 0)
+            #expect(names == ["again"])
+            #expect(again == [3])
+        }
+    }
+
+    /// A short free list lives in the meta page; dropping a large tree frees more pages than fit
+    /// there, so the list becomes a tree, and reusing most of them brings it back. Every form
+    /// reopens and verifies.
+    @Test("the free list moves from the meta page to a tree and back")
+    func freeListInlineAndTree() throws {
+        let directory = ModelTestTemporaryDirectory("burrow-basics")
+        let path = directory.file("free.burrow")
+        let value = [UInt8](repeating: 5, count: 900)
+        func key(_ i: Int) -> [UInt8] { Array("key \(100_000 + i)".utf8) }
+        // Durable commits, so that the pages each frees are reusable by the next at once.
+        func commitFull(_ storage: Storage, _ body: (WriteTransaction) throws -> Void) throws -> UInt64 {
+            let txn = try storage.beginWriteBlocking()
+            try body(txn)
+            return try txn.commit(durability: .full)
+        }
+        func reopenedFreeRoot() throws -> PageNumber {
+            let storage = try Storage.open(path: path)
+            defer { storage.close() }
+            let snapshot = try storage.snapshot()
+            _ = try snapshot.verify()
+            return snapshot.meta.free.root
+        }
+        do {
+            let storage = try Storage.open(path: path)
+            _ = try commitFull(storage) { txn in
+                let t = try txn.openTree(named: "big")
+                for i in 0..<4000 { try txn.put(key(i), value, in: t) }
+            }
+            #expect(try storage.snapshot().meta.free.root == 0, "a new file's few free pages are inline")
+            _ = try commitFull(storage) { txn in try txn.dropTree(named: "big") }
+            let dropped = try storage.statistics()
+            #expect(dropped.freePages > 800)
+            #expect(try storage.snapshot().meta.free.root != 0, "\(dropped.freePages) free pages are a tree")
+            storage.close()
+        }
+        #expect(try reopenedFreeRoot() != 0)
+        do {
+            let storage = try Storage.open(path: path)
+            // A reopened handle reuses nothing the opened version freed until its first sync
+            // round has made that version durable: one small durable commit first.
+            _ = try commitFull(storage) { txn in try txn.put([0], [0], in: try txn.openTree(named: "small")) }
+            _ = try commitFull(storage) { txn in
+                let t = try txn.openTree(named: "again")
+                for i in 0..<3500 { try txn.put(key(i), value, in: t) }
+            }
+            // Committed twice more, so that the records the refill took are gone from the tree.
+            for round in 0..<2 { _ = try commitFull(storage) { txn in try txn.put(key(round), value, in: try txn.openTree(named: "again")) } }
+            let stats = try storage.statistics()
+            #expect(try storage.snapshot().meta.free.root == 0, "\(stats.freePages) free pages are inline again")
+            storage.close()
+        }
+        #expect(try reopenedFreeRoot() == 0)
+    }
 }

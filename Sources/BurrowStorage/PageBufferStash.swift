@@ -1,0 +1,38 @@
+/// Page-sized buffers kept between write transactions, so that a commit does not allocate and
+/// free a buffer for every page it writes (dirty pages, and the meta page).
+///
+/// State: `buffers`, guarded by its mutex. A buffer is either in `buffers` or owned by exactly
+/// one user (a transaction's dirty page, or a meta page being written) until given back.
+final class PageBufferStash: Sendable {
+    let pageSize: Int
+    private let buffers = Locked<[UnsafeMutableRawPointer]>([])
+    /// Buffers kept at most; more are freed when given back.
+    static let capacity = 64
+
+    init(pageSize: Int) {
+        self.pageSize = pageSize
+    }
+
+    deinit {
+        buffers.withLock { list in
+            for buffer in list { buffer.deallocate() }
+            list.removeAll()
+        }
+    }
+
+    /// A buffer of `pageSize` bytes, aligned to 4,096, with undefined contents.
+    func take() -> UnsafeMutableRawPointer {
+        if let buffer = buffers.withLock({ $0.popLast() }) { return buffer }
+        return .allocate(byteCount: pageSize, alignment: 4096)
+    }
+
+    /// Gives back a buffer `take` handed out; nobody may use it afterwards.
+    func give(_ buffer: UnsafeMutableRawPointer) {
+        let kept = buffers.withLock { list in
+            guard list.count < Self.capacity else { return false }
+            list.append(buffer)
+            return true
+        }
+        if !kept { buffer.deallocate() }
+    }
+}
