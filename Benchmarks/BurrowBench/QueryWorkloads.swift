@@ -126,23 +126,33 @@ enum QueryWorkloads {
 
     static func sum(_ bench: Workbench, _ data: ObjectDataset, _ realm: Realm, _ sql: SQLiteQueries) throws -> Measurement {
         bench.log("sum: sum(ofProperty: \"age\") over \(dogs) dogs (\(bench.runs) runs)")
-        let expected = data.ages.reduce(0, +)
+        return try integerQuery(
+            bench, "sum", expected: data.ages.reduce(0, +), sql, sql.sum, note: "sum of an Int property over every object"
+        ) { realm.objects(Dog.self).sum(ofProperty: "age") }
+    }
+
+    /// A query whose answer is one integer: `burrow`'s result, and the first column of the one
+    /// row `statement` gives.
+    private static func integerQuery(
+        _ bench: Workbench, _ workload: String, expected: Int, _ sql: SQLiteQueries, _ statement: SQLiteStatement, note: String,
+        burrow: () throws -> Int
+    ) throws -> Measurement {
         let runs = try Timing.alternating(bench.runs) { _ in
-            var total = 0
-            let seconds = Timing.seconds { total = realm.objects(Dog.self).sum(ofProperty: "age") }
-            try check("Burrow sum", (total, 0), (expected, 0))
+            var answer = 0
+            let seconds = try Timing.seconds { answer = try burrow() }
+            try check("Burrow \(workload)", (answer, 0), (expected, 0))
             return seconds
         } sqlite: { _ in
-            var total = 0
+            var answer = 0
             let seconds = try sql.timed {
-                _ = try sql.sum.step()
-                total = Int(sql.sum.int64(0))
-                sql.sum.reset()
+                _ = try statement.step()
+                answer = Int(statement.int64(0))
+                statement.reset()
             }
-            try check("SQLite sum", (total, 0), (expected, 0))
+            try check("SQLite \(workload)", (answer, 0), (expected, 0))
             return seconds
         }
-        return measurement(bench, "sum", unit: "queries/s", operations: 1, runs, note: "sum of an Int property over every object")
+        return measurement(bench, workload, unit: "queries/s", operations: 1, runs, note: note)
     }
 
     // MARK: youngest_100
@@ -216,22 +226,9 @@ enum QueryWorkloads {
     static func filteredCount(_ bench: Workbench, _ data: ObjectDataset, _ realm: Realm, _ sql: SQLiteQueries) throws -> Measurement {
         bench.log("filtered_count: filter(\"age < 5\").count (\(bench.runs) runs)")
         let expected = data.ages.filter { $0 < 5 }.count
-        let runs = try Timing.alternating(bench.runs) { _ in
-            var count = 0
-            let seconds = try Timing.seconds { count = try realm.objects(Dog.self).filter("age < 5").count }
-            try check("Burrow count", (count, 0), (expected, 0))
-            return seconds
-        } sqlite: { _ in
-            var count = 0
-            let seconds = try sql.timed {
-                _ = try sql.count.step()
-                count = Int(sql.count.int64(0))
-                sql.count.reset()
-            }
-            try check("SQLite count", (count, 0), (expected, 0))
-            return seconds
+        return try integerQuery(bench, "filtered_count", expected: expected, sql, sql.count, note: "\(expected) of \(dogs) match") {
+            try realm.objects(Dog.self).filter("age < 5").count
         }
-        return measurement(bench, "filtered_count", unit: "queries/s", operations: 1, runs, note: "\(expected) of \(dogs) match")
     }
 
     private static func check(_ what: String, _ found: (Int, Int), _ expected: (Int, Int)) throws {
