@@ -110,7 +110,7 @@ extension Realm {
         self.write = nil
         let base = write.silenced.isEmpty ? nil : FrozenVersion(
             configuration: configuration, reader: snapshotReader, schema: currentFileSchema, knownTypes: knownTypes)
-        try moveToLatest()
+        try moveToLatest(ownCommit: write.schemaChanged ? nil : receipt.version)
         post(write, version: receipt.version, before: base)
         return receipt
     }

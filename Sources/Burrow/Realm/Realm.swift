@@ -166,13 +166,17 @@ public final class Realm {
     }
 
     /// Reads the newest version from now on.
-    func moveToLatest() throws(RealmError) {
+    /// Moves the realm to the newest version of the file. `ownCommit` is the version this
+    /// realm's commit just made without changing the schema: if it is still the newest, the
+    /// schema loaded is that version's, and is not read again.
+    func moveToLatest(ownCommit: UInt64? = nil) throws(RealmError) {
         do {
             snapshotReader = SnapshotReader(try storage.snapshot())
         } catch {
             throw RealmError(error)
         }
         changeStamp &+= 1
+        if schemaLoaded, let ownCommit, snapshotReader.snapshot.version == ownCommit { return }
         try loadSchemaIfChanged()
     }
 
