@@ -13,41 +13,48 @@ package struct TreeID: Hashable, Sendable {
 /// Not `Sendable`: it belongs to the task or actor that began it. If an operation throws, the
 /// transaction refuses to commit; abort it. Its start version stays pinned until it commits or
 /// aborts.
+///
+/// Exclusivity: the mutable state below is marked `@exclusivity(unchecked)`, so that a B-tree
+/// operation, which reads and changes it many times, pays no runtime access tracking. That is
+/// sound because a transaction is used by one thread at a time (it is not `Sendable`; its owner,
+/// the writer holding the file's write lock, calls it), and no method holds an `inout` access to
+/// one of these properties open while it calls code that accesses the same property: each
+/// access is a single read or a single mutation. The compiler still checks accesses statically.
 package final class WriteTransaction: PageSource {
     package let storage: Storage
     let base: Snapshot
     package let layout: PageLayout
     /// The version being built: roots, page count and free-page count as they stand now.
-    var meta: Meta
+    @exclusivity(unchecked) var meta: Meta
     /// The catalog's and the free tree's roots as they stand now, kept apart from `meta` because
     /// changing a tree may also grow `meta.pageCount`. A catalog with root 0 is `inlineCatalog`.
-    var catalog: TreeState
-    var inlineCatalog: InlineCatalog
+    @exclusivity(unchecked) var catalog: TreeState
+    @exclusivity(unchecked) var inlineCatalog: InlineCatalog
     /// A free tree with root 0 is `inlineFree`.
-    var freeTree: TreeState
-    var inlineFree: InlineFreeList
+    @exclusivity(unchecked) var freeTree: TreeState
+    @exclusivity(unchecked) var inlineFree: InlineFreeList
     /// Pages allocated by this transaction, by first page number, with their length in pages.
-    var dirty: [PageNumber: (pointer: UnsafeMutableRawPointer, pages: Int)] = [:]
-    var trees: [(name: String, state: TreeState, exists: Bool, changed: Bool)] = []
-    var treeIndex: [String: Int] = [:]
+    @exclusivity(unchecked) var dirty: [PageNumber: (pointer: UnsafeMutableRawPointer, pages: Int)] = [:]
+    @exclusivity(unchecked) var trees: [(name: String, state: TreeState, exists: Bool, changed: Bool)] = []
+    @exclusivity(unchecked) var treeIndex: [String: Int] = [:]
 
     // Free space (see WriteTransaction+FreeSpace.swift).
-    var pool = FreePagePool()
+    @exclusivity(unchecked) var pool = FreePagePool()
     /// Committed pages this transaction no longer uses; free from this version on.
-    var freed: [PageNumber] = []
+    @exclusivity(unchecked) var freed: [PageNumber] = []
     /// Free-tree records freed by versions up to this one may be reused.
     let reclaimLimit: UInt64
-    var freeTreeExhausted = false
-    var isCommitting = false
+    @exclusivity(unchecked) var freeTreeExhausted = false
+    @exclusivity(unchecked) var isCommitting = false
     /// Pages taken out of the free tree by this transaction.
-    var reclaimedPages: UInt64 = 0
+    @exclusivity(unchecked) var reclaimedPages: UInt64 = 0
 
     /// Branch pages from the root to the current leaf's parent, with the child index taken at each.
-    var path: [(number: PageNumber, index: Int)] = []
+    @exclusivity(unchecked) var path: [(number: PageNumber, index: Int)] = []
     /// A page-sized buffer for compaction and splits.
     let scratch: UnsafeMutableRawPointer
 
-    package private(set) var modificationStamp: UInt64 = 1
+    @exclusivity(unchecked) package private(set) var modificationStamp: UInt64 = 1
     private(set) var isFinished = false
     /// Set when an operation failed part-way: the transaction may only be aborted.
     var failure: StorageError?

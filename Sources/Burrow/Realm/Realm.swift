@@ -13,6 +13,12 @@ import Foundation
 /// under it. Writes happen in write transactions (`write`, `asyncWrite`, `beginWrite`), one at
 /// a time per file in the whole process.
 public final class Realm {
+    // Exclusivity: the realm's hot state (the write transaction, the caches of tables and rows
+    // trees, the change stamp) is `@exclusivity(unchecked)`, so that reading objects pays no
+    // runtime access tracking. A realm is confined to one isolation domain (it is not
+    // `Sendable`), and each access to these properties is a single read or store that calls no
+    // code touching the same property.
+
     /// The configuration the realm was opened with.
     public let configuration: Configuration
     let storage: Storage
@@ -25,18 +31,18 @@ public final class Realm {
     /// The rows trees of `snapshotReader` looked up so far (table id → tree, nil if the version
     /// has none): reading an object's row outside a write skips the reader's locked cache of
     /// trees by name, which frozen values share across threads.
-    private var rowsTrees: [UInt32: Tree?] = [:]
+    @exclusivity(unchecked) private var rowsTrees: [UInt32: Tree?] = [:]
     /// The open write transaction, if any.
-    var write: WriteState?
+    @exclusivity(unchecked) var write: WriteState?
     var currentFileSchema: FileSchema
     /// The `info` entry of the schema tree the schema was loaded from, to notice changes cheaply.
     private var schemaStamp: [UInt8]?
     var schemaLoaded = false
-    var tables: [ObjectIdentifier: Table] = [:]
-    var tablesById: [UInt32: Table] = [:]
+    @exclusivity(unchecked) var tables: [ObjectIdentifier: Table] = [:]
+    @exclusivity(unchecked) var tablesById: [UInt32: Table] = [:]
     /// Changes whenever what this realm reads may have changed (a new version, or a change made
     /// in the open write transaction). Live `Results` re-evaluate when it moves.
-    private(set) var changeStamp: UInt64 = 0
+    @exclusivity(unchecked) private(set) var changeStamp: UInt64 = 0
     private(set) var isOpen = true
 
     // MARK: Opening

@@ -101,8 +101,10 @@ final class SnapshotReader: TreeReader, Sendable {
 final class TransactionReader: TreeReader {
     let transaction: WriteTransaction
     /// Trees looked up so far, with nil for those that do not exist (yet): trees are created
-    /// and dropped only through this reader, which keeps the cache in step.
-    private var ids: [String: TreeID?] = [:]
+    /// and dropped only through this reader, which keeps the cache in step. Unchecked for
+    /// exclusivity: the reader is confined to its transaction's owner, and each access is one
+    /// lookup or one store.
+    @exclusivity(unchecked) private var ids: [String: TreeID?] = [:]
 
     init(_ transaction: WriteTransaction) {
         self.transaction = transaction

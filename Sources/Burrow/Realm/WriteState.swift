@@ -1,36 +1,41 @@
 import BurrowStorage
 
 /// The open write transaction of a realm and what the realm tracks while it is open.
+///
+/// Exclusivity: the state below is `@exclusivity(unchecked)`, so that adding objects pays no
+/// runtime access tracking. A write state is confined to its realm's isolation, and each access
+/// to one of its properties is a single read or mutation that calls no code touching the same
+/// property.
 final class WriteState {
     let transaction: WriteTransaction
     let reader: TransactionReader
     /// The next object key of each table that inserted objects in this transaction (table id →
     /// key). Not stored: see `Realm.newObjectKey`.
-    var nextKeys: [UInt32: UInt64] = [:]
+    @exclusivity(unchecked) var nextKeys: [UInt32: UInt64] = [:]
     /// For tables with a primary key that inserted objects in this transaction: a key no object
     /// of the table exceeds (table id → key; nil while the table is empty). A derived key above
     /// it is free without a look into the rows tree, which makes inserting keys that grow (ids
     /// made in order, counting integers) cost no extra descent. Deletes only lower the largest
     /// key, so the bound stays true; a migration, which rewrites rows, forgets it.
-    var keyCeilings: [UInt32: UInt64?] = [:]
+    @exclusivity(unchecked) var keyCeilings: [UInt32: UInt64?] = [:]
     /// Tables whose primary keys this transaction probed; a table's ceiling is looked up at its
     /// second probe, so that a transaction adding one object does not pay for it.
-    var probedTables: Set<UInt32> = []
+    @exclusivity(unchecked) var probedTables: Set<UInt32> = []
     /// Objects this transaction made managed, so that cancelling makes them the unmanaged
     /// objects they were (their fields kept their unmanaged values meanwhile).
-    var added: [ObjectBase] = []
+    @exclusivity(unchecked) var added: [ObjectBase] = []
     /// The first error met where none could be thrown (a property setter, `List.append`): the
     /// commit throws it and keeps nothing.
-    var failure: RealmError?
+    @exclusivity(unchecked) var failure: RealmError?
     /// Whether the transaction changed the stored schema.
-    var schemaChanged = false
+    @exclusivity(unchecked) var schemaChanged = false
     /// The update policy for unmanaged objects a change links to: that of the `add` or
     /// `create` in progress, `.error` for plain property changes.
-    var cascadePolicy: UpdatePolicy = .error
+    @exclusivity(unchecked) var cascadePolicy: UpdatePolicy = .error
     /// What the transaction changed, recorded while some change stream observes the file.
-    var changes: ChangeSet?
+    @exclusivity(unchecked) var changes: ChangeSet?
     /// The streams this transaction's commit leaves silent (`write(withoutNotifying:)`).
-    var silenced: Set<ChangeToken> = []
+    @exclusivity(unchecked) var silenced: Set<ChangeToken> = []
 
     init(_ transaction: WriteTransaction) {
         self.transaction = transaction
