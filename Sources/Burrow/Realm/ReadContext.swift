@@ -90,6 +90,10 @@ extension ReadContext {
     /// blob tree if the row keeps only a reference).
     func decodePayload(_ payload: UnsafeRawBufferPointer, _ table: Table, _ key: ObjectKey, _ field: Int) -> _StoredValue {
         let type = table.fieldTypes[field]
+        if type != .object, type != .any, !ValueCodec.isExternal(payload, as: type) {
+            // No link to resolve: the common case decodes without making a resolver.
+            return ValueCodec.decode(payload, as: type, linkTarget: 0) { _, _ in .null }
+        }
         let target = type == .object ? linkTarget(table, field) : 0
         let resolve: ValueCodec.LinkResolver = { id, key in self.linkedObject(id, key) }
         guard !ValueCodec.isExternal(payload, as: type) else {
