@@ -42,7 +42,9 @@ final class ChangeHub: Sendable {
         var records: [UInt64: Record] = [:]
         var latest: FrozenVersion?
         var streams: [UInt64: Stream] = [:]
-        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        /// Per stream, the iterations waiting for a post (one, unless several tasks iterate the
+        /// same stream).
+        var waiters: [UInt64: [CheckedContinuation<Void, Never>]] = [:]
         var sequence: UInt64 = 0
     }
 
@@ -89,9 +91,9 @@ final class ChangeHub: Sendable {
             let (waiter, isEmpty) = state.withLock { state in
                 state.streams[id] = nil
                 trim(&state)
-                return (state.waiters.removeValue(forKey: id), state.streams.isEmpty)
+                return (state.waiters.removeValue(forKey: id) ?? [], state.streams.isEmpty)
             }
-            waiter?.resume()
+            for continuation in waiter { continuation.resume() }
             if isEmpty, hubs[ObjectIdentifier(storage)] === self { hubs[ObjectIdentifier(storage)] = nil }
         }
     }
@@ -107,7 +109,7 @@ final class ChangeHub: Sendable {
             if let after = record.after, state.latest.map({ $0.version < version }) ?? true { state.latest = after }
             state.sequence += 1
             defer { state.waiters.removeAll() }
-            return Array(state.waiters.values)
+            return state.waiters.values.flatMap { $0 }
         }
         for waiter in waiters { waiter.resume() }
     }
@@ -119,7 +121,7 @@ final class ChangeHub: Sendable {
             state.latest = version
             state.sequence += 1
             defer { state.waiters.removeAll() }
-            return Array(state.waiters.values)
+            return state.waiters.values.flatMap { $0 }
         }
         for waiter in waiters { waiter.resume() }
     }
@@ -159,13 +161,14 @@ final class ChangeHub: Sendable {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let resumeNow = state.withLock { state in
                     if state.sequence != sequence || Task.isCancelled || state.streams[id] == nil { return true }
-                    state.waiters[id] = continuation
+                    state.waiters[id, default: []].append(continuation)
                     return false
                 }
                 if resumeNow { continuation.resume() }
             }
         } onCancel: {
-            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+            // Wakes every waiting iteration of the stream; those not cancelled wait again.
+            for continuation in state.withLock({ $0.waiters.removeValue(forKey: id) ?? [] }) { continuation.resume() }
         }
     }
 
