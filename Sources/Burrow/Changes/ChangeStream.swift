@@ -32,6 +32,11 @@ public struct ChangeStream<Element: Sendable>: AsyncSequence, Sendable {
     }
 }
 
+/// The property names that `keyPaths` (as `changes(keyPaths:)` takes them) start with.
+func observedPropertyNames(_ keyPaths: [String]?) -> Set<String>? {
+    keyPaths.map { Set($0.map { String($0.prefix { $0 != "." }) }) }
+}
+
 /// What a stream watches, and how it describes a change: moves its baseline from version to
 /// version and says what changed for its consumer.
 protocol ChangeObserver<Element>: Sendable {

@@ -17,7 +17,7 @@ extension _OptionalPersistable where Self: ObjectBase {
         } catch {
             return ChangeStream(core: StreamCore(failing: .error(RealmError(wrapping: error))))
         }
-        let observer = ObjectObserver(object: frozen, keyPaths: keyPaths.map { Set($0.map { String($0.prefix { $0 != "." }) }) })
+        let observer = ObjectObserver(object: frozen, keyPaths: observedPropertyNames(keyPaths))
         return ChangeStream(core: StreamCore(observer))
     }
 }
@@ -74,17 +74,13 @@ struct ObjectObserver<T: ObjectBase>: ChangeObserver {
             if let fields, !fields.contains(field) { continue }
             guard let property = newTable.propertyOfField[field] else { continue }
             let oldField = oldTable.stored.fieldIndex(of: stored.name)
-            let isCollection = newTable.collectionTrees[field] != nil
-            if isCollection {
-                // Recorded changes name collections that changed; without a record, only a
-                // changed count shows.
-                let a = oldField.flatMap { RowCodec.field(before, $0) }, b = RowCodec.field(after, field)
-                let countChanged = (a == nil) != (b == nil) || (a != nil && !a!.elementsEqual(b!))
-                if fields != nil || countChanged { changes.append(PropertyChange(name: stored.name, oldValue: nil, newValue: nil)) }
+            let same = RowCodec.sameField(oldField.flatMap { RowCodec.field(before, $0) }, RowCodec.field(after, field))
+            if newTable.collectionTrees[field] != nil {
+                // A collection's field holds its count. Recorded changes name collections that
+                // changed; without a record, only a changed count shows.
+                if fields != nil || !same { changes.append(PropertyChange(name: stored.name, oldValue: nil, newValue: nil)) }
                 continue
             }
-            let a = oldField.flatMap { RowCodec.field(before, $0) }, b = RowCodec.field(after, field)
-            let same = (a == nil && b == nil) || (a != nil && b != nil && a!.elementsEqual(b!))
             if same { continue }
             changes.append(PropertyChange(
                 name: stored.name,

@@ -21,7 +21,7 @@ extension Results {
         }
         let observer = ResultsObserver(
             baseline: version, results: evaluate(version), evaluate: evaluate, readsOnlyItsClass: steps.isEmpty,
-            keyPaths: keyPaths.map { Set($0.map { String($0.prefix { $0 != "." }) }) })
+            keyPaths: observedPropertyNames(keyPaths))
         return ChangeStream(core: StreamCore(observer))
     }
 }
@@ -90,9 +90,7 @@ struct ResultsObserver<T: ObjectBase>: ChangeObserver {
         guard let names else { return !before.elementsEqual(after) }
         return names.contains { name in
             guard let oldField = oldTable.stored.fieldIndex(of: name), let newField = newTable.stored.fieldIndex(of: name) else { return true }
-            let a = RowCodec.field(before, oldField), b = RowCodec.field(after, newField)
-            if a == nil || b == nil { return (a == nil) != (b == nil) }
-            return !a!.elementsEqual(b!)
+            return !RowCodec.sameField(RowCodec.field(before, oldField), RowCodec.field(after, newField))
         }
     }
 }

@@ -18,7 +18,7 @@ enum RowCodec {
             guard let payload else { continue }
             builder.beginField(index)
             builder.bytes.append(contentsOf: payload)
-            builder.endField(index)
+            builder.endField()
         }
         return builder.bytes
     }
@@ -28,6 +28,7 @@ enum RowCodec {
     struct Builder {
         /// The row so far; a field's payload is appended here after `beginField`.
         var bytes: [UInt8]
+        private var field = -1
         private var fieldStart = 0
 
         init(fieldCount: Int, capacity: Int = 64) {
@@ -39,12 +40,14 @@ enum RowCodec {
 
         /// Starts field `index`, which must come after every field started before.
         mutating func beginField(_ index: Int) {
+            precondition(index > field, "internal error: row fields written out of order")
+            field = index
             fieldStart = bytes.count
         }
 
-        /// Ends field `index`: an empty payload makes the field null.
-        mutating func endField(_ index: Int) {
-            if bytes.count > fieldStart { RowCodec.store(UInt32(fieldStart), at: 4 + 4 * index, in: &bytes) }
+        /// Ends the field begun last: an empty payload makes it null.
+        mutating func endField() {
+            if bytes.count > fieldStart { RowCodec.store(UInt32(fieldStart), at: 4 + 4 * field, in: &bytes) }
         }
 
         /// The payload of the field being written.
@@ -76,6 +79,12 @@ enum RowCodec {
         return UnsafeRawBufferPointer(rebasing: row[offset..<end])
     }
 
+    /// Whether two fields (as `field` returns them, nil for null) hold the same payload.
+    static func sameField(_ a: UnsafeRawBufferPointer?, _ b: UnsafeRawBufferPointer?) -> Bool {
+        guard let a, let b else { return a == nil && b == nil }
+        return a.elementsEqual(b)
+    }
+
     @inline(__always)
     static func fieldCount(_ row: UnsafeRawBufferPointer) -> Int {
         Int(ValueCodec.u32(row, 0))
@@ -93,7 +102,7 @@ enum RowCodec {
             } else if let old = self.field(row, field) {
                 builder.bytes.append(contentsOf: old)
             }
-            builder.endField(field)
+            builder.endField()
         }
         return builder.bytes
     }

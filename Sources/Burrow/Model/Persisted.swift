@@ -159,8 +159,6 @@ protocol PersistedField: SendableMetatype {
     static func managedSet(_ object: ObjectBase, property: Int, _ value: Any)
     /// The stored form of `value` (a `Value`) if it is a single value, nil for collections.
     static func stored(_ value: Any) -> _StoredValue?
-    /// Whether `value` (a `Value`) is nil or an empty collection: nothing to store.
-    static func isEmpty(_ value: Any) -> Bool
 }
 
 extension Persisted: PersistedField {
@@ -210,9 +208,5 @@ extension Persisted: PersistedField {
 
     static func stored(_ value: Any) -> _StoredValue? {
         Value._storedSingle(value as! Value)
-    }
-
-    static func isEmpty(_ value: Any) -> Bool {
-        Value._isEmptyValue(value as! Value)
     }
 }

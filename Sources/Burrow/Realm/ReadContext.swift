@@ -31,6 +31,13 @@ enum PrimaryKeyProbe {
 
 extension ReadContext {
     func withRowBytes<R>(_ table: Table, _ key: ObjectKey, _ body: (UnsafeRawBufferPointer) -> R) throws(StorageError) -> R? {
+        try withRowBytes(table, key, in: reader, body)
+    }
+
+    /// `withRowBytes`, reading through `reader` (the tree found by name).
+    func withRowBytes<R>(
+        _ table: Table, _ key: ObjectKey, in reader: any TreeReader, _ body: (UnsafeRawBufferPointer) -> R
+    ) throws(StorageError) -> R? {
         try withUnsafeBytes(of: key.rawValue.bigEndian) { k throws(StorageError) in
             try reader.withValue(table.rowsTree, k, body)
         }

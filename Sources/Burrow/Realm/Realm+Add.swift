@@ -117,7 +117,7 @@ extension Realm {
                 if row.currentPayload.count > Self.inlinePayloadLimit, let external = try rowPayload(Array(row.currentPayload), table, key, field, replacing: nil, in: write) {
                     row.replaceCurrentPayload(with: external)
                 }
-                row.endField(field)
+                row.endField()
                 if let tree = table.fieldIndexTrees[field] { indexEntries.append((tree, IndexKey.entry(stored, key))) }
             }
             write.added.append(object)

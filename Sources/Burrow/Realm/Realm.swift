@@ -139,9 +139,7 @@ public final class Realm {
     func withRowBytes<R>(_ table: Table, _ key: ObjectKey, _ body: (UnsafeRawBufferPointer) -> R) throws(StorageError) -> R? {
         let tree: Tree?
         if let write {
-            return try withUnsafeBytes(of: key.rawValue.bigEndian) { k throws(StorageError) in
-                try write.reader.withValue(table.rowsTree, k, body)
-            }
+            return try withRowBytes(table, key, in: write.reader, body)
         } else if let known = rowsTrees[table.id] {
             tree = known
         } else {
