@@ -17,8 +17,15 @@ enum ObjectSource {
 /// Reading a property outside a write transaction reads the row from the realm's snapshot; the
 /// row's address stays valid while that snapshot is the one read, so it is kept, with the
 /// realm's change stamp, and later reads of the object decode from it without a descent.
+///
+/// The source is kept as two constants rather than an `ObjectSource`: reading a property then
+/// borrows the realm from a constant field instead of copying it out of an enum (a retain and a
+/// release on every read of every property).
 final class ObjectState {
-    let source: ObjectSource
+    /// The live realm that manages the object; nil for a frozen object.
+    private let liveRealm: Realm?
+    /// The frozen version a frozen object reads; nil for a live object.
+    private let frozenVersion: FrozenVersion?
     let table: Table
     let key: ObjectKey
     /// A frozen object's row (immutable: frozen objects are read from any thread).
@@ -30,19 +37,27 @@ final class ObjectState {
     /// `row`, if given, is the object's row in the version `source` reads now, found by the
     /// caller (a live realm's is used only outside write transactions).
     init(source: ObjectSource, table: Table, key: ObjectKey, row: UnsafeRawBufferPointer? = nil) {
-        self.source = source
         self.table = table
         self.key = key
         switch source {
         case .frozen(let version):
+            liveRealm = nil
+            frozenVersion = version
             frozenRow = row ?? version.snapshotRow(table, key)
         case .live(let realm):
+            liveRealm = realm
+            frozenVersion = nil
             frozenRow = nil
             if let row, realm.write == nil {
                 self.row = row
                 rowStamp = realm.changeStamp
             }
         }
+    }
+
+    var source: ObjectSource {
+        if let liveRealm { return .live(liveRealm) }
+        return .frozen(frozenVersion!)
     }
 
     /// Whether the object still exists in the version its source reads.
@@ -54,8 +69,7 @@ final class ObjectState {
     }
 
     func readField(_ property: Int) -> _StoredValue {
-        switch source {
-        case .live(let realm):
+        if let realm = liveRealm {
             guard realm.write == nil else { return realm.readField(table, key, property) }
             if rowStamp != realm.changeStamp {
                 row = realm.snapshotRow(table, key)
@@ -63,22 +77,21 @@ final class ObjectState {
             }
             guard let row else { return realm.readField(table, key, property) }  // traps: deleted
             return realm.decodeField(table, key, property, row: row)
-        case .frozen(let version):
-            guard let frozenRow else { return version.readField(table, key, property) }  // traps: deleted
-            return version.decodeField(table, key, property, row: frozenRow)
         }
+        let version = frozenVersion!
+        guard let frozenRow else { return version.readField(table, key, property) }  // traps: deleted
+        return version.decodeField(table, key, property, row: frozenRow)
     }
 
     func writeField(_ property: Int, _ value: _StoredValue) {
-        switch source {
-        case .live(let realm): realm.writeField(table, key, property, value)
-        case .frozen: preconditionFailure("Cannot modify a frozen object: frozen objects are read-only. Thaw it in a realm's write transaction first.")
+        guard let realm = liveRealm else {
+            preconditionFailure("Cannot modify a frozen object: frozen objects are read-only. Thaw it in a realm's write transaction first.")
         }
+        realm.writeField(table, key, property, value)
     }
 
     /// Whether this object is managed by `realm` (the same live realm instance).
     func isManaged(by realm: Realm) -> Bool {
-        if case .live(let owner) = source { return owner === realm }
-        return false
+        liveRealm === realm
     }
 }
