@@ -55,8 +55,14 @@ enum IndexKey {
 
     /// The key of `objectKey`'s entry for `value` in a secondary index.
     static func entry(_ value: _StoredValue, _ objectKey: ObjectKey) -> [UInt8] {
-        var key = encode(value)
-        objectKey.append(to: &key)
+        var key: [UInt8] = []
+        appendEntry(value, objectKey, to: &key)
         return key
+    }
+
+    /// Appends the key of `objectKey`'s entry for `value` in a secondary index to `key`.
+    static func appendEntry(_ value: _StoredValue, _ objectKey: ObjectKey, to key: inout [UInt8]) {
+        append(value, to: &key)
+        objectKey.append(to: &key)
     }
 }

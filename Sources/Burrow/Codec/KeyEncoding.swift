@@ -106,9 +106,22 @@ package enum KeyEncoding {
     /// Each 0x00 becomes 0x00 0xFF, and 0x00 0x00 ends the value: a value then sorts before
     /// every longer value it is a prefix of, whatever follows it in the key.
     private static func appendDelimited(_ bytes: some Sequence<UInt8>, to key: inout [UInt8]) {
-        for byte in bytes {
-            key.append(byte)
-            if byte == 0 { key.append(0xFF) }
+        // Contiguous bytes (a native string's, a Data's) are copied a run at a time between
+        // zero bytes, rather than one append per byte.
+        let copied: Void? = bytes.withContiguousStorageIfAvailable { buffer in
+            var start = 0
+            while let zero = buffer[start...].firstIndex(of: 0) {
+                key.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start...zero]))
+                key.append(0xFF)
+                start = zero + 1
+            }
+            key.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start...]))
+        }
+        if copied == nil {
+            for byte in bytes {
+                key.append(byte)
+                if byte == 0 { key.append(0xFF) }
+            }
         }
         key.append(0)
         key.append(0)

@@ -32,9 +32,12 @@ enum RowCodec {
         private var fieldStart = 0
 
         init(fieldCount: Int, capacity: Int = 64) {
-            bytes = []
-            bytes.reserveCapacity(4 + 4 * fieldCount + capacity)
-            bytes.append(contentsOf: repeatElement(0, count: 4 + 4 * fieldCount))
+            // One allocation, the offset table zeroed in place (null fields until written).
+            let header = 4 + 4 * fieldCount
+            bytes = [UInt8](unsafeUninitializedCapacity: header + capacity) { buffer, initialized in
+                buffer.baseAddress!.initialize(repeating: 0, count: header)
+                initialized = header
+            }
             RowCodec.store(UInt32(fieldCount), at: 0, in: &bytes)
         }
 

@@ -102,7 +102,6 @@ extension Realm {
         // finds it).
         var row = RowCodec.Builder(fieldCount: table.fieldTypes.count)
         var linked: [(Int, Any)] = []
-        var indexEntries: [(tree: String, key: [UInt8])] = []
         do {
             for (field, type) in table.fieldTypes.enumerated() {
                 guard let property = table.propertyOfField[field] else { continue }
@@ -118,14 +117,18 @@ extension Realm {
                     row.replaceCurrentPayload(with: external)
                 }
                 row.endField()
-                if let tree = table.fieldIndexTrees[field] { indexEntries.append((tree, IndexKey.entry(stored, key))) }
+                if let tree = table.fieldIndexTrees[field] {
+                    // Built in the transaction's reused buffer: no array per index entry.
+                    write.keyBuffer.removeAll(keepingCapacity: true)
+                    IndexKey.appendEntry(stored, key, to: &write.keyBuffer)
+                    try write.reader.put(tree, write.keyBuffer, [])
+                }
             }
             write.added.append(object)
             write.changes?.inserted(key, in: table.id)
             bind(object, to: table, key: key)
-            try write.reader.put(table.rowsTree, key.bytes, row.bytes)
+            try write.reader.put(table.rowsTree, key, row.bytes)
             if let primaryKeyEntry { try write.reader.put(table.primaryKeyTree, primaryKeyEntry, key.bytes) }
-            for entry in indexEntries { try write.reader.put(entry.tree, entry.key, []) }
         } catch {
             throw RealmError(error)
         }
@@ -140,8 +143,9 @@ extension Realm {
         let ceiling: UInt64?
         if let known = write.keyCeilings[table.id] {
             ceiling = known
-        } else if write.probedTables.insert(table.id).inserted {
+        } else if write.probedTables[table.id] == nil {
             // The first probe of the transaction: finding the ceiling would cost as much.
+            write.probedTables[table.id] = true
             return probePrimaryKey(table, value)
         } else {
             do {

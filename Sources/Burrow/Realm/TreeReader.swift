@@ -105,16 +105,35 @@ final class TransactionReader: TreeReader {
     /// exclusivity: the reader is confined to its transaction's owner, and each access is one
     /// lookup or one store.
     @exclusivity(unchecked) private var ids: [String: TreeID?] = [:]
+    /// The trees looked up last, most recent first: a write reads the same few trees (a table's
+    /// rows, its indexes) over and over, by names that are the same `String` values, which
+    /// compare equal without reading their bytes. This spares hashing the name on every call.
+    /// Kept in step with `ids`. Unchecked for exclusivity, as `ids`.
+    @exclusivity(unchecked) private var recent: [(name: String, id: TreeID?)] = []
+    private static let recentCapacity = 4
 
     init(_ transaction: WriteTransaction) {
         self.transaction = transaction
+        recent.reserveCapacity(Self.recentCapacity)
     }
 
     func id(_ name: String) throws(StorageError) -> TreeID? {
-        if let known = ids[name] { return known }
-        let id = try transaction.tree(named: name)
-        ids[name] = .some(id)
+        for entry in recent where entry.name == name { return entry.id }
+        let id: TreeID?
+        if let known = ids[name] {
+            id = known
+        } else {
+            id = try transaction.tree(named: name)
+            ids[name] = .some(id)
+        }
+        remember(name, id)
         return id
+    }
+
+    private func remember(_ name: String, _ id: TreeID?) {
+        if let index = recent.firstIndex(where: { $0.name == name }) { recent.remove(at: index) }
+        if recent.count == Self.recentCapacity { recent.removeLast() }
+        recent.insert((name, id), at: 0)
     }
 
     /// Drops the tree named `name`, if it exists.
@@ -122,6 +141,7 @@ final class TransactionReader: TreeReader {
         guard try id(name) != nil else { return }
         try transaction.dropTree(named: name)
         ids[name] = .some(nil)
+        remember(name, nil)
     }
 
     /// Drops every tree of the file.
@@ -134,6 +154,7 @@ final class TransactionReader: TreeReader {
         if let id = try id(name) { return id }
         let id = try transaction.createTree(named: name)
         ids[name] = id
+        remember(name, id)
         return id
     }
 
@@ -176,6 +197,21 @@ final class TransactionReader: TreeReader {
 
     func put(_ tree: String, _ key: [UInt8], _ value: [UInt8]) throws(StorageError) {
         try transaction.put(key, value, in: try openTree(tree))
+    }
+
+    /// Puts `value` under object key `key`, whose bytes stay on the stack.
+    func put(_ tree: String, _ key: ObjectKey, _ value: [UInt8]) throws(StorageError) {
+        let id = try openTree(tree)
+        let bigEndian = key.rawValue.bigEndian
+        do {
+            try withUnsafeBytes(of: bigEndian) { k in
+                try value.withUnsafeBytes { v in _ = try transaction.put(k, v, in: id) }
+            }
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            preconditionFailure("unreachable: only the storage throws here")
+        }
     }
 
     @discardableResult

@@ -11,19 +11,22 @@ final class WriteState {
     let reader: TransactionReader
     /// The next object key of each table that inserted objects in this transaction (table id →
     /// key). Not stored: see `Realm.newObjectKey`.
-    @exclusivity(unchecked) var nextKeys: [UInt32: UInt64] = [:]
+    @exclusivity(unchecked) var nextKeys = TableIDMap<UInt64>()
     /// For tables with a primary key that inserted objects in this transaction: a key no object
     /// of the table exceeds (table id → key; nil while the table is empty). A derived key above
     /// it is free without a look into the rows tree, which makes inserting keys that grow (ids
     /// made in order, counting integers) cost no extra descent. Deletes only lower the largest
     /// key, so the bound stays true; a migration, which rewrites rows, forgets it.
-    @exclusivity(unchecked) var keyCeilings: [UInt32: UInt64?] = [:]
+    @exclusivity(unchecked) var keyCeilings = TableIDMap<UInt64?>()
     /// Tables whose primary keys this transaction probed; a table's ceiling is looked up at its
     /// second probe, so that a transaction adding one object does not pay for it.
-    @exclusivity(unchecked) var probedTables: Set<UInt32> = []
+    @exclusivity(unchecked) var probedTables = TableIDMap<Bool>()
     /// Objects this transaction made managed, so that cancelling makes them the unmanaged
     /// objects they were (their fields kept their unmanaged values meanwhile).
     @exclusivity(unchecked) var added: [ObjectBase] = []
+    /// A buffer that index keys are built in, one at a time, reused so that adding an object
+    /// allocates no array per index entry.
+    @exclusivity(unchecked) var keyBuffer: [UInt8] = []
     /// The first error met where none could be thrown (a property setter, `List.append`): the
     /// commit throws it and keeps nothing.
     @exclusivity(unchecked) var failure: RealmError?
