@@ -34,7 +34,7 @@ package final class WriteTransaction: PageSource {
     @exclusivity(unchecked) var freeTree: TreeState
     @exclusivity(unchecked) var inlineFree: InlineFreeList
     /// Pages allocated by this transaction, by first page number, with their length in pages.
-    @exclusivity(unchecked) var dirty: [PageNumber: (pointer: UnsafeMutableRawPointer, pages: Int)] = [:]
+    @exclusivity(unchecked) var dirty = DirtyPages()
     @exclusivity(unchecked) var trees: [(name: String, state: TreeState, exists: Bool, changed: Bool)] = []
     @exclusivity(unchecked) var treeIndex: [String: Int] = [:]
 
