@@ -101,16 +101,17 @@ final class SnapshotReader: TreeReader, Sendable {
 final class TransactionReader: TreeReader {
     let transaction: WriteTransaction
     /// Trees looked up so far, with nil for those that do not exist (yet): trees are created
-    /// and dropped only through this reader, which keeps the cache in step. Unchecked for
-    /// exclusivity: the reader is confined to its transaction's owner, and each access is one
-    /// lookup or one store.
-    @exclusivity(unchecked) private var ids: [String: TreeID?] = [:]
-    /// The trees looked up last, most recent first: a write reads the same few trees (a table's
-    /// rows, its indexes) over and over, by names that are the same `String` values, which
-    /// compare equal without reading their bytes. This spares hashing the name on every call.
-    /// Kept in step with `ids`. Unchecked for exclusivity, as `ids`.
+    /// and dropped only through this reader, which keeps the cache in step.
+    ///
+    /// The trees used last sit in `recent`, most recent first: a write goes to the same few
+    /// trees (a table's rows, its indexes) over and over, by names that are the same `String`
+    /// values, which compare equal without reading their bytes, so a lookup hashes nothing and
+    /// a write that touches a few trees allocates no dictionary. Names pushed out of `recent`
+    /// move to `older`. Both are unchecked for exclusivity: the reader is confined to its
+    /// transaction's owner, and each access is one lookup or one store.
     @exclusivity(unchecked) private var recent: [(name: String, id: TreeID?)] = []
-    private static let recentCapacity = 4
+    @exclusivity(unchecked) private var older: [String: TreeID?] = [:]
+    private static let recentCapacity = 8
 
     init(_ transaction: WriteTransaction) {
         self.transaction = transaction
@@ -120,19 +121,23 @@ final class TransactionReader: TreeReader {
     func id(_ name: String) throws(StorageError) -> TreeID? {
         for entry in recent where entry.name == name { return entry.id }
         let id: TreeID?
-        if let known = ids[name] {
+        if let known = older.removeValue(forKey: name) {
             id = known
         } else {
             id = try transaction.tree(named: name)
-            ids[name] = .some(id)
         }
         remember(name, id)
         return id
     }
 
+    /// Records what `name` stands for now, as the most recent entry.
     private func remember(_ name: String, _ id: TreeID?) {
-        if let index = recent.firstIndex(where: { $0.name == name }) { recent.remove(at: index) }
-        if recent.count == Self.recentCapacity { recent.removeLast() }
+        if let index = recent.firstIndex(where: { $0.name == name }) {
+            recent.remove(at: index)
+        } else if recent.count == Self.recentCapacity {
+            let evicted = recent.removeLast()
+            older[evicted.name] = .some(evicted.id)
+        }
         recent.insert((name, id), at: 0)
     }
 
@@ -140,7 +145,6 @@ final class TransactionReader: TreeReader {
     func dropTree(_ name: String) throws(StorageError) {
         guard try id(name) != nil else { return }
         try transaction.dropTree(named: name)
-        ids[name] = .some(nil)
         remember(name, nil)
     }
 
@@ -153,7 +157,6 @@ final class TransactionReader: TreeReader {
     func openTree(_ name: String) throws(StorageError) -> TreeID {
         if let id = try id(name) { return id }
         let id = try transaction.createTree(named: name)
-        ids[name] = id
         remember(name, id)
         return id
     }
