@@ -9,7 +9,13 @@
 open class ObjectBase {
     /// Set while the object is managed: which realm (or frozen version) it reads from, its
     /// class's table, and its object key.
-    final var _state: ObjectState?
+    ///
+    /// Exclusivity: unchecked at run time, so that reading a property pays no access tracking.
+    /// A live object is confined to its realm's isolation, and the one mutation after binding
+    /// (`readLiveField` keeping the row it found) calls no code that touches this object's
+    /// state; a frozen object's state is never written after it is bound, so the threads that
+    /// read it concurrently only read.
+    @exclusivity(unchecked) final var _state: ObjectState?
     /// An error `init(value:)` or `setValue(_:forKey:)` met on this unmanaged object; adding
     /// the object to a realm throws it, since those two cannot throw.
     final var _pendingError: RealmError?
@@ -79,8 +85,10 @@ open class ObjectBase {
     /// The stored value of property `property`. Traps if the object was deleted: like RealmSwift,
     /// reading a deleted object is a programming error that Swift gives no way to throw from.
     public final func _readField(_ property: Int) -> _StoredValue {
+        // A live object reads in place (its row cache is updated without copying the state).
+        if let realm = _state?.liveRealm { return _state!.readLiveField(property, in: realm) }
         guard let state = _state else { preconditionFailure("internal error: reading a field of an unmanaged object") }
-        return state.readField(property)
+        return state.readFrozenField(property)
     }
 
     /// Writes property `property`. Traps outside a write transaction and on frozen objects, as

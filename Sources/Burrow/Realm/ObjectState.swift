@@ -12,18 +12,18 @@ enum ObjectSource {
     }
 }
 
-/// The state of a managed object: its source, its class's table and its object key.
+/// The state of a managed object: its source, its class's table and its object key, stored in
+/// the object itself (`ObjectBase._state`), so that a managed object is one allocation.
 ///
 /// Reading a property outside a write transaction reads the row from the realm's snapshot; the
-/// row's address stays valid while that snapshot is the one read, so it is kept, with the
-/// realm's change stamp, and later reads of the object decode from it without a descent.
+/// row's address stays valid while that snapshot is the one read, so a live object keeps it,
+/// with the realm's change stamp, and later reads decode from it without a descent.
 ///
 /// The source is kept as two constants rather than an `ObjectSource`: reading a property then
-/// borrows the realm from a constant field instead of copying it out of an enum (a retain and a
-/// release on every read of every property).
-final class ObjectState {
+/// borrows the realm from a field instead of copying it out of an enum.
+struct ObjectState {
     /// The live realm that manages the object; nil for a frozen object.
-    private let liveRealm: Realm?
+    let liveRealm: Realm?
     /// The frozen version a frozen object reads; nil for a live object.
     private let frozenVersion: FrozenVersion?
     let table: Table
@@ -68,16 +68,20 @@ final class ObjectState {
         }
     }
 
-    func readField(_ property: Int) -> _StoredValue {
-        if let realm = liveRealm {
-            guard realm.write == nil else { return realm.readField(table, key, property) }
-            if rowStamp != realm.changeStamp {
-                row = realm.snapshotRow(table, key)
-                rowStamp = realm.changeStamp
-            }
-            guard let row else { return realm.readField(table, key, property) }  // traps: deleted
-            return realm.decodeField(table, key, property, row: row)
+    /// Property `property` of a live object managed by `realm` (its `liveRealm`), keeping the
+    /// row found for later reads. Traps if the object was deleted.
+    mutating func readLiveField(_ property: Int, in realm: Realm) -> _StoredValue {
+        guard realm.write == nil else { return realm.readField(table, key, property) }
+        if rowStamp != realm.changeStamp {
+            row = realm.snapshotRow(table, key)
+            rowStamp = realm.changeStamp
         }
+        guard let row else { return realm.readField(table, key, property) }  // traps: deleted
+        return realm.decodeField(table, key, property, row: row)
+    }
+
+    /// Property `property` of a frozen object. Traps if the object did not exist in its version.
+    func readFrozenField(_ property: Int) -> _StoredValue {
         let version = frozenVersion!
         guard let frozenRow else { return version.readField(table, key, property) }  // traps: deleted
         return version.decodeField(table, key, property, row: frozenRow)

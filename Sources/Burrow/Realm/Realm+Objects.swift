@@ -10,7 +10,7 @@ extension Realm {
     /// Traps if `type` has no primary key or `key` is not of the primary key's type, as
     /// RealmSwift does.
     public func object<Element: ObjectBase, KeyType: _Persistable>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
-        guard let table = tables[ObjectIdentifier(type)] ?? primaryKeyTable(type) else { return nil }
+        guard let table = knownTable(type) ?? primaryKeyTable(type) else { return nil }
         guard let primaryKey = table.info.primaryKey, table.info.schema.properties[primaryKey].type == KeyType._shape.type else {
             return object(ofType: type, forPrimaryKey: key as Any)
         }

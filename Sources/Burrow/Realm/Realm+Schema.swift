@@ -7,7 +7,7 @@ extension Realm {
     /// Throws `.schemaMismatch` if the class cannot be stored as declared, differs from the
     /// class in the file, or is not one of the configuration's `objectTypes`.
     func table(for type: ObjectBase.Type, creating: Bool) throws(RealmError) -> Table? {
-        if let table = tables[ObjectIdentifier(type)] { return table }
+        if let table = knownTable(type) { return table }
         let info = ClassInfo.of(type)
         if let problem = info.problem { throw problem }
         if let objectTypes = configuration.objectTypes, !objectTypes.contains(where: { $0 == type }) {

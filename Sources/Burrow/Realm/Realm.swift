@@ -26,19 +26,24 @@ public final class Realm {
     let frozenVersion: FrozenVersion?
     /// The version read outside write transactions.
     private(set) var snapshotReader: SnapshotReader {
-        didSet { rowsTrees.removeAll(keepingCapacity: true) }
+        didSet { rowsTrees = TableIDMap() }
     }
     /// The rows trees of `snapshotReader` looked up so far (table id → tree, nil if the version
     /// has none): reading an object's row outside a write skips the reader's locked cache of
     /// trees by name, which frozen values share across threads.
-    @exclusivity(unchecked) private var rowsTrees: [UInt32: Tree?] = [:]
+    @exclusivity(unchecked) private var rowsTrees = TableIDMap<Tree?>()
     /// The open write transaction, if any.
     @exclusivity(unchecked) var write: WriteState?
     var currentFileSchema: FileSchema
     /// The `info` entry of the schema tree the schema was loaded from, to notice changes cheaply.
     private var schemaStamp: [UInt8]?
     var schemaLoaded = false
-    @exclusivity(unchecked) var tables: [ObjectIdentifier: Table] = [:]
+    @exclusivity(unchecked) var tables: [ObjectIdentifier: Table] = [:] {
+        didSet { lastTable = nil }
+    }
+    /// The table `table(of:)` found last: code reads one class many times in a row, and this
+    /// spares hashing the type for each read.
+    @exclusivity(unchecked) private var lastTable: (type: ObjectIdentifier, table: Table)?
     @exclusivity(unchecked) var tablesById: [UInt32: Table] = [:]
     /// Changes whenever what this realm reads may have changed (a new version, or a change made
     /// in the open write transaction). Live `Results` re-evaluate when it moves.
@@ -154,6 +159,16 @@ public final class Realm {
         } catch {
             preconditionFailure("unreachable: the body does not throw")
         }
+    }
+
+    /// The table of `type`, if this realm has made one.
+    @inline(__always)
+    func knownTable(_ type: ObjectBase.Type) -> Table? {
+        let id = ObjectIdentifier(type)
+        if let lastTable, lastTable.type == id { return lastTable.table }
+        guard let table = tables[id] else { return nil }
+        lastTable = (id, table)
+        return table
     }
 
     /// Moves the realm to the newest version of the file, if it is not on it. Returns whether
