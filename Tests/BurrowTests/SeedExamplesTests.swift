@@ -263,14 +263,17 @@ final class SeedPersonProjection: Projection<SeedPerson> {
         #expect(error?.description.contains("Use create instead to copy it into this Realm") == true)
 
         // Thaw the object and get its realm to perform the write to append the new dog.
-        let thawedPersonRealm = realm.thaw(frozenPerson)!.realm!
+        let thawedPerson = try frozenPerson.thaw()!
+        let thawedPersonRealm = try frozenPerson.thaw()!.realm!
         try thawedPersonRealm.write {
             // Use create to copy the existing object into the realm.
             let toy = try thawedPersonRealm.create(SeedDogToy.self, value: wubba, update: .error)
             let dog = try thawedPersonRealm.create(SeedDog.self, value: ["name": "Maui", "favoriteToy": toy], update: .error)
-            person.dogs.append(dog)
+            thawedPerson.dogs.append(dog)
             #expect(toy.realm === thawedPersonRealm)
         }
+        #expect(thawedPerson.realm === thawedPersonRealm)
+        realm.refresh()
         #expect(person.dogs.map(\.name) == ["Maui"])
         #expect(person.dogs.first?.favoriteToy?.name == "Wubba")
     }
@@ -320,8 +323,8 @@ final class SeedPersonProjection: Projection<SeedPerson> {
     }
 
     /// swiftui-quick-writes.md, "Perform an Explicit Write". SwiftUI's property wrappers hand
-    /// out frozen objects; in Burrow a frozen object is a `Frozen<T>`, and it thaws through the
-    /// live realm that will write (`realm.thaw(_:)`), so that the thawed objects belong to it.
+    /// out frozen objects; in Burrow a frozen object is a `Frozen<T>`. Its realm thaws into the
+    /// live realm of the caller's isolation, and the object thaws into that same realm.
     @Test func testPerformAnExplicitWrite() throws {
         let config = temporaryConfiguration()
         do {
@@ -336,11 +339,12 @@ final class SeedPersonProjection: Projection<SeedPerson> {
         // The `frozenCompany` here represents an `@ObservedRealmObject var company: Company`
         let frozenCompany = try Realm(configuration: config).objects(QSeedCompany.self).freeze().first!
         func performAnExplicitWrite(company: Frozen<QSeedCompany>, employeeName: String, dogName: String) throws {
-            // Get a live realm of the file the `Company` object was frozen from.
-            let realm = try Realm(configuration: company.frozenObject.realm!.configuration)
+            // Get the realm that is managing the `Company` object you passed in.
+            // Thaw the realm so you can write to it.
+            let realm = try company.realm!.thaw()
             // Thawing the `Company` object that you passed in also thaws the objects in its List properties.
             // This lets you append the `Dog` to the `Employee` without individually thawing both of them.
-            let thawedCompany = realm.thaw(company)!
+            let thawedCompany = try company.thaw()!
             let thisEmployee = thawedCompany.employees.where { $0.name == employeeName }.first!
             let thisDog = thawedCompany.dogs.where { $0.name == dogName }.first!
             try realm.write {

@@ -5,7 +5,8 @@
 ///     Task.detached { print(wolfie.name) }
 ///
 /// Properties are read through dynamic member lookup. A link gives a frozen object of the same
-/// version. `realm.thaw(_:)` turns it back into a live object of a realm (nil if deleted since).
+/// version. `realm.thaw(_:)` turns it back into a live object of a realm (nil if deleted since),
+/// and `thaw()` into one of the live realm of the caller's isolation.
 @dynamicMemberLookup
 public struct Frozen<T: ObjectBase>: @unchecked Sendable, Hashable, CustomStringConvertible {
     // Sendable although `object` is a class instance: `object` is bound, when this value is
