@@ -63,7 +63,7 @@ import Darwin
 
 /// `Array.withUnsafeBytes` keeping the typed error (the standard library's version rethrows `any Error`).
 @inline(__always)
-func withBytes<R>(_ array: [UInt8], _ body: (UnsafeRawBufferPointer) throws(StorageError) -> R) throws(StorageError) -> R {
+package func withBytes<R>(_ array: [UInt8], _ body: (UnsafeRawBufferPointer) throws(StorageError) -> R) throws(StorageError) -> R {
     try array.withUnsafeBytes { bytes in Result { () throws(StorageError) in try body(bytes) } }.get()
 }
 

@@ -1,3 +1,5 @@
+import BurrowStorage
+
 /// The identity of an object within its class's table: a 64-bit integer assigned when the
 /// object is added. Links store it. In a class without a primary key, keys come in insertion
 /// order and are never reused, even after the object is deleted; in a class with one, the key
@@ -12,6 +14,11 @@ struct ObjectKey: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// keys sort numerically.
     var bytes: [UInt8] {
         withUnsafeBytes(of: rawValue.bigEndian) { Array($0) }
+    }
+
+    /// Calls `body` with the 8-byte big-endian form, kept on the stack.
+    func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws(StorageError) -> R) throws(StorageError) -> R {
+        try withUnsafeBytes(of: rawValue.bigEndian) { bytes in Result { () throws(StorageError) in try body(bytes) } }.get()
     }
 
     func append(to key: inout [UInt8]) {

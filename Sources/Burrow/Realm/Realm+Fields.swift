@@ -46,11 +46,22 @@ extension Realm {
         guard case .single(let value) = resolved else {
             preconditionFailure("internal error: a collection given for single property '\(property.name)'")
         }
-        var newPayload: [UInt8] = []
-        ValueCodec.append(value, as: property.type, to: &newPayload)
-        let payload: [UInt8]? = newPayload.isEmpty ? nil : newPayload
+        try setPayload(table, key, field, Self.payload(of: value, as: property.type), in: write)
+    }
+
+    /// How a single value is stored in a row field: its encoded bytes, or nil for null.
+    static func payload(of value: _StoredValue, as type: PropertyType) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        ValueCodec.append(value, as: type, to: &bytes)
+        return bytes.isEmpty ? nil : bytes
+    }
+
+    /// Sets single field `field` of object `key` to `payload` (links in it already resolved),
+    /// keeping backlinks, indexes and blobs in step.
+    func setPayload(_ table: Table, _ key: ObjectKey, _ field: Int, _ payload: [UInt8]?, in write: WriteState) throws(RealmError) {
+        let property = table.stored.properties[field]
         do {
-            guard let row = try write.reader.withValue(table.rowsTree, key.bytes, { Array($0) }) else {
+            guard let row = try key.withBytes({ k throws(StorageError) in try write.reader.withValue(table.rowsTree, k) { Array($0) } }) else {
                 throw RealmError(.invalidObject, "\(table.name) \(key) was deleted; a deleted object cannot be changed.")
             }
             let oldRowPayload = row.withUnsafeBytes { RowCodec.field($0, field).map(Array.init) }
@@ -66,7 +77,7 @@ extension Realm {
             }
             let kept = try rowPayload(payload, table, key, field, replacing: oldRowPayload, in: write)
             let newRow = row.withUnsafeBytes { RowCodec.replacing(field, with: kept, in: $0, fields: table.fieldTypes.count) }
-            try write.reader.put(table.rowsTree, key.bytes, newRow)
+            try write.reader.put(table.rowsTree, key, newRow)
             write.changes?.modified(key, field: field, in: table.id)
             try deleteOrphanedEmbedded(property, old: oldPayload, new: payload, in: write)
         } catch {
@@ -213,8 +224,10 @@ extension Realm {
             return
         }
         do {
+            // A plain value: converted and encoded once, then written into each row.
             let stored = accessor.stored(try accessor.convert(value as Any, property: key)) ?? .null
-            for objectKey in keys { try setField(table, objectKey, field, .single(stored), in: write) }
+            let payload = Self.payload(of: stored, as: schema.type)
+            for objectKey in keys { try setPayload(table, objectKey, field, payload, in: write) }
         } catch {
             write.fail(error)
         }

@@ -205,15 +205,8 @@ final class TransactionReader: TreeReader {
     /// Puts `value` under object key `key`, whose bytes stay on the stack.
     func put(_ tree: String, _ key: ObjectKey, _ value: [UInt8]) throws(StorageError) {
         let id = try openTree(tree)
-        let bigEndian = key.rawValue.bigEndian
-        do {
-            try withUnsafeBytes(of: bigEndian) { k in
-                try value.withUnsafeBytes { v in _ = try transaction.put(k, v, in: id) }
-            }
-        } catch let error as StorageError {
-            throw error
-        } catch {
-            preconditionFailure("unreachable: only the storage throws here")
+        try key.withBytes { k throws(StorageError) in
+            try withBytes(value) { v throws(StorageError) in _ = try transaction.put(k, v, in: id) }
         }
     }
 
