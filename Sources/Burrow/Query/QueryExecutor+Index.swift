@@ -1,3 +1,4 @@
+import Foundation
 import BurrowStorage
 
 /// Narrowing a filter with the primary key or a secondary index.
@@ -10,9 +11,12 @@ import BurrowStorage
 extension QueryExecutor {
     /// The keys of the objects that may satisfy `predicate`, in key order, if one of its
     /// top-level conditions can be answered by the primary key or an index; nil if the table
-    /// must be scanned.
-    func indexCandidates(_ predicate: QueryPredicate, _ table: Table) -> [ObjectKey]? {
-        for conjunct in predicate.conjuncts {
+    /// must be scanned. `exactConjunct` is the position (in `predicate.conjuncts`) of the
+    /// condition if the index answered it exactly: an `==` or `IN` on values whose index keys
+    /// are the values themselves, so that every key listed satisfies it and no row need be
+    /// read to check it.
+    func indexCandidates(_ predicate: QueryPredicate, _ table: Table) -> (keys: [ObjectKey], exactConjunct: Int?)? {
+        for (position, conjunct) in predicate.conjuncts.enumerated() {
             guard case .comparison(let raw) = conjunct else { continue }
             let c = raw.normalized
             guard c.options.isEmpty, c.quantifier == .any, case .path(let path) = c.lhs, path.components.count == 1,
@@ -29,13 +33,33 @@ extension QueryExecutor {
                 found = nil
             }
             guard var keys = found else { continue }
+            let exact = c.op == .equal && Self.exactlyIndexed(c.rhs) ? position : nil
+            guard keys.count > 1 else { return (keys, exact) }
             keys.sort()
             var unique: [ObjectKey] = []
             unique.reserveCapacity(keys.count)
             for key in keys where unique.last != key { unique.append(key) }
-            return unique
+            return (unique, exact)
         }
         return nil
+    }
+
+    /// Whether the index keys of the constants `side` lists are exactly their values (no
+    /// string cut and hashed, no date rounded to a `Double`).
+    private static func exactlyIndexed(_ side: QueryExpression) -> Bool {
+        let values: [QueryValue]
+        switch side {
+        case .constant(let value): values = [value]
+        case .list(let list): values = list
+        default: return false
+        }
+        return values.allSatisfy { value in
+            switch value {
+            case .null, .int, .bool, .objectId, .uuid: true
+            case .string(let s): s.utf8.count <= KeyEncoding.boundedLength
+            default: false
+            }
+        }
     }
 
     /// `==` and `IN` on the primary key, through the realm's own lookup by primary key
@@ -86,7 +110,11 @@ extension QueryExecutor {
         let key = IndexKey.encode(value.stored)
         do {
             var found: [ObjectKey] = []
-            try reader.scan(tree, prefix: key) { entry, _ in
+            try reader.scan(tree, from: key) { entry, _ in
+                // An entry is the value's key and 8 bytes of object key.
+                guard entry.count >= key.count + 8, key.withUnsafeBytes({ memcmp($0.baseAddress!, entry.baseAddress!, key.count) == 0 }) else {
+                    return false
+                }
                 found.append(ObjectKey.read(entry, at: entry.count - 8))
                 return true
             }
