@@ -24,14 +24,7 @@ enum QueryWorkloads {
     /// The workloads to run: all of them, or those named (comma-separated) in the environment
     /// variable BURROW_BENCH_QUERIES, e.g. `BURROW_BENCH_QUERIES=sum` to profile one.
     static func selectedWorkloads() throws -> Set<String> {
-        guard let value = ProcessInfo.processInfo.environment["BURROW_BENCH_QUERIES"], !value.isEmpty else {
-            return Set(workloads)
-        }
-        let names = value.split(separator: ",").map { String($0) }
-        if let unknown = names.first(where: { !workloads.contains($0) }) {
-            throw BenchmarkError("BURROW_BENCH_QUERIES: unknown workload \"\(unknown)\" (workloads: \(workloads.joined(separator: ", ")))")
-        }
-        return Set(names)
+        try ObjectWorkloads.selected(workloads, variable: "BURROW_BENCH_QUERIES")
     }
 
     static func run(_ bench: Workbench) throws -> [Measurement] {
