@@ -80,11 +80,11 @@ extension QueryExecutor {
         }
         var fold = FieldFold(kind: kind)
         if let keys {
-            for key in keys { withRow(table, key) { fold.add(RowCodec.field($0, field)) } }
+            for key in keys { withRow(table, key) { fold.add($0, at: Self.fixedPayload($0, field)) } }
         } else {
             do {
                 try reader.scan(table.rowsTree, from: []) { _, row in
-                    fold.add(RowCodec.field(row, field))
+                    fold.add(row, at: Self.fixedPayload(row, field))
                     return true
                 }
             } catch {
@@ -119,18 +119,19 @@ extension QueryExecutor {
 
         init(kind: Kind) { self.kind = kind }
 
+        /// Adds the field that starts at `at` in `row` (nil: null, skipped).
         @inline(__always)
-        mutating func add(_ payload: UnsafeRawBufferPointer?) {
-            guard let payload, !payload.isEmpty else { return }
+        mutating func add(_ row: UnsafeRawBufferPointer, at: Int?) {
+            guard let at else { return }
             count += 1
             switch kind {
             case .int:
-                let v = Int64(bitPattern: ValueCodec.u64(payload, 0))
+                let v = Int64(bitPattern: ValueCodec.u64(row, at))
                 intSum &+= v
                 low = Swift.min(low, v)
                 high = Swift.max(high, v)
-            case .double: doubleSum += Double(bitPattern: ValueCodec.u64(payload, 0))
-            case .float: doubleSum += Double(Float(bitPattern: ValueCodec.u32(payload, 0)))
+            case .double: doubleSum += Double(bitPattern: ValueCodec.u64(row, at))
+            case .float: doubleSum += Double(Float(bitPattern: ValueCodec.u32(row, at)))
             }
         }
 

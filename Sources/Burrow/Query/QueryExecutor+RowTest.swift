@@ -37,24 +37,27 @@ extension QueryExecutor {
 
         @inline(__always)
         private func test(_ row: UnsafeRawBufferPointer) -> Bool? {
-            guard let payload = RowCodec.field(row, field), !payload.isEmpty else {
-                // Null: equal to no constant, different from every one, in no order.
-                return op == .notEqual
-            }
+            // Null: equal to no constant, different from every one, in no order.
+            let null = op == .notEqual
             switch constant {
             case .int(let c):
-                return Self.compare(Int64(bitPattern: ValueCodec.u64(payload, 0)), op, c)
+                guard let at = QueryExecutor.fixedPayload(row, field) else { return null }
+                return Self.compare(Int64(bitPattern: ValueCodec.u64(row, at)), op, c)
             case .intRange(let low, let high):
-                let v = Int64(bitPattern: ValueCodec.u64(payload, 0))
+                guard let at = QueryExecutor.fixedPayload(row, field) else { return null }
+                let v = Int64(bitPattern: ValueCodec.u64(row, at))
                 return v >= low && v <= high
             case .double(let c):
-                let v = Double(bitPattern: ValueCodec.u64(payload, 0))
-                guard !v.isNaN, !c.isNaN else { return op == .notEqual }
+                guard let at = QueryExecutor.fixedPayload(row, field) else { return null }
+                let v = Double(bitPattern: ValueCodec.u64(row, at))
+                guard !v.isNaN, !c.isNaN else { return null }
                 return Self.compare(v, op, c)
             case .bool(let c):
-                let v = payload[0] != 0
+                guard let at = QueryExecutor.fixedPayload(row, field) else { return null }
+                let v = row[at] != 0
                 return op == .equal ? v == c : v != c
             case .bytes(let c):
+                guard let payload = RowCodec.field(row, field) else { return null }
                 return QueryExecutor.testInPlace(payload, c, op)
             }
         }
@@ -71,6 +74,16 @@ extension QueryExecutor {
             default: false
             }
         }
+    }
+
+    /// Where the payload of field `field` of `row` starts, or nil if the field is null: for
+    /// payloads of a fixed size (integers, floating point, bools), whose end need not be found.
+    /// A field's offset is 0 exactly when it is null (an empty payload is written as null).
+    @inline(__always)
+    static func fixedPayload(_ row: UnsafeRawBufferPointer, _ field: Int) -> Int? {
+        guard field < RowCodec.fieldCount(row) else { return nil }
+        let offset = Int(ValueCodec.u32(row, 4 + 4 * field))
+        return offset == 0 ? nil : offset
     }
 
     /// A predicate compiled for one table: its top-level conditions that are `RowTest`s, and

@@ -153,7 +153,7 @@ extension QueryExecutor {
             ints.reserveCapacity(count)
             try reader.scan(table.rowsTree, from: []) { key, row in
                 keys.append(ObjectKey.read(key))
-                ints.append(RowCodec.field(row, field).flatMap { $0.isEmpty ? nil : Int64(bitPattern: ValueCodec.u64($0, 0)) })
+                ints.append(Self.fixedPayload(row, field).map { Int64(bitPattern: ValueCodec.u64(row, $0)) })
                 return true
             }
         } catch {
