@@ -73,8 +73,9 @@ extension QueryExecutor {
         case .aggregate(let path, let aggregate): return .aggregate(compile(path, from: table), aggregate)
         case .subquery(let path, let predicate):
             let compiled = compile(path, from: table)
-            guard let last = compiled.steps?.last, last.type == .object else {
-                // A collection of values (or one this version does not have: no elements).
+            // A collection this version does not have holds nothing.
+            guard let last = compiled.steps?.last else { return .subquery(compiled, nil, nil) }
+            guard last.type == .object else {
                 return .valueSubquery(compiled, compilePredicate(predicate, for: table, element: true))
             }
             let target = last.target
@@ -156,13 +157,13 @@ extension QueryExecutor {
         case .element:
             preconditionFailure("internal error: a SUBQUERY element outside its SUBQUERY")
         case .valueSubquery(let path, let predicate):
-            var elements: [QueryValue] = []
-            values(path, table, key, row, into: &elements)
-            return [.int(Int64(elements.count { matches(predicate, element: $0) }))]
+            var found: [QueryValue] = []
+            elements(path, table, key, row, into: &found)
+            return [.int(Int64(found.count { matches(predicate, element: $0) }))]
         case .subquery(let path, let element, let predicate):
             guard let element, let predicate else { return [.int(0)] }
             var links: [QueryValue] = []
-            values(path, table, key, row, into: &links)
+            elements(path, table, key, row, into: &links)
             var count: Int64 = 0
             for case .link(_, let target) in links {
                 let objectKey = ObjectKey(target)

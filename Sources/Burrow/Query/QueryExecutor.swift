@@ -132,6 +132,14 @@ final class QueryExecutor {
         collect(steps[...], table, key, row, many: false, into: &out)
     }
 
+    /// Appends the elements of the collection `path` reaches from object `key` of `table`,
+    /// for SUBQUERY: nothing where a nil link comes before the collection (where `values`
+    /// reaches one null, which a collection of optionals could hold too).
+    func elements(_ path: CompiledPath, _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer, into out: inout [QueryValue]) {
+        guard let steps = path.steps, !steps.isEmpty else { return }
+        collect(steps[...], table, key, row, many: true, into: &out)
+    }
+
     private func collect(_ steps: ArraySlice<Step>, _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer, many: Bool, into out: inout [QueryValue]) {
         guard let step = steps.first else { return }
         let rest = steps.dropFirst()
