@@ -112,6 +112,7 @@ extension QueryExecutor {
             var start = [ValueCodec.Tag.string.rawValue]
             KeyEncoding.appendBounded(Array(prefix.utf8.prefix(KeyEncoding.boundedLength)), to: &start)
             start.removeLast(2)
+            guard budget.allows(tree, from: start, to: Self.successor(of: start)) else { return nil }
             complete = collect(tree, prefix: start, into: &found, &budget)
         default:
             return nil
@@ -146,6 +147,33 @@ extension QueryExecutor {
             }
             return count <= limit!
         }
+
+        /// Whether the entries of `tree` from `start` up to `end` (nil: the end of the tree)
+        /// are few enough, counted in two descents without reading them.
+        mutating func allows(_ tree: String, from start: [UInt8], to end: [UInt8]?) -> Bool {
+            do {
+                let reader = executor.reader
+                let upper: Int
+                if let end { upper = try reader.position(tree, of: end) } else { upper = try reader.count(tree) }
+                return allows(upper - (try reader.position(tree, of: start)))
+            } catch {
+                executor.context.fail(error)
+            }
+        }
+    }
+
+    /// The smallest key after every key that starts with `prefix` (nil if there is none: the
+    /// prefix is all 0xFF).
+    private static func successor(of prefix: [UInt8]) -> [UInt8]? {
+        var key = prefix
+        while let last = key.last {
+            if last < 0xFF {
+                key[key.count - 1] = last + 1
+                return key
+            }
+            key.removeLast()
+        }
+        return nil
     }
 
     /// Whether `value` has the index key form of values of `type` (so equal values have
@@ -176,6 +204,7 @@ extension QueryExecutor {
         guard let tag = (low ?? high).map({ IndexKey.encode($0.stored)[0] }) else { return true }
         let start = low.map(Self.lowerBound) ?? [tag]
         let limit = high.map(Self.upperLimit) ?? [tag + 1]
+        guard budget.allows(tree, from: start, to: limit) else { return false }
         return collect(tree, from: start, into: &found, &budget) { QueryValue.bytewise($0, limit) <= 0 }
     }
 
