@@ -20,6 +20,8 @@ extension QueryPredicate {
     /// relative to the collection's elements. Throws if a subquery's key paths go through no
     /// collection, or through different ones.
     func resolvingSubqueries(in info: ClassInfo) throws(RealmError) -> QueryPredicate {
+        // Most predicates have none: returned as they are, not rebuilt.
+        guard hasPendingSubquery else { return self }
         switch self {
         case .constant: return self
         case .and(let a, let b): return .and(try a.resolvingSubqueries(in: info), try b.resolvingSubqueries(in: info))
@@ -29,6 +31,15 @@ extension QueryPredicate {
             c.lhs = try c.lhs.resolvingSubquery(in: info)
             c.rhs = try c.rhs.resolvingSubquery(in: info)
             return .comparison(c)
+        }
+    }
+
+    private var hasPendingSubquery: Bool {
+        switch self {
+        case .constant: false
+        case .and(let a, let b), .or(let a, let b): a.hasPendingSubquery || b.hasPendingSubquery
+        case .not(let a): a.hasPendingSubquery
+        case .comparison(let c): c.lhs.isPendingSubquery || c.rhs.isPendingSubquery
         }
     }
 
