@@ -82,13 +82,9 @@ extension QueryExecutor {
         if let keys {
             for key in keys { withRow(table, key) { fold.add($0, at: Self.fixedPayload($0, field)) } }
         } else {
-            do {
-                try reader.scan(table.rowsTree, from: []) { _, row in
-                    fold.add(row, at: Self.fixedPayload(row, field))
-                    return true
-                }
-            } catch {
-                context.fail(error)
+            scanRows(table) { _, row in
+                fold.add(row, at: Self.fixedPayload(row, field))
+                return true
             }
         }
         return fold.result(aggregate)

@@ -56,17 +56,13 @@ extension QueryExecutor {
         let compiled = compile(predicate, for: table)
         var keys: [ObjectKey] = []
         var rows: [UnsafeRawBufferPointer] = []
-        do {
-            try reader.scan(table.rowsTree, from: []) { key, row in
-                let objectKey = ObjectKey.read(key)
-                if matches(compiled, table, objectKey, row) {
-                    keys.append(objectKey)
-                    rows.append(row)
-                }
-                return true
+        scanRows(table) { key, row in
+            let objectKey = ObjectKey.read(key)
+            if matches(compiled, table, objectKey, row) {
+                keys.append(objectKey)
+                rows.append(row)
             }
-        } catch {
-            context.fail(error)
+            return true
         }
         return (keys, rows)
     }
@@ -151,13 +147,13 @@ extension QueryExecutor {
             let count = try reader.count(table.rowsTree)
             keys.reserveCapacity(count)
             ints.reserveCapacity(count)
-            try reader.scan(table.rowsTree, from: []) { key, row in
-                keys.append(ObjectKey.read(key))
-                ints.append(Self.fixedPayload(row, field).map { Int64(bitPattern: ValueCodec.u64(row, $0)) })
-                return true
-            }
         } catch {
             context.fail(error)
+        }
+        scanRows(table) { key, row in
+            keys.append(ObjectKey.read(key))
+            ints.append(Self.fixedPayload(row, field).map { Int64(bitPattern: ValueCodec.u64(row, $0)) })
+            return true
         }
         return (keys, ints)
     }

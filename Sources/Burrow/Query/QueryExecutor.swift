@@ -280,6 +280,27 @@ final class QueryExecutor {
         return QueryValue(decoded: ValueCodec.decode(payload, as: type, linkTarget: 0) { _, _ in .null })
     }
 
+    /// Calls `body` with the key and row of each object of `table`, in key order, until it
+    /// returns false. Reading a snapshot, the rows tree's cursor is stepped here, in the
+    /// caller's loop, so that `body` is inlined into it rather than called through the
+    /// reader; a write transaction's rows are read through its reader.
+    @inline(__always)
+    func scanRows(_ table: Table, _ body: (_ key: UnsafeRawBufferPointer, _ row: UnsafeRawBufferPointer) -> Bool) {
+        do {
+            guard let snapshot = reader as? SnapshotReader else {
+                try reader.scan(table.rowsTree, from: [], body)
+                return
+            }
+            guard var cursor = try snapshot.tree(table.rowsTree)?.makeCursor() else { return }
+            var more = try cursor.first()
+            while more, body(cursor.key, try cursor.value()) {
+                more = try cursor.next()
+            }
+        } catch {
+            context.fail(error)
+        }
+    }
+
     /// Calls `body` with the row of object `key`, if it exists.
     func withRow<R>(_ table: Table, _ key: ObjectKey, _ body: (UnsafeRawBufferPointer) -> R) -> R? {
         do {
