@@ -281,11 +281,12 @@ final class QueryExecutor {
     }
 
     /// Calls `body` with the key and row of each object of `table`, in key order, until it
-    /// returns false. Reading a snapshot, the rows tree's cursor is stepped here, in the
-    /// caller's loop, so that `body` is inlined into it rather than called through the
-    /// reader; a write transaction's rows are read through its reader.
+    /// returns false (`readingKeys` false: with an empty key, for folds that need none).
+    /// Reading a snapshot, the rows tree's cursor is stepped here, in the caller's loop, so
+    /// that `body` is inlined into it rather than called through the reader; a write
+    /// transaction's rows are read through its reader.
     @inline(__always)
-    func scanRows(_ table: Table, _ body: (_ key: UnsafeRawBufferPointer, _ row: UnsafeRawBufferPointer) -> Bool) {
+    func scanRows(_ table: Table, readingKeys: Bool = true, _ body: (_ key: UnsafeRawBufferPointer, _ row: UnsafeRawBufferPointer) -> Bool) {
         do {
             guard let snapshot = reader as? SnapshotReader else {
                 try reader.scan(table.rowsTree, from: [], body)
@@ -293,7 +294,7 @@ final class QueryExecutor {
             }
             guard var cursor = try snapshot.tree(table.rowsTree)?.makeCursor() else { return }
             var more = try cursor.first()
-            while more, body(cursor.key, try cursor.value()) {
+            while more, body(readingKeys ? cursor.key : UnsafeRawBufferPointer(start: nil, count: 0), try cursor.value()) {
                 more = try cursor.next()
             }
         } catch {
