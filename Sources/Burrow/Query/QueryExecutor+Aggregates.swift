@@ -38,32 +38,25 @@ extension QueryExecutor {
                 if aggregate == .sum { return .int(sum) }
                 return count > 0 ? .double(Double(sum) / Double(count)) : .null
             case 1:
-                var sum = 0.0
-                for value in values {
-                    switch value {
-                    case .int(let v): sum += Double(v)
-                    case .float(let v): sum += Double(v)
-                    case .double(let v): sum += v
-                    default: continue
-                    }
-                }
+                // No decimals here: every number has its `Double` value.
+                let sum: Double = total(values, \.doubleValue)
                 if aggregate == .sum { return .double(sum) }
                 return count > 0 ? .double(sum / Double(count)) : .null
             default:
-                var sum = Decimal128(0)
-                for value in values {
-                    switch value {
-                    case .int(let v): sum += Decimal128(v)
-                    case .float(let v): sum += Decimal128(v)
-                    case .double(let v): sum += Decimal128(v)
-                    case .decimal128(let v): sum += v
-                    default: continue
-                    }
-                }
+                let sum: Decimal128 = total(values, \.decimalValue)
                 if aggregate == .sum { return .decimal128(sum) }
                 return count > 0 ? .decimal128(sum / Decimal128(count)) : .null
             }
         }
+    }
+
+    /// The sum of those of `values` that `number` converts, in order.
+    private static func total<N: AdditiveArithmetic>(_ values: [QueryValue], _ number: (QueryValue) -> N?) -> N {
+        var sum = N.zero
+        for value in values {
+            if let n = number(value) { sum += n }
+        }
+        return sum
     }
 
     /// The aggregate of the property at `keyPath` over the objects `keys` of `table` (nil:
