@@ -75,7 +75,7 @@ extension QueryExecutor {
         if let keys {
             for key in keys { withRow(table, key) { fold.add($0, at: Self.fixedPayload($0, field)) } }
         } else {
-            scanRows(table, readingKeys: false) { _, row in
+            scanRows(table) { row, _ in
                 fold.add(row, at: Self.fixedPayload(row, field))
                 return true
             }

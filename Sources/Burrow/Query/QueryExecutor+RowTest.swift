@@ -109,6 +109,13 @@ extension QueryExecutor {
             tests.deallocate()
             constants.deallocate()
         }
+
+        /// False if a row test fails for `row` (true if all pass or some cannot tell).
+        @inline(__always)
+        func mayMatch(_ row: UnsafeRawBufferPointer) -> Bool {
+            for index in tests.indices where tests[index].holds(row) == false { return false }
+            return true
+        }
     }
 
     /// `predicate` compiled for `table`, its row tests first.

@@ -56,8 +56,10 @@ extension QueryExecutor {
         let compiled = compile(predicate, for: table)
         var keys: [ObjectKey] = []
         var rows: [UnsafeRawBufferPointer] = []
-        scanRows(table) { key, row in
-            let objectKey = ObjectKey.read(key)
+        scanRows(table) { row, key in
+            // Most rows fail a row test, which needs no object key.
+            guard compiled.mayMatch(row) else { return true }
+            let objectKey = key()
             if matches(compiled, table, objectKey, row) {
                 keys.append(objectKey)
                 rows.append(row)
@@ -150,8 +152,8 @@ extension QueryExecutor {
         } catch {
             context.fail(error)
         }
-        scanRows(table) { key, row in
-            keys.append(ObjectKey.read(key))
+        scanRows(table) { row, key in
+            keys.append(key())
             ints.append(Self.fixedPayload(row, field).map { Int64(bitPattern: ValueCodec.u64(row, $0)) })
             return true
         }

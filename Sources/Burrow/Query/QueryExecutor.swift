@@ -280,21 +280,21 @@ final class QueryExecutor {
         return QueryValue(decoded: ValueCodec.decode(payload, as: type, linkTarget: 0) { _, _ in .null })
     }
 
-    /// Calls `body` with the key and row of each object of `table`, in key order, until it
-    /// returns false (`readingKeys` false: with an empty key, for folds that need none).
-    /// Reading a snapshot, the rows tree's cursor is stepped here, in the caller's loop, so
-    /// that `body` is inlined into it rather than called through the reader; a write
-    /// transaction's rows are read through its reader.
+    /// Calls `body` with the row of each object of `table`, in key order, and a function that
+    /// reads its object key (most rows a filter tests are not kept, and need none), until it
+    /// returns false. Reading a snapshot, the rows tree's cursor is stepped here, in the
+    /// caller's loop, so that `body` is inlined into it rather than called through the
+    /// reader; a write transaction's rows are read through its reader.
     @inline(__always)
-    func scanRows(_ table: Table, readingKeys: Bool = true, _ body: (_ key: UnsafeRawBufferPointer, _ row: UnsafeRawBufferPointer) -> Bool) {
+    func scanRows(_ table: Table, _ body: (_ row: UnsafeRawBufferPointer, _ key: () -> ObjectKey) -> Bool) {
         do {
             guard let snapshot = reader as? SnapshotReader else {
-                try reader.scan(table.rowsTree, from: [], body)
+                try reader.scan(table.rowsTree, from: []) { key, row in body(row) { ObjectKey.read(key) } }
                 return
             }
             guard var cursor = try snapshot.tree(table.rowsTree)?.makeCursor() else { return }
             var more = try cursor.first()
-            while more, body(readingKeys ? cursor.key : UnsafeRawBufferPointer(start: nil, count: 0), try cursor.value()) {
+            while more, body(try cursor.value(), { ObjectKey.read(cursor.key) }) {
                 more = try cursor.next()
             }
         } catch {
