@@ -349,4 +349,26 @@ import Testing
             item.numbers.filter { $0 > 4 }.count == item.numbers.filter { $0 <= 4 }.count
         }
     }
+
+    @Test func testSortingByOneIntegerMatchesTheModel() throws {
+        let f = try fixture()
+        let all = f.realm.objects(QItem.self)
+        for ascending in [true, false] {
+            // Stable: equal values keep key (id) order; nulls first ascending, last descending.
+            func want(_ items: [QItemModel], _ value: (QItemModel) -> Int?) -> [Int] {
+                items.enumerated().sorted { a, b in
+                    let x = value(a.element), y = value(b.element)
+                    if x == y { return a.offset < b.offset }
+                    guard let x else { return ascending }
+                    guard let y else { return !ascending }
+                    return ascending ? x < y : x > y
+                }.map(\.element.id)
+            }
+            #expect(all.sorted(byKeyPath: "rank", ascending: ascending).map(\.id) == want(f.items, \.rank), "seed \(f.seed)")
+            #expect(all.sorted(byKeyPath: "optInt", ascending: ascending).map(\.id) == want(f.items, \.optInt), "seed \(f.seed)")
+            let filtered = all.where { $0.flag }.sorted(byKeyPath: "optInt", ascending: ascending)
+            #expect(filtered.map(\.id) == want(f.items.filter(\.flag), \.optInt), "seed \(f.seed)")
+            #expect(Array(all.sorted(byKeyPath: "rank", ascending: ascending).prefix(5).map(\.id)) == Array(want(f.items, \.rank).prefix(5)))
+        }
+    }
 }
