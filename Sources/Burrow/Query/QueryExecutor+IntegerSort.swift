@@ -20,6 +20,8 @@ extension QueryExecutor {
             positions.append(position)
             values.append(ascending ? unsigned : ~unsigned)
         }
+        // Without nulls, the values' positions are the column's own.
+        guard !nulls.isEmpty else { return radixOrder(values) }
         let sorted = radixOrder(values).map { positions[$0] }
         return ascending ? nulls + sorted : sorted + nulls
     }
