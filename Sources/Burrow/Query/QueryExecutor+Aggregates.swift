@@ -75,10 +75,10 @@ extension QueryExecutor {
         if let keys {
             for key in keys { withRow(table, key) { fold.add($0, at: Self.fixedPayload($0, field)) } }
         } else {
-            scanRows(table) { row, _ in
+            scanRows(table, where: { row in
                 fold.add(row, at: Self.fixedPayload(row, field))
-                return true
-            }
+                return false  // no key needed
+            }) { _, _ in }
         }
         return fold.result(aggregate)
     }

@@ -56,15 +56,12 @@ extension QueryExecutor {
         let compiled = compile(predicate, for: table)
         var keys: [ObjectKey] = []
         var rows: [UnsafeRawBufferPointer] = []
-        scanRows(table) { row, key in
-            // Most rows fail a row test, which needs no object key.
-            guard compiled.mayMatch(row) else { return true }
-            let objectKey = key()
-            if matches(compiled, table, objectKey, row) {
-                keys.append(objectKey)
+        // Most rows fail a row test, which needs no object key.
+        scanRows(table, where: { compiled.mayMatch($0) }) { row, key in
+            if matches(compiled, table, key, row) {
+                keys.append(key)
                 rows.append(row)
             }
-            return true
         }
         return (keys, rows)
     }
@@ -152,10 +149,9 @@ extension QueryExecutor {
         } catch {
             context.fail(error)
         }
-        scanRows(table) { row, key in
-            keys.append(key())
+        scanRows(table, where: { _ in true }) { row, key in
+            keys.append(key)
             ints.append(Self.fixedPayload(row, field).map { Int64(bitPattern: ValueCodec.u64(row, $0)) })
-            return true
         }
         return (keys, ints)
     }

@@ -280,21 +280,29 @@ final class QueryExecutor {
         return QueryValue(decoded: ValueCodec.decode(payload, as: type, linkTarget: 0) { _, _ in .null })
     }
 
-    /// Calls `body` with the row of each object of `table`, in key order, and a function that
-    /// reads its object key (most rows a filter tests are not kept, and need none), until it
-    /// returns false. Reading a snapshot, the rows tree's cursor is stepped here, in the
-    /// caller's loop, so that `body` is inlined into it rather than called through the
-    /// reader; a write transaction's rows are read through its reader.
+    /// Calls `body` with the row and object key of each object of `table` for whose row
+    /// `wanted` is true, in key order. The key is read only then: most rows a filter tests
+    /// are not kept, and a fold keeps none. Reading a snapshot, the rows tree's cursor is
+    /// stepped here, in the caller's loop, so that both closures are inlined into it rather
+    /// than called through the reader; a write transaction's rows are read through its reader.
     @inline(__always)
-    func scanRows(_ table: Table, _ body: (_ row: UnsafeRawBufferPointer, _ key: () -> ObjectKey) -> Bool) {
+    func scanRows(
+        _ table: Table, where wanted: (_ row: UnsafeRawBufferPointer) -> Bool,
+        _ body: (_ row: UnsafeRawBufferPointer, _ key: ObjectKey) -> Void
+    ) {
         do {
             guard let snapshot = reader as? SnapshotReader else {
-                try reader.scan(table.rowsTree, from: []) { key, row in body(row) { ObjectKey.read(key) } }
+                try reader.scan(table.rowsTree, from: []) { key, row in
+                    if wanted(row) { body(row, ObjectKey.read(key)) }
+                    return true
+                }
                 return
             }
             guard var cursor = try snapshot.tree(table.rowsTree)?.makeCursor() else { return }
             var more = try cursor.first()
-            while more, body(try cursor.value(), { ObjectKey.read(cursor.key) }) {
+            while more {
+                let row = try cursor.value()
+                if wanted(row) { body(row, ObjectKey.read(cursor.key)) }
                 more = try cursor.next()
             }
         } catch {
