@@ -63,12 +63,18 @@ enum ObjectWorkloads {
     /// The workloads to run: all of them, or those named (comma-separated) in the environment
     /// variable BURROW_BENCH_OBJECTS, e.g. `BURROW_BENCH_OBJECTS=pk_lookup` to profile one.
     static func selectedWorkloads() throws -> Set<String> {
-        guard let value = ProcessInfo.processInfo.environment["BURROW_BENCH_OBJECTS"], !value.isEmpty else {
+        try selected(workloads, variable: "BURROW_BENCH_OBJECTS")
+    }
+
+    /// The names of `workloads` to run: all, or those named (comma-separated) in the
+    /// environment variable `variable`. Throws for a name that is not a workload.
+    static func selected(_ workloads: [String], variable: String) throws -> Set<String> {
+        guard let value = ProcessInfo.processInfo.environment[variable], !value.isEmpty else {
             return Set(workloads)
         }
         let names = value.split(separator: ",").map { String($0) }
         if let unknown = names.first(where: { !workloads.contains($0) }) {
-            throw BenchmarkError("BURROW_BENCH_OBJECTS: unknown workload \"\(unknown)\" (workloads: \(workloads.joined(separator: ", ")))")
+            throw BenchmarkError("\(variable): unknown workload \"\(unknown)\" (workloads: \(workloads.joined(separator: ", ")))")
         }
         return Set(names)
     }

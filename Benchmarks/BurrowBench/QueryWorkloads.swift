@@ -19,7 +19,16 @@ enum QueryWorkloads {
     /// Lookups of `indexed_equality` per run.
     static let lookups = 10_000
 
+    static let workloads = ["filter_materialised", "sum", "youngest_100", "indexed_equality", "filtered_count"]
+
+    /// The workloads to run: all of them, or those named (comma-separated) in the environment
+    /// variable BURROW_BENCH_QUERIES, e.g. `BURROW_BENCH_QUERIES=sum` to profile one.
+    static func selectedWorkloads() throws -> Set<String> {
+        try ObjectWorkloads.selected(workloads, variable: "BURROW_BENCH_QUERIES")
+    }
+
     static func run(_ bench: Workbench) throws -> [Measurement] {
+        let only = try selectedWorkloads()
         bench.log("generating \(dogs) dogs")
         let data = ObjectDataset(count: dogs)
         let burrowPath = bench.path("queries.burrow")
@@ -38,13 +47,13 @@ enum QueryWorkloads {
         let db = try ObjectWorkloads.openSQLite(sqlitePath, synchronous: "NORMAL")
         defer { db.close() }
         let sql = try SQLiteQueries(db)
-        return [
-            try filterMaterialised(bench, data, realm, sql),
-            try sum(bench, data, realm, sql),
-            try youngest(bench, realm, sql),
-            try indexedEquality(bench, data, realm, sql),
-            try filteredCount(bench, data, realm, sql),
-        ]
+        var results: [Measurement] = []
+        if only.contains("filter_materialised") { results.append(try filterMaterialised(bench, data, realm, sql)) }
+        if only.contains("sum") { results.append(try sum(bench, data, realm, sql)) }
+        if only.contains("youngest_100") { results.append(try youngest(bench, realm, sql)) }
+        if only.contains("indexed_equality") { results.append(try indexedEquality(bench, data, realm, sql)) }
+        if only.contains("filtered_count") { results.append(try filteredCount(bench, data, realm, sql)) }
+        return results
     }
 
     /// The prepared statements of the SQLite side.

@@ -1,6 +1,6 @@
-/// Queries on a managed `List`, `MutableSet` or `LinkingObjects` of objects: results over the
-/// collection's objects (in the collection's order), live like any results: each evaluation
-/// reads the collection as it is then.
+/// Queries on a managed `List`, `MutableSet`, `LinkingObjects` or `Map` of objects: results
+/// over the collection's objects (in the collection's order; a map's values in the order of
+/// their keys), live like any results: each evaluation reads the collection as it is then.
 public protocol _ObjectCollectionQuerying {
     /// The class of the collection's objects.
     associatedtype _Object: ObjectBase
@@ -82,5 +82,29 @@ extension LinkingObjects: _ObjectCollectionQuerying {
             else { return [] }
             return executor.backlinks(to: state.key, of: state.table, from: origin, field: field)
         })
+    }
+}
+
+/// An optional object, the value type of a `Map` of objects (`Map<String, Dog?>`), to queries.
+public protocol _QueryOptionalObject {
+    /// The class of the object.
+    associatedtype _Object: ObjectBase
+    /// The object, if there is one.
+    var _queryObject: _Object? { get }
+}
+
+extension Optional: _QueryOptionalObject where Wrapped: ObjectBase {
+    /// The wrapped object.
+    public var _queryObject: Wrapped? { self }
+}
+
+extension Map: _ObjectCollectionQuerying where Value: _QueryOptionalObject {
+    /// Results over the map's objects, in the order of their keys; keys holding nil are left
+    /// out, as in RealmSwift.
+    public var _queryResults: Results<Value._Object> {
+        guard let realm else {
+            preconditionFailure("Only a managed Map can be queried; add its object to a realm first.")
+        }
+        return Results(realm: realm, base: ResultsBase { self.values.compactMap { $0._queryObject?._state?.key } })
     }
 }

@@ -97,34 +97,64 @@ enum QueryValidator {
         }
     }
 
+    /// What the key paths of a predicate start from: an object of a class, or (inside a
+    /// SUBQUERY over a collection of values) the element, which only the variable names.
+    enum Scope {
+        case object(ClassInfo)
+        case element(PathInfo)
+    }
+
     /// Checks every comparison of `predicate` against `info`'s class.
     static func validate(_ predicate: QueryPredicate, for info: ClassInfo) throws(RealmError) {
+        try validate(predicate, in: .object(info))
+    }
+
+    static func validate(_ predicate: QueryPredicate, in scope: Scope) throws(RealmError) {
         switch predicate {
         case .constant: return
         case .and(let a, let b), .or(let a, let b):
-            try validate(a, for: info)
-            try validate(b, for: info)
-        case .not(let a): try validate(a, for: info)
-        case .comparison(let c): try validate(c, for: info)
+            try validate(a, in: scope)
+            try validate(b, in: scope)
+        case .not(let a): try validate(a, in: scope)
+        case .comparison(let c): try validate(c, in: scope)
+        }
+    }
+
+    /// What `path` reaches in `scope`: in a value SUBQUERY, only the variable itself.
+    private static func resolve(_ path: QueryPath, in scope: Scope) throws(RealmError) -> PathInfo {
+        switch scope {
+        case .object(let info):
+            return try resolve(path, in: info)
+        case .element(let element):
+            guard path.components.isEmpty else {
+                throw RealmError(.invalidArgument, "Invalid key path '\(path)' in SUBQUERY: its variable stands for one \(element.type) value of \(element.what), which has no properties; compare the variable itself.")
+            }
+            return element
         }
     }
 
     /// The type an expression's values have, or nil for constants (checked against the other side).
-    private static func side(_ expression: QueryExpression, _ info: ClassInfo) throws(RealmError) -> (PathInfo, PropertyType)? {
+    private static func side(_ expression: QueryExpression, _ scope: Scope) throws(RealmError) -> (PathInfo, PropertyType)? {
         switch expression {
         case .constant, .list: return nil
         case .path(let path):
-            let resolved = try resolve(path, in: info)
+            let resolved = try resolve(path, in: scope)
             return (resolved, resolved.type == .linkingObjects ? .object : resolved.type)
         case .subquery(let path, let predicate):
-            let resolved = try resolve(path, in: info)
-            guard resolved.isMany, resolved.type == .object || resolved.type == .linkingObjects, let element = resolved.linkedClass else {
-                throw RealmError(.invalidArgument, "Invalid SUBQUERY over '\(path)': SUBQUERY needs a collection of objects, and \(resolved.what) is \(describe(resolved.property)). Use ANY, ALL or NONE for collections of values.")
+            let resolved = try resolve(path, in: scope)
+            guard resolved.isMany else {
+                throw RealmError(.invalidArgument, "Invalid SUBQUERY over '\(path)': SUBQUERY needs a collection of objects or values (a List, MutableSet, Map or LinkingObjects), and \(resolved.what) is \(describe(resolved.property)).")
             }
-            try validate(predicate, for: element)
+            if resolved.type == .object || resolved.type == .linkingObjects, let element = resolved.linkedClass {
+                try validate(predicate, in: .object(element))
+            } else {
+                var element = resolved
+                element.isMany = false
+                try validate(predicate, in: .element(element))
+            }
             return (resolved, .int)
         case .aggregate(let path, let aggregate):
-            let resolved = try resolve(path, in: info)
+            let resolved = try resolve(path, in: scope)
             guard resolved.isMany else {
                 throw RealmError(.invalidArgument, "Invalid aggregate '\(expression)': @\(aggregate.rawValue) applies to a collection, and \(resolved.what) is \(describe(resolved.property)).")
             }
@@ -144,9 +174,9 @@ enum QueryValidator {
         }
     }
 
-    private static func validate(_ c: QueryComparison, for info: ClassInfo) throws(RealmError) {
-        let left = try side(c.lhs, info)
-        let right = try side(c.rhs, info)
+    private static func validate(_ c: QueryComparison, in scope: Scope) throws(RealmError) {
+        let left = try side(c.lhs, scope)
+        let right = try side(c.rhs, scope)
         if c.op == .between {
             guard case .list(let bounds) = c.rhs, bounds.count == 2 else {
                 throw RealmError(.invalidArgument, "Invalid comparison '\(c)': BETWEEN needs a list of two values, {low, high}.")

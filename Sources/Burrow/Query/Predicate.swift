@@ -52,6 +52,8 @@ struct QueryPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     var description: String {
+        // The object itself, or inside a SUBQUERY over values, the element.
+        guard !components.isEmpty else { return "SELF" }
         var text = ""
         for component in components {
             switch component {

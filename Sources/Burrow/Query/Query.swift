@@ -35,6 +35,9 @@ public struct Query<T> {
         case path(QueryPath)
         case aggregate(QueryPath, QueryAggregate)
         case predicate(QueryPredicate)
+        /// `(condition).count`: how many elements of the collection the condition's key
+        /// paths go through satisfy it; which collection is found for the queried class.
+        case subquery(QueryPredicate)
     }
 
     let node: Node
@@ -47,7 +50,7 @@ public struct Query<T> {
     var path: QueryPath {
         switch node {
         case .path(let path), .aggregate(let path, _): return path
-        case .predicate(let p): preconditionFailure("A condition (\(p)) is used where a key path is expected.")
+        case .predicate(let p), .subquery(let p): preconditionFailure("A condition (\(p)) is used where a key path is expected.")
         }
     }
 
@@ -55,6 +58,8 @@ public struct Query<T> {
         switch node {
         case .path(let path): .path(path)
         case .aggregate(let path, let aggregate): .aggregate(path, aggregate)
+        // The empty path marks the collection as not found yet (see `resolvingSubqueries`).
+        case .subquery(let p): .subquery(QueryPath([]), p)
         case .predicate(let p): preconditionFailure("A condition (\(p)) is used where a value is expected.")
         }
     }
@@ -82,13 +87,14 @@ public struct Query<T> {
     /// The predicate `isIncluded` builds for `Root`, checked against `Root`'s schema. Traps
     /// with the reason if it is invalid (the DSL's types rule out most mistakes).
     static func predicate(_ isIncluded: (Query<T>) -> Query<Bool>) -> QueryPredicate where T: ObjectBase {
-        let predicate = isIncluded(Query<T>()).predicate
         do {
-            try QueryValidator.validate(predicate, for: ClassInfo.of(T.self))
+            let info = ClassInfo.of(T.self)
+            let predicate = try isIncluded(Query<T>()).predicate.resolvingSubqueries(in: info)
+            try QueryValidator.validate(predicate, for: info)
+            return predicate
         } catch {
             preconditionFailure(error.description)
         }
-        return predicate
     }
 
     /// A constant for the query: a stored value, or a link to a managed object. Traps for an
@@ -169,6 +175,25 @@ extension Query where T: _QueryCollection, T._QueryElement: _Persistable {
     public func containsAny<S: Sequence>(in values: S) -> Query<Bool> where S.Element == T._QueryElement {
         Query<Bool>(.predicate(.compare(expression, .equal, .list(values.map { Self.constant($0) }))))
     }
+
+    /// Whether any element equals `rhs` (in a subquery: the element counted does).
+    public static func == (lhs: Query<T>, rhs: T._QueryElement) -> Query<Bool> { lhs.compare(.equal, constant(rhs)) }
+    /// Whether any element differs from `rhs` (in a subquery: the element counted does).
+    public static func != (lhs: Query<T>, rhs: T._QueryElement) -> Query<Bool> { lhs.compare(.notEqual, constant(rhs)) }
+}
+
+/// Ordering conditions on the elements of a collection of values: true if any element
+/// satisfies them (RealmSwift's `$0.scores > 5`); in a subquery, `($0.scores > 5).count`,
+/// the element counted must.
+extension Query where T: _QueryCollection, T._QueryElement: _QueryComparable {
+    /// Some element is less than `rhs`.
+    public static func < (lhs: Query<T>, rhs: T._QueryElement) -> Query<Bool> { lhs.compare(.less, constant(rhs)) }
+    /// Some element is less than or equal to `rhs`.
+    public static func <= (lhs: Query<T>, rhs: T._QueryElement) -> Query<Bool> { lhs.compare(.lessOrEqual, constant(rhs)) }
+    /// Some element is greater than `rhs`.
+    public static func > (lhs: Query<T>, rhs: T._QueryElement) -> Query<Bool> { lhs.compare(.greater, constant(rhs)) }
+    /// Some element is greater than or equal to `rhs`.
+    public static func >= (lhs: Query<T>, rhs: T._QueryElement) -> Query<Bool> { lhs.compare(.greaterOrEqual, constant(rhs)) }
 }
 
 extension Query where T: _QueryCollection, T._QueryElement: _QueryNumeric {

@@ -1,3 +1,4 @@
+import Foundation
 import BurrowStorage
 
 /// Narrowing a filter with the primary key or a secondary index.
@@ -10,9 +11,12 @@ import BurrowStorage
 extension QueryExecutor {
     /// The keys of the objects that may satisfy `predicate`, in key order, if one of its
     /// top-level conditions can be answered by the primary key or an index; nil if the table
-    /// must be scanned.
-    func indexCandidates(_ predicate: QueryPredicate, _ table: Table) -> [ObjectKey]? {
-        for conjunct in predicate.conjuncts {
+    /// must be scanned. `exactConjunct` is the position (in `predicate.conjuncts`) of the
+    /// condition if the index answered it exactly: an `==` or `IN` on values whose index keys
+    /// are the values themselves, so that every key listed satisfies it and no row need be
+    /// read to check it.
+    func indexCandidates(_ predicate: QueryPredicate, _ table: Table) -> (keys: [ObjectKey], exactConjunct: Int?)? {
+        for (position, conjunct) in predicate.conjuncts.enumerated() {
             guard case .comparison(let raw) = conjunct else { continue }
             let c = raw.normalized
             guard c.options.isEmpty, c.quantifier == .any, case .path(let path) = c.lhs, path.components.count == 1,
@@ -24,18 +28,48 @@ extension QueryExecutor {
             if field == table.primaryKeyField {
                 found = primaryKeyCandidates(c, table, type)
             } else if let tree = table.fieldIndexTrees[field] {
-                found = secondaryIndexCandidates(c, tree, type)
+                found = secondaryIndexCandidates(c, tree, type, table)
             } else {
                 found = nil
             }
             guard var keys = found else { continue }
-            keys.sort()
+            let exact = Self.answersExactly(c) ? position : nil
+            guard keys.count > 1 else { return (keys, exact) }
+            keys = keys.count > 64 ? Self.radixOrder(keys.map(\.rawValue)).map { keys[$0] } : keys.sorted()
             var unique: [ObjectKey] = []
             unique.reserveCapacity(keys.count)
             for key in keys where unique.last != key { unique.append(key) }
-            return unique
+            return (unique, exact)
         }
         return nil
+    }
+
+    /// Whether the keys an index lists for `c` all satisfy it: `==` and `IN` on constants
+    /// whose index keys are exactly their values (no string cut and hashed, no date rounded to
+    /// a `Double`), and `BEGINSWITH` a prefix no longer than the part of a string an index
+    /// key keeps whole.
+    private static func answersExactly(_ c: QueryComparison) -> Bool {
+        switch (c.op, c.rhs) {
+        case (.equal, _): exactlyIndexed(c.rhs)
+        case (.beginsWith, .constant(.string(let prefix))): prefix.utf8.count <= KeyEncoding.boundedLength
+        default: false
+        }
+    }
+
+    private static func exactlyIndexed(_ side: QueryExpression) -> Bool {
+        let values: [QueryValue]
+        switch side {
+        case .constant(let value): values = [value]
+        case .list(let list): values = list
+        default: return false
+        }
+        return values.allSatisfy { value in
+            switch value {
+            case .null, .int, .bool, .objectId, .uuid: true
+            case .string(let s): s.utf8.count <= KeyEncoding.boundedLength
+            default: false
+            }
+        }
     }
 
     /// `==` and `IN` on the primary key, through the realm's own lookup by primary key
@@ -51,22 +85,95 @@ extension QueryExecutor {
         }
     }
 
-    /// `==`, `IN`, ranges and `BETWEEN` on a secondary index.
-    private func secondaryIndexCandidates(_ c: QueryComparison, _ tree: String, _ type: PropertyType) -> [ObjectKey]? {
+    /// `==`, `IN`, ranges, `BETWEEN` and `BEGINSWITH` on a secondary index; nil if the index
+    /// does not apply, or lists so many objects that reading their rows one by one would cost
+    /// more than one scan of all rows (see `CandidateBudget`).
+    private func secondaryIndexCandidates(_ c: QueryComparison, _ tree: String, _ type: PropertyType, _ table: Table) -> [ObjectKey]? {
+        var budget = CandidateBudget(executor: self, table: table)
+        var found: [ObjectKey] = []
+        let complete: Bool
         switch (c.op, c.rhs) {
         case (.equal, .constant(let value)) where Self.indexable(value, type):
-            return lookup(tree, value)
+            complete = collect(tree, prefix: IndexKey.encode(value.stored), into: &found, &budget)
         case (.equal, .list(let values)) where values.allSatisfy({ Self.indexable($0, type) }):
-            return values.flatMap { lookup(tree, $0) }
+            complete = values.allSatisfy { collect(tree, prefix: IndexKey.encode($0.stored), into: &found, &budget) }
         case (.between, .list(let bounds)) where bounds.count == 2 && bounds.allSatisfy({ Self.orderable($0, type) }):
-            return range(tree, from: bounds[0], to: bounds[1])
+            complete = range(tree, from: bounds[0], to: bounds[1], into: &found, &budget)
         case (.less, .constant(let v)) where Self.orderable(v, type), (.lessOrEqual, .constant(let v)) where Self.orderable(v, type):
-            return range(tree, from: nil, to: v)
+            complete = range(tree, from: nil, to: v, into: &found, &budget)
         case (.greater, .constant(let v)) where Self.orderable(v, type), (.greaterOrEqual, .constant(let v)) where Self.orderable(v, type):
-            return range(tree, from: v, to: nil)
+            complete = range(tree, from: v, to: nil, into: &found, &budget)
+        case (.beginsWith, .constant(.string(let prefix))) where type == .string:
+            // A string's key is its bytes with each 0x00 escaped as 0x00 0xFF, then a
+            // terminator (0x00 0x00, or 0x00 0x01 and a hash for a cut string) that no escaped
+            // byte sequence starts with: the strings starting with the prefix are exactly the
+            // keys starting with its escaped bytes. A prefix longer than a key keeps whole
+            // finds the strings starting with its first part.
+            var start = [ValueCodec.Tag.string.rawValue]
+            KeyEncoding.appendBounded(Array(prefix.utf8.prefix(KeyEncoding.boundedLength)), to: &start)
+            start.removeLast(2)
+            guard budget.allows(tree, from: start, to: Self.successor(of: start)) else { return nil }
+            complete = collect(tree, prefix: start, into: &found, &budget)
         default:
             return nil
         }
+        return complete ? found : nil
+    }
+
+    /// How many objects an index may list before a scan of every row is the cheaper way: a
+    /// row read through its key costs about as much as `scanShare` rows read in a scan.
+    /// Tables of up to `smallTable` rows always take the index (either way is cheap there).
+    private struct CandidateBudget {
+        static let scanShare = 16
+        static let smallTable = 1024
+        let executor: QueryExecutor
+        let table: Table
+        private var limit: Int?
+
+        init(executor: QueryExecutor, table: Table) {
+            self.executor = executor
+            self.table = table
+        }
+
+        /// Whether `count` candidates are still worth reading through the index.
+        mutating func allows(_ count: Int) -> Bool {
+            guard count > Self.smallTable else { return true }
+            if limit == nil {
+                do {
+                    limit = max(Self.smallTable, try executor.reader.count(table.rowsTree) / Self.scanShare)
+                } catch {
+                    executor.context.fail(error)
+                }
+            }
+            return count <= limit!
+        }
+
+        /// Whether the entries of `tree` from `start` up to `end` (nil: the end of the tree)
+        /// are few enough, counted in two descents without reading them.
+        mutating func allows(_ tree: String, from start: [UInt8], to end: [UInt8]?) -> Bool {
+            do {
+                let reader = executor.reader
+                let upper: Int
+                if let end { upper = try reader.position(tree, of: end) } else { upper = try reader.count(tree) }
+                return allows(upper - (try reader.position(tree, of: start)))
+            } catch {
+                executor.context.fail(error)
+            }
+        }
+    }
+
+    /// The smallest key after every key that starts with `prefix` (nil if there is none: the
+    /// prefix is all 0xFF).
+    private static func successor(of prefix: [UInt8]) -> [UInt8]? {
+        var key = prefix
+        while let last = key.last {
+            if last < 0xFF {
+                key[key.count - 1] = last + 1
+                return key
+            }
+            key.removeLast()
+        }
+        return nil
     }
 
     /// Whether `value` has the index key form of values of `type` (so equal values have
@@ -82,38 +189,43 @@ extension QueryExecutor {
         }
     }
 
-    private func lookup(_ tree: String, _ value: QueryValue) -> [ObjectKey] {
-        let key = IndexKey.encode(value.stored)
-        do {
-            var found: [ObjectKey] = []
-            try reader.scan(tree, prefix: key) { entry, _ in
-                found.append(ObjectKey.read(entry, at: entry.count - 8))
-                return true
-            }
-            return found
-        } catch {
-            context.fail(error)
+    /// Appends the object keys of the entries of `tree` whose keys start with `prefix` (an
+    /// entry is a value's key and 8 bytes of object key); false if the budget ran out first.
+    private func collect(_ tree: String, prefix: [UInt8], into found: inout [ObjectKey], _ budget: inout CandidateBudget) -> Bool {
+        collect(tree, from: prefix, into: &found, &budget) { entry in
+            entry.count >= prefix.count + 8 && prefix.withUnsafeBytes { memcmp($0.baseAddress!, entry.baseAddress!, prefix.count) == 0 }
         }
     }
 
-    /// The keys of entries whose values may lie between `low` and `high` (either bound
-    /// missing: to the end of the values of that type). Bounds are inclusive here; the rows
-    /// are tested afterwards.
-    private func range(_ tree: String, from low: QueryValue?, to high: QueryValue?) -> [ObjectKey] {
-        guard let tag = (low ?? high).map({ IndexKey.encode($0.stored)[0] }) else { return [] }
+    /// Appends the object keys of the entries whose values may lie between `low` and `high`
+    /// (either bound missing: to the end of the values of that type). Bounds are inclusive
+    /// here; the rows are tested afterwards.
+    private func range(_ tree: String, from low: QueryValue?, to high: QueryValue?, into found: inout [ObjectKey], _ budget: inout CandidateBudget) -> Bool {
+        guard let tag = (low ?? high).map({ IndexKey.encode($0.stored)[0] }) else { return true }
         let start = low.map(Self.lowerBound) ?? [tag]
         let limit = high.map(Self.upperLimit) ?? [tag + 1]
-        var found: [ObjectKey] = []
+        guard budget.allows(tree, from: start, to: limit) else { return false }
+        return collect(tree, from: start, into: &found, &budget) { QueryValue.bytewise($0, limit) <= 0 }
+    }
+
+    /// Appends the object keys of the entries of `tree` from `start` on while `inRange`
+    /// holds; false if the budget ran out first.
+    private func collect(
+        _ tree: String, from start: [UInt8], into found: inout [ObjectKey], _ budget: inout CandidateBudget,
+        while inRange: (UnsafeRawBufferPointer) -> Bool
+    ) -> Bool {
+        var complete = true
         do {
             try reader.scan(tree, from: start) { entry, _ in
-                guard QueryValue.bytewise(entry, limit) <= 0 else { return false }
+                guard inRange(entry) else { return false }
                 found.append(ObjectKey.read(entry, at: entry.count - 8))
-                return true
+                complete = budget.allows(found.count)
+                return complete
             }
         } catch {
             context.fail(error)
         }
-        return found
+        return complete
     }
 
     /// A key at or before the first entry of every value `>= value`. A string longer than

@@ -16,7 +16,11 @@ extension QueryExecutor {
         case path(CompiledPath)
         case aggregate(CompiledPath, QueryAggregate)
         /// The collection's path, the table of its objects, and the predicate on them.
-        case subquery(CompiledPath, Table?, CompiledPredicate?)
+        case subquery(CompiledPath, Table?, CompiledFilter?)
+        /// A collection of values and the predicate on each (whose `.element` sides are it).
+        case valueSubquery(CompiledPath, CompiledPredicate)
+        /// The element a value subquery's predicate is testing.
+        case element
     }
 
     final class CompiledComparison {
@@ -28,10 +32,6 @@ extension QueryExecutor {
         /// For the common `property op constant(s)` on a field of the queried object itself:
         /// the row field and its type, read without collecting values into an array.
         let directField: (field: Int, type: PropertyType)?
-        /// For a direct string field compared (without options) with one string by `==`,
-        /// `!=`, `BEGINSWITH`, `ENDSWITH` or `CONTAINS`: the constant's UTF-8 bytes, compared
-        /// with the row's bytes in place.
-        let directBytes: [UInt8]?
 
         init(lhs: CompiledSide, rhs: CompiledSide, op: QueryOperator, options: QueryStringOptions, quantifier: QueryQuantifier) {
             self.lhs = lhs
@@ -44,39 +44,42 @@ extension QueryExecutor {
             } else {
                 directField = nil
             }
-            if let direct = directField, direct.type == .string, options.isEmpty, case .values(let right) = rhs, right.count == 1,
-                case .string(let constant) = right[0], [.equal, .notEqual, .beginsWith, .endsWith, .contains].contains(op) {
-                directBytes = Array(constant.utf8)
-            } else {
-                directBytes = nil
-            }
         }
     }
 
-    func compile(_ predicate: QueryPredicate, for table: Table) -> CompiledPredicate {
+    /// `predicate` compiled for `table`, as a tree (see `compile(_:for:)` for filters).
+    /// `element` compiles a value subquery's predicate, whose empty key paths stand for the
+    /// element tested.
+    func compilePredicate(_ predicate: QueryPredicate, for table: Table, element: Bool = false) -> CompiledPredicate {
         switch predicate {
         case .constant(let value): return .constant(value)
-        case .and(let a, let b): return .and(compile(a, for: table), compile(b, for: table))
-        case .or(let a, let b): return .or(compile(a, for: table), compile(b, for: table))
-        case .not(let a): return .not(compile(a, for: table))
+        case .and(let a, let b): return .and(compilePredicate(a, for: table, element: element), compilePredicate(b, for: table, element: element))
+        case .or(let a, let b): return .or(compilePredicate(a, for: table, element: element), compilePredicate(b, for: table, element: element))
+        case .not(let a): return .not(compilePredicate(a, for: table, element: element))
         case .comparison(let c):
             let c = c.normalized
             return .comparison(CompiledComparison(
-                lhs: compile(c.lhs, table, c.options), rhs: compile(c.rhs, table, c.options),
+                lhs: compile(c.lhs, table, c.options, element: element), rhs: compile(c.rhs, table, c.options, element: element),
                 op: c.op, options: c.options, quantifier: c.quantifier))
         }
     }
 
-    private func compile(_ expression: QueryExpression, _ table: Table, _ options: QueryStringOptions) -> CompiledSide {
+    private func compile(_ expression: QueryExpression, _ table: Table, _ options: QueryStringOptions, element: Bool) -> CompiledSide {
         switch expression {
         case .constant(let value): return .values([resolve(value, options)])
         case .list(let values): return .values(values.map { resolve($0, options) })
+        case .path(let path) where element && path.components.isEmpty: return .element
         case .path(let path): return .path(compile(path, from: table))
         case .aggregate(let path, let aggregate): return .aggregate(compile(path, from: table), aggregate)
         case .subquery(let path, let predicate):
             let compiled = compile(path, from: table)
-            let element = compiled.steps?.last?.target
-            return .subquery(compiled, element, element.map { compile(predicate, for: $0) })
+            // A collection this version does not have holds nothing.
+            guard let last = compiled.steps?.last else { return .subquery(compiled, nil, nil) }
+            guard last.type == .object else {
+                return .valueSubquery(compiled, compilePredicate(predicate, for: table, element: true))
+            }
+            let target = last.target
+            return .subquery(compiled, target, target.map { compile(predicate, for: $0) })
         }
     }
 
@@ -108,9 +111,6 @@ extension QueryExecutor {
         case .or(let a, let b): return matches(a, table, key, row) || matches(b, table, key, row)
         case .not(let a): return !matches(a, table, key, row)
         case .comparison(let c):
-            if let constant = c.directBytes, let direct = c.directField, let result = Self.testInPlace(row, direct.field, constant, c.op) {
-                return c.quantifier == .none ? !result : result
-            }
             if let direct = c.directField, case .values(let right) = c.rhs {
                 let value = fieldValue(row, direct.field, direct.type, table, key)
                 return c.quantifier == .none ? !test(value, right, c) : test(value, right, c)
@@ -125,6 +125,28 @@ extension QueryExecutor {
         }
     }
 
+    /// Whether `element`, an element of a collection of values, satisfies a value subquery's
+    /// `predicate` (compiled with `element: true`, so its sides are the element and constants).
+    func matches(_ predicate: CompiledPredicate, element: QueryValue) -> Bool {
+        switch predicate {
+        case .constant(let value): return value
+        case .and(let a, let b): return matches(a, element: element) && matches(b, element: element)
+        case .or(let a, let b): return matches(a, element: element) || matches(b, element: element)
+        case .not(let a): return !matches(a, element: element)
+        case .comparison(let c):
+            let right = elementSide(c.rhs, element)
+            return elementSide(c.lhs, element).contains { test($0, right, c) }
+        }
+    }
+
+    private func elementSide(_ side: CompiledSide, _ element: QueryValue) -> [QueryValue] {
+        switch side {
+        case .element: [element]
+        case .values(let values): values
+        default: []  // the validator admits no key path but the element's own
+        }
+    }
+
     private func values(_ side: CompiledSide, _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer) -> [QueryValue] {
         switch side {
         case .values(let values): return values
@@ -132,10 +154,16 @@ extension QueryExecutor {
             var out: [QueryValue] = []
             values(path, table, key, row, into: &out)
             return out
+        case .element:
+            preconditionFailure("internal error: a SUBQUERY element outside its SUBQUERY")
+        case .valueSubquery(let path, let predicate):
+            var found: [QueryValue] = []
+            elements(path, table, key, row, into: &found)
+            return [.int(Int64(found.count { matches(predicate, element: $0) }))]
         case .subquery(let path, let element, let predicate):
             guard let element, let predicate else { return [.int(0)] }
             var links: [QueryValue] = []
-            values(path, table, key, row, into: &links)
+            elements(path, table, key, row, into: &links)
             var count: Int64 = 0
             for case .link(_, let target) in links {
                 let objectKey = ObjectKey(target)
@@ -158,71 +186,6 @@ extension QueryExecutor {
             switch $0.kind {
             case .collection, .backlinks: true
             default: false
-            }
-        }
-    }
-
-    /// The aggregate of `values`: `@count` counts them all; the others skip nulls. `@sum` of
-    /// nothing is 0; `@avg`, `@min` and `@max` of nothing are null.
-    static func aggregate(_ aggregate: QueryAggregate, of values: [QueryValue]) -> QueryValue {
-        switch aggregate {
-        case .count: return .int(Int64(values.count))
-        case .min, .max:
-            var best: QueryValue?
-            for value in values where !value.isNull {
-                guard let current = best else {
-                    best = value
-                    continue
-                }
-                guard let order = QueryValue.order(value, current) else { continue }
-                if aggregate == .min ? order < 0 : order > 0 { best = value }
-            }
-            return best ?? .null
-        case .sum, .avg:
-            // The widest kind present decides the arithmetic: integers add as Int64, any
-            // float or double makes it Double, any Decimal128 makes it Decimal128.
-            var kind = 0  // 0: ints, 1: doubles, 2: decimals
-            var count = 0
-            for value in values {
-                switch value {
-                case .int: break
-                case .float, .double: kind = max(kind, 1)
-                case .decimal128: kind = 2
-                default: continue
-                }
-                count += 1
-            }
-            switch kind {
-            case 0:
-                var sum: Int64 = 0
-                for case .int(let v) in values { sum &+= v }
-                if aggregate == .sum { return .int(sum) }
-                return count > 0 ? .double(Double(sum) / Double(count)) : .null
-            case 1:
-                var sum = 0.0
-                for value in values {
-                    switch value {
-                    case .int(let v): sum += Double(v)
-                    case .float(let v): sum += Double(v)
-                    case .double(let v): sum += v
-                    default: continue
-                    }
-                }
-                if aggregate == .sum { return .double(sum) }
-                return count > 0 ? .double(sum / Double(count)) : .null
-            default:
-                var sum = Decimal128(0)
-                for value in values {
-                    switch value {
-                    case .int(let v): sum += Decimal128(v)
-                    case .float(let v): sum += Decimal128(v)
-                    case .double(let v): sum += Decimal128(v)
-                    case .decimal128(let v): sum += v
-                    default: continue
-                    }
-                }
-                if aggregate == .sum { return .decimal128(sum) }
-                return count > 0 ? .decimal128(sum / Decimal128(count)) : .null
             }
         }
     }
@@ -264,31 +227,36 @@ extension QueryExecutor {
         }
     }
 
-    /// A string operator applied to the string field `field` of `row` and `constant`, on the
-    /// row's bytes; nil if the payload lives outside the row (a long string), which the
-    /// general path fetches.
+    /// A string operator applied to a string field's `payload` and `constant`, on the row's
+    /// bytes; nil if the payload lives outside the row (a long string), which the general
+    /// path fetches.
     @inline(__always)
-    static func testInPlace(_ row: UnsafeRawBufferPointer, _ field: Int, _ constant: [UInt8], _ op: QueryOperator) -> Bool? {
-        guard let payload = RowCodec.field(row, field) else {
-            return op == .notEqual  // null: only `!=` holds
-        }
+    static func testInPlace(_ payload: UnsafeRawBufferPointer, _ constant: UnsafeRawBufferPointer, _ op: QueryOperator) -> Bool? {
         guard !ValueCodec.isExternal(payload, as: .string) else { return nil }
         let count = Int(ValueCodec.u32(payload, 0))
         let text = UnsafeRawBufferPointer(rebasing: payload[4..<4 + count])
+        let n = constant.count
         switch op {
-        case .equal: return text.elementsEqual(constant)
-        case .notEqual: return !text.elementsEqual(constant)
-        case .beginsWith: return count >= constant.count && text.prefix(constant.count).elementsEqual(constant)
-        case .endsWith: return count >= constant.count && text.suffix(constant.count).elementsEqual(constant)
+        case .equal: return count == n && same(text, 0, constant)
+        case .notEqual: return !(count == n && same(text, 0, constant))
+        case .beginsWith: return count >= n && same(text, 0, constant)
+        case .endsWith: return count >= n && same(text, count - n, constant)
         default:
-            guard !constant.isEmpty else { return true }
-            guard count >= constant.count else { return false }
+            guard n > 0 else { return true }
+            guard count >= n else { return false }
             let first = constant[0]
-            for start in 0...(count - constant.count) where text[start] == first {
-                if UnsafeRawBufferPointer(rebasing: text[start..<(start + constant.count)]).elementsEqual(constant) { return true }
+            for start in 0...(count - n) where text[start] == first {
+                if same(text, start, constant) { return true }
             }
             return false
         }
+    }
+
+    /// Whether `text` holds `bytes` at `offset` (which leaves room for them).
+    @inline(__always)
+    private static func same(_ text: UnsafeRawBufferPointer, _ offset: Int, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let b = bytes.baseAddress, !bytes.isEmpty else { return true }
+        return memcmp(text.baseAddress! + offset, b, bytes.count) == 0
     }
 
     private static func bytes(_ value: QueryValue) -> [UInt8]? {

@@ -3,55 +3,82 @@ extension QueryExecutor {
     /// The object keys `steps` give, starting from `base` (nil: every object of `table`, in
     /// key order). `table` nil means the class has no objects in this version.
     func run(_ steps: [QueryStep], table: Table?, base: [ObjectKey]?) -> [ObjectKey] {
-        guard let table else { return [] }
+        evaluate(steps, table: table, base: base).keys
+    }
+
+    /// What `run` gives, with the rows of the objects where the evaluation read them in order
+    /// (filters, and a limit after them): pointers into the pages of the version read, valid
+    /// while that version is pinned and unchanged.
+    func evaluate(_ steps: [QueryStep], table: Table?, base: [ObjectKey]?) -> (keys: [ObjectKey], rows: [UnsafeRawBufferPointer]?) {
+        guard let table else { return ([], nil) }
         var remaining = steps[...]
         var keys: [ObjectKey]
+        var rows: [UnsafeRawBufferPointer]?
         if base == nil, case .filter(let predicate)? = remaining.first {
             remaining = remaining.dropFirst()
-            keys = filterTable(predicate, table)
+            (keys, rows) = filterTable(predicate, table)
         } else if base == nil, case .sort(let descriptors)? = remaining.first {
-            // Sorting every object: the keys and each sort column in one scan of the rows each,
-            // both in key order.
             remaining = remaining.dropFirst()
-            keys = context.allKeys(table)
-            keys = sort(keys, descriptors, columns: descriptors.map { values(of: QueryPath(dotted: $0.keyPath), in: table) })
+            keys = sortTable(descriptors, table)
         } else {
             keys = base ?? context.allKeys(table)
         }
         for step in remaining {
             switch step {
-            case .filter(let predicate): keys = filter(keys, predicate, table)
-            case .sort(let descriptors): keys = sort(keys, descriptors, table)
-            case .distinct(let keyPaths): keys = distinct(keys, keyPaths, table)
-            case .limit(let count): keys = Array(keys.prefix(max(0, count)))
+            case .filter(let predicate): (keys, rows) = filter(keys, predicate, table)
+            case .sort(let descriptors):
+                keys = sort(keys, descriptors, table)
+                rows = nil
+            case .distinct(let keyPaths):
+                keys = distinct(keys, keyPaths, table)
+                rows = nil
+            case .limit(let count):
+                keys = Array(keys.prefix(max(0, count)))
+                rows = rows.map { Array($0.prefix(max(0, count))) }
             }
         }
-        return keys
+        return (keys, rows)
     }
 
-    /// Every object of `table` satisfying `predicate`, in key order: from an index's
-    /// candidates if one applies, else by one scan of the rows.
-    func filterTable(_ predicate: QueryPredicate, _ table: Table, useIndexes: Bool = true) -> [ObjectKey] {
-        if useIndexes, let candidates = indexCandidates(predicate, table) {
-            return filter(candidates, predicate, table)
+    /// Every object of `table` satisfying `predicate`, in key order, and their rows (nil if
+    /// they were not read): from an index's candidates if one applies, else by one scan of
+    /// the rows.
+    func filterTable(_ predicate: QueryPredicate, _ table: Table, useIndexes: Bool = true) -> (keys: [ObjectKey], rows: [UnsafeRawBufferPointer]?) {
+        if useIndexes, let found = indexCandidates(predicate, table) {
+            var conjuncts = predicate.conjuncts
+            if let answered = found.exactConjunct {
+                // The index answered that condition exactly: only the others need the rows.
+                conjuncts.remove(at: answered)
+                if conjuncts.isEmpty { return (found.keys, nil) }
+            }
+            return filter(found.keys, conjuncts.dropFirst().reduce(conjuncts[0]) { .and($0, $1) }, table)
         }
         let compiled = compile(predicate, for: table)
         var keys: [ObjectKey] = []
-        do {
-            try reader.scan(table.rowsTree, from: []) { key, row in
-                let objectKey = ObjectKey.read(key)
-                if matches(compiled, table, objectKey, row) { keys.append(objectKey) }
-                return true
+        var rows: [UnsafeRawBufferPointer] = []
+        // Most rows fail a row test, which needs no object key.
+        scanRows(table, where: { compiled.mayMatch($0) }) { row, key in
+            if matches(compiled, table, key, row) {
+                keys.append(key)
+                rows.append(row)
             }
-        } catch {
-            context.fail(error)
         }
-        return keys
+        return (keys, rows)
     }
 
-    func filter(_ keys: [ObjectKey], _ predicate: QueryPredicate, _ table: Table) -> [ObjectKey] {
+    /// Those of `keys` whose objects satisfy `predicate`, in order, and their rows.
+    func filter(_ keys: [ObjectKey], _ predicate: QueryPredicate, _ table: Table) -> (keys: [ObjectKey], rows: [UnsafeRawBufferPointer]?) {
         let compiled = compile(predicate, for: table)
-        return keys.filter { key in withRow(table, key) { row in matches(compiled, table, key, row) } ?? false }
+        var kept: [ObjectKey] = []
+        var rows: [UnsafeRawBufferPointer] = []
+        for key in keys {
+            let row = withRow(table, key) { row in matches(compiled, table, key, row) ? row : nil }
+            if let row = row ?? nil {
+                kept.append(key)
+                rows.append(row)
+            }
+        }
+        return (kept, rows)
     }
 
     /// The one value `keyPath` reaches from each of `keys` (null for a deleted object).
@@ -97,6 +124,38 @@ extension QueryExecutor {
         return result
     }
 
+    /// Every object of `table`, sorted: the keys and each sort column read in one scan of the
+    /// rows each (an integer column of one field: keys and column in the same scan).
+    private func sortTable(_ descriptors: [SortDescriptor], _ table: Table) -> [ObjectKey] {
+        if descriptors.count == 1, let (keys, ints) = intColumn(QueryPath(dotted: descriptors[0].keyPath), in: table) {
+            return Self.stableOrder(ints, ascending: descriptors[0].ascending).map { keys[$0] }
+        }
+        let keys = context.allKeys(table)
+        return sort(keys, descriptors, columns: descriptors.map { values(of: QueryPath(dotted: $0.keyPath), in: table) })
+    }
+
+    /// The keys of `table` and the integers of `keyPath`, if it is one integer field of the
+    /// object itself: read in one scan, without query values.
+    private func intColumn(_ keyPath: QueryPath, in table: Table) -> (keys: [ObjectKey], ints: [Int64?])? {
+        guard let steps = compile(keyPath, from: table).steps, steps.count == 1, case .field(let field) = steps[0].kind, steps[0].type == .int else {
+            return nil
+        }
+        var keys: [ObjectKey] = []
+        var ints: [Int64?] = []
+        do {
+            let count = try reader.count(table.rowsTree)
+            keys.reserveCapacity(count)
+            ints.reserveCapacity(count)
+        } catch {
+            context.fail(error)
+        }
+        scanRows(table, where: { _ in true }) { row, key in
+            keys.append(key)
+            ints.append(Self.fixedPayload(row, field).map { Int64(bitPattern: ValueCodec.u64(row, $0)) })
+        }
+        return (keys, ints)
+    }
+
     private func sort(_ keys: [ObjectKey], _ descriptors: [SortDescriptor], _ table: Table) -> [ObjectKey] {
         guard !descriptors.isEmpty else { return keys }
         return sort(keys, descriptors, columns: descriptors.map { values(of: QueryPath(dotted: $0.keyPath), keys, table) })
@@ -106,14 +165,8 @@ extension QueryExecutor {
     private func sort(_ keys: [ObjectKey], _ descriptors: [SortDescriptor], columns: [[QueryValue]]) -> [ObjectKey] {
         guard !descriptors.isEmpty, columns.allSatisfy({ $0.count == keys.count }) else { return keys }
         if descriptors.count == 1, let ints = Self.intColumn(columns[0]) {
-            // One integer column (nulls first): compared as integers, not as query values.
-            let ascending = descriptors[0].ascending
-            let order = keys.indices.sorted { a, b in
-                let x = ints[a], y = ints[b]
-                if x != y { return ascending ? (x ?? .min) < (y ?? .min) || (x == nil) : (x ?? .min) > (y ?? .min) || (y == nil) }
-                return a < b
-            }
-            return order.map { keys[$0] }
+            // One integer column: sorted as integers, not as query values.
+            return Self.stableOrder(ints, ascending: descriptors[0].ascending).map { keys[$0] }
         }
         let order = keys.indices.sorted { a, b in
             for (column, descriptor) in zip(columns, descriptors) {

@@ -132,6 +132,14 @@ final class QueryExecutor {
         collect(steps[...], table, key, row, many: false, into: &out)
     }
 
+    /// Appends the elements of the collection `path` reaches from object `key` of `table`,
+    /// for SUBQUERY: nothing where a nil link comes before the collection (where `values`
+    /// reaches one null, which a collection of optionals could hold too).
+    func elements(_ path: CompiledPath, _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer, into out: inout [QueryValue]) {
+        guard let steps = path.steps, !steps.isEmpty else { return }
+        collect(steps[...], table, key, row, many: true, into: &out)
+    }
+
     private func collect(_ steps: ArraySlice<Step>, _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer, many: Bool, into out: inout [QueryValue]) {
         guard let step = steps.first else { return }
         let rest = steps.dropFirst()
@@ -270,6 +278,36 @@ final class QueryExecutor {
         }
         if type == .object { return .null }
         return QueryValue(decoded: ValueCodec.decode(payload, as: type, linkTarget: 0) { _, _ in .null })
+    }
+
+    /// Calls `body` with the row and object key of each object of `table` for whose row
+    /// `wanted` is true, in key order. The key is read only then: most rows a filter tests
+    /// are not kept, and a fold keeps none. Reading a snapshot, the rows tree's cursor is
+    /// stepped here, in the caller's loop, so that both closures are inlined into it rather
+    /// than called through the reader; a write transaction's rows are read through its reader.
+    @inline(__always)
+    func scanRows(
+        _ table: Table, where wanted: (_ row: UnsafeRawBufferPointer) -> Bool,
+        _ body: (_ row: UnsafeRawBufferPointer, _ key: ObjectKey) -> Void
+    ) {
+        do {
+            guard let snapshot = reader as? SnapshotReader else {
+                try reader.scan(table.rowsTree, from: []) { key, row in
+                    if wanted(row) { body(row, ObjectKey.read(key)) }
+                    return true
+                }
+                return
+            }
+            guard var cursor = try snapshot.tree(table.rowsTree)?.makeCursor() else { return }
+            var more = try cursor.first()
+            while more {
+                let row = try cursor.value()
+                if wanted(row) { body(row, ObjectKey.read(cursor.key)) }
+                more = try cursor.next()
+            }
+        } catch {
+            context.fail(error)
+        }
     }
 
     /// Calls `body` with the row of object `key`, if it exists.

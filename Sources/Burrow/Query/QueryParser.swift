@@ -265,6 +265,12 @@ struct QueryParser {
         return negate ? .not(comparison) : comparison
     }
 
+    /// Whether the token after the current one is an `@…` word.
+    private var nextIsAt: Bool {
+        guard position + 1 < tokens.count, case .at = tokens[position + 1].kind else { return false }
+        return true
+    }
+
     /// Whether the token after the current one is a comparison operator.
     private var nextIsOperator: Bool {
         guard position + 1 < tokens.count else { return false }
@@ -380,7 +386,13 @@ struct QueryParser {
     /// `SUBQUERY(collection, $x, predicate).@count`; the `(` is the current token.
     private mutating func parseSubquery() throws(RealmError) -> QueryExpression {
         advance()
-        let collection = try parseKeyPathText()
+        var collection = QueryPath(dotted: try parseKeyPathText())
+        // A map's keys or values: `SUBQUERY(parks.@keys, $k, …)`.
+        if isSymbol("."), nextIsAt, case .at(let part) = tokens[position + 1].kind, part == "keys" || part == "values" {
+            advance()
+            advance()
+            collection.components.append(part == "keys" ? .keys : .values)
+        }
         try expectSymbol(",", "',' after the SUBQUERY collection")
         guard case .identifier(let variable) = current.kind, variable.hasPrefix("$") else {
             throw error("a variable ($x) after the SUBQUERY collection")
@@ -397,7 +409,7 @@ struct QueryParser {
             throw error("@count or @size after SUBQUERY(…).")
         }
         advance()
-        return .subquery(QueryPath(dotted: collection), inner)
+        return .subquery(collection, inner)
     }
 
     /// `oid(…)` and `uuid(…)` literals; the `(` is the current token.
@@ -485,11 +497,12 @@ struct QueryParser {
         return .path(QueryPath(components))
     }
 
-    /// A key path as text, for SORT and DISTINCT.
+    /// A key path as text, for SORT, DISTINCT and the SUBQUERY collection (which may go on
+    /// with `.@keys` or `.@values`).
     private mutating func parseKeyPathText() throws(RealmError) -> String {
         guard case .identifier(var path) = current.kind else { throw error("a key path") }
         advance()
-        while isSymbol(".") {
+        while isSymbol("."), !nextIsAt {
             advance()
             guard case .identifier(let name) = current.kind else { throw error("a property name after '.'") }
             path += "." + name

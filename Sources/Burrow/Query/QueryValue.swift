@@ -178,7 +178,8 @@ extension QueryValue {
         }
     }
 
-    private var decimalValue: Decimal128? {
+    /// Numbers as `Decimal128`, for comparing and adding numbers with decimals among them.
+    var decimalValue: Decimal128? {
         switch self {
         case .int(let v): Decimal128(v)
         case .float(let v): Decimal128(v)

@@ -51,12 +51,11 @@ extension Results {
         if steps.isEmpty, base == nil {
             // Every object of the class: one scan of its rows.
             guard let table = try? owner.table(for: Element.self, creating: false) else { return QueryExecutor.aggregate(aggregate, of: []) }
-            return QueryExecutor.aggregate(aggregate, of: QueryExecutor(context: owner).values(of: QueryPath(dotted: property), in: table))
+            return QueryExecutor(context: owner).aggregate(aggregate, of: QueryPath(dotted: property), in: table, keys: nil)
         }
         let (table, keys) = evaluated
         guard let table else { return QueryExecutor.aggregate(aggregate, of: []) }
-        let values = QueryExecutor(context: owner).values(of: QueryPath(dotted: property), keys, table)
-        return QueryExecutor.aggregate(aggregate, of: values)
+        return QueryExecutor(context: owner).aggregate(aggregate, of: QueryPath(dotted: property), in: table, keys: keys)
     }
 
     /// `value` as a `T`, converting between number types (an average of integers, a `Double`,

@@ -11,11 +11,14 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     let base: ResultsBase?
     private let evaluation: Evaluation
 
-    /// The object keys at one change stamp of the realm.
+    /// The object keys at one change stamp of the realm, and outside write transactions the
+    /// rows the evaluation read for them (in the pinned version, valid until the stamp
+    /// changes), which objects made from these results start from instead of looking up.
     private final class Evaluation {
         var stamp: UInt64 = .max
         var table: Table?
         var keys: [ObjectKey] = []
+        var rows: [UnsafeRawBufferPointer]?
     }
 
     init(realm: Realm, steps: [QueryStep] = [], base: ResultsBase? = nil) {
@@ -39,11 +42,14 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
                 // a schema mismatch thrown when the realm opens instead.
                 preconditionFailure("\(error.description) (Set Realm.Configuration.objectTypes to have this checked when the realm opens.)")
             }
+            evaluation.rows = nil
             if steps.isEmpty, base == nil {
                 evaluation.keys = evaluation.table.map { owner.allKeys($0) } ?? []
             } else {
                 let executor = QueryExecutor(context: owner)
-                evaluation.keys = executor.run(steps, table: evaluation.table, base: base?.keys())
+                let (keys, rows) = executor.evaluate(steps, table: evaluation.table, base: base?.keys())
+                evaluation.keys = keys
+                if owner.write == nil { evaluation.rows = rows }
             }
             evaluation.stamp = owner.changeStamp
         }
@@ -63,7 +69,7 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     public subscript(position: Int) -> Element {
         let evaluation = current
         precondition(position >= 0 && position < evaluation.keys.count, "Index \(position) is out of bounds (\(Element.self) results have \(evaluation.keys.count) objects)")
-        return owner.object(evaluation.table!, evaluation.keys[position]) as! Element
+        return owner.object(evaluation.table!, evaluation.keys[position], row: evaluation.rows?[position]) as! Element
     }
 
     /// Sets `key` to `value` on every object, as `setValue(_:forKey:)` on each would: a bulk

@@ -40,8 +40,7 @@ extension FrozenResults {
     private func aggregate(_ aggregate: QueryAggregate, _ property: String) -> QueryValue {
         Results<T>.require(property, "aggregate")
         guard let version, let table else { return QueryExecutor.aggregate(aggregate, of: []) }
-        let values = QueryExecutor(context: version).values(of: QueryPath(dotted: property), keys, table)
-        return QueryExecutor.aggregate(aggregate, of: values)
+        return QueryExecutor(context: version).aggregate(aggregate, of: QueryPath(dotted: property), in: table, keys: keys)
     }
 
     /// The smallest value of `property`, or nil if there are no objects.

@@ -50,6 +50,9 @@ import Testing
         #expect(dogs.where { $0.favoriteToy == nil }.count == 2)
         #expect(people.where { $0.dogs.age > 5 }.count == 1)
         #expect(people.where { $0.dogs.count >= 2 }.count == 1)
+        #expect(people.where { ($0.dogs.age > 5 && $0.dogs.name.starts(with: "R")).count > 0 }.count == 0)
+        #expect(people.where { ($0.dogs.age > 5 && $0.dogs.name.starts(with: "F")).count > 0 }.count == 1)
+        #expect(dogs.where { ($0.citiesVisited > "M").count >= 1 }.map(\.name) == ["Rex"])
         #expect(people.where { $0.dogs.age.max < 9 }.count == 1)
         #expect(dogs.where { $0.citiesVisited.contains("Toronto") }.count == 1)
         #expect(dogs.where { $0.owners.name == "Ali" }.count == 2)
@@ -66,6 +69,7 @@ import Testing
         #expect(try people.filter("dogs.@avg.age BETWEEN {2, 4}").count == 1)
         #expect(try people.filter("SUBQUERY(dogs, $d, $d.age > 2 AND $d.name BEGINSWITH 'R').@count >= 1").count == 0)
         #expect(try people.filter("SUBQUERY(dogs, $d, $d.age > 5 AND $d.name BEGINSWITH 'F').@count >= 1").count == 1)
+        #expect(try dogs.filter("SUBQUERY(citiesVisited, $c, $c BEGINSWITH 'T').@count == 1").map(\.name) == ["Rex"])
     }
 
     @Test func testFoundationPredicates() throws {

@@ -84,6 +84,31 @@ import Testing
         }
     }
 
+    @Test func testBadSubqueriesOverValuesSayWhatTheVariableIs() throws {
+        let cases: [(String, [String])] = [
+            ("SUBQUERY(numbers, $n, $n.value > 2).@count > 0", ["'value'", "no properties", "int value", "'numbers' of QItem"]),
+            ("SUBQUERY(numbers, $n, $n == 'x').@count > 0", ["'numbers' of QItem", "int", "string"]),
+            ("SUBQUERY(numbers, $n, $n BEGINSWITH '1').@count > 0", ["SELF BEGINSWITH", "'numbers' of QItem holds int values"]),
+            ("SUBQUERY(tags, $t, $t > 2).@count > 0", ["'tags' of QItem", "string"]),
+            ("SUBQUERY(numbers, $n, ALL $n > 1).@count > 0", ["ALL", "collection"]),
+            ("SUBQUERY(numbers, $n, $n.@count > 1).@count > 0", ["@count", "collection"]),
+            ("SUBQUERY(numbers, $n, $m > 1).@count > 0", ["expected the SUBQUERY variable $n"]),
+            ("SUBQUERY(rank, $n, $n > 1).@count > 0", ["SUBQUERY needs a collection", "'rank' of QItem"]),
+        ]
+        let realm = try Realm(configuration: temporaryInMemoryConfiguration())
+        for (query, fragments) in cases {
+            do {
+                _ = try realm.objects(QItem.self).filter(query)
+                Issue.record("\(query) did not throw")
+            } catch {
+                #expect(error.code == .invalidArgument)
+                for fragment in fragments {
+                    #expect(error.description.contains(fragment), "\(query): \(error.description)")
+                }
+            }
+        }
+    }
+
     @Test func testDeepNestingIsAnErrorNotAStackOverflow() throws {
         let open = String(repeating: "(", count: 100_000) + "age < 1" + String(repeating: ")", count: 100_000)
         let nots = String(repeating: "NOT ", count: 100_000) + "age < 1"

@@ -29,6 +29,12 @@ import Testing
         queries.append(("name BETWEEN %@", [[QData.longPrefix, QData.longPrefix + "b"]]))
         queries.append(("when BETWEEN %@", [[QData.date(1), QData.date(4)]]))
         queries.append(("rank > 1 AND name BEGINSWITH 'R'", []))
+        // Prefixes: short, empty, as long as an index key keeps whole, longer, with a NUL.
+        let prefixes = ["R", "Re", "r", "", "p", "a*", "Ü", "\u{0}", String(QData.longPrefix.prefix(KeyEncoding.boundedLength)), QData.longPrefix, QData.longPrefix + "a"]
+        for prefix in prefixes {
+            queries.append(("name BEGINSWITH %@", [prefix]))
+            queries.append(("optName BEGINSWITH %@ AND rank >= 0", [prefix]))
+        }
         queries.append(("name == 'Rex' AND rank < 3", []))
         return queries
     }
@@ -42,16 +48,36 @@ import Testing
             // The primary key answers == and IN; its ranges scan.
             let primaryRange = query.hasPrefix("id ") && !query.hasPrefix("id ==") && !query.hasPrefix("id IN")
             #expect((executor.indexCandidates(predicate, table) != nil) == !primaryRange, "\(query) should use an index: \(!primaryRange)")
-            let viaIndex = executor.filterTable(predicate, table)
-            let viaScan = executor.filterTable(predicate, table, useIndexes: false)
+            let viaIndex = executor.filterTable(predicate, table).keys
+            let viaScan = executor.filterTable(predicate, table, useIndexes: false).keys
             #expect(viaIndex == viaScan, "\(query) \(args) \(note) (seed \(seed))")
             // The unindexed twin of `name` agrees too.
             if query.hasPrefix("name") {
                 let twin = try QueryParser.parse("plain" + "N" + query.dropFirst(), arguments: args, for: info).predicate
                 if !query.contains("AND") { #expect(executor.indexCandidates(twin, table) == nil) }
-                #expect(executor.filterTable(twin, table) == viaIndex, "\(query) \(args) on the unindexed twin \(note)")
+                #expect(executor.filterTable(twin, table).keys == viaIndex, "\(query) \(args) on the unindexed twin \(note)")
             }
         }
+    }
+
+    @Test func testAnIndexListingTooManyObjectsGivesWayToAScan() throws {
+        let realm = try Realm(configuration: temporaryInMemoryConfiguration())
+        let (items, _) = try QData.populate(realm, count: 3000, seed: seed)
+        let table = try #require(try realm.table(for: QItem.self, creating: false))
+        let info = ClassInfo.of(QItem.self)
+        let executor = QueryExecutor(context: realm)
+        // (query, whether the index is worth reading: few objects match)
+        let cases: [(String, Bool)] = [
+            ("rank > -10", false), ("rank >= 0 AND flag == true", false), ("name BEGINSWITH ''", false),
+            ("name == 'Rex'", true), ("rank == 8", true), ("name BEGINSWITH 'Ñ'", true), ("uid == %@", true),
+        ]
+        for (query, selective) in cases {
+            let predicate = try QueryParser.parse(query, arguments: [QData.uuids[0]], for: info).predicate
+            #expect((executor.indexCandidates(predicate, table) != nil) == selective, "\(query) (seed \(seed))")
+            let keys = executor.filterTable(predicate, table).keys
+            #expect(keys == executor.filterTable(predicate, table, useIndexes: false).keys, "\(query) (seed \(seed))")
+        }
+        #expect(executor.filterTable(try QueryParser.parse("rank > -10", arguments: [], for: info).predicate, table).keys.count == items.count)
     }
 
     @Test func testIndexAndScanGiveIdenticalResults() throws {

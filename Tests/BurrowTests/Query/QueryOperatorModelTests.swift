@@ -325,4 +325,50 @@ import Testing
         #expect(f.realm.objects(QItem.self).where { $0.rank > 100 }.sum(ofProperty: "rank") as Int == 0)
         #expect(results.sum(ofProperty: "optInt") as Int == f.items.filter { $0.rank > 0 }.compactMap(\.optInt).reduce(0, +))
     }
+
+    @Test func testSubqueriesOverCollectionsOfValuesMatchTheModel() throws {
+        let f = try fixture()
+        for n in [0, 3, 6] {
+            f.check("SUBQUERY(numbers, $n, $n > %@).@count > 1", [n]) { $0.numbers.filter { $0 > n }.count > 1 }
+            f.check("SUBQUERY(numbers, $n, $n >= %@ AND $n < %@).@count == 0", [n, n + 3]) { !$0.numbers.contains { $0 >= n && $0 < n + 3 } }
+            f.check("SUBQUERY(numbers, $n, $n == %@ OR NOT $n > 5).@count >= 2", [n]) { $0.numbers.filter { $0 == n || !($0 > 5) }.count >= 2 }
+            // Constants on the left, inside and outside.
+            f.check("1 <= SUBQUERY(numbers, $x, %@ < $x).@count", [n]) { $0.numbers.contains { n < $0 } }
+            f.check("SUBQUERY(numberSet, $s, $s IN {1, 2, %@}).@count == 1", [n]) { $0.numberSet.filter { [1, 2, n].contains($0) }.count == 1 }
+            f.check("SUBQUERY(numberSet, $s, $s BETWEEN {%@, 4}).@count > 0", [n - 2]) { $0.numberSet.contains { (n - 2...4).contains($0) } }
+            f.check("SUBQUERY(map, $v, $v > %@).@count == 1", [n / 2]) { $0.map.values.filter { $0 > n / 2 }.count == 1 }
+            f.check("rank > 0 AND SUBQUERY(numbers, $n, $n > %@).@count > 0", [n]) { $0.rank > 0 && $0.numbers.contains { $0 > n } }
+        }
+        for w in ["x", "X", "y"] {
+            f.check("SUBQUERY(tags, $t, $t == %@).@count >= 2", [w]) { $0.tags.filter { $0 == w }.count >= 2 }
+            f.check("SUBQUERY(tags, $t, $t ==[c] %@).@count == 1", [w]) { $0.tags.filter { $0.lowercased() == w.lowercased() }.count == 1 }
+            f.check("SUBQUERY(tags, $t, $t != %@ AND $t BEGINSWITH[c] 'x').@count > 0", [w]) { $0.tags.contains { $0 != w && $0.lowercased().hasPrefix("x") } }
+        }
+        f.check("SUBQUERY(tags, $t, TRUEPREDICATE).@count == tags.@count") { _ in true }
+        f.check("SUBQUERY(numbers, $n, $n > 4).@count == SUBQUERY(numbers, $n, $n <= 4).@count") { item in
+            item.numbers.filter { $0 > 4 }.count == item.numbers.filter { $0 <= 4 }.count
+        }
+    }
+
+    @Test func testSortingByOneIntegerMatchesTheModel() throws {
+        let f = try fixture()
+        let all = f.realm.objects(QItem.self)
+        for ascending in [true, false] {
+            // Stable: equal values keep key (id) order; nulls first ascending, last descending.
+            func want(_ items: [QItemModel], _ value: (QItemModel) -> Int?) -> [Int] {
+                items.enumerated().sorted { a, b in
+                    let x = value(a.element), y = value(b.element)
+                    if x == y { return a.offset < b.offset }
+                    guard let x else { return ascending }
+                    guard let y else { return !ascending }
+                    return ascending ? x < y : x > y
+                }.map(\.element.id)
+            }
+            #expect(all.sorted(byKeyPath: "rank", ascending: ascending).map(\.id) == want(f.items, \.rank), "seed \(f.seed)")
+            #expect(all.sorted(byKeyPath: "optInt", ascending: ascending).map(\.id) == want(f.items, \.optInt), "seed \(f.seed)")
+            let filtered = all.where { $0.flag }.sorted(byKeyPath: "optInt", ascending: ascending)
+            #expect(filtered.map(\.id) == want(f.items.filter(\.flag), \.optInt), "seed \(f.seed)")
+            #expect(Array(all.sorted(byKeyPath: "rank", ascending: ascending).prefix(5).map(\.id)) == Array(want(f.items, \.rank).prefix(5)))
+        }
+    }
 }

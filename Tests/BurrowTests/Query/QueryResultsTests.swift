@@ -165,4 +165,12 @@ import Testing
             #expect(error.description.contains("unmanaged"))
         }
     }
+
+    @Test func testIntegerSortKeepsEqualValuesInOrderAcrossTheWholeRange() {
+        let column: [Int64?] = [5, nil, .min, .max, 5, -1, nil, 0, .min, 256, 255]
+        #expect(QueryExecutor.stableOrder(column, ascending: true) == [1, 6, 2, 8, 5, 7, 0, 4, 10, 9, 3])
+        #expect(QueryExecutor.stableOrder(column, ascending: false) == [3, 9, 10, 0, 4, 7, 5, 2, 8, 1, 6])
+        #expect(QueryExecutor.stableOrder([], ascending: true).isEmpty)
+        #expect(QueryExecutor.radixOrder([3, 1, 2, 1]) == [1, 3, 2, 0])
+    }
 }
