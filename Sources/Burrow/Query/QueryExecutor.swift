@@ -298,12 +298,9 @@ final class QueryExecutor {
                 }
                 return
             }
-            guard var cursor = try snapshot.tree(table.rowsTree)?.makeCursor() else { return }
-            var more = try cursor.first()
-            while more {
-                let row = try cursor.value()
-                if wanted(row) { body(row, ObjectKey.read(cursor.key)) }
-                more = try cursor.next()
+            try snapshot.tree(table.rowsTree)?.forEachEntry { key, row throws(StorageError) in
+                if wanted(row) { body(row, ObjectKey.read(key)) }
+                return true
             }
         } catch {
             context.fail(error)

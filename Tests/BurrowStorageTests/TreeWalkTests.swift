@@ -1,0 +1,56 @@
+import Testing
+@testable import BurrowStorage
+@testable import StorageCrashWorker
+
+/// `Tree.forEachEntry`, the leaf walk that whole-tree scans use, against a cursor's scan of the
+/// same tree and against a sorted model: trees from empty to several levels deep, values inline
+/// and in overflow runs, and a walk stopped part-way.
+@Suite struct TreeWalkTests {
+    @Test func testTheWalkMatchesTheModelAndTheCursorAndStopsWhenAsked() throws {
+        let seed = ModelTestEnvironment.seed()
+        var random = ModelTestRandom(seed: seed)
+        let storage = try Storage.inMemory(identifier: "walk-\(seed)")
+        var model: [[UInt8]: [UInt8]] = [:]
+        for round in 0..<5 {
+            let write = try storage.beginWriteBlocking()
+            let tree = try write.openTree(named: "t")
+            // Each round adds more (the last ones deep trees), and removes some.
+            for _ in 0..<(round * round * 400) {
+                let key = Array("k\(random.int(0..<1_000_000))".utf8)
+                // Mostly short values; now and then one too large for a page (an overflow run).
+                let value = random.bytes(random.percent(3) ? 5_000 + random.int(0..<3_000) : random.int(0..<60))
+                try write.put(key, value, in: tree)
+                model[key] = value
+            }
+            for key in model.keys.shuffled().prefix(model.count / 5) {
+                try write.delete(key, from: tree)
+                model[key] = nil
+            }
+            try write.commit()
+
+            let snapshot = try storage.snapshot()
+            let expected = model.sorted { modelTestKeyLess($0.key, $1.key) }.map { ($0.key, $0.value) }
+            var walked: [(key: [UInt8], value: [UInt8])] = []
+            if let tree = try snapshot.tree(named: "t") {
+                try tree.forEachEntry { key, value throws(StorageError) in
+                    walked.append((Array(key), Array(value)))
+                    return true
+                }
+                let scanned = try modelTestScan(tree)
+                #expect(walked.map(\.key) == scanned.map(\.key), "seed \(seed), round \(round): walk and cursor")
+                // Stopping: the body returning false ends the walk at once.
+                let stopAt = expected.count / 2
+                var visited = 0
+                try tree.forEachEntry { _, _ throws(StorageError) in
+                    visited += 1
+                    return visited <= stopAt
+                }
+                #expect(visited == min(stopAt + 1, expected.count), "seed \(seed), round \(round): stop")
+            }
+            #expect(walked.map(\.key) == expected.map(\.0), "seed \(seed), round \(round): keys")
+            #expect(walked.map(\.value) == expected.map(\.1), "seed \(seed), round \(round): values")
+            let report = try snapshot.verify()
+            #expect(report.entries == UInt64(model.count), "seed \(seed), round \(round): verify")
+        }
+    }
+}
