@@ -46,6 +46,11 @@ package final class WriteTransaction: PageSource {
     let reclaimLimit: UInt64
     @exclusivity(unchecked) var freeTreeExhausted = false
     @exclusivity(unchecked) var isCommitting = false
+    /// Set while a record is being removed from the free tree, which must then not be read.
+    @exclusivity(unchecked) var isEditingFreeTree = false
+    /// Free-tree records whose pages entered the pool in the middle of an operation, still to be
+    /// removed from the tree (see `borrowReusableRecord`).
+    @exclusivity(unchecked) var borrowedFreeKeys: [[UInt8]] = []
     /// Pages taken out of the free tree by this transaction.
     @exclusivity(unchecked) var reclaimedPages: UInt64 = 0
 
