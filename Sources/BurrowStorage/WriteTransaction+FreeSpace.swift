@@ -46,11 +46,28 @@ extension WriteTransaction {
     /// records remain. This also removes the records the previous operation borrowed when the
     /// pool ran dry in its middle (`borrowReusableRecord`).
     func refillPool() throws(StorageError) {
+        if !roundPagesTaken { takeRoundFreedPages() }
         while true {
             while pool.count < 2 * BTree.maxDepth, !freeTreeExhausted, !isCommitting, try takeReusableRecord() {}
             guard !borrowedFreeKeys.isEmpty else { return }
             try removeBorrowedRecords()
         }
+    }
+
+    /// Moves the pages of held-back inline records that were written and freed since the
+    /// durable version, and may be written over already (`roundReusable`), into the pool, once
+    /// per transaction. Reusing them keeps commits between two sync rounds from writing fresh
+    /// pages: the same few pages are rewritten, and the page cache writes each back once per
+    /// round. Their records stay, shorter (possibly empty), and the commit folds them with the
+    /// other held-back records. A free tree's records are left alone: taking pages out of the
+    /// middle of its records would rewrite them.
+    private func takeRoundFreedPages() {
+        roundPagesTaken = true
+        guard !roundReusable.isEmpty, freeTree.root == 0, !isCommitting else { return }
+        let pages = inlineFree.takePages(freedAfter: reclaimLimit) { roundReusable.contains($0) }
+        guard !pages.isEmpty else { return }
+        pool.insert(contentsOf: pages)
+        reclaimedPages += UInt64(pages.count)
     }
 
     /// Called when the pool runs dry in the middle of an operation (which needed more pages than

@@ -44,6 +44,10 @@ package final class WriteTransaction: PageSource {
     @exclusivity(unchecked) var freed: [PageNumber] = []
     /// Free-tree records freed by versions up to this one may be reused.
     let reclaimLimit: UInt64
+    /// Pages in held-back records that may be reused all the same: written and freed since the
+    /// durable version (see `CommitState.roundReusablePages`).
+    let roundReusable: Set<PageNumber>
+    @exclusivity(unchecked) var roundPagesTaken = false
     @exclusivity(unchecked) var freeTreeExhausted = false
     @exclusivity(unchecked) var isCommitting = false
     /// Set while a record is being removed from the free tree, which must then not be read.
@@ -68,7 +72,7 @@ package final class WriteTransaction: PageSource {
     /// The version this transaction started from.
     package var baseVersion: UInt64 { base.version }
 
-    init(storage: Storage, base: Snapshot, reclaimLimit: UInt64) {
+    init(storage: Storage, base: Snapshot, reclaimLimit: UInt64, roundReusable: Set<PageNumber> = []) {
         self.storage = storage
         self.base = base
         layout = storage.layout
@@ -79,6 +83,7 @@ package final class WriteTransaction: PageSource {
         freeTree = base.meta.free
         inlineFree = base.meta.inlineFree
         self.reclaimLimit = reclaimLimit
+        self.roundReusable = roundReusable
         scratch = .allocate(byteCount: layout.pageSize, alignment: 16)
         path.reserveCapacity(BTree.maxDepth)
     }
