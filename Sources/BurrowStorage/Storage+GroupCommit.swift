@@ -52,7 +52,7 @@ struct CommitState {
     var backgroundRoundWanted = false
     /// The pages reachable from the latest version that were written after `durableVersion`,
     /// with their checksums and the version that wrote them.
-    var unsynced: [PageNumber: (checksum: UInt64, version: UInt64)] = [:]
+    var unsynced = UnsyncedPages()
     /// The pages written since the durable version are not all in `unsynced` (too many, or the
     /// handle does not know them): metas carry no list, and a round syncs before its meta.
     var untracked: Bool
@@ -82,8 +82,7 @@ struct CommitState {
     /// The list a meta of the latest version carries, or nil if it cannot carry one.
     func writtenPages() -> WrittenPages? {
         if untracked { return nil }
-        let entries = unsynced.map { WrittenPages.Entry(page: $0.key, checksum: $0.value.checksum) }
-        return WrittenPages(base: durableVersion, entries: entries.sorted { $0.page < $1.page })
+        return WrittenPages(base: durableVersion, entries: unsynced.entries)
     }
 
     /// The pages of `roundFreed` that a transaction whose snapshots pin nothing older than
@@ -183,14 +182,14 @@ extension Storage {
                 if !freed.isEmpty { s.heldBack[meta.version, default: 0] += freed.count }
                 if !s.untracked {
                     for page in freed {
-                        if let life = s.unsynced.removeValue(forKey: page) {
-                            s.roundFreed[page] = (life.version, meta.version)
+                        if let written = s.unsynced.remove(page) {
+                            s.roundFreed[page] = (written, meta.version)
                         } else {
                             s.roundFreed.removeValue(forKey: page)
                         }
                     }
                     for (page, checksum) in written {
-                        s.unsynced[page] = (checksum, meta.version)
+                        s.unsynced.set(page, checksum: checksum, version: meta.version)
                         // A page freed within the round and written again is no longer held back.
                         if let life = s.roundFreed.removeValue(forKey: page) {
                             s.pagesReusedWithinRounds += 1
@@ -405,7 +404,7 @@ extension Storage {
                 // to list.
                 if published == target { s.untracked = false }
             } else {
-                s.unsynced = s.unsynced.filter { $0.value.version > target }
+                s.unsynced.removeWritten(upTo: target)
             }
             var resumed: [(DurabilityWaiter, StorageError?)] = []
             s.waiters.removeAll { waiter in

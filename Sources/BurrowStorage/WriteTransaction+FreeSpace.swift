@@ -205,10 +205,6 @@ extension WriteTransaction {
         for chunk in 0..<chunks {
             let start = min(chunk * capacity, pages.count)
             let end = min(start + capacity, pages.count)
-            var value = [UInt8](repeating: 0, count: 4 * (end - start))
-            value.withUnsafeMutableBytes { bytes in
-                for (i, number) in pages[start..<end].enumerated() { bytes.baseAddress!.setU32(4 * i, number) }
-            }
             if freeTree.root == 0 {
                 let record = InlineFreeList.Record(
                     freedBy: freedBy, writtenBy: meta.version, chunk: UInt32(chunk), pages: Array(pages[start..<end]))
@@ -216,6 +212,10 @@ extension WriteTransaction {
                 inlineFree.set(record)
                 freeTree.count += UInt64(inlineFree.records.count - before)
                 continue
+            }
+            var value = [UInt8](repeating: 0, count: 4 * (end - start))
+            value.withUnsafeMutableBytes { bytes in
+                for (i, number) in pages[start..<end].enumerated() { bytes.baseAddress!.setU32(4 * i, number) }
             }
             let key = Self.freeKey(freedBy: freedBy, writtenBy: meta.version, chunk: chunk)
             try withBytes(key) { k throws(StorageError) in

@@ -123,18 +123,18 @@ private struct RoundReuseRun {
         defer { storage.close() }
         for step in 0..<steps {
             let roll = rng.int(0..<100)
-            if roll < 55 {
+            if roll < 72 {
                 try commitOne(.normal)
-            } else if roll < 70 {
+            } else if roll < 78 {
                 try commitOne(.full)
-            } else if roll < 82 {
+            } else if roll < 86 {
                 // Several commits published, then one wait: they share a round.
                 var last = CommitReceipt(version: storage.version)
                 for _ in 0..<rng.int(2...6) { last = try commitPending() }
                 try storage.waitUntilDurableBlocking(last)
                 acknowledged = last.version
                 durable = last.version
-            } else if roll < 88 {
+            } else if roll < 90 {
                 let txn = try storage.beginWriteBlocking()
                 var scratch = model
                 try change(txn, &scratch)
