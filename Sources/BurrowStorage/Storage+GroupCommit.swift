@@ -101,14 +101,9 @@ struct CommitState {
     ///
     /// Each of these stays true as versions, rounds and snapshots move on, so a page that was
     /// reusable once stays reusable.
-    func roundReusablePages(pinLimit: UInt64) -> Set<PageNumber> {
-        guard !untracked, !roundFreed.isEmpty, let pending = pendingSlotVersion else { return [] }
-        let limit = min(pending, pinLimit)
-        var pages = Set<PageNumber>()
-        for (page, life) in roundFreed where life.written > durableVersion && life.freedBy <= limit {
-            pages.insert(page)
-        }
-        return pages
+    func roundReusablePages(pinLimit: UInt64) -> RoundReusablePages? {
+        guard !untracked, !roundFreed.isEmpty, let pending = pendingSlotVersion else { return nil }
+        return RoundReusablePages(pages: roundFreed, durableVersion: durableVersion, freedLimit: min(pending, pinLimit))
     }
 
     /// Whether a `.normal` commit should ask for a sync round in the background. Until a round
@@ -128,6 +123,20 @@ struct CommitState {
         guard !roundInFlight, normalWriter == nil, !normalWriterWoken, !waiters.isEmpty || backgroundRoundWanted else { return false }
         roundInFlight = true
         return true
+    }
+}
+
+/// The pages a transaction may take from held-back free records (`CommitState.roundReusablePages`):
+/// a copy of `roundFreed` (which costs a reference until the commit state changes it, and the
+/// transaction lets go of it before its commit) with the limits that apply.
+struct RoundReusablePages {
+    let pages: [PageNumber: (written: UInt64, freedBy: UInt64)]
+    let durableVersion: UInt64
+    let freedLimit: UInt64
+
+    func contains(_ page: PageNumber) -> Bool {
+        guard let life = pages[page] else { return false }
+        return life.written > durableVersion && life.freedBy <= freedLimit
     }
 }
 

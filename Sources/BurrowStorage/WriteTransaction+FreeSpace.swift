@@ -46,7 +46,7 @@ extension WriteTransaction {
     /// records remain. This also removes the records the previous operation borrowed when the
     /// pool ran dry in its middle (`borrowReusableRecord`).
     func refillPool() throws(StorageError) {
-        if !roundPagesTaken { takeRoundFreedPages() }
+        if roundReusable != nil { takeRoundFreedPages() }
         while true {
             while pool.count < 2 * BTree.maxDepth, !freeTreeExhausted, !isCommitting, try takeReusableRecord() {}
             guard !borrowedFreeKeys.isEmpty else { return }
@@ -62,9 +62,10 @@ extension WriteTransaction {
     /// other held-back records. A free tree's records are left alone: taking pages out of the
     /// middle of its records would rewrite them.
     private func takeRoundFreedPages() {
-        roundPagesTaken = true
-        guard !roundReusable.isEmpty, freeTree.root == 0, !isCommitting else { return }
-        let pages = inlineFree.takePages(freedAfter: reclaimLimit) { roundReusable.contains($0) }
+        guard let reusable = roundReusable else { return }
+        roundReusable = nil
+        guard freeTree.root == 0, !isCommitting else { return }
+        let pages = inlineFree.takePages(freedAfter: reclaimLimit) { reusable.contains($0) }
         guard !pages.isEmpty else { return }
         pool.insert(contentsOf: pages)
         reclaimedPages += UInt64(pages.count)

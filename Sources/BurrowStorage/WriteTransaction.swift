@@ -46,8 +46,9 @@ package final class WriteTransaction: PageSource {
     let reclaimLimit: UInt64
     /// Pages in held-back records that may be reused all the same: written and freed since the
     /// durable version (see `CommitState.roundReusablePages`).
-    let roundReusable: Set<PageNumber>
-    @exclusivity(unchecked) var roundPagesTaken = false
+    /// Dropped once used (before the commit, which would otherwise make the commit state copy
+    /// the pages it shares).
+    @exclusivity(unchecked) var roundReusable: RoundReusablePages?
     @exclusivity(unchecked) var freeTreeExhausted = false
     @exclusivity(unchecked) var isCommitting = false
     /// Set while a record is being removed from the free tree, which must then not be read.
@@ -72,7 +73,7 @@ package final class WriteTransaction: PageSource {
     /// The version this transaction started from.
     package var baseVersion: UInt64 { base.version }
 
-    init(storage: Storage, base: Snapshot, reclaimLimit: UInt64, roundReusable: Set<PageNumber> = []) {
+    init(storage: Storage, base: Snapshot, reclaimLimit: UInt64, roundReusable: RoundReusablePages? = nil) {
         self.storage = storage
         self.base = base
         layout = storage.layout
@@ -280,6 +281,7 @@ package final class WriteTransaction: PageSource {
     func finish() {
         isFinished = true
         modificationStamp &+= 1
+        roundReusable = nil
         for (_, entry) in dirty { freeBuffer(entry) }
         dirty.removeAll()
         base.releasePin()
