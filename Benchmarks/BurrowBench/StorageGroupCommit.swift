@@ -24,6 +24,29 @@ enum StorageGroupCommit {
     struct Run {
         var seconds: Double
         var syncs: Int
+        /// Bytes of file pages the run made dirty (`write_bytes` of /proc/self/io, counted when a
+        /// clean page becomes dirty, so a page rewritten before it is written back counts once):
+        /// what the syncs had to write. nil where the kernel does not tell.
+        var dirtiedBytes: Int?
+    }
+
+    /// The process's `write_bytes` so far (Linux), or nil.
+    static func dirtiedBytes() -> Int? {
+        guard let file = fopen("/proc/self/io", "r") else { return nil }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 128)
+        while fgets(&line, Int32(line.count), file) != nil {
+            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if text.hasPrefix("write_bytes: ") {
+                return Int(text.dropFirst("write_bytes: ".count).trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+        }
+        return nil
+    }
+
+    static func difference(_ before: Int?, _ after: Int?) -> Int? {
+        guard let before, let after else { return nil }
+        return after - before
     }
 
     static func measure(_ bench: Workbench, _ buffers: KeyValueBuffers, singleCommitSeconds: Double?) throws -> Measurement {
@@ -51,6 +74,14 @@ enum StorageGroupCommit {
             .init(key: "sqlite_syncs_per_commit", value: sqliteSyncs, decimals: 3),
         ]
         m.note = "\(writers)x\(perWriter); syncs/commit: burrow \(Format.fixed(burrowSyncs, 3)), sqlite \(Format.fixed(sqliteSyncs, 3))"
+        let burrowDirtied = b.compactMap(\.dirtiedBytes), sqliteDirtied = s.compactMap(\.dirtiedBytes)
+        if burrowDirtied.count == b.count, sqliteDirtied.count == s.count {
+            let burrowKiB = Timing.median(burrowDirtied.map { Double($0) / 1024 / Double(total) })
+            let sqliteKiB = Timing.median(sqliteDirtied.map { Double($0) / 1024 / Double(total) })
+            m.extras.append(.init(key: "burrow_kib_dirtied_per_commit", value: burrowKiB, decimals: 2))
+            m.extras.append(.init(key: "sqlite_kib_dirtied_per_commit", value: sqliteKiB, decimals: 2))
+            m.note += "; KiB dirtied/commit: burrow \(Format.fixed(burrowKiB, 2)), sqlite \(Format.fixed(sqliteKiB, 2))"
+        }
         if let single = singleCommitSeconds {
             // The brief's yardstick: the group against 1,000 single durable commits.
             let ratio = 1000 * single / burrowSeconds
@@ -68,6 +99,7 @@ enum StorageGroupCommit {
         let storage = try Storage(device: device)
         defer { storage.close() }
         let before = device.syncs
+        let dirtiedBefore = dirtiedBytes()
         let failure = ErrorSlot()
         let seconds = Timing.seconds {
             let done = DispatchSemaphore(value: 0)
@@ -99,7 +131,7 @@ enum StorageGroupCommit {
         guard storage.version == UInt64(writers * perWriter) else {
             throw BenchmarkError("Burrow group commit ended at version \(storage.version)")
         }
-        return Run(seconds: seconds, syncs: device.syncs - before)
+        return Run(seconds: seconds, syncs: device.syncs - before, dirtiedBytes: difference(dirtiedBefore, dirtiedBytes()))
     }
 
     /// A fresh database through the sync-counting VFS; each writer thread opens its own
@@ -112,6 +144,7 @@ enum StorageGroupCommit {
         var connections: [SQLiteWriter] = []
         for _ in 0..<writers { connections.append(try SQLiteWriter(path: path)) }
         let before = SQLiteSyncCounter.syncs
+        let dirtiedBefore = dirtiedBytes()
         let failure = ErrorSlot()
         let seconds = Timing.seconds {
             let group = DispatchGroup()
@@ -134,11 +167,12 @@ enum StorageGroupCommit {
         }
         if let message = failure.message { throw BenchmarkError("SQLite group commit: \(message)") }
         let syncs = SQLiteSyncCounter.syncs - before
+        let dirtied = difference(dirtiedBefore, dirtiedBytes())
         let count = try setup.scalar("SELECT count(*) FROM kv")
         guard count == String(writers * perWriter) else { throw BenchmarkError("SQLite group commit stored \(count ?? "?") rows") }
         connections.removeAll()
         setup.close()
-        return Run(seconds: seconds, syncs: syncs)
+        return Run(seconds: seconds, syncs: syncs, dirtiedBytes: dirtied)
     }
 }
 

@@ -27,6 +27,24 @@ package struct InlineFreeList: Sendable, Equatable {
     mutating func removeFirst() -> Record { records.removeFirst() }
     mutating func removeLast() -> Record { records.removeLast() }
 
+    /// Takes the pages that satisfy `include` out of the records freed after version `limit`
+    /// (the last records), leaving the records in place, shorter or empty.
+    mutating func takePages(freedAfter limit: UInt64, where include: (PageNumber) -> Bool) -> [PageNumber] {
+        var taken: [PageNumber] = []
+        var index = records.count - 1
+        while index >= 0, records[index].freedBy > limit {
+            if records[index].pages.contains(where: include) {
+                var kept: [PageNumber] = []
+                for number in records[index].pages {
+                    if include(number) { taken.append(number) } else { kept.append(number) }
+                }
+                records[index].pages = kept
+            }
+            index -= 1
+        }
+        return taken
+    }
+
     /// Sets the record with `record`'s key, adding it in its place if there is none.
     mutating func set(_ record: Record) {
         var low = 0, high = records.count

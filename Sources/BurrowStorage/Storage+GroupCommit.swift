@@ -30,14 +30,29 @@ struct CommitState {
     var durableSlot: Int
     /// The version whose meta the pending slot holds, written since the last round, if any.
     var metaOnDisk: UInt64?
-    /// Pages freed by each version after the durable one, held back from reuse until a round.
-    var heldBack: [(version: UInt64, pages: Int)] = []
+    /// Pages freed by each version after the durable one and not reused since: held back from
+    /// reuse until a round, apart from those `roundReusablePages` lets go earlier.
+    var heldBack: [UInt64: Int] = [:]
+    /// Pages written after `durableVersion` and freed by a later version, with both versions,
+    /// while they are tracked (not `untracked`). The durable meta cannot reach them (they did not
+    /// exist in its version), so once the meta in the pending slot does not reach them either
+    /// (it is of their `freedBy` or later) and no snapshot pins a version that does, they may be
+    /// written over before the next round: see `roundReusablePages`. An entry may outlive its
+    /// page's reuse (an overflow run lists only its first page in `written`), but every free of
+    /// a page replaces or removes its entry, and only pages found in the free list are reused.
+    var roundFreed: [PageNumber: (written: UInt64, freedBy: UInt64)] = [:]
+    /// The newest version whose meta was completely written into the pending slot since the
+    /// slots last swapped, or nil. After a crash of the process the pending slot holds this meta
+    /// (a later write may be torn, and then opening takes the durable meta).
+    var pendingSlotVersion: UInt64?
+    /// Pages written over while `roundFreed` listed them, since the handle opened (for tests).
+    var pagesReusedWithinRounds = 0
     /// A round wanted with nobody waiting: `.normal` commits ask for one (on the sync queue) once
     /// enough freed pages are held back, so that free space keeps being reused.
     var backgroundRoundWanted = false
     /// The pages reachable from the latest version that were written after `durableVersion`,
     /// with their checksums and the version that wrote them.
-    var unsynced: [PageNumber: (checksum: UInt64, version: UInt64)] = [:]
+    var unsynced = UnsyncedPages()
     /// The pages written since the durable version are not all in `unsynced` (too many, or the
     /// handle does not know them): metas carry no list, and a round syncs before its meta.
     var untracked: Bool
@@ -67,8 +82,28 @@ struct CommitState {
     /// The list a meta of the latest version carries, or nil if it cannot carry one.
     func writtenPages() -> WrittenPages? {
         if untracked { return nil }
-        let entries = unsynced.map { WrittenPages.Entry(page: $0.key, checksum: $0.value.checksum) }
-        return WrittenPages(base: durableVersion, entries: entries.sorted { $0.page < $1.page })
+        return WrittenPages(base: durableVersion, entries: unsynced.entries)
+    }
+
+    /// The pages of `roundFreed` that a transaction whose snapshots pin nothing older than
+    /// `pinLimit` may write over now. Such a page was written after the durable version and
+    /// freed by version f ≤ the pending slot's meta and ≤ `pinLimit`, so
+    ///
+    /// - the durable meta does not reach it (written after it), and no later round's target does
+    ///   (every round targets a version ≥ the pending slot's meta, so ≥ f);
+    /// - the meta in the pending slot does not reach it (f ≤ its version), nor does any meta
+    ///   written there later (versions only grow): a `.normal` commit whose meta is on disk
+    ///   survives a crash of the process. After a power cut an *older* meta may be found in the
+    ///   pending slot, one that did reach the page; but it lists the page with the checksum it
+    ///   was written with, so opening sees the rewrite and takes the durable meta. That is why
+    ///   nothing is reused while metas go out without a list (`untracked`);
+    /// - no snapshot reaches it (all pin f or later).
+    ///
+    /// Each of these stays true as versions, rounds and snapshots move on, so a page that was
+    /// reusable once stays reusable.
+    func roundReusablePages(pinLimit: UInt64) -> RoundReusablePages? {
+        guard !untracked, !roundFreed.isEmpty, let pending = pendingSlotVersion else { return nil }
+        return RoundReusablePages(pages: roundFreed, durableVersion: durableVersion, freedLimit: min(pending, pinLimit))
     }
 
     /// Whether a `.normal` commit should ask for a sync round in the background. Until a round
@@ -80,7 +115,7 @@ struct CommitState {
     /// that comes while the round is in flight waits for it, at most one sync.)
     func wantsBackgroundRound(pageCount: PageNumber) -> Bool {
         untracked || unsynced.count >= listCapacity / 2
-            || heldBack.reduce(0, { $0 + $1.pages }) >= Storage.heldBackLimit(pageCount: pageCount)
+            || heldBack.values.reduce(0, +) >= Storage.heldBackLimit(pageCount: pageCount)
     }
 
     /// Claims the next round if one is needed and none is running.
@@ -88,6 +123,20 @@ struct CommitState {
         guard !roundInFlight, normalWriter == nil, !normalWriterWoken, !waiters.isEmpty || backgroundRoundWanted else { return false }
         roundInFlight = true
         return true
+    }
+}
+
+/// The pages a transaction may take from held-back free records (`CommitState.roundReusablePages`):
+/// a copy of `roundFreed` (which costs a reference until the commit state changes it, and the
+/// transaction lets go of it before its commit) with the limits that apply.
+struct RoundReusablePages {
+    let pages: [PageNumber: (written: UInt64, freedBy: UInt64)]
+    let durableVersion: UInt64
+    let freedLimit: UInt64
+
+    func contains(_ page: PageNumber) -> Bool {
+        guard let life = pages[page] else { return false }
+        return life.written > durableVersion && life.freedBy <= freedLimit
     }
 }
 
@@ -139,10 +188,23 @@ extension Storage {
                     s.normalWriter = wait
                     return wait
                 }
-                if !freed.isEmpty { s.heldBack.append((meta.version, freed.count)) }
+                if !freed.isEmpty { s.heldBack[meta.version, default: 0] += freed.count }
                 if !s.untracked {
-                    for page in freed { s.unsynced.removeValue(forKey: page) }
-                    for (page, checksum) in written { s.unsynced[page] = (checksum, meta.version) }
+                    for page in freed {
+                        if let written = s.unsynced.remove(page) {
+                            s.roundFreed[page] = (written, meta.version)
+                        } else {
+                            s.roundFreed.removeValue(forKey: page)
+                        }
+                    }
+                    for (page, checksum) in written {
+                        s.unsynced.set(page, checksum: checksum, version: meta.version)
+                        // A page freed within the round and written again is no longer held back.
+                        if let life = s.roundFreed.removeValue(forKey: page) {
+                            s.pagesReusedWithinRounds += 1
+                            if let held = s.heldBack[life.freedBy] { s.heldBack[life.freedBy] = held > 1 ? held - 1 : nil }
+                        }
+                    }
                     if s.unsynced.count > s.listCapacity { s.untrack() }
                 }
                 // A `.normal` meta is written even without a list: it must reach the kernel now,
@@ -175,6 +237,7 @@ extension Storage {
     /// by the round itself.
     fileprivate func writeMeta(_ meta: Meta, into s: inout CommitState) throws(StorageError) {
         s.metaOnDisk = nil
+        s.pendingSlotVersion = nil
         do {
             try writeMetaPage(meta, slot: s.pendingSlot, written: s.writtenPages() ?? .none)
         } catch {
@@ -184,6 +247,7 @@ extension Storage {
             throw error
         }
         s.metaOnDisk = meta.version
+        s.pendingSlotVersion = meta.version
     }
 
     func writeMetaPage(_ meta: Meta, slot: Int, written: WrittenPages) throws(StorageError) {
@@ -276,6 +340,8 @@ extension Storage {
                     try syncDevice()
                 case .writeThenSync(let meta, let written):
                     try writeMetaPage(meta, slot: slot, written: written)
+                    // Nobody else writes the pending slot while the round is in flight.
+                    commitState.withLock { $0.pendingSlotVersion = target }
                     try syncDevice()
                 case .syncWriteSync(let meta):
                     try syncDevice()
@@ -334,16 +400,20 @@ extension Storage {
             }
             let published = shared.withLock { $0.meta.version }
             s.durableVersion = max(s.durableVersion, target)
-            s.heldBack.removeAll { $0.version <= target }
+            s.heldBack = s.heldBack.filter { $0.key > target }
             s.backgroundRoundWanted = false
             s.durableSlot = s.pendingSlot
             s.metaOnDisk = nil
+            s.pendingSlotVersion = nil
+            // Pages written up to the target belong to the durable version now: the ones freed
+            // after it are ordinary held-back pages until the next round.
+            s.roundFreed = s.roundFreed.filter { $0.value.written > target }
             if s.untracked {
                 // Every page written so far is durable; nothing published since means nothing
                 // to list.
                 if published == target { s.untracked = false }
             } else {
-                s.unsynced = s.unsynced.filter { $0.value.version > target }
+                s.unsynced.removeWritten(upTo: target)
             }
             var resumed: [(DurabilityWaiter, StorageError?)] = []
             s.waiters.removeAll { waiter in
@@ -370,5 +440,6 @@ extension CommitState {
     mutating func untrack() {
         untracked = true
         unsynced.removeAll()
+        roundFreed.removeAll()
     }
 }

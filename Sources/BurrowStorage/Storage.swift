@@ -379,11 +379,15 @@ package final class Storage: Sendable {
         do throws(StorageError) {
             if isReadOnly { throw .readOnly(path: name) }
             let base = try snapshot()
-            let oldest = shared.withLock { $0.pins.keys.min() ?? $0.meta.version }
+            let oldest = min(shared.withLock { $0.pins.keys.min() ?? $0.meta.version }, base.meta.version)
             // Pages freed by a version that is not durable yet stay put: the durable meta, which
-            // a power loss falls back to, may still reach them.
-            let reuseFloor = commitState.withLock { $0.durableVersion }
-            return WriteTransaction(storage: self, base: base, reclaimLimit: min(oldest, base.meta.version, reuseFloor))
+            // a power loss falls back to, may still reach them. Except those written after it,
+            // which neither it nor the meta in the pending slot reaches.
+            let (reuseFloor, roundPages) = commitState.withLock {
+                ($0.durableVersion, $0.roundReusablePages(pinLimit: oldest))
+            }
+            return WriteTransaction(
+                storage: self, base: base, reclaimLimit: min(oldest, reuseFloor), roundReusable: roundPages)
         } catch {
             writeLock.release()
             throw error

@@ -38,45 +38,120 @@ extension WriteTransaction {
     /// Moves reusable records from the free tree into the pool until it holds enough pages for
     /// an operation, or no record is reusable yet. Runs before an operation starts, never inside
     /// one, because taking a record out changes the free tree itself.
+    ///
+    /// Removing records from a free tree needs pages too (the path to the leaf is copied, leaves
+    /// merge), and a record may be empty. So records are first borrowed (their pages enter the
+    /// pool, the records stay in the tree) until the pool is full enough, and only then removed:
+    /// the removal draws on the pages just borrowed, never on the end of the file while reusable
+    /// records remain. This also removes the records the previous operation borrowed when the
+    /// pool ran dry in its middle (`borrowReusableRecord`).
     func refillPool() throws(StorageError) {
-        while pool.count < 2 * BTree.maxDepth, !freeTreeExhausted, !isCommitting {
-            if freeTree.root == 0 {
-                guard let first = inlineFree.records.first, first.freedBy <= reclaimLimit else {
-                    freeTreeExhausted = true
-                    return
-                }
-                for number in first.pages where number >= base.meta.pageCount {
-                    throw .corruptPage(path: storage.name, page: number, detail: "is listed as free but lies outside the file")
-                }
-                _ = inlineFree.removeFirst()
-                pool.insert(contentsOf: first.pages)
-                reclaimedPages += UInt64(first.pages.count)
-                freeTree.count -= 1
-                continue
-            }
-            var cursor = Cursor(source: self, root: freeTree.root)
-            guard try cursor.first(), cursor.key.count == Self.freeKeySize, Self.freedBy(key: cursor.key) <= reclaimLimit else {
-                freeTreeExhausted = true
-                return
-            }
-            let key = Array(cursor.key)
-            let value = try cursor.value()
-            guard value.count % 4 == 0 else {
-                throw .corruptPage(path: storage.name, page: freeTree.root, detail: "holds a free-list record of \(value.count) bytes")
-            }
-            var pages: [PageNumber] = []
-            pages.reserveCapacity(value.count / 4)
-            for i in 0..<(value.count / 4) {
-                let number = value.baseAddress!.u32(4 * i)
-                guard number >= 2, number < base.meta.pageCount else {
-                    throw .corruptPage(path: storage.name, page: number, detail: "is listed as free but lies outside the file")
-                }
-                pages.append(number)
-            }
-            pool.insert(contentsOf: pages)
-            reclaimedPages += UInt64(pages.count)
-            _ = try withBytes(key) { k throws(StorageError) in try remove(k, from: &freeTree) }
+        if roundReusable != nil { takeRoundFreedPages() }
+        while true {
+            while pool.count < 2 * BTree.maxDepth, !freeTreeExhausted, !isCommitting, try takeReusableRecord() {}
+            guard !borrowedFreeKeys.isEmpty else { return }
+            try removeBorrowedRecords()
         }
+    }
+
+    /// Moves the pages of held-back inline records that were written and freed since the
+    /// durable version, and may be written over already (`roundReusable`), into the pool, once
+    /// per transaction. Reusing them keeps commits between two sync rounds from writing fresh
+    /// pages: the same few pages are rewritten, and the page cache writes each back once per
+    /// round. Their records stay, shorter (possibly empty), and the commit folds them with the
+    /// other held-back records. A free tree's records are left alone: taking pages out of the
+    /// middle of its records would rewrite them.
+    private func takeRoundFreedPages() {
+        guard let reusable = roundReusable else { return }
+        roundReusable = nil
+        guard freeTree.root == 0, !isCommitting else { return }
+        let pages = inlineFree.takePages(freedAfter: reclaimLimit) { reusable.contains($0) }
+        guard !pages.isEmpty else { return }
+        pool.insert(contentsOf: pages)
+        reclaimedPages += UInt64(pages.count)
+    }
+
+    /// Called when the pool runs dry in the middle of an operation (which needed more pages than
+    /// `refillPool` provided): moves the next reusable record's pages into the pool, so that the
+    /// page comes from free space instead of the end of the file. Returns false if there is none,
+    /// or if the free list may not be touched now: while committing (the commit is writing the
+    /// free list, and its settling loop relies on a pool that only shrinks) and while the free
+    /// tree itself is being edited (reading it mid-edit could see a half-done split).
+    ///
+    /// An inline record is simply taken out of the list, which is an array in memory. A record
+    /// of a free *tree* cannot be removed mid-operation: removing it edits the free tree, which
+    /// needs pages and the transaction's descent path that the operation in progress is using.
+    /// So it stays in the tree, its key is remembered in `borrowedFreeKeys`, and the next
+    /// `refillPool` (before the next operation or the commit's catalog edits) or
+    /// `recordFreePages` removes it. Until then nobody reads the records: borrowed keys are the
+    /// first records of the tree, since every borrow and refill takes the first one left, and
+    /// later borrows skip them.
+    func borrowReusableRecord() throws(StorageError) -> Bool {
+        guard !freeTreeExhausted, !isCommitting, !isEditingFreeTree else { return false }
+        return try takeReusableRecord()
+    }
+
+    /// Moves the pages of the first reusable record (after those already borrowed) into the
+    /// pool: an inline record leaves the list at once, a tree's record is borrowed. Returns
+    /// false, and marks the free list exhausted, if no record is reusable.
+    private func takeReusableRecord() throws(StorageError) -> Bool {
+        if freeTree.root == 0 {
+            guard let first = inlineFree.records.first, first.freedBy <= reclaimLimit else {
+                freeTreeExhausted = true
+                return false
+            }
+            for number in first.pages where number >= base.meta.pageCount {
+                throw .corruptPage(path: storage.name, page: number, detail: "is listed as free but lies outside the file")
+            }
+            _ = inlineFree.removeFirst()
+            pool.insert(contentsOf: first.pages)
+            reclaimedPages += UInt64(first.pages.count)
+            freeTree.count -= 1
+            return true
+        }
+        var cursor = Cursor(source: self, root: freeTree.root)
+        var found = try cursor.first()
+        for borrowed in borrowedFreeKeys {
+            guard found, cursor.key.elementsEqual(borrowed) else {
+                throw .corruptPage(path: storage.name, page: freeTree.root, detail: "lost a free-list record while it was being reused")
+            }
+            found = try cursor.next()
+        }
+        guard found, cursor.key.count == Self.freeKeySize, Self.freedBy(key: cursor.key) <= reclaimLimit else {
+            freeTreeExhausted = true
+            return false
+        }
+        let key = Array(cursor.key)
+        let value = try cursor.value()
+        guard value.count % 4 == 0 else {
+            throw .corruptPage(path: storage.name, page: freeTree.root, detail: "holds a free-list record of \(value.count) bytes")
+        }
+        var pages: [PageNumber] = []
+        pages.reserveCapacity(value.count / 4)
+        for i in 0..<(value.count / 4) {
+            let number = value.baseAddress!.u32(4 * i)
+            guard number >= 2, number < base.meta.pageCount else {
+                throw .corruptPage(path: storage.name, page: number, detail: "is listed as free but lies outside the file")
+            }
+            pages.append(number)
+        }
+        pool.insert(contentsOf: pages)
+        reclaimedPages += UInt64(pages.count)
+        borrowedFreeKeys.append(key)
+        return true
+    }
+
+    /// Removes the borrowed records from the free tree; their pages are in the pool already.
+    private func removeBorrowedRecords() throws(StorageError) {
+        isEditingFreeTree = true
+        defer { isEditingFreeTree = false }
+        for key in borrowedFreeKeys {
+            let removed = try withBytes(key) { k throws(StorageError) in try remove(k, from: &freeTree) }
+            guard removed else {
+                throw .corruptPage(path: storage.name, page: freeTree.root, detail: "lost a free-list record while it was being reused")
+            }
+        }
+        borrowedFreeKeys.removeAll()
     }
 
     /// Records this version's freed pages and the unused pool in the free tree. Writing the tree
@@ -85,6 +160,8 @@ extension WriteTransaction {
     /// pool only shrinks, and no record is ever deleted here (a shrunken leftover list keeps its
     /// old chunks as empty records, which the next transaction discards).
     func recordFreePages() throws(StorageError) {
+        // Records borrowed by the last operation leave the tree before the commit writes it.
+        if !borrowedFreeKeys.isEmpty { try refillPool() }
         isCommitting = true
         try moveSmallFreeTreeInline()
         let room = Meta.inlineRoom(pageSize: layout.pageSize) - (catalog.root == 0 ? inlineCatalog.encodedSize : 0)
@@ -129,10 +206,6 @@ extension WriteTransaction {
         for chunk in 0..<chunks {
             let start = min(chunk * capacity, pages.count)
             let end = min(start + capacity, pages.count)
-            var value = [UInt8](repeating: 0, count: 4 * (end - start))
-            value.withUnsafeMutableBytes { bytes in
-                for (i, number) in pages[start..<end].enumerated() { bytes.baseAddress!.setU32(4 * i, number) }
-            }
             if freeTree.root == 0 {
                 let record = InlineFreeList.Record(
                     freedBy: freedBy, writtenBy: meta.version, chunk: UInt32(chunk), pages: Array(pages[start..<end]))
@@ -140,6 +213,10 @@ extension WriteTransaction {
                 inlineFree.set(record)
                 freeTree.count += UInt64(inlineFree.records.count - before)
                 continue
+            }
+            var value = [UInt8](repeating: 0, count: 4 * (end - start))
+            value.withUnsafeMutableBytes { bytes in
+                for (i, number) in pages[start..<end].enumerated() { bytes.baseAddress!.setU32(4 * i, number) }
             }
             let key = Self.freeKey(freedBy: freedBy, writtenBy: meta.version, chunk: chunk)
             try withBytes(key) { k throws(StorageError) in

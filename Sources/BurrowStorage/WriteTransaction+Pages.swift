@@ -4,6 +4,9 @@ extension WriteTransaction {
     /// (`zeroed: false`): from the pool if it has such a run, otherwise at the end of the file.
     func allocate(pages: Int = 1, zeroed: Bool = true) throws(StorageError) -> (number: PageNumber, pointer: UnsafeMutableRawPointer) {
         let number: PageNumber
+        // An operation that needs more pages than `refillPool` put in the pool takes the next
+        // reusable record rather than growing the file.
+        while pages == 1, pool.isEmpty, try borrowReusableRecord() {}
         if let reused = pages == 1 ? pool.takeLowest() : pool.takeRun(pages) {
             number = reused
         } else {

@@ -44,8 +44,18 @@ package final class WriteTransaction: PageSource {
     @exclusivity(unchecked) var freed: [PageNumber] = []
     /// Free-tree records freed by versions up to this one may be reused.
     let reclaimLimit: UInt64
+    /// Pages in held-back records that may be reused all the same: written and freed since the
+    /// durable version (see `CommitState.roundReusablePages`).
+    /// Dropped once used (before the commit, which would otherwise make the commit state copy
+    /// the pages it shares).
+    @exclusivity(unchecked) var roundReusable: RoundReusablePages?
     @exclusivity(unchecked) var freeTreeExhausted = false
     @exclusivity(unchecked) var isCommitting = false
+    /// Set while a record is being removed from the free tree, which must then not be read.
+    @exclusivity(unchecked) var isEditingFreeTree = false
+    /// Free-tree records whose pages entered the pool in the middle of an operation, still to be
+    /// removed from the tree (see `borrowReusableRecord`).
+    @exclusivity(unchecked) var borrowedFreeKeys: [[UInt8]] = []
     /// Pages taken out of the free tree by this transaction.
     @exclusivity(unchecked) var reclaimedPages: UInt64 = 0
 
@@ -63,7 +73,7 @@ package final class WriteTransaction: PageSource {
     /// The version this transaction started from.
     package var baseVersion: UInt64 { base.version }
 
-    init(storage: Storage, base: Snapshot, reclaimLimit: UInt64) {
+    init(storage: Storage, base: Snapshot, reclaimLimit: UInt64, roundReusable: RoundReusablePages? = nil) {
         self.storage = storage
         self.base = base
         layout = storage.layout
@@ -74,6 +84,7 @@ package final class WriteTransaction: PageSource {
         freeTree = base.meta.free
         inlineFree = base.meta.inlineFree
         self.reclaimLimit = reclaimLimit
+        self.roundReusable = roundReusable
         scratch = .allocate(byteCount: layout.pageSize, alignment: 16)
         path.reserveCapacity(BTree.maxDepth)
     }
@@ -270,6 +281,7 @@ package final class WriteTransaction: PageSource {
     func finish() {
         isFinished = true
         modificationStamp &+= 1
+        roundReusable = nil
         for (_, entry) in dirty { freeBuffer(entry) }
         dirty.removeAll()
         base.releasePin()

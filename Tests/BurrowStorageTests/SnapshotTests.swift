@@ -221,13 +221,9 @@ struct SnapshotTests {
         let released = try storage.statistics()
         for _ in 0..<20 { try write(storage, &model) { txn, model in try churn(txn, &model, &rng, operations: 150) } }
         let after = try storage.statistics()
-        // Not reusing the released pages would grow the file by hundreds of pages here. Since
-        // format 4, an operation that needs more pages than the pool was refilled with can take
-        // one from the end of the file although reusable records remain (seed
-        // 11372515493982953243: one page), so two pages of slack are allowed; the note on
-        // issue 3 records it for the engine.
+        // Not reusing the released pages would grow the file by hundreds of pages here.
         #expect(
-            after.pageCount <= released.pageCount + 2,
+            after.pageCount <= released.pageCount,
             "seed \(seed): the file grew from \(released.pageCount) to \(after.pageCount) pages with no snapshot pinning old pages")
         #expect(released.freePages > 0, "seed \(seed)")
         try expectSnapshot(try storage.snapshot(), equals: model, "seed \(seed), latest")
