@@ -259,9 +259,12 @@ extension Storage {
 
     // MARK: Waiting
 
-    /// Returns once version `receipt.version` (or a later one) is durable, without blocking a
-    /// thread. Waiters that arrive while a sync is in flight share the next one. Throws
-    /// `handleFailed` if a sync failed before the version became durable.
+    /// Returns once version `receipt.version` (or a later one) is durable. Waiters that arrive
+    /// while a sync is in flight suspend, without blocking a thread, and share the next one. A
+    /// caller that finds no round in flight runs that one round itself, on its own thread (one
+    /// sync, as a committing SQLite thread does): handing it to the sync queue and being woken
+    /// from there cost a single writer two thread switches per commit. Later rounds run on the
+    /// sync queue. Throws `handleFailed` if a sync failed before the version became durable.
     package func waitUntilDurable(_ receipt: CommitReceipt) async throws(StorageError) {
         if let done = commitState.withLock({ settled(receipt.version, $0) }) {
             if let error = done { throw error }
@@ -274,7 +277,8 @@ extension Storage {
                 return (nil, s.claimRound())
             }
             if let done = action.settled { continuation.resume(returning: done) }
-            if action.lead { syncQueue.async { self.runRounds() } }
+            // Resumes this continuation before the closure returns, so the await does not suspend.
+            if action.lead { runRounds(handOff: true) }
         }
         if let error { throw error }
     }
