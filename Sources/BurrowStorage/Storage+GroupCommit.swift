@@ -264,8 +264,10 @@ extension Storage {
     /// caller that finds no round in flight runs that one round itself, on its own thread (one
     /// sync, as a committing SQLite thread does): handing it to the sync queue and being woken
     /// from there cost a single writer two thread switches per commit. Later rounds run on the
-    /// sync queue. Throws `handleFailed` if a sync failed before the version became durable.
-    package func waitUntilDurable(_ receipt: CommitReceipt) async throws(StorageError) {
+    /// sync queue. Runs on the caller's executor (`isolation`), so a durable commit makes no hop
+    /// to another executor and back. Throws `handleFailed` if a sync failed before the version
+    /// became durable.
+    package func waitUntilDurable(_ receipt: CommitReceipt, isolation: isolated (any Actor)? = #isolation) async throws(StorageError) {
         if let done = commitState.withLock({ settled(receipt.version, $0) }) {
             if let error = done { throw error }
             return

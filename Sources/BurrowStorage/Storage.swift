@@ -363,8 +363,9 @@ package final class Storage: Sendable {
 
     /// Waits, without blocking a thread, until this task may write, then starts a transaction.
     /// Throws `CancellationError` if the task is cancelled while waiting (nothing is held then),
-    /// or `StorageError` if the handle is read-only, closed or failed.
-    package func beginWrite() async throws -> WriteTransaction {
+    /// or `StorageError` if the handle is read-only, closed or failed. Runs on the caller's
+    /// executor (`isolation`): the transaction belongs to the caller, and no hop is made.
+    package func beginWrite(isolation: isolated (any Actor)? = #isolation) async throws -> WriteTransaction {
         try await writeLock.acquire()
         return try startTransaction()
     }

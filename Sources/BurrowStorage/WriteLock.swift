@@ -10,8 +10,9 @@ final class WriteLock: Sendable {
     private let state = Locked<(machine: Machine, nextID: UInt64)>((Machine(), 0))
 
     /// Waits for the lock. Throws `CancellationError` if the task is cancelled first, in which
-    /// case the lock is not held.
-    func acquire() async throws {
+    /// case the lock is not held. Runs on the caller's executor (`isolation`), so taking a free
+    /// lock costs no hop to another executor and back.
+    func acquire(isolation: isolated (any Actor)? = #isolation) async throws {
         let id = state.withLock { s in
             s.nextID += 1
             return s.nextID
