@@ -259,14 +259,13 @@ extension Storage {
 
     // MARK: Waiting
 
-    /// Returns once version `receipt.version` (or a later one) is durable. Waiters that arrive
-    /// while a sync is in flight suspend, without blocking a thread, and share the next one. A
-    /// caller that finds no round in flight runs that one round itself, on its own thread (one
-    /// sync, as a committing SQLite thread does): handing it to the sync queue and being woken
-    /// from there cost a single writer two thread switches per commit. Later rounds run on the
-    /// sync queue. Runs on the caller's executor (`isolation`), so a durable commit makes no hop
-    /// to another executor and back. Throws `handleFailed` if a sync failed before the version
-    /// became durable.
+    /// Returns once version `receipt.version` (or a later one) is durable, without blocking a
+    /// thread: the sync runs on the sync queue, never on the caller's thread, so a slow sync
+    /// cannot hold a thread of the caller's executor (with the cooperative pool's few threads,
+    /// that could stall every task, including one that a sync waits for). Waiters that arrive
+    /// while a sync is in flight share the next one. Runs on the caller's executor
+    /// (`isolation`), so a durable commit makes no hop to another executor and back. Throws
+    /// `handleFailed` if a sync failed before the version became durable.
     package func waitUntilDurable(_ receipt: CommitReceipt, isolation: isolated (any Actor)? = #isolation) async throws(StorageError) {
         if let done = commitState.withLock({ settled(receipt.version, $0) }) {
             if let error = done { throw error }
@@ -279,8 +278,7 @@ extension Storage {
                 return (nil, s.claimRound())
             }
             if let done = action.settled { continuation.resume(returning: done) }
-            // Resumes this continuation before the closure returns, so the await does not suspend.
-            if action.lead { runRounds(handOff: true) }
+            if action.lead { syncQueue.async { self.runRounds() } }
         }
         if let error { throw error }
     }
