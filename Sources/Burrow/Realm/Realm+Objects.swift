@@ -11,7 +11,7 @@ extension Realm {
     /// RealmSwift does.
     public func object<Element: ObjectBase, KeyType: _Persistable>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
         guard let table = knownTable(type) ?? primaryKeyTable(type) else { return nil }
-        guard let keyType = table.primaryKeyType, keyType == KeyType._shape.type else {
+        guard let primaryKey = table.info.primaryKey, table.info.schema.properties[primaryKey].type == KeyType._shape.type else {
             return object(ofType: type, forPrimaryKey: key as Any)
         }
         guard case .found(let objectKey, let row) = probePrimaryKey(table, key._stored) else { return nil }

@@ -41,7 +41,7 @@ public final class Realm {
     @exclusivity(unchecked) var tables: [ObjectIdentifier: Table] = [:] {
         didSet { lastTable = nil }
     }
-    /// The table `table(of:)` found last: code reads one class many times in a row, and this
+    /// The table `knownTable(_:)` found last: code reads one class many times in a row, and this
     /// spares hashing the type for each read.
     @exclusivity(unchecked) private var lastTable: (type: ObjectIdentifier, table: Table)?
     @exclusivity(unchecked) var tablesById: [UInt32: Table] = [:]

@@ -22,8 +22,6 @@ final class Table: Sendable {
     let fieldIndexTrees: [String?]
     /// The row field of the primary key, if the class has one.
     let primaryKeyField: Int?
-    /// The primary key's type, if the class has one (checked on every lookup by primary key).
-    let primaryKeyType: PropertyType?
     /// Per row field: the tree holding its elements, for a `List` (`list/<id>/<field>`: owner
     /// key + position → element), a `MutableSet` (`set/<id>/<field>`: owner key + element index
     /// key → element) or a `Map` (`map/<id>/<field>`: owner key + map key → map key and
@@ -58,7 +56,6 @@ final class Table: Sendable {
             return property.isIndexed && !property.isPrimary ? "index/\(stored.id)/\(field)" : nil
         }
         primaryKeyField = stored.properties.firstIndex { $0.isPrimary }
-        primaryKeyType = primaryKeyField.map { stored.properties[$0].type }
         collectionTrees = stored.properties.indices.map { field in
             switch stored.properties[field].collection {
             case .list: "list/\(stored.id)/\(field)"
