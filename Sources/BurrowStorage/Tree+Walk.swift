@@ -1,38 +1,63 @@
 extension Tree {
-    /// Calls `body` with every entry's key and value, in key order, while it returns true.
+    /// Calls `body` with every entry's key and value from the first key not less than `start`
+    /// (from the first key if `start` is nil), in key order, while it returns true.
     ///
-    /// For scans of a whole tree: the walk goes leaf by leaf and, within a leaf, slot by slot,
-    /// with the branch path on a small stack, so each entry costs a call of `body` and nothing
-    /// else, where stepping a `Cursor` costs three calls (and the cursor's checks) per entry.
-    /// The buffers are valid during the call only, as long as the snapshot lives.
+    /// For scans: the walk descends once toward `start`, then goes leaf by leaf and, within a
+    /// leaf, slot by slot, with the branch path on a small stack, so each entry costs a call of
+    /// `body` and nothing else, where stepping a `Cursor` costs three calls (and the cursor's
+    /// checks) per entry. The buffers are valid during the call only, as long as the snapshot
+    /// lives.
     package func forEachEntry(
+        from start: UnsafeRawBufferPointer? = nil,
         _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws(StorageError) -> Bool
     ) throws(StorageError) {
         guard state.root != 0 else { return }
-        // Branches above the current page, with the index of the child to visit next.
-        var branches: [(page: UnsafeRawPointer, next: Int)] = []
-        branches.reserveCapacity(8)
-        var number = state.root
-        while true {
-            let p = try snapshot.page(number)
-            try BTree.checkTreePage(snapshot, p, number)
-            if PageHeader.isLeaf(p) {
-                for index in 0..<PageHeader.count(p) {
-                    let value = try BTree.value(snapshot, leaf: p, index: index)
-                    guard try body(PageHeader.leafKey(p, index), value) else { return }
+        // The branches above the current page, with the index of the child to visit next: a
+        // stack on the call's own stack, as deep as a tree can be.
+        try withUnsafeTemporaryAllocation(of: (page: UnsafeRawPointer, next: Int).self, capacity: BTree.maxDepth) {
+            branches throws(StorageError) in
+            var depth = 0
+            // The key the first descent looks for; the later ones take the leftmost child.
+            var seeking = start
+            var number = state.root
+            while true {
+                let p = try snapshot.page(number)
+                try BTree.checkTreePage(snapshot, p, number)
+                if PageHeader.isLeaf(p) {
+                    var index = 0
+                    if let key = seeking {
+                        index = PageHeader.leafSearch(p, key).index
+                        seeking = nil
+                    }
+                    while index < PageHeader.count(p) {
+                        let value = try BTree.value(snapshot, leaf: p, index: index)
+                        guard try body(PageHeader.leafKey(p, index), value) else { return }
+                        index += 1
+                    }
+                    // Up to the nearest branch with a child left, then down that child.
+                    while depth > 0, branches[depth - 1].next >= PageHeader.count(branches[depth - 1].page) { depth -= 1 }
+                    guard depth > 0 else { return }
+                    let top = branches[depth - 1]
+                    branches[depth - 1].next = top.next + 1
+                    number = PageHeader.child(top.page, top.next)
+                } else {
+                    guard depth < BTree.maxDepth else {
+                        throw .corruptPage(path: snapshot.name, page: state.root, detail: "heads a tree with a loop")
+                    }
+                    let child = seeking.map { PageHeader.branchSearch(p, $0) } ?? 0
+                    branches.initializeElement(at: depth, to: (p, child + 1))
+                    depth += 1
+                    number = PageHeader.child(p, child)
                 }
-                // Up to the nearest branch with a child left, then down that child.
-                while let top = branches.last, top.next >= PageHeader.count(top.page) { branches.removeLast() }
-                guard let top = branches.last else { return }
-                branches[branches.count - 1].next = top.next + 1
-                number = PageHeader.child(top.page, top.next)
-            } else {
-                guard branches.count < BTree.maxDepth else {
-                    throw .corruptPage(path: snapshot.name, page: state.root, detail: "heads a tree with a loop")
-                }
-                branches.append((p, 1))
-                number = PageHeader.child(p, 0)
             }
         }
+    }
+
+    /// `forEachEntry(from:_:)` from the first key not less than `start`.
+    package func forEachEntry(
+        from start: [UInt8],
+        _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws(StorageError) -> Bool
+    ) throws(StorageError) {
+        try withBytes(start) { key throws(StorageError) in try forEachEntry(from: key, body) }
     }
 }

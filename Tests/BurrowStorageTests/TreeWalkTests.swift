@@ -4,7 +4,7 @@ import Testing
 
 /// `Tree.forEachEntry`, the leaf walk that whole-tree scans use, against a cursor's scan of the
 /// same tree and against a sorted model: trees from empty to several levels deep, values inline
-/// and in overflow runs, and a walk stopped part-way.
+/// and in overflow runs, a walk stopped part-way, and walks from a start key.
 @Suite struct TreeWalkTests {
     @Test func testTheWalkMatchesTheModelAndTheCursorAndStopsWhenAsked() throws {
         let seed = ModelTestEnvironment.seed()
@@ -46,6 +46,20 @@ import Testing
                     return visited <= stopAt
                 }
                 #expect(visited == min(stopAt + 1, expected.count), "seed \(seed), round \(round): stop")
+                // From a start key: every entry not less than it, whether the start is a key of
+                // the tree, falls between keys, or lies before or after all of them.
+                var starts: [[UInt8]] = [[], Array("l".utf8), Array("k".utf8)]
+                for _ in 0..<20 { starts.append(Array("k\(random.int(0..<1_000_000))".utf8)) }
+                if !expected.isEmpty { starts.append(expected[random.int(0..<expected.count)].0) }
+                for start in starts {
+                    var from: [[UInt8]] = []
+                    try tree.forEachEntry(from: start) { key, _ throws(StorageError) in
+                        from.append(Array(key))
+                        return true
+                    }
+                    let wanted = expected.map(\.0).filter { !modelTestKeyLess($0, start) }
+                    #expect(from == wanted, "seed \(seed), round \(round): from \(String(decoding: start, as: UTF8.self))")
+                }
             }
             #expect(walked.map(\.key) == expected.map(\.0), "seed \(seed), round \(round): keys")
             #expect(walked.map(\.value) == expected.map(\.1), "seed \(seed), round \(round): values")

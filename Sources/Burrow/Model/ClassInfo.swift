@@ -43,7 +43,12 @@ final class ClassInfo: Sendable {
     /// classes it links to, so that links read from a file find their Swift class.
     static func of(_ type: ObjectBase.Type) -> ClassInfo {
         let id = ObjectIdentifier(type)
-        if let known = registry.withLock({ $0.byType[id] }) { return known }
+        let memo = ThreadMemo.current
+        if let known = memo.classes.value(for: id) { return known }
+        if let known = registry.withLock({ $0.byType[id] }) {
+            memo.classes.add(id, known)
+            return known
+        }
         let info = ClassInfo(discovering: type)
         let (registered, isNew) = registry.withLock { registry in
             if let raced = registry.byType[id] { return (raced, false) }

@@ -8,6 +8,11 @@ import BurrowStorage
 /// path makes the one field it reads take its default value; that field is the property. Each
 /// key path is read once per process and remembered.
 enum KeyPathName {
+    /// The names found so far, for every thread. A thread looks in its own `ThreadMemo` first:
+    /// a key path literal without captured values (`\Dog.name`, `$0.name` in a query) is one
+    /// instance for the life of the process, which the memo finds by identity, without the
+    /// lock and without hashing the key path's components, which together cost more than the
+    /// rest of building a simple query.
     private static let names = Locked<[AnyKeyPath: String]>([:])
 
     /// The name of the `@Persisted` property of `Root` that `keyPath` reads. Traps if it reads
@@ -23,7 +28,13 @@ enum KeyPathName {
     /// The name of the `@Persisted` property of `Root` that `keyPath` reads; throws if it
     /// reads none or several, or `Root` is not an object class.
     static func resolve<Root, Value>(_ keyPath: KeyPath<Root, Value>) throws(RealmError) -> String {
-        if let known = names.withLock({ $0[keyPath] }) { return known }
+        let instance = ObjectIdentifier(keyPath)
+        let memo = ThreadMemo.current
+        if let entry = memo.keyPathNames.value(for: instance) { return entry.name }
+        if let found = names.withLock({ $0[keyPath] }) {
+            memo.keyPathNames.add(instance, (keyPath, found))
+            return found
+        }
         guard let type = Root.self as? ObjectBase.Type else {
             throw RealmError(.invalidArgument, "The key path \(keyPath) cannot be queried: queries name properties of Object and EmbeddedObject classes, not of \(Root.self).")
         }
@@ -48,6 +59,7 @@ enum KeyPathName {
         }
         let name = info.schema.properties[read[0]].name
         names.withLock { $0[keyPath] = name }
+        memo.keyPathNames.add(instance, (keyPath, name))
         return name
     }
 }

@@ -106,7 +106,12 @@ enum QueryValidator {
 
     /// Checks every comparison of `predicate` against `info`'s class.
     static func validate(_ predicate: QueryPredicate, for info: ClassInfo) throws(RealmError) {
+        // A predicate of a shape that passed for this class passes again (`ThreadMemo`).
+        let memo = ThreadMemo.current
+        let id = ObjectIdentifier(info)
+        if memo.validatedShapes.contains(id, where: { predicate.hasShape(of: $0) }) { return }
         try validate(predicate, in: .object(info))
+        memo.validatedShapes.add(id, predicate.shape)
     }
 
     static func validate(_ predicate: QueryPredicate, in scope: Scope) throws(RealmError) {
@@ -189,23 +194,20 @@ enum QueryValidator {
         case let (l?, r?):
             try check(c, l.0, l.1, against: r.1, description: "\(r.0.what) (\(r.1))")
         case let (l?, nil):
-            for constant in constants(c.rhs) {
-                try check(c, l.0, l.1, against: constant)
-            }
+            try checkConstants(of: c.rhs) { constant throws(RealmError) in try check(c, l.0, l.1, against: constant) }
         case let (nil, r?):
-            for constant in constants(c.lhs) {
-                try check(c, r.0, r.1, against: constant)
-            }
+            try checkConstants(of: c.lhs) { constant throws(RealmError) in try check(c, r.0, r.1, against: constant) }
         case (nil, nil):
             break
         }
     }
 
-    private static func constants(_ expression: QueryExpression) -> [QueryValue] {
+    /// Calls `check` with each constant of `expression` (one, a list's, or none).
+    private static func checkConstants(of expression: QueryExpression, _ check: (QueryValue) throws(RealmError) -> Void) throws(RealmError) {
         switch expression {
-        case .constant(let v): [v]
-        case .list(let values): values
-        default: []
+        case .constant(let value): try check(value)
+        case .list(let values): for value in values { try check(value) }
+        default: break
         }
     }
 
@@ -246,13 +248,14 @@ enum QueryValidator {
     }
 
     private static func checkOperator(_ c: QueryComparison, _ path: PathInfo, _ type: PropertyType) throws(RealmError) {
-        if c.op.isStringOperator, ![.string, .data, .any].contains(type) {
+        let holdsText = type == .string || type == .data || type == .any
+        if c.op.isStringOperator, !holdsText {
             throw RealmError(.invalidArgument, "Invalid comparison '\(c)': \(c.op.rawValue) applies to strings and data, and \(path.what) holds \(type) values.")
         }
-        if c.op.isOrdering, [.bool, .object, .linkingObjects].contains(type) {
+        if c.op.isOrdering, type == .bool || type == .object || type == .linkingObjects {
             throw RealmError(.invalidArgument, "Invalid comparison '\(c)': \(c.op.rawValue) needs values with an order, and \(path.what) holds \(type == .bool ? "bool" : "object") values.")
         }
-        if !c.options.isEmpty, ![.string, .data, .any].contains(type) {
+        if !c.options.isEmpty, !holdsText {
             throw RealmError(.invalidArgument, "Invalid comparison '\(c)': \(c.options.suffix) applies to strings, and \(path.what) holds \(type) values.")
         }
     }

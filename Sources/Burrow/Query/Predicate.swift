@@ -2,12 +2,13 @@
 /// string): a tree of conditions over key paths of the queried class. `Sendable`, so frozen
 /// results keep their query. `QueryValidator` checks a predicate against a class's schema
 /// before it runs; `QueryExecutor` runs it on encoded rows.
-indirect enum QueryPredicate: Sendable, CustomStringConvertible {
+enum QueryPredicate: Sendable, CustomStringConvertible {
     /// TRUEPREDICATE or FALSEPREDICATE.
     case constant(Bool)
-    case and(QueryPredicate, QueryPredicate)
-    case or(QueryPredicate, QueryPredicate)
-    case not(QueryPredicate)
+    indirect case and(QueryPredicate, QueryPredicate)
+    indirect case or(QueryPredicate, QueryPredicate)
+    indirect case not(QueryPredicate)
+    /// Not boxed: a comparison is a class reference already.
     case comparison(QueryComparison)
 
     var description: String {
@@ -111,8 +112,19 @@ enum QueryOperator: String, Sendable {
     /// `BETWEEN {low, high}`: the right side is a list of two values, both bounds included.
     case between = "BETWEEN"
 
-    var isOrdering: Bool { [.less, .lessOrEqual, .greater, .greaterOrEqual, .between].contains(self) }
-    var isStringOperator: Bool { [.beginsWith, .endsWith, .contains, .like].contains(self) }
+    var isOrdering: Bool {
+        switch self {
+        case .less, .lessOrEqual, .greater, .greaterOrEqual, .between: true
+        default: false
+        }
+    }
+
+    var isStringOperator: Bool {
+        switch self {
+        case .beginsWith, .endsWith, .contains, .like: true
+        default: false
+        }
+    }
 
     /// The operator with its sides swapped: `a < b` is `b > a`.
     var flipped: QueryOperator {
@@ -151,12 +163,29 @@ struct QueryStringOptions: OptionSet, Sendable, Hashable {
 /// `lhs op rhs`: for a path through a collection, the quantifier says for which of its values
 /// the comparison must hold. A side with several values (a path, or a list) compares as `IN`:
 /// `age IN {1, 2}` is `age == 1 OR age == 2`.
-struct QueryComparison: Sendable, CustomStringConvertible {
-    var lhs: QueryExpression
-    var op: QueryOperator
-    var rhs: QueryExpression
-    var options: QueryStringOptions = []
-    var quantifier: QueryQuantifier = .any
+///
+/// Immutable, and a class: a predicate is copied at every step from its building to its
+/// evaluation, and copying a class costs one reference count, where copying the sides' enums
+/// (paths, strings, lists) costs one for each value they hold.
+final class QueryComparison: Sendable, CustomStringConvertible {
+    let lhs: QueryExpression
+    let op: QueryOperator
+    let rhs: QueryExpression
+    let options: QueryStringOptions
+    let quantifier: QueryQuantifier
+
+    init(lhs: QueryExpression, op: QueryOperator, rhs: QueryExpression, options: QueryStringOptions = [], quantifier: QueryQuantifier = .any) {
+        self.lhs = lhs
+        self.op = op
+        self.rhs = rhs
+        self.options = options
+        self.quantifier = quantifier
+    }
+
+    /// The comparison with other sides (and operator), the rest unchanged.
+    func with(lhs: QueryExpression, op: QueryOperator? = nil, rhs: QueryExpression) -> QueryComparison {
+        QueryComparison(lhs: lhs, op: op ?? self.op, rhs: rhs, options: options, quantifier: quantifier)
+    }
 
     var description: String {
         let prefix = quantifier == .any ? "" : quantifier.rawValue + " "

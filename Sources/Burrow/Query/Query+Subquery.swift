@@ -27,10 +27,8 @@ extension QueryPredicate {
         case .and(let a, let b): return .and(try a.resolvingSubqueries(in: info), try b.resolvingSubqueries(in: info))
         case .or(let a, let b): return .or(try a.resolvingSubqueries(in: info), try b.resolvingSubqueries(in: info))
         case .not(let a): return .not(try a.resolvingSubqueries(in: info))
-        case .comparison(var c):
-            c.lhs = try c.lhs.resolvingSubquery(in: info)
-            c.rhs = try c.rhs.resolvingSubquery(in: info)
-            return .comparison(c)
+        case .comparison(let c):
+            return .comparison(c.with(lhs: try c.lhs.resolvingSubquery(in: info), rhs: try c.rhs.resolvingSubquery(in: info)))
         }
     }
 
@@ -61,10 +59,7 @@ extension QueryPredicate {
         case .and(let a, let b): return .and(a.dropping(count), b.dropping(count))
         case .or(let a, let b): return .or(a.dropping(count), b.dropping(count))
         case .not(let a): return .not(a.dropping(count))
-        case .comparison(var c):
-            c.lhs = c.lhs.dropping(count)
-            c.rhs = c.rhs.dropping(count)
-            return .comparison(c)
+        case .comparison(let c): return .comparison(c.with(lhs: c.lhs.dropping(count), rhs: c.rhs.dropping(count)))
         }
     }
 }

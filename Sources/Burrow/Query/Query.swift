@@ -65,7 +65,9 @@ public struct Query<T> {
     }
 
     func appending(_ component: QueryPath.Component) -> QueryPath {
-        QueryPath(path.components + [component])
+        var components = path.components
+        components.append(component)
+        return QueryPath(components)
     }
 
     func compare<U>(_ op: QueryOperator, _ value: QueryValue, options: QueryStringOptions = []) -> Query<U> {

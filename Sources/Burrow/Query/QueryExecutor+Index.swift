@@ -16,7 +16,12 @@ extension QueryExecutor {
     /// are the values themselves, so that every key listed satisfies it and no row need be
     /// read to check it.
     func indexCandidates(_ predicate: QueryPredicate, _ table: Table) -> (keys: [ObjectKey], exactConjunct: Int?)? {
-        for (position, conjunct) in predicate.conjuncts.enumerated() {
+        indexCandidates(conjuncts: predicate.conjuncts, table)
+    }
+
+    /// `indexCandidates(_:_:)` for a predicate's `conjuncts`, found already.
+    func indexCandidates(conjuncts: some Collection<QueryPredicate>, _ table: Table) -> (keys: [ObjectKey], exactConjunct: Int?)? {
+        for (position, conjunct) in conjuncts.enumerated() {
             guard case .comparison(let raw) = conjunct else { continue }
             let c = raw.normalized
             guard c.options.isEmpty, c.quantifier == .any, case .path(let path) = c.lhs, path.components.count == 1,
@@ -57,18 +62,18 @@ extension QueryExecutor {
     }
 
     private static func exactlyIndexed(_ side: QueryExpression) -> Bool {
-        let values: [QueryValue]
         switch side {
-        case .constant(let value): values = [value]
-        case .list(let list): values = list
-        default: return false
+        case .constant(let value): exactlyIndexed(value)
+        case .list(let list): list.allSatisfy(exactlyIndexed)
+        default: false
         }
-        return values.allSatisfy { value in
-            switch value {
-            case .null, .int, .bool, .objectId, .uuid: true
-            case .string(let s): s.utf8.count <= KeyEncoding.boundedLength
-            default: false
-            }
+    }
+
+    private static func exactlyIndexed(_ value: QueryValue) -> Bool {
+        switch value {
+        case .null, .int, .bool, .objectId, .uuid: true
+        case .string(let s): s.utf8.count <= KeyEncoding.boundedLength
+        default: false
         }
     }
 

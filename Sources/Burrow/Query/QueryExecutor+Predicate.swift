@@ -332,16 +332,12 @@ extension QueryComparison {
     /// The comparison with a constant side on the right where that does not change its
     /// meaning: `5 < age` is `age > 5`, `3 IN ints` is `ints == 3`.
     var normalized: QueryComparison {
-        var c = self
         switch (lhs, rhs) {
         case (.constant, .path), (.constant, .aggregate), (.list, .path), (.list, .aggregate), (.constant, .subquery):
             guard !op.isStringOperator, op != .between else { return self }
-            c.lhs = rhs
-            c.rhs = lhs
-            c.op = op.flipped
+            return with(lhs: rhs, op: op.flipped, rhs: lhs)
         default:
-            break
+            return self
         }
-        return c
     }
 }

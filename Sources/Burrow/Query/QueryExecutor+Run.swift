@@ -44,14 +44,18 @@ extension QueryExecutor {
     /// they were not read): from an index's candidates if one applies, else by one scan of
     /// the rows.
     func filterTable(_ predicate: QueryPredicate, _ table: Table, useIndexes: Bool = true) -> (keys: [ObjectKey], rows: [UnsafeRawBufferPointer]?) {
-        if useIndexes, let found = indexCandidates(predicate, table) {
+        if useIndexes, case .and = predicate {
             var conjuncts = predicate.conjuncts
-            if let answered = found.exactConjunct {
-                // The index answered that condition exactly: only the others need the rows.
-                conjuncts.remove(at: answered)
-                if conjuncts.isEmpty { return (found.keys, nil) }
+            if let found = indexCandidates(conjuncts: conjuncts, table) {
+                if let answered = found.exactConjunct {
+                    // The index answered that condition exactly: only the others need the rows.
+                    conjuncts.remove(at: answered)
+                }
+                return filter(found.keys, conjuncts.dropFirst().reduce(conjuncts[0]) { .and($0, $1) }, table)
             }
-            return filter(found.keys, conjuncts.dropFirst().reduce(conjuncts[0]) { .and($0, $1) }, table)
+        } else if useIndexes, let found = indexCandidates(conjuncts: CollectionOfOne(predicate), table) {
+            // One condition: if the index answered it exactly, no row need be read.
+            return found.exactConjunct == nil ? filter(found.keys, predicate, table) : (found.keys, nil)
         }
         let compiled = compile(predicate, for: table)
         var keys: [ObjectKey] = []

@@ -9,31 +9,23 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     /// Where the objects come from: nil for every object of the class, else the keys of a
     /// collection (a list, a set, linking objects), read anew at each evaluation.
     let base: ResultsBase?
-    private let evaluation: Evaluation
-
-    /// The object keys at one change stamp of the realm, and outside write transactions the
-    /// rows the evaluation read for them (in the pinned version, valid until the stamp
-    /// changes), which objects made from these results start from instead of looking up.
-    private final class Evaluation {
-        var stamp: UInt64 = .max
-        var table: Table?
-        var keys: [ObjectKey] = []
-        var rows: [UnsafeRawBufferPointer]?
-    }
+    private let evaluation: ResultsEvaluation
 
     init(realm: Realm, steps: [QueryStep] = [], base: ResultsBase? = nil) {
         owner = realm
         self.steps = steps
         self.base = base
-        evaluation = Evaluation()
+        evaluation = ResultsEvaluation()
     }
 
     /// These results with one more query step.
     func appending(_ step: QueryStep) -> Results<Element> {
-        Results(realm: owner, steps: steps + [step], base: base)
+        var steps = self.steps
+        steps.append(step)
+        return Results(realm: owner, steps: steps, base: base)
     }
 
-    private var current: Evaluation {
+    private var current: ResultsEvaluation {
         if evaluation.stamp != owner.changeStamp {
             do {
                 evaluation.table = try owner.table(for: Element.self, creating: false)
@@ -85,6 +77,18 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     public var realm: Realm? { owner }
 
     public var description: String { "Results<\(Element.self)> (\(count) objects)" }
+}
+
+/// What a `Results` found at one change stamp of its realm: the object keys, and outside write
+/// transactions the rows the evaluation read for them (in the pinned version, valid until the
+/// stamp changes), which objects made from the results start from instead of looking up.
+/// Not generic, unlike `Results`: creating an instance of a generic class looks its type up at
+/// run time, which costs more than the allocation itself.
+final class ResultsEvaluation {
+    var stamp: UInt64 = .max
+    var table: Table?
+    var keys: [ObjectKey] = []
+    var rows: [UnsafeRawBufferPointer]?
 }
 
 /// The keys of the collection a `Results` filters (a list, a set, linking objects), read

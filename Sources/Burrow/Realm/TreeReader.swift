@@ -46,17 +46,17 @@ extension TreeReader {
 /// tree handles is behind a lock.
 final class SnapshotReader: TreeReader, Sendable {
     let snapshot: Snapshot
-    /// Tree handles looked up so far (nil: no such tree in this version).
-    private let trees = Locked<[String: Tree?]>([:])
+    /// Tree handles looked up so far, with nil for the names no tree of this version has.
+    private let handles = Locked(RecentNames<Tree?>())
 
     init(_ snapshot: Snapshot) {
         self.snapshot = snapshot
     }
 
     func tree(_ name: String) throws(StorageError) -> Tree? {
-        if let known = trees.withLock({ $0[name] }) { return known }
+        if let known = handles.withLock({ $0.value(for: name) }) { return known }
         let tree = try snapshot.tree(named: name)
-        trees.withLock { $0[name] = tree }
+        handles.withLock { $0.remember(name, tree) }
         return tree
     }
 
@@ -73,11 +73,7 @@ final class SnapshotReader: TreeReader, Sendable {
 
     func scan(_ tree: String, from start: [UInt8], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Bool) throws(StorageError) {
         guard let handle = try self.tree(tree) else { return }
-        var cursor = handle.makeCursor()
-        var more = try cursor.seek(start)
-        while more, body(cursor.key, try cursor.value()) {
-            more = try cursor.next()
-        }
+        try handle.forEachEntry(from: start) { key, value in body(key, value) }
     }
 
     func count(_ tree: String) throws(StorageError) -> Int {
@@ -101,51 +97,27 @@ final class SnapshotReader: TreeReader, Sendable {
 final class TransactionReader: TreeReader {
     let transaction: WriteTransaction
     /// Trees looked up so far, with nil for those that do not exist (yet): trees are created
-    /// and dropped only through this reader, which keeps the cache in step.
-    ///
-    /// The trees used last sit in `recent`, most recent first: a write goes to the same few
-    /// trees (a table's rows, its indexes) over and over, by names that are the same `String`
-    /// values, which compare equal without reading their bytes, so a lookup hashes nothing and
-    /// a write that touches a few trees allocates no dictionary. Names pushed out of `recent`
-    /// move to `older`. Both are unchecked for exclusivity: the reader is confined to its
-    /// transaction's owner, and each access is one lookup or one store.
-    @exclusivity(unchecked) private var recent: [(name: String, id: TreeID?)] = []
-    @exclusivity(unchecked) private var older: [String: TreeID?] = [:]
-    private static let recentCapacity = 8
+    /// and dropped only through this reader, which keeps the cache in step. Unchecked for
+    /// exclusivity: the reader is confined to its transaction's owner, and each access is one
+    /// lookup or one store.
+    @exclusivity(unchecked) private var ids = RecentNames<TreeID?>()
 
     init(_ transaction: WriteTransaction) {
         self.transaction = transaction
-        recent.reserveCapacity(Self.recentCapacity)
     }
 
     func id(_ name: String) throws(StorageError) -> TreeID? {
-        for entry in recent where entry.name == name { return entry.id }
-        let id: TreeID?
-        if let known = older.removeValue(forKey: name) {
-            id = known
-        } else {
-            id = try transaction.tree(named: name)
-        }
-        remember(name, id)
+        if let known = ids.value(for: name) { return known }
+        let id = try transaction.tree(named: name)
+        ids.remember(name, id)
         return id
-    }
-
-    /// Records what `name` stands for now, as the most recent entry.
-    private func remember(_ name: String, _ id: TreeID?) {
-        if let index = recent.firstIndex(where: { $0.name == name }) {
-            recent.remove(at: index)
-        } else if recent.count == Self.recentCapacity {
-            let evicted = recent.removeLast()
-            older[evicted.name] = .some(evicted.id)
-        }
-        recent.insert((name, id), at: 0)
     }
 
     /// Drops the tree named `name`, if it exists.
     func dropTree(_ name: String) throws(StorageError) {
         guard try id(name) != nil else { return }
         try transaction.dropTree(named: name)
-        remember(name, nil)
+        ids.remember(name, nil)
     }
 
     /// Drops every tree of the file.
@@ -157,7 +129,7 @@ final class TransactionReader: TreeReader {
     func openTree(_ name: String) throws(StorageError) -> TreeID {
         if let id = try id(name) { return id }
         let id = try transaction.createTree(named: name)
-        remember(name, id)
+        ids.remember(name, id)
         return id
     }
 

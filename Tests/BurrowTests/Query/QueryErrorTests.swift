@@ -48,6 +48,50 @@ import Testing
         }
     }
 
+    /// A query validated once lets later queries of the same shape skip validation (the
+    /// thread's memo of validated shapes); one that differs in anything validation looks at
+    /// (a constant's type, the operator, its options, the class, the key path) is still checked.
+    @Test func testAQueryOfAValidatedShapeIsStillCheckedWhereItDiffers() throws {
+        let realm = try Realm(configuration: temporaryInMemoryConfiguration())
+        let dogs = realm.objects(Dog.self)
+        // Valid queries, run twice so that their shapes are in the memo.
+        for _ in 0..<2 {
+            _ = try dogs.filter("age == %@", 3)
+            _ = try dogs.filter("name BEGINSWITH %@", "R")
+            _ = try dogs.filter("name == %@", "Rex")
+            _ = try dogs.filter("age == %@ AND name == %@", 1, "x")
+        }
+        let invalid: [(String, [Any], String)] = [
+            ("age == %@", ["old"], "'age'"),                      // another constant type
+            ("age BEGINSWITH %@", [3], "BEGINSWITH"),             // another operator
+            ("name BEGINSWITH[c] %@", [3], "'name'"),             // other options, wrong type
+            ("agee == %@", [3], "'agee'"),                        // another key path
+            ("age == %@ AND name == %@", [1, 2], "'name'"),        // a constant deeper in the tree
+        ]
+        for (query, args, fragment) in invalid {
+            do {
+                _ = try dogs.filter(query, arguments: args)
+                Issue.record("\(query) with \(args) did not throw")
+            } catch {
+                #expect(error.code == .invalidArgument)
+                #expect(error.description.contains(fragment), "\(query): \(error.description) should mention \(fragment)")
+            }
+        }
+        // The same shape on another class is checked against that class.
+        do {
+            _ = try realm.objects(DogToy.self).filter("age == %@", 3)
+            Issue.record("age on DogToy did not throw")
+        } catch {
+            #expect(error.description.contains("DogToy has no property 'age'"), "\(error.description)")
+        }
+        // And the valid shapes still give their results.
+        try realm.write { try realm.add(Dog(value: ["name": "Rex", "age": 3])) }
+        #expect(try dogs.filter("age == %@", 3).count == 1)
+        #expect(try dogs.filter("name == %@", "Rex").count == 1)
+        #expect(dogs.where { $0.name == "Rex" }.count == 1)
+        #expect(dogs.where { $0.name == "Rox" }.count == 0)
+    }
+
     @Test func testSyntaxErrorsSayWhereAndWhatWasExpected() throws {
         let cases: [(String, [Any], String)] = [
             ("age < ", [], "position 6: expected a value"),

@@ -1,0 +1,80 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What the current thread found lately while building queries: the property names key paths
+/// read, the classes' infos, and the predicate shapes that passed validation.
+///
+/// The process-wide caches behind these (`KeyPathName`, `ClassInfo.of`) are shared between
+/// threads, so each lookup there takes a lock and hashes its key, which for a query as small as
+/// `where { $0.name == x }` costs more than the query's lookup in an index. This memo belongs
+/// to one thread, so it needs no lock, and it is a few short arrays searched by identity. It
+/// holds only what the shared caches would give again; a lookup never suspends, so a task
+/// that moves between threads only finds another thread's memo, never a half-written one.
+final class ThreadMemo {
+    /// Key path instances and the property each reads (see `KeyPathName`), with the key path
+    /// held so that its address stays its own while listed.
+    var keyPathNames = RecentEntries<ObjectIdentifier, (keyPath: AnyKeyPath, name: String)>(capacity: 32)
+    /// Model classes and their infos.
+    var classes = RecentEntries<ObjectIdentifier, ClassInfo>(capacity: 16)
+    /// Predicate shapes (`QueryPredicate.shape`) that passed validation, by class info.
+    var validatedShapes = RecentEntries<ObjectIdentifier, QueryPredicate>(capacity: 16)
+
+    /// The calling thread's memo, made on first use and released when the thread ends.
+    static var current: ThreadMemo {
+        if let existing = pthread_getspecific(key) {
+            return Unmanaged<ThreadMemo>.fromOpaque(existing).takeUnretainedValue()
+        }
+        let memo = ThreadMemo()
+        pthread_setspecific(key, Unmanaged.passRetained(memo).toOpaque())
+        return memo
+    }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        #if canImport(Darwin)
+        let status = pthread_key_create(&key) { Unmanaged<ThreadMemo>.fromOpaque($0).release() }
+        #else
+        let status = pthread_key_create(&key) { pointer in
+            if let pointer { Unmanaged<ThreadMemo>.fromOpaque(pointer).release() }
+        }
+        #endif
+        precondition(status == 0, "pthread_key_create failed (\(status)): the process has used up its thread-specific keys")
+        return key
+    }()
+}
+
+/// A few entries by key: a lookup is a linear search that compares keys only, and once
+/// `capacity` entries are held each new one replaces the oldest.
+struct RecentEntries<Key: Equatable, Value> {
+    private var entries: [(key: Key, value: Value)] = []
+    private var next = 0
+    let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    /// The value of the first entry under `key`, if any.
+    func value(for key: Key) -> Value? {
+        for entry in entries where entry.key == key { return entry.value }
+        return nil
+    }
+
+    /// Whether some entry under `key` has a value satisfying `matches`.
+    func contains(_ key: Key, where matches: (Value) -> Bool) -> Bool {
+        entries.contains { $0.key == key && matches($0.value) }
+    }
+
+    /// Adds an entry, replacing the oldest once `capacity` are held.
+    mutating func add(_ key: Key, _ value: Value) {
+        if entries.count < capacity {
+            entries.append((key, value))
+        } else {
+            entries[next] = (key, value)
+            next = (next + 1) % capacity
+        }
+    }
+}
