@@ -13,14 +13,17 @@ import Darwin
 /// to one thread, so it needs no lock, and it is a few short arrays searched by identity. It
 /// holds only what the shared caches would give again; a lookup never suspends, so a task
 /// that moves between threads only finds another thread's memo, never a half-written one.
+///
+/// The fields are unchecked for exclusivity: only the memo's thread reaches them, and no access
+/// overlaps another (each is one lookup or one addition, and none calls back into the memo).
 final class ThreadMemo {
     /// Key path instances and the property each reads (see `KeyPathName`), with the key path
     /// held so that its address stays its own while listed.
-    var keyPathNames = RecentEntries<ObjectIdentifier, (keyPath: AnyKeyPath, name: String)>(capacity: 32)
+    @exclusivity(unchecked) var keyPathNames = RecentEntries<ObjectIdentifier, (keyPath: AnyKeyPath, name: String)>(capacity: 32)
     /// Model classes and their infos.
-    var classes = RecentEntries<ObjectIdentifier, ClassInfo>(capacity: 16)
+    @exclusivity(unchecked) var classes = RecentEntries<ObjectIdentifier, ClassInfo>(capacity: 16)
     /// Predicate shapes (`QueryPredicate.shape`) that passed validation, by class info.
-    var validatedShapes = RecentEntries<ObjectIdentifier, QueryPredicate>(capacity: 16)
+    @exclusivity(unchecked) var validatedShapes = RecentEntries<ObjectIdentifier, QueryPredicate>(capacity: 16)
 
     /// The calling thread's memo, made on first use and released when the thread ends.
     static var current: ThreadMemo {
