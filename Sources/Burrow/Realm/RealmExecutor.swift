@@ -1,4 +1,3 @@
-import BurrowStorage
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -57,9 +56,6 @@ public final class RealmExecutor: Sendable {
     /// Whether the calling thread is the thread of some `RealmExecutor`, where blocking holds up
     /// only the actor it runs.
     static var currentThreadMayBlock: Bool { RealmExecutorThread.isExecutorThread }
-
-    /// How many executor threads are running in the process (for tests).
-    static var runningThreads: Int { RealmExecutorThread.running.withLock { $0 } }
 }
 
 /// The thread behind a `RealmExecutor`, and the executor the runtime sees. The thread holds it
@@ -81,9 +77,6 @@ final class RealmExecutorThread: SerialExecutor, @unchecked Sendable {
     private var idle = false
     private var stopping = false
 
-    /// Executor threads running now.
-    static let running = Locked(0)
-
     /// The key of the thread-local pointer to the executor whose thread is the current one.
     private static let currentKey: pthread_key_t = {
         var key = pthread_key_t()
@@ -95,11 +88,6 @@ final class RealmExecutorThread: SerialExecutor, @unchecked Sendable {
     /// Whether the calling thread is some executor's thread.
     static var isExecutorThread: Bool { pthread_getspecific(currentKey) != nil }
 
-    /// The executor whose thread is the calling thread, if any.
-    static var current: RealmExecutorThread? {
-        guard let pointer = pthread_getspecific(currentKey) else { return nil }
-        return Unmanaged<RealmExecutorThread>.fromOpaque(pointer).takeUnretainedValue()
-    }
 
     init() {
         mutex = .allocate(capacity: 1)
@@ -119,7 +107,8 @@ final class RealmExecutorThread: SerialExecutor, @unchecked Sendable {
         mutex.deallocate()
     }
 
-    var isCurrent: Bool { Self.current === self }
+    /// Whether the calling thread is this executor's.
+    var isCurrent: Bool { pthread_getspecific(Self.currentKey) == Unmanaged.passUnretained(self).toOpaque() }
 
     /// Starts the thread, which holds `self` until it ends.
     func start() {
@@ -128,7 +117,6 @@ final class RealmExecutorThread: SerialExecutor, @unchecked Sendable {
         defer { pthread_attr_destroy(&attributes) }
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
         let context = Unmanaged.passRetained(self).toOpaque()
-        Self.running.withLock { $0 += 1 }
         #if canImport(Glibc)
         var id = pthread_t()
         let status = pthread_create(&id, &attributes, { context in
@@ -207,6 +195,5 @@ final class RealmExecutorThread: SerialExecutor, @unchecked Sendable {
         }
         pthread_mutex_unlock(mutex)
         pthread_setspecific(Self.currentKey, nil)
-        Self.running.withLock { $0 -= 1 }
     }
 }
