@@ -88,7 +88,6 @@ final class RealmExecutorThread: SerialExecutor, @unchecked Sendable {
     /// Whether the calling thread is some executor's thread.
     static var isExecutorThread: Bool { pthread_getspecific(currentKey) != nil }
 
-
     init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
