@@ -47,6 +47,8 @@ struct CommitState {
     var pendingSlotVersion: UInt64?
     /// Pages written over while `roundFreed` listed them, since the handle opened (for tests).
     var pagesReusedWithinRounds = 0
+    /// Rounds run by `waitUntilDurableRunningRound` on its caller's thread (for tests).
+    var roundsRunByCommitters = 0
     /// A round wanted with nobody waiting: `.normal` commits ask for one (on the sync queue) once
     /// enough freed pages are held back, so that free space keeps being reused.
     var backgroundRoundWanted = false
@@ -118,9 +120,13 @@ struct CommitState {
             || heldBack.values.reduce(0, +) >= Storage.heldBackLimit(pageCount: pageCount)
     }
 
+    /// Whether a round may start now: none is running and no `.normal` commit waits to write its
+    /// meta first.
+    var roundMayStart: Bool { !roundInFlight && normalWriter == nil && !normalWriterWoken }
+
     /// Claims the next round if one is needed and none is running.
     mutating func claimRound() -> Bool {
-        guard !roundInFlight, normalWriter == nil, !normalWriterWoken, !waiters.isEmpty || backgroundRoundWanted else { return false }
+        guard roundMayStart, !waiters.isEmpty || backgroundRoundWanted else { return false }
         roundInFlight = true
         return true
     }
@@ -300,6 +306,43 @@ extension Storage {
         wait.semaphore.wait()
         if let error = wait.error { throw error }
     }
+
+    /// Makes version `receipt.version` durable by running the sync round on the calling thread,
+    /// if no round is in flight: returns true once the version (or a later one) is durable,
+    /// having blocked the thread for the sync. If a round is in flight (or a `.normal` commit
+    /// waits to go before the next one), returns false at once and changes nothing; wait with
+    /// `waitUntilDurable` then. Rounds needed after this one go to the sync queue.
+    ///
+    /// For callers whose thread serves them alone (an actor's own thread): a durable commit then
+    /// needs no thread switch. Never call it on a thread of the cooperative pool, where a slow
+    /// sync would hold a thread other tasks need. Throws `handleFailed` if a sync failed before
+    /// the version became durable.
+    package func waitUntilDurableRunningRound(_ receipt: CommitReceipt) throws(StorageError) -> Bool {
+        let wait = BlockingDurabilityWait()
+        let settledNow = try commitState.withLock { s throws(StorageError) -> Bool? in
+            if let done = settled(receipt.version, s) {
+                if let error = done { throw error }
+                return true
+            }
+            guard s.roundMayStart else { return false }
+            s.waiters.append(.blocking(version: receipt.version, wait))
+            let claimed = s.claimRound()
+            assert(claimed, "a round may start and a waiter waits, so the claim holds")
+            s.roundsRunByCommitters += 1
+            return nil
+        }
+        if let settledNow { return settledNow }
+        runRounds(handOff: true)
+        // The round just run targeted the latest version, so it covered this one: the wait
+        // returns at once.
+        wait.semaphore.wait()
+        if let error = wait.error { throw error }
+        return true
+    }
+
+    /// Rounds run on a committer's thread by `waitUntilDurableRunningRound` since the handle
+    /// opened (for tests).
+    package var syncRoundsRunByCommitters: Int { commitState.withLock { $0.roundsRunByCommitters } }
 
     /// nil while `version` is not durable and may become so; otherwise the outcome.
     private func settled(_ version: UInt64, _ s: CommitState) -> StorageError?? {

@@ -18,6 +18,11 @@ final class WriteLock: Sendable {
             return s.nextID
         }
         try await withTaskCancellationHandler {
+            // Capturing `isolation` makes this closure isolated to it. Without the capture the
+            // closure is nonisolated, and calling it hops to the global executor and back: free
+            // on a default actor (the pool thread gives the actor up and takes it back), but two
+            // thread switches on an actor with an executor of its own (`RealmExecutor`).
+            _ = isolation
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let action: Machine.AcquireAction? = state.withLock { s in
                     // Checked under the lock: a cancellation handler that ran before we queued

@@ -137,6 +137,55 @@ struct GroupCommitTests {
         try Self.expectDurable(disk, writers: writers, commitsEach: 1)
     }
 
+    @Test("A committer that finds no round in flight runs it on its own thread; one that finds a round leaves it alone")
+    func committersRunTheRoundOnlyWhenNoneIsInFlight() throws {
+        let disk = SimulatedDisk(name: "round run by committers", capacity: 1 << 26)
+        let storage = try Storage(device: disk)
+        func commit(_ w: Int) throws -> CommitReceipt {
+            let txn = try storage.beginWriteBlocking()
+            try txn.put(Self.key(w, 0), Self.value(w, 0), in: try txn.openTree(named: "a"))
+            try txn.put(Self.key(w, 0), Self.value(w, 0), in: try txn.openTree(named: "b"))
+            return try txn.commitPendingSync()
+        }
+        // No round in flight: the caller runs it and returns with its version durable.
+        let first = try commit(0)
+        #expect(try storage.waitUntilDurableRunningRound(first))
+        #expect(Self.durableVersion(storage) >= first.version)
+        #expect(storage.syncRoundsRunByCommitters == 1)
+        // Already durable: true, no round.
+        #expect(try storage.waitUntilDurableRunningRound(first))
+        #expect(storage.syncRoundsRunByCommitters == 1)
+
+        // A round held in its sync, run by a committer on a thread of its own.
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        disk.beforeNextSync {
+            entered.signal()
+            release.wait()
+        }
+        let second = try commit(1)
+        let leaderDone = DispatchSemaphore(value: 0)
+        let leaderResult = Locked<Result<Bool, StorageError>?>(nil)
+        Thread {
+            let result = Result { () throws(StorageError) -> Bool in try storage.waitUntilDurableRunningRound(second) }
+            leaderResult.withLock { $0 = result }
+            leaderDone.signal()
+        }.start()
+        entered.wait()
+        // The round is in its sync: a second committer gets false, registers nothing, and waits
+        // for the next round as any waiter does.
+        let third = try commit(2)
+        #expect(try storage.waitUntilDurableRunningRound(third) == false)
+        #expect(storage.commitState.withLock { $0.waiters.map(\.version) } == [second.version], "only the leader waits")
+        release.signal()
+        leaderDone.wait()
+        #expect(try leaderResult.withLock { $0 }?.get() == true)
+        try storage.waitUntilDurableBlocking(third)
+        #expect(Self.durableVersion(storage) >= third.version)
+        #expect(storage.syncRoundsRunByCommitters == 2)
+        try Self.expectDurable(disk, writers: 3, commitsEach: 1)
+    }
+
     /// Commits `commitsEach` pairs of puts with `commit(.full)`, recording what went wrong.
     static func blockingWriter(_ w: Int, storage: Storage, commits commitsEach: Int, errors: Locked<[String]>) {
         do {
@@ -316,7 +365,10 @@ struct GroupCommitTests {
             try await storage.waitUntilDurable(receipt)
             return receipt.version
         }
-        try await Task.sleep(for: .milliseconds(5))
+        // Cancel once the commit is published (its wait has begun or is about to, and the sync
+        // takes 20 ms): a fixed sleep lost the race on a loaded machine, cancelling the task
+        // while it still waited for the write lock.
+        while storage.version < 1 { try await Task.sleep(for: .milliseconds(1)) }
         task.cancel()
         let version = try await task.value
         #expect(Self.durableVersion(storage) >= version)

@@ -78,12 +78,20 @@ extension Realm {
         }
     }
 
-    /// Commits the open write transaction and waits for it to be durable without blocking a
-    /// thread; writes that wait at the same time share one sync (group commit).
+    /// Commits the open write transaction and waits for it to be durable; writes that wait at the
+    /// same time share one sync (group commit).
+    ///
+    /// On a thread of the cooperative pool the wait never blocks: the file's sync queue runs the
+    /// sync round and the task resumes afterwards. On a `RealmExecutor`'s thread, which serves
+    /// one actor only, the commit runs the round itself when none is in flight (blocking the
+    /// thread for the sync, with no thread switch), and otherwise waits for the next round
+    /// without blocking, as on the pool.
     func commitWriteAsync(isolation: isolated (any Actor)? = #isolation) async throws {
         let receipt = try publishWrite()
+        guard configuration.durability == .full else { return }
         do {
-            if configuration.durability == .full { try await storage.waitUntilDurable(receipt) }
+            if RealmExecutor.currentThreadMayBlock, try storage.waitUntilDurableRunningRound(receipt) { return }
+            try await storage.waitUntilDurable(receipt)
         } catch {
             throw RealmError(error)
         }

@@ -53,6 +53,25 @@ actor DogStore {
     }
 }
 
+/// An actor of the app's own on a thread of its own (Concurrency.md).
+actor DogKennel {
+    let executor = RealmExecutor()
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    var realm: Realm!
+
+    init(configuration: Realm.Configuration) async throws {
+        realm = try await Realm.open(configuration: configuration)
+    }
+
+    func add(_ name: String) async throws {
+        try await realm.asyncWrite { try realm.add(GuideDog(value: ["name": name])) }
+    }
+
+    func names() -> [String] {
+        realm.objects(GuideDog.self).map(\.name)
+    }
+}
+
 /// A function that runs inside a RealmActor (Concurrency.md).
 func adopt(in db: isolated RealmActor) async throws {
     let realm = db.realm
@@ -169,6 +188,10 @@ func adopt(in db: isolated RealmActor) async throws {
         #expect(realm.pinnedVersionCount >= 2, "the realm's new version, and the old one the frozen values hold")
         #expect(frozen.age == 4 && results.first?.age == 4)
         #expect(thawed?.name == "Rex")
+        // Concurrency.md: "An actor of your own", on a thread of its own
+        let kennel = try await DogKennel(configuration: config)
+        try await kennel.add("Fido")
+        #expect(await kennel.names().sorted() == ["Fido", "Rex"])
     }
 
     @Test func testConcurrencyObservingChanges() async throws {
