@@ -220,6 +220,12 @@ extension RealmActor {
         _ = try realm.objects(Dog.self).freeze()
         _ = try realm.freeze().thaw()
         _ = try frozen.thaw()
+        let person = Person(value: ["id": 2, "dogs": [["name": "Ace"]]])
+        try realm.write { try realm.add(person) }
+        _ = try person.dogs.freeze().thaw()
+        _ = try person.dogs[0].citiesVisited.freeze().thaw()
+        _ = try person.dogs[0].favoriteParksByCity.freeze().thaw()
+        _ = try person.dogs[0].owners.freeze().thaw()
     }
 
     /// "Opening a realm": the three ways, and the default file.
@@ -239,6 +245,15 @@ extension RealmActor {
         #expect(await db.objects(Dog.self).count == 1)
         realm.refresh()
         #expect(realm.objects(Dog.self).count == 1)
+        // The initializer takes RealmSwift's arguments in RealmSwift's order; `durability` last.
+        let ported = Realm.Configuration(schemaVersion: 1, migrationBlock: nil, objectTypes: [Dog.self])
+        #expect(ported.schemaVersion == 1 && ported.migrationBlock == nil && ported.objectTypes?.count == 1)
+        let readOnly = Realm.Configuration(fileURL: url, readOnly: true, schemaVersion: 1)
+        #expect(readOnly.readOnly && readOnly.schemaVersion == 1)
+        let all = Realm.Configuration(
+            fileURL: url, inMemoryIdentifier: nil, readOnly: false, schemaVersion: 1, migrationBlock: nil,
+            deleteRealmIfMigrationNeeded: false, objectTypes: config.objectTypes, durability: .normal)
+        #expect(all.durability == .normal && all.objectTypes?.count == 4)
         #expect(Realm.Configuration().fileURL?.lastPathComponent == "default.burrow")
         #expect(Realm.Configuration().fileURL?.deletingLastPathComponent().path
             == URL(fileURLWithPath: FileManager.default.currentDirectoryPath).path)
@@ -299,6 +314,44 @@ extension RealmActor {
         #expect(printed.lines == ["0", "1"])
     }
 
+    /// "Frozen objects": frozen lists, sets, maps and linking objects.
+    @Test func testFrozenCollections() async throws {
+        let realm = try Realm(configuration: configuration())
+        let rex = Dog(value: ["name": "Rex", "age": 1, "citiesVisited": ["Toronto"], "favoriteParksByCity": ["Toronto": "High Park"]])
+        let person = Person(value: ["id": 1, "name": "Ali", "dogs": [rex, ["name": "Fido", "age": 7]]])
+        try realm.write { try realm.add(person) }
+        // The guide's example:
+        let dogs: FrozenList<Dog> = try person.dogs.freeze()                      // RealmSwift: a List<Dog>
+        let cities: FrozenMutableSet<String> = try rex.citiesVisited.freeze()
+        let parks: FrozenMap<String, String> = try rex.favoriteParksByCity.freeze()
+        let owners: FrozenLinkingObjects<Person> = try rex.owners.freeze()
+        let names = await Task.detached { dogs.map(\.name) }.value                 // read it on any thread
+        let liveDogs: List<Dog>? = try dogs.thaw()                                 // or realm.thaw(dogs)
+        // What it claims:
+        #expect(names == ["Rex", "Fido"])
+        try realm.write {
+            person.dogs.swapAt(0, 1)
+            person.dogs.append(Dog(value: ["name": "Ace"]))
+            rex.citiesVisited.insert("Oslo")
+            rex.favoriteParksByCity["Oslo"] = "Frogner"
+            try realm.add(Person(value: ["id": 2, "name": "Bo", "dogs": [rex]]))
+        }
+        #expect(dogs.map(\.name) == ["Rex", "Fido"], "later writes do not change it, nor its order")
+        #expect(Array(cities) == ["Toronto"] && cities.contains("Toronto") && !cities.contains("Oslo"))
+        #expect(parks["Toronto"] == "High Park" && parks["Oslo"] == nil && parks.keys == ["Toronto"])
+        #expect(owners.map(\.name) == ["Ali"])
+        #expect(dogs.isFrozen && cities.isFrozen && parks.isFrozen && owners.isFrozen)
+        #expect(dogs[0].isFrozen, "elements are frozen objects")
+        let first: Frozen<Dog> = try dogs[0].freeze()
+        #expect(first.name == "Rex" && first.versionNumber == dogs.versionNumber)
+        #expect(liveDogs?.isFrozen == false && liveDogs?.count == 2, "a live list, in this isolation's realm, which moves only when told")
+        #expect(realm.thaw(dogs)?.map(\.name) == ["Fido", "Rex", "Ace"], "the live list in the realm that wrote")
+        let puppies: FrozenResults<Dog> = try person.dogs.where { $0.age < 2 }.freeze()
+        #expect(puppies.map(\.name).sorted() == ["Ace", "Rex"], "to query, freeze the results of a query")
+        try realm.write { try realm.delete(person) }
+        #expect(realm.thaw(dogs) == nil, "nil once the list's object is deleted")
+    }
+
     /// "Frozen objects": `Frozen<T>` and `FrozenResults<T>`, and thawing them.
     @Test func testFrozenObjects() async throws {
         let realm = try Realm(configuration: configuration())
@@ -319,17 +372,13 @@ extension RealmActor {
         #expect(frozen.name == "Rex" && frozen.favoriteToy?.name == "Wubba")
         #expect(dog.isFrozen && dog.name == "Rex" && frozen.isFrozen)
         #expect(old.map(\.name) == ["Fido"])
-        // Lists have no freeze(); the results of a query on one do.
-        let ali = Person(value: ["id": 1, "name": "Ali"])
-        try realm.write {
-            try realm.add(ali)
-            ali.dogs.append(rex)
-        }
-        let person = ali
-        let frozenDogs: FrozenResults<Dog> = try person.dogs.where { $0.age < 2 }.freeze()
-        #expect(frozenDogs.map(\.name) == ["Rex"])
-        #expect(try person.freeze().dogs.map(\.name) == ["Rex"], "or freeze the owner")
-        #expect(live?.isFrozen == false && live?.name == "Rex")
+        // A frozen ObjectKeyIdentifiable object is Identifiable, with an id kept across versions.
+        func ids<C: Collection>(_ items: C) -> [C.Element.ID] where C.Element: Identifiable { items.map(\.id) }
+        #expect(ids(all) == realm.objects(Dog.self).map(\.id))
+        try realm.write { rex.age = 2 }
+        #expect(ids(try realm.objects(Dog.self).freeze()) == ids(all))
+        #expect(frozen.id == rex.id)
+        #expect(live?.isFrozen == false && live?.name == "Rex" && frozen.age == 1)
         #expect(same?.realm === realm && same?.isFrozen == false)
         let crossed = await Task.detached { all.map(\.name).sorted() }.value
         #expect(crossed == ["Fido", "Rex"])
@@ -574,6 +623,16 @@ extension RealmActor {
         let realm = try Realm(configuration: config)
         // What it claims:
         #expect(realm.objects(Contact.self).map(\.nickname) == ["Alice"])
+        // The block does not run for a new file, which gets the classes at schemaVersion.
+        let ran = PortingLog()
+        var fresh = config
+        fresh.fileURL = temporaryConfiguration().fileURL!
+        fresh.migrationBlock = { _, oldSchemaVersion in ran.appendLine("\(oldSchemaVersion)") }
+        _ = try Realm(configuration: fresh)
+        #expect(ran.lines.isEmpty)
+        var freshLower = fresh
+        freshLower.schemaVersion = 1
+        #expect(throws: RealmError.self, "the new file has version 2") { _ = try Realm(configuration: freshLower) }
         // Without raising schemaVersion, the changed class is an error, and the file is untouched.
         var unchanged = config
         unchanged.schemaVersion = 1
@@ -766,6 +825,11 @@ extension RealmActor {
         let frozenRealm = try realm.freeze()
         let thawedRealm = try frozenRealm.thaw()
         #expect(frozenRealm.isFrozen && !thawedRealm.isFrozen)
+        let frozenDogs = try person.dogs.freeze()
+        #expect(frozenDogs.isFrozen && frozenDogs.isEmpty)
+        #expect(try frozenDogs.thaw()?.isFrozen == false)
+        let ported = Realm.Configuration(schemaVersion: 1, objectTypes: [Dog.self])
+        #expect(ported.schemaVersion == 1)
         let copy = config.fileURL!.deletingLastPathComponent().appendingPathComponent("copy.burrow")
         try realm.writeCopy(toFile: copy)
         #expect(try Realm(configuration: Realm.Configuration(fileURL: copy, objectTypes: config.objectTypes)).objects(Dog.self).count == 1)
