@@ -14,6 +14,7 @@ public struct FrozenMap<Key: _MapKey, Value: _Persistable>: Sequence, Sendable, 
 
     /// The number of entries (one field read).
     public var count: Int { frozen.collection.count }
+    /// Whether the map had no entries.
     public var isEmpty: Bool { count == 0 }
     /// The keys, in order.
     public var keys: [Key] { frozen.collection.keys }
