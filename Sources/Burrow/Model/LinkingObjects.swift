@@ -8,7 +8,8 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, _Pers
     /// The property of `Element` whose links this follows.
     public let propertyName: String
     private let owner: ObjectBase?
-    private let keys: [ObjectKey]
+    /// The keys of the linking objects, read when this value was made.
+    let keys: [ObjectKey]
     private let originTable: Table?
     /// The index of this property in its object's class (nil if not read from an object).
     private(set) var ownerProperty: Int?

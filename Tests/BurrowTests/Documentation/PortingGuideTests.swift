@@ -326,6 +326,7 @@ extension RealmActor {
         let parks: FrozenMap<String, String> = try rex.favoriteParksByCity.freeze()
         let owners: FrozenLinkingObjects<Person> = try rex.owners.freeze()
         let names = await Task.detached { dogs.map(\.name) }.value                 // read it on any thread
+        let puppies: FrozenResults<Dog> = dogs.where { $0.age < 2 }                // queried in its version
         let liveDogs: List<Dog>? = try dogs.thaw()                                 // or realm.thaw(dogs)
         // What it claims:
         #expect(names == ["Rex", "Fido"])
@@ -346,8 +347,8 @@ extension RealmActor {
         #expect(first.name == "Rex" && first.versionNumber == dogs.versionNumber)
         #expect(liveDogs?.isFrozen == false && liveDogs?.count == 2, "a live list, in this isolation's realm, which moves only when told")
         #expect(realm.thaw(dogs)?.map(\.name) == ["Fido", "Rex", "Ace"], "the live list in the realm that wrote")
-        let puppies: FrozenResults<Dog> = try person.dogs.where { $0.age < 2 }.freeze()
-        #expect(puppies.map(\.name).sorted() == ["Ace", "Rex"], "to query, freeze the results of a query")
+        #expect(puppies.map(\.name) == ["Rex"], "queried in the frozen version: Ace came later")
+        #expect(try dogs.filter("age > 5").map(\.name) == ["Fido"] && dogs.sum(ofProperty: "age") as Int == 8)
         try realm.write { try realm.delete(person) }
         #expect(realm.thaw(dogs) == nil, "nil once the list's object is deleted")
     }

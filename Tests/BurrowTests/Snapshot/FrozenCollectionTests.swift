@@ -6,6 +6,14 @@ import Testing
 /// checked against a Swift model of what the live collection held when it was frozen, after
 /// later writes changed the live one, and from detached tasks.
 @Suite struct FrozenCollectionTests {
+    /// A new file with every class these tests use. Naming them keeps each stored class name
+    /// bound to these classes: other suites store other classes under "Dog" and "Person".
+    private func configuration() -> Realm.Configuration {
+        var config = temporaryConfiguration()
+        config.objectTypes = [Playlist.self, DogToy.self, Dog.self, Person.self, Address.self, QTag.self, QShelf.self, QTagMap.self, QItem.self]
+        return config
+    }
+
     private var rounds: Int { Int(ProcessInfo.processInfo.environment["BURROW_COLLECTION_OPS"] ?? "").map { max(10, $0 / 50) } ?? 60 }
 
     /// What a frozen snapshot must hold: the model's contents when it was taken.
@@ -44,7 +52,7 @@ import Testing
         let seed = UInt64(ProcessInfo.processInfo.environment["BURROW_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max)
         print("FrozenCollectionTests seed \(seed)")
         var random = SeededRandom(seed: seed)
-        let realm = try Realm(configuration: temporaryConfiguration())
+        let realm = try Realm(configuration: configuration())
         let playlist = Playlist(value: ["id": 1])
         try realm.write { try realm.add(playlist) }
         var tracks: [Int] = []
@@ -133,7 +141,7 @@ import Testing
     }
 
     @Test func testFrozenLinkingObjectsKeepTheirVersion() async throws {
-        let realm = try Realm(configuration: temporaryConfiguration())
+        let realm = try Realm(configuration: configuration())
         let rex = Dog(value: ["name": "Rex"])
         try realm.write { try realm.add(Person(value: ["id": 1, "name": "Ali", "dogs": [rex]])) }
         let owners: FrozenLinkingObjects<Person> = try rex.owners.freeze()
@@ -150,7 +158,7 @@ import Testing
     }
 
     @Test func testAFrozenListOfObjectsYieldsFrozenObjectsOfItsVersion() throws {
-        let realm = try Realm(configuration: temporaryConfiguration())
+        let realm = try Realm(configuration: configuration())
         let ali = Person(value: ["id": 1, "dogs": [["name": "Rex", "age": 1], ["name": "Fido", "age": 2], ["name": "Rex", "age": 3]]])
         try realm.write { try realm.add(ali) }
         let dogs = try ali.dogs.freeze()
@@ -169,10 +177,52 @@ import Testing
         #expect(viaOwner.versionNumber == frozenAli.versionNumber && viaOwner.map(\.age) == [3, 20, 1])
     }
 
+    // MARK: Queries
+
+    @Test func testQueriesOnFrozenCollectionsOfObjectsRunInTheirVersion() throws {
+        let realm = try Realm(configuration: configuration())
+        let ali = Person(value: ["id": 1, "dogs": [["name": "Rex", "age": 1], ["name": "Ace", "age": 4], ["name": "Fido", "age": 2]]])
+        let red = QTag(value: ["id": 1, "label": "red", "weight": 3]), blue = QTag(value: ["id": 2, "label": "blue", "weight": 1])
+        let shelf = QShelf(value: ["tags": [red, blue]])
+        let map = QTagMap(value: ["id": 1, "byName": ["r": red, "b": blue]])
+        let item = QItem(value: ["id": 1, "name": "item", "links": [red]])
+        try realm.write {
+            try realm.add(ali)
+            try realm.add(shelf)
+            try realm.add(map)
+            map.byName.updateValue(nil, forKey: "none")
+            try realm.add(item)
+        }
+        let dogs = try ali.dogs.freeze(), tags = try shelf.tags.freeze(), byName = try map.byName.freeze()
+        let redOwners = try red.owners.freeze()
+        try realm.write {
+            for dog in ali.dogs { dog.age += 10 }
+            ali.dogs.removeAll()
+            red.weight = 0
+            shelf.tags.remove(blue)
+            map.byName["b"] = nil
+            try realm.add(QItem(value: ["id": 2, "name": "later", "links": [red]]))
+        }
+        // Each query sees the collection, and its objects, as they were when it was frozen.
+        #expect(dogs.where { $0.age < 3 }.map(\.name) == ["Rex", "Fido"], "in list order")
+        #expect(try dogs.filter("age > %@", 1).map(\.name) == ["Ace", "Fido"])
+        #expect(dogs.sorted(byKeyPath: "age", ascending: false).map(\.name) == ["Ace", "Fido", "Rex"])
+        #expect(dogs.sum(ofProperty: "age") as Int == 7 && dogs.max(ofProperty: "age") as Int? == 4)
+        #expect(dogs.distinct(by: ["age"]).count == 3)
+        #expect(dogs.where { $0.age < 3 }.versionNumber == dogs.versionNumber)
+        #expect(tags.where { $0.weight > 2 }.map(\.label) == ["red"] && tags.sum(ofProperty: "weight") as Int == 4)
+        #expect(byName.sorted(byKeyPath: "weight").map(\.label) == ["blue", "red"], "nil values left out")
+        #expect(try redOwners.where { $0.name == "item" }.count == 1 && redOwners.filter("name == 'later'").isEmpty)
+        // The live collections have moved on.
+        #expect(ali.dogs.where { $0.age < 3 }.isEmpty && shelf.tags.where { $0.weight > 2 }.isEmpty)
+        let badQuery = #expect(throws: RealmError.self) { _ = try dogs.filter("agee > 1") }
+        #expect(badQuery?.code == .invalidArgument)
+    }
+
     // MARK: Thawing
 
     @Test func testThawGivesTheLiveCollectionOrNilOnceItsObjectIsDeleted() async throws {
-        let realm = try Realm(configuration: temporaryConfiguration())
+        let realm = try Realm(configuration: configuration())
         let playlist = Playlist(value: ["id": 1, "tracks": [1, 2], "tags": ["a"], "ratings": ["x": 1]])
         let rex = Dog(value: ["name": "Rex"])
         try realm.write {
@@ -217,7 +267,7 @@ import Testing
         #expect((#expect(throws: RealmError.self) { _ = try Dog().owners.freeze() })?.code == .invalidObject)
         #expect((#expect(throws: RealmError.self) { _ = try Playlist().tracks.freeze() })?.code == .invalidObject)
 
-        let realm = try Realm(configuration: temporaryConfiguration())
+        let realm = try Realm(configuration: configuration())
         let playlist = Playlist(value: ["id": 1, "tracks": [1]])
         try realm.write {
             try realm.add(playlist)
@@ -233,7 +283,7 @@ import Testing
     // MARK: Identifiable
 
     @Test func testFrozenObjectKeyIdentifiableObjectsAreIdentifiableAcrossVersions() throws {
-        let realm = try Realm(configuration: temporaryConfiguration())
+        let realm = try Realm(configuration: configuration())
         let rex = Dog(value: ["name": "Rex"]), fido = Dog(value: ["name": "Fido"])
         try realm.write {
             try realm.add(rex)
