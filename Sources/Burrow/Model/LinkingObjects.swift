@@ -8,8 +8,11 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, _Pers
     /// The property of `Element` whose links this follows.
     public let propertyName: String
     private let owner: ObjectBase?
-    private let keys: [ObjectKey]
+    /// The keys of the linking objects, read when this value was made.
+    let keys: [ObjectKey]
     private let originTable: Table?
+    /// The index of this property in its object's class (nil if not read from an object).
+    private(set) var ownerProperty: Int?
 
     /// Declares the inverse of `property` of `type`.
     public init(fromType type: Element.Type, property propertyName: String) {
@@ -66,7 +69,9 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, _Pers
     public static func _defaultValue() -> LinkingObjects<Element> { LinkingObjects(fromType: Element.self, property: "") }
     public static func _get(_ object: ObjectBase, _ property: Int) -> LinkingObjects<Element> {
         let origin = ClassInfo.of(type(of: object)).schema.properties[property].linkOriginPropertyName ?? ""
-        return LinkingObjects(owner: object, propertyName: origin)
+        var linkingObjects = LinkingObjects(owner: object, propertyName: origin)
+        linkingObjects.ownerProperty = property
+        return linkingObjects
     }
     public static func _set(_ value: LinkingObjects<Element>, _ object: ObjectBase, _ property: Int) {}
     public static func _convert(_ value: Any, property: String) throws(RealmError) -> LinkingObjects<Element> {

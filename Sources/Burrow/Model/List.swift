@@ -18,7 +18,7 @@ extension _CollectionValue {
 public final class List<Element: _Persistable>: RandomAccessCollection, MutableCollection, _CollectionValue, CustomStringConvertible {
     /// The elements of an unmanaged list.
     private var storage: [Element] = []
-    private let binding: CollectionBinding?
+    let binding: CollectionBinding?
 
     /// A new, empty, unmanaged list.
     public init() { binding = nil }

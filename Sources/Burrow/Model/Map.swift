@@ -18,7 +18,7 @@ extension String: _MapKey {
 /// they trap, as in RealmSwift). Iteration is in key order.
 public final class Map<Key: _MapKey, Value: _Persistable>: Sequence, _CollectionValue, CustomStringConvertible {
     private var storage: [Key: Value] = [:]
-    private let binding: CollectionBinding?
+    let binding: CollectionBinding?
 
     /// A new, empty, unmanaged map.
     public init() { binding = nil }
@@ -27,7 +27,7 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence, _Collection
         binding = CollectionBinding(owner: owner, property: property)
     }
 
-    private var entries: [(key: Key, value: Value)] {
+    var entries: [(key: Key, value: Value)] {
         guard let binding, let field = binding.field else {
             return storage.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         }

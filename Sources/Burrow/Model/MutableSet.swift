@@ -7,7 +7,7 @@
 /// they trap, as in RealmSwift). Iteration follows the elements' stored order (by value).
 public final class MutableSet<Element: _Persistable>: RandomAccessCollection, _CollectionValue, CustomStringConvertible {
     private var storage: [Element] = []
-    private let binding: CollectionBinding?
+    let binding: CollectionBinding?
 
     /// A new, empty, unmanaged set.
     public init() { binding = nil }
@@ -16,7 +16,7 @@ public final class MutableSet<Element: _Persistable>: RandomAccessCollection, _C
         binding = CollectionBinding(owner: owner, property: property)
     }
 
-    private var elements: [Element] {
+    var elements: [Element] {
         guard let binding, let field = binding.field else { return storage }
         guard case .elements(let values) = binding.context.readContent(binding.state.table, binding.state.key, field) else { return [] }
         return values.map(Element._fromStored)

@@ -34,7 +34,9 @@ extension Realm {
         /// Opens the file for reading only: writes throw, and the file must exist.
         public var readOnly = false
         /// Runs after an automatic migration, with the old schema version, inside the
-        /// migration's write transaction.
+        /// migration's write transaction. It runs only when `objectTypes` is set and
+        /// `schemaVersion` is higher than the file's, and never for a new file (which gets the
+        /// current schema at `schemaVersion`), as in RealmSwift.
         public var migrationBlock: (@Sendable (Migration, UInt64) -> Void)?
         /// Deletes the file and starts empty when its schema differs and no migration applies,
         /// instead of throwing. For caches and development, not for data that matters.
@@ -42,19 +44,24 @@ extension Realm {
 
         /// A configuration for the file at `fileURL` (by default, `default.burrow` in the current
         /// directory) or the in-memory realm named `inMemoryIdentifier`.
+        ///
+        /// The parameters come in the order of RealmSwift's initializer, so a ported call such as
+        /// `Realm.Configuration(readOnly: true, schemaVersion: 1)` compiles unchanged (RealmSwift's
+        /// `syncConfiguration`, `encryptionKey`, `shouldCompactOnLaunch` and `seedFilePath` do
+        /// not exist here). `durability`, which RealmSwift does not have, comes last.
         public init(
-            fileURL: URL? = nil, inMemoryIdentifier: String? = nil, schemaVersion: UInt64 = 0,
-            objectTypes: [ObjectBase.Type]? = nil, durability: Durability = .full, readOnly: Bool = false,
-            migrationBlock: (@Sendable (Migration, UInt64) -> Void)? = nil, deleteRealmIfMigrationNeeded: Bool = false
+            fileURL: URL? = nil, inMemoryIdentifier: String? = nil, readOnly: Bool = false, schemaVersion: UInt64 = 0,
+            migrationBlock: (@Sendable (Migration, UInt64) -> Void)? = nil, deleteRealmIfMigrationNeeded: Bool = false,
+            objectTypes: [ObjectBase.Type]? = nil, durability: Durability = .full
         ) {
             self.fileURL = inMemoryIdentifier == nil ? (fileURL ?? Self.defaultFileURL) : nil
             self.inMemoryIdentifier = inMemoryIdentifier
-            self.schemaVersion = schemaVersion
-            self.objectTypes = objectTypes
-            self.durability = durability
             self.readOnly = readOnly
+            self.schemaVersion = schemaVersion
             self.migrationBlock = migrationBlock
             self.deleteRealmIfMigrationNeeded = deleteRealmIfMigrationNeeded
+            self.objectTypes = objectTypes
+            self.durability = durability
         }
 
         /// `default.burrow` in the current directory.

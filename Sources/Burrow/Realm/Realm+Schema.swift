@@ -112,6 +112,17 @@ extension Realm {
         }
         try writeBlocking { () throws(RealmError) in
             guard let write else { return }
+            // A file that has stored no schema yet (new, or emptied by
+            // deleteRealmIfMigrationNeeded) is not migrated: it gets the current schema at
+            // `schemaVersion`, and `migrationBlock` does not run, as in RealmSwift (realm-core's
+            // ObjectStore::apply_schema_changes returns early for an unversioned file). Asked
+            // inside the write, so that another opener that just created it counts.
+            let isNewFile: Bool
+            do {
+                isNewFile = try FileSchema.stamp(in: write.reader) == nil
+            } catch {
+                throw RealmError(wrapping: error)
+            }
             var schema = currentFileSchema
             var changedClasses: [StoredClass] = []
             for info in missing where schema.classes[info.name] == nil {
@@ -130,7 +141,7 @@ extension Realm {
             for (info, old, _) in changed {
                 try migrateRows(of: info, from: old)
             }
-            if versionRaised, let block = configuration.migrationBlock {
+            if versionRaised, !isNewFile, let block = configuration.migrationBlock {
                 block(Migration(realm: self, oldSchemaVersion: oldVersion), oldVersion)
             }
         }

@@ -58,17 +58,39 @@ public struct Frozen<T: ObjectBase>: @unchecked Sendable, Hashable, CustomString
     public var description: String { "Frozen<\(T.self)>(\(key) at version \(version.version))" }
 }
 
+/// A frozen `ObjectKeyIdentifiable` object is `Identifiable` with the object's own `id` (its
+/// object key), the same at every version: `ForEach(frozenResults)` in SwiftUI keeps each row's
+/// identity across the `FrozenResults` of successive change-stream elements, while `==` (which
+/// compares versions too) tells that a row's content may have changed.
+extension Frozen: Identifiable where T: ObjectKeyIdentifiable {
+    /// The object's `id`: its object key, stable across versions.
+    public var id: T.ID { object.id }
+}
+
 extension _OptionalPersistable where Self: ObjectBase {
     /// A frozen, `Sendable` view of this object at the realm's current version.
     ///
     /// Throws `RealmError`: `.invalidObject` for an unmanaged or deleted object; `.wrongState`
     /// inside a write transaction (whose changes are not a version yet).
     public func freeze() throws -> Frozen<Self> {
+        let (version, table, key) = try frozenLocation(freezing: "\(Self.self)")
+        return Frozen(version: version, table: table, key: key)
+    }
+}
+
+extension ObjectBase {
+    /// Where freezing this managed object pins it: the version its realm reads now (or, for a
+    /// frozen object, its own version), its table there, and its key. `what` names the thing
+    /// being frozen in messages.
+    ///
+    /// Throws `.invalidObject` for an unmanaged or deleted object, `.wrongState` inside a
+    /// write transaction.
+    final func frozenLocation(freezing what: String) throws(RealmError) -> (FrozenVersion, Table, ObjectKey) {
         guard let state = _state else {
-            throw RealmError(.invalidObject, "Only managed objects can be frozen; add the \(Self.self) to a realm first.")
+            throw RealmError(.invalidObject, "Only managed objects can be frozen; add the \(what) to a realm first.")
         }
         guard state.exists else {
-            throw RealmError(.invalidObject, "The \(state.table.name) was deleted; a deleted object cannot be frozen.")
+            throw RealmError(.invalidObject, "The \(state.table.name) was deleted; a deleted object, and its lists, sets and maps, cannot be frozen.")
         }
         let version: FrozenVersion
         switch state.source {
@@ -78,7 +100,7 @@ extension _OptionalPersistable where Self: ObjectBase {
         guard let table = version.table(id: state.table.id) else {
             throw RealmError(.invalidObject, "The \(state.table.name) is not in the realm's committed version yet.")
         }
-        return Frozen(version: version, table: table, key: state.key)
+        return (version, table, state.key)
     }
 }
 
@@ -86,12 +108,18 @@ extension Realm {
     /// The live object for `frozen` in this realm, or nil if it was deleted since (or its class
     /// is not in this realm).
     public func thaw<T: ObjectBase>(_ frozen: Frozen<T>) -> T? {
+        liveObject(of: T.self, frozenAt: frozen.version, tableId: frozen.tableId, key: frozen.key) as? T
+    }
+
+    /// The live object of class `type` with `key` in table `tableId`, frozen at `version`, or nil
+    /// if it was deleted since, or `version` is of another file than this realm's.
+    func liveObject(of type: ObjectBase.Type, frozenAt version: FrozenVersion, tableId: UInt32, key: ObjectKey) -> ObjectBase? {
         // Only a frozen value of this realm's own file (or in-memory realm) has a live object here.
-        guard frozen.version.snapshotReader.snapshot.storage === storage else { return nil }
-        guard let table = try? table(for: T.self, creating: false), table.id == frozen.tableId, rowExists(table, frozen.key) else {
+        guard version.snapshotReader.snapshot.storage === storage else { return nil }
+        guard let table = try? table(for: type, creating: false), table.id == tableId, rowExists(table, key) else {
             return nil
         }
-        return object(table, frozen.key) as? T
+        return object(table, key)
     }
 
     /// A frozen realm: this realm's current version, forever. Throws inside a write transaction.

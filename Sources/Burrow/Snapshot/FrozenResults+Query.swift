@@ -15,7 +15,12 @@ extension FrozenResults {
     /// The objects satisfying a query string, as `Results.filter(_:_:)`. Throws `RealmError`
     /// for a syntax error, an unknown property or a type mismatch.
     public func filter(_ predicateFormat: String, _ args: Any...) throws(RealmError) -> FrozenResults<T> {
-        try QueryParser.parse(predicateFormat, arguments: args, for: ClassInfo.of(T.self)).steps.reduce(self) { $0.applying($1) }
+        try filter(predicateFormat, arguments: args)
+    }
+
+    /// `filter(_:_:)` with its arguments as an array.
+    public func filter(_ predicateFormat: String, arguments: [Any]) throws(RealmError) -> FrozenResults<T> {
+        try QueryParser.parse(predicateFormat, arguments: arguments, for: ClassInfo.of(T.self)).steps.reduce(self) { $0.applying($1) }
     }
 
     /// The objects sorted by `keyPath`, as `Results.sorted(byKeyPath:ascending:)`.

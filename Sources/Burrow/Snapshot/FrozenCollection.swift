@@ -1,0 +1,53 @@
+/// What the frozen collections (`FrozenList`, `FrozenMutableSet`, `FrozenMap`,
+/// `FrozenLinkingObjects`) hold: a collection property of a frozen object, bound to one pinned
+/// version, and the way back to the live collection.
+///
+/// A frozen collection is the live collection type bound to a frozen owner object, so reading
+/// it is the code that reads any managed collection, against a `FrozenVersion` instead of a
+/// realm.
+struct FrozenCollection<Collection: _PersistedValue>: @unchecked Sendable {
+    // Sendable although `collection` (a `List`, `MutableSet`, `Map` or `LinkingObjects`) and
+    // `owner` are not: both are bound, when this value is made, to `version`, an immutable
+    // pinned snapshot, and the frozen owner's state is never written after binding. The frozen
+    // collection types expose only reads, which go through the owner's state and `version`
+    // (whose only mutable state, its table cache, is behind a lock), so every access from any
+    // thread reads immutable memory. The unmanaged storage of a bound collection is never used.
+    let version: FrozenVersion
+    let tableId: UInt32
+    let key: ObjectKey
+    /// The frozen owner object.
+    let owner: ObjectBase
+    /// The index of the collection property in the owner's class.
+    let property: Int
+    /// The collection property of `owner`, read at `version`.
+    let collection: Collection
+
+    /// Freezes collection property `property` of the managed object `owner` (live or frozen).
+    /// `what` names the collection in messages.
+    ///
+    /// Throws `.invalidObject` if `owner` is unmanaged or deleted, `.wrongState` inside a write
+    /// transaction (whose changes are not a version yet).
+    init(owner live: ObjectBase, property: Int, what: String) throws(RealmError) {
+        let (version, table, key) = try live.frozenLocation(freezing: what)
+        self.version = version
+        tableId = table.id
+        self.key = key
+        self.property = property
+        owner = version.object(table, key)
+        collection = Collection._get(owner, property)
+    }
+
+    /// The live collection in `realm`, or nil if the owner was deleted since (or `realm` is of
+    /// another file).
+    func thaw(in realm: Realm) -> Collection? {
+        realm.liveObject(of: type(of: owner), frozenAt: version, tableId: tableId, key: key).map { Collection._get($0, property) }
+    }
+
+    /// The live collection in the live realm of the caller's isolation (see `Frozen.thaw()`).
+    func thaw(isolation: (any Actor)?) throws -> Collection? {
+        thaw(in: try ThawedRealms.realm(thawing: version, isolation: isolation))
+    }
+
+    /// The version of the file the collection is frozen at.
+    var versionNumber: UInt64 { version.version }
+}

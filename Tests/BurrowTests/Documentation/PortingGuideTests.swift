@@ -1,0 +1,884 @@
+import Foundation
+import Testing
+import Burrow
+
+// The examples of Documentation/PortingFromRealmSwift.md, compiled and run. One test per
+// example, named after the guide's section; each holds the example as the guide shows it, then
+// checks what the guide says about it. Keep the two in step.
+//
+// This file imports Burrow without @testable, as an app does: the examples use the public API
+// only. Inside the suite, `Dog`, `Person`, … name the Porting* models below, so the examples
+// read as in the guide.
+
+final class PortingDogToy: Object {
+    @Persisted var name = ""
+    override class func _realmObjectName() -> String? { "DogToy" }
+}
+
+final class PortingDog: Object, ObjectKeyIdentifiable {
+    @Persisted(primaryKey: true) var _id: ObjectId
+    @Persisted(indexed: true) var name = ""
+    @Persisted var age = 0
+    @Persisted var currentCity = ""
+    @Persisted var favoriteToy: PortingDogToy?
+    @Persisted var citiesVisited: MutableSet<String>
+    @Persisted var favoriteParksByCity: Map<String, String>
+    @Persisted var companion: AnyRealmValue
+    @Persisted(originProperty: "dogs") var owners: LinkingObjects<PortingPerson>
+    override class func _realmObjectName() -> String? { "Dog" }
+}
+
+final class PortingPerson: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var name = ""
+    @Persisted var dogs: List<PortingDog>
+    @Persisted var address: PortingAddress?
+    override class func _realmObjectName() -> String? { "Person" }
+}
+
+final class PortingAddress: EmbeddedObject {
+    @Persisted var street: String?
+    @Persisted var city: String?
+    override class func _realmObjectName() -> String? { "Address" }
+}
+
+/// "Models": a model class need not be final.
+class PortingCat: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var name = ""
+}
+
+/// "Migrations": the class before and after version 2 added `nickname`.
+final class PortingContactV1: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var name = ""
+    override class func _realmObjectName() -> String? { "Contact" }
+}
+
+final class PortingContactV2: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var name = ""
+    @Persisted var nickname = ""
+    override class func _realmObjectName() -> String? { "Contact" }
+}
+
+/// "Migrations", renaming `name` to `fullName` in two releases: version 3 has both, version 4
+/// only `fullName`.
+final class PortingContactV3: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var name = ""
+    @Persisted var fullName = ""
+    override class func _realmObjectName() -> String? { "Contact" }
+}
+
+final class PortingContactV4: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var fullName = ""
+    override class func _realmObjectName() -> String? { "Contact" }
+}
+
+/// "Async writes": a method in an extension of RealmActor runs inside the actor.
+extension RealmActor {
+    func birthday(of id: ObjectId) async throws {
+        try await realm.asyncWrite {
+            realm.object(ofType: PortingDog.self, forPrimaryKey: id)?.age += 1
+        }
+    }
+}
+
+@Suite struct PortingGuideTests {
+    typealias Dog = PortingDog
+    typealias DogToy = PortingDogToy
+    typealias Person = PortingPerson
+    typealias Address = PortingAddress
+
+    /// "An actor of your own": RealmSwift's documentation declares an actor that holds a realm.
+    actor DogStore {
+        var realm: Realm!
+
+        init(configuration: Realm.Configuration) async throws {
+            realm = try await Realm.open(configuration: configuration)   // RealmSwift: try await Realm(configuration: configuration, actor: self)
+        }
+
+        func rename(_ id: ObjectId, to name: String) async throws {
+            try await realm.asyncWrite {
+                realm.object(ofType: Dog.self, forPrimaryKey: id)?.name = name
+            }
+        }
+    }
+
+    private func configuration() -> Realm.Configuration {
+        var config = temporaryConfiguration()
+        config.objectTypes = [Dog.self, DogToy.self, Person.self, Address.self]
+        return config
+    }
+
+    // MARK: What stays the same
+
+    /// "Models": the declarations are RealmSwift's; the schema is read from the classes.
+    @Test func testModels() throws {
+        let realm = try Realm(configuration: configuration())
+        try realm.write {
+            try realm.add(Person(value: [
+                "id": 1, "name": "Ali", "address": ["city": "Oslo"],
+                "dogs": [["name": "Rex", "age": 1, "favoriteToy": ["name": "Wubba"]]],
+            ]))
+        }
+        let rex = try #require(realm.objects(Dog.self).first)
+        #expect(rex.owners.map(\.name) == ["Ali"])
+        #expect(rex.favoriteToy?.name == "Wubba")
+        #expect(rex.objectSchema.primaryKeyProperty?.name == "_id")
+        #expect(rex.objectSchema["name"]?.isIndexed == true)
+        #expect(realm.object(ofType: Person.self, forPrimaryKey: 1)?.address?.city == "Oslo")
+        #expect(realm.objects(Address.self).count == 1)
+        #expect(realm.objects(Dog.self).map(\.id) == [rex.id], "ObjectKeyIdentifiable gives an id")
+        var cats = temporaryConfiguration()
+        cats.objectTypes = [PortingCat.self]
+        let catRealm = try Realm(configuration: cats)
+        try catRealm.write { try catRealm.add(PortingCat(value: ["id": 1, "name": "Tom"])) }
+        #expect(catRealm.object(ofType: PortingCat.self, forPrimaryKey: 1)?.name == "Tom", "a class that is not final")
+    }
+
+    /// "Writes": RealmSwift's write code, with `try` on the calls that throw in Burrow.
+    @Test func testWrites() throws {
+        let config = configuration()
+        // The guide's example:
+        let realm = try Realm(configuration: config)
+        let rex = Dog(value: ["name": "Rex", "age": 1])
+        try realm.write {
+            try realm.add(rex)
+            rex.favoriteParksByCity["Toronto"] = "High Park"
+            rex.citiesVisited.insert("Toronto")
+        }
+        try realm.write {
+            rex.age += 1
+            realm.objects(Dog.self).setValue("Toronto", forKey: "currentCity")
+            try realm.add(Person(value: ["id": 1, "name": "Ali"]), update: .modified)
+            try realm.create(Person.self, value: ["id": 1, "dogs": [rex]], update: .modified)
+        }
+        try realm.write {
+            try realm.delete(realm.objects(Person.self))
+        }
+        // What it claims:
+        #expect(rex.age == 2 && rex.currentCity == "Toronto")
+        #expect(rex.favoriteParksByCity["Toronto"] == "High Park" && rex.citiesVisited.contains("Toronto"))
+        #expect(realm.objects(Person.self).isEmpty)
+        #expect(rex.owners.isEmpty && !rex.isInvalidated, "deleting Ali leaves Rex")
+        let reopened = try Realm(configuration: config)
+        #expect(reopened.objects(Dog.self).first?.age == 2)
+    }
+
+    /// "Queries and Results": the same typed queries, query strings, sorting and aggregates.
+    @Test func testQueriesAndResults() throws {
+        let realm = try Realm(configuration: configuration())
+        try realm.write {
+            try realm.add(Person(value: ["id": 1, "name": "Ali", "dogs": [["name": "Rex", "age": 1], ["name": "Fido", "age": 7]]]))
+        }
+        // The guide's example:
+        let puppies = realm.objects(Dog.self).where { $0.age < 2 }
+        let rNames = try realm.objects(Dog.self).filter("name BEGINSWITH[c] %@", "r")
+        let oldestFirst = realm.objects(Dog.self).sorted(byKeyPath: "age", ascending: false)
+        let owners = realm.objects(Person.self).where { $0.dogs.age > 5 }
+        let totalAge: Int = realm.objects(Dog.self).sum(ofProperty: "age")
+        try realm.write { try realm.add(Dog(value: ["name": "Ace", "age": 0])) }
+        print(puppies.count)                     // 2: results are live, and see Ace
+        // What it claims:
+        #expect(puppies.count == 2)
+        #expect(rNames.map(\.name) == ["Rex"])
+        #expect(oldestFirst.first?.name == "Fido")
+        #expect(owners.map(\.name) == ["Ali"])
+        #expect(totalAge == 8)
+    }
+
+    // MARK: What changes
+
+    /// "try and await": the calls that gained `try`.
+    @Test func testTryAndAwait() async throws {
+        let config = configuration()
+        let realm = try Realm(configuration: config)
+        let dog = Dog(value: ["name": "Rex", "age": 1])
+        // The guide's example:
+        try realm.write {
+            try realm.add(dog)                                    // RealmSwift: realm.add(dog)
+        }
+        let frozen = try dog.freeze()                             // RealmSwift: dog.freeze()
+        let young = try realm.objects(Dog.self).filter("age < 2") // RealmSwift: ….filter("age < 2")
+        let db = try await RealmActor(configuration: config)
+        let count = await db.objects(Dog.self).count              // an actor's method, from outside it
+        // What it claims:
+        #expect(frozen.name == "Rex" && young.count == 1 && count == 1)
+        // Every call listed as throwing in the guide's table throws; the list stays right only
+        // if this compiles without warnings ("no calls to throwing functions occur within 'try'").
+        try realm.write {
+            let ali = try realm.create(Person.self, value: ["id": 1])
+            try realm.delete(ali)
+            try realm.deleteAll()
+        }
+        try realm.beginWrite()
+        try realm.cancelWrite()
+        _ = try realm.objects(Dog.self).filter(#Predicate<Dog> { $0.age < 2 })
+        _ = try realm.objects(Dog.self).freeze()
+        _ = try realm.freeze().thaw()
+        _ = try frozen.thaw()
+        let person = Person(value: ["id": 2, "dogs": [["name": "Ace"]]])
+        try realm.write { try realm.add(person) }
+        _ = try person.dogs.freeze().thaw()
+        _ = try person.dogs[0].citiesVisited.freeze().thaw()
+        _ = try person.dogs[0].favoriteParksByCity.freeze().thaw()
+        _ = try person.dogs[0].owners.freeze().thaw()
+    }
+
+    /// "Opening a realm": the three ways, and the default file.
+    @MainActor @Test func testOpeningARealm() async throws {
+        let url = temporaryConfiguration().fileURL!
+        // The guide's example:
+        var config = Realm.Configuration(fileURL: url)
+        config.schemaVersion = 1
+        config.objectTypes = [Dog.self, DogToy.self, Person.self, Address.self]
+
+        let realm = try Realm(configuration: config)              // now, for this thread or actor
+        let mainRealm = try await Realm.open(configuration: config) // isolated to the caller: here, the main actor
+        let db = try await RealmActor(configuration: config)       // an actor that owns its realm
+        // What it claims:
+        #expect(realm.configuration.fileURL == url && realm.configuration.schemaVersion == 1)
+        try mainRealm.write { try mainRealm.add(Dog(value: ["name": "Rex"])) }
+        #expect(await db.objects(Dog.self).count == 1)
+        realm.refresh()
+        #expect(realm.objects(Dog.self).count == 1)
+        // The initializer takes RealmSwift's arguments in RealmSwift's order; `durability` last.
+        let ported = Realm.Configuration(schemaVersion: 1, migrationBlock: nil, objectTypes: [Dog.self])
+        #expect(ported.schemaVersion == 1 && ported.migrationBlock == nil && ported.objectTypes?.count == 1)
+        let readOnly = Realm.Configuration(fileURL: url, readOnly: true, schemaVersion: 1)
+        #expect(readOnly.readOnly && readOnly.schemaVersion == 1)
+        let all = Realm.Configuration(
+            fileURL: url, inMemoryIdentifier: nil, readOnly: false, schemaVersion: 1, migrationBlock: nil,
+            deleteRealmIfMigrationNeeded: false, objectTypes: config.objectTypes, durability: .normal)
+        #expect(all.durability == .normal && all.objectTypes?.count == 4)
+        #expect(Realm.Configuration().fileURL?.lastPathComponent == "default.burrow")
+        #expect(Realm.Configuration().fileURL?.deletingLastPathComponent().path
+            == URL(fileURLWithPath: FileManager.default.currentDirectoryPath).path)
+    }
+
+    /// "An actor of your own": RealmSwift's actor pattern, with `Realm.open`.
+    @Test func testAnActorOfYourOwn() async throws {
+        let config = configuration()
+        let realm = try Realm(configuration: config)
+        let rex = Dog(value: ["name": "Rex"])
+        try realm.write { try realm.add(rex) }
+        // The guide's example (the actor is above):
+        let store = try await DogStore(configuration: config)
+        try await store.rename(rex._id, to: "Rex II")
+        // What it claims:
+        realm.refresh()
+        #expect(rex.name == "Rex II")
+    }
+
+    /// "Crossing isolation boundaries": a frozen value instead of a ThreadSafeReference.
+    @Test func testCrossingIsolationBoundaries() async throws {
+        let config = configuration()
+        let realm = try Realm(configuration: config)
+        let rex = Dog(value: ["name": "Rex", "age": 3])
+        try realm.write { try realm.add(rex) }
+        // The guide's example:
+        let db = try await RealmActor(configuration: config)
+        let frozenRex: Frozen<Dog> = try rex.freeze()           // RealmSwift: ThreadSafeReference(to: rex)
+        let age = await Task.detached { frozenRex.age }.value   // read it on any thread
+        try await db.asyncWrite { realm in
+            realm.thaw(frozenRex)?.age += 1                      // RealmSwift: realm.resolve(reference)
+        }
+        let id = rex._id                                         // or pass the primary key
+        let older = await db.object(ofType: Dog.self, forPrimaryKey: id)
+        // What it claims:
+        #expect(age == 3)
+        #expect(older?.age == 4)
+        #expect(frozenRex.age == 3, "a frozen value keeps its version")
+        realm.refresh()
+        #expect(rex.age == 4)
+    }
+
+    /// "A realm moves to new versions only when told": no autorefresh.
+    @Test func testARealmMovesOnlyWhenTold() async throws {
+        let config = configuration()
+        let printed = PortingLog()
+        // The guide's example:
+        let realm = try Realm(configuration: config)
+        let dogs = realm.objects(Dog.self)
+        let db = try await RealmActor(configuration: config)
+        try await db.asyncWrite { realm in try realm.add(Dog(value: ["name": "Rex"])) }
+        print(dogs.count)      // 0: this realm still reads the version it had
+        printed.appendLine("\(dogs.count)")
+        realm.refresh()
+        print(dogs.count)      // 1
+        printed.appendLine("\(dogs.count)")
+        // What it claims:
+        #expect(printed.lines == ["0", "1"])
+    }
+
+    /// "Frozen objects": frozen lists, sets, maps and linking objects.
+    @Test func testFrozenCollections() async throws {
+        let realm = try Realm(configuration: configuration())
+        let rex = Dog(value: ["name": "Rex", "age": 1, "citiesVisited": ["Toronto"], "favoriteParksByCity": ["Toronto": "High Park"]])
+        let person = Person(value: ["id": 1, "name": "Ali", "dogs": [rex, ["name": "Fido", "age": 7]]])
+        try realm.write { try realm.add(person) }
+        // The guide's example:
+        let dogs: FrozenList<Dog> = try person.dogs.freeze()                      // RealmSwift: a List<Dog>
+        let cities: FrozenMutableSet<String> = try rex.citiesVisited.freeze()
+        let parks: FrozenMap<String, String> = try rex.favoriteParksByCity.freeze()
+        let owners: FrozenLinkingObjects<Person> = try rex.owners.freeze()
+        let names = await Task.detached { dogs.map(\.name) }.value                 // read it on any thread
+        let puppies: FrozenResults<Dog> = dogs.where { $0.age < 2 }                // queried in its version
+        let liveDogs: List<Dog>? = try dogs.thaw()                                 // or realm.thaw(dogs)
+        // What it claims:
+        #expect(names == ["Rex", "Fido"])
+        try realm.write {
+            person.dogs.swapAt(0, 1)
+            person.dogs.append(Dog(value: ["name": "Ace"]))
+            rex.citiesVisited.insert("Oslo")
+            rex.favoriteParksByCity["Oslo"] = "Frogner"
+            try realm.add(Person(value: ["id": 2, "name": "Bo", "dogs": [rex]]))
+        }
+        #expect(dogs.map(\.name) == ["Rex", "Fido"], "later writes do not change it, nor its order")
+        #expect(Array(cities) == ["Toronto"] && cities.contains("Toronto") && !cities.contains("Oslo"))
+        #expect(parks["Toronto"] == "High Park" && parks["Oslo"] == nil && parks.keys == ["Toronto"])
+        #expect(owners.map(\.name) == ["Ali"])
+        #expect(dogs.isFrozen && cities.isFrozen && parks.isFrozen && owners.isFrozen)
+        #expect(dogs[0].isFrozen, "elements are frozen objects")
+        let first: Frozen<Dog> = try dogs[0].freeze()
+        #expect(first.name == "Rex" && first.versionNumber == dogs.versionNumber)
+        #expect(liveDogs?.isFrozen == false && liveDogs?.count == 2, "a live list, in this isolation's realm, which moves only when told")
+        #expect(realm.thaw(dogs)?.map(\.name) == ["Fido", "Rex", "Ace"], "the live list in the realm that wrote")
+        #expect(puppies.map(\.name) == ["Rex"], "queried in the frozen version: Ace came later")
+        #expect(try dogs.filter("age > 5").map(\.name) == ["Fido"] && dogs.sum(ofProperty: "age") as Int == 8)
+        try realm.write { try realm.delete(person) }
+        #expect(realm.thaw(dogs) == nil, "nil once the list's object is deleted")
+    }
+
+    /// "Frozen objects": `Frozen<T>` and `FrozenResults<T>`, and thawing them.
+    @Test func testFrozenObjects() async throws {
+        let realm = try Realm(configuration: configuration())
+        try realm.write {
+            try realm.add(Dog(value: ["name": "Rex", "age": 1, "favoriteToy": ["name": "Wubba"]]))
+            try realm.add(Dog(value: ["name": "Fido", "age": 7]))
+        }
+        let rex = realm.objects(Dog.self).where { $0.name == "Rex" }.first!
+        // The guide's example:
+        let frozen: Frozen<Dog> = try rex.freeze()
+        print(frozen.name, frozen.favoriteToy?.name ?? "no toy")   // properties as on the object
+        let dog: Dog = frozen.frozenObject                       // the frozen Dog itself, for code that takes a Dog
+        let all: FrozenResults<Dog> = try realm.objects(Dog.self).freeze()
+        let old = all.where { $0.age > 5 }                       // queries work on frozen results
+        let live: Dog? = try frozen.thaw()                       // RealmSwift: frozen.thaw()
+        let same: Dog? = realm.thaw(frozen)                      // into a realm you choose
+        // What it claims:
+        #expect(frozen.name == "Rex" && frozen.favoriteToy?.name == "Wubba")
+        #expect(dog.isFrozen && dog.name == "Rex" && frozen.isFrozen)
+        #expect(old.map(\.name) == ["Fido"])
+        // A frozen ObjectKeyIdentifiable object is Identifiable, with an id kept across versions.
+        func ids<C: Collection>(_ items: C) -> [C.Element.ID] where C.Element: Identifiable { items.map(\.id) }
+        #expect(ids(all) == realm.objects(Dog.self).map(\.id))
+        try realm.write { rex.age = 2 }
+        #expect(ids(try realm.objects(Dog.self).freeze()) == ids(all))
+        #expect(frozen.id == rex.id)
+        #expect(live?.isFrozen == false && live?.name == "Rex" && frozen.age == 1)
+        #expect(same?.realm === realm && same?.isFrozen == false)
+        let crossed = await Task.detached { all.map(\.name).sorted() }.value
+        #expect(crossed == ["Fido", "Rex"])
+        try realm.write { try realm.delete(rex) }
+        #expect(realm.thaw(frozen) == nil, "thaw gives nil once the object is deleted")
+        #expect(frozen.name == "Rex", "the frozen value still reads its version")
+    }
+
+    /// "Notifications": change streams instead of `observe` and tokens.
+    @Test func testNotifications() async throws {
+        let realm = try Realm(configuration: configuration())
+        let rex = Dog(value: ["name": "Rex", "age": 1])
+        try realm.write { try realm.add(rex) }
+        let seen = PortingLog()
+        // The guide's example:
+        let puppies = realm.objects(Dog.self).where { $0.age < 2 }
+        let stream = puppies.changes()                   // RealmSwift: let token = puppies.observe { change in … }
+        let watcher = Task {
+            for await change in stream {
+                switch change {
+                case .initial(let dogs): print("\(dogs.count) puppies")
+                case .update(let dogs, let deletions, let insertions, let modifications):
+                    print(dogs.count, deletions, insertions, modifications)
+                case .error(let error): print(error)
+                }
+                seen.append(change)
+            }
+        }
+        try realm.write(withoutNotifying: [stream.token]) { // this stream hears nothing of this write
+            try realm.add(Dog(value: ["name": "Ace", "age": 0]))
+        }
+        try realm.write {                                   // …but hears of this one
+            rex.age = 2
+        }
+        // (the test waits for the watcher here)
+        for _ in 0..<500 where seen.count < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        watcher.cancel()                                    // RealmSwift: token.invalidate()
+        // What it claims:
+        _ = await watcher.value
+        #expect(seen.lines == ["initial 1", "update 1 [0] [] []"], "Ace's silent insertion is no news; Rex leaving is")
+    }
+
+    /// "Notifications": an object's stream.
+    @Test func testNotificationsOfAnObject() async throws {
+        let realm = try Realm(configuration: configuration())
+        let rex = Dog(value: ["name": "Rex", "age": 1])
+        try realm.write { try realm.add(rex) }
+        let printed = PortingLog()
+        // The guide's example:
+        let changes = rex.changes(keyPaths: ["age"])     // RealmSwift: rex.observe(keyPaths: ["age"]) { change in … }
+        try realm.write { rex.age += 1 }
+        var iterator = changes.makeAsyncIterator()
+        if case .change(let dog, let properties) = await iterator.next() {
+            print(dog.age, properties.map(\.name))       // 2 ["age"]; dog is a Frozen<Dog>
+            printed.appendLine("\(dog.age) \(properties.map(\.name))")
+        }
+        try realm.write { try realm.delete(rex) }
+        if case .deleted = await iterator.next() {
+            print("deleted")                             // the stream's last element
+            printed.appendLine("deleted")
+        }
+        // What it claims:
+        #expect(printed.lines == ["2 [\"age\"]", "deleted"])
+        #expect(await iterator.next() == nil, "the stream ends after .deleted")
+        let fresh = Dog(value: ["name": "Fido", "age": 1])
+        try realm.write { try realm.add(fresh) }
+        let stream = fresh.changes(keyPaths: ["age"])
+        try realm.write { fresh.name = "Fido II" }       // not in keyPaths: no element
+        try realm.write { fresh.age = 2 }
+        var check = stream.makeAsyncIterator()
+        guard case .change(let dog, let properties) = await check.next() else {
+            Issue.record("expected a change")
+            return
+        }
+        #expect(dog.age == 2 && properties.map(\.name) == ["age"])
+        #expect(properties.first?.oldValue as? Int == 1 && properties.first?.newValue as? Int == 2)
+        try realm.write { try realm.delete(fresh) }
+        guard case .deleted = await check.next() else {
+            Issue.record("expected .deleted")
+            return
+        }
+        #expect(await check.next() == nil, "the stream ends after .deleted")
+    }
+
+    /// "Notifications": what streams do not cover yet, and streams made inside a write.
+    @Test func testNotificationsNotYet() async throws {
+        let realm = try Realm(configuration: configuration())
+        let ali = Person(value: ["id": 1, "name": "Ali", "dogs": [["name": "Rex", "age": 1]]])
+        try realm.write { try realm.add(ali) }
+        var ofACollection = ali.dogs.where { $0.age < 2 }.changes().makeAsyncIterator()
+        guard case .error(let error) = await ofACollection.next() else {
+            Issue.record("expected .error")
+            return
+        }
+        #expect(error.description.contains("realm.objects"))
+        #expect(await ofACollection.next() == nil, "the stream ends after .error")
+        try realm.beginWrite()
+        var inAWrite = realm.objects(Dog.self).changes().makeAsyncIterator()
+        var objectInAWrite = ali.changes().makeAsyncIterator()
+        try realm.cancelWrite()
+        guard case .error = await inAWrite.next(), case .error = await objectInAWrite.next() else {
+            Issue.record("expected .error")
+            return
+        }
+        #expect(await inAWrite.next() == nil)
+        #expect(await objectInAWrite.next() == nil)
+    }
+
+    /// "Async writes": `asyncWrite` inside the actor, from a method of an extension.
+    @Test func testAsyncWrites() async throws {
+        let config = configuration()
+        let db = try await RealmActor(configuration: config)
+        let rex = try await db.create(Dog.self, value: ["name": "Rex", "age": 1])
+        // The guide's example (the extension is above):
+        try await db.birthday(of: rex._id)
+        let names = try await db.asyncWrite { realm in
+            try realm.add(Dog(value: ["name": "Fido"]))
+            return realm.objects(Dog.self).map(\.name)     // a Sendable result: [String]
+        }
+        // What it claims:
+        #expect(await db.object(ofType: Dog.self, forPrimaryKey: rex._id)?.age == 2)
+        #expect(names.sorted() == ["Fido", "Rex"])
+    }
+
+    /// "Async writes": a write cancelled while it waits for the lock changes nothing.
+    @Test func testACancelledAsyncWriteChangesNothing() async throws {
+        let config = configuration()
+        let realm = try Realm(configuration: config)
+        let db = try await RealmActor(configuration: config)
+        try realm.beginWrite()                              // holds the file's write lock
+        let waiting = Task { try await db.asyncWrite { realm in try realm.add(Dog(value: ["name": "Ghost"])) } }
+        try await Task.sleep(for: .milliseconds(100))
+        waiting.cancel()
+        let outcome = await waiting.result
+        try realm.cancelWrite()
+        #expect(throws: CancellationError.self) { try outcome.get() }
+        #expect(await db.objects(Dog.self).isEmpty)
+    }
+
+    /// "Durability".
+    @Test func testDurability() throws {
+        let url = temporaryConfiguration().fileURL!
+        // The guide's example:
+        var config = Realm.Configuration(fileURL: url)
+        config.durability = .normal     // survives a crash of the process, not of the machine
+        // What it claims: the default is .full, and .normal commits are there after reopening.
+        #expect(Realm.Configuration(fileURL: url).durability == .full)
+        config.objectTypes = [Dog.self, DogToy.self, Person.self, Address.self]
+        do {
+            let realm = try Realm(configuration: config)
+            try realm.write { try realm.add(Dog(value: ["name": "Rex"])) }
+        }
+        #expect(try Realm(configuration: config).objects(Dog.self).map(\.name) == ["Rex"])
+    }
+
+    /// "Errors": a duplicate primary key and a bad query string are thrown, not fatal.
+    @Test func testErrors() throws {
+        let realm = try Realm(configuration: configuration())
+        var codes: [RealmError.Code] = []
+        // The guide's example:
+        do {
+            try realm.write {
+                try realm.add(Person(value: ["id": 1, "name": "Ali"]))
+                try realm.add(Person(value: ["id": 1, "name": "Bo"]))   // the same primary key
+            }
+        } catch let error as RealmError where error.code == .primaryKeyExists {
+            print(error)                                   // "A Person with primary key 1 already exists. …"
+            codes.append(error.code)
+        }
+        do {
+            _ = try realm.objects(Dog.self).filter("agee < 2")
+        } catch {
+            print(error.code, error)                       // filter throws RealmError: .invalidArgument, naming 'agee'
+            codes.append(error.code)
+        }
+        // What it claims:
+        #expect(codes == [.primaryKeyExists, .invalidArgument])
+        #expect(realm.objects(Person.self).isEmpty, "the failed write kept nothing, not even Ali")
+        let unknown = #expect(throws: RealmError.self) { _ = try realm.objects(Dog.self).filter("agee < 2") }
+        #expect(unknown?.description.contains("agee") == true)
+        let duplicate = #expect(throws: RealmError.self) {
+            try realm.write {
+                try realm.add(Person(value: ["id": 1, "name": "Ali"]))
+                try realm.add(Person(value: ["id": 1, "name": "Bo"]))
+            }
+        }
+        #expect(duplicate?.description.hasPrefix("A Person with primary key 1 already exists.") == true)
+        // A failure before anything changed leaves the transaction usable.
+        try realm.write {
+            try realm.add(Person(value: ["id": 2, "name": "Cy"]))
+            do {
+                try realm.add(Person(value: ["id": 2, "name": "Di"]))
+            } catch let error as RealmError where error.code == .primaryKeyExists {
+                try realm.add(Person(value: ["id": 3, "name": "Di"]))
+            }
+        }
+        #expect(realm.objects(Person.self).map(\.name) == ["Cy", "Di"])
+    }
+
+    /// "Foundation's #Predicate".
+    @Test func testFoundationPredicate() throws {
+        let realm = try Realm(configuration: configuration())
+        try realm.write {
+            try realm.add(Dog(value: ["name": "Rex", "age": 1]))
+            try realm.add(Dog(value: ["name": "Fido", "age": 7]))
+        }
+        // The guide's example:
+        let limit = 2
+        let puppies = try realm.objects(Dog.self).filter(#Predicate<Dog> { $0.age < limit })
+        let same = try realm.objects(Dog.self).filter("age < %@", limit)   // RealmSwift's NSPredicate format, as a string
+        // What it claims:
+        #expect(puppies.map(\.name) == ["Rex"])
+        #expect(same.map(\.name) == ["Rex"])
+        let unsupported = #expect(throws: RealmError.self) {
+            _ = try realm.objects(Dog.self).filter(#Predicate<Dog> { $0.age + 1 < limit })
+        }
+        #expect(unsupported?.code == .invalidArgument)
+    }
+
+    /// "Migrations": a new property filled in by `migrationBlock`.
+    @Test func testMigrations() throws {
+        let url = temporaryConfiguration().fileURL!
+        do {
+            var v1 = Realm.Configuration(fileURL: url)
+            v1.objectTypes = [PortingContactV1.self]
+            v1.schemaVersion = 1
+            let realm = try Realm(configuration: v1)
+            try realm.write { try realm.add(PortingContactV1(value: ["id": 1, "name": "Alice"])) }
+        }
+        typealias Contact = PortingContactV2
+        // The guide's example:
+        var config = Realm.Configuration(fileURL: url)
+        config.objectTypes = [Contact.self]
+        config.schemaVersion = 2
+        config.migrationBlock = { migration, oldSchemaVersion in
+            if oldSchemaVersion < 2 {
+                for contact in migration.realm.objects(Contact.self) {
+                    contact.nickname = contact.name
+                }
+            }
+        }
+        let realm = try Realm(configuration: config)
+        // What it claims:
+        #expect(realm.objects(Contact.self).map(\.nickname) == ["Alice"])
+        // The block does not run for a new file, which gets the classes at schemaVersion.
+        let ran = PortingLog()
+        var fresh = config
+        fresh.fileURL = temporaryConfiguration().fileURL!
+        fresh.migrationBlock = { _, oldSchemaVersion in ran.appendLine("\(oldSchemaVersion)") }
+        _ = try Realm(configuration: fresh)
+        #expect(ran.lines.isEmpty)
+        var freshLower = fresh
+        freshLower.schemaVersion = 1
+        #expect(throws: RealmError.self, "the new file has version 2") { _ = try Realm(configuration: freshLower) }
+        // Without raising schemaVersion, the changed class is an error, and the file is untouched.
+        var unchanged = config
+        unchanged.schemaVersion = 1
+        unchanged.fileURL = temporaryConfiguration().fileURL!
+        do {
+            var v1 = unchanged
+            v1.objectTypes = [PortingContactV1.self]
+            v1.migrationBlock = nil
+            let old = try Realm(configuration: v1)
+            try old.write { try old.add(PortingContactV1(value: ["id": 1, "name": "Bob"])) }
+        }
+        let mismatch = #expect(throws: RealmError.self) { _ = try Realm(configuration: unchanged) }
+        #expect(mismatch?.code == .schemaMismatch)
+        // A schemaVersion lower than the file's throws too.
+        var lower = config
+        lower.schemaVersion = 1
+        let older = #expect(throws: RealmError.self) { _ = try Realm(configuration: lower) }
+        #expect(older?.code == .schemaMismatch)
+    }
+
+    /// "Migrations": without `objectTypes`, the block does not run.
+    @Test func testMigrationsWithoutObjectTypes() throws {
+        let url = temporaryConfiguration().fileURL!
+        do {
+            let realm = try Realm(configuration: Realm.Configuration(fileURL: url))
+            try realm.write { try realm.add(PortingContactV1(value: ["id": 1, "name": "Alice"])) }
+        }
+        let ran = PortingLog()
+        var config = Realm.Configuration(fileURL: url)
+        config.schemaVersion = 1
+        config.migrationBlock = { _, _ in ran.appendLine("ran") }
+        let realm = try Realm(configuration: config)
+        #expect(realm.objects(PortingContactV2.self).map(\.name) == ["Alice"], "migrated on first use")
+        #expect(realm.objects(PortingContactV2.self).map(\.nickname) == [""])
+        #expect(ran.lines.isEmpty, "the migration block does not run without objectTypes")
+    }
+
+    /// "Migrations": renaming a property in two releases keeps its values.
+    @Test func testMigrationsRenamingAProperty() throws {
+        let url = temporaryConfiguration().fileURL!
+        do {
+            var v1 = Realm.Configuration(fileURL: url)
+            v1.objectTypes = [PortingContactV1.self]
+            v1.schemaVersion = 1
+            let realm = try Realm(configuration: v1)
+            try realm.write { try realm.add(PortingContactV1(value: ["id": 1, "name": "Alice"])) }
+        }
+        // Release 3: both properties; the block copies.
+        do {
+            var config = Realm.Configuration(fileURL: url)
+            config.objectTypes = [PortingContactV3.self]
+            config.schemaVersion = 3
+            config.migrationBlock = { migration, oldSchemaVersion in
+                if oldSchemaVersion < 3 {
+                    for contact in migration.realm.objects(PortingContactV3.self) { contact.fullName = contact.name }
+                }
+            }
+            let realm = try Realm(configuration: config)
+            #expect(realm.objects(PortingContactV3.self).map(\.fullName) == ["Alice"])
+        }
+        // Release 4: `name` goes; `fullName` keeps its values.
+        var config = Realm.Configuration(fileURL: url)
+        config.objectTypes = [PortingContactV4.self]
+        config.schemaVersion = 4
+        let realm = try Realm(configuration: config)
+        #expect(realm.objects(PortingContactV4.self).map(\.fullName) == ["Alice"])
+        // In one step, the old values are gone before the block runs: a renamed property
+        // starts from its default.
+        let oneStep = temporaryConfiguration().fileURL!
+        do {
+            var v1 = Realm.Configuration(fileURL: oneStep)
+            v1.objectTypes = [PortingContactV1.self]
+            let old = try Realm(configuration: v1)
+            try old.write { try old.add(PortingContactV1(value: ["id": 1, "name": "Alice"])) }
+        }
+        var direct = Realm.Configuration(fileURL: oneStep)
+        direct.objectTypes = [PortingContactV4.self]
+        direct.schemaVersion = 1
+        #expect(try Realm(configuration: direct).objects(PortingContactV4.self).map(\.fullName) == [""])
+    }
+
+    /// "Moving your data": a .realm file does not open; data comes over as dictionaries.
+    @Test func testMovingYourData() throws {
+        // A .realm file is not a Burrow database.
+        let realmFile = temporaryConfiguration().fileURL!.deletingLastPathComponent().appendingPathComponent("default.realm")
+        var header = Data(count: 12_288)
+        header.replaceSubrange(16..<20, with: Array("T-DB".utf8))
+        try header.write(to: realmFile)
+        let notBurrow = #expect(throws: RealmError.self) { _ = try Realm(configuration: Realm.Configuration(fileURL: realmFile)) }
+        #expect(notBurrow?.code == .invalidFile)
+
+        let realm = try Realm(configuration: configuration())
+        // The guide's example:
+        let json = #"[{"id": 1, "name": "Ali", "dogs": [{"name": "Rex", "age": 3}]}]"#
+        let people = try JSONSerialization.jsonObject(with: Data(json.utf8)) as! [[String: Any]]
+        try realm.write {
+            for person in people {
+                try realm.create(Person.self, value: person, update: .modified)
+            }
+        }
+        // What it claims:
+        let ali = try #require(realm.object(ofType: Person.self, forPrimaryKey: 1))
+        #expect(ali.name == "Ali" && ali.dogs.map(\.name) == ["Rex"] && ali.dogs.first?.age == 3)
+        // A string is not converted to an ObjectId (nor to a Date, Data, UUID or Decimal128).
+        let notAnId = #expect(throws: RealmError.self) {
+            try realm.write { try realm.create(Dog.self, value: ["_id": "6553f100a1b2c3d4e5f60718", "name": "Fido"]) }
+        }
+        #expect(notAnId?.code == .invalidArgument)
+        try realm.write {
+            try realm.create(Dog.self, value: ["_id": try ObjectId(string: "6553f100a1b2c3d4e5f60718"), "name": "Fido"])
+        }
+        #expect(realm.objects(Dog.self).where { $0.name == "Fido" }.first?._id.stringValue == "6553f100a1b2c3d4e5f60718")
+    }
+
+    /// "Moving your data": one process at a time has a file open.
+    @Test func testOneProcessAtATime() async throws {
+        let config = configuration()
+        let realm = try Realm(configuration: config)
+        try realm.write { try realm.add(Dog(value: ["name": "Rex"])) }
+        let path = config.fileURL!.path
+        await #expect(processExitsWith: .success) { [path = path as String] in
+            do {
+                _ = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path)))
+                exit(2)
+            } catch let error as RealmError where error.code == .fileLocked {
+                exit(0)
+            }
+        }
+        #expect(realm.objects(Dog.self).count == 1)
+    }
+
+    // MARK: Side by side
+
+    /// "Side by side": `try Realm()` opens `default.burrow` in the current directory. In a child
+    /// process, so that changing the directory touches no other test.
+    @Test func testTheDefaultFile() async throws {
+        await #expect(processExitsWith: .success) {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("burrow-default-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            guard FileManager.default.changeCurrentDirectoryPath(directory.path) else { exit(2) }
+            let realm = try Realm()
+            try realm.write { try realm.add(PortingDogToy(value: ["name": "Wubba"])) }
+            guard FileManager.default.fileExists(atPath: directory.appendingPathComponent("default.burrow").path) else { exit(3) }
+        }
+    }
+
+    /// "Side by side": reading the actor's realm through an `isolated` parameter.
+    static func names(in db: isolated RealmActor) -> [String] {
+        db.realm.objects(Dog.self).map(\.name)
+    }
+
+    /// "Side by side": each Burrow form in the table.
+    @Test func testSideBySide() async throws {
+        let config = configuration()
+        let realm = try Realm(configuration: config)
+        let dog = Dog(value: ["name": "Rex", "age": 1])
+        let person = Person(value: ["id": 1, "name": "Ali"])
+        try realm.write { try realm.add(dog) }
+        try realm.write { try realm.add(person, update: .modified) }
+        try realm.write { try realm.create(Person.self, value: ["id": 1, "name": "Bo"], update: .modified) }
+        #expect(person.name == "Bo")
+        try realm.write { rexAge(dog) }
+        try await realm.asyncWrite { dog.age += 1 }
+        try realm.beginWrite()
+        dog.age += 1
+        try realm.commitWrite()
+        #expect(dog.age == 4)
+        try realm.beginWrite()
+        dog.age = 0
+        try realm.cancelWrite()
+        #expect(dog.age == 4)
+        let results = realm.objects(Dog.self)
+        #expect(realm.object(ofType: Dog.self, forPrimaryKey: dog._id) == dog)
+        #expect(results.where { $0.age > 2 }.count == 1)
+        #expect(try results.filter("age > %@", 2).count == 1)
+        #expect(try results.filter(#Predicate<Dog> { $0.age > 2 }).count == 1)
+        #expect(results.sorted(byKeyPath: "age").count == 1)
+        let stream = results.changes()
+        try realm.write(withoutNotifying: [stream.token]) { dog.age += 1 }
+        var iterator = stream.makeAsyncIterator()
+        if case .initial(let dogs) = await iterator.next() { #expect(dogs.count == 1) } else { Issue.record("no initial") }
+        let objectStream = dog.changes(keyPaths: ["age"])
+        _ = objectStream
+        let frozen = try dog.freeze()
+        #expect(frozen.isFrozen)
+        #expect(try frozen.thaw() != nil)
+        #expect(realm.thaw(frozen) == dog)
+        let frozenResults = try results.freeze()
+        #expect(frozenResults.count == 1)
+        let frozenRealm = try realm.freeze()
+        let thawedRealm = try frozenRealm.thaw()
+        #expect(frozenRealm.isFrozen && !thawedRealm.isFrozen)
+        let frozenDogs = try person.dogs.freeze()
+        #expect(frozenDogs.isFrozen && frozenDogs.isEmpty)
+        #expect(try frozenDogs.thaw()?.isFrozen == false)
+        let ported = Realm.Configuration(schemaVersion: 1, objectTypes: [Dog.self])
+        #expect(ported.schemaVersion == 1)
+        let copy = config.fileURL!.deletingLastPathComponent().appendingPathComponent("copy.burrow")
+        try realm.writeCopy(toFile: copy)
+        #expect(try Realm(configuration: Realm.Configuration(fileURL: copy, objectTypes: config.objectTypes)).objects(Dog.self).count == 1)
+        let db = try await RealmActor(configuration: config)
+        let fromActor = await db.objects(Dog.self, where: { $0.name == "Rex" })
+        #expect(fromActor.count == 1)
+        #expect(await Self.names(in: db) == ["Rex"])
+        let opened = try await Realm.open(configuration: config)
+        #expect(opened.objects(Dog.self).count == 1)
+        try realm.write {
+            try realm.delete(dog)
+            try realm.deleteAll()
+        }
+        #expect(realm.isEmpty)
+        await db.close()
+        let inMemory = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "porting-side-by-side-\(UUID())"))
+        #expect(inMemory.isEmpty)
+    }
+
+    private func rexAge(_ dog: Dog) { dog.age += 1 }
+}
+
+/// Lines written by a change stream's consumer or a migration block, read by the test.
+final class PortingLog: @unchecked Sendable {
+    // Every access to `entries` holds `lock`.
+    private let lock = NSLock()
+    private var entries: [String] = []
+
+    func appendLine(_ line: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        entries.append(line)
+    }
+
+    func append<T>(_ change: RealmCollectionChange<FrozenResults<T>>) {
+        switch change {
+        case .initial(let results): appendLine("initial \(results.count)")
+        case .update(let results, let deletions, let insertions, let modifications):
+            appendLine("update \(results.count) \(deletions) \(insertions) \(modifications)")
+        case .error(let error): appendLine("error \(error)")
+        }
+    }
+
+    var lines: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return entries
+    }
+
+    var count: Int { lines.count }
+}
