@@ -14,7 +14,10 @@ package final class Locked<Value>: @unchecked Sendable {
     // Sendable because `value` is reached only inside `withLock`, between lock and unlock of
     // `mutex`; the mutex itself is allocated once and freed in deinit, when no thread holds it.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Value
+    // Unchecked for exclusivity: the mutex already makes every access exclusive (a `withLock`
+    // body nested in another on the same instance would deadlock before it could overlap), and
+    // the runtime check cost a tracked access per lock, about thirty per commit.
+    @exclusivity(unchecked) private var value: Value
 
     package init(_ value: Value) {
         self.value = value

@@ -26,6 +26,30 @@ final class PageBufferStash: Sendable {
         return .allocate(byteCount: pageSize, alignment: 4096)
     }
 
+    /// Every buffer kept, for a write transaction to draw on without locking (it gives them
+    /// back with `give(all:)` when it ends): one lock per transaction instead of two per page.
+    func takeAll() -> [UnsafeMutableRawPointer] {
+        buffers.withLock { list in
+            let all = list
+            list = []
+            return all
+        }
+    }
+
+    /// Gives back buffers `take` or `takeAll` handed out; nobody may use them afterwards. The
+    /// array itself is kept when the stash is empty, so that its storage is reused too.
+    func give(all returned: [UnsafeMutableRawPointer]) {
+        guard !returned.isEmpty else { return }
+        let excess = buffers.withLock { list -> [UnsafeMutableRawPointer] in
+            if list.isEmpty { list = returned } else { list.append(contentsOf: returned) }
+            guard list.count > Self.capacity else { return [] }
+            let excess = Array(list[Self.capacity...])
+            list.removeLast(list.count - Self.capacity)
+            return excess
+        }
+        for buffer in excess { buffer.deallocate() }
+    }
+
     /// Gives back a buffer `take` handed out; nobody may use it afterwards.
     func give(_ buffer: UnsafeMutableRawPointer) {
         let kept = buffers.withLock { list in
