@@ -76,7 +76,7 @@ package final class Storage: Sendable {
     struct SharedState {
         var meta: Meta
         var mapping: Mapping
-        var pins: [UInt64: Int] = [:]
+        var pins = PinnedVersions()
         var failure: String?
         var isClosed = false
         /// Whether the device (and the file lock) has been released.
@@ -334,7 +334,7 @@ package final class Storage: Sendable {
 
     func unpin(_ version: UInt64) {
         let closeDevice = shared.withLock { s in
-            if let n = s.pins[version], n > 1 { s.pins[version] = n - 1 } else { s.pins[version] = nil }
+            s.pins.unpin(version)
             return s.shouldCloseDevice()
         }
         if closeDevice { device.close() }
@@ -351,7 +351,7 @@ package final class Storage: Sendable {
             StorageStatistics(
                 version: s.meta.version, pageSize: s.meta.pageSize, pageCount: Int(s.meta.pageCount),
                 freePages: Int(s.meta.freePageCount), usedPages: Int(s.meta.pageCount) - Int(s.meta.freePageCount),
-                pinnedVersions: s.pins.count, oldestPinnedVersion: s.pins.keys.min(), fileSize: fileSize)
+                pinnedVersions: s.pins.count, oldestPinnedVersion: s.pins.oldest, fileSize: fileSize)
         }
     }
 
@@ -378,7 +378,7 @@ package final class Storage: Sendable {
             // The base snapshot and the oldest pinned version, under one lock.
             let (meta, mapping, oldestPin) = try shared.withLock { s throws(StorageError) in
                 let (meta, mapping) = try s.pinLatest(name: name)
-                return (meta, mapping, s.pins.keys.min() ?? meta.version)
+                return (meta, mapping, s.pins.oldest ?? meta.version)
             }
             let base = Snapshot(storage: self, meta: meta, mapping: mapping)
             let oldest = min(oldestPin, base.meta.version)
@@ -459,7 +459,7 @@ extension Storage.SharedState {
     /// Pins the latest version for a new snapshot and returns what the snapshot reads.
     mutating func pinLatest(name: String) throws(StorageError) -> (Meta, Mapping) {
         try checkUsable(name: name)
-        pins[meta.version, default: 0] += 1
+        pins.pin(meta.version)
         return (meta, mapping)
     }
 }
