@@ -11,7 +11,7 @@ import Testing
         var random = ModelTestRandom(seed: seed)
         var list = RoundFreedPages()
         var model: [PageNumber: RoundFreedPages.Life] = [:]
-        var version: UInt64 = 1
+        var version: UInt64 = 10
         for step in 0..<ModelTestEnvironment.int("BURROW_MODEL_OPS", default: 4_000) {
             let page = PageNumber(2 + random.int(0..<120))
             switch random.int(0..<10) {
