@@ -2,7 +2,8 @@
 /// free a buffer for every page it writes (dirty pages, and the meta page).
 ///
 /// State: `buffers`, guarded by its mutex. A buffer is either in `buffers` or owned by exactly
-/// one user (a transaction's dirty page, or a meta page being written) until given back.
+/// one user until given back: a write transaction (which takes them all when it begins, for its
+/// dirty pages and its scratch page), or a sync round writing a meta page.
 final class PageBufferStash: Sendable {
     let pageSize: Int
     private let buffers = Locked<[UnsafeMutableRawPointer]>([])

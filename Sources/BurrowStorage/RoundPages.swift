@@ -12,63 +12,39 @@ struct RoundFreedPages {
     }
 
     /// In ascending page order.
-    private(set) var pages: [PageNumber] = []
-    /// `lives[i]` belongs to `pages[i]`.
-    private(set) var lives: [Life] = []
+    private var entries: [(page: PageNumber, life: Life)] = []
 
-    var isEmpty: Bool { pages.isEmpty }
-    var count: Int { pages.count }
-
-    private func index(of page: PageNumber) -> (index: Int, found: Bool) {
-        var low = 0, high = pages.count
-        while low < high {
-            let mid = (low &+ high) >> 1
-            if pages[mid] < page { low = mid &+ 1 } else { high = mid }
-        }
-        return (low, low < pages.count && pages[low] == page)
-    }
+    var isEmpty: Bool { entries.isEmpty }
+    var count: Int { entries.count }
+    /// The pages, in ascending order (for tests).
+    var pages: [PageNumber] { entries.map(\.page) }
 
     subscript(page: PageNumber) -> Life? {
-        let (i, found) = index(of: page)
-        return found ? lives[i] : nil
+        let (i, found) = sortedPageIndex(of: page, in: entries) { $0.page }
+        return found ? entries[i].life : nil
     }
 
     /// Records (or replaces) the versions that wrote and freed `page`.
     mutating func set(_ page: PageNumber, _ life: Life) {
-        let (i, found) = index(of: page)
-        if found {
-            lives[i] = life
-        } else {
-            pages.insert(page, at: i)
-            lives.insert(life, at: i)
-        }
+        let (i, found) = sortedPageIndex(of: page, in: entries) { $0.page }
+        if found { entries[i].life = life } else { entries.insert((page, life), at: i) }
     }
 
     /// Forgets `page`; returns what was recorded for it, if anything.
     @discardableResult
     mutating func remove(_ page: PageNumber) -> Life? {
-        guard !pages.isEmpty else { return nil }
-        let (i, found) = index(of: page)
-        guard found else { return nil }
-        pages.remove(at: i)
-        return lives.remove(at: i)
+        guard !entries.isEmpty else { return nil }
+        let (i, found) = sortedPageIndex(of: page, in: entries) { $0.page }
+        return found ? entries.remove(at: i).life : nil
     }
 
     /// Keeps only the pages written after `version`.
     mutating func keepWritten(after version: UInt64) {
-        var kept = 0
-        for i in pages.indices where lives[i].written > version {
-            pages[kept] = pages[i]
-            lives[kept] = lives[i]
-            kept += 1
-        }
-        pages.removeLast(pages.count - kept)
-        lives.removeLast(lives.count - kept)
+        entries.removeAll { $0.life.written <= version }
     }
 
     mutating func removeAll() {
-        pages.removeAll()
-        lives.removeAll()
+        entries.removeAll()
     }
 }
 
