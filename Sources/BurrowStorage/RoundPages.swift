@@ -3,8 +3,8 @@
 ///
 /// Every commit looks up each page it frees and each page it writes here, so this is a list
 /// sorted by page number and binary-searched rather than a `Dictionary`, whose hashing cost more
-/// than the rest of the bookkeeping: it holds a few pages of recently rewritten paths (at most
-/// the pages written since the durable version, which a meta lists: 64).
+/// than the rest of the bookkeeping: it holds the pages of recently rewritten paths, a few in the
+/// common case and never more than were written since the last sync round.
 struct RoundFreedPages {
     struct Life: Equatable {
         var written: UInt64
