@@ -17,8 +17,10 @@ enum ObjectWorkloads {
 
     /// Dogs of the bulk insert, the lookups and the KVC update.
     static let dogs = 100_000
-    /// Transactions of each commit workload.
-    static let commits = 1_000
+    /// Transactions of each commit workload: 1,000, or `BURROW_BENCH_COMMITS` for profiling (the
+    /// difference between two counts under callgrind is the cost of that many commits, without
+    /// opening and closing the realm).
+    static let commits = ProcessInfo.processInfo.environment["BURROW_BENCH_COMMITS"].flatMap { Int($0) }.map { max(1, $0) } ?? 1_000
     /// Tasks (threads) of `concurrent_writes`, each doing `commits` transactions.
     static let writers = 10
 

@@ -25,14 +25,18 @@ package enum Checksum {
         var h: UInt64
         if length >= 32 {
             var v1 = seed &+ p1 &+ p2, v2 = seed &+ p2, v3 = seed, v4 = seed &- p1
-            let limit = length - 32
-            while offset <= limit {
-                v1 = round(v1, base.u64(offset))
-                v2 = round(v2, base.u64(offset + 8))
-                v3 = round(v3, base.u64(offset + 16))
-                v4 = round(v4, base.u64(offset + 24))
-                offset += 32
-            }
+            // A pointer walk with no overflow checks: the hot loop of every page write and first
+            // page read is the four rounds and nothing else.
+            var stripe = base
+            let last = base + (length &- 32)
+            repeat {
+                v1 = round(v1, stripe.u64(0))
+                v2 = round(v2, stripe.u64(8))
+                v3 = round(v3, stripe.u64(16))
+                v4 = round(v4, stripe.u64(24))
+                stripe += 32
+            } while stripe <= last
+            offset = stripe - base
             h = rotl(v1, 1) &+ rotl(v2, 7) &+ rotl(v3, 12) &+ rotl(v4, 18)
             h = merge(h, v1); h = merge(h, v2); h = merge(h, v3); h = merge(h, v4)
         } else {

@@ -17,7 +17,8 @@ struct DirtyPages: Sequence {
     private(set) var count = 0
 
     init() {
-        let capacity = 64
+        // Room for the eight pages of a small commit (two trees' paths) before the first growth.
+        let capacity = 16
         numbers = Array(repeating: 0, count: capacity)
         entries = Array(repeating: nil, count: capacity)
         mask = capacity - 1
@@ -98,8 +99,29 @@ struct DirtyPages: Sequence {
         count = 0
     }
 
-    /// The page numbers held, in no particular order.
-    var keys: [PageNumber] { numbers.filter { $0 != 0 } }
+    /// The page numbers held, in ascending order: one array, sorted by insertion (a commit holds
+    /// a handful of pages; a large one falls back to the standard sort).
+    func sortedPageNumbers() -> [PageNumber] {
+        var sorted: [PageNumber] = []
+        sorted.reserveCapacity(count)
+        for number in numbers where number != 0 { sorted.append(number) }
+        if sorted.count > 32 {
+            sorted.sort()
+            return sorted
+        }
+        sorted.withUnsafeMutableBufferPointer { b in
+            for i in b.indices.dropFirst() {
+                let number = b[i]
+                var j = i
+                while j > 0, b[j &- 1] > number {
+                    b[j] = b[j &- 1]
+                    j &-= 1
+                }
+                b[j] = number
+            }
+        }
+        return sorted
+    }
 
     private mutating func grow() {
         let oldNumbers = numbers, oldEntries = entries

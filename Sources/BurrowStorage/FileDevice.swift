@@ -72,37 +72,36 @@ package final class FileDevice: StorageDevice {
     /// of free pages are consecutive), so a commit costs a system call per run, not per page.
     package func write(_ pieces: [(offset: Int, bytes: UnsafeRawBufferPointer)]) throws(StorageError) {
         let fd = try fd()
-        var vectors: [iovec] = []
-        vectors.reserveCapacity(min(pieces.count, Self.maxVectors))
-        var start = 0
-        while start < pieces.count {
-            // The run: pieces[start..<end], each starting where the previous one ends.
-            var end = start + 1
-            var runEnd = pieces[start].offset + pieces[start].bytes.count
-            while end < pieces.count, end - start < Self.maxVectors, pieces[end].offset == runEnd {
-                runEnd += pieces[end].bytes.count
-                end += 1
+        // The vectors of one run live on the stack: a commit writes a few runs of a few pages.
+        try withUnsafeTemporaryAllocation(of: iovec.self, capacity: min(pieces.count, Self.maxVectors)) { vectors throws(StorageError) in
+            var start = 0
+            while start < pieces.count {
+                // The run: pieces[start..<end], each starting where the previous one ends.
+                var end = start + 1
+                var runEnd = pieces[start].offset + pieces[start].bytes.count
+                while end < pieces.count, end - start < Self.maxVectors, pieces[end].offset == runEnd {
+                    runEnd += pieces[end].bytes.count
+                    end += 1
+                }
+                for (i, piece) in pieces[start..<end].enumerated() {
+                    vectors[i] = iovec(iov_base: UnsafeMutableRawPointer(mutating: piece.bytes.baseAddress), iov_len: piece.bytes.count)
+                }
+                try writeRun(fd, UnsafeMutableBufferPointer(rebasing: vectors[..<(end - start)]), at: pieces[start].offset)
+                start = end
             }
-            vectors.removeAll(keepingCapacity: true)
-            for piece in pieces[start..<end] {
-                vectors.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: piece.bytes.baseAddress), iov_len: piece.bytes.count))
-            }
-            try writeRun(fd, &vectors, at: pieces[start].offset)
-            start = end
         }
     }
 
     /// The most buffers one `pwritev` takes (IOV_MAX on Linux and Darwin).
     private static let maxVectors = 1024
 
-    /// Writes every byte `vectors` describe, starting at `offset`, resuming after short writes.
-    private func writeRun(_ fd: Int32, _ vectors: inout [iovec], at offset: Int) throws(StorageError) {
+    /// Writes every byte `vectors` describe, starting at `offset`, resuming after short writes
+    /// (which adjust `vectors`).
+    private func writeRun(_ fd: Int32, _ vectors: UnsafeMutableBufferPointer<iovec>, at offset: Int) throws(StorageError) {
         var done = 0
         var first = 0
         while first < vectors.count {
-            let n = vectors.withUnsafeBufferPointer { v in
-                pwritev(fd, v.baseAddress! + first, Int32(v.count - first), off_t(offset + done))
-            }
+            let n = pwritev(fd, vectors.baseAddress! + first, Int32(vectors.count - first), off_t(offset + done))
             if n < 0 {
                 if errno == EINTR { continue }
                 throw .io(path: name, operation: "write", errno: errno)

@@ -28,8 +28,10 @@ struct FreePagePool {
     /// Inserts many pages at once (a free record's), merging them into the pool in one pass
     /// instead of a binary search and a move per page.
     mutating func insert(contentsOf incoming: [PageNumber]) {
-        guard incoming.count > 1 else {
-            if let number = incoming.first { insert(number) }
+        // A few pages (a commit's rewritten path, taken back within a sync round) go in one by
+        // one: cheaper than building the merged array.
+        guard incoming.count > 8 else {
+            for number in incoming { insert(number) }
             return
         }
         // Records are written in ascending order; sort only one that is not.

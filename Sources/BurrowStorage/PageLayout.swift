@@ -313,20 +313,45 @@ enum PageWriter {
 
     /// Rewrites the heap so that all free space is one gap and the entry bodies lie in key order
     /// at ascending addresses (a forward scan then reads the page front to back).
+    ///
+    /// A page that already has that form (no garbage, bodies packed in slot order up to the end:
+    /// a branch whose child or count changed in place) is left as it is. Otherwise the header,
+    /// the slots and the heap (not the gap) are copied aside, and the bodies copied back a run at
+    /// a time: bodies that follow each other in the old heap in slot order move as one block
+    /// (after one insertion, the page is three such runs).
     static func compact(_ p: UnsafeMutableRawPointer, pageSize: Int, scratch: UnsafeMutableRawPointer) {
-        scratch.copyMemory(from: p, byteCount: pageSize)
-        let source = UnsafeRawPointer(scratch)
-        let count = PageHeader.count(source)
+        let page = UnsafeRawPointer(p)
+        let count = PageHeader.count(page)
+        let oldHeap = PageHeader.heapStart(page)
         var live = 0
-        for i in 0..<count { live += PageHeader.entrySize(source, i) }
-        let heapStart = pageSize - live
-        var offset = heapStart
+        var isCompact = PageHeader.garbage(page) == 0
         for i in 0..<count {
-            let size = PageHeader.entrySize(source, i)
-            (p + offset).copyMemory(from: source + PageHeader.slot(source, i), byteCount: size)
-            p.setU16(PageLayout.headerSize + PageLayout.slotSize * i, UInt16(offset))
-            offset += size
+            if PageHeader.slot(page, i) != oldHeap &+ live { isCompact = false }
+            live &+= PageHeader.entrySize(page, i)
         }
+        if isCompact && oldHeap &+ live == pageSize { return }
+        let slotsEnd = PageLayout.headerSize &+ PageLayout.slotSize &* count
+        scratch.copyMemory(from: page, byteCount: slotsEnd)
+        (scratch + oldHeap).copyMemory(from: page + oldHeap, byteCount: pageSize &- oldHeap)
+        let source = UnsafeRawPointer(scratch)
+        let heapStart = pageSize &- live
+        var offset = heapStart
+        // The run being gathered: `runLength` bytes from `runSource` in scratch go to `runTarget`.
+        var runSource = 0, runTarget = heapStart, runLength = 0
+        for i in 0..<count {
+            let from = PageHeader.slot(source, i)
+            let size = PageHeader.entrySize(source, i)
+            if from != runSource &+ runLength {
+                if runLength > 0 { (p + runTarget).copyMemory(from: source + runSource, byteCount: runLength) }
+                runSource = from
+                runTarget = offset
+                runLength = 0
+            }
+            runLength &+= size
+            p.setU16(PageLayout.headerSize &+ PageLayout.slotSize &* i, UInt16(offset))
+            offset &+= size
+        }
+        if runLength > 0 { (p + runTarget).copyMemory(from: source + runSource, byteCount: runLength) }
         setHeapStart(p, heapStart)
         setGarbage(p, 0)
     }

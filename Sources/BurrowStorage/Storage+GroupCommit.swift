@@ -32,7 +32,7 @@ struct CommitState {
     var metaOnDisk: UInt64?
     /// Pages freed by each version after the durable one and not reused since: held back from
     /// reuse until a round, apart from those `roundReusablePages` lets go earlier.
-    var heldBack: [UInt64: Int] = [:]
+    var heldBack = HeldBackPages()
     /// Pages written after `durableVersion` and freed by a later version, with both versions,
     /// while they are tracked (not `untracked`). The durable meta cannot reach them (they did not
     /// exist in its version), so once the meta in the pending slot does not reach them either
@@ -40,7 +40,7 @@ struct CommitState {
     /// written over before the next round: see `roundReusablePages`. An entry may outlive its
     /// page's reuse (an overflow run lists only its first page in `written`), but every free of
     /// a page replaces or removes its entry, and only pages found in the free list are reused.
-    var roundFreed: [PageNumber: (written: UInt64, freedBy: UInt64)] = [:]
+    var roundFreed = RoundFreedPages()
     /// The newest version whose meta was completely written into the pending slot since the
     /// slots last swapped, or nil. After a crash of the process the pending slot holds this meta
     /// (a later write may be torn, and then opening takes the durable meta).
@@ -117,7 +117,7 @@ struct CommitState {
     /// that comes while the round is in flight waits for it, at most one sync.)
     func wantsBackgroundRound(pageCount: PageNumber) -> Bool {
         untracked || unsynced.count >= listCapacity / 2
-            || heldBack.values.reduce(0, +) >= Storage.heldBackLimit(pageCount: pageCount)
+            || heldBack.total >= Storage.heldBackLimit(pageCount: pageCount)
     }
 
     /// Whether a round may start now: none is running and no `.normal` commit waits to write its
@@ -136,7 +136,7 @@ struct CommitState {
 /// a copy of `roundFreed` (which costs a reference until the commit state changes it, and the
 /// transaction lets go of it before its commit) with the limits that apply.
 struct RoundReusablePages {
-    let pages: [PageNumber: (written: UInt64, freedBy: UInt64)]
+    let pages: RoundFreedPages
     let durableVersion: UInt64
     let freedLimit: UInt64
 
@@ -180,10 +180,11 @@ extension Storage {
 
     /// Publishes `meta`, whose pages are written: records the pages in the unsynced list, writes
     /// the meta into the pending slot unless a round is in flight or the list does not fit, and
-    /// makes it the latest version. Called by the write transaction, holding the write lock.
+    /// makes it the latest version. Called by the write transaction, holding the write lock;
+    /// `metaBuffer` is a page-sized buffer of the caller's to encode the meta in.
     func publishCommit(
         _ meta: Meta, mapping: Mapping, written: [(page: PageNumber, checksum: UInt64)], freed: [PageNumber],
-        durability: Durability
+        durability: Durability, metaBuffer: UnsafeMutableRawPointer
     ) throws(StorageError) {
         while true {
             let outcome = try commitState.withLock { s throws(StorageError) -> DispatchSemaphore? in
@@ -194,21 +195,21 @@ extension Storage {
                     s.normalWriter = wait
                     return wait
                 }
-                if !freed.isEmpty { s.heldBack[meta.version, default: 0] += freed.count }
+                if !freed.isEmpty { s.heldBack.add(freed.count, version: meta.version) }
                 if !s.untracked {
                     for page in freed {
                         if let written = s.unsynced.remove(page) {
-                            s.roundFreed[page] = (written, meta.version)
+                            s.roundFreed.set(page, .init(written: written, freedBy: meta.version))
                         } else {
-                            s.roundFreed.removeValue(forKey: page)
+                            s.roundFreed.remove(page)
                         }
                     }
                     for (page, checksum) in written {
                         s.unsynced.set(page, checksum: checksum, version: meta.version)
                         // A page freed within the round and written again is no longer held back.
-                        if let life = s.roundFreed.removeValue(forKey: page) {
+                        if let life = s.roundFreed.remove(page) {
                             s.pagesReusedWithinRounds += 1
-                            if let held = s.heldBack[life.freedBy] { s.heldBack[life.freedBy] = held > 1 ? held - 1 : nil }
+                            s.heldBack.releaseOne(version: life.freedBy)
                         }
                     }
                     if s.unsynced.count > s.listCapacity { s.untrack() }
@@ -216,7 +217,7 @@ extension Storage {
                 // A `.normal` meta is written even without a list: it must reach the kernel now,
                 // and it gives up power-loss protection anyway.
                 if !s.roundInFlight && (!s.untracked || durability == .normal) {
-                    try writeMeta(meta, into: &s)
+                    try writeMeta(meta, into: &s, buffer: metaBuffer)
                 }
                 if durability == .normal && s.wantsBackgroundRound(pageCount: meta.pageCount) {
                     s.backgroundRoundWanted = true
@@ -240,12 +241,12 @@ extension Storage {
 
     /// Writes `meta` into the pending slot, with the unsynced list if there is one. Called with
     /// the commit state locked (nobody else writes a meta meanwhile) and no round in flight or
-    /// by the round itself.
-    fileprivate func writeMeta(_ meta: Meta, into s: inout CommitState) throws(StorageError) {
+    /// by the round itself. The meta is encoded in `buffer` if given, else in a stashed one.
+    fileprivate func writeMeta(_ meta: Meta, into s: inout CommitState, buffer: UnsafeMutableRawPointer? = nil) throws(StorageError) {
         s.metaOnDisk = nil
         s.pendingSlotVersion = nil
         do {
-            try writeMetaPage(meta, slot: s.pendingSlot, written: s.writtenPages() ?? .none)
+            try writeMetaPage(meta, slot: s.pendingSlot, written: s.writtenPages() ?? .none, buffer: buffer)
         } catch {
             // A torn meta in the pending slot costs nothing, but the list may now miss pages of
             // a version that was never published; the next round syncs before its meta.
@@ -256,9 +257,9 @@ extension Storage {
         s.pendingSlotVersion = meta.version
     }
 
-    func writeMetaPage(_ meta: Meta, slot: Int, written: WrittenPages) throws(StorageError) {
-        let buffer = pageBuffers.take()
-        defer { pageBuffers.give(buffer) }
+    func writeMetaPage(_ meta: Meta, slot: Int, written: WrittenPages, buffer given: UnsafeMutableRawPointer? = nil) throws(StorageError) {
+        let buffer = given ?? pageBuffers.take()
+        defer { if given == nil { pageBuffers.give(buffer) } }
         meta.encode(into: buffer, slot: slot, written: written)
         try device.write([(slot * layout.pageSize, UnsafeRawBufferPointer(start: buffer, count: layout.pageSize))])
     }
@@ -447,14 +448,14 @@ extension Storage {
             }
             let published = shared.withLock { $0.meta.version }
             s.durableVersion = max(s.durableVersion, target)
-            s.heldBack = s.heldBack.filter { $0.key > target }
+            s.heldBack.removeVersions(upTo: target)
             s.backgroundRoundWanted = false
             s.durableSlot = s.pendingSlot
             s.metaOnDisk = nil
             s.pendingSlotVersion = nil
             // Pages written up to the target belong to the durable version now: the ones freed
             // after it are ordinary held-back pages until the next round.
-            s.roundFreed = s.roundFreed.filter { $0.value.written > target }
+            s.roundFreed.keepWritten(after: target)
             if s.untracked {
                 // Every page written so far is durable; nothing published since means nothing
                 // to list.

@@ -76,7 +76,7 @@ package final class Storage: Sendable {
     struct SharedState {
         var meta: Meta
         var mapping: Mapping
-        var pins: [UInt64: Int] = [:]
+        var pins = PinnedVersions()
         var failure: String?
         var isClosed = false
         /// Whether the device (and the file lock) has been released.
@@ -328,17 +328,13 @@ package final class Storage: Sendable {
     /// A read-only view of the latest committed version. It never waits for a writer and stays
     /// on its version however many commits follow; its pages are not reused while it lives.
     package func snapshot() throws(StorageError) -> Snapshot {
-        let (meta, mapping) = try shared.withLock { s throws(StorageError) in
-            try s.checkUsable(name: name)
-            s.pins[s.meta.version, default: 0] += 1
-            return (s.meta, s.mapping)
-        }
+        let (meta, mapping) = try shared.withLock { s throws(StorageError) in try s.pinLatest(name: name) }
         return Snapshot(storage: self, meta: meta, mapping: mapping)
     }
 
     func unpin(_ version: UInt64) {
         let closeDevice = shared.withLock { s in
-            if let n = s.pins[version], n > 1 { s.pins[version] = n - 1 } else { s.pins[version] = nil }
+            s.pins.unpin(version)
             return s.shouldCloseDevice()
         }
         if closeDevice { device.close() }
@@ -355,7 +351,7 @@ package final class Storage: Sendable {
             StorageStatistics(
                 version: s.meta.version, pageSize: s.meta.pageSize, pageCount: Int(s.meta.pageCount),
                 freePages: Int(s.meta.freePageCount), usedPages: Int(s.meta.pageCount) - Int(s.meta.freePageCount),
-                pinnedVersions: s.pins.count, oldestPinnedVersion: s.pins.keys.min(), fileSize: fileSize)
+                pinnedVersions: s.pins.count, oldestPinnedVersion: s.pins.oldest, fileSize: fileSize)
         }
     }
 
@@ -379,8 +375,13 @@ package final class Storage: Sendable {
     private func startTransaction() throws(StorageError) -> WriteTransaction {
         do throws(StorageError) {
             if isReadOnly { throw .readOnly(path: name) }
-            let base = try snapshot()
-            let oldest = min(shared.withLock { $0.pins.keys.min() ?? $0.meta.version }, base.meta.version)
+            // The base snapshot and the oldest pinned version, under one lock.
+            let (meta, mapping, oldestPin) = try shared.withLock { s throws(StorageError) in
+                let (meta, mapping) = try s.pinLatest(name: name)
+                return (meta, mapping, s.pins.oldest ?? meta.version)
+            }
+            let base = Snapshot(storage: self, meta: meta, mapping: mapping)
+            let oldest = min(oldestPin, base.meta.version)
             // Pages freed by a version that is not durable yet stay put: the durable meta, which
             // a power loss falls back to, may still reach them. Except those written after it,
             // which neither it nor the meta in the pending slot reaches.
@@ -453,6 +454,13 @@ extension Storage.SharedState {
     func checkUsable(name: String) throws(StorageError) {
         if isClosed { throw .closed(path: name) }
         if let failure { throw .handleFailed(path: name, detail: failure) }
+    }
+
+    /// Pins the latest version for a new snapshot and returns what the snapshot reads.
+    mutating func pinLatest(name: String) throws(StorageError) -> (Meta, Mapping) {
+        try checkUsable(name: name)
+        pins.pin(meta.version)
+        return (meta, mapping)
     }
 }
 

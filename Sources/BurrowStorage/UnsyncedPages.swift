@@ -14,12 +14,7 @@ struct UnsyncedPages {
     var count: Int { entries.count }
 
     private func index(of page: PageNumber) -> (index: Int, found: Bool) {
-        var low = 0, high = entries.count
-        while low < high {
-            let mid = (low + high) / 2
-            if entries[mid].page < page { low = mid + 1 } else { high = mid }
-        }
-        return (low, low < entries.count && entries[low].page == page)
+        sortedPageIndex(of: page, in: entries) { $0.page }
     }
 
     /// Records that `version` wrote `page` with `checksum`, replacing an older write of it.
@@ -58,4 +53,16 @@ struct UnsyncedPages {
         entries.removeAll()
         versions.removeAll()
     }
+}
+
+/// Where `page` is, or would go, in `items`, which are in ascending order of `pageOf`: a binary
+/// search. The commit state's short page lists (`UnsyncedPages`, `RoundFreedPages`) use it.
+@inline(__always)
+func sortedPageIndex<Item>(of page: PageNumber, in items: [Item], _ pageOf: (Item) -> PageNumber) -> (index: Int, found: Bool) {
+    var low = 0, high = items.count
+    while low < high {
+        let mid = (low &+ high) >> 1
+        if pageOf(items[mid]) < page { low = mid &+ 1 } else { high = mid }
+    }
+    return (low, low < items.count && pageOf(items[low]) == page)
 }

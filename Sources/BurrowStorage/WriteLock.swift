@@ -13,6 +13,9 @@ final class WriteLock: Sendable {
     /// case the lock is not held. Runs on the caller's executor (`isolation`), so taking a free
     /// lock costs no hop to another executor and back.
     func acquire(isolation: isolated (any Actor)? = #isolation) async throws {
+        // A free lock is taken at once, without a continuation or a cancellation handler (a
+        // lock with waiters is never free, so this does not jump the queue).
+        if !Task.isCancelled, tryAcquire() { return }
         let id = state.withLock { s in
             s.nextID += 1
             return s.nextID

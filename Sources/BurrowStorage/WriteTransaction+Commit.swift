@@ -61,8 +61,9 @@ extension WriteTransaction {
         // The pages just written are sound: this process built them and computed their
         // checksums. Marking them spares the next reader hashing them again (and replaces any
         // bit a reused page's old contents had left).
-        for (number, _) in dirty { mapping.markVerified(number) }
-        try storage.publishCommit(meta, mapping: mapping, written: written, freed: freed, durability: durability)
+        for (number, _) in written { mapping.markVerified(number) }
+        try storage.publishCommit(
+            meta, mapping: mapping, written: written, freed: freed, durability: durability, metaBuffer: scratch)
         return CommitReceipt(version: meta.version)
     }
 
@@ -117,7 +118,7 @@ extension WriteTransaction {
     /// returns each one's (first) number and checksum. Tree pages are compacted first, so a
     /// committed page holds no dead bytes and its entries lie in key order.
     private func writePages() throws(StorageError) -> [(page: PageNumber, checksum: UInt64)] {
-        let numbers = dirty.keys.sorted()
+        let numbers = dirty.sortedPageNumbers()
         var pieces: [(offset: Int, bytes: UnsafeRawBufferPointer)] = []
         var written: [(page: PageNumber, checksum: UInt64)] = []
         pieces.reserveCapacity(numbers.count)

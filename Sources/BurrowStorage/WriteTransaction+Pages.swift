@@ -18,7 +18,9 @@ extension WriteTransaction {
         }
         if pages == 1 { lastTaken = number }
         let byteCount = pages * layout.pageSize
-        let pointer = pages == 1 ? storage.pageBuffers.take() : .allocate(byteCount: byteCount, alignment: 4096)
+        let pointer = pages == 1
+            ? spareBuffers.popLast() ?? .allocate(byteCount: byteCount, alignment: 4096)
+            : .allocate(byteCount: byteCount, alignment: 4096)
         if zeroed { pointer.initializeMemory(as: UInt8.self, repeating: 0, count: byteCount) }
         dirty[number] = (pointer, pages)
         return (number, pointer)
@@ -35,10 +37,10 @@ extension WriteTransaction {
         }
     }
 
-    /// Returns a dirty page's buffer: a single page's to the storage's stash for the next
-    /// transaction, an overflow run's to the allocator.
+    /// Returns a dirty page's buffer: a single page's to the transaction's spares (which go
+    /// back to the storage's stash when it ends), an overflow run's to the allocator.
     func freeBuffer(_ entry: (pointer: UnsafeMutableRawPointer, pages: Int)) {
-        if entry.pages == 1 { storage.pageBuffers.give(entry.pointer) } else { entry.pointer.deallocate() }
+        if entry.pages == 1 { spareBuffers.append(entry.pointer) } else { entry.pointer.deallocate() }
     }
 
     /// A writable copy of page `number`: the page itself if dirty, otherwise a new dirty page

@@ -36,7 +36,10 @@ package final class WriteTransaction: PageSource {
     /// Pages allocated by this transaction, by first page number, with their length in pages.
     @exclusivity(unchecked) var dirty = DirtyPages()
     @exclusivity(unchecked) var trees: [(name: String, state: TreeState, exists: Bool, changed: Bool)] = []
-    @exclusivity(unchecked) var treeIndex: [String: Int] = [:]
+    /// `trees`' indexes by name, made only once a transaction uses more than a few trees: below
+    /// that, comparing names (immediate for the same `String` value) beats hashing them.
+    @exclusivity(unchecked) var treeIndex: [String: Int]?
+    static let linearTreeLookupLimit = 8
 
     // Free space (see WriteTransaction+FreeSpace.swift).
     @exclusivity(unchecked) var pool = FreePagePool()
@@ -64,8 +67,12 @@ package final class WriteTransaction: PageSource {
 
     /// Branch pages from the root to the current leaf's parent, with the child index taken at each.
     @exclusivity(unchecked) var path: [(number: PageNumber, index: Int)] = []
-    /// A page-sized buffer for compaction and splits.
+    /// A page-sized buffer for compaction and splits, and for the meta page of the commit; one
+    /// of the storage's stashed page buffers, given back when the transaction ends.
     let scratch: UnsafeMutableRawPointer
+    /// Page buffers for dirty pages, taken from the storage's stash when the transaction begins
+    /// and given back when it ends, so that allocating a page takes no lock.
+    @exclusivity(unchecked) var spareBuffers: [UnsafeMutableRawPointer]
 
     @exclusivity(unchecked) package private(set) var modificationStamp: UInt64 = 1
     private(set) var isFinished = false
@@ -88,13 +95,15 @@ package final class WriteTransaction: PageSource {
         inlineFree = base.meta.inlineFree
         self.reclaimLimit = reclaimLimit
         self.roundReusable = roundReusable
-        scratch = .allocate(byteCount: layout.pageSize, alignment: 16)
+        var spares = storage.pageBuffers.takeAll()
+        scratch = spares.popLast() ?? .allocate(byteCount: layout.pageSize, alignment: 4096)
+        spareBuffers = spares
         path.reserveCapacity(BTree.maxDepth)
+        trees.reserveCapacity(4)
     }
 
     deinit {
         if !isFinished { finish() }
-        scratch.deallocate()
     }
 
     @inline(__always)
@@ -108,7 +117,7 @@ package final class WriteTransaction: PageSource {
     /// The tree called `name`, or nil if it does not exist.
     package func tree(named name: String) throws(StorageError) -> TreeID? {
         try checkActive()
-        if let index = treeIndex[name] { return trees[index].exists ? TreeID(index: index) : nil }
+        if let index = registeredIndex(of: name) { return trees[index].exists ? TreeID(index: index) : nil }
         guard let state = try Catalog.lookup(self, catalog, inline: inlineCatalog, name: name) else { return nil }
         return register(name: name, state: state, exists: true, changed: false)
     }
@@ -119,7 +128,7 @@ package final class WriteTransaction: PageSource {
         guard name.utf8.count <= layout.maxKeySize, !name.isEmpty else {
             throw .invalidOption("A tree name must be 1 to \(layout.maxKeySize) bytes of UTF-8.")
         }
-        if let index = treeIndex[name] {
+        if let index = registeredIndex(of: name) {
             trees[index] = (name, .empty, true, true)
             return TreeID(index: index)
         }
@@ -170,8 +179,21 @@ package final class WriteTransaction: PageSource {
 
     private func register(name: String, state: TreeState, exists: Bool, changed: Bool) -> TreeID {
         trees.append((name, state, exists, changed))
-        treeIndex[name] = trees.count - 1
+        if treeIndex != nil {
+            treeIndex![name] = trees.count - 1
+        } else if trees.count > Self.linearTreeLookupLimit {
+            var index: [String: Int] = [:]
+            for (i, tree) in trees.enumerated() { index[tree.name] = i }
+            treeIndex = index
+        }
         return TreeID(index: trees.count - 1)
+    }
+
+    /// Where `trees` holds the tree called `name`, if this transaction has used it.
+    private func registeredIndex(of name: String) -> Int? {
+        if let treeIndex { return treeIndex[name] }
+        for i in trees.indices where trees[i].name == name { return i }
+        return nil
     }
 
     func state(of tree: TreeID) throws(StorageError) -> TreeState {
@@ -287,6 +309,11 @@ package final class WriteTransaction: PageSource {
         roundReusable = nil
         for (_, entry) in dirty { freeBuffer(entry) }
         dirty.removeAll()
+        // Nothing uses the scratch page after the transaction ends (every operation checks
+        // `isFinished` first), so it goes back with the spares.
+        spareBuffers.append(scratch)
+        storage.pageBuffers.give(all: spareBuffers)
+        spareBuffers = []
         base.releasePin()
         storage.writeLock.release()
     }

@@ -167,7 +167,11 @@ extension ReadContext {
         let holder = rowPrimaryKey(table, derived)
         if let holder, holder.value.isSamePrimaryKey(as: value) { return .found(derived, row: holder.row) }
         do {
-            if let key = try reader.withValue(table.primaryKeyTree, IndexKey.encode(value), { ObjectKey.read($0) }) {
+            // The collision tree is empty unless two primary keys derived the same key: then
+            // there is no index key to encode.
+            if try reader.count(table.primaryKeyTree) > 0,
+                let key = try reader.withValue(table.primaryKeyTree, IndexKey.encode(value), { ObjectKey.read($0) })
+            {
                 return .found(key, row: nil)
             }
         } catch {

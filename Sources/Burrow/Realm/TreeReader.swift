@@ -178,7 +178,15 @@ final class TransactionReader: TreeReader {
     func put(_ tree: String, _ key: ObjectKey, _ value: [UInt8]) throws(StorageError) {
         let id = try openTree(tree)
         try key.withBytes { k throws(StorageError) in
-            try withBytes(value) { v throws(StorageError) in _ = try transaction.put(k, v, in: id) }
+            // Not the engine's `withBytes`: a generic function of another module runs here
+            // unspecialized, looking up `Result`'s metadata on every row put.
+            do {
+                try value.withUnsafeBytes { v in _ = try transaction.put(k, v, in: id) }
+            } catch let error as StorageError {
+                throw error
+            } catch {
+                preconditionFailure("unreachable: only storage errors are thrown here")
+            }
         }
     }
 
