@@ -1,6 +1,6 @@
 /// Pages this transaction may write over right away: taken from free-tree records that no live
 /// snapshot needs, or allocated and then released within the transaction. Kept in
-/// descending order so that low pages are taken first (keeping the file compact) and runs of
+/// descending order so that the lowest page is taken first (keeping the file compact) and runs of
 /// consecutive pages are easy to find.
 struct FreePagePool {
     private var pages: [PageNumber] = []
@@ -12,17 +12,12 @@ struct FreePagePool {
     /// order: a commit releases and takes pages in turn many times, and re-sorting the whole pool
     /// before every take cost more than the inserts.
     mutating func insert(_ number: PageNumber) {
-        pages.insert(number, at: position(of: number))
-    }
-
-    /// Where `number` is or would go in the pool's descending order (a binary search).
-    private func position(of number: PageNumber) -> Int {
         var low = 0, high = pages.count
         while low < high {
             let mid = (low + high) / 2
             if pages[mid] > number { low = mid + 1 } else { high = mid }
         }
-        return low
+        pages.insert(number, at: low)
     }
 
     /// Inserts many pages at once (a free record's), merging them into the pool in one pass
@@ -58,43 +53,22 @@ struct FreePagePool {
         for i in 0..<count { insert(first + PageNumber(i)) }
     }
 
-    /// How many consecutive free pages make a run worth starting a transaction's pages in: a
-    /// small commit's copied path (a leaf and its branches in a tree or two).
-    static let preferredRun = 4
-
-    /// A page for a transaction whose last page taken was `previous` (nil: none yet): the page
-    /// after it if free; otherwise the lowest page starting `preferredRun` or more free pages;
-    /// otherwise the lowest page. So a transaction's copied pages lie in runs where the pool
-    /// has them, and its commit writes them in one `pwritev` each and syncs fewer separate
-    /// blocks (on the benchmark machine, a sync after five scattered pages took about 45 µs
-    /// longer than after four consecutive ones and the meta). Runs feed themselves: the pages a
-    /// commit wrote together are freed together by the commit that copies them again.
-    mutating func take(after previous: PageNumber?) -> PageNumber? {
-        if let previous {
-            let next = position(of: previous &+ 1)
-            if next < pages.count, pages[next] == previous &+ 1 { return pages.remove(at: next) }
-        }
-        if let run = lowestRun(Self.preferredRun) { return pages.remove(at: run.upperBound) }
+    mutating func takeLowest() -> PageNumber? {
         return pages.popLast()
     }
 
     /// Takes `length` consecutive pages, returning the first, or nil if the pool has no such run.
     mutating func takeRun(_ length: Int) -> PageNumber? {
-        guard let run = lowestRun(length) else { return nil }
-        let first = pages[run.upperBound]
-        pages.removeSubrange(run)
-        return first
-    }
-
-    /// The positions of the lowest `length` consecutive pages in the pool (the run's lowest page
-    /// at the upper bound, the pool descending), or nil if it has no such run.
-    private func lowestRun(_ length: Int) -> ClosedRange<Int>? {
-        guard length >= 1, length <= pages.count else { return nil }
-        var runLow = pages.count - 1
+        guard length <= pages.count else { return nil }
+        var runEnd = pages.count - 1  // index of the run's lowest page
         var index = pages.count - 1
         while index >= 0 {
-            if index < runLow, pages[index] != pages[index + 1] &+ 1 { runLow = index }
-            if runLow - index + 1 == length { return index...runLow }
+            if index < runEnd, pages[index] != pages[index + 1] + 1 { runEnd = index }
+            if runEnd - index + 1 == length {
+                let first = pages[runEnd]
+                pages.removeSubrange(index...runEnd)
+                return first
+            }
             index -= 1
         }
         return nil

@@ -7,7 +7,7 @@ extension WriteTransaction {
         // An operation that needs more pages than `refillPool` put in the pool takes the next
         // reusable record rather than growing the file.
         while pages == 1, pool.isEmpty, try borrowReusableRecord() {}
-        if let reused = pages == 1 ? pool.take(after: lastTaken) : pool.takeRun(pages) {
+        if let reused = pages == 1 ? pool.takeLowest() : pool.takeRun(pages) {
             number = reused
         } else {
             guard UInt64(meta.pageCount) + UInt64(pages) < UInt64(PageNumber.max) else {
@@ -16,7 +16,6 @@ extension WriteTransaction {
             number = meta.pageCount
             meta.pageCount += PageNumber(pages)
         }
-        if pages == 1 { lastTaken = number }
         let byteCount = pages * layout.pageSize
         let pointer = pages == 1
             ? spareBuffers.popLast() ?? .allocate(byteCount: byteCount, alignment: 4096)

@@ -43,9 +43,6 @@ package final class WriteTransaction: PageSource {
 
     // Free space (see WriteTransaction+FreeSpace.swift).
     @exclusivity(unchecked) var pool = FreePagePool()
-    /// The single page this transaction took last, which the next one follows if it can (see
-    /// `FreePagePool.take(after:)`).
-    @exclusivity(unchecked) var lastTaken: PageNumber?
     /// Committed pages this transaction no longer uses; free from this version on.
     @exclusivity(unchecked) var freed: [PageNumber] = []
     /// Free-tree records freed by versions up to this one may be reused.
