@@ -10,21 +10,13 @@
 /// Before each call the realm moves to the newest version of the file, so every call sees the
 /// writes that finished before it.
 ///
-/// The actor runs on a `RealmExecutor`, a thread of its own, not on the cooperative pool: a
-/// durable commit made inside the actor runs its sync itself when no other sync is in flight,
-/// with no thread switch. Calling into the actor from outside switches to its thread and back.
-/// The thread ends when the actor is deallocated.
+/// The actor runs on the cooperative pool, like any actor: while one of its durable writes waits
+/// for its sync, the actor serves other calls, whose writes join the next sync (group commit).
+/// An actor of your own on a `RealmExecutor` trades that for a durable commit with no thread
+/// switch when it writes alone (see `RealmExecutor`).
 public actor RealmActor {
     /// The live realm. Use it only inside the actor.
     public private(set) var realm: Realm
-
-    /// The thread the actor runs on.
-    nonisolated let executor = RealmExecutor()
-
-    /// The actor's executor: its `RealmExecutor`'s thread.
-    public nonisolated var unownedExecutor: UnownedSerialExecutor {
-        executor.asUnownedSerialExecutor()
-    }
 
     /// Opens the realm `configuration` describes, owned by the new actor.
     ///

@@ -4,8 +4,8 @@ import Glibc
 import Darwin
 #endif
 
-/// A serial executor that runs its jobs on a thread of its own: the executor of every
-/// `RealmActor`, and available to actors of your own that hold a realm.
+/// A serial executor that runs its jobs on a thread of its own, for an actor of your own that
+/// holds a realm and makes durable writes one after another.
 ///
 /// Why a thread of its own: a durable commit ends with a sync of the file (`fdatasync`, from tens
 /// of microseconds to milliseconds). Code on the cooperative pool must never block for that: the
@@ -13,8 +13,13 @@ import Darwin
 /// waits for. So on the pool, `asyncWrite` suspends while the file's sync queue runs the sync,
 /// and resumes afterwards: two thread switches per durable commit. Code running on a
 /// `RealmExecutor` may block, since its thread serves one actor only, so a durable commit made
-/// there runs the sync round itself when none is in flight, with no thread switch. While a round
-/// is in flight it waits without blocking, as on the pool, and the actor runs other work.
+/// there runs the sync round itself when none is in flight and no other job of the actor waits,
+/// with no thread switch. Otherwise it waits without blocking, as on the pool, and the actor runs
+/// the waiting jobs, whose writes join the next round (group commit).
+///
+/// When to use one: for an actor whose durable writes come one at a time (one task writing in a
+/// loop), each saves two thread switches. `RealmActor` stays on the cooperative pool, where calls
+/// from outside are cheaper (see Costs) and many callers' writes share syncs.
 ///
 /// Costs. Each executor has one thread, started when the executor is made; it ends once the
 /// executor is released (when its actor is deallocated), after the jobs already queued. A call
@@ -53,9 +58,15 @@ public final class RealmExecutor: Sendable {
     /// Whether the calling code runs on this executor's thread, that is, isolated to it.
     public var isCurrent: Bool { thread.isCurrent }
 
-    /// Whether the calling thread is the thread of some `RealmExecutor`, where blocking holds up
-    /// only the actor it runs.
-    static var currentThreadMayBlock: Bool { RealmExecutorThread.isExecutorThread }
+    /// Whether the calling code may block its thread for a sync: it runs on the thread of some
+    /// `RealmExecutor`, which blocking holds up for its actor only, and no other job of that
+    /// actor waits to run (a call from another task, a write that would share the sync). With
+    /// jobs waiting, a durable commit waits for its round without blocking, so that the actor
+    /// runs them meanwhile and their writes join the next round.
+    static var currentThreadMayBlock: Bool {
+        guard let thread = RealmExecutorThread.current else { return false }
+        return !thread.hasJobsWaiting
+    }
 }
 
 /// The thread behind a `RealmExecutor`, and the executor the runtime sees. The thread holds it
@@ -66,13 +77,15 @@ public final class RealmExecutor: Sendable {
 /// between `pthread_mutex_lock(mutex)` and unlock; `batch` belongs to the executor's thread.
 final class RealmExecutorThread: SerialExecutor, @unchecked Sendable {
     // Sendable by the locking described above: every mutable property is reached under `mutex`
-    // (pthread, so that ThreadSanitizer sees it), except `batch`, which only the executor's
-    // thread touches.
+    // (pthread, so that ThreadSanitizer sees it), except `batch` and `running`, which only the
+    // executor's thread touches.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
     private var jobs: [UnownedJob] = []
     /// Jobs taken from `jobs`, run outside the lock; swapped with it to reuse both buffers.
     private var batch: [UnownedJob] = []
+    /// The position in `batch` of the job running.
+    private var running = 0
     /// The thread waits on `condition`: an enqueue must signal it.
     private var idle = false
     private var stopping = false
@@ -85,8 +98,19 @@ final class RealmExecutorThread: SerialExecutor, @unchecked Sendable {
         return key
     }()
 
-    /// Whether the calling thread is some executor's thread.
-    static var isExecutorThread: Bool { pthread_getspecific(currentKey) != nil }
+    /// The executor whose thread is the calling one, if any.
+    static var current: RealmExecutorThread? {
+        pthread_getspecific(currentKey).map { Unmanaged<RealmExecutorThread>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// Whether jobs wait behind the one running. Only the executor's own thread may ask (it reads
+    /// `batch`, the thread's own, and `running`).
+    var hasJobsWaiting: Bool {
+        if running + 1 < batch.count { return true }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return !jobs.isEmpty
+    }
 
     init() {
         mutex = .allocate(capacity: 1)
@@ -188,7 +212,10 @@ final class RealmExecutorThread: SerialExecutor, @unchecked Sendable {
             }
             swap(&jobs, &batch)
             pthread_mutex_unlock(mutex)
-            for job in batch { job.runSynchronously(on: executor) }
+            for (index, job) in batch.enumerated() {
+                running = index
+                job.runSynchronously(on: executor)
+            }
             batch.removeAll(keepingCapacity: true)
             pthread_mutex_lock(mutex)
         }

@@ -1,4 +1,5 @@
 import BurrowStorage
+import Dispatch
 import Foundation
 import Synchronization
 import Testing
@@ -40,58 +41,100 @@ actor PoolDogStore {
 }
 
 /// Reads the realm through `assumeIsolated`, from synchronous code that is not isolated.
-func dogCountAssumingIsolation(_ db: RealmActor) -> Int {
-    db.assumeIsolated { $0.realm.objects(Dog.self).count }
+func dogCountAssumingIsolation(_ store: ExecutorDogStore) -> Int {
+    store.assumeIsolated { $0.realm.objects(Dog.self).count }
 }
 
 /// Inside the actor: what the code sees of its isolation and thread.
-func isolationSeen(in db: isolated RealmActor) -> (onExecutorThread: Bool, mayBlock: Bool, isolationIsActor: Bool, count: Int) {
-    db.preconditionIsolated()
+func isolationSeen(in store: isolated ExecutorDogStore) -> (onExecutorThread: Bool, mayBlock: Bool, isolationIsActor: Bool, count: Int) {
+    store.preconditionIsolated()
     let isolation = #isolation
-    return (db.executor.isCurrent, RealmExecutor.currentThreadMayBlock, isolation === db, dogCountAssumingIsolation(db))
+    return (store.executor.isCurrent, RealmExecutor.currentThreadMayBlock, isolation === store, dogCountAssumingIsolation(store))
 }
 
-/// Durable commits in a loop inside the actor, as the benchmark makes them.
-func addDogs(in db: isolated RealmActor, _ names: [String]) async throws {
-    let realm = db.realm
+/// Durable commits in a loop inside the actor, one after another.
+func addDogs(in store: isolated ExecutorDogStore, _ names: [String]) async throws {
+    let realm = store.realm!
     for name in names {
         try await realm.asyncWrite { try realm.add(Dog(value: ["name": name])) }
-        #expect(db.executor.isCurrent, "the actor resumed off its thread after a commit")
+        #expect(store.executor.isCurrent, "the actor resumed off its thread after a commit")
     }
 }
 
 @Suite("RealmExecutor") struct RealmExecutorTests {
-    @Test("Code isolated to a RealmActor runs on the actor's own thread; isolation checks hold there")
+    @Test("Code isolated to an actor on a RealmExecutor runs on its thread; isolation checks hold there")
     func actorCodeRunsOnItsExecutor() async throws {
-        let db = try await RealmActor(configuration: temporaryConfiguration())
-        try await db.asyncWrite { realm in try realm.add(Dog(value: ["name": "Rex"])) }
-        let seen = await isolationSeen(in: db)
+        let store = try await ExecutorDogStore(configuration: temporaryConfiguration())
+        try await store.add("Rex")
+        let seen = await isolationSeen(in: store)
         #expect(seen.onExecutorThread)
         #expect(seen.mayBlock)
         #expect(seen.isolationIsActor)
         #expect(seen.count == 1)
         // Outside the actor: not its thread, and a pool thread must not block.
-        #expect(!db.executor.isCurrent)
+        #expect(!store.executor.isCurrent)
         #expect(!RealmExecutor.currentThreadMayBlock)
         // Two actors, two threads.
-        let other = try await RealmActor(configuration: temporaryConfiguration())
-        let otherSeesFirst = try await other.read { _ in db.executor.isCurrent }
+        let other = try await ExecutorDogStore(configuration: temporaryConfiguration())
+        let otherSeesFirst = await other.run { store.executor.isCurrent }
         #expect(!otherSeesFirst)
-        await db.close()
-        await other.close()
     }
 
-    @Test("A durable commit inside a RealmActor runs its sync round on the actor's thread")
-    func durableCommitInsideTheActorRunsItsRoundInline() async throws {
+    @Test("Durable commits made one after another on a RealmExecutor run their sync rounds on its thread")
+    func durableCommitsInALoopRunTheirRoundsInline() async throws {
+        let store = try await ExecutorDogStore(configuration: temporaryConfiguration())
+        let before = await store.roundsRunInline
+        try await addDogs(in: store, ["Rex", "Fido", "Lassie"])
+        try await store.add("Bolt")
+        // Sequential commits on one file: no round is ever in flight when a commit waits, and
+        // nothing else waits for the actor.
+        #expect(await store.roundsRunInline - before == 4)
+        #expect(await store.count == 4)
+    }
+
+    @Test("A commit on a RealmExecutor with other calls waiting does not block for its sync: they share rounds")
+    func waitingCallsShareRoundsInsteadOfWaitingForABlockedThread() async throws {
+        let store = try await ExecutorDogStore(configuration: temporaryConfiguration())
+        try await store.add("first")
+        let before = await store.roundsRunInline
+        // Hold the actor's thread while 8 calls queue up behind it.
+        let release = DispatchSemaphore(value: 0)
+        let blocker = Task { await store.run { release.wait() } }
+        let (calling, call) = AsyncStream<Void>.makeStream()
+        let adds = Task {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for k in 0..<8 {
+                    group.addTask {
+                        call.yield()
+                        try await store.add("dog \(k)")
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+        var started = 0
+        for await _ in calling {
+            started += 1
+            if started == 8 { break }
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        release.signal()
+        try await adds.value
+        await blocker.value
+        #expect(await store.count == 9)
+        // Each commit that found calls waiting let them run instead of syncing alone: at most the
+        // last ones, with nothing behind them, ran a round on the thread.
+        let inline = await store.roundsRunInline - before
+        #expect(inline < 8, "\(inline) of 8 queued commits blocked the actor for a sync of their own")
+    }
+
+    @Test("A durable commit in a RealmActor, on the cooperative pool, never runs its round on its own thread")
+    func realmActorStaysOnThePool() async throws {
         let db = try await RealmActor(configuration: temporaryConfiguration())
-        let before = try await db.read { $0.storage.syncRoundsRunByCommitters }
-        try await addDogs(in: db, ["Rex", "Fido", "Lassie"])
-        // Through the actor's own asyncWrite too: the block runs inside the actor.
-        try await db.asyncWrite { realm in try realm.add(Dog(value: ["name": "Bolt"])) }
-        let (after, count) = try await db.read { ($0.storage.syncRoundsRunByCommitters, $0.objects(Dog.self).count) }
-        // Sequential commits on one file: no round is ever in flight when a commit waits.
-        #expect(after - before == 4)
-        #expect(count == 4)
+        try await db.asyncWrite { realm in try realm.add(Dog(value: ["name": "Rex"])) }
+        let (inline, mayBlock) = try await db.read { ($0.storage.syncRoundsRunByCommitters, RealmExecutor.currentThreadMayBlock) }
+        #expect(inline == 0)
+        #expect(!mayBlock)
         await db.close()
     }
 
@@ -103,47 +146,35 @@ func addDogs(in db: isolated RealmActor, _ names: [String]) async throws {
         #expect(await store.roundsRunInline == 0)
     }
 
-    @Test("An actor of your own on a RealmExecutor commits as a RealmActor does")
-    func ownActorOnARealmExecutor() async throws {
-        let store = try await ExecutorDogStore(configuration: temporaryConfiguration())
-        try await store.add("Rex")
-        try await store.add("Fido")
-        #expect(await store.roundsRunInline == 2)
-        let onItsThread = await store.isOnItsThread()
-        #expect(onItsThread)
-    }
-
-    @Test("Concurrent durable writers on RealmActors all commit, sharing rounds")
+    @Test("Concurrent durable writers on actors with RealmExecutors all commit")
     func concurrentActorsCommitDurably() async throws {
         let configuration = temporaryConfiguration()
-        var actors: [RealmActor] = []
-        for _ in 0..<6 { actors.append(try await RealmActor(configuration: configuration)) }
+        var stores: [ExecutorDogStore] = []
+        for _ in 0..<6 { stores.append(try await ExecutorDogStore(configuration: configuration)) }
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for (k, db) in actors.enumerated() {
-                group.addTask { try await addDogs(in: db, (0..<40).map { "dog \(k)-\($0)" }) }
+            for (k, store) in stores.enumerated() {
+                group.addTask { try await addDogs(in: store, (0..<40).map { "dog \(k)-\($0)" }) }
             }
             try await group.waitForAll()
         }
-        let count = try await actors[0].read { $0.objects(Dog.self).count }
-        #expect(count == 240)
-        for db in actors { await db.close() }
+        #expect(await stores[0].count == 240)
     }
 
-    @Test("A RealmActor's thread ends when the actor is deallocated")
+    @Test("An actor's RealmExecutor thread ends when the actor is deallocated")
     func threadEndsWithTheActor() async throws {
-        weak var weakActor: RealmActor?
+        weak var weakStore: ExecutorDogStore?
         weak var weakThread: RealmExecutorThread?
         do {
-            let db = try await RealmActor(configuration: temporaryConfiguration())
-            weakActor = db
-            weakThread = db.executor.thread
-            try await db.asyncWrite { realm in try realm.add(Dog(value: ["name": "Rex"])) }
+            let store = try await ExecutorDogStore(configuration: temporaryConfiguration())
+            weakStore = store
+            weakThread = store.executor.thread
+            try await store.add("Rex")
             #expect(weakThread != nil)
         }
         // The actor goes when its last reference does; the thread, which holds its executor,
         // once it has run what was queued and seen the stop.
-        try await waitUntil { weakActor == nil && weakThread == nil }
-        #expect(weakActor == nil)
+        try await waitUntil { weakStore == nil && weakThread == nil }
+        #expect(weakStore == nil)
         #expect(weakThread == nil)
     }
 
@@ -207,5 +238,12 @@ actor SelfReleasingHolder {
 extension ExecutorDogStore {
     func isOnItsThread() -> Bool { executor.isCurrent && RealmExecutor.currentThreadMayBlock }
 
-    func run(_ body: () -> Void) { body() }
+    /// The dogs in the file's newest version.
+    var count: Int {
+        realm.refresh()
+        return realm.objects(Dog.self).count
+    }
+
+    /// Runs `body` on the actor's thread.
+    func run<T: Sendable>(_ body: () -> T) -> T { body() }
 }
