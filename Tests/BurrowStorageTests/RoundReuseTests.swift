@@ -91,7 +91,11 @@ struct RoundReuseTests {
         try run.run(steps: ModelTestEnvironment.int("BURROW_REUSE_STEPS", default: 300))
         let reused = run.storage.commitState.withLock { $0.pagesReusedWithinRounds }
         print("round reuse (seed \(seed)): \(reused) pages reused within rounds; \(run.outcomes.sorted { $0.key < $1.key })")
-        #expect(reused > 0, "seed \(seed): no page was reused within a round")
+        // Whether pages are reused within a round depends on rounds being in flight while later
+        // commits run. With a slow sync they are; with an instant one it is up to the scheduler
+        // (under load, a run measured 2 pages reused, and one in the full suite 0). The first
+        // test of this suite shows the reuse deterministically.
+        if syncDelay > 0 { #expect(reused > 0, "seed \(seed): no page was reused within a round") }
     }
 }
 

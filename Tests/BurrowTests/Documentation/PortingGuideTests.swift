@@ -599,16 +599,20 @@ extension RealmActor {
         #expect(unsupported?.code == .invalidArgument)
     }
 
+    /// A new file as release 1 of the guide's migrations wrote it: one `PortingContactV1` (id 1,
+    /// named `contact`) at `schemaVersion`.
+    private func releaseOneFile(contact: String, schemaVersion: UInt64 = 1) throws -> URL {
+        var v1 = temporaryConfiguration()
+        v1.objectTypes = [PortingContactV1.self]
+        v1.schemaVersion = schemaVersion
+        let realm = try Realm(configuration: v1)
+        try realm.write { try realm.add(PortingContactV1(value: ["id": 1, "name": contact])) }
+        return v1.fileURL!
+    }
+
     /// "Migrations": a new property filled in by `migrationBlock`.
     @Test func testMigrations() throws {
-        let url = temporaryConfiguration().fileURL!
-        do {
-            var v1 = Realm.Configuration(fileURL: url)
-            v1.objectTypes = [PortingContactV1.self]
-            v1.schemaVersion = 1
-            let realm = try Realm(configuration: v1)
-            try realm.write { try realm.add(PortingContactV1(value: ["id": 1, "name": "Alice"])) }
-        }
+        let url = try releaseOneFile(contact: "Alice")
         typealias Contact = PortingContactV2
         // The guide's example:
         var config = Realm.Configuration(fileURL: url)
@@ -637,14 +641,7 @@ extension RealmActor {
         // Without raising schemaVersion, the changed class is an error, and the file is untouched.
         var unchanged = config
         unchanged.schemaVersion = 1
-        unchanged.fileURL = temporaryConfiguration().fileURL!
-        do {
-            var v1 = unchanged
-            v1.objectTypes = [PortingContactV1.self]
-            v1.migrationBlock = nil
-            let old = try Realm(configuration: v1)
-            try old.write { try old.add(PortingContactV1(value: ["id": 1, "name": "Bob"])) }
-        }
+        unchanged.fileURL = try releaseOneFile(contact: "Bob")
         let mismatch = #expect(throws: RealmError.self) { _ = try Realm(configuration: unchanged) }
         #expect(mismatch?.code == .schemaMismatch)
         // A schemaVersion lower than the file's throws too.
@@ -673,14 +670,7 @@ extension RealmActor {
 
     /// "Migrations": renaming a property in two releases keeps its values.
     @Test func testMigrationsRenamingAProperty() throws {
-        let url = temporaryConfiguration().fileURL!
-        do {
-            var v1 = Realm.Configuration(fileURL: url)
-            v1.objectTypes = [PortingContactV1.self]
-            v1.schemaVersion = 1
-            let realm = try Realm(configuration: v1)
-            try realm.write { try realm.add(PortingContactV1(value: ["id": 1, "name": "Alice"])) }
-        }
+        let url = try releaseOneFile(contact: "Alice")
         // Release 3: both properties; the block copies.
         do {
             var config = Realm.Configuration(fileURL: url)
@@ -702,13 +692,7 @@ extension RealmActor {
         #expect(realm.objects(PortingContactV4.self).map(\.fullName) == ["Alice"])
         // In one step, the old values are gone before the block runs: a renamed property
         // starts from its default.
-        let oneStep = temporaryConfiguration().fileURL!
-        do {
-            var v1 = Realm.Configuration(fileURL: oneStep)
-            v1.objectTypes = [PortingContactV1.self]
-            let old = try Realm(configuration: v1)
-            try old.write { try old.add(PortingContactV1(value: ["id": 1, "name": "Alice"])) }
-        }
+        let oneStep = try releaseOneFile(contact: "Alice", schemaVersion: 0)
         var direct = Realm.Configuration(fileURL: oneStep)
         direct.objectTypes = [PortingContactV4.self]
         direct.schemaVersion = 1

@@ -5,58 +5,23 @@ import Synchronization
 import Testing
 @testable import Burrow
 
-/// A user-defined actor on a `RealmExecutor`, as Concurrency.md shows.
-actor ExecutorDogStore {
-    let executor = RealmExecutor()
-    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
-    var realm: Realm!
-
-    init(configuration: Realm.Configuration) async throws {
-        realm = try await Realm.open(configuration: configuration)
-    }
-
-    func add(_ name: String) async throws {
-        let realm = self.realm!
-        try await realm.asyncWrite { try realm.add(Dog(value: ["name": name])) }
-    }
-
-    var roundsRunInline: Int { realm.storage.syncRoundsRunByCommitters }
-}
-
-/// A default actor (cooperative pool) holding a realm.
-actor PoolDogStore {
-    var realm: Realm!
-
-    init(configuration: Realm.Configuration) async throws {
-        realm = try await Realm.open(configuration: configuration)
-    }
-
-    func add(_ name: String) async throws {
-        let realm = self.realm!
-        try await realm.asyncWrite { try realm.add(Dog(value: ["name": name])) }
-        #expect(!RealmExecutor.currentThreadMayBlock)
-    }
-
-    var roundsRunInline: Int { realm.storage.syncRoundsRunByCommitters }
-}
-
 /// Reads the realm through `assumeIsolated`, from synchronous code that is not isolated.
-func dogCountAssumingIsolation(_ store: ExecutorDogStore) -> Int {
-    store.assumeIsolated { $0.realm.objects(Dog.self).count }
+func dogCountAssumingIsolation(_ store: DogKennel) -> Int {
+    store.assumeIsolated { $0.realm.objects(GuideDog.self).count }
 }
 
 /// Inside the actor: what the code sees of its isolation and thread.
-func isolationSeen(in store: isolated ExecutorDogStore) -> (onExecutorThread: Bool, mayBlock: Bool, isolationIsActor: Bool, count: Int) {
+func isolationSeen(in store: isolated DogKennel) -> (onExecutorThread: Bool, mayBlock: Bool, isolationIsActor: Bool, count: Int) {
     store.preconditionIsolated()
     let isolation = #isolation
     return (store.executor.isCurrent, RealmExecutor.currentThreadMayBlock, isolation === store, dogCountAssumingIsolation(store))
 }
 
 /// Durable commits in a loop inside the actor, one after another.
-func addDogs(in store: isolated ExecutorDogStore, _ names: [String]) async throws {
+func addDogs(in store: isolated DogKennel, _ names: [String]) async throws {
     let realm = store.realm!
     for name in names {
-        try await realm.asyncWrite { try realm.add(Dog(value: ["name": name])) }
+        try await realm.asyncWrite { try realm.add(GuideDog(value: ["name": name])) }
         #expect(store.executor.isCurrent, "the actor resumed off its thread after a commit")
     }
 }
@@ -64,7 +29,7 @@ func addDogs(in store: isolated ExecutorDogStore, _ names: [String]) async throw
 @Suite("RealmExecutor") struct RealmExecutorTests {
     @Test("Code isolated to an actor on a RealmExecutor runs on its thread; isolation checks hold there")
     func actorCodeRunsOnItsExecutor() async throws {
-        let store = try await ExecutorDogStore(configuration: temporaryConfiguration())
+        let store = try await DogKennel(configuration: temporaryConfiguration())
         try await store.add("Rex")
         let seen = await isolationSeen(in: store)
         #expect(seen.onExecutorThread)
@@ -75,14 +40,14 @@ func addDogs(in store: isolated ExecutorDogStore, _ names: [String]) async throw
         #expect(!store.executor.isCurrent)
         #expect(!RealmExecutor.currentThreadMayBlock)
         // Two actors, two threads.
-        let other = try await ExecutorDogStore(configuration: temporaryConfiguration())
+        let other = try await DogKennel(configuration: temporaryConfiguration())
         let otherSeesFirst = await other.run { store.executor.isCurrent }
         #expect(!otherSeesFirst)
     }
 
     @Test("Durable commits made one after another on a RealmExecutor run their sync rounds on its thread")
     func durableCommitsInALoopRunTheirRoundsInline() async throws {
-        let store = try await ExecutorDogStore(configuration: temporaryConfiguration())
+        let store = try await DogKennel(configuration: temporaryConfiguration())
         let before = await store.roundsRunInline
         try await addDogs(in: store, ["Rex", "Fido", "Lassie"])
         try await store.add("Bolt")
@@ -94,7 +59,7 @@ func addDogs(in store: isolated ExecutorDogStore, _ names: [String]) async throw
 
     @Test("A commit on a RealmExecutor with other calls waiting does not block for its sync: they share rounds")
     func waitingCallsShareRoundsInsteadOfWaitingForABlockedThread() async throws {
-        let store = try await ExecutorDogStore(configuration: temporaryConfiguration())
+        let store = try await DogKennel(configuration: temporaryConfiguration())
         try await store.add("first")
         let before = await store.roundsRunInline
         // Hold the actor's thread while 8 calls queue up behind it.
@@ -131,26 +96,18 @@ func addDogs(in store: isolated ExecutorDogStore, _ names: [String]) async throw
     @Test("A durable commit in a RealmActor, on the cooperative pool, never runs its round on its own thread")
     func realmActorStaysOnThePool() async throws {
         let db = try await RealmActor(configuration: temporaryConfiguration())
-        try await db.asyncWrite { realm in try realm.add(Dog(value: ["name": "Rex"])) }
+        try await db.asyncWrite { realm in try realm.add(GuideDog(value: ["name": "Rex"])) }
         let (inline, mayBlock) = try await db.read { ($0.storage.syncRoundsRunByCommitters, RealmExecutor.currentThreadMayBlock) }
         #expect(inline == 0)
         #expect(!mayBlock)
         await db.close()
     }
 
-    @Test("A durable commit on the cooperative pool never runs its sync round on its own thread")
-    func durableCommitOnThePoolWaitsForTheSyncQueue() async throws {
-        let store = try await PoolDogStore(configuration: temporaryConfiguration())
-        try await store.add("Rex")
-        try await store.add("Fido")
-        #expect(await store.roundsRunInline == 0)
-    }
-
     @Test("Concurrent durable writers on actors with RealmExecutors all commit")
     func concurrentActorsCommitDurably() async throws {
         let configuration = temporaryConfiguration()
-        var stores: [ExecutorDogStore] = []
-        for _ in 0..<6 { stores.append(try await ExecutorDogStore(configuration: configuration)) }
+        var stores: [DogKennel] = []
+        for _ in 0..<6 { stores.append(try await DogKennel(configuration: configuration)) }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (k, store) in stores.enumerated() {
                 group.addTask { try await addDogs(in: store, (0..<40).map { "dog \(k)-\($0)" }) }
@@ -162,10 +119,10 @@ func addDogs(in store: isolated ExecutorDogStore, _ names: [String]) async throw
 
     @Test("An actor's RealmExecutor thread ends when the actor is deallocated")
     func threadEndsWithTheActor() async throws {
-        weak var weakStore: ExecutorDogStore?
+        weak var weakStore: DogKennel?
         weak var weakThread: RealmExecutorThread?
         do {
-            let store = try await ExecutorDogStore(configuration: temporaryConfiguration())
+            let store = try await DogKennel(configuration: temporaryConfiguration())
             weakStore = store
             weakThread = store.executor.thread
             try await store.add("Rex")
@@ -235,13 +192,14 @@ actor SelfReleasingHolder {
     func touch() {}
 }
 
-extension ExecutorDogStore {
-    func isOnItsThread() -> Bool { executor.isCurrent && RealmExecutor.currentThreadMayBlock }
+/// What the tests read of Concurrency.md's actor on a `RealmExecutor` (GuideExamplesTests).
+extension DogKennel {
+    var roundsRunInline: Int { realm.storage.syncRoundsRunByCommitters }
 
     /// The dogs in the file's newest version.
     var count: Int {
         realm.refresh()
-        return realm.objects(Dog.self).count
+        return realm.objects(GuideDog.self).count
     }
 
     /// Runs `body` on the actor's thread.
