@@ -24,11 +24,20 @@ final class ClassInfo: Sendable {
     /// For each property, the class it links to (links, collections of links, LinkingObjects).
     let linkedTypes: [ObjectBase.Type?]
     let propertyIndex: [String: Int]
+    /// The properties' names, parallel to `schema.properties`.
+    private let propertyNames: [String]
     let primaryKey: Int?
     /// Why the class cannot be stored, if it cannot; opening a realm with it throws this.
     let problem: RealmError?
 
     var name: String { schema.className }
+
+    /// The index of the property named `name`, if the class has one. A class of a few
+    /// properties compares the names one by one, which costs less than hashing `name`: equal
+    /// short names are equal in their bits.
+    func propertyIndex(named name: String) -> Int? {
+        propertyNames.count <= 8 ? propertyNames.firstIndex(of: name) : propertyIndex[name]
+    }
     var isEmbedded: Bool { schema.isEmbedded }
 
     /// Every class discovered in this process, by Swift type and by stored name.
@@ -117,6 +126,7 @@ final class ClassInfo: Sendable {
         self.fields = fields
         self.linkedTypes = linked
         propertyIndex = index
+        propertyNames = properties.map(\.name)
         primaryKey = primaryKeys.first
         problem = problems.isEmpty ? nil : RealmError(.schemaMismatch, "The class \(name) cannot be stored: " + problems.joined(separator: " "))
     }

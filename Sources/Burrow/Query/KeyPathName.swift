@@ -28,13 +28,34 @@ enum KeyPathName {
     /// The name of the `@Persisted` property of `Root` that `keyPath` reads; throws if it
     /// reads none or several, or `Root` is not an object class.
     static func resolve<Root, Value>(_ keyPath: KeyPath<Root, Value>) throws(RealmError) -> String {
+        try resolveEntry(keyPath).name
+    }
+
+    /// The query path of the property `keyPath` reads, from an object of `Root`: one
+    /// `QueryPath` per key path instance, made once per thread, so that `$0.name` in a query
+    /// allocates no path of its own. Traps as `name(of:)` does.
+    static func path<Root, Value>(of keyPath: KeyPath<Root, Value>) -> QueryPath {
+        do {
+            return try resolveEntry(keyPath).path
+        } catch {
+            preconditionFailure(error.description)
+        }
+    }
+
+    /// The memo's entry for `keyPath`, made if it has none.
+    private static func resolveEntry<Root, Value>(_ keyPath: KeyPath<Root, Value>) throws(RealmError) -> ThreadMemo.KeyPathEntry {
         let instance = ObjectIdentifier(keyPath)
         let memo = ThreadMemo.current
-        if let entry = memo.keyPathNames.value(for: instance) { return entry.name }
-        if let found = names.withLock({ $0[keyPath] }) {
-            memo.keyPathNames.add(instance, (keyPath, found))
-            return found
-        }
+        if let entry = memo.keyPathNames.value(for: instance) { return entry }
+        let name = try find(keyPath)
+        let entry = ThreadMemo.KeyPathEntry(keyPath: keyPath, name: name, path: QueryPath([.property(name)]))
+        memo.keyPathNames.add(instance, entry)
+        return entry
+    }
+
+    /// The name `keyPath` reads, from the process-wide cache or found by reading it.
+    private static func find<Root, Value>(_ keyPath: KeyPath<Root, Value>) throws(RealmError) -> String {
+        if let found = names.withLock({ $0[keyPath] }) { return found }
         guard let type = Root.self as? ObjectBase.Type else {
             throw RealmError(.invalidArgument, "The key path \(keyPath) cannot be queried: queries name properties of Object and EmbeddedObject classes, not of \(Root.self).")
         }
@@ -59,7 +80,6 @@ enum KeyPathName {
         }
         let name = info.schema.properties[read[0]].name
         names.withLock { $0[keyPath] = name }
-        memo.keyPathNames.add(instance, (keyPath, name))
         return name
     }
 }

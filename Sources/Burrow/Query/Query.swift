@@ -115,7 +115,11 @@ public struct Query<T> {
 extension Query where T: ObjectBase {
     /// The property `member` of the object.
     public subscript<V>(dynamicMember member: KeyPath<T, V>) -> Query<V> {
-        Query<V>(.path(appending(.property(KeyPathName.name(of: member)))))
+        if case .path(let path) = node, path.components.isEmpty {
+            // The queried object's own property: the key path's memoized path.
+            return Query<V>(.path(KeyPathName.path(of: member)))
+        }
+        return Query<V>(.path(appending(.property(KeyPathName.name(of: member)))))
     }
 }
 

@@ -49,6 +49,41 @@ extension QueryExecutor {
         return nil
     }
 
+    /// The first object of `table` that satisfies `predicate` (in key order, as every
+    /// evaluation orders them), found by one probe of the primary key or an index, when the
+    /// predicate is one condition that the probe answers exactly: `==` on the primary key or an indexed property
+    /// with a constant whose index key is the value itself. `.some(nil)` if no object satisfies
+    /// it; nil if the query has another form and must be evaluated whole.
+    ///
+    /// The entries of one value in an index follow each other in object-key order, so the
+    /// first entry of the value is the first object. Static: it needs no executor, and reads
+    /// no row, so `where { $0.name == x }.first` costs one descent and one object.
+    static func firstByProbe(_ predicate: QueryPredicate, _ table: Table, in context: some ReadContext) -> ObjectKey?? {
+        guard case .comparison(let raw) = predicate else { return nil }
+        let c = raw.normalized
+        guard c.op == .equal, c.options.isEmpty, c.quantifier == .any, case .path(let path) = c.lhs,
+            path.components.count == 1, case .property(let name) = path.components[0],
+            case .constant(let value) = c.rhs, exactlyIndexed(value),
+            let index = table.info.propertyIndex(named: name), let field = table.fieldOf[index],
+            indexable(value, table.fieldTypes[field])
+        else { return nil }
+        if field == table.primaryKeyField { return .some(context.objectKey(table, primaryKey: value.stored)) }
+        guard let tree = table.fieldIndexTrees[field] else { return nil }
+        let prefix = IndexKey.encode(value.stored)
+        var found: ObjectKey?
+        do {
+            try context.reader.scan(tree, from: prefix) { entry, _ in
+                if entry.count >= prefix.count + 8, prefix.withUnsafeBytes({ memcmp($0.baseAddress!, entry.baseAddress!, prefix.count) == 0 }) {
+                    found = ObjectKey.read(entry, at: entry.count - 8)
+                }
+                return false
+            }
+        } catch {
+            context.fail(error)
+        }
+        return .some(found)
+    }
+
     /// Whether the keys an index lists for `c` all satisfy it: `==` and `IN` on constants
     /// whose index keys are exactly their values (no string cut and hashed, no date rounded to
     /// a `Double`), and `BEGINSWITH` a prefix no longer than the part of a string an index

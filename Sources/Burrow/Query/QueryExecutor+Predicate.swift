@@ -332,12 +332,17 @@ extension QueryComparison {
     /// The comparison with a constant side on the right where that does not change its
     /// meaning: `5 < age` is `age > 5`, `3 IN ints` is `ints == 3`.
     var normalized: QueryComparison {
-        switch (lhs, rhs) {
-        case (.constant, .path), (.constant, .aggregate), (.list, .path), (.list, .aggregate), (.constant, .subquery):
-            guard !op.isStringOperator, op != .between else { return self }
-            return with(lhs: rhs, op: op.flipped, rhs: lhs)
-        default:
-            return self
+        // The sides are tested one at a time: a switch over the pair would copy both.
+        switch lhs {
+        case .constant, .list: break
+        case .path, .aggregate, .subquery: return self
         }
+        switch rhs {
+        case .path, .aggregate: break
+        case .subquery: guard case .constant = lhs else { return self }
+        case .constant, .list: return self
+        }
+        guard !op.isStringOperator, op != .between else { return self }
+        return with(lhs: rhs, op: op.flipped, rhs: lhs)
     }
 }

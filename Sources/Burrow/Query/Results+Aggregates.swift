@@ -48,7 +48,7 @@ extension Results {
         }
         let allowed: Set<PropertyType> = allowDates ? [.int, .float, .double, .decimal128, .date, .any] : [.int, .float, .double, .decimal128, .any]
         precondition(allowed.contains(type), "Cannot compute \(aggregate.rawValue)(ofProperty: \"\(property)\") of \(Element.self): it holds \(type) values.")
-        if steps.isEmpty, base == nil {
+        if query.isAllObjects {
             // Every object of the class: one scan of its rows.
             guard let table = try? owner.table(for: Element.self, creating: false) else { return QueryExecutor.aggregate(aggregate, of: []) }
             return QueryExecutor(context: owner).aggregate(aggregate, of: QueryPath(dotted: property), in: table, keys: nil)

@@ -4,42 +4,53 @@
 /// changes the objects. Confined to its realm's isolation, like the realm.
 public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomStringConvertible {
     let owner: Realm
+    /// The query: its steps and where the objects come from, with what it found last.
+    let query: ResultsQuery
+
+    /// Every object of `Element` (`base` nil), or the objects of a collection.
+    init(realm: Realm, base: ResultsBase? = nil) {
+        owner = realm
+        query = base == nil ? realm.allObjectsQuery(Element.self) : ResultsQuery(base: base)
+    }
+
+    private init(realm: Realm, query: ResultsQuery) {
+        owner = realm
+        self.query = query
+    }
+
     /// The query steps, in the order they were chained.
-    let steps: [QueryStep]
+    var steps: [QueryStep] { query.steps }
+
     /// Where the objects come from: nil for every object of the class, else the keys of a
     /// collection (a list, a set, linking objects), read anew at each evaluation.
-    let base: ResultsBase?
-    private let evaluation: ResultsEvaluation
-
-    init(realm: Realm, steps: [QueryStep] = [], base: ResultsBase? = nil) {
-        owner = realm
-        self.steps = steps
-        self.base = base
-        evaluation = ResultsEvaluation()
-    }
+    var base: ResultsBase? { query.base }
 
     /// These results with one more query step.
     func appending(_ step: QueryStep) -> Results<Element> {
-        var steps = self.steps
-        steps.append(step)
-        return Results(realm: owner, steps: steps, base: base)
+        Results(realm: owner, query: ResultsQuery(appending: step, to: query))
     }
 
-    private var current: ResultsEvaluation {
+    /// The table of `Element` in the realm's current version (nil if it has no objects yet).
+    private var table: Table? {
+        do {
+            return try owner.table(for: Element.self, creating: false)
+        } catch {
+            // `objects(_:)` cannot throw, as in RealmSwift. Configure `objectTypes` to have
+            // a schema mismatch thrown when the realm opens instead.
+            preconditionFailure("\(error.description) (Set Realm.Configuration.objectTypes to have this checked when the realm opens.)")
+        }
+    }
+
+    private var current: ResultsQuery {
+        let evaluation = query
         if evaluation.stamp != owner.changeStamp {
-            do {
-                evaluation.table = try owner.table(for: Element.self, creating: false)
-            } catch {
-                // `objects(_:)` cannot throw, as in RealmSwift. Configure `objectTypes` to have
-                // a schema mismatch thrown when the realm opens instead.
-                preconditionFailure("\(error.description) (Set Realm.Configuration.objectTypes to have this checked when the realm opens.)")
-            }
+            evaluation.table = table
             evaluation.rows = nil
-            if steps.isEmpty, base == nil {
+            if evaluation.isAllObjects {
                 evaluation.keys = evaluation.table.map { owner.allKeys($0) } ?? []
             } else {
                 let executor = QueryExecutor(context: owner)
-                let (keys, rows) = executor.evaluate(steps, table: evaluation.table, base: base?.keys())
+                let (keys, rows) = executor.evaluate(evaluation.steps, table: evaluation.table, base: evaluation.base?.keys())
                 evaluation.keys = keys
                 if owner.write == nil { evaluation.rows = rows }
             }
@@ -52,6 +63,25 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     var evaluated: (table: Table?, keys: [ObjectKey]) {
         let evaluation = current
         return (evaluation.table, evaluation.keys)
+    }
+
+    /// The first object, or nil if there is none. Results not evaluated at the realm's
+    /// current version whose query is one condition an index answers exactly (`==` on the
+    /// primary key or an indexed property) find it with one probe of that index, as
+    /// `object(ofType:forPrimaryKey:)` does, instead of evaluating every match.
+    public var first: Element? {
+        if query.stamp != owner.changeStamp, let parent = query.parent, parent.isAllObjects, case .filter(let predicate)? = query.step {
+            guard let table else { return nil }
+            if let probed = QueryExecutor.firstByProbe(predicate, table, in: owner) {
+                guard let key = probed else { return nil }
+                let object = owner.object(table, key) as! Element
+                return object
+            }
+        }
+        let evaluation = current
+        guard let key = evaluation.keys.first else { return nil }
+        let object = owner.object(evaluation.table!, key, row: evaluation.rows?[0]) as! Element
+        return object
     }
 
     public var startIndex: Int { 0 }
@@ -79,16 +109,57 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     public var description: String { "Results<\(Element.self)> (\(count) objects)" }
 }
 
-/// What a `Results` found at one change stamp of its realm: the object keys, and outside write
-/// transactions the rows the evaluation read for them (in the pinned version, valid until the
-/// stamp changes), which objects made from the results start from instead of looking up.
+/// The query of a `Results`: its last step and the query that step extends, so that chaining a
+/// step makes one node and copies nothing; and what evaluating it found at one change stamp of
+/// its realm: the object keys, and outside write transactions the rows the evaluation read for
+/// them (in the pinned version, valid until the stamp changes), which objects made from the
+/// results start from instead of looking up.
+///
 /// Not generic, unlike `Results`: creating an instance of a generic class looks its type up at
-/// run time, which costs more than the allocation itself.
-final class ResultsEvaluation {
+/// run time, which costs more than the allocation itself. Confined to its realm's isolation.
+final class ResultsQuery {
+    /// The query this one extends by `step`; nil for a query of no steps.
+    let parent: ResultsQuery?
+    let step: QueryStep?
+    /// Where the objects come from: nil for every object of the class, else the keys of a
+    /// collection (a list, a set, linking objects), read anew at each evaluation.
+    let base: ResultsBase?
+    private let depth: Int
+
     var stamp: UInt64 = .max
     var table: Table?
     var keys: [ObjectKey] = []
     var rows: [UnsafeRawBufferPointer]?
+
+    /// The query of no steps over every object of a class (`base` nil) or a collection's.
+    init(base: ResultsBase?) {
+        parent = nil
+        step = nil
+        self.base = base
+        depth = 0
+    }
+
+    init(appending step: QueryStep, to parent: ResultsQuery) {
+        self.parent = parent
+        self.step = step
+        base = parent.base
+        depth = parent.depth + 1
+    }
+
+    /// Whether this is every object of the class, with no steps.
+    var isAllObjects: Bool { step == nil && base == nil }
+
+    /// The steps, in the order they were chained.
+    var steps: [QueryStep] {
+        var steps: [QueryStep] = []
+        steps.reserveCapacity(depth)
+        var node = self
+        while let step = node.step, let parent = node.parent {
+            steps.append(step)
+            node = parent
+        }
+        return steps.reversed()
+    }
 }
 
 /// The keys of the collection a `Results` filters (a list, a set, linking objects), read

@@ -17,9 +17,17 @@ import Darwin
 /// The fields are unchecked for exclusivity: only the memo's thread reaches them, and no access
 /// overlaps another (each is one lookup or one addition, and none calls back into the memo).
 final class ThreadMemo {
-    /// Key path instances and the property each reads (see `KeyPathName`), with the key path
-    /// held so that its address stays its own while listed.
-    @exclusivity(unchecked) var keyPathNames = RecentEntries<ObjectIdentifier, (keyPath: AnyKeyPath, name: String)>(capacity: 32)
+    /// What `KeyPathName` found for a key path: the property it reads, and the query path of
+    /// that property from the root object. The key path is held so that its address stays its
+    /// own while listed.
+    struct KeyPathEntry {
+        let keyPath: AnyKeyPath
+        let name: String
+        let path: QueryPath
+    }
+
+    /// Key path instances and what each reads (see `KeyPathName`).
+    @exclusivity(unchecked) var keyPathNames = RecentEntries<ObjectIdentifier, KeyPathEntry>(capacity: 32)
     /// Model classes and their infos.
     @exclusivity(unchecked) var classes = RecentEntries<ObjectIdentifier, ClassInfo>(capacity: 16)
     /// Predicate shapes (`QueryPredicate.shape`) that passed validation, by class info.
@@ -47,37 +55,4 @@ final class ThreadMemo {
         precondition(status == 0, "pthread_key_create failed (\(status)): the process has used up its thread-specific keys")
         return key
     }()
-}
-
-/// A few entries by key: a lookup is a linear search that compares keys only, and once
-/// `capacity` entries are held each new one replaces the oldest.
-struct RecentEntries<Key: Equatable, Value> {
-    private var entries: [(key: Key, value: Value)] = []
-    private var next = 0
-    let capacity: Int
-
-    init(capacity: Int) {
-        self.capacity = capacity
-    }
-
-    /// The value of the first entry under `key`, if any.
-    func value(for key: Key) -> Value? {
-        for entry in entries where entry.key == key { return entry.value }
-        return nil
-    }
-
-    /// Whether some entry under `key` has a value satisfying `matches`.
-    func contains(_ key: Key, where matches: (Value) -> Bool) -> Bool {
-        entries.contains { $0.key == key && matches($0.value) }
-    }
-
-    /// Adds an entry, replacing the oldest once `capacity` are held.
-    mutating func add(_ key: Key, _ value: Value) {
-        if entries.count < capacity {
-            entries.append((key, value))
-        } else {
-            entries[next] = (key, value)
-            next = (next + 1) % capacity
-        }
-    }
 }

@@ -51,6 +51,13 @@ import Testing
             let viaIndex = executor.filterTable(predicate, table).keys
             let viaScan = executor.filterTable(predicate, table, useIndexes: false).keys
             #expect(viaIndex == viaScan, "\(query) \(args) \(note) (seed \(seed))")
+            // `first` of results not evaluated yet probes the index where it answers exactly;
+            // probe or not, it is the scan's first object.
+            if let probed = QueryExecutor.firstByProbe(predicate, table, in: realm) {
+                #expect(probed == viaScan.first, "\(query) \(args) probed \(note) (seed \(seed))")
+            }
+            let first = try realm.objects(QItem.self).filter(query, arguments: args).first
+            #expect(first?._state?.key == viaScan.first, "\(query) \(args) first \(note) (seed \(seed))")
             // The unindexed twin of `name` agrees too.
             if query.hasPrefix("name") {
                 let twin = try QueryParser.parse("plain" + "N" + query.dropFirst(), arguments: args, for: info).predicate
@@ -78,6 +85,43 @@ import Testing
             #expect(keys == executor.filterTable(predicate, table, useIndexes: false).keys, "\(query) (seed \(seed))")
         }
         #expect(executor.filterTable(try QueryParser.parse("rank > -10", arguments: [], for: info).predicate, table).keys.count == items.count)
+    }
+
+    @Test func testFirstProbesAnIndexOnlyWhereItAnswersExactly() throws {
+        let realm = try Realm(configuration: temporaryInMemoryConfiguration())
+        _ = try QData.populate(realm, count: 400, seed: seed)
+        let table = try #require(try realm.table(for: QItem.self, creating: false))
+        let info = ClassInfo.of(QItem.self)
+        let long = QData.longPrefix + "aa"
+        // (query, whether one probe answers it)
+        let cases: [(String, [Any], Bool)] = [
+            ("name == 'Rex'", [], true), ("'Rex' == name", [], true), ("id == 14", [], true), ("rank == 3", [], true),
+            ("uid == %@", [QData.uuids[1]], true), ("optName == nil", [], true), ("name == 'nobody'", [], true),
+            ("name == %@", [long], false), ("name ==[c] 'rex'", [], false), ("rank > 3", [], false),
+            ("name IN {'Rex', 'Fido'}", [], false), ("name == 'Rex' AND rank < 3", [], false), ("plainName == 'Rex'", [], false),
+        ]
+        for (query, args, probes) in cases {
+            let predicate = try QueryParser.parse(query, arguments: args, for: info).predicate
+            let probed = QueryExecutor.firstByProbe(predicate, table, in: realm)
+            #expect((probed != nil) == probes, "\(query) (seed \(seed))")
+            let all = try realm.objects(QItem.self).filter(query, arguments: args)
+            let expected = QueryExecutor(context: realm).filterTable(predicate, table, useIndexes: false).keys.first
+            #expect(try realm.objects(QItem.self).filter(query, arguments: args).first?._state?.key == expected, "\(query) (seed \(seed))")
+            // Evaluated results answer from their keys.
+            _ = all.count
+            #expect(all.first?._state?.key == expected, "\(query) evaluated (seed \(seed))")
+        }
+        // The typed DSL takes the same path, and a probe sees the open write's changes.
+        let rex = try #require(realm.objects(QItem.self).where { $0.name == "Rex" }.first)
+        let key = rex._state?.key
+        try realm.beginWrite()
+        rex.name = "Rexford"
+        #expect(realm.objects(QItem.self).where { $0.name == "Rexford" }.first?._state?.key == key)
+        #expect(realm.objects(QItem.self).where { $0.name == "Rex" }.first?._state?.key != key)
+        try realm.delete(rex)
+        #expect(realm.objects(QItem.self).where { $0.name == "Rexford" }.first == nil)
+        try realm.cancelWrite()
+        #expect(realm.objects(QItem.self).where { $0.name == "Rex" }.first?._state?.key == key)
     }
 
     @Test func testIndexAndScanGiveIdenticalResults() throws {

@@ -1,0 +1,32 @@
+/// A few entries by key: a lookup is a linear search that compares keys only, and once
+/// `capacity` entries are held each new one replaces the oldest.
+struct RecentEntries<Key: Equatable, Value> {
+    private var entries: [(key: Key, value: Value)] = []
+    private var next = 0
+    let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    /// The value of the first entry under `key`, if any.
+    func value(for key: Key) -> Value? {
+        for entry in entries where entry.key == key { return entry.value }
+        return nil
+    }
+
+    /// Whether some entry under `key` has a value satisfying `matches`.
+    func contains(_ key: Key, where matches: (Value) -> Bool) -> Bool {
+        entries.contains { $0.key == key && matches($0.value) }
+    }
+
+    /// Adds an entry, replacing the oldest once `capacity` are held.
+    mutating func add(_ key: Key, _ value: Value) {
+        if entries.count < capacity {
+            entries.append((key, value))
+        } else {
+            entries[next] = (key, value)
+            next = (next + 1) % capacity
+        }
+    }
+}
