@@ -14,6 +14,7 @@ extension Realm {
             throw RealmError(.schemaMismatch, "\(info.name) is not one of this realm's objectTypes; add \(type).self to Realm.Configuration.objectTypes.")
         }
         if let stored = currentFileSchema.classes[info.name] {
+            if let other = tablesById[stored.id]?.info.type, other != type { throw Self.sameStoredName(other, type, in: displayName) }
             if let mismatch = Table.mismatch(info, stored) {
                 guard configuration.objectTypes == nil, configuration.schemaVersion > currentFileSchema.info.schemaVersion,
                     !configuration.readOnly, !isFrozen
@@ -43,6 +44,12 @@ extension Realm {
             preconditionFailure("internal error: no write transaction to create \(type) in")
         }
         return table
+    }
+
+    /// The error for two Swift classes stored under one name in one realm, which keeps one
+    /// class per name (RealmSwift refuses such a schema too).
+    static func sameStoredName(_ a: ObjectBase.Type, _ b: ObjectBase.Type, in displayName: String) -> RealmError {
+        RealmError(.schemaMismatch, "\(String(reflecting: a)) and \(String(reflecting: b)) are both stored as '\(ClassInfo.storedName(of: a))' in \(displayName), and a realm keeps one class per name. Override class func _realmObjectName() in one of them to store it under another name.")
     }
 
     private func register(_ table: Table) -> Table {
@@ -79,6 +86,12 @@ extension Realm {
         // Without objectTypes, each class is checked when first used (several Swift classes may
         // be stored under one name in different files, so the process's classes say nothing).
         let types = configuration.objectTypes ?? []
+        var typeByName: [String: ObjectBase.Type] = [:]
+        for type in types {
+            let name = ClassInfo.storedName(of: type)
+            if let other = typeByName[name], other != type { throw Self.sameStoredName(other, type, in: displayName) }
+            typeByName[name] = type
+        }
         var missing: [ClassInfo] = []
         var changed: [(ClassInfo, StoredClass, String)] = []
         for type in types {

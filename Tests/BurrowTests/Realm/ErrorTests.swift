@@ -53,6 +53,21 @@ func expectRealmError(
     return error
 }
 
+/// Two classes of one name in different scopes, as in two modules: both are stored as
+/// `ErrTwin`.
+enum ErrKennelA {
+    final class ErrTwin: Object {
+        @Persisted var name = ""
+    }
+}
+
+enum ErrKennelB {
+    final class ErrTwin: Object {
+        @Persisted var name = ""
+        @Persisted var age = 0
+    }
+}
+
 @Suite struct ErrorTests {
     // MARK: Primary keys
 
@@ -500,6 +515,23 @@ func expectRealmError(
         var lower = v2
         lower.schemaVersion = 0
         expectRealmError(.schemaMismatch, mentioning: ["schema version"]) { _ = try Realm(configuration: lower) }
+    }
+
+    @Test func testTwoClassesStoredUnderOneNameInOneRealmThrowSchemaMismatch() throws {
+        let words = ["ErrKennelA.ErrTwin", "ErrKennelB.ErrTwin", "'ErrTwin'", "_realmObjectName"]
+        // Listed together in objectTypes: refused at open.
+        var listed = temporaryInMemoryConfiguration()
+        listed.objectTypes = [ErrKennelA.ErrTwin.self, ErrKennelB.ErrTwin.self]
+        expectRealmError(.schemaMismatch, mentioning: words) { _ = try Realm(configuration: listed) }
+        // Discovered one after the other: the second is refused, and the first keeps its objects.
+        let realm = try Realm(configuration: temporaryInMemoryConfiguration())
+        try realm.write { try realm.add(ErrKennelA.ErrTwin()) }
+        expectRealmError(.schemaMismatch, mentioning: words) { try realm.write { try realm.add(ErrKennelB.ErrTwin()) } }
+        #expect(realm.objects(ErrKennelA.ErrTwin.self).count == 1)
+        // Another realm may store the other class under that name.
+        let other = try Realm(configuration: temporaryInMemoryConfiguration())
+        try other.write { try other.add(ErrKennelB.ErrTwin()) }
+        #expect(other.objects(ErrKennelB.ErrTwin.self).count == 1)
     }
 
     @Test func testTheMigrationBlockRunsOnceWithTheOldVersionAndItsChangesAreKept() throws {
