@@ -44,6 +44,10 @@ open class ObjectBase {
     /// its Swift name (for example, to keep a file's class names after renaming a Swift class).
     open class func _realmObjectName() -> String? { nil }
 
+    /// The name the class is stored under (its Swift name, or `_realmObjectName()`): what a
+    /// `Migration` takes to name a class, as in RealmSwift (`Person.className()`).
+    public class func className() -> String { ClassInfo.storedName(of: self) }
+
     /// The realm that manages this object, or nil if it is unmanaged. For a frozen object, a
     /// frozen realm at the object's version.
     public var realm: Realm? {

@@ -85,11 +85,3 @@ extension Realm {
 private enum DefaultConfiguration {
     static let value = Locked(Realm.Configuration())
 }
-
-/// Passed to `migrationBlock`: the realm being migrated, inside its migration write.
-public struct Migration {
-    /// The realm, in the write transaction that migrates it.
-    public let realm: Realm
-    /// The schema version the file had before.
-    public let oldSchemaVersion: UInt64
-}

@@ -136,6 +136,9 @@ extension Realm {
             } catch {
                 throw RealmError(wrapping: error)
             }
+            // What the migration block reads old values from: the version it starts from.
+            let oldSchema = currentFileSchema
+            let before = snapshotReader
             var schema = currentFileSchema
             var changedClasses: [StoredClass] = []
             for info in missing where schema.classes[info.name] == nil {
@@ -155,7 +158,7 @@ extension Realm {
                 try migrateRows(of: info, from: old)
             }
             if versionRaised, !isNewFile, let block = configuration.migrationBlock {
-                block(Migration(realm: self, oldSchemaVersion: oldVersion), oldVersion)
+                block(Migration(realm: self, oldSchemaVersion: oldVersion, oldSchema: oldSchema, before: before), oldVersion)
             }
         }
     }
@@ -192,18 +195,18 @@ extension Realm {
                 rows.append((ObjectKey.read(key), Array(row)))
                 return true
             }
-            for (index, tree) in oldTable.indexTrees.enumerated() where tree != nil && info.schema.properties[index].isIndexed {
-                try write.reader.dropTree(tree!)
-            }
+            // Collections and backlinks follow their fields' new positions; indexes are rebuilt.
+            try moveFieldTrees(from: old, to: table.stored, in: write)
+            try moveBacklinks(from: old, to: table.stored, in: write)
             // Rows keep their keys, which need not be the ones their primary keys derive
             // (the class may have had another primary key, or none): map those that differ.
             try write.reader.dropTree(oldTable.primaryKeyTree)
+            // New position → the old field it keeps, if any.
+            let oldFieldOf = Dictionary(uniqueKeysWithValues: Self.keptFields(from: old, to: table.stored).map { ($1, $0) })
             for (key, row) in rows {
                 var payloads: [[UInt8]?] = []
-                for property in table.stored.properties {
-                    if let oldField = old.fieldIndex(of: property.name), old.properties[oldField].type == property.type,
-                        old.properties[oldField].collection == property.collection
-                    {
+                for (field, property) in table.stored.properties.enumerated() {
+                    if let oldField = oldFieldOf[field] {
                         let rowPayload = row.withUnsafeBytes { RowCodec.field($0, oldField).map(Array.init) }
                         let payload = fullPayload(rowPayload, oldTable, key, oldField)
                         if payload != rowPayload { try write.reader.delete(oldTable.blobsTree, Self.blobKey(key, oldField)) }
@@ -238,6 +241,26 @@ extension Realm {
         } catch {
             throw RealmError(error)
         }
+    }
+
+    /// Removes the class stored as `name` from the file with all its objects and trees: for a
+    /// class no Swift class declares any more (`Migration.deleteData(forType:)`).
+    func dropStoredClass(named name: String) throws(RealmError) {
+        let write = try requireOpenWrite()
+        guard let stored = currentFileSchema.classes[name] else { return }
+        let owned: Set<String> = ["rows", "pk", "links", "blobs", "index", "list", "set", "map"]
+        do {
+            for tree in try write.reader.transaction.treeNames() {
+                let parts = tree.split(separator: "/")
+                if parts.count >= 2, owned.contains(String(parts[0])), parts[1] == "\(stored.id)" { try write.reader.dropTree(tree) }
+            }
+            try write.reader.delete(FileSchema.treeName, Array((FileSchema.classKeyPrefix + name).utf8))
+        } catch {
+            throw RealmError(error)
+        }
+        var schema = currentFileSchema
+        schema.classes[name] = nil
+        try storeSchema(schema, changing: [], in: write)
     }
 
     /// The value a property added by a migration starts with.

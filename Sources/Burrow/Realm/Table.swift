@@ -47,22 +47,29 @@ final class Table: Sendable {
         primaryKeyTree = "pk/\(stored.id)"
         indexTrees = info.schema.properties.enumerated().map { index, property in
             guard property.isIndexed, !property.isPrimary, let field = stored.fieldIndex(of: property.name) else { return nil }
-            return "index/\(stored.id)/\(field)"
+            return Self.indexTreeName(stored.id, field)
         }
         backlinksTree = "links/\(stored.id)"
         blobsTree = "blobs/\(stored.id)"
         fieldIndexTrees = stored.properties.indices.map { field in
             let property = stored.properties[field]
-            return property.isIndexed && !property.isPrimary ? "index/\(stored.id)/\(field)" : nil
+            return property.isIndexed && !property.isPrimary ? Self.indexTreeName(stored.id, field) : nil
         }
         primaryKeyField = stored.properties.firstIndex { $0.isPrimary }
-        collectionTrees = stored.properties.indices.map { field in
-            switch stored.properties[field].collection {
-            case .list: "list/\(stored.id)/\(field)"
-            case .set: "set/\(stored.id)/\(field)"
-            case .map: "map/\(stored.id)/\(field)"
-            case .single: nil
-            }
+        collectionTrees = stored.properties.indices.map { Self.collectionTreeName(stored.id, $0, stored.properties[$0].collection) }
+    }
+
+    /// The index tree of field `field` of the class stored with `id`.
+    static func indexTreeName(_ id: UInt32, _ field: Int) -> String { "index/\(id)/\(field)" }
+
+    /// The tree of the elements of collection field `field` of the class stored with `id`
+    /// (nil for a field of one value).
+    static func collectionTreeName(_ id: UInt32, _ field: Int, _ kind: CollectionKind) -> String? {
+        switch kind {
+        case .list: "list/\(id)/\(field)"
+        case .set: "set/\(id)/\(field)"
+        case .map: "map/\(id)/\(field)"
+        case .single: nil
         }
     }
 

@@ -74,6 +74,7 @@ final class PortingContactV3: Object {
 final class PortingContactV4: Object {
     @Persisted(primaryKey: true) var id = 0
     @Persisted var fullName = ""
+    @Persisted var initials = ""
     override class func _realmObjectName() -> String? { "Contact" }
 }
 
@@ -666,6 +667,31 @@ extension RealmActor {
         #expect(realm.objects(PortingContactV2.self).map(\.name) == ["Alice"], "migrated on first use")
         #expect(realm.objects(PortingContactV2.self).map(\.nickname) == [""])
         #expect(ran.lines.isEmpty, "the migration block does not run without objectTypes")
+    }
+
+    /// "Migrations": RealmSwift's migration API, from release 1 to release 4 in one step.
+    @Test func testMigrationsWithTheMigrationAPI() throws {
+        let url = try releaseOneFile(contact: "Alice")
+        typealias Contact = PortingContactV4
+        var config = Realm.Configuration(fileURL: url)
+        config.objectTypes = [Contact.self]
+        // The guide's example:
+        config.schemaVersion = 4
+        config.migrationBlock = { migration, oldSchemaVersion in
+            if oldSchemaVersion < 4 {
+                // Version 4 renamed `name` to `fullName`: the values go with it.
+                migration.renameProperty(onType: Contact.className(), from: "name", to: "fullName")
+                migration.enumerateObjects(ofType: Contact.className()) { oldObject, newObject in
+                    let name = oldObject!["name"] as! String
+                    newObject!["initials"] = String(name.prefix(1))
+                }
+            }
+        }
+        let realm = try Realm(configuration: config)
+        // What it claims:
+        #expect(realm.objects(Contact.self).map(\.fullName) == ["Alice"])
+        #expect(realm.objects(Contact.self).map(\.initials) == ["A"])
+        #expect(Contact.className() == "Contact")
     }
 
     /// "Migrations": renaming a property in two releases keeps its values.

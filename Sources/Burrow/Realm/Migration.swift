@@ -1,0 +1,258 @@
+import BurrowStorage
+import Foundation
+
+/// Passed to `migrationBlock`: the realm being migrated, inside its migration write, and the
+/// objects as they were before it, as RealmSwift's `Migration` offers them.
+///
+/// By the time the block runs, every changed class has its new properties (with their default
+/// values) and has lost the ones it no longer declares. The values before the migration stay
+/// readable through `enumerateObjects(ofType:_:)`, which reads them from the version the
+/// migration started from, whatever the block changes:
+///
+///     config.migrationBlock = { migration, oldSchemaVersion in
+///         if oldSchemaVersion < 2 {
+///             migration.enumerateObjects(ofType: Person.className()) { oldObject, newObject in
+///                 let first = oldObject!["firstName"] as! String
+///                 let last = oldObject!["lastName"] as! String
+///                 newObject!["fullName"] = "\(first) \(last)"
+///             }
+///         }
+///     }
+///
+/// An error the block causes (a value of the wrong type, an unknown property) fails the
+/// migration's commit: opening throws it, and the file is left as it was.
+public final class Migration {
+    /// The realm, in the write transaction that migrates it.
+    public let realm: Realm
+    /// The schema version the file had before.
+    public let oldSchemaVersion: UInt64
+    /// The file's classes before the migration.
+    let oldSchema: FileSchema
+    /// The version the migration started from (its write transaction's base), where the old
+    /// values are read.
+    let before: SnapshotReader
+
+    init(realm: Realm, oldSchemaVersion: UInt64, oldSchema: FileSchema, before: SnapshotReader) {
+        self.realm = realm
+        self.oldSchemaVersion = oldSchemaVersion
+        self.oldSchema = oldSchema
+        self.before = before
+    }
+
+    /// Calls `block` with each object the class named `typeName` had before the migration: the
+    /// object as it was (`oldObject`, read-only, with the properties of the old schema) and as
+    /// it is now (`newObject`, whose properties are set by name; nil if the migration deleted
+    /// it, or the class is no longer declared). Objects created by the migration are not
+    /// enumerated, except for a class the file did not have, whose objects come with no old
+    /// object, as in RealmSwift.
+    public func enumerateObjects(ofType typeName: String, _ block: (_ oldObject: MigrationObject?, _ newObject: MigrationObject?) -> Void) {
+        let table = liveTable(named: typeName)
+        guard let stored = oldSchema.classes[typeName] else {
+            // A class new in this migration: its objects, with no old objects, as in RealmSwift.
+            guard let table else { return }
+            for key in realm.allKeys(table) { block(nil, MigrationObject(new: realm.object(table, key))) }
+            return
+        }
+        for key in oldKeys(of: stored) {
+            let now = table.flatMap { table in realm.rowExists(table, key) ? realm.object(table, key) : nil }
+            block(MigrationObject(old: OldObject(migration: self, stored: stored, key: key)), now.map(MigrationObject.init(new:)))
+        }
+    }
+
+    /// Gives the property `newName` of every object of the class named `typeName` the value its
+    /// property `oldName` had before the migration, as if the property had been renamed. Call
+    /// it for a property the old schema has and the new one declares under the new name, with
+    /// the same type; a property holding a collection cannot be renamed this way.
+    public func renameProperty(onType typeName: String, from oldName: String, to newName: String) {
+        guard let stored = oldSchema.classes[typeName], let field = stored.fieldIndex(of: oldName),
+            let table = liveTable(named: typeName)
+        else { return }
+        guard stored.properties[field].collection == .single else {
+            realm.requireWrite().fail(RealmError(.invalidArgument, "renameProperty(onType: \"\(typeName)\", from: \"\(oldName)\", to: \"\(newName)\"): '\(oldName)' holds a collection; copy its elements in enumerateObjects instead."))
+            return
+        }
+        for key in oldKeys(of: stored) where realm.rowExists(table, key) {
+            let old = OldObject(migration: self, stored: stored, key: key)
+            realm.object(table, key).setValue(old.value(field), forKey: newName)
+        }
+    }
+
+    /// Deletes every object of the class named `typeName`; a class the new schema no longer
+    /// declares is removed from the file too. Returns whether the file had the class.
+    @discardableResult
+    public func deleteData(forType typeName: String) -> Bool {
+        guard realm.currentFileSchema.classes[typeName] != nil else { return false }
+        do {
+            if let table = liveTable(named: typeName) {
+                try realm.delete(realm.allKeys(table).map { realm.object(table, $0) })
+            } else {
+                try realm.dropStoredClass(named: typeName)
+            }
+        } catch {
+            realm.requireWrite().fail(error as? RealmError ?? RealmError(.invalidArgument, "\(error)"))
+        }
+        return true
+    }
+
+    /// Creates an object of the class named `typeName` from `value`, as `Realm.create` does.
+    @discardableResult
+    public func create(_ typeName: String, value: Any = [String: Any]()) -> MigrationObject? {
+        guard let type = Realm.swiftClass(named: typeName, among: realm.knownTypes) as? Object.Type,
+            (try? realm.table(for: type, creating: false)) != nil || realm.configuration.objectTypes?.contains(where: { $0 == type }) == true
+        else {
+            realm.requireWrite().fail(RealmError(.invalidArgument, "Cannot create a \(typeName) in the migration: no Object class of this realm is stored under that name."))
+            return nil
+        }
+        do {
+            let object = type.init()
+            try object.applyValue(value)
+            try realm.add(object)
+            return MigrationObject(new: object)
+        } catch {
+            realm.requireWrite().fail(error as? RealmError ?? RealmError(.invalidArgument, "\(error)"))
+            return nil
+        }
+    }
+
+    /// Deletes `object` (a `newObject` of `enumerateObjects`, or one `create` returned).
+    public func delete(_ object: MigrationObject) {
+        guard case .new(let live) = object.kind else {
+            realm.requireWrite().fail(RealmError(.invalidArgument, "An oldObject cannot be deleted: it is the object as it was before the migration. Delete the newObject."))
+            return
+        }
+        do {
+            try realm.delete(live)
+        } catch {
+            realm.requireWrite().fail(error as? RealmError ?? RealmError(.invalidArgument, "\(error)"))
+        }
+    }
+
+    /// The table of the class named `name` now, if a Swift class of this realm stores it.
+    private func liveTable(named name: String) -> Table? {
+        guard let type = Realm.swiftClass(named: name, among: realm.knownTypes) else { return nil }
+        return try? realm.table(for: type, creating: false)
+    }
+
+    /// The keys of the objects `stored` had before the migration.
+    private func oldKeys(of stored: StoredClass) -> [ObjectKey] {
+        var keys: [ObjectKey] = []
+        do {
+            try before.scan(Table.rowsTreeName(stored.id), from: []) { key, _ in
+                keys.append(ObjectKey.read(key))
+                return true
+            }
+        } catch {
+            realm.fail(error)
+        }
+        return keys
+    }
+}
+
+/// An object in a migration, its properties by name: an `oldObject` (as it was before the
+/// migration, read-only) or a `newObject` (the object now, in the migration's write).
+public final class MigrationObject {
+    enum Kind {
+        case old(OldObject)
+        case new(ObjectBase)
+    }
+
+    let kind: Kind
+
+    init(old: OldObject) { kind = .old(old) }
+    init(new: ObjectBase) { kind = .new(new) }
+
+    /// The value of the property named `key`: a value, an object (the linked object as it is
+    /// now), or nil for nil and for a property the object's schema does not have. An old
+    /// object's collection properties read as the object's collection now, if it still has it.
+    /// Setting a property of an old object traps: it is the past; set the new object's.
+    public subscript(key: String) -> Any? {
+        get {
+            switch kind {
+            case .new(let object): return object.value(forKey: key)
+            case .old(let old): return old.value(named: key)
+            }
+        }
+        set {
+            guard case .new(let object) = kind else {
+                preconditionFailure("Cannot set '\(key)' of an oldObject: it is the object as it was before the migration. Set the newObject's properties instead.")
+            }
+            object.setValue(newValue, forKey: key)
+        }
+    }
+
+    /// The new object itself (nil for an old object), to use with the realm's other APIs.
+    public var object: ObjectBase? {
+        if case .new(let object) = kind { return object }
+        return nil
+    }
+}
+
+/// An object as it was before a migration: its row in the migration's starting version, read
+/// with the old schema (which may have properties no Swift class declares any more).
+struct OldObject {
+    let migration: Migration
+    let stored: StoredClass
+    let key: ObjectKey
+
+    func value(named name: String) -> Any? {
+        guard let field = stored.fieldIndex(of: name) else { return nil }
+        guard stored.properties[field].collection == .single else {
+            // Collection elements are kept by field in trees of their own, which a migration
+            // keeps: the live object reads them.
+            let realm = migration.realm
+            guard let type = Realm.swiftClass(named: stored.name, among: realm.knownTypes),
+                let live = try? realm.table(for: type, creating: false), realm.rowExists(live, key)
+            else { return nil }
+            return realm.object(live, key).value(forKey: name)
+        }
+        return value(field)
+    }
+
+    /// The value of field `field`, as a Swift value (links as the linked objects now).
+    func value(_ field: Int) -> Any? {
+        let property = stored.properties[field]
+        let realm = migration.realm
+        let reader = migration.before
+        let blobs = "blobs/\(stored.id)"
+        let target = property.objectClassName.flatMap { migration.oldSchema.classes[$0]?.id } ?? 0
+        do {
+            let payload: [UInt8]? = try reader.withValue(Table.rowsTreeName(stored.id), key.bytes) { row in
+                RowCodec.field(row, field).map(Array.init)
+            } ?? nil
+            guard var payload else { return nil }
+            if payload.withUnsafeBytes({ ValueCodec.isExternal($0, as: property.type) }) {
+                // Kept whole in the class's blob tree.
+                guard let full = try reader.withValue(blobs, Realm.blobKey(key, field), { Array($0) }) else { return nil }
+                payload = full
+            }
+            let value = payload.withUnsafeBytes { bytes in
+                ValueCodec.decode(bytes, as: property.type, linkTarget: target) { id, key in
+                    realm.linkedObject(id, key)
+                }
+            }
+            return property.type == .any ? AnyRealmValue._fromStored(value) : value.swiftValue
+        } catch {
+            realm.fail(error)
+        }
+    }
+}
+
+extension _StoredValue {
+    /// The Swift value: what key-value coding reads (integers as `Int`), nil for null.
+    var swiftValue: Any? {
+        switch self {
+        case .null: nil
+        case .bool(let v): v
+        case .int(let v): Int(v)
+        case .float(let v): v
+        case .double(let v): v
+        case .string(let v): v
+        case .data(let v): v
+        case .date(let v): v
+        case .objectId(let v): v
+        case .uuid(let v): v
+        case .decimal128(let v): v
+        case .object(let v): v
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import BurrowStorage
+
+/// What a migration does beside rewriting rows: the trees and entries that name a class's
+/// fields by position follow the fields to their new positions.
+///
+/// A row field's position names its collection tree (`list/<class>/<field>`, and `set`, `map`),
+/// its index tree (`index/<class>/<field>`) and, in the backlinks of the classes it links to,
+/// the entries of its links (target + class + field + source). When a migration removes or adds
+/// a property before another, the positions of the others move: their elements and backlinks
+/// move with them, and those of removed properties go, so that no new property finds another's
+/// elements at its position, and deleting a linked object clears the field that links to it.
+extension Realm {
+    /// The fields of `old` that `new` keeps (same name, type and kind), old position → new.
+    static func keptFields(from old: StoredClass, to new: StoredClass) -> [Int: Int] {
+        var kept: [Int: Int] = [:]
+        for (newField, property) in new.properties.enumerated() {
+            if let oldField = old.fieldIndex(of: property.name), old.properties[oldField].type == property.type,
+                old.properties[oldField].collection == property.collection
+            {
+                kept[oldField] = newField
+            }
+        }
+        return kept
+    }
+
+    /// Moves the collection trees of `old`'s kept collection fields to their new positions,
+    /// drops those of removed ones, and drops every index tree of `old` (the caller rebuilds
+    /// the indexes of the new layout).
+    func moveFieldTrees(from old: StoredClass, to new: StoredClass, in write: WriteState) throws(StorageError) {
+        let kept = Self.keptFields(from: old, to: new)
+        var moving: [(tree: String, entries: [([UInt8], [UInt8])])] = []
+        for (field, property) in old.properties.enumerated() where property.collection != .single {
+            guard let tree = Table.collectionTreeName(old.id, field, property.collection) else { continue }
+            if let newField = kept[field], newField == field { continue }
+            if let newField = kept[field] {
+                var entries: [([UInt8], [UInt8])] = []
+                try write.reader.scan(tree, from: []) { key, value in
+                    entries.append((Array(key), Array(value)))
+                    return true
+                }
+                moving.append((Table.collectionTreeName(new.id, newField, property.collection)!, entries))
+            }
+            try write.reader.dropTree(tree)
+        }
+        for (field, property) in old.properties.enumerated() where property.isIndexed && !property.isPrimary {
+            try write.reader.dropTree(Table.indexTreeName(old.id, field))
+        }
+        for (tree, entries) in moving {
+            for (key, value) in entries { try write.reader.put(tree, key, value) }
+        }
+    }
+
+    /// Renumbers the backlinks of `old`'s kept link fields to their new positions and deletes
+    /// those of removed ones, in the backlinks of every class `old` links to.
+    func moveBacklinks(from old: StoredClass, to new: StoredClass, in write: WriteState) throws(StorageError) {
+        let kept = Self.keptFields(from: old, to: new)
+        let targets = Set(old.properties.compactMap { $0.type == .object ? $0.objectClassName : nil })
+        for name in targets {
+            guard let target = currentFileSchema.classes[name] else { continue }
+            let tree = Self.backlinksTree(target.id)
+            var changes: [(old: [UInt8], new: [UInt8]?, value: [UInt8])] = []
+            try write.reader.scan(tree, from: []) { key, value in
+                // target key (8) + source class (4) + source field (2) + source key (8)
+                guard key.count == 22, key[8..<12].reduce(UInt32(0), { $0 << 8 | UInt32($1) }) == old.id else { return true }
+                let field = Int(UInt16(key[12]) << 8 | UInt16(key[13]))
+                let newField = kept[field]
+                guard newField != field else { return true }
+                var renamed: [UInt8]?
+                if let newField {
+                    var bytes = Array(key)
+                    bytes[12] = UInt8(newField >> 8)
+                    bytes[13] = UInt8(newField & 0xFF)
+                    renamed = bytes
+                }
+                changes.append((Array(key), renamed, Array(value)))
+                return true
+            }
+            for change in changes { try write.reader.delete(tree, change.old) }
+            for change in changes {
+                if let renamed = change.new { try write.reader.put(tree, renamed, change.value) }
+            }
+        }
+    }
+}

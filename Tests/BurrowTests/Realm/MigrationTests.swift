@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+@testable import Burrow
+
+// Two releases of an app's classes. Release 2 of `MigPerson` joins the names into `fullName`,
+// renames `age` to `years` and drops `nickname`; `MigCard` is gone. Only MigrationTests use them.
+final class MigPersonV1: Object {
+    override class func _realmObjectName() -> String? { "MigPerson" }
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var firstName = ""
+    @Persisted var lastName = ""
+    @Persisted var age = 0
+    @Persisted var nickname: String?
+    @Persisted var tags: List<String>
+    @Persisted var friend: MigPersonV1?
+}
+
+final class MigCardV1: Object {
+    override class func _realmObjectName() -> String? { "MigCard" }
+    @Persisted var text = ""
+}
+
+final class MigPersonV2: Object {
+    override class func _realmObjectName() -> String? { "MigPerson" }
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var fullName = ""
+    @Persisted var years = 0
+    @Persisted var tags: List<String>
+    @Persisted var friend: MigPersonV2?
+}
+
+/// RealmSwift's migration API: old and new objects by name, renaming, deleting a class's data,
+/// creating and deleting objects in the migration, and a failing migration leaving the file as it was.
+@Suite struct MigrationTests {
+    /// A file of release 1: Ada (with a long nickname, kept outside her row), Alan (Ada's friend)
+    /// and three cards.
+    private func releaseOne() throws -> Realm.Configuration {
+        var v1 = temporaryConfiguration()
+        v1.objectTypes = [MigPersonV1.self, MigCardV1.self]
+        v1.schemaVersion = 1
+        let realm = try Realm(configuration: v1)
+        try realm.write {
+            let ada = try realm.create(MigPersonV1.self, value: ["id": 1, "firstName": "Ada", "lastName": "Lovelace", "age": 36,
+                                                                  "nickname": String(repeating: "Enchantress of Numbers ", count: 400), "tags": ["math", "poetry"]])
+            try realm.create(MigPersonV1.self, value: ["id": 2, "firstName": "Alan", "lastName": "Turing", "age": 41, "friend": ada])
+            for i in 0..<3 { try realm.add(MigCardV1(value: ["text": "card \(i)"])) }
+        }
+        return v1
+    }
+
+    private func releaseTwo(_ v1: Realm.Configuration, _ block: @escaping @Sendable (Migration, UInt64) -> Void) -> Realm.Configuration {
+        var v2 = v1
+        v2.objectTypes = [MigPersonV2.self]
+        v2.schemaVersion = 2
+        v2.migrationBlock = block
+        return v2
+    }
+
+    @Test func testOldAndNewObjectsByNameRenamingAndDeletingData() throws {
+        let v1 = try releaseOne()
+        let seen = LockedBox<[String]>([])
+        let v2 = releaseTwo(v1) { migration, oldVersion in
+            #expect(oldVersion == 1)
+            migration.enumerateObjects(ofType: MigPersonV2.className()) { oldObject, newObject in
+                let first = oldObject!["firstName"] as! String
+                let last = oldObject!["lastName"] as! String
+                newObject!["fullName"] = "\(first) \(last)"
+                // The old object keeps its values whatever the new one becomes.
+                newObject!["tags"] = ["changed"]
+                let nickname = (oldObject!["nickname"] as? String).map { "\($0.count) characters" } ?? "none"
+                let friend = (oldObject!["friend"] as? MigPersonV2)?.id
+                seen.withLock { $0.append("\(first): nickname \(nickname), friend \(friend.map(String.init) ?? "none"), age \(oldObject!["age"] as! Int), \(oldObject!["fullName"] == nil ? "no fullName before" : "fullName?")") }
+                #expect(oldObject!["missing"] == nil)
+                #expect(newObject!.object is MigPersonV2 && oldObject!.object == nil)
+            }
+            migration.renameProperty(onType: "MigPerson", from: "age", to: "years")
+            #expect(migration.deleteData(forType: "MigCard"))
+            #expect(!migration.deleteData(forType: "NoSuchClass"))
+            migration.create("MigPerson", value: ["id": 3, "fullName": "Grace Hopper", "years": 85])
+            // Deleting Alan: enumeration still gives his old object, with no new one.
+            migration.enumerateObjects(ofType: "MigPerson") { oldObject, newObject in
+                if oldObject!["firstName"] as? String == "Alan" { migration.delete(newObject!) }
+            }
+            migration.enumerateObjects(ofType: "MigPerson") { oldObject, newObject in
+                seen.withLock { $0.append("\(oldObject!["firstName"] as! String) now \(newObject == nil ? "deleted" : "kept")") }
+            }
+            // A class no longer declared: its old objects, with no new ones.
+            migration.enumerateObjects(ofType: "MigCard") { oldObject, newObject in
+                #expect(newObject == nil)
+                seen.withLock { $0.append(oldObject!["text"] as! String) }
+            }
+        }
+        let realm = try Realm(configuration: v2)
+        #expect(seen.withLock { $0 } == [
+            "Ada: nickname 9200 characters, friend none, age 36, no fullName before",
+            "Alan: nickname none, friend 1, age 41, no fullName before",
+            "Ada now kept", "Alan now deleted", "card 0", "card 1", "card 2",
+        ])
+        let people = realm.objects(MigPersonV2.self).sorted(byKeyPath: "id")
+        #expect(people.map(\.fullName) == ["Ada Lovelace", "Grace Hopper"])
+        #expect(people.map(\.years) == [36, 85])
+        #expect(Array(people[0].tags) == ["changed"])
+        #expect(realm.currentFileSchema.classes["MigCard"] == nil, "the dropped class is gone from the file")
+        #expect(realm.currentFileSchema.info.schemaVersion == 2)
+        _ = try realm.storage.snapshot().verify()
+    }
+
+    @Test func testCollectionsAndLinksFollowTheirFieldsToNewPositions() throws {
+        // Release 2 drops three properties before `tags` and `friend`: their fields move from
+        // positions 5 and 6 to 3 and 4, and so must the list's elements and the link's backlink.
+        let v1 = try releaseOne()
+        var v2 = v1
+        v2.objectTypes = [MigPersonV2.self]
+        v2.schemaVersion = 2
+        let realm = try Realm(configuration: v2)
+        let ada = try #require(realm.object(ofType: MigPersonV2.self, forPrimaryKey: 1))
+        let alan = try #require(realm.object(ofType: MigPersonV2.self, forPrimaryKey: 2))
+        #expect(Array(ada.tags) == ["math", "poetry"])
+        #expect(alan.tags.isEmpty)
+        #expect(alan.friend?.id == 1)
+        try realm.write {
+            ada.tags.append("engines")
+            try realm.delete(ada)
+        }
+        #expect(alan.friend == nil, "deleting the linked object clears the link at its new position")
+        #expect(alan.years == 0 && alan.fullName.isEmpty, "without renameProperty, a new name is a new property")
+        _ = try realm.storage.snapshot().verify()
+    }
+
+    @Test func testAFailingMigrationThrowsAndLeavesTheFileAsItWas() throws {
+        let v1 = try releaseOne()
+        let v2 = releaseTwo(v1) { migration, _ in
+            migration.enumerateObjects(ofType: "MigPerson") { _, newObject in newObject!["years"] = "forty" }
+        }
+        let error = expectRealmError(.invalidArgument, mentioning: ["years"]) { _ = try Realm(configuration: v2) }
+        print("migration error: \(String(describing: error))")
+        let renaming = releaseTwo(v1) { migration, _ in migration.renameProperty(onType: "MigPerson", from: "tags", to: "years") }
+        expectRealmError(.invalidArgument, mentioning: ["tags", "collection"]) { _ = try Realm(configuration: renaming) }
+        let creating = releaseTwo(v1) { migration, _ in migration.create("MigCard", value: ["text": "new"]) }
+        expectRealmError(.invalidArgument, mentioning: ["MigCard"]) { _ = try Realm(configuration: creating) }
+        // Release 1 still reads its file, untouched.
+        let realm = try Realm(configuration: v1)
+        #expect(realm.objects(MigPersonV1.self).map(\.firstName).sorted() == ["Ada", "Alan"])
+        #expect(realm.objects(MigCardV1.self).count == 3)
+        #expect(realm.currentFileSchema.info.schemaVersion == 1)
+    }
+}
