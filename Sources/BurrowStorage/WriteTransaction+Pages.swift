@@ -42,7 +42,7 @@ extension WriteTransaction {
     /// The transaction expects as many single pages as the latest commit took (`expectedPages`).
     /// The first starts at the lowest run of that many free pages in the pool; each next page
     /// is the one after the page taken last, while it is free. With no such run, and while the
-    /// file has few free pages (`mayGrowForRun`), the run starts at the end of the file instead,
+    /// file has few free pages (`PageRuns.mayGrow`), the run starts at the end of the file instead,
     /// growing it by at most the pages expected, once per transaction. Runs then keep
     /// themselves: the commit that copies a path again frees the pages of the run together, and
     /// a commit two versions later (once no snapshot reads them) reuses them as a run. While a
@@ -70,24 +70,6 @@ extension WriteTransaction {
         let first = meta.pageCount
         meta.pageCount += 1
         return first
-    }
-
-    /// Whether a transaction may start its run at the end of the file rather than in scattered
-    /// free pages: only while the file's free pages (those held back for a sync round included)
-    /// are few, so that a workload that leaves holes all over the file reuses them instead of
-    /// growing the file by a run per commit. Once free pages are more than `runGrowthLimit`,
-    /// commits take them, scattered or not, and the file grows no further than that.
-    var mayGrowForRun: Bool {
-        base.meta.freePageCount <= Self.runGrowthLimit(pageCount: base.meta.pageCount)
-    }
-
-    /// The most free pages a file may have for a transaction to start a run at its end: a
-    /// sixty-fourth of the file, at least 32 pages (128 KiB at 4 KiB pages). In the objects
-    /// benchmark's `commit_full` fewer (16) left most commits in two or three runs: a commit
-    /// copies a random leaf of the `name` index, which stays where the run put it after the
-    /// others are freed, so runs of four free pages need some slack to form.
-    static func runGrowthLimit(pageCount: PageNumber) -> UInt64 {
-        max(32, UInt64(pageCount) / 64)
     }
 
     /// The longest run a transaction expects (a commit of many pages writes most of them at the

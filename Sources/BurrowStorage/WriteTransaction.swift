@@ -44,9 +44,11 @@ package final class WriteTransaction: PageSource {
     // Free space (see WriteTransaction+FreeSpace.swift).
     @exclusivity(unchecked) var pool = FreePagePool()
     /// Pages this transaction expects to place in its run (as many as the latest commit did),
-    /// the page after the run's last, how many it placed, and whether (and by how much more) it
-    /// grew the file to start the run: see `takePageInRun`.
+    /// whether it may start the run at the end of the file, the page after the run's last, how
+    /// many it placed, and whether (and by how much more) it grew the file to start the run:
+    /// see `takePageInRun`.
     let expectedPages: Int
+    let mayGrowForRun: Bool
     @exclusivity(unchecked) var nextInRun: PageNumber?
     @exclusivity(unchecked) var runPagesTaken = 0
     @exclusivity(unchecked) var grewForRun = false
@@ -90,7 +92,7 @@ package final class WriteTransaction: PageSource {
 
     init(
         storage: Storage, base: Snapshot, reclaimLimit: UInt64, roundReusable: RoundReusablePages? = nil,
-        expectedPages: Int = 0
+        expectedPages: Int = 0, mayGrowForRun: Bool = false
     ) {
         self.storage = storage
         self.base = base
@@ -104,6 +106,7 @@ package final class WriteTransaction: PageSource {
         self.reclaimLimit = reclaimLimit
         self.roundReusable = roundReusable
         self.expectedPages = min(expectedPages, Self.longestExpectedRun)
+        self.mayGrowForRun = mayGrowForRun
         var spares = storage.pageBuffers.takeAll()
         scratch = spares.popLast() ?? .allocate(byteCount: layout.pageSize, alignment: 4096)
         spareBuffers = spares

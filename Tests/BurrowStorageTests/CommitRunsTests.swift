@@ -54,7 +54,7 @@ struct CommitRunsTests {
     /// pages are the ones the commit before last freed, scattered over the file: measured, 3.7
     /// runs a commit and no commit in one run. With them, fewer than 2.5 runs a commit (the
     /// random leaf a run holds stays behind when the others are freed, so not every commit finds
-    /// a run of four), and the file grows by no more than `runGrowthLimit` (it ends at 50 pages
+    /// a run of four), and the file grows by no more than `PageRuns.growthLimit` (it ends at 50 pages
     /// without runs).
     @Test("one-row commits write their pages in runs in the steady state", arguments: [false, true])
     func oneRowCommitsWriteRuns(pinning: Bool) throws {
@@ -91,13 +91,14 @@ struct CommitRunsTests {
         let oneRun = steady.filter { runCount($0) == 1 }.count
         let pageCount = try storage.statistics().pageCount
         print("commit runs (pinning: \(pinning)): \(steady.map(\.count).reduce(0, +)) pages in \(runs) runs,",
+              "\(storage.commitState.withLock { $0.pageRuns.growths }) runs started at the end,",
               "\(oneRun) of \(steady.count) commits in one run; \(pageCount) pages in the file")
         // Measured: 1.8 to 2.0 runs a commit, a quarter of the commits in one run, against 3.7
         // and none without runs.
         #expect(Double(runs) < 2.5 * Double(steady.count), "seed \(seed): \(runs) runs in \(steady.count) commits")
         #expect(oneRun * 10 > steady.count, "seed \(seed): only \(oneRun) of \(steady.count) commits wrote one run")
         // The file grows by the slack runs need, no more.
-        let limit = Int(WriteTransaction.runGrowthLimit(pageCount: PageNumber(pageCount)))
+        let limit = Int(PageRuns.growthLimit(pageCount: PageNumber(pageCount)))
         #expect(pageCount <= 52 + limit + 8, "seed \(seed): \(pageCount) pages")
         let snapshot = try storage.snapshot()
         let report = try snapshot.verify()
@@ -112,7 +113,7 @@ struct CommitRunsTests {
 
     /// Updates of random keys all over a large tree leave a hole wherever a leaf was, and runs
     /// of free pages are rare. The file must reuse those holes rather than grow to place each
-    /// commit's pages in a run: it carries at most `runGrowthLimit` free pages (plus the few a
+    /// commit's pages in a run: it carries at most `PageRuns.growthLimit` free pages (plus the few a
     /// commit has in flight). The contents are checked against a model.
     @Test("scattered updates reuse free pages instead of growing the file", arguments: [Durability.full, .normal])
     func scatteredUpdatesDoNotGrowTheFile(durability: Durability) throws {
@@ -161,15 +162,20 @@ struct CommitRunsTests {
         let after = try storage.statistics()
         let runs = dataWrites[1000...].map { runCount($0) }.reduce(0, +)
         let pages = dataWrites[1000...].map(\.count).reduce(0, +)
-        print("scattered updates (\(durability)): \(before.pageCount) -> \(after.pageCount) pages, \(after.freePages) free;",
+        print("scattered updates (\(durability)): \(before.pageCount) -> \(after.pageCount) pages, \(after.freePages) free,",
+              "\(storage.commitState.withLock { $0.pageRuns.growths }) runs started at the end;",
               "last 2,000 commits: \(pages) pages in \(runs) runs")
         // The file carries no more free pages than runs may make it grow by, and the few a
         // commit has in flight (measured: 33 to 38 at a limit of 32; 7 under `.full` and 38 under
         // `.normal`, whose freed pages wait for a round, without runs; about 15,000 without
         // the limit).
-        let limit = Int(WriteTransaction.runGrowthLimit(pageCount: PageNumber(after.pageCount)))
+        let limit = Int(PageRuns.growthLimit(pageCount: PageNumber(after.pageCount)))
         #expect(after.freePages <= limit + 16, "seed \(seed): \(after.freePages) of \(after.pageCount) pages free")
         #expect(after.pageCount <= before.pageCount + limit + 64, "seed \(seed): the file grew from \(before.pageCount) to \(after.pageCount) pages")
+        // Runs cannot keep themselves here, and starting one at the end of the file at every
+        // commit would cost each commit a write past the end: at most one in `PageRuns.growthInterval`.
+        let grown = storage.commitState.withLock { $0.pageRuns.growths }
+        #expect(grown <= 3000 / Int(PageRuns.growthInterval) + 1, "seed \(seed): \(grown) runs started at the end")
         let snapshot = try storage.snapshot()
         let report = try snapshot.verify()
         #expect(report.entries == UInt64(model.count), "seed \(seed)")

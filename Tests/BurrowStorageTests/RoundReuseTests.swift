@@ -40,9 +40,9 @@ struct RoundReuseTests {
         // by two a commit until a background round came (after 128 commits: over 200 pages);
         // reused, they add only the copies in flight (measured: 9 pages), and the list of pages
         // written since the durable version stays short, so no round is due at all. Placing each
-        // commit's two pages in a run may take the free pages up to `runGrowthLimit` first
+        // commit's two pages in a run may take the free pages up to `PageRuns.growthLimit` first
         // (measured: 28 pages, in the first 14 commits, then none).
-        let runSlack = Int(WriteTransaction.runGrowthLimit(pageCount: PageNumber(after.pageCount)))
+        let runSlack = Int(PageRuns.growthLimit(pageCount: PageNumber(after.pageCount)))
         #expect(
             after.pageCount <= before.pageCount + 24 + runSlack, "the file grew from \(before.pageCount) to \(after.pageCount) pages")
         #expect(after.pageCount - after.freePages <= before.pageCount - before.freePages + 24)
