@@ -41,14 +41,19 @@ extension WriteTransaction {
     ///
     /// The transaction expects as many single pages as the latest commit took (`expectedPages`).
     /// The first starts at the lowest run of that many free pages in the pool; each next page
-    /// is the one after the page taken last, while it is free. With no such run, and while the
-    /// file has few free pages (`PageRuns.mayGrow`), the run starts at the end of the file instead,
-    /// growing it by at most the pages expected, once per transaction. Runs then keep
-    /// themselves: the commit that copies a path again frees the pages of the run together, and
-    /// a commit two versions later (once no snapshot reads them) reuses them as a run. While a
-    /// commit's pages are scattered (each taken from the holes earlier commits left), no order
-    /// of taking them makes a run; measured in the objects benchmark: the pool then held exactly
-    /// the four pages freed two commits earlier, in two alternating scattered sets.
+    /// is the one after the page taken last, while it is free. With no such run, the run starts
+    /// at the end of the file instead, growing it by at most the pages expected, if
+    /// `PageRuns.mayGrow` allowed it when the transaction began (few free pages in the file, and
+    /// not too soon after the last time); otherwise the page is the lowest free one. Runs then
+    /// keep themselves: the commit that copies a path again frees the pages of the run together,
+    /// and a commit two versions later (once no snapshot reads them) reuses them as a run. While
+    /// a commit's pages are scattered (each taken from the holes earlier commits left), no order
+    /// of taking them makes a run: in the objects benchmark the pool then held exactly the four
+    /// pages freed two commits earlier, in two alternating scattered sets.
+    ///
+    /// Which pages a transaction takes changes nothing for crash safety: they all come from the
+    /// pool (pages no version that opening or a snapshot may choose reaches) or from beyond the
+    /// end of the file, as before.
     private func takePageInRun() -> PageNumber? {
         if let next = nextInRun {
             if pool.take(next) { return next }

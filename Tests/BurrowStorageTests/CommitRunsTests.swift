@@ -46,6 +46,14 @@ private func runCount(_ pages: [PageNumber]) -> Int {
     return runs
 }
 
+/// A fresh seed (printed, for replay), and an in-memory storage on a recording device.
+private func makeRecordedStorage(_ label: String) throws -> (seed: UInt64, device: RecordingDevice, storage: Storage) {
+    let seed = ModelTestEnvironment.seed()
+    print("seed", seed, "(\(label))")
+    let device = RecordingDevice(name: label)
+    return (seed, device, try Storage(device: device))
+}
+
 @Suite("Commits as runs of pages")
 struct CommitRunsTests {
     /// The shape of the objects benchmark's `commit_full`: each commit adds a row under an
@@ -53,17 +61,14 @@ struct CommitRunsTests {
     /// random leaf of the index), so it copies both roots and two leaves. Without runs, the four
     /// pages are the ones the commit before last freed, scattered over the file: measured, 3.7
     /// runs a commit and no commit in one run. With them, fewer than 2.5 runs a commit (the
-    /// random leaf a run holds stays behind when the others are freed, so not every commit finds
-    /// a run of four), and the file grows by no more than `PageRuns.growthLimit` (it ends at 50 pages
-    /// without runs).
+    /// random leaf a run holds stays behind when the others are freed, so not every commit
+    /// finds a run of four), and the file grows by no more than `PageRuns.growthLimit` (it ends
+    /// at 50 pages without runs).
     @Test("one-row commits write their pages in runs in the steady state", arguments: [false, true])
     func oneRowCommitsWriteRuns(pinning: Bool) throws {
-        let seed = ModelTestEnvironment.seed()
-        print("seed", seed, "(commit runs, pinning: \(pinning))")
-        var rng = ModelTestRandom(seed: seed)
-        let device = RecordingDevice(name: "runs")
-        let storage = try Storage(device: device)
+        let (seed, device, storage) = try makeRecordedStorage("commit runs, pinning: \(pinning)")
         defer { storage.close() }
+        var rng = ModelTestRandom(seed: seed)
         // A reader that keeps the previous version pinned, as a realm's snapshot does: pages are
         // then reused two commits after they are freed instead of one.
         var pinned: Snapshot? = nil
@@ -113,16 +118,13 @@ struct CommitRunsTests {
 
     /// Updates of random keys all over a large tree leave a hole wherever a leaf was, and runs
     /// of free pages are rare. The file must reuse those holes rather than grow to place each
-    /// commit's pages in a run: it carries at most `PageRuns.growthLimit` free pages (plus the few a
-    /// commit has in flight). The contents are checked against a model.
+    /// commit's pages in a run: it carries at most `PageRuns.growthLimit` free pages (plus the
+    /// few a commit has in flight). The contents are checked against a model.
     @Test("scattered updates reuse free pages instead of growing the file", arguments: [Durability.full, .normal])
     func scatteredUpdatesDoNotGrowTheFile(durability: Durability) throws {
-        let seed = ModelTestEnvironment.seed()
-        print("seed", seed, "(scattered updates, \(durability))")
-        var rng = ModelTestRandom(seed: seed)
-        let device = RecordingDevice(name: "scattered")
-        let storage = try Storage(device: device)
+        let (seed, device, storage) = try makeRecordedStorage("scattered updates, \(durability)")
         defer { storage.close() }
+        var rng = ModelTestRandom(seed: seed)
         var model: [[UInt8]: [UInt8]] = [:]
         let keyCount = 20_000
         func key(_ i: Int) -> [UInt8] { Array("key-\((i &* 7919) % 100_003)".utf8) }
