@@ -12,12 +12,25 @@ struct FreePagePool {
     /// order: a commit releases and takes pages in turn many times, and re-sorting the whole pool
     /// before every take cost more than the inserts.
     mutating func insert(_ number: PageNumber) {
+        pages.insert(number, at: position(of: number))
+    }
+
+    /// Where `number` is or would go in the pool's descending order (a binary search).
+    private func position(of number: PageNumber) -> Int {
         var low = 0, high = pages.count
         while low < high {
             let mid = (low + high) / 2
             if pages[mid] > number { low = mid + 1 } else { high = mid }
         }
-        pages.insert(number, at: low)
+        return low
+    }
+
+    /// Takes `number` if the pool holds it; returns whether it did.
+    mutating func take(_ number: PageNumber) -> Bool {
+        let index = position(of: number)
+        guard index < pages.count, pages[index] == number else { return false }
+        pages.remove(at: index)
+        return true
     }
 
     /// Inserts many pages at once (a free record's), merging them into the pool in one pass
@@ -59,16 +72,27 @@ struct FreePagePool {
 
     /// Takes `length` consecutive pages, returning the first, or nil if the pool has no such run.
     mutating func takeRun(_ length: Int) -> PageNumber? {
-        guard length <= pages.count else { return nil }
-        var runEnd = pages.count - 1  // index of the run's lowest page
+        guard let run = lowestRun(length) else { return nil }
+        let first = pages[run.upperBound]
+        pages.removeSubrange(run)
+        return first
+    }
+
+    /// The first page of the lowest `length` consecutive pages in the pool, left in the pool, or
+    /// nil if it has no such run.
+    func lowestRunStart(_ length: Int) -> PageNumber? {
+        lowestRun(length).map { pages[$0.upperBound] }
+    }
+
+    /// The positions of the lowest `length` consecutive pages in the pool (the run's lowest page
+    /// at the upper bound, the pool descending), or nil if it has no such run.
+    private func lowestRun(_ length: Int) -> ClosedRange<Int>? {
+        guard length >= 1, length <= pages.count else { return nil }
+        var runLow = pages.count - 1
         var index = pages.count - 1
         while index >= 0 {
-            if index < runEnd, pages[index] != pages[index + 1] + 1 { runEnd = index }
-            if runEnd - index + 1 == length {
-                let first = pages[runEnd]
-                pages.removeSubrange(index...runEnd)
-                return first
-            }
+            if index < runLow, pages[index] != pages[index + 1] &+ 1 { runLow = index }
+            if runLow - index + 1 == length { return index...runLow }
             index -= 1
         }
         return nil

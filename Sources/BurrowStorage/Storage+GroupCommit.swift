@@ -47,6 +47,8 @@ struct CommitState {
     var pendingSlotVersion: UInt64?
     /// Pages written over while `roundFreed` listed them, since the handle opened (for tests).
     var pagesReusedWithinRounds = 0
+    /// How the latest commits placed their pages in runs (`WriteTransaction.takePageInRun`).
+    var pageRuns = PageRuns()
     /// Rounds run by `waitUntilDurableRunningRound` on its caller's thread (for tests).
     var roundsRunByCommitters = 0
     /// A round wanted with nobody waiting: `.normal` commits ask for one (on the sync queue) once
@@ -184,7 +186,7 @@ extension Storage {
     /// `metaBuffer` is a page-sized buffer of the caller's to encode the meta in.
     func publishCommit(
         _ meta: Meta, mapping: Mapping, written: [(page: PageNumber, checksum: UInt64)], freed: [PageNumber],
-        durability: Durability, metaBuffer: UnsafeMutableRawPointer
+        runPages: Int, grewForRun: Bool, durability: Durability, metaBuffer: UnsafeMutableRawPointer
     ) throws(StorageError) {
         while true {
             let outcome = try commitState.withLock { s throws(StorageError) -> DispatchSemaphore? in
@@ -195,6 +197,7 @@ extension Storage {
                     s.normalWriter = wait
                     return wait
                 }
+                s.pageRuns.record(version: meta.version, runPages: runPages, grew: grewForRun, freed: freed)
                 if !freed.isEmpty { s.heldBack.add(freed.count, version: meta.version) }
                 if !s.untracked {
                     for page in freed {

@@ -385,11 +385,12 @@ package final class Storage: Sendable {
             // Pages freed by a version that is not durable yet stay put: the durable meta, which
             // a power loss falls back to, may still reach them. Except those written after it,
             // which neither it nor the meta in the pending slot reaches.
-            let (reuseFloor, roundPages) = commitState.withLock {
-                ($0.durableVersion, $0.roundReusablePages(pinLimit: oldest))
+            let (reuseFloor, roundPages, runs) = commitState.withLock {
+                ($0.durableVersion, $0.roundReusablePages(pinLimit: oldest), $0.pageRuns)
             }
             return WriteTransaction(
-                storage: self, base: base, reclaimLimit: min(oldest, reuseFloor), roundReusable: roundPages)
+                storage: self, base: base, reclaimLimit: min(oldest, reuseFloor), roundReusable: roundPages,
+                expectedPages: runs.lastRunPages, mayGrowForRun: runs.mayGrow(from: meta))
         } catch {
             writeLock.release()
             throw error

@@ -63,7 +63,8 @@ extension WriteTransaction {
         // bit a reused page's old contents had left).
         for (number, _) in written { mapping.markVerified(number) }
         try storage.publishCommit(
-            meta, mapping: mapping, written: written, freed: freed, durability: durability, metaBuffer: scratch)
+            meta, mapping: mapping, written: written, freed: freed, runPages: runPagesTaken, grewForRun: grewForRun,
+            durability: durability, metaBuffer: scratch)
         return CommitReceipt(version: meta.version)
     }
 

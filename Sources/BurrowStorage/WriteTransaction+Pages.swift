@@ -2,12 +2,16 @@
 extension WriteTransaction {
     /// Allocates `pages` consecutive dirty pages, zeroed unless the caller fills them whole
     /// (`zeroed: false`): from the pool if it has such a run, otherwise at the end of the file.
+    /// A single page goes into this transaction's run of consecutive pages if it can
+    /// (`takePageInRun`), otherwise it is the lowest free page.
     func allocate(pages: Int = 1, zeroed: Bool = true) throws(StorageError) -> (number: PageNumber, pointer: UnsafeMutableRawPointer) {
         let number: PageNumber
         // An operation that needs more pages than `refillPool` put in the pool takes the next
         // reusable record rather than growing the file.
-        while pages == 1, pool.isEmpty, try borrowReusableRecord() {}
-        if let reused = pages == 1 ? pool.takeLowest() : pool.takeRun(pages) {
+        while pages == 1, pool.isEmpty, runGrowthLeft == 0, try borrowReusableRecord() {}
+        if pages == 1, let placed = takePageInRun() {
+            number = placed
+        } else if let reused = pages == 1 ? pool.takeLowest() : pool.takeRun(pages) {
             number = reused
         } else {
             guard UInt64(meta.pageCount) + UInt64(pages) < UInt64(PageNumber.max) else {
@@ -15,6 +19,10 @@ extension WriteTransaction {
             }
             number = meta.pageCount
             meta.pageCount += PageNumber(pages)
+        }
+        if pages == 1 {
+            nextInRun = number &+ 1
+            runPagesTaken += 1
         }
         let byteCount = pages * layout.pageSize
         let pointer = pages == 1
@@ -24,6 +32,54 @@ extension WriteTransaction {
         dirty[number] = (pointer, pages)
         return (number, pointer)
     }
+
+    /// A page for this transaction's run of consecutive pages, or nil to take the lowest free
+    /// page. So that a commit's pages lie next to each other and go out in one `pwritev`: on
+    /// the benchmark machine a sync after four scattered 4 KiB pages and the meta took about
+    /// 24 µs longer than after the four in a run and the meta (see Benchmarks.md, "Commits as
+    /// runs of pages").
+    ///
+    /// The transaction expects as many single pages as the latest commit took (`expectedPages`).
+    /// The first starts at the lowest run of that many free pages in the pool; each next page
+    /// is the one after the page taken last, while it is free. With no such run, the run starts
+    /// at the end of the file instead, growing it by at most the pages expected, if
+    /// `PageRuns.mayGrow` allowed it when the transaction began (few free pages in the file, and
+    /// not too soon after the last time); otherwise the page is the lowest free one. Runs then
+    /// keep themselves: the commit that copies a path again frees the pages of the run together,
+    /// and a commit two versions later (once no snapshot reads them) reuses them as a run. While
+    /// a commit's pages are scattered (each taken from the holes earlier commits left), no order
+    /// of taking them makes a run: in the objects benchmark the pool then held exactly the four
+    /// pages freed two commits earlier, in two alternating scattered sets.
+    ///
+    /// Which pages a transaction takes changes nothing for crash safety: they all come from the
+    /// pool (pages no version that opening or a snapshot may choose reaches) or from beyond the
+    /// end of the file, as before.
+    private func takePageInRun() -> PageNumber? {
+        if let next = nextInRun {
+            if pool.take(next) { return next }
+            if next == meta.pageCount, runGrowthLeft > 0, !isCommitting {
+                runGrowthLeft -= 1
+                meta.pageCount += 1
+                return next
+            }
+        }
+        let wanted = expectedPages - runPagesTaken
+        guard wanted >= 2 else { return nil }
+        if let first = pool.lowestRunStart(wanted) {
+            _ = pool.take(first)
+            return first
+        }
+        guard !grewForRun, !isCommitting, mayGrowForRun else { return nil }
+        grewForRun = true
+        runGrowthLeft = wanted - 1
+        let first = meta.pageCount
+        meta.pageCount += 1
+        return first
+    }
+
+    /// The longest run a transaction expects (a commit of many pages writes most of them at the
+    /// end of the file anyway).
+    static let longestExpectedRun = 16
 
     /// Releases `pages` pages starting at `number`: straight back to the pool if this transaction
     /// allocated them, otherwise onto the list of pages this version frees.

@@ -43,6 +43,16 @@ package final class WriteTransaction: PageSource {
 
     // Free space (see WriteTransaction+FreeSpace.swift).
     @exclusivity(unchecked) var pool = FreePagePool()
+    /// Pages this transaction expects to place in its run (as many as the latest commit did),
+    /// whether it may start the run at the end of the file, the page after the run's last, how
+    /// many it placed, and whether (and by how much more) it grew the file to start the run:
+    /// see `takePageInRun`.
+    let expectedPages: Int
+    let mayGrowForRun: Bool
+    @exclusivity(unchecked) var nextInRun: PageNumber?
+    @exclusivity(unchecked) var runPagesTaken = 0
+    @exclusivity(unchecked) var grewForRun = false
+    @exclusivity(unchecked) var runGrowthLeft = 0
     /// Committed pages this transaction no longer uses; free from this version on.
     @exclusivity(unchecked) var freed: [PageNumber] = []
     /// Free-tree records freed by versions up to this one may be reused.
@@ -80,7 +90,10 @@ package final class WriteTransaction: PageSource {
     /// The version this transaction started from.
     package var baseVersion: UInt64 { base.version }
 
-    init(storage: Storage, base: Snapshot, reclaimLimit: UInt64, roundReusable: RoundReusablePages? = nil) {
+    init(
+        storage: Storage, base: Snapshot, reclaimLimit: UInt64, roundReusable: RoundReusablePages? = nil,
+        expectedPages: Int = 0, mayGrowForRun: Bool = false
+    ) {
         self.storage = storage
         self.base = base
         layout = storage.layout
@@ -92,6 +105,8 @@ package final class WriteTransaction: PageSource {
         inlineFree = base.meta.inlineFree
         self.reclaimLimit = reclaimLimit
         self.roundReusable = roundReusable
+        self.expectedPages = min(expectedPages, Self.longestExpectedRun)
+        self.mayGrowForRun = mayGrowForRun
         var spares = storage.pageBuffers.takeAll()
         scratch = spares.popLast() ?? .allocate(byteCount: layout.pageSize, alignment: 4096)
         spareBuffers = spares

@@ -39,8 +39,13 @@ struct RoundReuseTests {
         // fall in) and writes a new one. Held back until a round, those pages would grow the file
         // by two a commit until a background round came (after 128 commits: over 200 pages);
         // reused, they add only the copies in flight (measured: 9 pages), and the list of pages
-        // written since the durable version stays short, so no round is due at all.
-        #expect(after.pageCount <= before.pageCount + 24, "the file grew from \(before.pageCount) to \(after.pageCount) pages")
+        // written since the durable version stays short, so no round is due at all. Placing each
+        // commit's two pages in a run may take the free pages up to `PageRuns.growthLimit` first
+        // (measured: 28 pages, in the first 14 commits, then none).
+        let runSlack = Int(PageRuns.growthLimit(pageCount: PageNumber(after.pageCount)))
+        #expect(
+            after.pageCount <= before.pageCount + 24 + runSlack, "the file grew from \(before.pageCount) to \(after.pageCount) pages")
+        #expect(after.pageCount - after.freePages <= before.pageCount - before.freePages + 24)
         #expect(disk.counts.syncs == syncsBefore, "\(disk.counts.syncs - syncsBefore) syncs for 600 .normal commits")
         #expect(storage.commitState.withLock { $0.pagesReusedWithinRounds } > 1000)
         let report = try storage.snapshot().verify()

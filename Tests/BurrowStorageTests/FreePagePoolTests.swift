@@ -1,0 +1,56 @@
+import Testing
+@testable import BurrowStorage
+@testable import StorageCrashWorker
+
+/// `FreePagePool` against a model (a set of free pages and the rules written out plainly): a
+/// given page is taken only if free, a run starts at the lowest page of that many consecutive
+/// free pages, and a single page is the lowest.
+@Suite struct FreePagePoolTests {
+    @Test func testTakesGivenPagesLowestRunsAndLowestPages() {
+        let seed = ModelTestEnvironment.seed()
+        var random = ModelTestRandom(seed: seed)
+        var pool = FreePagePool()
+        var model = Set<PageNumber>()
+        for step in 0..<20_000 {
+            switch random.int(0..<10) {
+            case 0..<4:
+                // Free pages arrive one by one, or as a record's sorted batch.
+                if random.chance(50) {
+                    let page = PageNumber(2 + random.int(0..<300))
+                    guard !model.contains(page) else { continue }
+                    pool.insert(page)
+                    model.insert(page)
+                } else {
+                    let start = 2 + random.int(0..<300)
+                    let batch = (start..<(start + random.int(1..<12))).map { PageNumber($0) }.filter { !model.contains($0) }
+                    pool.insert(contentsOf: batch)
+                    model.formUnion(batch)
+                }
+            case 4..<6:
+                let page = PageNumber(2 + random.int(0..<300))
+                let taken = pool.take(page)
+                #expect(taken == model.contains(page), "seed \(seed), step \(step): page \(page)")
+                model.remove(page)
+            case 6..<8:
+                let length = random.int(1..<6)
+                #expect(pool.lowestRunStart(length) == Self.expectedRun(model, length), "seed \(seed), step \(step): run of \(length)")
+                let taken = pool.takeLowest()
+                #expect(taken == model.min(), "seed \(seed), step \(step)")
+                if let taken { model.remove(taken) }
+            default:
+                let length = random.int(2..<6)
+                let expected = Self.expectedRun(model, length)
+                let taken = pool.takeRun(length)
+                #expect(taken == expected, "seed \(seed), step \(step): run of \(length)")
+                if let taken { for page in taken..<(taken + PageNumber(length)) { model.remove(page) } }
+            }
+            #expect(pool.count == model.count, "seed \(seed), step \(step)")
+        }
+        #expect(pool.ascending() == model.sorted(), "seed \(seed)")
+    }
+
+    /// The lowest page starting `length` consecutive free pages.
+    private static func expectedRun(_ free: Set<PageNumber>, _ length: Int) -> PageNumber? {
+        free.sorted().first { start in (0..<PageNumber(length)).allSatisfy { free.contains(start + $0) } }
+    }
+}
