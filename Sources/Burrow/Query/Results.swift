@@ -10,7 +10,7 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     /// Every object of `Element` (`base` nil), or the objects of a collection.
     init(realm: Realm, base: ResultsBase? = nil) {
         owner = realm
-        query = base == nil ? realm.allObjectsQuery(Element.self) : ResultsQuery(base: base)
+        query = ResultsQuery(base: base)
     }
 
     private init(realm: Realm, query: ResultsQuery) {

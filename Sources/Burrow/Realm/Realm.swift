@@ -45,25 +45,10 @@ public final class Realm {
     /// spares hashing the type for each read.
     @exclusivity(unchecked) private var lastTable: (type: ObjectIdentifier, table: Table)?
     @exclusivity(unchecked) var tablesById: [UInt32: Table] = [:]
-    /// The query of every object of each class lately asked for (`objects(_:)`), shared by all
-    /// the results of it: each evaluates the same keys, so they keep one evaluation, and
-    /// `objects(Dog.self).where { … }` makes no node for the first part. Unchecked for
-    /// exclusivity: the realm is confined to its isolation, and each access is one lookup or
-    /// one addition.
-    @exclusivity(unchecked) private var allObjectsQueries = RecentEntries<ObjectIdentifier, ResultsQuery>(capacity: 16)
     /// Changes whenever what this realm reads may have changed (a new version, or a change made
     /// in the open write transaction). Live `Results` re-evaluate when it moves.
     @exclusivity(unchecked) private(set) var changeStamp: UInt64 = 0
     private(set) var isOpen = true
-
-    /// The query of every object of `type` (see `allObjectsQueries`).
-    func allObjectsQuery(_ type: ObjectBase.Type) -> ResultsQuery {
-        let id = ObjectIdentifier(type)
-        if let known = allObjectsQueries.value(for: id) { return known }
-        let query = ResultsQuery(base: nil)
-        allObjectsQueries.add(id, query)
-        return query
-    }
 
     // MARK: Opening
 
