@@ -84,6 +84,22 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
         return object
     }
 
+    /// How many objects there are. Every object of a class, not evaluated at the realm's
+    /// current version, is counted from its tree without reading a key, as RealmSwift counts a
+    /// table.
+    public var count: Int {
+        guard query.isAllObjects, query.stamp != owner.changeStamp else { return current.keys.count }
+        guard let table else { return 0 }
+        do {
+            return try owner.reader.count(table.rowsTree)
+        } catch {
+            owner.fail(error)
+        }
+    }
+
+    /// Whether there are no objects (counted as `count` counts).
+    public var isEmpty: Bool { count == 0 }
+
     public var startIndex: Int { 0 }
     public var endIndex: Int { current.keys.count }
 

@@ -37,6 +37,26 @@ import Testing
         #expect(none.max(ofProperty: "weight") as Int? == nil)
     }
 
+    @Test func testCountOfEveryObjectFollowsWritesWithoutEvaluating() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        let all = realm.objects(Dog.self)
+        #expect(all.count == 0 && all.isEmpty)
+        try dogs(realm, [("Rex", 1), ("Fido", 3), ("Ace", 0)])
+        #expect(all.count == 3)
+        #expect(all.query.stamp != realm.changeStamp, "counted from the tree, not evaluated")
+        try realm.write {
+            try realm.delete(all.where { $0.name == "Fido" }.first!)
+            try realm.add(Dog(value: ["name": "Bo", "age": 2]))
+            try realm.add(Dog(value: ["name": "Max", "age": 5]))
+            #expect(all.count == 4, "the write's own changes count")
+        }
+        #expect(all.count == 4)
+        // Evaluated results count their keys, and agree.
+        #expect(all.map(\.name).sorted() == ["Ace", "Bo", "Max", "Rex"] && all.count == 4)
+        #expect(all.query.stamp == realm.changeStamp)
+        #expect(realm.objects(Dog.self).where { $0.age < 2 }.count == 2)
+    }
+
     @Test func testQueriesThroughLinksInsideAWriteSeeTheWrite() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         _ = try QData.populate(realm, count: 60, seed: 7)
