@@ -1,4 +1,5 @@
 import Burrow
+import BurrowStorage
 import Dispatch
 import Foundation
 import Synchronization
@@ -152,9 +153,16 @@ enum ObjectCommits {
         let total = writers * commits
         let runs = max(1, bench.runs / 3) | 1
         bench.log("concurrent_writes: \(writers) tasks/threads × \(commits) single-Dog commits at .full / FULL, one file (\(runs) runs)")
+        var rounds = SyncRoundCounts()
+        var dirtiedBytes: Int? = 0
         let (b, s) = try Timing.alternating(runs) { _ in
             defer { bench.remove("concurrent.burrow") }
-            return try burrowConcurrent(bench.path("concurrent.burrow"), data)
+            let (seconds, counts, dirtied) = try burrowConcurrent(bench.path("concurrent.burrow"), data)
+            rounds.rounds += counts.rounds
+            rounds.versionsMadeDurable += counts.versionsMadeDurable
+            rounds.pagesReusedWithinRounds += counts.pagesReusedWithinRounds
+            dirtiedBytes = dirtied.map { $0 + (dirtiedBytes ?? 0) }
+            return seconds
         } sqlite: { _ in
             defer { bench.remove("concurrent.sqlite") }
             return try sqliteConcurrent(bench.path("concurrent.sqlite"), data, buffers)
@@ -175,19 +183,32 @@ enum ObjectCommits {
             .init(key: "burrow_over_1000_sequential", value: ratio, decimals: 2),
             .init(key: "group_commit", value: met ? 1 : 0, decimals: 0),
             .init(key: "sqlite_over_1000_sequential", value: sqliteSeconds / singleFull.sqliteSeconds, decimals: 2),
+            // How well the rounds group, over all runs: commits a sync round covered, and rounds
+            // (syncs) per second of writing.
+            .init(key: "burrow_commits_per_round", value: Double(rounds.versionsMadeDurable) / Double(max(1, rounds.rounds)), decimals: 2),
+            .init(key: "burrow_rounds_per_second", value: Double(rounds.rounds) / b.reduce(0, +), decimals: 0),
         ]
+        // File pages the commits made dirty (a page rewritten before the kernel wrote it back
+        // counts once): what the syncs had to write, per commit.
+        m.extras.append(.init(key: "burrow_pages_reused_within_rounds_per_commit", value: Double(rounds.pagesReusedWithinRounds) / Double(total * runs), decimals: 2))
+        if let dirtiedBytes {
+            m.extras.append(.init(key: "burrow_dirtied_pages_per_commit", value: Double(dirtiedBytes) / 4096 / Double(total * runs), decimals: 2))
+        }
         m.note = "\(writers)×\(commits) at .full/FULL; total \(Format.fixed(ratio, 2))× 1,000 sequential .full commits: group commit \(met ? "yes" : "no")"
         return m
     }
 
     /// Opens `writers` RealmActors on one new file (untimed), then times them each doing
-    /// `commits` single-Dog `asyncWrite`s at once, in a task group.
-    static func burrowConcurrent(_ path: String, _ data: ObjectDataset) throws -> Double {
+    /// `commits` single-Dog `asyncWrite`s at once, in a task group. Returns the time and the sync
+    /// rounds run meanwhile.
+    static func burrowConcurrent(_ path: String, _ data: ObjectDataset) throws -> (seconds: Double, rounds: SyncRoundCounts, dirtiedBytes: Int?) {
         let configuration = ObjectWorkloads.configuration(path, durability: .full)
         let (writers, commits) = (self.writers, self.commits)
-        let (seconds, stored) = try AsyncBridge.run {
+        let (seconds, stored, rounds, dirtied) = try AsyncBridge.run {
             var actors: [RealmActor] = []
             for _ in 0..<writers { actors.append(try await RealmActor(configuration: configuration)) }
+            let roundsBefore = await syncRoundCounts(of: actors[0])
+            let dirtiedBefore = StorageGroupCommit.dirtiedBytes()
             let clock = ContinuousClock()
             let start = clock.now
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -197,12 +218,19 @@ enum ObjectCommits {
                 try await group.waitForAll()
             }
             let seconds = (clock.now - start).seconds
+            let dirtied = StorageGroupCommit.difference(dirtiedBefore, StorageGroupCommit.dirtiedBytes())
+            let rounds = await syncRoundCounts(of: actors[0]).since(roundsBefore)
             let stored = await actors[0].objects(Dog.self).count
             for db in actors { await db.close() }
-            return (seconds, stored)
+            return (seconds, stored, rounds, dirtied)
         }
         guard stored == writers * commits else { throw BenchmarkError("Burrow concurrent writes: \(stored) dogs stored, expected \(writers * commits)") }
-        return seconds
+        return (seconds, rounds, dirtied)
+    }
+
+    /// The sync rounds run on the actor's file so far (every realm of the file shares them).
+    static func syncRoundCounts(of db: isolated RealmActor) -> SyncRoundCounts {
+        db.realm.syncRoundCounts
     }
 
     /// Opens `writers` connections to one new database (untimed, each with a busy timeout),

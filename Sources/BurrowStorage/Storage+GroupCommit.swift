@@ -51,6 +51,9 @@ struct CommitState {
     var pageRuns = PageRuns()
     /// Rounds run by `waitUntilDurableRunningRound` on its caller's thread (for tests).
     var roundsRunByCommitters = 0
+    /// Rounds that ended with a successful sync, and the versions they made durable, since the
+    /// handle opened (for tests and benchmarks: their ratio is the commits a round covered).
+    var roundCounts = SyncRoundCounts()
     /// A round wanted with nobody waiting: `.normal` commits ask for one (on the sync queue) once
     /// enough freed pages are held back, so that free space keeps being reused.
     var backgroundRoundWanted = false
@@ -145,6 +148,28 @@ struct RoundReusablePages {
     func contains(_ page: PageNumber) -> Bool {
         guard let life = pages[page] else { return false }
         return life.written > durableVersion && life.freedBy <= freedLimit
+    }
+}
+
+/// Sync rounds that ended with a successful sync since a handle opened, the versions they made
+/// durable, and the pages reused within rounds. Under one-version commits,
+/// `versionsMadeDurable / rounds` is the commits a round covered on average: how well group
+/// commit groups.
+package struct SyncRoundCounts: Sendable, Hashable {
+    package var rounds = 0
+    package var versionsMadeDurable: UInt64 = 0
+    /// Pages written over while they waited for a round (`CommitState.roundFreed`).
+    package var pagesReusedWithinRounds = 0
+
+    package init() {}
+
+    /// The counts since `earlier`.
+    package func since(_ earlier: SyncRoundCounts) -> SyncRoundCounts {
+        var counts = SyncRoundCounts()
+        counts.rounds = rounds - earlier.rounds
+        counts.versionsMadeDurable = versionsMadeDurable - earlier.versionsMadeDurable
+        counts.pagesReusedWithinRounds = pagesReusedWithinRounds - earlier.pagesReusedWithinRounds
+        return counts
     }
 }
 
@@ -348,6 +373,16 @@ extension Storage {
     /// opened (for tests).
     package var syncRoundsRunByCommitters: Int { commitState.withLock { $0.roundsRunByCommitters } }
 
+    /// The sync rounds run since the handle opened, the versions they made durable and the pages
+    /// reused within rounds (for tests and benchmarks).
+    package var syncRoundCounts: SyncRoundCounts {
+        commitState.withLock { s in
+            var counts = s.roundCounts
+            counts.pagesReusedWithinRounds = s.pagesReusedWithinRounds
+            return counts
+        }
+    }
+
     /// nil while `version` is not durable and may become so; otherwise the outcome.
     private func settled(_ version: UInt64, _ s: CommitState) -> StorageError?? {
         // A receipt never names a version beyond the latest, but one that did must not make
@@ -450,6 +485,8 @@ extension Storage {
                 return (all, writer, false)
             }
             let published = shared.withLock { $0.meta.version }
+            s.roundCounts.rounds += 1
+            if target > s.durableVersion { s.roundCounts.versionsMadeDurable += target - s.durableVersion }
             s.durableVersion = max(s.durableVersion, target)
             s.heldBack.removeVersions(upTo: target)
             s.backgroundRoundWanted = false

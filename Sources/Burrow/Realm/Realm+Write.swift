@@ -97,6 +97,11 @@ extension Realm {
         }
     }
 
+    /// The sync rounds run on the realm's file since this process opened it, and the versions
+    /// they made durable (for benchmarks: how many commits a round covered). Shared by every
+    /// realm of the file in the process.
+    package var syncRoundCounts: SyncRoundCounts { storage.syncRoundCounts }
+
     /// Makes the open transaction's changes the newest version, visible to every reader of the
     /// file in this process, and moves this realm to it; durability is the caller's to wait
     /// for. On failure the transaction is cancelled and nothing is kept.
