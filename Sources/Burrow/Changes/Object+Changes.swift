@@ -84,26 +84,9 @@ struct ObjectObserver<T: ObjectBase>: ChangeObserver {
             if same { continue }
             changes.append(PropertyChange(
                 name: stored.name,
-                oldValue: oldField.map { sendableValue(old.readField(oldTable, key, oldTable.propertyOfField[$0] ?? property)) } ?? nil,
-                newValue: sendableValue(new.readField(newTable, key, property))))
+                oldValue: oldField.map { old.readField(oldTable, key, oldTable.propertyOfField[$0] ?? property).plainValue } ?? nil,
+                newValue: new.readField(newTable, key, property).plainValue))
         }
         return changes
-    }
-
-    /// A stored value as a change reports it: the plain value; nil for nil and for links.
-    private static func sendableValue(_ value: _StoredValue) -> (any Sendable)? {
-        switch value {
-        case .null, .object: nil
-        case .bool(let v): v
-        case .int(let v): Int(v)
-        case .float(let v): v
-        case .double(let v): v
-        case .string(let v): v
-        case .data(let v): v
-        case .date(let v): v
-        case .objectId(let v): v
-        case .uuid(let v): v
-        case .decimal128(let v): v
-        }
     }
 }

@@ -21,6 +21,26 @@ public enum _StoredValue {
     case object(ObjectBase)
 }
 
+extension _StoredValue {
+    /// The plain Swift value (integers as `Int`, as key-value coding reads them); nil for null
+    /// and for a link, which has no plain value.
+    var plainValue: (any Sendable)? {
+        switch self {
+        case .null, .object: nil
+        case .bool(let v): v
+        case .int(let v): Int(v)
+        case .float(let v): v
+        case .double(let v): v
+        case .string(let v): v
+        case .data(let v): v
+        case .date(let v): v
+        case .objectId(let v): v
+        case .uuid(let v): v
+        case .decimal128(let v): v
+        }
+    }
+}
+
 /// What a property type looks like to the schema.
 public struct _PropertyShape: Sendable {
     let type: PropertyType

@@ -230,29 +230,11 @@ struct OldObject {
                     realm.linkedObject(id, key)
                 }
             }
-            return property.type == .any ? AnyRealmValue._fromStored(value) : value.swiftValue
+            if property.type == .any { return AnyRealmValue._fromStored(value) }
+            if case .object(let object) = value { return object }
+            return value.plainValue
         } catch {
             realm.fail(error)
-        }
-    }
-}
-
-extension _StoredValue {
-    /// The Swift value: what key-value coding reads (integers as `Int`), nil for null.
-    var swiftValue: Any? {
-        switch self {
-        case .null: nil
-        case .bool(let v): v
-        case .int(let v): Int(v)
-        case .float(let v): v
-        case .double(let v): v
-        case .string(let v): v
-        case .data(let v): v
-        case .date(let v): v
-        case .objectId(let v): v
-        case .uuid(let v): v
-        case .decimal128(let v): v
-        case .object(let v): v
         }
     }
 }
