@@ -248,11 +248,10 @@ extension Realm {
     func dropStoredClass(named name: String) throws(RealmError) {
         let write = try requireOpenWrite()
         guard let stored = currentFileSchema.classes[name] else { return }
-        let owned: Set<String> = ["rows", "pk", "links", "blobs", "index", "list", "set", "map"]
         do {
             for tree in try write.reader.transaction.treeNames() {
                 let parts = tree.split(separator: "/")
-                if parts.count >= 2, owned.contains(String(parts[0])), parts[1] == "\(stored.id)" { try write.reader.dropTree(tree) }
+                if parts.count >= 2, Table.treeFamilies.contains(String(parts[0])), parts[1] == "\(stored.id)" { try write.reader.dropTree(tree) }
             }
             try write.reader.delete(FileSchema.treeName, Array((FileSchema.classKeyPrefix + name).utf8))
         } catch {

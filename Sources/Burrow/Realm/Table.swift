@@ -59,6 +59,10 @@ final class Table: Sendable {
         collectionTrees = stored.properties.indices.map { Self.collectionTreeName(stored.id, $0, stored.properties[$0].collection) }
     }
 
+    /// The first part of the name of every tree a class owns (`<family>/<id>` or
+    /// `<family>/<id>/<field>`), as the names above are made.
+    static let treeFamilies: Set<String> = ["rows", "pk", "index", "list", "set", "map", "links", "blobs"]
+
     /// The index tree of field `field` of the class stored with `id`.
     static func indexTreeName(_ id: UInt32, _ field: Int) -> String { "index/\(id)/\(field)" }
 

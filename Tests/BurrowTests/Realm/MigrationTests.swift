@@ -58,6 +58,7 @@ final class MigPersonV2: Object {
 
     @Test func testOldAndNewObjectsByNameRenamingAndDeletingData() throws {
         let v1 = try releaseOne()
+        let cardID = try #require(try Realm(configuration: v1).currentFileSchema.classes["MigCard"]?.id)
         let seen = LockedBox<[String]>([])
         let v2 = releaseTwo(v1) { migration, oldVersion in
             #expect(oldVersion == 1)
@@ -101,6 +102,8 @@ final class MigPersonV2: Object {
         #expect(people.map(\.years) == [36, 85])
         #expect(Array(people[0].tags) == ["changed"])
         #expect(realm.currentFileSchema.classes["MigCard"] == nil, "the dropped class is gone from the file")
+        let cardTrees = try realm.storage.snapshot().treeNames().filter { $0.split(separator: "/").dropFirst().first == "\(cardID)" }
+        #expect(cardTrees.isEmpty, "its trees too: \(cardTrees)")
         #expect(realm.currentFileSchema.info.schemaVersion == 2)
         _ = try realm.storage.snapshot().verify()
     }
