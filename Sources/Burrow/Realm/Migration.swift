@@ -64,12 +64,15 @@ public final class Migration {
     /// it for a property the old schema has and the new one declares under the new name, with
     /// the same type; a property holding a collection cannot be renamed this way.
     public func renameProperty(onType typeName: String, from oldName: String, to newName: String) {
-        guard let stored = oldSchema.classes[typeName], let field = stored.fieldIndex(of: oldName),
-            let table = liveTable(named: typeName)
-        else { return }
+        let call = "renameProperty(onType: \"\(typeName)\", from: \"\(oldName)\", to: \"\(newName)\")"
+        guard let stored = oldSchema.classes[typeName], let field = stored.fieldIndex(of: oldName) else {
+            return fail(RealmError(.invalidArgument, "\(call): the file had no property '\(oldName)' of a class \(typeName) before the migration."))
+        }
         guard stored.properties[field].collection == .single else {
-            realm.requireWrite().fail(RealmError(.invalidArgument, "renameProperty(onType: \"\(typeName)\", from: \"\(oldName)\", to: \"\(newName)\"): '\(oldName)' holds a collection; copy its elements in enumerateObjects instead."))
-            return
+            return fail(RealmError(.invalidArgument, "\(call): '\(oldName)' holds a collection; copy its elements in enumerateObjects instead."))
+        }
+        guard let table = liveTable(named: typeName) else {
+            return fail(RealmError(.invalidArgument, "\(call): no class of this realm is stored as \(typeName) now."))
         }
         for key in oldKeys(of: stored) where realm.rowExists(table, key) {
             let old = OldObject(migration: self, stored: stored, key: key)
@@ -89,7 +92,7 @@ public final class Migration {
                 try realm.dropStoredClass(named: typeName)
             }
         } catch {
-            realm.requireWrite().fail(error as? RealmError ?? RealmError(.invalidArgument, "\(error)"))
+            fail(error)
         }
         return true
     }
@@ -97,10 +100,8 @@ public final class Migration {
     /// Creates an object of the class named `typeName` from `value`, as `Realm.create` does.
     @discardableResult
     public func create(_ typeName: String, value: Any = [String: Any]()) -> MigrationObject? {
-        guard let type = Realm.swiftClass(named: typeName, among: realm.knownTypes) as? Object.Type,
-            (try? realm.table(for: type, creating: false)) != nil || realm.configuration.objectTypes?.contains(where: { $0 == type }) == true
-        else {
-            realm.requireWrite().fail(RealmError(.invalidArgument, "Cannot create a \(typeName) in the migration: no Object class of this realm is stored under that name."))
+        guard let type = Realm.swiftClass(named: typeName, among: realm.knownTypes) as? Object.Type else {
+            fail(RealmError(.invalidArgument, "Cannot create a \(typeName) in the migration: no Object class is stored under that name."))
             return nil
         }
         do {
@@ -109,7 +110,7 @@ public final class Migration {
             try realm.add(object)
             return MigrationObject(new: object)
         } catch {
-            realm.requireWrite().fail(error as? RealmError ?? RealmError(.invalidArgument, "\(error)"))
+            fail(error)
             return nil
         }
     }
@@ -117,14 +118,19 @@ public final class Migration {
     /// Deletes `object` (a `newObject` of `enumerateObjects`, or one `create` returned).
     public func delete(_ object: MigrationObject) {
         guard case .new(let live) = object.kind else {
-            realm.requireWrite().fail(RealmError(.invalidArgument, "An oldObject cannot be deleted: it is the object as it was before the migration. Delete the newObject."))
-            return
+            return fail(RealmError(.invalidArgument, "An oldObject cannot be deleted: it is the object as it was before the migration. Delete the newObject."))
         }
         do {
             try realm.delete(live)
         } catch {
-            realm.requireWrite().fail(error as? RealmError ?? RealmError(.invalidArgument, "\(error)"))
+            fail(error)
         }
+    }
+
+    /// Records `error` in the migration's write: its commit throws it, and opening the realm
+    /// with it, leaving the file as it was. (The block cannot throw, as in RealmSwift.)
+    private func fail(_ error: any Error) {
+        realm.requireWrite().fail(error as? RealmError ?? RealmError(.invalidArgument, "The migration failed: \(error)"))
     }
 
     /// The table of the class named `name` now, if a Swift class of this realm stores it.
