@@ -24,10 +24,7 @@ extension QueryExecutor {
         for (position, conjunct) in conjuncts.enumerated() {
             guard case .comparison(let raw) = conjunct else { continue }
             let c = raw.normalized
-            guard c.options.isEmpty, c.quantifier == .any, case .path(let path) = c.lhs, path.components.count == 1,
-                case .property(let name) = path.components[0], let index = table.info.propertyIndex[name],
-                let field = table.fieldOf[index]
-            else { continue }
+            guard let field = Self.indexableField(of: c, in: table) else { continue }
             let type = table.fieldTypes[field]
             let found: [ObjectKey]?
             if field == table.primaryKeyField {
@@ -51,8 +48,8 @@ extension QueryExecutor {
 
     /// The first object of `table` that satisfies `predicate` (in key order, as every
     /// evaluation orders them), found by one probe of the primary key or an index, when the
-    /// predicate is one condition that the probe answers exactly: `==` on the primary key or an indexed property
-    /// with a constant whose index key is the value itself. `.some(nil)` if no object satisfies
+    /// predicate is one condition that the probe answers exactly: `==` on the primary key or
+    /// an indexed property with a constant whose index key is the value itself. `.some(nil)` if no object satisfies
     /// it; nil if the query has another form and must be evaluated whole.
     ///
     /// The entries of one value in an index follow each other in object-key order, so the
@@ -61,11 +58,8 @@ extension QueryExecutor {
     static func firstByProbe(_ predicate: QueryPredicate, _ table: Table, in context: some ReadContext) -> ObjectKey?? {
         guard case .comparison(let raw) = predicate else { return nil }
         let c = raw.normalized
-        guard c.op == .equal, c.options.isEmpty, c.quantifier == .any, case .path(let path) = c.lhs,
-            path.components.count == 1, case .property(let name) = path.components[0],
-            case .constant(let value) = c.rhs, exactlyIndexed(value),
-            let index = table.info.propertyIndex(named: name), let field = table.fieldOf[index],
-            indexable(value, table.fieldTypes[field])
+        guard c.op == .equal, case .constant(let value) = c.rhs, exactlyIndexed(value),
+            let field = indexableField(of: c, in: table), indexable(value, table.fieldTypes[field])
         else { return nil }
         if field == table.primaryKeyField { return .some(context.objectKey(table, primaryKey: value.stored)) }
         guard let tree = table.fieldIndexTrees[field] else { return nil }
@@ -73,15 +67,29 @@ extension QueryExecutor {
         var found: ObjectKey?
         do {
             try context.reader.scan(tree, from: prefix) { entry, _ in
-                if entry.count >= prefix.count + 8, prefix.withUnsafeBytes({ memcmp($0.baseAddress!, entry.baseAddress!, prefix.count) == 0 }) {
-                    found = ObjectKey.read(entry, at: entry.count - 8)
-                }
+                if Self.entry(entry, isOf: prefix) { found = ObjectKey.read(entry, at: entry.count - 8) }
                 return false
             }
         } catch {
             context.fail(error)
         }
         return .some(found)
+    }
+
+    /// The row field of the property a comparison tests, if an index could answer it: a
+    /// property of the object itself, without string options or ALL/NONE. (Whether the field
+    /// has an index, and the operator and constant suit it, is the caller's to check.)
+    private static func indexableField(of c: QueryComparison, in table: Table) -> Int? {
+        guard c.options.isEmpty, c.quantifier == .any, case .path(let path) = c.lhs, path.components.count == 1,
+            case .property(let name) = path.components[0], let index = table.info.propertyIndex(named: name)
+        else { return nil }
+        return table.fieldOf[index]
+    }
+
+    /// Whether the index entry `entry` (a value's key and 8 bytes of object key) is one of the
+    /// value whose key starts with `prefix`.
+    private static func entry(_ entry: UnsafeRawBufferPointer, isOf prefix: [UInt8]) -> Bool {
+        entry.count >= prefix.count + 8 && prefix.withUnsafeBytes { memcmp($0.baseAddress!, entry.baseAddress!, prefix.count) == 0 }
     }
 
     /// Whether the keys an index lists for `c` all satisfy it: `==` and `IN` on constants
@@ -232,9 +240,7 @@ extension QueryExecutor {
     /// Appends the object keys of the entries of `tree` whose keys start with `prefix` (an
     /// entry is a value's key and 8 bytes of object key); false if the budget ran out first.
     private func collect(_ tree: String, prefix: [UInt8], into found: inout [ObjectKey], _ budget: inout CandidateBudget) -> Bool {
-        collect(tree, from: prefix, into: &found, &budget) { entry in
-            entry.count >= prefix.count + 8 && prefix.withUnsafeBytes { memcmp($0.baseAddress!, entry.baseAddress!, prefix.count) == 0 }
-        }
+        collect(tree, from: prefix, into: &found, &budget) { Self.entry($0, isOf: prefix) }
     }
 
     /// Appends the object keys of the entries whose values may lie between `low` and `high`

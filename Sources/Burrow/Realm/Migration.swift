@@ -134,7 +134,7 @@ public final class Migration {
     }
 
     /// The table of the class named `name` now, if a Swift class of this realm stores it.
-    private func liveTable(named name: String) -> Table? {
+    func liveTable(named name: String) -> Table? {
         guard let type = Realm.swiftClass(named: name, among: realm.knownTypes) else { return nil }
         return try? realm.table(for: type, creating: false)
     }
@@ -206,9 +206,7 @@ struct OldObject {
             // Collection elements are kept by field in trees of their own, which a migration
             // keeps: the live object reads them.
             let realm = migration.realm
-            guard let type = Realm.swiftClass(named: stored.name, among: realm.knownTypes),
-                let live = try? realm.table(for: type, creating: false), realm.rowExists(live, key)
-            else { return nil }
+            guard let live = migration.liveTable(named: stored.name), realm.rowExists(live, key) else { return nil }
             return realm.object(live, key).value(forKey: name)
         }
         return value(field)

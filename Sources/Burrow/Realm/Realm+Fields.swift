@@ -172,12 +172,27 @@ extension Realm {
 
     static func backlinksTree(_ table: UInt32) -> String { "links/\(table)" }
 
+    /// Target key (8 bytes) + source class (4) + source field (2) + source key (8).
     static func backlinkKey(_ target: ObjectKey, from table: UInt32, field: Int, source: ObjectKey) -> [UInt8] {
         var key = target.bytes
         withUnsafeBytes(of: table.bigEndian) { key.append(contentsOf: $0) }
         withUnsafeBytes(of: UInt16(field).bigEndian) { key.append(contentsOf: $0) }
         source.append(to: &key)
         return key
+    }
+
+    /// The source class and field a backlinks entry's key records (see `backlinkKey`).
+    static func backlinkSource(_ key: UnsafeRawBufferPointer) -> (table: UInt32, field: Int)? {
+        guard key.count == 22 else { return nil }
+        let table = key[8..<12].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        return (table, Int(UInt16(key[12]) << 8 | UInt16(key[13])))
+    }
+
+    /// A backlinks entry's key with another source field.
+    static func backlinkKey(_ key: UnsafeRawBufferPointer, field: Int) -> [UInt8] {
+        var bytes = Array(key)
+        withUnsafeBytes(of: UInt16(field).bigEndian) { bytes.replaceSubrange(12..<14, with: $0) }
+        return bytes
     }
 
     func adjustBacklink(_ target: BacklinkTarget, from table: UInt32, field: Int, source: ObjectKey, by change: Int, in write: WriteState) throws(StorageError) {

@@ -60,19 +60,8 @@ extension Realm {
             let tree = Self.backlinksTree(target.id)
             var changes: [(old: [UInt8], new: [UInt8]?, value: [UInt8])] = []
             try write.reader.scan(tree, from: []) { key, value in
-                // target key (8) + source class (4) + source field (2) + source key (8)
-                guard key.count == 22, key[8..<12].reduce(UInt32(0), { $0 << 8 | UInt32($1) }) == old.id else { return true }
-                let field = Int(UInt16(key[12]) << 8 | UInt16(key[13]))
-                let newField = kept[field]
-                guard newField != field else { return true }
-                var renamed: [UInt8]?
-                if let newField {
-                    var bytes = Array(key)
-                    bytes[12] = UInt8(newField >> 8)
-                    bytes[13] = UInt8(newField & 0xFF)
-                    renamed = bytes
-                }
-                changes.append((Array(key), renamed, Array(value)))
+                guard let source = Self.backlinkSource(key), source.table == old.id, kept[source.field] != source.field else { return true }
+                changes.append((Array(key), kept[source.field].map { Self.backlinkKey(key, field: $0) }, Array(value)))
                 return true
             }
             for change in changes { try write.reader.delete(tree, change.old) }
