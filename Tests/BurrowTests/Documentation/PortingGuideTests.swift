@@ -48,6 +48,11 @@ class PortingCat: Object {
     @Persisted var name = ""
 }
 
+/// "Models": a `Codable` model (stored under its own name, beside the guide's `DogToy`).
+final class PortingCodableDogToy: Object, Codable {
+    @Persisted var name = ""
+}
+
 /// "Migrations": the class before and after version 2 added `nickname`.
 final class PortingContactV1: Object {
     @Persisted(primaryKey: true) var id = 0
@@ -138,6 +143,20 @@ extension RealmActor {
         let catRealm = try Realm(configuration: cats)
         try catRealm.write { try catRealm.add(PortingCat(value: ["id": 1, "name": "Tom"])) }
         #expect(catRealm.object(ofType: PortingCat.self, forPrimaryKey: 1)?.name == "Tom", "a class that is not final")
+    }
+
+    /// "Models": a `Codable` model decodes into an unmanaged object, added as any other.
+    @Test func testModelsCodable() throws {
+        typealias DogToy = PortingCodableDogToy
+        let realm = try Realm(configuration: temporaryConfiguration())
+        // The guide's example:
+        let toy = try JSONDecoder().decode(DogToy.self, from: Data(#"{"name": "ball"}"#.utf8))
+        try realm.write { try realm.add(toy) }
+        // What it claims:
+        #expect(realm.objects(DogToy.self).map(\.name) == ["ball"])
+        #expect(try JSONDecoder().decode(DogToy.self, from: Data("{}".utf8)).name == "", "a missing key gives the default")
+        #expect(throws: EncodingError.self) { try JSONEncoder().encode(toy) }
+        #expect(String(decoding: try JSONEncoder().encode(DogToy(value: ["name": "rope"])), as: UTF8.self) == #"{"name":"rope"}"#)
     }
 
     /// "Writes": RealmSwift's write code, with `try` on the calls that throw in Burrow.
