@@ -62,21 +62,23 @@ public final class Migration {
     /// Gives the property `newName` of every object of the class named `typeName` the value its
     /// property `oldName` had before the migration, as if the property had been renamed. Call
     /// it for a property the old schema has and the new one declares under the new name, with
-    /// the same type; a property holding a collection cannot be renamed this way.
+    /// the same type. A list, set or map gets the elements the old one had.
     public func renameProperty(onType typeName: String, from oldName: String, to newName: String) {
         let call = "renameProperty(onType: \"\(typeName)\", from: \"\(oldName)\", to: \"\(newName)\")"
         guard let stored = oldSchema.classes[typeName], let field = stored.fieldIndex(of: oldName) else {
             return fail(RealmError(.invalidArgument, "\(call): the file had no property '\(oldName)' of a class \(typeName) before the migration."))
         }
-        guard stored.properties[field].collection == .single else {
-            return fail(RealmError(.invalidArgument, "\(call): '\(oldName)' holds a collection; copy its elements in enumerateObjects instead."))
-        }
         guard let table = liveTable(named: typeName) else {
             return fail(RealmError(.invalidArgument, "\(call): no class of this realm is stored as \(typeName) now."))
         }
+        let old = stored.properties[field]
+        if let new = table.stored.fieldIndex(of: newName).map({ table.stored.properties[$0] }),
+           (old.type, old.collection, old.objectClassName) != (new.type, new.collection, new.objectClassName) {
+            return fail(RealmError(.invalidArgument, "\(call): '\(oldName)' and '\(newName)' hold different types; a renamed property keeps its type. Convert the values in enumerateObjects instead."))
+        }
         for key in oldKeys(of: stored) where realm.rowExists(table, key) {
             let old = OldObject(migration: self, stored: stored, key: key)
-            realm.object(table, key).setValue(old.value(field), forKey: newName)
+            realm.object(table, key).setValue(old.value(named: oldName), forKey: newName)
         }
     }
 
@@ -169,7 +171,8 @@ public final class MigrationObject {
 
     /// The value of the property named `key`: a value, an object (the linked object as it is
     /// now), or nil for nil and for a property the object's schema does not have. An old
-    /// object's collection properties read as the object's collection now, if it still has it.
+    /// object's collection property reads as its elements were before the migration: an array
+    /// for a list or a set, a dictionary for a map.
     /// Setting a property of an old object traps: it is the past; set the new object's.
     public subscript(key: String) -> Any? {
         get {
@@ -202,14 +205,40 @@ struct OldObject {
 
     func value(named name: String) -> Any? {
         guard let field = stored.fieldIndex(of: name) else { return nil }
-        guard stored.properties[field].collection == .single else {
-            // Collection elements are kept by field in trees of their own, which a migration
-            // keeps: the live object reads them.
-            let realm = migration.realm
-            guard let live = migration.liveTable(named: stored.name), realm.rowExists(live, key) else { return nil }
-            return realm.object(live, key).value(forKey: name)
+        guard let tree = Table.collectionTreeName(stored.id, field, stored.properties[field].collection) else { return value(field) }
+        return collection(field, in: tree)
+    }
+
+    /// The elements of collection field `field`, as they were: an array for a list or a set, a
+    /// dictionary for a map (links as the linked objects now).
+    private func collection(_ field: Int, in tree: String) -> Any? {
+        let property = stored.properties[field]
+        let realm = migration.realm
+        do {
+            let content = try Realm.FieldContent.collection(
+                key, in: tree, of: migration.before, property, linkTarget: linkTarget(of: property)
+            ) { id, key in realm.linkedObject(id, key) }
+            switch content {
+            case .elements(let elements): return elements.map { plain($0, property) }
+            case .entries(let entries):
+                return Dictionary(entries.map { ($0.key, plain($0.value, property)) }, uniquingKeysWith: { _, last in last })
+            case .single: return nil
+            }
+        } catch {
+            realm.fail(error)
         }
-        return value(field)
+    }
+
+    /// The old schema's id of the class that `property` links to (0 if it holds no links).
+    private func linkTarget(of property: StoredProperty) -> UInt32 {
+        property.objectClassName.flatMap { migration.oldSchema.classes[$0]?.id } ?? 0
+    }
+
+    /// `value` as what a migration hands out: a plain Swift value, an object, an `AnyRealmValue`.
+    private func plain(_ value: _StoredValue, _ property: StoredProperty) -> Any? {
+        if property.type == .any { return AnyRealmValue._fromStored(value) }
+        if case .object(let object) = value { return object }
+        return value.plainValue
     }
 
     /// The value of field `field`, as a Swift value (links as the linked objects now).
@@ -218,7 +247,7 @@ struct OldObject {
         let realm = migration.realm
         let reader = migration.before
         let blobs = "blobs/\(stored.id)"
-        let target = property.objectClassName.flatMap { migration.oldSchema.classes[$0]?.id } ?? 0
+        let target = linkTarget(of: property)
         do {
             let payload: [UInt8]? = try reader.withValue(Table.rowsTreeName(stored.id), key.bytes) { row in
                 RowCodec.field(row, field).map(Array.init)
@@ -234,9 +263,7 @@ struct OldObject {
                     realm.linkedObject(id, key)
                 }
             }
-            if property.type == .any { return AnyRealmValue._fromStored(value) }
-            if case .object(let object) = value { return object }
-            return value.plainValue
+            return plain(value, property)
         } catch {
             realm.fail(error)
         }

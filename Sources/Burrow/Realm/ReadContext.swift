@@ -207,24 +207,11 @@ extension ReadContext {
         let target = linkTarget(table, field)
         let resolve: ValueCodec.LinkResolver = { id, key in self.linkedObject(id, key) }
         if let tree = table.collectionTrees[field] {
-            var elements: [_StoredValue] = []
-            var entries: [(key: String, value: _StoredValue)] = []
             do {
-                try reader.scan(tree, prefix: key.bytes) { _, value in
-                    if property.collection == .map {
-                        let keyLength = Int(ValueCodec.u32(value, 0))
-                        let mapKey = String(decoding: UnsafeRawBufferPointer(rebasing: value[4..<4 + keyLength]), as: UTF8.self)
-                        let element = UnsafeRawBufferPointer(rebasing: value[(4 + keyLength)...])
-                        entries.append((mapKey, ValueCodec.decode(element, as: property.type, linkTarget: target, resolve: resolve)))
-                    } else {
-                        elements.append(ValueCodec.decode(value, as: property.type, linkTarget: target, resolve: resolve))
-                    }
-                    return true
-                }
+                return try .collection(key, in: tree, of: reader, property, linkTarget: target, resolve: resolve)
             } catch {
                 fail(error)
             }
-            return property.collection == .map ? .entries(entries) : .elements(elements)
         }
         return withRow(table, key) { row in
             .single(RowCodec.field(row, field).map { decodePayload($0, table, key, field) } ?? .null)

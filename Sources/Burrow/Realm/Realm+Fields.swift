@@ -9,6 +9,29 @@ extension Realm {
         case single(_StoredValue)
         case elements([_StoredValue])
         case entries([(key: String, value: _StoredValue)])
+
+        /// The elements (or a map's entries) of object `key` in collection tree `tree`, read
+        /// through `reader`; `property` is the collection's property, whose links go to the
+        /// class stored with `linkTarget`.
+        static func collection(
+            _ key: ObjectKey, in tree: String, of reader: any TreeReader, _ property: StoredProperty,
+            linkTarget target: UInt32, resolve: ValueCodec.LinkResolver
+        ) throws(StorageError) -> FieldContent {
+            var elements: [_StoredValue] = []
+            var entries: [(key: String, value: _StoredValue)] = []
+            try reader.scan(tree, prefix: key.bytes) { _, value in
+                if property.collection == .map {
+                    let keyLength = Int(ValueCodec.u32(value, 0))
+                    let mapKey = String(decoding: UnsafeRawBufferPointer(rebasing: value[4..<4 + keyLength]), as: UTF8.self)
+                    let element = UnsafeRawBufferPointer(rebasing: value[(4 + keyLength)...])
+                    entries.append((mapKey, ValueCodec.decode(element, as: property.type, linkTarget: target, resolve: resolve)))
+                } else {
+                    elements.append(ValueCodec.decode(value, as: property.type, linkTarget: target, resolve: resolve))
+                }
+                return true
+            }
+            return property.collection == .map ? .entries(entries) : .elements(elements)
+        }
     }
 
     /// The open write transaction; traps without one, as RealmSwift does for a managed object

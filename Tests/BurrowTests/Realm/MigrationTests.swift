@@ -29,6 +29,15 @@ final class MigPersonV2: Object {
     @Persisted var friend: MigPersonV2?
 }
 
+/// Release 2 as another app writes it: `tags` becomes `labels`, a list under a new name, which
+/// the migration block fills from the old list.
+final class MigPersonLabels: Object {
+    override class func _realmObjectName() -> String? { "MigPerson" }
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var labels: List<String>
+    @Persisted var friend: MigPersonLabels?
+}
+
 /// RealmSwift's migration API: old and new objects by name, renaming, deleting a class's data,
 /// creating and deleting objects in the migration, and a failing migration leaving the file as it was.
 @Suite struct MigrationTests {
@@ -130,6 +139,35 @@ final class MigPersonV2: Object {
         _ = try realm.storage.snapshot().verify()
     }
 
+    @Test func testOldCollectionsReadAsTheyWereAndMoveToARenamedProperty() throws {
+        let v1 = try releaseOne()
+        var v2 = v1
+        v2.objectTypes = [MigPersonLabels.self]
+        v2.schemaVersion = 2
+        v2.migrationBlock = { migration, _ in
+            migration.enumerateObjects(ofType: "MigPerson") { oldObject, newObject in
+                // The old list is read from the version the migration started from, although
+                // the new schema has no `tags` any more.
+                newObject!["labels"] = oldObject!["tags"]
+                newObject!["labels"] = (oldObject!["tags"] as? [Any] ?? []) + ["moved"]
+            }
+        }
+        let realm = try Realm(configuration: v2)
+        #expect(Array(try #require(realm.object(ofType: MigPersonLabels.self, forPrimaryKey: 1)).labels) == ["math", "poetry", "moved"])
+        #expect(Array(try #require(realm.object(ofType: MigPersonLabels.self, forPrimaryKey: 2)).labels) == ["moved"])
+        _ = try realm.storage.snapshot().verify()
+
+        // renameProperty does the same for a list.
+        var renamed = try releaseOne()
+        renamed.objectTypes = [MigPersonLabels.self]
+        renamed.schemaVersion = 2
+        renamed.migrationBlock = { migration, _ in migration.renameProperty(onType: "MigPerson", from: "tags", to: "labels") }
+        let other = try Realm(configuration: renamed)
+        #expect(Array(try #require(other.object(ofType: MigPersonLabels.self, forPrimaryKey: 1)).labels) == ["math", "poetry"])
+        #expect(try #require(other.object(ofType: MigPersonLabels.self, forPrimaryKey: 2)).labels.isEmpty)
+        _ = try other.storage.snapshot().verify()
+    }
+
     @Test func testAFailingMigrationThrowsAndLeavesTheFileAsItWas() throws {
         let v1 = try releaseOne()
         let v2 = releaseTwo(v1) { migration, _ in
@@ -137,7 +175,7 @@ final class MigPersonV2: Object {
         }
         expectRealmError(.invalidArgument, mentioning: ["years"]) { _ = try Realm(configuration: v2) }
         let renaming = releaseTwo(v1) { migration, _ in migration.renameProperty(onType: "MigPerson", from: "tags", to: "years") }
-        expectRealmError(.invalidArgument, mentioning: ["tags", "collection"]) { _ = try Realm(configuration: renaming) }
+        expectRealmError(.invalidArgument, mentioning: ["tags", "years", "different types"]) { _ = try Realm(configuration: renaming) }
         let creating = releaseTwo(v1) { migration, _ in migration.create("MigCard", value: ["text": "new"]) }
         expectRealmError(.schemaMismatch, mentioning: ["MigCard", "objectTypes"]) { _ = try Realm(configuration: creating) }
         let unknown = releaseTwo(v1) { migration, _ in migration.renameProperty(onType: "MigPerson", from: "surname", to: "fullName") }
