@@ -70,4 +70,7 @@ struct ChangeSet: Sendable {
     }
 
     func changes(of table: UInt32) -> ClassChanges { classes[table] ?? ClassChanges() }
+
+    /// The tables with an object inserted, deleted or modified.
+    var changedTableIds: [UInt32] { classes.filter { !$0.value.isEmpty }.map(\.key) }
 }

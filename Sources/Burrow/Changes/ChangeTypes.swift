@@ -20,6 +20,20 @@ public enum RealmCollectionChange<Collection: Sendable>: Sendable {
     case error(RealmError)
 }
 
+/// A collection of values under string keys (`Map`, `FrozenMap`): what names a map change's keys.
+public protocol RealmKeyedCollection {
+    associatedtype Key: _MapKey
+    associatedtype Value
+}
+
+/// What a map's change stream yields: the map as it first was, then each change, with the map
+/// after it and the keys removed, added, and whose value (or object) changed.
+public enum RealmMapChange<Collection: RealmKeyedCollection & Sendable>: Sendable {
+    case initial(Collection)
+    case update(Collection, deletions: [Collection.Key], insertions: [Collection.Key], modifications: [Collection.Key])
+    case error(RealmError)
+}
+
 /// One property of an object that changed: its name, and its value before and after (frozen
 /// objects for links; nil for nil, for collections, and where the old value is not known).
 public struct PropertyChange: Sendable, CustomStringConvertible {

@@ -1,7 +1,8 @@
-/// The index changes between two orderings of object keys, as collection change streams report
-/// them: deletions as indices in the old collection, insertions and modifications as indices in
-/// the new one. An object in both whose position moved relative to the others is reported as
-/// deleted and inserted; the objects that keep their relative order are the longest such run.
+/// The index changes between two orderings of distinct elements (object keys, or a list's
+/// elements told apart by occurrence), as collection change streams report them: deletions as
+/// indices in the old collection, insertions and modifications as indices in the new one. An
+/// element in both whose position moved relative to the others is reported as deleted and
+/// inserted; the elements that keep their relative order are the longest such run.
 struct CollectionDiff: Equatable, Sendable {
     var deletions: [Int] = []
     var insertions: [Int] = []
@@ -15,12 +16,12 @@ struct CollectionDiff: Equatable, Sendable {
         self.modifications = modifications
     }
 
-    init(old: [ObjectKey], new: [ObjectKey], isModified: (ObjectKey) -> Bool) {
+    init<Element: Hashable>(old: [Element], new: [Element], isModified: (Element) -> Bool) {
         if old == new {
             modifications = new.indices.filter { isModified(new[$0]) }
             return
         }
-        var oldIndex: [ObjectKey: Int] = [:]
+        var oldIndex: [Element: Int] = [:]
         oldIndex.reserveCapacity(old.count)
         for (index, key) in old.enumerated() { oldIndex[key] = index }
         // Objects in both, in new order, with their old index.

@@ -17,7 +17,7 @@ extension Results {
         }
         guard let evaluate = frozenEvaluation() else {
             return ChangeStream(core: StreamCore(failing: .error(RealmError(
-                .invalidArgument, "Change streams of results filtered from a List, MutableSet or LinkingObjects are not supported yet; observe a query on realm.objects(\(Element.self).self) instead."))))
+                .invalidArgument, "Change streams of results filtered from a List, MutableSet or LinkingObjects are not supported yet; observe the collection itself (its changes()), or a query on realm.objects(\(Element.self).self)."))))
         }
         let observer = ResultsObserver(
             baseline: version, results: evaluate(version), evaluate: evaluate, readsOnlyItsClass: steps.isEmpty,
@@ -63,35 +63,11 @@ struct ResultsObserver<T: ObjectBase>: ChangeObserver {
         }
         let new = evaluate(version)
         results = new
-        let classChanges = tableId.map { changes.changes(of: $0) } ?? ChangeSet.ClassChanges()
-        let diff = CollectionDiff(old: old.keys, new: new.keys) { key in
-            if changes.isComplete {
-                guard let fields = classChanges.modified[key] else { return false }
-                return keyPaths.map { Self.touches(fields, $0, old.table) } ?? true
-            }
-            return Self.rowsDiffer(key, oldVersion, old.table, version, new.table, keyPaths)
-        }
+        let modified = ObjectModifications(
+            tableId: tableId, changes: changes, keyPaths: keyPaths, from: (oldVersion, old.table), to: (version, new.table))
+        let diff = CollectionDiff(old: old.keys, new: new.keys, isModified: modified.contains)
         if diff.isEmpty { return nil }
         return .update(new, deletions: diff.deletions, insertions: diff.insertions, modifications: diff.modifications)
-    }
-
-    /// Whether the modified `fields` include a property of `names`.
-    private static func touches(_ fields: Set<Int>, _ names: Set<String>, _ table: Table?) -> Bool {
-        guard let table, !fields.contains(ChangeSet.ClassChanges.allFields) else { return true }
-        return fields.contains { table.stored.properties.indices.contains($0) && names.contains(table.stored.properties[$0].name) }
-    }
-
-    /// Whether object `key`'s row differs between two versions (in the fields of `names`, if
-    /// given): how modifications are found when a commit's changes are not known.
-    private static func rowsDiffer(
-        _ key: ObjectKey, _ old: FrozenVersion, _ oldTable: Table?, _ new: FrozenVersion, _ newTable: Table?, _ names: Set<String>?
-    ) -> Bool {
-        guard let oldTable, let newTable, let before = old.snapshotRow(oldTable, key), let after = new.snapshotRow(newTable, key) else { return true }
-        guard let names else { return !before.elementsEqual(after) }
-        return names.contains { name in
-            guard let oldField = oldTable.stored.fieldIndex(of: name), let newField = newTable.stored.fieldIndex(of: name) else { return true }
-            return !RowCodec.sameField(RowCodec.field(before, oldField), RowCodec.field(after, newField))
-        }
     }
 }
 

@@ -1,5 +1,5 @@
 /// The key type of a `Map`: strings, as in RealmSwift.
-public protocol _MapKey: Hashable, Comparable {
+public protocol _MapKey: Hashable, Comparable, Sendable {
     var _mapKey: String { get }
     init(_mapKey: String)
 }

@@ -168,15 +168,8 @@ final class QueryExecutor {
                 return
             }
             do {
-                try reader.scan(tree, prefix: key.bytes) { _, value in
-                    if kind == .map {
-                        let keyLength = Int(ValueCodec.u32(value, 0))
-                        let mapKey = String(decoding: UnsafeRawBufferPointer(rebasing: value[4..<4 + keyLength]), as: UTF8.self)
-                        entries.append((mapKey, Array(value[(4 + keyLength)...])))
-                    } else {
-                        entries.append((nil, Array(value)))
-                    }
-                    return true
+                try Realm.forEachStoredElement(of: key, in: tree, of: reader, isMap: kind == .map) { mapKey, element in
+                    entries.append((mapKey, Array(element)))
                 }
             } catch {
                 context.fail(error)

@@ -19,18 +19,31 @@ extension Realm {
         ) throws(StorageError) -> FieldContent {
             var elements: [_StoredValue] = []
             var entries: [(key: String, value: _StoredValue)] = []
-            try reader.scan(tree, prefix: key.bytes) { _, value in
-                if property.collection == .map {
-                    let keyLength = Int(ValueCodec.u32(value, 0))
-                    let mapKey = String(decoding: UnsafeRawBufferPointer(rebasing: value[4..<4 + keyLength]), as: UTF8.self)
-                    let element = UnsafeRawBufferPointer(rebasing: value[(4 + keyLength)...])
-                    entries.append((mapKey, ValueCodec.decode(element, as: property.type, linkTarget: target, resolve: resolve)))
-                } else {
-                    elements.append(ValueCodec.decode(value, as: property.type, linkTarget: target, resolve: resolve))
-                }
-                return true
+            let isMap = property.collection == .map
+            try Realm.forEachStoredElement(of: key, in: tree, of: reader, isMap: isMap) { mapKey, element in
+                let value = ValueCodec.decode(element, as: property.type, linkTarget: target, resolve: resolve)
+                if isMap { entries.append((mapKey ?? "", value)) } else { elements.append(value) }
             }
-            return property.collection == .map ? .entries(entries) : .elements(elements)
+            return isMap ? .entries(entries) : .elements(elements)
+        }
+    }
+
+    /// Calls `body` with each element of object `key` in collection tree `tree` (read through
+    /// `reader`), in the collection's order: its key if it is a map's, and its stored bytes
+    /// (valid inside `body`).
+    static func forEachStoredElement(
+        of key: ObjectKey, in tree: String, of reader: any TreeReader, isMap: Bool,
+        _ body: (_ mapKey: String?, _ element: UnsafeRawBufferPointer) -> Void
+    ) throws(StorageError) {
+        try reader.scan(tree, prefix: key.bytes) { _, value in
+            if isMap {
+                let keyLength = Int(ValueCodec.u32(value, 0))
+                body(String(decoding: UnsafeRawBufferPointer(rebasing: value[4..<4 + keyLength]), as: UTF8.self),
+                     UnsafeRawBufferPointer(rebasing: value[(4 + keyLength)...]))
+            } else {
+                body(nil, value)
+            }
+            return true
         }
     }
 

@@ -29,12 +29,19 @@ struct FrozenCollection<Collection: _PersistedValue>: @unchecked Sendable {
     /// transaction (whose changes are not a version yet).
     init(owner live: ObjectBase, property: Int, what: String) throws(RealmError) {
         let (version, table, key) = try live.frozenLocation(freezing: what)
+        self.init(version: version, table: table, key: key, property: property, ownerExists: true)
+    }
+
+    /// Collection property `property` of object `key` of `table`, at `version`. An object that
+    /// does not exist there (`ownerExists` false) has an empty collection (a change stream's
+    /// last element after its owner was deleted), an unmanaged one, which reads nothing.
+    init(version: FrozenVersion, table: Table, key: ObjectKey, property: Int, ownerExists: Bool) {
         self.version = version
         tableId = table.id
         self.key = key
         self.property = property
         owner = version.object(table, key)
-        collection = Collection._get(owner, property)
+        collection = ownerExists ? Collection._get(owner, property) : Collection._defaultValue()
     }
 
     /// The live collection in `realm`, or nil if the owner was deleted since (or `realm` is of

@@ -6,7 +6,7 @@
 ///
 /// Later writes to the live map do not change it. Values that are objects are frozen objects
 /// of the same version. Iteration is in key order. `thaw()` gives the live map back.
-public struct FrozenMap<Key: _MapKey, Value: _Persistable>: Sequence, Sendable, CustomStringConvertible {
+public struct FrozenMap<Key: _MapKey, Value: _Persistable>: Sequence, Sendable, CustomStringConvertible, RealmKeyedCollection {
     let frozen: FrozenCollection<Map<Key, Value>>
 
     /// The value under `key`, or nil if the map had no such key (one lookup).

@@ -484,6 +484,50 @@ extension RealmActor {
         #expect(await check.next() == nil, "the stream ends after .deleted")
     }
 
+    /// "Notifications": streams of a list, a map and the realm.
+    @Test func testNotificationsOfCollectionsAndTheRealm() async throws {
+        let realm = try Realm(configuration: configuration())
+        let person = Person(value: ["id": 1, "name": "Ali"])
+        let rex = Dog(value: ["name": "Rex", "age": 1])
+        try realm.write { try realm.add(person); try realm.add(rex) }
+        let printed = PortingLog()
+        // The guide's example:
+        let dogs = person.dogs.changes()                 // RealmSwift: person.dogs.observe { change in … }
+        let parks = rex.favoriteParksByCity.changes()    // a RealmMapChange: keys, not indices
+        let commits = realm.changes()                    // RealmSwift: realm.observe { notification, realm in … }
+        try realm.write {
+            person.dogs.append(rex)
+            rex.favoriteParksByCity["Oslo"] = "Frogner Park"
+        }
+        var dogChanges = dogs.makeAsyncIterator()
+        _ = await dogChanges.next()                      // .initial(FrozenList<Dog>)
+        if case .update(let list, _, let insertions, _) = await dogChanges.next() {
+            print(list.count, insertions)                // 1 [0]
+            printed.appendLine("\(list.count) \(insertions)")
+        }
+        var parkChanges = parks.makeAsyncIterator()
+        _ = await parkChanges.next()                     // .initial(FrozenMap<String, String>)
+        if case .update(_, _, let insertions, _) = await parkChanges.next() {
+            print(insertions)                            // ["Oslo"]
+            printed.appendLine("\(insertions)")
+        }
+        var realmChanges = commits.makeAsyncIterator()
+        _ = await realmChanges.next()                    // .initial(versionNumber:)
+        if case .update(let version, let classNames) = await realmChanges.next() {
+            print(version, classNames ?? [])             // the new version; ["Dog", "Person"]
+            printed.appendLine("\(version == realm.version) \((classNames ?? []).sorted())")
+        }
+        // What it claims:
+        #expect(printed.lines == ["1 [0]", "[\"Oslo\"]", "true [\"Dog\", \"Person\"]"])
+        try realm.write { try realm.delete(person) }
+        guard case .update(let empty, let deletions, _, _) = await dogChanges.next() else {
+            Issue.record("expected an update")
+            return
+        }
+        #expect(empty.isEmpty && deletions == [0], "deleting the owner deletes every element")
+        #expect(await dogChanges.next() == nil, "and ends the stream")
+    }
+
     /// "Notifications": what streams do not cover yet, and streams made inside a write.
     @Test func testNotificationsNotYet() async throws {
         let realm = try Realm(configuration: configuration())

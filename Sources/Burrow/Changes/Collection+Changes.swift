@@ -1,0 +1,289 @@
+extension List {
+    /// A stream of this list's changes: first `.initial` with the list as it is, then an
+    /// `.update` for each commit that changed it (coalesced while the consumer is busy), with the
+    /// indices of the elements deleted, inserted and modified. The elements are frozen lists,
+    /// which any task can read.
+    ///
+    /// A value replaced in place is reported as deleted and inserted at its index; an object
+    /// element is modified when the object changed (`keyPaths` limits that to those of its
+    /// properties). If the list's object is deleted, the stream reports every element deleted
+    /// and ends. The list must be managed and not frozen; otherwise, or inside a write
+    /// transaction, the stream yields one `.error` and ends.
+    public func changes(keyPaths: [String]? = nil) -> ChangeStream<RealmCollectionChange<FrozenList<Element>>> {
+        ElementsObserver<FrozenList<Element>>.stream(binding, what: "List<\(Element.self)>", keyPaths: keyPaths)
+    }
+}
+
+extension MutableSet {
+    /// A stream of this set's changes, as `List.changes(keyPaths:)` describes, with indices in
+    /// the set's order (frozen sets, as the set iterates).
+    public func changes(keyPaths: [String]? = nil) -> ChangeStream<RealmCollectionChange<FrozenMutableSet<Element>>> {
+        ElementsObserver<FrozenMutableSet<Element>>.stream(binding, what: "MutableSet<\(Element.self)>", keyPaths: keyPaths)
+    }
+}
+
+extension Map {
+    /// A stream of this map's changes: first `.initial` with the map as it is, then an `.update`
+    /// for each commit that changed it (coalesced while the consumer is busy), with the keys
+    /// removed, added, and whose value changed (or whose object changed: `keyPaths` limits that
+    /// to those of its properties). The elements are frozen maps, which any task can read.
+    ///
+    /// If the map's object is deleted, the stream reports every key removed and ends. The map
+    /// must be managed and not frozen; otherwise, or inside a write transaction, the stream
+    /// yields one `.error` and ends.
+    public func changes(keyPaths: [String]? = nil) -> ChangeStream<RealmMapChange<FrozenMap<Key, Value>>> {
+        do {
+            let owner = try CollectionOwner<Map<Key, Value>>(binding, what: "Map<\(Key.self), \(Value.self)>")
+            return ChangeStream(core: StreamCore(MapObserver<Key, Value>(owner, keyPaths: observedPropertyNames(keyPaths))))
+        } catch {
+            return ChangeStream(core: StreamCore(failing: .error(error)))
+        }
+    }
+}
+
+/// The observed collection: a collection property of one object, frozen at the observer's
+/// baseline, with what reading it at another version needs.
+struct CollectionOwner<Live: _PersistedValue>: Sendable {
+    private(set) var frozen: FrozenCollection<Live>
+    /// The property's stored type, for decoding links in elements.
+    let propertyType: PropertyType
+    /// The name of the class its elements link to, if they are objects.
+    let linkedClassName: String?
+
+    /// The collection `binding` reads, frozen; throws if it cannot be observed.
+    init(_ binding: CollectionBinding?, what: String) throws(RealmError) {
+        guard let binding else {
+            throw RealmError(.invalidObject, "Only the \(what) of a managed object has changes; add its object to a realm first.")
+        }
+        guard !binding.owner.isFrozen else {
+            throw RealmError(.wrongState, "A frozen \(what) never changes; observe the live one instead (thaw it first).")
+        }
+        frozen = try FrozenCollection(owner: binding.owner, property: binding.property, what: "object that owns this \(what)")
+        baseline = frozen.version
+        let property = binding.owner._state!.table.info.schema.properties[binding.property]
+        propertyType = property.type
+        linkedClassName = property.objectClassName
+    }
+
+    /// The version the observer last moved to.
+    private(set) var baseline: FrozenVersion
+    /// Whether the owner exists at the baseline.
+    private(set) var ownerExists = true
+
+    /// The stored elements at the baseline, in the collection's order (for a map, with their
+    /// keys), or nil if the owner does not exist there.
+    func storedElements() -> [(mapKey: String?, bytes: [UInt8])]? {
+        let version = frozen.version
+        guard ownerExists, let table = version.table(id: frozen.tableId),
+            let field = table.fieldOf[frozen.property],
+            let tree = table.collectionTrees[field]
+        else { return nil }
+        let isMap = table.stored.properties[field].collection == .map
+        var elements: [(mapKey: String?, bytes: [UInt8])] = []
+        do {
+            try Realm.forEachStoredElement(of: frozen.key, in: tree, of: version.reader, isMap: isMap) { mapKey, element in
+                elements.append((mapKey, Array(element)))
+            }
+        } catch {
+            version.fail(error)
+        }
+        return elements
+    }
+
+    /// What moving the baseline to a new version found.
+    enum Step {
+        /// Nothing the collection holds can have changed.
+        case unchanged
+        /// The owner is gone, and with it every element.
+        case ownerDeleted
+        /// The stored elements now, and a test of whether the object an element links to was
+        /// modified.
+        case elements([(mapKey: String?, bytes: [UInt8])], linkModified: ([UInt8]) -> Bool)
+    }
+
+    /// Moves the baseline to `version`, which `changes` made, and reads what the collection
+    /// holds there if it may have changed.
+    mutating func advance(to version: FrozenVersion, changes: ChangeSet, keyPaths: Set<String>?) -> Step {
+        let oldVersion = baseline
+        let mayHaveChanged = mayHaveChanged(changes)
+        move(to: version)
+        if !mayHaveChanged { return .unchanged }
+        guard let stored = storedElements() else { return .ownerDeleted }
+        return .elements(stored, linkModified: linkModifications(from: oldVersion, to: version, changes, keyPaths: keyPaths))
+    }
+
+    /// Whether `changes`, made after the baseline, may have changed the collection: false only
+    /// when they are all known, leave the owner's field alone, and change no object of the class
+    /// the elements link to (so that a commit elsewhere costs no reading of the collection).
+    private func mayHaveChanged(_ changes: ChangeSet) -> Bool {
+        guard changes.isComplete, let table = frozen.version.table(id: frozen.tableId), let field = table.fieldOf[frozen.property] else {
+            return true
+        }
+        let ownerChanges = changes.changes(of: frozen.tableId)
+        if ownerChanges.deleted.contains(frozen.key) { return true }
+        if let fields = ownerChanges.modified[frozen.key], fields.contains(field) || fields.contains(ChangeSet.ClassChanges.allFields) {
+            return true
+        }
+        switch propertyType {
+        case .object:
+            guard let target = linkedClassName.flatMap({ frozen.version.storedClassId(named: $0) }) else { return true }
+            return !changes.changes(of: target).isEmpty
+        case .any:
+            return !changes.changedTableIds.isEmpty
+        default:
+            return false
+        }
+    }
+
+    /// Moves to `version`: the collection there (empty if the owner was deleted, or its class
+    /// is gone: then bound to the version before).
+    private mutating func move(to version: FrozenVersion) {
+        baseline = version
+        let at = version.table(id: frozen.tableId).map { (version, $0) }
+            ?? frozen.version.table(id: frozen.tableId).map { (frozen.version, $0) }
+        guard let (bound, table) = at else { return }
+        ownerExists = bound === version && version.rowExists(table, frozen.key)
+        frozen = FrozenCollection(version: bound, table: table, key: frozen.key, property: frozen.property, ownerExists: ownerExists)
+    }
+
+    /// A test of whether the object an element links to was modified between `old` and `new`
+    /// (false for elements that are not links).
+    private func linkModifications(from old: FrozenVersion, to new: FrozenVersion, _ changes: ChangeSet, keyPaths: Set<String>?) -> ([UInt8]) -> Bool {
+        var byTable: [UInt32: ObjectModifications] = [:]
+        let typedTarget = linkedClassName.flatMap { new.storedClassId(named: $0) }
+        let type = propertyType
+        return { bytes in
+            guard let link = bytes.withUnsafeBytes({ ValueCodec.linkKey($0, as: type) }),
+                let tableId = link.table ?? typedTarget
+            else { return false }
+            if byTable[tableId] == nil {
+                byTable[tableId] = ObjectModifications(
+                    tableId: tableId, changes: changes, keyPaths: keyPaths,
+                    from: (old, old.table(id: tableId)), to: (new, new.table(id: tableId)))
+            }
+            return byTable[tableId]!.contains(link.key)
+        }
+    }
+}
+
+/// One element of a list or set, told apart from equal elements by its occurrence: the n-th
+/// equal element before and after a change are taken to be the same one.
+private struct Occurrence: Hashable {
+    let bytes: [UInt8]
+    let n: Int
+
+    static func of(_ elements: [(mapKey: String?, bytes: [UInt8])]) -> [Occurrence] {
+        var seen: [[UInt8]: Int] = [:]
+        return elements.map { element in
+            let n = seen[element.bytes, default: 0]
+            seen[element.bytes] = n + 1
+            return Occurrence(bytes: element.bytes, n: n)
+        }
+    }
+}
+
+/// A frozen list or set, made from the frozen collection property it wraps.
+protocol FrozenElements: Sendable {
+    associatedtype Live: _PersistedValue
+    init(frozen: FrozenCollection<Live>)
+}
+
+extension FrozenList: FrozenElements {}
+extension FrozenMutableSet: FrozenElements {}
+
+/// Watches a list or a set: compares its elements at each new version with the baseline's.
+struct ElementsObserver<Frozen: FrozenElements>: ChangeObserver {
+    private var owner: CollectionOwner<Frozen.Live>
+    private var elements: [Occurrence]
+    let keyPaths: Set<String>?
+    private(set) var isFinished = false
+
+    var baseline: FrozenVersion { owner.baseline }
+
+    /// The stream of `binding`'s collection, or a stream of its one error.
+    static func stream(_ binding: CollectionBinding?, what: String, keyPaths: [String]?) -> ChangeStream<RealmCollectionChange<Frozen>> {
+        do {
+            let owner = try CollectionOwner<Frozen.Live>(binding, what: what)
+            return ChangeStream(core: StreamCore(Self(owner: owner, keyPaths: observedPropertyNames(keyPaths))))
+        } catch {
+            return ChangeStream(core: StreamCore(failing: .error(error)))
+        }
+    }
+
+    private init(owner: CollectionOwner<Frozen.Live>, keyPaths: Set<String>?) {
+        self.owner = owner
+        self.keyPaths = keyPaths
+        elements = Occurrence.of(owner.storedElements() ?? [])
+    }
+
+    func initial() -> RealmCollectionChange<Frozen>? { .initial(Frozen(frozen: owner.frozen)) }
+
+    mutating func advance(to version: FrozenVersion, changes: ChangeSet) -> RealmCollectionChange<Frozen>? {
+        let old = elements
+        switch owner.advance(to: version, changes: changes, keyPaths: keyPaths) {
+        case .unchanged:
+            return nil
+        case .ownerDeleted:
+            // Every element went with the owner, and nothing more will change.
+            isFinished = true
+            elements = []
+            return .update(Frozen(frozen: owner.frozen), deletions: Array(old.indices), insertions: [], modifications: [])
+        case .elements(let stored, let linkModified):
+            elements = Occurrence.of(stored)
+            let diff = CollectionDiff(old: old, new: elements) { linkModified($0.bytes) }
+            if diff.isEmpty { return nil }
+            return .update(Frozen(frozen: owner.frozen), deletions: diff.deletions, insertions: diff.insertions, modifications: diff.modifications)
+        }
+    }
+}
+
+/// Watches a map: compares its entries at each new version with the baseline's, by key.
+struct MapObserver<Key: _MapKey, Value: _Persistable>: ChangeObserver {
+    private var owner: CollectionOwner<Map<Key, Value>>
+    /// The baseline's entries: key → stored value.
+    private var entries: [String: [UInt8]]
+    let keyPaths: Set<String>?
+    private(set) var isFinished = false
+
+    var baseline: FrozenVersion { owner.baseline }
+
+    init(_ owner: CollectionOwner<Map<Key, Value>>, keyPaths: Set<String>?) {
+        self.owner = owner
+        self.keyPaths = keyPaths
+        entries = Self.entries(owner.storedElements() ?? [])
+    }
+
+    private static func entries(_ stored: [(mapKey: String?, bytes: [UInt8])]) -> [String: [UInt8]] {
+        Dictionary(stored.map { ($0.mapKey ?? "", $0.bytes) }, uniquingKeysWith: { _, last in last })
+    }
+
+    func initial() -> RealmMapChange<FrozenMap<Key, Value>>? { .initial(FrozenMap(frozen: owner.frozen)) }
+
+    mutating func advance(to version: FrozenVersion, changes: ChangeSet) -> RealmMapChange<FrozenMap<Key, Value>>? {
+        let old = entries
+        switch owner.advance(to: version, changes: changes, keyPaths: keyPaths) {
+        case .unchanged:
+            return nil
+        case .ownerDeleted:
+            isFinished = true
+            entries = [:]
+            return .update(FrozenMap(frozen: owner.frozen), deletions: old.keys.sorted().map(Key.init(_mapKey:)), insertions: [], modifications: [])
+        case .elements(let stored, let linkModified):
+            entries = Self.entries(stored)
+            let deletions = old.keys.filter { entries[$0] == nil }.sorted()
+            var insertions: [String] = []
+            var modifications: [String] = []
+            for (key, bytes) in entries {
+                if let before = old[key] {
+                    if before != bytes || linkModified(bytes) { modifications.append(key) }
+                } else {
+                    insertions.append(key)
+                }
+            }
+            if deletions.isEmpty && insertions.isEmpty && modifications.isEmpty { return nil }
+            return .update(
+                FrozenMap(frozen: owner.frozen), deletions: deletions.map(Key.init(_mapKey:)),
+                insertions: insertions.sorted().map(Key.init(_mapKey:)), modifications: modifications.sorted().map(Key.init(_mapKey:)))
+        }
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import Testing
+@testable import Burrow
+
+final class CCToy: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var name = ""
+    @Persisted var price = 0
+}
+
+final class CCOwner: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var label = ""
+    @Persisted var numbers: List<Int>
+    @Persisted var toys: List<CCToy>
+    @Persisted var tags: MutableSet<String>
+    @Persisted var scores: Map<String, Int>
+    @Persisted var toyByRoom: Map<String, CCToy?>
+}
+
+/// Change streams of lists, sets, maps and whole realms.
+@Suite struct CollectionChangeStreamTests {
+    private struct Update<Element> {
+        var elements: [Element]
+        var deletions: [Int]
+        var insertions: [Int]
+        var modifications: [Int]
+    }
+
+    /// The update in `change` with its elements, or a recorded issue.
+    private func update<C: Sequence & Sendable>(
+        _ change: RealmCollectionChange<C>?, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Update<C.Element>? {
+        guard case .update(let collection, let deletions, let insertions, let modifications) = change else {
+            Issue.record("expected an update, got \(String(describing: change))", sourceLocation: sourceLocation)
+            return nil
+        }
+        return Update(elements: Array(collection), deletions: deletions, insertions: insertions, modifications: modifications)
+    }
+
+    /// A realm with one owner (id 1) holding `numbers` and the toys 1, 2, 3.
+    private func seeded(numbers: [Int] = [1, 2, 3]) throws -> (Realm, CCOwner) {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        let owner = CCOwner(value: ["id": 1, "numbers": numbers])
+        try realm.write {
+            try realm.add(owner)
+            for id in 1...3 { owner.toys.append(try realm.create(CCToy.self, value: ["id": id, "name": "toy \(id)", "price": id])) }
+        }
+        return (realm, owner)
+    }
+
+    @Test func aListOfValuesReportsWhatEachCommitDidByIndex() async throws {
+        let (realm, owner) = try seeded()
+        let changes = owner.numbers.changes().makeAsyncIterator()
+        guard case .initial(let initial) = await next(changes) else { Issue.record("no initial element"); return }
+        #expect(Array(initial) == [1, 2, 3])
+
+        try realm.write { owner.numbers.append(4) }
+        let appended = update(await next(changes))
+        #expect(appended?.elements == [1, 2, 3, 4] && appended?.insertions == [3] && appended?.deletions == [])
+
+        try realm.write { owner.numbers.remove(at: 0) }
+        let removed = update(await next(changes))
+        #expect(removed?.elements == [2, 3, 4] && removed?.deletions == [0] && removed?.insertions == [])
+
+        try realm.write { owner.numbers[1] = 30 }
+        let replaced = update(await next(changes))
+        #expect(replaced?.elements == [2, 30, 4])
+        #expect(replaced?.deletions == [1] && replaced?.insertions == [1], "a value replaced in place is deleted and inserted")
+
+        // A commit that leaves the list alone yields nothing: the next element is the one after.
+        try realm.write { owner.label = "changed" }
+        try realm.write { owner.numbers.insert(1, at: 0) }
+        let inserted = update(await next(changes))
+        #expect(inserted?.elements == [1, 2, 30, 4] && inserted?.insertions == [0] && inserted?.deletions == [])
+    }
+
+    @Test func equalValuesAreToldApartByOccurrence() async throws {
+        let (realm, owner) = try seeded(numbers: [7, 7, 8])
+        let changes = owner.numbers.changes().makeAsyncIterator()
+        _ = await next(changes)
+        try realm.write { owner.numbers.remove(at: 0) }
+        let removed = update(await next(changes))
+        #expect(removed?.elements == [7, 8])
+        #expect(removed?.deletions == [1] && removed?.insertions == [], "one 7 fewer: the last one is taken as gone")
+    }
+
+    @Test func aListOfObjectsReportsMovesAndModifiedObjects() async throws {
+        let (realm, owner) = try seeded()
+        let changes = owner.toys.changes().makeAsyncIterator()
+        _ = await next(changes)
+
+        try realm.write { realm.object(ofType: CCToy.self, forPrimaryKey: 2)!.name = "renamed" }
+        let modified = update(await next(changes))
+        #expect(modified?.elements.map(\.id) == [1, 2, 3] && modified?.modifications == [1])
+        #expect(modified?.elements[1].name == "renamed" && modified?.elements[1].isFrozen == true)
+
+        try realm.write { owner.toys.move(from: 0, to: 2) }
+        let moved = update(await next(changes))
+        #expect(moved?.elements.map(\.id) == [2, 3, 1] && moved?.deletions == [0] && moved?.insertions == [2])
+
+        // Deleting a toy removes it from the list.
+        try realm.write { try realm.delete(realm.object(ofType: CCToy.self, forPrimaryKey: 3)!) }
+        let deleted = update(await next(changes))
+        #expect(deleted?.elements.map(\.id) == [2, 1] && deleted?.deletions == [1])
+    }
+
+    @Test func keyPathsLimitWhichObjectChangesCount() async throws {
+        let (realm, owner) = try seeded()
+        let changes = owner.toys.changes(keyPaths: ["price"]).makeAsyncIterator()
+        _ = await next(changes)
+        try realm.write { realm.object(ofType: CCToy.self, forPrimaryKey: 1)!.name = "not observed" }
+        try realm.write { realm.object(ofType: CCToy.self, forPrimaryKey: 3)!.price = 30 }
+        let priced = update(await next(changes))
+        #expect(priced?.modifications == [2], "the name change is not reported")
+    }
+
+    @Test func deletingTheOwnerDeletesEveryElementAndEndsTheStream() async throws {
+        let (realm, owner) = try seeded()
+        let changes = owner.numbers.changes().makeAsyncIterator()
+        _ = await next(changes)
+        try realm.write { try realm.delete(owner) }
+        let gone = update(await next(changes))
+        #expect(gone?.elements == [] && gone?.deletions == [0, 1, 2])
+        #expect(await next(changes) == nil, "the stream ends")
+    }
+
+    @Test func aSetReportsIndicesInItsOrder() async throws {
+        let (realm, owner) = try seeded()
+        try realm.write { owner.tags.insert(objectsIn: ["b", "d"]) }
+        let changes = owner.tags.changes().makeAsyncIterator()
+        guard case .initial(let initial) = await next(changes) else { Issue.record("no initial element"); return }
+        #expect(Array(initial) == ["b", "d"])
+        try realm.write {
+            owner.tags.insert("a")
+            owner.tags.insert("c")
+            owner.tags.remove("d")
+        }
+        let changed = update(await next(changes))
+        #expect(changed?.elements == ["a", "b", "c"] && changed?.insertions == [0, 2] && changed?.deletions == [1])
+    }
+
+    @Test func aMapReportsKeys() async throws {
+        let (realm, owner) = try seeded()
+        try realm.write {
+            owner.scores["a"] = 1
+            owner.scores["b"] = 2
+            owner.toyByRoom["hall"] = realm.object(ofType: CCToy.self, forPrimaryKey: 1)
+        }
+        let scores = owner.scores.changes().makeAsyncIterator()
+        let rooms = owner.toyByRoom.changes().makeAsyncIterator()
+        guard case .initial(let initial) = await next(scores) else { Issue.record("no initial element"); return }
+        #expect(initial["a"] == 1 && initial.count == 2)
+        _ = await next(rooms)
+
+        try realm.write {
+            owner.scores["b"] = 20
+            owner.scores["c"] = 3
+            owner.scores.removeObject(for: "a")
+        }
+        guard case .update(let map, let deletions, let insertions, let modifications) = await next(scores) else {
+            Issue.record("no update"); return
+        }
+        #expect(map["b"] == 20 && map["c"] == 3 && map["a"] == nil)
+        #expect(deletions == ["a"] && insertions == ["c"] && modifications == ["b"])
+
+        try realm.write { realm.object(ofType: CCToy.self, forPrimaryKey: 1)!.price = 100 }
+        guard case .update(let roomMap, _, _, let modifiedRooms) = await next(rooms) else { Issue.record("no update"); return }
+        #expect(modifiedRooms == ["hall"], "the object under a key changed")
+        #expect(roomMap["hall"]??.price == 100)
+    }
+
+    @Test func aRealmReportsEachCommitAndTheClassesItChanged() async throws {
+        let (realm, owner) = try seeded()
+        let stream = realm.changes()
+        let changes = stream.makeAsyncIterator()
+        guard case .initial(let version) = await next(changes) else { Issue.record("no initial element"); return }
+        #expect(version == realm.version)
+
+        try realm.write { realm.object(ofType: CCToy.self, forPrimaryKey: 1)!.price = 5 }
+        guard case .update(let first, let classes) = await next(changes) else { Issue.record("no update"); return }
+        #expect(first == realm.version && classes == ["CCToy"])
+
+        try realm.write(withoutNotifying: [stream.token]) { owner.label = "silent" }
+        try realm.write { try realm.add(CCToy(value: ["id": 9])); owner.label = "loud" }
+        guard case .update(let second, let both) = await next(changes) else { Issue.record("no update"); return }
+        #expect(second == realm.version && both == ["CCToy", "CCOwner"], "the silent write yields nothing of its own")
+    }
+
+    @Test func streamsThatCannotStartYieldOneError() async throws {
+        let (realm, owner) = try seeded()
+        let unmanaged = CCOwner()
+        let frozenOwner = try #require(try realm.freeze().object(ofType: CCOwner.self, forPrimaryKey: owner.id))
+        for stream in [unmanaged.numbers.changes(), frozenOwner.numbers.changes()] {
+            let changes = stream.makeAsyncIterator()
+            guard case .error(let error) = await next(changes) else { Issue.record("expected an error"); continue }
+            #expect(error.description.contains("List<Int>"))
+            #expect(await next(changes) == nil)
+        }
+        let madeInAWrite = try realm.write { (realm.changes(), owner.numbers.changes()) }
+        guard case .error = await next(madeInAWrite.0.makeAsyncIterator()) else { Issue.record("a realm stream made in a write starts"); return }
+        guard case .error = await next(madeInAWrite.1.makeAsyncIterator()) else { Issue.record("a list stream made in a write starts"); return }
+        guard case .error = await next(try realm.freeze().changes().makeAsyncIterator()) else { Issue.record("a frozen realm has changes"); return }
+        guard case .error = await next(CCOwner().scores.changes().makeAsyncIterator()) else { Issue.record("an unmanaged map has changes"); return }
+    }
+}
