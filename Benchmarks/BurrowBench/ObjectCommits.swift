@@ -40,29 +40,33 @@ enum ObjectCommits {
         // A run of .normal commits takes milliseconds: take more of them.
         let runs = full ? bench.runs : 3 * bench.runs
         bench.log("\(workload): \(commits) asyncWrites of one Dog each, .\(full ? "full" : "normal") vs SQLite WAL synchronous=\(synchronous) (\(runs) runs)")
-        let files = ["commits.burrow", "commits.sqlite", "commits-actor.burrow"]
-        let results = try Timing.interleaved(runs, subjects: 3) { subject, _ in
+        let files = ["commits.burrow", "commits.sqlite", "commits-actor.burrow", "commits-sync.burrow"]
+        let results = try Timing.interleaved(runs, subjects: 4) { subject, _ in
             let path = bench.path(files[subject])
             defer { bench.remove(files[subject]) }
             switch subject {
-            case 0: return try burrowCommits(path, data, durability: durability, viaActor: false)
+            case 0: return try burrowCommits(path, data, durability: durability, .inActor)
             case 1: return try sqliteCommits(path, data, buffers, synchronous: synchronous)
-            default: return try burrowCommits(path, data, durability: durability, viaActor: true)
+            case 2: return try burrowCommits(path, data, durability: durability, .viaActor)
+            default: return try burrowSynchronousCommits(path, data, durability: durability)
             }
         }
-        let (b, s, a) = (results[0], results[1], results[2])
-        bench.logRuns([("burrow", b), ("sqlite", s), ("burrow via RealmActor.asyncWrite", a)])
+        let (b, s, a, w) = (results[0], results[1], results[2], results[3])
+        bench.logRuns([("burrow", b), ("sqlite", s), ("burrow via RealmActor.asyncWrite", a), ("burrow realm.write on a thread", w)])
         let burrowSeconds = Timing.median(b)
         let sqliteSeconds = Timing.median(s)
         let viaActor = Double(commits) / Timing.median(a)
+        let onThread = Double(commits) / Timing.median(w)
         var m = Measurement(
             group: "objects", workload: workload, unit: "commits/s",
             burrow: Double(commits) / burrowSeconds, sqlite: Double(commits) / sqliteSeconds, better: .higher)
         m.extras = [
             .init(key: "burrow_via_actor", value: viaActor, decimals: 1),
             .init(key: "speedup_via_actor", value: viaActor / m.sqlite, decimals: 2),
+            .init(key: "burrow_sync_write", value: onThread, decimals: 1),
+            .init(key: "speedup_sync_write", value: onThread / m.sqlite, decimals: 2),
         ]
-        m.note = "realm.asyncWrite in the actor; via RealmActor.asyncWrite from a task: \(Format.human(viaActor)) (\(Format.fixed(viaActor / m.sqlite, 2))x)"
+        m.note = "realm.asyncWrite in the actor; via RealmActor.asyncWrite from a task: \(Format.human(viaActor)) (\(Format.fixed(viaActor / m.sqlite, 2))x); realm.write on a thread: \(Format.human(onThread)) (\(Format.fixed(onThread / m.sqlite, 2))x)"
         return CommitResult(measurement: m, burrowSeconds: burrowSeconds, sqliteSeconds: sqliteSeconds)
     }
 
@@ -76,17 +80,24 @@ enum ObjectCommits {
         }
     }
 
-    /// Opens a `RealmActor` on a new file (untimed), then times `commits` single-Dog writes:
-    /// the realm's own `asyncWrite` inside the actor, or (`viaActor`) `RealmActor.asyncWrite`
-    /// called from a task outside it, which adds an actor hop per commit.
-    static func burrowCommits(_ path: String, _ data: ObjectDataset, durability: Realm.Durability, viaActor: Bool) throws -> Double {
+    /// How a commit workload's Burrow side writes.
+    enum CommitCaller {
+        /// The realm's own `asyncWrite`, inside the `RealmActor`.
+        case inActor
+        /// `RealmActor.asyncWrite` called from a task outside it: an actor hop per commit.
+        case viaActor
+    }
+
+    /// Opens a `RealmActor` on a new file (untimed), then times `commits` single-Dog writes
+    /// made as `caller` says.
+    static func burrowCommits(_ path: String, _ data: ObjectDataset, durability: Realm.Durability, _ caller: CommitCaller) throws -> Double {
         let configuration = ObjectWorkloads.configuration(path, durability: durability)
         let count = commits
         let (seconds, stored) = try AsyncBridge.run {
             let db = try await RealmActor(configuration: configuration)
             let clock = ContinuousClock()
             let start = clock.now
-            if viaActor {
+            if caller == .viaActor {
                 for i in 0..<count {
                     try await db.asyncWrite { realm in try realm.add(data.makeDog(i), update: .modified) }
                 }
@@ -99,6 +110,20 @@ enum ObjectCommits {
             return (seconds, stored)
         }
         guard stored == count else { throw BenchmarkError("Burrow commits: \(stored) dogs stored, expected \(count)") }
+        return seconds
+    }
+
+    /// Opens a realm on this thread (untimed), then times `commits` single-Dog synchronous
+    /// `realm.write`s: as SQLite's side runs, on a plain thread that blocks for each sync.
+    static func burrowSynchronousCommits(_ path: String, _ data: ObjectDataset, durability: Realm.Durability) throws -> Double {
+        let realm = try Realm(configuration: ObjectWorkloads.configuration(path, durability: durability))
+        let seconds = try Timing.seconds {
+            for i in 0..<commits {
+                try realm.write { try realm.add(data.makeDog(i), update: .modified) }
+            }
+        }
+        let stored = realm.objects(Dog.self).count
+        guard stored == commits else { throw BenchmarkError("Burrow synchronous commits: \(stored) dogs stored, expected \(commits)") }
         return seconds
     }
 

@@ -96,6 +96,9 @@ struct CollectionOwner<Live: _PersistedValue>: Sendable {
         case unchanged
         /// The owner is gone, and with it every element.
         case ownerDeleted
+        /// The owner's class can no longer be read as this process declares it (its stored
+        /// schema changed): the stream cannot follow it.
+        case unreadable(RealmError)
         /// The stored elements now, and a test of whether the object an element links to was
         /// modified.
         case elements([(mapKey: String?, bytes: [UInt8])], linkModified: ([UInt8]) -> Bool)
@@ -105,6 +108,9 @@ struct CollectionOwner<Live: _PersistedValue>: Sendable {
     /// holds there if it may have changed.
     mutating func advance(to version: FrozenVersion, changes: ChangeSet, keyPaths: Set<String>?) -> Step {
         let oldVersion = baseline
+        guard version.table(id: frozen.tableId) != nil else {
+            return .unreadable(RealmError(.schemaMismatch, "The class of the object that owns this collection no longer matches its stored schema; the change stream ends."))
+        }
         let mayHaveChanged = mayHaveChanged(changes)
         move(to: version)
         if !mayHaveChanged { return .unchanged }
@@ -135,15 +141,13 @@ struct CollectionOwner<Live: _PersistedValue>: Sendable {
         }
     }
 
-    /// Moves to `version`: the collection there (empty if the owner was deleted, or its class
-    /// is gone: then bound to the version before).
+    /// Moves to `version`, where the owner's class can be read: the collection there (empty
+    /// if the owner was deleted).
     private mutating func move(to version: FrozenVersion) {
         baseline = version
-        let at = version.table(id: frozen.tableId).map { (version, $0) }
-            ?? frozen.version.table(id: frozen.tableId).map { (frozen.version, $0) }
-        guard let (bound, table) = at else { return }
-        ownerExists = bound === version && version.rowExists(table, frozen.key)
-        frozen = FrozenCollection(version: bound, table: table, key: frozen.key, property: frozen.property, ownerExists: ownerExists)
+        guard let table = version.table(id: frozen.tableId) else { return }
+        ownerExists = version.rowExists(table, frozen.key)
+        frozen = FrozenCollection(version: version, table: table, key: frozen.key, property: frozen.property, ownerExists: ownerExists)
     }
 
     /// A test of whether the object an element links to was modified between `old` and `new`
@@ -166,22 +170,6 @@ struct CollectionOwner<Live: _PersistedValue>: Sendable {
     }
 }
 
-/// One element of a list or set, told apart from equal elements by its occurrence: the n-th
-/// equal element before and after a change are taken to be the same one.
-private struct Occurrence: Hashable {
-    let bytes: [UInt8]
-    let n: Int
-
-    static func of(_ elements: [(mapKey: String?, bytes: [UInt8])]) -> [Occurrence] {
-        var seen: [[UInt8]: Int] = [:]
-        return elements.map { element in
-            let n = seen[element.bytes, default: 0]
-            seen[element.bytes] = n + 1
-            return Occurrence(bytes: element.bytes, n: n)
-        }
-    }
-}
-
 /// A frozen list or set, made from the frozen collection property it wraps.
 protocol FrozenElements: Sendable {
     associatedtype Live: _PersistedValue
@@ -194,7 +182,8 @@ extension FrozenMutableSet: FrozenElements {}
 /// Watches a list or a set: compares its elements at each new version with the baseline's.
 struct ElementsObserver<Frozen: FrozenElements>: ChangeObserver {
     private var owner: CollectionOwner<Frozen.Live>
-    private var elements: [Occurrence]
+    /// The baseline's stored elements, in order.
+    private var elements: [[UInt8]]
     let keyPaths: Set<String>?
     private(set) var isFinished = false
 
@@ -213,7 +202,7 @@ struct ElementsObserver<Frozen: FrozenElements>: ChangeObserver {
     private init(owner: CollectionOwner<Frozen.Live>, keyPaths: Set<String>?) {
         self.owner = owner
         self.keyPaths = keyPaths
-        elements = Occurrence.of(owner.storedElements() ?? [])
+        elements = (owner.storedElements() ?? []).map(\.bytes)
     }
 
     func initial() -> RealmCollectionChange<Frozen>? { .initial(Frozen(frozen: owner.frozen)) }
@@ -223,14 +212,17 @@ struct ElementsObserver<Frozen: FrozenElements>: ChangeObserver {
         switch owner.advance(to: version, changes: changes, keyPaths: keyPaths) {
         case .unchanged:
             return nil
+        case .unreadable(let error):
+            isFinished = true
+            return .error(error)
         case .ownerDeleted:
             // Every element went with the owner, and nothing more will change.
             isFinished = true
             elements = []
             return .update(Frozen(frozen: owner.frozen), deletions: Array(old.indices), insertions: [], modifications: [])
         case .elements(let stored, let linkModified):
-            elements = Occurrence.of(stored)
-            let diff = CollectionDiff(old: old, new: elements) { linkModified($0.bytes) }
+            elements = stored.map(\.bytes)
+            let diff = CollectionDiff(repeating: old, elements, isModified: linkModified)
             if diff.isEmpty { return nil }
             return .update(Frozen(frozen: owner.frozen), deletions: diff.deletions, insertions: diff.insertions, modifications: diff.modifications)
         }
@@ -264,6 +256,9 @@ struct MapObserver<Key: _MapKey, Value: _Persistable>: ChangeObserver {
         switch owner.advance(to: version, changes: changes, keyPaths: keyPaths) {
         case .unchanged:
             return nil
+        case .unreadable(let error):
+            isFinished = true
+            return .error(error)
         case .ownerDeleted:
             isFinished = true
             entries = [:]

@@ -45,6 +45,80 @@ struct CollectionDiff: Equatable, Sendable {
         insertions.sort()
     }
 
+    /// The changes between two orderings of elements that may repeat (a list's values or
+    /// links). The common beginning and end are kept as they are, so one insertion, removal or
+    /// replacement is reported as just that. In between, the fewest deletions and insertions
+    /// (a longest common subsequence) while that part is small (`exactLimit` pairs of
+    /// positions); past that, the n-th of equal elements before and after the change are taken
+    /// to be the same one, in O(n log n).
+    init<Element: Hashable>(repeating old: [Element], _ new: [Element], isModified: (Element) -> Bool) {
+        var prefix = 0
+        while prefix < old.count, prefix < new.count, old[prefix] == new[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < old.count - prefix, suffix < new.count - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] {
+            suffix += 1
+        }
+        let (a, b) = (old[prefix..<(old.count - suffix)], new[prefix..<(new.count - suffix)])
+        let middle = a.count * b.count <= Self.exactLimit
+            ? CollectionDiff(commonSubsequenceOf: a, b, isModified: isModified)
+            : CollectionDiff(old: Occurrence.numbering(a), new: Occurrence.numbering(b)) { isModified($0.element) }
+        deletions = middle.deletions.map { $0 + prefix }
+        insertions = middle.insertions.map { $0 + prefix }
+        modifications = (0..<prefix).filter { isModified(new[$0]) } + middle.modifications.map { $0 + prefix }
+            + ((new.count - suffix)..<new.count).filter { isModified(new[$0]) }
+    }
+
+    /// Above this many pairs of positions, a list's changed middle is diffed by occurrence
+    /// rather than exactly (the exact diff takes time and memory in their product).
+    static let exactLimit = 1 << 20
+
+    /// The changes that keep a longest common subsequence of `a` and `b` (indices from 0 in
+    /// each), by dynamic programming over the two.
+    private init<Element: Equatable>(commonSubsequenceOf a: ArraySlice<Element>, _ b: ArraySlice<Element>, isModified: (Element) -> Bool) {
+        let (n, m) = (a.count, b.count)
+        let (a, b) = (Array(a), Array(b))
+        // lengths[i * (m + 1) + j]: the longest common subsequence of a[i...] and b[j...].
+        var lengths = [Int32](repeating: 0, count: (n + 1) * (m + 1))
+        for i in stride(from: n - 1, through: 0, by: -1) {
+            for j in stride(from: m - 1, through: 0, by: -1) {
+                lengths[i * (m + 1) + j] = a[i] == b[j]
+                    ? lengths[(i + 1) * (m + 1) + j + 1] + 1
+                    : max(lengths[(i + 1) * (m + 1) + j], lengths[i * (m + 1) + j + 1])
+            }
+        }
+        var (i, j) = (0, 0)
+        while i < n && j < m {
+            if a[i] == b[j] {
+                if isModified(b[j]) { modifications.append(j) }
+                i += 1
+                j += 1
+            } else if lengths[(i + 1) * (m + 1) + j] >= lengths[i * (m + 1) + j + 1] {
+                deletions.append(i)
+                i += 1
+            } else {
+                insertions.append(j)
+                j += 1
+            }
+        }
+        deletions += i..<n
+        insertions += j..<m
+    }
+
+    /// An element told apart from equal ones by its occurrence (the n-th equal one).
+    private struct Occurrence<Element: Hashable>: Hashable {
+        let element: Element
+        let n: Int
+
+        static func numbering(_ elements: ArraySlice<Element>) -> [Occurrence] {
+            var seen: [Element: Int] = [:]
+            return elements.map { element in
+                let n = seen[element, default: 0]
+                seen[element] = n + 1
+                return Occurrence(element: element, n: n)
+            }
+        }
+    }
+
     /// The positions in `values` of a longest strictly increasing subsequence (patience sorting,
     /// O(n log n)).
     static func longestIncreasingRun(_ values: [Int]) -> Set<Int> {

@@ -2,7 +2,8 @@
 /// (see `Persisted+Codable.swift`): `List` and `MutableSet` as arrays, `Map` as a dictionary
 /// keyed by its keys. Decoding makes an unmanaged collection. `LinkingObjects` and `Results`
 /// encode as arrays of their objects; a `LinkingObjects` decodes as empty, whatever the input
-/// says, since it is computed from the links that point at its object.
+/// says, since it is computed from the links that point at its object. The frozen collections
+/// encode as their live ones do.
 
 extension List: Decodable where Element: Decodable {
     public convenience init(from decoder: any Decoder) throws {
@@ -50,10 +51,15 @@ extension Map: Decodable where Value: Decodable {
 
 extension Map: Encodable where Value: Encodable {
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: MapCodingKey.self)
-        for (key, value) in self {
-            try container.encode(value, forKey: MapCodingKey(stringValue: key._mapKey))
-        }
+        try encodeEntries(self, to: encoder)
+    }
+}
+
+/// Encodes a map's entries as a keyed container.
+private func encodeEntries<Key: _MapKey, Value: Encodable>(_ entries: some Sequence<(key: Key, value: Value)>, to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: MapCodingKey.self)
+    for (key, value) in entries {
+        try container.encode(value, forKey: MapCodingKey(stringValue: key._mapKey))
     }
 }
 
@@ -87,6 +93,30 @@ extension Frozen: Encodable where T: Encodable {
 }
 
 extension FrozenResults: Encodable where T: Encodable {
+    public func encode(to encoder: any Encoder) throws {
+        try Array(self).encode(to: encoder)
+    }
+}
+
+extension FrozenList: Encodable where Element: Encodable {
+    public func encode(to encoder: any Encoder) throws {
+        try Array(self).encode(to: encoder)
+    }
+}
+
+extension FrozenMutableSet: Encodable where Element: Encodable {
+    public func encode(to encoder: any Encoder) throws {
+        try Array(self).encode(to: encoder)
+    }
+}
+
+extension FrozenMap: Encodable where Value: Encodable {
+    public func encode(to encoder: any Encoder) throws {
+        try encodeEntries(self, to: encoder)
+    }
+}
+
+extension FrozenLinkingObjects: Encodable where Element: Encodable {
     public func encode(to encoder: any Encoder) throws {
         try Array(self).encode(to: encoder)
     }

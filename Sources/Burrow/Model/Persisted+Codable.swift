@@ -10,7 +10,8 @@
 extension Persisted: Decodable where Value: Decodable {
     /// Decodes the property's value; the property is unmanaged, as on a new object.
     public init(from decoder: any Decoder) throws {
-        self.init(storage: .unmanaged(try Value(from: decoder)), primaryKey: false, indexed: false)
+        // Through a container, so that the decoder's strategies (dates, data) apply.
+        self.init(storage: .unmanaged(try decoder.singleValueContainer().decode(Value.self)), primaryKey: false, indexed: false)
     }
 }
 
@@ -24,7 +25,9 @@ extension Persisted: Encodable where Value: Encodable {
                 debugDescription: "Only unmanaged objects can be encoded by the synthesized encode(to:): a managed @Persisted property cannot reach its object. Define encode(to:) on the model class, reading the properties through self, to encode managed and frozen objects."))
         }
         var copy = self
-        try copy.unmanagedValue().encode(to: encoder)
+        // Through a container, so that the encoder's strategies (dates, data) apply.
+        var container = encoder.singleValueContainer()
+        try container.encode(copy.unmanagedValue())
     }
 }
 

@@ -71,10 +71,17 @@ public final class Migration {
         guard let table = liveTable(named: typeName) else {
             return fail(RealmError(.invalidArgument, "\(call): no class of this realm is stored as \(typeName) now."))
         }
+        guard let newField = table.stored.fieldIndex(of: newName) else {
+            return fail(RealmError(.invalidArgument, "\(call): \(typeName) declares no property '\(newName)' now; declare it in the class first."))
+        }
         let old = stored.properties[field]
-        if let new = table.stored.fieldIndex(of: newName).map({ table.stored.properties[$0] }),
-           (old.type, old.collection, old.objectClassName) != (new.type, new.collection, new.objectClassName) {
-            return fail(RealmError(.invalidArgument, "\(call): '\(oldName)' and '\(newName)' hold different types; a renamed property keeps its type. Convert the values in enumerateObjects instead."))
+        let new = table.stored.properties[newField]
+        if let target = old.objectClassName, oldSchema.classes[target]?.isEmbedded == true {
+            return fail(RealmError(.invalidArgument, "\(call): '\(oldName)' holds embedded objects, which renameProperty cannot move yet. Create new ones in enumerateObjects from the old objects' values."))
+        }
+        // A required property may become optional; anything else must stay as it was.
+        if (old.type, old.collection, old.objectClassName) != (new.type, new.collection, new.objectClassName) || (old.isOptional && !new.isOptional) {
+            return fail(RealmError(.invalidArgument, "\(call): '\(oldName)' and '\(newName)' hold different types; a renamed property keeps its type (it may become optional). Convert the values in enumerateObjects instead."))
         }
         for key in oldKeys(of: stored) where realm.rowExists(table, key) {
             let old = OldObject(migration: self, stored: stored, key: key)

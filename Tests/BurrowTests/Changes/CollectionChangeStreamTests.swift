@@ -75,14 +75,26 @@ final class CCOwner: Object {
         #expect(inserted?.elements == [1, 2, 30, 4] && inserted?.insertions == [0] && inserted?.deletions == [])
     }
 
-    @Test func equalValuesAreToldApartByOccurrence() async throws {
-        let (realm, owner) = try seeded(numbers: [7, 7, 8])
+    @Test func repeatedValuesGiveTheSmallestChange() async throws {
+        let (realm, owner) = try seeded(numbers: [1, 2, 1, 2, 1, 2])
         let changes = owner.numbers.changes().makeAsyncIterator()
         _ = await next(changes)
         try realm.write { owner.numbers.remove(at: 0) }
         let removed = update(await next(changes))
-        #expect(removed?.elements == [7, 8])
-        #expect(removed?.deletions == [1] && removed?.insertions == [], "one 7 fewer: the last one is taken as gone")
+        #expect(removed?.elements == [2, 1, 2, 1, 2])
+        #expect(removed?.deletions == [0] && removed?.insertions == [], "one removal, not moves")
+        try realm.write { owner.numbers.insert(2, at: 2) }
+        let inserted = update(await next(changes))
+        #expect(inserted?.elements == [2, 1, 2, 2, 1, 2])
+        #expect(inserted?.deletions == [] && inserted?.insertions.count == 1, "one insertion of an equal value")
+        // Between a changed beginning and end, the fewest deletions and insertions.
+        try realm.write {
+            owner.numbers.removeAll()
+            owner.numbers.append(objectsIn: [9, 1, 2, 2, 1, 8])
+        }
+        let middle = update(await next(changes))
+        #expect(middle?.elements == [9, 1, 2, 2, 1, 8])
+        #expect(middle?.deletions == [0, 5] && middle?.insertions == [0, 5], "1 2 2 1 stays: \(String(describing: middle))")
     }
 
     @Test func aListOfObjectsReportsMovesAndModifiedObjects() async throws {
@@ -202,5 +214,54 @@ final class CCOwner: Object {
         guard case .error = await next(madeInAWrite.1.makeAsyncIterator()) else { Issue.record("a list stream made in a write starts"); return }
         guard case .error = await next(try realm.freeze().changes().makeAsyncIterator()) else { Issue.record("a frozen realm has changes"); return }
         guard case .error = await next(CCOwner().scores.changes().makeAsyncIterator()) else { Issue.record("an unmanaged map has changes"); return }
+    }
+}
+
+/// `CollectionDiff(repeating:)` against a model: the elements it keeps are equal and in order,
+/// and, while the changed middle is small, they are as many as a longest common subsequence.
+@Suite struct RepeatingDiffModelTests {
+    /// What the diff keeps of `old` and of `new`: each must be the same sequence.
+    private func kept(_ old: [Int], _ new: [Int], _ diff: CollectionDiff) -> (fromOld: [Int], fromNew: [Int]) {
+        let deleted = Set(diff.deletions), inserted = Set(diff.insertions)
+        return (old.indices.filter { !deleted.contains($0) }.map { old[$0] }, new.indices.filter { !inserted.contains($0) }.map { new[$0] })
+    }
+
+    /// The length of a longest common subsequence, by its recursive definition.
+    private func lcsLength(_ a: [Int], _ b: [Int]) -> Int {
+        var memo: [Int: Int] = [:]
+        func length(_ i: Int, _ j: Int) -> Int {
+            if i == a.count || j == b.count { return 0 }
+            if let known = memo[i * 10_000 + j] { return known }
+            let result = a[i] == b[j] ? 1 + length(i + 1, j + 1) : max(length(i + 1, j), length(i, j + 1))
+            memo[i * 10_000 + j] = result
+            return result
+        }
+        return length(0, 0)
+    }
+
+    @Test func smallListsKeepALongestCommonSubsequence() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            let old = (0..<Int.random(in: 0...12, using: &generator)).map { _ in Int.random(in: 0...2, using: &generator) }
+            let new = (0..<Int.random(in: 0...12, using: &generator)).map { _ in Int.random(in: 0...2, using: &generator) }
+            let diff = CollectionDiff(repeating: old, new) { $0 == 2 }
+            let (fromOld, fromNew) = kept(old, new, diff)
+            #expect(fromOld == fromNew, "\(old) → \(new): \(diff)")
+            #expect(fromNew.count == lcsLength(old, new), "\(old) → \(new): \(diff)")
+            #expect(diff.modifications == new.indices.filter { !Set(diff.insertions).contains($0) && new[$0] == 2 })
+        }
+    }
+
+    @Test func largeChangesStillKeepEqualElementsInOrder() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<5 {
+            let old = (0..<1_500).map { _ in Int.random(in: 0...4, using: &generator) }
+            let new = old.shuffled(using: &generator)
+            #expect(1_500 * 1_500 > CollectionDiff.exactLimit, "this exercises the occurrence diff")
+            let diff = CollectionDiff(repeating: old, new) { _ in false }
+            let (fromOld, fromNew) = kept(old, new, diff)
+            #expect(fromOld == fromNew)
+            #expect(diff.deletions.count - diff.insertions.count == old.count - new.count)
+        }
     }
 }

@@ -24,6 +24,8 @@ final class CodableDog: Object, Codable {
     @Persisted var age = 0
     @Persisted var color: CodableColor?
     @Persisted var birthday: Date?
+    @Persisted var adopted: Date
+    @Persisted var photo: Data
     @Persisted var weight: Decimal128
     @Persisted var favoriteToy: CodableToy?
     @Persisted var toys: List<CodableToy>
@@ -101,6 +103,20 @@ struct CodableTests {
         #expect(dog._id != other._id, "each decoded object without an _id gets a new ObjectId")
     }
 
+    @Test func theCodersStrategiesApplyToDatesAndData() throws {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let json = #"{"name": "Rex", "adopted": "2024-01-01T00:00:00Z", "birthday": "2020-06-01T12:00:00Z", "photo": "AQID"}"#
+        let dog = try decoder.decode(CodableDog.self, from: Data(json.utf8))
+        #expect(dog.adopted == Date(timeIntervalSince1970: 1_704_067_200))
+        #expect(dog.birthday == Date(timeIntervalSince1970: 1_591_012_800))
+        #expect(dog.photo == Data([1, 2, 3]), "data decodes from base64, the decoder's default")
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        let text = String(decoding: try encoder.encode(dog), as: UTF8.self)
+        #expect(text.contains(#""adopted":"2024-01-01T00:00:00Z""#) && text.contains(#""photo":"AQID""#))
+    }
+
     @Test func aValueOfTheWrongTypeThrowsADecodingError() {
         #expect(throws: DecodingError.self) {
             try JSONDecoder().decode(CodableDog.self, from: Data(#"{"name": "Rex", "age": "three"}"#.utf8))
@@ -164,8 +180,12 @@ struct CodableTests {
         }
         #expect(throws: EncodingError.self) { try JSONEncoder().encode(dog.freeze()) }
         #expect(throws: EncodingError.self) { try JSONEncoder().encode(realm.objects(CodableDog.self)) }
-        // A list of values reads through its binding, so a managed one encodes.
-        #expect(try JSONEncoder().encode(dog.nicknames).count > 2)
+        // A collection of values reads through its binding, so a managed or frozen one encodes.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(String(decoding: try encoder.encode(dog.scores), as: UTF8.self) == #"{"agility":7,"obedience":null}"#)
+        #expect(String(decoding: try encoder.encode(try dog.scores.freeze()), as: UTF8.self) == #"{"agility":7,"obedience":null}"#)
+        #expect(Set(try JSONDecoder().decode([String].self, from: try encoder.encode(try dog.nicknames.freeze()))) == ["rexy", "T-Rex"])
     }
 
     @Test func aHandWrittenEncodeEncodesManagedAndFrozenObjects() throws {

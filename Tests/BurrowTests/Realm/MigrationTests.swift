@@ -38,6 +38,23 @@ final class MigPersonLabels: Object {
     @Persisted var friend: MigPersonLabels?
 }
 
+/// An owner of embedded homes, before and after `homes` became `places`.
+final class MigHome: EmbeddedObject {
+    @Persisted var street = ""
+}
+
+final class MigOwnerV1: Object {
+    override class func _realmObjectName() -> String? { "MigOwner" }
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var homes: List<MigHome>
+}
+
+final class MigOwnerV2: Object {
+    override class func _realmObjectName() -> String? { "MigOwner" }
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var places: List<MigHome>
+}
+
 /// RealmSwift's migration API: old and new objects by name, renaming, deleting a class's data,
 /// creating and deleting objects in the migration, and a failing migration leaving the file as it was.
 @Suite struct MigrationTests {
@@ -168,6 +185,31 @@ final class MigPersonLabels: Object {
         _ = try other.storage.snapshot().verify()
     }
 
+    @Test func testEmbeddedObjectsMoveByTheirValues() throws {
+        var v1 = temporaryConfiguration()
+        v1.objectTypes = [MigOwnerV1.self, MigHome.self]
+        v1.schemaVersion = 1
+        do {
+            let realm = try Realm(configuration: v1)
+            try realm.write { try realm.create(MigOwnerV1.self, value: ["id": 1, "homes": [["street": "Elm"], ["street": "Oak"]]]) }
+        }
+        var renaming = v1
+        renaming.objectTypes = [MigOwnerV2.self, MigHome.self]
+        renaming.schemaVersion = 2
+        renaming.migrationBlock = { migration, _ in migration.renameProperty(onType: "MigOwner", from: "homes", to: "places") }
+        expectRealmError(.invalidArgument, mentioning: ["homes", "embedded objects"]) { _ = try Realm(configuration: renaming) }
+        // What the guide advises instead: new embedded objects from the old ones' values.
+        var copying = renaming
+        copying.migrationBlock = { migration, _ in
+            migration.enumerateObjects(ofType: "MigOwner") { oldObject, newObject in
+                let homes = oldObject!["homes"] as? [Any?] ?? []
+                newObject!["places"] = homes.compactMap { ($0 as? MigHome).map { ["street": $0.street] } }
+            }
+        }
+        let realm = try Realm(configuration: copying)
+        #expect(try #require(realm.object(ofType: MigOwnerV2.self, forPrimaryKey: 1)).places.map(\.street) == ["Elm", "Oak"])
+    }
+
     @Test func testAFailingMigrationThrowsAndLeavesTheFileAsItWas() throws {
         let v1 = try releaseOne()
         let v2 = releaseTwo(v1) { migration, _ in
@@ -176,6 +218,10 @@ final class MigPersonLabels: Object {
         expectRealmError(.invalidArgument, mentioning: ["years"]) { _ = try Realm(configuration: v2) }
         let renaming = releaseTwo(v1) { migration, _ in migration.renameProperty(onType: "MigPerson", from: "tags", to: "years") }
         expectRealmError(.invalidArgument, mentioning: ["tags", "years", "different types"]) { _ = try Realm(configuration: renaming) }
+        let toOptional = releaseTwo(v1) { migration, _ in migration.renameProperty(onType: "MigPerson", from: "nickname", to: "fullName") }
+        expectRealmError(.invalidArgument, mentioning: ["nickname", "fullName", "different types"]) { _ = try Realm(configuration: toOptional) }
+        let undeclared = releaseTwo(v1) { migration, _ in migration.renameProperty(onType: "MigPerson", from: "firstName", to: "alias") }
+        expectRealmError(.invalidArgument, mentioning: ["alias", "declares no property"]) { _ = try Realm(configuration: undeclared) }
         let creating = releaseTwo(v1) { migration, _ in migration.create("MigCard", value: ["text": "new"]) }
         expectRealmError(.schemaMismatch, mentioning: ["MigCard", "objectTypes"]) { _ = try Realm(configuration: creating) }
         let unknown = releaseTwo(v1) { migration, _ in migration.renameProperty(onType: "MigPerson", from: "surname", to: "fullName") }
