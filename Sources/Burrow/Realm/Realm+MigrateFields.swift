@@ -70,4 +70,45 @@ extension Realm {
             }
         }
     }
+
+    /// The embedded objects that the fields of `old` which `new` does not keep (removed, or
+    /// changed in type) link to, in the objects `rows` (key and row, in the old layout): an
+    /// embedded object lives only in its parent's field, so when the field goes, so must they.
+    func embeddedObjectsOfDroppedFields(
+        from old: StoredClass, to new: StoredClass, rows: [(ObjectKey, [UInt8])], in write: WriteState
+    ) throws(StorageError) -> [EmbeddedOrphan] {
+        let kept = Self.keptFields(from: old, to: new)
+        var orphans: [EmbeddedOrphan] = []
+        for (field, property) in old.properties.enumerated() where kept[field] == nil && property.type == .object {
+            guard let name = property.objectClassName, let target = currentFileSchema.classes[name], target.isEmbedded else { continue }
+            if let tree = Table.collectionTreeName(old.id, field, property.collection) {
+                for (key, _) in rows {
+                    try Realm.forEachStoredElement(of: key, in: tree, of: write.reader, isMap: property.collection == .map) { _, element in
+                        if let link = ValueCodec.linkKey(element, as: .object) { orphans.append(EmbeddedOrphan(table: target.id, key: link.key)) }
+                    }
+                }
+            } else {
+                for (_, row) in rows {
+                    let link = row.withUnsafeBytes { RowCodec.field($0, field).flatMap { ValueCodec.linkKey($0, as: .object) } }
+                    if let link { orphans.append(EmbeddedOrphan(table: target.id, key: link.key)) }
+                }
+            }
+        }
+        return orphans
+    }
+
+    /// Deletes the embedded objects of fields a migration dropped (with the embedded objects
+    /// they own in turn); those already deleted are skipped.
+    func deleteEmbeddedOrphans(_ orphans: [EmbeddedOrphan], in write: WriteState) throws(RealmError) {
+        for orphan in orphans {
+            guard let table = table(id: orphan.table) else { continue }
+            try deleteObject(table, orphan.key, in: write)
+        }
+    }
+}
+
+/// An embedded object whose parent's field a migration dropped.
+struct EmbeddedOrphan {
+    let table: UInt32
+    let key: ObjectKey
 }

@@ -154,12 +154,15 @@ extension Realm {
             }
             schema.info.schemaVersion = max(configuration.schemaVersion, oldVersion)
             try storeSchema(schema, changing: changedClasses, in: write)
+            var orphans: [EmbeddedOrphan] = []
             for (info, old, _) in changed {
-                try migrateRows(of: info, from: old)
+                orphans += try migrateRows(of: info, from: old)
             }
             if versionRaised, !isNewFile, let block = configuration.migrationBlock {
                 block(Migration(realm: self, oldSchemaVersion: oldVersion, oldSchema: oldSchema, before: before), oldVersion)
             }
+            // After the block, which may still read them as the old objects' values.
+            try deleteEmbeddedOrphans(orphans, in: write)
         }
     }
 
@@ -173,7 +176,7 @@ extension Realm {
             let new = Table.newStoredClass(for: info, id: old.id)
             schema.classes[info.name] = new
             try self.storeSchema(schema, changing: [new], in: write)
-            try self.migrateRows(of: info, from: old)
+            try self.deleteEmbeddedOrphans(try self.migrateRows(of: info, from: old), in: write)
         }
         if write != nil {
             try migrate()
@@ -184,9 +187,10 @@ extension Realm {
     }
 
     /// Rewrites every row of a migrated class into its new field layout (properties matched by
-    /// name; added properties get their defaults) and rebuilds its indexes.
-    private func migrateRows(of info: ClassInfo, from old: StoredClass) throws(RealmError) {
-        guard let table = try table(for: info.type, creating: false), let write else { return }
+    /// name; added properties get their defaults) and rebuilds its indexes. Returns the embedded
+    /// objects that the fields it drops owned, for `deleteEmbeddedOrphans`.
+    private func migrateRows(of info: ClassInfo, from old: StoredClass) throws(RealmError) -> [EmbeddedOrphan] {
+        guard let table = try table(for: info.type, creating: false), let write else { return [] }
         let oldTable = Table(info: info, stored: old)
         write.keyCeilings[table.id] = nil
         do {
@@ -195,6 +199,7 @@ extension Realm {
                 rows.append((ObjectKey.read(key), Array(row)))
                 return true
             }
+            let orphans = try embeddedObjectsOfDroppedFields(from: old, to: table.stored, rows: rows, in: write)
             // Collections and backlinks follow their fields' new positions; indexes are rebuilt.
             try moveFieldTrees(from: old, to: table.stored, in: write)
             try moveBacklinks(from: old, to: table.stored, in: write)
@@ -238,6 +243,7 @@ extension Realm {
                     }
                 }
             }
+            return orphans
         } catch {
             throw RealmError(error)
         }

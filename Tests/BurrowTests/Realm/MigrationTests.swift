@@ -47,6 +47,7 @@ final class MigOwnerV1: Object {
     override class func _realmObjectName() -> String? { "MigOwner" }
     @Persisted(primaryKey: true) var id = 0
     @Persisted var homes: List<MigHome>
+    @Persisted var office: MigHome?
 }
 
 final class MigOwnerV2: Object {
@@ -191,7 +192,9 @@ final class MigOwnerV2: Object {
         v1.schemaVersion = 1
         do {
             let realm = try Realm(configuration: v1)
-            try realm.write { try realm.create(MigOwnerV1.self, value: ["id": 1, "homes": [["street": "Elm"], ["street": "Oak"]]]) }
+            try realm.write {
+                try realm.create(MigOwnerV1.self, value: ["id": 1, "homes": [["street": "Elm"], ["street": "Oak"]], "office": ["street": "Main"]])
+            }
         }
         var renaming = v1
         renaming.objectTypes = [MigOwnerV2.self, MigHome.self]
@@ -208,6 +211,28 @@ final class MigOwnerV2: Object {
         }
         let realm = try Realm(configuration: copying)
         #expect(try #require(realm.object(ofType: MigOwnerV2.self, forPrimaryKey: 1)).places.map(\.street) == ["Elm", "Oak"])
+        // The embedded objects of the dropped `homes` and `office` went with their fields.
+        #expect(realm.objects(MigHome.self).map(\.street).sorted() == ["Elm", "Oak"])
+        _ = try realm.storage.snapshot().verify()
+        // Without a block (the class migrated on open, nothing copied), they go too.
+        var dropping = renaming
+        dropping.migrationBlock = nil
+        let v1Again = try configurationWithOneOwner(like: v1)
+        dropping.fileURL = v1Again.fileURL
+        let dropped = try Realm(configuration: dropping)
+        #expect(dropped.objects(MigHome.self).isEmpty && dropped.objects(MigOwnerV2.self).count == 1)
+    }
+
+    /// A new file of `configuration`'s classes holding one MigOwnerV1 with two homes and an office.
+    private func configurationWithOneOwner(like configuration: Realm.Configuration) throws -> Realm.Configuration {
+        var v1 = temporaryConfiguration(#function + "-again")
+        v1.objectTypes = configuration.objectTypes
+        v1.schemaVersion = configuration.schemaVersion
+        let realm = try Realm(configuration: v1)
+        try realm.write {
+            try realm.create(MigOwnerV1.self, value: ["id": 1, "homes": [["street": "Elm"], ["street": "Oak"]], "office": ["street": "Main"]])
+        }
+        return v1
     }
 
     @Test func testAFailingMigrationThrowsAndLeavesTheFileAsItWas() throws {
