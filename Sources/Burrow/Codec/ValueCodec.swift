@@ -129,7 +129,13 @@ enum ValueCodec {
         guard payload.count >= 4 else { return nil }
         let count = Int(u32(payload, 0))
         guard count <= payload.count &- 4, let base = payload.baseAddress else { return nil }
-        return String(decoding: UnsafeRawBufferPointer(start: base + 4, count: count), as: UTF8.self)
+        // Not `String(decoding:as:)`: this initializer builds a short ASCII string (a name, a
+        // city) in place, checking its bytes as a whole, where `decoding` validates and copies
+        // them one by one. Invalid UTF-8 is repaired by both.
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(start: base + 4, count: count))
+            return count
+        }
     }
 
     /// A string or data payload too long to keep in its row is stored in the class's blob tree,

@@ -89,10 +89,15 @@ struct ObjectState {
     /// The payload of property `property` and the type of its row field, from the row a live
     /// object keeps outside write transactions: what the getters of plain values decode
     /// without making a `_StoredValue`. Nil when `readLiveField` must read the property: a
-    /// frozen object, inside a write transaction, a deleted object, a null or unstored field.
+    /// frozen object, inside a write transaction, a row not read at the realm's current
+    /// change stamp, a deleted object, a null or unstored field.
+    ///
+    /// It only loads and compares (no call that could release the realm or the table), so
+    /// that reading a property retains nothing.
     @inline(__always)
-    mutating func livePayload(_ property: Int) -> (payload: UnsafeRawBufferPointer, type: PropertyType)? {
-        guard let realm = liveRealm, let row = liveRow(in: realm), let (field, payload) = table.storedField(property, in: row)
+    func livePayload(_ property: Int) -> (payload: UnsafeRawBufferPointer, type: PropertyType)? {
+        guard let realm = liveRealm, realm.write == nil, rowStamp == realm.changeStamp, let row,
+            let (field, payload) = table.storedField(property, in: row)
         else { return nil }
         return (payload, table.fieldTypes[field])
     }
