@@ -75,16 +75,8 @@ package struct Tree: Sendable {
     package func withValue<R>(
         forKey key: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> R
     ) throws -> R? {
-        guard let value = try valueBytes(forKey: key) else { return nil }
-        return try body(value)
-    }
-
-    /// The value stored under `key`, zero-copy (its bytes lie in the snapshot's pages and stay
-    /// valid while the snapshot lives), or nil if there is no such key. Not generic, so that a
-    /// caller in another module runs the descent specialized for snapshots.
-    package func valueBytes(forKey key: UnsafeRawBufferPointer) throws(StorageError) -> UnsafeRawBufferPointer? {
         guard let (page, index) = try BTree.find(snapshot, root: state.root, key: key) else { return nil }
-        return try BTree.value(snapshot, leaf: page, index: index)
+        return try body(try BTree.value(snapshot, leaf: page, index: index))
     }
 
     /// The value stored under `key`, copied, or nil.

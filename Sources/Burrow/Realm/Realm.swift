@@ -157,8 +157,13 @@ public final class Realm {
             lastRowsTree = (table.id, found)
             tree = found
         }
-        let row = try withUnsafeBytes(of: key.rawValue.bigEndian) { k throws(StorageError) in try tree.valueBytes(forKey: k) }
-        return row.map(body)
+        do {
+            return try withUnsafeBytes(of: key.rawValue.bigEndian) { k in try tree.withValue(forKey: k, body) }
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            preconditionFailure("unreachable: the body does not throw")
+        }
     }
 
     /// The rows tree of `table` in `snapshotReader`'s version, nil if the version has none.
