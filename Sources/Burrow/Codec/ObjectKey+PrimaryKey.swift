@@ -39,6 +39,17 @@ extension ObjectKey {
 }
 
 extension _StoredValue {
+    /// Whether `payload`, a row payload of `type`, holds this primary key, compared without
+    /// decoding it; nil where only the decoded value can tell (strings, UUIDs, nil).
+    @inline(__always)
+    func isSamePrimaryKey(asPayload payload: UnsafeRawBufferPointer, of type: PropertyType) -> Bool? {
+        switch self {
+        case .objectId(let id): type == .objectId && payload.count >= 12 && ObjectId(rawBytes: payload) == id
+        case .int(let value): type == .int && ValueCodec.int(payload) == value
+        default: nil
+        }
+    }
+
     /// Whether two primary-key values are the same key (types that can be primary keys only).
     func isSamePrimaryKey(as other: _StoredValue) -> Bool {
         switch (self, other) {

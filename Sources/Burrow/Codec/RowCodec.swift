@@ -65,20 +65,27 @@ enum RowCodec {
 
     /// The payload of field `index`, or nil if the field is null. Payloads lie in field order,
     /// so one ends where the next non-null field's begins (or the row ends).
+    ///
+    /// Every read stays inside `row` (it may point into a mapped page): a row too short for
+    /// its offset table, or whose offsets point outside it or out of order, reads as nulls
+    /// where it does not hold a payload.
     @inline(__always)
     static func field(_ row: UnsafeRawBufferPointer, _ index: Int) -> UnsafeRawBufferPointer? {
-        let count = fieldCount(row)
+        guard row.count >= 4 else { return nil }
+        // Only offsets that lie inside the row are read.
+        let count = min(fieldCount(row), (row.count &- 4) &>> 2)
         guard index < count else { return nil }
-        let offset = Int(ValueCodec.u32(row, 4 + 4 * index))
+        let offset = Int(ValueCodec.u32(row, 4 &+ 4 &* index))
         guard offset != 0 else { return nil }
         var end = row.count
-        for next in (index + 1)..<max(count, index + 1) {
-            let nextOffset = Int(ValueCodec.u32(row, 4 + 4 * next))
+        for next in (index &+ 1)..<max(count, index &+ 1) {
+            let nextOffset = Int(ValueCodec.u32(row, 4 &+ 4 &* next))
             if nextOffset != 0 {
                 end = nextOffset
                 break
             }
         }
+        guard offset <= end, end <= row.count else { return nil }
         return UnsafeRawBufferPointer(rebasing: row[offset..<end])
     }
 

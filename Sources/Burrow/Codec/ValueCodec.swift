@@ -92,12 +92,10 @@ enum ValueCodec {
         guard !payload.isEmpty else { return .null }
         switch type {
         case .bool: return .bool(payload[0] != 0)
-        case .int: return .int(Int64(bitPattern: u64(payload, 0)))
+        case .int: return int(payload).map { .int($0) } ?? .null
         case .float: return .float(Float(bitPattern: u32(payload, 0)))
         case .double: return .double(Double(bitPattern: u64(payload, 0)))
-        case .string:
-            let count = Int(u32(payload, 0))
-            return .string(String(decoding: UnsafeRawBufferPointer(rebasing: payload[4..<4 + count]), as: UTF8.self))
+        case .string: return inlineString(payload).map { .string($0) } ?? .null
         case .data:
             let count = Int(u32(payload, 0))
             return .data(Data(UnsafeRawBufferPointer(rebasing: payload[4..<4 + count])))
@@ -114,6 +112,29 @@ enum ValueCodec {
             let rest = UnsafeRawBufferPointer(rebasing: payload[1...])
             if tag == .link { return resolve(u32(rest, 0), ObjectKey(u64(rest, 4))) }
             return decode(rest, as: tag.propertyType, linkTarget: 0, resolve: resolve)
+        }
+    }
+
+    /// The value of an integer payload, or nil if `payload` is too short to hold one.
+    @inline(__always)
+    static func int(_ payload: UnsafeRawBufferPointer) -> Int64? {
+        payload.count >= 8 ? Int64(bitPattern: u64(payload, 0)) : nil
+    }
+
+    /// The string of a string payload that holds its bytes, or nil if it does not: a
+    /// reference to a payload kept outside the row (whose length field, `externalMarker`,
+    /// exceeds any payload), or a length running past the payload's end.
+    @inline(__always)
+    static func inlineString(_ payload: UnsafeRawBufferPointer) -> String? {
+        guard payload.count >= 4 else { return nil }
+        let count = Int(u32(payload, 0))
+        guard count <= payload.count &- 4, let base = payload.baseAddress else { return nil }
+        // Not `String(decoding:as:)`: this initializer builds a short ASCII string (a name, a
+        // city) in place, checking its bytes as a whole, where `decoding` validates and copies
+        // them one by one. Invalid UTF-8 is repaired by both.
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(start: base + 4, count: count))
+            return count
         }
     }
 

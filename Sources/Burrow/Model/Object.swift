@@ -95,6 +95,27 @@ open class ObjectBase {
         return state.readFrozenField(property)
     }
 
+    /// Integer property `property` of a live object, decoded from the row it keeps outside
+    /// write transactions; nil when `_readField` must read it (see `ObjectState.livePayload`).
+    final func _liveInteger(_ property: Int) -> Int64? {
+        guard let (payload, type) = _livePayload(property), type == .int else { return nil }
+        return ValueCodec.int(payload)
+    }
+
+    /// String property `property` of a live object, decoded from the row it keeps outside write
+    /// transactions; nil when `_readField` must read it (see `ObjectState.livePayload`; a
+    /// string kept in the blob tree).
+    final func _liveString(_ property: Int) -> String? {
+        guard let (payload, type) = _livePayload(property), type == .string else { return nil }
+        return ValueCodec.inlineString(payload)
+    }
+
+    @inline(__always)
+    private func _livePayload(_ property: Int) -> (payload: UnsafeRawBufferPointer, type: PropertyType)? {
+        // `livePayload` only loads, so the state can be read in place, without a copy.
+        _state?.livePayload(property)
+    }
+
     /// Writes property `property`. Traps outside a write transaction and on frozen objects, as
     /// RealmSwift does; a value the realm cannot take is recorded and thrown at commit.
     public final func _writeField(_ property: Int, _ value: _StoredValue) {

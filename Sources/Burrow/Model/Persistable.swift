@@ -159,6 +159,12 @@ extension _PersistableInteger {
     }
     public var _stored: _StoredValue { .int(Int64(self)) }
 
+    /// Reads the row's bytes directly when it can (see `ObjectBase._liveInteger`).
+    public static func _get(_ object: ObjectBase, _ property: Int) -> Self {
+        if let value = object._liveInteger(property) { return Self(truncatingIfNeeded: value) }
+        return _fromStored(object._readField(property))
+    }
+
     public static func _convert(_ value: Any, property: String) throws(RealmError) -> Self {
         guard case .int(let wide) = try StoredValueConversion.convert(value, to: _shape, property: property) else { return 0 }
         return try StoredValueConversion.checkRange(wide, as: Self.self, property: property)
@@ -190,6 +196,11 @@ extension String: _OptionalPersistable {
     public static func _defaultValue() -> String { "" }
     public static func _fromStored(_ value: _StoredValue) -> String { if case .string(let s) = value { s } else { "" } }
     public var _stored: _StoredValue { .string(self) }
+
+    /// Reads the row's bytes directly when it can (see `ObjectBase._liveString`).
+    public static func _get(_ object: ObjectBase, _ property: Int) -> String {
+        object._liveString(property) ?? _fromStored(object._readField(property))
+    }
 }
 
 extension Data: _OptionalPersistable {

@@ -93,9 +93,10 @@ public struct Persisted<Value: _PersistedValue> {
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
     ) -> Value {
         get {
-            let persisted = object[keyPath: storageKeyPath]
-            if persisted.managedProperty >= 0 { return Value._get(object, persisted.managedProperty) }
-            switch persisted.storage {
+            // Only the index is read first: copying the whole field would retain its value.
+            let property = object[keyPath: storageKeyPath].managedProperty
+            if property >= 0 { return Value._get(object, property) }
+            switch object[keyPath: storageKeyPath].storage {
             case .unmanaged(let value):
                 return value
             case .unmanagedNoDefault:

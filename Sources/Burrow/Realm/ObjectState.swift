@@ -17,10 +17,13 @@ enum ObjectSource {
 ///
 /// Reading a property outside a write transaction reads the row from the realm's snapshot; the
 /// row's address stays valid while that snapshot is the one read, so a live object keeps it,
-/// with the realm's change stamp, and later reads decode from it without a descent.
+/// with the realm's change stamp, and later reads decode from it without a descent. A frozen
+/// object keeps the row of its version from the start, and never changes it.
 ///
 /// The source is kept as two constants rather than an `ObjectSource`: reading a property then
-/// borrows the realm from a field instead of copying it out of an enum.
+/// borrows the realm from a field instead of copying it out of an enum. The one row field
+/// serves both kinds, so that the state stays small: binding a new object and destroying it
+/// then copy and release less.
 struct ObjectState {
     /// The live realm that manages the object; nil for a frozen object.
     let liveRealm: Realm?
@@ -28,26 +31,28 @@ struct ObjectState {
     private let frozenVersion: FrozenVersion?
     let table: Table
     let key: ObjectKey
-    /// A frozen object's row (immutable: frozen objects are read from any thread).
-    private let frozenRow: UnsafeRawBufferPointer?
-    /// A live object's row at `rowStamp` of its realm, outside write transactions.
+    /// A frozen object's row (immutable: frozen objects are read from any thread), or a live
+    /// object's row at `rowStamp` of its realm, outside write transactions. Nil if there is
+    /// no such row (deleted), or a live object has not read it yet.
     private var row: UnsafeRawBufferPointer?
+    /// The realm's change stamp when a live object's `row` was read; `.max` before then.
     private var rowStamp: UInt64 = .max
 
     /// `row`, if given, is the object's row in the version `source` reads now, found by the
     /// caller (a live realm's is used only outside write transactions).
     init(source: ObjectSource, table: Table, key: ObjectKey, row: UnsafeRawBufferPointer? = nil) {
-        self.table = table
-        self.key = key
         switch source {
         case .frozen(let version):
             liveRealm = nil
             frozenVersion = version
-            frozenRow = row ?? version.snapshotRow(table, key)
+            self.table = table
+            self.key = key
+            self.row = row ?? version.snapshotRow(table, key)
         case .live(let realm):
             liveRealm = realm
             frozenVersion = nil
-            frozenRow = nil
+            self.table = table
+            self.key = key
             if let row, realm.write == nil {
                 self.row = row
                 rowStamp = realm.changeStamp
@@ -68,23 +73,47 @@ struct ObjectState {
         }
     }
 
-    /// Property `property` of a live object managed by `realm` (its `liveRealm`), keeping the
-    /// row found for later reads. Traps if the object was deleted.
-    mutating func readLiveField(_ property: Int, in realm: Realm) -> _StoredValue {
-        guard realm.write == nil else { return realm.readField(table, key, property) }
+    /// The row of a live object managed by `realm` (its `liveRealm`) in the version the realm
+    /// reads now, kept for later reads; nil inside a write transaction (whose pages move as it
+    /// changes them) or if the object no longer exists.
+    @inline(__always)
+    mutating func liveRow(in realm: Realm) -> UnsafeRawBufferPointer? {
+        guard realm.write == nil else { return nil }
         if rowStamp != realm.changeStamp {
             row = realm.snapshotRow(table, key)
             rowStamp = realm.changeStamp
         }
-        guard let row else { return realm.readField(table, key, property) }  // traps: deleted
+        return row
+    }
+
+    /// The payload of property `property` and the type of its row field, from the row a live
+    /// object keeps outside write transactions: what the getters of plain values decode
+    /// without making a `_StoredValue`. Nil when `readLiveField` must read the property: a
+    /// frozen object, inside a write transaction, a row not read at the realm's current
+    /// change stamp, a deleted object, a null or unstored field.
+    ///
+    /// It only loads and compares (no call that could release the realm or the table), so
+    /// that reading a property retains nothing.
+    @inline(__always)
+    func livePayload(_ property: Int) -> (payload: UnsafeRawBufferPointer, type: PropertyType)? {
+        guard let realm = liveRealm, realm.write == nil, rowStamp == realm.changeStamp, let row,
+            let (field, payload) = table.storedField(property, in: row)
+        else { return nil }
+        return (payload, table.fieldTypes[field])
+    }
+
+    /// Property `property` of a live object managed by `realm` (its `liveRealm`), keeping the
+    /// row found for later reads. Traps if the object was deleted.
+    mutating func readLiveField(_ property: Int, in realm: Realm) -> _StoredValue {
+        guard let row = liveRow(in: realm) else { return realm.readField(table, key, property) }  // traps: deleted
         return realm.decodeField(table, key, property, row: row)
     }
 
     /// Property `property` of a frozen object. Traps if the object did not exist in its version.
     func readFrozenField(_ property: Int) -> _StoredValue {
         let version = frozenVersion!
-        guard let frozenRow else { return version.readField(table, key, property) }  // traps: deleted
-        return version.decodeField(table, key, property, row: frozenRow)
+        guard let row else { return version.readField(table, key, property) }  // traps: deleted
+        return version.decodeField(table, key, property, row: row)
     }
 
     func writeField(_ property: Int, _ value: _StoredValue) {

@@ -89,7 +89,7 @@ extension ReadContext {
     /// The value of `property` in `row`, the row of object `key` of `table`.
     @inline(__always)
     func decodeField(_ table: Table, _ key: ObjectKey, _ property: Int, row: UnsafeRawBufferPointer) -> _StoredValue {
-        guard let field = table.fieldOf[property], let payload = RowCodec.field(row, field) else { return .null }
+        guard let (field, payload) = table.storedField(property, in: row) else { return .null }
         return decodePayload(payload, table, key, field)
     }
 
@@ -164,8 +164,8 @@ extension ReadContext {
     /// derived key, and a look into the (usually empty) `pk/<id>` tree otherwise.
     func probePrimaryKey(_ table: Table, _ value: _StoredValue) -> PrimaryKeyProbe {
         let derived = ObjectKey(derivedFrom: value)
-        let holder = rowPrimaryKey(table, derived)
-        if let holder, holder.value.isSamePrimaryKey(as: value) { return .found(derived, row: holder.row) }
+        let holder = row(table, derived, holding: value)
+        if let holder, holder.holds { return .found(derived, row: holder.row) }
         do {
             // The collision tree is empty unless two primary keys derived the same key: then
             // there is no index key to encode.
@@ -180,12 +180,16 @@ extension ReadContext {
         return .absent(derivedKeyIsFree: holder == nil)
     }
 
-    /// The row `key` of `table` and the primary key it holds, or nil if there is no such row.
-    private func rowPrimaryKey(_ table: Table, _ key: ObjectKey) -> (row: UnsafeRawBufferPointer, value: _StoredValue)? {
+    /// The row `key` of `table` and whether it holds primary key `value`, or nil if there is
+    /// no such row.
+    private func row(_ table: Table, _ key: ObjectKey, holding value: _StoredValue) -> (row: UnsafeRawBufferPointer, holds: Bool)? {
         guard let field = table.primaryKeyField else { return nil }
         do {
             return try withRowBytes(table, key) { row in
-                (row, RowCodec.field(row, field).map { decodePayload($0, table, key, field) } ?? .null)
+                guard let payload = RowCodec.field(row, field) else { return (row, value.isSamePrimaryKey(as: .null)) }
+                let holds = value.isSamePrimaryKey(asPayload: payload, of: table.fieldTypes[field])
+                    ?? decodePayload(payload, table, key, field).isSamePrimaryKey(as: value)
+                return (row, holds)
             }
         } catch {
             fail(error)

@@ -26,12 +26,18 @@ public final class Realm {
     let frozenVersion: FrozenVersion?
     /// The version read outside write transactions.
     private(set) var snapshotReader: SnapshotReader {
-        didSet { rowsTrees = TableIDMap() }
+        didSet {
+            rowsTrees = TableIDMap()
+            lastRowsTree = nil
+        }
     }
     /// The rows trees of `snapshotReader` looked up so far (table id → tree, nil if the version
     /// has none): reading an object's row outside a write skips the reader's locked cache of
     /// trees by name, which frozen values share across threads.
     @exclusivity(unchecked) private var rowsTrees = TableIDMap<Tree?>()
+    /// The rows tree read last, with its table's id: reading objects of one class one after
+    /// another skips even the search of `rowsTrees`.
+    @exclusivity(unchecked) private var lastRowsTree: (tableID: UInt32, tree: Tree)?
     /// The open write transaction, if any.
     @exclusivity(unchecked) var write: WriteState?
     var currentFileSchema: FileSchema
@@ -142,16 +148,15 @@ public final class Realm {
     var reader: any TreeReader { write?.reader ?? snapshotReader }
 
     func withRowBytes<R>(_ table: Table, _ key: ObjectKey, _ body: (UnsafeRawBufferPointer) -> R) throws(StorageError) -> R? {
-        let tree: Tree?
-        if let write {
-            return try withRowBytes(table, key, in: write.reader, body)
-        } else if let known = rowsTrees[table.id] {
-            tree = known
+        if let write { return try withRowBytes(table, key, in: write.reader, body) }
+        let tree: Tree
+        if let last = lastRowsTree, last.tableID == table.id {
+            tree = last.tree
         } else {
-            tree = try snapshotReader.tree(table.rowsTree)
-            rowsTrees[table.id] = .some(tree)
+            guard let found = try snapshotRowsTree(table) else { return nil }
+            lastRowsTree = (table.id, found)
+            tree = found
         }
-        guard let tree else { return nil }
         do {
             return try withUnsafeBytes(of: key.rawValue.bigEndian) { k in try tree.withValue(forKey: k, body) }
         } catch let error as StorageError {
@@ -159,6 +164,14 @@ public final class Realm {
         } catch {
             preconditionFailure("unreachable: the body does not throw")
         }
+    }
+
+    /// The rows tree of `table` in `snapshotReader`'s version, nil if the version has none.
+    private func snapshotRowsTree(_ table: Table) throws(StorageError) -> Tree? {
+        if let known = rowsTrees[table.id] { return known }
+        let tree = try snapshotReader.tree(table.rowsTree)
+        rowsTrees[table.id] = .some(tree)
+        return tree
     }
 
     /// The table of `type`, if this realm has made one.

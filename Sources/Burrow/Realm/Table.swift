@@ -59,6 +59,14 @@ final class Table: Sendable {
         collectionTrees = stored.properties.indices.map { Self.collectionTreeName(stored.id, $0, stored.properties[$0].collection) }
     }
 
+    /// The row field of Swift property `property` and its payload in `row`, a row of this
+    /// table; nil if the property is not stored or the field is null.
+    @inline(__always)
+    func storedField(_ property: Int, in row: UnsafeRawBufferPointer) -> (field: Int, payload: UnsafeRawBufferPointer)? {
+        guard let field = fieldOf[property], let payload = RowCodec.field(row, field) else { return nil }
+        return (field, payload)
+    }
+
     /// The first part of the name of every tree a class owns (`<family>/<id>` or
     /// `<family>/<id>/<field>`), as the names above are made.
     static let treeFamilies: Set<String> = ["rows", "pk", "index", "list", "set", "map", "links", "blobs"]

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+@testable import Burrow
+
+final class RowReadItem: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var title = ""
+    @Persisted var small: Int8 = 0
+    @Persisted var count = 0
+}
+
+/// Reading one field of a row: the row's bytes are read only inside the row, and the getters
+/// of integers and strings, which decode a live object's row directly, agree with the general
+/// path wherever it is taken instead.
+@Suite struct RowReadTests {
+    private func bytes(_ words: [UInt32], _ tail: [UInt8] = []) -> [UInt8] {
+        words.flatMap { word in withUnsafeBytes(of: word.littleEndian) { Array($0) } } + tail
+    }
+
+    @Test func aRowFieldIsReadOnlyInsideTheRow() {
+        // Three fields: an 8-byte payload at 16, a null, then a 2-byte payload at 24.
+        let good = bytes([3, 16, 0, 24], [1, 0, 0, 0, 0, 0, 0, 0, 7, 9])
+        good.withUnsafeBytes { row in
+            #expect(RowCodec.field(row, 0).map(Array.init) == [1, 0, 0, 0, 0, 0, 0, 0])
+            #expect(RowCodec.field(row, 1) == nil)
+            #expect(RowCodec.field(row, 2).map(Array.init) == [7, 9])
+            #expect(RowCodec.field(row, 3) == nil, "past the row's fields: null")
+        }
+        // A field count whose offset table does not fit: only the offsets inside are read.
+        bytes([1_000, 8], [5]).withUnsafeBytes { row in
+            #expect(RowCodec.field(row, 0).map(Array.init) == [5])
+            #expect(RowCodec.field(row, 1) == nil)
+            #expect(RowCodec.field(row, 500) == nil)
+        }
+        // Offsets past the row's end, or out of order.
+        bytes([2, 40, 0], [1, 2]).withUnsafeBytes { row in #expect(RowCodec.field(row, 0) == nil) }
+        bytes([2, 12, 200], [1, 2]).withUnsafeBytes { row in #expect(RowCodec.field(row, 0) == nil) }
+        bytes([2, 13, 12], [1, 2]).withUnsafeBytes { row in #expect(RowCodec.field(row, 0) == nil) }
+        [UInt8]([5, 0]).withUnsafeBytes { row in #expect(RowCodec.field(row, 0) == nil, "shorter than its count") }
+    }
+
+    @Test func aStringPayloadIsDecodedWithinItsLength() {
+        func payload(_ text: [UInt8], length: UInt32? = nil) -> [UInt8] {
+            bytes([length ?? UInt32(text.count)], text)
+        }
+        for text in ["", "Buster 48213", "exactly15bytes!", "sixteen bytes ok", "Zürich–Genève über alles", "🐕🐕🐕🐕"] {
+            payload(Array(text.utf8)).withUnsafeBytes { #expect(ValueCodec.inlineString($0) == text) }
+        }
+        // Invalid UTF-8 is repaired as `String(decoding:as:)` repairs it, short or long.
+        for invalid: [UInt8] in [[0x41, 0xFF, 0x42], [0xC3] + Array(repeating: 0x41, count: 20)] {
+            payload(invalid).withUnsafeBytes { #expect(ValueCodec.inlineString($0) == String(decoding: invalid, as: UTF8.self)) }
+        }
+        payload([0x41, 0x42], length: 3).withUnsafeBytes { #expect(ValueCodec.inlineString($0) == nil, "length past the end") }
+        payload([], length: ValueCodec.externalMarker).withUnsafeBytes { #expect(ValueCodec.inlineString($0) == nil, "kept outside the row") }
+        [UInt8]([1, 0]).withUnsafeBytes { #expect(ValueCodec.inlineString($0) == nil) }
+        [UInt8]([1, 2, 3]).withUnsafeBytes { #expect(ValueCodec.int($0) == nil) }
+    }
+
+    @Test func liveGettersFollowTheRealmsVersionAndItsWrites() throws {
+        let config = temporaryConfiguration()
+        let realm = try Realm(configuration: config)
+        let long = String(repeating: "long title ", count: 1_000)
+        try realm.write {
+            try realm.add(RowReadItem(value: ["id": 1, "title": "first", "small": -3, "count": 10]))
+            try realm.add(RowReadItem(value: ["id": 2, "title": long, "small": 127, "count": Int.min]))
+        }
+        let item = try #require(realm.object(ofType: RowReadItem.self, forPrimaryKey: 1))
+        let other = try #require(realm.object(ofType: RowReadItem.self, forPrimaryKey: 2))
+        #expect(item.title == "first" && item.small == -3 && item.count == 10)
+        #expect(other.title == long, "a string kept in the blob tree is read through the general path")
+        #expect(other.small == 127 && other.count == Int.min)
+
+        // In a write transaction the getters see the transaction's own changes.
+        try realm.write {
+            item.title = "second"
+            item.count += 1
+            #expect(item.title == "second" && item.count == 11)
+        }
+        #expect(item.title == "second" && item.count == 11)
+
+        // A change made by another realm is seen once this realm moves to it.
+        let writer = try Realm(configuration: config)
+        try writer.write {
+            let same = try #require(writer.object(ofType: RowReadItem.self, forPrimaryKey: 1))
+            same.title = "from elsewhere"
+            same.small = 5
+        }
+        #expect(item.title == "second", "the realm still reads its version")
+        realm.refresh()
+        #expect(item.title == "from elsewhere" && item.small == 5 && item.count == 11)
+
+        let frozen = try item.freeze()
+        try realm.write { item.title = "after the freeze" }
+        #expect(frozen.title == "from elsewhere" && frozen.count == 11)
+        #expect(item.title == "after the freeze")
+
+        try realm.write { try realm.delete(other) }
+        #expect(other.isInvalidated)
+    }
+}
