@@ -24,7 +24,7 @@ package struct InlineFreeList: Sendable, Equatable {
     var encodedSize: Int { records.reduce(0) { $0 + Self.recordHeader + 4 * $1.pages.count } }
     var pageCount: Int { records.reduce(0) { $0 + $1.pages.count } }
 
-    mutating func removeFirst() -> Record { records.removeFirst() }
+    mutating func removeFirst(_ count: Int) { records.removeFirst(count) }
     mutating func removeLast() -> Record { records.removeLast() }
 
     /// Takes the pages that satisfy `include` out of the records freed after version `limit`
