@@ -10,8 +10,18 @@
 struct DirtyPages: Sequence {
     typealias Entry = (pointer: UnsafeMutableRawPointer, pages: Int)
 
-    private var numbers: [PageNumber]
-    private var entries: [Entry?]
+    /// One slot of the table: a page number (0: empty) with its entry, in one array, so that a
+    /// transaction's table is one allocation.
+    private struct Slot {
+        var number: PageNumber
+        var pages: Int
+        var pointer: UnsafeMutableRawPointer?
+
+        static var empty: Slot { Slot(number: 0, pages: 0, pointer: nil) }
+        var entry: Entry { (pointer!, pages) }
+    }
+
+    private var slots: [Slot]
     private var mask: Int
     /// How many pages the table holds.
     private(set) var count = 0
@@ -19,9 +29,18 @@ struct DirtyPages: Sequence {
     init() {
         // Room for the eight pages of a small commit (two trees' paths) before the first growth.
         let capacity = 16
-        numbers = Array(repeating: 0, count: capacity)
-        entries = Array(repeating: nil, count: capacity)
+        slots = Self.emptySlots(capacity)
         mask = capacity - 1
+    }
+
+    /// `count` empty slots. Not `Array(repeating:count:)`: that allocates through the standard
+    /// library's unspecialized code, which looks the array's type up at run time (about 650
+    /// instructions per transaction), where `reserveCapacity` and `append` are specialized here.
+    private static func emptySlots(_ count: Int) -> [Slot] {
+        var slots: [Slot] = []
+        slots.reserveCapacity(count)
+        slots.append(contentsOf: repeatElement(.empty, count: count))
+        return slots
     }
 
     var isEmpty: Bool { count == 0 }
@@ -38,7 +57,7 @@ struct DirtyPages: Sequence {
     private func slot(of number: PageNumber) -> Int {
         var index = home(number)
         while true {
-            let found = numbers[index]
+            let found = slots[index].number
             if found == number || found == 0 { return index }
             index = (index &+ 1) & mask
         }
@@ -47,8 +66,8 @@ struct DirtyPages: Sequence {
     /// The entry of page `number`; assigning nil removes it, as with a `Dictionary`.
     subscript(number: PageNumber) -> Entry? {
         get {
-            let index = slot(of: number)
-            return numbers[index] == 0 ? nil : entries[index]
+            let slot = slots[slot(of: number)]
+            return slot.number == 0 ? nil : slot.entry
         }
         set {
             precondition(number != 0, "internal error: page 0 is never dirty")
@@ -57,12 +76,9 @@ struct DirtyPages: Sequence {
                 return
             }
             let index = slot(of: number)
-            if numbers[index] == 0 {
-                numbers[index] = number
-                count += 1
-            }
-            entries[index] = newValue
-            if count * 2 > numbers.count { grow() }
+            if slots[index].number == 0 { count += 1 }
+            slots[index] = Slot(number: number, pages: newValue.pages, pointer: newValue.pointer)
+            if count * 2 > slots.count { grow() }
         }
     }
 
@@ -70,32 +86,27 @@ struct DirtyPages: Sequence {
     @discardableResult
     mutating func removeValue(forKey number: PageNumber) -> Entry? {
         var hole = slot(of: number)
-        guard numbers[hole] != 0 else { return nil }
-        let removed = entries[hole]
+        guard slots[hole].number != 0 else { return nil }
+        let removed = slots[hole].entry
         // Close the hole: move back each later entry of the run whose home does not lie
         // between the hole and its slot, so every entry stays reachable from its home.
         var next = (hole &+ 1) & mask
-        while numbers[next] != 0 {
-            let distanceFromHome = (next &- home(numbers[next])) & mask
+        while slots[next].number != 0 {
+            let distanceFromHome = (next &- home(slots[next].number)) & mask
             let distanceFromHole = (next &- hole) & mask
             if distanceFromHome >= distanceFromHole {
-                numbers[hole] = numbers[next]
-                entries[hole] = entries[next]
+                slots[hole] = slots[next]
                 hole = next
             }
             next = (next &+ 1) & mask
         }
-        numbers[hole] = 0
-        entries[hole] = nil
+        slots[hole] = .empty
         count -= 1
         return removed
     }
 
     mutating func removeAll() {
-        for index in numbers.indices where numbers[index] != 0 {
-            numbers[index] = 0
-            entries[index] = nil
-        }
+        for index in slots.indices where slots[index].number != 0 { slots[index] = .empty }
         count = 0
     }
 
@@ -104,7 +115,7 @@ struct DirtyPages: Sequence {
     func sortedPageNumbers() -> [PageNumber] {
         var sorted: [PageNumber] = []
         sorted.reserveCapacity(count)
-        for number in numbers where number != 0 { sorted.append(number) }
+        for slot in slots where slot.number != 0 { sorted.append(slot.number) }
         if sorted.count > 32 {
             sorted.sort()
             return sorted
@@ -124,15 +135,10 @@ struct DirtyPages: Sequence {
     }
 
     private mutating func grow() {
-        let oldNumbers = numbers, oldEntries = entries
-        numbers = Array(repeating: 0, count: oldNumbers.count * 2)
-        entries = Array(repeating: nil, count: oldNumbers.count * 2)
-        mask = numbers.count - 1
-        for index in oldNumbers.indices where oldNumbers[index] != 0 {
-            let slot = slot(of: oldNumbers[index])
-            numbers[slot] = oldNumbers[index]
-            entries[slot] = oldEntries[index]
-        }
+        let old = slots
+        slots = Self.emptySlots(old.count * 2)
+        mask = slots.count - 1
+        for slot in old where slot.number != 0 { slots[self.slot(of: slot.number)] = slot }
     }
 
     func makeIterator() -> Iterator { Iterator(table: self) }
@@ -143,9 +149,10 @@ struct DirtyPages: Sequence {
         fileprivate var index = 0
 
         mutating func next() -> (key: PageNumber, value: Entry)? {
-            while index < table.numbers.count {
+            while index < table.slots.count {
                 defer { index += 1 }
-                if table.numbers[index] != 0, let entry = table.entries[index] { return (table.numbers[index], entry) }
+                let slot = table.slots[index]
+                if slot.number != 0 { return (slot.number, slot.entry) }
             }
             return nil
         }

@@ -1,7 +1,9 @@
 /// Pages this transaction may write over right away: taken from free-tree records that no live
-/// snapshot needs, or allocated and then released within the transaction. Kept in
-/// descending order so that the lowest page is taken first (keeping the file compact) and runs of
-/// consecutive pages are easy to find.
+/// snapshot needs, or allocated and then released within the transaction. Kept in ascending
+/// order, the order free records keep their pages in, so that a record's pages enter an empty
+/// pool and the unused ones leave it at commit without a copy (the pool shares the record's
+/// array), the lowest page is easy to take (keeping the file compact), and runs of consecutive
+/// pages are easy to find.
 struct FreePagePool {
     private var pages: [PageNumber] = []
 
@@ -15,12 +17,12 @@ struct FreePagePool {
         pages.insert(number, at: position(of: number))
     }
 
-    /// Where `number` is or would go in the pool's descending order (a binary search).
+    /// Where `number` is or would go in the pool's ascending order (a binary search).
     private func position(of number: PageNumber) -> Int {
         var low = 0, high = pages.count
         while low < high {
-            let mid = (low + high) / 2
-            if pages[mid] > number { low = mid + 1 } else { high = mid }
+            let mid = (low &+ high) >> 1
+            if pages[mid] < number { low = mid &+ 1 } else { high = mid }
         }
         return low
     }
@@ -33,23 +35,28 @@ struct FreePagePool {
         return true
     }
 
-    /// Inserts many pages at once (a free record's), merging them into the pool in one pass
-    /// instead of a binary search and a move per page.
+    /// Inserts many pages at once (a free record's). A record's pages are in ascending order:
+    /// into an empty pool they go as they are, the pool sharing the record's array; into a pool
+    /// of a few pages (a commit's rewritten path, taken back within a sync round) the pool's
+    /// pages go into them one by one; otherwise the two are merged in one pass.
     mutating func insert(contentsOf incoming: [PageNumber]) {
-        // A few pages (a commit's rewritten path, taken back within a sync round) go in one by
-        // one: cheaper than building the merged array.
         guard incoming.count > 8 else {
             for number in incoming { insert(number) }
             return
         }
-        // Records are written in ascending order; sort only one that is not.
         let ascending = zip(incoming, incoming.dropFirst()).allSatisfy { $0 < $1 }
-        let added = ascending ? Array(incoming.reversed()) : incoming.sorted(by: >)
+        let added = ascending ? incoming : incoming.sorted()
+        if pages.count <= 8 {
+            let few = pages
+            pages = added
+            for number in few { insert(number) }
+            return
+        }
         var merged: [PageNumber] = []
         merged.reserveCapacity(pages.count + added.count)
         var i = 0, j = 0
         while i < pages.count, j < added.count {
-            if pages[i] > added[j] {
+            if pages[i] < added[j] {
                 merged.append(pages[i])
                 i += 1
             } else {
@@ -67,13 +74,13 @@ struct FreePagePool {
     }
 
     mutating func takeLowest() -> PageNumber? {
-        return pages.popLast()
+        pages.isEmpty ? nil : pages.removeFirst()
     }
 
     /// Takes `length` consecutive pages, returning the first, or nil if the pool has no such run.
     mutating func takeRun(_ length: Int) -> PageNumber? {
         guard let run = lowestRun(length) else { return nil }
-        let first = pages[run.upperBound]
+        let first = pages[run.lowerBound]
         pages.removeSubrange(run)
         return first
     }
@@ -81,19 +88,17 @@ struct FreePagePool {
     /// The first page of the lowest `length` consecutive pages in the pool, left in the pool, or
     /// nil if it has no such run.
     func lowestRunStart(_ length: Int) -> PageNumber? {
-        lowestRun(length).map { pages[$0.upperBound] }
+        lowestRun(length).map { pages[$0.lowerBound] }
     }
 
-    /// The positions of the lowest `length` consecutive pages in the pool (the run's lowest page
-    /// at the upper bound, the pool descending), or nil if it has no such run.
+    /// The positions of the lowest `length` consecutive pages in the pool, or nil if it has no
+    /// such run. The pages are distinct and ascending, so `length` pages from position `i` are
+    /// consecutive exactly when the last is the first plus `length − 1`: one comparison per start.
     private func lowestRun(_ length: Int) -> ClosedRange<Int>? {
         guard length >= 1, length <= pages.count else { return nil }
-        var runLow = pages.count - 1
-        var index = pages.count - 1
-        while index >= 0 {
-            if index < runLow, pages[index] != pages[index + 1] &+ 1 { runLow = index }
-            if runLow - index + 1 == length { return index...runLow }
-            index -= 1
+        let span = PageNumber(length &- 1)
+        for start in 0...(pages.count &- length) where pages[start &+ length &- 1] &- pages[start] == span {
+            return start...(start &+ length &- 1)
         }
         return nil
     }
@@ -102,16 +107,14 @@ struct FreePagePool {
     /// (numbered `firstNew` or higher): the file then ends at its last written page, as
     /// `pageCount` must promise.
     mutating func trimTail(pageCount: inout PageNumber, firstNew: PageNumber) {
-        var trimmed = 0
-        while trimmed < pages.count, pages[trimmed] == pageCount - 1, pageCount - 1 >= firstNew {
+        while let last = pages.last, last == pageCount - 1, pageCount - 1 >= firstNew {
             pageCount -= 1
-            trimmed += 1
+            pages.removeLast()
         }
-        pages.removeFirst(trimmed)
     }
 
-    /// The pages in ascending order.
+    /// The pages in ascending order (the pool's own array: no copy).
     func ascending() -> [PageNumber] {
-        pages.reversed()
+        pages
     }
 }

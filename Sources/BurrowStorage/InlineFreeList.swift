@@ -24,18 +24,30 @@ package struct InlineFreeList: Sendable, Equatable {
     var encodedSize: Int { records.reduce(0) { $0 + Self.recordHeader + 4 * $1.pages.count } }
     var pageCount: Int { records.reduce(0) { $0 + $1.pages.count } }
 
-    mutating func removeFirst() -> Record { records.removeFirst() }
+    /// Removes the first `count` records. A transaction's list is shared with its base version's
+    /// meta until its first change, so the rest goes into a new array at once, with room for the
+    /// two records a commit adds (its freed pages and the pool's leftovers), rather than being
+    /// copied by the removal and grown again by the commit.
+    mutating func removeFirst(_ count: Int) {
+        var rest: [Record] = []
+        rest.reserveCapacity(records.count - count + 2)
+        rest.append(contentsOf: records[count...])
+        records = rest
+    }
     mutating func removeLast() -> Record { records.removeLast() }
 
     /// Takes the pages that satisfy `include` out of the records freed after version `limit`
-    /// (the last records), leaving the records in place, shorter or empty.
+    /// (the last records), leaving the records in place, shorter or empty. Asks `include` once
+    /// per page, and changes a record only if it gives up a page.
     mutating func takePages(freedAfter limit: UInt64, where include: (PageNumber) -> Bool) -> [PageNumber] {
         var taken: [PageNumber] = []
         var index = records.count - 1
         while index >= 0, records[index].freedBy > limit {
-            if records[index].pages.contains(where: include) {
-                var kept: [PageNumber] = []
-                for number in records[index].pages {
+            let pages = records[index].pages
+            if let first = pages.firstIndex(where: include) {
+                var kept = Array(pages[..<first])
+                taken.append(pages[first])
+                for number in pages[(first + 1)...] {
                     if include(number) { taken.append(number) } else { kept.append(number) }
                 }
                 records[index].pages = kept

@@ -48,7 +48,8 @@ extension WriteTransaction {
     func refillPool() throws(StorageError) {
         if roundReusable != nil { takeRoundFreedPages() }
         while true {
-            while pool.count < 2 * BTree.maxDepth, !freeTreeExhausted, !isCommitting, try takeReusableRecord() {}
+            while pool.count < Self.poolTarget, !freeTreeExhausted, !isCommitting,
+                  try takeReusableRecord(untilPoolHolds: Self.poolTarget) {}
             guard !borrowedFreeKeys.isEmpty else { return }
             try removeBorrowedRecords()
         }
@@ -91,24 +92,16 @@ extension WriteTransaction {
         return try takeReusableRecord()
     }
 
+    /// The pages `refillPool` puts in the pool before an operation, while reusable records last:
+    /// twice the deepest tree's path.
+    static let poolTarget = 2 * BTree.maxDepth
+
     /// Moves the pages of the first reusable record (after those already borrowed) into the
-    /// pool: an inline record leaves the list at once, a tree's record is borrowed. Returns
+    /// pool: an inline record leaves the list at once (with the reusable records after it, up to
+    /// the pool's target, when the pool is being refilled), a tree's record is borrowed. Returns
     /// false, and marks the free list exhausted, if no record is reusable.
-    private func takeReusableRecord() throws(StorageError) -> Bool {
-        if freeTree.root == 0 {
-            guard let first = inlineFree.records.first, first.freedBy <= reclaimLimit else {
-                freeTreeExhausted = true
-                return false
-            }
-            for number in first.pages where number >= base.meta.pageCount {
-                throw .corruptPage(path: storage.name, page: number, detail: "is listed as free but lies outside the file")
-            }
-            _ = inlineFree.removeFirst()
-            pool.insert(contentsOf: first.pages)
-            reclaimedPages += UInt64(first.pages.count)
-            freeTree.count -= 1
-            return true
-        }
+    private func takeReusableRecord(untilPoolHolds wanted: Int = 0) throws(StorageError) -> Bool {
+        if freeTree.root == 0 { return try takeReusableInlineRecords(untilPoolHolds: wanted) }
         var cursor = Cursor(source: self, root: freeTree.root)
         var found = try cursor.first()
         for borrowed in borrowedFreeKeys {
@@ -138,6 +131,35 @@ extension WriteTransaction {
         pool.insert(contentsOf: pages)
         reclaimedPages += UInt64(pages.count)
         borrowedFreeKeys.append(key)
+        return true
+    }
+
+    /// Moves the pages of the first inline record, and of the reusable records after it until the
+    /// pool holds `wanted` pages, into the pool, and takes those records out of the list in one
+    /// change (the list is shared with the base version's meta until the first change, which
+    /// copies it). Returns false, and marks the free list exhausted, if the first record is not
+    /// reusable; marks it exhausted too if the records ran out before the pool was full, as
+    /// taking them one at a time would have found.
+    private func takeReusableInlineRecords(untilPoolHolds wanted: Int) throws(StorageError) -> Bool {
+        let records = inlineFree.records
+        let before = pool.count
+        var taken = 0
+        var pages = before
+        while taken < records.count, records[taken].freedBy <= reclaimLimit, taken == 0 || pages < wanted {
+            for number in records[taken].pages where number >= base.meta.pageCount {
+                throw .corruptPage(path: storage.name, page: number, detail: "is listed as free but lies outside the file")
+            }
+            pages += records[taken].pages.count
+            taken += 1
+        }
+        if taken == 0 || (pages < wanted && (taken == records.count || records[taken].freedBy > reclaimLimit)) {
+            freeTreeExhausted = true
+        }
+        guard taken > 0 else { return false }
+        inlineFree.removeFirst(taken)
+        for record in records[..<taken] { pool.insert(contentsOf: record.pages) }
+        reclaimedPages += UInt64(pages - before)
+        freeTree.count -= UInt64(taken)
         return true
     }
 
@@ -207,8 +229,10 @@ extension WriteTransaction {
             let start = min(chunk * capacity, pages.count)
             let end = min(start + capacity, pages.count)
             if freeTree.root == 0 {
+                // A record of every page shares the caller's array (the pool's leftovers: no copy).
                 let record = InlineFreeList.Record(
-                    freedBy: freedBy, writtenBy: meta.version, chunk: UInt32(chunk), pages: Array(pages[start..<end]))
+                    freedBy: freedBy, writtenBy: meta.version, chunk: UInt32(chunk),
+                    pages: end - start == pages.count ? pages : Array(pages[start..<end]))
                 let before = inlineFree.records.count
                 inlineFree.set(record)
                 freeTree.count += UInt64(inlineFree.records.count - before)

@@ -21,9 +21,12 @@ import Testing
                     pool.insert(page)
                     model.insert(page)
                 } else {
+                    // Short batches go in page by page, long ones (a record's) are merged into
+                    // the pool, or become the pool (empty), or take in its few pages.
                     let start = 2 + random.int(0..<300)
-                    let batch = (start..<(start + random.int(1..<12))).map { PageNumber($0) }.filter { !model.contains($0) }
-                    pool.insert(contentsOf: batch)
+                    let length = random.chance(50) ? random.int(1..<12) : random.int(9..<60)
+                    let batch = (start..<(start + length)).map { PageNumber($0) }.filter { !model.contains($0) }
+                    pool.insert(contentsOf: random.chance(20) ? Array(batch.reversed()) : batch)
                     model.formUnion(batch)
                 }
             case 4..<6:
@@ -45,8 +48,33 @@ import Testing
                 if let taken { for page in taken..<(taken + PageNumber(length)) { model.remove(page) } }
             }
             #expect(pool.count == model.count, "seed \(seed), step \(step)")
+            if step % 97 == 0 { #expect(pool.ascending() == model.sorted(), "seed \(seed), step \(step)") }
         }
         #expect(pool.ascending() == model.sorted(), "seed \(seed)")
+    }
+
+    /// `trimTail` gives back exactly the pages at the end of the file numbered `firstNew` or
+    /// higher, and shortens the file by them.
+    @Test func testTrimTailGivesBackOnlyNewPagesAtTheEnd() {
+        let seed = ModelTestEnvironment.seed()
+        var random = ModelTestRandom(seed: seed)
+        for round in 0..<2_000 {
+            let pageCount = PageNumber(10 + random.int(0..<60))
+            let firstNew = PageNumber(2 + random.int(0..<Int(pageCount) - 2))
+            let free = (2..<pageCount).filter { _ in random.chance(40) }
+            var pool = FreePagePool()
+            pool.insert(contentsOf: free)
+            var trimmedCount = pageCount
+            pool.trimTail(pageCount: &trimmedCount, firstNew: firstNew)
+            var expectedCount = pageCount
+            var expectedFree = free
+            while let last = expectedFree.last, last == expectedCount - 1, last >= firstNew {
+                expectedFree.removeLast()
+                expectedCount -= 1
+            }
+            #expect(trimmedCount == expectedCount, "seed \(seed), round \(round)")
+            #expect(pool.ascending() == expectedFree, "seed \(seed), round \(round)")
+        }
     }
 
     /// The lowest page starting `length` consecutive free pages.
