@@ -60,12 +60,14 @@ struct CollectionOwner<Live: _PersistedValue>: Sendable {
         }
         frozen = try FrozenCollection(owner: binding.owner, property: binding.property, what: "object that owns this \(what)")
         baseline = frozen.version
+        // Managed: freezing it would have thrown otherwise.
         let property = binding.owner._state!.table.info.schema.properties[binding.property]
         propertyType = property.type
         linkedClassName = property.objectClassName
     }
 
-    /// The version the observer last moved to.
+    /// The version the observer last moved to. `frozen` is at this version or, after commits
+    /// that could not change the collection, an earlier one with the same contents.
     private(set) var baseline: FrozenVersion
     /// Whether the owner exists at the baseline.
     private(set) var ownerExists = true
@@ -111,16 +113,20 @@ struct CollectionOwner<Live: _PersistedValue>: Sendable {
         guard version.table(id: frozen.tableId) != nil else {
             return .unreadable(RealmError(.schemaMismatch, "The class of the object that owns this collection no longer matches its stored schema; the change stream ends."))
         }
-        let mayHaveChanged = mayHaveChanged(changes)
+        if !mayHaveChanged(changes) {
+            // The frozen collection stays at the version it shows, which still holds.
+            baseline = version
+            return .unchanged
+        }
         move(to: version)
-        if !mayHaveChanged { return .unchanged }
         guard let stored = storedElements() else { return .ownerDeleted }
         return .elements(stored, linkModified: linkModifications(from: oldVersion, to: version, changes, keyPaths: keyPaths))
     }
 
     /// Whether `changes`, made after the baseline, may have changed the collection: false only
-    /// when they are all known, leave the owner's field alone, and change no object of the class
-    /// the elements link to (so that a commit elsewhere costs no reading of the collection).
+    /// when they are all known, leave the owner's field alone, and modify or delete no object of
+    /// the class the elements link to (so that a commit elsewhere costs no reading of the
+    /// collection).
     private func mayHaveChanged(_ changes: ChangeSet) -> Bool {
         guard changes.isComplete, let table = frozen.version.table(id: frozen.tableId), let field = table.fieldOf[frozen.property] else {
             return true
@@ -133,7 +139,9 @@ struct CollectionOwner<Live: _PersistedValue>: Sendable {
         switch propertyType {
         case .object:
             guard let target = linkedClassName.flatMap({ frozen.version.storedClassId(named: $0) }) else { return true }
-            return !changes.changes(of: target).isEmpty
+            // An object made since can be in the collection only if its field changed.
+            let targetChanges = changes.changes(of: target)
+            return !targetChanges.modified.isEmpty || !targetChanges.deleted.isEmpty
         case .any:
             return !changes.changedTableIds.isEmpty
         default:
