@@ -76,9 +76,6 @@ public final class Migration {
         }
         let old = stored.properties[field]
         let new = table.stored.properties[newField]
-        if let target = old.objectClassName, oldSchema.classes[target]?.isEmbedded == true {
-            return fail(RealmError(.invalidArgument, "\(call): '\(oldName)' holds embedded objects, which renameProperty cannot move yet. Create new ones in enumerateObjects from the old objects' values."))
-        }
         // A required property may become optional; anything else must stay as it was.
         if (old.type, old.collection, old.objectClassName) != (new.type, new.collection, new.objectClassName) || (old.isOptional && !new.isOptional) {
             return fail(RealmError(.invalidArgument, "\(call): '\(oldName)' and '\(newName)' hold different types; a renamed property keeps its type (it may become optional). Convert the values in enumerateObjects instead."))
@@ -241,11 +238,40 @@ struct OldObject {
         property.objectClassName.flatMap { migration.oldSchema.classes[$0]?.id } ?? 0
     }
 
-    /// `value` as what a migration hands out: a plain Swift value, an object, an `AnyRealmValue`.
+    /// `value` as what a migration hands out: a plain Swift value, an object (an embedded one
+    /// as an unmanaged copy), an `AnyRealmValue`.
     private func plain(_ value: _StoredValue, _ property: StoredProperty) -> Any? {
         if property.type == .any { return AnyRealmValue._fromStored(value) }
-        if case .object(let object) = value { return object }
+        if case .object(let object) = value { return object is EmbeddedObject ? Self.unmanagedCopy(ofEmbedded: object) : object }
         return value.plainValue
+    }
+
+    /// An unmanaged copy of the embedded object `object`, with copies of the embedded objects
+    /// it holds alone or in a list or set (those in a map stay as they are): what a new parent
+    /// can take, where the original belongs to its old parent for good. The originals of a
+    /// field the migration drops are deleted after the block.
+    static func unmanagedCopy(ofEmbedded object: ObjectBase) -> ObjectBase {
+        let copy = type(of: object).init()
+        for property in object.objectSchema.properties where property.type != .linkingObjects {
+            guard var value = object.value(forKey: property.name) else { continue }
+            if property.type == .object, !property.isMap {
+                if let embedded = value as? EmbeddedObject {
+                    value = unmanagedCopy(ofEmbedded: embedded)
+                } else if let elements = value as? any Sequence {
+                    value = copyingEmbedded(elements)
+                }
+            }
+            copy.setValue(value, forKey: property.name)
+        }
+        return copy
+    }
+
+    /// The elements of a list or set of objects, with the embedded ones copied.
+    private static func copyingEmbedded(_ elements: some Sequence) -> [Any] {
+        elements.map { element -> Any in
+            if let embedded = element as? EmbeddedObject { return unmanagedCopy(ofEmbedded: embedded) }
+            return element
+        }
     }
 
     /// The value of field `field`, as a Swift value (links as the linked objects now).

@@ -41,6 +41,11 @@ final class MigPersonLabels: Object {
 /// An owner of embedded homes, before and after `homes` became `places`.
 final class MigHome: EmbeddedObject {
     @Persisted var street = ""
+    @Persisted var rooms: List<MigRoom>
+}
+
+final class MigRoom: EmbeddedObject {
+    @Persisted var name = ""
 }
 
 final class MigOwnerV1: Object {
@@ -188,25 +193,33 @@ final class MigOwnerV2: Object {
 
     @Test func testEmbeddedObjectsMoveByTheirValues() throws {
         var v1 = temporaryConfiguration()
-        v1.objectTypes = [MigOwnerV1.self, MigHome.self]
+        v1.objectTypes = [MigOwnerV1.self, MigHome.self, MigRoom.self]
         v1.schemaVersion = 1
         do {
             let realm = try Realm(configuration: v1)
             try realm.write {
-                try realm.create(MigOwnerV1.self, value: ["id": 1, "homes": [["street": "Elm"], ["street": "Oak"]], "office": ["street": "Main"]])
+                try realm.create(MigOwnerV1.self, value: ["id": 1, "homes": [["street": "Elm", "rooms": [["name": "hall"], ["name": "attic"]]], ["street": "Oak"]], "office": ["street": "Main", "rooms": [["name": "desk"]]]])
             }
         }
         var renaming = v1
-        renaming.objectTypes = [MigOwnerV2.self, MigHome.self]
+        renaming.objectTypes = [MigOwnerV2.self, MigHome.self, MigRoom.self]
         renaming.schemaVersion = 2
         renaming.migrationBlock = { migration, _ in migration.renameProperty(onType: "MigOwner", from: "homes", to: "places") }
-        expectRealmError(.invalidArgument, mentioning: ["homes", "embedded objects"]) { _ = try Realm(configuration: renaming) }
-        // What the guide advises instead: new embedded objects from the old ones' values.
+        do {
+            let renamed = try Realm(configuration: renaming)
+            #expect(try #require(renamed.object(ofType: MigOwnerV2.self, forPrimaryKey: 1)).places.map(\.street) == ["Elm", "Oak"])
+            #expect(renamed.objects(MigHome.self).map(\.street).sorted() == ["Elm", "Oak"], "the dropped homes and office went")
+            #expect(renamed.object(ofType: MigOwnerV2.self, forPrimaryKey: 1)?.places.first?.rooms.map(\.name) == ["hall", "attic"])
+            #expect(renamed.objects(MigRoom.self).map(\.name).sorted() == ["attic", "hall"], "embedded in embedded: copied, and the originals went")
+        }
+        // The same by hand, from a second copy of release 1's file.
         var copying = renaming
+        copying.fileURL = try configurationWithOneOwner(like: v1).fileURL
         copying.migrationBlock = { migration, _ in
             migration.enumerateObjects(ofType: "MigOwner") { oldObject, newObject in
                 let homes = oldObject!["homes"] as? [Any?] ?? []
-                newObject!["places"] = homes.compactMap { ($0 as? MigHome).map { ["street": $0.street] } }
+                #expect(homes.allSatisfy { ($0 as? MigHome)?.realm == nil }, "old embedded objects come as unmanaged copies")
+                newObject!["places"] = homes
             }
         }
         let realm = try Realm(configuration: copying)
@@ -217,20 +230,19 @@ final class MigOwnerV2: Object {
         // Without a block (the class migrated on open, nothing copied), they go too.
         var dropping = renaming
         dropping.migrationBlock = nil
-        let v1Again = try configurationWithOneOwner(like: v1)
-        dropping.fileURL = v1Again.fileURL
+        dropping.fileURL = try configurationWithOneOwner(like: v1).fileURL
         let dropped = try Realm(configuration: dropping)
         #expect(dropped.objects(MigHome.self).isEmpty && dropped.objects(MigOwnerV2.self).count == 1)
     }
 
     /// A new file of `configuration`'s classes holding one MigOwnerV1 with two homes and an office.
     private func configurationWithOneOwner(like configuration: Realm.Configuration) throws -> Realm.Configuration {
-        var v1 = temporaryConfiguration(#function + "-again")
+        var v1 = temporaryConfiguration(UUID().uuidString)
         v1.objectTypes = configuration.objectTypes
         v1.schemaVersion = configuration.schemaVersion
         let realm = try Realm(configuration: v1)
         try realm.write {
-            try realm.create(MigOwnerV1.self, value: ["id": 1, "homes": [["street": "Elm"], ["street": "Oak"]], "office": ["street": "Main"]])
+            try realm.create(MigOwnerV1.self, value: ["id": 1, "homes": [["street": "Elm", "rooms": [["name": "hall"], ["name": "attic"]]], ["street": "Oak"]], "office": ["street": "Main", "rooms": [["name": "desk"]]]])
         }
         return v1
     }
