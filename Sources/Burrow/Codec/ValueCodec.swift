@@ -85,11 +85,12 @@ enum ValueCodec {
     // MARK: Decoding
 
     /// The value whose payload starts `payload`, a value of `type`. `linkTarget` is the table
-    /// a typed link points into.
+    /// a typed link points into. Reads only inside `payload`: one too short for its type (which
+    /// a sound file never holds) reads as null.
     static func decode(
         _ payload: UnsafeRawBufferPointer, as type: PropertyType, linkTarget: UInt32, resolve: LinkResolver
     ) -> _StoredValue {
-        guard !payload.isEmpty else { return .null }
+        guard !payload.isEmpty, payload.count >= fixedSize(of: type) else { return .null }
         switch type {
         case .bool: return .bool(payload[0] != 0)
         case .int: return int(payload).map { .int($0) } ?? .null
@@ -98,6 +99,7 @@ enum ValueCodec {
         case .string: return inlineString(payload).map { .string($0) } ?? .null
         case .data:
             let count = Int(u32(payload, 0))
+            guard count <= payload.count &- 4 else { return .null }
             return .data(Data(UnsafeRawBufferPointer(rebasing: payload[4..<4 + count])))
         case .date: return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: u64(payload, 0))))
         case .objectId: return .objectId(ObjectId(rawBytes: payload))
@@ -110,8 +112,20 @@ enum ValueCodec {
         case .any:
             guard let tag = Tag(rawValue: payload[0]), tag != .null else { return .null }
             let rest = UnsafeRawBufferPointer(rebasing: payload[1...])
-            if tag == .link { return resolve(u32(rest, 0), ObjectKey(u64(rest, 4))) }
+            if tag == .link { return rest.count >= 12 ? resolve(u32(rest, 0), ObjectKey(u64(rest, 4))) : .null }
             return decode(rest, as: tag.propertyType, linkTarget: 0, resolve: resolve)
+        }
+    }
+
+    /// The bytes a payload of `type` holds at least: its fixed size, or the 4 bytes of a length
+    /// (strings, data) or 1 of a tag (`AnyRealmValue`).
+    private static func fixedSize(of type: PropertyType) -> Int {
+        switch type {
+        case .bool, .any: 1
+        case .float, .string, .data: 4
+        case .int, .double, .date, .object, .linkingObjects: 8
+        case .objectId: 12
+        case .uuid, .decimal128: 16
         }
     }
 
@@ -163,9 +177,8 @@ enum ValueCodec {
 
     /// The key of the link in a payload of `type` (`.object` or `.any`), if it holds one.
     static func linkKey(_ payload: UnsafeRawBufferPointer, as type: PropertyType) -> (table: UInt32?, key: ObjectKey)? {
-        guard !payload.isEmpty else { return nil }
-        if type == .object { return (nil, ObjectKey(u64(payload, 0))) }
-        if type == .any, payload[0] == Tag.link.rawValue { return (u32(payload, 1), ObjectKey(u64(payload, 5))) }
+        if type == .object { return payload.count >= 8 ? (nil, ObjectKey(u64(payload, 0))) : nil }
+        if type == .any, payload.count >= 13, payload[0] == Tag.link.rawValue { return (u32(payload, 1), ObjectKey(u64(payload, 5))) }
         return nil
     }
 

@@ -17,6 +17,42 @@ final class RowReadItem: Object {
         words.flatMap { word in withUnsafeBytes(of: word.littleEndian) { Array($0) } } + tail
     }
 
+    @Test func aPayloadTooShortForItsTypeReadsAsNull() {
+        let noLinks: ValueCodec.LinkResolver = { _, _ in .null }
+        func decoded(_ bytes: [UInt8], _ type: PropertyType) -> _StoredValue {
+            bytes.withUnsafeBytes { ValueCodec.decode($0, as: type, linkTarget: 1, resolve: noLinks) }
+        }
+        let full: [(PropertyType, Int)] = [
+            (.bool, 1), (.int, 8), (.float, 4), (.double, 8), (.date, 8), (.objectId, 12), (.uuid, 16), (.decimal128, 16),
+        ]
+        for (type, size) in full {
+            for short in 1..<size {
+                guard case .null = decoded([UInt8](repeating: 0xAB, count: short), type) else {
+                    Issue.record("\(short) bytes of \(type) did not read as null")
+                    continue
+                }
+            }
+            if case .null = decoded([UInt8](repeating: 1, count: size), type) { Issue.record("a full \(type) read as null") }
+        }
+        // A length running past the payload, for strings and data.
+        for type in [PropertyType.string, .data] {
+            guard case .null = decoded(bytes([40], [1, 2, 3]), type) else { Issue.record("\(type): a long length read"); continue }
+        }
+        if case .data(let data) = decoded(bytes([2], [7, 8, 9]), .data) { #expect(data == Data([7, 8])) } else { Issue.record("data") }
+        // Links: a typed one needs its 8 bytes; an AnyRealmValue link its tag, table and key.
+        [UInt8]([1, 2, 3]).withUnsafeBytes { #expect(ValueCodec.linkKey($0, as: .object) == nil) }
+        var anyInt: [UInt8] = []
+        ValueCodec.append(.int(5), as: .any, to: &anyInt)
+        #expect(anyInt.withUnsafeBytes { ValueCodec.linkKey($0, as: .any) } == nil, "an integer is no link")
+        let anyLink = [ValueCodec.Tag.link.rawValue] + bytes([3]) + [5, 0, 0, 0, 0, 0, 0, 0]
+        let found = anyLink.withUnsafeBytes { ValueCodec.linkKey($0, as: .any) }
+        #expect(found?.table == 3 && found?.key == ObjectKey(5))
+        for short in 1..<anyLink.count {
+            #expect(Array(anyLink.prefix(short)).withUnsafeBytes { ValueCodec.linkKey($0, as: .any) } == nil)
+            guard case .null = decoded(Array(anyLink.prefix(short)), .any) else { Issue.record("\(short) bytes of a link read"); continue }
+        }
+    }
+
     @Test func aRowFieldIsReadOnlyInsideTheRow() {
         // Three fields: an 8-byte payload at 16, a null, then a 2-byte payload at 24.
         let good = bytes([3, 16, 0, 24], [1, 0, 0, 0, 0, 0, 0, 0, 7, 9])
