@@ -218,6 +218,48 @@ final class CCOwner: Object {
         #expect(second == realm.version && both == ["CCToy", "CCOwner"], "the silent write yields nothing of its own")
     }
 
+    @Test func aListStreamCoalescesCommitsAndStaysSilentForItsToken() async throws {
+        let (realm, owner) = try seeded()
+        let stream = owner.numbers.changes()
+        let changes = stream.makeAsyncIterator()
+        _ = await next(changes)
+        try realm.write { owner.numbers.append(4) }
+        try realm.write { owner.numbers.append(5) }
+        let both = update(await next(changes))
+        #expect(both?.elements == [1, 2, 3, 4, 5] && both?.insertions == [3, 4], "two commits, one element")
+        try realm.write(withoutNotifying: [stream.token]) { owner.numbers.remove(at: 0) }
+        try realm.write { owner.numbers.append(6) }
+        let after = update(await next(changes))
+        #expect(after?.elements == [2, 3, 4, 5, 6] && after?.insertions == [4] && after?.deletions == [], "the silent removal is baseline")
+    }
+
+    @Test func aMapWithKeyPathsReportsModifiedObjectsAndEndsWithItsOwner() async throws {
+        let (realm, owner) = try seeded()
+        let toy = try #require(realm.object(ofType: CCToy.self, forPrimaryKey: 1))
+        try realm.write { owner.toyByRoom["hall"] = toy }
+        let rooms = owner.toyByRoom.changes(keyPaths: ["price"]).makeAsyncIterator()
+        _ = await next(rooms)
+        try realm.write { toy.name = "not observed" }
+        try realm.write { toy.price = 50 }
+        guard case .update(_, let deletions, let insertions, let modifications) = await next(rooms) else { Issue.record("no update"); return }
+        #expect(deletions.isEmpty && insertions.isEmpty && modifications == ["hall"])
+        try realm.write { try realm.delete(owner) }
+        guard case .update(let empty, let gone, _, _) = await next(rooms) else { Issue.record("no update"); return }
+        #expect(empty.count == 0 && gone == ["hall"], "every key removed with the owner")
+        #expect(await next(rooms) == nil)
+    }
+
+    @Test func aRealmStreamDoesNotKnowTheClassesAfterASchemaChange() async throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        try realm.write { try realm.add(CCToy(value: ["id": 1])) }
+        let changes = realm.changes().makeAsyncIterator()
+        _ = await next(changes)
+        // The first object of a new class adds it to the stored schema in the same commit.
+        try realm.write { try realm.add(CCOwner(value: ["id": 1])) }
+        guard case .update(_, let classNames) = await next(changes) else { Issue.record("no update"); return }
+        #expect(classNames == nil)
+    }
+
     @Test func streamsThatCannotStartYieldOneError() async throws {
         let (realm, owner) = try seeded()
         let unmanaged = CCOwner()
