@@ -96,13 +96,11 @@ struct CollectionOwner<Live: _PersistedValue>: Sendable {
     enum Step {
         /// Nothing the collection holds can have changed.
         case unchanged
-        /// The owner is gone, and with it every element.
-        case ownerDeleted
         /// The owner's class can no longer be read as this process declares it (its stored
         /// schema changed): the stream cannot follow it.
         case unreadable(RealmError)
-        /// The stored elements now, and a test of whether the object an element links to was
-        /// modified.
+        /// The stored elements now (none if the owner is gone: see `ownerExists`), and a test of
+        /// whether the object an element links to was modified.
         case elements([(mapKey: String?, bytes: [UInt8])], linkModified: ([UInt8]) -> Bool)
     }
 
@@ -119,8 +117,7 @@ struct CollectionOwner<Live: _PersistedValue>: Sendable {
             return .unchanged
         }
         move(to: version)
-        guard let stored = storedElements() else { return .ownerDeleted }
-        return .elements(stored, linkModified: linkModifications(from: oldVersion, to: version, changes, keyPaths: keyPaths))
+        return .elements(storedElements() ?? [], linkModified: linkModifications(from: oldVersion, to: version, changes, keyPaths: keyPaths))
     }
 
     /// Whether `changes`, made after the baseline, may have changed the collection: false only
@@ -187,15 +184,46 @@ protocol FrozenElements: Sendable {
 extension FrozenList: FrozenElements {}
 extension FrozenMutableSet: FrozenElements {}
 
+/// What list, set and map streams share: moving their collection from version to version,
+/// ending with an error where it can no longer be read, and after the owner is deleted (every
+/// element then reported gone).
+protocol CollectionObserver: ChangeObserver {
+    associatedtype Live: _PersistedValue
+    var owner: CollectionOwner<Live> { get set }
+    var keyPaths: Set<String>? { get }
+    var isFinished: Bool { get set }
+    /// The element that ends the stream with `error`.
+    static func failure(_ error: RealmError) -> Element
+    /// Takes `stored` as the baseline's elements and returns what changed since the last
+    /// ones, or nil if nothing did.
+    mutating func change(to stored: [(mapKey: String?, bytes: [UInt8])], linkModified: ([UInt8]) -> Bool) -> Element?
+}
+
+extension CollectionObserver {
+    var baseline: FrozenVersion { owner.baseline }
+
+    mutating func advance(to version: FrozenVersion, changes: ChangeSet) -> Element? {
+        switch owner.advance(to: version, changes: changes, keyPaths: keyPaths) {
+        case .unchanged:
+            return nil
+        case .unreadable(let error):
+            isFinished = true
+            return Self.failure(error)
+        case .elements(let stored, let linkModified):
+            // A deleted owner has no elements, and nothing more will change.
+            isFinished = !owner.ownerExists
+            return change(to: stored, linkModified: linkModified)
+        }
+    }
+}
+
 /// Watches a list or a set: compares its elements at each new version with the baseline's.
-struct ElementsObserver<Frozen: FrozenElements>: ChangeObserver {
-    private var owner: CollectionOwner<Frozen.Live>
+struct ElementsObserver<Frozen: FrozenElements>: CollectionObserver {
+    var owner: CollectionOwner<Frozen.Live>
     /// The baseline's stored elements, in order.
     private var elements: [[UInt8]]
     let keyPaths: Set<String>?
-    private(set) var isFinished = false
-
-    var baseline: FrozenVersion { owner.baseline }
+    var isFinished = false
 
     /// The stream of `binding`'s collection, or a stream of its one error.
     static func stream(_ binding: CollectionBinding?, what: String, keyPaths: [String]?) -> ChangeStream<RealmCollectionChange<Frozen>> {
@@ -215,37 +243,24 @@ struct ElementsObserver<Frozen: FrozenElements>: ChangeObserver {
 
     func initial() -> RealmCollectionChange<Frozen>? { .initial(Frozen(frozen: owner.frozen)) }
 
-    mutating func advance(to version: FrozenVersion, changes: ChangeSet) -> RealmCollectionChange<Frozen>? {
+    static func failure(_ error: RealmError) -> RealmCollectionChange<Frozen> { .error(error) }
+
+    mutating func change(to stored: [(mapKey: String?, bytes: [UInt8])], linkModified: ([UInt8]) -> Bool) -> RealmCollectionChange<Frozen>? {
         let old = elements
-        switch owner.advance(to: version, changes: changes, keyPaths: keyPaths) {
-        case .unchanged:
-            return nil
-        case .unreadable(let error):
-            isFinished = true
-            return .error(error)
-        case .ownerDeleted:
-            // Every element went with the owner, and nothing more will change.
-            isFinished = true
-            elements = []
-            return .update(Frozen(frozen: owner.frozen), deletions: Array(old.indices), insertions: [], modifications: [])
-        case .elements(let stored, let linkModified):
-            elements = stored.map(\.bytes)
-            let diff = CollectionDiff(repeating: old, elements, isModified: linkModified)
-            if diff.isEmpty { return nil }
-            return .update(Frozen(frozen: owner.frozen), deletions: diff.deletions, insertions: diff.insertions, modifications: diff.modifications)
-        }
+        elements = stored.map(\.bytes)
+        let diff = CollectionDiff(repeating: old, elements, isModified: linkModified)
+        if diff.isEmpty { return nil }
+        return .update(Frozen(frozen: owner.frozen), deletions: diff.deletions, insertions: diff.insertions, modifications: diff.modifications)
     }
 }
 
 /// Watches a map: compares its entries at each new version with the baseline's, by key.
-struct MapObserver<Key: _MapKey, Value: _Persistable>: ChangeObserver {
-    private var owner: CollectionOwner<Map<Key, Value>>
+struct MapObserver<Key: _MapKey, Value: _Persistable>: CollectionObserver {
+    var owner: CollectionOwner<Map<Key, Value>>
     /// The baseline's entries: key → stored value.
     private var entries: [String: [UInt8]]
     let keyPaths: Set<String>?
-    private(set) var isFinished = false
-
-    var baseline: FrozenVersion { owner.baseline }
+    var isFinished = false
 
     init(_ owner: CollectionOwner<Map<Key, Value>>, keyPaths: Set<String>?) {
         self.owner = owner
@@ -259,34 +274,24 @@ struct MapObserver<Key: _MapKey, Value: _Persistable>: ChangeObserver {
 
     func initial() -> RealmMapChange<FrozenMap<Key, Value>>? { .initial(FrozenMap(frozen: owner.frozen)) }
 
-    mutating func advance(to version: FrozenVersion, changes: ChangeSet) -> RealmMapChange<FrozenMap<Key, Value>>? {
+    static func failure(_ error: RealmError) -> RealmMapChange<FrozenMap<Key, Value>> { .error(error) }
+
+    mutating func change(to stored: [(mapKey: String?, bytes: [UInt8])], linkModified: ([UInt8]) -> Bool) -> RealmMapChange<FrozenMap<Key, Value>>? {
         let old = entries
-        switch owner.advance(to: version, changes: changes, keyPaths: keyPaths) {
-        case .unchanged:
-            return nil
-        case .unreadable(let error):
-            isFinished = true
-            return .error(error)
-        case .ownerDeleted:
-            isFinished = true
-            entries = [:]
-            return .update(FrozenMap(frozen: owner.frozen), deletions: old.keys.sorted().map(Key.init(_mapKey:)), insertions: [], modifications: [])
-        case .elements(let stored, let linkModified):
-            entries = Self.entries(stored)
-            let deletions = old.keys.filter { entries[$0] == nil }.sorted()
-            var insertions: [String] = []
-            var modifications: [String] = []
-            for (key, bytes) in entries {
-                if let before = old[key] {
-                    if before != bytes || linkModified(bytes) { modifications.append(key) }
-                } else {
-                    insertions.append(key)
-                }
+        entries = Self.entries(stored)
+        let deletions = old.keys.filter { entries[$0] == nil }.sorted()
+        var insertions: [String] = []
+        var modifications: [String] = []
+        for (key, bytes) in entries {
+            if let before = old[key] {
+                if before != bytes || linkModified(bytes) { modifications.append(key) }
+            } else {
+                insertions.append(key)
             }
-            if deletions.isEmpty && insertions.isEmpty && modifications.isEmpty { return nil }
-            return .update(
-                FrozenMap(frozen: owner.frozen), deletions: deletions.map(Key.init(_mapKey:)),
-                insertions: insertions.sorted().map(Key.init(_mapKey:)), modifications: modifications.sorted().map(Key.init(_mapKey:)))
         }
+        if deletions.isEmpty && insertions.isEmpty && modifications.isEmpty { return nil }
+        return .update(
+            FrozenMap(frozen: owner.frozen), deletions: deletions.map(Key.init(_mapKey:)),
+            insertions: insertions.sorted().map(Key.init(_mapKey:)), modifications: modifications.sorted().map(Key.init(_mapKey:)))
     }
 }

@@ -40,8 +40,8 @@ struct RealmObserver: ChangeObserver {
     mutating func advance(to version: FrozenVersion, changes: ChangeSet) -> RealmChange? {
         baseline = version
         guard changes.isComplete else { return .update(versionNumber: version.version, classNames: nil) }
-        let names = Dictionary(version.currentFileSchema.classes.values.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-        let changed = changes.changedTableIds.compactMap { names[$0] }
-        return .update(versionNumber: version.version, classNames: Set(changed))
+        let changed = Set(changes.changedTableIds)
+        let names = version.currentFileSchema.classes.values.filter { changed.contains($0.id) }.map(\.name)
+        return .update(versionNumber: version.version, classNames: Set(names))
     }
 }
