@@ -16,10 +16,11 @@ let package = Package(
         .target(name: "Burrow", dependencies: ["BurrowStorage"]),
         // The command-line tool `burrow` (demo, info, dump, verify).
         .executableTarget(name: "BurrowCLI", dependencies: ["Burrow", "BurrowStorage"], path: "Sources/burrow"),
-        // The system SQLite, linked only by the benchmark to compare against it.
-        .systemLibrary(
+        // SQLite's C interface for the benchmark, bound to the system library at run time, so that
+        // building needs no SQLite headers or library.
+        .target(
             name: "CSQLite", path: "Benchmarks/CSQLite",
-            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .executableTarget(
             name: "BurrowBench", dependencies: ["BurrowStorage", "Burrow", "CSQLite"],
             path: "Benchmarks/BurrowBench"),

@@ -9,7 +9,16 @@ struct SQLiteError: Error, CustomStringConvertible {
 }
 
 final class SQLiteDatabase {
-    /// The linked library's version, e.g. "3.40.1".
+    /// Finds the system SQLite library and binds its functions; call it once, before any other
+    /// use of SQLite. Throws, saying what to install, when there is none.
+    static func loadLibrary() throws {
+        var message = [CChar](repeating: 0, count: 512)
+        guard csqlite_load(&message, message.count) == 1 else {
+            throw SQLiteError(code: SQLITE_ERROR, message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+    }
+
+    /// The loaded library's version, e.g. "3.40.1".
     static var libraryVersion: String { String(cString: sqlite3_libversion()) }
 
     private(set) var handle: OpaquePointer?

@@ -48,6 +48,12 @@ while let argument = arguments.popFirst() {
     }
 }
 if selected.isEmpty { selected = BenchmarkGroup.all }
+do {
+    try SQLiteDatabase.loadLibrary()
+} catch {
+    printError("burrow-bench compares Burrow with the system SQLite: \(error)")
+    exit(1)
+}
 
 let load = SystemLoad()
 var measurements: [Measurement] = []
