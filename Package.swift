@@ -15,7 +15,7 @@ let package = Package(
         // The public API, built on the engine.
         .target(name: "Burrow", dependencies: ["BurrowStorage"]),
         // The command-line tool `burrow` (demo, info, dump, verify).
-        .executableTarget(name: "BurrowCLI", dependencies: ["Burrow", "BurrowStorage"], path: "Sources/burrow"),
+        .executableTarget(name: "BurrowCLI", dependencies: ["Burrow", "BurrowStorage"]),
         // SQLite's C interface for the benchmark, bound to the system library at run time, so that
         // building needs no SQLite headers or library.
         .target(
