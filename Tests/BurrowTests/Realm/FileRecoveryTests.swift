@@ -40,7 +40,7 @@ import Testing
         let actor = try await RealmActor(configuration: realm.configuration)
         #expect(await actor.recovery == recovery)
         // The next commit is allowed (the app has been told); the report stays.
-        try realm.write { realm.add(Person(value: ["id": 1, "name": "After"])) }
+        try realm.write { try realm.add(Person(value: ["id": 1, "name": "After"])) }
         #expect(realm.recovery == recovery)
     }
 
@@ -60,7 +60,7 @@ import Testing
 
     @Test func testRealmOpenedWholeHasNoRecovery() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        try realm.write { realm.add(Person(value: ["id": 1, "name": "One"])) }
+        try realm.write { try realm.add(Person(value: ["id": 1, "name": "One"])) }
         #expect(realm.recovery == nil)
     }
 
