@@ -298,107 +298,18 @@ package final class Storage: Sendable {
         // commit cut off by a crash or a power loss leaves exactly that; anything else is damage
         // to more than the newest commit.)
         guard let other, other.meta.version < newest.meta.version, other.meta.version == newest.written.base else {
-            throw problem.error(path: device.name, newest: newest, other: other)
+            throw problem.error(path: device.name, meta: newest, why: UnreadablePart.noFallback(newest: newest, other: other))
         }
         if let otherProblem = try unreadablePart(of: other, device: device, size: size) {
-            if case .truncated = problem { throw problem.error(path: device.name, newest: newest, other: other) }
-            throw otherProblem.error(path: device.name, newest: other, other: nil)
+            let why = "version \(other.meta.version) before it cannot be opened either"
+            if case .truncated = problem { throw problem.error(path: device.name, meta: newest, why: why) }
+            throw otherProblem.error(
+                path: device.name, meta: other,
+                why: "the newest commit (version \(newest.meta.version)) cannot be opened either, so there is nothing to fall back to")
         }
         return OpenedMeta(
             meta: other.meta, slot: other.slot, olderVersion: other.meta.version, isKnownDurable: false,
             recovery: StorageRecovery(droppedVersion: newest.meta.version, openedVersion: other.meta.version, reason: problem.reason(pageSize: pageSize)))
-    }
-
-    /// A valid meta page and the slot it was read from.
-    struct MetaCandidate {
-        var meta: Meta
-        var written: WrittenPages
-        var slot: Int
-    }
-
-    /// Why a valid meta's version cannot be opened as it is.
-    enum UnreadablePart {
-        case truncated(expectedBytes: Int, actualBytes: Int)
-        case listedPage(page: PageNumber, detail: String)
-
-        func reason(pageSize: Int) -> StorageRecovery.Reason {
-            switch self {
-            case .truncated(let expected, let actual): return .truncated(expectedBytes: expected, actualBytes: actual)
-            case .listedPage(let page, let detail): return .damagedPage(page: page, offset: Int(page) * pageSize, detail: detail)
-            }
-        }
-
-        /// The error that opening throws when it cannot fall back past `newest`.
-        func error(path: String, newest: MetaCandidate, other: MetaCandidate?) -> StorageError {
-            let why: String
-            if let other, other.meta.version == newest.meta.version {
-                why = "both meta pages hold version \(newest.meta.version), so there is no older version to fall back to"
-            } else if let other, other.meta.version < newest.meta.version {
-                why = "the other meta page holds version \(other.meta.version), not version \(newest.written.base) that this commit builds on, so falling back would lose more than one commit"
-            } else if other == nil {
-                why = "the other meta page is damaged too"
-            } else {
-                why = "there is nothing to fall back to"
-            }
-            switch self {
-            case .truncated(let expected, let actual):
-                return .truncated(path: path, expectedBytes: expected, actualBytes: actual)
-            case .listedPage(let page, let detail):
-                return .corruptPage(
-                    path: path, page: page,
-                    detail: "(byte offset \(Int(page) * newest.meta.pageSize)), written by the newest commit (version \(newest.meta.version)), \(detail); \(why)")
-            }
-        }
-    }
-
-    /// What keeps `candidate`'s version from being opened as it is, or nil: a file shorter than
-    /// its page count, or a page its meta lists that is not exactly as the commit wrote it
-    /// (outside the file, checksum invalid or not the listed one, stamped by a version at or
-    /// before the list's base or after the meta's). An overflow run is checked whole. Reads only
-    /// the listed pages.
-    private static func unreadablePart(
-        of candidate: MetaCandidate, device: any StorageDevice, size: Int
-    ) throws(StorageError) -> UnreadablePart? {
-        let meta = candidate.meta, written = candidate.written
-        let pageSize = meta.pageSize
-        let needed = Int(meta.pageCount) * pageSize
-        guard size >= needed else { return .truncated(expectedBytes: needed, actualBytes: size) }
-        var capacity = pageSize
-        var buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 4096)
-        defer { buffer.deallocate() }
-        for entry in written.entries {
-            let offset = Int(entry.page) * pageSize
-            guard try device.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: pageSize), at: offset) == pageSize
-            else { return .listedPage(page: entry.page, detail: "lies past the end of the file") }
-            var length = pageSize
-            if PageHeader.kind(UnsafeRawPointer(buffer)) == PageKind.overflow.rawValue {
-                let pages = PageHeader.overflowPages(UnsafeRawPointer(buffer))
-                guard pages >= 1, UInt64(entry.page) + UInt64(pages) <= UInt64(meta.pageCount) else {
-                    return .listedPage(page: entry.page, detail: "is an overflow run whose length runs past the version's pages")
-                }
-                length = pages * pageSize
-                if length > capacity {
-                    buffer.deallocate()
-                    capacity = length
-                    buffer = .allocate(byteCount: capacity, alignment: 4096)
-                }
-                guard try device.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: length), at: offset) == length
-                else { return .listedPage(page: entry.page, detail: "runs past the end of the file") }
-            }
-            let p = UnsafeRawPointer(buffer)
-            let stamp = PageHeader.version(p)
-            if p.u64(0) != entry.checksum {
-                return .listedPage(page: entry.page, detail: "does not hold the checksum its meta lists (it is not the page the commit wrote)")
-            }
-            if Checksum.page(p, length: length, pageNumber: entry.page) != entry.checksum {
-                return .listedPage(page: entry.page, detail: "fails its checksum")
-            }
-            if stamp <= written.base || stamp > meta.version {
-                return .listedPage(
-                    page: entry.page, detail: "is stamped by version \(stamp), not by one of versions \(written.base + 1) to \(meta.version)")
-            }
-        }
-        return nil
     }
 
     // MARK: Reading
