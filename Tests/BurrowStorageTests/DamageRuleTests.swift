@@ -49,24 +49,31 @@ struct DamageRuleFile: Sendable {
     }
 
     /// Runs `commits` on a new simulated disk, each with `.full` durability, and keeps the file
-    /// with the contents of its last two versions.
-    static func make(label: String, pageSize: Int = 4096, commits: [(WriteTransaction) throws -> Void]) throws -> (DamageRuleFile, Storage) {
+    /// with the contents of its last two versions. The last `round` commits are made durable
+    /// together, by one sync round (group commit): the newest meta then covers all of them.
+    static func make(
+        label: String, pageSize: Int = 4096, round: Int = 1, commits: [(WriteTransaction) throws -> Void]
+    ) throws -> (DamageRuleFile, Storage) {
         let disk = SimulatedDisk(name: label, capacity: 1 << 24)
         let storage = try Storage(device: disk, options: StorageOptions(pageSize: pageSize))
         var contents: [UInt64: DamagedFileFixture.Contents] = [0: DamagedFileFixture.Contents(trees: [:])]
         var images: [UInt64: [UInt8]] = [:]
-        for commit in commits {
+        var pending: CommitReceipt?
+        for (index, commit) in commits.enumerated() {
             let txn = try storage.beginWriteBlocking()
             try commit(txn)
-            try txn.commit(durability: .full)
+            pending = try txn.commitPendingSync(durability: .full)
+            if index < commits.count - round { try storage.waitUntilDurableBlocking(pending!) }
             let snapshot = try storage.snapshot()
             contents[snapshot.version] = try Self.contents(of: snapshot)
             images[snapshot.version] = disk.currentImage
         }
+        if let pending { try storage.waitUntilDurableBlocking(pending) }
         let latest = storage.version
+        let base = latest - UInt64(min(round, commits.count))
         var file = DamageRuleFile(
-            label: label, image: disk.currentImage, pageSize: pageSize, latest: latest, fallback: latest - 1,
-            contents: contents.filter { $0.key + 1 >= latest })
+            label: label, image: disk.currentImage, pageSize: pageSize, latest: latest, fallback: base,
+            contents: contents.filter { $0.key == latest || $0.key == base })
         file.earlierImages = images.filter { $0.key + 4 >= latest }
         return (file, storage)
     }
@@ -113,11 +120,24 @@ struct DamageRuleFile: Sendable {
         do { return try make(label: "many commits", commits: commits) } catch { fatalError("cannot build the many-commit file: \(error)") }
     }()
 
+    /// Many commits whose last five were made durable by one sync round.
+    static let groupRound: DamageRuleFile = {
+        var rng = CrashTestRandom(seed: 8)
+        let commits: [(WriteTransaction) throws -> Void] = (0..<12).map { round in
+            let values = (0..<30).map { _ in rng.bytes(rng.int(0...150)) }
+            return { txn in
+                let tree = try txn.openTree(named: "round")
+                for (i, value) in values.enumerated() { try txn.put(DamagedFileFixture.key("r", i * 13 + round), value, in: tree) }
+            }
+        }
+        do { return try make(label: "group round", round: 5, commits: commits).0 } catch { fatalError("cannot build the group-round file: \(error)") }
+    }()
+
     static let compacted: DamageRuleFile = {
         do { return try copy(of: manyCommitsAndStorage.1, label: "compacted") } catch { fatalError("cannot copy: \(error)") }
     }()
 
-    static var all: [DamageRuleFile] { [oneCommitAndStorage.0, manyCommitsAndStorage.0, compacted] }
+    static var all: [DamageRuleFile] { [oneCommitAndStorage.0, manyCommitsAndStorage.0, compacted, groupRound] }
 
     /// Opens `image` read-only (as `burrow verify` does), verifies it and reads every entry.
     /// Returns a label for what happened; throws a description for anything but a thrown error,
@@ -183,7 +203,7 @@ struct DamageRuleTests {
         }
     }
 
-    @Test("Truncation at every page boundary and one byte either side: an error or a reported fallback", arguments: [0, 1, 2])
+    @Test("Truncation at every page boundary and one byte either side: an error or a reported fallback", arguments: [0, 1, 2, 3])
     func truncationAtEveryPageBoundary(which: Int) throws {
         let file = DamageRuleFile.all[which]
         let size = file.image.count
@@ -203,7 +223,7 @@ struct DamageRuleTests {
         }
     }
 
-    @Test("Random flipped bytes: an error, a reported fallback of at most the newest commit, or the data as committed", arguments: [0, 1, 2])
+    @Test("Random flipped bytes: an error, a reported fallback of at most the newest commit, or the data as committed", arguments: [0, 1, 2, 3])
     func randomFlips(which: Int) throws {
         let file = DamageRuleFile.all[which]
         let seed = FailureTestEnvironment.seed("DamageRule flips in \(file.label)")
@@ -250,6 +270,19 @@ struct DamageRuleTests {
             #expect(reported == page && offset == Int(page) * file.pageSize)
             #expect(recovery.droppedVersion == 1 && recovery.openedVersion == 0 && damaged.version == 0)
         }
+    }
+
+    @Test("A damaged page of a group-commit round drops the whole round, reported, back to the durable version it built on")
+    func damagedRoundFallsBackToItsBase() throws {
+        let file = DamageRuleFile.groupRound
+        let page = try #require(file.listedPages.last)
+        var image = file.image
+        image[Int(page) * file.pageSize + 64] ^= 0x08
+        let storage = try Storage(device: DamagedFileFixture.device(image), options: StorageOptions(readOnly: true))
+        defer { storage.close() }
+        #expect(storage.version == file.latest - 5)
+        #expect(storage.recovery?.droppedVersion == file.latest && storage.recovery?.openedVersion == file.latest - 5)
+        #expect(try DamageRuleFile.contents(of: storage.snapshot()) == file.contents[file.latest - 5])
     }
 
     @Test("A copy with 4 bytes changed at offset 20000 is an error, never its empty version 0")
