@@ -658,6 +658,13 @@ struct DamagedFileTests {
             let storage = try Storage(device: DamagedFileFixture.device(image))
             let expectedVersion = newest ? fixture.latest - 1 : fixture.latest
             #expect(storage.version == expectedVersion, "damage at byte \(offset) of slot \(slot)")
+            // Never silently: the damaged meta page is reported, with the version opened.
+            let recovery = try #require(storage.recovery, "damage at byte \(offset) of slot \(slot) was not reported")
+            #expect(recovery.droppedVersion == nil && recovery.openedVersion == expectedVersion)
+            guard case .damagedMeta(slot, slot * fixture.pageSize, let detail) = recovery.reason, detail.hasPrefix("meta page \(slot) ") else {
+                Issue.record("damage at byte \(offset) of slot \(slot) reported as \(recovery)")
+                continue
+            }
             let snapshot = try storage.snapshot()
             _ = try snapshot.verify()
             var rng = CrashTestRandom(seed: 1)

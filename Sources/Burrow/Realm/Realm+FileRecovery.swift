@@ -50,7 +50,8 @@ extension Realm {
     /// What opening the file did when it could not open its newest commit as it is (see
     /// `FileRecovery`), or nil when the file opened whole. The same for every realm of the file
     /// in this process, from the moment it was first opened; later commits do not clear it.
-    /// Any isolation.
+    /// Read it where the realm is isolated, like the realm's other properties; frozen realms
+    /// report it too.
     public var recovery: FileRecovery? { storage.recovery.map(FileRecovery.init) }
 }
 
