@@ -13,6 +13,10 @@ import Darwin
 enum Compact {
     static func run(path: String) throws(StorageError) {
         let storage = try Storage.open(path: path, options: StorageOptions(create: false))
+        if let recovery = storage.recovery {
+            // The compacted file replaces this one and keeps only the version opened: say so first.
+            printError("burrow: \(path) did not open whole: \(recovery.description) Compacting keeps version \(recovery.openedVersion).")
+        }
         let before = try storage.statistics()
         let snapshot = try storage.snapshot()
         let temporary = path + ".compacting"

@@ -22,6 +22,10 @@ enum Demo {
             realm = try Realm(configuration: configuration)
         }
         print("Opened \(path) at version \(realm.version).")
+        if let recovery = realm.recovery {
+            // The demo writes next, which makes the dropped commit unrecoverable: say so first.
+            print("Note: \(path) did not open whole: \(recovery.description)")
+        }
 
         if realm.objects(Person.self).isEmpty {
             try adoptDogs(in: realm)

@@ -12,8 +12,17 @@ enum Inspect {
         try Storage.open(path: path, options: StorageOptions(readOnly: true, create: false)).snapshot()
     }
 
+    /// Prints what opening did when it fell back past the newest commit or found a meta page
+    /// damaged; the command then exits with status 1. Returns whether there was such a report.
+    static func printRecovery(of snapshot: Snapshot, path: String) -> Bool {
+        guard let recovery = snapshot.storage.recovery else { return false }
+        printError("burrow: \(path) did not open whole: \(recovery.description)")
+        return true
+    }
+
     static func info(path: String) throws(StorageError) {
         let snapshot = try open(path)
+        let recovered = printRecovery(of: snapshot, path: path)
         let stats = try snapshot.storage.statistics()
         print("""
             file:          \(path)
@@ -27,6 +36,7 @@ enum Inspect {
             let count = try snapshot.tree(named: name)?.count ?? 0
             print("tree \"\(name)\": \(count) entries")
         }
+        if recovered { exit(1) }
     }
 
     static func dump(path: String) throws(StorageError) {
@@ -44,8 +54,11 @@ enum Inspect {
     }
 
     static func verify(path: String) throws(StorageError) {
-        let report = try open(path).verify()
+        let snapshot = try open(path)
+        let recovered = printRecovery(of: snapshot, path: path)
+        let report = try snapshot.verify()
         print("\(path): sound. Version \(report.version), \(report.trees) trees, \(report.entries) entries, \(report.reachablePages) pages in use, \(report.freePages) free of \(report.pageCount).")
+        if recovered { exit(1) }
     }
 
     static func hex(_ bytes: UnsafeRawBufferPointer, limit: Int = 64) -> String {

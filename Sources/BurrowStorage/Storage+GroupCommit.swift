@@ -28,6 +28,11 @@ struct CommitState {
     var durableVersion: UInt64
     /// The slot that must not be written: it holds the newest durable meta.
     var durableSlot: Int
+    /// The version of the meta in `durableSlot`: what every meta written to the pending slot
+    /// builds on, recorded as its `listBase` (with a list or without), so that opening knows
+    /// which version it may fall back to. It may be newer than `durableVersion` right after
+    /// open, when the meta found is not known to be synced.
+    var durableSlotVersion: UInt64
     /// The version whose meta the pending slot holds, written since the last round, if any.
     var metaOnDisk: UInt64?
     /// Pages freed by each version after the durable one and not reused since: held back from
@@ -82,6 +87,7 @@ struct CommitState {
         // reused, and the first round syncs before it writes a meta.
         durableVersion = opened.isKnownDurable ? opened.meta.version : opened.olderVersion
         durableSlot = opened.slot
+        durableSlotVersion = opened.meta.version
         untracked = !opened.isKnownDurable
         listCapacity = min(Meta.listLimit, Meta.listCapacity(pageSize: opened.meta.pageSize))
     }
@@ -274,7 +280,8 @@ extension Storage {
         s.metaOnDisk = nil
         s.pendingSlotVersion = nil
         do {
-            try writeMetaPage(meta, slot: s.pendingSlot, written: s.writtenPages() ?? .none, buffer: buffer)
+            let written = s.writtenPages() ?? WrittenPages(base: s.durableSlotVersion, entries: [])
+            try writeMetaPage(meta, slot: s.pendingSlot, written: written, buffer: buffer)
         } catch {
             // A torn meta in the pending slot costs nothing, but the list may now miss pages of
             // a version that was never published; the next round syncs before its meta.
@@ -491,6 +498,7 @@ extension Storage {
             s.heldBack.removeVersions(upTo: target)
             s.backgroundRoundWanted = false
             s.durableSlot = s.pendingSlot
+            s.durableSlotVersion = target
             s.metaOnDisk = nil
             s.pendingSlotVersion = nil
             // Pages written up to the target belong to the durable version now: the ones freed

@@ -60,6 +60,10 @@ package struct StorageStatistics: Sendable, Equatable {
 package final class Storage: Sendable {
     package let name: String
     package let isReadOnly: Bool
+    /// What opening reported when it could not take the file's newest meta as it is (it fell
+    /// back past the newest commit, or found a meta page damaged), or nil. Set once, at open;
+    /// commits made since do not clear it.
+    package let recovery: StorageRecovery?
     let device: any StorageDevice
     let layout: PageLayout
     let writeLock = WriteLock()
@@ -146,7 +150,7 @@ package final class Storage: Sendable {
             // An empty file, or one whose creation was interrupted: (re)create it.
             guard !options.readOnly else { throw .notADatabase(path: device.name) }
             let meta = try Self.initialize(device: device, pageSize: options.pageSize)
-            opened = OpenedMeta(meta: meta, slot: 0, olderVersion: 0, isKnownDurable: true)
+            opened = OpenedMeta(meta: meta, slot: 0, olderVersion: 0, isKnownDurable: true, recovery: nil)
         }
         let current = opened!.meta
         layout = PageLayout(pageSize: current.pageSize)
@@ -154,6 +158,7 @@ package final class Storage: Sendable {
         let region = try device.map(minimumLength: Int(current.pageCount) * current.pageSize)
         shared = Locked(SharedState(meta: current, mapping: Mapping(region: region, pageSize: current.pageSize)))
         commitState = Locked(CommitState(opened: opened!))
+        recovery = opened!.recovery
         syncQueue = DispatchQueue(label: "burrow.sync \(device.name)")
     }
 
@@ -179,12 +184,16 @@ package final class Storage: Sendable {
         var olderVersion: UInt64
         /// Whether this meta is known to be synced (true only for a file just created).
         var isKnownDurable: Bool
+        /// What opening reported, if it could not take the newest meta as it is.
+        var recovery: StorageRecovery?
     }
 
-    /// The newest meta that holds, or nil for a device with nothing to lose: empty, or left by a
-    /// creation that was interrupted. A meta whose checksum holds is taken if it lists no pages or
-    /// every page it lists is intact (or it is the only valid meta); otherwise the other one is.
-    /// Reads two pages plus the pages the newest meta lists, whatever the file's size.
+    /// The meta to open, or nil for a device with nothing to lose: empty, or left by a creation
+    /// that was interrupted. The newest valid meta is taken if the file covers its page count and
+    /// every page it lists is intact; otherwise the other meta only if it holds exactly the
+    /// version the newest one builds on (its `listBase`), with a `StorageRecovery` that says so.
+    /// Anything else throws. Reads two pages plus the pages the two metas list, whatever the
+    /// file's size.
     private static func readNewestMeta(device: any StorageDevice) throws(StorageError) -> OpenedMeta? {
         let size = try device.size()
         if size == 0 { return nil }
@@ -243,84 +252,64 @@ package final class Storage: Sendable {
             readings.append(Meta.read(UnsafeRawBufferPointer(rebasing: bytes[offset...]), slot: 1))
         }
 
-        var valid: [(meta: Meta, written: WrittenPages, slot: Int)] = []
+        var valid: [MetaCandidate] = []
         var problems: [String] = []
+        var slotProblems: [Int: String] = [:]
         for (index, reading) in readings.enumerated() {
+            let slot = min(index, 1)
             switch reading {
             case .valid(let meta, let written):
-                valid.append((meta, written, min(index, 1)))
+                // Slot 1 is tried at several offsets only when slot 0 gave no page size; keep one.
+                if !valid.contains(where: { $0.slot == slot }) { valid.append(MetaCandidate(meta: meta, written: written, slot: slot)) }
             case .otherFormat(let version):
                 throw .unsupportedFormat(path: device.name, version: version, supported: Meta.formatVersion)
             case .damaged(let detail):
                 problems.append(detail)
+                if slotProblems[slot] == nil { slotProblems[slot] = detail }
             case .foreign:
-                break
+                if slotProblems[slot] == nil { slotProblems[slot] = "meta page \(slot) holds no Burrow meta header" }
             }
         }
-        // Slot 1 is tried at several offsets only when slot 0 gave no page size; keep one reading.
         valid.sort { $0.meta.version > $1.meta.version }
-        if valid.count > 2 { valid = Array(valid.prefix(2)) }
-        guard !valid.isEmpty else {
+        guard let newest = valid.first else {
             if problems.isEmpty { throw .notADatabase(path: device.name) }
             throw .damagedMeta(path: device.name, detail: problems.joined(separator: "; "))
         }
-        // The newest meta, unless its one-sync commit did not fully reach the disk: then the
-        // other, which is durable (nothing overwrites the durable meta's slot).
-        var chosen = valid[0]
-        if valid.count == 2, !chosen.written.entries.isEmpty,
-            try !writtenPagesAreIntact(chosen.meta, chosen.written, device: device, size: size)
-        {
-            chosen = valid[1]
-        } else if valid.count == 2, chosen.written.entries.isEmpty,
-            size < Int(chosen.meta.pageCount) * chosen.meta.pageSize,
-            size >= Int(valid[1].meta.pageCount) * valid[1].meta.pageSize
-        {
-            // An unchecked meta (a `.normal` commit, which syncs nothing) whose pages were lost
-            // with the end of the file in a power cut: the other meta, durable, is whole.
-            chosen = valid[1]
-        }
-        let meta = chosen.meta
-        let needed = Int(meta.pageCount) * meta.pageSize
-        guard size >= needed else { throw .truncated(path: device.name, expectedBytes: needed, actualBytes: size) }
-        let older = valid.count == 2 && valid[1].meta.version < meta.version ? valid[1].meta.version : meta.version
-        return OpenedMeta(meta: meta, slot: chosen.slot, olderVersion: older, isKnownDurable: false)
-    }
-
-    /// Whether the file holds every page `written` lists exactly as the commit wrote it: inside
-    /// the file, checksum valid and equal to the one listed, stamped by a version after the list's
-    /// base and not after the meta's. An overflow run is checked whole.
-    private static func writtenPagesAreIntact(
-        _ meta: Meta, _ written: WrittenPages, device: any StorageDevice, size: Int
-    ) throws(StorageError) -> Bool {
-        let pageSize = meta.pageSize
-        guard size >= Int(meta.pageCount) * pageSize else { return false }
-        var capacity = pageSize
-        var buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 4096)
-        defer { buffer.deallocate() }
-        for entry in written.entries {
-            let offset = Int(entry.page) * pageSize
-            guard try device.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: pageSize), at: offset) == pageSize
-            else { return false }
-            var length = pageSize
-            if PageHeader.kind(UnsafeRawPointer(buffer)) == PageKind.overflow.rawValue {
-                let pages = PageHeader.overflowPages(UnsafeRawPointer(buffer))
-                guard pages >= 1, UInt64(entry.page) + UInt64(pages) <= UInt64(meta.pageCount) else { return false }
-                length = pages * pageSize
-                if length > capacity {
-                    buffer.deallocate()
-                    capacity = length
-                    buffer = .allocate(byteCount: capacity, alignment: 4096)
-                }
-                guard try device.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: length), at: offset) == length
-                else { return false }
+        let other = valid.count > 1 ? valid[1] : nil
+        let pageSize = newest.meta.pageSize
+        guard let problem = try unreadablePart(of: newest, device: device, size: size) else {
+            // The newest meta holds. A damaged other meta is reported all the same: it may have
+            // held a newer commit, torn or damaged since.
+            var recovery: StorageRecovery?
+            if other == nil {
+                let slot = 1 - newest.slot
+                recovery = StorageRecovery(
+                    droppedVersion: nil, openedVersion: newest.meta.version,
+                    reason: .damagedMeta(
+                        slot: slot, offset: slot * pageSize,
+                        detail: slotProblems[slot] ?? "meta page \(slot) is missing (the file has \(size) bytes)"))
             }
-            let p = UnsafeRawPointer(buffer)
-            let stamp = PageHeader.version(p)
-            guard p.u64(0) == entry.checksum, stamp > written.base, stamp <= meta.version,
-                Checksum.page(p, length: length, pageNumber: entry.page) == entry.checksum
-            else { return false }
+            return OpenedMeta(
+                meta: newest.meta, slot: newest.slot, olderVersion: other?.meta.version ?? newest.meta.version,
+                isKnownDurable: false, recovery: recovery)
         }
-        return true
+        // The newest meta's commit cannot be read whole. Fall back past it only to the version it
+        // builds on: the other meta must hold exactly the version its list starts after. (A
+        // commit cut off by a crash or a power loss leaves exactly that; anything else is damage
+        // to more than the newest commit.)
+        guard let other, other.meta.version < newest.meta.version, other.meta.version == newest.written.base else {
+            throw problem.error(path: device.name, meta: newest, why: UnreadablePart.noFallback(newest: newest, other: other))
+        }
+        if let otherProblem = try unreadablePart(of: other, device: device, size: size) {
+            let why = "version \(other.meta.version) before it cannot be opened either"
+            if case .truncated = problem { throw problem.error(path: device.name, meta: newest, why: why) }
+            throw otherProblem.error(
+                path: device.name, meta: other,
+                why: "the newest commit (version \(newest.meta.version)) cannot be opened either, so there is nothing to fall back to")
+        }
+        return OpenedMeta(
+            meta: other.meta, slot: other.slot, olderVersion: other.meta.version, isKnownDurable: false,
+            recovery: StorageRecovery(droppedVersion: newest.meta.version, openedVersion: other.meta.version, reason: problem.reason(pageSize: pageSize)))
     }
 
     // MARK: Reading

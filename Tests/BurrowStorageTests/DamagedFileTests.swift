@@ -229,6 +229,10 @@ struct DamagedFileTests {
         guard let expected = fixture.contents[snapshot.version] else {
             throw FailureTestError("opened at version \(snapshot.version), which the file never held as its last two")
         }
+        // Never silently: an older version opens only with a report that says what was dropped.
+        if snapshot.version != fixture.latest, storage.recovery == nil {
+            throw FailureTestError("opened version \(snapshot.version) of \(fixture.latest) without a report")
+        }
         var verifyError: StorageError?
         do { _ = try snapshot.verify() } catch { verifyError = error }
 
@@ -654,6 +658,13 @@ struct DamagedFileTests {
             let storage = try Storage(device: DamagedFileFixture.device(image))
             let expectedVersion = newest ? fixture.latest - 1 : fixture.latest
             #expect(storage.version == expectedVersion, "damage at byte \(offset) of slot \(slot)")
+            // Never silently: the damaged meta page is reported, with the version opened.
+            let recovery = try #require(storage.recovery, "damage at byte \(offset) of slot \(slot) was not reported")
+            #expect(recovery.droppedVersion == nil && recovery.openedVersion == expectedVersion)
+            guard case .damagedMeta(slot, slot * fixture.pageSize, let detail) = recovery.reason, detail.hasPrefix("meta page \(slot) ") else {
+                Issue.record("damage at byte \(offset) of slot \(slot) reported as \(recovery)")
+                continue
+            }
             let snapshot = try storage.snapshot()
             _ = try snapshot.verify()
             var rng = CrashTestRandom(seed: 1)

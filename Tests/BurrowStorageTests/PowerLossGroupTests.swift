@@ -111,6 +111,13 @@ extension PowerLossTests {
             } catch let error as StorageError {
                 throw Failure.engine("\(context): version \(version) fails verify or reading: \(error)")
             }
+            // A report names the version opened and drops only versions that were never acknowledged.
+            if let recovery = reopened.recovery {
+                guard recovery.openedVersion == version, (recovery.droppedVersion ?? UInt64.max) > acknowledged else {
+                    throw Failure.engine("\(context): reopened at version \(version) reporting \(recovery)")
+                }
+                outcomes.append("reported what it dropped")
+            }
             outcomes.append(version == acknowledged ? "kept the last acknowledged" : "kept a later published version")
             disk = reopened.device as! SimulatedDisk
             storage = reopened

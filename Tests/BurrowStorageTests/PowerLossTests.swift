@@ -17,6 +17,8 @@ struct PowerLossTests {
         var rolledBack = 0
         var duringCreation = 0
         var shortFiles = 0
+        /// Reopens that reported a dropped commit or a torn meta page (`Storage.recovery`).
+        var reported = 0
     }
 
     enum Failure: Error, CustomStringConvertible {
@@ -39,7 +41,7 @@ struct PowerLossTests {
         }
         print("PowerLoss: \(outcome.losses) power losses in \(iterations) cases, \(String(format: "%.1f", Date().timeIntervalSince(started))) s: "
             + "\(outcome.inFlightLanded) kept the commit in flight, \(outcome.rolledBack) fell back to the last one returned, "
-            + "\(outcome.shortFiles) reopenings hit the short-file bug, \(failures.count) cases failed")
+            + "\(outcome.reported) reported what they dropped, \(outcome.shortFiles) reopenings hit the short-file bug, \(failures.count) cases failed")
         Self.recordFailures(failures, of: iterations, seed: seed)
         Self.recordShortFiles(outcome, firstShortFile)
     }
@@ -284,6 +286,14 @@ struct PowerLossTests {
                 throw Failure.engine("\(context): reopened at version \(version)")
             }
             if version == inFlight { outcome.inFlightLanded += 1 } else { outcome.rolledBack += 1 }
+            // A report never names more than the commit in flight, and comes only with a fallback
+            // to the last commit that returned (or with a meta page torn by the power cut).
+            if let recovery = reopened.recovery {
+                outcome.reported += 1
+                guard recovery.openedVersion == version, recovery.droppedVersion == nil || recovery.droppedVersion == inFlight else {
+                    throw Failure.engine("\(context): reopened at version \(version) reporting \(recovery)")
+                }
+            }
             guard version >= replay.version else { throw Failure.engine("\(context): version \(version) went back past \(replay.version)") }
             replay.advance(to: version)
             do {
