@@ -130,7 +130,7 @@ package final class Storage: Sendable {
 
     package static func inMemory(identifier: String, options: StorageOptions = StorageOptions()) throws(StorageError) -> Storage {
         try Registry.shared.open(key: .memory(identifier), readOnly: options.readOnly) { () throws(StorageError) -> Storage in
-            try Storage(device: MemoryDevice(name: "in-memory database \"\(identifier)\""), options: options)
+            try Storage(device: MemoryDevice(name: MemoryDevice.namePrefix + "\"\(identifier)\""), options: options)
         } registerAs: {
             .memory(identifier)
         }
@@ -493,13 +493,14 @@ final class Registry: Sendable {
         return .file(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
-    /// Deletes the file at `path` if no handle has it open, in this process (the table) or in
-    /// another (its lock). Returns false if there was no file.
+    /// Deletes the file at `path` if no handle has it open, in this process (the table:
+    /// `openInThisProcess`) or in another (its lock: `fileLocked`). Returns false if there was
+    /// no file.
     func deleteFile(path: String) throws(StorageError) -> Bool {
         try table.withLock { table throws(StorageError) -> Bool in
             let key = Self.fileKey(path: path)
             guard case .file = key else { return false }
-            if table[key]?.storage != nil { throw .fileLocked(path: path) }
+            if table[key]?.storage != nil { throw .openInThisProcess(path: path) }
             try FileDevice.deleteUnlocked(path: path)
             return true
         }
