@@ -344,6 +344,9 @@ package final class Storage: Sendable {
     /// `waitUntilDurable`).
     package var version: UInt64 { shared.withLock { $0.meta.version } }
 
+    /// How many versions snapshots of this handle pin now (a closed handle's too).
+    package var pinnedVersionCount: Int { shared.withLock { $0.pins.count } }
+
     package func statistics() throws(StorageError) -> StorageStatistics {
         try checkUsable()
         let fileSize = try device.size()

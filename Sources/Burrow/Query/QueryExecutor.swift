@@ -158,8 +158,13 @@ final class QueryExecutor {
         case .collection(_, let tree, let kind):
             var entries: [(mapKey: String?, payload: [UInt8])] = []
             if let next = rest.first, case .mapKey(let mapKey) = next.kind {
-                let entry = try? reader.withValue(tree, Realm.collectionEntryKey(key, mapKey: mapKey)) { Array($0) }
-                guard let entry: [UInt8] = entry ?? nil else {
+                let entry: [UInt8]?
+                do {
+                    entry = try reader.withValue(tree, Realm.collectionEntryKey(key, mapKey: mapKey)) { Array($0) }
+                } catch {
+                    context.fail(error)
+                }
+                guard let entry else {
                     if !many { out.append(.null) }
                     return
                 }

@@ -31,7 +31,7 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     }
 
     /// The table of `Element` in the realm's current version (nil if it has no objects yet).
-    private var table: Table? {
+    var table: Table? {
         do {
             return try owner.table(for: Element.self, creating: false)
         } catch {

@@ -197,8 +197,14 @@ extension ReadContext {
     }
 
     /// A storage error where no error can be thrown (a property getter): the file is damaged or
-    /// unreadable, and continuing would return wrong data.
+    /// unreadable, and continuing would return wrong data. The message names the file, and for
+    /// a damaged page the page and what is wrong with it (see "Read errors" in Architecture.md).
     func fail(_ error: StorageError) -> Never {
+        fail(RealmError(error))
+    }
+
+    /// `fail` for an error already in its public form.
+    func fail(_ error: RealmError) -> Never {
         preconditionFailure("Reading \(displayName) failed: \(error.description)")
     }
 

@@ -116,7 +116,7 @@ extension Realm {
     func liveObject(of type: ObjectBase.Type, frozenAt version: FrozenVersion, tableId: UInt32, key: ObjectKey) -> ObjectBase? {
         // Only a frozen value of this realm's own file (or in-memory realm) has a live object here.
         guard version.snapshotReader.snapshot.storage === storage else { return nil }
-        guard let table = try? table(for: type, creating: false), table.id == tableId, rowExists(table, key) else {
+        guard let table = usableTable(for: type), table.id == tableId, rowExists(table, key) else {
             return nil
         }
         return object(table, key)
