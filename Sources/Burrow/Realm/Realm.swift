@@ -205,6 +205,7 @@ public final class Realm {
     }
 
     /// `refresh()`, throwing where it would trap.
+    @discardableResult
     func refreshIfUsable() throws(RealmError) -> Bool {
         guard write == nil, frozenVersion == nil, isOpen, storage.version != snapshotReader.snapshot.version else { return false }
         do {
