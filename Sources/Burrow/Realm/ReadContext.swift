@@ -60,10 +60,15 @@ extension ReadContext {
 
     func rowExists(_ table: Table, _ key: ObjectKey) -> Bool {
         do {
-            return try withRowBytes(table, key) { _ in () } != nil
+            return try hasRow(table, key)
         } catch {
             fail(error)
         }
+    }
+
+    /// `rowExists`, throwing where it would trap.
+    func hasRow(_ table: Table, _ key: ObjectKey) throws(StorageError) -> Bool {
+        try withRowBytes(table, key) { _ in () } != nil
     }
 
     /// Calls `body` with the row of object `key`. Traps if there is none: reading a deleted

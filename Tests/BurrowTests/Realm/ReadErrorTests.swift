@@ -24,8 +24,9 @@ struct DamagedRowsFile: Sendable {
 
     let path: String
     let page: UInt32
-    /// A dog whose row lies on the damaged page.
+    /// A dog whose row lies on the damaged page, and its object key.
     let damagedId: Int
+    let damagedKey: UInt64
     /// A dog whose row lies on another page.
     let intactId: Int
 
@@ -83,10 +84,10 @@ struct DamagedRowsFile: Sendable {
         try handle.seek(toOffset: offset)
         try handle.write(contentsOf: Data([byte ^ 0xFF]))
         try handle.close()
-        guard target == .dogRows else { return DamagedRowsFile(path: path, page: page, damagedId: -1, intactId: -1) }
+        guard target == .dogRows else { return DamagedRowsFile(path: path, page: page, damagedId: -1, damagedKey: 0, intactId: -1) }
         let damagedId = try #require(keys[firstKeyOnPage])
         let intactId = try #require(keys.first { $0.key != firstKeyOnPage && $0.key.rawValue < firstKeyOnPage.rawValue }?.value)
-        return DamagedRowsFile(path: path, page: page, damagedId: damagedId, intactId: intactId)
+        return DamagedRowsFile(path: path, page: page, damagedId: damagedId, damagedKey: firstKeyOnPage.rawValue, intactId: intactId)
     }
 
     var configuration: Realm.Configuration {
@@ -141,13 +142,19 @@ struct DamagedRowsFile: Sendable {
         #expect(try await db.object(ofType: REDog.self, forPrimaryKey: file.intactId)?.id == file.intactId)
     }
 
-    @Test func freezingResultsThrows() throws {
+    @Test func freezingResultsOrAnObjectThrows() throws {
         let file = try DamagedRowsFile.make()
         let realm = try Realm(configuration: file.configuration)
         #expect { try realm.objects(REDog.self).freeze() } throws: { error in
             (error as? RealmError).map(file.isReport) ?? false
         }
         #expect { try realm.objects(REDog.self).sorted(byKeyPath: "name").freeze() } throws: { error in
+            (error as? RealmError).map(file.isReport) ?? false
+        }
+        // An object whose row is on the damaged page (made without reading it).
+        let table = try #require(try realm.table(for: REDog.self, creating: false))
+        let dog = try #require(realm.object(table, ObjectKey(file.damagedKey)) as? REDog)
+        #expect { try dog.freeze() } throws: { error in
             (error as? RealmError).map(file.isReport) ?? false
         }
     }
