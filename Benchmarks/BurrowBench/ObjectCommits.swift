@@ -105,7 +105,7 @@ enum ObjectCommits {
                 try await commitLoop(in: db, data, 0..<count)
             }
             let seconds = (clock.now - start).seconds
-            let stored = await db.objects(Dog.self).count
+            let stored = try await db.objects(Dog.self).count
             await db.close()
             return (seconds, stored)
         }
@@ -245,7 +245,7 @@ enum ObjectCommits {
             let seconds = (clock.now - start).seconds
             let dirtied = StorageGroupCommit.difference(dirtiedBefore, StorageGroupCommit.dirtiedBytes())
             let rounds = await syncRoundCounts(of: actors[0]).since(roundsBefore)
-            let stored = await actors[0].objects(Dog.self).count
+            let stored = try await actors[0].objects(Dog.self).count
             for db in actors { await db.close() }
             return (seconds, stored, rounds, dirtied)
         }

@@ -64,7 +64,7 @@ enum Demo {
         }
         if wolfie == nil { watcher.cancel() }  // no birthday, no change to wait for
         for line in await watcher.value { print("Change stream, \(line).") }
-        let dogs: FrozenResults<Dog> = await db.objects(Dog.self)
+        let dogs: FrozenResults<Dog> = try await db.objects(Dog.self)
         let summary = await Task.detached {
             dogs.map { "\($0.name) (\($0.age))" }.joined(separator: ", ")
         }.value

@@ -6,6 +6,8 @@
 /// State: `current` (the buffer writes go to) and `length` are guarded by the mutex.
 package final class MemoryDevice: StorageDevice {
     package let name: String
+    /// How the names of in-memory databases begin: they name no file.
+    package static let namePrefix = "in-memory database "
     private let state: Locked<(current: MemoryRegion, length: Int)>
 
     package init(name: String) {

@@ -134,7 +134,7 @@ package final class Storage: Sendable {
 
     package static func inMemory(identifier: String, options: StorageOptions = StorageOptions()) throws(StorageError) -> Storage {
         try Registry.shared.open(key: .memory(identifier), readOnly: options.readOnly) { () throws(StorageError) -> Storage in
-            try Storage(device: MemoryDevice(name: "in-memory database \"\(identifier)\""), options: options)
+            try Storage(device: MemoryDevice(name: MemoryDevice.namePrefix + "\"\(identifier)\""), options: options)
         } registerAs: {
             .memory(identifier)
         }
@@ -333,6 +333,9 @@ package final class Storage: Sendable {
     /// `waitUntilDurable`).
     package var version: UInt64 { shared.withLock { $0.meta.version } }
 
+    /// How many versions snapshots of this handle pin now (a closed handle's too).
+    package var pinnedVersionCount: Int { shared.withLock { $0.pins.count } }
+
     package func statistics() throws(StorageError) -> StorageStatistics {
         try checkUsable()
         let fileSize = try device.size()
@@ -482,13 +485,14 @@ final class Registry: Sendable {
         return .file(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
-    /// Deletes the file at `path` if no handle has it open, in this process (the table) or in
-    /// another (its lock). Returns false if there was no file.
+    /// Deletes the file at `path` if no handle has it open, in this process (the table:
+    /// `openInThisProcess`) or in another (its lock: `fileLocked`). Returns false if there was
+    /// no file.
     func deleteFile(path: String) throws(StorageError) -> Bool {
         try table.withLock { table throws(StorageError) -> Bool in
             let key = Self.fileKey(path: path)
             guard case .file = key else { return false }
-            if table[key]?.storage != nil { throw .fileLocked(path: path) }
+            if table[key]?.storage != nil { throw .openInThisProcess(path: path) }
             try FileDevice.deleteUnlocked(path: path)
             return true
         }

@@ -19,6 +19,8 @@ package enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     case corruptPage(path: String, page: UInt32, detail: String)
     /// Another process holds the file's lock.
     case fileLocked(path: String)
+    /// The operation needs the file closed, and a handle of this process has it open.
+    case openInThisProcess(path: String)
     /// The same file is already open in this process with another mode.
     case modeConflict(path: String, detail: String)
     /// A system call failed.
@@ -63,6 +65,8 @@ package enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path) is damaged: page \(page) \(detail). Run `burrow verify` and restore from a backup."
         case .fileLocked(let path):
             return "\(path) is open in another process; Burrow allows one process per file. Close it there first."
+        case .openInThisProcess(let path):
+            return "\(path) is open in this process; release every handle of it, and every snapshot read from it, first."
         case .modeConflict(let path, let detail):
             return "\(path) is already open in this process \(detail)."
         case .io(let path, let operation, let code):
@@ -90,5 +94,22 @@ package enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidOption(let detail):
             return detail
         }
+    }
+}
+
+extension StorageError {
+    /// The file the error is about: nil for errors about no file, and for in-memory databases
+    /// (whose name is not a path).
+    package var filePath: String? {
+        let path: String
+        switch self {
+        case .notADatabase(let p), .unsupportedFormat(let p, _, _), .damagedMeta(let p, _), .truncated(let p, _, _),
+            .corruptPage(let p, _, _), .fileLocked(let p), .openInThisProcess(let p), .modeConflict(let p, _),
+            .io(let p, _, _), .handleFailed(let p, _), .closed(let p), .readOnly(let p), .fileTooLarge(let p):
+            path = p
+        case .keyTooLarge, .valueTooLarge, .treeExists, .noSuchTree, .transactionFinished, .cursorInvalidated, .invalidOption:
+            return nil
+        }
+        return path.hasPrefix(MemoryDevice.namePrefix) ? nil : path
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import BurrowStorage
 @testable import Burrow
@@ -35,5 +36,48 @@ struct RealmErrorTests {
         #expect(page.contains("backup"))
         let disk = RealmError(.io(path: "/data/dogs.burrow", operation: "write", errno: 28)).description
         #expect(disk.contains("No space left on device"))
+    }
+}
+
+@Suite("RealmError as a LocalizedError")
+struct RealmErrorLocalizationTests {
+    @Test("localizedDescription is the message, not the type's name and a number")
+    func localizedDescriptionIsTheMessage() {
+        let error = RealmError(.corruptPage(path: "/data/dogs.burrow", page: 42, detail: "fails its checksum"))
+        #expect(error.localizedDescription == error.description)
+        let asAnyError: any Error = RealmError(.invalidArgument, "The name is too long.")
+        #expect(asAnyError.localizedDescription == "The name is too long.")
+    }
+
+    @Test("an engine error about a file names it as a value; one about an in-memory realm or no file does not")
+    func engineErrorsCarryTheirFile() {
+        #expect(RealmError(.corruptPage(path: "/data/dogs.burrow", page: 42, detail: "x")).fileURL?.path == "/data/dogs.burrow")
+        #expect(RealmError(.fileLocked(path: "/data/dogs.burrow")).fileURL?.path == "/data/dogs.burrow")
+        #expect(RealmError(.closed(path: "in-memory database \"dogs\"")).fileURL == nil)
+        #expect(RealmError(.keyTooLarge(size: 2000, limit: 990)).fileURL == nil)
+        #expect(RealmError(.keyTooLarge(size: 2000, limit: 990)).errno == nil)
+    }
+
+    @Test("an I/O error keeps its errno and path as values")
+    func ioErrorsKeepErrnoAndPath() {
+        let error = RealmError(.io(path: "/data/dogs.burrow", operation: "write", errno: 28))
+        #expect(error.code == .fileAccess)
+        #expect(error.errno == 28)
+        #expect(error.fileURL?.path == "/data/dogs.burrow")
+    }
+
+    @Test("opening a realm whose directory does not exist throws ENOENT with the path")
+    func openingInAMissingDirectoryGivesErrnoAndPath() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("burrow-missing-\(UUID().uuidString)")
+        let url = directory.appendingPathComponent("dogs.burrow")
+        do {
+            _ = try Realm(configuration: Realm.Configuration(fileURL: url))
+            Issue.record("opened a realm in a directory that does not exist")
+        } catch let error as RealmError {
+            #expect(error.code == .fileAccess)
+            #expect(error.errno == ENOENT)
+            #expect(error.fileURL?.path == url.path)
+            #expect(error.localizedDescription.contains(url.path))
+        }
     }
 }

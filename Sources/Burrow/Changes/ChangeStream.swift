@@ -82,8 +82,16 @@ final class StreamCore<Element: Sendable>: Sendable {
         state = Locked(State(observer: observer))
         // Commits made before the stream registered posted nothing: start from the newest
         // version, and compare it with the baseline when the consumer asks.
-        if storage.version > observer.baseline.version, let newest = try? observer.baseline.newest() {
-            registration.hub.offer(newest)
+        if storage.version > observer.baseline.version {
+            do {
+                registration.hub.offer(try observer.baseline.newest())
+            } catch where error.code == .wrongState {
+                // The handle was closed or failed: there is no newer version to read.
+            } catch {
+                // Cannot throw here; a damaged newest version traps (see "Read errors" in
+                // Architecture.md).
+                observer.baseline.fail(error)
+            }
         }
     }
 

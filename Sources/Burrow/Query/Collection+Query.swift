@@ -1,3 +1,5 @@
+import BurrowStorage
+
 /// What a collection's queries give: live `Results`, or `FrozenResults` for a frozen
 /// collection. Both answer the same query operations, each returning results of their own
 /// kind, so the collections forward them once (`_ObjectCollectionQuerying`).
@@ -108,7 +110,11 @@ extension LinkingObjects: _ObjectCollectionQuerying {
             guard let origin = realm.storedClassId(named: ClassInfo.storedName(of: Element.self)).flatMap(realm.table(id:)),
                 let field = origin.stored.fieldIndex(of: propertyName)
             else { return [] }
-            return executor.backlinks(to: state.key, of: state.table, from: origin, field: field)
+            do throws(StorageError) {
+                return try executor.backlinks(to: state.key, of: state.table, from: origin, field: field)
+            } catch {
+                realm.fail(error)
+            }
         })
     }
 }

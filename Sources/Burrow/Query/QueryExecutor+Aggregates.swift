@@ -1,3 +1,4 @@
+import BurrowStorage
 /// Aggregates: of the values a path reaches in one object (`dogs.@sum.age`), and of one
 /// property over many objects (`sum(ofProperty:)`).
 extension QueryExecutor {
@@ -63,19 +64,29 @@ extension QueryExecutor {
     /// every object, in one scan of the rows). An integer or floating-point field of the
     /// object itself is read from each row in place and folded as it is read; other
     /// properties are collected as query values first.
+    /// Traps if a read fails (`aggregateValue` throws instead).
     func aggregate(_ aggregate: QueryAggregate, of keyPath: QueryPath, in table: Table, keys: [ObjectKey]?) -> QueryValue {
+        do {
+            return try aggregateValue(aggregate, of: keyPath, in: table, keys: keys)
+        } catch {
+            context.fail(error)
+        }
+    }
+
+    /// `aggregate(_:of:in:keys:)`, throwing where it would trap.
+    func aggregateValue(_ aggregate: QueryAggregate, of keyPath: QueryPath, in table: Table, keys: [ObjectKey]?) throws(StorageError) -> QueryValue {
         let path = compile(keyPath, from: table)
         guard let steps = path.steps, steps.count == 1, case .field(let field) = steps[0].kind,
             let kind = Self.fold(aggregate, steps[0].type)
         else {
-            let collected = keys.map { self.values(of: keyPath, $0, table) } ?? self.values(of: keyPath, in: table)
+            let collected = if let keys { try values(of: keyPath, keys, table) } else { try values(of: keyPath, in: table) }
             return Self.aggregate(aggregate, of: collected)
         }
         var fold = FieldFold(kind: kind)
         if let keys {
-            for key in keys { withRow(table, key) { fold.add($0, at: Self.fixedPayload($0, field)) } }
+            for key in keys { try withRow(table, key) { fold.add($0, at: Self.fixedPayload($0, field)) } }
         } else {
-            scanRows(table, where: { row in
+            try scanRows(table, where: { row in
                 fold.add(row, at: Self.fixedPayload(row, field))
                 return false  // no key needed
             }) { _, _ in }

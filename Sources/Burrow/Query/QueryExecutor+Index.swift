@@ -15,12 +15,14 @@ extension QueryExecutor {
     /// condition if the index answered it exactly: an `==` or `IN` on values whose index keys
     /// are the values themselves, so that every key listed satisfies it and no row need be
     /// read to check it.
-    func indexCandidates(_ predicate: QueryPredicate, _ table: Table) -> (keys: [ObjectKey], exactConjunct: Int?)? {
-        indexCandidates(conjuncts: predicate.conjuncts, table)
+    func indexCandidates(_ predicate: QueryPredicate, _ table: Table) throws(StorageError) -> (keys: [ObjectKey], exactConjunct: Int?)? {
+        try indexCandidates(conjuncts: predicate.conjuncts, table)
     }
 
     /// `indexCandidates(_:_:)` for a predicate's `conjuncts`, found already.
-    func indexCandidates(conjuncts: some Collection<QueryPredicate>, _ table: Table) -> (keys: [ObjectKey], exactConjunct: Int?)? {
+    func indexCandidates(
+        conjuncts: some Collection<QueryPredicate>, _ table: Table
+    ) throws(StorageError) -> (keys: [ObjectKey], exactConjunct: Int?)? {
         for (position, conjunct) in conjuncts.enumerated() {
             guard case .comparison(let raw) = conjunct else { continue }
             let c = raw.normalized
@@ -28,9 +30,9 @@ extension QueryExecutor {
             let type = table.fieldTypes[field]
             let found: [ObjectKey]?
             if field == table.primaryKeyField {
-                found = primaryKeyCandidates(c, table, type)
+                found = try primaryKeyCandidates(c, table, type)
             } else if let tree = table.fieldIndexTrees[field] {
-                found = secondaryIndexCandidates(c, tree, type, table)
+                found = try secondaryIndexCandidates(c, tree, type, table)
             } else {
                 found = nil
             }
@@ -55,23 +57,19 @@ extension QueryExecutor {
     /// The entries of one value in an index follow each other in object-key order, so the
     /// first entry of the value is the first object. Static: it needs no executor, and reads
     /// no row, so `where { $0.name == x }.first` costs one descent and one object.
-    static func firstByProbe(_ predicate: QueryPredicate, _ table: Table, in context: some ReadContext) -> ObjectKey?? {
+    static func firstByProbe(_ predicate: QueryPredicate, _ table: Table, in context: some ReadContext) throws(StorageError) -> ObjectKey?? {
         guard case .comparison(let raw) = predicate else { return nil }
         let c = raw.normalized
         guard c.op == .equal, case .constant(let value) = c.rhs, exactlyIndexed(value),
             let field = indexableField(of: c, in: table), indexable(value, table.fieldTypes[field])
         else { return nil }
-        if field == table.primaryKeyField { return .some(context.objectKey(table, primaryKey: value.stored)) }
+        if field == table.primaryKeyField { return .some(try context.objectKey(table, primaryKey: value.stored)) }
         guard let tree = table.fieldIndexTrees[field] else { return nil }
         let prefix = IndexKey.encode(value.stored)
         var found: ObjectKey?
-        do {
-            try context.reader.scan(tree, from: prefix) { entry, _ in
-                if Self.entry(entry, isOf: prefix) { found = ObjectKey.read(entry, at: entry.count - 8) }
-                return false
-            }
-        } catch {
-            context.fail(error)
+        try context.reader.scan(tree, from: prefix) { entry, _ in
+            if Self.entry(entry, isOf: prefix) { found = ObjectKey.read(entry, at: entry.count - 8) }
+            return false
         }
         return .some(found)
     }
@@ -122,12 +120,16 @@ extension QueryExecutor {
 
     /// `==` and `IN` on the primary key, through the realm's own lookup by primary key
     /// (however it finds objects); the primary key keeps no order to scan, so ranges scan.
-    private func primaryKeyCandidates(_ c: QueryComparison, _ table: Table, _ type: PropertyType) -> [ObjectKey]? {
+    private func primaryKeyCandidates(_ c: QueryComparison, _ table: Table, _ type: PropertyType) throws(StorageError) -> [ObjectKey]? {
         switch (c.op, c.rhs) {
         case (.equal, .constant(let value)) where Self.indexable(value, type):
-            return context.objectKey(table, primaryKey: value.stored).map { [$0] } ?? []
+            return try context.objectKey(table, primaryKey: value.stored).map { [$0] } ?? []
         case (.equal, .list(let values)) where values.allSatisfy({ Self.indexable($0, type) }):
-            return values.compactMap { context.objectKey(table, primaryKey: $0.stored) }
+            var keys: [ObjectKey] = []
+            for value in values {
+                if let key = try context.objectKey(table, primaryKey: value.stored) { keys.append(key) }
+            }
+            return keys
         default:
             return nil
         }
@@ -136,21 +138,27 @@ extension QueryExecutor {
     /// `==`, `IN`, ranges, `BETWEEN` and `BEGINSWITH` on a secondary index; nil if the index
     /// does not apply, or lists so many objects that reading their rows one by one would cost
     /// more than one scan of all rows (see `CandidateBudget`).
-    private func secondaryIndexCandidates(_ c: QueryComparison, _ tree: String, _ type: PropertyType, _ table: Table) -> [ObjectKey]? {
+    private func secondaryIndexCandidates(
+        _ c: QueryComparison, _ tree: String, _ type: PropertyType, _ table: Table
+    ) throws(StorageError) -> [ObjectKey]? {
         var budget = CandidateBudget(executor: self, table: table)
         var found: [ObjectKey] = []
         let complete: Bool
         switch (c.op, c.rhs) {
         case (.equal, .constant(let value)) where Self.indexable(value, type):
-            complete = collect(tree, prefix: IndexKey.encode(value.stored), into: &found, &budget)
+            complete = try collect(tree, prefix: IndexKey.encode(value.stored), into: &found, &budget)
         case (.equal, .list(let values)) where values.allSatisfy({ Self.indexable($0, type) }):
-            complete = values.allSatisfy { collect(tree, prefix: IndexKey.encode($0.stored), into: &found, &budget) }
+            var all = true
+            for value in values where all {
+                all = try collect(tree, prefix: IndexKey.encode(value.stored), into: &found, &budget)
+            }
+            complete = all
         case (.between, .list(let bounds)) where bounds.count == 2 && bounds.allSatisfy({ Self.orderable($0, type) }):
-            complete = range(tree, from: bounds[0], to: bounds[1], into: &found, &budget)
+            complete = try range(tree, from: bounds[0], to: bounds[1], into: &found, &budget)
         case (.less, .constant(let v)) where Self.orderable(v, type), (.lessOrEqual, .constant(let v)) where Self.orderable(v, type):
-            complete = range(tree, from: nil, to: v, into: &found, &budget)
+            complete = try range(tree, from: nil, to: v, into: &found, &budget)
         case (.greater, .constant(let v)) where Self.orderable(v, type), (.greaterOrEqual, .constant(let v)) where Self.orderable(v, type):
-            complete = range(tree, from: v, to: nil, into: &found, &budget)
+            complete = try range(tree, from: v, to: nil, into: &found, &budget)
         case (.beginsWith, .constant(.string(let prefix))) where type == .string:
             // A string's key is its bytes with each 0x00 escaped as 0x00 0xFF, then a
             // terminator (0x00 0x00, or 0x00 0x01 and a hash for a cut string) that no escaped
@@ -160,8 +168,8 @@ extension QueryExecutor {
             var start = [ValueCodec.Tag.string.rawValue]
             KeyEncoding.appendBounded(Array(prefix.utf8.prefix(KeyEncoding.boundedLength)), to: &start)
             start.removeLast(2)
-            guard budget.allows(tree, from: start, to: Self.successor(of: start)) else { return nil }
-            complete = collect(tree, prefix: start, into: &found, &budget)
+            guard try budget.allows(tree, from: start, to: Self.successor(of: start)) else { return nil }
+            complete = try collect(tree, prefix: start, into: &found, &budget)
         default:
             return nil
         }
@@ -184,29 +192,21 @@ extension QueryExecutor {
         }
 
         /// Whether `count` candidates are still worth reading through the index.
-        mutating func allows(_ count: Int) -> Bool {
+        mutating func allows(_ count: Int) throws(StorageError) -> Bool {
             guard count > Self.smallTable else { return true }
             if limit == nil {
-                do {
-                    limit = max(Self.smallTable, try executor.reader.count(table.rowsTree) / Self.scanShare)
-                } catch {
-                    executor.context.fail(error)
-                }
+                limit = max(Self.smallTable, try executor.reader.count(table.rowsTree) / Self.scanShare)
             }
             return count <= limit!
         }
 
         /// Whether the entries of `tree` from `start` up to `end` (nil: the end of the tree)
         /// are few enough, counted in two descents without reading them.
-        mutating func allows(_ tree: String, from start: [UInt8], to end: [UInt8]?) -> Bool {
-            do {
-                let reader = executor.reader
-                let upper: Int
-                if let end { upper = try reader.position(tree, of: end) } else { upper = try reader.count(tree) }
-                return allows(upper - (try reader.position(tree, of: start)))
-            } catch {
-                executor.context.fail(error)
-            }
+        mutating func allows(_ tree: String, from start: [UInt8], to end: [UInt8]?) throws(StorageError) -> Bool {
+            let reader = executor.reader
+            let upper: Int
+            if let end { upper = try reader.position(tree, of: end) } else { upper = try reader.count(tree) }
+            return try allows(upper - (try reader.position(tree, of: start)))
         }
     }
 
@@ -239,19 +239,21 @@ extension QueryExecutor {
 
     /// Appends the object keys of the entries of `tree` whose keys start with `prefix` (an
     /// entry is a value's key and 8 bytes of object key); false if the budget ran out first.
-    private func collect(_ tree: String, prefix: [UInt8], into found: inout [ObjectKey], _ budget: inout CandidateBudget) -> Bool {
-        collect(tree, from: prefix, into: &found, &budget) { Self.entry($0, isOf: prefix) }
+    private func collect(_ tree: String, prefix: [UInt8], into found: inout [ObjectKey], _ budget: inout CandidateBudget) throws(StorageError) -> Bool {
+        try collect(tree, from: prefix, into: &found, &budget) { Self.entry($0, isOf: prefix) }
     }
 
     /// Appends the object keys of the entries whose values may lie between `low` and `high`
     /// (either bound missing: to the end of the values of that type). Bounds are inclusive
     /// here; the rows are tested afterwards.
-    private func range(_ tree: String, from low: QueryValue?, to high: QueryValue?, into found: inout [ObjectKey], _ budget: inout CandidateBudget) -> Bool {
+    private func range(
+        _ tree: String, from low: QueryValue?, to high: QueryValue?, into found: inout [ObjectKey], _ budget: inout CandidateBudget
+    ) throws(StorageError) -> Bool {
         guard let tag = (low ?? high).map({ IndexKey.encode($0.stored)[0] }) else { return true }
         let start = low.map(Self.lowerBound) ?? [tag]
         let limit = high.map(Self.upperLimit) ?? [tag + 1]
-        guard budget.allows(tree, from: start, to: limit) else { return false }
-        return collect(tree, from: start, into: &found, &budget) { QueryValue.bytewise($0, limit) <= 0 }
+        guard try budget.allows(tree, from: start, to: limit) else { return false }
+        return try collect(tree, from: start, into: &found, &budget) { QueryValue.bytewise($0, limit) <= 0 }
     }
 
     /// Appends the object keys of the entries of `tree` from `start` on while `inRange`
@@ -259,17 +261,13 @@ extension QueryExecutor {
     private func collect(
         _ tree: String, from start: [UInt8], into found: inout [ObjectKey], _ budget: inout CandidateBudget,
         while inRange: (UnsafeRawBufferPointer) -> Bool
-    ) -> Bool {
+    ) throws(StorageError) -> Bool {
         var complete = true
-        do {
-            try reader.scan(tree, from: start) { entry, _ in
-                guard inRange(entry) else { return false }
-                found.append(ObjectKey.read(entry, at: entry.count - 8))
-                complete = budget.allows(found.count)
-                return complete
-            }
-        } catch {
-            context.fail(error)
+        try scan(tree, from: start) { entry, _ throws(StorageError) in
+            guard inRange(entry) else { return false }
+            found.append(ObjectKey.read(entry, at: entry.count - 8))
+            complete = try budget.allows(found.count)
+            return complete
         }
         return complete
     }

@@ -1,3 +1,4 @@
+import BurrowStorage
 import Foundation
 
 /// Evaluating predicates on rows.
@@ -104,19 +105,19 @@ extension QueryExecutor {
     }
 
     /// Whether the object `key` of `table`, whose row is `row`, satisfies `predicate`.
-    func matches(_ predicate: CompiledPredicate, _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer) -> Bool {
+    func matches(_ predicate: CompiledPredicate, _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer) throws(StorageError) -> Bool {
         switch predicate {
         case .constant(let value): return value
-        case .and(let a, let b): return matches(a, table, key, row) && matches(b, table, key, row)
-        case .or(let a, let b): return matches(a, table, key, row) || matches(b, table, key, row)
-        case .not(let a): return !matches(a, table, key, row)
+        case .and(let a, let b): return try matches(a, table, key, row) ? try matches(b, table, key, row) : false
+        case .or(let a, let b): return try matches(a, table, key, row) ? true : try matches(b, table, key, row)
+        case .not(let a): return !(try matches(a, table, key, row))
         case .comparison(let c):
             if let direct = c.directField, case .values(let right) = c.rhs {
-                let value = fieldValue(row, direct.field, direct.type, table, key)
+                let value = try fieldValue(row, direct.field, direct.type, table, key)
                 return c.quantifier == .none ? !test(value, right, c) : test(value, right, c)
             }
-            let left = values(c.lhs, table, key, row)
-            let right = values(c.rhs, table, key, row)
+            let left = try values(c.lhs, table, key, row)
+            let right = try values(c.rhs, table, key, row)
             switch c.quantifier {
             case .any: return left.contains { test($0, right, c) }
             case .all: return left.allSatisfy { test($0, right, c) }
@@ -147,33 +148,35 @@ extension QueryExecutor {
         }
     }
 
-    private func values(_ side: CompiledSide, _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer) -> [QueryValue] {
+    private func values(_ side: CompiledSide, _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer) throws(StorageError) -> [QueryValue] {
         switch side {
         case .values(let values): return values
         case .path(let path):
             var out: [QueryValue] = []
-            values(path, table, key, row, into: &out)
+            try values(path, table, key, row, into: &out)
             return out
         case .element:
             preconditionFailure("internal error: a SUBQUERY element outside its SUBQUERY")
         case .valueSubquery(let path, let predicate):
             var found: [QueryValue] = []
-            elements(path, table, key, row, into: &found)
+            try elements(path, table, key, row, into: &found)
             return [.int(Int64(found.count { matches(predicate, element: $0) }))]
         case .subquery(let path, let element, let predicate):
             guard let element, let predicate else { return [.int(0)] }
             var links: [QueryValue] = []
-            elements(path, table, key, row, into: &links)
+            try elements(path, table, key, row, into: &links)
             var count: Int64 = 0
             for case .link(_, let target) in links {
                 let objectKey = ObjectKey(target)
-                if withRow(element, objectKey, { matches(predicate, element, objectKey, $0) }) == true { count += 1 }
+                if try withRow(element, objectKey, { row throws(StorageError) in try matches(predicate, element, objectKey, row) }) == true {
+                    count += 1
+                }
             }
             return [.int(count)]
         case .aggregate(let path, let aggregate):
             var out: [QueryValue] = []
             if let steps = path.steps, !steps.isEmpty {
-                values(path, table, key, row, into: &out)
+                try values(path, table, key, row, into: &out)
                 // A nil link before the collection reaches one null, not an element.
                 if out.count == 1, out[0].isNull, !Self.endsInCollection(steps) { out = [] }
             }

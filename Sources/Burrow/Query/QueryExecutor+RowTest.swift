@@ -1,3 +1,4 @@
+import BurrowStorage
 /// Filters compiled for scans: the conditions of the commonest shape, a field of the queried
 /// object itself compared with one constant (`age < 2`, `name BEGINSWITH 'R'`, `flag == true`),
 /// are tested on the row's bytes in place. No `QueryValue` is built and no reference is
@@ -180,16 +181,16 @@ extension QueryExecutor {
     }
 
     /// Whether the object `key` of `table`, whose row is `row`, satisfies `filter`.
-    func matches(_ filter: CompiledFilter, _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer) -> Bool {
+    func matches(_ filter: CompiledFilter, _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer) throws(StorageError) -> Bool {
         let tests = filter.tests
         for index in tests.indices {
             switch tests[index].holds(row) {
             case true?: continue
             case false?: return false
-            case nil: if !matches(.comparison(filter.fallbacks[index]), table, key, row) { return false }
+            case nil: if !(try matches(.comparison(filter.fallbacks[index]), table, key, row)) { return false }
             }
         }
         guard let residual = filter.residual else { return true }
-        return matches(residual, table, key, row)
+        return try matches(residual, table, key, row)
     }
 }

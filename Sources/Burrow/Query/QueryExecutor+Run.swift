@@ -1,36 +1,55 @@
+import BurrowStorage
 /// Running a chain of query steps.
 extension QueryExecutor {
     /// The object keys `steps` give, starting from `base` (nil: every object of `table`, in
-    /// key order). `table` nil means the class has no objects in this version.
+    /// key order). `table` nil means the class has no objects in this version. Traps if a read
+    /// fails (`keys` throws instead).
     func run(_ steps: [QueryStep], table: Table?, base: [ObjectKey]?) -> [ObjectKey] {
         evaluate(steps, table: table, base: base).keys
     }
 
+    /// `run`, throwing where it would trap.
+    func keys(for steps: [QueryStep], table: Table?, base: [ObjectKey]?) throws(StorageError) -> [ObjectKey] {
+        try evaluation(of: steps, table: table, base: base).keys
+    }
+
     /// What `run` gives, with the rows of the objects where the evaluation read them in order
     /// (filters, and a limit after them): pointers into the pages of the version read, valid
-    /// while that version is pinned and unchanged.
+    /// while that version is pinned and unchanged. Traps if a read fails (`evaluation` throws
+    /// instead).
     func evaluate(_ steps: [QueryStep], table: Table?, base: [ObjectKey]?) -> (keys: [ObjectKey], rows: [UnsafeRawBufferPointer]?) {
+        do {
+            return try evaluation(of: steps, table: table, base: base)
+        } catch {
+            context.fail(error)
+        }
+    }
+
+    /// `evaluate`, throwing where it would trap.
+    func evaluation(
+        of steps: [QueryStep], table: Table?, base: [ObjectKey]?
+    ) throws(StorageError) -> (keys: [ObjectKey], rows: [UnsafeRawBufferPointer]?) {
         guard let table else { return ([], nil) }
         var remaining = steps[...]
         var keys: [ObjectKey]
         var rows: [UnsafeRawBufferPointer]?
         if base == nil, case .filter(let predicate)? = remaining.first {
             remaining = remaining.dropFirst()
-            (keys, rows) = filterTable(predicate, table)
+            (keys, rows) = try filterTable(predicate, table)
         } else if base == nil, case .sort(let descriptors)? = remaining.first {
             remaining = remaining.dropFirst()
-            keys = sortTable(descriptors, table)
+            keys = try sortTable(descriptors, table)
         } else {
-            keys = base ?? context.allKeys(table)
+            if let base { keys = base } else { keys = try context.objectKeys(table) }
         }
         for step in remaining {
             switch step {
-            case .filter(let predicate): (keys, rows) = filter(keys, predicate, table)
+            case .filter(let predicate): (keys, rows) = try filter(keys, predicate, table)
             case .sort(let descriptors):
-                keys = sort(keys, descriptors, table)
+                keys = try sort(keys, descriptors, table)
                 rows = nil
             case .distinct(let keyPaths):
-                keys = distinct(keys, keyPaths, table)
+                keys = try distinct(keys, keyPaths, table)
                 rows = nil
             case .limit(let count):
                 keys = Array(keys.prefix(max(0, count)))
@@ -43,26 +62,28 @@ extension QueryExecutor {
     /// Every object of `table` satisfying `predicate`, in key order, and their rows (nil if
     /// they were not read): from an index's candidates if one applies, else by one scan of
     /// the rows.
-    func filterTable(_ predicate: QueryPredicate, _ table: Table, useIndexes: Bool = true) -> (keys: [ObjectKey], rows: [UnsafeRawBufferPointer]?) {
+    func filterTable(
+        _ predicate: QueryPredicate, _ table: Table, useIndexes: Bool = true
+    ) throws(StorageError) -> (keys: [ObjectKey], rows: [UnsafeRawBufferPointer]?) {
         if useIndexes, case .and = predicate {
             var conjuncts = predicate.conjuncts
-            if let found = indexCandidates(conjuncts: conjuncts, table) {
+            if let found = try indexCandidates(conjuncts: conjuncts, table) {
                 if let answered = found.exactConjunct {
                     // The index answered that condition exactly: only the others need the rows.
                     conjuncts.remove(at: answered)
                 }
-                return filter(found.keys, conjuncts.dropFirst().reduce(conjuncts[0]) { .and($0, $1) }, table)
+                return try filter(found.keys, conjuncts.dropFirst().reduce(conjuncts[0]) { .and($0, $1) }, table)
             }
-        } else if useIndexes, let found = indexCandidates(conjuncts: CollectionOfOne(predicate), table) {
+        } else if useIndexes, let found = try indexCandidates(conjuncts: CollectionOfOne(predicate), table) {
             // One condition: if the index answered it exactly, no row need be read.
-            return found.exactConjunct == nil ? filter(found.keys, predicate, table) : (found.keys, nil)
+            return found.exactConjunct == nil ? try filter(found.keys, predicate, table) : (found.keys, nil)
         }
         let compiled = compile(predicate, for: table)
         var keys: [ObjectKey] = []
         var rows: [UnsafeRawBufferPointer] = []
         // Most rows fail a row test, which needs no object key.
-        scanRows(table, where: { compiled.mayMatch($0) }) { row, key in
-            if matches(compiled, table, key, row) {
+        try scanRows(table, where: { compiled.mayMatch($0) }) { row, key throws(StorageError) in
+            if try matches(compiled, table, key, row) {
                 keys.append(key)
                 rows.append(row)
             }
@@ -71,12 +92,14 @@ extension QueryExecutor {
     }
 
     /// Those of `keys` whose objects satisfy `predicate`, in order, and their rows.
-    func filter(_ keys: [ObjectKey], _ predicate: QueryPredicate, _ table: Table) -> (keys: [ObjectKey], rows: [UnsafeRawBufferPointer]?) {
+    func filter(
+        _ keys: [ObjectKey], _ predicate: QueryPredicate, _ table: Table
+    ) throws(StorageError) -> (keys: [ObjectKey], rows: [UnsafeRawBufferPointer]?) {
         let compiled = compile(predicate, for: table)
         var kept: [ObjectKey] = []
         var rows: [UnsafeRawBufferPointer] = []
         for key in keys {
-            let row = withRow(table, key) { row in matches(compiled, table, key, row) ? row : nil }
+            let row = try withRow(table, key) { row throws(StorageError) in try matches(compiled, table, key, row) ? row : nil }
             if let row = row ?? nil {
                 kept.append(key)
                 rows.append(row)
@@ -86,83 +109,78 @@ extension QueryExecutor {
     }
 
     /// The one value `keyPath` reaches from each of `keys` (null for a deleted object).
-    func values(of keyPath: QueryPath, _ keys: [ObjectKey], _ table: Table) -> [QueryValue] {
+    func values(of keyPath: QueryPath, _ keys: [ObjectKey], _ table: Table) throws(StorageError) -> [QueryValue] {
         let path = compile(keyPath, from: table)
         var out: [QueryValue] = []
-        return keys.map { key in
+        var result: [QueryValue] = []
+        result.reserveCapacity(keys.count)
+        for key in keys {
             out.removeAll(keepingCapacity: true)
-            withRow(table, key) { row in values(path, table, key, row, into: &out) }
-            return out.first ?? .null
+            try withRow(table, key) { row throws(StorageError) in try values(path, table, key, row, into: &out) }
+            result.append(out.first ?? .null)
         }
+        return result
     }
 
     /// The one value `keyPath` reaches from every object of `table`, in key order: one scan
     /// of the rows, no descent per object.
-    func values(of keyPath: QueryPath, in table: Table) -> [QueryValue] {
+    func values(of keyPath: QueryPath, in table: Table) throws(StorageError) -> [QueryValue] {
         let path = compile(keyPath, from: table)
         var result: [QueryValue] = []
         var out: [QueryValue] = []
         if let steps = path.steps, steps.count == 1, case .field(let field) = steps[0].kind {
             // One field of each row: decoded in place.
             let type = steps[0].type
-            do {
-                try reader.scan(table.rowsTree, from: []) { key, row in
-                    result.append(fieldValue(row, field, type, table, ObjectKey.read(key)))
-                    return true
-                }
-            } catch {
-                context.fail(error)
+            try scan(table.rowsTree, from: []) { key, row throws(StorageError) in
+                result.append(try fieldValue(row, field, type, table, ObjectKey.read(key)))
+                return true
             }
             return result
         }
-        do {
-            try reader.scan(table.rowsTree, from: []) { key, row in
-                out.removeAll(keepingCapacity: true)
-                values(path, table, ObjectKey.read(key), row, into: &out)
-                result.append(out.first ?? .null)
-                return true
-            }
-        } catch {
-            context.fail(error)
+        try scan(table.rowsTree, from: []) { key, row throws(StorageError) in
+            out.removeAll(keepingCapacity: true)
+            try values(path, table, ObjectKey.read(key), row, into: &out)
+            result.append(out.first ?? .null)
+            return true
         }
         return result
     }
 
     /// Every object of `table`, sorted: the keys and each sort column read in one scan of the
     /// rows each (an integer column of one field: keys and column in the same scan).
-    private func sortTable(_ descriptors: [SortDescriptor], _ table: Table) -> [ObjectKey] {
-        if descriptors.count == 1, let (keys, ints) = intColumn(QueryPath(dotted: descriptors[0].keyPath), in: table) {
+    private func sortTable(_ descriptors: [SortDescriptor], _ table: Table) throws(StorageError) -> [ObjectKey] {
+        if descriptors.count == 1, let (keys, ints) = try intColumn(QueryPath(dotted: descriptors[0].keyPath), in: table) {
             return Self.stableOrder(ints, ascending: descriptors[0].ascending).map { keys[$0] }
         }
-        let keys = context.allKeys(table)
-        return sort(keys, descriptors, columns: descriptors.map { values(of: QueryPath(dotted: $0.keyPath), in: table) })
+        let keys = try context.objectKeys(table)
+        var columns: [[QueryValue]] = []
+        for descriptor in descriptors { columns.append(try values(of: QueryPath(dotted: descriptor.keyPath), in: table)) }
+        return sort(keys, descriptors, columns: columns)
     }
 
     /// The keys of `table` and the integers of `keyPath`, if it is one integer field of the
     /// object itself: read in one scan, without query values.
-    private func intColumn(_ keyPath: QueryPath, in table: Table) -> (keys: [ObjectKey], ints: [Int64?])? {
+    private func intColumn(_ keyPath: QueryPath, in table: Table) throws(StorageError) -> (keys: [ObjectKey], ints: [Int64?])? {
         guard let steps = compile(keyPath, from: table).steps, steps.count == 1, case .field(let field) = steps[0].kind, steps[0].type == .int else {
             return nil
         }
         var keys: [ObjectKey] = []
         var ints: [Int64?] = []
-        do {
-            let count = try reader.count(table.rowsTree)
-            keys.reserveCapacity(count)
-            ints.reserveCapacity(count)
-        } catch {
-            context.fail(error)
-        }
-        scanRows(table, where: { _ in true }) { row, key in
+        let count = try reader.count(table.rowsTree)
+        keys.reserveCapacity(count)
+        ints.reserveCapacity(count)
+        try scanRows(table, where: { _ in true }) { row, key in
             keys.append(key)
             ints.append(Self.fixedPayload(row, field).map { Int64(bitPattern: ValueCodec.u64(row, $0)) })
         }
         return (keys, ints)
     }
 
-    private func sort(_ keys: [ObjectKey], _ descriptors: [SortDescriptor], _ table: Table) -> [ObjectKey] {
+    private func sort(_ keys: [ObjectKey], _ descriptors: [SortDescriptor], _ table: Table) throws(StorageError) -> [ObjectKey] {
         guard !descriptors.isEmpty else { return keys }
-        return sort(keys, descriptors, columns: descriptors.map { values(of: QueryPath(dotted: $0.keyPath), keys, table) })
+        var columns: [[QueryValue]] = []
+        for descriptor in descriptors { columns.append(try values(of: QueryPath(dotted: descriptor.keyPath), keys, table)) }
+        return sort(keys, descriptors, columns: columns)
     }
 
     /// `keys` ordered by `columns` (one value per key for each descriptor), stably.
@@ -196,8 +214,9 @@ extension QueryExecutor {
         return ints
     }
 
-    private func distinct(_ keys: [ObjectKey], _ keyPaths: [String], _ table: Table) -> [ObjectKey] {
-        let columns = keyPaths.map { values(of: QueryPath(dotted: $0), keys, table) }
+    private func distinct(_ keys: [ObjectKey], _ keyPaths: [String], _ table: Table) throws(StorageError) -> [ObjectKey] {
+        var columns: [[QueryValue]] = []
+        for keyPath in keyPaths { columns.append(try values(of: QueryPath(dotted: keyPath), keys, table)) }
         var seen: Set<[QueryValue]> = []
         return keys.indices.filter { index in seen.insert(columns.map { $0[index] }).inserted }.map { keys[$0] }
     }

@@ -8,6 +8,11 @@ import Foundation
 ///
 /// An executor is used for one evaluation and then dropped: it caches paths compiled against
 /// the tables of its version, which another version may lay out differently.
+///
+/// Every read it makes throws the engine's error (a damaged page, a failed read) up to its
+/// entry points: `evaluation`, `keys` and `aggregateValue` throw it, for APIs that can throw;
+/// `evaluate`, `run` and `aggregate` trap with it, for getters that cannot (see "Read errors"
+/// in Architecture.md).
 final class QueryExecutor {
     let context: any ReadContext
     let reader: any TreeReader
@@ -119,7 +124,7 @@ final class QueryExecutor {
     /// Appends the values `path` reaches from object `key` of `table`, whose row is `row`. A
     /// chain of single links broken by a nil link reaches one null (so `toy.name == nil` holds
     /// for a dog without a toy); a path through a collection reaches nothing from it.
-    func values(_ path: CompiledPath, _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer, into out: inout [QueryValue]) {
+    func values(_ path: CompiledPath, _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer, into out: inout [QueryValue]) throws(StorageError) {
         guard let steps = path.steps else {
             out.append(.null)
             return
@@ -129,64 +134,61 @@ final class QueryExecutor {
             out.append(.link(table: table.id, key: key.rawValue))
             return
         }
-        collect(steps[...], table, key, row, many: false, into: &out)
+        try collect(steps[...], table, key, row, many: false, into: &out)
     }
 
     /// Appends the elements of the collection `path` reaches from object `key` of `table`,
     /// for SUBQUERY: nothing where a nil link comes before the collection (where `values`
     /// reaches one null, which a collection of optionals could hold too).
-    func elements(_ path: CompiledPath, _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer, into out: inout [QueryValue]) {
+    func elements(_ path: CompiledPath, _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer, into out: inout [QueryValue]) throws(StorageError) {
         guard let steps = path.steps, !steps.isEmpty else { return }
-        collect(steps[...], table, key, row, many: true, into: &out)
+        try collect(steps[...], table, key, row, many: true, into: &out)
     }
 
-    private func collect(_ steps: ArraySlice<Step>, _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer, many: Bool, into out: inout [QueryValue]) {
+    private func collect(
+        _ steps: ArraySlice<Step>, _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer, many: Bool, into out: inout [QueryValue]
+    ) throws(StorageError) {
         guard let step = steps.first else { return }
         let rest = steps.dropFirst()
         switch step.kind {
         case .field(let field):
             let payload = RowCodec.field(row, field)
             if rest.isEmpty {
-                out.append(payload.map { value(ofField: $0, step.type, table, key, field) } ?? .null)
+                out.append(try payload.map { p throws(StorageError) in try value(ofField: p, step.type, table, key, field) } ?? .null)
                 return
             }
             guard let payload, let link = ValueCodec.linkKey(payload, as: step.type), let target = step.target else {
                 if !many { out.append(.null) }
                 return
             }
-            follow(rest, target, link.key, many: many, into: &out)
+            try follow(rest, target, link.key, many: many, into: &out)
         case .collection(_, let tree, let kind):
             var entries: [(mapKey: String?, payload: [UInt8])] = []
             if let next = rest.first, case .mapKey(let mapKey) = next.kind {
-                let entry = try? reader.withValue(tree, Realm.collectionEntryKey(key, mapKey: mapKey)) { Array($0) }
-                guard let entry: [UInt8] = entry ?? nil else {
+                guard let entry = try reader.withValue(tree, Realm.collectionEntryKey(key, mapKey: mapKey), { Array($0) }) else {
                     if !many { out.append(.null) }
                     return
                 }
                 let offset = 4 + Int(entry.withUnsafeBytes { ValueCodec.u32($0, 0) })
-                elementValues(Array(entry[offset...]), step, rest.dropFirst(), many: many, into: &out)
+                try elementValues(Array(entry[offset...]), step, rest.dropFirst(), many: many, into: &out)
                 return
             }
-            do {
-                try Realm.forEachStoredElement(of: key, in: tree, of: reader, isMap: kind == .map) { mapKey, element in
-                    entries.append((mapKey, Array(element)))
-                }
-            } catch {
-                context.fail(error)
+            try Realm.forEachStoredElement(of: key, in: tree, of: reader, isMap: kind == .map) { mapKey, element in
+                entries.append((mapKey, Array(element)))
             }
             if let next = rest.first, case .mapKeys = next.kind {
                 for entry in entries { out.append(.string(entry.mapKey ?? "")) }
                 return
             }
             for entry in entries {
-                elementValues(entry.payload, step, rest, many: true, into: &out)
+                try elementValues(entry.payload, step, rest, many: true, into: &out)
             }
         case .backlinks(let origin, let originField):
-            for source in backlinks(to: key, of: table, from: origin, field: originField) {
+            for source in try backlinks(to: key, of: table, from: origin, field: originField) {
                 if rest.isEmpty {
                     out.append(.link(table: origin.id, key: source.rawValue))
                 } else {
-                    follow(rest, origin, source, many: true, into: &out)
+                    try follow(rest, origin, source, many: true, into: &out)
                 }
             }
         case .mapKey, .mapKeys:
@@ -197,60 +199,49 @@ final class QueryExecutor {
 
     /// The keys of the objects of `origin` whose field `field` links to object `key` of
     /// `table`, in key order.
-    func backlinks(to key: ObjectKey, of table: Table, from origin: Table, field: Int) -> [ObjectKey] {
+    func backlinks(to key: ObjectKey, of table: Table, from origin: Table, field: Int) throws(StorageError) -> [ObjectKey] {
         var prefix = key.bytes
         withUnsafeBytes(of: origin.id.bigEndian) { prefix.append(contentsOf: $0) }
         withUnsafeBytes(of: UInt16(field).bigEndian) { prefix.append(contentsOf: $0) }
         var sources: [ObjectKey] = []
-        do {
-            try reader.scan(table.backlinksTree, prefix: prefix) { entry, _ in
-                sources.append(ObjectKey.read(entry, at: 14))
-                return true
-            }
-        } catch {
-            context.fail(error)
+        try reader.scan(table.backlinksTree, prefix: prefix) { entry, _ in
+            sources.append(ObjectKey.read(entry, at: 14))
+            return true
         }
         return sources
     }
 
     /// The value of one collection element (or map value) `payload`, or what the rest of the
     /// path reaches from the object it links to.
-    private func elementValues(_ payload: [UInt8], _ step: Step, _ rest: ArraySlice<Step>, many: Bool, into out: inout [QueryValue]) {
-        payload.withUnsafeBytes { element in
-            if rest.isEmpty {
-                out.append(elementValue(element, step.type, target: step.target))
-                return
-            }
-            guard let link = ValueCodec.linkKey(element, as: step.type), let target = step.target else {
-                if !many { out.append(.null) }
-                return
-            }
-            follow(rest, target, link.key, many: many, into: &out)
+    private func elementValues(_ payload: [UInt8], _ step: Step, _ rest: ArraySlice<Step>, many: Bool, into out: inout [QueryValue]) throws(StorageError) {
+        if rest.isEmpty {
+            out.append(payload.withUnsafeBytes { elementValue($0, step.type, target: step.target) })
+            return
         }
+        guard let link = payload.withUnsafeBytes({ ValueCodec.linkKey($0, as: step.type) }), let target = step.target else {
+            if !many { out.append(.null) }
+            return
+        }
+        try follow(rest, target, link.key, many: many, into: &out)
     }
 
-    private func follow(_ steps: ArraySlice<Step>, _ table: Table, _ key: ObjectKey, many: Bool, into out: inout [QueryValue]) {
-        let found: Void?
-        do {
-            found = try withUnsafeBytes(of: key.rawValue.bigEndian) { k throws(StorageError) in
-                try reader.withValue(table.rowsTree, k) { row in collect(steps, table, key, row, many: many, into: &out) }
-            }
-        } catch {
-            context.fail(error)
-        }
+    private func follow(_ steps: ArraySlice<Step>, _ table: Table, _ key: ObjectKey, many: Bool, into out: inout [QueryValue]) throws(StorageError) {
+        let found: Void? = try withRow(table, key) { row throws(StorageError) in try collect(steps, table, key, row, many: many, into: &out) }
         if found == nil, !many { out.append(.null) }
     }
 
     /// The value of field `field` (of `type`) in `row`, the row of object `key` of `table`.
     @inline(__always)
-    func fieldValue(_ row: UnsafeRawBufferPointer, _ field: Int, _ type: PropertyType, _ table: Table, _ key: ObjectKey) -> QueryValue {
+    func fieldValue(_ row: UnsafeRawBufferPointer, _ field: Int, _ type: PropertyType, _ table: Table, _ key: ObjectKey) throws(StorageError) -> QueryValue {
         guard let payload = RowCodec.field(row, field) else { return .null }
-        return value(ofField: payload, type, table, key, field)
+        return try value(ofField: payload, type, table, key, field)
     }
 
     /// The value of a row field's payload (links as their keys, never as objects).
     @inline(__always)
-    private func value(ofField payload: UnsafeRawBufferPointer, _ type: PropertyType, _ table: Table, _ key: ObjectKey, _ field: Int) -> QueryValue {
+    private func value(
+        ofField payload: UnsafeRawBufferPointer, _ type: PropertyType, _ table: Table, _ key: ObjectKey, _ field: Int
+    ) throws(StorageError) -> QueryValue {
         switch type {
         case .int: return payload.isEmpty ? .null : .int(Int64(bitPattern: ValueCodec.u64(payload, 0)))
         case .bool: return payload.isEmpty ? .null : .bool(payload[0] != 0)
@@ -259,9 +250,9 @@ final class QueryExecutor {
             return .link(table: context.linkTarget(table, field), key: link.key.rawValue)
         case .any:
             if let link = ValueCodec.linkKey(payload, as: type) { return .link(table: link.table ?? 0, key: link.key.rawValue) }
-            return QueryValue(decoded: context.decodePayload(payload, table, key, field))
+            return QueryValue(decoded: try context.decodedPayload(payload, table, key, field))
         default:
-            return QueryValue(decoded: context.decodePayload(payload, table, key, field))
+            return QueryValue(decoded: try context.decodedPayload(payload, table, key, field))
         }
     }
 
@@ -281,33 +272,44 @@ final class QueryExecutor {
     @inline(__always)
     func scanRows(
         _ table: Table, where wanted: (_ row: UnsafeRawBufferPointer) -> Bool,
-        _ body: (_ row: UnsafeRawBufferPointer, _ key: ObjectKey) -> Void
-    ) {
-        do {
-            guard let snapshot = reader as? SnapshotReader else {
-                try reader.scan(table.rowsTree, from: []) { key, row in
-                    if wanted(row) { body(row, ObjectKey.read(key)) }
-                    return true
-                }
-                return
-            }
-            try snapshot.tree(table.rowsTree)?.forEachEntry { key, row throws(StorageError) in
-                if wanted(row) { body(row, ObjectKey.read(key)) }
+        _ body: (_ row: UnsafeRawBufferPointer, _ key: ObjectKey) throws(StorageError) -> Void
+    ) throws(StorageError) {
+        guard let snapshot = reader as? SnapshotReader else {
+            try scan(table.rowsTree, from: []) { key, row throws(StorageError) in
+                if wanted(row) { try body(row, ObjectKey.read(key)) }
                 return true
             }
-        } catch {
-            context.fail(error)
+            return
+        }
+        try snapshot.tree(table.rowsTree)?.forEachEntry { key, row throws(StorageError) in
+            if wanted(row) { try body(row, ObjectKey.read(key)) }
+            return true
         }
     }
 
-    /// Calls `body` with the row of object `key`, if it exists.
-    func withRow<R>(_ table: Table, _ key: ObjectKey, _ body: (UnsafeRawBufferPointer) -> R) -> R? {
-        do {
-            return try withUnsafeBytes(of: key.rawValue.bigEndian) { k throws(StorageError) in
-                try reader.withValue(table.rowsTree, k, body)
+    /// `reader.scan` with a body that may fail: the scan stops at the body's first error, which
+    /// is thrown.
+    func scan(
+        _ tree: String, from start: [UInt8], _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws(StorageError) -> Bool
+    ) throws(StorageError) {
+        var failure: StorageError?
+        try reader.scan(tree, from: start) { key, value in
+            do throws(StorageError) {
+                return try body(key, value)
+            } catch {
+                failure = error
+                return false
             }
-        } catch {
-            context.fail(error)
         }
+        if let failure { throw failure }
+    }
+
+    /// Calls `body` with the row of object `key` and returns its result, or nil if there is no
+    /// such row.
+    func withRow<R>(_ table: Table, _ key: ObjectKey, _ body: (UnsafeRawBufferPointer) throws(StorageError) -> R) throws(StorageError) -> R? {
+        let result = try withUnsafeBytes(of: key.rawValue.bigEndian) { k throws(StorageError) in
+            try reader.withValue(table.rowsTree, k) { row in Result { () throws(StorageError) in try body(row) } }
+        }
+        return try result?.get()
     }
 }

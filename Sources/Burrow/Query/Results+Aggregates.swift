@@ -50,7 +50,7 @@ extension Results {
         precondition(allowed.contains(type), "Cannot compute \(aggregate.rawValue)(ofProperty: \"\(property)\") of \(Element.self): it holds \(type) values.")
         if query.isAllObjects {
             // Every object of the class: one scan of its rows.
-            guard let table = try? owner.table(for: Element.self, creating: false) else { return QueryExecutor.aggregate(aggregate, of: []) }
+            guard let table else { return QueryExecutor.aggregate(aggregate, of: []) }
             return QueryExecutor(context: owner).aggregate(aggregate, of: QueryPath(dotted: property), in: table, keys: nil)
         }
         let (table, keys) = evaluated

@@ -31,7 +31,7 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     }
 
     /// The table of `Element` in the realm's current version (nil if it has no objects yet).
-    private var table: Table? {
+    var table: Table? {
         do {
             return try owner.table(for: Element.self, creating: false)
         } catch {
@@ -72,7 +72,13 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     public var first: Element? {
         if query.stamp != owner.changeStamp, let parent = query.parent, parent.isAllObjects, case .filter(let predicate)? = query.step {
             guard let table else { return nil }
-            if let probed = QueryExecutor.firstByProbe(predicate, table, in: owner) {
+            let probe: ObjectKey??
+            do {
+                probe = try QueryExecutor.firstByProbe(predicate, table, in: owner)
+            } catch {
+                owner.fail(error)
+            }
+            if let probed = probe {
                 guard let key = probed else { return nil }
                 let object = owner.object(table, key) as! Element
                 return object

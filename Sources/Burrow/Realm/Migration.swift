@@ -142,7 +142,15 @@ public final class Migration {
     /// The table of the class named `name` now, if a Swift class of this realm stores it.
     func liveTable(named name: String) -> Table? {
         guard let type = Realm.swiftClass(named: name, among: realm.knownTypes) else { return nil }
-        return try? realm.table(for: type, creating: false)
+        do {
+            return try realm.table(for: type, creating: false)
+        } catch where error.code == .schemaMismatch {
+            // No class of this realm stores it as declared now.
+            return nil
+        } catch {
+            fail(error)
+            return nil
+        }
     }
 
     /// The keys of the objects `stored` had before the migration.

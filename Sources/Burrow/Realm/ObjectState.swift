@@ -1,3 +1,5 @@
+import BurrowStorage
+
 /// Where a managed object reads its rows: the live realm that manages it (whose version moves
 /// with writes and refreshes), or one frozen version.
 enum ObjectSource {
@@ -70,6 +72,14 @@ struct ObjectState {
         switch source {
         case .live(let realm): realm.isOpen && realm.rowExists(table, key)
         case .frozen(let version): version.rowExists(table, key)
+        }
+    }
+
+    /// `exists`, throwing a read error where it would trap.
+    func checkExists() throws(StorageError) -> Bool {
+        switch source {
+        case .live(let realm): realm.isOpen ? try realm.hasRow(table, key) : false
+        case .frozen(let version): try version.hasRow(table, key)
         }
     }
 

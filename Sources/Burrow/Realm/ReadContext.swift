@@ -60,10 +60,15 @@ extension ReadContext {
 
     func rowExists(_ table: Table, _ key: ObjectKey) -> Bool {
         do {
-            return try withRowBytes(table, key) { _ in () } != nil
+            return try hasRow(table, key)
         } catch {
             fail(error)
         }
+    }
+
+    /// `rowExists`, throwing where it would trap.
+    func hasRow(_ table: Table, _ key: ObjectKey) throws(StorageError) -> Bool {
+        try withRowBytes(table, key) { _ in () } != nil
     }
 
     /// Calls `body` with the row of object `key`. Traps if there is none: reading a deleted
@@ -94,17 +99,27 @@ extension ReadContext {
     }
 
     /// The value a row payload of field `field` of object `key` holds (fetching it from the
-    /// blob tree if the row keeps only a reference).
+    /// blob tree if the row keeps only a reference). Traps if that read fails.
     func decodePayload(_ payload: UnsafeRawBufferPointer, _ table: Table, _ key: ObjectKey, _ field: Int) -> _StoredValue {
         let type = table.fieldTypes[field]
         if type != .object, type != .any, !ValueCodec.isExternal(payload, as: type) {
             // No link to resolve: the common case decodes without making a resolver.
             return ValueCodec.decode(payload, as: type, linkTarget: 0) { _, _ in .null }
         }
+        do {
+            return try decodedPayload(payload, table, key, field)
+        } catch {
+            fail(error)
+        }
+    }
+
+    /// `decodePayload`, throwing where it would trap.
+    func decodedPayload(_ payload: UnsafeRawBufferPointer, _ table: Table, _ key: ObjectKey, _ field: Int) throws(StorageError) -> _StoredValue {
+        let type = table.fieldTypes[field]
         let target = type == .object ? linkTarget(table, field) : 0
         let resolve: ValueCodec.LinkResolver = { id, key in self.linkedObject(id, key) }
         guard !ValueCodec.isExternal(payload, as: type) else {
-            return fullPayload(payload, table, key, field).withUnsafeBytes { ValueCodec.decode($0, as: type, linkTarget: target, resolve: resolve) }
+            return try storedPayload(payload, table, key, field).withUnsafeBytes { ValueCodec.decode($0, as: type, linkTarget: target, resolve: resolve) }
         }
         return ValueCodec.decode(payload, as: type, linkTarget: target, resolve: resolve)
     }
@@ -136,24 +151,29 @@ extension ReadContext {
         return .object(object(table, key))
     }
 
-    /// The object keys of every object of `table`, in key order.
+    /// The object keys of every object of `table`, in key order. Traps if the read fails.
     func allKeys(_ table: Table) -> [ObjectKey] {
-        var keys: [ObjectKey] = []
         do {
-            keys.reserveCapacity(try reader.count(table.rowsTree))
-            try reader.scan(table.rowsTree, from: []) { key, _ in
-                keys.append(ObjectKey.read(key))
-                return true
-            }
+            return try objectKeys(table)
         } catch {
             fail(error)
+        }
+    }
+
+    /// `allKeys`, throwing where it would trap.
+    func objectKeys(_ table: Table) throws(StorageError) -> [ObjectKey] {
+        var keys: [ObjectKey] = []
+        keys.reserveCapacity(try reader.count(table.rowsTree))
+        try reader.scan(table.rowsTree, from: []) { key, _ in
+            keys.append(ObjectKey.read(key))
+            return true
         }
         return keys
     }
 
     /// The object with primary key `value`, if there is one.
-    func objectKey(_ table: Table, primaryKey value: _StoredValue) -> ObjectKey? {
-        switch probePrimaryKey(table, value) {
+    func objectKey(_ table: Table, primaryKey value: _StoredValue) throws(StorageError) -> ObjectKey? {
+        switch try probePrimaryKey(table, value) {
         case .found(let key, _): key
         case .absent: nil
         }
@@ -162,43 +182,43 @@ extension ReadContext {
     /// Where the object whose primary key is `value` is, or whether its derived key is free
     /// (see `ObjectKey(derivedFrom:)`): one descent of the rows tree when the object is at its
     /// derived key, and a look into the (usually empty) `pk/<id>` tree otherwise.
-    func probePrimaryKey(_ table: Table, _ value: _StoredValue) -> PrimaryKeyProbe {
+    func probePrimaryKey(_ table: Table, _ value: _StoredValue) throws(StorageError) -> PrimaryKeyProbe {
         let derived = ObjectKey(derivedFrom: value)
-        let holder = row(table, derived, holding: value)
+        let holder = try row(table, derived, holding: value)
         if let holder, holder.holds { return .found(derived, row: holder.row) }
-        do {
-            // The collision tree is empty unless two primary keys derived the same key: then
-            // there is no index key to encode.
-            if try reader.count(table.primaryKeyTree) > 0,
-                let key = try reader.withValue(table.primaryKeyTree, IndexKey.encode(value), { ObjectKey.read($0) })
-            {
-                return .found(key, row: nil)
-            }
-        } catch {
-            fail(error)
+        // The collision tree is empty unless two primary keys derived the same key: then
+        // there is no index key to encode.
+        if try reader.count(table.primaryKeyTree) > 0,
+            let key = try reader.withValue(table.primaryKeyTree, IndexKey.encode(value), { ObjectKey.read($0) })
+        {
+            return .found(key, row: nil)
         }
         return .absent(derivedKeyIsFree: holder == nil)
     }
 
     /// The row `key` of `table` and whether it holds primary key `value`, or nil if there is
     /// no such row.
-    private func row(_ table: Table, _ key: ObjectKey, holding value: _StoredValue) -> (row: UnsafeRawBufferPointer, holds: Bool)? {
+    private func row(_ table: Table, _ key: ObjectKey, holding value: _StoredValue) throws(StorageError) -> (row: UnsafeRawBufferPointer, holds: Bool)? {
         guard let field = table.primaryKeyField else { return nil }
-        do {
-            return try withRowBytes(table, key) { row in
-                guard let payload = RowCodec.field(row, field) else { return (row, value.isSamePrimaryKey(as: .null)) }
-                let holds = value.isSamePrimaryKey(asPayload: payload, of: table.fieldTypes[field])
-                    ?? decodePayload(payload, table, key, field).isSamePrimaryKey(as: value)
-                return (row, holds)
+        let found = try withRowBytes(table, key) { row -> Result<(UnsafeRawBufferPointer, Bool), StorageError> in
+            guard let payload = RowCodec.field(row, field) else { return .success((row, value.isSamePrimaryKey(as: .null))) }
+            if let holds = value.isSamePrimaryKey(asPayload: payload, of: table.fieldTypes[field]) { return .success((row, holds)) }
+            return Result { () throws(StorageError) in
+                (row, try decodedPayload(payload, table, key, field).isSamePrimaryKey(as: value))
             }
-        } catch {
-            fail(error)
         }
+        return try found?.get()
     }
 
     /// A storage error where no error can be thrown (a property getter): the file is damaged or
-    /// unreadable, and continuing would return wrong data.
+    /// unreadable, and continuing would return wrong data. The message names the file, and for
+    /// a damaged page the page and what is wrong with it (see "Read errors" in Architecture.md).
     func fail(_ error: StorageError) -> Never {
+        fail(RealmError(error))
+    }
+
+    /// `fail` for an error already in its public form.
+    func fail(_ error: RealmError) -> Never {
         preconditionFailure("Reading \(displayName) failed: \(error.description)")
     }
 

@@ -136,6 +136,24 @@ extension Realm {
         noteChange()
     }
 
+    /// `probePrimaryKey` with its error in public form.
+    private func probePrimaryKey(_ table: Table, _ value: _StoredValue, reading: Void) throws(RealmError) -> PrimaryKeyProbe {
+        do {
+            return try probePrimaryKey(table, value)
+        } catch {
+            throw RealmError(error)
+        }
+    }
+
+    /// `objectKey(_:primaryKey:)` with its error in public form.
+    func existingObjectKey(_ table: Table, primaryKey value: _StoredValue) throws(RealmError) -> ObjectKey? {
+        do {
+            return try objectKey(table, primaryKey: value)
+        } catch {
+            throw RealmError(error)
+        }
+    }
+
     /// `probePrimaryKey`, in a write: a derived key above every key of the table is known to
     /// be free without reading the rows tree (see `WriteState.keyCeilings`).
     func probePrimaryKey(_ table: Table, _ value: _StoredValue, in write: WriteState) throws(RealmError) -> PrimaryKeyProbe {
@@ -146,7 +164,7 @@ extension Realm {
         } else if write.probedTables[table.id] == nil {
             // The first probe of the transaction: finding the ceiling would cost as much.
             write.probedTables[table.id] = true
-            return probePrimaryKey(table, value)
+            return try probePrimaryKey(table, value, reading: ())
         } else {
             do {
                 ceiling = try lastObjectKey(table, in: write)?.rawValue
@@ -155,7 +173,7 @@ extension Realm {
             }
             write.keyCeilings[table.id] = .some(ceiling)
         }
-        guard ceiling.map({ derived.rawValue > $0 }) ?? true else { return probePrimaryKey(table, value) }
+        guard ceiling.map({ derived.rawValue > $0 }) ?? true else { return try probePrimaryKey(table, value, reading: ()) }
         do {
             // Above the ceiling, only the collision tree can know the primary key.
             if try write.reader.id(table.primaryKeyTree) != nil,

@@ -31,15 +31,20 @@ extension Realm {
 extension ReadContext {
     /// The full payload of field `field` of object `key`, given what its row holds.
     func fullPayload(_ rowPayload: UnsafeRawBufferPointer, _ table: Table, _ key: ObjectKey, _ field: Int) -> [UInt8] {
-        guard ValueCodec.isExternal(rowPayload, as: table.fieldTypes[field]) else { return Array(rowPayload) }
         do {
-            guard let payload = try reader.withValue(table.blobsTree, Realm.blobKey(key, field), { Array($0) }) else {
-                fail(.corruptPage(path: displayName, page: 0, detail: "has no blob for field \(field) of \(table.name) \(key), which its row refers to"))
-            }
-            return payload
+            return try storedPayload(rowPayload, table, key, field)
         } catch {
             fail(error)
         }
+    }
+
+    /// `fullPayload`, throwing where it would trap.
+    func storedPayload(_ rowPayload: UnsafeRawBufferPointer, _ table: Table, _ key: ObjectKey, _ field: Int) throws(StorageError) -> [UInt8] {
+        guard ValueCodec.isExternal(rowPayload, as: table.fieldTypes[field]) else { return Array(rowPayload) }
+        guard let payload = try reader.withValue(table.blobsTree, Realm.blobKey(key, field), { Array($0) }) else {
+            throw .corruptPage(path: displayName, page: 0, detail: "has no blob for field \(field) of \(table.name) \(key), which its row refers to")
+        }
+        return payload
     }
 
     /// `fullPayload` for an optional row payload (nil: the field is null).

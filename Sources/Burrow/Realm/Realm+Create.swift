@@ -41,7 +41,7 @@ extension Realm {
             throw RealmError(.invalidArgument, "create(\(info.name).self, value:) takes a dictionary of property values, an array of them in declaration order, or a \(info.name), not \(StoredValueConversion.describe(value)).")
         }
         if let primaryKey = info.primaryKey, let givenKey = given.first(where: { $0.0 == primaryKey }),
-            let existing = objectKey(table, primaryKey: info.fields[primaryKey].accessor.stored(givenKey.1) ?? .null)
+            let existing = try existingObjectKey(table, primaryKey: info.fields[primaryKey].accessor.stored(givenKey.1) ?? .null)
         {
             guard update != .error else {
                 throw RealmError(.primaryKeyExists, "A \(info.name) with primary key \(Self.describe(info.fields[primaryKey].accessor.stored(givenKey.1) ?? .null)) already exists. Use update: .modified or .all to update it.")

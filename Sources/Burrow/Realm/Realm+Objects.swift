@@ -1,3 +1,5 @@
+import BurrowStorage
+
 extension Realm {
     /// Every object of `type` in the realm: lazy (nothing is read until used) and live (it
     /// follows the realm's version and the changes of the open write transaction).
@@ -8,13 +10,23 @@ extension Realm {
     /// The object of `type` whose primary key is `key`, or nil if there is none.
     ///
     /// Traps if `type` has no primary key or `key` is not of the primary key's type, as
-    /// RealmSwift does.
+    /// RealmSwift does; traps too if the file is damaged where the lookup reads (see "Read
+    /// errors" in Architecture.md).
     public func object<Element: ObjectBase, KeyType: _Persistable>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
+        do {
+            return try lookUp(type, primaryKey: key)
+        } catch {
+            fail(error)
+        }
+    }
+
+    /// `object(ofType:forPrimaryKey:)`, throwing a read error where it would trap.
+    func lookUp<Element: ObjectBase, KeyType: _Persistable>(_ type: Element.Type, primaryKey key: KeyType) throws(StorageError) -> Element? {
         guard let table = knownTable(type) ?? primaryKeyTable(type) else { return nil }
         guard let primaryKey = table.info.primaryKey, table.info.schema.properties[primaryKey].type == KeyType._shape.type else {
-            return object(ofType: type, forPrimaryKey: key as Any)
+            return try lookUp(type, anyPrimaryKey: key as Any)
         }
-        guard case .found(let objectKey, let row) = probePrimaryKey(table, key._stored) else { return nil }
+        guard case .found(let objectKey, let row) = try probePrimaryKey(table, key._stored) else { return nil }
         return (object(table, objectKey, row: row) as! Element)
     }
 
@@ -29,8 +41,19 @@ extension Realm {
     /// The object of `type` whose primary key is `key`, or nil if there is none.
     ///
     /// Traps if `type` has no primary key or `key` is not of the primary key's type, as
-    /// RealmSwift does: both are programming errors, not conditions to handle.
+    /// RealmSwift does: both are programming errors, not conditions to handle. Traps too if the
+    /// file is damaged where the lookup reads (see "Read errors" in Architecture.md).
     public func object<Element: ObjectBase, KeyType>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
+        do {
+            return try lookUp(type, anyPrimaryKey: key)
+        } catch {
+            fail(error)
+        }
+    }
+
+    /// `object(ofType:forPrimaryKey:)` for a key of any type, throwing a read error where it
+    /// would trap.
+    func lookUp<Element: ObjectBase, KeyType>(_ type: Element.Type, anyPrimaryKey key: KeyType) throws(StorageError) -> Element? {
         guard let table = primaryKeyTable(type) else { return nil }
         guard let primaryKey = table.info.primaryKey else {
             preconditionFailure("\(table.name) has no primary key; declare one with @Persisted(primaryKey: true) to look objects up by key.")
@@ -42,7 +65,7 @@ extension Realm {
         } catch {
             preconditionFailure("\(error.description) (looking up \(table.name) by primary key)")
         }
-        guard let objectKey = objectKey(table, primaryKey: value) else { return nil }
+        guard let objectKey = try objectKey(table, primaryKey: value) else { return nil }
         return (object(table, objectKey) as! Element)
     }
 }

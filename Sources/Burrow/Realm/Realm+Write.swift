@@ -134,7 +134,8 @@ extension Realm {
         guard version > write.transaction.baseVersion, let hub = ChangeHub.hub(for: storage) else { return }
         var changes = write.changes ?? .unknown
         if write.schemaChanged { changes.noteSchemaChange() }
-        let after = snapshotReader.snapshot.version == version ? try? FrozenVersion(of: self) : nil
+        let after = snapshotReader.snapshot.version == version
+            ? FrozenVersion(configuration: configuration, reader: snapshotReader, schema: currentFileSchema, knownTypes: knownTypes) : nil
         hub.post(version: version, ChangeHub.Record(changes: changes, silenced: write.silenced, before: before, after: after))
     }
 
@@ -232,7 +233,13 @@ extension Realm {
         }
         if write.schemaChanged {
             schemaLoaded = false
-            try? loadSchemaIfChanged()
+            do {
+                try loadSchemaIfChanged()
+            } catch {
+                // The version read before the write, whose schema was read then: only damage
+                // met now fails this.
+                fail(error)
+            }
         }
         noteChange()
     }

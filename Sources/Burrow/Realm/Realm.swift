@@ -134,13 +134,19 @@ public final class Realm {
     /// and the pages they read cannot be reused until then, so a number that keeps growing
     /// means frozen values are being held longer than intended.
     public var pinnedVersionCount: Int {
-        (try? storage.statistics().pinnedVersions) ?? 0
+        storage.pinnedVersionCount
     }
 
-    /// Whether the realm has no objects at all.
+    /// Whether the realm has no objects at all. Traps if the file is damaged where it reads
+    /// (see "Read errors" in Architecture.md).
     public var isEmpty: Bool {
-        currentFileSchema.classes.values.allSatisfy { stored in
-            (try? reader.count(Table.rowsTreeName(stored.id))) ?? 0 == 0
+        do {
+            for stored in currentFileSchema.classes.values where try reader.count(Table.rowsTreeName(stored.id)) > 0 {
+                return false
+            }
+            return true
+        } catch {
+            fail(error)
         }
     }
 
@@ -185,14 +191,28 @@ public final class Realm {
     }
 
     /// Moves the realm to the newest version of the file, if it is not on it. Returns whether
-    /// anything changed. Does nothing inside a write transaction or on a frozen realm.
+    /// anything changed. Does nothing inside a write transaction or on a frozen realm, nor
+    /// once the file's handle is closed or failed (the realm keeps reading its version; writes
+    /// throw). Traps if the newest version is damaged where it reads (its schema), as RealmSwift's
+    /// `refresh()` cannot throw either (see "Read errors" in Architecture.md).
     @discardableResult
     public func refresh() -> Bool {
+        do {
+            return try refreshIfUsable()
+        } catch {
+            fail(error)
+        }
+    }
+
+    /// `refresh()`, throwing where it would trap.
+    @discardableResult
+    func refreshIfUsable() throws(RealmError) -> Bool {
         guard write == nil, frozenVersion == nil, isOpen, storage.version != snapshotReader.snapshot.version else { return false }
         do {
             try moveToLatest()
             return true
-        } catch {
+        } catch where error.code == .wrongState {
+            // The handle was closed or failed: no newer version can be read through it.
             return false
         }
     }
@@ -258,7 +278,21 @@ extension Realm: ReadContext {
         guard let stored = currentFileSchema.classes.values.first(where: { $0.id == id }),
             let type = Self.swiftClass(named: stored.name, among: knownTypes)
         else { return nil }
-        return try? table(for: type, creating: false)
+        return usableTable(for: type)
+    }
+
+    /// The table of `type`, for callers that cannot throw: nil if the file has no such class,
+    /// or if `type` does not match it (then it is not this realm's class, and links into it
+    /// read as nil). Damage, or a failed write, met while migrating the class on first use
+    /// traps (see "Read errors" in Architecture.md).
+    func usableTable(for type: ObjectBase.Type) -> Table? {
+        do {
+            return try table(for: type, creating: false)
+        } catch where error.code == .schemaMismatch {
+            return nil
+        } catch {
+            fail(error)
+        }
     }
 
     /// The classes this realm knows of: the configured ones, and those it has tables for and

@@ -1,8 +1,11 @@
 import BurrowStorage
+import Foundation
 
 /// An error Burrow reports. Every failure a caller can cause or meet is one of these cases, with
-/// a message a person can act on in `description`.
-public struct RealmError: Error, Sendable, Equatable, CustomStringConvertible {
+/// a message a person can act on in `description` (which is also its `localizedDescription`).
+/// An error about a file names it in `fileURL`, and one from a failed system call keeps its
+/// `errno`.
+public struct RealmError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
     /// What kind of failure this is, for callers that handle some of them.
     public enum Code: Sendable, Equatable {
         /// The file is open in another process.
@@ -24,15 +27,33 @@ public struct RealmError: Error, Sendable, Equatable, CustomStringConvertible {
         case primaryKeyExists
         /// The object was deleted, is frozen, or is managed by another realm.
         case invalidObject
+        /// The operation needs the file closed, and it is open (in this process or another), as
+        /// RealmSwift's `Realm.Error.alreadyOpen`.
+        case alreadyOpen
     }
 
+    /// What kind of failure this is.
     public let code: Code
+    /// What went wrong and what to do about it, in a sentence a person can act on.
     public let description: String
+    /// The file the error is about, or nil if it concerns none (or an in-memory realm), as
+    /// RealmSwift's `Realm.Error.fileURL`.
+    public let fileURL: URL?
+    /// The `errno` of the system call that failed, for errors with code `.fileAccess` that
+    /// come from one (28, `ENOSPC`, for a full disk; 13, `EACCES`, for a denied permission).
+    public let errno: Int32?
 
-    public init(_ code: Code, _ description: String) {
+    /// An error of kind `code` with message `description`, about the file at `fileURL` if any,
+    /// from a system call that failed with `errno` if any.
+    public init(_ code: Code, _ description: String, fileURL: URL? = nil, errno: Int32? = nil) {
         self.code = code
         self.description = description
+        self.fileURL = fileURL
+        self.errno = errno
     }
+
+    /// The message, so that `localizedDescription` shows it.
+    public var errorDescription: String? { description }
 }
 
 extension RealmError {
@@ -41,13 +62,16 @@ extension RealmError {
         let code: Code
         switch error {
         case .fileLocked: code = .fileLocked
+        case .openInThisProcess: code = .alreadyOpen
         case .notADatabase, .unsupportedFormat: code = .invalidFile
         case .damagedMeta, .truncated, .corruptPage: code = .corruptFile
         case .io, .fileTooLarge: code = .fileAccess
         case .handleFailed, .closed, .readOnly, .transactionFinished, .cursorInvalidated, .modeConflict: code = .wrongState
         case .keyTooLarge, .valueTooLarge, .treeExists, .noSuchTree, .invalidOption: code = .invalidArgument
         }
-        self.init(code, error.description)
+        var errno: Int32?
+        if case .io(_, _, let code) = error { errno = code }
+        self.init(code, error.description, fileURL: error.filePath.map { URL(fileURLWithPath: $0) }, errno: errno)
     }
 }
 

@@ -71,7 +71,8 @@ extension _OptionalPersistable where Self: ObjectBase {
     /// A frozen, `Sendable` view of this object at the realm's current version.
     ///
     /// Throws `RealmError`: `.invalidObject` for an unmanaged or deleted object; `.wrongState`
-    /// inside a write transaction (whose changes are not a version yet).
+    /// inside a write transaction (whose changes are not a version yet); `.corruptFile` if the
+    /// file is damaged where its row is.
     public func freeze() throws -> Frozen<Self> {
         let (version, table, key) = try frozenLocation(freezing: "\(Self.self)")
         return Frozen(version: version, table: table, key: key)
@@ -89,7 +90,13 @@ extension ObjectBase {
         guard let state = _state else {
             throw RealmError(.invalidObject, "Only managed objects can be frozen; add the \(what) to a realm first.")
         }
-        guard state.exists else {
+        let exists: Bool
+        do {
+            exists = try state.checkExists()
+        } catch {
+            throw RealmError(error)
+        }
+        guard exists else {
             throw RealmError(.invalidObject, "The \(state.table.name) was deleted; a deleted object, and its lists, sets and maps, cannot be frozen.")
         }
         let version: FrozenVersion
@@ -116,7 +123,7 @@ extension Realm {
     func liveObject(of type: ObjectBase.Type, frozenAt version: FrozenVersion, tableId: UInt32, key: ObjectKey) -> ObjectBase? {
         // Only a frozen value of this realm's own file (or in-memory realm) has a live object here.
         guard version.snapshotReader.snapshot.storage === storage else { return nil }
-        guard let table = try? table(for: type, creating: false), table.id == tableId, rowExists(table, key) else {
+        guard let table = usableTable(for: type), table.id == tableId, rowExists(table, key) else {
             return nil
         }
         return object(table, key)

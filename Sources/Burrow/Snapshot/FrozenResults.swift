@@ -1,3 +1,5 @@
+import BurrowStorage
+
 /// An immutable, `Sendable` collection of frozen objects: results as of one version, to hand to
 /// any task or actor.
 public struct FrozenResults<T: ObjectBase>: RandomAccessCollection, Sendable {
@@ -29,26 +31,47 @@ public struct FrozenResults<T: ObjectBase>: RandomAccessCollection, Sendable {
 extension Results {
     /// The results as of the realm's current version, frozen: `Sendable`, immutable.
     ///
-    /// Throws `RealmError` (`.wrongState`) inside a write transaction.
+    /// Throws `RealmError`: `.wrongState` inside a write transaction; `.corruptFile` (naming the
+    /// file and the page) if the file is damaged where the query reads.
     public func freeze() throws -> FrozenResults<Element> {
-        let version = try FrozenVersion(of: owner)
-        if let evaluate = frozenEvaluation() { return evaluate(version) }
-        // Results of a collection (a list, a set, linking objects): its keys now.
-        guard let table = version.table(for: Element.self) else { return FrozenResults(version: version, table: nil, keys: [], steps: steps) }
-        let keys = QueryExecutor(context: version).run(steps, table: table, base: base?.keys())
-        return FrozenResults(version: version, table: table, keys: keys, steps: steps)
+        try frozen()
     }
 
-    /// Evaluates these results' query at a frozen version: what freezing, and change streams
-    /// at each new version, run. Nil for results of a collection, whose keys are read from the
-    /// live collection.
+    /// `freeze()`, with its error type.
+    func frozen() throws(RealmError) -> FrozenResults<Element> {
+        let version = try FrozenVersion(of: owner)
+        do {
+            guard base == nil else {
+                // Results of a collection (a list, a set, linking objects): its keys now.
+                guard let table = version.table(for: Element.self) else { return FrozenResults(version: version, table: nil, keys: [], steps: steps) }
+                let keys = try QueryExecutor(context: version).keys(for: steps, table: table, base: base?.keys())
+                return FrozenResults(version: version, table: table, keys: keys, steps: steps)
+            }
+            return try Self.evaluate(steps, at: version)
+        } catch {
+            throw RealmError(error)
+        }
+    }
+
+    /// Evaluates these results' query at a frozen version: what change streams run at each new
+    /// version (trapping if a read fails, as they cannot throw). Nil for results of a
+    /// collection, whose keys are read from the live collection.
     func frozenEvaluation() -> (@Sendable (FrozenVersion) -> FrozenResults<Element>)? {
         guard base == nil else { return nil }
         let steps = self.steps
         return { version in
-            guard let table = version.table(for: Element.self) else { return FrozenResults(version: version, table: nil, keys: [], steps: steps) }
-            if steps.isEmpty { return FrozenResults(version: version, table: table, keys: version.allKeys(table)) }
-            return FrozenResults(version: version, table: table, keys: QueryExecutor(context: version).run(steps, table: table, base: nil), steps: steps)
+            do throws(StorageError) {
+                return try Self.evaluate(steps, at: version)
+            } catch {
+                version.fail(error)
+            }
         }
+    }
+
+    /// The results of `steps` on every object of the class at `version`.
+    private static func evaluate(_ steps: [QueryStep], at version: FrozenVersion) throws(StorageError) -> FrozenResults<Element> {
+        guard let table = version.table(for: Element.self) else { return FrozenResults(version: version, table: nil, keys: [], steps: steps) }
+        if steps.isEmpty { return FrozenResults(version: version, table: table, keys: try version.objectKeys(table)) }
+        return FrozenResults(version: version, table: table, keys: try QueryExecutor(context: version).keys(for: steps, table: table, base: nil), steps: steps)
     }
 }

@@ -150,17 +150,17 @@ func adopt(in db: isolated RealmActor) async throws {
         try await db.asyncWrite { realm in
             try realm.add(GuideDog(value: ["name": "Wolfie", "age": 1]))
         }
-        let wolfie: Frozen<GuideDog>? = await db.objects(GuideDog.self).first { $0.name == "Wolfie" }
+        let wolfie: Frozen<GuideDog>? = try await db.objects(GuideDog.self).first { $0.name == "Wolfie" }
         print(wolfie?.name ?? "none")                         // any task, any thread
         let id = wolfie!._id
         try await db.asyncWrite { realm in
             guard let dog = realm.object(ofType: GuideDog.self, forPrimaryKey: id) else { return }
             dog.age += 1
         }
-        #expect(await db.object(ofType: GuideDog.self, forPrimaryKey: id)?.age == 2)
+        #expect(try await db.object(ofType: GuideDog.self, forPrimaryKey: id)?.age == 2)
         // Concurrency.md: "Functions isolated to the actor"
         try await adopt(in: db)
-        let ali = await db.object(ofType: GuidePerson.self, forPrimaryKey: 1)
+        let ali = try await db.object(ofType: GuidePerson.self, forPrimaryKey: 1)
         #expect(ali?.dogs.count == 0)   // Wolfie is 2 now, so no puppies
     }
 

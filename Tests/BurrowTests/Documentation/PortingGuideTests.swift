@@ -224,7 +224,7 @@ extension RealmActor {
         let frozen = try dog.freeze()                             // RealmSwift: dog.freeze()
         let young = try realm.objects(Dog.self).filter("age < 2") // RealmSwift: ….filter("age < 2")
         let db = try await RealmActor(configuration: config)
-        let count = await db.objects(Dog.self).count              // an actor's method, from outside it
+        let count = try await db.objects(Dog.self).count              // an actor's method, from outside it
         // What it claims:
         #expect(frozen.name == "Rex" && young.count == 1 && count == 1)
         // Every call listed as throwing in the guide's table throws; the list stays right only
@@ -262,7 +262,7 @@ extension RealmActor {
         // What it claims:
         #expect(realm.configuration.fileURL == url && realm.configuration.schemaVersion == 1)
         try mainRealm.write { try mainRealm.add(Dog(value: ["name": "Rex"])) }
-        #expect(await db.objects(Dog.self).count == 1)
+        #expect(try await db.objects(Dog.self).count == 1)
         realm.refresh()
         #expect(realm.objects(Dog.self).count == 1)
         // The initializer takes RealmSwift's arguments in RealmSwift's order; `durability` last.
@@ -307,7 +307,7 @@ extension RealmActor {
             realm.thaw(frozenRex)?.age += 1                      // RealmSwift: realm.resolve(reference)
         }
         let id = rex._id                                         // or pass the primary key
-        let older = await db.object(ofType: Dog.self, forPrimaryKey: id)
+        let older = try await db.object(ofType: Dog.self, forPrimaryKey: id)
         // What it claims:
         #expect(age == 3)
         #expect(older?.age == 4)
@@ -564,7 +564,7 @@ extension RealmActor {
             return realm.objects(Dog.self).map(\.name)     // a Sendable result: [String]
         }
         // What it claims:
-        #expect(await db.object(ofType: Dog.self, forPrimaryKey: rex._id)?.age == 2)
+        #expect(try await db.object(ofType: Dog.self, forPrimaryKey: rex._id)?.age == 2)
         #expect(names.sorted() == ["Fido", "Rex"])
     }
 
@@ -580,7 +580,7 @@ extension RealmActor {
         let outcome = await waiting.result
         try realm.cancelWrite()
         #expect(throws: CancellationError.self) { try outcome.get() }
-        #expect(await db.objects(Dog.self).isEmpty)
+        #expect(try await db.objects(Dog.self).isEmpty)
     }
 
     /// "Durability".
@@ -908,7 +908,7 @@ extension RealmActor {
         try realm.writeCopy(toFile: copy)
         #expect(try Realm(configuration: Realm.Configuration(fileURL: copy, objectTypes: config.objectTypes)).objects(Dog.self).count == 1)
         let db = try await RealmActor(configuration: config)
-        let fromActor = await db.objects(Dog.self, where: { $0.name == "Rex" })
+        let fromActor = try await db.objects(Dog.self, where: { $0.name == "Rex" })
         #expect(fromActor.count == 1)
         #expect(await Self.names(in: db) == ["Rex"])
         let opened = try await Realm.open(configuration: config)

@@ -47,13 +47,13 @@ import Testing
             let predicate = try QueryParser.parse(query, arguments: args, for: info).predicate
             // The primary key answers == and IN; its ranges scan.
             let primaryRange = query.hasPrefix("id ") && !query.hasPrefix("id ==") && !query.hasPrefix("id IN")
-            #expect((executor.indexCandidates(predicate, table) != nil) == !primaryRange, "\(query) should use an index: \(!primaryRange)")
-            let viaIndex = executor.filterTable(predicate, table).keys
-            let viaScan = executor.filterTable(predicate, table, useIndexes: false).keys
+            #expect((try executor.indexCandidates(predicate, table) != nil) == !primaryRange, "\(query) should use an index: \(!primaryRange)")
+            let viaIndex = try executor.filterTable(predicate, table).keys
+            let viaScan = try executor.filterTable(predicate, table, useIndexes: false).keys
             #expect(viaIndex == viaScan, "\(query) \(args) \(note) (seed \(seed))")
             // `first` of results not evaluated yet probes the index where it answers exactly;
             // probe or not, it is the scan's first object.
-            if let probed = QueryExecutor.firstByProbe(predicate, table, in: realm) {
+            if let probed = try QueryExecutor.firstByProbe(predicate, table, in: realm) {
                 #expect(probed == viaScan.first, "\(query) \(args) probed \(note) (seed \(seed))")
             }
             let first = try realm.objects(QItem.self).filter(query, arguments: args).first
@@ -61,8 +61,8 @@ import Testing
             // The unindexed twin of `name` agrees too.
             if query.hasPrefix("name") {
                 let twin = try QueryParser.parse("plain" + "N" + query.dropFirst(), arguments: args, for: info).predicate
-                if !query.contains("AND") { #expect(executor.indexCandidates(twin, table) == nil) }
-                #expect(executor.filterTable(twin, table).keys == viaIndex, "\(query) \(args) on the unindexed twin \(note)")
+                if !query.contains("AND") { #expect(try executor.indexCandidates(twin, table) == nil) }
+                #expect(try executor.filterTable(twin, table).keys == viaIndex, "\(query) \(args) on the unindexed twin \(note)")
             }
         }
     }
@@ -80,11 +80,11 @@ import Testing
         ]
         for (query, selective) in cases {
             let predicate = try QueryParser.parse(query, arguments: [QData.uuids[0]], for: info).predicate
-            #expect((executor.indexCandidates(predicate, table) != nil) == selective, "\(query) (seed \(seed))")
-            let keys = executor.filterTable(predicate, table).keys
-            #expect(keys == executor.filterTable(predicate, table, useIndexes: false).keys, "\(query) (seed \(seed))")
+            #expect((try executor.indexCandidates(predicate, table) != nil) == selective, "\(query) (seed \(seed))")
+            let keys = try executor.filterTable(predicate, table).keys
+            #expect(try keys == executor.filterTable(predicate, table, useIndexes: false).keys, "\(query) (seed \(seed))")
         }
-        #expect(executor.filterTable(try QueryParser.parse("rank > -10", arguments: [], for: info).predicate, table).keys.count == items.count)
+        #expect(try executor.filterTable(try QueryParser.parse("rank > -10", arguments: [], for: info).predicate, table).keys.count == items.count)
     }
 
     @Test func testFirstProbesAnIndexOnlyWhereItAnswersExactly() throws {
@@ -102,10 +102,10 @@ import Testing
         ]
         for (query, args, probes) in cases {
             let predicate = try QueryParser.parse(query, arguments: args, for: info).predicate
-            let probed = QueryExecutor.firstByProbe(predicate, table, in: realm)
+            let probed = try QueryExecutor.firstByProbe(predicate, table, in: realm)
             #expect((probed != nil) == probes, "\(query) (seed \(seed))")
             let all = try realm.objects(QItem.self).filter(query, arguments: args)
-            let expected = QueryExecutor(context: realm).filterTable(predicate, table, useIndexes: false).keys.first
+            let expected = try QueryExecutor(context: realm).filterTable(predicate, table, useIndexes: false).keys.first
             #expect(try realm.objects(QItem.self).filter(query, arguments: args).first?._state?.key == expected, "\(query) (seed \(seed))")
             // Evaluated results answer from their keys.
             _ = all.count

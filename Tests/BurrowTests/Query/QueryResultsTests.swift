@@ -98,9 +98,9 @@ import Testing
             try realm.add(Dog(value: ["name": "Wolfie", "age": 4]))
             try realm.add(Dog(value: ["name": "Rex", "age": 1]))
         }
-        let wolfie: Frozen<Dog>? = await db.objects(Dog.self, where: { $0.name == "Wolfie" }).first
+        let wolfie: Frozen<Dog>? = try await db.objects(Dog.self, where: { $0.name == "Wolfie" }).first
         #expect(wolfie?.age == 4)
-        #expect(await db.objects(Dog.self, where: { $0.age > 10 }).isEmpty)
+        #expect(try await db.objects(Dog.self, where: { $0.age > 10 }).isEmpty)
     }
 
     @Test func testListQueriesFollowTheList() throws {

@@ -85,7 +85,7 @@ final class QSeedCompany: Object {
             return todo._id
         }
         let objectId = await getObjectId(in: actor, forTodoNamed: "Keep it safe")
-        let found = await actor.objects(QSeedTodo.self, where: { $0._id == objectId })
+        let found = try await actor.objects(QSeedTodo.self, where: { $0._id == objectId })
         #expect(found.count == 1)
         #expect(found.first?.owner == "Frodo")
     }

@@ -230,7 +230,7 @@ func stressSnapshot(_ actor: RealmActor) async throws -> StressSnapshot {
                     var rounds = 0
                     while rounds < 3 || !writersDone.withLock({ $0 }) {
                         rounds += 1
-                        let accounts = await reader.objects(StressAccount.self)
+                        let accounts = try await reader.objects(StressAccount.self)
                         let total = await Task.detached { accounts.reduce(0) { $0 + $1.balance } }.value
                         if accounts.count != accountCount || total != accountCount * initialBalance {
                             problems.withLock { $0.append("\(accounts.count) accounts with total \(total) at version \(accounts.versionNumber)") }
@@ -276,7 +276,7 @@ func stressSnapshot(_ actor: RealmActor) async throws -> StressSnapshot {
             }
             try await group.waitForAll()
         }
-        #expect(await setup.object(ofType: StressLedger.self, forPrimaryKey: "counter")?.transfers == writers * increments)
+        #expect(try await setup.object(ofType: StressLedger.self, forPrimaryKey: "counter")?.transfers == writers * increments)
     }
 
     @Test func testATaskCancelledWhileWaitingForTheWriteLockGetsCancellationErrorAndChangesNothing() async throws {
@@ -304,12 +304,12 @@ func stressSnapshot(_ actor: RealmActor) async throws -> StressSnapshot {
 
         #expect(!blockRan.withLock { $0 })
         #expect(try await waiter.read { realm in realm.isInWriteTransaction } == false)
-        let accounts = await waiter.objects(StressAccount.self)
+        let accounts = try await waiter.objects(StressAccount.self)
         #expect(accounts.map(\.id) == [1])
         #expect(accounts.first?.balance == 90)
         // The cancelled waiter left the lock's queue: the next write gets the lock.
         try await waiter.asyncWrite { realm in try realm.add(StressAccount(value: ["id": 3, "balance": 10])) }
-        #expect(await waiter.objects(StressAccount.self).map(\.id) == [1, 3])
+        #expect(try await waiter.objects(StressAccount.self).map(\.id) == [1, 3])
     }
 
     @Test func testCancellingSomeQueuedWritersLetsTheOthersCommitInTurn() async throws {
@@ -341,8 +341,8 @@ func stressSnapshot(_ actor: RealmActor) async throws -> StressSnapshot {
             }
         }
         let reader = try await RealmActor(configuration: config)
-        #expect(await reader.object(ofType: StressLedger.self, forPrimaryKey: "counter")?.transfers == 4)
-        #expect(Set(await reader.objects(StressTransfer.self).map(\.sequence)) == [1, 3, 5, 7])
+        #expect(try await reader.object(ofType: StressLedger.self, forPrimaryKey: "counter")?.transfers == 4)
+        #expect(Set(try await reader.objects(StressTransfer.self).map(\.sequence)) == [1, 3, 5, 7])
     }
 
     @Test func testATaskCancelledBeforeAsyncWriteChangesNothing() async throws {
@@ -354,6 +354,6 @@ func stressSnapshot(_ actor: RealmActor) async throws -> StressSnapshot {
         }
         let result = await task.result
         #expect(throws: CancellationError.self) { try result.get() }
-        #expect(await db.objects(StressAccount.self).isEmpty)
+        #expect(try await db.objects(StressAccount.self).isEmpty)
     }
 }

@@ -15,7 +15,7 @@ import Testing
         #expect(reopened.objects(DogToy.self).isEmpty)
     }
 
-    @Test func refusesAFileThatIsStillOpen() throws {
+    @Test func refusesAFileOpenInThisProcessAndSaysSo() throws {
         let config = temporaryConfiguration()
         let realm = try Realm(configuration: config)
         try realm.write { try realm.add(DogToy(value: ["name": "kept"])) }
@@ -23,10 +23,48 @@ import Testing
             try Realm.deleteFiles(for: config)
             Issue.record("deleted an open file")
         } catch {
-            #expect(error.code == .fileLocked)
+            #expect(error.code == .alreadyOpen)
+            #expect(error.description.contains("open in this process"), "\(error)")
+            #expect(!error.description.contains("another process"), "\(error)")
+            #expect(error.fileURL?.path == config.fileURL!.path)
         }
         #expect(realm.objects(DogToy.self).count == 1)
         #expect(FileManager.default.fileExists(atPath: config.fileURL!.path))
+    }
+
+    @Test func refusesAFileThatOnlyAFrozenValueStillReads() throws {
+        let config = temporaryConfiguration()
+        let frozen = try {
+            let realm = try Realm(configuration: config)
+            try realm.write { try realm.add(DogToy(value: ["name": "kept"])) }
+            return try realm.objects(DogToy.self).freeze()
+        }()
+        #expect(throws: RealmError.self) { try Realm.deleteFiles(for: config) }
+        #expect(frozen.first?.name == "kept")
+        #expect(FileManager.default.fileExists(atPath: config.fileURL!.path))
+    }
+
+    @Test func refusesAFileOpenInAnotherProcessAndSaysSo() async throws {
+        let config = temporaryConfiguration()
+        let realm = try Realm(configuration: config)
+        try realm.write { try realm.add(DogToy(value: ["name": "kept"])) }
+        let path = config.fileURL!.path
+        // The child is the other process: this one holds the file.
+        await #expect(processExitsWith: .success) { [path = path as String] in
+            do {
+                try Realm.deleteFiles(for: Realm.Configuration(fileURL: URL(fileURLWithPath: path)))
+                exit(2)
+            } catch let error as RealmError {
+                guard error.code == .alreadyOpen else { exit(3) }
+                guard error.description.contains("open in another process") else { exit(4) }
+                guard error.fileURL?.path == path else { exit(5) }
+                exit(0)
+            } catch {
+                exit(6)
+            }
+        }
+        #expect(realm.objects(DogToy.self).count == 1)
+        #expect(FileManager.default.fileExists(atPath: path))
     }
 
     @Test func reportsNoFileAndIgnoresInMemoryRealms() throws {

@@ -297,7 +297,7 @@ enum ErrKennelB {
         }
         #expect(message.hasPrefix("wrongState"))
         #expect(message.contains("nested"))
-        #expect(await db.objects(RTNote.self).map(\.text) == ["outer"])
+        #expect(try await db.objects(RTNote.self).map(\.text) == ["outer"])
     }
 
     @Test func testCommitOrCancelWithNoWriteTransactionThrows() throws {

@@ -222,14 +222,14 @@ import Testing
         try await db.asyncWrite { realm in
             try realm.add(Dog(value: ["name": "Rex", "age": 1]))
         }
-        let dogs = await db.objects(Dog.self)
+        let dogs = try await db.objects(Dog.self)
         #expect(dogs.count == 1)
         let id = try #require(dogs.first)._id
         try await db.asyncWrite { realm in
             guard let dog = realm.object(ofType: Dog.self, forPrimaryKey: id) else { return }
             dog.age += 1
         }
-        #expect(await db.object(ofType: Dog.self, forPrimaryKey: id)?.age == 2)
+        #expect(try await db.object(ofType: Dog.self, forPrimaryKey: id)?.age == 2)
     }
 
     @Test func testConcurrentIncrementsLoseNoUpdate() async throws {
@@ -251,7 +251,7 @@ import Testing
             }
             try await group.waitForAll()
         }
-        #expect(await counter.object(ofType: AllTypes.self, forPrimaryKey: "counter")?.int == writers * increments)
+        #expect(try await counter.object(ofType: AllTypes.self, forPrimaryKey: "counter")?.int == writers * increments)
     }
 }
 

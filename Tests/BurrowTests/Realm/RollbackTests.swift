@@ -176,12 +176,12 @@ private func expectAddedObjectIsUnmanagedWithItsValues(_ added: RTEverything, so
                 throw AbandonWrite()
             }
         }
-        let afterFailure = await db.objects(RTNote.self)
+        let afterFailure = try await db.objects(RTNote.self)
         #expect(afterFailure.map(\.text) == ["before"])
         #expect(afterFailure.first?.stars == 1)
         #expect(try await db.read { realm in realm.isInWriteTransaction } == false)
         try await db.asyncWrite { realm in try realm.add(RTNote(value: ["text": "after"])) }
-        #expect(await db.objects(RTNote.self).map(\.text) == ["before", "after"])
+        #expect(try await db.objects(RTNote.self).map(\.text) == ["before", "after"])
         await db.close()
         let reopened = try Realm(configuration: config)
         #expect(reopened.objects(RTNote.self).map(\.text) == ["before", "after"])

@@ -159,7 +159,7 @@ import Testing
         let realm = try Realm(configuration: temporaryConfiguration())
         #expect(try realm.objects(RTNote.self).freeze().isEmpty)
         let db = try await RealmActor(configuration: temporaryConfiguration())
-        #expect(await db.objects(RTNote.self).isEmpty)
+        #expect(try await db.objects(RTNote.self).isEmpty)
     }
 
     @Test func testFrozenResultsFromARealmActorCrossToOtherTasks() async throws {
@@ -167,11 +167,11 @@ import Testing
         try await db.asyncWrite { realm in
             for i in 0..<10 { try realm.add(RTTarget(value: ["id": i, "label": "t\(i)"])) }
         }
-        let targets = await db.objects(RTTarget.self)
+        let targets = try await db.objects(RTTarget.self)
         try await db.asyncWrite { realm in try realm.delete(realm.objects(RTTarget.self)) }
         let labels = await Task.detached { targets.map(\.label) }.value
         #expect(labels == (0..<10).map { "t\($0)" })
-        #expect(await db.objects(RTTarget.self).isEmpty)
+        #expect(try await db.objects(RTTarget.self).isEmpty)
     }
 
     @Test func testFreezingInsideAWriteTransactionThrows() throws {
@@ -245,7 +245,7 @@ import Testing
         }
         #expect(weight == 11)
         #expect(frozen.weight == 1)
-        #expect(await writer.object(ofType: RTNode.self, forPrimaryKey: "n")?.weight == 11)
+        #expect(try await writer.object(ofType: RTNode.self, forPrimaryKey: "n")?.weight == 11)
         try await writer.asyncWrite { realm in try realm.delete(realm.objects(RTNode.self)) }
         #expect(try await other.read { realm in realm.thaw(frozen) == nil })
     }
