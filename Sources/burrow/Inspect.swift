@@ -1,3 +1,4 @@
+import Burrow
 import BurrowStorage
 
 #if canImport(Glibc)
@@ -43,8 +44,16 @@ enum Inspect {
         }
     }
 
-    static func verify(path: String) throws(StorageError) {
-        let report = try open(path).verify()
+    static func verify(path: String) throws {
+        let snapshot = try open(path)
+        let report = try snapshot.verify()
+        let objects = try ObjectVerifier.verify(snapshot)
+        guard objects.isSound else {
+            print("\(path): damaged objects in version \(objects.version):")
+            for finding in objects.findings { print("  \(finding)") }
+            if objects.unlistedFindings > 0 { print("  … and \(objects.unlistedFindings) more") }
+            exit(1)
+        }
         print("\(path): sound. Version \(report.version), \(report.trees) trees, \(report.entries) entries, \(report.reachablePages) pages in use, \(report.freePages) free of \(report.pageCount).")
     }
 
