@@ -88,7 +88,10 @@ extension ObjectVerification {
     /// object `source` of class `id` (a row field or a collection element), if it holds one.
     func recordLink(_ payload: UnsafeRawBufferPointer, _ property: StoredProperty, from id: UInt32, _ source: UInt64, field: Int) {
         guard let link = ValueCodec.linkKey(payload, as: property.type) else { return }
-        guard let targetTable = link.table ?? targetId(property) else { return }  // An unknown class is a schema finding.
+        guard let targetTable = link.table ?? targetId(property) else {
+            note(id, source, field: field, "links to class '\(property.objectClassName ?? "")', which the schema does not have")
+            return
+        }
         guard let target = classes[targetTable] else {
             note(id, source, field: field, "links to class id \(targetTable), which the schema does not have")
             return

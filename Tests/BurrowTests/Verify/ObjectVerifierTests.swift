@@ -54,6 +54,7 @@ final class OVEverything: Object {
     @Persisted var optUUID: UUID?
     @Persisted var optDecimal: Decimal128?
     @Persisted var any: AnyRealmValue
+    @Persisted(indexed: true) var indexedAny: AnyRealmValue
     @Persisted var longText = ""
     @Persisted var link: OVTarget?
     @Persisted var ints: List<Int>
@@ -101,6 +102,7 @@ private func makeFile() throws -> Realm {
             object.optUUID = id % 2 == 1 ? UUID() : nil
             object.optDecimal = id % 2 == 1 ? Decimal128(1) : nil
             object.any = id % 3 == 0 ? .string("mixed") : id % 3 == 1 ? .object(targets[id % 6]) : .none
+            if id % 2 == 0 { object.indexedAny = .int(id) }
             object.longText = String(repeating: "long \(id) ", count: 300)
             object.link = targets[id % 6]
             object.ints.append(objectsIn: [id, id + 1, id])
@@ -196,6 +198,22 @@ private func expectFinding(
         #expect(report.findings.map(\.description) == [])
         #expect(report.isSound)
         #expect(report.objects > 50)
+    }
+
+    @Test func testIndexedAnyRealmValueLeftNilIsIndexedAsNil() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        try realm.write {
+            for id in 0..<4 {
+                let object = OVEverything()
+                object.id = id
+                if id % 2 == 0 { object.indexedAny = .int(id) }
+                try realm.add(object)
+            }
+        }
+        #expect(try realm.objects(OVEverything.self).filter("indexedAny == nil").count == 2)
+        #expect(realm.objects(OVEverything.self).where { $0.indexedAny == .none }.count == 2)
+        let report = try verifyObjects(realm)
+        #expect(report.findings.map(\.description) == [])
     }
 
     @Test func testPayloadTooShortForItsTypeIsNamed() throws {
