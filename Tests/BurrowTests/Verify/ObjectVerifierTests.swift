@@ -248,6 +248,58 @@ private func expectFinding(
         expectFinding(try verifyObjects(realm), "OVEverything", key: key(object), "offset table runs past")
     }
 
+    @Test func testUnknownAnyRealmValueTagIsNamed() throws {
+        let realm = try makeFile()
+        let object = realm.object(ofType: OVEverything.self, forPrimaryKey: 0)!
+        try damage(realm) { transaction in
+            try putRow(object, try row(of: object, replacing: "any", with: [200, 1, 2], in: transaction), in: transaction)
+        }
+        expectFinding(try verifyObjects(realm), "OVEverything", key: key(object), property: "any", "unknown AnyRealmValue type tag 200")
+    }
+
+    @Test func testNilInAListOfObjectsIsNamed() throws {
+        let realm = try makeFile()
+        let object = realm.object(ofType: OVEverything.self, forPrimaryKey: 0)!
+        try damage(realm) { transaction in
+            let tree = try transaction.openTree(named: object._state!.table.collectionTrees[field(object, "targets")]!)
+            var cursor = try transaction.makeCursor(for: tree)
+            #expect(try cursor.seek(key(object).bytes))
+            _ = try transaction.put(Array(cursor.key), [], in: tree)
+        }
+        expectFinding(try verifyObjects(realm), "OVEverything", key: key(object), property: "targets", "holds a nil element, which List<OVTarget> cannot hold")
+    }
+
+    @Test func testBlobWithoutItsRowIsNamed() throws {
+        let realm = try makeFile()
+        let object = realm.object(ofType: OVEverything.self, forPrimaryKey: 1)!  // Its long text was shortened.
+        try damage(realm) { transaction in
+            var blob: [UInt8] = []
+            ValueCodec.append(.string(String(repeating: "x", count: 2000)), as: .string, to: &blob)
+            _ = try transaction.put(Realm.blobKey(key(object), field(object, "longText")), blob, in: try transaction.openTree(named: object._state!.table.blobsTree))
+        }
+        expectFinding(try verifyObjects(realm), "OVEverything", key: key(object), property: "longText", "the object's row does not refer to it")
+    }
+
+    @Test func testLinkToAClassTheFileDoesNotHoldIsNamed() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        // Only OVNode is stored; its link field is made to name a class the file lacks.
+        let node = OVNode(value: ["name": "alone"])
+        try realm.write { try realm.add(node) }
+        try damage(realm) { transaction in
+            let schema = try #require(try transaction.tree(named: FileSchema.treeName))
+            let classKey = Array((FileSchema.classKeyPrefix + "OVNode").utf8)
+            var stored = try #require(try transaction.value(forKey: classKey, in: schema)).withUnsafeBytes { bytes in
+                try FileSchema.decode(StoredClass.self, from: bytes, path: "test")
+            }
+            stored.properties[field(node, "next")].objectClassName = "Absent"
+            _ = try transaction.put(classKey, FileSchema.encode(stored), in: schema)
+            var payload: [UInt8] = []
+            ValueCodec.appendLE(key(node).rawValue, to: &payload)
+            try putRow(node, try row(of: node, replacing: "next", with: payload, in: transaction), in: transaction)
+        }
+        expectFinding(try verifyObjects(realm), "OVNode", key: key(node), property: "next", "links to class 'Absent', which the schema does not have")
+    }
+
     @Test func testLinkToAMissingObjectIsNamed() throws {
         let realm = try makeFile()
         let node = realm.objects(OVNode.self).first!
