@@ -180,6 +180,32 @@ private func putRow(_ object: ObjectBase, _ row: [UInt8], in transaction: WriteT
     _ = try transaction.put(key(object).bytes, row, in: try transaction.openTree(named: object._state!.table.rowsTree))
 }
 
+/// The tree of collection property `name` of `object`.
+private func collectionTree(of object: ObjectBase, _ name: String, in transaction: WriteTransaction) throws -> TreeID {
+    try transaction.openTree(named: object._state!.table.collectionTrees[field(object, name)]!)
+}
+
+/// The key of the first entry of `object`'s collection property `name`.
+private func firstEntryKey(of object: ObjectBase, _ name: String, in transaction: WriteTransaction) throws -> [UInt8] {
+    var cursor = try transaction.makeCursor(for: try collectionTree(of: object, name, in: transaction))
+    #expect(try cursor.seek(key(object).bytes))
+    return Array(cursor.key)
+}
+
+/// Sets the count of the backlink entry for `source`'s property `name` linking to `target`
+/// (nil deletes the entry).
+private func setBacklink(
+    from source: ObjectBase, _ name: String, to target: ObjectBase, count: UInt32?, in transaction: WriteTransaction
+) throws {
+    let tree = try transaction.openTree(named: Realm.backlinksTree(tableId(target)))
+    let entry = Realm.backlinkKey(key(target), from: tableId(source), field: field(source, name), source: key(source))
+    if let count {
+        _ = try transaction.put(entry, withUnsafeBytes(of: count.littleEndian) { Array($0) }, in: tree)
+    } else {
+        #expect(try transaction.delete(entry, from: tree))
+    }
+}
+
 private func expectFinding(
     _ report: ObjectVerifyReport, _ className: String, key: ObjectKey? = nil, property: String? = nil, _ text: String,
     sourceLocation: SourceLocation = #_sourceLocation
@@ -261,10 +287,8 @@ private func expectFinding(
         let realm = try makeFile()
         let object = realm.object(ofType: OVEverything.self, forPrimaryKey: 0)!
         try damage(realm) { transaction in
-            let tree = try transaction.openTree(named: object._state!.table.collectionTrees[field(object, "targets")]!)
-            var cursor = try transaction.makeCursor(for: tree)
-            #expect(try cursor.seek(key(object).bytes))
-            _ = try transaction.put(Array(cursor.key), [], in: tree)
+            let entry = try firstEntryKey(of: object, "targets", in: transaction)
+            _ = try transaction.put(entry, [], in: try collectionTree(of: object, "targets", in: transaction))
         }
         expectFinding(try verifyObjects(realm), "OVEverything", key: key(object), property: "targets", "holds a nil element, which List<OVTarget> cannot hold")
     }
@@ -315,11 +339,7 @@ private func expectFinding(
         let realm = try makeFile()
         let object = realm.object(ofType: OVEverything.self, forPrimaryKey: 0)!
         let target = object.link!
-        try damage(realm) { transaction in
-            let tree = try transaction.openTree(named: Realm.backlinksTree(tableId(target)))
-            let backlink = Realm.backlinkKey(key(target), from: tableId(object), field: field(object, "link"), source: key(object))
-            #expect(try transaction.delete(backlink, from: tree))
-        }
+        try damage(realm) { try setBacklink(from: object, "link", to: target, count: nil, in: $0) }
         expectFinding(try verifyObjects(realm), "OVEverything", key: key(object), property: "link", "backlinks do not list the link")
     }
 
@@ -327,11 +347,7 @@ private func expectFinding(
         let realm = try makeFile()
         let object = realm.object(ofType: OVEverything.self, forPrimaryKey: 0)!
         let other = realm.object(ofType: OVTarget.self, forPrimaryKey: "t5")!
-        try damage(realm) { transaction in
-            let tree = try transaction.openTree(named: Realm.backlinksTree(tableId(other)))
-            let backlink = Realm.backlinkKey(key(other), from: tableId(object), field: field(object, "targets"), source: key(object))
-            _ = try transaction.put(backlink, [1, 0, 0, 0], in: tree)
-        }
+        try damage(realm) { try setBacklink(from: object, "targets", to: other, count: 1, in: $0) }
         expectFinding(try verifyObjects(realm), "OVEverything", key: key(object), property: "targets", "does not link to OVTarget")
     }
 
@@ -339,11 +355,7 @@ private func expectFinding(
         let realm = try makeFile()
         let object = realm.object(ofType: OVEverything.self, forPrimaryKey: 0)!
         let target = object.targets[0]
-        try damage(realm) { transaction in
-            let tree = try transaction.openTree(named: Realm.backlinksTree(tableId(target)))
-            let backlink = Realm.backlinkKey(key(target), from: tableId(object), field: field(object, "targets"), source: key(object))
-            _ = try transaction.put(backlink, [5, 0, 0, 0], in: tree)
-        }
+        try damage(realm) { try setBacklink(from: object, "targets", to: target, count: 5, in: $0) }
         expectFinding(try verifyObjects(realm), "OVEverything", key: key(object), property: "targets", "but that object's backlinks count 5")
     }
 
@@ -391,11 +403,8 @@ private func expectFinding(
         let realm = try makeFile()
         let object = realm.object(ofType: OVEverything.self, forPrimaryKey: 5)!
         try damage(realm) { transaction in
-            let tree = try transaction.openTree(named: object._state!.table.collectionTrees[field(object, "ints")]!)
-            var cursor = try transaction.makeCursor(for: tree)
-            #expect(try cursor.seek(key(object).bytes))
-            let first = Array(cursor.key)
-            #expect(try transaction.delete(first, from: tree))
+            let entry = try firstEntryKey(of: object, "ints", in: transaction)
+            #expect(try transaction.delete(entry, from: try collectionTree(of: object, "ints", in: transaction)))
         }
         expectFinding(try verifyObjects(realm), "OVEverything", key: key(object), property: "ints", "its row counts 3 elements, but the collection tree holds 2")
     }
@@ -404,7 +413,7 @@ private func expectFinding(
         let realm = try makeFile()
         let object = realm.object(ofType: OVEverything.self, forPrimaryKey: 5)!
         try damage(realm) { transaction in
-            let tree = try transaction.openTree(named: object._state!.table.collectionTrees[field(object, "ints")]!)
+            let tree = try collectionTree(of: object, "ints", in: transaction)
             _ = try transaction.put(Realm.listEntryKey(ObjectKey(99), Realm.listFirstPosition), [1, 0, 0, 0, 0, 0, 0, 0], in: tree)
         }
         expectFinding(try verifyObjects(realm), "OVEverything", key: ObjectKey(99), property: "ints", "of an object that does not exist")
@@ -414,7 +423,7 @@ private func expectFinding(
         let realm = try makeFile()
         let object = realm.object(ofType: OVEverything.self, forPrimaryKey: 5)!
         try damage(realm) { transaction in
-            let tree = try transaction.openTree(named: object._state!.table.collectionTrees[field(object, "tags")]!)
+            let tree = try collectionTree(of: object, "tags", in: transaction)
             let entry = Realm.collectionEntryKey(key(object), setElement: .string("x"))
             var payload: [UInt8] = []
             ValueCodec.append(.string("not x"), as: .string, to: &payload)
@@ -427,7 +436,7 @@ private func expectFinding(
         let realm = try makeFile()
         let object = realm.object(ofType: OVEverything.self, forPrimaryKey: 5)!
         try damage(realm) { transaction in
-            let tree = try transaction.openTree(named: object._state!.table.collectionTrees[field(object, "scores")]!)
+            let tree = try collectionTree(of: object, "scores", in: transaction)
             var entry: [UInt8] = []
             ValueCodec.appendLE(UInt32(5), to: &entry)
             entry.append(contentsOf: "other".utf8)
@@ -448,10 +457,8 @@ private func expectFinding(
             ValueCodec.appendLE(key(shared).rawValue, to: &payload)
             try putRow(second, try row(of: second, replacing: "place", with: payload, in: transaction), in: transaction)
             // The backlinks follow, so that only the parents disagree.
-            let tree = try transaction.openTree(named: Realm.backlinksTree(tableId(shared)))
-            let placeField = field(second, "place")
-            _ = try transaction.delete(Realm.backlinkKey(key(orphaned), from: tableId(second), field: placeField, source: key(second)), from: tree)
-            _ = try transaction.put(Realm.backlinkKey(key(shared), from: tableId(second), field: placeField, source: key(second)), [1, 0, 0, 0], in: tree)
+            try setBacklink(from: second, "place", to: orphaned, count: nil, in: transaction)
+            try setBacklink(from: second, "place", to: shared, count: 1, in: transaction)
         }
         let report = try verifyObjects(realm)
         expectFinding(report, "OVPlace", key: key(shared), "linked from 2 places; it must have exactly one parent")
