@@ -20,7 +20,7 @@ extension ObjectVerification {
                     return
                 }
                 let stored = remaining.removeValue(forKey: owner) ?? 0
-                if stored != elements {
+                if stored != elements, !isUnreadable(id, owner, field: field) {
                     note(id, owner, field: field, "its row counts \(stored) elements, but the collection tree holds \(elements)")
                 }
             }
@@ -42,7 +42,7 @@ extension ObjectVerification {
                 return true
             }
             finishOwner()
-            for (owner, count) in remaining.sorted(by: { $0.key < $1.key }) {
+            for (owner, count) in remaining.sorted(by: { $0.key < $1.key }) where !isUnreadable(id, owner, field: field) {
                 note(id, owner, field: field, "its row counts \(count) elements, but the collection tree holds none")
             }
         }
@@ -59,35 +59,35 @@ extension ObjectVerification {
         case .single: return
         case .list:
             guard key.count == 16 else {
-                note(id, owner, field: field, "a list entry's key is \(key.count) bytes; it takes 16 (owner and position)")
+                noteUnreadable(id, owner, field: field, "a list entry's key is \(key.count) bytes; it takes 16 (owner and position)")
                 return
             }
         case .set: break
         case .map:
             guard value.count >= 4, Int(ValueCodec.u32(value, 0)) <= value.count - 4 else {
-                note(id, owner, field: field, "a map entry of \(value.count) bytes is too short for the map key it says it holds")
+                noteUnreadable(id, owner, field: field, "a map entry of \(value.count) bytes is too short for the map key it says it holds")
                 return
             }
             let mapKey = UnsafeRawBufferPointer(rebasing: value[4..<(4 + Int(ValueCodec.u32(value, 0)))])
             guard let text = String(validating: mapKey, as: UTF8.self) else {
-                note(id, owner, field: field, "holds a map key that is not valid UTF-8")
+                noteUnreadable(id, owner, field: field, "holds a map key that is not valid UTF-8")
                 return
             }
             var expected = ObjectKey(owner).bytes
             KeyEncoding.appendBounded(mapKey, to: &expected)
             guard key.elementsEqual(expected) else {
-                note(id, owner, field: field, "holds the map key \"\(text)\" under an entry key that does not encode it")
+                noteUnreadable(id, owner, field: field, "holds the map key \"\(text)\" under an entry key that does not encode it")
                 return
             }
             element = UnsafeRawBufferPointer(rebasing: value[(4 + mapKey.count)...])
         }
         if element.isEmpty {
             if !property.isOptional || property.type == .any {
-                note(id, owner, field: field, "holds a nil element, which \(property.summary) cannot hold")
+                noteUnreadable(id, owner, field: field, "holds a nil element, which \(property.summary) cannot hold")
                 return
             }
         } else if let problem = Self.payloadProblem(element, as: property.type) {
-            note(id, owner, field: field, "has an element that \(problem)")
+            noteUnreadable(id, owner, field: field, "has an element that \(problem)")
             return
         }
         if property.collection == .set {
@@ -98,7 +98,7 @@ extension ObjectVerification {
                 IndexKey.append(Self.indexValue(element.isEmpty ? nil : element, as: property.type), to: &expected)
             }
             guard key.elementsEqual(expected) else {
-                note(id, owner, field: field, "holds a set element under an entry key that does not encode it")
+                noteUnreadable(id, owner, field: field, "holds a set element under an entry key that does not encode it")
                 return
             }
         }

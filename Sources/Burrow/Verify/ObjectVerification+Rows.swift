@@ -140,7 +140,7 @@ extension ObjectVerification {
             guard keyBytes.count == 8 else { return true }  // Noted by `collectKeys`.
             let key = ObjectKey.read(keyBytes).rawValue
             if case .unreadable(let problem) = Self.rowLayout(row, fields: stored.properties.count) {
-                note(id, key, problem)
+                noteUnreadable(id, key, field: nil, problem)
                 for field in indexed { expected.unreadable[field, default: []].insert(key) }
                 return true
             }
@@ -151,7 +151,7 @@ extension ObjectVerification {
                     if payload.count == 8 {
                         expected.counts[field, default: [:]][key] = ValueCodec.u64(payload, 0)
                     } else {
-                        note(id, key, field: field, "holds \(payload.count) bytes where an element count takes 8")
+                        noteUnreadable(id, key, field: field, "holds \(payload.count) bytes where an element count takes 8")
                     }
                     continue
                 }
@@ -169,7 +169,7 @@ extension ObjectVerification {
                     if let blobValue {
                         value = blobValue
                     } else {
-                        note(id, key, field: field, "refers to a long value kept outside its row, but the blob tree does not hold it")
+                        noteUnreadable(id, key, field: field, "refers to a long value kept outside its row, but the blob tree does not hold it")
                         value = nil
                     }
                 } else {
@@ -216,7 +216,7 @@ extension ObjectVerification {
             return .null
         }
         if let problem = Self.payloadProblem(payload, as: property.type) {
-            note(id, key, field: field, problem)
+            noteUnreadable(id, key, field: field, problem)
             return nil
         }
         recordLink(payload, property, from: id, key, field: field)
@@ -260,6 +260,8 @@ extension ObjectVerification {
             let key = ObjectKey.read(value).rawValue
             if let object = needed[Array(primaryKey)], object == key {
                 needed[Array(primaryKey)] = nil
+            } else if isUnreadable(id, key, field: field ?? -1) {
+                return true
             } else if keys[id]?.contains(key) == true {
                 note(id, key, field: field, "the primary-key tree lists the object under a primary key it does not have, or though it is at the key its primary key derives")
             } else {
@@ -282,6 +284,7 @@ extension ObjectVerification {
                 return true
             }
             let field = Int(UInt16(blobKey[8]) << 8 | UInt16(blobKey[9]))
+            guard !isUnreadable(id, ObjectKey.read(blobKey).rawValue, field: field) else { return true }
             note(id, ObjectKey.read(blobKey).rawValue, field: field, "the blob tree holds a long value for the field, but the object's row does not refer to it")
             return true
         }

@@ -52,6 +52,9 @@ package struct ObjectVerifyReport: Sendable, Equatable {
 ///   set's) or map key (a map's), and each object's stored count equals its entries;
 /// - every tree belongs to a class and field of the kind its name says (empty trees aside).
 ///
+/// A row or field that cannot be read is one finding: the backlinks, counts, blobs and index
+/// entries that depend on what it held are not judged as well.
+///
 /// Time and memory are linear in the file's size (set and dictionary lookups aside), and
 /// nothing recurses on the data.
 package enum ObjectVerifier {
@@ -96,6 +99,14 @@ final class ObjectVerification {
         }
     }
 
+    /// A field of an object whose content could not be read (`field` -1: the whole row). The
+    /// links it held are unknown, so the backlinks naming it are not judged.
+    struct FieldRef: Hashable {
+        var table: UInt32
+        var key: UInt64
+        var field: Int
+    }
+
     /// A finding before its object's primary key is looked up (only listed ones are).
     struct Pending {
         var className: String?
@@ -116,6 +127,8 @@ final class ObjectVerification {
     var links: [Link: UInt32] = [:]
     /// The number of links to each embedded object, by class id and object key.
     var parents: [UInt32: [UInt64: Int]] = [:]
+    /// The rows and fields found unreadable.
+    var unreadable: Set<FieldRef> = []
     var pending: [Pending] = []
     var unlisted = 0
     var objects = 0
@@ -169,6 +182,18 @@ final class ObjectVerification {
         pending.append(Pending(
             className: stored?.name ?? id.map { "class id \($0)" }, classId: id, key: key,
             property: property ?? field.map { "field \($0)" }, problem: problem))
+    }
+
+    /// Records a finding that field `field` (or with `field` nil, the row) of object `key` of
+    /// class `id` cannot be read, and remembers it as unreadable.
+    func noteUnreadable(_ id: UInt32, _ key: UInt64, field: Int?, _ problem: String) {
+        unreadable.insert(FieldRef(table: id, key: key, field: field ?? -1))
+        note(id, key, field: field, problem)
+    }
+
+    /// Whether field `field` of object `key` of class `id`, or its whole row, was unreadable.
+    func isUnreadable(_ id: UInt32, _ key: UInt64, field: Int) -> Bool {
+        unreadable.contains(FieldRef(table: id, key: key, field: field)) || unreadable.contains(FieldRef(table: id, key: key, field: -1))
     }
 
     /// Records a finding about the tree named `tree` as a whole.
