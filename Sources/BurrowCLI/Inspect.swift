@@ -1,3 +1,4 @@
+import Burrow
 import BurrowStorage
 
 #if canImport(Glibc)
@@ -53,12 +54,23 @@ enum Inspect {
         }
     }
 
-    static func verify(path: String) throws(StorageError) {
+    static func verify(path: String) throws {
         let snapshot = try open(path)
         let recovered = printRecovery(of: snapshot, path: path)
         let report = try snapshot.verify()
-        print("\(path): sound. Version \(report.version), \(report.trees) trees, \(report.entries) entries, \(report.reachablePages) pages in use, \(report.freePages) free of \(report.pageCount).")
-        if recovered { exit(1) }
+        let objects = try ObjectVerifier.verify(snapshot)
+        guard objects.isSound else {
+            print("\(path): damaged objects in version \(objects.version):")
+            for finding in objects.findings { print("  \(finding)") }
+            if objects.unlistedFindings > 0 { print("  … and \(objects.unlistedFindings) more") }
+            exit(1)
+        }
+        let counts = "\(report.trees) trees, \(report.entries) entries, \(report.reachablePages) pages in use, \(report.freePages) free of \(report.pageCount)"
+        guard !recovered else {
+            print("\(path): not sound: it did not open whole (above). Version \(report.version), the one it opened, is consistent: \(counts).")
+            exit(1)
+        }
+        print("\(path): sound. Version \(report.version), \(counts).")
     }
 
     static func hex(_ bytes: UnsafeRawBufferPointer, limit: Int = 64) -> String {

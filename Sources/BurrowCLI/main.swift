@@ -13,7 +13,7 @@ let usage = """
       demo [file]     the DoggoDB story on a database file (default file: default.burrow)
       info <file>     version, page counts and trees
       dump <file>     every tree and entry (keys and values in hex)
-      verify <file>   check every page and tree; exit status 1 if the file is damaged
+      verify <file>   check every page, tree and object; exit status 1 if the file is damaged
       compact <file>  rewrite the file packed, reclaiming free pages
     """
 

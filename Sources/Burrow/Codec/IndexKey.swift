@@ -45,12 +45,19 @@ enum IndexKey {
             key.append(ValueCodec.Tag.decimal128.rawValue)
             KeyEncoding.appendDecimal128(d, to: &key)
         case .object(let object):
-            key.append(ValueCodec.Tag.link.rawValue)
             if let state = object._state {
-                KeyEncoding.append(UInt64(state.table.id), to: &key)
-                KeyEncoding.append(state.key.rawValue, to: &key)
+                appendLink(table: state.table.id, state.key, to: &key)
+            } else {
+                key.append(ValueCodec.Tag.link.rawValue)
             }
         }
+    }
+
+    /// Appends the key of a link to object `objectKey` of the class stored with `table`.
+    static func appendLink(table: UInt32, _ objectKey: ObjectKey, to key: inout [UInt8]) {
+        key.append(ValueCodec.Tag.link.rawValue)
+        KeyEncoding.append(UInt64(table), to: &key)
+        KeyEncoding.append(objectKey.rawValue, to: &key)
     }
 
     /// The key of `objectKey`'s entry for `value` in a secondary index.

@@ -108,7 +108,12 @@ extension Realm {
                 let accessor = info.fields[property]
                 let value = accessor.accessor.readUnmanaged(at: base + accessor.offset)
                 guard let stored = value.stored, type != .object, type != .any else {
-                    if !value.isEmpty { linked.append((property, value.value)) }
+                    if !value.isEmpty {
+                        linked.append((property, value.value))
+                    } else if let tree = table.fieldIndexTrees[field] {
+                        // No setter runs for a nil AnyRealmValue, but its index lists it as nil.
+                        try write.reader.put(tree, IndexKey.entry(.null, key), [])
+                    }
                     continue
                 }
                 row.beginField(field)

@@ -208,7 +208,13 @@ extension Realm {
             try write.reader.dropTree(oldTable.primaryKeyTree)
             // New position → the old field it keeps, if any.
             let oldFieldOf = Dictionary(uniqueKeysWithValues: Self.keptFields(from: old, to: table.stored).map { ($1, $0) })
+            let keptOldFields = Set(oldFieldOf.values)
             for (key, row) in rows {
+                // A dropped field's long value goes with it (before the kept fields' are stored).
+                for (oldField, property) in old.properties.enumerated() where !keptOldFields.contains(oldField) {
+                    let isExternal = row.withUnsafeBytes { RowCodec.field($0, oldField).map { ValueCodec.isExternal($0, as: property.type) } ?? false }
+                    if isExternal { try write.reader.delete(oldTable.blobsTree, Self.blobKey(key, oldField)) }
+                }
                 var payloads: [[UInt8]?] = []
                 for (field, property) in table.stored.properties.enumerated() {
                     if let oldField = oldFieldOf[field] {

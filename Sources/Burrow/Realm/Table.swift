@@ -34,6 +34,8 @@ final class Table: Sendable {
     var id: UInt32 { stored.id }
 
     static func rowsTreeName(_ id: UInt32) -> String { "rows/\(id)" }
+    static func primaryKeyTreeName(_ id: UInt32) -> String { "pk/\(id)" }
+    static func blobsTreeName(_ id: UInt32) -> String { "blobs/\(id)" }
     var name: String { stored.name }
     var hasPrimaryKey: Bool { info.primaryKey != nil }
 
@@ -44,13 +46,13 @@ final class Table: Sendable {
         propertyOfField = stored.properties.map { info.propertyIndex[$0.name] }
         fieldTypes = stored.properties.map(\.type)
         rowsTree = Self.rowsTreeName(stored.id)
-        primaryKeyTree = "pk/\(stored.id)"
+        primaryKeyTree = Self.primaryKeyTreeName(stored.id)
         indexTrees = info.schema.properties.enumerated().map { index, property in
             guard property.isIndexed, !property.isPrimary, let field = stored.fieldIndex(of: property.name) else { return nil }
             return Self.indexTreeName(stored.id, field)
         }
         backlinksTree = "links/\(stored.id)"
-        blobsTree = "blobs/\(stored.id)"
+        blobsTree = Self.blobsTreeName(stored.id)
         fieldIndexTrees = stored.properties.indices.map { field in
             let property = stored.properties[field]
             return property.isIndexed && !property.isPrimary ? Self.indexTreeName(stored.id, field) : nil

@@ -66,6 +66,8 @@ final class Playlist: Object {
         let reopened = try Realm(configuration: config)
         #expect(Array(reopened.object(ofType: Playlist.self, forPrimaryKey: 1)!.tracks) == model, "seed \(seed)")
         _ = try realm.storage.snapshot().verify()
+        let objectFindings = try ObjectVerifier.verify(realm.storage.snapshot()).findings.map(\.description)
+        #expect(objectFindings == [])
     }
 
     @Test func testListOfObjectsKeepsBacklinksAndLosesDeletedObjects() throws {
@@ -86,6 +88,8 @@ final class Playlist: Object {
         #expect(playlist.songs.isEmpty)
         #expect(realm.objects(DogToy.self).count == 2, "removing from a list does not delete the object")
         _ = try realm.storage.snapshot().verify()
+        let objectFindings = try ObjectVerifier.verify(realm.storage.snapshot()).findings.map(\.description)
+        #expect(objectFindings == [])
     }
 
     @Test func testSetAndMapMatchSwiftCollections() throws {
@@ -123,6 +127,8 @@ final class Playlist: Object {
         #expect(Dictionary(uniqueKeysWithValues: playlist.ratings.map { ($0.key, $0.value) }) == ratings, "seed \(seed)")
         #expect(playlist.ratings.keys == ratings.keys.sorted(), "seed \(seed)")
         _ = try realm.storage.snapshot().verify()
+        let objectFindings = try ObjectVerifier.verify(realm.storage.snapshot()).findings.map(\.description)
+        #expect(objectFindings == [])
     }
 }
 

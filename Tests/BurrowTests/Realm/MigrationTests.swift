@@ -138,6 +138,8 @@ final class MigOwnerV2: Object {
         #expect(cardTrees.isEmpty, "its trees too: \(cardTrees)")
         #expect(realm.currentFileSchema.info.schemaVersion == 2)
         _ = try realm.storage.snapshot().verify()
+        let objectFindings = try ObjectVerifier.verify(realm.storage.snapshot()).findings.map(\.description)
+        #expect(objectFindings == [], "the dropped nickname's long value is gone with it")
     }
 
     @Test func testCollectionsAndLinksFollowTheirFieldsToNewPositions() throws {
@@ -160,6 +162,8 @@ final class MigOwnerV2: Object {
         #expect(alan.friend == nil, "deleting the linked object clears the link at its new position")
         #expect(alan.years == 0 && alan.fullName.isEmpty, "without renameProperty, a new name is a new property")
         _ = try realm.storage.snapshot().verify()
+        let objectFindings = try ObjectVerifier.verify(realm.storage.snapshot()).findings.map(\.description)
+        #expect(objectFindings == [])
     }
 
     @Test func testOldCollectionsReadAsTheyWereAndMoveToARenamedProperty() throws {

@@ -65,6 +65,8 @@ import Testing
             try realm.write { try realm.add(RTObjectIdKey(value: ["id": ids[0], "value": 10])) }
             try realm.write { try realm.delete(realm.object(ofType: RTObjectIdKey.self, forPrimaryKey: ids[1])!) }
             _ = try realm.storage.snapshot().verify()
+            let objectFindings = try ObjectVerifier.verify(realm.storage.snapshot()).findings.map(\.description)
+            #expect(objectFindings == [])
         }
         let realm = try Realm(configuration: config)
         #expect(realm.object(ofType: RTObjectIdKey.self, forPrimaryKey: ids[0])?.value == 10)
@@ -183,5 +185,7 @@ import Testing
         for id in pool { #expect(final.object(ofType: RTObjectIdKey.self, forPrimaryKey: id)?.value == model[id]) }
         #expect(Dictionary(uniqueKeysWithValues: final.objects(RTObjectIdKey.self).map { ($0.id, $0.value) }) == model)
         _ = try final.storage.snapshot().verify()
+        let objectFindings = try ObjectVerifier.verify(final.storage.snapshot()).findings.map(\.description)
+        #expect(objectFindings == [])
     }
 }

@@ -1,0 +1,89 @@
+import BurrowStorage
+
+/// Links, backlinks and trees: every backlink entry matches a link the rows and collections
+/// hold, every embedded object has one parent, and every tree belongs somewhere.
+extension ObjectVerification {
+    /// Checks the backlinks tree of the class stored with `id` against the links recorded,
+    /// removing those it matches.
+    func checkBacklinks(_ id: UInt32) throws(StorageError) {
+        let tree = Realm.backlinksTree(id)
+        try reader.scan(tree, from: []) { key, value in
+            guard key.count == 22, value.count == 4 else {
+                noteTree(tree, "holds an entry of \(key.count) + \(value.count) bytes; backlink entries take 22 + 4")
+                return true
+            }
+            let link = Link(
+                targetTable: id, target: ObjectKey.read(key).rawValue,
+                sourceTable: UInt32(bigEndian: key.loadUnaligned(fromByteOffset: 8, as: UInt32.self)),
+                field: UInt16(bigEndian: key.loadUnaligned(fromByteOffset: 12, as: UInt16.self)),
+                source: ObjectKey.read(key, at: 14).rawValue)
+            let counted = ValueCodec.u32(value, 0)
+            let found = links.removeValue(forKey: link) ?? 0
+            if found == 0, isUnreadable(link.sourceTable, link.source, field: Int(link.field)) {
+                // The source's links are unknown: the backlink stands in for them.
+                if classes[id]?.isEmbedded == true { parents[id, default: [:]][link.target, default: 0] += Int(counted) }
+            } else if found == 0 {
+                note(link.sourceTable, link.source, field: Int(link.field),
+                     "does not link to \(className(id)) #\(link.target), but that object's backlinks say it does")
+            } else if found != counted {
+                note(link.sourceTable, link.source, field: Int(link.field),
+                     "links to \(className(id)) #\(link.target) \(found) times, but that object's backlinks count \(counted)")
+            }
+            return true
+        }
+    }
+
+    /// Notes every link that no backlink entry matched.
+    func noteLinksWithoutBacklinks() {
+        for link in links.keys.sorted() {
+            note(link.sourceTable, link.source, field: Int(link.field),
+                 "links to \(className(link.targetTable)) #\(link.target), but that object's backlinks do not list the link")
+        }
+        links = [:]
+    }
+
+    /// Checks that every embedded object has exactly one link to it.
+    func checkParents() {
+        for id in classIds where classes[id]!.isEmbedded {
+            let linked = parents[id] ?? [:]
+            for key in (keys[id] ?? []).sorted() {
+                let count = linked[key] ?? 0
+                if count == 0 {
+                    note(id, key, "is an embedded object, but no object links to it")
+                } else if count > 1 {
+                    note(id, key, "is an embedded object linked from \(count) places; it must have exactly one parent")
+                }
+            }
+        }
+    }
+
+    /// Checks that every tree that holds entries is one the schema gives a class: `schema`,
+    /// `sequences`, or a tree of a class's family (see `Table`) for a field of the right kind.
+    func checkTreeNames() throws(StorageError) {
+        for name in try reader.snapshot.treeNames() where name != FileSchema.treeName && name != WriteState.sequencesTree {
+            let entries = try reader.count(name)
+            guard entries > 0 else { continue }
+            let parts = name.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 2 || parts.count == 3, Table.treeFamilies.contains(parts[0]), let id = UInt32(parts[1]) else {
+                noteTree(name, "holds \(entries) entries, but Burrow makes no tree of that name")
+                continue
+            }
+            guard let stored = classes[id] else {
+                noteTree(name, "holds \(entries) entries of class id \(id), which the schema does not have")
+                continue
+            }
+            guard parts.count == 3 else { continue }  // rows, pk, links, blobs: one per class.
+            guard let field = Int(parts[2]), field >= 0, field < stored.properties.count else {
+                note(id, nil, "tree \"\(name)\" holds \(entries) entries of a field the class does not have")
+                continue
+            }
+            let property = stored.properties[field]
+            let expected = parts[0] == "index"
+                ? (Self.indexedFields(stored).contains(field) ? Table.indexTreeName(id, field) : nil)
+                : Table.collectionTreeName(id, field, property.collection)
+            if expected != name {
+                note(id, nil, field: field, "tree \"\(name)\" holds \(entries) entries, but the property is \(property.summary)")
+            }
+        }
+    }
+}

@@ -1,0 +1,292 @@
+import BurrowStorage
+
+/// Rows: each decodes against its class, and the trees derived from rows (indexes, the
+/// primary-key tree, blobs) hold exactly what the rows say.
+extension ObjectVerification {
+    /// Whether a row's offset table is sound (see `RowCodec`), or what is wrong with it.
+    enum RowLayout {
+        case fields
+        case unreadable(String)
+    }
+
+    /// Checks the layout of `row`, a row of a class with `fields` fields: its payloads lie in
+    /// field order, each non-empty, the first right after the offset table and the last
+    /// ending where the row ends.
+    static func rowLayout(_ row: UnsafeRawBufferPointer, fields: Int) -> RowLayout {
+        guard row.count >= 4 else { return .unreadable("its row is \(row.count) bytes, too short for its field count") }
+        let count = RowCodec.fieldCount(row)
+        guard count <= fields else { return .unreadable("its row has \(count) fields, but its class has \(fields)") }
+        let header = 4 + 4 * count
+        guard header <= row.count else { return .unreadable("its row's offset table runs past the row's \(row.count) bytes") }
+        var end = header
+        for field in 0..<count {
+            let offset = Int(ValueCodec.u32(row, 4 + 4 * field))
+            guard offset != 0 else { continue }
+            if end == header {
+                guard offset == header else {
+                    return .unreadable("its row's first payload starts at byte \(offset), not right after the offset table (\(header))")
+                }
+            } else {
+                guard offset >= end else { return .unreadable("its row's field \(field) starts at byte \(offset), before the end of the field before it") }
+            }
+            guard offset < row.count else { return .unreadable("its row's field \(field) starts at byte \(offset), past the row's \(row.count) bytes") }
+            end = offset + 1
+        }
+        if end == header, row.count != header {
+            return .unreadable("its row holds \(row.count - header) bytes after its offset table, but every field is null")
+        }
+        return .fields
+    }
+
+    /// What is wrong with `payload` as a value of `type`, or nil if it is one: exactly as many
+    /// bytes as the type takes, a Bool 0 or 1, a string valid UTF-8, a known `AnyRealmValue` tag.
+    static func payloadProblem(_ payload: UnsafeRawBufferPointer, as type: PropertyType) -> String? {
+        func size(_ bytes: Int, _ what: String) -> String? {
+            payload.count == bytes ? nil : "holds \(payload.count) bytes where \(what) takes \(bytes)"
+        }
+        switch type {
+        case .bool:
+            if let problem = size(1, "a Bool") { return problem }
+            return payload[0] <= 1 ? nil : "holds \(payload[0]) where a Bool holds 0 or 1"
+        case .int: return size(8, "an Int")
+        case .float: return size(4, "a Float")
+        case .double: return size(8, "a Double")
+        case .date: return size(8, "a Date")
+        case .objectId: return size(12, "an ObjectId")
+        case .uuid: return size(16, "a UUID")
+        case .decimal128: return size(16, "a Decimal128")
+        case .object: return size(8, "a link")
+        case .string, .data:
+            guard payload.count >= 4 else { return "holds \(payload.count) bytes, too few for a length" }
+            let length = Int(ValueCodec.u32(payload, 0))
+            guard payload.count - 4 == length else { return "says its value is \(length) bytes long, but holds \(payload.count - 4)" }
+            if type == .string, String(validating: UnsafeRawBufferPointer(rebasing: payload[4...]), as: UTF8.self) == nil {
+                return "holds a string that is not valid UTF-8"
+            }
+            return nil
+        case .any:
+            guard let first = payload.first else { return "holds no type tag" }
+            guard let tag = ValueCodec.Tag(rawValue: first) else { return "holds the unknown AnyRealmValue type tag \(first)" }
+            let rest = UnsafeRawBufferPointer(rebasing: payload[1...])
+            switch tag {
+            case .null: return rest.isEmpty ? nil : "holds \(rest.count) bytes after its nil tag"
+            case .link: return rest.count == 12 ? nil : "holds \(rest.count) bytes where a link takes 12"
+            default: return payloadProblem(rest, as: tag.propertyType)  // One level: a tag's type is never `.any`.
+            }
+        case .linkingObjects: return "holds a value, but LinkingObjects are never stored"
+        }
+    }
+
+    /// The value an index or primary key holds for `payload`, a sound payload of `type` (links
+    /// are not indexed: they read as nil, as `Realm.indexValue` has it).
+    static func indexValue(_ payload: UnsafeRawBufferPointer?, as type: PropertyType) -> _StoredValue {
+        guard let payload else { return .null }
+        return ValueCodec.decode(payload, as: type, linkTarget: 0) { _, _ in .null }
+    }
+
+    /// Records the link in `payload`, a sound payload of `property` held by field `field` of
+    /// object `source` of class `id` (a row field or a collection element), if it holds one.
+    func recordLink(_ payload: UnsafeRawBufferPointer, _ property: StoredProperty, from id: UInt32, _ source: UInt64, field: Int) {
+        guard let link = ValueCodec.linkKey(payload, as: property.type) else { return }
+        guard let targetTable = link.table ?? targetId(property) else {
+            note(id, source, field: field, "links to class '\(property.objectClassName ?? "")', which the schema does not have")
+            return
+        }
+        guard let target = classes[targetTable] else {
+            note(id, source, field: field, "links to class id \(targetTable), which the schema does not have")
+            return
+        }
+        if keys[targetTable]?.contains(link.key.rawValue) != true {
+            note(id, source, field: field, "links to \(target.name) #\(link.key.rawValue), which does not exist")
+        }
+        links[Link(targetTable: targetTable, target: link.key.rawValue, sourceTable: id, field: UInt16(truncatingIfNeeded: field), source: source), default: 0] += 1
+        if target.isEmbedded { parents[targetTable, default: [:]][link.key.rawValue, default: 0] += 1 }
+    }
+
+    /// What the rows of one class say the trees derived from them must hold.
+    private struct Expected {
+        /// Per indexed field: the index entries its objects need.
+        var index: [Int: Set<[UInt8]>] = [:]
+        /// Per indexed field: objects whose value could not be read (their entries are not judged).
+        var unreadable: [Int: Set<UInt64>] = [:]
+        /// Each primary key met (in index-key form) and its first object.
+        var primaryKeys: [[UInt8]: UInt64] = [:]
+        /// The primary-key tree entries needed: objects not at their derived key.
+        var primaryKeyEntries: [[UInt8]: UInt64] = [:]
+        /// Per collection field: each object's stored element count.
+        var counts: [Int: [UInt64: UInt64]] = [:]
+        /// Blob-tree keys the rows refer to.
+        var blobs: Set<[UInt8]> = []
+    }
+
+    /// The fields of class `stored` that have an index tree of their own.
+    static func indexedFields(_ stored: StoredClass) -> [Int] {
+        stored.properties.indices.filter {
+            let property = stored.properties[$0]
+            return property.isIndexed && !property.isPrimary && property.collection == .single
+        }
+    }
+
+    /// Checks every row of the class stored with `id`, then its index, primary-key and blob
+    /// trees against them. Returns the element counts the rows store, per collection field
+    /// and object, for `checkCollections`.
+    func checkRows(_ id: UInt32) throws(StorageError) -> [Int: [UInt64: UInt64]] {
+        let stored = classes[id]!
+        let indexed = Self.indexedFields(stored)
+        let primaryKeyField = stored.isEmbedded ? nil : stored.properties.firstIndex(where: \.isPrimary)
+        var expected = Expected()
+        var failure: StorageError?
+        try reader.scan(Table.rowsTreeName(id), from: []) { keyBytes, row in
+            guard keyBytes.count == 8 else { return true }  // Noted by `collectKeys`.
+            let key = ObjectKey.read(keyBytes).rawValue
+            if case .unreadable(let problem) = Self.rowLayout(row, fields: stored.properties.count) {
+                noteUnreadable(id, key, field: nil, problem)
+                for field in indexed { expected.unreadable[field, default: []].insert(key) }
+                return true
+            }
+            for (field, property) in stored.properties.enumerated() {
+                let payload = RowCodec.field(row, field)
+                guard property.collection == .single else {
+                    guard let payload else { continue }
+                    if payload.count == 8 {
+                        expected.counts[field, default: [:]][key] = ValueCodec.u64(payload, 0)
+                    } else {
+                        noteUnreadable(id, key, field: field, "holds \(payload.count) bytes where an element count takes 8")
+                    }
+                    continue
+                }
+                let value: _StoredValue?
+                if let payload, ValueCodec.isExternal(payload, as: property.type) {
+                    let blobKey = Realm.blobKey(ObjectKey(key), field)
+                    expected.blobs.insert(blobKey)
+                    let blobValue: _StoredValue??
+                    do throws(StorageError) {
+                        blobValue = try reader.withValue(Table.blobsTreeName(id), blobKey) { checkValue($0, property, id, key, field) }
+                    } catch {
+                        failure = error
+                        return false
+                    }
+                    if let blobValue {
+                        value = blobValue
+                    } else {
+                        noteUnreadable(id, key, field: field, "refers to a long value kept outside its row, but the blob tree does not hold it")
+                        value = nil
+                    }
+                } else {
+                    value = checkValue(payload, property, id, key, field)
+                }
+                if indexed.contains(field) {
+                    if let value {
+                        expected.index[field, default: []].insert(IndexKey.entry(value, ObjectKey(key)))
+                    } else {
+                        expected.unreadable[field, default: []].insert(key)
+                    }
+                }
+                if field == primaryKeyField, let value {
+                    let primaryKey = IndexKey.encode(value)
+                    if let other = expected.primaryKeys[primaryKey] {
+                        note(id, key, field: field, "has the same primary key as \(stored.name) #\(other)")
+                    } else {
+                        expected.primaryKeys[primaryKey] = key
+                    }
+                    if ObjectKey(derivedFrom: value).rawValue != key { expected.primaryKeyEntries[primaryKey] = key }
+                }
+            }
+            return true
+        }
+        if let failure { throw failure }
+        for field in indexed {
+            try checkIndex(id, field, needed: expected.index[field] ?? [], unreadable: expected.unreadable[field] ?? [])
+        }
+        try checkPrimaryKeyTree(id, field: primaryKeyField, needed: expected.primaryKeyEntries)
+        try checkBlobs(id, referenced: expected.blobs)
+        return expected.counts
+    }
+
+    /// Checks `payload` (nil for null), the full payload of single field `field` of object
+    /// `key`, and records its link. Returns the value its index would hold, or nil if it is
+    /// not sound.
+    private func checkValue(
+        _ payload: UnsafeRawBufferPointer?, _ property: StoredProperty, _ id: UInt32, _ key: UInt64, _ field: Int
+    ) -> _StoredValue? {
+        guard let payload else {
+            if !property.isOptional, property.type != .object, property.type != .any {
+                note(id, key, field: field, "is nil, but the property (\(property.summary)) is not optional")
+            }
+            return .null
+        }
+        if let problem = Self.payloadProblem(payload, as: property.type) {
+            noteUnreadable(id, key, field: field, problem)
+            return nil
+        }
+        recordLink(payload, property, from: id, key, field: field)
+        return Self.indexValue(payload, as: property.type)
+    }
+
+    /// Checks that index tree `index/<id>/<field>` holds exactly the entries `needed`, leaving
+    /// alone entries of objects whose value could not be read.
+    private func checkIndex(_ id: UInt32, _ field: Int, needed: Set<[UInt8]>, unreadable: Set<UInt64>) throws(StorageError) {
+        var needed = needed
+        try reader.scan(Table.indexTreeName(id, field), from: []) { entry, value in
+            guard entry.count > 8 else {
+                note(id, nil, field: field, "its index holds a key of \(entry.count) bytes, too short to name an object")
+                return true
+            }
+            let key = ObjectKey.read(entry, at: entry.count - 8).rawValue
+            if !value.isEmpty { note(id, key, field: field, "its index entry holds a value of \(value.count) bytes; index entries hold none") }
+            if needed.remove(Array(entry)) != nil || unreadable.contains(key) { return true }
+            if keys[id]?.contains(key) == true {
+                note(id, key, field: field, "the index holds an entry for a value the object does not have")
+            } else {
+                note(id, key, field: field, "the index holds an entry for an object that does not exist")
+            }
+            return true
+        }
+        for entry in needed.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            let key = entry.withUnsafeBytes { ObjectKey.read($0, at: $0.count - 8).rawValue }
+            note(id, key, field: field, "the index has no entry for the object's value")
+        }
+    }
+
+    /// Checks that the primary-key tree of class `id` lists exactly the objects `needed`
+    /// (primary key in index-key form → object key).
+    private func checkPrimaryKeyTree(_ id: UInt32, field: Int?, needed: [[UInt8]: UInt64]) throws(StorageError) {
+        var needed = needed
+        try reader.scan(Table.primaryKeyTreeName(id), from: []) { primaryKey, value in
+            guard value.count == 8 else {
+                note(id, nil, field: field, "its primary-key tree holds a value of \(value.count) bytes; object keys are 8")
+                return true
+            }
+            let key = ObjectKey.read(value).rawValue
+            if let object = needed[Array(primaryKey)], object == key {
+                needed[Array(primaryKey)] = nil
+            } else if isUnreadable(id, key, field: field ?? -1) {
+                return true
+            } else if keys[id]?.contains(key) == true {
+                note(id, key, field: field, "the primary-key tree lists the object under a primary key it does not have, or though it is at the key its primary key derives")
+            } else {
+                note(id, key, field: field, "the primary-key tree lists an object that does not exist")
+            }
+            return true
+        }
+        for key in needed.values.sorted() {
+            note(id, key, field: field, "the object is not at the key its primary key derives, and the primary-key tree does not list it")
+        }
+    }
+
+    /// Checks that the blob tree of class `id` holds only blobs its rows refer to (the rows'
+    /// references were checked against it while reading them).
+    private func checkBlobs(_ id: UInt32, referenced: Set<[UInt8]>) throws(StorageError) {
+        try reader.scan(Table.blobsTreeName(id), from: []) { blobKey, _ in
+            guard !referenced.contains(Array(blobKey)) else { return true }
+            guard blobKey.count == 10 else {
+                note(id, nil, "its blob tree holds a key of \(blobKey.count) bytes; blob keys are 10")
+                return true
+            }
+            let field = Int(UInt16(blobKey[8]) << 8 | UInt16(blobKey[9]))
+            guard !isUnreadable(id, ObjectKey.read(blobKey).rawValue, field: field) else { return true }
+            note(id, ObjectKey.read(blobKey).rawValue, field: field, "the blob tree holds a long value for the field, but the object's row does not refer to it")
+            return true
+        }
+    }
+}
