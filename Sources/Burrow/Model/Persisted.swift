@@ -152,6 +152,8 @@ protocol PersistedField: SendableMetatype {
     /// The unmanaged value with its stored form, in one call.
     static func readUnmanaged(at field: UnsafeMutableRawPointer) -> _UnmanagedField
     static func setUnmanagedValue(at field: UnsafeMutableRawPointer, _ value: Any)
+    /// Lets go of the unmanaged value (the field holds no value, as if none was given).
+    static func dropUnmanagedValue(at field: UnsafeMutableRawPointer)
     /// Writes the field's unmanaged value into property `property` of the managed `object`.
     static func copyUnmanagedValue(at field: UnsafeMutableRawPointer, to object: ObjectBase, property: Int)
     /// Converts a loosely typed value to `Value` (as `Any`), or throws why it cannot.
@@ -189,6 +191,10 @@ extension Persisted: PersistedField {
 
     static func setUnmanagedValue(at field: UnsafeMutableRawPointer, _ value: Any) {
         Self.field(field).pointee.storage = .unmanaged(value as! Value)
+    }
+
+    static func dropUnmanagedValue(at field: UnsafeMutableRawPointer) {
+        Self.field(field).pointee.storage = .unmanagedNoDefault
     }
 
     static func copyUnmanagedValue(at field: UnsafeMutableRawPointer, to object: ObjectBase, property: Int) {

@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+@testable import Burrow
+
+final class DeepLink: Object {
+    @Persisted var index = 0
+    @Persisted var next: DeepLink?
+}
+
+final class DeepListNode: Object {
+    @Persisted var index = 0
+    @Persisted var children: List<DeepListNode>
+}
+
+final class DeepOwner: Object {
+    @Persisted var name = ""
+    @Persisted var first: DeepEmbedded?
+}
+
+final class DeepEmbedded: EmbeddedObject {
+    @Persisted var index = 0
+    @Persisted var next: DeepEmbedded?
+}
+
+/// Chains of objects far deeper than any stack could recurse through: adding, reading,
+/// freezing, deleting and releasing them takes constant stack depth. Each test runs in a
+/// child process, so that a stack overflow fails the test instead of ending the suite.
+@Suite struct DeepObjectGraphTests {
+    static let depth = 100_000
+
+    /// An unmanaged chain of `depth` links, `0 → 1 → … → depth - 1`.
+    static func chain(_ depth: Int) -> DeepLink {
+        let head = DeepLink()
+        var tail = head
+        for index in 1..<depth {
+            let next = DeepLink()
+            next.index = index
+            tail.next = next
+            tail = next
+        }
+        return head
+    }
+
+    @Test func testAddingADeepChainOfLinksAddsEveryObject() async {
+        await #expect(processExitsWith: .success) {
+            let depth = DeepObjectGraphTests.depth
+            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "deep-add"))
+            try realm.write { try realm.add(DeepObjectGraphTests.chain(depth)) }
+            guard realm.objects(DeepLink.self).count == depth else { exit(3) }
+            // Read the chain to its tail, through the managed links.
+            var current = try #require(realm.objects(DeepLink.self).first(where: { $0.index == 0 }))
+            var steps = 0
+            while let next = current.next {
+                current = next
+                steps += 1
+            }
+            guard steps == depth - 1, current.index == depth - 1 else { exit(4) }
+        }
+    }
+
+    @Test func testAFrozenDeepChainIsWalkedToItsTail() async {
+        await #expect(processExitsWith: .success) {
+            let depth = DeepObjectGraphTests.depth
+            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "deep-freeze"))
+            let head = DeepObjectGraphTests.chain(depth)
+            try realm.write { try realm.add(head) }
+            var frozen = try head.freeze()
+            var steps = 0
+            while let next = frozen.next {
+                frozen = try next.freeze()
+                steps += 1
+            }
+            guard steps == depth - 1, frozen.index == depth - 1 else { exit(3) }
+        }
+    }
+
+    @Test func testADeepChainIsDeletedAndReleased() async {
+        await #expect(processExitsWith: .success) {
+            let depth = DeepObjectGraphTests.depth
+            do {
+                let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "deep-delete"))
+                try realm.write { try realm.add(DeepObjectGraphTests.chain(depth)) }
+                try realm.write { try realm.delete(realm.objects(DeepLink.self)) }
+                guard realm.objects(DeepLink.self).isEmpty else { exit(3) }
+            }
+            // The chains, the realm and its objects are all released by now.
+        }
+    }
+
+    @Test func testAManagedHeadNoLongerHoldsTheChainItWasGiven() throws {
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "deep-drop-values"))
+        let head = Self.chain(3)
+        weak let second = head.next
+        try realm.write { try realm.add(head) }
+        // The realm reads the links now; the unmanaged objects given go with the transaction.
+        #expect(second == nil)
+        #expect(head.next?.next?.index == 2)
+    }
+
+    @Test func testAChainThroughListsIsAddedAndDeleted() async {
+        await #expect(processExitsWith: .success) {
+            // Far deeper than recursion could go; lists cost more per object than links.
+            let depth = DeepObjectGraphTests.depth / 4
+            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "deep-list"))
+            let head = DeepListNode()
+            var tail = head
+            for index in 1..<depth {
+                let next = DeepListNode()
+                next.index = index
+                tail.children.append(next)
+                tail = next
+            }
+            try realm.write { try realm.add(head) }
+            guard realm.objects(DeepListNode.self).count == depth else { exit(3) }
+            var current = head
+            while let next = current.children.first { current = next }
+            guard current.index == depth - 1 else { exit(4) }
+            try realm.write { try realm.delete(realm.objects(DeepListNode.self)) }
+            guard realm.objects(DeepListNode.self).isEmpty else { exit(5) }
+        }
+    }
+
+    @Test func testADeepChainOfEmbeddedObjectsIsAddedAndDeletedWithItsOwner() async {
+        await #expect(processExitsWith: .success) {
+            let depth = DeepObjectGraphTests.depth
+            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "deep-embedded"))
+            let owner = DeepOwner()
+            let first = DeepEmbedded()
+            owner.first = first
+            var tail = first
+            for index in 1..<depth {
+                let next = DeepEmbedded()
+                next.index = index
+                tail.next = next
+                tail = next
+            }
+            try realm.write { try realm.add(owner) }
+            guard realm.objects(DeepEmbedded.self).count == depth else { exit(3) }
+            var current = try #require(owner.first)
+            while let next = current.next { current = next }
+            guard current.index == depth - 1 else { exit(4) }
+            try realm.write { try realm.delete(owner) }
+            guard realm.objects(DeepEmbedded.self).isEmpty else { exit(5) }
+        }
+    }
+}
