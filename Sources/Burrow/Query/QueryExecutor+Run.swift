@@ -51,7 +51,7 @@ extension QueryExecutor {
                     // The index answered that condition exactly: only the others need the rows.
                     conjuncts.remove(at: answered)
                 }
-                return filter(found.keys, conjuncts.dropFirst().reduce(conjuncts[0]) { .and($0, $1) }, table)
+                return filter(found.keys, conjuncts.isEmpty ? .constant(true) : .all(conjuncts), table)
             }
         } else if useIndexes, let found = indexCandidates(conjuncts: CollectionOfOne(predicate), table) {
             // One condition: if the index answered it exactly, no row need be read.
