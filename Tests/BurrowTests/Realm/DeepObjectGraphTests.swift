@@ -22,6 +22,13 @@ final class DeepEmbedded: EmbeddedObject {
     @Persisted var next: DeepEmbedded?
 }
 
+/// `DeepOwner` after its `first` became `start`.
+final class DeepOwnerRenamed: Object {
+    override class func _realmObjectName() -> String? { "DeepOwner" }
+    @Persisted var name = ""
+    @Persisted var start: DeepEmbedded?
+}
+
 /// Chains of objects far deeper than any stack could recurse through: adding, reading,
 /// freezing, deleting and releasing them takes constant stack depth. Each test runs in a
 /// child process, so that a stack overflow fails the test instead of ending the suite.
@@ -120,20 +127,82 @@ final class DeepEmbedded: EmbeddedObject {
         }
     }
 
+    @Test func testAMigrationCopiesADeepChainOfEmbeddedObjects() async {
+        await #expect(processExitsWith: .success) {
+            // Far deeper than recursion could go; a migration reads each old object by name.
+            let depth = DeepObjectGraphTests.depth / 5
+            var v1 = temporaryConfiguration()
+            v1.objectTypes = [DeepOwner.self, DeepEmbedded.self]
+            v1.schemaVersion = 1
+            do {
+                let realm = try Realm(configuration: v1)
+                let owner = DeepOwner()
+                owner.first = DeepObjectGraphTests.embeddedChain(depth)
+                try realm.write { try realm.add(owner) }
+            }
+            var v2 = v1
+            v2.objectTypes = [DeepOwnerRenamed.self, DeepEmbedded.self]
+            v2.schemaVersion = 2
+            v2.migrationBlock = { migration, _ in
+                migration.enumerateObjects(ofType: "DeepOwner") { oldObject, newObject in
+                    newObject!["start"] = oldObject!["first"]
+                }
+            }
+            let realm = try Realm(configuration: v2)
+            var current = try #require(realm.objects(DeepOwnerRenamed.self).first?.start)
+            var steps = 0
+            while let next = current.next {
+                current = next
+                steps += 1
+            }
+            guard steps == depth - 1, current.index == depth - 1 else { exit(3) }
+            guard realm.objects(DeepEmbedded.self).count == depth else { exit(4) }
+        }
+    }
+
+    @Test func testAMigrationCopiesAnEmbeddedObjectWhoseLinkIsNil() throws {
+        var v1 = temporaryConfiguration()
+        v1.objectTypes = [DeepOwner.self, DeepEmbedded.self]
+        v1.schemaVersion = 1
+        do {
+            let realm = try Realm(configuration: v1)
+            let owner = DeepOwner()
+            owner.first = Self.embeddedChain(2)
+            try realm.write { try realm.add(owner) }
+        }
+        var v2 = v1
+        v2.objectTypes = [DeepOwnerRenamed.self, DeepEmbedded.self]
+        v2.schemaVersion = 2
+        v2.migrationBlock = { migration, _ in
+            migration.enumerateObjects(ofType: "DeepOwner") { oldObject, newObject in
+                newObject!["start"] = oldObject!["first"]
+            }
+        }
+        let realm = try Realm(configuration: v2)
+        let start = try #require(realm.objects(DeepOwnerRenamed.self).first?.start)
+        #expect(start.next?.index == 1)
+        #expect(start.next?.next == nil)
+    }
+
+    /// An unmanaged chain of `depth` embedded objects, `0 → 1 → … → depth - 1`.
+    static func embeddedChain(_ depth: Int) -> DeepEmbedded {
+        let first = DeepEmbedded()
+        var tail = first
+        for index in 1..<depth {
+            let next = DeepEmbedded()
+            next.index = index
+            tail.next = next
+            tail = next
+        }
+        return first
+    }
+
     @Test func testADeepChainOfEmbeddedObjectsIsAddedAndDeletedWithItsOwner() async {
         await #expect(processExitsWith: .success) {
             let depth = DeepObjectGraphTests.depth
             let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "deep-embedded"))
             let owner = DeepOwner()
-            let first = DeepEmbedded()
-            owner.first = first
-            var tail = first
-            for index in 1..<depth {
-                let next = DeepEmbedded()
-                next.index = index
-                tail.next = next
-                tail = next
-            }
+            owner.first = DeepObjectGraphTests.embeddedChain(depth)
             try realm.write { try realm.add(owner) }
             guard realm.objects(DeepEmbedded.self).count == depth else { exit(3) }
             var current = try #require(owner.first)
