@@ -61,7 +61,7 @@ final class ClassInfo: Sendable {
             memo.classes.add(id, known)
             return known
         }
-        let info = ClassInfo(discovering: type)
+        let info = HeldValueRelease.discovering { ClassInfo(discovering: type) }
         let (registered, isNew) = registry.withLock { registry in
             if let raced = registry.byType[id] { return (raced, false) }
             registry.byType[id] = info

@@ -154,6 +154,8 @@ protocol PersistedField: SendableMetatype {
     static func setUnmanagedValue(at field: UnsafeMutableRawPointer, _ value: Any)
     /// Lets go of the unmanaged value (the field holds no value, as if none was given).
     static func dropUnmanagedValue(at field: UnsafeMutableRawPointer)
+    /// Moves the unmanaged value out, if one was given (the field holds none afterwards).
+    static func takeUnmanagedValue(at field: UnsafeMutableRawPointer) -> Any?
     /// Writes the field's unmanaged value into property `property` of the managed `object`.
     static func copyUnmanagedValue(at field: UnsafeMutableRawPointer, to object: ObjectBase, property: Int)
     /// Converts a loosely typed value to `Value` (as `Any`), or throws why it cannot.
@@ -195,6 +197,13 @@ extension Persisted: PersistedField {
 
     static func dropUnmanagedValue(at field: UnsafeMutableRawPointer) {
         Self.field(field).pointee.storage = .unmanagedNoDefault
+    }
+
+    static func takeUnmanagedValue(at field: UnsafeMutableRawPointer) -> Any? {
+        let persisted = Self.field(field)
+        guard case .unmanaged(let value) = persisted.pointee.storage else { return nil }
+        persisted.pointee.storage = .unmanagedNoDefault
+        return value
     }
 
     static func copyUnmanagedValue(at field: UnsafeMutableRawPointer, to object: ObjectBase, property: Int) {

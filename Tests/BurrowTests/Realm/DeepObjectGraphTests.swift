@@ -94,6 +94,38 @@ final class DeepOwnerRenamed: Object {
         }
     }
 
+    @Test func testAnUnmanagedDeepChainIsReleased() async {
+        await #expect(processExitsWith: .success) {
+            // The chain is the app's own object graph, freed by Swift when the app drops it.
+            var head: DeepLink? = DeepObjectGraphTests.chain(DeepObjectGraphTests.depth)
+            guard head?.next?.index == 1 else { exit(3) }
+            head = nil
+            // And a chain through lists.
+            var first: DeepListNode? = DeepListNode()
+            var tail = first!
+            for index in 1..<DeepObjectGraphTests.depth {
+                let next = DeepListNode()
+                next.index = index
+                tail.children.append(next)
+                tail = next
+            }
+            first = nil
+        }
+    }
+
+    @Test func testAChainOfACancelledAddIsReleased() async {
+        await #expect(processExitsWith: .success) {
+            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "deep-cancel"))
+            var head: DeepLink? = DeepObjectGraphTests.chain(DeepObjectGraphTests.depth)
+            try realm.beginWrite()
+            try realm.add(head!)
+            try realm.cancelWrite()
+            // Unmanaged again, with the links it was given.
+            guard head?.realm == nil, head?.next?.next?.index == 2, realm.objects(DeepLink.self).isEmpty else { exit(3) }
+            head = nil
+        }
+    }
+
     @Test func testAManagedHeadNoLongerHoldsTheChainItWasGiven() throws {
         let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "deep-drop-values"))
         let head = Self.chain(3)
