@@ -59,6 +59,7 @@ extension Realm {
             }
             let values = unmanagedFields(of: object, table).map(\.value)
             write.added.append(object)
+            if !table.info.objectHoldingProperties.isEmpty { write.addedHolders.append((object, table.info)) }
             bind(object, to: table, key: existing)
             try withCascadePolicy(update, in: write) { () throws(RealmError) in
                 try setLinkedProperties(object, table, values: values.enumerated().filter { $0.offset != primaryKey }.map { ($0.offset, $0.element) }, in: write)
@@ -125,6 +126,7 @@ extension Realm {
                 }
             }
             write.added.append(object)
+            if !info.objectHoldingProperties.isEmpty { write.addedHolders.append((object, info)) }
             write.changes?.inserted(key, in: table.id)
             bind(object, to: table, key: key)
             try write.reader.put(table.rowsTree, key, row.bytes)
@@ -160,7 +162,7 @@ extension Realm {
         let saved = write.cascadePolicy
         defer {
             write.isSettingLinks = false
-            write.pendingLinks.removeAll()
+            write.pendingLinks.removeAll(keepingCapacity: true)
             write.nextPendingLinks = 0
             write.cascadePolicy = saved
         }

@@ -61,7 +61,7 @@ extension Realm {
         write.isDeleting = true
         defer {
             write.isDeleting = false
-            write.pendingDeletes.removeAll()
+            write.pendingDeletes.removeAll(keepingCapacity: true)
         }
         while let next = write.pendingDeletes.popLast() {
             try deleteOne(next.table, next.key, in: write)

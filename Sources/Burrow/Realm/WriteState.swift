@@ -24,6 +24,9 @@ final class WriteState {
     /// Objects this transaction made managed, so that cancelling makes them the unmanaged
     /// objects they were (their fields kept their unmanaged values meanwhile).
     @exclusivity(unchecked) var added: [ObjectBase] = []
+    /// The objects of `added` whose class has links or collections, with its info: once the
+    /// transaction commits, they let go of the unmanaged values those held.
+    @exclusivity(unchecked) var addedHolders: [(object: ObjectBase, info: ClassInfo)] = []
     /// A buffer that index keys are built in, one at a time, reused so that adding an object
     /// allocates no array per index entry.
     @exclusivity(unchecked) var keyBuffer: [UInt8] = []
