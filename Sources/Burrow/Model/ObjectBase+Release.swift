@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Freeing an unmanaged object graph one object at a time.
 ///
 /// Swift frees an object's stored properties after its `deinit`, so freeing the head of a
@@ -53,26 +47,8 @@ final class HeldValueRelease {
         while let value = release.pending.popLast() { _ = value }
     }
 
-    /// The calling thread's queue, made on first use and released when the thread ends.
-    private static var current: HeldValueRelease {
-        if let existing = pthread_getspecific(key) {
-            return Unmanaged<HeldValueRelease>.fromOpaque(existing).takeUnretainedValue()
-        }
-        let release = HeldValueRelease()
-        pthread_setspecific(key, Unmanaged.passRetained(release).toOpaque())
-        return release
-    }
+    /// The calling thread's queue.
+    private static var current: HeldValueRelease { threadLocal.value { HeldValueRelease() } }
 
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        #if canImport(Darwin)
-        let status = pthread_key_create(&key) { Unmanaged<HeldValueRelease>.fromOpaque($0).release() }
-        #else
-        let status = pthread_key_create(&key) { pointer in
-            if let pointer { Unmanaged<HeldValueRelease>.fromOpaque(pointer).release() }
-        }
-        #endif
-        precondition(status == 0, "pthread_key_create failed (\(status)): the process has used up its thread-specific keys")
-        return key
-    }()
+    private static let threadLocal = ThreadLocal<HeldValueRelease>()
 }

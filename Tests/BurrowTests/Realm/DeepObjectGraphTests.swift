@@ -35,17 +35,56 @@ final class DeepOwnerRenamed: Object {
 @Suite struct DeepObjectGraphTests {
     static let depth = 100_000
 
-    /// An unmanaged chain of `depth` links, `0 → 1 → … → depth - 1`.
-    static func chain(_ depth: Int) -> DeepLink {
-        let head = DeepLink()
+    /// An unmanaged chain of `depth` objects numbered `0 → 1 → … → depth - 1`, each linked
+    /// to the next by `link`.
+    static func chain<T: ObjectBase>(_ depth: Int, index: ReferenceWritableKeyPath<T, Int>, link: (T, T) -> Void) -> T {
+        let head = T()
         var tail = head
-        for index in 1..<depth {
-            let next = DeepLink()
-            next.index = index
-            tail.next = next
+        for number in 1..<depth {
+            let next = T()
+            next[keyPath: index] = number
+            link(tail, next)
             tail = next
         }
         return head
+    }
+
+    /// An unmanaged chain of `depth` links.
+    static func chain(_ depth: Int) -> DeepLink {
+        chain(depth, index: \.index) { $0.next = $1 }
+    }
+
+    /// An unmanaged chain of `depth` objects, each the one element of the previous one's list.
+    static func listChain(_ depth: Int) -> DeepListNode {
+        chain(depth, index: \.index) { $0.children.append($1) }
+    }
+
+    /// An unmanaged chain of `depth` embedded objects.
+    static func embeddedChain(_ depth: Int) -> DeepEmbedded {
+        chain(depth, index: \.index) { $0.next = $1 }
+    }
+
+    /// A file whose one owner holds a chain of `depth` embedded objects, opened with the
+    /// owner's `first` renamed `start` by a migration that assigns it.
+    static func migratedOwner(depth: Int) throws -> Realm {
+        var v1 = temporaryConfiguration()
+        v1.objectTypes = [DeepOwner.self, DeepEmbedded.self]
+        v1.schemaVersion = 1
+        do {
+            let realm = try Realm(configuration: v1)
+            let owner = DeepOwner()
+            owner.first = embeddedChain(depth)
+            try realm.write { try realm.add(owner) }
+        }
+        var v2 = v1
+        v2.objectTypes = [DeepOwnerRenamed.self, DeepEmbedded.self]
+        v2.schemaVersion = 2
+        v2.migrationBlock = { migration, _ in
+            migration.enumerateObjects(ofType: "DeepOwner") { oldObject, newObject in
+                newObject!["start"] = oldObject!["first"]
+            }
+        }
+        return try Realm(configuration: v2)
     }
 
     @Test func testAddingADeepChainOfLinksAddsEveryObject() async {
@@ -101,14 +140,8 @@ final class DeepOwnerRenamed: Object {
             guard head?.next?.index == 1 else { exit(3) }
             head = nil
             // And a chain through lists.
-            var first: DeepListNode? = DeepListNode()
-            var tail = first!
-            for index in 1..<DeepObjectGraphTests.depth {
-                let next = DeepListNode()
-                next.index = index
-                tail.children.append(next)
-                tail = next
-            }
+            var first: DeepListNode? = DeepObjectGraphTests.listChain(DeepObjectGraphTests.depth)
+            guard first?.children.first?.index == 1 else { exit(4) }
             first = nil
         }
     }
@@ -141,14 +174,7 @@ final class DeepOwnerRenamed: Object {
             // Far deeper than recursion could go; lists cost more per object than links.
             let depth = DeepObjectGraphTests.depth / 4
             let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "deep-list"))
-            let head = DeepListNode()
-            var tail = head
-            for index in 1..<depth {
-                let next = DeepListNode()
-                next.index = index
-                tail.children.append(next)
-                tail = next
-            }
+            let head = DeepObjectGraphTests.listChain(depth)
             try realm.write { try realm.add(head) }
             guard realm.objects(DeepListNode.self).count == depth else { exit(3) }
             var current = head
@@ -163,24 +189,7 @@ final class DeepOwnerRenamed: Object {
         await #expect(processExitsWith: .success) {
             // Far deeper than recursion could go; a migration reads each old object by name.
             let depth = DeepObjectGraphTests.depth / 5
-            var v1 = temporaryConfiguration()
-            v1.objectTypes = [DeepOwner.self, DeepEmbedded.self]
-            v1.schemaVersion = 1
-            do {
-                let realm = try Realm(configuration: v1)
-                let owner = DeepOwner()
-                owner.first = DeepObjectGraphTests.embeddedChain(depth)
-                try realm.write { try realm.add(owner) }
-            }
-            var v2 = v1
-            v2.objectTypes = [DeepOwnerRenamed.self, DeepEmbedded.self]
-            v2.schemaVersion = 2
-            v2.migrationBlock = { migration, _ in
-                migration.enumerateObjects(ofType: "DeepOwner") { oldObject, newObject in
-                    newObject!["start"] = oldObject!["first"]
-                }
-            }
-            let realm = try Realm(configuration: v2)
+            let realm = try DeepObjectGraphTests.migratedOwner(depth: depth)
             var current = try #require(realm.objects(DeepOwnerRenamed.self).first?.start)
             var steps = 0
             while let next = current.next {
@@ -193,40 +202,10 @@ final class DeepOwnerRenamed: Object {
     }
 
     @Test func testAMigrationCopiesAnEmbeddedObjectWhoseLinkIsNil() throws {
-        var v1 = temporaryConfiguration()
-        v1.objectTypes = [DeepOwner.self, DeepEmbedded.self]
-        v1.schemaVersion = 1
-        do {
-            let realm = try Realm(configuration: v1)
-            let owner = DeepOwner()
-            owner.first = Self.embeddedChain(2)
-            try realm.write { try realm.add(owner) }
-        }
-        var v2 = v1
-        v2.objectTypes = [DeepOwnerRenamed.self, DeepEmbedded.self]
-        v2.schemaVersion = 2
-        v2.migrationBlock = { migration, _ in
-            migration.enumerateObjects(ofType: "DeepOwner") { oldObject, newObject in
-                newObject!["start"] = oldObject!["first"]
-            }
-        }
-        let realm = try Realm(configuration: v2)
+        let realm = try Self.migratedOwner(depth: 2)
         let start = try #require(realm.objects(DeepOwnerRenamed.self).first?.start)
         #expect(start.next?.index == 1)
         #expect(start.next?.next == nil)
-    }
-
-    /// An unmanaged chain of `depth` embedded objects, `0 → 1 → … → depth - 1`.
-    static func embeddedChain(_ depth: Int) -> DeepEmbedded {
-        let first = DeepEmbedded()
-        var tail = first
-        for index in 1..<depth {
-            let next = DeepEmbedded()
-            next.index = index
-            tail.next = next
-            tail = next
-        }
-        return first
     }
 
     @Test func testADeepChainOfEmbeddedObjectsIsAddedAndDeletedWithItsOwner() async {
