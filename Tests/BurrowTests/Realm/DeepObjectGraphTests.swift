@@ -159,6 +159,17 @@ final class DeepOwnerRenamed: Object {
         }
     }
 
+    @Test func testTheDescriptionOfADeepChainStopsAtFiveLevels() throws {
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "deep-description"))
+        let head = Self.chain(1_000)
+        let text = head.description
+        #expect(text.components(separatedBy: "DeepLink {").count - 1 == ObjectBase.descriptionMaxDepth, "\(text)")
+        #expect(text.contains("next = <Maximum depth exceeded>;"), "\(text)")
+        #expect(text.contains("\t\tindex = 2;"), "nested objects are indented: \(text)")
+        try realm.write { try realm.add(head) }
+        #expect(head.description.contains("next = <Maximum depth exceeded>;"))
+    }
+
     @Test func testAManagedHeadNoLongerHoldsTheChainItWasGiven() throws {
         let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "deep-drop-values"))
         let head = Self.chain(3)
