@@ -27,6 +27,9 @@ final class ClassInfo: Sendable {
     /// The properties' names, parallel to `schema.properties`.
     private let propertyNames: [String]
     let primaryKey: Int?
+    /// The properties whose unmanaged values can hold objects (links, `AnyRealmValue`,
+    /// collections): what a managed object lets go of once its transaction commits.
+    let objectHoldingProperties: [Int]
     /// Why the class cannot be stored, if it cannot; opening a realm with it throws this.
     let problem: RealmError?
 
@@ -58,7 +61,7 @@ final class ClassInfo: Sendable {
             memo.classes.add(id, known)
             return known
         }
-        let info = ClassInfo(discovering: type)
+        let info = HeldValueRelease.discovering { ClassInfo(discovering: type) }
         let (registered, isNew) = registry.withLock { registry in
             if let raced = registry.byType[id] { return (raced, false) }
             registry.byType[id] = info
@@ -128,6 +131,10 @@ final class ClassInfo: Sendable {
         propertyIndex = index
         propertyNames = properties.map(\.name)
         primaryKey = primaryKeys.first
+        objectHoldingProperties = properties.indices.filter {
+            properties[$0].type != .linkingObjects
+                && (properties[$0].type == .object || properties[$0].type == .any || properties[$0].collection != .single)
+        }
         problem = problems.isEmpty ? nil : RealmError(.schemaMismatch, "The class \(name) cannot be stored: " + problems.joined(separator: " "))
     }
 
@@ -168,6 +175,17 @@ final class ClassInfo: Sendable {
         let base = Unmanaged.passUnretained(object).toOpaque()
         for (property, field) in fields.enumerated() {
             (base + field.bindOffset).storeBytes(of: managed ? property : -1, as: Int.self)
+        }
+    }
+
+    /// Makes the managed `object` (an instance of this class) let go of the unmanaged values
+    /// its links and collections held before it was added. Its realm reads them from now on,
+    /// and a long chain of objects added together is then freed one object at a time, not
+    /// recursively through each object's fields.
+    func dropUnmanagedValues(of object: ObjectBase) {
+        let base = Unmanaged.passUnretained(object).toOpaque()
+        for property in objectHoldingProperties {
+            fields[property].accessor.dropUnmanagedValue(at: base + fields[property].offset)
         }
     }
 

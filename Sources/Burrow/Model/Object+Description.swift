@@ -1,15 +1,28 @@
 import Foundation
 
 extension ObjectBase: CustomStringConvertible {
-    /// The class and its property values, as RealmSwift prints objects:
-    /// `Person { id = 123; name = Ali; dogs = List<Dog>(…); }`. Invalidated objects say so.
+    /// How many levels of linked objects `description` prints, as RealmSwift does; an object
+    /// deeper than that reads `<Maximum depth exceeded>`.
+    static let descriptionMaxDepth = 5
+
+    /// The class and its property values, as RealmSwift prints objects, with linked objects
+    /// nested (indented) up to `descriptionMaxDepth` levels:
+    /// `Person { id = 123; name = Ali; dog = Dog { … }; dogs = List<Dog>; }`. Invalidated
+    /// objects say so.
     public var description: String {
-        let info = ClassInfo.of(type(of: self))
         if isInvalidated { return "[invalid object]" }
+        return description(maxDepth: Self.descriptionMaxDepth)
+    }
+
+    private func description(maxDepth depth: Int) -> String {
+        guard depth > 0 else { return "<Maximum depth exceeded>" }
+        let info = ClassInfo.of(type(of: self))
         let properties = info.schema.properties.map { property -> String in
             let value = self.value(forKey: property.name)
             switch value {
-            case let object as ObjectBase: return "\t\(property.name) = \(ClassInfo.of(type(of: object)).name) { … };"
+            case let object as ObjectBase:
+                let nested = object.isInvalidated ? "[invalid object]" : object.description(maxDepth: depth - 1)
+                return "\t\(property.name) = \(nested.replacingOccurrences(of: "\n", with: "\n\t"));"
             case let objects as any Collection where property.type == .linkingObjects:
                 return "\t\(property.name) = LinkingObjects (\(objects.count) objects);"
             case is any _CollectionValue:

@@ -23,6 +23,11 @@ open class ObjectBase {
     /// A new unmanaged object whose properties have their declared default values.
     public required init() {}
 
+    deinit {
+        // An unmanaged object frees the objects it links to one at a time, not recursively.
+        if _state == nil { HeldValueRelease.releaseHeldValues(of: self) }
+    }
+
     /// A new unmanaged object with property values from `value`: a dictionary keyed by property
     /// name, an array of values in declaration order, or another object of the same class.
     /// Nested dictionaries and arrays create linked or embedded objects, and arrays of them

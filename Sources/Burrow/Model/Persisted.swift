@@ -152,6 +152,10 @@ protocol PersistedField: SendableMetatype {
     /// The unmanaged value with its stored form, in one call.
     static func readUnmanaged(at field: UnsafeMutableRawPointer) -> _UnmanagedField
     static func setUnmanagedValue(at field: UnsafeMutableRawPointer, _ value: Any)
+    /// Lets go of the unmanaged value (the field holds no value, as if none was given).
+    static func dropUnmanagedValue(at field: UnsafeMutableRawPointer)
+    /// Moves the unmanaged value out, if one was given (the field holds none afterwards).
+    static func takeUnmanagedValue(at field: UnsafeMutableRawPointer) -> Any?
     /// Writes the field's unmanaged value into property `property` of the managed `object`.
     static func copyUnmanagedValue(at field: UnsafeMutableRawPointer, to object: ObjectBase, property: Int)
     /// Converts a loosely typed value to `Value` (as `Any`), or throws why it cannot.
@@ -189,6 +193,17 @@ extension Persisted: PersistedField {
 
     static func setUnmanagedValue(at field: UnsafeMutableRawPointer, _ value: Any) {
         Self.field(field).pointee.storage = .unmanaged(value as! Value)
+    }
+
+    static func dropUnmanagedValue(at field: UnsafeMutableRawPointer) {
+        Self.field(field).pointee.storage = .unmanagedNoDefault
+    }
+
+    static func takeUnmanagedValue(at field: UnsafeMutableRawPointer) -> Any? {
+        let persisted = Self.field(field)
+        guard case .unmanaged(let value) = persisted.pointee.storage else { return nil }
+        persisted.pointee.storage = .unmanagedNoDefault
+        return value
     }
 
     static func copyUnmanagedValue(at field: UnsafeMutableRawPointer, to object: ObjectBase, property: Int) {

@@ -163,13 +163,13 @@ extension PredicateExpressions.Comparison: TranslatablePredicateExpression {
 
 extension PredicateExpressions.Conjunction: TranslatablePredicateExpression {
     func translate(_ t: inout PredicateTranslator) throws(RealmError) -> PredicateTranslator.Term {
-        .condition(.and(try t.condition(lhs), try t.condition(rhs)))
+        .condition(.conjunction(try t.condition(lhs), try t.condition(rhs)))
     }
 }
 
 extension PredicateExpressions.Disjunction: TranslatablePredicateExpression {
     func translate(_ t: inout PredicateTranslator) throws(RealmError) -> PredicateTranslator.Term {
-        .condition(.or(try t.condition(lhs), try t.condition(rhs)))
+        .condition(.disjunction(try t.condition(lhs), try t.condition(rhs)))
     }
 }
 

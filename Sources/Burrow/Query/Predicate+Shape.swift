@@ -9,8 +9,8 @@ extension QueryPredicate {
     var shape: QueryPredicate {
         switch self {
         case .constant: return self
-        case .and(let a, let b): return .and(a.shape, b.shape)
-        case .or(let a, let b): return .or(a.shape, b.shape)
+        case .and(let conditions): return .and(conditions.map(\.shape))
+        case .or(let conditions): return .or(conditions.map(\.shape))
         case .not(let a): return .not(a.shape)
         case .comparison(let c): return .comparison(c.with(lhs: c.lhs.shape, rhs: c.rhs.shape))
         }
@@ -28,12 +28,12 @@ extension QueryPredicate {
         case .constant(let a):
             guard case .constant(let b) = shape else { return false }
             return a == b
-        case .and(let a1, let b1):
-            guard case .and(let a2, let b2) = shape else { return false }
-            return a1.hasShape(of: a2) && b1.hasShape(of: b2)
-        case .or(let a1, let b1):
-            guard case .or(let a2, let b2) = shape else { return false }
-            return a1.hasShape(of: a2) && b1.hasShape(of: b2)
+        case .and(let a):
+            guard case .and(let b) = shape else { return false }
+            return a.count == b.count && zip(a, b).allSatisfy { $0.hasShape(of: $1) }
+        case .or(let a):
+            guard case .or(let b) = shape else { return false }
+            return a.count == b.count && zip(a, b).allSatisfy { $0.hasShape(of: $1) }
         case .not(let a):
             guard case .not(let b) = shape else { return false }
             return a.hasShape(of: b)

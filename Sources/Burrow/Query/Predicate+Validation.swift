@@ -117,9 +117,8 @@ enum QueryValidator {
     static func validate(_ predicate: QueryPredicate, in scope: Scope) throws(RealmError) {
         switch predicate {
         case .constant: return
-        case .and(let a, let b), .or(let a, let b):
-            try validate(a, in: scope)
-            try validate(b, in: scope)
+        case .and(let conditions), .or(let conditions):
+            for condition in conditions { try validate(condition, in: scope) }
         case .not(let a): try validate(a, in: scope)
         case .comparison(let c): try validate(c, in: scope)
         }

@@ -2,28 +2,85 @@
 /// string): a tree of conditions over key paths of the queried class. `Sendable`, so frozen
 /// results keep their query. `QueryValidator` checks a predicate against a class's schema
 /// before it runs; `QueryExecutor` runs it on encoded rows.
+///
+/// A chain of `AND`s (or of `OR`s) is one node with every condition in it, however long the
+/// chain: the tree is as deep as the query's nesting (parentheses, `NOT`, `SUBQUERY`), which
+/// the front ends bound (`maximumDepth`), so code that walks it recursively needs little stack.
 enum QueryPredicate: Sendable, CustomStringConvertible {
     /// TRUEPREDICATE or FALSEPREDICATE.
     case constant(Bool)
-    indirect case and(QueryPredicate, QueryPredicate)
-    indirect case or(QueryPredicate, QueryPredicate)
+    /// Every condition holds (two or more, none of them an `.and`).
+    case and([QueryPredicate])
+    /// Some condition holds (two or more, none of them an `.or`).
+    case or([QueryPredicate])
     indirect case not(QueryPredicate)
     /// Not boxed: a comparison is a class reference already.
     case comparison(QueryComparison)
 
+    /// How deeply conditions may nest (parentheses, `NOT`, `SUBQUERY`, and in the typed DSL
+    /// conditions combined in a loop that alternates `&&` and `||`). Chains of `AND` or `OR`
+    /// are flat and have no limit.
+    static let maximumDepth = 200
+
+    /// `a AND b`, with the conditions of either side that are ANDs already taken in.
+    static func conjunction(_ a: QueryPredicate, _ b: QueryPredicate) -> QueryPredicate {
+        .and(a.conjuncts + b.conjuncts)
+    }
+
+    /// `a OR b`, with the conditions of either side that are ORs already taken in.
+    static func disjunction(_ a: QueryPredicate, _ b: QueryPredicate) -> QueryPredicate {
+        .or(a.disjuncts + b.disjuncts)
+    }
+
+    /// `AND` of `conditions` (at least one), or the one condition.
+    static func all(_ conditions: [QueryPredicate]) -> QueryPredicate {
+        conditions.count == 1 ? conditions[0] : .and(conditions.flatMap(\.conjuncts))
+    }
+
+    /// `OR` of `conditions` (at least one), or the one condition.
+    static func any(_ conditions: [QueryPredicate]) -> QueryPredicate {
+        conditions.count == 1 ? conditions[0] : .or(conditions.flatMap(\.disjuncts))
+    }
+
     var description: String {
         switch self {
         case .constant(let value): value ? "TRUEPREDICATE" : "FALSEPREDICATE"
-        case .and(let a, let b): "(\(a) AND \(b))"
-        case .or(let a, let b): "(\(a) OR \(b))"
+        case .and(let conditions): "(" + conditions.map(\.description).joined(separator: " AND ") + ")"
+        case .or(let conditions): "(" + conditions.map(\.description).joined(separator: " OR ") + ")"
         case .not(let a): "NOT \(a)"
         case .comparison(let c): c.description
         }
     }
 
-    /// The predicate's conditions that must all hold (its top-level `AND`s, flattened).
+    /// How deeply the predicate's conditions nest (a comparison without a subquery: 1), found
+    /// without recursion, so that a predicate too deep to walk recursively can be refused.
+    var nestingDepth: Int {
+        var deepest = 0
+        var pending: [(QueryPredicate, Int)] = [(self, 1)]
+        while let (predicate, depth) = pending.popLast() {
+            deepest = max(deepest, depth)
+            switch predicate {
+            case .constant: break
+            case .and(let conditions), .or(let conditions): pending += conditions.map { ($0, depth + 1) }
+            case .not(let inner): pending.append((inner, depth + 1))
+            case .comparison(let c):
+                for side in [c.lhs, c.rhs] {
+                    if case .subquery(_, let inner) = side { pending.append((inner, depth + 1)) }
+                }
+            }
+        }
+        return deepest
+    }
+
+    /// The predicate's conditions that must all hold (its top-level `AND`).
     var conjuncts: [QueryPredicate] {
-        if case .and(let a, let b) = self { return a.conjuncts + b.conjuncts }
+        if case .and(let conditions) = self { return conditions }
+        return [self]
+    }
+
+    /// The predicate's conditions of which one must hold (its top-level `OR`).
+    var disjuncts: [QueryPredicate] {
+        if case .or(let conditions) = self { return conditions }
         return [self]
     }
 }

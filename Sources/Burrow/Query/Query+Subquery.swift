@@ -24,8 +24,8 @@ extension QueryPredicate {
         guard hasPendingSubquery else { return self }
         switch self {
         case .constant: return self
-        case .and(let a, let b): return .and(try a.resolvingSubqueries(in: info), try b.resolvingSubqueries(in: info))
-        case .or(let a, let b): return .or(try a.resolvingSubqueries(in: info), try b.resolvingSubqueries(in: info))
+        case .and(let conditions): return .and(try conditions.map { c throws(RealmError) in try c.resolvingSubqueries(in: info) })
+        case .or(let conditions): return .or(try conditions.map { c throws(RealmError) in try c.resolvingSubqueries(in: info) })
         case .not(let a): return .not(try a.resolvingSubqueries(in: info))
         case .comparison(let c):
             return .comparison(c.with(lhs: try c.lhs.resolvingSubquery(in: info), rhs: try c.rhs.resolvingSubquery(in: info)))
@@ -35,7 +35,7 @@ extension QueryPredicate {
     private var hasPendingSubquery: Bool {
         switch self {
         case .constant: false
-        case .and(let a, let b), .or(let a, let b): a.hasPendingSubquery || b.hasPendingSubquery
+        case .and(let conditions), .or(let conditions): conditions.contains { $0.hasPendingSubquery }
         case .not(let a): a.hasPendingSubquery
         case .comparison(let c): c.lhs.isPendingSubquery || c.rhs.isPendingSubquery
         }
@@ -46,7 +46,7 @@ extension QueryPredicate {
     fileprivate var keyPaths: [QueryPath] {
         switch self {
         case .constant: []
-        case .and(let a, let b), .or(let a, let b): a.keyPaths + b.keyPaths
+        case .and(let conditions), .or(let conditions): conditions.flatMap(\.keyPaths)
         case .not(let a): a.keyPaths
         case .comparison(let c): c.lhs.keyPaths + c.rhs.keyPaths
         }
@@ -56,8 +56,8 @@ extension QueryPredicate {
     fileprivate func dropping(_ count: Int) -> QueryPredicate {
         switch self {
         case .constant: return self
-        case .and(let a, let b): return .and(a.dropping(count), b.dropping(count))
-        case .or(let a, let b): return .or(a.dropping(count), b.dropping(count))
+        case .and(let conditions): return .and(conditions.map { $0.dropping(count) })
+        case .or(let conditions): return .or(conditions.map { $0.dropping(count) })
         case .not(let a): return .not(a.dropping(count))
         case .comparison(let c): return .comparison(c.with(lhs: c.lhs.dropping(count), rhs: c.rhs.dropping(count)))
         }

@@ -38,6 +38,9 @@ public struct Query<T> {
         /// `(condition).count`: how many elements of the collection the condition's key
         /// paths go through satisfy it; which collection is found for the queried class.
         case subquery(QueryPredicate)
+        /// The first `count` conditions of `chain`, all of which (or one of which) must hold:
+        /// what `&&` (`||`) makes.
+        case chain(QueryConditionChain, count: Int)
     }
 
     let node: Node
@@ -50,7 +53,7 @@ public struct Query<T> {
     var path: QueryPath {
         switch node {
         case .path(let path), .aggregate(let path, _): return path
-        case .predicate(let p), .subquery(let p): preconditionFailure("A condition (\(p)) is used where a key path is expected.")
+        case .predicate, .subquery, .chain: preconditionFailure("A condition (\(predicate)) is used where a key path is expected.")
         }
     }
 
@@ -60,7 +63,7 @@ public struct Query<T> {
         case .aggregate(let path, let aggregate): .aggregate(path, aggregate)
         // The empty path marks the collection as not found yet (see `resolvingSubqueries`).
         case .subquery(let p): .subquery(QueryPath([]), p)
-        case .predicate(let p): preconditionFailure("A condition (\(p)) is used where a value is expected.")
+        case .predicate, .chain: preconditionFailure("A condition (\(predicate)) is used where a value is expected.")
         }
     }
 
@@ -82,6 +85,8 @@ public struct Query<T> {
     var predicate: QueryPredicate {
         switch node {
         case .predicate(let p): p
+        case .chain(let chain, let count):
+            chain.isConjunction ? .and(Array(chain.conditions.prefix(count))) : .or(Array(chain.conditions.prefix(count)))
         default: .compare(expression, .equal, .constant(.bool(true)))
         }
     }
@@ -91,7 +96,14 @@ public struct Query<T> {
     static func predicate(_ isIncluded: (Query<T>) -> Query<Bool>) -> QueryPredicate where T: ObjectBase {
         do {
             let info = ClassInfo.of(T.self)
-            let predicate = try isIncluded(Query<T>()).predicate.resolvingSubqueries(in: info)
+            let built = isIncluded(Query<T>()).predicate
+            // Conditions combined in a loop can nest without bound (`q = !(q || c)`): checked
+            // without recursion, before anything walks the predicate recursively.
+            let depth = built.nestingDepth
+            guard depth <= QueryPredicate.maximumDepth else {
+                preconditionFailure("The query's conditions nest \(depth) levels deep; at most \(QueryPredicate.maximumDepth) are allowed. Chains of && (or of ||) are flat and may be of any length: combine conditions in a loop with one operator, or use IN for many values.")
+            }
+            let predicate = try built.resolvingSubqueries(in: info)
             try QueryValidator.validate(predicate, for: info)
             return predicate
         } catch {
@@ -217,9 +229,9 @@ extension Query where T: _QueryCollection, T._QueryElement: _QueryNumeric {
 extension Query where T: _QueryCollection, T._QueryElement: _QueryNumeric & Comparable {
     /// Whether every element lies in `range` (true for an empty collection).
     public func contains(_ range: Range<T._QueryElement>) -> Query<Bool> {
-        Query<Bool>(.predicate(.and(
+        Query<Bool>(.predicate(.and([
             .compare(expression, .greaterOrEqual, .constant(Self.constant(range.lowerBound)), quantifier: .all),
-            .compare(expression, .less, .constant(Self.constant(range.upperBound)), quantifier: .all))))
+            .compare(expression, .less, .constant(Self.constant(range.upperBound)), quantifier: .all)])))
     }
 
     /// Whether every element lies in `range` (true for an empty collection).
@@ -273,15 +285,46 @@ extension Query where T: _QueryMap, T._QueryValue: _Persistable {
 
 // MARK: - Conditions
 
+/// Conditions combined with `&&` (or `||`) one at a time, as a loop does, kept in one
+/// buffer shared by the queries of the chain: each `&&` appends to it in place when its
+/// left side is the newest query of the chain, so that a chain of n conditions takes O(n)
+/// to build and is one flat node of the predicate, however long. A query of the chain
+/// reads only its own prefix, so combining an older one again copies that prefix first.
+final class QueryConditionChain {
+    let isConjunction: Bool
+    var conditions: [QueryPredicate]
+
+    init(isConjunction: Bool, _ conditions: [QueryPredicate]) {
+        self.isConjunction = isConjunction
+        self.conditions = conditions
+    }
+
+    /// `lhs && rhs` (or `lhs || rhs`, if not `isConjunction`).
+    static func combine(_ lhs: Query<Bool>, _ rhs: Query<Bool>, isConjunction: Bool) -> Query<Bool> {
+        let chain: QueryConditionChain
+        if case .chain(let existing, let count) = lhs.node, existing.isConjunction == isConjunction {
+            chain = existing.conditions.count == count
+                ? existing : QueryConditionChain(isConjunction: isConjunction, Array(existing.conditions.prefix(count)))
+        } else {
+            let first = lhs.predicate
+            chain = QueryConditionChain(isConjunction: isConjunction, isConjunction ? first.conjuncts : first.disjuncts)
+        }
+        let added = rhs.predicate
+        chain.conditions.append(contentsOf: isConjunction ? added.conjuncts : added.disjuncts)
+        return Query<Bool>(.chain(chain, count: chain.conditions.count))
+    }
+}
+
+
 extension Query where T == Bool {
     /// Both conditions.
     public static func && (lhs: Query<Bool>, rhs: Query<Bool>) -> Query<Bool> {
-        Query(.predicate(.and(lhs.predicate, rhs.predicate)))
+        QueryConditionChain.combine(lhs, rhs, isConjunction: true)
     }
 
     /// Either condition.
     public static func || (lhs: Query<Bool>, rhs: Query<Bool>) -> Query<Bool> {
-        Query(.predicate(.or(lhs.predicate, rhs.predicate)))
+        QueryConditionChain.combine(lhs, rhs, isConjunction: false)
     }
 
     /// The opposite condition.
@@ -352,9 +395,9 @@ extension Query where T: _QueryComparable {
 extension Query where T: _QueryNumeric & Comparable {
     /// Within `range` (its upper bound excluded).
     public func contains(_ range: Range<T>) -> Query<Bool> {
-        Query<Bool>(.predicate(.and(
+        Query<Bool>(.predicate(.and([
             .compare(expression, .greaterOrEqual, .constant(Self.constant(range.lowerBound))),
-            .compare(expression, .less, .constant(Self.constant(range.upperBound))))))
+            .compare(expression, .less, .constant(Self.constant(range.upperBound)))])))
     }
 
     /// Within `range` (both bounds included): `BETWEEN`.

@@ -6,8 +6,8 @@ extension QueryExecutor {
     /// A predicate compiled for one table.
     indirect enum CompiledPredicate {
         case constant(Bool)
-        case and(CompiledPredicate, CompiledPredicate)
-        case or(CompiledPredicate, CompiledPredicate)
+        case and([CompiledPredicate])
+        case or([CompiledPredicate])
         case not(CompiledPredicate)
         case comparison(CompiledComparison)
     }
@@ -54,8 +54,8 @@ extension QueryExecutor {
     func compilePredicate(_ predicate: QueryPredicate, for table: Table, element: Bool = false) -> CompiledPredicate {
         switch predicate {
         case .constant(let value): return .constant(value)
-        case .and(let a, let b): return .and(compilePredicate(a, for: table, element: element), compilePredicate(b, for: table, element: element))
-        case .or(let a, let b): return .or(compilePredicate(a, for: table, element: element), compilePredicate(b, for: table, element: element))
+        case .and(let conditions): return .and(conditions.map { compilePredicate($0, for: table, element: element) })
+        case .or(let conditions): return .or(conditions.map { compilePredicate($0, for: table, element: element) })
         case .not(let a): return .not(compilePredicate(a, for: table, element: element))
         case .comparison(let c):
             let c = c.normalized
@@ -108,8 +108,12 @@ extension QueryExecutor {
     func matches(_ predicate: CompiledPredicate, _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer) throws(StorageError) -> Bool {
         switch predicate {
         case .constant(let value): return value
-        case .and(let a, let b): return try matches(a, table, key, row) ? try matches(b, table, key, row) : false
-        case .or(let a, let b): return try matches(a, table, key, row) ? true : try matches(b, table, key, row)
+        case .and(let conditions):
+            for condition in conditions where !(try matches(condition, table, key, row)) { return false }
+            return true
+        case .or(let conditions):
+            for condition in conditions where try matches(condition, table, key, row) { return true }
+            return false
         case .not(let a): return !(try matches(a, table, key, row))
         case .comparison(let c):
             if let direct = c.directField, case .values(let right) = c.rhs {
@@ -131,8 +135,12 @@ extension QueryExecutor {
     func matches(_ predicate: CompiledPredicate, element: QueryValue) -> Bool {
         switch predicate {
         case .constant(let value): return value
-        case .and(let a, let b): return matches(a, element: element) && matches(b, element: element)
-        case .or(let a, let b): return matches(a, element: element) || matches(b, element: element)
+        case .and(let conditions):
+            for condition in conditions where !matches(condition, element: element) { return false }
+            return true
+        case .or(let conditions):
+            for condition in conditions where matches(condition, element: element) { return true }
+            return false
         case .not(let a): return !matches(a, element: element)
         case .comparison(let c):
             let right = elementSide(c.rhs, element)

@@ -147,7 +147,7 @@ extension QueryExecutor {
             guard let value else { continue }
             tests.append((RowTest(field: field, op: c.op, constant: value, negated: c.quantifier == .none), c))
         }
-        let rest = residual.isEmpty ? nil : residual.dropFirst().reduce(residual[0]) { .and($0, $1) }
+        let rest: CompiledPredicate? = residual.isEmpty ? nil : residual.count == 1 ? residual[0] : .and(residual)
         return CompiledFilter(tests: tests, constants: constants, residual: rest)
     }
 

@@ -72,7 +72,7 @@ extension QueryExecutor {
                     // The index answered that condition exactly: only the others need the rows.
                     conjuncts.remove(at: answered)
                 }
-                return try filter(found.keys, conjuncts.dropFirst().reduce(conjuncts[0]) { .and($0, $1) }, table)
+                return try filter(found.keys, conjuncts.isEmpty ? .constant(true) : .all(conjuncts), table)
             }
         } else if useIndexes, let found = try indexCandidates(conjuncts: CollectionOfOne(predicate), table) {
             // One condition: if the index answered it exactly, no row need be read.

@@ -20,7 +20,7 @@ struct QueryParser {
         var steps: [QueryStep] { [.filter(predicate)] + trailing }
     }
 
-    static let maximumDepth = 200
+    static let maximumDepth = QueryPredicate.maximumDepth
 
     let text: String
     let tokens: [Token]
@@ -141,21 +141,22 @@ struct QueryParser {
     private mutating func parseOr() throws(RealmError) -> QueryPredicate {
         try enter()
         defer { depth -= 1 }
-        var result = try parseAnd()
+        // A chain of ORs (and of ANDs) of any length is one flat node.
+        var alternatives = [try parseAnd()]
         while isKeyword("OR") || isSymbol("||") {
             advance()
-            result = .or(result, try parseAnd())
+            alternatives.append(try parseAnd())
         }
-        return result
+        return .any(alternatives)
     }
 
     private mutating func parseAnd() throws(RealmError) -> QueryPredicate {
-        var result = try parseNot()
+        var conditions = [try parseNot()]
         while isKeyword("AND") || isSymbol("&&") {
             advance()
-            result = .and(result, try parseNot())
+            conditions.append(try parseNot())
         }
-        return result
+        return .all(conditions)
     }
 
     private mutating func parseNot() throws(RealmError) -> QueryPredicate {

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// What the current thread found lately while building queries: the property names key paths
 /// read, the classes' infos, and the predicate shapes that passed validation.
 ///
@@ -34,25 +28,7 @@ final class ThreadMemo {
     @exclusivity(unchecked) var validatedShapes = RecentEntries<ObjectIdentifier, QueryPredicate>(capacity: 16)
 
     /// The calling thread's memo, made on first use and released when the thread ends.
-    static var current: ThreadMemo {
-        if let existing = pthread_getspecific(key) {
-            return Unmanaged<ThreadMemo>.fromOpaque(existing).takeUnretainedValue()
-        }
-        let memo = ThreadMemo()
-        pthread_setspecific(key, Unmanaged.passRetained(memo).toOpaque())
-        return memo
-    }
+    static var current: ThreadMemo { threadLocal.value { ThreadMemo() } }
 
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        #if canImport(Darwin)
-        let status = pthread_key_create(&key) { Unmanaged<ThreadMemo>.fromOpaque($0).release() }
-        #else
-        let status = pthread_key_create(&key) { pointer in
-            if let pointer { Unmanaged<ThreadMemo>.fromOpaque(pointer).release() }
-        }
-        #endif
-        precondition(status == 0, "pthread_key_create failed (\(status)): the process has used up its thread-specific keys")
-        return key
-    }()
+    private static let threadLocal = ThreadLocal<ThreadMemo>()
 }

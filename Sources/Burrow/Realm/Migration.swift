@@ -258,28 +258,37 @@ struct OldObject {
     /// it holds alone or in a list or set (those in a map stay as they are): what a new parent
     /// can take, where the original belongs to its old parent for good. The originals of a
     /// field the migration drops are deleted after the block.
+    ///
+    /// The objects to copy wait in a worklist, so that a chain of embedded objects of any
+    /// depth is copied with the same stack as one object.
     static func unmanagedCopy(ofEmbedded object: ObjectBase) -> ObjectBase {
-        let copy = type(of: object).init()
-        for property in object.objectSchema.properties where property.type != .linkingObjects {
-            guard var value = object.value(forKey: property.name) else { continue }
-            if property.type == .object, !property.isMap {
-                if let embedded = value as? EmbeddedObject {
-                    value = unmanagedCopy(ofEmbedded: embedded)
-                } else if let elements = value as? any Sequence {
-                    value = copyingEmbedded(elements)
+        let root = type(of: object).init()
+        var pending: [(original: ObjectBase, copy: ObjectBase)] = [(object, root)]
+        // An empty copy of `embedded`, filled when the worklist reaches it.
+        func copy(_ embedded: ObjectBase) -> ObjectBase {
+            let copy = type(of: embedded).init()
+            pending.append((embedded, copy))
+            return copy
+        }
+        while let (original, target) = pending.popLast() {
+            for property in original.objectSchema.properties where property.type != .linkingObjects {
+                guard var value = original.value(forKey: property.name) else { continue }
+                if property.type == .object, !property.isMap {
+                    if let linked = value as? ObjectBase {
+                        value = linked is EmbeddedObject ? copy(linked) : linked
+                    } else if let elements = value as? any Sequence {
+                        value = elements.map { element -> Any in
+                            if let embedded = element as? EmbeddedObject { return copy(embedded) }
+                            return element
+                        }
+                    } else {
+                        continue  // a nil link, as the new copy's is already
+                    }
                 }
+                target.setValue(value, forKey: property.name)
             }
-            copy.setValue(value, forKey: property.name)
         }
-        return copy
-    }
-
-    /// The elements of a list or set of objects, with the embedded ones copied.
-    private static func copyingEmbedded(_ elements: some Sequence) -> [Any] {
-        elements.map { element -> Any in
-            if let embedded = element as? EmbeddedObject { return unmanagedCopy(ofEmbedded: embedded) }
-            return element
-        }
+        return root
     }
 
     /// The value of field `field`, as a Swift value (links as the linked objects now).

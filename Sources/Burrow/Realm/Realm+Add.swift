@@ -59,9 +59,10 @@ extension Realm {
             }
             let values = unmanagedFields(of: object, table).map(\.value)
             write.added.append(object)
+            if !table.info.objectHoldingProperties.isEmpty { write.addedHolders.append((object, table.info)) }
             bind(object, to: table, key: existing)
             try withCascadePolicy(update, in: write) { () throws(RealmError) in
-                try setProperties(object, table, values: values.enumerated().filter { $0.offset != primaryKey }.map { ($0.offset, $0.element) }, in: write)
+                try setLinkedProperties(object, table, values: values.enumerated().filter { $0.offset != primaryKey }.map { ($0.offset, $0.element) }, in: write)
             }
             return object
         }
@@ -130,6 +131,7 @@ extension Realm {
                 }
             }
             write.added.append(object)
+            if !info.objectHoldingProperties.isEmpty { write.addedHolders.append((object, info)) }
             write.changes?.inserted(key, in: table.id)
             bind(object, to: table, key: key)
             try write.reader.put(table.rowsTree, key, row.bytes)
@@ -137,8 +139,44 @@ extension Realm {
         } catch {
             throw RealmError(error)
         }
-        try setProperties(object, table, values: linked, in: write)
         noteChange()
+        try setLinkedProperties(object, table, values: linked, in: write)
+    }
+
+    /// An object made managed whose links and collections (`values`, by property) are still
+    /// to be set, under the update policy of the add that reached it.
+    struct PendingLinks {
+        let object: ObjectBase
+        let table: Table
+        let values: [(Int, Any)]
+        let policy: UpdatePolicy
+    }
+
+    /// Sets `values` (links and collections, or every property of an object an update found)
+    /// on the newly managed `object`, throwing the first error a setter records.
+    ///
+    /// The unmanaged objects they link to are added at once (rows written, keys known, so that
+    /// a cycle finds them), but their own links wait in the transaction's worklist, which the
+    /// outermost call works through in the order the objects were reached. So adding a graph
+    /// of any depth (a chain of 100,000 links) takes the same stack as adding one object.
+    func setLinkedProperties(_ object: ObjectBase, _ table: Table, values: [(Int, Any)], in write: WriteState) throws(RealmError) {
+        guard !values.isEmpty else { return }
+        write.pendingLinks.append(PendingLinks(object: object, table: table, values: values, policy: write.cascadePolicy))
+        guard !write.isSettingLinks else { return }
+        write.isSettingLinks = true
+        let saved = write.cascadePolicy
+        defer {
+            write.isSettingLinks = false
+            write.pendingLinks.removeAll(keepingCapacity: true)
+            write.nextPendingLinks = 0
+            write.cascadePolicy = saved
+        }
+        while write.nextPendingLinks < write.pendingLinks.count {
+            let next = write.pendingLinks[write.nextPendingLinks]
+            write.nextPendingLinks += 1
+            write.cascadePolicy = next.policy
+            try setProperties(next.object, next.table, values: next.values, in: write)
+        }
     }
 
     /// `probePrimaryKey` with its error in public form.

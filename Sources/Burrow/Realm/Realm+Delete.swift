@@ -51,7 +51,26 @@ extension Realm {
 
     /// Deletes object `key` of `table`: links to it are removed, the embedded objects it owns
     /// are deleted, and its row, index entries and backlinks go.
+    ///
+    /// The embedded objects wait in the transaction's worklist, which the outermost call works
+    /// through: deleting an object that owns a chain of embedded objects of any depth takes
+    /// the same stack as deleting one.
     func deleteObject(_ table: Table, _ key: ObjectKey, in write: WriteState) throws(RealmError) {
+        write.pendingDeletes.append((table, key))
+        guard !write.isDeleting else { return }
+        write.isDeleting = true
+        defer {
+            write.isDeleting = false
+            write.pendingDeletes.removeAll(keepingCapacity: true)
+        }
+        while let next = write.pendingDeletes.popLast() {
+            try deleteOne(next.table, next.key, in: write)
+        }
+    }
+
+    /// Deletes object `key` of `table`; the embedded objects it owns are queued for
+    /// `deleteObject`.
+    private func deleteOne(_ table: Table, _ key: ObjectKey, in write: WriteState) throws(RealmError) {
         do {
             guard let row = try write.reader.withValue(table.rowsTree, key.bytes, { Array($0) }) else { return }
             try removeIncomingLinks(to: table, key, in: write)

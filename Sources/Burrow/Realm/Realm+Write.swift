@@ -121,6 +121,7 @@ extension Realm {
             throw RealmError(error)
         }
         self.write = nil
+        for (object, info) in write.addedHolders { info.dropUnmanagedValues(of: object) }
         let base = write.silenced.isEmpty ? nil : FrozenVersion(
             configuration: configuration, reader: snapshotReader, schema: currentFileSchema, knownTypes: knownTypes)
         try moveToLatest(ownCommit: write.schemaChanged ? nil : receipt.version)

@@ -24,6 +24,9 @@ final class WriteState {
     /// Objects this transaction made managed, so that cancelling makes them the unmanaged
     /// objects they were (their fields kept their unmanaged values meanwhile).
     @exclusivity(unchecked) var added: [ObjectBase] = []
+    /// The objects of `added` whose class has links or collections, with its info: once the
+    /// transaction commits, they let go of the unmanaged values those held.
+    @exclusivity(unchecked) var addedHolders: [(object: ObjectBase, info: ClassInfo)] = []
     /// A buffer that index keys are built in, one at a time, reused so that adding an object
     /// allocates no array per index entry.
     @exclusivity(unchecked) var keyBuffer: [UInt8] = []
@@ -35,6 +38,16 @@ final class WriteState {
     /// The update policy for unmanaged objects a change links to: that of the `add` or
     /// `create` in progress, `.error` for plain property changes.
     @exclusivity(unchecked) var cascadePolicy: UpdatePolicy = .error
+    /// Objects made managed whose links and collections are still to be set, in the order
+    /// they were reached, and the next one to set (see `Realm.setLinkedProperties`).
+    @exclusivity(unchecked) var pendingLinks: [Realm.PendingLinks] = []
+    @exclusivity(unchecked) var nextPendingLinks = 0
+    /// Whether a call is working through `pendingLinks`; a nested call only appends to it.
+    @exclusivity(unchecked) var isSettingLinks = false
+    /// Objects to delete (an object and the embedded objects it owns), and whether a call is
+    /// working through them (see `Realm.deleteObject`).
+    @exclusivity(unchecked) var pendingDeletes: [(table: Table, key: ObjectKey)] = []
+    @exclusivity(unchecked) var isDeleting = false
     /// What the transaction changed, recorded while some change stream observes the file.
     @exclusivity(unchecked) var changes: ChangeSet?
     /// The streams this transaction's commit leaves silent (`write(withoutNotifying:)`).
