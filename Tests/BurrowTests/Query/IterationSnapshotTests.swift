@@ -93,8 +93,8 @@ final class IterHolder: Object {
         try realm.write {
             for item in byRank {
                 ids.append(item.id)
-                item.rank = -item.rank - 1  // each visited object moves to the front
-                #expect(byRank[0].id == item.id)  // subscripts stay live
+                item.rank += 1000  // each visited object moves to the end
+                #expect(byRank[byRank.count - 1].id == item.id)  // subscripts stay live
             }
         }
         #expect(ids == Array(0..<20))
@@ -105,9 +105,10 @@ final class IterHolder: Object {
         let items = realm.objects(IterItem.self)
         var visited = 0
         try realm.write {
-            for item in items {
+            for _ in items {
                 visited += 1
-                try realm.add(IterItem(value: ["id": 1000 + item.id]))
+                if visited > 10 { break }  // a live iteration would never end
+                try realm.add(IterItem(value: ["id": 1000 + visited]))
             }
         }
         #expect(visited == 10)
@@ -187,17 +188,21 @@ final class IterHolder: Object {
         }
         let items = realm.objects(IterItem.self).where { $0.rank >= 0 }
         var ids: [Int] = []
+        var ranks: [Int] = []
         for item in items {
             ids.append(item.id)
-            // Each commit moves the realm to a new version: the iterator must not keep reading
-            // rows of the version it started in.
+            ranks.append(item.rank)
+            // Each commit moves the realm to a new version: the iterator must read the next
+            // objects there, not the rows of the version it started in.
             try realm.write {
-                if let next = realm.object(ofType: IterItem.self, forPrimaryKey: item.id + 1) { next.rank = item.id + 1000 }
+                if let next = realm.object(ofType: IterItem.self, forPrimaryKey: item.id + 1) { next.rank = item.id + 1001 }
                 try realm.add(IterItem(value: ["id": 10_000 + item.id, "rank": -1]))
+                try realm.delete(item)
             }
         }
         #expect(ids == Array(0..<300))
-        #expect(items.count == 300)
+        #expect(ranks == [0] + Array(1001..<1300))
+        #expect(items.isEmpty)
     }
 
     // MARK: List
