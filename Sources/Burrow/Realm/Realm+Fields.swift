@@ -104,7 +104,7 @@ extension Realm {
             let oldPayload = fullPayload(oldRowPayload, table, key, field)
             if oldPayload == payload { return }
             if property.isPrimary {
-                throw RealmError(.invalidArgument, "The primary key '\(property.name)' of \(table.name) cannot be changed once the object is in a realm. Create a new object with the new key instead.")
+                throw RealmError(.invalidArgument, "Primary key can't be changed after an object is inserted: '\(property.name)' of \(table.name) \(key). Create a new object with the new key instead.")
             }
             try updateBacklinks(table, key, field, old: oldPayload, new: payload, in: write)
             if let tree = table.fieldIndexTrees[field] {
