@@ -14,7 +14,7 @@ import Testing
     @Test func testRandomChangesDuringIterationVisitEachStartingElementOnceInOrder() throws {
         let seed = self.seed
         print("IterationSnapshotModelTests seed \(seed) (BURROW_SEED=\(seed) replays it)")
-        var random = SplitMix(seed)
+        var random = SeededRandom(seed: seed)
         let realm = try Realm(configuration: temporaryInMemoryConfiguration())
         var nextId = 0
         for round in 0..<rounds {
@@ -22,8 +22,8 @@ import Testing
                 try realm.write {
                     try realm.deleteAll()
                     let holder = try realm.create(IterHolder.self, value: ["id": 1])
-                    for _ in 0..<Int(random.next() % 40) {
-                        let item = try realm.create(IterItem.self, value: ["id": nextId, "rank": Int(random.next() % 20), "group": Int(random.next() % 2)])
+                    for _ in 0..<random.next(upperBound: 40) {
+                        let item = try realm.create(IterItem.self, value: ["id": nextId, "rank": random.next(upperBound: 20), "group": random.next(upperBound: 2)])
                         nextId += 1
                         holder.items.append(item)
                         holder.itemSet.insert(item)
@@ -50,18 +50,18 @@ import Testing
                     func mutate() throws {
                         let all = Array(realm.objects(IterItem.self))
                         guard !all.isEmpty else { return }
-                        let item = all[Int(random.next() % UInt64(all.count))]
+                        let item = all[random.next(upperBound: all.count)]
                         switch random.next() % 8 {
                         case 0: try realm.delete(item)
-                        case 1: item.rank = Int(random.next() % 20)
+                        case 1: item.rank = random.next(upperBound: 20)
                         case 2: item.group = 1 - item.group
                         case 3:
                             let added = try realm.create(IterItem.self, value: ["id": nextId, "group": 0])
                             nextId += 1
-                            holder.items.insert(added, at: Int(random.next() % UInt64(holder.items.count + 1)))
+                            holder.items.insert(added, at: random.next(upperBound: holder.items.count + 1))
                             holder.itemSet.insert(added)
                             holder.itemMap["k\(added.id)"] = added
-                        case 4: if !holder.items.isEmpty { holder.items.remove(at: Int(random.next() % UInt64(holder.items.count))) }
+                        case 4: if !holder.items.isEmpty { holder.items.remove(at: random.next(upperBound: holder.items.count)) }
                         case 5: if holder.items.count > 1 { holder.items.move(from: 0, to: holder.items.count - 1) }
                         case 6:
                             holder.itemSet.remove(item)
@@ -73,7 +73,7 @@ import Testing
                     func visit(_ object: ObjectBase?) throws {
                         guard let object else { return }
                         visited.append(object._state!.key)
-                        for _ in 0..<Int(random.next() % 3) { try mutate() }
+                        for _ in 0..<random.next(upperBound: 3) { try mutate() }
                     }
                     switch kind {
                     case .results: for item in realm.objects(IterItem.self) { try visit(item) }
@@ -87,18 +87,5 @@ import Testing
                 #expect(visited == expected, "round \(round), \(kind), seed \(seed)")
             }
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so that a seed replays a run.
-private struct SplitMix {
-    private var state: UInt64
-    init(_ seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1330_11EB
-        return z ^ (z >> 31)
     }
 }
