@@ -90,25 +90,58 @@ final class PKChangeLabel: Object {
         #expect(realm.object(ofType: PKChangeItem.self, forPrimaryKey: 3) != nil)
     }
 
-    @Test func testChangingAPrimaryKeyInAMigrationFailsOpeningAndLeavesTheFile() throws {
+    /// A file of items 1, 2 and 3 at schema version 1.
+    private func itemsFile() throws -> Realm.Configuration {
         var v1 = temporaryConfiguration()
         v1.objectTypes = [PKChangeItem.self]
         v1.schemaVersion = 1
-        do {
-            let realm = try Realm(configuration: v1)
-            try realm.write { try realm.add(PKChangeItem(value: ["id": 1, "name": "one"])) }
+        let realm = try Realm(configuration: v1)
+        try realm.write {
+            for id in 1...3 { try realm.add(PKChangeItem(value: ["id": id, "name": "item \(id)"])) }
         }
+        return v1
+    }
+
+    @Test func testAMigrationCanChangePrimaryKeys() throws {
+        var v2 = try itemsFile()
+        v2.schemaVersion = 2
+        v2.migrationBlock = { migration, _ in
+            migration.enumerateObjects(ofType: PKChangeItem.className()) { _, newObject in
+                newObject!["id"] = (newObject!["id"] as! Int) * 100
+            }
+        }
+        let realm = try Realm(configuration: v2)
+        #expect(realm.objects(PKChangeItem.self).sorted(byKeyPath: "id").map(\.id) == [100, 200, 300])
+        #expect(realm.object(ofType: PKChangeItem.self, forPrimaryKey: 200)?.name == "item 2")
+        #expect(realm.object(ofType: PKChangeItem.self, forPrimaryKey: 2) == nil)
+        // The old keys are free again, and the new ones taken; outside a migration keys stay.
+        try realm.write {
+            try realm.add(PKChangeItem(value: ["id": 2, "name": "new 2"]))
+            #expect(throws: RealmError.self) { try realm.add(PKChangeItem(value: ["id": 300])) }
+        }
+        #expect(realm.object(ofType: PKChangeItem.self, forPrimaryKey: 2)?.name == "new 2")
+        #expect(realm.object(ofType: PKChangeItem.self, forPrimaryKey: 200)?.name == "item 2")
+        #expect(realm.objects(PKChangeItem.self).count == 4)
+        let item = try #require(realm.object(ofType: PKChangeItem.self, forPrimaryKey: 100))
+        #expect(throws: RealmError.self) { try realm.write { item.id = 1 } }
+        _ = try realm.storage.snapshot().verify()
+    }
+
+    @Test func testAMigrationGivingAnExistingPrimaryKeyFailsAndLeavesTheFile() throws {
+        let v1 = try itemsFile()
         var v2 = v1
         v2.schemaVersion = 2
         v2.migrationBlock = { migration, _ in
-            migration.enumerateObjects(ofType: PKChangeItem.className()) { _, newObject in newObject!["id"] = 2 }
+            migration.enumerateObjects(ofType: PKChangeItem.className()) { _, newObject in
+                if newObject!["id"] as! Int == 1 { newObject!["id"] = 3 }
+            }
         }
         #expect {
             _ = try Realm(configuration: v2)
         } throws: { error in
-            (error as? RealmError)?.description.contains(Self.reason) == true
+            (error as? RealmError)?.code == .primaryKeyExists
         }
         let realm = try Realm(configuration: v1)
-        #expect(realm.object(ofType: PKChangeItem.self, forPrimaryKey: 1)?.name == "one")
+        #expect(realm.objects(PKChangeItem.self).sorted(byKeyPath: "id").map(\.name) == ["item 1", "item 2", "item 3"])
     }
 }
