@@ -55,6 +55,10 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, _Pers
     public var startIndex: Int { 0 }
     public var endIndex: Int { keys.count }
 
+    // Iteration walks `keys`, the linking objects found when this value was read: changing
+    // links or deleting objects inside the loop visits each of them exactly once (a deleted
+    // one invalidated), as RealmSwift's enumeration does.
+
     public subscript(position: Int) -> Element {
         guard let owner, let state = owner._state, let originTable else { preconditionFailure("LinkingObjects of an unmanaged object are empty") }
         return state.source.context.object(originTable, keys[position]) as! Element

@@ -71,9 +71,18 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
         }
     }
 
-    /// Iterates over the elements as they are when iteration starts (one scan when managed).
+    /// Iterates over the elements as they are when iteration starts (one scan when managed), as
+    /// RealmSwift does: appending, inserting, moving or removing elements, or deleting objects,
+    /// inside the loop visits each of those elements exactly once, in their order at the start.
+    /// A deleted object is still visited, invalidated (`isInvalidated`). `count` and subscripts
+    /// stay live.
     public func makeIterator() -> IndexingIterator<[Element]> {
         elements.makeIterator()
+    }
+
+    /// The elements, each transformed by `transform`, as iteration visits them (one scan).
+    public func map<T, E: Error>(_ transform: (Element) throws(E) -> T) throws(E) -> [T] {
+        try elements.map(transform)
     }
 
     private func checkIndex(_ index: Int, allowingEnd: Bool) {

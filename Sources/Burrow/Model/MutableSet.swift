@@ -26,6 +26,18 @@ public final class MutableSet<Element: _Persistable>: RandomAccessCollection, _C
     public var endIndex: Int { count }
     public subscript(position: Int) -> Element { elements[position] }
 
+    /// Iterates over the elements as they are when iteration starts (one scan when managed):
+    /// inserting or removing elements, or deleting objects, inside the loop visits each of
+    /// those elements exactly once. A deleted object is still visited, invalidated.
+    public func makeIterator() -> IndexingIterator<[Element]> {
+        elements.makeIterator()
+    }
+
+    /// The elements, each transformed by `transform`, as iteration visits them (one scan).
+    public func map<T, E: Error>(_ transform: (Element) throws(E) -> T) throws(E) -> [T] {
+        try elements.map(transform)
+    }
+
     /// The number of elements (one field read when managed).
     public var count: Int {
         guard let binding, let field = binding.field else { return storage.count }

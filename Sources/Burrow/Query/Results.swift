@@ -116,6 +116,63 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
         return owner.object(evaluation.table!, evaluation.keys[position], row: evaluation.rows?[position]) as! Element
     }
 
+    /// Iterates over the objects as they were when iteration began, as RealmSwift does: the
+    /// loop walks the object keys the results held at that moment, so deleting, changing or
+    /// adding objects inside the loop (even taking an object out of the filter, or moving it in
+    /// the sort) visits each of those objects exactly once, in their order at the start. An
+    /// object deleted before the loop reaches it is still visited, invalidated
+    /// (`isInvalidated`), as RealmSwift's enumeration yields it. `count`, `first` and
+    /// subscripts stay live: inside the loop they see the changes.
+    ///
+    /// `for`-`in`, `forEach`, `map`, `filter`, `reduce`, `enumerated()` and `lazy` all iterate
+    /// this way. Confined to the realm's isolation, like the results.
+    public func makeIterator() -> Iterator {
+        let evaluation = current
+        return Iterator(owner: owner, table: evaluation.table, keys: evaluation.keys, rows: evaluation.rows, stamp: evaluation.stamp)
+    }
+
+    /// The objects, each transformed by `transform`, visited as iteration visits them (as they
+    /// were when the call began; see `makeIterator()`).
+    public func map<T, E: Error>(_ transform: (Element) throws(E) -> T) throws(E) -> [T] {
+        var iterator = makeIterator()
+        var mapped: [T] = []
+        mapped.reserveCapacity(iterator.keys.count)
+        while let object = iterator.next() { mapped.append(try transform(object)) }
+        return mapped
+    }
+
+    /// Iterates over the objects of `Results` as they were when iteration began: the object
+    /// keys evaluated then (shared with the results, not copied). Confined to the realm's
+    /// isolation.
+    public struct Iterator: IteratorProtocol {
+        private let owner: Realm
+        private let table: Table?
+        fileprivate let keys: [ObjectKey]
+        /// The rows the evaluation read for `keys`, valid while the realm stays at `stamp`.
+        private let rows: [UnsafeRawBufferPointer]?
+        private let stamp: UInt64
+        private var position = 0
+
+        fileprivate init(owner: Realm, table: Table?, keys: [ObjectKey], rows: [UnsafeRawBufferPointer]?, stamp: UInt64) {
+            self.owner = owner
+            self.table = table
+            self.keys = keys
+            self.rows = rows
+            self.stamp = stamp
+        }
+
+        /// The next object (invalidated if it was deleted since iteration began), or nil.
+        public mutating func next() -> Element? {
+            guard position < keys.count else { return nil }
+            defer { position += 1 }
+            // A row read by the evaluation lives as long as the version it was read in: only
+            // while the realm has not changed since.
+            let row = owner.changeStamp == stamp ? rows?[position] : nil
+            let object = owner.object(table!, keys[position], row: row) as! Element
+            return object
+        }
+    }
+
     /// Sets `key` to `value` on every object, as `setValue(_:forKey:)` on each would: a bulk
     /// update that reads no property it does not change. Must be called in a write
     /// transaction; a value that does not fit is recorded and thrown at commit.

@@ -19,6 +19,9 @@ import Foundation
 ///         }
 ///     }
 ///
+/// The block may change primary keys (`newObject["id"] = …`), as in RealmSwift; each new key
+/// must be one no other object has at that moment (`.primaryKeyExists` otherwise).
+///
 /// An error the block causes (a value of the wrong type, an unknown property) fails the
 /// migration's commit: opening throws it, and the file is left as it was.
 public final class Migration {

@@ -104,7 +104,10 @@ extension Realm {
             let oldPayload = fullPayload(oldRowPayload, table, key, field)
             if oldPayload == payload { return }
             if property.isPrimary {
-                throw RealmError(.invalidArgument, "The primary key '\(property.name)' of \(table.name) cannot be changed once the object is in a realm. Create a new object with the new key instead.")
+                guard write.primaryKeysMayChange else {
+                    throw RealmError(.invalidArgument, "Primary key can't be changed after an object is inserted: '\(property.name)' of \(table.name) \(key). Create a new object with the new key instead.")
+                }
+                try movePrimaryKey(table, key, property, from: oldPayload, to: payload, in: write)
             }
             try updateBacklinks(table, key, field, old: oldPayload, new: payload, in: write)
             if let tree = table.fieldIndexTrees[field] {
@@ -120,6 +123,19 @@ extension Realm {
             throw RealmError(wrapping: error)
         }
         noteChange()
+    }
+
+    /// Gives object `key` the primary key `new` instead of `old` (in a migration): the object
+    /// keeps its object key, so a primary key whose derived key is not `key` is mapped to it in
+    /// the `pk/<id>` tree (see `ObjectKey(derivedFrom:)`). Throws `.primaryKeyExists` if
+    /// another object has `new`.
+    private func movePrimaryKey(_ table: Table, _ key: ObjectKey, _ property: StoredProperty, from old: [UInt8]?, to new: [UInt8]?, in write: WriteState) throws {
+        let oldValue = indexValue(old, property), newValue = indexValue(new, property)
+        if case .found(let holder, _) = try probePrimaryKey(table, newValue, in: write), holder != key {
+            throw RealmError(.primaryKeyExists, "A \(table.name) with primary key \(Self.describe(newValue)) already exists; the migration cannot give it to \(table.name) \(key) as well.")
+        }
+        if ObjectKey(derivedFrom: oldValue) != key { try write.reader.delete(table.primaryKeyTree, IndexKey.encode(oldValue)) }
+        if ObjectKey(derivedFrom: newValue) != key { try write.reader.put(table.primaryKeyTree, IndexKey.encode(newValue), key.bytes) }
     }
 
     /// The value an index holds for a payload of `property` (links are not indexed).

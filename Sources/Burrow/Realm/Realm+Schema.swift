@@ -159,7 +159,9 @@ extension Realm {
                 orphans += try migrateRows(of: info, from: old)
             }
             if versionRaised, !isNewFile, let block = configuration.migrationBlock {
+                write.primaryKeysMayChange = true
                 block(Migration(realm: self, oldSchemaVersion: oldVersion, oldSchema: oldSchema, before: before), oldVersion)
+                write.primaryKeysMayChange = false
             }
             // After the block, which may still read them as the old objects' values.
             try deleteEmbeddedOrphans(orphans, in: write)

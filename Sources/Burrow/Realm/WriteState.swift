@@ -35,6 +35,9 @@ final class WriteState {
     @exclusivity(unchecked) var failure: RealmError?
     /// Whether the transaction changed the stored schema.
     @exclusivity(unchecked) var schemaChanged = false
+    /// Whether a managed object's primary key may change: only while a migration block runs,
+    /// as in RealmSwift.
+    @exclusivity(unchecked) var primaryKeysMayChange = false
     /// The update policy for unmanaged objects a change links to: that of the `add` or
     /// `create` in progress, `.error` for plain property changes.
     @exclusivity(unchecked) var cascadePolicy: UpdatePolicy = .error
