@@ -55,19 +55,28 @@ enum QueryPredicate: Sendable, CustomStringConvertible {
     /// How deeply the predicate's conditions nest (a comparison without a subquery: 1), found
     /// without recursion, so that a predicate too deep to walk recursively can be refused.
     var nestingDepth: Int {
+        if case .comparison(let c) = self {
+            switch (c.lhs, c.rhs) {
+            case (.subquery, _), (_, .subquery): break
+            default: return 1
+            }
+        }
         var deepest = 0
-        var pending: [(QueryPredicate, Int)] = [(self, 1)]
-        while let (predicate, depth) = pending.popLast() {
+        // Starts empty, so a lone condition (the common case) allocates nothing.
+        var pending: [(QueryPredicate, Int)] = []
+        var next: (QueryPredicate, Int)? = (self, 1)
+        while let (predicate, depth) = next {
             deepest = max(deepest, depth)
             switch predicate {
             case .constant: break
-            case .and(let conditions), .or(let conditions): pending += conditions.map { ($0, depth + 1) }
+            case .and(let conditions), .or(let conditions):
+                for condition in conditions { pending.append((condition, depth + 1)) }
             case .not(let inner): pending.append((inner, depth + 1))
             case .comparison(let c):
-                for side in [c.lhs, c.rhs] {
-                    if case .subquery(_, let inner) = side { pending.append((inner, depth + 1)) }
-                }
+                if case .subquery(_, let inner) = c.lhs { pending.append((inner, depth + 1)) }
+                if case .subquery(_, let inner) = c.rhs { pending.append((inner, depth + 1)) }
             }
+            next = pending.popLast()
         }
         return deepest
     }

@@ -89,7 +89,7 @@ extension QueryExecutor {
             try scanRows(table, where: { row in
                 fold.add(row, at: Self.fixedPayload(row, field))
                 return false  // no key needed
-            }) { _, _ in }
+            }) { _, _ in true }
         }
         return fold.result(aggregate)
     }

@@ -82,12 +82,20 @@ extension QueryExecutor {
         var keys: [ObjectKey] = []
         var rows: [UnsafeRawBufferPointer] = []
         // Most rows fail a row test, which needs no object key.
-        try scanRows(table, where: { compiled.mayMatch($0) }) { row, key throws(StorageError) in
-            if try matches(compiled, table, key, row) {
-                keys.append(key)
-                rows.append(row)
+        var failure: StorageError?
+        try scanRows(table, where: { compiled.mayMatch($0) }) { row, key in
+            do throws(StorageError) {
+                if try matches(compiled, table, key, row) {
+                    keys.append(key)
+                    rows.append(row)
+                }
+                return true
+            } catch {
+                failure = error
+                return false
             }
         }
+        if let failure { throw failure }
         return (keys, rows)
     }
 
@@ -172,6 +180,7 @@ extension QueryExecutor {
         try scanRows(table, where: { _ in true }) { row, key in
             keys.append(key)
             ints.append(Self.fixedPayload(row, field).map { Int64(bitPattern: ValueCodec.u64(row, $0)) })
+            return true
         }
         return (keys, ints)
     }
