@@ -280,8 +280,16 @@ package final class Storage: Sendable {
         guard let problem = try unreadablePart(of: newest, device: device, size: size) else {
             // The newest meta holds. A damaged other meta is reported all the same: it may have
             // held a newer commit, torn or damaged since.
+            // So is another meta than the one a crash or a power loss leaves beside it: the
+            // newest commit's meta may have been written over by an older copy.
             var recovery: StorageRecovery?
-            if other == nil {
+            if let other {
+                if let detail = unexpectedPartner(of: newest, other: other) {
+                    recovery = StorageRecovery(
+                        droppedVersion: nil, openedVersion: newest.meta.version,
+                        reason: .damagedMeta(slot: other.slot, offset: other.slot * pageSize, detail: detail))
+                }
+            } else {
                 let slot = 1 - newest.slot
                 recovery = StorageRecovery(
                     droppedVersion: nil, openedVersion: newest.meta.version,

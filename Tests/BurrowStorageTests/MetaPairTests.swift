@@ -1,0 +1,112 @@
+import Testing
+@testable import BurrowStorage
+
+/// Opening checks the pair of metas on every open, not only when it falls back: the newest meta
+/// builds on the version in the other slot (its `listBase`), and a crash or a power loss leaves
+/// exactly that pair. An older copy of a meta page written over one of them is reported, never
+/// opened silently (Architecture.md, "What a damaged file does").
+@Suite("MetaPair")
+struct MetaPairTests {
+    /// A file on a simulated disk after versions 1 to 6, each committed `.full` on its own (so
+    /// version v's meta is in slot v mod 2, listing its pages, and builds on v − 1), with the
+    /// image after each version.
+    struct History {
+        let pageSize = 4096
+        var images: [UInt64: [UInt8]] = [:]
+
+        init() throws {
+            let disk = SimulatedDisk(name: "meta pair", capacity: 1 << 24)
+            let storage = try Storage(device: disk)
+            images[0] = disk.currentImage
+            for version in 1...6 {
+                let txn = try storage.beginWriteBlocking()
+                let tree = try txn.openTree(named: "t")
+                for i in 0..<20 { try txn.put([UInt8(version), UInt8(i)], [UInt8](repeating: UInt8(i), count: 40), in: tree) }
+                #expect(try txn.commit(durability: .full) == UInt64(version))
+                images[UInt64(version)] = disk.currentImage
+            }
+            storage.close()
+        }
+
+        /// The newest image with meta page `slot` replaced by that page as it was after `version`.
+        func newest(withSlot slot: Int, from version: UInt64) -> [UInt8] {
+            var image = images[6]!
+            let range = (slot * pageSize)..<((slot + 1) * pageSize)
+            image.replaceSubrange(range, with: images[version]![range])
+            return image
+        }
+
+        func open(_ image: [UInt8]) throws -> Storage {
+            try Storage(device: SimulatedDisk(name: "meta pair copy", image: image, capacity: 1 << 24), options: StorageOptions(readOnly: true))
+        }
+    }
+
+    @Test("The file as written opens at version 6 with no report")
+    func wholeFileOpensWithoutReport() throws {
+        let history = try History()
+        let storage = try history.open(history.images[6]!)
+        defer { storage.close() }
+        #expect(storage.version == 6)
+        #expect(storage.recovery == nil)
+    }
+
+    @Test("An older meta copied over the newest is reported: the newest commit may be lost", arguments: [UInt64(0), 2])
+    func olderMetaOverNewest(copied: UInt64) throws {
+        // Slot 0 held version 6; now it holds `copied`. Slot 1 holds version 5, which builds on 4.
+        let history = try History()
+        let storage = try history.open(history.newest(withSlot: 0, from: copied))
+        defer { storage.close() }
+        #expect(storage.version == 5)
+        let recovery = try #require(storage.recovery, "an older meta over the newest opened silently")
+        #expect(recovery.droppedVersion == nil && recovery.openedVersion == 5)
+        guard case .damagedMeta(0, 0, let detail) = recovery.reason else {
+            Issue.record("reported as \(recovery)")
+            return
+        }
+        #expect(detail == "meta page 0 holds version \(copied), but version 5 builds on version 4: the page was changed after it was written")
+        #expect(recovery.description.hasSuffix("Opened version 5 from meta page 1; if meta page 0 held a newer commit, that commit is lost."))
+        _ = try storage.snapshot().verify()
+    }
+
+    @Test("An older meta copied over the other one is reported, and the newest opens", arguments: [UInt64(1), 3])
+    func olderMetaOverTheOther(copied: UInt64) throws {
+        // Slot 1 held version 5, which version 6 builds on; now it holds `copied`.
+        let history = try History()
+        let storage = try history.open(history.newest(withSlot: 1, from: copied))
+        defer { storage.close() }
+        #expect(storage.version == 6)
+        let recovery = try #require(storage.recovery, "an older meta beside the newest opened silently")
+        #expect(recovery.droppedVersion == nil && recovery.openedVersion == 6)
+        guard case .damagedMeta(1, history.pageSize, let detail) = recovery.reason else {
+            Issue.record("reported as \(recovery)")
+            return
+        }
+        #expect(detail.hasPrefix("meta page 1 holds version \(copied), but version 6 builds on version 5"))
+    }
+
+    @Test("The meta a newest commit builds on, copied over it, is what a crash leaves: no report")
+    func builtOnMetaOverNewestIsACrash() throws {
+        // Slot 0 holds version 4 again: as if version 6's meta never reached the file.
+        let history = try History()
+        let storage = try history.open(history.newest(withSlot: 0, from: 4))
+        defer { storage.close() }
+        #expect(storage.version == 5)
+        #expect(storage.recovery == nil)
+    }
+
+    @Test("A report of a changed meta clears once a commit writes the pair anew")
+    func writableOpenCommitsOnTop() throws {
+        let history = try History()
+        let disk = SimulatedDisk(name: "meta pair writable", image: history.newest(withSlot: 0, from: 2), capacity: 1 << 24)
+        let storage = try Storage(device: disk)
+        #expect(storage.version == 5 && storage.recovery != nil)
+        let txn = try storage.beginWriteBlocking()
+        try txn.put([9], [9], in: try txn.openTree(named: "t"))
+        #expect(try txn.commit(durability: .full) == 6)
+        storage.close()
+        let reopened = try history.open(disk.currentImage)
+        defer { reopened.close() }
+        #expect(reopened.version == 6)
+        #expect(reopened.recovery == nil)
+    }
+}
