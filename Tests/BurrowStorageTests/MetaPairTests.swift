@@ -110,3 +110,12 @@ struct MetaPairTests {
         #expect(reopened.recovery == nil)
     }
 }
+
+extension StorageRecovery {
+    /// Whether this reports a meta pair that a crash or a power loss cannot leave (a meta page
+    /// changed after it was written). The crash and power-loss tests check that it never comes.
+    var reportsChangedMeta: Bool {
+        guard case .damagedMeta(_, _, let detail) = reason else { return false }
+        return detail.hasSuffix("the page was changed after it was written")
+    }
+}
