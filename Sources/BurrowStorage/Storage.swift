@@ -192,7 +192,8 @@ package final class Storage: Sendable {
     /// that was interrupted. The newest valid meta is taken if the file covers its page count and
     /// every page it lists is intact; otherwise the other meta only if it holds exactly the
     /// version the newest one builds on (its `listBase`), with a `StorageRecovery` that says so.
-    /// Anything else throws. Reads two pages plus the pages the two metas list, whatever the
+    /// A newest meta taken beside a damaged meta, or beside a meta of another version than the
+    /// one it builds on (`unexpectedPartner`), comes with a report too. Anything else throws. Reads two pages plus the pages the two metas list, whatever the
     /// file's size.
     private static func readNewestMeta(device: any StorageDevice) throws(StorageError) -> OpenedMeta? {
         let size = try device.size()
