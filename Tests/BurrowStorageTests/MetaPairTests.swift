@@ -50,38 +50,30 @@ struct MetaPairTests {
         #expect(storage.recovery == nil)
     }
 
-    @Test("An older meta copied over the newest is reported: the newest commit may be lost", arguments: [UInt64(0), 2])
-    func olderMetaOverNewest(copied: UInt64) throws {
-        // Slot 0 held version 6; now it holds `copied`. Slot 1 holds version 5, which builds on 4.
+    /// Slot 0 held version 6, slot 1 version 5 (which builds on 4, and which 6 builds on); meta
+    /// page `slot` now holds `copied`. Over the newest, version 5 opens and version 6 is lost;
+    /// over the other, version 6 opens. Either way the changed page is reported.
+    @Test(
+        "An older meta copied over one of the pair is reported, and the newest remaining opens",
+        arguments: [(0, UInt64(0)), (0, 2), (1, 1), (1, 3)])
+    func olderMetaOverOneOfThePair(slot: Int, copied: UInt64) throws {
         let history = try History()
-        let storage = try history.open(history.newest(withSlot: 0, from: copied))
+        let storage = try history.open(history.newest(withSlot: slot, from: copied))
         defer { storage.close() }
-        #expect(storage.version == 5)
-        let recovery = try #require(storage.recovery, "an older meta over the newest opened silently")
-        #expect(recovery.droppedVersion == nil && recovery.openedVersion == 5)
-        guard case .damagedMeta(0, 0, let detail) = recovery.reason else {
+        let opened: UInt64 = slot == 0 ? 5 : 6
+        #expect(storage.version == opened)
+        let recovery = try #require(storage.recovery, "an older meta in slot \(slot) opened silently")
+        #expect(recovery.droppedVersion == nil && recovery.openedVersion == opened)
+        guard case .damagedMeta(slot, slot * history.pageSize, let detail) = recovery.reason else {
             Issue.record("reported as \(recovery)")
             return
         }
-        #expect(detail == "meta page 0 holds version \(copied), but version 5 builds on version 4: the page was changed after it was written")
-        #expect(recovery.description.hasSuffix("Opened version 5 from meta page 1; if meta page 0 held a newer commit, that commit is lost."))
+        #expect(
+            detail == "meta page \(slot) holds version \(copied), but version \(opened) builds on version \(opened - 1): "
+                + "the page was changed after it was written")
+        #expect(recovery.description.hasSuffix(
+            "Opened version \(opened) from meta page \(1 - slot); if meta page \(slot) held a newer commit, that commit is lost."))
         _ = try storage.snapshot().verify()
-    }
-
-    @Test("An older meta copied over the other one is reported, and the newest opens", arguments: [UInt64(1), 3])
-    func olderMetaOverTheOther(copied: UInt64) throws {
-        // Slot 1 held version 5, which version 6 builds on; now it holds `copied`.
-        let history = try History()
-        let storage = try history.open(history.newest(withSlot: 1, from: copied))
-        defer { storage.close() }
-        #expect(storage.version == 6)
-        let recovery = try #require(storage.recovery, "an older meta beside the newest opened silently")
-        #expect(recovery.droppedVersion == nil && recovery.openedVersion == 6)
-        guard case .damagedMeta(1, history.pageSize, let detail) = recovery.reason else {
-            Issue.record("reported as \(recovery)")
-            return
-        }
-        #expect(detail.hasPrefix("meta page 1 holds version \(copied), but version 6 builds on version 5"))
     }
 
     @Test("The meta a newest commit builds on, copied over it, is what a crash leaves: no report")
