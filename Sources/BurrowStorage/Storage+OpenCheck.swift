@@ -41,6 +41,24 @@ extension Storage {
         }
     }
 
+    /// Why `other` is not the meta that a crash or a power loss leaves beside `newest`, or nil
+    /// when it is (Architecture.md, "What a damaged file does"). Every meta is written into the
+    /// pending slot while the durable slot holds the version it records as `listBase`, and the
+    /// durable slot is not written until that meta is synced; so the other slot holds exactly
+    /// `listBase` unless the file changed after it was written, for example an older copy of a
+    /// meta page written over the newest one. Nothing is checked for a meta whose pages were
+    /// synced before it (`listBase` is its own version), nor for one with an empty list and
+    /// `listBase` 0, which a file may hold from an engine that left it 0 there (the engine
+    /// writes it only while the other slot holds version 0). A file written whole holds one
+    /// version in both slots.
+    static func unexpectedPartner(of newest: MetaCandidate, other: MetaCandidate) -> String? {
+        let base = newest.written.base, version = newest.meta.version
+        guard base < version, base != 0 || !newest.written.entries.isEmpty else { return nil }
+        if other.meta.version == base || other.meta.version == version { return nil }
+        return "meta page \(other.slot) holds version \(other.meta.version), but version \(version) builds on version \(base): "
+            + "the page was changed after it was written"
+    }
+
     /// What keeps `candidate`'s version from being opened as it is, or nil: a file shorter than
     /// its page count, or a page its meta lists that is not exactly as the commit wrote it
     /// (outside the file, checksum invalid or not the listed one, stamped by a version at or

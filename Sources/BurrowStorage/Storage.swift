@@ -192,7 +192,8 @@ package final class Storage: Sendable {
     /// that was interrupted. The newest valid meta is taken if the file covers its page count and
     /// every page it lists is intact; otherwise the other meta only if it holds exactly the
     /// version the newest one builds on (its `listBase`), with a `StorageRecovery` that says so.
-    /// Anything else throws. Reads two pages plus the pages the two metas list, whatever the
+    /// A newest meta taken beside a damaged meta, or beside a meta of another version than the
+    /// one it builds on (`unexpectedPartner`), comes with a report too. Anything else throws. Reads two pages plus the pages the two metas list, whatever the
     /// file's size.
     private static func readNewestMeta(device: any StorageDevice) throws(StorageError) -> OpenedMeta? {
         let size = try device.size()
@@ -280,8 +281,16 @@ package final class Storage: Sendable {
         guard let problem = try unreadablePart(of: newest, device: device, size: size) else {
             // The newest meta holds. A damaged other meta is reported all the same: it may have
             // held a newer commit, torn or damaged since.
+            // So is another meta than the one a crash or a power loss leaves beside it: the
+            // newest commit's meta may have been written over by an older copy.
             var recovery: StorageRecovery?
-            if other == nil {
+            if let other {
+                if let detail = unexpectedPartner(of: newest, other: other) {
+                    recovery = StorageRecovery(
+                        droppedVersion: nil, openedVersion: newest.meta.version,
+                        reason: .damagedMeta(slot: other.slot, offset: other.slot * pageSize, detail: detail))
+                }
+            } else {
                 let slot = 1 - newest.slot
                 recovery = StorageRecovery(
                     droppedVersion: nil, openedVersion: newest.meta.version,

@@ -5,7 +5,9 @@
 ///
 /// The rule (Architecture.md, "What a damaged file does"): opening may fall back past at most the
 /// newest meta's commit, the versions after the one that meta's `listBase` names, and only when
-/// the other meta holds exactly that version. Anything else is a thrown `StorageError`.
+/// the other meta holds exactly that version. A newest meta that opens whole beside a meta of
+/// another version than the one it builds on is reported as a damaged meta page. Anything else
+/// is a thrown `StorageError`.
 package struct StorageRecovery: Sendable, Equatable, CustomStringConvertible {
     package enum Reason: Sendable, Equatable {
         /// A page the newest meta lists is not as its commit wrote it. `offset` is the page's
@@ -13,8 +15,9 @@ package struct StorageRecovery: Sendable, Equatable, CustomStringConvertible {
         case damagedPage(page: PageNumber, offset: Int, detail: String)
         /// The file ends before the newest version's last page.
         case truncated(expectedBytes: Int, actualBytes: Int)
-        /// A meta page fails its checks. It may have held a version newer than the one opened
-        /// (then that version is lost), or an older one (then nothing is).
+        /// A meta page fails its checks, or holds another version than the one the newest meta
+        /// builds on (it was changed after it was written). It may have held a version newer than
+        /// the one opened (then that version is lost), or an older one (then nothing is).
         case damagedMeta(slot: Int, offset: Int, detail: String)
     }
 

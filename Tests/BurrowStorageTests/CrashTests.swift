@@ -139,6 +139,8 @@ struct CrashTests {
         var killedMidCommitRolledBack = 0
         var killedBetweenCommits = 0
         var killedBeforeReady = 0
+        /// Reopenings that reported what they dropped (the commit in flight, or a torn meta page).
+        var reported = 0
         var shortFiles = 0
         var firstShortFile: String?
         var byMode: [String: Int] = [:]
@@ -196,7 +198,7 @@ struct CrashTests {
             "Crash: \(tally.kills) kills checked in \(String(format: "%.1f", Date().timeIntervalSince(started))) s: "
                 + "\(tally.inFlightLanded) with the commit in flight landed, \(tally.killedMidCommitRolledBack) killed mid-commit and rolled back, "
                 + "\(tally.killedBetweenCommits) between commits, \(tally.killedBeforeReady) during startup; modes \(tally.byMode); "
-                + "highest version \(tally.maxVersion); \(tally.shortFiles) reopenings hit the short-file bug; \(failures.count) failed")
+                + "highest version \(tally.maxVersion); \(tally.reported) reported what they dropped; \(tally.shortFiles) reopenings hit the short-file bug; \(failures.count) failed")
         if !failures.isEmpty {
             Issue.record("\(failures.count) of \(iterations) kills failed; examples:\n\(failures.prefix(3).joined(separator: "\n"))")
         }
@@ -326,6 +328,16 @@ struct CrashTests {
         }
         guard version >= file.replay.version else {
             throw FailureTestError("reopened at version \(version), older than the \(file.replay.version) seen before")
+        }
+        // The file opens whole, or reports dropping a commit that was never acknowledged (its
+        // meta reached the file, its pages did not), or a meta page torn as the process died. A
+        // meta pair that only a change after writing leaves is never reported.
+        if let recovery = storage.recovery {
+            let droppedOnlyInFlight = recovery.droppedVersion.map { $0 > lowest } ?? true
+            guard recovery.openedVersion == version, droppedOnlyInFlight, !recovery.reportsChangedMeta else {
+                throw FailureTestError("reopened at version \(version) reporting \(recovery) (\(outcome))")
+            }
+            tally.reported += 1
         }
         do {
             let snapshot = try storage.snapshot()

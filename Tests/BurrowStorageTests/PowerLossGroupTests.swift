@@ -113,7 +113,7 @@ extension PowerLossTests {
             }
             // A report names the version opened and drops only versions that were never acknowledged.
             if let recovery = reopened.recovery {
-                guard recovery.openedVersion == version, (recovery.droppedVersion ?? UInt64.max) > acknowledged else {
+                guard recovery.openedVersion == version, (recovery.droppedVersion ?? UInt64.max) > acknowledged, !recovery.reportsChangedMeta else {
                     throw Failure.engine("\(context): reopened at version \(version) reporting \(recovery)")
                 }
                 outcomes.append("reported what it dropped")

@@ -181,6 +181,13 @@ struct PowerLossTests {
         guard version >= durable && version <= inFlight else {
             throw Failure.engine("opened at version \(version), outside \(durable)...\(inFlight)")
         }
+        // A power cut leaves the metas in a pair the engine wrote: a report names at most the
+        // commits since the last `.full` one, and never a meta page changed after writing.
+        if let recovery = reopened.recovery {
+            guard recovery.openedVersion == version, (recovery.droppedVersion ?? UInt64.max) > durable, !recovery.reportsChangedMeta else {
+                throw Failure.engine("opened at version \(version) (durable \(durable)) reporting \(recovery)")
+            }
+        }
         let snapshot = try reopened.snapshot()
         var verified = true
         do { _ = try snapshot.verify() } catch { verified = false }
@@ -287,10 +294,13 @@ struct PowerLossTests {
             }
             if version == inFlight { outcome.inFlightLanded += 1 } else { outcome.rolledBack += 1 }
             // A report never names more than the commit in flight, and comes only with a fallback
-            // to the last commit that returned (or with a meta page torn by the power cut).
+            // to the last commit that returned (or with a meta page torn by the power cut), never
+            // with a meta pair that only a change after writing leaves.
             if let recovery = reopened.recovery {
                 outcome.reported += 1
-                guard recovery.openedVersion == version, recovery.droppedVersion == nil || recovery.droppedVersion == inFlight else {
+                guard recovery.openedVersion == version, recovery.droppedVersion == nil || recovery.droppedVersion == inFlight,
+                    !recovery.reportsChangedMeta
+                else {
                     throw Failure.engine("\(context): reopened at version \(version) reporting \(recovery)")
                 }
             }

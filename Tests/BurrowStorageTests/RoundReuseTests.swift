@@ -212,7 +212,7 @@ private struct RoundReuseRun {
     /// Opens what the kernel holds (a crash of the process loses nothing written): the version
     /// found must be at least the last acknowledged one, and hold exactly its contents.
     mutating func checkCrashImage(_ step: Int) throws {
-        let version = try openAndCheck(disk.currentImage, "crash image at step \(step)")
+        let version = try openAndCheck(disk.currentImage, "crash image at step \(step)", crash: true)
         #expect(version >= acknowledged, "seed \(seed), step \(step): a crash lost version \(acknowledged) (opened \(version))")
         outcomes[version == storage.version ? "crash: latest" : "crash: older", default: 0] += 1
     }
@@ -228,16 +228,22 @@ private struct RoundReuseRun {
         var random = CrashTestRandom(seed: rng.next())
         let (durableBytes, pending) = disk.state.withLock { ($0.durable, $0.pending) }
         let image = SimulatedDisk.powerLossImage(durableBytes, pending, random: &random)
-        let version = try openAndCheck(image, "power-cut image at step \(step)")
+        let version = try openAndCheck(image, "power-cut image at step \(step)", crash: false)
         #expect(version >= durable, "seed \(seed), step \(step): a power cut lost durable version \(durable) (opened \(version))")
         outcomes[version == storage.version ? "power cut: latest" : "power cut: older", default: 0] += 1
     }
 
     /// Opens `image`, checks the version it holds against the model and with verify(); returns
-    /// the version.
-    func openAndCheck(_ image: [UInt8], _ what: String) throws -> UInt64 {
+    /// the version. What a crash leaves (every write kept) opens with no report; a power cut may
+    /// drop commits since the durable version, with a report, or tear a meta page, but never
+    /// leaves a meta pair that only a change after writing leaves.
+    func openAndCheck(_ image: [UInt8], _ what: String, crash: Bool) throws -> UInt64 {
         let reopened = try Storage(device: SimulatedDisk(name: what, image: image, capacity: 1 << 27))
         defer { reopened.close() }
+        if let recovery = reopened.recovery {
+            let expected = !crash && !recovery.reportsChangedMeta && (recovery.droppedVersion ?? UInt64.max) > durable
+            #expect(expected, "seed \(seed), \(what): opened version \(reopened.version) reporting \(recovery)")
+        }
         let snapshot = try reopened.snapshot()
         guard let expected = versions[snapshot.version] else {
             Issue.record("seed \(seed), \(what): opened version \(snapshot.version), which was never committed")

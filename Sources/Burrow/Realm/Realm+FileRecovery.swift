@@ -21,8 +21,9 @@ extension Realm {
             case damagedPage(page: UInt32, offset: Int)
             /// The file is `actualBytes` long, and the newest commit needs `expectedBytes`.
             case truncated(expectedBytes: Int, actualBytes: Int)
-            /// Meta page `slot` (0 or 1, at byte `offset`) is damaged; if it held a newer commit
-            /// than the one opened, that commit is lost.
+            /// Meta page `slot` (0 or 1, at byte `offset`) is damaged, or holds another version
+            /// than the one the newest commit builds on (it was changed after it was written); if
+            /// it held a newer commit than the one opened, that commit is lost.
             case damagedMeta(slot: Int, offset: Int)
         }
 
