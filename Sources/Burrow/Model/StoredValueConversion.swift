@@ -71,6 +71,8 @@ enum StoredValueConversion {
             if let d = value as? Double { return .decimal128(Decimal128(d)) }
             return nil
         case .any:
+            // No case holds a collection; casting one to `Data` or `Object` would bridge it.
+            if isSwiftCollection(value) { return nil }
             if let any = value as? AnyRealmValue { return any._stored }
             return AnyRealmValue(inferring: value)?._stored
         case .object, .linkingObjects:

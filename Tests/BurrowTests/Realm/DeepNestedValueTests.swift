@@ -168,6 +168,14 @@ final class DeepKeyedLink: Object {
             } catch let error as RealmError {
                 guard error.description.contains("entries") else { exit(8) }
             }
+            // And where an AnyRealmValue belongs, which holds no collections.
+            do {
+                try realm.write { _ = try realm.create(RTMixed.self, value: ["id": 1, "value": value]) }
+                exit(9)
+            } catch let error as RealmError {
+                guard error.description.contains("'value'"), error.description.contains("entries") else { exit(10) }
+            }
+            guard realm.objects(RTMixed.self).isEmpty else { exit(11) }
         }
     }
 
