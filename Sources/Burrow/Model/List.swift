@@ -184,7 +184,7 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
         CollectionBinding.replaceContent(of: object, property: property, with: .elements(value.elements.map(\._stored)))
     }
     public static func _convert(_ value: Any, property: String) throws(RealmError) -> List<Element> {
-        if let list = value as? List<Element> { return list }
+        if !StoredValueConversion.isSwiftCollection(value), let list = value as? List<Element> { return list }
         let list = List()
         list.storage = try CollectionBinding.elements(of: value, as: Element.self, property: property, kind: "List")
         return list

@@ -135,7 +135,7 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence, _Collection
         CollectionBinding.replaceContent(of: object, property: property, with: .entries(value.entries.map { (key: $0.key._mapKey, value: $0.value._stored) }))
     }
     public static func _convert(_ value: Any, property: String) throws(RealmError) -> Map<Key, Value> {
-        if let map = value as? Map<Key, Value> { return map }
+        if !StoredValueConversion.isSwiftCollection(value), let map = value as? Map<Key, Value> { return map }
         guard let dictionary = value as? [String: Any] else {
             throw RealmError(.invalidArgument, "Property '\(property)' is a Map; give a dictionary with String keys, not \(StoredValueConversion.describe(value)).")
         }

@@ -143,7 +143,7 @@ public final class MutableSet<Element: _Persistable>: RandomAccessCollection, _C
         CollectionBinding.replaceContent(of: object, property: property, with: .elements(value.elements.map(\._stored)))
     }
     public static func _convert(_ value: Any, property: String) throws(RealmError) -> MutableSet<Element> {
-        if let set = value as? MutableSet<Element> { return set }
+        if !StoredValueConversion.isSwiftCollection(value), let set = value as? MutableSet<Element> { return set }
         let set = MutableSet()
         for element in try CollectionBinding.elements(of: value, as: Element.self, property: property, kind: "MutableSet") { set.insert(element) }
         return set

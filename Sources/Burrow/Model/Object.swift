@@ -31,7 +31,7 @@ open class ObjectBase {
     /// A new unmanaged object with property values from `value`: a dictionary keyed by property
     /// name, an array of values in declaration order, or another object of the same class.
     /// Nested dictionaries and arrays create linked or embedded objects, and arrays of them
-    /// fill lists and sets.
+    /// fill lists and sets, at any depth (they are built from a worklist, not recursively).
     ///
     /// A value that does not fit (an unknown key, a value of the wrong type) is recorded, and
     /// adding the object to a realm throws it as a `RealmError`; `init(value:)` itself cannot

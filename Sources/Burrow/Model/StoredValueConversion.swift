@@ -22,18 +22,23 @@ enum StoredValueConversion {
     /// A linked object from an object of the right class, or a new unmanaged one from a
     /// dictionary or array of its property values.
     static func object(_ value: Any, of type: ObjectBase.Type, property: String) throws(RealmError) -> ObjectBase {
+        // Swift collections first: `as? ObjectBase` would bridge a dictionary or an array,
+        // with all it nests, to Foundation's classes.
+        if isSwiftCollection(value) { return try NestedValueWorklist.object(from: value, of: type) }
         if let object = value as? ObjectBase {
             guard object.isInstance(of: type) else {
                 throw RealmError(.invalidArgument, "Property '\(property)' links to \(type), but the value is a \(Swift.type(of: object)).")
             }
             return object
         }
-        guard value is [String: Any] || value is [Any] else {
-            throw RealmError(.invalidArgument, "Property '\(property)' links to \(type); give an object, a dictionary of its properties or an array of them in declaration order, not \(describe(value)).")
-        }
-        let object = type.init()
-        try object.applyValue(value)
-        return object
+        throw RealmError(.invalidArgument, "Property '\(property)' links to \(type); give an object, a dictionary of its properties or an array of them in declaration order, not \(describe(value)).")
+    }
+
+    /// Whether `value` is a Swift dictionary with `String` keys or an array. Casts to a class
+    /// (`as? List<…>`, `as? ObjectBase`) test this first, since on a collection they would
+    /// bridge it, with all it nests, to Foundation's classes.
+    static func isSwiftCollection(_ value: Any) -> Bool {
+        value is [String: Any] || value is [Any]
     }
 
     /// The stored form of `value` when its Swift type matches `type` directly.
@@ -66,6 +71,8 @@ enum StoredValueConversion {
             if let d = value as? Double { return .decimal128(Decimal128(d)) }
             return nil
         case .any:
+            // No case holds a collection; casting one to `Data` or `Object` would bridge it.
+            if isSwiftCollection(value) { return nil }
             if let any = value as? AnyRealmValue { return any._stored }
             return AnyRealmValue(inferring: value)?._stored
         case .object, .linkingObjects:
@@ -92,7 +99,8 @@ enum StoredValueConversion {
 
     static func isNil(_ value: Any) -> Bool {
         if case Optional<Any>.none = value { return true }
-        if value is NSNull { return true }
+        // The metatype, not `value is NSNull`, which would bridge a dictionary or an array.
+        if type(of: value) is NSNull.Type { return true }
         return false
     }
 
@@ -102,6 +110,9 @@ enum StoredValueConversion {
     }
 
     static func describe(_ value: Any) -> String {
+        // Collections by their size: describing one walks all it nests, recursively.
+        if let dictionary = value as? [String: Any] { return "\(type(of: value)) with \(dictionary.count) entries" }
+        if let array = value as? [Any] { return "\(type(of: value)) with \(array.count) elements" }
         let text = String(describing: value)
         return "\(type(of: value)) \(text.count > 40 ? String(text.prefix(40)) + "…" : text)"
     }
