@@ -257,11 +257,17 @@ extension ReadContext {
         let target = linkTarget(table, field)
         do {
             let start = try reader.position(tree, of: key.bytes)
-            let payload = try reader.entry(tree, at: start + index) { entryKey, value -> [UInt8]? in
-                entryKey.count == 16 && ObjectKey.read(entryKey) == key ? Array(value) : nil
+            let entry = try reader.entry(tree, at: start + index) { entryKey, value -> Result<_StoredValue, CollectionEntry.Problem>? in
+                guard entryKey.count >= 8, ObjectKey.read(entryKey) == key else { return nil }
+                return CollectionEntry.parts(key: entryKey, value: value, of: property).map {
+                    ValueCodec.decode($0.element, as: property.type, linkTarget: target) { id, key in self.linkedObject(id, key) }
+                }
             }
-            guard let payload = payload ?? nil else { return nil }
-            return payload.withUnsafeBytes { ValueCodec.decode($0, as: property.type, linkTarget: target) { id, key in self.linkedObject(id, key) } }
+            switch entry ?? nil {
+            case nil: return nil
+            case .success(let value): return value
+            case .failure(let problem): fail(reader.damagedEntry(tree, of: key, property, problem))
+            }
         } catch {
             fail(error)
         }
@@ -283,9 +289,15 @@ extension ReadContext {
         let property = table.stored.properties[field]
         let target = linkTarget(table, field)
         do {
-            return try reader.withValue(tree, Realm.collectionEntryKey(key, mapKey: mapKey)) { entry in
-                let element = UnsafeRawBufferPointer(rebasing: entry[(4 + Int(ValueCodec.u32(entry, 0)))...])
-                return ValueCodec.decode(element, as: property.type, linkTarget: target) { id, key in self.linkedObject(id, key) }
+            let entry = try reader.withValue(tree, Realm.collectionEntryKey(key, mapKey: mapKey)) { value in
+                CollectionEntry.mapElement(value, of: property).map {
+                    ValueCodec.decode($0, as: property.type, linkTarget: target) { id, key in self.linkedObject(id, key) }
+                }
+            }
+            switch entry {
+            case nil: return nil
+            case .success(let value): return value
+            case .failure(let problem): fail(reader.damagedEntry(tree, of: key, property, problem))
             }
         } catch {
             fail(error)

@@ -64,7 +64,7 @@ extension RealmError {
         case .fileLocked: code = .fileLocked
         case .openInThisProcess: code = .alreadyOpen
         case .notADatabase, .unsupportedFormat: code = .invalidFile
-        case .damagedMeta, .truncated, .corruptPage: code = .corruptFile
+        case .damagedMeta, .truncated, .corruptPage, .corruptEntry: code = .corruptFile
         case .io, .fileTooLarge: code = .fileAccess
         case .handleFailed, .closed, .readOnly, .transactionFinished, .cursorInvalidated, .modeConflict: code = .wrongState
         case .keyTooLarge, .valueTooLarge, .treeExists, .noSuchTree, .invalidOption: code = .invalidArgument
