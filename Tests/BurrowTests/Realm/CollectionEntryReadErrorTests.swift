@@ -13,7 +13,7 @@ final class CEBox: Object {
 /// A file whose pages are all sound (checksums and structure) but one entry of a collection of
 /// box 1 holds lengths that do not fit what it must hold: the damage only the object layer sees.
 private struct DamagedEntryFile: Sendable {
-    enum Target: Sendable { case listElement, setElement, mapKeyLength, mapElement }
+    enum Target: Sendable, Codable { case listElement, setElement, mapKeyLength, mapElement }
 
     let path: String
     let tree: String
@@ -94,43 +94,27 @@ private struct DamagedEntryFile: Sendable {
         }
     }
 
-    @Test func readingAMapValueTraps() async throws {
-        let file = try DamagedEntryFile.make(.mapKeyLength)
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [path = file.path as String] in
+    /// A getter of the damaged collection (a map's value, a set's iteration, a list's
+    /// subscript) traps naming the file, the tree, the owner and what is wrong.
+    @Test(arguments: [
+        (DamagedEntryFile.Target.mapKeyLength, "too short for the map key"),
+        (.mapElement, "holds 3 bytes where an Int takes 8"),
+        (.setElement, "says its value is 1048578 bytes long, but holds 2"),
+        (.listElement, "holds 4 bytes where an Int takes 8"),
+    ])
+    fileprivate func readingTheDamagedEntryTraps(_ target: DamagedEntryFile.Target, _ problem: String) async throws {
+        let file = try DamagedEntryFile.make(target)
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            [path = file.path as String, target = target as DamagedEntryFile.Target] in
             let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [CEBox.self]))
-            print(realm.object(ofType: CEBox.self, forPrimaryKey: 1)?.nums["a"] ?? -1)
+            let box = try #require(realm.object(ofType: CEBox.self, forPrimaryKey: 1))
+            switch target {
+            case .mapKeyLength, .mapElement: print(box.nums["a"] ?? -1)
+            case .setElement: print(Array(box.tags))
+            case .listElement: print(box.ints[0])
+            }
         }
         let message = Self.stderr(result)
-        #expect(file.names(message) && message.contains("too short for the map key"), "\(message)")
-    }
-
-    @Test func readingAMapElementTraps() async throws {
-        let file = try DamagedEntryFile.make(.mapElement)
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [path = file.path as String] in
-            let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [CEBox.self]))
-            print(realm.object(ofType: CEBox.self, forPrimaryKey: 1)?.nums["a"] ?? -1)
-        }
-        let message = Self.stderr(result)
-        #expect(file.names(message) && message.contains("holds 3 bytes where an Int takes 8"), "\(message)")
-    }
-
-    @Test func iteratingASetTraps() async throws {
-        let file = try DamagedEntryFile.make(.setElement)
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [path = file.path as String] in
-            let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [CEBox.self]))
-            print(Array(realm.object(ofType: CEBox.self, forPrimaryKey: 1)!.tags))
-        }
-        let message = Self.stderr(result)
-        #expect(file.names(message) && message.contains("says its value is 1048578 bytes long, but holds 2"), "\(message)")
-    }
-
-    @Test func subscriptingAListTraps() async throws {
-        let file = try DamagedEntryFile.make(.listElement)
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [path = file.path as String] in
-            let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [CEBox.self]))
-            print(realm.object(ofType: CEBox.self, forPrimaryKey: 1)!.ints[0])
-        }
-        let message = Self.stderr(result)
-        #expect(file.names(message) && message.contains("holds 4 bytes where an Int takes 8"), "\(message)")
+        #expect(file.names(message) && message.contains(problem), "\(message)")
     }
 }
