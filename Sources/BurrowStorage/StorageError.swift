@@ -17,6 +17,9 @@ package enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     case truncated(path: String, expectedBytes: Int, actualBytes: Int)
     /// A page failed its checksum or its structure is impossible.
     case corruptPage(path: String, page: UInt32, detail: String)
+    /// An entry of tree `tree` holds what its tree's kind of entry cannot hold. `entry` says
+    /// which entry (the page holding it is not known where this is found) and what is wrong.
+    case corruptEntry(path: String, tree: String, entry: String)
     /// Another process holds the file's lock.
     case fileLocked(path: String)
     /// The operation needs the file closed, and a handle of this process has it open.
@@ -63,6 +66,8 @@ package enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path) is truncated: its meta page needs \(expected) bytes but the file has \(actual). Restore it from a backup."
         case .corruptPage(let path, let page, let detail):
             return "\(path) is damaged: page \(page) \(detail). Run `burrow verify` and restore from a backup."
+        case .corruptEntry(let path, let tree, let entry):
+            return "\(path) is damaged: in tree \"\(tree)\" (named with the entry, as the page is not known here), \(entry). Run `burrow verify` and restore from a backup."
         case .fileLocked(let path):
             return "\(path) is open in another process; Burrow allows one process per file. Close it there first."
         case .openInThisProcess(let path):
@@ -104,7 +109,7 @@ extension StorageError {
         let path: String
         switch self {
         case .notADatabase(let p), .unsupportedFormat(let p, _, _), .damagedMeta(let p, _), .truncated(let p, _, _),
-            .corruptPage(let p, _, _), .fileLocked(let p), .openInThisProcess(let p), .modeConflict(let p, _),
+            .corruptPage(let p, _, _), .corruptEntry(let p, _, _), .fileLocked(let p), .openInThisProcess(let p), .modeConflict(let p, _),
             .io(let p, _, _), .handleFailed(let p, _), .closed(let p), .readOnly(let p), .fileTooLarge(let p):
             path = p
         case .keyTooLarge, .valueTooLarge, .treeExists, .noSuchTree, .transactionFinished, .cursorInvalidated, .invalidOption:

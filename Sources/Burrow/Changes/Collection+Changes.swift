@@ -80,10 +80,9 @@ struct CollectionOwner<Live: _PersistedValue>: Sendable {
             let field = table.fieldOf[frozen.property],
             let tree = table.collectionTrees[field]
         else { return nil }
-        let isMap = table.stored.properties[field].collection == .map
         var elements: [(mapKey: String?, bytes: [UInt8])] = []
         do {
-            try Realm.forEachStoredElement(of: frozen.key, in: tree, of: version.reader, isMap: isMap) { mapKey, element in
+            try Realm.forEachStoredElement(of: frozen.key, in: tree, of: version.reader, table.stored.properties[field]) { mapKey, element in
                 elements.append((mapKey, Array(element)))
             }
         } catch {

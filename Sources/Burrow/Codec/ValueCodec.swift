@@ -117,6 +117,50 @@ enum ValueCodec {
         }
     }
 
+    /// What is wrong with the length of `payload` as a value of `type`, or nil if it has one
+    /// such a value has: exactly as many bytes as a fixed-size type takes, a string's or data's
+    /// length field matching the bytes after it, a known `AnyRealmValue` tag. Lengths only, no
+    /// pass over the bytes: reads check it before decoding (`ObjectVerification.payloadProblem`
+    /// checks the rest).
+    @inline(__always)
+    static func lengthProblem(_ payload: UnsafeRawBufferPointer, as type: PropertyType) -> String? {
+        switch type {
+        case .string, .data:
+            guard payload.count >= 4 else { return "holds \(payload.count) bytes, too few for a length" }
+            let length = Int(u32(payload, 0))
+            return payload.count - 4 == length ? nil : "says its value is \(length) bytes long, but holds \(payload.count - 4)"
+        case .any:
+            guard let first = payload.first else { return "holds no type tag" }
+            guard let tag = Tag(rawValue: first) else { return "holds the unknown AnyRealmValue type tag \(first)" }
+            let rest = payload.count - 1
+            switch tag {
+            case .null: return rest == 0 ? nil : "holds \(rest) bytes after its nil tag"
+            case .link: return rest == 12 ? nil : "holds \(rest) bytes where a link takes 12"
+            default: return lengthProblem(UnsafeRawBufferPointer(rebasing: payload[1...]), as: tag.propertyType)  // One level: a tag's type is never `.any`.
+            }
+        case .linkingObjects: return "holds a value, but LinkingObjects are never stored"
+        default:
+            let size = fixedSize(of: type)
+            return payload.count == size ? nil : "holds \(payload.count) bytes where \(valueName(of: type)) takes \(size)"
+        }
+    }
+
+    /// How messages name a value of fixed-size `type`.
+    private static func valueName(of type: PropertyType) -> String {
+        switch type {
+        case .bool: "a Bool"
+        case .int: "an Int"
+        case .float: "a Float"
+        case .double: "a Double"
+        case .date: "a Date"
+        case .objectId: "an ObjectId"
+        case .uuid: "a UUID"
+        case .decimal128: "a Decimal128"
+        case .object, .linkingObjects: "a link"
+        case .string, .data, .any: "a \(type)"
+        }
+    }
+
     /// The bytes a payload of `type` holds at least: its fixed size, or the 4 bytes of a length
     /// (strings, data) or 1 of a tag (`AnyRealmValue`).
     private static func fixedSize(of type: PropertyType) -> Int {

@@ -162,18 +162,24 @@ final class QueryExecutor {
                 return
             }
             try follow(rest, target, link.key, many: many, into: &out)
-        case .collection(_, let tree, let kind):
+        case .collection(let field, let tree, _):
+            let property = table.stored.properties[field]
             var entries: [(mapKey: String?, payload: [UInt8])] = []
             if let next = rest.first, case .mapKey(let mapKey) = next.kind {
-                guard let entry = try reader.withValue(tree, Realm.collectionEntryKey(key, mapKey: mapKey), { Array($0) }) else {
+                let found = try reader.withValue(tree, Realm.collectionEntryKey(key, mapKey: mapKey)) { value in
+                    CollectionEntry.mapElement(value, of: property).map { Array($0) }
+                }
+                guard let found else {
                     if !many { out.append(.null) }
                     return
                 }
-                let offset = 4 + Int(entry.withUnsafeBytes { ValueCodec.u32($0, 0) })
-                try elementValues(Array(entry[offset...]), step, rest.dropFirst(), many: many, into: &out)
+                switch found {
+                case .failure(let problem): throw reader.damagedEntry(tree, of: key, property, problem)
+                case .success(let element): try elementValues(element, step, rest.dropFirst(), many: many, into: &out)
+                }
                 return
             }
-            try Realm.forEachStoredElement(of: key, in: tree, of: reader, isMap: kind == .map) { mapKey, element in
+            try Realm.forEachStoredElement(of: key, in: tree, of: reader, property) { mapKey, element in
                 entries.append((mapKey, Array(element)))
             }
             if let next = rest.first, case .mapKeys = next.kind {

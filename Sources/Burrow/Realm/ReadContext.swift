@@ -104,6 +104,7 @@ extension ReadContext {
         let type = table.fieldTypes[field]
         if type != .object, type != .any, !ValueCodec.isExternal(payload, as: type) {
             // No link to resolve: the common case decodes without making a resolver.
+            if let problem = ValueCodec.lengthProblem(payload, as: type) { fail(damagedRow(table, key, field, problem)) }
             return ValueCodec.decode(payload, as: type, linkTarget: 0) { _, _ in .null }
         }
         do {
@@ -119,9 +120,22 @@ extension ReadContext {
         let target = type == .object ? linkTarget(table, field) : 0
         let resolve: ValueCodec.LinkResolver = { id, key in self.linkedObject(id, key) }
         guard !ValueCodec.isExternal(payload, as: type) else {
-            return try storedPayload(payload, table, key, field).withUnsafeBytes { ValueCodec.decode($0, as: type, linkTarget: target, resolve: resolve) }
+            let stored = try storedPayload(payload, table, key, field)
+            let decoded = stored.withUnsafeBytes { stored -> Result<_StoredValue, StorageError> in
+                if let problem = ValueCodec.lengthProblem(stored, as: type) { return .failure(damagedRow(table, key, field, problem)) }
+                return .success(ValueCodec.decode(stored, as: type, linkTarget: target, resolve: resolve))
+            }
+            return try decoded.get()
         }
+        if let problem = ValueCodec.lengthProblem(payload, as: type) { throw damagedRow(table, key, field, problem) }
         return ValueCodec.decode(payload, as: type, linkTarget: target, resolve: resolve)
+    }
+
+    /// The error for field `field` of object `key`, whose payload `problem` makes unreadable.
+    func damagedRow(_ table: Table, _ key: ObjectKey, _ field: Int, _ problem: String) -> StorageError {
+        .corruptEntry(
+            path: reader.fileName, tree: table.rowsTree,
+            entry: "the row of object #\(key.rawValue) holds a property '\(table.stored.properties[field].name)' that \(problem)")
     }
 
     /// The row of object `key` in the version this context reads, as a pointer into the pinned
@@ -257,11 +271,17 @@ extension ReadContext {
         let target = linkTarget(table, field)
         do {
             let start = try reader.position(tree, of: key.bytes)
-            let payload = try reader.entry(tree, at: start + index) { entryKey, value -> [UInt8]? in
-                entryKey.count == 16 && ObjectKey.read(entryKey) == key ? Array(value) : nil
+            let entry = try reader.entry(tree, at: start + index) { entryKey, value -> Result<_StoredValue, CollectionEntry.Problem>? in
+                guard entryKey.count >= 8, ObjectKey.read(entryKey) == key else { return nil }
+                return CollectionEntry.parts(key: entryKey, value: value, of: property).map {
+                    ValueCodec.decode($0.element, as: property.type, linkTarget: target) { id, key in self.linkedObject(id, key) }
+                }
             }
-            guard let payload = payload ?? nil else { return nil }
-            return payload.withUnsafeBytes { ValueCodec.decode($0, as: property.type, linkTarget: target) { id, key in self.linkedObject(id, key) } }
+            switch entry ?? nil {
+            case nil: return nil
+            case .success(let value): return value
+            case .failure(let problem): fail(reader.damagedEntry(tree, of: key, property, problem))
+            }
         } catch {
             fail(error)
         }
@@ -283,9 +303,15 @@ extension ReadContext {
         let property = table.stored.properties[field]
         let target = linkTarget(table, field)
         do {
-            return try reader.withValue(tree, Realm.collectionEntryKey(key, mapKey: mapKey)) { entry in
-                let element = UnsafeRawBufferPointer(rebasing: entry[(4 + Int(ValueCodec.u32(entry, 0)))...])
-                return ValueCodec.decode(element, as: property.type, linkTarget: target) { id, key in self.linkedObject(id, key) }
+            let entry = try reader.withValue(tree, Realm.collectionEntryKey(key, mapKey: mapKey)) { value in
+                CollectionEntry.mapElement(value, of: property).map {
+                    ValueCodec.decode($0, as: property.type, linkTarget: target) { id, key in self.linkedObject(id, key) }
+                }
+            }
+            switch entry {
+            case nil: return nil
+            case .success(let value): return value
+            case .failure(let problem): fail(reader.damagedEntry(tree, of: key, property, problem))
             }
         } catch {
             fail(error)

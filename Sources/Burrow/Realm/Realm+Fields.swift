@@ -20,7 +20,7 @@ extension Realm {
             var elements: [_StoredValue] = []
             var entries: [(key: String, value: _StoredValue)] = []
             let isMap = property.collection == .map
-            try Realm.forEachStoredElement(of: key, in: tree, of: reader, isMap: isMap) { mapKey, element in
+            try Realm.forEachStoredElement(of: key, in: tree, of: reader, property) { mapKey, element in
                 let value = ValueCodec.decode(element, as: property.type, linkTarget: target, resolve: resolve)
                 if isMap { entries.append((mapKey ?? "", value)) } else { elements.append(value) }
             }
@@ -29,22 +29,25 @@ extension Realm {
     }
 
     /// Calls `body` with each element of object `key` in collection tree `tree` (read through
-    /// `reader`), in the collection's order: its key if it is a map's, and its stored bytes
-    /// (valid inside `body`).
+    /// `reader`), a collection of `property`, in the collection's order: its key if it is a
+    /// map's, and its stored bytes (valid inside `body`). Throws `corruptEntry` for an entry
+    /// whose lengths do not fit what it must hold (`CollectionEntry`).
     static func forEachStoredElement(
-        of key: ObjectKey, in tree: String, of reader: any TreeReader, isMap: Bool,
+        of key: ObjectKey, in tree: String, of reader: any TreeReader, _ property: StoredProperty,
         _ body: (_ mapKey: String?, _ element: UnsafeRawBufferPointer) -> Void
     ) throws(StorageError) {
-        try reader.scan(tree, prefix: key.bytes) { _, value in
-            if isMap {
-                let keyLength = Int(ValueCodec.u32(value, 0))
-                body(String(decoding: UnsafeRawBufferPointer(rebasing: value[4..<4 + keyLength]), as: UTF8.self),
-                     UnsafeRawBufferPointer(rebasing: value[(4 + keyLength)...]))
-            } else {
-                body(nil, value)
+        var damage: CollectionEntry.Problem?
+        try reader.scan(tree, prefix: key.bytes) { entryKey, value in
+            switch CollectionEntry.parts(key: entryKey, value: value, of: property) {
+            case .failure(let problem):
+                damage = problem
+                return false
+            case .success(let parts):
+                body(parts.mapKey.map { String(decoding: $0, as: UTF8.self) }, parts.element)
+                return true
             }
-            return true
         }
+        if let damage { throw reader.damagedEntry(tree, of: key, property, damage) }
     }
 
     /// The open write transaction; traps without one, as RealmSwift does for a managed object

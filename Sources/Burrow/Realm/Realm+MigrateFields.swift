@@ -83,7 +83,7 @@ extension Realm {
             guard let name = property.objectClassName, let target = currentFileSchema.classes[name], target.isEmbedded else { continue }
             if let tree = Table.collectionTreeName(old.id, field, property.collection) {
                 for (key, _) in rows {
-                    try Realm.forEachStoredElement(of: key, in: tree, of: write.reader, isMap: property.collection == .map) { _, element in
+                    try Realm.forEachStoredElement(of: key, in: tree, of: write.reader, property) { _, element in
                         if let link = ValueCodec.linkKey(element, as: .object) { orphans.append(EmbeddedOrphan(table: target.id, key: link.key)) }
                     }
                 }

@@ -13,7 +13,7 @@ extension Realm {
             throw RealmError(.wrongState, "writeCopy(toFile:) copies committed data; call it after the write transaction ends.")
         }
         if FileManager.default.fileExists(atPath: fileURL.path) {
-            throw RealmError(.fileAccess, "Cannot write a copy to \(fileURL.path): the file exists already.")
+            throw RealmError(.fileAccess, "Cannot write a copy to \(fileURL.path): the file exists already.", fileURL: fileURL, errno: EEXIST)
         }
         do {
             try snapshotReader.snapshot.copy(toPath: fileURL.path)

@@ -87,7 +87,7 @@ public final class Realm {
                 throw RealmError(.invalidArgument, "The configuration names neither a file nor an in-memory identifier.")
             }
             if configuration.readOnly, !FileManager.default.fileExists(atPath: url.path) {
-                throw RealmError(.fileAccess, "Cannot open \(url.path) read-only: there is no such file.")
+                throw RealmError(.fileAccess, "Cannot open \(url.path) read-only: there is no such file.", fileURL: url, errno: ENOENT)
             }
             return try Storage.open(path: url.path, options: options)
         } catch {

@@ -64,7 +64,7 @@ extension RealmError {
         case .fileLocked: code = .fileLocked
         case .openInThisProcess: code = .alreadyOpen
         case .notADatabase, .unsupportedFormat: code = .invalidFile
-        case .damagedMeta, .truncated, .corruptPage: code = .corruptFile
+        case .damagedMeta, .truncated, .corruptPage, .corruptEntry: code = .corruptFile
         case .io, .fileTooLarge: code = .fileAccess
         case .handleFailed, .closed, .readOnly, .transactionFinished, .cursorInvalidated, .modeConflict: code = .wrongState
         case .keyTooLarge, .valueTooLarge, .treeExists, .noSuchTree, .invalidOption: code = .invalidArgument
@@ -84,5 +84,40 @@ extension RealmError {
         case let error as StorageError: self.init(error)
         default: self.init(.fileAccess, "\(error)")
         }
+    }
+}
+
+/// How a `RealmError` bridges to `NSError`: RealmSwift's domain, `io.realm`, and per `Code`
+/// one stable `errorCode`, RealmSwift's `RLMError` value where it has the same kind of error
+/// (`fileAccess` 2, `schemaMismatch` 10, `alreadyOpen` 12, `invalidArgument` 13, `invalidFile`
+/// 20), and one from 1000 up where it has none.
+extension RealmError: CustomNSError {
+    /// `io.realm`, RealmSwift's `RLMErrorDomain`.
+    public static var errorDomain: String { "io.realm" }
+
+    /// The code of this error's `Code` (see the extension's description).
+    public var errorCode: Int {
+        switch code {
+        case .fileAccess: 2
+        case .schemaMismatch: 10
+        case .alreadyOpen: 12
+        case .invalidArgument: 13
+        case .invalidFile: 20
+        case .corruptFile: 1000
+        case .fileLocked: 1001
+        case .wrongState: 1002
+        case .primaryKeyExists: 1003
+        case .invalidObject: 1004
+        }
+    }
+
+    /// The message under `NSLocalizedDescriptionKey`, the file's path under
+    /// `NSFilePathErrorKey` when the error names a file, and the failed system call's `errno`
+    /// as an `NSPOSIXErrorDomain` error under `NSUnderlyingErrorKey` when it has one.
+    public var errorUserInfo: [String: Any] {
+        var info: [String: Any] = [NSLocalizedDescriptionKey: description]
+        if let fileURL { info[NSFilePathErrorKey] = fileURL.path }
+        if let errno { info[NSUnderlyingErrorKey] = NSError(domain: NSPOSIXErrorDomain, code: Int(errno)) }
+        return info
     }
 }

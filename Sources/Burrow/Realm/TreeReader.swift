@@ -3,6 +3,8 @@ import BurrowStorage
 /// Reads the trees of one version of the file: a snapshot, or the open write transaction (which
 /// sees its own changes). Table code reads through this so it works the same in both.
 protocol TreeReader: AnyObject {
+    /// The name of the file read (its path, or an in-memory database's name).
+    var fileName: String { get }
     /// Calls `body` with the value under `key` in the tree named `tree` (zero-copy; valid only
     /// inside `body`) and returns its result, or nil if the tree or key does not exist.
     func withValue<R>(_ tree: String, _ key: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> R) throws(StorageError) -> R?
@@ -19,6 +21,12 @@ protocol TreeReader: AnyObject {
 }
 
 extension TreeReader {
+    /// The error for the entry of object `owner` in collection tree `tree` that `problem`
+    /// makes unreadable as an element of `property`.
+    func damagedEntry(_ tree: String, of owner: ObjectKey, _ property: StoredProperty, _ problem: CollectionEntry.Problem) -> StorageError {
+        .corruptEntry(path: fileName, tree: tree, entry: "an entry of object #\(owner.rawValue)'s property '\(property.name)' \(problem.detail)")
+    }
+
     func withValue<R>(_ tree: String, _ key: [UInt8], _ body: (UnsafeRawBufferPointer) -> R) throws(StorageError) -> R? {
         do {
             return try key.withUnsafeBytes { k throws(StorageError) in try withValue(tree, k, body) }
@@ -52,6 +60,8 @@ final class SnapshotReader: TreeReader, Sendable {
     init(_ snapshot: Snapshot) {
         self.snapshot = snapshot
     }
+
+    var fileName: String { snapshot.name }
 
     func tree(_ name: String) throws(StorageError) -> Tree? {
         if let known = handles.withLock({ $0.value(for: name) }) { return known }
@@ -105,6 +115,8 @@ final class TransactionReader: TreeReader {
     init(_ transaction: WriteTransaction) {
         self.transaction = transaction
     }
+
+    var fileName: String { transaction.name }
 
     func id(_ name: String) throws(StorageError) -> TreeID? {
         if let known = ids.value(for: name) { return known }

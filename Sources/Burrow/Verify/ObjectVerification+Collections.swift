@@ -54,21 +54,15 @@ extension ObjectVerification {
         _ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, _ property: StoredProperty, _ id: UInt32, _ owner: UInt64,
         _ field: Int
     ) {
-        var element = value
-        switch property.collection {
-        case .single: return
-        case .list:
-            guard key.count == 16 else {
-                noteUnreadable(id, owner, field: field, "a list entry's key is \(key.count) bytes; it takes 16 (owner and position)")
-                return
-            }
-        case .set: break
-        case .map:
-            guard value.count >= 4, Int(ValueCodec.u32(value, 0)) <= value.count - 4 else {
-                noteUnreadable(id, owner, field: field, "a map entry of \(value.count) bytes is too short for the map key it says it holds")
-                return
-            }
-            let mapKey = UnsafeRawBufferPointer(rebasing: value[4..<(4 + Int(ValueCodec.u32(value, 0)))])
+        let mapKey: UnsafeRawBufferPointer?
+        let element: UnsafeRawBufferPointer
+        switch CollectionEntry.parts(key: key, value: value, of: property) {
+        case .failure(let problem):
+            noteUnreadable(id, owner, field: field, problem.detail)
+            return
+        case .success(let parts): (mapKey, element) = parts
+        }
+        if let mapKey {
             guard let text = String(validating: mapKey, as: UTF8.self) else {
                 noteUnreadable(id, owner, field: field, "holds a map key that is not valid UTF-8")
                 return
@@ -79,14 +73,8 @@ extension ObjectVerification {
                 noteUnreadable(id, owner, field: field, "holds the map key \"\(text)\" under an entry key that does not encode it")
                 return
             }
-            element = UnsafeRawBufferPointer(rebasing: value[(4 + mapKey.count)...])
         }
-        if element.isEmpty {
-            if !property.isOptional || property.type == .any {
-                noteUnreadable(id, owner, field: field, "holds a nil element, which \(property.summary) cannot hold")
-                return
-            }
-        } else if let problem = Self.payloadProblem(element, as: property.type) {
+        if !element.isEmpty, let problem = Self.payloadProblem(element, as: property.type) {
             noteUnreadable(id, owner, field: field, "has an element that \(problem)")
             return
         }

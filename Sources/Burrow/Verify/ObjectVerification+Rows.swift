@@ -41,39 +41,16 @@ extension ObjectVerification {
     /// What is wrong with `payload` as a value of `type`, or nil if it is one: exactly as many
     /// bytes as the type takes, a Bool 0 or 1, a string valid UTF-8, a known `AnyRealmValue` tag.
     static func payloadProblem(_ payload: UnsafeRawBufferPointer, as type: PropertyType) -> String? {
-        func size(_ bytes: Int, _ what: String) -> String? {
-            payload.count == bytes ? nil : "holds \(payload.count) bytes where \(what) takes \(bytes)"
-        }
+        if let problem = ValueCodec.lengthProblem(payload, as: type) { return problem }
         switch type {
         case .bool:
-            if let problem = size(1, "a Bool") { return problem }
             return payload[0] <= 1 ? nil : "holds \(payload[0]) where a Bool holds 0 or 1"
-        case .int: return size(8, "an Int")
-        case .float: return size(4, "a Float")
-        case .double: return size(8, "a Double")
-        case .date: return size(8, "a Date")
-        case .objectId: return size(12, "an ObjectId")
-        case .uuid: return size(16, "a UUID")
-        case .decimal128: return size(16, "a Decimal128")
-        case .object: return size(8, "a link")
-        case .string, .data:
-            guard payload.count >= 4 else { return "holds \(payload.count) bytes, too few for a length" }
-            let length = Int(ValueCodec.u32(payload, 0))
-            guard payload.count - 4 == length else { return "says its value is \(length) bytes long, but holds \(payload.count - 4)" }
-            if type == .string, String(validating: UnsafeRawBufferPointer(rebasing: payload[4...]), as: UTF8.self) == nil {
-                return "holds a string that is not valid UTF-8"
-            }
-            return nil
+        case .string:
+            return String(validating: UnsafeRawBufferPointer(rebasing: payload[4...]), as: UTF8.self) == nil ? "holds a string that is not valid UTF-8" : nil
         case .any:
-            guard let first = payload.first else { return "holds no type tag" }
-            guard let tag = ValueCodec.Tag(rawValue: first) else { return "holds the unknown AnyRealmValue type tag \(first)" }
-            let rest = UnsafeRawBufferPointer(rebasing: payload[1...])
-            switch tag {
-            case .null: return rest.isEmpty ? nil : "holds \(rest.count) bytes after its nil tag"
-            case .link: return rest.count == 12 ? nil : "holds \(rest.count) bytes where a link takes 12"
-            default: return payloadProblem(rest, as: tag.propertyType)  // One level: a tag's type is never `.any`.
-            }
-        case .linkingObjects: return "holds a value, but LinkingObjects are never stored"
+            guard let tag = ValueCodec.Tag(rawValue: payload[0]), tag != .null, tag != .link else { return nil }
+            return payloadProblem(UnsafeRawBufferPointer(rebasing: payload[1...]), as: tag.propertyType)  // One level: a tag's type is never `.any`.
+        default: return nil
         }
     }
 

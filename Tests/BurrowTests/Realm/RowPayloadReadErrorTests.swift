@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+@testable import BurrowStorage
+@testable import Burrow
+
+final class RPNote: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var text = ""
+}
+
+/// A row field whose payload passes the page checks but whose length does not fit its type is
+/// damage (Architecture.md, "Read errors"): the getter traps naming the file, the rows tree and
+/// the object, instead of reading it as nil or as a wrong value.
+@Suite struct RowPayloadReadErrorTests {
+    @Test func aStringWhoseLengthRunsPastItsPayloadTraps() async throws {
+        let configuration = Realm.Configuration(fileURL: temporaryConfiguration().fileURL, objectTypes: [RPNote.self])
+        let path = configuration.fileURL!.path
+        let rowsTree: String
+        do {
+            let realm = try Realm(configuration: configuration)
+            let note = RPNote()
+            note.id = 1
+            note.text = "hello"
+            try realm.write { try realm.add(note) }
+            let table = note._state!.table
+            rowsTree = table.rowsTree
+            let field = table.stored.fieldIndex(of: "text")!
+            let transaction = try realm.storage.beginWriteBlocking()
+            let tree = try transaction.openTree(named: rowsTree)
+            let row = try #require(try transaction.value(forKey: note._state!.key.bytes, in: tree))
+            let damaged = row.withUnsafeBytes {
+                RowCodec.replacing(field, with: [40, 0, 0, 0] + Array("hello".utf8), in: $0, fields: table.fieldTypes.count)
+            }
+            _ = try transaction.put(note._state!.key.bytes, damaged, in: tree)
+            _ = try transaction.commit()
+        }
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [path = path as String] in
+            let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [RPNote.self]))
+            print(realm.object(ofType: RPNote.self, forPrimaryKey: 1)?.text ?? "none")
+        }
+        let message = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        #expect(
+            message.contains(path) && message.contains("tree \"\(rowsTree)\"")
+                && message.contains("says its value is 40 bytes long, but holds 5"), "\(message)")
+    }
+}
