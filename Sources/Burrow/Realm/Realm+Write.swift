@@ -166,6 +166,7 @@ extension Realm {
         if configuration.readOnly {
             throw RealmError(.wrongState, "\(displayName) was opened read-only; writes are not allowed.")
         }
+        try WriteOwners.checkCallerHoldsNone(storage, displayName: displayName)
     }
 
     private func begin(_ transaction: WriteTransaction) throws(RealmError) {

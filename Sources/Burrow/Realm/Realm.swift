@@ -39,7 +39,11 @@ public final class Realm {
     /// another skips even the search of `rowsTrees`.
     @exclusivity(unchecked) private var lastRowsTree: (tableID: UInt32, tree: Tree)?
     /// The open write transaction, if any.
-    @exclusivity(unchecked) var write: WriteState?
+    @exclusivity(unchecked) var write: WriteState? {
+        didSet {
+            if (oldValue == nil) != (write == nil) { WriteOwners.note(storage, writing: write != nil) }
+        }
+    }
     var currentFileSchema: FileSchema
     /// The `info` entry of the schema tree the schema was loaded from, to notice changes cheaply.
     private var schemaStamp: [UInt8]?
@@ -58,44 +62,9 @@ public final class Realm {
 
     // MARK: Opening
 
-    /// Opens the realm `configuration` describes, synchronously, on the current thread.
-    ///
-    /// Throws `RealmError`: `.fileLocked` if another process has the file open, `.invalidFile` or
-    /// `.corruptFile` for a file that is not a sound Burrow database, `.fileAccess` if it cannot
-    /// be read or created, `.schemaMismatch` if the classes differ from the file's schema and no
-    /// migration applies.
-    public convenience init(configuration: Configuration = .defaultConfiguration) throws {
-        let storage = try Self.openStorage(configuration)
-        try self.init(storage: storage, configuration: configuration)
-    }
-
-    /// Opens the realm `configuration` describes, isolated to the caller's actor (`#isolation`):
-    /// the realm and its objects may be used only there.
-    public static func open(
-        configuration: Configuration = .defaultConfiguration, isolation: isolated (any Actor)? = #isolation
-    ) async throws -> Realm {
-        try Realm(configuration: configuration)
-    }
-
-    private static func openStorage(_ configuration: Configuration) throws(RealmError) -> Storage {
-        let options = StorageOptions(readOnly: configuration.readOnly, create: !configuration.readOnly)
-        do {
-            if let identifier = configuration.inMemoryIdentifier {
-                return try Storage.inMemory(identifier: identifier, options: options)
-            }
-            guard let url = configuration.fileURL else {
-                throw RealmError(.invalidArgument, "The configuration names neither a file nor an in-memory identifier.")
-            }
-            if configuration.readOnly, !FileManager.default.fileExists(atPath: url.path) {
-                throw RealmError(.fileAccess, "Cannot open \(url.path) read-only: there is no such file.", fileURL: url, errno: ENOENT)
-            }
-            return try Storage.open(path: url.path, options: options)
-        } catch {
-            throw RealmError(wrapping: error)
-        }
-    }
-
-    private init(storage: Storage, configuration: Configuration) throws(RealmError) {
+    /// A new live realm on `storage`, reading its newest version (see Realm+Open.swift for the
+    /// public ways to open one).
+    init(storage: Storage, configuration: Configuration) throws(RealmError) {
         self.configuration = configuration
         self.storage = storage
         frozenVersion = nil
@@ -116,6 +85,12 @@ public final class Realm {
         frozenVersion = version
         snapshotReader = version.snapshotReader
         currentFileSchema = version.currentFileSchema
+    }
+
+    deinit {
+        // A realm let go of in a write transaction cancels it (its transaction releases the
+        // lock as it goes); the record of who holds the lock goes with it.
+        if write != nil { WriteOwners.note(storage, writing: false) }
     }
 
     // MARK: State

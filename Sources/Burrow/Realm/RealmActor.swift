@@ -19,11 +19,14 @@ public actor RealmActor {
     /// The live realm. Use it only inside the actor.
     public private(set) var realm: Realm
 
-    /// Opens the realm `configuration` describes, owned by the new actor.
+    /// Opens the realm `configuration` describes, owned by the new actor: the same instance
+    /// that `Realm(configuration:)`, `Realm.open` and `thaw()` give in code isolated to it.
     ///
     /// Throws `RealmError` as `Realm.init(configuration:)` does.
     public init(configuration: Realm.Configuration = .defaultConfiguration) async throws {
-        realm = try Realm(configuration: configuration)
+        let storage = try Realm.openStorage(configuration)
+        realm = try Realm(storage: storage, configuration: configuration)
+        RealmCache.adopt(realm, by: self)
     }
 
     /// Runs `block` in a write transaction on the realm and commits it; returns its result.

@@ -198,10 +198,12 @@ import Testing
         let results = realm.objects(RTIntKey.self)
         _ = results.count
         // Another realm commits while no stream observes the file: nothing is recorded.
-        let writer = try Realm(configuration: config)
-        try writer.write {
-            writer.object(ofType: RTIntKey.self, forPrimaryKey: 2)!.value = "changed"
-            try writer.add(RTIntKey(value: ["id": 3]))
+        try onAnotherThread {
+            let writer = try Realm(configuration: config)
+            try writer.write {
+                writer.object(ofType: RTIntKey.self, forPrimaryKey: 2)!.value = "changed"
+                try writer.add(RTIntKey(value: ["id": 3]))
+            }
         }
         let changes = results.changes().makeAsyncIterator()
         guard case .initial(let initial) = await next(changes) else { Issue.record("no initial element"); return }

@@ -115,11 +115,13 @@ final class RowReadItem: Object {
         #expect(item.title == "second" && item.count == 11)
 
         // A change made by another realm is seen once this realm moves to it.
-        let writer = try Realm(configuration: config)
-        try writer.write {
-            let same = try #require(writer.object(ofType: RowReadItem.self, forPrimaryKey: 1))
-            same.title = "from elsewhere"
-            same.small = 5
+        try onAnotherThread {
+            let writer = try Realm(configuration: config)
+            try writer.write {
+                let same = try #require(writer.object(ofType: RowReadItem.self, forPrimaryKey: 1))
+                same.title = "from elsewhere"
+                same.small = 5
+            }
         }
         #expect(item.title == "second", "the realm still reads its version")
         realm.refresh()

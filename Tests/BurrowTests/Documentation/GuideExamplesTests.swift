@@ -179,10 +179,10 @@ func adopt(in db: isolated RealmActor) async throws {
         let age = await Task.detached { frozen.age }.value   // read on another thread, no lock
         let results: FrozenResults<GuideDog> = try realm.objects(GuideDog.self).freeze()
         let thawed = realm.thaw(frozen)                        // live again, in this realm
-        let mine = try frozen.thaw()                           // live again, in this isolation's realm
+        let mine = try frozen.thaw()                           // the same: this domain has one realm of the file
         #expect(age == 4)
         let thawedRealm = try frozen.realm!.thaw()
-        #expect(mine?.name == "Rex" && mine?.realm !== realm && mine?.realm === thawedRealm)
+        #expect(mine?.name == "Rex" && mine?.realm === realm && thawedRealm === realm)
         #expect(results.count == 1)
         try realm.write { rex.age += 1 }
         #expect(realm.pinnedVersionCount >= 2, "the realm's new version, and the old one the frozen values hold")

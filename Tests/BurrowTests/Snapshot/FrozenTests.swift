@@ -377,14 +377,20 @@ import Testing
     @Test func testALiveRealmStaysOnItsVersionUntilItRefreshesOrWrites() throws {
         let config = temporaryConfiguration()
         let reader = try Realm(configuration: config)
-        let writer = try Realm(configuration: config)
-        try writer.write { try writer.add(RTNote(value: ["text": "one"])) }
+        #expect(try Realm(configuration: config) === reader, "one realm per file in this task")
+        try onAnotherThread {
+            let writer = try Realm(configuration: config)
+            try writer.write { try writer.add(RTNote(value: ["text": "one"])) }
+        }
         let version = reader.version
         #expect(reader.objects(RTNote.self).isEmpty, "the reader has not moved")
         #expect(reader.refresh())
         #expect(reader.version > version)
         #expect(reader.objects(RTNote.self).map(\.text) == ["one"])
-        try writer.write { try writer.add(RTNote(value: ["text": "two"])) }
+        try onAnotherThread {
+            let writer = try Realm(configuration: config)
+            try writer.write { try writer.add(RTNote(value: ["text": "two"])) }
+        }
         #expect(reader.objects(RTNote.self).count == 1)
         try reader.write { #expect(reader.objects(RTNote.self).count == 2, "a write moves to the newest version") }
     }

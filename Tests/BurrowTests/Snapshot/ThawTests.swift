@@ -47,9 +47,11 @@ import Testing
     @Test func testAThawedRealmOpenedEarlierMovesUpToTheFrozenVersion() throws {
         let (configuration, frozen) = try fixture()
         let thawedRealm = try frozen.realm!.thaw()
-        let writer = try Realm(configuration: configuration)
-        try writer.write { try writer.add(Person(value: ["id": 2, "name": "Bo"])) }
-        let newer = try writer.object(ofType: Person.self, forPrimaryKey: 2)!.freeze()
+        let newer = try onAnotherThread {
+            let writer = try Realm(configuration: configuration)
+            try writer.write { try writer.add(Person(value: ["id": 2, "name": "Bo"])) }
+            return try writer.object(ofType: Person.self, forPrimaryKey: 2)!.freeze()
+        }
         // `thawedRealm` still reads the older version; thawing the newer value moves it up.
         #expect(thawedRealm.object(ofType: Person.self, forPrimaryKey: 2) == nil)
         let bo = try #require(try newer.thaw())

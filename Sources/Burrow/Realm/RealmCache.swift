@@ -1,0 +1,152 @@
+import BurrowStorage
+import Foundation
+
+/// The live realms open in each isolation domain: one per file per domain, so that every
+/// `Realm(configuration:)`, `Realm.open`, `RealmActor.realm` and `thaw()` of a domain gives the
+/// same instance, as RealmSwift gives one per thread (and per actor). Code that opens the realm
+/// in several helpers then shares its write transaction and its objects.
+///
+/// The domains (see "One realm per isolation domain" in Concurrency.md):
+/// - code isolated to an actor (`#isolation` is the actor): that actor;
+/// - the main actor and the main thread: one domain, since main-actor code runs on the main
+///   thread and nothing else runs there beside it;
+/// - other code outside actors, in a task: the task, since it may resume on any thread;
+/// - other code outside actors and tasks (a thread of its own): the thread.
+///
+/// Entries hold their realms weakly: a realm lives as long as its domain's code or its objects
+/// keep it, and the next open after that opens a new one. Only opening looks here; reading and
+/// writing objects never do.
+enum RealmCache {
+    /// The live realm of `storage`'s file for `isolation`'s domain, made by `open` if the domain
+    /// has none. Throws if the domain's realm was opened with a configuration that cannot share
+    /// an instance with `configuration`.
+    static func realm(
+        of storage: Storage, _ configuration: Realm.Configuration, isolation: (any Actor)?, open: () throws(RealmError) -> Realm
+    ) throws(RealmError) -> Realm {
+        let file = ObjectIdentifier(storage)
+        switch Domain.current(isolation) {
+        case .actor(let actor):
+            let found: Realm? = actorEntries.withLock { entries in
+                entries.removeAll { $0.actor == nil || $0.realm == nil }
+                // A live realm keeps its storage alive, so a matching identifier is the same file.
+                return entries.first { $0.actor === actor && $0.storage == file }?.realm
+            }
+            if let found { return try compatible(found, configuration) }
+            let realm = try open()
+            actorEntries.withLock { $0.append(ActorEntry(actor: actor, realm: realm, storage: file)) }
+            return realm
+        case .task(let task):
+            let found: Realm? = taskEntries.withLock { entries in
+                entries = entries.filter { $0.value.realm != nil }
+                return entries[TaskKey(task: task, storage: file)]?.realm
+            }
+            if let found { return try compatible(found, configuration) }
+            let realm = try open()
+            taskEntries.withLock { $0[TaskKey(task: task, storage: file)] = WeakRealm(realm: realm) }
+            return realm
+        case .thread:
+            let cache = ThreadRealms.current
+            if let found = cache.realms[file]?.realm { return try compatible(found, configuration) }
+            cache.realms = cache.realms.filter { $0.value.realm != nil }
+            let realm = try open()
+            cache.realms[file] = WeakRealm(realm: realm)
+            return realm
+        }
+    }
+
+    /// Makes `realm`, opened by `actor` before it could be named, that actor's realm of its file.
+    static func adopt(_ realm: Realm, by actor: any Actor) {
+        let file = ObjectIdentifier(realm.storage)
+        actorEntries.withLock { entries in
+            entries.removeAll { $0.actor == nil || $0.realm == nil || ($0.actor === actor && $0.storage == file) }
+            entries.append(ActorEntry(actor: actor, realm: realm, storage: file))
+        }
+    }
+
+    /// `realm`, if a caller opening `configuration` may share it; otherwise an error that says
+    /// which setting differs.
+    private static func compatible(_ realm: Realm, _ configuration: Realm.Configuration) throws(RealmError) -> Realm {
+        let open = realm.configuration
+        if open.schemaVersion != configuration.schemaVersion {
+            throw RealmError(
+                .schemaMismatch,
+                "\(realm.displayName) is already open here with schema version \(open.schemaVersion), not \(configuration.schemaVersion). A file is open at one schema version at a time in one isolation domain: open it with the same schemaVersion, or let go of the other realm (and its objects) first.",
+                fileURL: open.fileURL)
+        }
+        if let wanted = configuration.objectTypes, let known = open.objectTypes {
+            let knownNames = Set(known.map { ObjectIdentifier($0) })
+            if let missing = wanted.first(where: { !knownNames.contains(ObjectIdentifier($0)) }) {
+                throw RealmError(
+                    .wrongState,
+                    "\(realm.displayName) is already open here with objectTypes that do not include \(missing). Open it with the same objectTypes (or a subset of them), or let go of the other realm (and its objects) first.",
+                    fileURL: open.fileURL)
+            }
+        }
+        return realm
+    }
+
+    // MARK: Domains
+
+    /// The isolation domain of code running now.
+    enum Domain {
+        case actor(any Actor)
+        /// A task outside any actor, by its address (which is unique while the task runs).
+        case task(Int)
+        case thread
+
+        static func current(_ isolation: (any Actor)?) -> Domain {
+            if let isolation { return .actor(isolation) }
+            if Thread.isMainThread { return .actor(MainActor.shared) }
+            if let task = withUnsafeCurrentTask(body: { $0?.hashValue }) { return .task(task) }
+            return .thread
+        }
+    }
+
+    /// One actor's realm of one file.
+    private final class ActorEntry: @unchecked Sendable {
+        // Sendable although `realm` is not: an entry is created on `actor` and its realm is
+        // handed out only to callers isolated to that same actor (checked by identity against
+        // the live `actor`; a dead actor matches nobody), so the realm never leaves its
+        // isolation. The table below is reached only under its lock.
+        weak var actor: AnyObject?
+        weak var realm: Realm?
+        let storage: ObjectIdentifier
+
+        init(actor: any Actor, realm: Realm, storage: ObjectIdentifier) {
+            self.actor = actor
+            self.realm = realm
+            self.storage = storage
+        }
+    }
+
+    private static let actorEntries = Locked<[ActorEntry]>([])
+
+    private struct TaskKey: Hashable {
+        let task: Int
+        let storage: ObjectIdentifier
+    }
+
+    private struct WeakRealm {
+        weak var realm: Realm?
+    }
+
+    // Realms of tasks outside actors: handed out only to code of the task named in the key,
+    // under the lock. A task's address is reused only after it ends, and a realm still alive
+    // then is one its task handed on to other code, as a thread's realm would be.
+    private static let taskEntries = Locked<[TaskKey: WeakRealm]>([:])
+
+    /// One thread's realms, by file, kept in the thread's dictionary: only that thread reads it.
+    private final class ThreadRealms {
+        var realms: [ObjectIdentifier: WeakRealm] = [:]
+
+        private static let key = "dev.burrow.realms"
+
+        static var current: ThreadRealms {
+            let dictionary = Thread.current.threadDictionary
+            if let existing = dictionary[key] as? ThreadRealms { return existing }
+            let cache = ThreadRealms()
+            dictionary[key] = cache
+            return cache
+        }
+    }
+}
