@@ -247,6 +247,7 @@ final class SeedPersonProjection: Projection<SeedPerson> {
         #expect(realm.objects(SeedAddress.self).count == 1)
     }
 
+    @MainActor
     @Test func testUseCreateToCopyAnObjectIntoTheRealm() throws {
         let realm = try seedRealm()
         let other = try seedRealm()
@@ -325,6 +326,7 @@ final class SeedPersonProjection: Projection<SeedPerson> {
     /// swiftui-quick-writes.md, "Perform an Explicit Write". SwiftUI's property wrappers hand
     /// out frozen objects; in Burrow a frozen object is a `Frozen<T>`. Its realm thaws into the
     /// live realm of the caller's isolation, and the object thaws into that same realm.
+    @MainActor
     @Test func testPerformAnExplicitWrite() throws {
         let config = temporaryConfiguration()
         do {

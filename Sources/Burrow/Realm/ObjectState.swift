@@ -37,7 +37,10 @@ struct ObjectState {
     /// object's row at `rowStamp` of its realm, outside write transactions. Nil if there is
     /// no such row (deleted), or a live object has not read it yet.
     private var row: UnsafeRawBufferPointer?
-    /// The realm's change stamp when a live object's `row` was read; `.max` before then.
+    /// The realm's change stamp when a live object's `row` was read. Before then, the realm's
+    /// count of invalidations (`Realm.invalidations`) in the top bits and ones below, which no
+    /// change stamp reaches. Either way its top bits say which `invalidate()` of the realm the
+    /// object is from.
     private var rowStamp: UInt64 = .max
 
     /// `row`, if given, is the object's row in the version `source` reads now, found by the
@@ -55,6 +58,7 @@ struct ObjectState {
             frozenVersion = nil
             self.table = table
             self.key = key
+            rowStamp = realm.changeStamp | (1 << Realm.invalidationShift - 1)
             if let row, realm.write == nil {
                 self.row = row
                 rowStamp = realm.changeStamp
@@ -70,7 +74,7 @@ struct ObjectState {
     /// Whether the object still exists in the version its source reads.
     var exists: Bool {
         switch source {
-        case .live(let realm): realm.isOpen && realm.rowExists(table, key)
+        case .live(let realm): realm.isOpen && isCurrent(in: realm) && realm.rowExists(table, key)
         case .frozen(let version): version.rowExists(table, key)
         }
     }
@@ -78,7 +82,7 @@ struct ObjectState {
     /// `exists`, throwing a read error where it would trap.
     func checkExists() throws(StorageError) -> Bool {
         switch source {
-        case .live(let realm): realm.isOpen ? try realm.hasRow(table, key) : false
+        case .live(let realm): realm.isOpen && isCurrent(in: realm) ? try realm.hasRow(table, key) : false
         case .frozen(let version): try version.hasRow(table, key)
         }
     }
@@ -88,8 +92,12 @@ struct ObjectState {
     /// changes them) or if the object no longer exists.
     @inline(__always)
     mutating func liveRow(in realm: Realm) -> UnsafeRawBufferPointer? {
-        guard realm.write == nil else { return nil }
+        guard realm.write == nil else {
+            checkCurrent(in: realm)
+            return nil
+        }
         if rowStamp != realm.changeStamp {
+            checkCurrent(in: realm)
             row = realm.snapshotRow(table, key)
             rowStamp = realm.changeStamp
         }
@@ -130,7 +138,22 @@ struct ObjectState {
         guard let realm = liveRealm else {
             preconditionFailure("Cannot modify a frozen object: frozen objects are read-only. Thaw it in a realm's write transaction first.")
         }
+        checkCurrent(in: realm)
         realm.writeField(table, key, property, value)
+    }
+
+    /// Whether the live object is from the realm's current `invalidate()` period.
+    @inline(__always)
+    func isCurrent(in realm: Realm) -> Bool {
+        rowStamp >> Realm.invalidationShift == realm.invalidations
+    }
+
+    /// Traps, as RealmSwift does, if the live object's realm was invalidated since it was made.
+    @inline(__always)
+    func checkCurrent(in realm: Realm) {
+        guard isCurrent(in: realm) else {
+            preconditionFailure("Object has been deleted or invalidated: \(table.name) \(key) belongs to a version that \(realm.displayName) let go of with invalidate(). Fetch it again from the realm.")
+        }
     }
 
     /// Whether this object is managed by `realm` (the same live realm instance).

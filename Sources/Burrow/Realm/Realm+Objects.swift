@@ -4,7 +4,8 @@ extension Realm {
     /// Every object of `type` in the realm: lazy (nothing is read until used) and live (it
     /// follows the realm's version and the changes of the open write transaction).
     public func objects<Element: ObjectBase>(_ type: Element.Type) -> Results<Element> {
-        Results(realm: self)
+        checkThread()
+        return Results(realm: self)
     }
 
     /// The object of `type` whose primary key is `key`, or nil if there is none.
@@ -13,6 +14,7 @@ extension Realm {
     /// RealmSwift does; traps too if the file is damaged where the lookup reads (see "Read
     /// errors" in Architecture.md).
     public func object<Element: ObjectBase, KeyType: _Persistable>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
+        checkThread()
         do {
             return try lookUp(type, primaryKey: key)
         } catch {
@@ -44,6 +46,7 @@ extension Realm {
     /// RealmSwift does: both are programming errors, not conditions to handle. Traps too if the
     /// file is damaged where the lookup reads (see "Read errors" in Architecture.md).
     public func object<Element: ObjectBase, KeyType>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
+        checkThread()
         do {
             return try lookUp(type, anyPrimaryKey: key)
         } catch {

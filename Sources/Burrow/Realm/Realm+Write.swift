@@ -166,6 +166,7 @@ extension Realm {
         if configuration.readOnly {
             throw RealmError(.wrongState, "\(displayName) was opened read-only; writes are not allowed.")
         }
+        if let misuse = threadMisuse() { throw misuse }
         try WriteOwners.checkCallerHoldsNone(storage, displayName: displayName)
     }
 

@@ -59,6 +59,9 @@ public final class Realm {
     /// in the open write transaction). Live `Results` re-evaluate when it moves.
     @exclusivity(unchecked) private(set) var changeStamp: UInt64 = 0
     private(set) var isOpen = true
+    /// The thread this realm belongs to when a thread's own code opened it, outside actors and
+    /// tasks (see `RealmCache`); nil when its actor's isolation keeps it in place.
+    var confinedThread: pthread_t?
 
     // MARK: Opening
 
@@ -91,6 +94,24 @@ public final class Realm {
         // A realm let go of in a write transaction cancels it (its transaction releases the
         // lock as it goes); the record of who holds the lock goes with it.
         if write != nil { WriteOwners.note(storage, writing: false) }
+    }
+
+    /// Checks, where a realm confined to a thread is used (opening a write, `objects`, lookups
+    /// by primary key, `refresh`), that the caller is on that thread: a realm a thread's code
+    /// opened is that thread's, shared by all its code, and using it elsewhere at the same time
+    /// would race. Nil when the realm may be used here.
+    @inline(__always)
+    func threadMisuse() -> RealmError? {
+        guard let confinedThread, pthread_equal(confinedThread, pthread_self()) == 0 else { return nil }
+        return RealmError(
+            .wrongState,
+            "Realm accessed from incorrect thread: \(displayName) was opened by code outside actors and tasks on another thread, and belongs to that thread. Open the realm where it is used (Realm(configuration:) there), or keep it in an actor.")
+    }
+
+    /// `threadMisuse()` for the APIs that cannot throw: they trap, as RealmSwift's do.
+    @inline(__always)
+    func checkThread() {
+        if let misuse = threadMisuse() { preconditionFailure(misuse.description) }
     }
 
     // MARK: State
@@ -172,11 +193,20 @@ public final class Realm {
     /// `refresh()` cannot throw either (see "Read errors" in Architecture.md).
     @discardableResult
     public func refresh() -> Bool {
+        checkThread()
         do {
             return try refreshIfUsable()
         } catch {
             fail(error)
         }
+    }
+
+    /// `refresh()`, for code ported from RealmSwift's `asyncRefresh()`: Burrow's `refresh()`
+    /// reads the newest version at once (there are no notifiers to wait for), so this does the
+    /// same without suspending. Returns whether anything changed.
+    @discardableResult
+    public func asyncRefresh(isolation: isolated (any Actor)? = #isolation) async -> Bool {
+        refresh()
     }
 
     /// `refresh()`, throwing where it would trap.
@@ -209,14 +239,35 @@ public final class Realm {
 
     func noteChange() { changeStamp &+= 1 }
 
-    /// Stops using the file: objects and results of this realm become invalid. Other realms of
-    /// the same file are not affected.
+    /// Lets go of the version the realm reads, as RealmSwift's `invalidate()`: every object this
+    /// realm handed out so far becomes invalidated (`isInvalidated` is true, and reading or
+    /// changing it traps), and the realm reads the newest version of the file from now on,
+    /// usable as before. An open write transaction is cancelled first (nothing it did is kept).
+    /// Does nothing on a frozen realm. Other realms of the file are not affected.
+    ///
+    /// Use it to free the pages of an old version that a realm kept pinned while idle; objects
+    /// needed later are fetched again (by primary key, or from a query).
     public func invalidate() {
-        write?.transaction.abort()
-        write = nil
-        isOpen = false
-        changeStamp &+= 1
+        guard frozenVersion == nil else { return }
+        if write != nil { rollBack() }
+        changeStamp = (invalidations &+ 1) << Self.invalidationShift
+        // Reading the newest version lets go of the old one; a failure here leaves the realm
+        // where it was, as a failed refresh would.
+        _ = try? refreshIfUsable()
     }
+
+    /// Stops using the file for good (`RealmActor.close()`): objects become invalidated, writes
+    /// throw, and the realm no longer moves to new versions.
+    func close() {
+        invalidate()
+        isOpen = false
+    }
+
+    /// How many times `invalidate()` ran, kept in the top bits of `changeStamp`: a live object
+    /// remembers the count it was made under (`ObjectState`), and is invalidated once it
+    /// differs. The low bits count changes; they would reach the top bits after 2^48 of them.
+    var invalidations: UInt64 { changeStamp >> Self.invalidationShift }
+    static let invalidationShift: UInt64 = 48
 
     // MARK: Schema
 

@@ -106,6 +106,6 @@ public actor RealmActor {
 
     /// Stops using the realm; every later call fails or returns nothing.
     public func close() {
-        realm.invalidate()
+        realm.close()
     }
 }

@@ -7,11 +7,20 @@ import Foundation
 /// in several helpers then shares its write transaction and its objects.
 ///
 /// The domains (see "One realm per isolation domain" in Concurrency.md):
-/// - code isolated to an actor (`#isolation` is the actor): that actor;
-/// - the main actor and the main thread: one domain, since main-actor code runs on the main
-///   thread and nothing else runs there beside it;
-/// - other code outside actors, in a task: the task, since it may resume on any thread;
-/// - other code outside actors and tasks (a thread of its own): the thread.
+/// - code isolated to an actor (`#isolation` is the actor): that actor. The compiler keeps the
+///   realm there.
+/// - nonisolated code on the main thread (helpers that main-actor code calls, run-loop
+///   callbacks, XCTest's synchronous tests): the main actor's domain, since only main-actor
+///   work runs there.
+/// - nonisolated code on another thread outside tasks (a thread's own code, dispatch
+///   callbacks): the thread.
+/// - nonisolated code in a task off the main thread: no domain. The task may resume on any
+///   thread and hand what it opened to other isolation, so each open there gives a realm of
+///   its own.
+///
+/// Nothing in the compiler keeps a realm that nonisolated code opened on its thread, so such a
+/// realm checks: used from another thread it refuses to write and traps where it reads, as
+/// RealmSwift's thread-confined realms do (`Realm.threadMisuse()`).
 ///
 /// Entries hold their realms weakly: a realm lives as long as its domain's code or its objects
 /// keep it, and the next open after that opens a new one. Only opening looks here; reading and
@@ -25,32 +34,33 @@ enum RealmCache {
     ) throws(RealmError) -> Realm {
         let file = ObjectIdentifier(storage)
         switch Domain.current(isolation) {
-        case .actor(let actor):
+        case .actor(let actor, let thread):
             let found: Realm? = actorEntries.withLock { entries in
                 entries.removeAll { $0.actor == nil || $0.realm == nil }
                 // A live realm keeps its storage alive, so a matching identifier is the same file.
                 return entries.first { $0.actor === actor && $0.storage == file }?.realm
             }
-            if let found { return try compatible(found, configuration) }
-            let realm = try open()
-            actorEntries.withLock { $0.append(ActorEntry(actor: actor, realm: realm, storage: file)) }
-            return realm
-        case .task(let task):
-            let found: Realm? = taskEntries.withLock { entries in
-                entries = entries.filter { $0.value.realm != nil }
-                return entries[TaskKey(task: task, storage: file)]?.realm
+            let realm: Realm
+            if let found {
+                realm = try compatible(found, configuration)
+            } else {
+                realm = try open()
+                actorEntries.withLock { $0.append(ActorEntry(actor: actor, realm: realm, storage: file)) }
             }
-            if let found { return try compatible(found, configuration) }
-            let realm = try open()
-            taskEntries.withLock { $0[TaskKey(task: task, storage: file)] = WeakRealm(realm: realm) }
+            // The main actor's realm, handed to nonisolated code on the main thread, which could
+            // pass it on: from now on it checks that it stays on the main thread.
+            if let thread { realm.confinedThread = thread }
             return realm
-        case .thread:
+        case .thread(let thread):
             let cache = ThreadRealms.current
             if let found = cache.realms[file]?.realm { return try compatible(found, configuration) }
             cache.realms = cache.realms.filter { $0.value.realm != nil }
             let realm = try open()
+            realm.confinedThread = thread
             cache.realms[file] = WeakRealm(realm: realm)
             return realm
+        case .none:
+            return try open()
         }
     }
 
@@ -89,16 +99,19 @@ enum RealmCache {
 
     /// The isolation domain of code running now.
     enum Domain {
-        case actor(any Actor)
-        /// A task outside any actor, by its address (which is unique while the task runs).
-        case task(Int)
-        case thread
+        /// An actor's; for nonisolated code on the main thread, the main actor's, with the
+        /// thread its realm is confined to.
+        case actor(any Actor, confinedTo: pthread_t?)
+        /// The thread's own code, outside tasks.
+        case thread(pthread_t)
+        /// Nonisolated code in a task, off the main thread.
+        case none
 
         static func current(_ isolation: (any Actor)?) -> Domain {
-            if let isolation { return .actor(isolation) }
-            if Thread.isMainThread { return .actor(MainActor.shared) }
-            if let task = withUnsafeCurrentTask(body: { $0?.hashValue }) { return .task(task) }
-            return .thread
+            if let isolation { return .actor(isolation, confinedTo: nil) }
+            if Thread.isMainThread { return .actor(MainActor.shared, confinedTo: pthread_self()) }
+            if withUnsafeCurrentTask(body: { $0 != nil }) { return .none }
+            return .thread(pthread_self())
         }
     }
 
@@ -121,19 +134,9 @@ enum RealmCache {
 
     private static let actorEntries = Locked<[ActorEntry]>([])
 
-    private struct TaskKey: Hashable {
-        let task: Int
-        let storage: ObjectIdentifier
-    }
-
     private struct WeakRealm {
         weak var realm: Realm?
     }
-
-    // Realms of tasks outside actors: handed out only to code of the task named in the key,
-    // under the lock. A task's address is reused only after it ends, and a realm still alive
-    // then is one its task handed on to other code, as a thread's realm would be.
-    private static let taskEntries = Locked<[TaskKey: WeakRealm]>([:])
 
     /// One thread's realms, by file, kept in the thread's dictionary: only that thread reads it.
     private final class ThreadRealms {

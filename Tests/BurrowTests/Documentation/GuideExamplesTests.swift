@@ -164,6 +164,7 @@ func adopt(in db: isolated RealmActor) async throws {
         #expect(ali?.dogs.count == 0)   // Wolfie is 2 now, so no puppies
     }
 
+    @MainActor
     @Test func testConcurrencyOwnActorAndFrozen() async throws {
         let config = configuration()
         // Concurrency.md: "An actor of your own"

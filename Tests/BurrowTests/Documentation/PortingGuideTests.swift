@@ -335,6 +335,7 @@ extension RealmActor {
     }
 
     /// "Frozen objects": frozen lists, sets, maps and linking objects.
+    @MainActor
     @Test func testFrozenCollections() async throws {
         let realm = try Realm(configuration: configuration())
         let rex = Dog(value: ["name": "Rex", "age": 1, "citiesVisited": ["Toronto"], "favoriteParksByCity": ["Toronto": "High Park"]])

@@ -4,7 +4,9 @@ import Testing
 
 /// `Frozen.thaw()` and `Realm.thaw()` without a realm argument: the live realm of the file for
 /// the caller's isolation, the same one for every thaw there, so that thawed objects can be
-/// changed together in one write.
+/// changed together in one write. The tests run on the main actor, an isolation domain with one
+/// realm of each file (nonisolated code in a task has none: each thaw there opens its own).
+@MainActor
 @Suite struct ThawTests {
     /// A file with one person who has one dog, and a frozen view of the person.
     private func fixture() throws -> (Realm.Configuration, Frozen<Person>) {

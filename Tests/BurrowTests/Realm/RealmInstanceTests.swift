@@ -1,0 +1,313 @@
+import Foundation
+import Testing
+@testable import Burrow
+
+/// One realm per file per isolation domain, as RealmSwift keeps one per thread: its
+/// `testEquals` expects `Realm() == Realm()` on one thread and not across threads, and its
+/// examples call `Realm()` in one helper after another, sharing the write transaction.
+@Suite struct RealmInstanceTests {
+    // MARK: One instance per domain
+
+    @MainActor
+    @Test func testOpeningTwiceOnTheMainActorGivesTheSameRealm() throws {
+        let config = temporaryConfiguration()
+        let first = try Realm(configuration: config)
+        let second = try Realm(configuration: config)
+        #expect(first === second && first == second)
+        #expect(try Realm(fileURL: config.fileURL!) === first, "Realm(fileURL:) names the same file")
+        #expect(try first.freeze().thaw() === first, "a frozen realm thaws into the domain's realm")
+        let other = try Realm(configuration: temporaryConfiguration())
+        #expect(other != first, "another file is another realm")
+    }
+
+    @Test func testNonisolatedCodeInATaskOpensARealmOfItsOwnEachTime() async throws {
+        let config = temporaryConfiguration()
+        let first = try Realm(configuration: config)
+        let second = try Realm(configuration: config)
+        #expect(first !== second, "a task off the main thread may move between threads and hand its realm on")
+        #expect(first != second)
+    }
+
+    @Test func testAnotherThreadHasARealmOfItsOwn() throws {
+        let config = temporaryConfiguration()
+        let mine = try Realm(configuration: config)
+        let (sameThere, differs) = try onAnotherThread {
+            let a = try Realm(configuration: config)
+            let b = try Realm(configuration: config)
+            return (a === b, ObjectIdentifier(a))
+        }
+        #expect(sameThere, "a thread's own code has one realm of the file")
+        #expect(differs != ObjectIdentifier(mine))
+    }
+
+    @MainActor
+    @Test func testHelpersThatOpenTheRealmShareItsWriteTransaction() throws {
+        let config = temporaryConfiguration()
+        func addNote(_ text: String) throws {
+            let realm = try Realm(configuration: config)
+            try realm.add(RTNote(value: ["text": text]))
+        }
+        func noteCount() throws -> Int { try Realm(configuration: config).objects(RTNote.self).count }
+
+        let realm = try Realm(configuration: config)
+        try realm.beginWrite()
+        try addNote("one")
+        try addNote("two")
+        #expect(try noteCount() == 2, "the helpers' realm is the one in the write transaction")
+        try realm.commitWrite()
+        let stored = try onAnotherThread { try Realm(configuration: config).objects(RTNote.self).count }
+        #expect(stored == 2)
+    }
+
+    @Test func testAWriteBegunWhileOneIsOpenThrowsAndDoesNotWait() throws {
+        let config = temporaryConfiguration()
+        let first = try Realm(configuration: config)
+        try first.beginWrite()
+        let second = try Realm(configuration: config)
+        let error = #expect(throws: RealmError.self) { try second.write { try second.add(RTNote()) } }
+        #expect(error?.code == .wrongState)
+        #expect(error?.description.contains("already open here") == true, "\(error?.description ?? "")")
+        #expect(first.isInWriteTransaction, "the open transaction is untouched")
+        try first.commitWrite()
+    }
+
+    @Test func testAnActorsRealmIsTheSameEveryWayItIsOpened() async throws {
+        let config = temporaryConfiguration()
+        let db = try await RealmActor(configuration: config)
+        try await db.asyncWrite { realm in try realm.add(RTIntKey(value: ["id": 1])) }
+        let frozen = try #require(try await db.object(ofType: RTIntKey.self, forPrimaryKey: 1))
+        #expect(try await Self.allTheSame(in: db, config, frozen))
+        let other = try await RealmActor(configuration: config)
+        let (mine, theirs) = (await Self.identity(in: db), await Self.identity(in: other))
+        #expect(mine != theirs, "each actor has its own realm")
+    }
+
+    private static func allTheSame(in db: isolated RealmActor, _ config: Realm.Configuration, _ frozen: Frozen<RTIntKey>) async throws -> Bool {
+        let opened = try Realm(configuration: config)
+        let awaited = try await Realm.open(configuration: config)
+        let thawed = try frozen.thaw()
+        return opened === db.realm && awaited === db.realm && thawed?.realm === db.realm && db.thaw(frozen)?.realm === db.realm
+    }
+
+    private static func identity(in db: isolated RealmActor) -> ObjectIdentifier { ObjectIdentifier(db.realm) }
+
+    @Test func testANonisolatedHelperCalledFromAnActorCannotWaitForTheActorsWrite() async throws {
+        let store = try await NoteStore(configuration: temporaryConfiguration())
+        let outcome = try await store.writeThroughHelperInsideOwnWrite()
+        #expect(outcome.contains("already open here"), "the helper's realm is its own, and throws rather than wait: \(outcome)")
+    }
+
+    @MainActor
+    @Test func testARealmLivesOnlyWhileSomethingHoldsIt() throws {
+        let config = temporaryConfiguration()
+        weak var released: Realm?
+        var note: RTNote?
+        do {
+            let realm = try Realm(configuration: config)
+            released = realm
+            let added = RTNote(value: ["text": "kept"])
+            try realm.write { try realm.add(added) }
+            note = added
+        }
+        #expect(released != nil, "its object keeps the realm")
+        #expect(try Realm(configuration: config) === released)
+        note = nil
+        #expect(released == nil, "nothing holds it: the domain's entry does not")
+        _ = note
+    }
+
+    // MARK: Configurations that cannot share
+
+    @MainActor
+    @Test func testAnotherSchemaVersionInTheSameDomainThrows() throws {
+        var config = temporaryConfiguration()
+        config.objectTypes = [RTNote.self]
+        let realm = try Realm(configuration: config)
+        var higher = config
+        higher.schemaVersion = 3
+        let error = #expect(throws: RealmError.self) { _ = try Realm(configuration: higher) }
+        #expect(error?.code == .schemaMismatch)
+        #expect(error?.description.contains("schema version 0, not 3") == true, "\(error?.description ?? "")")
+        _ = realm
+    }
+
+    @MainActor
+    @Test func testObjectTypesBeyondTheOpenRealmsThrow() throws {
+        var config = temporaryConfiguration()
+        config.objectTypes = [RTNote.self]
+        let realm = try Realm(configuration: config)
+        var wider = config
+        wider.objectTypes = [RTNote.self, RTIntKey.self]
+        let error = #expect(throws: RealmError.self) { _ = try Realm(configuration: wider) }
+        #expect(error?.code == .wrongState)
+        #expect(error?.description.contains("RTIntKey") == true, "\(error?.description ?? "")")
+        var none = config
+        none.objectTypes = nil
+        #expect(try Realm(configuration: none) === realm, "no objectTypes asks for nothing more")
+    }
+
+    @MainActor
+    @Test func testReadOnlyAgainstReadWriteThrows() throws {
+        let config = temporaryConfiguration()
+        let realm = try Realm(configuration: config)
+        var readOnly = config
+        readOnly.readOnly = true
+        let error = #expect(throws: RealmError.self) { _ = try Realm(configuration: readOnly) }
+        #expect(error?.code == .wrongState)
+        _ = realm
+    }
+
+    // MARK: Equality
+
+    @MainActor
+    @Test func testRealmsAreEqualAndHashAsTheirIdentity() throws {
+        let config = temporaryConfiguration()
+        let realm = try Realm(configuration: config)
+        try realm.write { try realm.add(RTNote()) }
+        let frozen = try realm.freeze()
+        let frozenAgain = try realm.freeze()
+        #expect(frozen == frozenAgain && frozen.hashValue == frozenAgain.hashValue, "frozen at one version")
+        #expect(frozen != realm)
+        try realm.write { try realm.add(RTNote()) }
+        #expect(try realm.freeze() != frozen, "another version")
+        #expect(Set([realm, try Realm(configuration: config), frozen, frozenAgain]).count == 2)
+    }
+
+    // MARK: Invalidate and refresh
+
+    @Test func testInvalidateInvalidatesObjectsAndTheRealmKeepsWorking() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        let note = RTNote(value: ["text": "first"])
+        try realm.write { try realm.add(note) }
+        realm.invalidate()
+        #expect(note.isInvalidated)
+        try realm.write { try realm.add(RTNote(value: ["text": "second"])) }
+        #expect(realm.objects(RTNote.self).count == 2)
+        #expect(note.isInvalidated, "still invalidated after the realm is used again")
+        #expect(realm.objects(RTNote.self).first?.isInvalidated == false)
+    }
+
+    @Test func testInvalidateReadsTheNewestVersionNextAndCancelsAnOpenWrite() throws {
+        let config = temporaryConfiguration()
+        let realm = try Realm(configuration: config)
+        #expect(realm.objects(RTNote.self).isEmpty)
+        try onAnotherThread {
+            let other = try Realm(configuration: config)
+            try other.write { try other.add(RTNote(value: ["text": "elsewhere"])) }
+        }
+        realm.invalidate()
+        #expect(realm.objects(RTNote.self).map(\.text) == ["elsewhere"])
+
+        try realm.beginWrite()
+        let pending = RTNote(value: ["text": "never"])
+        try realm.add(pending)
+        realm.invalidate()
+        #expect(!realm.isInWriteTransaction && !pending.isInvalidated && pending.realm == nil, "the write was cancelled")
+        #expect(realm.objects(RTNote.self).count == 1)
+    }
+
+    @Test func testReadingAnInvalidatedObjectTraps() async throws {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "trap-invalidated-read"))
+            let note = RTNote(value: ["text": "gone"])
+            try realm.write { try realm.add(note) }
+            realm.invalidate()
+            _ = note.text
+        }
+        let stderr = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        #expect(stderr.contains("invalidate()"), "\(stderr)")
+    }
+
+    @Test func testReadingAnObjectFetchedAfterInvalidateExitsCleanly() async throws {
+        await #expect(processExitsWith: .success) {
+            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "no-trap-invalidated-read"))
+            try realm.write { try realm.add(RTNote(value: ["text": "kept"])) }
+            realm.invalidate()
+            guard realm.objects(RTNote.self).first?.text == "kept" else { exit(3) }
+        }
+    }
+
+    @Test func testAsyncRefreshMovesToTheNewestVersion() async throws {
+        let config = temporaryConfiguration()
+        let realm = try Realm(configuration: config)
+        let notes = realm.objects(RTNote.self)
+        #expect(notes.isEmpty)
+        #expect(await realm.asyncRefresh() == false, "nothing new")
+        let db = try await RealmActor(configuration: config)
+        try await db.asyncWrite { realm in try realm.add(RTNote()) }
+        #expect(notes.isEmpty, "the realm reads its version until told")
+        #expect(await realm.asyncRefresh())
+        #expect(notes.count == 1)
+    }
+}
+
+/// An actor whose method opens a write and then calls a nonisolated helper that writes through
+/// its own `Realm()`: the same task, waiting for its own lock.
+private actor NoteStore {
+    let realm: Realm
+
+    init(configuration: Realm.Configuration) async throws {
+        realm = try await Realm.open(configuration: configuration)
+    }
+
+    func writeThroughHelperInsideOwnWrite() throws -> String {
+        let configuration = realm.configuration
+        try realm.beginWrite()
+        defer { try? realm.cancelWrite() }
+        do {
+            try Self.helper(configuration)
+            return "the helper wrote"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    nonisolated static func helper(_ configuration: Realm.Configuration) throws {
+        let realm = try Realm(configuration: configuration)
+        try realm.write { try realm.add(RTNote()) }
+    }
+}
+
+/// A realm opened by a thread's own code belongs to that thread, as RealmSwift's do: used on
+/// another thread it refuses to write (a thrown error) and traps where it reads.
+@Suite struct ThreadConfinementTests {
+    /// Opens a realm on a thread of its own, outside tasks, and hands it out: the misuse that
+    /// Swift lets through, since nonisolated code's values can be sent on.
+    private final class Handoff: @unchecked Sendable {
+        // Written by the opening thread before it signals, read after the wait.
+        var realm: Realm?
+    }
+
+    private static func realmOfAnotherThread(_ config: Realm.Configuration) throws -> Realm {
+        let handoff = Handoff()
+        try onAnotherThread { handoff.realm = try Realm(configuration: config) }
+        return handoff.realm!
+    }
+
+    @Test func testWritingThroughAnotherThreadsRealmThrows() throws {
+        let theirs = try Self.realmOfAnotherThread(temporaryConfiguration())
+        let error = #expect(throws: RealmError.self) { try theirs.write {} }
+        #expect(error?.code == .wrongState)
+        #expect(error?.description.contains("incorrect thread") == true, "\(error?.description ?? "")")
+    }
+
+    @Test func testReadingThroughAnotherThreadsRealmTraps() async throws {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let theirs = try Self.realmOfAnotherThread(Realm.Configuration(inMemoryIdentifier: "trap-other-thread"))
+            _ = theirs.objects(RTNote.self)
+        }
+        let stderr = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        #expect(stderr.contains("incorrect thread"), "\(stderr)")
+    }
+
+    @Test func testReadingThroughTheThreadsOwnRealmExitsCleanly() async throws {
+        await #expect(processExitsWith: .success) {
+            let count = try onAnotherThread {
+                let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "no-trap-own-thread"))
+                try realm.write { try realm.add(RTNote()) }
+                return realm.objects(RTNote.self).count
+            }
+            guard count == 1 else { exit(3) }
+        }
+    }
+}
