@@ -83,7 +83,31 @@ func adopt(in db: isolated RealmActor) async throws {
     }
 }
 
+// Concurrency.md: "One realm per isolation domain" (the guide's `Realm()`, with a configuration).
+@MainActor private func addDog(named name: String, _ config: Realm.Configuration) throws {
+    let realm = try Realm(configuration: config)   // the same realm as the caller's
+    try realm.add(GuideDog(value: ["name": name]))
+}
+
+@MainActor private func adoptTwo(_ config: Realm.Configuration) throws {
+    let realm = try Realm(configuration: config)
+    try realm.write {
+        try addDog(named: "Rex", config)               // inside this write transaction
+        try addDog(named: "Fido", config)
+    }
+}
+
 @Suite struct GuideExamplesTests {
+    @MainActor
+    @Test func testConcurrencyOneRealmPerDomain() throws {
+        let config = configuration()
+        try adoptTwo(config)
+        let realm = try Realm(configuration: config)
+        #expect(realm.objects(GuideDog.self).map(\.name).sorted() == ["Fido", "Rex"])
+        #expect(!realm.isInWriteTransaction)
+    }
+
+
     private func configuration() -> Realm.Configuration {
         var config = temporaryConfiguration()
         config.objectTypes = [GuideDog.self, GuideDogToy.self, GuidePerson.self, GuideAddress.self]
