@@ -41,7 +41,8 @@ public final class Realm {
     /// The open write transaction, if any.
     @exclusivity(unchecked) var write: WriteState? {
         didSet {
-            if (oldValue == nil) != (write == nil) { WriteOwners.note(storage, writing: write != nil) }
+            if let oldValue, oldValue !== write { WriteOwners.ended(oldValue, on: storage) }
+            if let write, write !== oldValue { WriteOwners.began(write, on: storage) }
         }
     }
     var currentFileSchema: FileSchema
@@ -93,7 +94,7 @@ public final class Realm {
     deinit {
         // A realm let go of in a write transaction cancels it (its transaction releases the
         // lock as it goes); the record of who holds the lock goes with it.
-        if write != nil { WriteOwners.note(storage, writing: false) }
+        if let write { WriteOwners.ended(write, on: storage) }
     }
 
     /// Checks, where a realm confined to a thread is used (opening a write, `objects`, lookups

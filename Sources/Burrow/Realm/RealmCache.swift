@@ -35,17 +35,19 @@ enum RealmCache {
         let file = ObjectIdentifier(storage)
         switch Domain.current(isolation) {
         case .actor(let actor, let thread):
-            let found: Realm? = actorEntries.withLock { entries in
-                entries.removeAll { $0.actor == nil || $0.realm == nil }
+            let key = ActorKey(actor: ObjectIdentifier(actor), storage: file)
+            let found: Realm? = actorEntries.withLock { table in
+                // A dead actor's address may be another actor's now: the entry must name this one.
                 // A live realm keeps its storage alive, so a matching identifier is the same file.
-                return entries.first { $0.actor === actor && $0.storage == file }?.realm
+                guard let entry = table.entries[key], entry.actor === actor else { return nil }
+                return entry.realm
             }
             let realm: Realm
             if let found {
                 realm = try compatible(found, configuration)
             } else {
                 realm = try open()
-                actorEntries.withLock { $0.append(ActorEntry(actor: actor, realm: realm, storage: file)) }
+                actorEntries.withLock { $0.insert(ActorEntry(actor: actor, realm: realm), for: key) }
             }
             // The main actor's realm, handed to nonisolated code on the main thread, which could
             // pass it on: from now on it checks that it stays on the main thread.
@@ -66,11 +68,8 @@ enum RealmCache {
 
     /// Makes `realm`, opened by `actor` before it could be named, that actor's realm of its file.
     static func adopt(_ realm: Realm, by actor: any Actor) {
-        let file = ObjectIdentifier(realm.storage)
-        actorEntries.withLock { entries in
-            entries.removeAll { $0.actor == nil || $0.realm == nil || ($0.actor === actor && $0.storage == file) }
-            entries.append(ActorEntry(actor: actor, realm: realm, storage: file))
-        }
+        let key = ActorKey(actor: ObjectIdentifier(actor), storage: ObjectIdentifier(realm.storage))
+        actorEntries.withLock { $0.insert(ActorEntry(actor: actor, realm: realm), for: key) }
     }
 
     /// `realm`, if a caller opening `configuration` may share it; otherwise an error that says
@@ -116,23 +115,35 @@ enum RealmCache {
     }
 
     /// One actor's realm of one file.
-    private final class ActorEntry: @unchecked Sendable {
-        // Sendable although `realm` is not: an entry is created on `actor` and its realm is
-        // handed out only to callers isolated to that same actor (checked by identity against
-        // the live `actor`; a dead actor matches nobody), so the realm never leaves its
-        // isolation. The table below is reached only under its lock.
+    private struct ActorEntry {
         weak var actor: AnyObject?
         weak var realm: Realm?
-        let storage: ObjectIdentifier
 
-        init(actor: any Actor, realm: Realm, storage: ObjectIdentifier) {
-            self.actor = actor
-            self.realm = realm
-            self.storage = storage
+        var isDead: Bool { actor == nil || realm == nil }
+    }
+
+    private struct ActorKey: Hashable {
+        let actor: ObjectIdentifier
+        let storage: ObjectIdentifier
+    }
+
+    /// The actors' realms, with dead entries dropped whenever the table doubles.
+    private struct ActorTable {
+        var entries: [ActorKey: ActorEntry] = [:]
+        var pruneAt = 64
+
+        mutating func insert(_ entry: ActorEntry, for key: ActorKey) {
+            entries[key] = entry
+            guard entries.count >= pruneAt else { return }
+            entries = entries.filter { !$0.value.isDead }
+            pruneAt = max(64, entries.count * 2)
         }
     }
 
-    private static let actorEntries = Locked<[ActorEntry]>([])
+    // An entry's realm is handed out only to callers isolated to the entry's actor (checked by
+    // identity against the live actor; a dead actor matches nobody), so no realm leaves its
+    // isolation through the table, which is reached only under its lock.
+    private static let actorEntries = Locked(ActorTable())
 
     private struct WeakRealm {
         weak var realm: Realm?

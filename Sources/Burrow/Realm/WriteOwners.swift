@@ -21,20 +21,30 @@ enum WriteOwners {
         }
     }
 
-    private static let owners = Locked<[ObjectIdentifier: Owner]>([:])
+    /// Per file, the open transaction's caller and its write state, so that only that
+    /// transaction's end clears the entry (another may have begun since its lock was released).
+    private static let owners = Locked<[ObjectIdentifier: (owner: Owner, write: ObjectIdentifier)]>([:])
 
     /// Throws if the caller itself holds `storage`'s write transaction through another realm.
     static func checkCallerHoldsNone(_ storage: Storage, displayName: String) throws(RealmError) {
         let file = ObjectIdentifier(storage)
-        guard let owner = owners.withLock({ $0[file] }), owner == .current else { return }
+        guard let entry = owners.withLock({ $0[file] }), entry.owner == .current else { return }
         throw RealmError(
             .wrongState,
             "A write transaction on \(displayName) is already open here, through another realm of the file; writes cannot be nested, and this one would wait for itself forever. Make the changes in the open transaction, or commit it first.")
     }
 
-    /// Records that the caller began `storage`'s write transaction (`writing`), or that it ended.
-    static func note(_ storage: Storage, writing: Bool) {
+    /// Records that the caller began `write`, a write transaction on `storage`.
+    static func began(_ write: WriteState, on storage: Storage) {
+        let entry = (owner: Owner.current, write: ObjectIdentifier(write))
+        owners.withLock { $0[ObjectIdentifier(storage)] = entry }
+    }
+
+    /// Records that `write` ended, unless a later transaction is recorded already.
+    static func ended(_ write: WriteState, on storage: Storage) {
         let file = ObjectIdentifier(storage)
-        owners.withLock { $0[file] = writing ? .current : nil }
+        owners.withLock { owners in
+            if owners[file]?.write == ObjectIdentifier(write) { owners[file] = nil }
+        }
     }
 }
