@@ -28,7 +28,9 @@ let package = Package(
         .executableTarget(
             name: "StorageCrashWorker", dependencies: ["BurrowStorage"], path: "Tests/StorageCrashWorker"),
         .testTarget(name: "BurrowStorageTests", dependencies: ["BurrowStorage", "StorageCrashWorker"]),
-        .testTarget(name: "BurrowTests", dependencies: ["Burrow"]),
+        // realm-swift's example apps as a user ports them; `PortedProgramTests` runs it.
+        .executableTarget(name: "PortedDogs", dependencies: ["Burrow"], path: "Tests/PortedDogs"),
+        .testTarget(name: "BurrowTests", dependencies: ["Burrow", "PortedDogs"]),
     ],
     swiftLanguageModes: [.v6]
 )
