@@ -116,6 +116,23 @@ import Testing
         _ = note
     }
 
+    @Test func testManyActorsOpeningAtOnceEachGetTheirOwnRealm() async throws {
+        let config = temporaryConfiguration()
+        let count = Int(ProcessInfo.processInfo.environment["BURROW_STRESS_ITERATIONS"] ?? "") ?? 40
+        let identities = try await withThrowingTaskGroup(of: [ObjectIdentifier].self) { group in
+            for index in 0..<count {
+                group.addTask {
+                    let store = try await NoteStore(configuration: config)
+                    return try await store.openTwiceAndWrite(index)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(identities.allSatisfy { $0.count == 2 && $0[0] == $0[1] }, "within an actor, one realm")
+        let stored = try onAnotherThread { try Realm(configuration: config).objects(RTIntKey.self).count }
+        #expect(stored == count, "every actor's write landed")
+    }
+
     // MARK: Configurations that cannot share
 
     @MainActor
@@ -244,10 +261,18 @@ import Testing
 /// An actor whose method opens a write and then calls a nonisolated helper that writes through
 /// its own `Realm()`: the same task, waiting for its own lock.
 private actor NoteStore {
-    let realm: Realm
+    // Declared `Realm!`, so that the actor is initialized (and `#isolation` names it) before
+    // the realm is opened: the realm is then the actor's.
+    var realm: Realm!
 
     init(configuration: Realm.Configuration) async throws {
         realm = try await Realm.open(configuration: configuration)
+    }
+
+    func openTwiceAndWrite(_ id: Int) async throws -> [ObjectIdentifier] {
+        let again = try Realm(configuration: realm.configuration)
+        try await again.asyncWrite { try again.add(RTIntKey(value: ["id": id])) }
+        return [ObjectIdentifier(realm), ObjectIdentifier(again)]
     }
 
     func writeThroughHelperInsideOwnWrite() throws -> String {
