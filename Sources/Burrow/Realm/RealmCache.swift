@@ -43,7 +43,9 @@ enum RealmCache {
                 return entry.realm
             }
             let realm: Realm
-            if let found {
+            // A realm confined to the main thread is not for main-actor code that runs elsewhere
+            // (where the main actor's executor is not the main thread): that code gets its own.
+            if let found, found.threadMisuse() == nil {
                 realm = try compatible(found, configuration)
             } else {
                 realm = try open()
@@ -107,12 +109,23 @@ enum RealmCache {
         case none
 
         static func current(_ isolation: (any Actor)?) -> Domain {
-            if let isolation { return .actor(isolation, confinedTo: nil) }
-            if Thread.isMainThread { return .actor(MainActor.shared, confinedTo: pthread_self()) }
+            if let isolation {
+                if isolation === MainActor.shared, !Thread.isMainThread { mainActorLeavesMainThread.withLock { $0 = true } }
+                return .actor(isolation, confinedTo: nil)
+            }
+            if Thread.isMainThread {
+                if mainActorLeavesMainThread.withLock({ $0 }) { return .thread(pthread_self()) }
+                return .actor(MainActor.shared, confinedTo: pthread_self())
+            }
             if withUnsafeCurrentTask(body: { $0 != nil }) { return .none }
             return .thread(pthread_self())
         }
     }
+
+    /// Whether main-actor code was seen running off the main thread (a main executor other than
+    /// the main thread's, as test harnesses on Linux have): then nonisolated code on the main
+    /// thread is not main-actor work, and has a domain of its own, the thread.
+    private static let mainActorLeavesMainThread = Locked(false)
 
     /// One actor's realm of one file.
     private struct ActorEntry {
