@@ -83,7 +83,7 @@ extension Realm {
             throw RealmError(.invalidArgument, "\(info.name) has no primary key, so objects of it cannot be updated by key; create it with update: .error (the default).")
         }
         if update == .error {
-            try requireNewPrimaryKeys(copier.copies.lazy.map(\.copy).filter { $0 !== copy }, besides: newKey.map { (table, $0) })
+            try requireNewPrimaryKeys(copier.copies.lazy.map(\.copy).filter { $0 !== copy }, besides: newKey.map { (table, $0) }, in: write)
         }
         let object: T
         if let copy {
@@ -102,7 +102,7 @@ extension Realm {
     /// Checks, under `.error`, the copies `create` is about to add (with the new object, whose
     /// primary key in `table` is `newObject`'s): a primary key that exists in this realm, or
     /// that two of them share, throws `.primaryKeyExists` before anything is added.
-    private func requireNewPrimaryKeys(_ copies: some Sequence<ObjectBase>, besides newObject: (table: Table, key: _StoredValue)?) throws(RealmError) {
+    private func requireNewPrimaryKeys(_ copies: some Sequence<ObjectBase>, besides newObject: (table: Table, key: _StoredValue)?, in write: WriteState) throws(RealmError) {
         var seen: [ObjectIdentifier: Set<[UInt8]>] = [:]
         if let newObject { seen[ObjectIdentifier(newObject.table.info), default: []].insert(IndexKey.encode(newObject.key)) }
         for copy in copies {
@@ -111,7 +111,7 @@ extension Realm {
             let field = info.fields[primaryKey]
             let key = field.accessor.readUnmanaged(at: Unmanaged.passUnretained(copy).toOpaque() + field.offset).stored ?? .null
             var isNew = seen[ObjectIdentifier(info), default: []].insert(IndexKey.encode(key)).inserted
-            if isNew, let table = try table(for: info.type, creating: false) { isNew = try existingObjectKey(table, primaryKey: key) == nil }
+            if isNew, let table = try table(for: info.type, creating: false), case .found = try probePrimaryKey(table, key, in: write) { isNew = false }
             guard isNew else {
                 throw RealmError(.primaryKeyExists, "A \(info.name) with primary key \(Self.describe(key)) already exists, and create would add another (copied from the value). Use update: .modified or .all to update it.")
             }

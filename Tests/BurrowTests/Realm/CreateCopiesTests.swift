@@ -388,4 +388,18 @@ final class CopyOwner: Object {
         }
         #expect(realm.objects(CopyDog.self).isEmpty)
     }
+
+    /// A chain of 100,000 links in another realm is copied from a worklist, not recursively:
+    /// in a child process, so that a stack overflow fails the test rather than the suite.
+    @Test func testADeepChainOfAnotherRealmIsCopiedWithoutRecursion() async {
+        await #expect(processExitsWith: .success) {
+            let depth = DeepNestedValueTests.depth
+            let other = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "deep-copy-source"))
+            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "deep-copy-target"))
+            let source = try other.write { try other.create(DeepLink.self, value: DeepNestedValueTests.links(depth)) }
+            let copy = try realm.write { try realm.create(DeepLink.self, value: source) }
+            guard realm.objects(DeepLink.self).count == depth, other.objects(DeepLink.self).count == depth else { exit(3) }
+            guard copy.realm === realm, DeepNestedValueTests.walk(copy) == depth - 1 else { exit(4) }
+        }
+    }
 }
