@@ -112,7 +112,7 @@ struct CreateCopier {
         let identity: SourceIdentity
         if let state = source._state {
             guard state.exists else {
-                throw RealmError(.invalidObject, "The value given to create holds a \(state.table.name) that was deleted or whose realm was closed, so it cannot be copied.")
+                throw RealmError(.invalidObject, "A \(state.table.name) in the value given to create was deleted, or its realm was closed, so it cannot be copied.")
             }
             if linking, state.isManaged(by: realm), !state.table.info.isEmbedded { return source }
             identity = .managed(table: ObjectIdentifier(state.table), key: state.key.rawValue)

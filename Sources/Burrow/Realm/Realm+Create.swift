@@ -24,6 +24,9 @@ extension Realm {
         let write = try requireOpenWrite()
         let table = try writableTable(for: type)
         let info = table.info
+        if info.primaryKey == nil, update != .error {
+            throw RealmError(.invalidArgument, "\(info.name) has no primary key, so objects of it cannot be updated by key; create it with update: .error (the default).")
+        }
         var copier = CreateCopier(realm: self)
         // Every given property, converted and copied first: a bad value fails before anything
         // changes.
@@ -78,9 +81,6 @@ extension Realm {
                 return object
             }
             newKey = keyValue
-        }
-        if info.primaryKey == nil, update != .error {
-            throw RealmError(.invalidArgument, "\(info.name) has no primary key, so objects of it cannot be updated by key; create it with update: .error (the default).")
         }
         if update == .error {
             try requireNewPrimaryKeys(copier.copies.lazy.map(\.copy).filter { $0 !== copy }, besides: newKey.map { (table, $0) }, in: write)
