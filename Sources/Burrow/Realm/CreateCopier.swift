@@ -53,6 +53,7 @@ struct CreateCopier {
     mutating func value(_ value: Any, property: Int, of info: ClassInfo) throws(RealmError) -> Any {
         let schema = info.schema.properties[property]
         let accessor = info.fields[property].accessor
+        guard schema.type != .linkingObjects else { return value }
         switch schema.collection {
         case .single:
             guard schema.type == .object || schema.type == .any else { return value }
