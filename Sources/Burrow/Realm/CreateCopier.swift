@@ -6,6 +6,8 @@
 ///   one parent it already has) is copied: a new unmanaged object of its class whose properties
 ///   are copies of the source's. The source keeps its realm, its parent and its values.
 /// - Lists, sets and maps become new unmanaged collections of copied elements.
+/// - The objects `create` made itself from nested dictionaries and arrays are their own copies:
+///   only their links and collections are replaced, in place.
 ///
 /// Each source object is copied once, so the copies have the shape of the graph they copy,
 /// cycles included; but an unmanaged embedded object given in several places is copied for each
@@ -31,8 +33,13 @@ struct CreateCopier {
         case managed(table: ObjectIdentifier, key: UInt64)
     }
 
-    init(realm: Realm) {
+    /// Unmanaged objects that are the create's own (made from its value's nested dictionaries
+    /// and arrays), by identity: each is its own copy, filled in place.
+    private let adoptable: [ObjectIdentifier: ObjectBase]
+
+    init(realm: Realm, adopting adoptable: [ObjectIdentifier: ObjectBase] = [:]) {
         self.realm = realm
+        self.adoptable = adoptable
     }
 
     /// A copy of `source` as a new object of `type` (the class `create` makes, which `source`
@@ -51,22 +58,27 @@ struct CreateCopier {
     /// Throws `.invalidObject` for a deleted object, or the error an unmanaged object met in
     /// `init(value:)`.
     mutating func value(_ value: Any, property: Int, of info: ClassInfo) throws(RealmError) -> Any {
+        try replacement(for: value, property: property, of: info) ?? value
+    }
+
+    /// `value(_:property:of:)`, or nil if that is `value` itself.
+    private mutating func replacement(for value: Any, property: Int, of info: ClassInfo) throws(RealmError) -> Any? {
         let schema = info.schema.properties[property]
         let accessor = info.fields[property].accessor
-        guard schema.type != .linkingObjects else { return value }
+        guard schema.type != .linkingObjects else { return nil }
         switch schema.collection {
         case .single:
-            guard schema.type == .object || schema.type == .any else { return value }
-            return try accessor.convert(element(value, schema.type), property: schema.name)
+            guard schema.type == .object || schema.type == .any, let replacement = try replacement(for: value, schema.type) else { return nil }
+            return try accessor.convert(replacement, property: schema.name)
         case .list, .set:
-            guard let sequence = value as? any Sequence else { return value }
+            guard let sequence = value as? any Sequence else { return nil }
             var elements: [Any] = []
-            for element in AnySequenceOfAny(sequence) { elements.append(try self.element(element, schema.type)) }
+            for element in AnySequenceOfAny(sequence) { elements.append(try replacement(for: element, schema.type) ?? element) }
             return try accessor.convert(elements, property: schema.name)
         case .map:
-            guard let map = value as? any MapEntries else { return value }
+            guard let map = value as? any MapEntries else { return nil }
             var entries: [String: Any] = [:]
-            for (key, element) in map.entriesAsAny { entries[key] = try self.element(element, schema.type) }
+            for (key, element) in map.entriesAsAny { entries[key] = try replacement(for: element, schema.type) ?? element }
             return try accessor.convert(entries, property: schema.name)
         }
     }
@@ -79,31 +91,40 @@ struct CreateCopier {
             next += 1
             defer { filling = nil }
             let info = ClassInfo.of(Swift.type(of: copy))
-            let sourceInfo = ClassInfo.of(Swift.type(of: source))
+            let sourceInfo = Swift.type(of: source) == Swift.type(of: copy) ? info : ClassInfo.of(Swift.type(of: source))
             let sourceBase = Unmanaged.passUnretained(source).toOpaque()
             let copyBase = Unmanaged.passUnretained(copy).toOpaque()
-            for (property, schema) in info.schema.properties.enumerated() where schema.type != .linkingObjects {
+            // An adopted object keeps its plain values; only what can hold objects is replaced.
+            let properties = copy === source ? info.objectHoldingProperties : Array(info.schema.properties.indices)
+            for property in properties {
+                let schema = info.schema.properties[property]
+                guard schema.type != .linkingObjects else { continue }
                 // A source of a subclass gives the properties it shares by name.
                 guard let from = sourceInfo === info ? property : sourceInfo.propertyIndex(named: schema.name) else { continue }
                 let field = sourceInfo.fields[from]
                 let read = source._state == nil ? field.accessor.unmanagedValue(at: sourceBase + field.offset) : field.accessor.managedGet(source, property: from)
-                info.fields[property].accessor.setUnmanagedValue(at: copyBase + info.fields[property].offset, try value(read, property: property, of: info))
+                let replaced = try replacement(for: read, property: property, of: info)
+                guard replaced != nil || copy !== source else { continue }
+                info.fields[property].accessor.setUnmanagedValue(at: copyBase + info.fields[property].offset, replaced ?? read)
             }
         }
     }
 
-    /// One element (or the one value) of a property whose values are of `type`.
-    private mutating func element(_ value: Any, _ type: PropertyType) throws(RealmError) -> Any {
+    /// What replaces one element (or the one value) of a property whose values are of `type`:
+    /// nil if it stays as it is (not an object, an object linked, an object that is its own copy).
+    private mutating func replacement(for value: Any, _ type: PropertyType) throws(RealmError) -> Any? {
         switch type {
         case .object:
-            guard !StoredValueConversion.isNil(value), let object = value as? ObjectBase else { return value }
-            return try copy(object, as: Swift.type(of: object), linking: true)
+            guard !StoredValueConversion.isNil(value), let object = value as? ObjectBase else { return nil }
+            let copy = try copy(object, as: Swift.type(of: object), linking: true)
+            return copy === object ? nil : copy
         case .any:
-            guard let any = value as? AnyRealmValue, case .object(let object) = any else { return value }
+            guard let any = value as? AnyRealmValue, case .object(let object) = any else { return nil }
+            let copy = try copy(object, as: Swift.type(of: object), linking: true)
             // A copy is of its source's class, which is an `Object`'s.
-            return AnyRealmValue.object(try copy(object, as: Swift.type(of: object), linking: true) as! Object)
+            return copy === object ? nil : AnyRealmValue.object(copy as! Object)
         default:
-            return value
+            return nil
         }
     }
 
@@ -126,8 +147,13 @@ struct CreateCopier {
             guard isEmbedded else { return made }
             try requireNotAncestor(source)
         }
-        let copy = type.init()
-        if copyOfSource[identity] == nil { copyOfSource[identity] = copy }
+        let copy: ObjectBase
+        if copyOfSource[identity] == nil {
+            copy = adoptable[ObjectIdentifier(source)] === source ? source : type.init()
+            copyOfSource[identity] = copy
+        } else {
+            copy = type.init()
+        }
         copies.append((source, copy, isEmbedded ? filling : nil))
         return copy
     }

@@ -27,31 +27,40 @@ extension Realm {
         if info.primaryKey == nil, update != .error {
             throw RealmError(.invalidArgument, "\(info.name) has no primary key, so objects of it cannot be updated by key; create it with update: .error (the default).")
         }
-        var copier = CreateCopier(realm: self)
         // Every given property, converted and copied first: a bad value fails before anything
-        // changes.
+        // changes. The objects conversion makes from nested values are the create's own, so
+        // they are filled in place rather than copied.
+        let (converted, made) = try NestedValueWorklist.recordingMade { () throws(RealmError) -> [(Int, Any)]? in
+            var converted: [(Int, Any)] = []
+            switch value {
+            case let dictionary as [String: Any]:
+                for (key, element) in dictionary {
+                    guard let property = info.propertyIndex[key] else {
+                        throw RealmError(.invalidArgument, "\(info.name) has no property '\(key)'. Its properties are: \(info.schema.properties.map(\.name).joined(separator: ", ")).")
+                    }
+                    converted.append((property, try info.fields[property].accessor.convert(element, property: key)))
+                }
+            case let array as [Any]:
+                let stored = info.schema.properties.indices.filter { info.schema.properties[$0].type != .linkingObjects }
+                guard array.count <= stored.count else {
+                    throw RealmError(.invalidArgument, "\(info.name) has \(stored.count) stored properties, but the array gives \(array.count) values.")
+                }
+                for (property, element) in zip(stored, array) {
+                    converted.append((property, try info.fields[property].accessor.convert(element, property: info.schema.properties[property].name)))
+                }
+            default:
+                return nil
+            }
+            return converted
+        }
+        var copier = CreateCopier(realm: self, adopting: made)
         var given: [(Int, Any)] = []
         // The copy of an object given as `value`, which is the new object if one is made: a
         // copy it reaches that links back to the source links to it.
         var copy: T?
-        switch value {
-        case let dictionary as [String: Any]:
-            for (key, element) in dictionary {
-                guard let property = info.propertyIndex[key] else {
-                    throw RealmError(.invalidArgument, "\(info.name) has no property '\(key)'. Its properties are: \(info.schema.properties.map(\.name).joined(separator: ", ")).")
-                }
-                given.append((property, try copier.value(info.fields[property].accessor.convert(element, property: key), property: property, of: info)))
-            }
-        case let array as [Any]:
-            let stored = info.schema.properties.indices.filter { info.schema.properties[$0].type != .linkingObjects }
-            guard array.count <= stored.count else {
-                throw RealmError(.invalidArgument, "\(info.name) has \(stored.count) stored properties, but the array gives \(array.count) values.")
-            }
-            for (property, element) in zip(stored, array) {
-                let converted = try info.fields[property].accessor.convert(element, property: info.schema.properties[property].name)
-                given.append((property, try copier.value(converted, property: property, of: info)))
-            }
-        case let object as ObjectBase where object.isInstance(of: type):
+        if let converted {
+            for (property, element) in converted { given.append((property, try copier.value(element, property: property, of: info))) }
+        } else if let object = value as? ObjectBase, object.isInstance(of: type) {
             if update != .error, Swift.type(of: object) == type, let state = object._state, state.isManaged(by: self), state.exists {
                 return object as! T
             }
@@ -62,7 +71,7 @@ extension Realm {
                 given.append((property, info.fields[property].accessor.unmanagedValue(at: base + info.fields[property].offset)))
             }
             copy = made
-        default:
+        } else {
             throw RealmError(.invalidArgument, "create(\(info.name).self, value:) takes a dictionary of property values, an array of them in declaration order, or a \(info.name), not \(StoredValueConversion.describe(value)).")
         }
         try copier.fill()
