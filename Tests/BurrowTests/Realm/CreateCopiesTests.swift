@@ -356,20 +356,29 @@ final class CopyOwner: Object {
         #expect(copy.address?.street == "Oak" && copy.address?.realm === realm)
     }
 
-    /// A list taken from an unmanaged object and given in the value is copied: the unmanaged
-    /// object's list stays its own.
+    /// A list taken from an unmanaged object and given in the value, at its top or inside a
+    /// nested dictionary, is copied: the unmanaged object's list stays its own, and so do the
+    /// objects in it (an object reached twice is copied once).
     @Test func testAnUnmanagedListInTheValueIsCopied() throws {
         let realm = try Self.memoryRealm()
         let source = CopyDog(value: ["nicknames": ["a", "b"], "tags": [["label": "x"]]])
+        let toy = CopyToy(value: ["name": "ball"])
 
         let dog = try realm.write {
-            try realm.create(CopyDog.self, value: ["nicknames": source.nicknames, "tags": source.tags])
+            try realm.create(CopyDog.self, value: [
+                "nicknames": source.nicknames, "tags": source.tags,
+                "friend": ["nicknames": source.nicknames, "tags": source.tags, "favoriteToy": toy] as [String: Any],
+            ])
         }
 
         #expect(Array(dog.nicknames) == ["a", "b"] && dog.tags.first?.label == "x")
+        #expect(dog.friend.map { Array($0.nicknames) } == ["a", "b"] && dog.friend?.tags.first?.label == "x")
+        #expect(dog.friend?.favoriteToy?.name == "ball" && dog.friend?.favoriteToy?.realm === realm)
         source.nicknames.append("c")
-        #expect(Array(dog.nicknames) == ["a", "b"])
-        #expect(source.tags.first?.realm == nil)
+        #expect(Array(dog.nicknames) == ["a", "b"] && dog.friend.map { Array($0.nicknames) } == ["a", "b"])
+        #expect(source.tags.first?.realm == nil && toy.realm == nil)
+        // The one tag, reached twice, is copied once.
+        #expect(realm.objects(CopyTag.self).count == 1)
     }
 
     /// An unmanaged embedded object that holds itself cannot be copied (each copy would need
