@@ -9,6 +9,19 @@ final class NestedValueWorklist {
     /// Objects made but not filled yet, each with the value to fill it from.
     private var pending: [(object: ObjectBase, value: Any)] = []
     private var draining = false
+    /// While `recordingMade` runs: every object made, by identity.
+    private var made: [ObjectIdentifier: ObjectBase]?
+
+    /// Runs `body`, and returns with its result the objects made from values meanwhile on this
+    /// thread (by identity): objects no caller holds but through `body`'s result.
+    static func recordingMade<Result>(_ body: () throws(RealmError) -> Result) throws(RealmError) -> (Result, [ObjectIdentifier: ObjectBase]) {
+        let worklist = current.value { NestedValueWorklist() }
+        let outer = worklist.made
+        worklist.made = [:]
+        defer { worklist.made = outer }
+        let result = try body()
+        return (result, worklist.made ?? [:])
+    }
 
     /// A new unmanaged `type` with the property values `value` (a dictionary or an array)
     /// gives. Called while another value is being applied on this thread, it returns the
@@ -18,6 +31,7 @@ final class NestedValueWorklist {
     static func object(from value: Any, of type: ObjectBase.Type) throws(RealmError) -> ObjectBase {
         let worklist = current.value { NestedValueWorklist() }
         let object = type.init()
+        worklist.made?[ObjectIdentifier(object)] = object
         worklist.pending.append((object, value))
         if worklist.draining { return object }
         worklist.draining = true
