@@ -136,18 +136,27 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
         }
     }
 
-    /// Moves the element at `from` to `to`.
+    /// Moves the element at `from` to `to`, so that it is then at index `to` (O(log n) when
+    /// managed). Both must be valid indices (a bad one traps, as in RealmSwift). The element
+    /// itself moves: an embedded object stays the same object.
     public func move(from: Int, to: Int) {
-        let element = remove(at: from)
-        insert(element, at: to)
+        checkIndex(from, allowingEnd: false)
+        checkIndex(to, allowingEnd: false)
+        change(unmanaged: { $0.insert($0.remove(at: from), at: to) }) { realm, table, key, field, write throws(RealmError) in
+            try realm.listMove(table, key, field, from: from, to: to, in: write)
+        }
     }
 
-    /// Exchanges the elements at `i` and `j`.
+    /// Exchanges the elements at `i` and `j` (O(log n) when managed). Both must be valid
+    /// indices (a bad one traps, as in RealmSwift). The elements themselves move: embedded
+    /// objects stay the same objects.
     public func swapAt(_ i: Int, _ j: Int) {
+        checkIndex(i, allowingEnd: false)
+        checkIndex(j, allowingEnd: false)
         guard i != j else { return }
-        let first = self[i], second = self[j]
-        self[i] = second
-        self[j] = first
+        change(unmanaged: { $0.swapAt(i, j) }) { realm, table, key, field, write throws(RealmError) in
+            try realm.listSwap(table, key, field, i, j, in: write)
+        }
     }
 
     /// Replaces the element at `index`.
