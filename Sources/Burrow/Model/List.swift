@@ -15,10 +15,12 @@ extension _CollectionValue {
 /// Unmanaged, a list is a plain array. Managed, it reads and writes its object's field: changes
 /// need a write transaction (outside one they trap, as in RealmSwift), and appending an
 /// unmanaged object adds it to the realm.
-public final class List<Element: _Persistable>: RandomAccessCollection, MutableCollection, _CollectionValue, CustomStringConvertible {
+public final class List<Element: _Persistable>: RandomAccessCollection, MutableCollection, _CollectionValue, CustomStringConvertible, HeldCollection {
     /// The elements of an unmanaged list.
     private var storage: [Element] = []
-    let binding: CollectionBinding?
+    /// Set while the list is managed. Unchecked for exclusivity, so that reading pays no access
+    /// tracking: see `HeldCollection` for when it changes.
+    @exclusivity(unchecked) var binding: CollectionBinding?
 
     /// A new, empty, unmanaged list.
     public init() { binding = nil }
@@ -181,6 +183,8 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
     /// Whether the list belongs to a frozen object.
     public var isFrozen: Bool { binding?.owner.isFrozen ?? false }
 
+    func dropUnmanagedElements() { storage = [] }
+
     public var description: String { "List<\(Element.self)>(\(elements.map { "\($0)" }.joined(separator: ", ")))" }
 
     // MARK: _PersistedValue
@@ -193,9 +197,13 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
         CollectionBinding.replaceContent(of: object, property: property, with: .elements(value.elements.map(\._stored)))
     }
     public static func _convert(_ value: Any, property: String) throws(RealmError) -> List<Element> {
-        if !StoredValueConversion.isSwiftCollection(value), let list = value as? List<Element> { return list }
+        // Another list is copied, as in RealmSwift: adding this value's object must not take it.
         let list = List()
-        list.storage = try CollectionBinding.elements(of: value, as: Element.self, property: property, kind: "List")
+        if !StoredValueConversion.isSwiftCollection(value), let other = value as? List<Element> {
+            list.storage = other.elements
+        } else {
+            list.storage = try CollectionBinding.elements(of: value, as: Element.self, property: property, kind: "List")
+        }
         return list
     }
     public var _anyValue: Any { self }
