@@ -30,6 +30,8 @@ final class ClassInfo: Sendable {
     /// The properties whose unmanaged values can hold objects (links, `AnyRealmValue`,
     /// collections): what a managed object lets go of once its transaction commits.
     let objectHoldingProperties: [Int]
+    /// The `List`, `MutableSet` and `Map` properties (see `HeldCollection`).
+    let collectionProperties: [Int]
     /// Why the class cannot be stored, if it cannot; opening a realm with it throws this.
     let problem: RealmError?
 
@@ -135,6 +137,9 @@ final class ClassInfo: Sendable {
             properties[$0].type != .linkingObjects
                 && (properties[$0].type == .object || properties[$0].type == .any || properties[$0].collection != .single)
         }
+        collectionProperties = properties.indices.filter {
+            properties[$0].type != .linkingObjects && properties[$0].collection != .single
+        }
         problem = problems.isEmpty ? nil : RealmError(.schemaMismatch, "The class \(name) cannot be stored: " + problems.joined(separator: " "))
     }
 
@@ -170,20 +175,40 @@ final class ClassInfo: Sendable {
     }
 
     /// Makes every `@Persisted` field of `object` (an instance of this class) read and write
-    /// the realm, or (`managed: false`) hold its unmanaged value again.
+    /// the realm, or (`managed: false`, a cancelled add) hold its unmanaged value again, as do
+    /// the collection instances the add made managed (`HeldCollection`).
     func bind(_ object: ObjectBase, managed: Bool) {
         let base = Unmanaged.passUnretained(object).toOpaque()
         for (property, field) in fields.enumerated() {
             (base + field.bindOffset).storeBytes(of: managed ? property : -1, as: Int.self)
+        }
+        if !managed {
+            for property in collectionProperties {
+                fields[property].accessor.heldCollection(at: base + fields[property].offset)?.release(from: object)
+            }
+        }
+    }
+
+    /// Makes the `List`, `MutableSet` and `Map` instances that the fields of `object` (an
+    /// instance of this class, just added, whose collections' content is in the realm) held
+    /// while it was unmanaged its managed collections (`HeldCollection`).
+    func adoptHeldCollections(of object: ObjectBase) {
+        let base = Unmanaged.passUnretained(object).toOpaque()
+        for property in collectionProperties {
+            fields[property].accessor.heldCollection(at: base + fields[property].offset)?.adopt(owner: object, property: property)
         }
     }
 
     /// Makes the managed `object` (an instance of this class) let go of the unmanaged values
     /// its links and collections held before it was added. Its realm reads them from now on,
     /// and a long chain of objects added together is then freed one object at a time, not
-    /// recursively through each object's fields.
+    /// recursively through each object's fields. The collection instances it made managed
+    /// let go of their unmanaged elements likewise.
     func dropUnmanagedValues(of object: ObjectBase) {
         let base = Unmanaged.passUnretained(object).toOpaque()
+        for property in collectionProperties {
+            fields[property].accessor.heldCollection(at: base + fields[property].offset)?.commitAdoption(by: object)
+        }
         for property in objectHoldingProperties {
             fields[property].accessor.dropUnmanagedValue(at: base + fields[property].offset)
         }

@@ -15,10 +15,12 @@ extension _CollectionValue {
 /// Unmanaged, a list is a plain array. Managed, it reads and writes its object's field: changes
 /// need a write transaction (outside one they trap, as in RealmSwift), and appending an
 /// unmanaged object adds it to the realm.
-public final class List<Element: _Persistable>: RandomAccessCollection, MutableCollection, _CollectionValue, CustomStringConvertible {
+public final class List<Element: _Persistable>: RandomAccessCollection, MutableCollection, _CollectionValue, CustomStringConvertible, HeldCollection {
     /// The elements of an unmanaged list.
     private var storage: [Element] = []
-    let binding: CollectionBinding?
+    /// Set while the list is managed. Unchecked for exclusivity, so that reading pays no access
+    /// tracking: see `HeldCollection` for when it changes.
+    @exclusivity(unchecked) var binding: CollectionBinding?
 
     /// A new, empty, unmanaged list.
     public init() { binding = nil }
@@ -136,18 +138,27 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
         }
     }
 
-    /// Moves the element at `from` to `to`.
+    /// Moves the element at `from` to `to`, so that it is then at index `to` (O(log n) when
+    /// managed). Both must be valid indices (a bad one traps, as in RealmSwift). The element
+    /// itself moves: an embedded object stays the same object.
     public func move(from: Int, to: Int) {
-        let element = remove(at: from)
-        insert(element, at: to)
+        checkIndex(from, allowingEnd: false)
+        checkIndex(to, allowingEnd: false)
+        change(unmanaged: { $0.insert($0.remove(at: from), at: to) }) { realm, table, key, field, write throws(RealmError) in
+            try realm.listMove(table, key, field, from: from, to: to, in: write)
+        }
     }
 
-    /// Exchanges the elements at `i` and `j`.
+    /// Exchanges the elements at `i` and `j` (O(log n) when managed). Both must be valid
+    /// indices (a bad one traps, as in RealmSwift). The elements themselves move: embedded
+    /// objects stay the same objects.
     public func swapAt(_ i: Int, _ j: Int) {
+        checkIndex(i, allowingEnd: false)
+        checkIndex(j, allowingEnd: false)
         guard i != j else { return }
-        let first = self[i], second = self[j]
-        self[i] = second
-        self[j] = first
+        change(unmanaged: { $0.swapAt(i, j) }) { realm, table, key, field, write throws(RealmError) in
+            try realm.listSwap(table, key, field, i, j, in: write)
+        }
     }
 
     /// Replaces the element at `index`.
@@ -172,6 +183,8 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
     /// Whether the list belongs to a frozen object.
     public var isFrozen: Bool { binding?.owner.isFrozen ?? false }
 
+    func dropUnmanagedElements() { storage = [] }
+
     public var description: String { "List<\(Element.self)>(\(elements.map { "\($0)" }.joined(separator: ", ")))" }
 
     // MARK: _PersistedValue
@@ -184,9 +197,13 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
         CollectionBinding.replaceContent(of: object, property: property, with: .elements(value.elements.map(\._stored)))
     }
     public static func _convert(_ value: Any, property: String) throws(RealmError) -> List<Element> {
-        if !StoredValueConversion.isSwiftCollection(value), let list = value as? List<Element> { return list }
+        // Another list is copied, as in RealmSwift: adding this value's object must not take it.
         let list = List()
-        list.storage = try CollectionBinding.elements(of: value, as: Element.self, property: property, kind: "List")
+        if !StoredValueConversion.isSwiftCollection(value), let other = value as? List<Element> {
+            list.storage = other.elements
+        } else {
+            list.storage = try CollectionBinding.elements(of: value, as: Element.self, property: property, kind: "List")
+        }
         return list
     }
     public var _anyValue: Any { self }

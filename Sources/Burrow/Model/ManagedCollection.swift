@@ -26,6 +26,42 @@ struct CollectionBinding {
     }
 }
 
+/// A `List`, `MutableSet` or `Map` instance, which an unmanaged object's field may hold. As in
+/// RealmSwift, adding the object to a realm makes that instance the object's managed
+/// collection, so a collection taken from the object before `add` writes to the realm after it.
+/// Cancelling the transaction makes it unmanaged again, with the elements it had; committing it
+/// lets go of those.
+///
+/// `binding` changes only on those three events, which the realm runs in the collection's
+/// isolation domain while no access to the collection is in progress.
+protocol HeldCollection: AnyObject {
+    /// The managed collection this instance reads and writes, or nil while it is unmanaged.
+    var binding: CollectionBinding? { get set }
+    /// Lets go of the elements the instance held while unmanaged.
+    func dropUnmanagedElements()
+}
+
+extension HeldCollection {
+    /// Makes this collection, if unmanaged, collection property `property` of `owner`, which
+    /// has just been added and whose field held it. A collection already managed (an instance
+    /// two unmanaged objects shared, added with the first) stays as it is.
+    func adopt(owner: ObjectBase, property: Int) {
+        if binding == nil { binding = CollectionBinding(owner: owner, property: property) }
+    }
+
+    /// Makes this collection unmanaged again, with its unmanaged elements, if `owner` adopted
+    /// it (the add was cancelled).
+    func release(from owner: ObjectBase) {
+        if binding?.owner === owner { binding = nil }
+    }
+
+    /// Lets go of the unmanaged elements if `owner` adopted this collection (its add was
+    /// committed: the realm holds them now).
+    func commitAdoption(by owner: ObjectBase) {
+        if binding?.owner === owner { dropUnmanagedElements() }
+    }
+}
+
 extension CollectionBinding {
     /// Replaces the whole content of collection property `property` of the managed `object`.
     static func replaceContent(of object: ObjectBase, property: Int, with content: Realm.FieldContent) {

@@ -16,9 +16,11 @@ extension String: _MapKey {
 /// Managed, each entry is an entry of a tree of its own, so reading, setting or removing one key
 /// costs O(log n) and `count` reads one field. Changes need a write transaction (outside one
 /// they trap, as in RealmSwift). Iteration is in key order.
-public final class Map<Key: _MapKey, Value: _Persistable>: Sequence, _CollectionValue, CustomStringConvertible {
+public final class Map<Key: _MapKey, Value: _Persistable>: Sequence, _CollectionValue, CustomStringConvertible, HeldCollection {
     private var storage: [Key: Value] = [:]
-    let binding: CollectionBinding?
+    /// Set while the map is managed. Unchecked for exclusivity, so that reading pays no access
+    /// tracking: see `HeldCollection` for when it changes.
+    @exclusivity(unchecked) var binding: CollectionBinding?
 
     /// A new, empty, unmanaged map.
     public init() { binding = nil }
@@ -123,6 +125,8 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence, _Collection
     /// Whether the map belongs to a frozen object.
     public var isFrozen: Bool { binding?.owner.isFrozen ?? false }
 
+    func dropUnmanagedElements() { storage = [:] }
+
     public var description: String { "Map<\(Key.self), \(Value.self)>(\(entries.map { "\($0.key): \($0.value)" }.joined(separator: ", ")))" }
 
     // MARK: _PersistedValue
@@ -135,7 +139,12 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence, _Collection
         CollectionBinding.replaceContent(of: object, property: property, with: .entries(value.entries.map { (key: $0.key._mapKey, value: $0.value._stored) }))
     }
     public static func _convert(_ value: Any, property: String) throws(RealmError) -> Map<Key, Value> {
-        if !StoredValueConversion.isSwiftCollection(value), let map = value as? Map<Key, Value> { return map }
+        if !StoredValueConversion.isSwiftCollection(value), let other = value as? Map<Key, Value> {
+            // Copied, as in RealmSwift: adding this value's object must not take the other map.
+            let map = Map()
+            map.storage = other.binding == nil ? other.storage : Dictionary(uniqueKeysWithValues: other.entries.map { ($0.key, $0.value) })
+            return map
+        }
         guard let dictionary = value as? [String: Any] else {
             throw RealmError(.invalidArgument, "Property '\(property)' is a Map; give a dictionary with String keys, not \(StoredValueConversion.describe(value)).")
         }

@@ -5,9 +5,11 @@
 /// Managed, each element is an entry of a tree of its own, so `insert`, `remove` and `contains`
 /// cost O(log n) and `count` reads one field. Changes need a write transaction (outside one
 /// they trap, as in RealmSwift). Iteration follows the elements' stored order (by value).
-public final class MutableSet<Element: _Persistable>: RandomAccessCollection, _CollectionValue, CustomStringConvertible {
+public final class MutableSet<Element: _Persistable>: RandomAccessCollection, _CollectionValue, CustomStringConvertible, HeldCollection {
     private var storage: [Element] = []
-    let binding: CollectionBinding?
+    /// Set while the set is managed. Unchecked for exclusivity, so that reading pays no access
+    /// tracking: see `HeldCollection` for when it changes.
+    @exclusivity(unchecked) var binding: CollectionBinding?
 
     /// A new, empty, unmanaged set.
     public init() { binding = nil }
@@ -131,6 +133,8 @@ public final class MutableSet<Element: _Persistable>: RandomAccessCollection, _C
     /// Whether the set belongs to a frozen object.
     public var isFrozen: Bool { binding?.owner.isFrozen ?? false }
 
+    func dropUnmanagedElements() { storage = [] }
+
     public var description: String { "MutableSet<\(Element.self)>(\(elements.map { "\($0)" }.joined(separator: ", ")))" }
 
     // MARK: _PersistedValue
@@ -143,8 +147,12 @@ public final class MutableSet<Element: _Persistable>: RandomAccessCollection, _C
         CollectionBinding.replaceContent(of: object, property: property, with: .elements(value.elements.map(\._stored)))
     }
     public static func _convert(_ value: Any, property: String) throws(RealmError) -> MutableSet<Element> {
-        if !StoredValueConversion.isSwiftCollection(value), let set = value as? MutableSet<Element> { return set }
+        // Another set is copied, as in RealmSwift: adding this value's object must not take it.
         let set = MutableSet()
+        if !StoredValueConversion.isSwiftCollection(value), let other = value as? MutableSet<Element> {
+            set.storage = other.elements
+            return set
+        }
         for element in try CollectionBinding.elements(of: value, as: Element.self, property: property, kind: "MutableSet") { set.insert(element) }
         return set
     }

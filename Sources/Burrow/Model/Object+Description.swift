@@ -1,5 +1,7 @@
 import Foundation
 
+// `description` itself is declared in the class (Object.swift), where a model can override it:
+// Swift cannot override a member declared in an extension.
 extension ObjectBase: CustomStringConvertible {
     /// How many levels of linked objects `description` prints, as RealmSwift does; an object
     /// deeper than that reads `<Maximum depth exceeded>`.
@@ -8,8 +10,8 @@ extension ObjectBase: CustomStringConvertible {
     /// The class and its property values, as RealmSwift prints objects, with linked objects
     /// nested (indented) up to `descriptionMaxDepth` levels:
     /// `Person { id = 123; name = Ali; dog = Dog { … }; dogs = List<Dog>; }`. Invalidated
-    /// objects say so.
-    public var description: String {
+    /// objects say so. What `description` is unless a model overrides it.
+    final var propertiesDescription: String {
         if isInvalidated { return "[invalid object]" }
         return description(maxDepth: Self.descriptionMaxDepth)
     }

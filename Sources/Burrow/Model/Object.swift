@@ -79,6 +79,13 @@ open class ObjectBase {
     /// The schema of this object's class.
     public var objectSchema: ObjectSchema { ClassInfo.of(type(of: self)).schema }
 
+    /// The class and its property values, as RealmSwift prints objects, with linked objects
+    /// nested (indented) up to five levels:
+    /// `Person { id = 123; name = Ali; dog = Dog { … }; dogs = List<Dog>; }`. An invalidated
+    /// object reads `[invalid object]`. A model class may override it
+    /// (`override var description: String { … }`), as in RealmSwift.
+    open var description: String { propertiesDescription }
+
     /// Whether this object is of `type` or one of its subclasses.
     final func isInstance(of type: ObjectBase.Type) -> Bool {
         var current: AnyClass? = Swift.type(of: self)

@@ -156,6 +156,9 @@ protocol PersistedField: SendableMetatype {
     static func dropUnmanagedValue(at field: UnsafeMutableRawPointer)
     /// Moves the unmanaged value out, if one was given (the field holds none afterwards).
     static func takeUnmanagedValue(at field: UnsafeMutableRawPointer) -> Any?
+    /// The `List`, `MutableSet` or `Map` instance the field holds as its unmanaged value, if
+    /// any (without making a default one).
+    static func heldCollection(at field: UnsafeMutableRawPointer) -> (any HeldCollection)?
     /// Writes the field's unmanaged value into property `property` of the managed `object`.
     static func copyUnmanagedValue(at field: UnsafeMutableRawPointer, to object: ObjectBase, property: Int)
     /// Converts a loosely typed value to `Value` (as `Any`), or throws why it cannot.
@@ -204,6 +207,11 @@ extension Persisted: PersistedField {
         guard case .unmanaged(let value) = persisted.pointee.storage else { return nil }
         persisted.pointee.storage = .unmanagedNoDefault
         return value
+    }
+
+    static func heldCollection(at field: UnsafeMutableRawPointer) -> (any HeldCollection)? {
+        guard case .unmanaged(let value) = Self.field(field).pointee.storage else { return nil }
+        return value as? any HeldCollection
     }
 
     static func copyUnmanagedValue(at field: UnsafeMutableRawPointer, to object: ObjectBase, property: Int) {

@@ -159,8 +159,14 @@ extension Realm {
     /// a cycle finds them), but their own links wait in the transaction's worklist, which the
     /// outermost call works through in the order the objects were reached. So adding a graph
     /// of any depth (a chain of 100,000 links) takes the same stack as adding one object.
+    ///
+    /// Once an object's links and collections are set, the collection instances it held
+    /// become its managed collections (`HeldCollection`).
     func setLinkedProperties(_ object: ObjectBase, _ table: Table, values: [(Int, Any)], in write: WriteState) throws(RealmError) {
-        guard !values.isEmpty else { return }
+        guard !values.isEmpty else {
+            table.info.adoptHeldCollections(of: object)
+            return
+        }
         write.pendingLinks.append(PendingLinks(object: object, table: table, values: values, policy: write.cascadePolicy))
         guard !write.isSettingLinks else { return }
         write.isSettingLinks = true
@@ -176,6 +182,7 @@ extension Realm {
             write.nextPendingLinks += 1
             write.cascadePolicy = next.policy
             try setProperties(next.object, next.table, values: next.values, in: write)
+            next.table.info.adoptHeldCollections(of: next.object)
         }
     }
 

@@ -35,18 +35,24 @@ extension Realm {
         var payload: [UInt8] = []
         ValueCodec.append(resolved, as: property.type, to: &payload)
         _ = try mutateCollection(table, owner, field, in: write) { tree throws(StorageError) in
-            var position = try newListPosition(tree, owner, index: index, in: write)
-            if position == nil {
-                try spreadList(tree, owner, around: index, in: write)
-                position = try newListPosition(tree, owner, index: index, in: write)
-            }
-            guard let position else {
-                throw .corruptPage(path: displayName, page: 0, detail: "holds a list of \(table.name) \(owner) whose positions cannot be spread")
-            }
-            try write.reader.put(tree, Self.listEntryKey(owner, position), payload)
+            try putListEntry(payload, at: index, in: tree, table, owner, in: write)
             try adjustElementBacklink(payload, table, owner, field, by: 1, in: write)
             return 1
         }
+    }
+
+    /// Stores the element `payload` at `index` (0...count) of `owner`'s list in `tree`, between
+    /// its neighbours, spreading their position numbers out first if none is left between them.
+    private func putListEntry(_ payload: [UInt8], at index: Int, in tree: String, _ table: Table, _ owner: ObjectKey, in write: WriteState) throws(StorageError) {
+        var position = try newListPosition(tree, owner, index: index, in: write)
+        if position == nil {
+            try spreadList(tree, owner, around: index, in: write)
+            position = try newListPosition(tree, owner, index: index, in: write)
+        }
+        guard let position else {
+            throw .corruptPage(path: displayName, page: 0, detail: "holds a list of \(table.name) \(owner) whose positions cannot be spread")
+        }
+        try write.reader.put(tree, Self.listEntryKey(owner, position), payload)
     }
 
     /// A free position number for a new element at `index`, or nil if its neighbours leave none.
@@ -104,6 +110,33 @@ extension Realm {
             return -1
         }
         try deleteOrphanedEmbedded(Self.elementProperty(property), old: removed, new: nil, in: write)
+    }
+
+    /// Moves the element at `from` to `to` (both in 0..<count) of list field `field` of
+    /// `owner`. The element's stored value moves as it is: an embedded object stays the same
+    /// object, and no backlink changes.
+    func listMove(_ table: Table, _ owner: ObjectKey, _ field: Int, from: Int, to: Int, in write: WriteState) throws(RealmError) {
+        _ = try mutateCollection(table, owner, field, in: write) { tree throws(StorageError) in
+            let start = try write.reader.position(tree, of: owner.bytes)
+            guard let entry = try write.reader.entry(tree, at: start + from, { (Array($0), Array($1)) }) else { return 0 }
+            try write.reader.delete(tree, entry.0)
+            try putListEntry(entry.1, at: to, in: tree, table, owner, in: write)
+            return 0
+        }
+    }
+
+    /// Exchanges the elements at `i` and `j` (both in 0..<count) of list field `field` of
+    /// `owner`, as `listMove` moves one: stored values as they are.
+    func listSwap(_ table: Table, _ owner: ObjectKey, _ field: Int, _ i: Int, _ j: Int, in write: WriteState) throws(RealmError) {
+        _ = try mutateCollection(table, owner, field, in: write) { tree throws(StorageError) in
+            let start = try write.reader.position(tree, of: owner.bytes)
+            guard let first = try write.reader.entry(tree, at: start + i, { (Array($0), Array($1)) }),
+                let second = try write.reader.entry(tree, at: start + j, { (Array($0), Array($1)) })
+            else { return 0 }
+            try write.reader.put(tree, first.0, second.1)
+            try write.reader.put(tree, second.0, first.1)
+            return 0
+        }
     }
 
     /// Replaces the element at `index` of list field `field` of `owner`.

@@ -1,0 +1,29 @@
+import Burrow
+import Testing
+
+// This file imports only Burrow (and Testing): `Date`, `Data`, `UUID` and `URL` come into
+// scope through `import Burrow`, as Foundation does through `import RealmSwift`.
+
+final class FoundationValues: Object {
+    @Persisted(primaryKey: true) var id: UUID
+    @Persisted var created = Date(timeIntervalSince1970: 0)
+    @Persisted var payload = Data()
+    @Persisted var link = ""
+}
+
+@Suite struct ImportBringsFoundationTests {
+    @Test func testFoundationTypesNeedNoImportOfTheirOwn() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        let id = UUID()
+        let site = URL(string: "https://example.com/a")!
+        let value = FoundationValues(value: [
+            "id": id, "created": Date(timeIntervalSince1970: 1_000), "payload": Data([1, 2, 3]), "link": site.absoluteString,
+        ])
+        try realm.write { try realm.add(value) }
+        let read = try #require(realm.object(ofType: FoundationValues.self, forPrimaryKey: id))
+        #expect(read.created == Date(timeIntervalSince1970: 1_000))
+        #expect(read.payload == Data([1, 2, 3]))
+        #expect(URL(string: read.link) == site)
+        #expect(realm.configuration.fileURL?.lastPathComponent == "test.burrow")
+    }
+}
