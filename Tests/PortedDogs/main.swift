@@ -4,7 +4,6 @@
 // Nothing else differs from the RealmSwift program. `PortedProgramTests` runs it in a directory
 // of its own and compares what it prints.
 import Burrow
-import Foundation // TEMP
 
 class Address: EmbeddedObject {
     @Persisted var street: String
