@@ -43,11 +43,16 @@ where Element: RealmCollectionValue, Index == Int {
 }
 
 extension RealmCollection {
-    /// The position of `object` in the collection, or nil if it is not there (objects by
-    /// identity, a managed one by its row; values by equality).
+    /// The position of `object` in the collection, or nil if it is not there: an object as
+    /// `isSameObject(as:)` matches it (a managed one by its row in the same file, an unmanaged
+    /// one by identity), a value by equality.
     public func index(of object: Element) -> Int? {
         let target = object._stored
-        return firstIndex { StoredIdentity.same($0._stored, target) }
+        guard case .object(let targetObject) = target else { return firstIndex { StoredIdentity.same($0._stored, target) } }
+        return firstIndex { element in
+            guard case .object(let candidate) = element._stored else { return false }
+            return candidate.isSameObject(as: targetObject)
+        }
     }
 
     /// The elements at `indexes`, in order. Traps for an index out of bounds, as the subscript

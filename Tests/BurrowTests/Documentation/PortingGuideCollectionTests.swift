@@ -31,8 +31,8 @@ import Burrow
         #expect(try person.dogs.index(matching: "age > 1") == 0)
         #expect(!everyDog.isFrozen && !realm.objects(Dog.self).isFrozen)
 
-        let id: ObjectId = "6154e59c5e31b1a2c3d4e5f6"
-        #expect(id == ObjectId("6154e59c5e31b1a2c3d4e5f6"))
+        let id = ObjectId("6154e59c5e31b1a2c3d4e5f6")
+        #expect(id == (try ObjectId(string: "6154e59c5e31b1a2c3d4e5f6")))
         #expect(everyDog[0].isSameObject(as: person.dogs[0]))
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import Burrow
 
-/// `Object.isSameObject(as:)` compares stored objects, as RealmSwift does, and `ObjectId`s can be
-/// written as string literals, trapping on one that is not an ObjectId.
+/// `Object.isSameObject(as:)` compares stored objects, as RealmSwift does, and `ObjectId("…")`
+/// takes an id written in code, trapping on one that is not an ObjectId.
 @Suite struct ObjectIdentityTests {
     private func configuration() -> Realm.Configuration {
         var config = temporaryConfiguration()
@@ -64,16 +64,15 @@ import Testing
     }
 
     @Test func testObjectIdFromALiteral() throws {
-        let literal: ObjectId = "6154e59c5e31b1a2c3d4e5f6"
+        let literal = ObjectId("6154e59c5e31b1a2c3d4e5f6")
         #expect(literal == (try ObjectId(string: "6154e59c5e31b1a2c3d4e5f6")))
         #expect(ObjectId("6154E59C5E31B1A2C3D4E5F6") == literal)
-        let ids: [ObjectId] = ["000000000000000000000001", "000000000000000000000002"]
-        #expect(ids[0] < ids[1])
+        #expect(ObjectId("000000000000000000000001") < ObjectId("000000000000000000000002"))
     }
 
     @Test func testAnInvalidObjectIdLiteralTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let id: ObjectId = "6154e59c5e31b1a2c3d4e5fz"
+            let id = ObjectId("6154e59c5e31b1a2c3d4e5fz")
             print(id)
         }
         let message = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
@@ -82,7 +81,7 @@ import Testing
 
     @Test func testAValidObjectIdLiteralExitsCleanly() async {
         await #expect(processExitsWith: .success) {
-            let id: ObjectId = "6154e59c5e31b1a2c3d4e5f6"
+            let id = ObjectId("6154e59c5e31b1a2c3d4e5f6")
             guard id.stringValue == "6154e59c5e31b1a2c3d4e5f6" else { exit(3) }
         }
     }

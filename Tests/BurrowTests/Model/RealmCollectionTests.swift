@@ -194,13 +194,16 @@ private func summarize<C: RealmCollection>(_ dogs: C) throws -> DogSummary where
         #expect(unmanaged.index(of: RCDog(value: ["name": "Old", "age": 12])) == nil)
     }
 
-    @Test func testResultsFindOnlyTheirOwnRealmsObjects() throws {
-        let (realm, _, _) = try kennel()
-        let (other, _, _) = try kennel()
+    @Test func testCollectionsFindOnlyTheirOwnRealmsObjects() throws {
+        let (realm, home, _) = try kennel()
+        let (other, _, _) = try self.kennel()
         let results = realm.objects(RCDog.self)
         let stranger = other.objects(RCDog.self)[1]
         // Same class, same object key, another file: not in these results.
         #expect(results.index(of: stranger) == nil)
+        #expect(home.dogs.index(of: stranger) == nil)
+        #expect(home.dogSet.index(of: stranger) == nil)
+        #expect(AnyRealmCollection(home.dogs).index(of: home.dogs[1]) == 1)
         #expect(results.index(of: results[1]) == 1)
         #expect(results.index(of: RCDog(value: ["name": "Fido", "age": 1])) == nil)
         #expect(try results.filter("age > 1").index(of: results[0]) == nil)
