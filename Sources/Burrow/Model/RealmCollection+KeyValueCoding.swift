@@ -21,15 +21,20 @@ extension RealmCollection {
         let (name, rest) = KeyValuePath.split(keyPath)
         if name == "@count" { return count }
         guard let rest else { return nil }
-        let values = map { element -> Any in Self.value(of: element, at: String(rest)) }
-        if name == "@unionOfObjects" { return values }
+        if name == "@unionOfObjects" { return map { element -> Any in Self.value(of: element, at: String(rest)) } }
         guard let aggregate = QueryAggregate(rawValue: String(name.dropFirst())), aggregate != .count else { return nil }
+        return self.aggregate(aggregate, at: String(rest)).stored.plainValue
+    }
+
+    /// The aggregate of what `keyPath` reaches in each element, read from the elements (not
+    /// queried), so that an unmanaged collection aggregates too. A value a query cannot compare
+    /// (an object, a collection) takes no part.
+    func aggregate(_ aggregate: QueryAggregate, at keyPath: String) -> QueryValue {
         var arguments: [QueryValue] = []
-        for value in values {
-            // A value a query cannot compare (an object, a collection) takes no part.
-            if let argument = try? QueryValue.argument(value) { arguments.append(argument) }
+        for element in self {
+            if let argument = try? QueryValue.argument(Self.value(of: element, at: keyPath)) { arguments.append(argument) }
         }
-        return QueryExecutor.aggregate(aggregate, of: arguments).stored.plainValue
+        return QueryExecutor.aggregate(aggregate, of: arguments)
     }
 
     /// What `keyPath` reaches in `element`: the element itself for `"self"`, else for an object

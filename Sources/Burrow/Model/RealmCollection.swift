@@ -17,9 +17,10 @@ public typealias RealmCollectionValue = _Persistable
 /// `Sendable`. Freeze the concrete collection (`freeze()`) to hand it to another task, and
 /// observe it with the concrete collection's `changes()` (RealmSwift's `observe`).
 ///
-/// The queries (`filter`, `where`, `sorted`, `distinct`, `index(matching:)` and the aggregates)
-/// are for collections of objects and give live `Results`; like RealmSwift's, they trap for an
-/// unmanaged collection, which has no realm to query.
+/// The queries (`filter`, `where`, `sorted`, `distinct`, `index(matching:)`) are for
+/// collections of objects and give live `Results`; like RealmSwift's, they trap for an
+/// unmanaged collection, which has no realm to query. The aggregates (`min`, `max`, `sum`,
+/// `average(ofProperty:)`) work on unmanaged collections too.
 public protocol RealmCollection<Element>: RandomAccessCollection, CustomStringConvertible
 where Element: RealmCollectionValue, Index == Int {
     /// The realm the collection belongs to, or nil for an unmanaged `List` or `MutableSet`.
@@ -78,7 +79,8 @@ extension RealmCollection {
 
 /// The queries of a collection of objects: each gives live `Results` over the collection's
 /// objects (in the collection's order), evaluated on use and re-evaluated as the collection and
-/// its objects change. They trap for an unmanaged collection, which has no realm to query.
+/// its objects change. They trap for an unmanaged collection, which has no realm to query;
+/// the aggregates read an unmanaged collection's elements instead.
 extension RealmCollection where Element: ObjectBase {
     /// The collection's objects satisfying `isIncluded`, written with the typed query DSL (see
     /// `Results.where(_:)`).
@@ -130,14 +132,38 @@ extension RealmCollection where Element: ObjectBase {
         match.flatMap { index(of: $0) }
     }
 
+    // The aggregates work on unmanaged collections too, as in RealmSwift: those are read
+    // element by element. Each traps unless `property` holds one number (or date, for `min`
+    // and `max`) per object.
+
     /// The smallest value of `property` among the collection's objects (nil if there are none).
-    public func min<T: MinMaxType>(ofProperty property: String) -> T? { _results(Element.self).min(ofProperty: property) }
+    public func min<T: MinMaxType>(ofProperty property: String) -> T? {
+        guard realm != nil else { return Results<Element>.convert(unmanagedAggregate(.min, property, allowDates: true)) }
+        return _results(Element.self).min(ofProperty: property)
+    }
+
     /// The largest value of `property` among the collection's objects (nil if there are none).
-    public func max<T: MinMaxType>(ofProperty property: String) -> T? { _results(Element.self).max(ofProperty: property) }
+    public func max<T: MinMaxType>(ofProperty property: String) -> T? {
+        guard realm != nil else { return Results<Element>.convert(unmanagedAggregate(.max, property, allowDates: true)) }
+        return _results(Element.self).max(ofProperty: property)
+    }
+
     /// The sum of `property` over the collection's objects (0 if there are none).
-    public func sum<T: AddableType>(ofProperty property: String) -> T { _results(Element.self).sum(ofProperty: property) }
+    public func sum<T: AddableType>(ofProperty property: String) -> T {
+        guard realm != nil else { return Results<Element>.convert(unmanagedAggregate(.sum, property, allowDates: false)) ?? T._fromStored(.int(0)) }
+        return _results(Element.self).sum(ofProperty: property)
+    }
+
     /// The average of `property` over the collection's objects (nil if there are none).
-    public func average<T: AddableType>(ofProperty property: String) -> T? { _results(Element.self).average(ofProperty: property) }
+    public func average<T: AddableType>(ofProperty property: String) -> T? {
+        guard realm != nil else { return Results<Element>.convert(unmanagedAggregate(.avg, property, allowDates: false)) }
+        return _results(Element.self).average(ofProperty: property)
+    }
+
+    private func unmanagedAggregate(_ aggregate: QueryAggregate, _ property: String, allowDates: Bool) -> QueryValue {
+        Results<Element>.requireAggregatable(aggregate, property, allowDates: allowDates)
+        return self.aggregate(aggregate, at: property)
+    }
 }
 
 // MARK: Conformances

@@ -189,6 +189,13 @@ private func summarize<C: RealmCollection>(_ dogs: C) throws -> DogSummary where
         unmanaged.append(RCDog(value: ["name": "Old", "age": 12]))
         #expect(unmanaged.value(forKey: "name") as? [String] == ["Pup", "Old"])
         #expect(unmanaged.value(forKeyPath: "@sum.age") as? Int == 14)
+        // Its aggregates read its elements, as RealmSwift's unmanaged lists do.
+        #expect(unmanaged.sum(ofProperty: "age") as Int == 14)
+        #expect(unmanaged.min(ofProperty: "age") as Int? == 2)
+        #expect(unmanaged.max(ofProperty: "age") as Int? == 12)
+        #expect(unmanaged.average(ofProperty: "age") as Double? == 7)
+        #expect(List<RCDog>().sum(ofProperty: "age") as Int == 0)
+        #expect(List<RCDog>().max(ofProperty: "age") as Int? == nil)
         #expect(unmanaged.realm == nil && !unmanaged.isInvalidated && !unmanaged.isFrozen)
         #expect(unmanaged.index(of: unmanaged[1]) == 1)
         #expect(unmanaged.index(of: RCDog(value: ["name": "Old", "age": 12])) == nil)
@@ -225,6 +232,17 @@ private func summarize<C: RealmCollection>(_ dogs: C) throws -> DogSummary where
         try realm.write { try realm.delete(owner) }
         #expect(dogs.isInvalidated)
         #expect(RCOwner().dogs.realm == nil)
+    }
+
+    @Test func testAggregatingTextOfAnUnmanagedListTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let list = List<RCDog>()
+            list.append(RCDog())
+            let total: Int = list.sum(ofProperty: "name")
+            print(total)
+        }
+        let message = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        #expect(message.contains("Cannot compute sum(ofProperty: \"name\")"), "\(message)")
     }
 
     @Test func testQueryingAnUnmanagedListTraps() async {
