@@ -27,10 +27,11 @@ extension FrozenResults: _QueryResults {
     public typealias _Object = T
 }
 
-/// Queries on a `List`, `MutableSet`, `LinkingObjects` or `Map` of objects: results over the
+/// Queries on a `Map` of objects or a frozen collection of objects: results over the
 /// collection's objects (in the collection's order; a map's values in the order of their keys).
-/// For a managed collection they are live `Results`, like any results: each evaluation reads the
-/// collection as it is then. For a frozen collection they are `FrozenResults` of its version.
+/// For a managed map they are live `Results`, like any results: each evaluation reads the map
+/// as it is then. For a frozen collection they are `FrozenResults` of its version. (`List`,
+/// `MutableSet` and `LinkingObjects` query as every `RealmCollection` does.)
 public protocol _ObjectCollectionQuerying {
     /// The results the collection's queries give.
     associatedtype _Results: _QueryResults
@@ -76,47 +77,6 @@ extension _ObjectCollectionQuerying {
     public func sum<T: AddableType>(ofProperty property: String) -> T { _queryResults.sum(ofProperty: property) }
     /// The average of `property` over the collection's objects (nil if none).
     public func average<T: AddableType>(ofProperty property: String) -> T? { _queryResults.average(ofProperty: property) }
-}
-
-extension List: _ObjectCollectionQuerying where Element: ObjectBase {
-    /// Results over the list's objects, in list order.
-    public var _queryResults: Results<Element> {
-        guard let realm else {
-            preconditionFailure("Only a managed List can be queried; add its object to a realm first.")
-        }
-        return Results(realm: realm, base: ResultsBase { self.map { $0._state!.key } })
-    }
-}
-
-extension MutableSet: _ObjectCollectionQuerying where Element: ObjectBase {
-    /// Results over the set's objects.
-    public var _queryResults: Results<Element> {
-        guard let realm else {
-            preconditionFailure("Only a managed MutableSet can be queried; add its object to a realm first.")
-        }
-        return Results(realm: realm, base: ResultsBase { self.map { $0._state!.key } })
-    }
-}
-
-extension LinkingObjects: _ObjectCollectionQuerying {
-    /// Results over the objects linking here, read anew at each evaluation.
-    public var _queryResults: Results<Element> {
-        guard let owner = linkedObject, let realm = owner.realm, let state = owner._state else {
-            preconditionFailure("Only the LinkingObjects of a managed object can be queried; add the object to a realm first.")
-        }
-        let propertyName = self.propertyName
-        return Results(realm: realm, base: ResultsBase {
-            let executor = QueryExecutor(context: realm)
-            guard let origin = realm.storedClassId(named: ClassInfo.storedName(of: Element.self)).flatMap(realm.table(id:)),
-                let field = origin.stored.fieldIndex(of: propertyName)
-            else { return [] }
-            do throws(StorageError) {
-                return try executor.backlinks(to: state.key, of: state.table, from: origin, field: field)
-            } catch {
-                realm.fail(error)
-            }
-        })
-    }
 }
 
 /// An optional object, the value type of a `Map` of objects (`Map<String, Dog?>`), to queries.

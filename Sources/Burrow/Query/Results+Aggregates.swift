@@ -40,14 +40,7 @@ extension Results {
     }
 
     private func aggregate(_ aggregate: QueryAggregate, _ property: String, allowDates: Bool) -> QueryValue {
-        let type: PropertyType
-        do {
-            type = try QueryValidator.checkSingleValued(property, in: ClassInfo.of(Element.self), purpose: "aggregate").type
-        } catch {
-            preconditionFailure(error.description)
-        }
-        let allowed: Set<PropertyType> = allowDates ? [.int, .float, .double, .decimal128, .date, .any] : [.int, .float, .double, .decimal128, .any]
-        precondition(allowed.contains(type), "Cannot compute \(aggregate.rawValue)(ofProperty: \"\(property)\") of \(Element.self): it holds \(type) values.")
+        Self.requireAggregatable(aggregate, property, allowDates: allowDates)
         if query.isAllObjects {
             // Every object of the class: one scan of its rows.
             guard let table else { return QueryExecutor.aggregate(aggregate, of: []) }
@@ -56,6 +49,19 @@ extension Results {
         let (table, keys) = evaluated
         guard let table else { return QueryExecutor.aggregate(aggregate, of: []) }
         return QueryExecutor(context: owner).aggregate(aggregate, of: QueryPath(dotted: property), in: table, keys: keys)
+    }
+
+    /// Traps with the reason unless `property` of `Element` holds one number (or date, with
+    /// `allowDates`) per object.
+    static func requireAggregatable(_ aggregate: QueryAggregate, _ property: String, allowDates: Bool) {
+        let type: PropertyType
+        do {
+            type = try QueryValidator.checkSingleValued(property, in: ClassInfo.of(Element.self), purpose: "aggregate").type
+        } catch {
+            preconditionFailure(error.description)
+        }
+        let allowed: Set<PropertyType> = allowDates ? [.int, .float, .double, .decimal128, .date, .any] : [.int, .float, .double, .decimal128, .any]
+        precondition(allowed.contains(type), "Cannot compute \(aggregate.rawValue)(ofProperty: \"\(property)\") of \(Element.self): it holds \(type) values.")
     }
 
     /// `value` as a `T`, converting between number types (an average of integers, a `Double`,
