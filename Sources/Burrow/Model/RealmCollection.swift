@@ -169,8 +169,9 @@ extension RealmCollection where Element: ObjectBase {
 // MARK: Conformances
 
 extension Results: RealmCollection {
-    /// Whether the results' realm was closed.
-    public var isInvalidated: Bool { !owner.isOpen }
+    /// Whether the results' realm was closed, or invalidated (`invalidate()`) since they were
+    /// made.
+    public var isInvalidated: Bool { !owner.isOpen || invalidations != owner.invalidations }
 
     /// Whether these are results of a frozen realm (they never change). Results of a live realm
     /// are not; `freeze()` gives `FrozenResults`.

@@ -6,16 +6,21 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     let owner: Realm
     /// The query: its steps and where the objects come from, with what it found last.
     let query: ResultsQuery
+    /// The realm's count of `invalidate()` calls when these results were made: once it moves,
+    /// they are invalidated, as RealmSwift's are.
+    let invalidations: UInt64
 
     /// Every object of `Element` (`base` nil), or the objects of a collection.
     init(realm: Realm, base: ResultsBase? = nil) {
         owner = realm
         query = ResultsQuery(base: base)
+        invalidations = realm.invalidations
     }
 
-    private init(realm: Realm, query: ResultsQuery) {
+    private init(realm: Realm, query: ResultsQuery, invalidations: UInt64) {
         owner = realm
         self.query = query
+        self.invalidations = invalidations
     }
 
     /// The query steps, in the order they were chained.
@@ -27,7 +32,7 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
 
     /// These results with one more query step.
     func appending(_ step: QueryStep) -> Results<Element> {
-        Results(realm: owner, query: ResultsQuery(appending: step, to: query))
+        Results(realm: owner, query: ResultsQuery(appending: step, to: query), invalidations: invalidations)
     }
 
     /// The table of `Element` in the realm's current version (nil if it has no objects yet).

@@ -196,8 +196,11 @@ import Testing
         let realm = try Realm(configuration: temporaryConfiguration())
         let note = RTNote(value: ["text": "first"])
         try realm.write { try realm.add(note) }
+        let before = realm.objects(RTNote.self)
         realm.invalidate()
         #expect(note.isInvalidated)
+        #expect(before.isInvalidated && before.where({ $0.text == "first" }).isInvalidated, "results made before, and results derived from them")
+        #expect(!realm.objects(RTNote.self).isInvalidated)
         try realm.write { try realm.add(RTNote(value: ["text": "second"])) }
         #expect(realm.objects(RTNote.self).count == 2)
         #expect(note.isInvalidated, "still invalidated after the realm is used again")
