@@ -109,6 +109,21 @@ private final class LogRecorder: Sendable {
         #expect(warnings.first?.1.contains("Deleted every object") == true && warnings.first?.1.contains("LGBird") == true)
     }
 
+    @Test func openingAtAnOlderVersionThanTheNewestCommitIsLoggedAtWarn() throws {
+        let (url, size, _) = try FileRecoveryTests.fileWithNewestCommitOf300People()
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.truncate(atOffset: UInt64(size - 1))
+        try handle.close()
+        let recorder = LogRecorder()
+        try with(recorder.logger(level: .warn)) {
+            let realm = try Realm(configuration: Realm.Configuration(fileURL: url))
+            let recovery = try #require(realm.recovery)
+            let warnings = recorder.messages(about: url.path)
+            #expect(warnings.count == 1 && warnings.first?.0 == .warn)
+            #expect(warnings.first?.1.contains(recovery.description) == true)
+        }
+    }
+
     @Test func loggingAndChangingTheLevelFromManyThreadsIsSafe() {
         let recorder = LogRecorder()
         let logger = recorder.logger(level: .all)
