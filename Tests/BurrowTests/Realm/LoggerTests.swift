@@ -40,6 +40,15 @@ private final class LogRecorder: Sendable {
         try body()
     }
 
+    /// A file holding one `LGBirdV1`, and its path.
+    private func fileOfOneBird(_ name: String = #function) throws -> (Realm.Configuration, String) {
+        var configuration = temporaryConfiguration(name)
+        configuration.objectTypes = [LGBirdV1.self]
+        let realm = try Realm(configuration: configuration)
+        try realm.write { _ = try realm.create(LGBirdV1.self, value: ["name": "Robin"]) }
+        return (configuration, try #require(configuration.fileURL).path)
+    }
+
     @Test func theDefaultLoggerLogsNothing() {
         #expect(Logger.shared.level == .off)
         var made = false
@@ -77,13 +86,7 @@ private final class LogRecorder: Sendable {
     }
 
     @Test func aMigrationIsLoggedAtInfoNamingTheClass() throws {
-        var configuration = temporaryConfiguration()
-        configuration.objectTypes = [LGBirdV1.self]
-        let path = try #require(configuration.fileURL).path
-        do {
-            let realm = try Realm(configuration: configuration)
-            try realm.write { _ = try realm.create(LGBirdV1.self, value: ["name": "Robin"]) }
-        }
+        var (configuration, path) = try fileOfOneBird()
         configuration.objectTypes = [LGBirdV2.self]
         configuration.schemaVersion = 1
         let recorder = LogRecorder()
@@ -93,13 +96,7 @@ private final class LogRecorder: Sendable {
     }
 
     @Test func deletingForAChangedSchemaIsLoggedAtWarn() throws {
-        var configuration = temporaryConfiguration()
-        configuration.objectTypes = [LGBirdV1.self]
-        let path = try #require(configuration.fileURL).path
-        do {
-            let realm = try Realm(configuration: configuration)
-            try realm.write { _ = try realm.create(LGBirdV1.self, value: ["name": "Robin"]) }
-        }
+        var (configuration, path) = try fileOfOneBird()
         configuration.objectTypes = [LGBirdV2.self]
         configuration.deleteRealmIfMigrationNeeded = true
         let recorder = LogRecorder()
