@@ -1,3 +1,4 @@
+import BurrowStorage
 import Foundation
 
 extension Realm {
@@ -16,9 +17,13 @@ extension Realm {
     /// place, which fails if a file appeared there meanwhile: so another opener never sees a
     /// half-copied file, and a file that exists is never replaced.
     ///
+    /// The copy is opened read-only before it is put in place, so a seed that is not a sound
+    /// Burrow file leaves no file at `fileURL`.
+    ///
     /// Throws `RealmError`: `.fileNotFound` if the seed file does not exist, another
-    /// `.fileAccess` code if it cannot be read or the copy cannot be written. The destination
-    /// is left as it was then.
+    /// `.fileAccess` code if it cannot be read or the copy cannot be written, `.invalidFile` or
+    /// `.corruptFile` if the seed is not a sound Burrow file. The destination is left as it was
+    /// then.
     static func copySeedFileIfNeeded(_ configuration: Configuration) throws(RealmError) {
         guard let seed = configuration.seedFilePath, configuration.inMemoryIdentifier == nil,
             let url = configuration.fileURL, !FileManager.default.fileExists(atPath: url.path)
@@ -37,6 +42,11 @@ extension Realm {
             throw RealmError(
                 .fileAccess, "Cannot copy the seed file \(seed.path) to \(url.path): \(error.localizedDescription)", fileURL: url,
                 errno: code.map(Int32.init))
+        }
+        do {
+            _ = try Storage.open(path: temporary.path, options: StorageOptions(readOnly: true, create: false))
+        } catch {
+            throw RealmError(RealmError(error).code, "The seed file \(seed.path) cannot be opened as a Burrow file: \(error.description)", fileURL: seed)
         }
         if link(temporary.path, url.path) != 0 {
             let failure = errno

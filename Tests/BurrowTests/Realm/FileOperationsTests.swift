@@ -98,6 +98,20 @@ final class FOBird: Object {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, "no temporary copy is left")
     }
 
+    @Test func aSeedThatIsNoBurrowFileThrowsAndLeavesNoFile() throws {
+        var configuration = configuration()
+        let directory = try #require(configuration.fileURL).deletingLastPathComponent()
+        let seed = directory.appendingPathComponent("not-a-database.burrow")
+        try Data(repeating: 0x41, count: 16384).write(to: seed)
+        configuration.seedFilePath = seed
+        #expect { try Realm(configuration: configuration) } throws: { error in
+            guard let error = error as? RealmError else { return false }
+            return error.code == .invalidFile && error.fileURL == seed && error.description.contains(seed.path)
+        }
+        #expect(!Realm.fileExists(for: configuration), "no copy of a bad seed is left at fileURL")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["not-a-database.burrow"])
+    }
+
     @Test func aSeedFilePathClearsTheInMemoryIdentifier() {
         var configuration = Realm.Configuration(inMemoryIdentifier: "fo-seed")
         configuration.seedFilePath = URL(fileURLWithPath: "/tmp/seed.burrow")
