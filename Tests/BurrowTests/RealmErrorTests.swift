@@ -10,11 +10,12 @@ struct RealmErrorTests {
         let cases: [(StorageError, RealmError.Code)] = [
             (.fileLocked(path: "/tmp/a.burrow"), .fileLocked),
             (.notADatabase(path: "/tmp/a.burrow"), .invalidFile),
-            (.unsupportedFormat(path: "/tmp/a.burrow", version: 9, supported: 1), .invalidFile),
+            (.unsupportedFormat(path: "/tmp/a.burrow", version: 9, supported: 1), .unsupportedFileFormatVersion),
             (.damagedMeta(path: "/tmp/a.burrow", detail: "both fail"), .corruptFile),
             (.truncated(path: "/tmp/a.burrow", expectedBytes: 8192, actualBytes: 100), .corruptFile),
             (.corruptPage(path: "/tmp/a.burrow", page: 7, detail: "fails its checksum"), .corruptFile),
-            (.io(path: "/tmp/a.burrow", operation: "write", errno: 28), .fileAccess),
+            (.io(path: "/tmp/a.burrow", operation: "write", errno: 28), .outOfDiskSpace),
+            (.io(path: "/tmp/a.burrow", operation: "read", errno: 5), .fileAccess),
             (.readOnly(path: "/tmp/a.burrow"), .wrongState),
             (.closed(path: "/tmp/a.burrow"), .wrongState),
             (.keyTooLarge(size: 2000, limit: 990), .invalidArgument),
@@ -61,7 +62,7 @@ struct RealmErrorLocalizationTests {
     @Test("an I/O error keeps its errno and path as values")
     func ioErrorsKeepErrnoAndPath() {
         let error = RealmError(.io(path: "/data/dogs.burrow", operation: "write", errno: 28))
-        #expect(error.code == .fileAccess)
+        #expect(error.code == .outOfDiskSpace)
         #expect(error.errno == 28)
         #expect(error.fileURL?.path == "/data/dogs.burrow")
     }
@@ -74,7 +75,7 @@ struct RealmErrorLocalizationTests {
             _ = try Realm(configuration: Realm.Configuration(fileURL: url))
             Issue.record("opened a realm in a directory that does not exist")
         } catch let error as RealmError {
-            #expect(error.code == .fileAccess)
+            #expect(error.code == .fileNotFound)
             #expect(error.errno == ENOENT)
             #expect(error.fileURL?.path == url.path)
             #expect(error.localizedDescription.contains(url.path))

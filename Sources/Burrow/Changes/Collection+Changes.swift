@@ -61,7 +61,7 @@ struct CollectionOwner<Live: _PersistedValue>: Sendable {
         frozen = try FrozenCollection(owner: binding.owner, property: binding.property, what: "object that owns this \(what)")
         baseline = frozen.version
         // Managed: freezing it would have thrown otherwise.
-        let property = binding.owner._state!.table.info.schema.properties[binding.property]
+        let property = binding.owner._state!.table.info.properties[binding.property]
         propertyType = property.type
         linkedClassName = property.objectClassName
     }

@@ -18,13 +18,17 @@ final class ClassInfo: Sendable {
     }
 
     let type: ObjectBase.Type
+    /// The class's public schema (`LinkingObjects` apart, in `computedProperties`).
     let schema: ObjectSchema
-    /// Parallel to `schema.properties`.
+    /// Every `@Persisted` property, `LinkingObjects` included, in declaration order: property
+    /// `i` of the class, whose accessor is `fields[i]`.
+    let properties: [Property]
+    /// Parallel to `properties`.
     let fields: [Field]
     /// For each property, the class it links to (links, collections of links, LinkingObjects).
     let linkedTypes: [ObjectBase.Type?]
     let propertyIndex: [String: Int]
-    /// The properties' names, parallel to `schema.properties`.
+    /// The properties' names, parallel to `properties`.
     private let propertyNames: [String]
     let primaryKey: Int?
     /// The properties whose unmanaged values can hold objects (links, `AnyRealmValue`,
@@ -127,7 +131,8 @@ final class ClassInfo: Sendable {
         var index: [String: Int] = [:]
         for (i, property) in properties.enumerated() { index[property.name] = i }
 
-        schema = ObjectSchema(className: name, properties: properties, isEmbedded: isEmbedded)
+        schema = ObjectSchema(className: name, declared: properties, isEmbedded: isEmbedded)
+        self.properties = properties
         self.fields = fields
         self.linkedTypes = linked
         propertyIndex = index

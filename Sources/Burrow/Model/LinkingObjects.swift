@@ -72,7 +72,7 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, _Pers
     public static var _shape: _PropertyShape { _PropertyShape(.linkingObjects, objectType: Element.self) }
     public static func _defaultValue() -> LinkingObjects<Element> { LinkingObjects(fromType: Element.self, property: "") }
     public static func _get(_ object: ObjectBase, _ property: Int) -> LinkingObjects<Element> {
-        let origin = ClassInfo.of(type(of: object)).schema.properties[property].linkOriginPropertyName ?? ""
+        let origin = ClassInfo.of(type(of: object)).properties[property].linkOriginPropertyName ?? ""
         var linkingObjects = LinkingObjects(owner: object, propertyName: origin)
         linkingObjects.ownerProperty = property
         return linkingObjects

@@ -19,7 +19,7 @@ extension ObjectBase: CustomStringConvertible {
     private func description(maxDepth depth: Int) -> String {
         guard depth > 0 else { return "<Maximum depth exceeded>" }
         let info = ClassInfo.of(type(of: self))
-        let properties = info.schema.properties.map { property -> String in
+        let properties = info.properties.map { property -> String in
             let value = self.value(forKey: property.name)
             switch value {
             case let object as ObjectBase:

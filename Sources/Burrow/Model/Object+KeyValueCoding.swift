@@ -38,7 +38,7 @@ extension ObjectBase {
     func setValueThrowing(_ value: Any, forKey key: String) throws(RealmError) {
         let info = ClassInfo.of(type(of: self))
         guard let property = info.propertyIndex[key] else {
-            throw RealmError(.invalidArgument, "\(info.name) has no property '\(key)'. Its properties are: \(info.schema.properties.map(\.name).joined(separator: ", ")).")
+            throw RealmError(.invalidArgument, "\(info.name) has no property '\(key)'. Its properties are: \(info.properties.map(\.name).joined(separator: ", ")).")
         }
         let field = info.fields[property]
         let converted = try field.accessor.convert(unwrapResults(value), property: key)
@@ -58,7 +58,7 @@ extension ObjectBase {
         case let dictionary as [String: Any]:
             for (key, element) in dictionary { try setValueThrowing(element, forKey: key) }
         case let array as [Any]:
-            let stored = info.schema.properties.filter { $0.type != .linkingObjects }
+            let stored = info.properties.filter { $0.type != .linkingObjects }
             guard array.count <= stored.count else {
                 throw RealmError(.invalidArgument, "\(info.name) has \(stored.count) stored properties, but the array gives \(array.count) values.")
             }
@@ -67,7 +67,7 @@ extension ObjectBase {
             guard object.isInstance(of: type(of: self)) || self.isInstance(of: type(of: object)) else {
                 throw RealmError(.invalidArgument, "A \(type(of: object)) cannot give the values of a \(info.name).")
             }
-            for property in info.schema.properties where property.type != .linkingObjects {
+            for property in info.properties where property.type != .linkingObjects {
                 if let element = object.value(forKey: property.name) { try setValueThrowing(element, forKey: property.name) }
             }
         default:

@@ -86,6 +86,14 @@ open class ObjectBase {
     /// (`override var description: String { … }`), as in RealmSwift.
     open var description: String { propertiesDescription }
 
+    /// The schema of this class, as RealmSwift's `Object.sharedSchema()`: its stored properties
+    /// in `properties`, its `LinkingObjects` in `computedProperties`. Nil for `Object` and
+    /// `EmbeddedObject` themselves, as in RealmSwift. Any isolation.
+    public class func sharedSchema() -> ObjectSchema? {
+        if self == Object.self || self == EmbeddedObject.self || self == ObjectBase.self { return nil }
+        return ClassInfo.of(self).schema
+    }
+
     /// Whether this object is of `type` or one of its subclasses.
     final func isInstance(of type: ObjectBase.Type) -> Bool {
         var current: AnyClass? = Swift.type(of: self)

@@ -76,9 +76,9 @@ enum KeyPathName {
         // A key path that goes further (`\Dog.toy?.name`: reading stops at the nil link) reads
         // one field too, but its value is not the field's.
         guard let field = info.fields[read[0]].accessor as? any TraceableField.Type, field.valueType == Value.self else {
-            throw RealmError(.invalidArgument, "The key path \(keyPath) reads more than the @Persisted property '\(info.schema.properties[read[0]].name)' of \(info.name); use a key path naming one property (or a dotted string key path).")
+            throw RealmError(.invalidArgument, "The key path \(keyPath) reads more than the @Persisted property '\(info.properties[read[0]].name)' of \(info.name); use a key path naming one property (or a dotted string key path).")
         }
-        let name = info.schema.properties[read[0]].name
+        let name = info.properties[read[0]].name
         names.withLock { $0[keyPath] = name }
         return name
     }

@@ -46,10 +46,10 @@ enum QueryValidator {
                     current = next
                 }
                 guard let index = current.propertyIndex[name] else {
-                    let known = current.schema.properties.map(\.name).joined(separator: ", ")
+                    let known = current.properties.map(\.name).joined(separator: ", ")
                     throw RealmError(.invalidArgument, "Invalid key path '\(path)': \(current.name) has no property '\(name)' (its properties: \(known)).")
                 }
-                let property = current.schema.properties[index]
+                let property = current.properties[index]
                 manyBeforeMap = isMany
                 if property.collection != .single || property.type == .linkingObjects { isMany = true }
                 let linked = current.linkedTypes[index].map { ClassInfo.of($0) }

@@ -75,7 +75,7 @@ final class QueryExecutor {
                     valid = false
                     break
                 }
-                let property = table.info.schema.properties[index]
+                let property = table.info.properties[index]
                 if property.type == .linkingObjects {
                     guard let originName = property.objectClassName, let originProperty = property.linkOriginPropertyName,
                         let origin = context.storedClassId(named: originName).flatMap(context.table(id:)),

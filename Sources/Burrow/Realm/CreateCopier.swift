@@ -63,7 +63,7 @@ struct CreateCopier {
 
     /// `value(_:property:of:)`, or nil if that is `value` itself.
     private mutating func replacement(for value: Any, property: Int, of info: ClassInfo) throws(RealmError) -> Any? {
-        let schema = info.schema.properties[property]
+        let schema = info.properties[property]
         let accessor = info.fields[property].accessor
         guard schema.type != .linkingObjects else { return nil }
         switch schema.collection {
@@ -95,9 +95,9 @@ struct CreateCopier {
             let sourceBase = Unmanaged.passUnretained(source).toOpaque()
             let copyBase = Unmanaged.passUnretained(copy).toOpaque()
             // An adopted object keeps its plain values; only what can hold objects is replaced.
-            let properties = copy === source ? info.objectHoldingProperties : Array(info.schema.properties.indices)
+            let properties = copy === source ? info.objectHoldingProperties : Array(info.properties.indices)
             for property in properties {
-                let schema = info.schema.properties[property]
+                let schema = info.properties[property]
                 guard schema.type != .linkingObjects else { continue }
                 // A source of a subclass gives the properties it shares by name.
                 guard let from = sourceInfo === info ? property : sourceInfo.propertyIndex(named: schema.name) else { continue }

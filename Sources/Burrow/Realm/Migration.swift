@@ -274,7 +274,7 @@ struct OldObject {
             return copy
         }
         while let (original, target) = pending.popLast() {
-            for property in original.objectSchema.properties where property.type != .linkingObjects {
+            for property in original.objectSchema.properties {
                 guard var value = original.value(forKey: property.name) else { continue }
                 if property.type == .object, !property.isMap {
                     if let linked = value as? ObjectBase {

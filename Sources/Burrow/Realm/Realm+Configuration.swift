@@ -41,21 +41,36 @@ extension Realm {
         /// Deletes the file and starts empty when its schema differs and no migration applies,
         /// instead of throwing. For caches and development, not for data that matters.
         public var deleteRealmIfMigrationNeeded = false
+        /// A Burrow file copied to `fileURL` when the realm is opened and there is no file at
+        /// `fileURL` yet, as RealmSwift's `seedFilePath`; an existing file is opened as it is.
+        /// Setting it clears `inMemoryIdentifier` (and sets `fileURL` to the default if it was
+        /// nil). Opening throws `.fileNotFound` if the seed file is missing.
+        public var seedFilePath: URL? {
+            didSet {
+                if seedFilePath != nil, inMemoryIdentifier != nil {
+                    inMemoryIdentifier = nil
+                    fileURL = Self.defaultFileURL
+                }
+            }
+        }
 
         /// A configuration for the file at `fileURL` (by default, `default.burrow` in the current
         /// directory) or the in-memory realm named `inMemoryIdentifier`.
         ///
         /// The parameters come in the order of RealmSwift's initializer, so a ported call such as
         /// `Realm.Configuration(readOnly: true, schemaVersion: 1)` compiles unchanged (RealmSwift's
-        /// `syncConfiguration`, `encryptionKey`, `shouldCompactOnLaunch` and `seedFilePath` do
-        /// not exist here). `durability`, which RealmSwift does not have, comes last.
+        /// `syncConfiguration`, `encryptionKey` and `shouldCompactOnLaunch` do not exist here).
+        /// A `seedFilePath` clears `inMemoryIdentifier`, as in RealmSwift. `durability`, which
+        /// RealmSwift does not have, comes last.
         public init(
             fileURL: URL? = nil, inMemoryIdentifier: String? = nil, readOnly: Bool = false, schemaVersion: UInt64 = 0,
             migrationBlock: (@Sendable (Migration, UInt64) -> Void)? = nil, deleteRealmIfMigrationNeeded: Bool = false,
-            objectTypes: [ObjectBase.Type]? = nil, durability: Durability = .full
+            objectTypes: [ObjectBase.Type]? = nil, seedFilePath: URL? = nil, durability: Durability = .full
         ) {
+            let inMemoryIdentifier = seedFilePath == nil ? inMemoryIdentifier : nil
             self.fileURL = inMemoryIdentifier == nil ? (fileURL ?? Self.defaultFileURL) : nil
             self.inMemoryIdentifier = inMemoryIdentifier
+            self.seedFilePath = seedFilePath
             self.readOnly = readOnly
             self.schemaVersion = schemaVersion
             self.migrationBlock = migrationBlock

@@ -36,17 +36,17 @@ extension Realm {
             case let dictionary as [String: Any]:
                 for (key, element) in dictionary {
                     guard let property = info.propertyIndex[key] else {
-                        throw RealmError(.invalidArgument, "\(info.name) has no property '\(key)'. Its properties are: \(info.schema.properties.map(\.name).joined(separator: ", ")).")
+                        throw RealmError(.invalidArgument, "\(info.name) has no property '\(key)'. Its properties are: \(info.properties.map(\.name).joined(separator: ", ")).")
                     }
                     converted.append((property, try info.fields[property].accessor.convert(element, property: key)))
                 }
             case let array as [Any]:
-                let stored = info.schema.properties.indices.filter { info.schema.properties[$0].type != .linkingObjects }
+                let stored = info.properties.indices.filter { info.properties[$0].type != .linkingObjects }
                 guard array.count <= stored.count else {
                     throw RealmError(.invalidArgument, "\(info.name) has \(stored.count) stored properties, but the array gives \(array.count) values.")
                 }
                 for (property, element) in zip(stored, array) {
-                    converted.append((property, try info.fields[property].accessor.convert(element, property: info.schema.properties[property].name)))
+                    converted.append((property, try info.fields[property].accessor.convert(element, property: info.properties[property].name)))
                 }
             default:
                 return nil
@@ -67,7 +67,7 @@ extension Realm {
             let made = try copier.copy(object, as: type) as! T
             try copier.fill()
             let base = Unmanaged.passUnretained(made).toOpaque()
-            for (property, schema) in info.schema.properties.enumerated() where schema.type != .linkingObjects {
+            for (property, schema) in info.properties.enumerated() where schema.type != .linkingObjects {
                 given.append((property, info.fields[property].accessor.unmanagedValue(at: base + info.fields[property].offset)))
             }
             copy = made

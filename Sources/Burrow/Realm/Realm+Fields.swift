@@ -284,11 +284,11 @@ extension Realm {
     func setValue(_ value: Any?, forKey key: String, ofObjects keys: [ObjectKey], in table: Table) {
         let write = requireWrite()
         guard let property = table.info.propertyIndex[key] else {
-            write.fail(RealmError(.invalidArgument, "\(table.name) has no property '\(key)'. Its properties are: \(table.info.schema.properties.map(\.name).joined(separator: ", "))."))
+            write.fail(RealmError(.invalidArgument, "\(table.name) has no property '\(key)'. Its properties are: \(table.info.properties.map(\.name).joined(separator: ", "))."))
             return
         }
         let accessor = table.info.fields[property].accessor
-        let schema = table.info.schema.properties[property]
+        let schema = table.info.properties[property]
         guard let field = table.fieldOf[property], schema.collection == .single, schema.type != .object, schema.type != .any else {
             for objectKey in keys { object(table, objectKey).setValue(value, forKey: key) }
             return

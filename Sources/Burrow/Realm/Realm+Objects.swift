@@ -25,7 +25,7 @@ extension Realm {
     /// `object(ofType:forPrimaryKey:)`, throwing a read error where it would trap.
     func lookUp<Element: ObjectBase, KeyType: _Persistable>(_ type: Element.Type, primaryKey key: KeyType) throws(StorageError) -> Element? {
         guard let table = knownTable(type) ?? primaryKeyTable(type) else { return nil }
-        guard let primaryKey = table.info.primaryKey, table.info.schema.properties[primaryKey].type == KeyType._shape.type else {
+        guard let primaryKey = table.info.primaryKey, table.info.properties[primaryKey].type == KeyType._shape.type else {
             return try lookUp(type, anyPrimaryKey: key as Any)
         }
         guard case .found(let objectKey, let row) = try probePrimaryKey(table, key._stored) else { return nil }
@@ -64,7 +64,7 @@ extension Realm {
         let field = table.info.fields[primaryKey]
         let value: _StoredValue
         do {
-            value = field.accessor.stored(try field.accessor.convert(key, property: table.info.schema.properties[primaryKey].name)) ?? .null
+            value = field.accessor.stored(try field.accessor.convert(key, property: table.info.properties[primaryKey].name)) ?? .null
         } catch {
             preconditionFailure("\(error.description) (looking up \(table.name) by primary key)")
         }

@@ -67,6 +67,7 @@ extension Realm {
             guard let url = configuration.fileURL else {
                 throw RealmError(.invalidArgument, "The configuration names neither a file nor an in-memory identifier.")
             }
+            try copySeedFileIfNeeded(configuration)
             if configuration.readOnly, !FileManager.default.fileExists(atPath: url.path) {
                 throw RealmError(.fileAccess, "Cannot open \(url.path) read-only: there is no such file.", fileURL: url, errno: ENOENT)
             }

@@ -81,8 +81,17 @@ extension Realm {
     }
 
     /// At open: checks the configured classes against the file, creating missing classes and
-    /// migrating changed ones when the schema version was raised.
+    /// migrating changed ones when the schema version was raised; then logs the open (see
+    /// `Logger`).
     func prepareSchema() throws(RealmError) {
+        try prepareClasses()
+        Logger.log(.detail, "Opened \(displayName) at version \(version), schema version \(currentFileSchema.info.schemaVersion), \(currentFileSchema.classes.count) classes\(configuration.readOnly ? ", read-only" : "").")
+        if let recovery {
+            Logger.log(.warn, "\(displayName) was opened at an older version than its newest commit: \(recovery.description)")
+        }
+    }
+
+    private func prepareClasses() throws(RealmError) {
         // Without objectTypes, each class is checked when first used (several Swift classes may
         // be stored under one name in different files, so the process's classes say nothing).
         let types = configuration.objectTypes ?? []
@@ -106,11 +115,12 @@ extension Realm {
         let oldVersion = currentFileSchema.info.schemaVersion
         let versionRaised = configuration.schemaVersion > oldVersion
         if !changed.isEmpty, !versionRaised {
+            let details = changed.map { "\($0.0.name): \($0.2)" }.joined(separator: "; ")
             if configuration.deleteRealmIfMigrationNeeded, !configuration.readOnly {
                 try deleteEverything()
-                return try prepareSchema()
+                Logger.log(.warn, "Deleted every object in \(displayName) because its classes changed without a raised schema version (\(details)) and deleteRealmIfMigrationNeeded is set.")
+                return try prepareClasses()
             }
-            let details = changed.map { "\($0.0.name): \($0.2)" }.joined(separator: "; ")
             throw RealmError(.schemaMismatch, "The classes do not match the schema in \(displayName) (\(details)), and the schema version was not raised (it is \(configuration.schemaVersion); the file's is \(oldVersion)). Raise Configuration.schemaVersion to migrate, or set deleteRealmIfMigrationNeeded.")
         }
         if configuration.schemaVersion < oldVersion, !currentFileSchema.classes.isEmpty {
@@ -166,6 +176,16 @@ extension Realm {
             // After the block, which may still read them as the old objects' values.
             try deleteEmbeddedOrphans(orphans, in: write)
         }
+        Logger.log(.info, Self.schemaChangeMessage(displayName, from: oldVersion, to: currentFileSchema.info.schemaVersion, added: missing.map(\.name), changed: changed.map(\.0.name)))
+    }
+
+    /// What a schema change at open did, for the log.
+    private static func schemaChangeMessage(_ file: String, from old: UInt64, to new: UInt64, added: [String], changed: [String]) -> String {
+        var parts: [String] = []
+        if !added.isEmpty { parts.append("added \(added.sorted().joined(separator: ", "))") }
+        if !changed.isEmpty { parts.append("migrated \(changed.sorted().joined(separator: ", "))") }
+        if parts.isEmpty { parts.append("no class changed") }
+        return "Schema of \(file) went from version \(old) to \(new): \(parts.joined(separator: "; "))."
     }
 
     /// Migrates one changed class when it is first used, for a realm opened without
@@ -185,6 +205,7 @@ extension Realm {
         } else {
             try writeBlocking(migrate)
         }
+        Logger.log(.info, "Migrated class \(info.name) of \(displayName) on first use to its declared properties.")
         _ = try table(for: info.type, creating: false)
     }
 

@@ -126,6 +126,7 @@ extension Realm {
             configuration: configuration, reader: snapshotReader, schema: currentFileSchema, knownTypes: knownTypes)
         try moveToLatest(ownCommit: write.schemaChanged ? nil : receipt.version)
         post(write, version: receipt.version, before: base)
+        if receipt.version > write.transaction.baseVersion { logCommit(version: receipt.version) }
         return receipt
     }
 

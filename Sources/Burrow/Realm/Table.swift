@@ -42,12 +42,12 @@ final class Table: Sendable {
     init(info: ClassInfo, stored: StoredClass) {
         self.info = info
         self.stored = stored
-        fieldOf = info.schema.properties.map { stored.fieldIndex(of: $0.name) }
+        fieldOf = info.properties.map { stored.fieldIndex(of: $0.name) }
         propertyOfField = stored.properties.map { info.propertyIndex[$0.name] }
         fieldTypes = stored.properties.map(\.type)
         rowsTree = Self.rowsTreeName(stored.id)
         primaryKeyTree = Self.primaryKeyTreeName(stored.id)
-        indexTrees = info.schema.properties.enumerated().map { index, property in
+        indexTrees = info.properties.enumerated().map { index, property in
             guard property.isIndexed, !property.isPrimary, let field = stored.fieldIndex(of: property.name) else { return nil }
             return Self.indexTreeName(stored.id, field)
         }
@@ -91,13 +91,13 @@ final class Table: Sendable {
     static func newStoredClass(for info: ClassInfo, id: UInt32) -> StoredClass {
         StoredClass(
             id: id, name: info.name, isEmbedded: info.isEmbedded,
-            properties: info.schema.properties.filter { $0.type != .linkingObjects }.map(StoredProperty.init))
+            properties: info.properties.filter { $0.type != .linkingObjects }.map(StoredProperty.init))
     }
 
     /// Why `info` cannot use `stored` as it is, or nil if it can.
     static func mismatch(_ info: ClassInfo, _ stored: StoredClass) -> String? {
         var differences: [String] = []
-        let swiftProperties = info.schema.properties.filter { $0.type != .linkingObjects }
+        let swiftProperties = info.properties.filter { $0.type != .linkingObjects }
         for property in swiftProperties {
             guard let index = stored.fieldIndex(of: property.name) else {
                 differences.append("property '\(property.name)' was added")

@@ -16,7 +16,7 @@ final class REVItem: Object {
         let url = try #require(configuration.fileURL)
         #expect { try Realm(configuration: configuration) } throws: { error in
             guard let error = error as? RealmError else { return false }
-            return error.code == .fileAccess && error.fileURL?.path == url.path && error.errno == ENOENT
+            return error.code == .fileNotFound && error.fileURL?.path == url.path && error.errno == ENOENT
         }
     }
 
@@ -28,7 +28,7 @@ final class REVItem: Object {
         try Data("keep".utf8).write(to: target)
         #expect { try realm.writeCopy(toFile: target) } throws: { error in
             guard let error = error as? RealmError else { return false }
-            return error.code == .fileAccess && error.fileURL?.path == target.path && error.errno == EEXIST
+            return error.code == .fileExists && error.fileURL?.path == target.path && error.errno == EEXIST
                 && error.description.contains("exists already")
         }
         #expect(try Data(contentsOf: target) == Data("keep".utf8), "the existing file is left alone")
@@ -37,13 +37,19 @@ final class REVItem: Object {
     @Test func bridgesToNSErrorInRealmSwiftsDomainWithACodePerKind() {
         let codes: [RealmError.Code] = [
             .fileLocked, .invalidFile, .corruptFile, .fileAccess, .wrongState, .invalidArgument, .schemaMismatch,
-            .primaryKeyExists, .invalidObject, .alreadyOpen,
+            .primaryKeyExists, .invalidObject, .alreadyOpen, .fail, .filePermissionDenied, .fileExists, .fileNotFound,
+            .fileFormatUpgradeRequired, .incompatibleLockFile, .addressSpaceExhausted, .outOfDiskSpace,
+            .unsupportedFileFormatVersion, .fileOperationFailed,
         ]
         let bridged = codes.map { RealmError($0, "message") as NSError }
         #expect(bridged.allSatisfy { $0.domain == "io.realm" })
         #expect(Set(bridged.map(\.code)).count == codes.count, "one code per kind: \(bridged.map(\.code))")
         // RealmSwift's RLMError values where it has the same kind of error.
-        let realmSwiftCodes: [RealmError.Code: Int] = [.fileAccess: 2, .schemaMismatch: 10, .alreadyOpen: 12, .invalidArgument: 13, .invalidFile: 20]
+        let realmSwiftCodes: [RealmError.Code: Int] = [
+            .fail: 1, .fileAccess: 2, .filePermissionDenied: 3, .fileExists: 4, .fileNotFound: 5, .fileFormatUpgradeRequired: 6,
+            .incompatibleLockFile: 8, .addressSpaceExhausted: 9, .schemaMismatch: 10, .alreadyOpen: 12, .invalidArgument: 13,
+            .outOfDiskSpace: 14, .unsupportedFileFormatVersion: 16, .fileOperationFailed: 19, .invalidFile: 20,
+        ]
         for (code, value) in realmSwiftCodes {
             #expect((RealmError(code, "m") as NSError).code == value, "\(code)")
         }

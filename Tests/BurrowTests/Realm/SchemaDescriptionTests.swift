@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+@testable import Burrow
+
+final class SDAddress: EmbeddedObject {
+    @Persisted var street = ""
+}
+
+final class SDDog: Object {
+    @Persisted(primaryKey: true) var name = ""
+    @Persisted(indexed: true) var age = 0
+    @Persisted(originProperty: "dogs") var owners: LinkingObjects<SDPerson>
+    @Persisted var nickname: String?
+}
+
+final class SDPerson: Object {
+    @Persisted var name = ""
+    @Persisted var dogs: List<SDDog>
+    @Persisted var address: SDAddress?
+}
+
+/// `Realm.schema`, `Object.sharedSchema()` and `objectSchema` describe the classes as RealmSwift
+/// does: stored properties in `properties`, `LinkingObjects` apart in `computedProperties`.
+@Suite struct SchemaDescriptionTests {
+    private func realm(_ name: String = #function) throws -> Realm {
+        var configuration = temporaryConfiguration(name)
+        configuration.objectTypes = [SDDog.self, SDPerson.self, SDAddress.self]
+        return try Realm(configuration: configuration)
+    }
+
+    @Test func linkingObjectsAreComputedPropertiesNotProperties() throws {
+        let schema = try #require(SDDog.sharedSchema())
+        #expect(schema.className == "SDDog")
+        #expect(schema.properties.map(\.name) == ["name", "age", "nickname"])
+        #expect(schema.computedProperties.map(\.name) == ["owners"])
+        #expect(schema.computedProperties.first?.type == .linkingObjects)
+        #expect(schema.computedProperties.first?.objectClassName == "SDPerson")
+        #expect(schema.computedProperties.first?.linkOriginPropertyName == "dogs")
+        #expect(schema["owners"]?.type == .linkingObjects, "the subscript finds computed properties too")
+        #expect(schema.primaryKeyProperty?.name == "name")
+        #expect(schema["age"]?.isIndexed == true && schema["nickname"]?.isOptional == true)
+        #expect(SDDog().objectSchema == schema)
+    }
+
+    @Test func sharedSchemaIsNilForTheBaseClasses() {
+        #expect(Object.sharedSchema() == nil)
+        #expect(EmbeddedObject.sharedSchema() == nil)
+        #expect(SDAddress.sharedSchema()?.isEmbedded == true)
+    }
+
+    @Test func realmSchemaListsTheConfiguredClassesByName() throws {
+        let realm = try realm()
+        let schema = realm.schema
+        #expect(schema.objectSchema.map(\.className) == ["SDAddress", "SDDog", "SDPerson"])
+        #expect(schema["SDDog"] == SDDog.sharedSchema())
+        #expect(schema["SDPerson"]?["dogs"]?.isArray == true)
+        #expect(schema["SDPerson"]?["dogs"]?.objectClassName == "SDDog")
+        #expect(schema["SDPerson"]?["address"]?.type == .object)
+        #expect(schema["Nope"] == nil)
+        #expect(schema.description.contains("SDDog {") && schema.description.contains("owners: LinkingObjects<SDPerson>(dogs)"))
+    }
+
+    @Test func aRealmOpenedWithoutClassesDescribesWhatTheFileStores() throws {
+        var configuration = temporaryConfiguration()
+        configuration.objectTypes = [SDDog.self, SDPerson.self, SDAddress.self]
+        do {
+            let realm = try Realm(configuration: configuration)
+            try realm.write { _ = try realm.create(SDDog.self, value: ["name": "Rex"]) }
+        }
+        configuration.objectTypes = nil
+        let reopened = try Realm(configuration: configuration)
+        let dog = try #require(reopened.schema["SDDog"])
+        #expect(dog.properties.map(\.name) == ["name", "age", "nickname"])
+        #expect(dog.primaryKeyProperty?.name == "name")
+        #expect(reopened.schema["SDPerson"]?["dogs"]?.isArray == true)
+    }
+
+    @Test func whatNeedsLinkingObjectsStillFindsThem() throws {
+        let realm = try realm()
+        try realm.write {
+            let rex = try realm.create(SDDog.self, value: ["name": "Rex", "age": 3])
+            _ = try realm.create(SDPerson.self, value: ["name": "Ali", "dogs": [rex]])
+            _ = try realm.create(SDDog.self, value: ["name": "Fido", "age": 1])
+        }
+        let rex = try #require(realm.object(ofType: SDDog.self, forPrimaryKey: "Rex"))
+        #expect(rex.owners.map(\.name) == ["Ali"])
+        #expect((rex.value(forKey: "owners") as? LinkingObjects<SDPerson>)?.count == 1)
+        #expect(try realm.objects(SDDog.self).filter("owners.@count > 0").map(\.name) == ["Rex"])
+        #expect(try realm.objects(SDDog.self).filter("ANY owners.name == 'Ali'").map(\.name) == ["Rex"])
+        #expect(rex.description.contains("owners"))
+    }
+}
