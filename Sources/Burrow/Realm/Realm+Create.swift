@@ -105,6 +105,7 @@ extension Realm {
             }
         }
         _ = try addObject(object, update: update, in: write)
+        write.created.insert(ObjectIdentifier(object))
         return object
     }
 

@@ -5,8 +5,9 @@ extension Realm {
     /// transaction on the same file is open (in any realm of this process), waits for it by
     /// blocking the thread; in async code prefer `asyncWrite`, which suspends instead.
     ///
-    /// If `block` throws, the transaction is cancelled: nothing it did is kept, and objects it
-    /// added become unmanaged again; the error is rethrown. Throws `RealmError` if the realm is
+    /// If `block` throws, the transaction is cancelled: nothing it did is kept, objects it
+    /// added become unmanaged again, and objects `create` made in it are invalidated; the error
+    /// is rethrown. Throws `RealmError` if the realm is
     /// frozen, read-only or already in a write transaction, or if the commit fails (including
     /// an error recorded by a setter during the block, such as linking an object of another
     /// realm).
@@ -142,7 +143,8 @@ extension Realm {
     }
 
     /// Cancels the open write transaction: nothing it did is kept, objects it added become
-    /// unmanaged again, and the realm reads the version it read before.
+    /// unmanaged again, objects `create` made in it are invalidated (as in RealmSwift), and the
+    /// realm reads the version it read before.
     ///
     /// Throws `RealmError` (`.wrongState`) if no write transaction is open.
     public func cancelWrite() throws {
@@ -225,12 +227,13 @@ extension Realm {
         }
     }
 
-    /// Abandons the open transaction and makes the objects it added unmanaged again.
+    /// Abandons the open transaction and makes the objects it added unmanaged again (those
+    /// `create` made stay bound to their rows, and are invalidated if the rows are gone).
     func rollBack() {
         guard let write else { return }
         write.transaction.abort()
         self.write = nil
-        for object in write.added.reversed() {
+        for object in write.added.reversed() where !write.created.contains(ObjectIdentifier(object)) {
             guard let state = object._state else { continue }
             state.table.info.bind(object, managed: false)
             object._state = nil

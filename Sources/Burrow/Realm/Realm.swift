@@ -43,6 +43,7 @@ public final class Realm {
         didSet {
             if let oldValue, oldValue !== write { WriteOwners.ended(oldValue, on: storage) }
             if let write, write !== oldValue { WriteOwners.began(write, on: storage) }
+            if keepsItselfWhileWriting { heldWhileWriting = write == nil ? nil : self }
         }
     }
     var currentFileSchema: FileSchema
@@ -60,6 +61,14 @@ public final class Realm {
     /// in the open write transaction). Live `Results` re-evaluate when it moves.
     @exclusivity(unchecked) private(set) var changeStamp: UInt64 = 0
     private(set) var isOpen = true
+    /// Whether the realm stays alive while its write transaction is open, though nothing else
+    /// holds it: the main actor's realm does (see `RealmCache`), so that main-thread code may
+    /// begin a write on `Realm()` and commit it on the next `Realm()`, as RealmSwift's
+    /// autoreleased realms allow. The main actor lives as long as the process, so the realm is
+    /// always there to finish the write.
+    var keepsItselfWhileWriting = false
+    /// The realm itself, while `keepsItselfWhileWriting` and a write transaction is open.
+    private var heldWhileWriting: Realm?
     /// The thread this realm belongs to when a thread's own code opened it, outside actors and
     /// tasks (see `RealmCache`); nil when its actor's isolation keeps it in place.
     var confinedThread: pthread_t?

@@ -49,6 +49,7 @@ enum RealmCache {
                 realm = try compatible(found, configuration)
             } else {
                 realm = try open()
+                realm.keepsItselfWhileWriting = actor === MainActor.shared
                 actorEntries.withLock { $0.insert(ActorEntry(actor: actor, realm: realm), for: key) }
             }
             // The main actor's realm, handed to nonisolated code on the main thread, which could

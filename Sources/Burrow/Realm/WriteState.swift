@@ -24,6 +24,10 @@ final class WriteState {
     /// Objects this transaction made managed, so that cancelling makes them the unmanaged
     /// objects they were (their fields kept their unmanaged values meanwhile).
     @exclusivity(unchecked) var added: [ObjectBase] = []
+    /// The objects `create` made (not the caller's instances): cancelling leaves them bound to
+    /// rows that no longer exist, so they are invalidated, as RealmSwift's are, rather than
+    /// turned into unmanaged objects the caller never had.
+    @exclusivity(unchecked) var created: Set<ObjectIdentifier> = []
     /// The objects of `added` whose class has links or collections, with its info: once the
     /// transaction commits, they let go of the unmanaged values those held.
     @exclusivity(unchecked) var addedHolders: [(object: ObjectBase, info: ClassInfo)] = []

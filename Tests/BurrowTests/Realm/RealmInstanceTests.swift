@@ -59,6 +59,36 @@ import Testing
         #expect(stored == 2)
     }
 
+    @MainActor
+    @Test func testAWriteBegunOnATemporaryRealmOfTheMainActorIsFinishedThroughTheNext() throws {
+        let config = temporaryConfiguration()
+        weak var writing: Realm?
+        do {
+            let realm = try Realm(configuration: config)
+            writing = realm
+            try realm.beginWrite()
+        }
+        #expect(writing != nil, "a realm in a write stays alive though nothing holds it")
+        #expect(try Realm(configuration: config).isInWriteTransaction, "and stays the main actor's realm")
+        _ = try Realm(configuration: config).create(RTNote.self, value: ["text": "kept"])
+        try Realm(configuration: config).commitWrite()
+        #expect(writing == nil, "with its write ended, nothing holds it")
+        #expect(try Realm(configuration: config).objects(RTNote.self).map(\.text) == ["kept"])
+    }
+
+    @MainActor
+    @Test func testCancellingAWriteInvalidatesWhatCreateMadeAndUnmanagesWhatAddAdded() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        try realm.beginWrite()
+        let created = try realm.create(RTNote.self, value: ["text": "made"])
+        let added = RTNote(value: ["text": "given"])
+        try realm.add(added)
+        try realm.cancelWrite()
+        #expect(created.isInvalidated, "RealmSwift: an object create made in a cancelled write is invalidated")
+        #expect(!added.isInvalidated && added.realm == nil && added.text == "given", "the caller's own instance is unmanaged again")
+        #expect(realm.objects(RTNote.self).isEmpty)
+    }
+
     @Test func testAWriteBegunWhileOneIsOpenThrowsAndDoesNotWait() throws {
         let config = temporaryConfiguration()
         let first = try Realm(configuration: config)
