@@ -50,6 +50,7 @@ extension WriteTransaction {
         meta.inlineCatalog = inlineCatalog
         meta.free = freeTree
         meta.inlineFree = inlineFree
+        try storage.retireDroppedMeta()
         let written = try writePages()
 
         var mapping = storage.currentMapping
