@@ -77,6 +77,9 @@ struct CommitState {
     var normalWriterWoken = false
     var failure: StorageError?
     let listCapacity: Int
+    /// The version opened, when opening fell back past the meta that the pending slot still
+    /// holds; nil once `retireDroppedMeta` has written it over that meta (or if there was none).
+    var droppedMetaCover: Meta?
 
     var pendingSlot: Int { 1 - durableSlot }
 
@@ -90,6 +93,7 @@ struct CommitState {
         durableSlotVersion = opened.meta.version
         untracked = !opened.isKnownDurable
         listCapacity = min(Meta.listLimit, Meta.listCapacity(pageSize: opened.meta.pageSize))
+        droppedMetaCover = opened.fellBack ? opened.meta : nil
     }
 
     /// The list a meta of the latest version carries, or nil if it cannot carry one.
@@ -263,6 +267,28 @@ extension Storage {
             wait.wait()
         }
         startRoundIfNeeded()
+    }
+
+    /// Writes the version opened over the meta that opening dropped, and syncs, if this handle
+    /// opened through a fallback and has not done so yet. Called by a commit, holding the write
+    /// lock, before it writes anything.
+    ///
+    /// The dropped meta lies in the pending slot, and the commits that follow reuse its version
+    /// numbers and may write the same pages again, stamped as it expects; a power cut before
+    /// their own meta lands could then leave every page it lists intact, or a file long enough
+    /// for a meta without a list, and opening would take a version that this handle never wrote
+    /// and that an earlier open reported dropped. With the version opened in both slots, the
+    /// next meta builds on it as before and nothing older remains to be taken. (A read-only
+    /// handle writes nothing, so the dropped meta stays, and every open reports it again.)
+    /// Throws if the write or the sync fails; a failed sync fails the handle.
+    func retireDroppedMeta() throws(StorageError) {
+        try commitState.withLock { s throws(StorageError) in
+            guard let opened = s.droppedMetaCover else { return }
+            if let failure = s.failure { throw failure }
+            try writeMetaPage(opened, slot: s.pendingSlot, written: WrittenPages(base: opened.version, entries: []))
+            try syncDevice()
+            s.droppedMetaCover = nil
+        }
     }
 
     /// Freed pages held back from reuse after which a `.normal` commit asks for a sync round in

@@ -186,6 +186,9 @@ package final class Storage: Sendable {
         var isKnownDurable: Bool
         /// What opening reported, if it could not take the newest meta as it is.
         var recovery: StorageRecovery?
+        /// Whether opening fell back past the newest meta, which then still lies in the other
+        /// slot (the pending one): the first commit writes `meta` over it before anything else.
+        var fellBack = false
     }
 
     /// The meta to open, or nil for a device with nothing to lose: empty, or left by a creation
@@ -318,7 +321,8 @@ package final class Storage: Sendable {
         }
         return OpenedMeta(
             meta: other.meta, slot: other.slot, olderVersion: other.meta.version, isKnownDurable: false,
-            recovery: StorageRecovery(droppedVersion: newest.meta.version, openedVersion: other.meta.version, reason: problem.reason(pageSize: pageSize)))
+            recovery: StorageRecovery(droppedVersion: newest.meta.version, openedVersion: other.meta.version, reason: problem.reason(pageSize: pageSize)),
+            fellBack: true)
     }
 
     // MARK: Reading

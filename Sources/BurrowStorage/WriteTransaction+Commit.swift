@@ -12,7 +12,9 @@
 /// lists intact, which opening takes, or not, and opening takes the durable meta in the other
 /// slot. When the list would not fit in the meta page, the pages are synced before the meta is
 /// written and synced (two syncs). Commits that wait together share a sync: see
-/// Storage+GroupCommit.swift. No recovery pass runs.
+/// Storage+GroupCommit.swift. No recovery pass runs; but the first commit of a handle that opened
+/// through a fallback first writes the version opened over the dropped meta
+/// (`Storage.retireDroppedMeta`).
 extension WriteTransaction {
     /// Makes the changes the latest version and releases the write lock; under `.full` returns
     /// once the version is durable. Returns the new version (the base version if nothing
@@ -50,6 +52,7 @@ extension WriteTransaction {
         meta.inlineCatalog = inlineCatalog
         meta.free = freeTree
         meta.inlineFree = inlineFree
+        try storage.retireDroppedMeta()
         let written = try writePages()
 
         var mapping = storage.currentMapping
