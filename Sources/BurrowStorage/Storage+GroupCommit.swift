@@ -282,12 +282,14 @@ extension Storage {
     /// handle writes nothing, so the dropped meta stays, and every open reports it again.)
     /// Throws if the write or the sync fails; a failed sync fails the handle.
     func retireDroppedMeta() throws(StorageError) {
+        guard droppedMetaPending.load(ordering: .acquiring) else { return }
         try commitState.withLock { s throws(StorageError) in
             guard let opened = s.droppedMetaCover else { return }
             if let failure = s.failure { throw failure }
             try writeMetaPage(opened, slot: s.pendingSlot, written: WrittenPages(base: opened.version, entries: []))
             try syncDevice()
             s.droppedMetaCover = nil
+            droppedMetaPending.store(false, ordering: .releasing)
         }
     }
 

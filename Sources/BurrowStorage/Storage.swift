@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -74,6 +76,13 @@ package final class Storage: Sendable {
     /// durable version, and who waits for a sync (Storage+GroupCommit.swift). Lock order: this
     /// one, then `shared`.
     let commitState: Locked<CommitState>
+    /// Who holds the write lock, as the layer above names its callers (a task or a thread; 0
+    /// for nobody or unknown): set and read by that layer alone, so that a caller about to wait
+    /// for a lock it holds itself can throw instead of waiting forever.
+    package let writerToken = Atomic<Int>(0)
+    /// Whether `commitState.droppedMetaCover` is still to be written: read without the lock by
+    /// every commit, so that a handle that did not fall back pays one atomic load for it.
+    let droppedMetaPending: Atomic<Bool>
     /// Where sync rounds run for async waiters, so that no cooperative thread blocks in fsync.
     let syncQueue: DispatchQueue
 
@@ -158,6 +167,7 @@ package final class Storage: Sendable {
         let region = try device.map(minimumLength: Int(current.pageCount) * current.pageSize)
         shared = Locked(SharedState(meta: current, mapping: Mapping(region: region, pageSize: current.pageSize)))
         commitState = Locked(CommitState(opened: opened!))
+        droppedMetaPending = Atomic(opened!.fellBack)
         recovery = opened!.recovery
         syncQueue = DispatchQueue(label: "burrow.sync \(device.name)")
     }

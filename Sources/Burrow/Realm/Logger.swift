@@ -73,7 +73,12 @@ public final class Logger: Sendable {
     /// to the next message.
     public var level: LogLevel {
         get { LogLevel(rawValue: threshold.load(ordering: .relaxed)) ?? .off }
-        set { threshold.store(newValue.rawValue, ordering: .relaxed) }
+        set {
+            Self.current.withLock { shared in
+                threshold.store(newValue.rawValue, ordering: .relaxed)
+                if shared === self { Self.sharedThreshold.store(newValue.rawValue, ordering: .relaxed) }
+            }
+        }
     }
 
     /// Passes `message` to the log function if `level` is at or below this logger's level (and
@@ -92,13 +97,23 @@ public final class Logger: Sendable {
     /// any thread.
     public static var shared: Logger {
         get { current.withLock { $0 } }
-        set { current.withLock { $0 = newValue } }
+        set {
+            current.withLock {
+                $0 = newValue
+                sharedThreshold.store(newValue.threshold.load(ordering: .relaxed), ordering: .relaxed)
+            }
+        }
     }
 
     private static let current = Locked(Logger(level: .off) { _, _ in })
+    /// The level of `shared`, so that a message it would not log costs one atomic load (no
+    /// lock). Changed with `shared`, and with the shared logger's `level`, under `current`'s
+    /// lock.
+    private static let sharedThreshold = Atomic(LogLevel.off.rawValue)
 
     /// Logs a message at `level` to `Logger.shared`, making the message only if it is logged.
     static func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
+        guard level != .off, level.rawValue <= sharedThreshold.load(ordering: .relaxed) else { return }
         let logger = shared
         guard logger.isEnabled(level) else { return }
         logger.logFunction(level, message())

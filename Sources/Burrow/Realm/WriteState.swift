@@ -24,6 +24,8 @@ final class WriteState {
     /// Objects this transaction made managed, so that cancelling makes them the unmanaged
     /// objects they were (their fields kept their unmanaged values meanwhile).
     @exclusivity(unchecked) var added: [ObjectBase] = []
+    /// The caller that began the transaction (`WriteOwners.currentToken`).
+    @exclusivity(unchecked) var ownerToken = 0
     /// The objects `create` made (not the caller's instances): cancelling leaves them bound to
     /// rows that no longer exist, so they are invalidated, as RealmSwift's are, rather than
     /// turned into unmanaged objects the caller never had.
