@@ -61,6 +61,8 @@ public final class Realm {
     /// in the open write transaction). Live `Results` re-evaluate when it moves.
     @exclusivity(unchecked) private(set) var changeStamp: UInt64 = 0
     private(set) var isOpen = true
+    /// Its entry in `RealmCache`, if it is a domain's realm.
+    var cacheKey: RealmCache.Key?
     /// Whether the realm stays alive while its write transaction is open, though nothing else
     /// holds it: the main actor's realm does (see `RealmCache`), so that main-thread code may
     /// begin a write on `Realm()` and commit it on the next `Realm()`, as RealmSwift's
@@ -104,6 +106,7 @@ public final class Realm {
         // A realm let go of in a write transaction cancels it (its transaction releases the
         // lock as it goes); the record of who holds the lock goes with it.
         if let write { WriteOwners.ended(write, on: storage) }
+        if let cacheKey { RealmCache.remove(self, cacheKey) }
     }
 
     /// Checks, where a realm confined to a thread is used (opening a write, `objects`, lookups

@@ -22,57 +22,67 @@ import Foundation
 /// realm checks: used from another thread it refuses to write and traps where it reads, as
 /// RealmSwift's thread-confined realms do (`Realm.threadMisuse()`).
 ///
-/// Entries hold their realms weakly: a realm lives as long as its domain's code or its objects
-/// keep it, and the next open after that opens a new one. Only opening looks here; reading and
-/// writing objects never do.
+/// The table holds no reference that keeps a realm alive, nor a weak one: a weak reference
+/// would give every realm (and actor) a side table, which makes each retain and release of it,
+/// as objects bind to their realm, take the runtime's slow path. A realm removes its own entry
+/// as it goes (`Realm.deinit`). Only opening looks here; reading and writing objects never do.
 enum RealmCache {
+    /// A domain's realm of a file: the domain (an actor's address, or a thread's) and the file's
+    /// engine handle.
+    struct Key: Hashable {
+        let domain: Int
+        let file: ObjectIdentifier
+    }
+
+    // Invariant that makes the unretained entries sound: an entry is removed by its realm's
+    // deinit, under the lock, before the realm's memory goes; and an entry is looked up only by
+    // code of its domain (its actor, or its thread), where the realm lives and is released. A
+    // realm whose last release runs while its own domain looks it up would have had to leave
+    // that domain, which the compiler forbids for an actor's realm and the thread check
+    // (`Realm.threadMisuse`) reports for a thread's.
+    private static let entries = Locked<[Key: Unmanaged<Realm>]>([:])
+
     /// The live realm of `storage`'s file for `isolation`'s domain, made by `open` if the domain
     /// has none. Throws if the domain's realm was opened with a configuration that cannot share
     /// an instance with `configuration`.
     static func realm(
         of storage: Storage, _ configuration: Realm.Configuration, isolation: (any Actor)?, open: () throws(RealmError) -> Realm
     ) throws(RealmError) -> Realm {
-        let file = ObjectIdentifier(storage)
-        switch Domain.current(isolation) {
-        case .actor(let actor, let thread):
-            let key = ActorKey(actor: ObjectIdentifier(actor), storage: file)
-            let found: Realm? = actorEntries.withLock { table in
-                // A dead actor's address may be another actor's now: the entry must name this one.
-                // A live realm keeps its storage alive, so a matching identifier is the same file.
-                guard let entry = table.entries[key], entry.actor === actor else { return nil }
-                return entry.realm
-            }
-            let realm: Realm
-            // A realm confined to the main thread is not for main-actor code that runs elsewhere
-            // (where the main actor's executor is not the main thread): that code gets its own.
-            if let found, found.threadMisuse() == nil {
-                realm = try compatible(found, configuration)
-            } else {
-                realm = try open()
-                realm.keepsItselfWhileWriting = actor === MainActor.shared
-                actorEntries.withLock { $0.insert(ActorEntry(actor: actor, realm: realm), for: key) }
-            }
+        let domain = Domain.current(isolation)
+        guard let token = domain.token else { return try open() }
+        let key = Key(domain: token, file: ObjectIdentifier(storage))
+        let found = entries.withLock { $0[key]?.takeUnretainedValue() }
+        // A realm confined to the main thread is not for main-actor code that runs elsewhere
+        // (where the main actor's executor is not the main thread): that code gets its own.
+        if let found, found.threadMisuse() == nil {
+            let realm = try compatible(found, configuration)
             // The main actor's realm, handed to nonisolated code on the main thread, which could
             // pass it on: from now on it checks that it stays on the main thread.
-            if let thread { realm.confinedThread = thread }
+            if let thread = domain.confinedThread { realm.confinedThread = thread }
             return realm
-        case .thread(let thread):
-            let cache = ThreadRealms.current
-            if let found = cache.realms[file]?.realm { return try compatible(found, configuration) }
-            cache.realms = cache.realms.filter { $0.value.realm != nil }
-            let realm = try open()
-            realm.confinedThread = thread
-            cache.realms[file] = WeakRealm(realm: realm)
-            return realm
-        case .none:
-            return try open()
         }
+        let realm = try open()
+        realm.confinedThread = domain.confinedThread
+        realm.keepsItselfWhileWriting = domain.isMainActor
+        register(realm, key)
+        return realm
     }
 
     /// Makes `realm`, opened by `actor` before it could be named, that actor's realm of its file.
     static func adopt(_ realm: Realm, by actor: any Actor) {
-        let key = ActorKey(actor: ObjectIdentifier(actor), storage: ObjectIdentifier(realm.storage))
-        actorEntries.withLock { $0.insert(ActorEntry(actor: actor, realm: realm), for: key) }
+        register(realm, Key(domain: Domain.token(of: actor), file: ObjectIdentifier(realm.storage)))
+    }
+
+    private static func register(_ realm: Realm, _ key: Key) {
+        realm.cacheKey = key
+        entries.withLock { $0[key] = Unmanaged.passUnretained(realm) }
+    }
+
+    /// Removes `realm`'s entry; called by its deinit.
+    static func remove(_ realm: Realm, _ key: Key) {
+        entries.withLock { entries in
+            if let entry = entries[key], entry.toOpaque() == Unmanaged.passUnretained(realm).toOpaque() { entries[key] = nil }
+        }
     }
 
     /// `realm`, if a caller opening `configuration` may share it; otherwise an error that says
@@ -121,60 +131,35 @@ enum RealmCache {
             if withUnsafeCurrentTask(body: { $0 != nil }) { return .none }
             return .thread(pthread_self())
         }
+
+        /// The domain's number in `Key`: an actor's address, or a thread's id with its low bit
+        /// set (addresses are even), so the two never meet; nil for no domain.
+        var token: Int? {
+            switch self {
+            case .actor(let actor, _): Self.token(of: actor)
+            case .thread(let thread): Int(bitPattern: thread) | 1
+            case .none: nil
+            }
+        }
+
+        static func token(of actor: any Actor) -> Int { Int(bitPattern: ObjectIdentifier(actor)) }
+
+        var confinedThread: pthread_t? {
+            switch self {
+            case .actor(_, let thread): thread
+            case .thread(let thread): thread
+            case .none: nil
+            }
+        }
+
+        var isMainActor: Bool {
+            if case .actor(let actor, _) = self { return actor === MainActor.shared }
+            return false
+        }
     }
 
     /// Whether main-actor code was seen running off the main thread (a main executor other than
     /// the main thread's, as test harnesses on Linux have): then nonisolated code on the main
     /// thread is not main-actor work, and has a domain of its own, the thread.
     private static let mainActorLeavesMainThread = Locked(false)
-
-    /// One actor's realm of one file.
-    private struct ActorEntry {
-        weak var actor: AnyObject?
-        weak var realm: Realm?
-
-        var isDead: Bool { actor == nil || realm == nil }
-    }
-
-    private struct ActorKey: Hashable {
-        let actor: ObjectIdentifier
-        let storage: ObjectIdentifier
-    }
-
-    /// The actors' realms, with dead entries dropped whenever the table doubles.
-    private struct ActorTable {
-        var entries: [ActorKey: ActorEntry] = [:]
-        var pruneAt = 64
-
-        mutating func insert(_ entry: ActorEntry, for key: ActorKey) {
-            entries[key] = entry
-            guard entries.count >= pruneAt else { return }
-            entries = entries.filter { !$0.value.isDead }
-            pruneAt = max(64, entries.count * 2)
-        }
-    }
-
-    // An entry's realm is handed out only to callers isolated to the entry's actor (checked by
-    // identity against the live actor; a dead actor matches nobody), so no realm leaves its
-    // isolation through the table, which is reached only under its lock.
-    private static let actorEntries = Locked(ActorTable())
-
-    private struct WeakRealm {
-        weak var realm: Realm?
-    }
-
-    /// One thread's realms, by file, kept in the thread's dictionary: only that thread reads it.
-    private final class ThreadRealms {
-        var realms: [ObjectIdentifier: WeakRealm] = [:]
-
-        private static let key = "dev.burrow.realms"
-
-        static var current: ThreadRealms {
-            let dictionary = Thread.current.threadDictionary
-            if let existing = dictionary[key] as? ThreadRealms { return existing }
-            let cache = ThreadRealms()
-            dictionary[key] = cache
-            return cache
-        }
-    }
 }

@@ -21,12 +21,12 @@ enum WriteOwners {
     }
 
     /// Throws if the caller itself holds `storage`'s write transaction through another realm.
-    static func checkCallerHoldsNone(_ storage: Storage, displayName: String) throws(RealmError) {
+    static func checkCallerHoldsNone(_ storage: Storage, displayName: @autoclosure () -> String) throws(RealmError) {
         let holder = storage.writerToken.load(ordering: .acquiring)
         guard holder != 0, holder == currentToken else { return }
         throw RealmError(
             .wrongState,
-            "A write transaction on \(displayName) is already open here, through another realm of the file; writes cannot be nested, and this one would wait for itself forever. Make the changes in the open transaction, or commit it first.")
+            "A write transaction on \(displayName()) is already open here, through another realm of the file; writes cannot be nested, and this one would wait for itself forever. Make the changes in the open transaction, or commit it first.")
     }
 
     /// Records that the caller began `write`, a write transaction on `storage`.
