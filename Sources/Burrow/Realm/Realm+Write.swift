@@ -169,7 +169,7 @@ extension Realm {
         if configuration.readOnly {
             throw RealmError(.wrongState, "\(displayName) was opened read-only; writes are not allowed.")
         }
-        if let misuse = threadMisuse() { throw misuse }
+        if isOnAnotherThread, let misuse = threadMisuse() { throw misuse }
         try WriteOwners.checkCallerHoldsNone(storage, displayName: displayName)
     }
 

@@ -109,13 +109,19 @@ public final class Realm {
         if let cacheKey { RealmCache.remove(self, cacheKey) }
     }
 
-    /// Checks, where a realm confined to a thread is used (opening a write, `objects`, lookups
-    /// by primary key, `refresh`), that the caller is on that thread: a realm a thread's code
-    /// opened is that thread's, shared by all its code, and using it elsewhere at the same time
-    /// would race. Nil when the realm may be used here.
+    /// Whether the realm is confined to a thread (see `confinedThread`) other than the current
+    /// one. Checked where such a realm is used (opening a write, `objects`, lookups by primary
+    /// key, `refresh`): a realm a thread's code opened is that thread's, shared by all its code,
+    /// and using it elsewhere at the same time would race.
     @inline(__always)
+    var isOnAnotherThread: Bool {
+        guard let confinedThread else { return false }
+        return pthread_equal(confinedThread, pthread_self()) == 0
+    }
+
+    /// The error for using a realm on another thread than its own, or nil if it may be used here.
     func threadMisuse() -> RealmError? {
-        guard let confinedThread, pthread_equal(confinedThread, pthread_self()) == 0 else { return nil }
+        guard isOnAnotherThread else { return nil }
         return RealmError(
             .wrongState,
             "Realm accessed from incorrect thread: \(displayName) was opened by code outside actors and tasks on another thread, and belongs to that thread. Open the realm where it is used (Realm(configuration:) there), or keep it in an actor.")
@@ -124,7 +130,12 @@ public final class Realm {
     /// `threadMisuse()` for the APIs that cannot throw: they trap, as RealmSwift's do.
     @inline(__always)
     func checkThread() {
-        if let misuse = threadMisuse() { preconditionFailure(misuse.description) }
+        if isOnAnotherThread { trapOnAnotherThread() }
+    }
+
+    @inline(never)
+    private func trapOnAnotherThread() -> Never {
+        preconditionFailure(threadMisuse()?.description ?? "Realm accessed from incorrect thread")
     }
 
     // MARK: State

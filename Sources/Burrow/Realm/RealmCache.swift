@@ -54,7 +54,7 @@ enum RealmCache {
         let found = entries.withLock { $0[key]?.takeUnretainedValue() }
         // A realm confined to the main thread is not for main-actor code that runs elsewhere
         // (where the main actor's executor is not the main thread): that code gets its own.
-        if let found, found.threadMisuse() == nil {
+        if let found, !found.isOnAnotherThread {
             let realm = try compatible(found, configuration)
             // The main actor's realm, handed to nonisolated code on the main thread, which could
             // pass it on: from now on it checks that it stays on the main thread.
