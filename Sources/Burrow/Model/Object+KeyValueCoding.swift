@@ -6,8 +6,8 @@ extension ObjectBase {
         let info = ClassInfo.of(type(of: self))
         guard let property = info.propertyIndex[key] else { return nil }
         let field = info.fields[property]
-        if _state != nil { return field.accessor.managedGet(self, property: property) }
-        return field.accessor.unmanagedValue(at: info.fieldPointer(self, property))
+        let value = _state != nil ? field.accessor.managedGet(self, property: property) : field.accessor.unmanagedValue(at: info.fieldPointer(self, property))
+        return unwrappingOptional(value)
     }
 
     /// Sets the property named `key` to `value`, converted as `init(value:)` converts (a
@@ -89,4 +89,20 @@ protocol _ObjectCollection {
 
 extension Results: _ObjectCollection {
     var _objects: [Any] { map { $0 as Any } }
+}
+
+/// An optional property's value as `value(forKey:)` gives it, as in RealmSwift: the wrapped value,
+/// or nil itself for an optional that holds none (not an `Any` boxing a nil).
+private protocol OptionalValue {
+    var wrappedAny: Any? { get }
+}
+
+extension Optional: OptionalValue {
+    var wrappedAny: Any? { self.map { $0 as Any } }
+}
+
+private func unwrappingOptional(_ value: Any?) -> Any? {
+    guard let value else { return nil }
+    if let optional = value as? any OptionalValue { return optional.wrappedAny }
+    return value
 }

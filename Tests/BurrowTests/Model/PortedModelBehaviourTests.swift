@@ -235,4 +235,23 @@ final class Postcard: Object {
         #expect(toy.description == "DogToy {\n\tname = rope;\n}")
         #expect("\(toy)" == toy.description)
     }
+
+    /// RealmSwift's `testValueForKeyOptionals`: an optional property that holds nothing reads as
+    /// nil through key-value coding, unmanaged and managed, and one that holds a value reads as
+    /// that value.
+    @Test func keyValueCodingReadsAnEmptyOptionalAsNil() throws {
+        func check(_ object: AllTypes) {
+            #expect(object.value(forKey: "optionalInt") == nil)
+            #expect(object.value(forKey: "optionalString") == nil)
+            #expect(object["optionalDate"] == nil)
+            #expect(object.value(forKey: "int") as? Int == object.int, "a plain value is itself")
+        }
+        let unmanaged = AllTypes()
+        check(unmanaged)
+        let realm = try Realm(configuration: temporaryConfiguration())
+        try realm.write { try realm.add(unmanaged) }
+        check(unmanaged)
+        try realm.write { unmanaged.optionalInt = 7 }
+        #expect(unmanaged.value(forKey: "optionalInt") as? Int == 7)
+    }
 }
