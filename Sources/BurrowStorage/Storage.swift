@@ -81,7 +81,9 @@ package final class Storage: Sendable {
     /// for a lock it holds itself can throw instead of waiting forever.
     package let writerToken = Atomic<Int>(0)
     /// Whether `commitState.droppedMetaCover` is still to be written: read without the lock by
-    /// every commit, so that a handle that did not fall back pays one atomic load for it.
+    /// every commit, so that a handle that did not fall back pays one atomic load for it. Set
+    /// at open and cleared under `commitState`'s lock together with `droppedMetaCover`, so it
+    /// is true whenever the cover is still to be written.
     let droppedMetaPending: Atomic<Bool>
     /// Where sync rounds run for async waiters, so that no cooperative thread blocks in fsync.
     let syncQueue: DispatchQueue

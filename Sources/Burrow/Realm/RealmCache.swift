@@ -1,5 +1,6 @@
 import BurrowStorage
 import Foundation
+import Synchronization
 
 /// The live realms open in each isolation domain: one per file per domain, so that every
 /// `Realm(configuration:)`, `Realm.open`, `RealmActor.realm` and `thaw()` of a domain gives the
@@ -22,25 +23,45 @@ import Foundation
 /// realm checks: used from another thread it refuses to write and traps where it reads, as
 /// RealmSwift's thread-confined realms do (`Realm.threadMisuse()`).
 ///
-/// The table holds no reference that keeps a realm alive, nor a weak one: a weak reference
-/// would give every realm (and actor) a side table, which makes each retain and release of it,
-/// as objects bind to their realm, take the runtime's slow path. A realm removes its own entry
-/// as it goes (`Realm.deinit`). Only opening looks here; reading and writing objects never do.
+/// A realm only its actor uses is held unretained: the compiler keeps it in the actor, so its
+/// last release runs there, never beside a lookup, and it removes its entry as it goes
+/// (`Realm.deinit`). A realm nonisolated code holds (a thread's, or the main actor's once such
+/// code opened it) is held weakly, since that code can hand it to another thread, where its
+/// last release could race a lookup. Only opening looks here; reading and writing objects
+/// never do.
 enum RealmCache {
-    /// A domain's realm of a file: the domain (an actor's address, or a thread's) and the file's
-    /// engine handle.
+    /// An actor's realm of a file: the actor's address and the file's engine handle.
     struct Key: Hashable {
         let domain: Int
         let file: ObjectIdentifier
     }
 
-    // Invariant that makes the unretained entries sound: an entry is removed by its realm's
-    // deinit, under the lock, before the realm's memory goes; and an entry is looked up only by
-    // code of its domain (its actor, or its thread), where the realm lives and is released. A
-    // realm whose last release runs while its own domain looks it up would have had to leave
-    // that domain, which the compiler forbids for an actor's realm and the thread check
-    // (`Realm.threadMisuse`) reports for a thread's.
-    private static let entries = Locked<[Key: Unmanaged<Realm>]>([:])
+    private struct WeakRealm {
+        weak var realm: Realm?
+    }
+
+    private enum Entry {
+        case unretained(Unmanaged<Realm>)
+        case weak(WeakRealm, ObjectIdentifier)
+
+        var realm: Realm? {
+            switch self {
+            case .unretained(let realm): realm.takeUnretainedValue()
+            case .weak(let box, _): box.realm
+            }
+        }
+
+        func holds(_ realm: Realm) -> Bool {
+            switch self {
+            case .unretained(let held): held.toOpaque() == Unmanaged.passUnretained(realm).toOpaque()
+            case .weak(_, let identity): identity == ObjectIdentifier(realm)
+            }
+        }
+    }
+
+    // Reached only under the lock. An unretained entry is removed by its realm's deinit, under
+    // the lock, before the realm's memory goes, and is looked up only by its actor's code.
+    private static let entries = Locked<[Key: Entry]>([:])
 
     /// The live realm of `storage`'s file for `isolation`'s domain, made by `open` if the domain
     /// has none. Throws if the domain's realm was opened with a configuration that cannot share
@@ -48,40 +69,74 @@ enum RealmCache {
     static func realm(
         of storage: Storage, _ configuration: Realm.Configuration, isolation: (any Actor)?, open: () throws(RealmError) -> Realm
     ) throws(RealmError) -> Realm {
-        let domain = Domain.current(isolation)
-        guard let token = domain.token else { return try open() }
-        let key = Key(domain: token, file: ObjectIdentifier(storage))
-        let found = entries.withLock { $0[key]?.takeUnretainedValue() }
-        // A realm confined to the main thread is not for main-actor code that runs elsewhere
-        // (where the main actor's executor is not the main thread): that code gets its own.
-        if let found, !found.isOnAnotherThread {
-            let realm = try compatible(found, configuration)
-            // The main actor's realm, handed to nonisolated code on the main thread, which could
-            // pass it on: from now on it checks that it stays on the main thread.
-            if let thread = domain.confinedThread { realm.confinedThread = thread }
+        let file = ObjectIdentifier(storage)
+        switch Domain.current(isolation) {
+        case .none:
+            return try open()
+        case .thread(let thread):
+            let cache = ThreadRealms.current
+            if let found = cache.realms[file]?.realm { return try compatible(found, configuration) }
+            cache.realms = cache.realms.filter { $0.value.realm != nil }
+            let realm = try open()
+            realm.confinedThread = thread
+            cache.realms[file] = WeakRealm(realm: realm)
+            return realm
+        case .actor(let actor, let thread):
+            let key = Key(domain: Int(bitPattern: ObjectIdentifier(actor)), file: file)
+            let found = entries.withLock { $0[key]?.realm }
+            // A realm confined to the main thread is not for main-actor code that runs elsewhere
+            // (where the main actor's executor is not the main thread): that code gets its own.
+            if let found, !found.isOnAnotherThread {
+                let realm = try compatible(found, configuration)
+                if let thread, realm.confinedThread == nil {
+                    // The main actor's realm, handed to nonisolated code on the main thread,
+                    // which could pass it on: from now on it checks that it stays on the main
+                    // thread, and the table holds it weakly.
+                    realm.confinedThread = thread
+                    register(realm, key)
+                }
+                return realm
+            }
+            let realm = try open()
+            realm.confinedThread = thread
+            realm.keepsItselfWhileWriting = actor === MainActor.shared
+            register(realm, key)
             return realm
         }
-        let realm = try open()
-        realm.confinedThread = domain.confinedThread
-        realm.keepsItselfWhileWriting = domain.isMainActor
-        register(realm, key)
-        return realm
     }
 
     /// Makes `realm`, opened by `actor` before it could be named, that actor's realm of its file.
     static func adopt(_ realm: Realm, by actor: any Actor) {
-        register(realm, Key(domain: Domain.token(of: actor), file: ObjectIdentifier(realm.storage)))
+        register(realm, Key(domain: Int(bitPattern: ObjectIdentifier(actor)), file: ObjectIdentifier(realm.storage)))
     }
 
     private static func register(_ realm: Realm, _ key: Key) {
         realm.cacheKey = key
-        entries.withLock { $0[key] = Unmanaged.passUnretained(realm) }
+        let entry: Entry = realm.confinedThread == nil
+            ? .unretained(Unmanaged.passUnretained(realm)) : .weak(WeakRealm(realm: realm), ObjectIdentifier(realm))
+        entries.withLock { $0[key] = entry }
     }
 
     /// Removes `realm`'s entry; called by its deinit.
     static func remove(_ realm: Realm, _ key: Key) {
         entries.withLock { entries in
-            if let entry = entries[key], entry.toOpaque() == Unmanaged.passUnretained(realm).toOpaque() { entries[key] = nil }
+            if let entry = entries[key], entry.holds(realm) { entries[key] = nil }
+        }
+    }
+
+    /// One thread's realms, by file, kept in the thread's dictionary: only that thread reads it,
+    /// and it goes with the thread.
+    private final class ThreadRealms {
+        var realms: [ObjectIdentifier: WeakRealm] = [:]
+
+        private static let key = "dev.burrow.realms"
+
+        static var current: ThreadRealms {
+            let dictionary = Thread.current.threadDictionary
+            if let existing = dictionary[key] as? ThreadRealms { return existing }
+            let cache = ThreadRealms()
+            dictionary[key] = cache
+            return cache
         }
     }
 
@@ -121,45 +176,20 @@ enum RealmCache {
 
         static func current(_ isolation: (any Actor)?) -> Domain {
             if let isolation {
-                if isolation === MainActor.shared, !Thread.isMainThread { mainActorLeavesMainThread.withLock { $0 = true } }
+                if isolation === MainActor.shared, !Thread.isMainThread { mainActorLeavesMainThread.store(true, ordering: .relaxed) }
                 return .actor(isolation, confinedTo: nil)
             }
             if Thread.isMainThread {
-                if mainActorLeavesMainThread.withLock({ $0 }) { return .thread(pthread_self()) }
+                if mainActorLeavesMainThread.load(ordering: .relaxed) { return .thread(pthread_self()) }
                 return .actor(MainActor.shared, confinedTo: pthread_self())
             }
             if withUnsafeCurrentTask(body: { $0 != nil }) { return .none }
             return .thread(pthread_self())
-        }
-
-        /// The domain's number in `Key`: an actor's address, or a thread's id with its low bit
-        /// set (addresses are even), so the two never meet; nil for no domain.
-        var token: Int? {
-            switch self {
-            case .actor(let actor, _): Self.token(of: actor)
-            case .thread(let thread): Int(bitPattern: thread) | 1
-            case .none: nil
-            }
-        }
-
-        static func token(of actor: any Actor) -> Int { Int(bitPattern: ObjectIdentifier(actor)) }
-
-        var confinedThread: pthread_t? {
-            switch self {
-            case .actor(_, let thread): thread
-            case .thread(let thread): thread
-            case .none: nil
-            }
-        }
-
-        var isMainActor: Bool {
-            if case .actor(let actor, _) = self { return actor === MainActor.shared }
-            return false
         }
     }
 
     /// Whether main-actor code was seen running off the main thread (a main executor other than
     /// the main thread's, as test harnesses on Linux have): then nonisolated code on the main
     /// thread is not main-actor work, and has a domain of its own, the thread.
-    private static let mainActorLeavesMainThread = Locked(false)
+    private static let mainActorLeavesMainThread = Atomic(false)
 }

@@ -14,10 +14,11 @@ import Synchronization
 /// The record is the file's `Storage.writerToken`: one atomic store when a write begins, one
 /// compare-and-swap when it ends, and a load before a write waits.
 enum WriteOwners {
-    /// The task running now, or the thread outside tasks, as a number (never 0).
+    /// The task running now, or the thread outside tasks, as a number, never 0: a task's is
+    /// even, a thread's odd, so the two never meet.
     static var currentToken: Int {
-        if let task = withUnsafeCurrentTask(body: { $0?.hashValue }) { return task == 0 ? 1 : task }
-        return Int(bitPattern: pthread_self())
+        if let task = withUnsafeCurrentTask(body: { $0?.hashValue }) { return task & ~1 == 0 ? 2 : task & ~1 }
+        return Int(bitPattern: pthread_self()) | 1
     }
 
     /// Throws if the caller itself holds `storage`'s write transaction through another realm.
