@@ -23,12 +23,15 @@ import Synchronization
 /// realm checks: used from another thread it refuses to write and traps where it reads, as
 /// RealmSwift's thread-confined realms do (`Realm.threadMisuse()`).
 ///
-/// A realm only its actor uses is held unretained: the compiler keeps it in the actor, so its
-/// last release runs there, never beside a lookup, and it removes its entry as it goes
-/// (`Realm.deinit`). A realm nonisolated code holds (a thread's, or the main actor's once such
-/// code opened it) is held weakly, since that code can hand it to another thread, where its
-/// last release could race a lookup. Only opening looks here; reading and writing objects
-/// never do.
+/// No entry keeps a realm alive, and none is a weak reference, which would give the realm a
+/// side table and make each retain and release of it (as objects bind to it) take the
+/// runtime's slow path. A realm removes its entry as it goes (`Realm.deinit`). A realm only its
+/// actor uses is held unretained: the compiler keeps it in the actor, so its last release runs
+/// there, never beside a lookup. The main actor's realm, once nonisolated code on the main
+/// thread holds it, is held `unowned(safe)`: that code could hand it to another thread and let
+/// it go there, and a lookup racing that last release then traps, as RealmSwift does for a
+/// realm used across threads, instead of reading freed memory. A thread's own realms live in
+/// the thread's table, weakly. Only opening looks here; reading and writing objects never do.
 enum RealmCache {
     /// An actor's realm of a file: the actor's address and the file's engine handle.
     struct Key: Hashable {
@@ -40,21 +43,25 @@ enum RealmCache {
         weak var realm: Realm?
     }
 
+    private struct UnownedRealm {
+        unowned(safe) let realm: Realm
+    }
+
     private enum Entry {
         case unretained(Unmanaged<Realm>)
-        case weak(WeakRealm, ObjectIdentifier)
+        case confined(UnownedRealm, ObjectIdentifier)
 
-        var realm: Realm? {
+        var realm: Realm {
             switch self {
             case .unretained(let realm): realm.takeUnretainedValue()
-            case .weak(let box, _): box.realm
+            case .confined(let box, _): box.realm
             }
         }
 
         func holds(_ realm: Realm) -> Bool {
             switch self {
             case .unretained(let held): held.toOpaque() == Unmanaged.passUnretained(realm).toOpaque()
-            case .weak(_, let identity): identity == ObjectIdentifier(realm)
+            case .confined(_, let identity): identity == ObjectIdentifier(realm)
             }
         }
     }
@@ -91,7 +98,7 @@ enum RealmCache {
                 if let thread, realm.confinedThread == nil {
                     // The main actor's realm, handed to nonisolated code on the main thread,
                     // which could pass it on: from now on it checks that it stays on the main
-                    // thread, and the table holds it weakly.
+                    // thread, and the table holds it `unowned(safe)`.
                     realm.confinedThread = thread
                     register(realm, key)
                 }
@@ -113,7 +120,7 @@ enum RealmCache {
     private static func register(_ realm: Realm, _ key: Key) {
         realm.cacheKey = key
         let entry: Entry = realm.confinedThread == nil
-            ? .unretained(Unmanaged.passUnretained(realm)) : .weak(WeakRealm(realm: realm), ObjectIdentifier(realm))
+            ? .unretained(Unmanaged.passUnretained(realm)) : .confined(UnownedRealm(realm: realm), ObjectIdentifier(realm))
         entries.withLock { $0[key] = entry }
     }
 
