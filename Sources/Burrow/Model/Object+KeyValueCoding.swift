@@ -58,7 +58,7 @@ extension ObjectBase {
         case let dictionary as [String: Any]:
             for (key, element) in dictionary { try setValueThrowing(element, forKey: key) }
         case let array as [Any]:
-            let stored = info.properties.filter { $0.type != .linkingObjects }
+            let stored = info.schema.properties
             guard array.count <= stored.count else {
                 throw RealmError(.invalidArgument, "\(info.name) has \(stored.count) stored properties, but the array gives \(array.count) values.")
             }
@@ -67,7 +67,7 @@ extension ObjectBase {
             guard object.isInstance(of: type(of: self)) || self.isInstance(of: type(of: object)) else {
                 throw RealmError(.invalidArgument, "A \(type(of: object)) cannot give the values of a \(info.name).")
             }
-            for property in info.properties where property.type != .linkingObjects {
+            for property in info.schema.properties {
                 if let element = object.value(forKey: property.name) { try setValueThrowing(element, forKey: property.name) }
             }
         default:

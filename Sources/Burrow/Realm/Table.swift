@@ -91,13 +91,13 @@ final class Table: Sendable {
     static func newStoredClass(for info: ClassInfo, id: UInt32) -> StoredClass {
         StoredClass(
             id: id, name: info.name, isEmbedded: info.isEmbedded,
-            properties: info.properties.filter { $0.type != .linkingObjects }.map(StoredProperty.init))
+            properties: info.schema.properties.map(StoredProperty.init))
     }
 
     /// Why `info` cannot use `stored` as it is, or nil if it can.
     static func mismatch(_ info: ClassInfo, _ stored: StoredClass) -> String? {
         var differences: [String] = []
-        let swiftProperties = info.properties.filter { $0.type != .linkingObjects }
+        let swiftProperties = info.schema.properties
         for property in swiftProperties {
             guard let index = stored.fieldIndex(of: property.name) else {
                 differences.append("property '\(property.name)' was added")
