@@ -45,3 +45,17 @@ extension Realm {
         return try ThawedRealms.realm(thawing: frozenVersion, isolation: isolation)
     }
 }
+
+extension _OptionalPersistable where Self: ObjectBase {
+    /// The live object, as RealmSwift's `thaw()`: a live or unmanaged object is returned as
+    /// it is (nil if it was deleted); a frozen one (`Frozen.frozenObject`) gives its live
+    /// object in the live realm of its file for the caller's isolation, nil if it was deleted
+    /// since. So `frozenPerson.thaw()!.realm!` works on the objects observed wrappers hold.
+    ///
+    /// Throws `RealmError` if the frozen object's file cannot be opened.
+    public func thaw(isolation: isolated (any Actor)? = #isolation) throws -> Self? {
+        guard let state = _state, case .frozen(let version) = state.source else { return isInvalidated ? nil : self }
+        let realm = try ThawedRealms.realm(thawing: version, isolation: isolation)
+        return realm.liveObject(of: Self.self, frozenAt: version, tableId: state.table.id, key: state.key) as? Self
+    }
+}

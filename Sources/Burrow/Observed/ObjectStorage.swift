@@ -1,0 +1,152 @@
+/// What `@ObservedRealmObject` and `@StateRealmObject` show: one object, projection, `List`,
+/// `MutableSet` or `Map`, unmanaged or live on the main actor, and the change stream that
+/// tells of its commits once it is managed.
+@MainActor
+final class ObjectStorage<Value: AnyObject>: ObservedStorage {
+    /// How the storage reads and follows its kind of value.
+    struct Kind {
+        /// The value's realm, nil while unmanaged.
+        let realm: (Value) -> Realm?
+        let isInvalidated: (Value) -> Bool
+        /// Starts `storage` following the changes of a managed value.
+        let follow: @MainActor (Value, ObjectStorage<Value>) -> Void
+        /// What to show once the value is invalidated (deleted): a new unmanaged value.
+        let placeholder: () -> Value
+    }
+
+    private var current: Value
+    private let kind: Kind
+    let keyPaths: [String]?
+    private var isFollowing = false
+    private lazy var placeholder = kind.placeholder()
+
+    init(_ value: Value, kind: Kind, keyPaths: [String]? = nil) {
+        current = value
+        self.kind = kind
+        self.keyPaths = keyPaths
+    }
+
+    /// The value as the wrapper shows it: itself, or a new unmanaged value once it was
+    /// deleted. Starts following it once it is managed.
+    var value: Value {
+        get {
+            accessed()
+            followIfManaged()
+            return kind.isInvalidated(current) ? placeholder : current
+        }
+        set {
+            current = newValue
+            stopFollowing()
+            followIfManaged()
+            changed()
+        }
+    }
+
+    /// The value itself, invalidated or not (what bindings and quick writes change).
+    var raw: Value { current }
+
+    /// The realm of the value, nil while it is unmanaged.
+    var realm: Realm? { kind.realm(current) }
+
+    /// Whether the value was deleted (or its realm closed).
+    var isInvalidated: Bool { kind.isInvalidated(current) }
+
+    /// Brings the value's realm to its newest version and follows the value if it became
+    /// managed.
+    func update() {
+        if let realm = kind.realm(current) {
+            do {
+                if try realm.refreshIfUsable() { changed() }
+            } catch {
+                self.error = error
+            }
+        }
+        followIfManaged()
+    }
+
+    private func followIfManaged() {
+        guard !isFollowing, let realm = kind.realm(current), !realm.isInWriteTransaction, !realm.isFrozen,
+            !kind.isInvalidated(current)
+        else { return }
+        isFollowing = true
+        kind.follow(current, self)
+    }
+
+    override func stopFollowingHook() { isFollowing = false }
+}
+
+extension ObjectStorage.Kind where Value: ObjectBase {
+    /// An object: followed through its `changes(keyPaths:)`; a new `Value()` once deleted.
+    static var object: Self {
+        Self(
+            realm: { $0.realm }, isInvalidated: { $0.isInvalidated },
+            follow: { object, storage in storage.followObject(object, keyPaths: storage.keyPaths) },
+            placeholder: { Value() })
+    }
+}
+
+extension ObjectStorage {
+    /// Follows the changes of `object`: each reported change, and its deletion.
+    func followObject<T: ObjectBase>(_ object: T, keyPaths: [String]?) {
+        follow(object.changes(keyPaths: keyPaths), refreshing: object.realm, skipsFirst: false) { change throws(RealmError) in
+            if case .error(let error) = change { throw error }
+            return true
+        }
+    }
+
+    /// Follows the changes of a collection, given its stream: each reported update.
+    func followCollection<Change: Sendable>(_ stream: ChangeStream<Change>, realm: Realm?, isError: @escaping (Change) -> RealmError?) {
+        follow(stream, refreshing: realm, skipsFirst: true) { change throws(RealmError) in
+            if let error = isError(change) { throw error }
+            return true
+        }
+    }
+}
+
+extension ObjectStorage.Kind {
+    /// A `List`: followed through its `changes(keyPaths:)`; an empty unmanaged list once its
+    /// object is deleted.
+    static func list<E>() -> Self where Value == List<E> {
+        Self(
+            realm: { $0.realm }, isInvalidated: { $0.isInvalidated },
+            follow: { list, storage in
+                storage.followCollection(list.changes(keyPaths: storage.keyPaths), realm: list.realm) { change in
+                    if case .error(let error) = change { return error }
+                    return nil
+                }
+            }, placeholder: { List() })
+    }
+
+    /// A `MutableSet`, followed as a list is.
+    static func set<E>() -> Self where Value == MutableSet<E> {
+        Self(
+            realm: { $0.realm }, isInvalidated: { $0.isInvalidated },
+            follow: { set, storage in
+                storage.followCollection(set.changes(keyPaths: storage.keyPaths), realm: set.realm) { change in
+                    if case .error(let error) = change { return error }
+                    return nil
+                }
+            }, placeholder: { MutableSet() })
+    }
+
+    /// A `Map`, followed as a list is.
+    static func map<K, V>() -> Self where Value == Map<K, V> {
+        Self(
+            realm: { $0.realm }, isInvalidated: { $0.isInvalidated },
+            follow: { map, storage in
+                storage.followCollection(map.changes(keyPaths: storage.keyPaths), realm: map.realm) { change in
+                    if case .error(let error) = change { return error }
+                    return nil
+                }
+            }, placeholder: { Map() })
+    }
+
+    /// A projection: followed through its root object's changes; a projection of a new
+    /// unmanaged root once the root is deleted.
+    static func projection<Root: ObjectBase>() -> Self where Value: Projection<Root> {
+        Self(
+            realm: { $0.realm }, isInvalidated: { $0.isInvalidated },
+            follow: { projection, storage in storage.followObject(projection.rootObject, keyPaths: nil) },
+            placeholder: { Value(projecting: Root()) })
+    }
+}

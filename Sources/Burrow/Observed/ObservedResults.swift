@@ -1,0 +1,101 @@
+/// A property wrapper that shows the results of a query on the main actor's realm and follows
+/// their changes, as RealmSwift's `@ObservedResults`:
+///
+///     @ObservedResults(Dog.self) var dogs
+///     @ObservedResults(Dog.self, where: { $0.age < 2 }, sortDescriptor: SortDescriptor(keyPath: "name")) var puppies
+///
+///     $dogs.append(Dog(value: ["name": "Bandido"]))      // one write transaction
+///     $dogs.remove(atOffsets: offsets)                    // .onDelete(perform: $dogs.remove)
+///
+/// `dogs` is live `Results` of the realm `Realm(configuration:)` gives on the main actor (the
+/// default configuration unless one is given). Reading it registers with Observation
+/// (`withObservationTracking`, SwiftUI), and each commit that changes the results, made by
+/// any actor, is reported once the main actor takes it in; the realm then reads the newest
+/// version. `keyPaths` limits the property changes that count to those properties.
+///
+/// Where RealmSwift's wrapper takes `filter: NSPredicate`, which Foundation lacks on Linux,
+/// this one takes the same format as a query string (`filter: "age < 2"`), as
+/// `Results.filter` does. A filter that cannot be parsed, a sort on an unknown property, or a
+/// realm that cannot be opened show no objects and set `error` (RealmSwift traps).
+///
+/// Quick writes through `$dogs` (`append`, `remove`, `remove(atOffsets:)`,
+/// `move(fromOffsets:toOffset:)`) never throw: a failed one changes nothing and sets
+/// `$dogs.error`.
+///
+/// Isolation: the main actor. Use it as a stored property of a main-actor type (a SwiftUI
+/// view), or as a local in main-actor code.
+@MainActor
+@propertyWrapper
+public struct ObservedResults<ResultType: Object>: BoundCollection {
+    public typealias Element = ResultType
+
+    let storage: ResultsStorage<ResultType>
+
+    /// Results of `type` on the main actor's realm of `configuration` (the default
+    /// configuration if nil), filtered by the query string `filter`, sorted by
+    /// `sortDescriptor`, with changes of `keyPaths` only counting as modifications.
+    public init(
+        _ type: ResultType.Type, configuration: Realm.Configuration? = nil, filter: String? = nil, keyPaths: [String]? = nil,
+        sortDescriptor: SortDescriptor? = nil
+    ) {
+        storage = ResultsStorage(configuration: configuration, keyPaths: keyPaths)
+        storage.query = ResultsStorage.Query(filter: filter.map { .string($0) }, sortDescriptors: sortDescriptor.map { [$0] } ?? [])
+    }
+
+    /// Results of `type` filtered with the typed query `where`.
+    public init(
+        _ type: ResultType.Type, configuration: Realm.Configuration? = nil, where: ((Burrow.Query<ResultType>) -> Burrow.Query<Bool>)? = nil,
+        keyPaths: [String]? = nil, sortDescriptor: SortDescriptor? = nil
+    ) {
+        storage = ResultsStorage(configuration: configuration, keyPaths: keyPaths)
+        storage.query = ResultsStorage.Query(filter: `where`.map { .typed($0) }, sortDescriptors: sortDescriptor.map { [$0] } ?? [])
+    }
+
+    /// Results of every object of `type`, with changes of `keyPaths` only counting as
+    /// modifications.
+    public init(_ type: ResultType.Type, keyPaths: [String]? = nil, configuration: Realm.Configuration? = nil, sortDescriptor: SortDescriptor? = nil) {
+        storage = ResultsStorage(configuration: configuration, keyPaths: keyPaths)
+        storage.query = ResultsStorage.Query(filter: nil, sortDescriptors: sortDescriptor.map { [$0] } ?? [])
+    }
+
+    /// The live results, on the main actor's realm.
+    public var wrappedValue: Results<ResultType> { storage.results }
+
+    /// The wrapper itself: its quick writes (`$dogs.append`), `filter`, `where`,
+    /// `sortDescriptor` and `error`.
+    public var projectedValue: Self { self }
+
+    /// The query string the results are filtered by; setting it shows the new results.
+    /// Exclusive with `where`.
+    public var filter: String? {
+        get {
+            if case .string(let format)? = storage.query.filter { return format }
+            return nil
+        }
+        nonmutating set { storage.query.filter = newValue.map { .string($0) } }
+    }
+
+    /// The typed query the results are filtered by; setting it shows the new results.
+    /// Exclusive with `filter`.
+    public var `where`: ((Burrow.Query<ResultType>) -> Burrow.Query<Bool>)? {
+        get {
+            if case .typed(let query)? = storage.query.filter { return query }
+            return nil
+        }
+        nonmutating set { storage.query.filter = newValue.map { .typed($0) } }
+    }
+
+    /// The sort of the results; setting it shows the results sorted anew.
+    public var sortDescriptor: SortDescriptor? {
+        get { storage.query.sortDescriptors.first }
+        nonmutating set { storage.query.sortDescriptors = newValue.map { [$0] } ?? [] }
+    }
+
+    /// The error of the last quick write that failed (nil once one succeeds), or why the
+    /// results could not be shown. Observable.
+    public var error: RealmError? { storage.error }
+
+    /// Brings the results up to date, as SwiftUI's `DynamicProperty.update()` does before a
+    /// view is drawn: the realm reads its newest version.
+    public func update() { storage.update() }
+}

@@ -1,0 +1,139 @@
+import Observation
+import Synchronization
+
+/// The observable state behind one observed property wrapper (`@ObservedResults`,
+/// `@ObservedRealmObject`, `@StateRealmObject`, `@ObservedSectionedResults`): what the wrapper
+/// shows, the change stream that tells it of commits, and the error of its last quick write.
+///
+/// Observation: reading the wrapper's value registers with `withObservationTracking` (and
+/// SwiftUI); each commit that changes what the wrapper follows, from any actor, calls the
+/// `onChange` of those reads once the main actor takes the change in. A quick write made
+/// through the wrapper reports its change at once, and the stream leaves that write out
+/// (`withoutNotifying:` its token), so it is not reported twice.
+///
+/// Isolation: the main actor, where the wrapper's realm (`Realm()` there) lives.
+@MainActor
+class ObservedStorage: Observable {
+    private let registrar = ObservationRegistrar()
+    private var revision: UInt64 = 0
+    private var lastError: RealmError?
+    /// The task following the current stream; cancelled when the storage goes or follows
+    /// another stream.
+    private let follower = Follower()
+    /// The token of the stream followed now, which quick writes through this storage silence.
+    private(set) var followedToken: ChangeToken?
+
+    init() {}
+
+    deinit { follower.stop() }
+
+    /// The error of the last quick write made through the wrapper that failed, or of
+    /// following the realm's changes; nil again once a quick write succeeds. Observable.
+    var error: RealmError? {
+        get {
+            registrar.access(self, keyPath: \.error)
+            return lastError
+        }
+        set {
+            registrar.withMutation(of: self, keyPath: \.error) { lastError = newValue }
+        }
+    }
+
+    /// Registers a read of the wrapper's value with Observation.
+    final func accessed() {
+        registrar.access(self, keyPath: \.revisionNumber)
+    }
+
+    /// Tells Observation that the wrapper's value changed.
+    final func changed() {
+        registrar.withMutation(of: self, keyPath: \.revisionNumber) { revision &+= 1 }
+    }
+
+    /// How many changes were reported so far (what `accessed` and `changed` name).
+    final var revisionNumber: UInt64 { revision }
+
+    /// Follows `stream` from now on (and no longer the stream followed before): for each of
+    /// its elements, except the first if `skipsFirst`, brings `realm` to the newest version and
+    /// calls `receive`, on the main actor. `receive` returns whether the wrapper's value changed
+    /// (and Observation is told), or throws the error the element carries.
+    final func follow<Element: Sendable>(
+        _ stream: ChangeStream<Element>, refreshing realm: Realm?, skipsFirst: Bool,
+        _ receive: @escaping @MainActor (Element) throws(RealmError) -> Bool
+    ) {
+        followedToken = stream.token
+        let weakRealm = WeakRealm(realm)
+        follower.start(
+            Task { @MainActor [weak self] in
+                var skipping = skipsFirst
+                for await element in stream {
+                    if skipping {
+                        skipping = false
+                        continue
+                    }
+                    guard let self else { return }
+                    self.take(element, realm: weakRealm.realm, receive)
+                }
+            })
+    }
+
+    /// Stops following any stream.
+    final func stopFollowing() {
+        followedToken = nil
+        follower.stop()
+        stopFollowingHook()
+    }
+
+    /// What a storage does when it stops following (forgets that it follows).
+    func stopFollowingHook() {}
+
+    private func take<Element>(_ element: Element, realm: Realm?, _ receive: @MainActor (Element) throws(RealmError) -> Bool) {
+        do {
+            _ = try realm?.refreshIfUsable()
+            if try receive(element) { changed() }
+        } catch {
+            self.error = error
+            changed()
+        }
+    }
+
+    /// Runs `change` as one quick write: in a write transaction of `realm` (which leaves the
+    /// followed stream silent, since the change is reported here at once), or directly where
+    /// `realm` is nil (an unmanaged value) or already in a write transaction. A failure
+    /// changes nothing and is kept in `error`; success clears it. Never throws or traps for a
+    /// failed write.
+    final func quickWrite(in realm: Realm?, _ change: () throws -> Void) {
+        QuickWrite.perform(in: realm, silencing: followedToken, reportingTo: self, change)
+    }
+
+    /// Takes the result of a quick write: its error, or that it succeeded.
+    final func finishQuickWrite(_ failure: RealmError?) {
+        if failure != nil || lastError != nil { error = failure }
+        changed()
+    }
+}
+
+/// A weak reference to a realm, for a follower task that must not keep the realm open.
+private final class WeakRealm: @unchecked Sendable {
+    // Sendable although it holds a non-Sendable realm: the reference is set once, here, and
+    // only the main actor's follower task, where the realm lives, reads it.
+    weak var realm: Realm?
+    init(_ realm: Realm?) { self.realm = realm }
+}
+
+/// The task that follows a wrapper's stream, stopped when its storage goes. `Sendable`, so
+/// that the storage's deinit, which runs on any thread, can stop it.
+private final class Follower: Sendable {
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    func start(_ new: Task<Void, Never>) {
+        task.withLock { $0 }?.cancel()
+        task.withLock { $0 = new }
+    }
+
+    func stop() {
+        task.withLock { task in
+            defer { task = nil }
+            return task
+        }?.cancel()
+    }
+}

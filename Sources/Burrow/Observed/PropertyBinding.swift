@@ -1,0 +1,83 @@
+/// Bindings to a property of an object or projection: reading reads the property (its last
+/// value once the object is deleted), assigning writes it in one quick write on the object's
+/// realm (a plain assignment while the object is unmanaged), as RealmSwift's bindings do.
+@MainActor
+enum PropertyBinding {
+    /// A binding to `keyPath` of `object`; a failed write is reported to `reporter`.
+    static func make<T: AnyObject, V>(
+        _ object: T, _ keyPath: ReferenceWritableKeyPath<T, V>, realm: @escaping (T) -> Realm?, isInvalidated: @escaping (T) -> Bool,
+        skipsEqual: ((V, V) -> Bool)? = nil, reporter: ObservedStorage?
+    ) -> Binding<V> {
+        var last = object[keyPath: keyPath]
+        return Binding.quick(
+            get: {
+                guard !isInvalidated(object) else { return last }
+                last = object[keyPath: keyPath]
+                return last
+            },
+            set: { newValue in
+                guard !isInvalidated(object) else { return }
+                if let skipsEqual, skipsEqual(object[keyPath: keyPath], newValue) { return }
+                QuickWrite.perform(in: realm(object), silencing: reporter?.followedToken, reportingTo: reporter) {
+                    object[keyPath: keyPath] = newValue
+                }
+            }, reporter: reporter)
+    }
+
+    static func make<T: ObjectBase, V>(_ object: T, _ keyPath: ReferenceWritableKeyPath<T, V>, reporter: ObservedStorage?) -> Binding<V> {
+        make(object, keyPath, realm: { $0.realm }, isInvalidated: { $0.isInvalidated }, reporter: reporter)
+    }
+
+    static func make<T: ObjectBase, V: Equatable>(_ object: T, _ keyPath: ReferenceWritableKeyPath<T, V>, reporter: ObservedStorage?) -> Binding<V> {
+        make(object, keyPath, realm: { $0.realm }, isInvalidated: { $0.isInvalidated }, skipsEqual: { $0 == $1 }, reporter: reporter)
+    }
+}
+
+#if !canImport(SwiftUI)
+extension Binding {
+    /// A binding whose quick writes report to `reporter`.
+    static func quick(get: @escaping () -> Value, set: @escaping (Value) -> Void, reporter: ObservedStorage?) -> Binding<Value> {
+        Binding(get: get, set: set, reporter: reporter)
+    }
+}
+#endif
+
+extension Binding where Value: ObjectBase {
+    /// A binding to the property `member` of the bound object: assigning it writes the
+    /// property in one quick write (`$dog.name` of `@StateRealmObject var dog`).
+    @MainActor
+    public subscript<V>(dynamicMember member: ReferenceWritableKeyPath<Value, V>) -> Binding<V> {
+        PropertyBinding.make(wrappedValue, member, reporter: quickWriteReporter)
+    }
+
+    /// A binding to the equatable property `member`: assigning the value it already has
+    /// writes nothing.
+    @MainActor
+    public subscript<V: Equatable>(dynamicMember member: ReferenceWritableKeyPath<Value, V>) -> Binding<V> {
+        PropertyBinding.make(wrappedValue, member, reporter: quickWriteReporter)
+    }
+
+    /// Deletes the bound object from its realm in one quick write.
+    @MainActor
+    public func delete() {
+        let object = wrappedValue
+        QuickWrite.perform(in: object.realm, silencing: nil, reportingTo: quickWriteReporter) { try object.realm?.delete(object) }
+    }
+}
+
+extension _OptionalPersistable where Self: ObjectBase {
+    /// A binding to the property `keyPath` of this object, for a control that takes a
+    /// `Binding` (`TextField("Name", text: dog.bind(\.name))`): assigning it writes the
+    /// property in one quick write on the object's realm. A failed write changes nothing and
+    /// is logged (`Logger`). Main actor.
+    @MainActor
+    public func bind<V: Equatable>(_ keyPath: ReferenceWritableKeyPath<Self, V>) -> Binding<V> {
+        PropertyBinding.make(self, keyPath, reporter: nil)
+    }
+
+    /// A binding to the collection (or other) property `keyPath` of this object.
+    @MainActor
+    public func bind<V>(_ keyPath: ReferenceWritableKeyPath<Self, V>) -> Binding<V> {
+        PropertyBinding.make(self, keyPath, reporter: nil)
+    }
+}

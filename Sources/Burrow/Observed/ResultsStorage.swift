@@ -1,0 +1,90 @@
+/// What `@ObservedResults` shows: the query, the live results it gives on the main actor's
+/// realm, and the change stream of those results.
+@MainActor
+final class ResultsStorage<T: Object>: ObservedStorage {
+    enum Filter {
+        case string(String)
+        case typed((Burrow.Query<T>) -> Burrow.Query<Bool>)
+    }
+
+    struct Query {
+        var filter: Filter?
+        var sortDescriptors: [SortDescriptor]
+    }
+
+    let configuration: Realm.Configuration?
+    let keyPaths: [String]?
+    /// The query; changing it shows new results.
+    var query = Query(filter: nil, sortDescriptors: []) {
+        didSet {
+            current = nil
+            stopFollowing()
+            changed()
+        }
+    }
+    private var current: Results<T>?
+    private var isFollowing = false
+
+    init(configuration: Realm.Configuration?, keyPaths: [String]?) {
+        self.configuration = configuration
+        self.keyPaths = keyPaths
+    }
+
+    /// The live results, made on first use.
+    var results: Results<T> {
+        accessed()
+        let results = current ?? make()
+        current = results
+        if !isFollowing { startFollowing(results) }
+        return results
+    }
+
+    /// Brings the realm to its newest version and makes sure the results are followed.
+    func update() {
+        guard let realm = current?.realm else { return }
+        do {
+            if try realm.refreshIfUsable() { changed() }
+        } catch {
+            self.error = error
+        }
+        if let current, !isFollowing { startFollowing(current) }
+    }
+
+    /// The results of the query on the main actor's realm; none, with `error` set, if the
+    /// query cannot run.
+    private func make() -> Results<T> {
+        let realm = ObservedRealm.open(configuration)
+        let all = realm.objects(T.self)
+        do {
+            var results = all
+            switch query.filter {
+            case .string(let format)?: results = try results.filter(format)
+            case .typed(let isIncluded)?: results = results.where(isIncluded)
+            case nil: break
+            }
+            for descriptor in query.sortDescriptors {
+                _ = try QueryValidator.checkSingleValued(descriptor.keyPath, in: ClassInfo.of(T.self), purpose: "sort")
+            }
+            return query.sortDescriptors.isEmpty ? results : results.sorted(by: query.sortDescriptors)
+        } catch {
+            self.error = error
+            return all.appending(.filter(.constant(false)))
+        }
+    }
+
+    /// Follows the changes of `results`, unless a write is open (a stream cannot start inside
+    /// one); the next read tries again.
+    private func startFollowing(_ results: Results<T>) {
+        guard let realm = results.realm, !realm.isInWriteTransaction else { return }
+        isFollowing = true
+        follow(results.changes(keyPaths: keyPaths), refreshing: realm, skipsFirst: true) { change throws(RealmError) in
+            switch change {
+            case .initial: return false
+            case .update: return true
+            case .error(let error): throw error
+            }
+        }
+    }
+
+    override func stopFollowingHook() { isFollowing = false }
+}

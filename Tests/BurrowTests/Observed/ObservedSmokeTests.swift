@@ -1,0 +1,81 @@
+import Burrow
+import Foundation
+import Observation
+import Testing
+
+@MainActor
+@Suite struct ObservedSmokeTests {
+    private func configuration() -> Realm.Configuration {
+        var config = temporaryConfiguration()
+        config.objectTypes = [Dog.self, DogToy.self, Person.self, Address.self, SmokeOwner.self]
+        return config
+    }
+
+    @Test func resultsFollowAnotherActorsCommit() async throws {
+        let config = configuration()
+        @ObservedResults(Dog.self, configuration: config) var dogs
+        #expect(dogs.isEmpty)
+        $dogs.append(Dog(value: ["name": "Bandido"]))
+        #expect(dogs.count == 1)
+        #expect($dogs.error == nil)
+        let fired = Signal()
+        withObservationTracking { _ = dogs.count } onChange: { fired.fire() }
+        let db = try await RealmActor(configuration: config)
+        try await db.asyncWrite { realm in try realm.add(Dog(value: ["name": "Rex"])) }
+        await fired.wait()
+        #expect(dogs.count == 2)
+        $dogs.remove(atOffsets: [0])
+        #expect(dogs.count == 1)
+        $dogs.remove(atOffsets: [5])
+        #expect($dogs.error != nil)
+        #expect(dogs.count == 1)
+    }
+
+    @Test func objectBindingWrites() throws {
+        let config = configuration()
+        let realm = try Realm(configuration: config)
+        let dog = Dog(value: ["name": "Rex"])
+        try realm.write { try realm.add(dog) }
+        @ObservedRealmObject var observed = dog
+        $observed.name.wrappedValue = "Wolfie"
+        #expect(dog.name == "Wolfie")
+        #expect(!realm.isInWriteTransaction)
+        let person = SmokeOwner(value: ["id": 1])
+        try realm.write { try realm.add(person) }
+        @ObservedRealmObject var owner = person
+        $owner.dogs.append(Dog(value: ["name": "Maui"]))
+        #expect(person.dogs.count == 1)
+        $owner.dogs.append(Dog(value: ["_id": dog._id, "name": "dup"]))
+        #expect(person.dogs.count == 1)
+        #expect($owner.error?.code == .primaryKeyExists)
+        let thawed = try person.thaw()!.realm!
+        #expect(thawed == realm)
+    }
+
+    @Test func stateObjectUnmanagedThenManaged() throws {
+        let object = SmokeOwner(value: ["id": 7])
+        @StateRealmObject var state = object.dogs
+        $state.append(Dog(value: ["name": "A"]))
+        #expect(state.count == 1)
+        let realm = try Realm(configuration: configuration())
+        try realm.write { try realm.add(object) }
+        _state.update()
+        $state.append(Dog(value: ["name": "B"]))
+        #expect(state.count == 2)
+        #expect(realm.objects(Dog.self).count == 2)
+    }
+}
+
+/// A one-shot signal an Observation `onChange` (any thread) gives to an awaiting test.
+final class Signal: Sendable {
+    private let stream: AsyncStream<Void>
+    private let continuation: AsyncStream<Void>.Continuation
+    init() { (stream, continuation) = AsyncStream.makeStream() }
+    func fire() { continuation.yield() }
+    func wait() async { for await _ in stream { return } }
+}
+
+final class SmokeOwner: Object, ObjectKeyIdentifiable {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var dogs: List<Dog>
+}
