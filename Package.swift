@@ -3,7 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "Burrow",
-    platforms: [.macOS(.v15)],
+    // The lowest versions with the Synchronization module (Mutex, Atomic), which the library
+    // uses; Observation, which the observed property wrappers use, came a year earlier.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Burrow", targets: ["Burrow"]),
         .executable(name: "burrow", targets: ["BurrowCLI"]),

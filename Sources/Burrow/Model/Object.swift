@@ -160,12 +160,27 @@ open class Object: ObjectBase {}
 /// An embedded object cannot be added to a realm on its own.
 open class EmbeddedObject: ObjectBase {}
 
-/// An object whose `id` is stable for SwiftUI and diffing: its object key when managed.
-public protocol ObjectKeyIdentifiable: Identifiable where Self: ObjectBase {}
+/// An object, or a projection, whose `id` is stable for SwiftUI and diffing: its object key
+/// (the projected object's) when managed. As in RealmSwift, both `Object` subclasses and
+/// `Projection` subclasses can adopt it:
+///
+///     final class Dog: Object, ObjectKeyIdentifiable { … }
+///     final class DogRow: Projection<Dog>, ObjectKeyIdentifiable { … }
+public protocol ObjectKeyIdentifiable: Identifiable, AnyObject {}
 
-extension ObjectKeyIdentifiable {
+extension ObjectKeyIdentifiable where Self: ObjectBase {
     /// The object key while managed; before that, an identity of this instance.
-    public var id: UInt64 {
+    public var id: UInt64 { objectKeyIdentity }
+}
+
+extension ObjectKeyIdentifiable where Self: _ProjectionRoot {
+    /// The projected object's key while it is managed; before that, an identity of it.
+    public var id: UInt64 { _projectedObject.objectKeyIdentity }
+}
+
+extension ObjectBase {
+    /// The object key while managed; before that, an identity of this instance.
+    final var objectKeyIdentity: UInt64 {
         if let key = _state?.key { return key.rawValue }
         return UInt64(UInt(bitPattern: ObjectIdentifier(self).hashValue))
     }

@@ -11,7 +11,7 @@
 /// A projection reads its root object's properties as they are now, and assigning a projected
 /// property whose key path is writable assigns the root's property (so it needs a write
 /// transaction, like any change to a managed object).
-open class Projection<Root: ObjectBase> {
+open class Projection<Root: ObjectBase>: _ProjectionRoot {
     /// The object this projects.
     public let rootObject: Root
 
@@ -24,6 +24,15 @@ open class Projection<Root: ObjectBase> {
     public var realm: Realm? { rootObject.realm }
     /// Whether the projected object was deleted.
     public var isInvalidated: Bool { rootObject.isInvalidated }
+
+    public var _projectedObject: ObjectBase { rootObject }
+}
+
+/// What every `Projection` is, whatever its root class: a view of one object. For Burrow's own
+/// use (`ObjectKeyIdentifiable` projections); not meant to be adopted elsewhere.
+public protocol _ProjectionRoot: AnyObject {
+    /// The projected object.
+    var _projectedObject: ObjectBase { get }
 }
 
 /// Declares a property of a `Projection` that reads (and, if the key path is writable, writes)

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(SwiftUI)
+import SwiftUI
+#endif
 
 /// Quick writes through a binding to a `List` (`$person.dogs` of `@ObservedRealmObject`, or
 /// `$list` of `@StateRealmObject`): each one write transaction on the list's realm, or a plain

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(SwiftUI)
+import SwiftUI
+#endif
 
 /// What a quick write can change through: an observed wrapper (`$dogs` of `@ObservedResults`)
 /// or a binding to a collection (`$person.dogs`). Its `wrappedValue` is the collection the

@@ -1,3 +1,7 @@
+#if canImport(SwiftUI)
+import SwiftUI
+#endif
+
 /// A property wrapper that shows one object (or projection, or `List`) of the main actor's
 /// realm and follows its changes, as RealmSwift's `@ObservedRealmObject`:
 ///

@@ -1,3 +1,7 @@
+#if canImport(SwiftUI)
+import SwiftUI
+#endif
+
 /// Bindings to a property of an object or projection: reading reads the property (its last
 /// value once the object is deleted), assigning writes it in one quick write on the object's
 /// realm (a plain assignment while the object is unmanaged), as RealmSwift's bindings do.

@@ -1,3 +1,7 @@
+#if canImport(SwiftUI)
+import SwiftUI
+#endif
+
 /// A property wrapper that owns an object, projection, `List`, `MutableSet` or `Map`, and
 /// follows its changes, as RealmSwift's `@StateRealmObject`:
 ///
