@@ -58,13 +58,7 @@ extension Binding {
         let list = wrappedValue
         quickWrite(realm: list.realm) {
             try QuickWriteOffsets.check(offsets, count: list.count, allowingEnd: destination)
-            var current = Array(0..<list.count)
-            for (target, original) in QuickWriteOffsets.order(count: list.count, moving: offsets, to: destination).enumerated()
-            where current[target] != original {
-                let from = current[target...].firstIndex(of: original)!
-                list.move(from: from, to: target)
-                current.insert(current.remove(at: from), at: target)
-            }
+            for (from, to) in QuickWriteOffsets.moves(of: offsets, to: destination) { list.move(from: from, to: to) }
         }
     }
 

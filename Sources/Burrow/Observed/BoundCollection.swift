@@ -25,8 +25,8 @@ extension Binding: BoundCollection where Value: RealmCollection {
 /// wrapper reports, never a trap.
 enum QuickWriteOffsets {
     static func check(_ offsets: IndexSet, count: Int, allowingEnd destination: Int? = nil) throws(RealmError) {
-        if let last = offsets.last, last >= count || offsets.first! < 0 {
-            throw RealmError(.invalidArgument, "Offset \(last < count ? offsets.first! : last) is out of bounds (the collection has \(count) elements); nothing was changed.")
+        if let first = offsets.first, let last = offsets.last, first < 0 || last >= count {
+            throw outOfBounds(first < 0 ? first : last, count: count)
         }
         if let destination, destination < 0 || destination > count {
             throw RealmError(.invalidArgument, "Destination \(destination) is out of bounds (the collection has \(count) elements); nothing was changed.")
@@ -34,17 +34,28 @@ enum QuickWriteOffsets {
     }
 
     static func check(_ index: Int, count: Int) throws(RealmError) {
-        try check(IndexSet(integer: index), count: count)
+        if index < 0 || index >= count { throw outOfBounds(index, count: count) }
     }
 
-    /// The order of a collection's elements (as their old indices) after moving those at
-    /// `offsets` to just before `destination`, keeping their order, as SwiftUI's
-    /// `move(fromOffsets:toOffset:)` does.
-    static func order(count: Int, moving offsets: IndexSet, to destination: Int) -> [Int] {
-        let moved = offsets.map { $0 }
-        let staying = (0..<count).filter { !offsets.contains($0) }
-        let insertAt = staying.filter { $0 < destination }.count
-        return Array(staying[..<insertAt]) + moved + Array(staying[insertAt...])
+    private static func outOfBounds(_ offset: Int, count: Int) -> RealmError {
+        RealmError(.invalidArgument, "Offset \(offset) is out of bounds (the collection has \(count) elements); nothing was changed.")
+    }
+
+    /// The single moves (`List.move(from:to:)`, applied in order) that move the elements at
+    /// `offsets` to just before the element at `destination`, keeping their order, as SwiftUI's
+    /// `move(fromOffsets:toOffset:)` does: one move per element, whatever the list's length.
+    ///
+    /// Those before the destination go first, from the last: each lands just before the one
+    /// moved before it, and none of them shifts the ones still to move. Then those at or after
+    /// it, from the first: each lands just after the one moved before it.
+    static func moves(of offsets: IndexSet, to destination: Int) -> [(from: Int, to: Int)] {
+        let before = offsets.filter { $0 < destination }
+        let after = offsets.filter { $0 >= destination }
+        let landing = destination - before.count
+        var moves: [(from: Int, to: Int)] = []
+        for (position, offset) in before.enumerated().reversed() { moves.append((offset, landing + position)) }
+        for (position, offset) in after.enumerated() { moves.append((offset, destination + position)) }
+        return moves
     }
 }
 
