@@ -20,14 +20,13 @@ extension Binding {
     @MainActor
     public func append<E>(_ element: E) where Value == List<E> {
         let list = wrappedValue
-        quickWrite(realm: list.realm) { list.append(element) }
+        quickWrite(realm: list.realm) { list.append(try QuickWrite.thawingFrozen(element, into: list.realm)) }
     }
 
     /// Appends the live object of `frozen`, thawed into the list's realm.
     @MainActor
     public func append<E: ObjectBase>(_ frozen: Frozen<E>) where Value == List<E> {
-        let list = wrappedValue
-        quickWrite(realm: list.realm) { list.append(try Self.thaw(frozen, into: list.realm)) }
+        append(frozen.frozenObject)
     }
 
     /// Removes the element at `index`; an index out of bounds changes nothing and is reported.
@@ -61,14 +60,6 @@ extension Binding {
             for (from, to) in QuickWriteOffsets.moves(of: offsets, to: destination) { list.move(from: from, to: to) }
         }
     }
-
-    /// The live object of `frozen` in `realm`, which must exist.
-    @MainActor
-    static func thaw<E: ObjectBase>(_ frozen: Frozen<E>, into realm: Realm?) throws -> E {
-        guard let realm else { throw RealmError(.invalidObject, "A frozen \(E.self) cannot go into an unmanaged collection; pass the live or an unmanaged object.") }
-        guard let object = realm.thaw(frozen) else { throw RealmError.deletedSince(E.self) }
-        return object
-    }
 }
 
 /// Quick writes through a binding to a `MutableSet`.
@@ -77,30 +68,26 @@ extension Binding {
     @MainActor
     public func insert<E>(_ element: E) where Value == MutableSet<E> {
         let set = wrappedValue
-        quickWrite(realm: set.realm) { set.insert(element) }
+        quickWrite(realm: set.realm) { set.insert(try QuickWrite.thawingFrozen(element, into: set.realm)) }
     }
 
     /// Inserts the live object of `frozen`, thawed into the set's realm.
     @MainActor
     public func insert<E: ObjectBase>(_ frozen: Frozen<E>) where Value == MutableSet<E> {
-        let set = wrappedValue
-        quickWrite(realm: set.realm) { set.insert(try Self.thaw(frozen, into: set.realm)) }
+        insert(frozen.frozenObject)
     }
 
     /// Removes `element`, if the set has it.
     @MainActor
     public func remove<E>(_ element: E) where Value == MutableSet<E> {
         let set = wrappedValue
-        quickWrite(realm: set.realm) { set.remove(element) }
+        quickWrite(realm: set.realm) { set.remove(try QuickWrite.thawingFrozen(element, into: set.realm)) }
     }
 
     /// Removes the live object of `frozen`, if the set has it.
     @MainActor
     public func remove<E: ObjectBase>(_ frozen: Frozen<E>) where Value == MutableSet<E> {
-        let set = wrappedValue
-        quickWrite(realm: set.realm) {
-            if let object = set.realm?.thaw(frozen) { set.remove(object) }
-        }
+        remove(frozen.frozenObject)
     }
 }
 
@@ -118,15 +105,14 @@ extension Binding {
     public func set<K, V>(object: V?, for key: K) where Value == Map<K, V> {
         let map = wrappedValue
         quickWrite(realm: map.realm) {
-            if let object { map[key] = object } else { map.removeObject(for: key) }
+            if let object { map[key] = try QuickWrite.thawingFrozen(object, into: map.realm) } else { map.removeObject(for: key) }
         }
     }
 
     /// Sets `key` to the live object of `frozen`, thawed into the map's realm.
     @MainActor
     public func set<K, V: ObjectBase>(object frozen: Frozen<V>, for key: K) where Value == Map<K, V?> {
-        let map = wrappedValue
-        quickWrite(realm: map.realm) { map[key] = .some(try Self.thaw(frozen, into: map.realm)) }
+        set(object: .some(frozen.frozenObject), for: key)
     }
 
     /// Removes `key` and its value, if the map has it.

@@ -68,35 +68,27 @@ extension ObservedResults {
     /// sets `error`.
     public func append(_ object: Element) {
         let results = storage.results
-        storage.quickWrite(in: results.realm) { try results.realm?.add(object) }
+        storage.quickWrite(in: results.realm) { try results.realm?.add(try QuickWrite.thawingFrozen(object, into: results.realm)) }
     }
 
     /// Adds the live object of `frozen` (already in the realm, unless deleted since, which
     /// sets `error`).
     public func append(_ frozen: Frozen<Element>) {
-        let results = storage.results
-        storage.quickWrite(in: results.realm) {
-            guard let realm = results.realm else { return }
-            guard let object = realm.thaw(frozen) else { throw RealmError.deletedSince(Element.self) }
-            try realm.add(object)
-        }
+        append(frozen.frozenObject)
     }
 
     /// Deletes `object` from the realm if the results show it, in one write transaction.
     public func remove(_ object: Element) {
         let results = storage.results
         storage.quickWrite(in: results.realm) {
+            let object = try QuickWrite.thawingFrozen(object, into: results.realm)
             if results.index(of: object) != nil { try results.realm?.delete(object) }
         }
     }
 
     /// Deletes the live object of `frozen` if the results show it.
     public func remove(_ frozen: Frozen<Element>) {
-        let results = storage.results
-        storage.quickWrite(in: results.realm) {
-            guard let object = results.realm?.thaw(frozen), results.index(of: object) != nil else { return }
-            try results.realm?.delete(object)
-        }
+        remove(frozen.frozenObject)
     }
 
     /// Deletes the objects at `offsets` of the results, in one write transaction, as

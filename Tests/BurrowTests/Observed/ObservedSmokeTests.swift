@@ -52,6 +52,28 @@ import Testing
         #expect(thawed == realm)
     }
 
+    @Test func frozenObjectsAreThawedForQuickWrites() throws {
+        let config = configuration()
+        let realm = try Realm(configuration: config)
+        let rex = Dog(value: ["name": "Rex"])
+        let owner = SmokeOwner(value: ["id": 3])
+        try realm.write {
+            try realm.add(rex)
+            try realm.add(owner)
+        }
+        let frozenRex = try rex.freeze().frozenObject
+        @ObservedRealmObject var observed = owner
+        $observed.dogs.append(frozenRex)
+        #expect($observed.error == nil)
+        #expect(owner.dogs.first?._id == rex._id)
+        @ObservedResults(Dog.self, configuration: config) var dogs
+        $dogs.remove(frozenRex)
+        #expect(dogs.isEmpty)
+        $dogs.append(frozenRex)
+        #expect($dogs.error?.code == .invalidObject, "a frozen object deleted since cannot be thawed")
+        #expect(dogs.isEmpty)
+    }
+
     @Test func stateObjectUnmanagedThenManaged() throws {
         let object = SmokeOwner(value: ["id": 7])
         @StateRealmObject var state = object.dogs
