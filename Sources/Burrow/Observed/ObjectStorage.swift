@@ -12,6 +12,9 @@ final class ObjectStorage<Value: AnyObject>: ObservedStorage {
         let follow: @MainActor (Value, ObjectStorage<Value>) -> Void
         /// What to show once the value is invalidated (deleted): a new unmanaged value.
         let placeholder: () -> Value
+        /// The live value of a frozen one (as RealmSwift's wrappers thaw what they are given);
+        /// the value itself otherwise, or if it cannot be thawed.
+        var thaw: @MainActor (Value) -> Value = { $0 }
     }
 
     private var current: Value
@@ -21,7 +24,7 @@ final class ObjectStorage<Value: AnyObject>: ObservedStorage {
     private lazy var placeholder = kind.placeholder()
 
     init(_ value: Value, kind: Kind, keyPaths: [String]? = nil) {
-        current = value
+        current = kind.thaw(value)
         self.kind = kind
         self.keyPaths = keyPaths
     }
@@ -81,7 +84,7 @@ extension ObjectStorage.Kind where Value: ObjectBase {
         Self(
             realm: { $0.realm }, isInvalidated: { $0.isInvalidated },
             follow: { object, storage in storage.followObject(object, keyPaths: storage.keyPaths) },
-            placeholder: { Value() })
+            placeholder: { Value() }, thaw: { object in ((try? object.thaw(isolation: MainActor.shared)) ?? nil) ?? object })
     }
 }
 

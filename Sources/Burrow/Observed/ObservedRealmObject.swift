@@ -95,6 +95,7 @@ extension ObservedRealmObject.Wrapper where ObjectType: ObjectBase {
     /// Deletes the object from its realm in one quick write.
     public func delete() {
         let object = wrappedValue
+        guard !object.isInvalidated else { return }
         storage.quickWrite(in: object.realm) { try object.realm?.delete(object) }
     }
 }

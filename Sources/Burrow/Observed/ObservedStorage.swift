@@ -126,8 +126,10 @@ private final class Follower: Sendable {
     private let task = Mutex<Task<Void, Never>?>(nil)
 
     func start(_ new: Task<Void, Never>) {
-        task.withLock { $0 }?.cancel()
-        task.withLock { $0 = new }
+        task.withLock { task in
+            defer { task = new }
+            return task
+        }?.cancel()
     }
 
     func stop() {

@@ -66,6 +66,9 @@ import Testing
         $observed.dogs.append(frozenRex)
         #expect($observed.error == nil)
         #expect(owner.dogs.first?._id == rex._id)
+        @ObservedRealmObject var thawedRex = frozenRex
+        #expect(!thawedRex.isFrozen, "the wrapper thaws a frozen object, as RealmSwift's does")
+        #expect(thawedRex.realm == realm, "into the main actor's realm")
         @ObservedResults(Dog.self, configuration: config) var dogs
         $dogs.remove(frozenRex)
         #expect(dogs.isEmpty)
