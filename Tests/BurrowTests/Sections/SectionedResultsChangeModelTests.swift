@@ -56,10 +56,11 @@ import Testing
     }
 
     @Test func sectionedStreamsFollowRandomWrites() async throws {
-        let seed = UInt64(ProcessInfo.processInfo.environment["BURROW_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max)
-        print("SectionedResultsChangeModelTests: seed \(seed) (BURROW_SEED replays it)")
+        let environment = ProcessInfo.processInfo.environment
+        let seed = environment["BURROW_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
+        let rounds = environment["BURROW_MODEL_OPS"].flatMap { Int($0) } ?? 120
+        print("SectionedResultsChangeModelTests: \(rounds) rounds, seed \(seed) (BURROW_SEED replays it, BURROW_MODEL_OPS sets the rounds)")
         var random = SeededRandom(seed: seed)
-        let rounds = Int(ProcessInfo.processInfo.environment["BURROW_MODEL_OPS"] ?? "") ?? 120
         let realm = try Realm(configuration: temporaryConfiguration())
         let sections = realm.objects(STWord.self).sectioned(by: \.firstLetter, sortDescriptors: [SortDescriptor(keyPath: "text"), SortDescriptor(keyPath: "id")])
         let changes = sections.changes().makeAsyncIterator()
