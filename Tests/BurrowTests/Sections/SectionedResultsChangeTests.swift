@@ -127,6 +127,19 @@ func initial<C>(_ change: SectionedResultsChange<C>?, sourceLocation: SourceLoca
         #expect(bThird == SectionUpdate(modifications: [path(0, 0)]))
     }
 
+    @Test func aSectionStreamWithKeyPathsIgnoresOtherProperties() async throws {
+        let realm = try fruitRealm()
+        let a = realm.objects(STWord.self).sectioned(by: \.firstLetter)[0].changes(keyPaths: ["flag"]).makeAsyncIterator()
+        _ = await next(a)
+        try realm.write { realm.word(3).count = 123 }   // apple, not observed
+        try realm.write { realm.word(3).count = 456 }
+        try realm.write { realm.word(1).flag = true }   // banana: another section
+        try realm.write { realm.word(3).flag = true }
+        guard let (section, seen) = update(await next(a)) else { return }
+        #expect(seen == SectionUpdate(modifications: [path(0, 0)]))
+        #expect(section.first?.flag == true && section.first?.count == 456)
+    }
+
     @Test func keyPathsLimitModificationsButNotMovesBetweenSections() async throws {
         let realm = try fruitRealm()
         let changes = realm.objects(STWord.self).sectioned(by: \.firstLetter).changes(keyPaths: ["flag"]).makeAsyncIterator()
