@@ -7,11 +7,7 @@
 /// sort decides the section key (as it must), sections come in that sort's order. Objects with
 /// one key belong to one section even if the sort does not keep them together.
 struct SectionLayout<Key: Hashable & Sendable>: Sendable, Equatable {
-    /// Where one position of the results is: its section, and its place in that section.
-    struct Place: Sendable, Equatable {
-        let section: Int
-        let item: Int
-    }
+    typealias Place = SectionPlace
 
     /// The section keys, in section order.
     private(set) var keys: [Key] = []
@@ -45,4 +41,13 @@ struct SectionLayout<Key: Hashable & Sendable>: Sendable, Equatable {
     func positions(of key: Key) -> [Int]? {
         sectionOfKey[key].map { members[$0] }
     }
+}
+
+/// Where an object of sectioned results is: its section, and its item in that section (an index
+/// path's two indices). Ordered by section, then item.
+struct SectionPlace: Hashable, Comparable, Sendable {
+    let section: Int
+    let item: Int
+
+    static func < (a: SectionPlace, b: SectionPlace) -> Bool { (a.section, a.item) < (b.section, b.item) }
 }

@@ -65,7 +65,7 @@ extension ResultsSection {
 extension SectionedResultsChange {
     /// The `.update` of `collection` by `diff`.
     static func update(_ collection: Collection, _ diff: SectionedResultsDiff) -> Self {
-        func indexPaths(_ paths: [SectionedResultsDiff.Path]) -> [IndexPath] { paths.map { IndexPath(indexes: [$0.section, $0.item]) } }
+        func indexPaths(_ paths: [SectionPlace]) -> [IndexPath] { paths.map { IndexPath(indexes: [$0.section, $0.item]) } }
         return .update(
             collection, deletions: indexPaths(diff.deletions), insertions: indexPaths(diff.insertions),
             modifications: indexPaths(diff.modifications), sectionsToInsert: IndexSet(diff.sectionsToInsert),

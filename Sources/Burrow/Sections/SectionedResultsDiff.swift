@@ -7,38 +7,30 @@
 /// modified and its place in the section changed; modified in place, it is a modification at
 /// its old index path. Deletions in deleted sections are left out. These are RealmSwift's rules.
 struct SectionedResultsDiff: Equatable, Sendable {
-    private(set) var deletions: [Path] = []
-    private(set) var insertions: [Path] = []
-    private(set) var modifications: [Path] = []
+    private(set) var deletions: [SectionPlace] = []
+    private(set) var insertions: [SectionPlace] = []
+    private(set) var modifications: [SectionPlace] = []
     private(set) var sectionsToInsert: [Int] = []
     private(set) var sectionsToDelete: [Int] = []
-
-    /// A (section, item) index path.
-    struct Path: Hashable, Comparable, Sendable {
-        let section: Int
-        let item: Int
-
-        static func < (a: Path, b: Path) -> Bool { (a.section, a.item) < (b.section, b.item) }
-    }
 
     var isEmpty: Bool {
         deletions.isEmpty && insertions.isEmpty && modifications.isEmpty && sectionsToInsert.isEmpty && sectionsToDelete.isEmpty
     }
 
-    /// The changes from sections `old` to sections `new`, whose results changed by `results`
-    /// (deletions at positions of the old results, insertions and modifications at positions of
-    /// the new; a results change that moved nothing is empty).
+    /// The changes from sections `old` to sections `new`, whose results changed by `results`:
+    /// deletions at positions of the old results, insertions and modifications at positions of
+    /// the new, as `CollectionDiff` reports them (empty when the results kept their objects in
+    /// their order, unmodified).
     init<Key>(from old: SectionLayout<Key>, to new: SectionLayout<Key>, results: CollectionDiff) {
         sectionsToDelete = old.keys.indices.filter { new.sectionOfKey[old.keys[$0]] == nil }
         sectionsToInsert = new.keys.indices.filter { old.sectionOfKey[new.keys[$0]] == nil }
         let deletedSections = Set(sectionsToDelete)
-        func delete(_ place: SectionLayout<Key>.Place) {
-            if !deletedSections.contains(place.section) { deletions.append(Path(section: place.section, item: place.item)) }
+        func delete(_ place: SectionPlace) {
+            if !deletedSections.contains(place.section) { deletions.append(place) }
         }
-        func insert(_ place: SectionLayout<Key>.Place) { insertions.append(Path(section: place.section, item: place.item)) }
 
         for position in results.deletions { delete(old.places[position]) }
-        for position in results.insertions { insert(new.places[position]) }
+        insertions = results.insertions.map { new.places[$0] }
         // The objects in both that kept their order: the old positions not deleted match, in
         // order, the new positions not inserted.
         let modified = Set(results.modifications)
@@ -53,9 +45,9 @@ struct SectionedResultsDiff: Equatable, Sendable {
             let sameSection = old.keys[before.section] == new.keys[after.section]
             if !sameSection || (modified.contains(newPosition) && before.item != after.item) {
                 delete(before)
-                insert(after)
+                insertions.append(after)
             } else if modified.contains(newPosition) {
-                modifications.append(Path(section: before.section, item: before.item))
+                modifications.append(before)
             }
             newPosition += 1
         }

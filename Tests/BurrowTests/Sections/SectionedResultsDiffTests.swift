@@ -5,7 +5,7 @@ import Testing
 /// The index path changes between two versions of sectioned results, worked out from the
 /// sections and the change of the results underneath; and the part one section's stream sees.
 @Suite struct SectionedResultsDiffTests {
-    private typealias Path = SectionedResultsDiff.Path
+    private typealias Path = SectionPlace
 
     @Test func aChangeInOneSectionIsNothingToTheOthers() {
         // a = [0], b = [1, 2], c = [3]; the object at 0 is modified in place.
