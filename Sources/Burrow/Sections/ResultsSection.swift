@@ -36,6 +36,15 @@ public struct ResultsSection<Key: Hashable & Sendable, T: ObjectBase>: RandomAcc
         return parent.results[positions[position]]
     }
 
+    /// Iterates over the section's objects as they were when iteration began, as iterating
+    /// `Results` does: changes made inside the loop neither skip nor repeat an object, and an
+    /// object deleted before the loop reaches it is visited invalidated.
+    public func makeIterator() -> Results<T>.Iterator {
+        let results = parent.results
+        let (table, keys) = results.evaluated
+        return Results<T>.Iterator(owner: results.owner, table: table, keys: positions.map { keys[$0] }, rows: nil, stamp: results.owner.changeStamp)
+    }
+
     /// The realm of the results.
     public var realm: Realm? { parent.realm }
 

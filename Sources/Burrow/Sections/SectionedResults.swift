@@ -66,6 +66,23 @@ public struct SectionedResults<Key: Hashable & Sendable, SectionElement: ObjectB
         return self[indexPath[0]][indexPath[1]]
     }
 
+    /// Iterates over the sections there were when iteration began (each a live section of its
+    /// key), as RealmSwift's iteration does: sections appearing or going inside the loop neither
+    /// skip nor repeat one.
+    public func makeIterator() -> Iterator { Iterator(parent: self, keys: layout.keys.makeIterator()) }
+
+    /// Iterates over the sections of `SectionedResults` as they were when iteration began.
+    /// Confined to the realm's isolation.
+    public struct Iterator: IteratorProtocol {
+        let parent: SectionedResults
+        var keys: IndexingIterator<[Key]>
+
+        /// The next section, or nil.
+        public mutating func next() -> ResultsSection<Key, SectionElement>? {
+            keys.next().map { ResultsSection(parent: parent, key: $0) }
+        }
+    }
+
     /// The key of every section, in section order.
     public var allKeys: [Key] { layout.keys }
 

@@ -83,6 +83,31 @@ import Testing
         #expect(texts(sections) == [["avocado"], ["banana"], ["cello", "chalk"], ["zebra"]], "an object moves to its new key's section")
     }
 
+    @Test func loopsVisitTheSectionsAndObjectsThereWereWhenTheyBegan() throws {
+        let realm = try fruitRealm()
+        let sections = realm.objects(STWord.self).sectioned(by: \.firstLetter)
+        var seen: [String] = []
+        try realm.write {
+            for section in sections {
+                seen.append(section.key)
+                if section.key == "a" { try realm.add(STWord(5, "dune")) }   // a section after c
+            }
+        }
+        #expect(seen == ["a", "b", "c"] && sections.allKeys == ["a", "b", "c", "d"])
+
+        var visited: [String] = []
+        var invalidated = 0
+        try realm.write {
+            for word in sections[1] {
+                if word.isInvalidated { invalidated += 1; continue }
+                visited.append(word.text)
+                try realm.delete(realm.objects(STWord.self).where { $0.text.starts(with: "b") })
+            }
+        }
+        #expect(visited == ["banana"] && invalidated == 1, "box was deleted before the loop reached it")
+        #expect(sections.allKeys == ["a", "c", "d"])
+    }
+
     @Test func objectsWithOneKeyShareASectionEvenWhenTheSortSeparatesThem() throws {
         let realm = try fruitRealm()
         // Sorted by text, keyed by length parity: the sort does not decide the key.
