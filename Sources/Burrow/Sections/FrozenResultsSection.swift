@@ -20,6 +20,7 @@ public struct FrozenResultsSection<Key: Hashable & Sendable, T: ObjectBase>: Ran
     /// The section's key.
     public var id: Key { key }
 
+    /// Always 0.
     public var startIndex: Int { 0 }
     /// The number of objects in the section.
     public var endIndex: Int { positions.count }
@@ -53,6 +54,7 @@ public struct FrozenResultsSection<Key: Hashable & Sendable, T: ObjectBase>: Ran
     /// Whether both are the section of one key in equal frozen sectioned results.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.key == rhs.key && lhs.parent == rhs.parent }
 
+    /// A short description: the types, and how many sections or objects.
     public var description: String { "FrozenResultsSection<\(Key.self), \(T.self)>(\(key), \(count) objects at version \(versionNumber))" }
 }
 

@@ -36,6 +36,7 @@ public struct FrozenSectionedResults<Key: Hashable & Sendable, T: ObjectBase>: R
         steps = other.steps
     }
 
+    /// Always 0.
     public var startIndex: Int { 0 }
     /// The number of sections.
     public var endIndex: Int { layout.keys.count }
@@ -92,6 +93,7 @@ public struct FrozenSectionedResults<Key: Hashable & Sendable, T: ObjectBase>: R
         return sameVersion && lhs.results.keys == rhs.results.keys && lhs.layout == rhs.layout
     }
 
+    /// A short description: the types, and how many sections or objects.
     public var description: String { "FrozenSectionedResults<\(Key.self), \(T.self)> (\(count) sections at version \(versionNumber))" }
 }
 

@@ -25,6 +25,7 @@ public struct ResultsSection<Key: Hashable & Sendable, T: ObjectBase>: RandomAcc
     /// the key).
     private var positions: [Int] { parent.layout.positions(of: key) ?? [] }
 
+    /// Always 0.
     public var startIndex: Int { 0 }
     /// The number of objects in the section.
     public var endIndex: Int { positions.count }
@@ -58,5 +59,6 @@ public struct ResultsSection<Key: Hashable & Sendable, T: ObjectBase>: RandomAcc
     /// Whether `lhs` and `rhs` are the section of one key in the same sectioned results.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.parent == rhs.parent && lhs.key == rhs.key }
 
+    /// A short description: the types, and how many sections or objects.
     public var description: String { "ResultsSection<\(Key.self), \(T.self)>(\(key), \(count) objects)" }
 }

@@ -47,6 +47,7 @@ public struct SectionedResults<Key: Hashable & Sendable, SectionElement: ObjectB
         return evaluation.layout
     }
 
+    /// Always 0.
     public var startIndex: Int { 0 }
     /// The number of sections.
     public var endIndex: Int { layout.keys.count }
@@ -101,6 +102,7 @@ public struct SectionedResults<Key: Hashable & Sendable, SectionElement: ObjectB
     /// same, as in RealmSwift.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.evaluation === rhs.evaluation }
 
+    /// A short description: the types, and how many sections or objects.
     public var description: String {
         if let failure { return "SectionedResults<\(Key.self), \(SectionElement.self)> (failed: \(failure.description))" }
         return "SectionedResults<\(Key.self), \(SectionElement.self)> (\(count) sections)"

@@ -13,10 +13,14 @@ import Foundation
 /// section because of a change it was modified by) is deleted at its old index path and
 /// inserted at its new one.
 public enum SectionedResultsChange<Collection: Sendable>: Sendable {
+    /// The first element: the sections as they were when the stream was made.
     case initial(Collection)
+    /// A change committed since the last element, with the sections after it.
     case update(
         Collection, deletions: [IndexPath], insertions: [IndexPath], modifications: [IndexPath],
         sectionsToInsert: IndexSet, sectionsToDelete: IndexSet)
+    /// The stream could not start (it was made inside a write transaction, or of sectioned
+    /// results that could not be made or observed); it is the stream's only element.
     case error(RealmError)
 }
 
