@@ -9,27 +9,32 @@ extension Results {
     /// transaction, or on results filtered from a collection (not supported yet), the stream
     /// yields one `.error` and ends.
     public func changes(keyPaths: [String]? = nil) -> ChangeStream<RealmCollectionChange<FrozenResults<Element>>> {
-        let version: FrozenVersion
         do {
-            version = try FrozenVersion(of: owner)
+            return ChangeStream(core: StreamCore(try observer(keyPaths: keyPaths)))
         } catch {
             return ChangeStream(core: StreamCore(failing: .error(error)))
         }
+    }
+
+    /// An observer of this query from the realm's current version, for a change stream. Throws
+    /// inside a write transaction, and for results filtered from a collection.
+    func observer(keyPaths: [String]?) throws(RealmError) -> ResultsObserver<Element> {
+        let version = try FrozenVersion(of: owner)
         guard let evaluate = frozenEvaluation() else {
-            return ChangeStream(core: StreamCore(failing: .error(RealmError(
-                .invalidArgument, "Change streams of results filtered from a List, MutableSet or LinkingObjects are not supported yet; observe the collection itself (its changes()), or a query on realm.objects(\(Element.self).self)."))))
+            throw RealmError(
+                .invalidArgument, "Change streams of results filtered from a List, MutableSet or LinkingObjects are not supported yet; observe the collection itself (its changes()), or a query on realm.objects(\(Element.self).self).")
         }
-        let observer = ResultsObserver(
+        return ResultsObserver(
             baseline: version, results: evaluate(version), evaluate: evaluate, readsOnlyItsClass: steps.isEmpty,
             keyPaths: observedPropertyNames(keyPaths))
-        return ChangeStream(core: StreamCore(observer))
     }
 }
 
 /// Watches a query: re-runs it at each new version and reports the differences.
 struct ResultsObserver<T: ObjectBase>: ChangeObserver {
     private(set) var baseline: FrozenVersion
-    private var results: FrozenResults<T>
+    /// The results at the baseline.
+    private(set) var results: FrozenResults<T>
     let evaluate: @Sendable (FrozenVersion) -> FrozenResults<T>
     /// Whether the query reads only objects of its own class (no conditions through links), so
     /// that commits that change no object of the class cannot change the results.

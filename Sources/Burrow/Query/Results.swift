@@ -158,7 +158,7 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
         private let stamp: UInt64
         private var position = 0
 
-        fileprivate init(owner: Realm, table: Table?, keys: [ObjectKey], rows: [UnsafeRawBufferPointer]?, stamp: UInt64) {
+        init(owner: Realm, table: Table?, keys: [ObjectKey], rows: [UnsafeRawBufferPointer]?, stamp: UInt64) {
             self.owner = owner
             self.table = table
             self.keys = keys

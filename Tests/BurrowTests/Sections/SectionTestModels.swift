@@ -1,0 +1,57 @@
+import Foundation
+import Burrow
+
+/// A word, sectioned by its first letter in the tests of sectioned results.
+final class STWord: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var text = ""
+    @Persisted var flag = false
+    @Persisted var count = 0
+    @Persisted var tags: List<String>
+    @Persisted var related: List<STWord>
+
+    /// The first letter of `text` (empty for an empty text): a section key computed from one
+    /// property, as RealmSwift's tests use.
+    var firstLetter: String { text.first.map(String.init) ?? "" }
+
+    /// Reads two properties: no sort can follow it.
+    var textAndCount: String { "\(text)\(count)" }
+
+    convenience init(_ id: Int, _ text: String, count: Int = 0) {
+        self.init()
+        self.id = id
+        self.text = text
+        self.count = count
+    }
+}
+
+/// A realm holding banana (1), box (2), apple (3) and chalk (4), RealmSwift's fixture for
+/// sectioned results: sectioned by first letter, a = [apple], b = [banana, box], c = [chalk].
+/// The realm is the caller's domain's.
+func fruitRealm(
+    _ configuration: Realm.Configuration = temporaryConfiguration(), isolation: isolated (any Actor)? = #isolation
+) throws -> Realm {
+    let realm = try Realm(configuration: configuration, isolation: isolation)
+    try realm.write {
+        try realm.add([STWord(1, "banana"), STWord(2, "box"), STWord(3, "apple"), STWord(4, "chalk")])
+    }
+    return realm
+}
+
+extension Realm {
+    /// The word with `id`.
+    func word(_ id: Int) -> STWord { object(ofType: STWord.self, forPrimaryKey: id)! }
+}
+
+/// The texts of each section, in order.
+func texts<S: Collection>(_ sections: S) -> [[String]] where S.Element: Collection, S.Element.Element == STWord {
+    sections.map { $0.map(\.text) }
+}
+
+/// The texts of each frozen section, in order.
+func texts(_ sections: FrozenSectionedResults<String, STWord>) -> [[String]] {
+    sections.map { $0.map(\.text) }
+}
+
+/// An index path of (section, item).
+func path(_ section: Int, _ item: Int) -> IndexPath { IndexPath(item: item, section: section) }
