@@ -17,12 +17,15 @@ final class ResultsStorage<T: Object>: ObservedStorage {
     /// The query; changing it shows new results.
     var query = Query(filter: nil, sortDescriptors: []) {
         didSet {
+            generation &+= 1
             current = nil
             stopFollowing()
             changed()
         }
     }
     private var current: Results<T>?
+    /// How many times the query changed: results made for another generation are stale.
+    private(set) var generation = 0
     private var isFollowing = false
 
     init(configuration: Realm.Configuration?, keyPaths: [String]?) {

@@ -9,6 +9,7 @@ import SwiftUI
 extension ObservedResults: DynamicProperty {}
 extension ObservedRealmObject: DynamicProperty {}
 extension StateRealmObject: DynamicProperty {}
+extension ObservedSectionedResults: DynamicProperty {}
 
 extension Binding {
     /// SwiftUI's bindings carry no wrapper: quick writes made through their Burrow methods
