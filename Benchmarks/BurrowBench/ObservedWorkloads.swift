@@ -21,7 +21,12 @@ enum ObservedWorkloads {
 
     /// Objects every observed results shows.
     static let objects = 1_000
-    static let observerCounts = [1, 10, 100]
+    /// Observer counts to measure: 1, 10 and 100, or those `BURROW_BENCH_OBSERVERS` lists
+    /// (comma-separated), e.g. `BURROW_BENCH_OBSERVERS=100` to profile one.
+    static let observerCounts: [Int] = {
+        let listed = ProcessInfo.processInfo.environment["BURROW_BENCH_OBSERVERS"].map { $0.split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 } } ?? []
+        return listed.isEmpty ? [1, 10, 100] : listed
+    }()
     /// Timed commits per observer count: 200, or `BURROW_BENCH_OBSERVED_COMMITS`.
     static let commits = ProcessInfo.processInfo.environment["BURROW_BENCH_OBSERVED_COMMITS"].flatMap { Int($0) }.map { max(1, $0) } ?? 200
     /// Untimed commits first, so that every stream is past its first element and warm.
