@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "Burrow", targets: ["Burrow"]),
         .executable(name: "burrow", targets: ["BurrowCLI"]),
         .executable(name: "burrow-bench", targets: ["BurrowBench"]),
+        .executable(name: "burrow-observed-demo", targets: ["ObservedDemo"]),
     ],
     targets: [
         // The storage engine: pages, copy-on-write B+trees, versions, commit. No knowledge of objects.
@@ -26,13 +27,16 @@ let package = Package(
         .executableTarget(
             name: "BurrowBench", dependencies: ["BurrowStorage", "Burrow", "CSQLite"],
             path: "Benchmarks/BurrowBench"),
+        // A dog list's model driven with the observed property wrappers and quick writes;
+        // `ObservedDemoTests` runs it.
+        .executableTarget(name: "ObservedDemo", dependencies: ["Burrow"], path: "Examples/ObservedDemo"),
         // A child process for the crash tests: commits random transactions until it is killed.
         .executableTarget(
             name: "StorageCrashWorker", dependencies: ["BurrowStorage"], path: "Tests/StorageCrashWorker"),
         .testTarget(name: "BurrowStorageTests", dependencies: ["BurrowStorage", "StorageCrashWorker"]),
         // realm-swift's example apps as a user ports them; `PortedProgramTests` runs it.
         .executableTarget(name: "PortedDogs", dependencies: ["Burrow"], path: "Tests/PortedDogs"),
-        .testTarget(name: "BurrowTests", dependencies: ["Burrow", "PortedDogs"]),
+        .testTarget(name: "BurrowTests", dependencies: ["Burrow", "PortedDogs", "ObservedDemo"]),
     ],
     swiftLanguageModes: [.v6]
 )

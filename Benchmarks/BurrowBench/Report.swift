@@ -41,6 +41,10 @@ struct Measurement {
         self.better = better
     }
 
+    /// A workload SQLite has no counterpart of (`sqlite` is NaN): the table shows "n/a", the
+    /// JSON line null.
+    var burrowOnly: Bool { sqlite.isNaN }
+
     /// Above 1 when Burrow is ahead.
     var speedup: Double {
         switch better {
@@ -57,8 +61,8 @@ enum Report {
         var rows = [header]
         for m in measurements {
             rows.append([
-                m.group, m.label, m.unit, Format.human(m.burrow), Format.human(m.sqlite),
-                Format.fixed(m.speedup, 2) + "x", m.note,
+                m.group, m.label, m.unit, Format.human(m.burrow), m.burrowOnly ? "n/a" : Format.human(m.sqlite),
+                m.burrowOnly ? "n/a" : Format.fixed(m.speedup, 2) + "x", m.note,
             ])
         }
         let numeric: Set<Int> = [3, 4, 5]

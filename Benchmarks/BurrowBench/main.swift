@@ -8,6 +8,8 @@ import Darwin
 //
 // Runs the named benchmark groups (all of them when none is named), Burrow and SQLite side by
 // side in this process, then prints a table, one JSON line per workload, and the peak RSS.
+// The top level awaits each group, so the main thread serves the main actor while a group that
+// needs it (`observed`) runs.
 
 func usage() -> String {
     var text = "usage: burrow-bench [--runs N] [group ...]\n\ngroups:\n"
@@ -68,7 +70,7 @@ for group in selected {
         exit(1)
     }
     do {
-        measurements += try group.run(workbench)
+        measurements += try await group.measure(workbench)
     } catch {
         printError("burrow-bench: group \(group.name) failed: \(error)")
         failed = true
