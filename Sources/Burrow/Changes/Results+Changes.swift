@@ -26,7 +26,7 @@ extension Results {
         }
         return ResultsObserver(
             baseline: version, results: evaluate(version), evaluate: evaluate, readsOnlyItsClass: steps.isEmpty,
-            keyPaths: observedPropertyNames(keyPaths))
+            isAllObjects: query.isAllObjects, keyPaths: observedPropertyNames(keyPaths))
     }
 }
 
@@ -39,18 +39,22 @@ struct ResultsObserver<T: ObjectBase>: ChangeObserver {
     /// Whether the query reads only objects of its own class (no conditions through links), so
     /// that commits that change no object of the class cannot change the results.
     let readsOnlyItsClass: Bool
+    /// Whether the results are every object of the class, in key order (no filter, sort or
+    /// distinct), so that commits that insert and delete none keep the same keys.
+    let isAllObjects: Bool
     /// Property names whose changes count as modifications; nil for all.
     let keyPaths: Set<String>?
     var isFinished: Bool { false }
 
     init(
         baseline: FrozenVersion, results: FrozenResults<T>, evaluate: @escaping @Sendable (FrozenVersion) -> FrozenResults<T>,
-        readsOnlyItsClass: Bool, keyPaths: Set<String>?
+        readsOnlyItsClass: Bool, isAllObjects: Bool = false, keyPaths: Set<String>?
     ) {
         self.baseline = baseline
         self.results = results
         self.evaluate = evaluate
         self.readsOnlyItsClass = readsOnlyItsClass
+        self.isAllObjects = isAllObjects
         self.keyPaths = keyPaths
     }
 
@@ -66,10 +70,21 @@ struct ResultsObserver<T: ObjectBase>: ChangeObserver {
             results = FrozenResults(version: version, table: version.table(id: tableId), keys: old.keys)
             return nil
         }
-        let new = evaluate(version)
+        let new: FrozenResults<T>
+        if isAllObjects, changes.isComplete, let tableId, changes.changes(of: tableId).keepsKeys {
+            // Every object of the class, none inserted or deleted: the same keys, in the same order.
+            new = FrozenResults(version: version, table: version.table(id: tableId), keys: old.keys)
+        } else {
+            new = evaluate(version)
+        }
         results = new
         let modified = ObjectModifications(
             tableId: tableId, changes: changes, keyPaths: keyPaths, from: (oldVersion, old.table), to: (version, new.table))
+        if old.keys == new.keys, let indices = modified.indices(in: new.keys, sorted: isAllObjects) {
+            // The same objects in the same order, a few modified: find those few.
+            if indices.isEmpty { return nil }
+            return .update(new, deletions: [], insertions: [], modifications: indices)
+        }
         let diff = CollectionDiff(old: old.keys, new: new.keys, isModified: modified.contains)
         if diff.isEmpty { return nil }
         return .update(new, deletions: diff.deletions, insertions: diff.insertions, modifications: diff.modifications)
@@ -78,4 +93,6 @@ struct ResultsObserver<T: ObjectBase>: ChangeObserver {
 
 extension ChangeSet.ClassChanges {
     var isEmpty: Bool { inserted.isEmpty && deleted.isEmpty && modified.isEmpty }
+    /// Whether no object was inserted or deleted.
+    var keepsKeys: Bool { inserted.isEmpty && deleted.isEmpty }
 }
