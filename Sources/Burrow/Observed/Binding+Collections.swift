@@ -17,7 +17,7 @@ extension Binding {
     @MainActor
     public func append<E>(_ element: E) where Value == List<E> {
         let list = wrappedValue
-        quickWrite(realm: list.realm) { list.append(element) }
+        quickWrite(realm: list.realm) { list.append(try QuickWrite.thawed(element, into: list.realm)) }
     }
 
     /// Appends the live object of `frozen`, thawed into the list's realm.
@@ -80,7 +80,7 @@ extension Binding {
     @MainActor
     public func insert<E>(_ element: E) where Value == MutableSet<E> {
         let set = wrappedValue
-        quickWrite(realm: set.realm) { set.insert(element) }
+        quickWrite(realm: set.realm) { set.insert(try QuickWrite.thawed(element, into: set.realm)) }
     }
 
     /// Inserts the live object of `frozen`, thawed into the set's realm.
@@ -94,7 +94,9 @@ extension Binding {
     @MainActor
     public func remove<E>(_ element: E) where Value == MutableSet<E> {
         let set = wrappedValue
-        quickWrite(realm: set.realm) { set.remove(element) }
+        quickWrite(realm: set.realm) {
+            if let element = try? QuickWrite.thawed(element, into: set.realm) { set.remove(element) }
+        }
     }
 
     /// Removes the live object of `frozen`, if the set has it.
@@ -121,7 +123,7 @@ extension Binding {
     public func set<K, V>(object: V?, for key: K) where Value == Map<K, V> {
         let map = wrappedValue
         quickWrite(realm: map.realm) {
-            if let object { map[key] = object } else { map.removeObject(for: key) }
+            if let object { map[key] = try QuickWrite.thawed(object, into: map.realm) } else { map.removeObject(for: key) }
         }
     }
 

@@ -54,7 +54,7 @@ extension ObservedResults {
     /// sets `error`.
     public func append(_ object: Element) {
         let results = storage.results
-        storage.quickWrite(in: results.realm) { try results.realm?.add(object) }
+        storage.quickWrite(in: results.realm) { try results.realm?.add(QuickWrite.thawed(object, into: results.realm)) }
     }
 
     /// Adds the live object of `frozen` (already in the realm, unless deleted since, which
@@ -72,7 +72,8 @@ extension ObservedResults {
     public func remove(_ object: Element) {
         let results = storage.results
         storage.quickWrite(in: results.realm) {
-            if results.index(of: object) != nil { try results.realm?.delete(object) }
+            guard let object = try? QuickWrite.thawed(object, into: results.realm), results.index(of: object) != nil else { return }
+            try results.realm?.delete(object)
         }
     }
 

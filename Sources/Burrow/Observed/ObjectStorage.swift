@@ -21,7 +21,7 @@ final class ObjectStorage<Value: AnyObject>: ObservedStorage {
     private lazy var placeholder = kind.placeholder()
 
     init(_ value: Value, kind: Kind, keyPaths: [String]? = nil) {
-        current = value
+        current = Self.live(value, kind)
         self.kind = kind
         self.keyPaths = keyPaths
     }
@@ -35,11 +35,20 @@ final class ObjectStorage<Value: AnyObject>: ObservedStorage {
             return kind.isInvalidated(current) ? placeholder : current
         }
         set {
-            current = newValue
+            current = Self.live(newValue, kind)
             stopFollowing()
             followIfManaged()
             changed()
         }
+    }
+
+    /// `value`, or, if it is a frozen object (`Frozen.frozenObject`), its live object in the
+    /// main actor's realm of its file, so that the wrapper follows it and its bindings write
+    /// (RealmSwift thaws a frozen object for a quick write). A frozen object that cannot be
+    /// thawed (deleted since) stays as it is; writes through it then report an error.
+    private static func live(_ value: Value, _ kind: Kind) -> Value {
+        guard let frozenRealm = kind.realm(value), frozenRealm.isFrozen, let realm = try? frozenRealm.thaw() else { return value }
+        return (try? QuickWrite.thawed(value, into: realm)) ?? value
     }
 
     /// The value itself, invalidated or not (what bindings and quick writes change).

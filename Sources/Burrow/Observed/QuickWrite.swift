@@ -27,3 +27,22 @@ enum QuickWrite {
         }
     }
 }
+
+extension QuickWrite {
+    /// `value` as a quick write into `realm` takes it: a frozen object (`Frozen.frozenObject`,
+    /// what a view may hold) becomes its live object in `realm`, as RealmSwift thaws frozen
+    /// inputs; anything else is `value` itself. Throws `.invalidObject` if the frozen object
+    /// was deleted since, belongs to another realm's file, or `realm` is nil (an unmanaged
+    /// collection cannot hold it).
+    static func thawed<E>(_ value: E, into realm: Realm?) throws(RealmError) -> E {
+        guard let object = value as? ObjectBase, let state = object._state, case .frozen(let version) = state.source else { return value }
+        let objectType = type(of: object)
+        guard let realm else {
+            throw RealmError(.invalidObject, "A frozen \(objectType) cannot go into an unmanaged collection; pass the live or an unmanaged object.")
+        }
+        guard let live = realm.liveObject(of: objectType, frozenAt: version, tableId: state.table.id, key: state.key) as? E else {
+            throw RealmError.deletedSince(objectType)
+        }
+        return live
+    }
+}
