@@ -284,6 +284,25 @@ import Testing
         #expect(roles.keys == ["pet"])
     }
 
+    @Test func observedSetAndMapFollowAnotherActor() async throws {
+        let config = observedConfiguration()
+        let ali = try added(QWPerson(), config)
+        @StateRealmObject var nicknames = ali.nicknames
+        @StateRealmObject var scores = ali.scores
+        let setChanged = track { _ = nicknames.count }
+        let mapChanged = track { _ = scores.count }
+        let db = try await RealmActor(configuration: config)
+        try await db.asyncWrite { realm in
+            let person = realm.objects(QWPerson.self).first!
+            person.nicknames.insert("Al")
+            person.scores["golf"] = 4
+        }
+        await setChanged.wait()
+        await mapChanged.wait()
+        #expect(Array(nicknames) == ["Al"])
+        #expect(scores["golf"] == 4)
+    }
+
     // MARK: Projections
 
     @Test func projectionUnmanagedThenManaged() throws {
