@@ -68,7 +68,7 @@ extension Binding {
     /// The live object of `frozen` in `realm`, which must exist.
     @MainActor
     static func thaw<E: ObjectBase>(_ frozen: Frozen<E>, into realm: Realm?) throws -> E {
-        guard let realm else { throw RealmError(.invalidObject, "A frozen \(E.self) cannot go into an unmanaged collection; pass the live or an unmanaged object.") }
+        guard let realm else { throw RealmError.frozenIntoUnmanaged(E.self) }
         guard let object = realm.thaw(frozen) else { throw RealmError.deletedSince(E.self) }
         return object
     }

@@ -38,11 +38,18 @@ extension QuickWrite {
         guard let object = value as? ObjectBase, let state = object._state, case .frozen(let version) = state.source else { return value }
         let objectType = type(of: object)
         guard let realm else {
-            throw RealmError(.invalidObject, "A frozen \(objectType) cannot go into an unmanaged collection; pass the live or an unmanaged object.")
+            throw RealmError.frozenIntoUnmanaged(objectType)
         }
         guard let live = realm.liveObject(of: objectType, frozenAt: version, tableId: state.table.id, key: state.key) as? E else {
             throw RealmError.deletedSince(objectType)
         }
         return live
+    }
+}
+
+extension RealmError {
+    /// The error of a quick write that puts a frozen object into an unmanaged collection.
+    static func frozenIntoUnmanaged(_ type: Any.Type) -> RealmError {
+        RealmError(.invalidObject, "A frozen \(type) cannot go into an unmanaged collection; pass the live or an unmanaged object.")
     }
 }

@@ -7,12 +7,6 @@ import Testing
 /// changes nothing and sets `error`. Also a binding whose write the realm refuses.
 @MainActor
 @Suite struct ObservedFrozenInputTests {
-    private func added<T: Object>(_ object: T, _ config: Realm.Configuration) throws -> T {
-        let realm = try Realm(configuration: config)
-        try realm.write { try realm.add(object) }
-        return object
-    }
-
     @Test func frozenObjectAppendedToResultsIsAlreadyThere() throws {
         let config = observedConfiguration()
         let rex = try added(QWDog(value: ["name": "Rex"]), config)

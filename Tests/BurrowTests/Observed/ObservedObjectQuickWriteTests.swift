@@ -8,12 +8,6 @@ import Testing
 /// deletion, commits of other actors, `bind(_:)` and `Binding.constant`.
 @MainActor
 @Suite struct ObservedObjectQuickWriteTests {
-    private func added<T: Object>(_ object: T, _ config: Realm.Configuration) throws -> T {
-        let realm = try Realm(configuration: config)
-        try realm.write { try realm.add(object) }
-        return object
-    }
-
     // MARK: Object properties
 
     @Test func unmanagedThenManagedObjectBindings() throws {

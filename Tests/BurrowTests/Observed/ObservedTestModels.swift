@@ -85,6 +85,14 @@ func observedConfiguration(_ name: String = #function) -> Realm.Configuration {
     return config
 }
 
+/// `object`, added to the main actor's realm of `config` in a write of its own.
+@MainActor
+func added<T: Object>(_ object: T, _ config: Realm.Configuration) throws -> T {
+    let realm = try Realm(configuration: config)
+    try realm.write { try realm.add(object) }
+    return object
+}
+
 /// Runs `read` inside `withObservationTracking` and returns a signal fired by its `onChange`.
 @MainActor
 func track(_ read: @escaping @MainActor () -> Void) -> Signal {
