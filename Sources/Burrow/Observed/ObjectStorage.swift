@@ -38,7 +38,7 @@ final class ObjectStorage<Value: AnyObject>: ObservedStorage {
             return kind.isInvalidated(current) ? placeholder : current
         }
         set {
-            current = newValue
+            current = kind.thaw(newValue)
             stopFollowing()
             followIfManaged()
             changed()

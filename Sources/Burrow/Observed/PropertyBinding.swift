@@ -69,6 +69,23 @@ extension Binding where Value: ObjectBase {
     }
 }
 
+extension Binding {
+    /// A binding to the property `member` of the bound projection: assigning it writes the
+    /// root object's property in one quick write (`$card.label` of `@StateRealmObject var
+    /// card`), a plain assignment while the root is unmanaged.
+    @MainActor
+    public subscript<Root: ObjectBase, V>(dynamicMember member: ReferenceWritableKeyPath<Value, V>) -> Binding<V> where Value: Projection<Root> {
+        PropertyBinding.make(wrappedValue, member, realm: { $0.realm }, isInvalidated: { $0.isInvalidated }, reporter: quickWriteReporter)
+    }
+
+    /// A binding to the equatable property `member` of the bound projection: assigning the
+    /// value it already has writes nothing.
+    @MainActor
+    public subscript<Root: ObjectBase, V: Equatable>(dynamicMember member: ReferenceWritableKeyPath<Value, V>) -> Binding<V> where Value: Projection<Root> {
+        PropertyBinding.make(wrappedValue, member, realm: { $0.realm }, isInvalidated: { $0.isInvalidated }, skipsEqual: { $0 == $1 }, reporter: quickWriteReporter)
+    }
+}
+
 extension _OptionalPersistable where Self: ObjectBase {
     /// A binding to the property `keyPath` of this object, for a control that takes a
     /// `Binding` (`TextField("Name", text: dog.bind(\.name))`): assigning it writes the

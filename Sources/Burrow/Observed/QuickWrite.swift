@@ -33,11 +33,18 @@ enum QuickWrite {
     static func thawingFrozen<E>(_ element: E, into realm: Realm?) throws(RealmError) -> E {
         guard let object = element as? ObjectBase, let state = object._state, case .frozen(let version) = state.source else { return element }
         guard let realm else {
-            throw RealmError(.invalidObject, "A frozen \(E.self) cannot go into an unmanaged collection; pass the live or an unmanaged object.")
+            throw RealmError.frozenIntoUnmanaged(type(of: object))
         }
         guard let live = realm.liveObject(of: type(of: object), frozenAt: version, tableId: state.table.id, key: state.key) as? E else {
-            throw RealmError.deletedSince(E.self)
+            throw RealmError.deletedSince(type(of: object))
         }
         return live
+    }
+}
+
+extension RealmError {
+    /// The error of a quick write that puts a frozen object into an unmanaged collection.
+    static func frozenIntoUnmanaged(_ type: Any.Type) -> RealmError {
+        RealmError(.invalidObject, "A frozen \(type) cannot go into an unmanaged collection; pass the live or an unmanaged object.")
     }
 }
