@@ -84,6 +84,33 @@ extension Binding {
     public subscript<Root: ObjectBase, V: Equatable>(dynamicMember member: ReferenceWritableKeyPath<Value, V>) -> Binding<V> where Value: Projection<Root> {
         PropertyBinding.make(wrappedValue, member, realm: { $0.realm }, isInvalidated: { $0.isInvalidated }, skipsEqual: { $0 == $1 }, reporter: quickWriteReporter)
     }
+
+    /// Deletes the bound projection's root object from its realm in one quick write.
+    @MainActor
+    public func delete<Root: ObjectBase>() where Value: Projection<Root> {
+        let root = wrappedValue.rootObject
+        guard !root.isInvalidated else { return }
+        QuickWrite.perform(in: root.realm, silencing: quickWriteReporter?.followedToken, reportingTo: quickWriteReporter) { try root.realm?.delete(root) }
+    }
+}
+
+extension _ProjectionRoot {
+    /// A binding to the projected property `keyPath`, for a control that takes a `Binding`
+    /// (`TextField("Label", text: card.bind(\.label))`): assigning it writes the root
+    /// object's property in one quick write. A failed write changes nothing and is logged
+    /// (`Logger`). Main actor.
+    @MainActor
+    public func bind<V: Equatable>(_ keyPath: ReferenceWritableKeyPath<Self, V>) -> Binding<V> {
+        PropertyBinding.make(
+            self, keyPath, realm: { $0._projectedObject.realm }, isInvalidated: { $0._projectedObject.isInvalidated }, skipsEqual: { $0 == $1 },
+            reporter: nil)
+    }
+
+    /// A binding to the projected property `keyPath`, of any type.
+    @MainActor
+    public func bind<V>(_ keyPath: ReferenceWritableKeyPath<Self, V>) -> Binding<V> {
+        PropertyBinding.make(self, keyPath, realm: { $0._projectedObject.realm }, isInvalidated: { $0._projectedObject.isInvalidated }, reporter: nil)
+    }
 }
 
 extension _OptionalPersistable where Self: ObjectBase {

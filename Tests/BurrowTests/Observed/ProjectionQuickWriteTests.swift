@@ -1,0 +1,35 @@
+import Burrow
+import Foundation
+import Testing
+
+/// Quick writes on projections as RealmSwift has them: `$card.delete()` through a
+/// `@StateRealmObject` projection's binding, and `card.bind(\.label)`.
+@MainActor
+@Suite struct ProjectionQuickWriteTests {
+    @Test func bindWritesTheRootsPropertyInOneQuickWrite() throws {
+        let config = observedConfiguration()
+        let realm = try Realm(configuration: config)
+        let dog = try added(QWDog(value: ["name": "Rex", "age": 3]), config)
+        let card = QWDogCard(projecting: dog)
+        let label = card.bind(\.label)
+        label.wrappedValue = "Wolfie"
+        #expect(dog.name == "Wolfie")
+        #expect(label.wrappedValue == "Wolfie")
+        #expect(!realm.isInWriteTransaction)
+        card.bind(\.years).wrappedValue = 4
+        #expect(dog.age == 4)
+    }
+
+    @Test func deleteRemovesTheRootObject() throws {
+        let config = observedConfiguration()
+        let realm = try Realm(configuration: config)
+        let dog = try added(QWDog(value: ["name": "Rex"]), config)
+        @StateRealmObject var card = QWDogCard(projecting: dog)
+        $card.delete()
+        #expect(dog.isInvalidated)
+        #expect(realm.objects(QWDog.self).isEmpty)
+        #expect(_card.error == nil)
+        $card.delete()
+        #expect(_card.error == nil, "deleting what is already deleted does nothing")
+    }
+}
