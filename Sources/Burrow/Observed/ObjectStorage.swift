@@ -106,42 +106,44 @@ extension ObjectStorage {
     }
 }
 
+@MainActor
 extension ObjectStorage.Kind {
     /// A `List`: followed through its `changes(keyPaths:)`; an empty unmanaged list once its
     /// object is deleted.
     static func list<E>() -> Self where Value == List<E> {
-        Self(
-            realm: { $0.realm }, isInvalidated: { $0.isInvalidated },
-            follow: { list, storage in
-                storage.followCollection(list.changes(keyPaths: storage.keyPaths), realm: list.realm) { change in
-                    if case .error(let error) = change { return error }
-                    return nil
-                }
-            }, placeholder: { List() })
+        collection(placeholder: { List() }, stream: { $0.changes(keyPaths: $1) }, realm: { $0.realm }, isInvalidated: { $0.isInvalidated }) {
+            if case .error(let error) = $0 { return error }
+            return nil
+        }
     }
 
     /// A `MutableSet`, followed as a list is.
     static func set<E>() -> Self where Value == MutableSet<E> {
-        Self(
-            realm: { $0.realm }, isInvalidated: { $0.isInvalidated },
-            follow: { set, storage in
-                storage.followCollection(set.changes(keyPaths: storage.keyPaths), realm: set.realm) { change in
-                    if case .error(let error) = change { return error }
-                    return nil
-                }
-            }, placeholder: { MutableSet() })
+        collection(placeholder: { MutableSet() }, stream: { $0.changes(keyPaths: $1) }, realm: { $0.realm }, isInvalidated: { $0.isInvalidated }) {
+            if case .error(let error) = $0 { return error }
+            return nil
+        }
     }
 
     /// A `Map`, followed as a list is.
     static func map<K, V>() -> Self where Value == Map<K, V> {
+        collection(placeholder: { Map() }, stream: { $0.changes(keyPaths: $1) }, realm: { $0.realm }, isInvalidated: { $0.isInvalidated }) {
+            if case .error(let error) = $0 { return error }
+            return nil
+        }
+    }
+
+    /// A collection followed through the change stream `stream` gives, whose elements
+    /// `error` reads errors from.
+    private static func collection<Change: Sendable>(
+        placeholder: @escaping () -> Value, stream: @escaping (Value, [String]?) -> ChangeStream<Change>, realm: @escaping (Value) -> Realm?,
+        isInvalidated: @escaping (Value) -> Bool, error: @escaping (Change) -> RealmError?
+    ) -> Self {
         Self(
-            realm: { $0.realm }, isInvalidated: { $0.isInvalidated },
-            follow: { map, storage in
-                storage.followCollection(map.changes(keyPaths: storage.keyPaths), realm: map.realm) { change in
-                    if case .error(let error) = change { return error }
-                    return nil
-                }
-            }, placeholder: { Map() })
+            realm: realm, isInvalidated: isInvalidated,
+            follow: { collection, storage in
+                storage.followCollection(stream(collection, storage.keyPaths), realm: realm(collection), isError: error)
+            }, placeholder: placeholder)
     }
 
     /// A projection: followed through its root object's changes; a projection of a new

@@ -68,21 +68,15 @@ public struct ObservedResults<ResultType: Object>: BoundCollection {
     /// The query string the results are filtered by; setting it shows the new results.
     /// Exclusive with `where`.
     public var filter: String? {
-        get {
-            if case .string(let format)? = storage.query.filter { return format }
-            return nil
-        }
-        nonmutating set { storage.query.filter = newValue.map { .string($0) } }
+        get { storage.filterFormat }
+        nonmutating set { storage.filterFormat = newValue }
     }
 
     /// The typed query the results are filtered by; setting it shows the new results.
     /// Exclusive with `filter`.
     public var `where`: ((Burrow.Query<ResultType>) -> Burrow.Query<Bool>)? {
-        get {
-            if case .typed(let query)? = storage.query.filter { return query }
-            return nil
-        }
-        nonmutating set { storage.query.filter = newValue.map { .typed($0) } }
+        get { storage.typedFilter }
+        nonmutating set { storage.typedFilter = newValue }
     }
 
     /// The sort of the results; setting it shows the results sorted anew.

@@ -101,21 +101,15 @@ public struct ObservedSectionedResults<Key: Hashable & Sendable, ResultType: Obj
     /// The query string the objects are filtered by; setting it shows the new sections.
     /// Exclusive with `where`.
     public var filter: String? {
-        get {
-            if case .string(let format)? = storage.query.filter { return format }
-            return nil
-        }
-        nonmutating set { storage.query.filter = newValue.map { .string($0) } }
+        get { storage.filterFormat }
+        nonmutating set { storage.filterFormat = newValue }
     }
 
     /// The typed query the objects are filtered by; setting it shows the new sections.
     /// Exclusive with `filter`.
     public var `where`: ((Burrow.Query<ResultType>) -> Burrow.Query<Bool>)? {
-        get {
-            if case .typed(let query)? = storage.query.filter { return query }
-            return nil
-        }
-        nonmutating set { storage.query.filter = newValue.map { .typed($0) } }
+        get { storage.typedFilter }
+        nonmutating set { storage.typedFilter = newValue }
     }
 
     /// The sort of the objects, whose first descriptor decides the sections' order; setting it

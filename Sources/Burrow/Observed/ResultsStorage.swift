@@ -23,6 +23,26 @@ final class ResultsStorage<T: Object>: ObservedStorage {
             changed()
         }
     }
+    /// The query string of the filter, nil if the filter is typed or absent; setting it
+    /// replaces the filter.
+    var filterFormat: String? {
+        get {
+            if case .string(let format)? = query.filter { return format }
+            return nil
+        }
+        set { query.filter = newValue.map { .string($0) } }
+    }
+
+    /// The typed query of the filter, nil if the filter is a string or absent; setting it
+    /// replaces the filter.
+    var typedFilter: ((Burrow.Query<T>) -> Burrow.Query<Bool>)? {
+        get {
+            if case .typed(let isIncluded)? = query.filter { return isIncluded }
+            return nil
+        }
+        set { query.filter = newValue.map { .typed($0) } }
+    }
+
     private var current: Results<T>?
     /// How many times the query changed: results made for another generation are stale.
     private(set) var generation = 0
