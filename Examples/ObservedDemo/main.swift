@@ -82,22 +82,6 @@ final class Screen {
 
 func step(_ text: String) { print("> " + text) }
 
-/// Deletes the file once the wrappers' follower tasks, which end on the main actor after the
-/// wrappers go, have let it go (waiting up to two seconds).
-@MainActor
-func deleteWhenReleased(_ configuration: Realm.Configuration) async throws {
-    for _ in 0..<2_000 {
-        do {
-            try Realm.deleteFiles(for: configuration)
-            return
-        } catch {
-            guard error.code == .alreadyOpen else { throw error }
-        }
-        try await Task.sleep(for: .milliseconds(1))
-    }
-    try Realm.deleteFiles(for: configuration)
-}
-
 /// A `RealmActor` adds Fido; the screen draws when Observation reports it.
 @MainActor
 func commitFromAnActor(_ configuration: Realm.Configuration, reachingScreen screen: Screen) async throws {
@@ -154,12 +138,12 @@ do {
     model!.delete(atOffsets: [0])
     await screen!.nextState()
 
-    // The screen goes: its wrappers stop following, and once their tasks have ended on the
-    // main actor nothing holds the file.
+    // The screen goes, and its wrappers with it: they end their streams as they go, so
+    // nothing holds the file.
     screen = nil
     model = nil
     _ = (screen, model)
-    try await deleteWhenReleased(configuration)
+    try Realm.deleteFiles(for: configuration)
     if let directory { try FileManager.default.removeItem(at: directory) }
     print("removed \(fileURL.path)")
 } catch {

@@ -48,11 +48,14 @@ final class ChangeHub: Sendable {
         var sequence: UInt64 = 0
     }
 
-    let storage: Storage
+    /// The file's storage, by identity only: a hub does not keep its file open. (Its entry in
+    /// the table goes with its last stream, and each registered stream's baseline keeps the
+    /// storage alive, so the identity is never that of another storage.)
+    let storageID: ObjectIdentifier
     private let state = Locked(State())
 
     private init(storage: Storage) {
-        self.storage = storage
+        storageID = ObjectIdentifier(storage)
     }
 
     // MARK: The table of hubs
@@ -94,7 +97,7 @@ final class ChangeHub: Sendable {
                 return (state.waiters.removeValue(forKey: id) ?? [], state.streams.isEmpty)
             }
             for continuation in waiter { continuation.resume() }
-            if isEmpty, hubs[ObjectIdentifier(storage)] === self { hubs[ObjectIdentifier(storage)] = nil }
+            if isEmpty, hubs[storageID] === self { hubs[storageID] = nil }
         }
     }
 

@@ -164,11 +164,19 @@ final class StreamCore<Element: Sendable>: Sendable {
         return reading.sequence
     }
 
+    /// Ends the stream now, from any thread: it lets go of the version it holds and leaves its
+    /// hub, and a waiting iteration returns nil. (An observed wrapper that goes ends its stream
+    /// so, rather than when its follower task next runs.)
+    func end() {
+        _ = finish()
+    }
+
     private func finish() -> Element? {
         let wasRegistered = state.withLock { state in
             defer {
                 state.isFinished = true
                 state.observer = nil
+                state.ready = []
             }
             return !state.isFinished
         }

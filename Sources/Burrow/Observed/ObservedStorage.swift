@@ -63,6 +63,7 @@ class ObservedStorage: Observable {
         followedToken = stream.token
         let weakRealm = WeakRealm(realm)
         follower.start(
+            stream.core.end,
             Task { @MainActor [weak self] in
                 var skipping = skipsFirst
                 for await element in stream {
@@ -120,22 +121,28 @@ private final class WeakRealm: @unchecked Sendable {
     init(_ realm: Realm?) { self.realm = realm }
 }
 
-/// The task that follows a wrapper's stream, stopped when its storage goes. `Sendable`, so
-/// that the storage's deinit, which runs on any thread, can stop it.
+/// The task that follows a wrapper's stream, and the stream's end, both stopped when its
+/// storage goes: ending the stream at once lets go of the version it holds, so the file is
+/// free as soon as the wrapper and its realm are. `Sendable`, so that the storage's deinit,
+/// which runs on any thread, can stop it.
 private final class Follower: Sendable {
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let following = Mutex<(task: Task<Void, Never>, end: @Sendable () -> Void)?>(nil)
 
-    func start(_ new: Task<Void, Never>) {
-        task.withLock { task in
-            defer { task = new }
-            return task
-        }?.cancel()
+    func start(_ end: @escaping @Sendable () -> Void, _ task: Task<Void, Never>) {
+        let old = following.withLock { following in
+            defer { following = (task, end) }
+            return following
+        }
+        old?.task.cancel()
+        old?.end()
     }
 
     func stop() {
-        task.withLock { task in
-            defer { task = nil }
-            return task
-        }?.cancel()
+        let old = following.withLock { following in
+            defer { following = nil }
+            return following
+        }
+        old?.task.cancel()
+        old?.end()
     }
 }

@@ -1,0 +1,22 @@
+import Burrow
+import Foundation
+import Testing
+
+/// A wrapper that goes lets go of its file at once: its stream ends with it, so the file can be
+/// deleted right after, without waiting for the follower task to run.
+@MainActor
+@Suite struct ObservedReleaseTests {
+    private func observeAndDrop(_ config: Realm.Configuration) throws {
+        @ObservedResults(QWDog.self, configuration: config) var dogs
+        $dogs.append(QWDog(value: ["name": "Rex"]))
+        @ObservedRealmObject var rex = dogs[0]
+        $rex.name.wrappedValue = "Wolfie"
+        #expect(dogs.map(\.name) == ["Wolfie"])
+    }
+
+    @Test func droppedWrappersFreeTheFileAtOnce() throws {
+        let config = observedConfiguration()
+        try observeAndDrop(config)
+        #expect(try Realm.deleteFiles(for: config))
+    }
+}
