@@ -30,7 +30,8 @@ final class ObjectStorage<Value: AnyObject>: ObservedStorage {
     }
 
     /// The value as the wrapper shows it: itself, or a new unmanaged value once it was
-    /// deleted. Starts following it once it is managed.
+    /// deleted. Starts following it once it is managed. A frozen value assigned is thawed, as
+    /// one given to the initializer is.
     var value: Value {
         get {
             accessed()
@@ -38,7 +39,7 @@ final class ObjectStorage<Value: AnyObject>: ObservedStorage {
             return kind.isInvalidated(current) ? placeholder : current
         }
         set {
-            current = newValue
+            current = kind.thaw(newValue)
             stopFollowing()
             followIfManaged()
             changed()

@@ -46,8 +46,9 @@ public struct ObservedRealmObject<ObjectType: AnyObject> {
         nonmutating set { storage.value = newValue }
     }
 
-    /// Bindings to the object's properties (`$dog.name`), its quick writes and `error`.
-    public var projectedValue: Wrapper { Wrapper(wrappedValue: storage.raw, storage: storage) }
+    /// Bindings to the object's properties (`$dog.name`), its quick writes and `error`; once
+    /// the object is deleted, bindings to the new unmanaged object the wrapper shows.
+    public var projectedValue: Wrapper { Wrapper(wrappedValue: storage.isInvalidated ? storage.value : storage.raw, storage: storage) }
 
     /// The error of the last quick write that failed (nil once one succeeds). Observable.
     public var error: RealmError? { storage.error }

@@ -9,7 +9,8 @@ import Synchronization
 /// SwiftUI); each commit that changes what the wrapper follows, from any actor, calls the
 /// `onChange` of those reads once the main actor takes the change in. A quick write made
 /// through the wrapper reports its change at once, and the stream leaves that write out
-/// (`withoutNotifying:` its token), so it is not reported twice.
+/// (`withoutNotifying:` its token), so it is not reported twice; one made inside the caller's
+/// open write transaction joins it and is reported by its commit, as other changes are.
 ///
 /// Isolation: the main actor, where the wrapper's realm (`Realm()` there) lives.
 @MainActor
@@ -105,10 +106,11 @@ class ObservedStorage: Observable {
         QuickWrite.perform(in: realm, silencing: followedToken, reportingTo: self, change)
     }
 
-    /// Takes the result of a quick write: its error, or that it succeeded.
-    final func finishQuickWrite(_ failure: RealmError?) {
+    /// Takes the result of a quick write: its error, or that it succeeded, and, if
+    /// `reportsChange`, that the value changed.
+    final func finishQuickWrite(_ failure: RealmError?, reportsChange: Bool) {
         if failure != nil || lastError != nil { error = failure }
-        changed()
+        if reportsChange { changed() }
     }
 }
 

@@ -8,11 +8,15 @@ enum QuickWrite {
     /// Runs `change` in one write transaction of `realm`, made `withoutNotifying:` `token`,
     /// or directly where `realm` is nil (the value is unmanaged) or already in a write
     /// transaction (the change joins it, and a failure is thrown by its commit). Reports the
-    /// outcome to `reporter`.
+    /// outcome to `reporter`: the error at once, the change at once unless it joined an open
+    /// transaction, whose commit reports it.
     static func perform(in realm: Realm?, silencing token: ChangeToken?, reportingTo reporter: ObservedStorage?, _ change: () throws -> Void) {
         var failure: RealmError?
+        // A change that joins the caller's open transaction is reported by its commit (through
+        // the wrapper's stream), not now: a cancelled transaction then shows nothing it undid.
+        let joinsOpenWrite = realm?.isInWriteTransaction ?? false
         do {
-            if let realm, !realm.isInWriteTransaction {
+            if let realm, !joinsOpenWrite {
                 try realm.write(withoutNotifying: token.map { [$0] } ?? []) { try change() }
             } else {
                 try change()
@@ -21,9 +25,19 @@ enum QuickWrite {
             failure = RealmError(wrapping: error)
         }
         if let reporter {
-            reporter.finishQuickWrite(failure)
+            reporter.finishQuickWrite(failure, reportsChange: !joinsOpenWrite)
         } else if let failure {
             Logger.log(.error, "A quick write failed and changed nothing: \(failure.description)")
+        }
+    }
+
+    /// Throws if what a quick write changes was deleted: the write transaction reads the
+    /// newest version, where another actor's commit may have deleted it since the wrapper's
+    /// realm last refreshed. Call first in the change, before reading what it changes.
+    /// `what` names it in the error ("Dog", "object holding the List<Dog>").
+    static func requireValid(_ isInvalidated: Bool, _ what: @autoclosure () -> String) throws(RealmError) {
+        if isInvalidated {
+            throw RealmError(.invalidObject, "The \(what()) was deleted, by a commit made before this change could be written; nothing was changed.")
         }
     }
 
