@@ -43,11 +43,17 @@ enum QuickWrite {
 
     /// `element`, or, if it is a frozen object (`Frozen.frozenObject`), its live object in
     /// `realm`, as RealmSwift's quick writes thaw frozen objects. Throws if a frozen object
-    /// has no live object there (deleted since, or of another file) or no realm to go to.
+    /// has no live object there (deleted since), belongs to another file, or has no realm to
+    /// go to.
     static func thawingFrozen<E>(_ element: E, into realm: Realm?) throws(RealmError) -> E {
         guard let object = element as? ObjectBase, let state = object._state, case .frozen(let version) = state.source else { return element }
         guard let realm else {
             throw RealmError(.invalidObject, "A frozen \(E.self) cannot go into an unmanaged collection; pass the live or an unmanaged object.")
+        }
+        guard version.snapshotReader.snapshot.storage === realm.storage else {
+            throw RealmError(
+                .invalidObject,
+                "The frozen \(E.self) belongs to another file than \(realm.displayName); nothing was changed. Use create(_:value:update:) to copy it into this realm.")
         }
         guard let live = realm.liveObject(of: type(of: object), frozenAt: version, tableId: state.table.id, key: state.key) as? E else {
             throw RealmError.deletedSince(E.self)

@@ -113,6 +113,27 @@ import Testing
         #expect(owner.name == "Bo")
     }
 
+    @Test func frozenObjectOfAnotherFileIsReportedAsSuch() throws {
+        let config = configuration()
+        let other = try Realm(configuration: configuration("otherFile"))
+        let foreign = Dog(value: ["name": "Far"])
+        try other.write { try other.add(foreign) }
+        let frozen = try foreign.freeze().frozenObject
+        let realm = try Realm(configuration: config)
+        let owner = HostileOwner(value: ["id": 1])
+        try realm.write { try realm.add(owner) }
+        @ObservedRealmObject var observed = owner
+        $observed.dogs.append(frozen)
+        #expect($observed.error?.code == .invalidObject)
+        #expect($observed.error?.description.contains("another file") == true, "\($observed.error?.description ?? "")")
+        #expect(owner.dogs.isEmpty)
+        @ObservedResults(Dog.self, configuration: config) var dogs
+        $dogs.append(frozen)
+        #expect($dogs.error?.description.contains("another file") == true)
+        #expect(dogs.isEmpty)
+        #expect(other.objects(Dog.self).count == 1)
+    }
+
     @Test func quickWriteInsideTheCallersTransactionIsReportedByItsCommit() async throws {
         let config = configuration()
         let realm = try Realm(configuration: config)
