@@ -68,11 +68,18 @@ final class ObjectStorage<Value: AnyObject>: ObservedStorage {
         followIfManaged()
     }
 
+    /// Follows the value if it is managed; inside an open write (where a stream cannot start),
+    /// once it ends.
     private func followIfManaged() {
-        guard !isFollowing, let realm = kind.realm(current), !realm.isInWriteTransaction, !realm.isFrozen,
-            !kind.isInvalidated(current)
-        else { return }
+        guard !isFollowing, let realm = kind.realm(current), !realm.isFrozen, !kind.isInvalidated(current) else { return }
         isFollowing = true
+        guard !realm.isInWriteTransaction else {
+            followOnceWriteEnds(realm) { [weak self] in
+                self?.isFollowing = false
+                self?.followIfManaged()
+            }
+            return
+        }
         kind.follow(current, self)
     }
 

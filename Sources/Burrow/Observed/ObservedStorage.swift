@@ -77,6 +77,26 @@ class ObservedStorage: Observable {
             })
     }
 
+    /// Runs `start` (which starts following) once `realm`'s open write transaction ends, since
+    /// a stream cannot start inside one, then reports a change: what that transaction
+    /// committed, and commits of other actors since, came before the stream. Cancelled as a
+    /// follower is (the storage goes, or stops following).
+    final func followOnceWriteEnds(_ realm: Realm, _ start: @escaping @MainActor () -> Void) {
+        let weakRealm = WeakRealm(realm)
+        follower.start(
+            Task { @MainActor [weak self] in
+                // Most transactions end before the main actor's next turn; one held across
+                // suspensions is checked each millisecond.
+                await Task.yield()
+                while weakRealm.realm?.isInWriteTransaction == true, !Task.isCancelled {
+                    try? await Task.sleep(nanoseconds: 1_000_000)
+                }
+                guard let self, !Task.isCancelled else { return }
+                start()
+                self.changed()
+            })
+    }
+
     /// Stops following any stream.
     final func stopFollowing() {
         followedToken = nil

@@ -75,11 +75,19 @@ final class ResultsStorage<T: Object>: ObservedStorage {
         }
     }
 
-    /// Follows the changes of `results`, unless a write is open (a stream cannot start inside
-    /// one); the next read tries again.
+    /// Follows the changes of `results`; inside an open write (where a stream cannot start),
+    /// once it ends.
     private func startFollowing(_ results: Results<T>) {
-        guard let realm = results.realm, !realm.isInWriteTransaction else { return }
+        guard let realm = results.realm else { return }
         isFollowing = true
+        guard !realm.isInWriteTransaction else {
+            followOnceWriteEnds(realm) { [weak self] in
+                guard let self else { return }
+                self.isFollowing = false
+                if let current = self.current { self.startFollowing(current) }
+            }
+            return
+        }
         follow(results.changes(keyPaths: keyPaths), refreshing: realm, skipsFirst: true) { change throws(RealmError) in
             switch change {
             case .initial: return false

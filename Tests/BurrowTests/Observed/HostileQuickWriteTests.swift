@@ -158,6 +158,35 @@ import Testing
         #expect(dogs.count == 1)
     }
 
+    @Test(.timeLimit(.minutes(1))) func wrappersFirstReadInsideAWriteFollowTheCommitsAfterIt() async throws {
+        let config = configuration()
+        let realm = try Realm(configuration: config)
+        let owner = HostileOwner(value: ["id": 1])
+        try realm.write { try realm.add(owner) }
+        @ObservedResults(Dog.self, configuration: config) var dogs
+        @ObservedRealmObject var observed = owner
+        let dogsChanged = Signal()
+        let ownerChanged = Signal()
+        try realm.beginWrite()
+        // A view drawn while the transaction is open reads the wrappers first here, where no
+        // change stream can start.
+        withObservationTracking { _ = dogs.count } onChange: { dogsChanged.fire() }
+        withObservationTracking { _ = observed.name } onChange: { ownerChanged.fire() }
+        try realm.commitWrite()
+        await dogsChanged.wait()
+        await ownerChanged.wait()
+        let fromActor = Signal()
+        withObservationTracking { _ = (dogs.count, observed.name) } onChange: { fromActor.fire() }
+        let db = try await RealmActor(configuration: config)
+        try await db.asyncWrite { realm in
+            try realm.add(Dog())
+            realm.object(ofType: HostileOwner.self, forPrimaryKey: 1)?.name = "Ann"
+        }
+        await fromActor.wait()
+        #expect(dogs.count == 1)
+        #expect(observed.name == "Ann")
+    }
+
     @Test func droppedWrappersLeaveTheFilesChangeHub() async throws {
         let config = configuration()
         let realm = try Realm(configuration: config)
