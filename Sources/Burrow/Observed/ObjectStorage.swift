@@ -55,6 +55,12 @@ final class ObjectStorage<Value: AnyObject>: ObservedStorage {
     /// Whether the value was deleted (or its realm closed).
     var isInvalidated: Bool { kind.isInvalidated(current) }
 
+    /// The realm of `value`, a value this storage showed (nil while unmanaged).
+    func realm(of value: Value) -> Realm? { kind.realm(value) }
+
+    /// Whether `value`, a value this storage showed, was deleted (or its realm closed).
+    func isInvalidated(_ value: Value) -> Bool { kind.isInvalidated(value) }
+
     /// Brings the value's realm to its newest version and follows the value if it became
     /// managed.
     func update() {

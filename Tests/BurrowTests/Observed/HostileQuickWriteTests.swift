@@ -78,11 +78,9 @@ import Testing
         @ObservedRealmObject var observedDog = dog
         @ObservedRealmObject var observedOwner = owner
         try await deleteFromAnotherActor(config)
-        try realm.refresh()
+        _ = realm.refresh()
         #expect(dog.isInvalidated)
         #expect($observedDog.name.wrappedValue == "", "the new unmanaged Dog the wrapper shows")
-        $observedDog.name.wrappedValue = "ignored"
-        #expect(observedDog.name == "")
 
         let other = try Realm(configuration: configuration("invalidated"))
         let kept = HostileOwner(value: ["id": 2, "name": "Bo"])
@@ -92,6 +90,27 @@ import Testing
         #expect(kept.isInvalidated)
         #expect($observedKept.name.wrappedValue == "")
         #expect(observedOwner.name == "")
+    }
+
+    @Test func aBindingKeptAcrossReassigningTheWrapperWritesItsOwnObject() throws {
+        let config = configuration()
+        let realm = try Realm(configuration: config)
+        let first = HostileOwner(value: ["id": 1])
+        try realm.write { try realm.add(first) }
+        @ObservedRealmObject var observed = first
+        let firstName = $observed.name
+        observed = HostileOwner(value: ["id": 2])
+        // The wrapper now shows an unmanaged object; the binding still writes the managed one,
+        // in a write transaction of its realm.
+        firstName.wrappedValue = "Ann"
+        #expect(first.name == "Ann")
+        #expect(firstName.wrappedValue == "Ann")
+        #expect($observed.error == nil)
+        #expect(!realm.isInWriteTransaction)
+        #expect(observed.name == "")
+        try realm.write { try realm.delete(first) }
+        firstName.wrappedValue = "ignored"
+        #expect(firstName.wrappedValue == "Ann", "a deleted object's binding keeps its last value")
     }
 
     @Test func frozenObjectsAreThawedForBindings() throws {
