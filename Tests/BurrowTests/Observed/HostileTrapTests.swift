@@ -9,14 +9,21 @@ import Testing
         result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
     }
 
+    /// A `HostileOwner` added to a new in-memory realm named `name` (in the child process).
+    @MainActor
+    private static func addedOwner(_ name: String) throws -> HostileOwner {
+        var config = Realm.Configuration(inMemoryIdentifier: name)
+        config.objectTypes = [HostileOwner.self, Dog.self, DogToy.self, Person.self, Address.self]
+        let realm = try Realm(configuration: config)
+        let owner = HostileOwner(value: ["id": 1])
+        try realm.write { try realm.add(owner) }
+        return owner
+    }
+
     @Test func assigningTheObservedObjectsPropertyOutsideAWriteTraps() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             try await MainActor.run {
-                var config = Realm.Configuration(inMemoryIdentifier: "hostile-trap-assign")
-                config.objectTypes = [HostileOwner.self, Dog.self, DogToy.self, Person.self, Address.self]
-                let realm = try Realm(configuration: config)
-                let owner = HostileOwner(value: ["id": 1])
-                try realm.write { try realm.add(owner) }
+                let owner = try Self.addedOwner("hostile-trap-assign")
                 @ObservedRealmObject var observed = owner
                 observed.name = "not through the binding"
             }
@@ -27,11 +34,7 @@ import Testing
     @Test func assigningThroughTheBindingIsAQuickWrite() async throws {
         await #expect(processExitsWith: .success) {
             try await MainActor.run {
-                var config = Realm.Configuration(inMemoryIdentifier: "hostile-trap-binding")
-                config.objectTypes = [HostileOwner.self, Dog.self, DogToy.self, Person.self, Address.self]
-                let realm = try Realm(configuration: config)
-                let owner = HostileOwner(value: ["id": 1])
-                try realm.write { try realm.add(owner) }
+                let owner = try Self.addedOwner("hostile-trap-binding")
                 @ObservedRealmObject var observed = owner
                 $observed.name.wrappedValue = "through the binding"
                 guard owner.name == "through the binding" else { exit(3) }
