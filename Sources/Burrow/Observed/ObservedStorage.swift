@@ -18,6 +18,12 @@ class ObservedStorage: Observable {
     private let registrar = ObservationRegistrar()
     private var revision: UInt64 = 0
     private var lastError: RealmError?
+    /// The parts of the value that cannot be shown now, whose error `error` holds until each
+    /// can be again (or a quick write or a change reports another outcome).
+    private var failingParts: Set<ShownPart> = []
+
+    /// What a wrapper shows that can fail to be made: its query's results, its sections.
+    enum ShownPart { case query, sections }
     /// The task following the current stream; cancelled when the storage goes or follows
     /// another stream.
     private let follower = Follower()
@@ -37,6 +43,17 @@ class ObservedStorage: Observable {
         }
         set {
             registrar.withMutation(of: self, keyPath: \.error) { lastError = newValue }
+        }
+    }
+
+    /// Reports whether `part` of the value could be made: its `failure` is shown in `error`;
+    /// once every part that failed is made again, `error` is nil again.
+    final func reportShown(_ part: ShownPart, failure: RealmError?) {
+        if let failure {
+            failingParts.insert(part)
+            error = failure
+        } else if failingParts.remove(part) != nil, failingParts.isEmpty {
+            error = nil
         }
     }
 
@@ -112,6 +129,7 @@ class ObservedStorage: Observable {
             _ = try realm?.refreshIfUsable()
             if try receive(element) { changed() }
         } catch {
+            failingParts.removeAll()
             self.error = error
             changed()
         }
@@ -129,6 +147,7 @@ class ObservedStorage: Observable {
     /// Takes the result of a quick write: its error, or that it succeeded, and, if
     /// `reportsChange`, that the value changed.
     final func finishQuickWrite(_ failure: RealmError?, reportsChange: Bool) {
+        failingParts.removeAll()
         if failure != nil || lastError != nil { error = failure }
         if reportsChange { changed() }
     }

@@ -54,7 +54,7 @@ final class ResultsStorage<T: Object>: ObservedStorage {
     }
 
     /// The results of the query on the main actor's realm; none, with `error` set, if the
-    /// query cannot run.
+    /// query cannot run (and `error` cleared of that once a query runs again).
     private func make() -> Results<T> {
         let realm = ObservedRealm.open(configuration)
         let all = realm.objects(T.self)
@@ -68,9 +68,10 @@ final class ResultsStorage<T: Object>: ObservedStorage {
             for descriptor in query.sortDescriptors {
                 _ = try QueryValidator.checkSingleValued(descriptor.keyPath, in: ClassInfo.of(T.self), purpose: "sort")
             }
+            reportShown(.query, failure: nil)
             return query.sortDescriptors.isEmpty ? results : results.sorted(by: query.sortDescriptors)
         } catch {
-            self.error = error
+            reportShown(.query, failure: error)
             return all.appending(.filter(.constant(false)))
         }
     }
