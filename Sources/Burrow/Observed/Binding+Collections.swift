@@ -20,7 +20,10 @@ extension Binding {
     @MainActor
     public func append<E>(_ element: E) where Value == List<E> {
         let list = wrappedValue
-        quickWrite(realm: list.realm) { list.append(try QuickWrite.thawingFrozen(element, into: list.realm)) }
+        quickWrite(realm: list.realm) {
+            try QuickWrite.requireValid(list.isInvalidated, "object holding the \(Value.self)")
+            list.append(try QuickWrite.thawingFrozen(element, into: list.realm))
+        }
     }
 
     /// Appends the live object of `frozen`, thawed into the list's realm.
@@ -34,6 +37,7 @@ extension Binding {
     public func remove<E>(at index: Int) where Value == List<E> {
         let list = wrappedValue
         quickWrite(realm: list.realm) {
+            try QuickWrite.requireValid(list.isInvalidated, "object holding the \(Value.self)")
             try QuickWriteOffsets.check(index, count: list.count)
             list.remove(at: index)
         }
@@ -44,6 +48,7 @@ extension Binding {
     public func remove<E>(atOffsets offsets: IndexSet) where Value == List<E> {
         let list = wrappedValue
         quickWrite(realm: list.realm) {
+            try QuickWrite.requireValid(list.isInvalidated, "object holding the \(Value.self)")
             try QuickWriteOffsets.check(offsets, count: list.count)
             for offset in offsets.reversed() { list.remove(at: offset) }
         }
@@ -56,6 +61,7 @@ extension Binding {
     public func move<E>(fromOffsets offsets: IndexSet, toOffset destination: Int) where Value == List<E> {
         let list = wrappedValue
         quickWrite(realm: list.realm) {
+            try QuickWrite.requireValid(list.isInvalidated, "object holding the \(Value.self)")
             try QuickWriteOffsets.check(offsets, count: list.count, allowingEnd: destination)
             for (from, to) in QuickWriteOffsets.moves(of: offsets, to: destination) { list.move(from: from, to: to) }
         }

@@ -30,7 +30,8 @@ final class ObjectStorage<Value: AnyObject>: ObservedStorage {
     }
 
     /// The value as the wrapper shows it: itself, or a new unmanaged value once it was
-    /// deleted. Starts following it once it is managed.
+    /// deleted. Starts following it once it is managed. A frozen value assigned is thawed, as
+    /// one given to the initializer is.
     var value: Value {
         get {
             accessed()
@@ -54,6 +55,12 @@ final class ObjectStorage<Value: AnyObject>: ObservedStorage {
     /// Whether the value was deleted (or its realm closed).
     var isInvalidated: Bool { kind.isInvalidated(current) }
 
+    /// The realm of `value`, a value this storage showed (nil while unmanaged).
+    func realm(of value: Value) -> Realm? { kind.realm(value) }
+
+    /// Whether `value`, a value this storage showed, was deleted (or its realm closed).
+    func isInvalidated(_ value: Value) -> Bool { kind.isInvalidated(value) }
+
     /// Brings the value's realm to its newest version and follows the value if it became
     /// managed.
     func update() {
@@ -67,11 +74,18 @@ final class ObjectStorage<Value: AnyObject>: ObservedStorage {
         followIfManaged()
     }
 
+    /// Follows the value if it is managed; inside an open write (where a stream cannot start),
+    /// once it ends.
     private func followIfManaged() {
-        guard !isFollowing, let realm = kind.realm(current), !realm.isInWriteTransaction, !realm.isFrozen,
-            !kind.isInvalidated(current)
-        else { return }
+        guard !isFollowing, let realm = kind.realm(current), !realm.isFrozen, !kind.isInvalidated(current) else { return }
         isFollowing = true
+        guard !realm.isInWriteTransaction else {
+            followOnceWriteEnds(realm) { [weak self] in
+                self?.isFollowing = false
+                self?.followIfManaged()
+            }
+            return
+        }
         kind.follow(current, self)
     }
 

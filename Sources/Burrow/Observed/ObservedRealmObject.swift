@@ -46,8 +46,9 @@ public struct ObservedRealmObject<ObjectType: AnyObject> {
         nonmutating set { storage.value = newValue }
     }
 
-    /// Bindings to the object's properties (`$dog.name`), its quick writes and `error`.
-    public var projectedValue: Wrapper { Wrapper(wrappedValue: storage.raw, storage: storage) }
+    /// Bindings to the object's properties (`$dog.name`), its quick writes and `error`; once
+    /// the object is deleted, bindings to the new unmanaged object the wrapper shows.
+    public var projectedValue: Wrapper { Wrapper(wrappedValue: storage.isInvalidated ? storage.value : storage.raw, storage: storage) }
 
     /// The error of the last quick write that failed (nil once one succeeds). Observable.
     public var error: RealmError? { storage.error }
@@ -79,14 +80,16 @@ public struct ObservedRealmObject<ObjectType: AnyObject> {
         /// The error of the last quick write that failed (nil once one succeeds). Observable.
         public var error: RealmError? { storage.error }
 
+        /// The realm of the bound object itself: a binding kept after the wrapper was given
+        /// another object still writes the object it was made for, in that object's realm.
         private var realmOf: (ObjectType) -> Realm? {
             let storage = storage
-            return { _ in storage.realm }
+            return { storage.realm(of: $0) }
         }
 
         private var isInvalidated: (ObjectType) -> Bool {
             let storage = storage
-            return { _ in storage.isInvalidated }
+            return { storage.isInvalidated($0) }
         }
     }
 }

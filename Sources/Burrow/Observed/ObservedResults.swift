@@ -15,8 +15,10 @@
 ///
 /// Where RealmSwift's wrapper takes `filter: NSPredicate`, which Foundation lacks on Linux,
 /// this one takes the same format as a query string (`filter: "age < 2"`), as
-/// `Results.filter` does. A filter that cannot be parsed, a sort on an unknown property, or a
-/// realm that cannot be opened show no objects and set `error` (RealmSwift traps).
+/// `Results.filter` does. A filter that cannot be parsed or a sort on an unknown property
+/// shows no objects and sets `error` (RealmSwift traps). A realm that cannot be opened, or a
+/// type that is not among the configuration's `objectTypes`, traps on first read, as in
+/// RealmSwift: the wrapper has no realm or table to show.
 ///
 /// Quick writes through `$dogs` (`append`, `remove`, `remove(atOffsets:)`,
 /// `move(fromOffsets:toOffset:)`) never throw: a failed one changes nothing and sets

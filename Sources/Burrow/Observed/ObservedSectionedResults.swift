@@ -164,7 +164,8 @@ final class SectionsState<Key: Hashable & Sendable, T: Object> {
     }
 
     /// The sections of `storage`'s results, made if the query or the sort changed since the
-    /// last ones; a sectioning that cannot work is reported in `storage.error`.
+    /// last ones; a sectioning that cannot work is reported in `storage.error`, until one
+    /// works again.
     func sectioned(_ storage: ResultsStorage<T>) -> SectionedResults<Key, T> {
         let results = storage.results
         if let made, made.generation == storage.generation { return made.sections }
@@ -175,7 +176,7 @@ final class SectionsState<Key: Hashable & Sendable, T: Object> {
         case .block(let block): sections = results.sectioned(sortDescriptors: sortDescriptors, block)
         }
         made = (storage.generation, sections)
-        if let failure = sections.failure { storage.error = failure }
+        storage.reportShown(.sections, failure: sections.failure)
         return sections
     }
 }

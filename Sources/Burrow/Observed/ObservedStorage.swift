@@ -9,7 +9,8 @@ import Synchronization
 /// SwiftUI); each commit that changes what the wrapper follows, from any actor, calls the
 /// `onChange` of those reads once the main actor takes the change in. A quick write made
 /// through the wrapper reports its change at once, and the stream leaves that write out
-/// (`withoutNotifying:` its token), so it is not reported twice.
+/// (`withoutNotifying:` its token), so it is not reported twice; one made inside the caller's
+/// open write transaction joins it and is reported by its commit, as other changes are.
 ///
 /// Isolation: the main actor, where the wrapper's realm (`Realm()` there) lives.
 @MainActor
@@ -17,6 +18,12 @@ class ObservedStorage: Observable {
     private let registrar = ObservationRegistrar()
     private var revision: UInt64 = 0
     private var lastError: RealmError?
+    /// The parts of the value that cannot be shown now, whose error `error` holds until each
+    /// can be again (or a quick write or a change reports another outcome).
+    private var failingParts: Set<ShownPart> = []
+
+    /// What a wrapper shows that can fail to be made: its query's results, its sections.
+    enum ShownPart { case query, sections }
     /// The task following the current stream; cancelled when the storage goes or follows
     /// another stream.
     private let follower = Follower()
@@ -36,6 +43,17 @@ class ObservedStorage: Observable {
         }
         set {
             registrar.withMutation(of: self, keyPath: \.error) { lastError = newValue }
+        }
+    }
+
+    /// Reports whether `part` of the value could be made: its `failure` is shown in `error`;
+    /// once every part that failed is made again, `error` is nil again.
+    final func reportShown(_ part: ShownPart, failure: RealmError?) {
+        if let failure {
+            failingParts.insert(part)
+            error = failure
+        } else if failingParts.remove(part) != nil, failingParts.isEmpty {
+            error = nil
         }
     }
 
@@ -77,6 +95,26 @@ class ObservedStorage: Observable {
             })
     }
 
+    /// Runs `start` (which starts following) once `realm`'s open write transaction ends, since
+    /// a stream cannot start inside one, then reports a change: what that transaction
+    /// committed, and commits of other actors since, came before the stream. Cancelled as a
+    /// follower is (the storage goes, or stops following).
+    final func followOnceWriteEnds(_ realm: Realm, _ start: @escaping @MainActor () -> Void) {
+        let weakRealm = WeakRealm(realm)
+        follower.start(
+            Task { @MainActor [weak self] in
+                // Most transactions end before the main actor's next turn; one held across
+                // suspensions is checked each millisecond.
+                await Task.yield()
+                while weakRealm.realm?.isInWriteTransaction == true, !Task.isCancelled {
+                    try? await Task.sleep(nanoseconds: 1_000_000)
+                }
+                guard let self, !Task.isCancelled else { return }
+                start()
+                self.changed()
+            })
+    }
+
     /// Stops following any stream.
     final func stopFollowing() {
         followedToken = nil
@@ -92,6 +130,7 @@ class ObservedStorage: Observable {
             _ = try realm?.refreshIfUsable()
             if try receive(element) { changed() }
         } catch {
+            failingParts.removeAll()
             self.error = error
             changed()
         }
@@ -106,10 +145,12 @@ class ObservedStorage: Observable {
         QuickWrite.perform(in: realm, silencing: followedToken, reportingTo: self, change)
     }
 
-    /// Takes the result of a quick write: its error, or that it succeeded.
-    final func finishQuickWrite(_ failure: RealmError?) {
+    /// Takes the result of a quick write: its error, or that it succeeded, and, if
+    /// `reportsChange`, that the value changed.
+    final func finishQuickWrite(_ failure: RealmError?, reportsChange: Bool) {
+        failingParts.removeAll()
         if failure != nil || lastError != nil { error = failure }
-        changed()
+        if reportsChange { changed() }
     }
 }
 

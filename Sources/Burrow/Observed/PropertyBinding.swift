@@ -23,6 +23,7 @@ enum PropertyBinding {
                 guard !isInvalidated(object) else { return }
                 if let skipsEqual, skipsEqual(object[keyPath: keyPath], newValue) { return }
                 QuickWrite.perform(in: realm(object), silencing: reporter?.followedToken, reportingTo: reporter) {
+                    try QuickWrite.requireValid(isInvalidated(object), "\(T.self)")
                     object[keyPath: keyPath] = newValue
                 }
             }, reporter: reporter)
@@ -116,16 +117,26 @@ extension _ProjectionRoot {
 extension _OptionalPersistable where Self: ObjectBase {
     /// A binding to the property `keyPath` of this object, for a control that takes a
     /// `Binding` (`TextField("Name", text: dog.bind(\.name))`): assigning it writes the
-    /// property in one quick write on the object's realm. A failed write changes nothing and
-    /// is logged (`Logger`). Main actor.
+    /// property in one quick write on the object's realm. A frozen object is thawed first, as
+    /// in RealmSwift: the binding reads and writes its live object on the main actor. A failed
+    /// write changes nothing and is logged (`Logger`). Main actor.
     @MainActor
     public func bind<V: Equatable>(_ keyPath: ReferenceWritableKeyPath<Self, V>) -> Binding<V> {
-        PropertyBinding.make(self, keyPath, reporter: nil)
+        PropertyBinding.make(thawedForBinding, keyPath, reporter: nil)
     }
 
-    /// A binding to the collection (or other) property `keyPath` of this object.
+    /// A binding to the collection (or other) property `keyPath` of this object (thawed first
+    /// if frozen).
     @MainActor
     public func bind<V>(_ keyPath: ReferenceWritableKeyPath<Self, V>) -> Binding<V> {
-        PropertyBinding.make(self, keyPath, reporter: nil)
+        PropertyBinding.make(thawedForBinding, keyPath, reporter: nil)
+    }
+
+    /// This object, or, if it is frozen, its live object on the main actor (itself if that
+    /// cannot be had: deleted since, whose writes then fail and are reported).
+    @MainActor
+    private var thawedForBinding: Self {
+        guard isFrozen else { return self }
+        return ((try? thaw(isolation: MainActor.shared)) ?? nil) ?? self
     }
 }

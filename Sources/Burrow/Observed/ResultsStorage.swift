@@ -74,7 +74,7 @@ final class ResultsStorage<T: Object>: ObservedStorage {
     }
 
     /// The results of the query on the main actor's realm; none, with `error` set, if the
-    /// query cannot run.
+    /// query cannot run (and `error` cleared of that once a query runs again).
     private func make() -> Results<T> {
         let realm = ObservedRealm.open(configuration)
         let all = realm.objects(T.self)
@@ -88,18 +88,27 @@ final class ResultsStorage<T: Object>: ObservedStorage {
             for descriptor in query.sortDescriptors {
                 _ = try QueryValidator.checkSingleValued(descriptor.keyPath, in: ClassInfo.of(T.self), purpose: "sort")
             }
+            reportShown(.query, failure: nil)
             return query.sortDescriptors.isEmpty ? results : results.sorted(by: query.sortDescriptors)
         } catch {
-            self.error = error
+            reportShown(.query, failure: error)
             return all.appending(.filter(.constant(false)))
         }
     }
 
-    /// Follows the changes of `results`, unless a write is open (a stream cannot start inside
-    /// one); the next read tries again.
+    /// Follows the changes of `results`; inside an open write (where a stream cannot start),
+    /// once it ends.
     private func startFollowing(_ results: Results<T>) {
-        guard let realm = results.realm, !realm.isInWriteTransaction else { return }
+        guard let realm = results.realm else { return }
         isFollowing = true
+        guard !realm.isInWriteTransaction else {
+            followOnceWriteEnds(realm) { [weak self] in
+                guard let self else { return }
+                self.isFollowing = false
+                if let current = self.current { self.startFollowing(current) }
+            }
+            return
+        }
         follow(results.changes(keyPaths: keyPaths), refreshing: realm, skipsFirst: true) { change throws(RealmError) in
             switch change {
             case .initial: return false

@@ -1,0 +1,243 @@
+@testable import Burrow
+import Foundation
+import Observation
+import Synchronization
+import Testing
+
+/// Quick writes and bindings used against the odds: objects deleted by another actor between
+/// the main actor's last read and the write, wrappers of invalidated realms, frozen objects,
+/// writes inside the caller's own transaction, and wrappers dropped by the hundred.
+@MainActor
+@Suite struct HostileQuickWriteTests {
+    private func configuration(_ name: String = #function) -> Realm.Configuration {
+        var config = temporaryConfiguration(name)
+        config.objectTypes = [Dog.self, DogToy.self, Person.self, Address.self, HostileOwner.self]
+        return config
+    }
+
+    /// Deletes the `HostileOwner` with key 1 and every `Dog` from another actor.
+    private func deleteFromAnotherActor(_ config: Realm.Configuration) async throws {
+        let db = try await RealmActor(configuration: config)
+        try await db.asyncWrite { realm in
+            try realm.delete(realm.objects(HostileOwner.self))
+            try realm.delete(realm.objects(Dog.self))
+        }
+    }
+
+    @Test func propertyBindingOfObjectDeletedElsewhereReportsInsteadOfTrapping() async throws {
+        let config = configuration()
+        let realm = try Realm(configuration: config)
+        let dog = Dog(value: ["name": "Rex"])
+        try realm.write { try realm.add(dog) }
+        @ObservedRealmObject var observed = dog
+        let name = $observed.name
+        let owner = HostileOwner(value: ["id": 1])
+        try realm.write { try realm.add(owner) }
+        let ownerName = owner.bind(\.name)
+        try await deleteFromAnotherActor(config)
+        // The main actor's realm has not read the deletion yet; the write transaction does.
+        #expect(!dog.isInvalidated)
+        name.wrappedValue = "Wolfie"
+        #expect($observed.error?.code == .invalidObject)
+        #expect(!realm.isInWriteTransaction)
+        #expect(dog.isInvalidated)
+        #expect(realm.objects(Dog.self).isEmpty, "nothing was written")
+        ownerName.wrappedValue = "Ann"
+        #expect(!realm.isInWriteTransaction)
+        #expect(realm.objects(HostileOwner.self).isEmpty)
+    }
+
+    @Test func listQuickWritesOnOwnerDeletedElsewhereReportInsteadOfTrapping() async throws {
+        let config = configuration()
+        let realm = try Realm(configuration: config)
+        let owner = HostileOwner(value: ["id": 1])
+        owner.dogs.append(objectsIn: [Dog(value: ["name": "A"]), Dog(value: ["name": "B"])])
+        try realm.write { try realm.add(owner) }
+        @ObservedRealmObject var observed = owner
+        let dogs = $observed.dogs
+        try await deleteFromAnotherActor(config)
+        dogs.append(Dog(value: ["name": "C"]))
+        #expect($observed.error?.code == .invalidObject)
+        #expect(realm.objects(Dog.self).isEmpty, "the new dog was not added either")
+        for change in [{ dogs.remove(at: 0) }, { dogs.remove(atOffsets: [0, 1]) }, { dogs.move(fromOffsets: [0], toOffset: 2) }] {
+            change()
+            #expect($observed.error?.code == .invalidObject)
+            #expect(!realm.isInWriteTransaction)
+        }
+    }
+
+    @Test func bindingsOfDeletedOrInvalidatedObjectsReadTheNewUnmanagedObject() async throws {
+        let config = configuration()
+        let realm = try Realm(configuration: config)
+        let dog = Dog(value: ["name": "Rex"])
+        let owner = HostileOwner(value: ["id": 1, "name": "Ann"])
+        try realm.write {
+            try realm.add(dog)
+            try realm.add(owner)
+        }
+        @ObservedRealmObject var observedDog = dog
+        @ObservedRealmObject var observedOwner = owner
+        try await deleteFromAnotherActor(config)
+        _ = realm.refresh()
+        #expect(dog.isInvalidated)
+        #expect($observedDog.name.wrappedValue == "", "the new unmanaged Dog the wrapper shows")
+
+        let other = try Realm(configuration: configuration("invalidated"))
+        let kept = HostileOwner(value: ["id": 2, "name": "Bo"])
+        try other.write { try other.add(kept) }
+        @ObservedRealmObject var observedKept = kept
+        other.invalidate()
+        #expect(kept.isInvalidated)
+        #expect($observedKept.name.wrappedValue == "")
+        #expect(observedOwner.name == "")
+    }
+
+    @Test func aBindingKeptAcrossReassigningTheWrapperWritesItsOwnObject() throws {
+        let config = configuration()
+        let realm = try Realm(configuration: config)
+        let first = HostileOwner(value: ["id": 1])
+        try realm.write { try realm.add(first) }
+        @ObservedRealmObject var observed = first
+        let firstName = $observed.name
+        observed = HostileOwner(value: ["id": 2])
+        // The wrapper now shows an unmanaged object; the binding still writes the managed one,
+        // in a write transaction of its realm.
+        firstName.wrappedValue = "Ann"
+        #expect(first.name == "Ann")
+        #expect(firstName.wrappedValue == "Ann")
+        #expect($observed.error == nil)
+        #expect(!realm.isInWriteTransaction)
+        #expect(observed.name == "")
+        try realm.write { try realm.delete(first) }
+        firstName.wrappedValue = "ignored"
+        #expect(firstName.wrappedValue == "Ann", "a deleted object's binding keeps its last value")
+    }
+
+    @Test func frozenObjectsAreThawedForBindings() throws {
+        let config = configuration()
+        let realm = try Realm(configuration: config)
+        let owner = HostileOwner(value: ["id": 1])
+        try realm.write { try realm.add(owner) }
+        let frozen = try owner.freeze().frozenObject
+        frozen.bind(\.name).wrappedValue = "Ann"
+        #expect(owner.name == "Ann", "the live object was written")
+        frozen.bind(\.dogs).append(Dog(value: ["name": "Rex"]))
+        #expect(owner.dogs.count == 1)
+
+        @ObservedRealmObject var observed = HostileOwner()
+        observed = try owner.freeze().frozenObject
+        #expect(!observed.isFrozen, "an assigned frozen object is thawed, as one given to init is")
+        $observed.name.wrappedValue = "Bo"
+        #expect($observed.error == nil)
+        #expect(owner.name == "Bo")
+    }
+
+    @Test func frozenObjectOfAnotherFileIsReportedAsSuch() throws {
+        let config = configuration()
+        let other = try Realm(configuration: configuration("otherFile"))
+        let foreign = Dog(value: ["name": "Far"])
+        try other.write { try other.add(foreign) }
+        let frozen = try foreign.freeze().frozenObject
+        let realm = try Realm(configuration: config)
+        let owner = HostileOwner(value: ["id": 1])
+        try realm.write { try realm.add(owner) }
+        @ObservedRealmObject var observed = owner
+        $observed.dogs.append(frozen)
+        #expect($observed.error?.code == .invalidObject)
+        #expect($observed.error?.description.contains("another file") == true, "\($observed.error?.description ?? "")")
+        #expect(owner.dogs.isEmpty)
+        @ObservedResults(Dog.self, configuration: config) var dogs
+        $dogs.append(frozen)
+        #expect($dogs.error?.description.contains("another file") == true)
+        #expect(dogs.isEmpty)
+        #expect(other.objects(Dog.self).count == 1)
+    }
+
+    @Test func quickWriteInsideTheCallersTransactionIsReportedByItsCommit() async throws {
+        let config = configuration()
+        let realm = try Realm(configuration: config)
+        @ObservedResults(Dog.self, configuration: config) var dogs
+        _ = dogs.count
+        let cancelled = Counter()
+        withObservationTracking { _ = dogs.count } onChange: { cancelled.add() }
+        try realm.beginWrite()
+        $dogs.append(Dog(value: ["name": "A"]))
+        #expect(dogs.count == 1, "inside the transaction the change is visible")
+        try realm.cancelWrite()
+        #expect(dogs.isEmpty)
+        #expect($dogs.error == nil)
+        #expect(cancelled.value == 0, "a change the transaction undid was never reported")
+
+        let committed = Signal()
+        withObservationTracking { _ = dogs.count } onChange: { committed.fire() }
+        try realm.beginWrite()
+        $dogs.append(Dog(value: ["name": "B"]))
+        try realm.commitWrite()
+        await committed.wait()
+        #expect(dogs.count == 1)
+    }
+
+    @Test(.timeLimit(.minutes(1))) func wrappersFirstReadInsideAWriteFollowTheCommitsAfterIt() async throws {
+        let config = configuration()
+        let realm = try Realm(configuration: config)
+        let owner = HostileOwner(value: ["id": 1])
+        try realm.write { try realm.add(owner) }
+        @ObservedResults(Dog.self, configuration: config) var dogs
+        @ObservedRealmObject var observed = owner
+        let dogsChanged = Signal()
+        let ownerChanged = Signal()
+        try realm.beginWrite()
+        // A view drawn while the transaction is open reads the wrappers first here, where no
+        // change stream can start.
+        withObservationTracking { _ = dogs.count } onChange: { dogsChanged.fire() }
+        withObservationTracking { _ = observed.name } onChange: { ownerChanged.fire() }
+        try realm.commitWrite()
+        await dogsChanged.wait()
+        await ownerChanged.wait()
+        let fromActor = Signal()
+        withObservationTracking { _ = (dogs.count, observed.name) } onChange: { fromActor.fire() }
+        let db = try await RealmActor(configuration: config)
+        try await db.asyncWrite { realm in
+            try realm.add(Dog())
+            realm.object(ofType: HostileOwner.self, forPrimaryKey: 1)?.name = "Ann"
+        }
+        await fromActor.wait()
+        #expect(dogs.count == 1)
+        #expect(observed.name == "Ann")
+    }
+
+    @Test func droppedWrappersLeaveTheFilesChangeHub() async throws {
+        let config = configuration()
+        let realm = try Realm(configuration: config)
+        try realm.write { try realm.add(HostileOwner(value: ["id": 1])) }
+        let owner = try #require(realm.object(ofType: HostileOwner.self, forPrimaryKey: 1))
+        let count = Int(ProcessInfo.processInfo.environment["BURROW_HOSTILE_WRAPPERS"] ?? "") ?? 200
+        for _ in 0..<count {
+            @ObservedResults(Dog.self, configuration: config) var dogs
+            @ObservedRealmObject var observed = owner
+            @StateRealmObject var list = owner.dogs
+            @ObservedSectionedResults(Dog.self, sectionKeyPath: \.name, configuration: config) var sections
+            _ = (dogs.count, observed.name, list.count, sections.count)
+        }
+        // Each wrapper's follower task ends once cancelled; give them the turns to do so.
+        for _ in 0..<10_000 where ChangeHub.hub(for: realm.storage) != nil { await Task.yield() }
+        #expect(ChangeHub.hub(for: realm.storage) == nil, "no stream outlives its wrapper")
+        try realm.write { owner.name = "after" }
+        #expect(owner.name == "after")
+    }
+}
+
+final class HostileOwner: Object, ObjectKeyIdentifiable {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var name = ""
+    @Persisted var dogs: List<Dog>
+    @Persisted var tags: MutableSet<String>
+    @Persisted var pets: Map<String, Dog?>
+}
+
+/// A count that an Observation `onChange` (any thread) increments.
+final class Counter: Sendable {
+    private let count = Mutex(0)
+    func add() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+@testable import Burrow
+
+/// The misuses of observed wrappers that trap, as in RealmSwift, each in a child process with
+/// a twin that does the same without the misuse and must exit successfully.
+@Suite struct HostileTrapTests {
+    private static func stderr(_ result: ExitTest.Result?) -> String {
+        result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+    }
+
+    /// A `HostileOwner` added to a new in-memory realm named `name` (in the child process).
+    @MainActor
+    private static func addedOwner(_ name: String) throws -> HostileOwner {
+        var config = Realm.Configuration(inMemoryIdentifier: name)
+        config.objectTypes = [HostileOwner.self, Dog.self, DogToy.self, Person.self, Address.self]
+        let realm = try Realm(configuration: config)
+        let owner = HostileOwner(value: ["id": 1])
+        try realm.write { try realm.add(owner) }
+        return owner
+    }
+
+    @Test func assigningTheObservedObjectsPropertyOutsideAWriteTraps() async throws {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            try await MainActor.run {
+                let owner = try Self.addedOwner("hostile-trap-assign")
+                @ObservedRealmObject var observed = owner
+                observed.name = "not through the binding"
+            }
+        }
+        #expect(Self.stderr(result).contains("outside of a write transaction"), "\(Self.stderr(result))")
+    }
+
+    @Test func assigningThroughTheBindingIsAQuickWrite() async throws {
+        await #expect(processExitsWith: .success) {
+            try await MainActor.run {
+                let owner = try Self.addedOwner("hostile-trap-binding")
+                @ObservedRealmObject var observed = owner
+                $observed.name.wrappedValue = "through the binding"
+                guard owner.name == "through the binding" else { exit(3) }
+            }
+        }
+    }
+
+    @Test func observingATypeOutsideTheConfigurationsObjectTypesTraps() async throws {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            await MainActor.run {
+                var config = Realm.Configuration(inMemoryIdentifier: "hostile-trap-schema")
+                config.objectTypes = [DogToy.self]
+                @ObservedResults(Dog.self, configuration: config) var dogs
+                _ = dogs.count
+            }
+        }
+        #expect(Self.stderr(result).contains("is not one of this realm's objectTypes"), "\(Self.stderr(result))")
+    }
+
+    @Test func observingATypeOfTheConfigurationsObjectTypesWorks() async throws {
+        await #expect(processExitsWith: .success) {
+            await MainActor.run {
+                var config = Realm.Configuration(inMemoryIdentifier: "hostile-trap-schema-twin")
+                config.objectTypes = [DogToy.self]
+                @ObservedResults(DogToy.self, configuration: config) var toys
+                guard toys.isEmpty else { exit(3) }
+            }
+        }
+    }
+}
