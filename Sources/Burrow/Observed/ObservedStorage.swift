@@ -102,6 +102,7 @@ class ObservedStorage: Observable {
     final func followOnceWriteEnds(_ realm: Realm, _ start: @escaping @MainActor () -> Void) {
         let weakRealm = WeakRealm(realm)
         follower.start(
+            {},
             Task { @MainActor [weak self] in
                 // Most transactions end before the main actor's next turn; one held across
                 // suspensions is checked each millisecond.
