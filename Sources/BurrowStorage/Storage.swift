@@ -556,9 +556,12 @@ final class Registry: Sendable {
                 }
             } catch .fileLocked(let path) {
                 // A handle of this process whose last user just let go may not have closed its
-                // file yet; give it a moment before blaming another process.
+                // file yet (its entry is still in the table, with no handle): give its thread up
+                // to two seconds to get there, however loaded the machine. With no such handle,
+                // wait only briefly before blaming another process.
                 attempts += 1
-                if attempts > 20 { throw .fileLocked(path: path) }
+                let releasedHere = table.withLock { $0[key] != nil }
+                if attempts > (releasedHere ? 400 : 20) { throw .fileLocked(path: path) }
                 usleep(5_000)
             }
         }

@@ -241,12 +241,16 @@ import Testing
     @Test func cancellingTheConsumingTaskEndsTheIteration() async throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         let stream = realm.objects(RTIntKey.self).changes()
+        let (received, receivedOne) = AsyncStream<Void>.makeStream()
         let consumer = Task {
             var count = 0
-            for await _ in stream { count += 1 }
+            for await _ in stream {
+                count += 1
+                receivedOne.yield()
+            }
             return count
         }
-        try await Task.sleep(for: .milliseconds(50))
+        for await _ in received { break }  // the initial element arrived, however loaded the machine
         consumer.cancel()
         #expect(await consumer.value == 1, "the initial element, then the end")
     }
