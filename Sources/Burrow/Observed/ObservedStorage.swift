@@ -104,11 +104,10 @@ class ObservedStorage: Observable {
         follower.start(
             {},
             Task { @MainActor [weak self] in
-                // Most transactions end before the main actor's next turn; one held across
-                // suspensions is checked each millisecond.
-                await Task.yield()
-                while weakRealm.realm?.isInWriteTransaction == true, !Task.isCancelled {
-                    try? await Task.sleep(nanoseconds: 1_000_000)
+                // Wait for the commit or cancel; a new transaction begun before this task runs
+                // again is waited for too.
+                while let waiters = weakRealm.realm?.writeEnd(), !Task.isCancelled {
+                    await waiters.wait()
                 }
                 guard let self, !Task.isCancelled else { return }
                 start()

@@ -44,8 +44,14 @@ public final class Realm {
             if let oldValue, oldValue !== write { WriteOwners.ended(oldValue, on: storage) }
             if let write, write !== oldValue { WriteOwners.began(write, on: storage) }
             if keepsItselfWhileWriting { heldWhileWriting = write == nil ? nil : self }
+            if write == nil, oldValue != nil, let writeEndWaiters {
+                self.writeEndWaiters = nil
+                writeEndWaiters.resumeAll()
+            }
         }
     }
+    /// The tasks waiting for the open write transaction to end (`writeEnd()`), if any.
+    var writeEndWaiters: WriteEndWaiters?
     var currentFileSchema: FileSchema
     /// The `info` entry of the schema tree the schema was loaded from, to notice changes cheaply.
     private var schemaStamp: [UInt8]?
@@ -107,6 +113,7 @@ public final class Realm {
         // lock as it goes); the record of who holds the lock goes with it.
         if let write { WriteOwners.ended(write, on: storage) }
         if let cacheKey { RealmCache.remove(self, cacheKey) }
+        writeEndWaiters?.resumeAll()
     }
 
     /// Whether the realm is confined to a thread (see `confinedThread`) other than the current
