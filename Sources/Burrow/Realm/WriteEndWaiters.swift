@@ -1,10 +1,12 @@
 import BurrowStorage
 
-/// Tasks waiting for a realm's write transaction to end (commit or cancel), as an observed
-/// wrapper first read inside a write waits to start following its changes. `Sendable`, so that
-/// a waiting task's cancellation, on any thread, can resume it.
+/// Tasks waiting for one write transaction of a realm to end (commit or cancel), as an
+/// observed wrapper first read inside a write waits to start following its changes. One per
+/// transaction: once it has ended, waiting returns at once (a task that checked the realm's
+/// transaction, then reached `wait()` on another thread after the end, is not left waiting).
+/// `Sendable`, so that a waiting task's cancellation, on any thread, can resume it.
 final class WriteEndWaiters: Sendable {
-    private let waiting = Locked<(next: UInt64, continuations: [UInt64: CheckedContinuation<Void, Never>])>((0, [:]))
+    private let waiting = Locked<(next: UInt64, ended: Bool, continuations: [UInt64: CheckedContinuation<Void, Never>])>((0, false, [:]))
 
     /// Returns once the write transaction open now ends, or the task is cancelled.
     func wait() async {
@@ -15,7 +17,7 @@ final class WriteEndWaiters: Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let resumeNow = waiting.withLock { state in
-                    if Task.isCancelled { return true }
+                    if state.ended || Task.isCancelled { return true }
                     state.continuations[id] = continuation
                     return false
                 }
@@ -29,6 +31,7 @@ final class WriteEndWaiters: Sendable {
     /// Resumes every waiting task (the transaction ended, or the realm is going).
     func resumeAll() {
         let continuations = waiting.withLock { state in
+            state.ended = true
             defer { state.continuations = [:] }
             return state.continuations.values
         }

@@ -37,11 +37,17 @@ import Testing
         _ = dogs.count
         try await Task.sleep(for: .milliseconds(20))
         try realm.cancelWrite()
-        let fromActor = Signal()
-        withObservationTracking { _ = dogs.count } onChange: { fromActor.fire() }
         let db = try await RealmActor(configuration: config)
         try await db.asyncWrite { realm in try realm.add(QWDog(value: ["name": "Spot"])) }
-        await fromActor.wait()
-        #expect(dogs.count == 1)
+        // The wrapper reports when it starts following, and again when the actor's commit
+        // reaches it: wait, through Observation, until it shows that commit.
+        while dogs.count != 1 {
+            try Task.checkCancellation()
+            let changed = Signal()
+            withObservationTracking { _ = dogs.count } onChange: { changed.fire() }
+            if dogs.count == 1 { break }
+            await changed.wait()
+        }
+        #expect(dogs.map(\.name) == ["Spot"])
     }
 }
