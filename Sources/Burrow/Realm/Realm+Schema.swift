@@ -33,6 +33,10 @@ extension Realm {
         let stored = Table.newStoredClass(for: info, id: currentFileSchema.info.nextClassId)
         var schema = currentFileSchema
         schema.info.nextClassId += 1
+        // A file that stores no class yet takes the configured schema version with its first
+        // class, as it does at open with objectTypes: a later release that raises the version
+        // then migrates from the version these objects were written at.
+        if schema.classes.isEmpty { schema.info.schemaVersion = max(schema.info.schemaVersion, configuration.schemaVersion) }
         schema.classes[info.name] = stored
         try storeSchema(schema, changing: [stored], in: write)
         return register(Table(info: info, stored: stored))
