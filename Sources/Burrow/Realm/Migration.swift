@@ -1,6 +1,14 @@
 import BurrowStorage
 import Foundation
 
+/// The block a migration runs (`Realm.Configuration.migrationBlock`): the migration, and the
+/// schema version the file had before it, as RealmSwift's `MigrationBlock`.
+public typealias MigrationBlock = @Sendable (_ migration: Migration, _ oldSchemaVersion: UInt64) -> Void
+
+/// What `Migration.enumerateObjects(ofType:_:)` calls with each object: as it was, and as it is
+/// now (nil where there is none), as RealmSwift's `MigrationObjectEnumerateBlock`.
+public typealias MigrationObjectEnumerateBlock = (_ oldObject: MigrationObject?, _ newObject: MigrationObject?) -> Void
+
 /// Passed to `migrationBlock`: the realm being migrated, inside its migration write, and the
 /// objects as they were before it, as RealmSwift's `Migration` offers them.
 ///
@@ -48,7 +56,7 @@ public final class Migration {
     /// it, or the class is no longer declared). Objects created by the migration are not
     /// enumerated, except for a class the file did not have, whose objects come with no old
     /// object, as in RealmSwift.
-    public func enumerateObjects(ofType typeName: String, _ block: (_ oldObject: MigrationObject?, _ newObject: MigrationObject?) -> Void) {
+    public func enumerateObjects(ofType typeName: String, _ block: MigrationObjectEnumerateBlock) {
         let table = liveTable(named: typeName)
         guard let stored = oldSchema.classes[typeName] else {
             // A class new in this migration: its objects, with no old objects, as in RealmSwift.
@@ -320,5 +328,22 @@ struct OldObject {
         } catch {
             realm.fail(error)
         }
+    }
+}
+
+extension Realm {
+    /// Opens the realm of `configuration` and lets it go again, so that the file is migrated
+    /// (its classes brought to the configured ones, and `migrationBlock` run) now rather than
+    /// at the next open, as RealmSwift's `Realm.performMigration(for:)`. Opening migrates as it
+    /// is, so calling this is never needed. If a realm of the file is already open in the
+    /// calling domain, that realm is used and nothing more happens.
+    ///
+    /// Throws what opening throws: `.schemaMismatch` when the classes differ and the schema
+    /// version was not raised, an error the migration block caused, a file that cannot be
+    /// opened. The file is left as it was then.
+    public static func performMigration(
+        for configuration: Realm.Configuration = .defaultConfiguration, isolation: isolated (any Actor)? = #isolation
+    ) throws {
+        _ = try Realm(configuration: configuration)
     }
 }

@@ -37,7 +37,7 @@ extension Realm {
         /// migration's write transaction. It runs only when `objectTypes` is set and
         /// `schemaVersion` is higher than the file's, and never for a new file (which gets the
         /// current schema at `schemaVersion`), as in RealmSwift.
-        public var migrationBlock: (@Sendable (Migration, UInt64) -> Void)?
+        public var migrationBlock: MigrationBlock?
         /// Deletes the file and starts empty when its schema differs and no migration applies,
         /// instead of throwing. For caches and development, not for data that matters.
         public var deleteRealmIfMigrationNeeded = false
@@ -64,7 +64,7 @@ extension Realm {
         /// RealmSwift does not have, comes last.
         public init(
             fileURL: URL? = nil, inMemoryIdentifier: String? = nil, readOnly: Bool = false, schemaVersion: UInt64 = 0,
-            migrationBlock: (@Sendable (Migration, UInt64) -> Void)? = nil, deleteRealmIfMigrationNeeded: Bool = false,
+            migrationBlock: MigrationBlock? = nil, deleteRealmIfMigrationNeeded: Bool = false,
             objectTypes: [ObjectBase.Type]? = nil, seedFilePath: URL? = nil, durability: Durability = .full
         ) {
             let inMemoryIdentifier = seedFilePath == nil ? inMemoryIdentifier : nil
