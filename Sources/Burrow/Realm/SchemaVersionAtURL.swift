@@ -1,0 +1,32 @@
+import BurrowStorage
+import Foundation
+
+/// The schema version stored in the Burrow file at `fileURL`, read without opening a realm (no
+/// class is checked and nothing is migrated), as RealmSwift's `schemaVersionAtURL(_:)`. A file
+/// this process has open is read through its open handle. Any isolation.
+///
+/// Throws `RealmError`: `.fileNotFound` if there is no file; `.fail` if the file stores no
+/// schema yet (no class was ever added to it); `.alreadyOpen` if another process has it open;
+/// `.invalidFile` or `.corruptFile` if it is not a readable Burrow file.
+public func schemaVersionAtURL(_ fileURL: URL) throws -> UInt64 {
+    let path = fileURL.path
+    guard FileManager.default.fileExists(atPath: path) else {
+        throw RealmError(.fileNotFound, "There is no file at \(path) to read a schema version from.", fileURL: fileURL, errno: ENOENT)
+    }
+    do {
+        let storage: Storage
+        do {
+            storage = try Storage.open(path: path, options: StorageOptions(readOnly: true, create: false))
+        } catch .modeConflict {
+            // Open here for writing: read through that handle.
+            storage = try Storage.open(path: path, options: StorageOptions(readOnly: false, create: false))
+        }
+        let reader = SnapshotReader(try storage.snapshot())
+        guard let stamp = try FileSchema.stamp(in: reader) else {
+            throw RealmError(.fail, "\(path) stores no schema yet: no class was ever added to it, so it has no schema version.", fileURL: fileURL)
+        }
+        return try FileSchema.load(from: reader, stamp: stamp, path: path).info.schemaVersion
+    } catch {
+        throw RealmError(wrapping: error)
+    }
+}
