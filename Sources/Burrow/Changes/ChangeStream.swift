@@ -37,6 +37,20 @@ func observedPropertyNames(_ keyPaths: [String]?) -> Set<String>? {
     keyPaths.map { Set($0.map { String($0.prefix { $0 != "." }) }) }
 }
 
+/// The property names that `keyPaths` start with, each checked to be a property of `type`, as
+/// RealmSwift rejects key paths that name none (a misspelt one would otherwise leave a stream
+/// silent for good). Throws `.invalidArgument` naming the first unknown one.
+func observedPropertyNames(_ keyPaths: [String]?, of type: ObjectBase.Type) throws(RealmError) -> Set<String>? {
+    guard let names = observedPropertyNames(keyPaths) else { return nil }
+    let info = ClassInfo.of(type)
+    if let unknown = names.sorted().first(where: { info.propertyIndex[$0] == nil }) {
+        throw RealmError(
+            .invalidArgument,
+            "'\(unknown)' is not a property of \(info.name), so changes(keyPaths:) cannot observe it; name properties of \(info.name) (\(info.properties.map(\.name).joined(separator: ", "))).")
+    }
+    return names
+}
+
 /// What a stream watches, and how it describes a change: moves its baseline from version to
 /// version and says what changed for its consumer.
 protocol ChangeObserver<Element>: Sendable {

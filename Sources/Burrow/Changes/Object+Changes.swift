@@ -5,11 +5,14 @@ extension _OptionalPersistable where Self: ObjectBase {
     /// element.
     ///
     /// `keyPaths` limits the changes reported to those properties (the first component of each
-    /// path is used). The object must be managed and not frozen; otherwise, or inside a write
+    /// path is used), each of which must name a property of the class. The object must be
+    /// managed and not frozen; otherwise, with an unknown key path, or inside a write
     /// transaction, the stream yields one `.error` and ends.
     public func changes(keyPaths: [String]? = nil) -> ChangeStream<ObjectChange<Frozen<Self>>> {
         let frozen: Frozen<Self>
+        let names: Set<String>?
         do {
+            names = try observedPropertyNames(keyPaths, of: Self.self)
             guard !isFrozen else {
                 throw RealmError(.wrongState, "A frozen object never changes; observe the live object instead (thaw it first).")
             }
@@ -17,7 +20,7 @@ extension _OptionalPersistable where Self: ObjectBase {
         } catch {
             return ChangeStream(core: StreamCore(failing: .error(RealmError(wrapping: error))))
         }
-        let observer = ObjectObserver(object: frozen, keyPaths: observedPropertyNames(keyPaths))
+        let observer = ObjectObserver(object: frozen, keyPaths: names)
         return ChangeStream(core: StreamCore(observer))
     }
 }

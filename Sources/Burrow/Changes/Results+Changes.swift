@@ -5,7 +5,8 @@ extension Results {
     /// results, which any task can read.
     ///
     /// `keyPaths` limits modifications to changes of those properties (the first component of
-    /// each path is used); insertions and deletions are always reported. Made inside a write
+    /// each path is used); insertions and deletions are always reported. A key path that names
+    /// no property of the class makes the stream yield one `.error` and end. Made inside a write
     /// transaction, or on results filtered from a collection (not supported yet), the stream
     /// yields one `.error` and ends.
     public func changes(keyPaths: [String]? = nil) -> ChangeStream<RealmCollectionChange<FrozenResults<Element>>> {
@@ -26,7 +27,7 @@ extension Results {
         }
         return ResultsObserver(
             baseline: version, results: evaluate(version), evaluate: evaluate, readsOnlyItsClass: steps.isEmpty,
-            isAllObjects: query.isAllObjects, keyPaths: observedPropertyNames(keyPaths))
+            isAllObjects: query.isAllObjects, keyPaths: try observedPropertyNames(keyPaths, of: Element.self))
     }
 }
 

@@ -71,8 +71,9 @@ class ObservedStorage: Observable {
     final var revisionNumber: UInt64 { revision }
 
     /// Follows `stream` from now on (and no longer the stream followed before): for each of
-    /// its elements, except the first if `skipsFirst`, brings `realm` to the newest version and
-    /// calls `receive`, on the main actor. `receive` returns whether the wrapper's value changed
+    /// its elements, brings `realm` to the newest version and calls `receive`, on the main
+    /// actor; the first element, if `skipsFirst` (it shows what the wrapper read already), only
+    /// for its error. `receive` returns whether the wrapper's value changed
     /// (and Observation is told), or throws the error the element carries.
     final func follow<Element: Sendable>(
         _ stream: ChangeStream<Element>, refreshing realm: Realm?, skipsFirst: Bool,
@@ -83,14 +84,12 @@ class ObservedStorage: Observable {
         follower.start(
             stream.core.end,
             Task { @MainActor [weak self] in
-                var skipping = skipsFirst
+                var isFirst = true
                 for await element in stream {
-                    if skipping {
-                        skipping = false
-                        continue
-                    }
                     guard let self else { return }
-                    self.take(element, realm: weakRealm.realm, receive)
+                    // The first element shows what the wrapper read already: only its error counts.
+                    self.take(element, realm: weakRealm.realm, reportingChange: !(isFirst && skipsFirst), receive)
+                    isFirst = false
                 }
             })
     }
@@ -125,10 +124,12 @@ class ObservedStorage: Observable {
     /// What a storage does when it stops following (forgets that it follows).
     func stopFollowingHook() {}
 
-    private func take<Element>(_ element: Element, realm: Realm?, _ receive: @MainActor (Element) throws(RealmError) -> Bool) {
+    private func take<Element>(
+        _ element: Element, realm: Realm?, reportingChange: Bool, _ receive: @MainActor (Element) throws(RealmError) -> Bool
+    ) {
         do {
-            _ = try realm?.refreshIfUsable()
-            if try receive(element) { changed() }
+            if reportingChange { _ = try realm?.refreshIfUsable() }
+            if try receive(element), reportingChange { changed() }
         } catch {
             failingParts.removeAll()
             self.error = error
