@@ -123,7 +123,7 @@ package final class Storage: Sendable {
         guard PageLayout.isValidPageSize(options.pageSize) else {
             throw .invalidOption("The page size must be a power of two from 4096 to 32768, not \(options.pageSize).")
         }
-        return try Registry.shared.open(key: Registry.fileKey(path: path), readOnly: options.readOnly) {
+        return try Registry.shared.open(key: { Registry.fileKey(path: path) }, readOnly: options.readOnly) {
             () throws(StorageError) -> Storage in
             let existed = access(path, F_OK) == 0
             let device = try FileDevice(path: path, readOnly: options.readOnly, create: options.create)
@@ -144,7 +144,7 @@ package final class Storage: Sendable {
     }
 
     package static func inMemory(identifier: String, options: StorageOptions = StorageOptions()) throws(StorageError) -> Storage {
-        try Registry.shared.open(key: .memory(identifier), readOnly: options.readOnly) { () throws(StorageError) -> Storage in
+        try Registry.shared.open(key: { .memory(identifier) }, readOnly: options.readOnly) { () throws(StorageError) -> Storage in
             try Storage(device: MemoryDevice(name: MemoryDevice.namePrefix + "\"\(identifier)\""), options: options)
         } registerAs: {
             .memory(identifier)
@@ -523,15 +523,18 @@ final class Registry: Sendable {
         }
     }
 
-    /// The live handle registered under `key`, or a new one from `make`, registered under the key
-    /// `registerAs` gives once it exists (a new file's device and inode are known only then).
+    /// The live handle registered under the key `key` gives, or a new one from `make`, registered
+    /// under the key `registerAs` gives once it exists (a new file's device and inode are known
+    /// only then). The key is asked for again at each attempt: a file another opener has just
+    /// created has a key now that it did not have before.
     func open(
-        key: Key, readOnly: Bool, make: () throws(StorageError) -> Storage, registerAs finalKey: () -> Key
+        key: () -> Key, readOnly: Bool, make: () throws(StorageError) -> Storage, registerAs finalKey: () -> Key
     ) throws(StorageError) -> Storage {
         var attempts = 0
         while true {
             do {
                 return try table.withLock { table throws(StorageError) -> Storage in
+                    let key = key()
                     if let existing = table[key]?.storage {
                         switch existing.claimForReopen(readOnly: readOnly) {
                         case .reopened:
@@ -560,7 +563,7 @@ final class Registry: Sendable {
                 // to two seconds to get there, however loaded the machine. With no such handle,
                 // wait only briefly before blaming another process.
                 attempts += 1
-                let releasedHere = table.withLock { $0[key] != nil }
+                let releasedHere = table.withLock { $0[key()] != nil }
                 if attempts > (releasedHere ? 400 : 20) { throw .fileLocked(path: path) }
                 usleep(5_000)
             }

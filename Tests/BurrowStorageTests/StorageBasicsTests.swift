@@ -34,6 +34,34 @@ struct StorageBasicsTests {
         #expect(other !== first)
     }
 
+    @Test("threads creating one new file at once all get its one handle")
+    func concurrentCreationSharesTheHandle() throws {
+        let directory = ModelTestTemporaryDirectory("burrow-basics")
+        for round in 0..<ModelTestEnvironment.int("BURROW_STRESS_ITERATIONS", default: 20) {
+            let path = directory.file("new-\(round).burrow")
+            let handles = Locked<[ObjectIdentifier]>([])
+            let failures = Locked<[String]>([])
+            let done = DispatchGroup()
+            for _ in 0..<8 {
+                done.enter()
+                Thread {
+                    defer { done.leave() }
+                    do {
+                        let storage = try Storage.open(path: path)
+                        handles.withLock { $0.append(ObjectIdentifier(storage)) }
+                        // Hold the handle until every thread has opened, so none is released early.
+                        while handles.withLock({ $0.count }) + failures.withLock({ $0.count }) < 8 { usleep(100) }
+                    } catch {
+                        failures.withLock { $0.append("\(error)") }
+                    }
+                }.start()
+            }
+            done.wait()
+            #expect(failures.withLock { $0 } == [], "round \(round)")
+            #expect(Set(handles.withLock { $0 }).count == 1, "round \(round): one handle for one file")
+        }
+    }
+
     @Test("a file open writable cannot be opened read-only in the same process, and the reverse")
     func modeConflict() throws {
         let directory = ModelTestTemporaryDirectory("burrow-basics")
