@@ -85,6 +85,7 @@ enum DynamicValues {
     /// What a field of `property` is set to from `value`: one value, or a collection's elements
     /// or entries (nil empties a collection).
     static func content(_ value: Any, for property: Property, in realm: Realm) throws(RealmError) -> Realm.FieldContent {
+        let value = unwrapped(value)
         switch property.collection {
         case .single:
             return .single(try single(value, property, in: realm))
@@ -127,9 +128,17 @@ enum DynamicValues {
     /// collection): a link as the object it links to (a dictionary or an array as a new
     /// object of the linked class), anything else in stored form.
     static func single(_ value: Any, _ property: Property, in realm: Realm?) throws(RealmError) -> _StoredValue {
+        let value = unwrapped(value)
         let isLink = property.type == .object || property.type == .any && value is ObjectBase && !StoredValueConversion.isSwiftCollection(value)
         guard isLink, !StoredValueConversion.isNil(value) else {
-            return try StoredValueConversion.convert(value, to: _PropertyShape(property.type, optional: property.isOptional || property.type == .any), property: property.name)
+            let shape = _PropertyShape(property.type, optional: property.isOptional || property.type == .any)
+            do {
+                return try StoredValueConversion.convert(value, to: shape, property: property.name)
+            } catch {
+                // A value of a persistable type of its own (a `PersistableEnum`): its stored form.
+                guard let persistable = value as? any _Persistable, !(value is ObjectBase), let plain = persistable._stored.plainValue else { throw error }
+                return try StoredValueConversion.convert(plain, to: shape, property: property.name)
+            }
         }
         let className = property.type == .object ? property.objectClassName : nil
         if StoredValueConversion.isSwiftCollection(value) {
@@ -153,12 +162,26 @@ enum DynamicValues {
     /// value in stored form (converted now, so that a wrong one is thrown before anything is
     /// written), or a link or a collection as given, converted when set on the added object.
     static func unmanagedField(_ value: Any, _ property: Property) throws(RealmError) -> _UnmanagedField {
+        let value = unwrapped(value)
         let isNil = StoredValueConversion.isNil(value)
         if property.collection != .single || property.type == .object || property.type == .any {
             let isEmpty = isNil || (value as? [Any])?.isEmpty == true || (value as? [String: Any])?.isEmpty == true
             return _UnmanagedField(value: value, stored: nil, isEmpty: isEmpty)
         }
         return _UnmanagedField(value: value, stored: try single(value, property, in: nil), isEmpty: false)
+    }
+}
+
+extension DynamicValues {
+    /// `value` without the optionals around it (a value handed on through `Any?` parameters
+    /// arrives as an optional boxed in `Any`), or `NSNull()` for an optional holding nothing.
+    static func unwrapped(_ value: Any) -> Any {
+        var value = value
+        while let optional = value as? any OptionalValue {
+            guard let wrapped = optional.wrappedAny else { return NSNull() }
+            value = wrapped
+        }
+        return value
     }
 }
 
