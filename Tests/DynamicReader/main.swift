@@ -38,9 +38,16 @@ func unwrap(_ value: Any?) -> Any? {
 
 func elements<S: Sequence>(_ sequence: S) -> [Any] { sequence.map { $0 as Any } }
 
-/// A value as text: links as `Class#index` (the object's place in `dynamicObjects(Class)`),
-/// embedded objects inline.
-func render(_ value: Any?) -> String {
+/// The objects of class `schema`: sorted by primary key if it has one (objects with a primary
+/// key have no order of their own), else in the order the file keeps them.
+@MainActor func objects(of schema: ObjectSchema) -> Results<DynamicObject> {
+    let all = realm.dynamicObjects(schema.className)
+    return schema.primaryKeyProperty.map { all.sorted(byKeyPath: $0.name) } ?? all
+}
+
+/// A value as text: links as `Class#index` (the object's place in `objects(of:)`), embedded
+/// objects inline.
+@MainActor func render(_ value: Any?) -> String {
     guard let value = unwrap(value) else { return "nil" }
     switch value {
     case let v as Bool: return v ? "true" : "false"
@@ -56,13 +63,13 @@ func render(_ value: Any?) -> String {
     case let v as DynamicObject:
         let schema = v.objectSchema
         if schema.isEmbedded { return "{\(renderProperties(of: v, schema))}" }
-        let index = realm.dynamicObjects(schema.className).firstIndex { $0.isSameObject(as: v) }
+        let index = objects(of: schema).firstIndex { $0.isSameObject(as: v) }
         return "\(schema.className)#\(index.map(String.init) ?? "?")"
     default: return "unexpected \(type(of: value))"
     }
 }
 
-func renderProperties(of object: DynamicObject, _ schema: ObjectSchema) -> String {
+@MainActor func renderProperties(of object: DynamicObject, _ schema: ObjectSchema) -> String {
     schema.properties.map { property -> String in
         let value = object[property.name]
         let text: String
@@ -89,7 +96,7 @@ func renderProperties(of object: DynamicObject, _ schema: ObjectSchema) -> Strin
 for schema in realm.schema.objectSchema.sorted(by: { $0.className < $1.className }) {
     print("class \(schema.className)\(schema.isEmbedded ? " embedded" : "") \(schema.properties.map(describe).joined(separator: " "))")
     if schema.isEmbedded { continue }
-    for (index, object) in realm.dynamicObjects(schema.className).enumerated() {
+    for (index, object) in objects(of: schema).enumerated() {
         print("\(schema.className)#\(index) \(renderProperties(of: object, schema))")
     }
 }
