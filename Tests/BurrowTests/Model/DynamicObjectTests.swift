@@ -63,6 +63,7 @@ final class DynStringKeyed: Object {
     @Persisted(primaryKey: true) var key = ""
     @Persisted var count = 0
     @Persisted var label = "default label"
+    @Persisted var optCount: Int?
 }
 
 /// A chain of links and lists, for values nested far deeper than a stack could recurse.
@@ -655,6 +656,35 @@ final class DynChain: Object {
             #expect(typed.boolCol == true, "\(name): the write's other change was not kept")
         }
         #expect(typed.intCol == 42 && typed.stringCol == "héllo" && typed.objectCol == nil && typed.intList.isEmpty)
+    }
+
+    /// A nil given as `NSNull`, or as an empty optional inside `Any` (as a `[String: Any]`
+    /// built from optionals holds one), sets an optional property to nil, in a new object and
+    /// in an update, as `create(_:value:update:)` does.
+    @Test(arguments: ["NSNull", "empty optional"])
+    func testNilInADictionaryOfValuesClearsAnOptionalProperty(_ shape: String) throws {
+        let realm = try realm()
+        try realm.write { try realm.create(DynStringKeyed.self, value: ["key": "a", "optCount": 1]) }
+        let none: Int? = nil
+        let nothing: Any = shape == "NSNull" ? NSNull() : none as Any
+        do {
+            try realm.write { try realm.dynamicCreate("DynStringKeyed", value: ["key": "b", "optCount": nothing]) }
+        } catch {
+            Issue.record("\(shape) in a new object: \(error)")
+        }
+        #expect(realm.object(ofType: DynStringKeyed.self, forPrimaryKey: "b")?.optCount == nil)
+        for policy in [UpdatePolicy.modified, .all] {
+            try realm.write { realm.object(ofType: DynStringKeyed.self, forPrimaryKey: "a")?.optCount = 2 }
+            do {
+                try realm.write { try realm.dynamicCreate("DynStringKeyed", value: ["key": "a", "optCount": nothing], update: policy) }
+            } catch {
+                Issue.record("\(shape) in an update (\(policy)): \(error)")
+            }
+            #expect(realm.object(ofType: DynStringKeyed.self, forPrimaryKey: "a")?.optCount == nil, "\(policy)")
+        }
+        // The typed API takes the same values.
+        try realm.write { try realm.create(DynStringKeyed.self, value: ["key": "t", "optCount": nothing]) }
+        #expect(realm.object(ofType: DynStringKeyed.self, forPrimaryKey: "t")?.optCount == nil)
     }
 
     @Test func testAPropertyTheClassLacksReadsAsNil() throws {

@@ -66,21 +66,23 @@ struct DTMItemModel: Equatable {
     /// A random value for scalar property `name`, as the model holds it (`DTMAny` for `any`,
     /// nil for an optional left empty).
     private static func randomValue(_ name: String, ids: [Int], _ random: inout SeededRandom) -> Any? {
-        let empty = random.next(upperBound: 4) == 0
+        // An optional property is left empty one time in four (a plain nil, not an empty
+        // optional inside `Any`).
+        if ["small", "score", "note", "blob", "oid", "amount"].contains(name), random.next(upperBound: 4) == 0 { return nil }
         switch name {
         case "flag": return random.next(upperBound: 2) == 0
         case "count": return random.next(upperBound: 2_000_001) - 1_000_000
-        case "small": return empty ? nil : Int16(truncatingIfNeeded: random.next(upperBound: 65_536))
+        case "small": return Int16(truncatingIfNeeded: random.next(upperBound: 65_536))
         case "ratio": return Double(random.next(upperBound: 100_001) - 50_000) / 8
-        case "score": return empty ? nil : Float(random.next(upperBound: 1_001)) / 4
+        case "score": return Float(random.next(upperBound: 1_001)) / 4
         case "name": return "n\(random.next(upperBound: 1_000))" + (random.next(upperBound: 5) == 0 ? "ü" : "")
-        case "note": return empty ? nil : String(repeating: "x", count: random.next(upperBound: 40))
-        case "blob": return empty ? nil : Data((0..<random.next(upperBound: 20)).map { _ in UInt8(random.next(upperBound: 256)) })
+        case "note": return String(repeating: "x", count: random.next(upperBound: 40))
+        case "blob": return Data((0..<random.next(upperBound: 20)).map { _ in UInt8(random.next(upperBound: 256)) })
         case "when": return Date(timeIntervalSince1970: Double(random.next(upperBound: 4_000_000_000) - 2_000_000_000))
         case "oid":
-            return empty ? nil : try! ObjectId(string: String(format: "%024x", random.next(upperBound: Int.max)))
+            return try! ObjectId(string: String(format: "%024x", random.next(upperBound: Int.max)))
         case "uid": return UUID(uuid: (UInt8(random.next(upperBound: 256)), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, UInt8(random.next(upperBound: 256))))
-        case "amount": return empty ? nil : Decimal128(random.next(upperBound: 1_000_000) - 500_000)
+        case "amount": return Decimal128(random.next(upperBound: 1_000_000) - 500_000)
         case "any":
             switch random.next(upperBound: 5) {
             case 0: return DTMAny.none
@@ -382,7 +384,10 @@ struct DTMItemModel: Equatable {
                         let name = Self.scalarNames[random.next(upperBound: Self.scalarNames.count - 1)]
                         let value = Self.randomValue(name, ids: ids, &random)
                         Self.apply(name, value, to: &model[id]!)
-                        let values: [String: Any] = ["id": id, name: value as Any]
+                        // A property set to nil is given as NSNull, as in a dictionary decoded from JSON.
+                        let given: Any
+                        if let value { given = value } else { given = NSNull() }
+                        let values: [String: Any] = ["id": id, name: given]
                         let policy: UpdatePolicy = random.next(upperBound: 2) == 0 ? .modified : .all
                         if dynamic {
                             try realm.dynamicCreate("DTMItem", value: values, update: policy)
