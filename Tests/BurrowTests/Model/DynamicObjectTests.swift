@@ -216,6 +216,22 @@ final class DynChain: Object {
         #expect(object["optIntCol"] == nil && object.optStringCol == nil)
     }
 
+    /// `value(forKey:)` and `setValue(_:forKey:)` read and write a dynamic object's stored
+    /// properties, as the subscript does (RealmSwift's `testSetValueForKey` runs its every-type
+    /// check through them on a migration object).
+    @Test func testKeyValueCodingReadsAndWritesTheStoredProperties() throws {
+        let (realm, typed, object) = try seeded()
+        #expect(object.value(forKey: "intCol") as? Int == 42)
+        #expect(object.value(forKey: "stringCol") as? String == "héllo")
+        #expect(object.value(forKey: "arrayCol") is List<DynamicObject>)
+        try realm.write {
+            object.setValue(7, forKey: "intCol")
+            object.setValue("kvc", forKey: "optStringCol")
+            object.setValue([["boolCol": true]], forKey: "arrayCol")
+        }
+        #expect(typed.intCol == 7 && typed.optStringCol == "kvc" && typed.arrayCol.map(\.boolCol) == [true])
+    }
+
     // MARK: Links
 
     @Test func testALinkReadsAsADynamicObjectAndTakesOne() throws {
@@ -426,6 +442,57 @@ final class DynChain: Object {
         #expect(typed.anyCol == .none && object["anyCol"] == nil)
     }
 
+    /// As RealmSwift's `testDynamicObjectAccessor`: a file holds a link (in an `AnyRealmValue`)
+    /// to an object of a class the realm is later opened without; the link reads as a
+    /// `DynamicObject` of the stored class.
+    @Test func testALinkToAClassLeftOutOfObjectTypesReadsAsADynamicObject() throws {
+        var configuration = temporaryConfiguration()
+        configuration.objectTypes = Self.types
+        do {
+            let realm = try Realm(configuration: configuration)
+            try realm.write {
+                let keyed = try realm.create(DynStringKeyed.self, value: ["key": "k", "count": 3])
+                try realm.create(DynAllTypes.self, value: ["id": 1, "anyCol": AnyRealmValue.object(keyed)])
+            }
+        }
+        configuration.objectTypes = [DynAllTypes.self, DynBool.self, DynEmbedded.self]
+        let realm = try Realm(configuration: configuration)
+        #expect((realm.dynamicObjects("DynAllTypes").first?["anyCol"] as? DynamicObject)?["count"] as? Int == 3)
+        let typed = try #require(realm.objects(DynAllTypes.self).first)
+        let held = try #require(typed.anyCol.object(DynamicObject.self), "\(typed.anyCol)")
+        #expect(held["key"] as? String == "k" && held.count as? Int == 3)
+        #expect(held.objectSchema.className == "DynStringKeyed")
+    }
+
+    // MARK: Observing one object
+
+    @Test func testADynamicObjectsStreamNamesTheChangedPropertiesThenEndsWithItsDeletion() async throws {
+        let (realm, typed, object) = try seeded()
+        let changes = object.changes().makeAsyncIterator()
+        try realm.write { typed.intCol = 43 }
+        guard case .change(let frozen, let properties) = await next(changes) else {
+            Issue.record("expected a change")
+            return
+        }
+        #expect(frozen.frozenObject["intCol"] as? Int == 43)
+        #expect(properties.map(\.name) == ["intCol"])
+        #expect(properties.first?.oldValue as? Int == 42 && properties.first?.newValue as? Int == 43)
+
+        try realm.write { object["stringCol"] = "changed by name" }
+        guard case .change(_, let named) = await next(changes) else {
+            Issue.record("expected a change")
+            return
+        }
+        #expect(named.map(\.name) == ["stringCol"] && named.first?.newValue as? String == "changed by name")
+
+        try realm.write { try realm.delete(typed) }
+        guard case .deleted = await next(changes) else {
+            Issue.record("expected deleted")
+            return
+        }
+        #expect(object.isInvalidated)
+    }
+
     // MARK: Embedded objects
 
     @Test func testEmbeddedObjectsReadAsDynamicObjectsAndAreSetFromValues() throws {
@@ -488,6 +555,10 @@ final class DynChain: Object {
         // The results are live: a typed write shows in them.
         try realm.write { try realm.create(DynStringKeyed.self, value: ["key": "d", "count": 400]) }
         #expect(objects.count == 4 && big.count == 3)
+
+        // They delete like any results.
+        try realm.write { try realm.delete(try objects.filter("count >= %@", 300)) }
+        #expect(Set(realm.objects(DynStringKeyed.self).map(\.key)) == ["a", "b"] && big.count == 1)
     }
 
     @Test func testDynamicObjectsStreamReportsEachCommit() async throws {
