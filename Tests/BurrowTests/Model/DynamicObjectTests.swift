@@ -791,6 +791,47 @@ final class DynChain: Object {
         #expect(byKeyMessage.contains("NoSuchClass"), "\(byKeyMessage)")
     }
 
+    /// RealmSwift throws an Objective-C exception (a crash in Swift) when a primary key cannot
+    /// be of the key's type, or the class has no primary key.
+    @Test func testLookingUpByAPrimaryKeyOfTheWrongTypeOrWithoutOneTraps() async {
+        let wrongType = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var configuration = Realm.Configuration(inMemoryIdentifier: "dyn-wrong-key")
+            configuration.objectTypes = DynamicObjectTests.types
+            let realm = try Realm(configuration: configuration)
+            _ = realm.dynamicObject(ofType: "DynStringKeyed", forPrimaryKey: 1)
+        }
+        let wrongTypeMessage = wrongType.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        #expect(wrongTypeMessage.contains("DynStringKeyed"), "\(wrongTypeMessage)")
+        let noKey = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var configuration = Realm.Configuration(inMemoryIdentifier: "dyn-no-key")
+            configuration.objectTypes = DynamicObjectTests.types
+            let realm = try Realm(configuration: configuration)
+            _ = realm.dynamicObject(ofType: "DynBool", forPrimaryKey: 1)
+        }
+        let noKeyMessage = noKey.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        #expect(noKeyMessage.contains("primary key"), "\(noKeyMessage)")
+    }
+
+    /// Changing a managed dynamic object outside a write transaction, or a frozen one, traps,
+    /// as it does for any object (and in RealmSwift).
+    @Test func testChangingOutsideAWriteOrWhileFrozenTraps() async {
+        await #expect(processExitsWith: .failure) {
+            var configuration = Realm.Configuration(inMemoryIdentifier: "dyn-outside-write")
+            configuration.objectTypes = DynamicObjectTests.types
+            let realm = try Realm(configuration: configuration)
+            let object = try realm.write { try realm.dynamicCreate("DynStringKeyed", value: ["key": "a"]) }
+            object["count"] = 1
+        }
+        await #expect(processExitsWith: .failure) {
+            var configuration = Realm.Configuration(inMemoryIdentifier: "dyn-frozen-write")
+            configuration.objectTypes = DynamicObjectTests.types
+            let realm = try Realm(configuration: configuration)
+            let object = try realm.write { try realm.dynamicCreate("DynStringKeyed", value: ["key": "a"]) }
+            let frozen = try object.freeze().frozenObject
+            try realm.write { frozen["count"] = 1 }
+        }
+    }
+
     // MARK: Freezing
 
     @Test func testAFrozenDynamicObjectKeepsItsVersion() throws {
@@ -819,5 +860,12 @@ final class DynChain: Object {
 
         let frozenResults = try realm.dynamicObjects("DynAllTypes").freeze()
         #expect(frozenResults.first?.frozenObject["intCol"] as? Int == 2)
+
+        // A frozen realm's dynamic objects are frozen too.
+        let frozenRealm = try realm.freeze()
+        let fromFrozenRealm = try #require(frozenRealm.dynamicObjects("DynAllTypes").first)
+        #expect(fromFrozenRealm.isFrozen && fromFrozenRealm["intCol"] as? Int == 2)
+        try realm.write { live["intCol"] = 3 }
+        #expect(fromFrozenRealm["intCol"] as? Int == 2 && frozenRealm.dynamicObjects("DynAllTypes").count == 1)
     }
 }
