@@ -429,6 +429,13 @@ final class DRPet: Object {
     @Persisted(originProperty: "pets") var keepers: LinkingObjects<DRPerson>
 }
 
+/// Stored under another name than its Swift class's.
+final class DRRenamedTag: Object {
+    @Persisted var label = ""
+    @Persisted var pet: DRPet?
+    override class func _realmObjectName() -> String? { "DRTag" }
+}
+
 final class DRValues: Object {
     @Persisted(primaryKey: true) var id = ObjectId()
     @Persisted var bool = false
@@ -487,7 +494,7 @@ final class DRValues: Object {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         var configuration = Realm.Configuration(fileURL: directory.appendingPathComponent("pets.burrow"))
-        configuration.objectTypes = [DRAddress.self, DRPerson.self, DRPet.self, DRValues.self]
+        configuration.objectTypes = [DRAddress.self, DRPerson.self, DRPet.self, DRRenamedTag.self, DRValues.self]
         let first = try ObjectId(string: "65a000000000000000000001")
         let second = try ObjectId(string: "65a000000000000000000002")
         let uuidA = UUID(uuidString: "AAAAAAAA-0000-4000-8000-000000000001")!
@@ -513,6 +520,7 @@ final class DRValues: Object {
                     "petMap": ["best": rex, "none": nil] as [String: DRPet?], "addresses": [["street": "2 Side St"]],
                 ] as [String: Any])
                 try realm.create(DRValues.self, value: ["id": second, "any": AnyRealmValue.string("text")])
+                try realm.create(DRRenamedTag.self, value: ["label": "good", "pet": tom])
             }
             schemaLines = realm.schema.objectSchema.sorted { $0.className < $1.className }.map {
                 "class \($0.className)\($0.isEmbedded ? " embedded" : "") \($0.properties.map(Self.describe).joined(separator: " "))"
@@ -532,6 +540,8 @@ final class DRValues: Object {
             #"DRPet#0 tag="rex" kind="dog" weight=d12.5 owner=DRPerson#0"#,
             #"DRPet#1 tag="tom" kind="cat" weight=nil owner=nil"#,
             schemaLines[3],
+            #"DRTag#0 label="good" pet=DRPet#1"#,
+            schemaLines[4],
             #"DRValues#0 id=oid(65a000000000000000000001) bool=true int=-5 int8=8 int16=-16 int32=32 int64=-9223372036854775808"#
                 + #" float=f1.25 double=d-2.5 string="ü \"q\"" data=data(dead00) date=date(1234.5)"#
                 + " uuid=uuid(\(uuidA.uuidString)) decimal=dec(\(decimal))"
@@ -547,7 +557,8 @@ final class DRValues: Object {
                 + #" ints=[] optStrings=[] uuids=[] stringSet={} optIntMap=[] pets=[] petSet={} petMap=[] addresses=[]"#,
             "added",
         ]
-        #expect(schemaLines.count == 4)
+        #expect(schemaLines.count == 5)
+        #expect(schemaLines[3] == "class DRTag label:string pet:object<DRPet>?", "the class is stored under its stored name")
         #expect(run.output.count == expected.count, "\(run.output)")
         for (line, (printed, wanted)) in zip(run.output, expected).enumerated() {
             #expect(printed == wanted, "line \(line)")
