@@ -573,10 +573,10 @@ final class DRValues: Object {
         #expect(realm.objects(DRPet.self).count == 3)
     }
 
-    /// A realm opened with no `objectTypes` by a process that has used none of the file's
-    /// classes describes and reads them all: one child process writes the file, another (which
-    /// has the classes compiled in but never touches them) reads it through `realm.schema` and
-    /// the dynamic API.
+    /// A realm opened with no `objectTypes` in a fresh process describes the stored classes in
+    /// `realm.schema` and reads them through the dynamic API: one child process writes the
+    /// file, another opens it and never names a Swift class. (This test binary has the classes
+    /// compiled in; `DynamicReader`, above, is the program that has none.)
     @Test func testARealmOpenedWithoutObjectTypesDescribesTheStoredClasses() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("burrow-dynamic-schema-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
