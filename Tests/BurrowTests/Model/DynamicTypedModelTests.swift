@@ -16,6 +16,16 @@ final class DTMItem: Object {
     @Persisted var oid: ObjectId?
     @Persisted var uid = DTMItem.zeroUUID
     @Persisted var amount: Decimal128?
+    @Persisted var tiny: Int8 = 0
+    @Persisted var mid: Int32?
+    @Persisted var big: Int64 = 0
+    @Persisted var maybe: Bool?
+    @Persisted var precise: Double?
+    @Persisted var stamp: Date?
+    @Persisted var ident: UUID?
+    @Persisted var code = ObjectId()
+    @Persisted var bytes = Data()
+    @Persisted var price = Decimal128(0)
     @Persisted var any: AnyRealmValue
     @Persisted var partner: DTMItem?
     @Persisted var friends: List<DTMItem>
@@ -46,6 +56,16 @@ struct DTMItemModel: Equatable {
     var oid: ObjectId?
     var uid = DTMItem.zeroUUID
     var amount: Decimal128?
+    var tiny: Int8 = 0
+    var mid: Int32?
+    var big: Int64 = 0
+    var maybe: Bool?
+    var precise: Double?
+    var stamp: Date?
+    var ident: UUID?
+    var code = ObjectId()
+    var bytes = Data()
+    var price = Decimal128(0)
     var any = DTMAny.none
     var partner: Int?
     var friends: [Int] = []
@@ -61,14 +81,18 @@ struct DTMItemModel: Equatable {
     private var steps: Int { Int(ProcessInfo.processInfo.environment["BURROW_DYNAMIC_STEPS"] ?? "") ?? 300 }
 
     /// The scalar properties a step may set, each with a random value of its type.
-    private static let scalarNames = ["flag", "count", "small", "ratio", "score", "name", "note", "blob", "when", "oid", "uid", "amount", "any"]
+    private static let scalarNames = [
+        "flag", "count", "small", "ratio", "score", "name", "note", "blob", "when", "oid", "uid", "amount",
+        "tiny", "mid", "big", "maybe", "precise", "stamp", "ident", "code", "bytes", "price", "any",
+    ]
 
     /// A random value for scalar property `name`, as the model holds it (`DTMAny` for `any`,
     /// nil for an optional left empty).
     private static func randomValue(_ name: String, ids: [Int], _ random: inout SeededRandom) -> Any? {
         // An optional property is left empty one time in four (a plain nil, not an empty
         // optional inside `Any`).
-        if ["small", "score", "note", "blob", "oid", "amount"].contains(name), random.next(upperBound: 4) == 0 { return nil }
+        let optionals = ["small", "score", "note", "blob", "oid", "amount", "mid", "maybe", "precise", "stamp", "ident"]
+        if optionals.contains(name), random.next(upperBound: 4) == 0 { return nil }
         switch name {
         case "flag": return random.next(upperBound: 2) == 0
         case "count": return random.next(upperBound: 2_000_001) - 1_000_000
@@ -83,6 +107,16 @@ struct DTMItemModel: Equatable {
             return try! ObjectId(string: String(format: "%024x", random.next(upperBound: Int.max)))
         case "uid": return UUID(uuid: (UInt8(random.next(upperBound: 256)), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, UInt8(random.next(upperBound: 256))))
         case "amount": return Decimal128(random.next(upperBound: 1_000_000) - 500_000)
+        case "tiny": return Int8(truncatingIfNeeded: random.next(upperBound: 256))
+        case "mid": return Int32(truncatingIfNeeded: random.next(upperBound: Int.max))
+        case "big": return Int64(bitPattern: random.next())
+        case "maybe": return random.next(upperBound: 2) == 0
+        case "precise": return Double(bitPattern: 0x3FF0_0000_0000_0000 | (random.next() >> 12))
+        case "stamp": return Date(timeIntervalSince1970: Double(random.next(upperBound: 2_000_000_000)) + 0.5)
+        case "ident": return UUID(uuid: (9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, UInt8(random.next(upperBound: 256))))
+        case "code": return try! ObjectId(string: String(format: "%024x", random.next(upperBound: Int.max)))
+        case "bytes": return Data((0..<random.next(upperBound: 300)).map { _ in UInt8(random.next(upperBound: 256)) })
+        case "price": return try! Decimal128(string: "\(random.next(upperBound: 100_000)).\(random.next(upperBound: 100))")
         case "any":
             switch random.next(upperBound: 5) {
             case 0: return DTMAny.none
@@ -109,6 +143,16 @@ struct DTMItemModel: Equatable {
         case "oid": item.oid = value as! ObjectId?
         case "uid": item.uid = value as! UUID
         case "amount": item.amount = value as! Decimal128?
+        case "tiny": item.tiny = value as! Int8
+        case "mid": item.mid = value as! Int32?
+        case "big": item.big = value as! Int64
+        case "maybe": item.maybe = value as! Bool?
+        case "precise": item.precise = value as! Double?
+        case "stamp": item.stamp = value as! Date?
+        case "ident": item.ident = value as! UUID?
+        case "code": item.code = value as! ObjectId
+        case "bytes": item.bytes = value as! Data
+        case "price": item.price = value as! Decimal128
         case "any": item.any = value as! DTMAny
         default: preconditionFailure(name)
         }
@@ -131,6 +175,16 @@ struct DTMItemModel: Equatable {
         case "oid": item.oid = value as! ObjectId?
         case "uid": item.uid = value as! UUID
         case "amount": item.amount = value as! Decimal128?
+        case "tiny": item.tiny = value as! Int8
+        case "mid": item.mid = value as! Int32?
+        case "big": item.big = value as! Int64
+        case "maybe": item.maybe = value as! Bool?
+        case "precise": item.precise = value as! Double?
+        case "stamp": item.stamp = value as! Date?
+        case "ident": item.ident = value as! UUID?
+        case "code": item.code = value as! ObjectId
+        case "bytes": item.bytes = value as! Data
+        case "price": item.price = value as! Decimal128
         case "any":
             switch value as! DTMAny {
             case .none: item.any = .none
@@ -170,7 +224,9 @@ struct DTMItemModel: Equatable {
         }
         return DTMItemModel(
             flag: item.flag, count: item.count, small: item.small, ratio: item.ratio, score: item.score, name: item.name,
-            note: item.note, blob: item.blob, when: item.when, oid: item.oid, uid: item.uid, amount: item.amount, any: any,
+            note: item.note, blob: item.blob, when: item.when, oid: item.oid, uid: item.uid, amount: item.amount,
+            tiny: item.tiny, mid: item.mid, big: item.big, maybe: item.maybe, precise: item.precise, stamp: item.stamp,
+            ident: item.ident, code: item.code, bytes: item.bytes, price: item.price, any: any,
             partner: item.partner?.id, friends: item.friends.map(\.id), numbers: Array(item.numbers), labels: Array(item.labels),
             tags: Set(item.tags), scores: Dictionary(uniqueKeysWithValues: item.scores.map { ($0.key, $0.value) }))
     }
@@ -212,6 +268,16 @@ struct DTMItemModel: Equatable {
             oid: read(object, "oid", as: ObjectId.self, seed: seed),
             uid: read(object, "uid", as: UUID.self, seed: seed) ?? UUID(),
             amount: read(object, "amount", as: Decimal128.self, seed: seed),
+            tiny: read(object, "tiny", as: Int.self, seed: seed).flatMap { Int8(exactly: $0) } ?? -1,
+            mid: read(object, "mid", as: Int.self, seed: seed).flatMap { Int32(exactly: $0) },
+            big: read(object, "big", as: Int.self, seed: seed).map { Int64($0) } ?? -1,
+            maybe: read(object, "maybe", as: Bool.self, seed: seed),
+            precise: read(object, "precise", as: Double.self, seed: seed),
+            stamp: read(object, "stamp", as: Date.self, seed: seed),
+            ident: read(object, "ident", as: UUID.self, seed: seed),
+            code: read(object, "code", as: ObjectId.self, seed: seed) ?? ObjectId.generate(),
+            bytes: read(object, "bytes", as: Data.self, seed: seed) ?? Data([1]),
+            price: read(object, "price", as: Decimal128.self, seed: seed) ?? Decimal128(-1),
             any: any,
             partner: id(read(object, "partner", as: DynamicObject.self, seed: seed)),
             friends: read(object, "friends", as: List<DynamicObject>.self, seed: seed)?.map { id($0) ?? -1 } ?? [-1],
