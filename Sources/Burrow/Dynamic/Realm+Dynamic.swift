@@ -63,6 +63,7 @@ extension Realm {
             throw RealmError(.invalidArgument, "\(typeName) is an embedded class; its objects are created by setting a property of their parent object.")
         }
         let object = try DynamicObject(unmanaged: table.info, value: value, defaults: swiftDefaults(of: typeName))
+        try DynamicValues.prepare(object, in: self)
         return try addObject(object, update: update, in: write) as! DynamicObject
     }
 
