@@ -13,21 +13,6 @@ guard arguments.count >= 2 else {
 }
 let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: arguments[1])))
 
-/// A property's type as `name:type`, e.g. `pets:list<object<DRPet>>`, `age:int?`, `id:objectId!`
-/// for the primary key.
-func describe(_ property: Property) -> String {
-    var type = property.type.rawValue
-    if let linked = property.objectClassName { type += "<\(linked)>" }
-    if property.isOptional { type += "?" }
-    switch property.collection {
-    case .single: break
-    case .list: type = "list<\(type)>"
-    case .set: type = "set<\(type)>"
-    case .map: type = "map<\(type)>"
-    }
-    return "\(property.name):\(type)\(property.isPrimary ? "!" : "")"
-}
-
 /// `value` without the optional around it, or nil for an optional holding nothing.
 func unwrap(_ value: Any?) -> Any? {
     guard let value else { return nil }
@@ -94,7 +79,7 @@ func elements<S: Sequence>(_ sequence: S) -> [Any] { sequence.map { $0 as Any } 
 }
 
 for schema in realm.schema.objectSchema.sorted(by: { $0.className < $1.className }) {
-    print("class \(schema.className)\(schema.isEmbedded ? " embedded" : "") \(schema.properties.map(describe).joined(separator: " "))")
+    print("class \(schema.className)\(schema.isEmbedded ? " embedded" : "") \(schema.properties.map(\.description).joined(separator: "; "))")
     if schema.isEmbedded { continue }
     for (index, object) in objects(of: schema).enumerated() {
         print("\(schema.className)#\(index) \(renderProperties(of: object, schema))")

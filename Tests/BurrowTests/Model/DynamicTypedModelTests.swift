@@ -43,7 +43,35 @@ enum DTMAny: Equatable {
 }
 
 /// One `DTMItem` as plain Swift values: links are ids.
-struct DTMItemModel: Equatable {
+/// The scalar properties the typed item and its model share, set by name in one place.
+protocol DTMScalars {
+    var flag: Bool { get set }
+    var count: Int { get set }
+    var small: Int16? { get set }
+    var ratio: Double { get set }
+    var score: Float? { get set }
+    var name: String { get set }
+    var note: String? { get set }
+    var blob: Data? { get set }
+    var when: Date { get set }
+    var oid: ObjectId? { get set }
+    var uid: UUID { get set }
+    var amount: Decimal128? { get set }
+    var tiny: Int8 { get set }
+    var mid: Int32? { get set }
+    var big: Int64 { get set }
+    var maybe: Bool? { get set }
+    var precise: Double? { get set }
+    var stamp: Date? { get set }
+    var ident: UUID? { get set }
+    var code: ObjectId { get set }
+    var bytes: Data { get set }
+    var price: Decimal128 { get set }
+}
+
+extension DTMItem: DTMScalars {}
+
+struct DTMItemModel: Equatable, DTMScalars {
     var flag = false
     var count = 0
     var small: Int16?
@@ -130,6 +158,16 @@ struct DTMItemModel: Equatable {
     }
 
     private static func apply(_ name: String, _ value: Any?, to item: inout DTMItemModel) {
+        if name == "any" {
+            item.any = value as! DTMAny
+        } else {
+            assignScalar(name, value, to: &item)
+        }
+    }
+
+    /// Sets scalar `name` (not `any`) of the model or of the typed item, which have the same
+    /// scalar properties (`DTMScalars`).
+    private static func assignScalar<Item: DTMScalars>(_ name: String, _ value: Any?, to item: inout Item) {
         switch name {
         case "flag": item.flag = value as! Bool
         case "count": item.count = value as! Int
@@ -153,7 +191,6 @@ struct DTMItemModel: Equatable {
         case "code": item.code = value as! ObjectId
         case "bytes": item.bytes = value as! Data
         case "price": item.price = value as! Decimal128
-        case "any": item.any = value as! DTMAny
         default: preconditionFailure(name)
         }
     }
@@ -162,38 +199,16 @@ struct DTMItemModel: Equatable {
 
     /// Sets scalar `name` of the typed item.
     private static func setTyped(_ name: String, _ value: Any?, on item: DTMItem, in realm: Realm) {
-        switch name {
-        case "flag": item.flag = value as! Bool
-        case "count": item.count = value as! Int
-        case "small": item.small = value as! Int16?
-        case "ratio": item.ratio = value as! Double
-        case "score": item.score = value as! Float?
-        case "name": item.name = value as! String
-        case "note": item.note = value as! String?
-        case "blob": item.blob = value as! Data?
-        case "when": item.when = value as! Date
-        case "oid": item.oid = value as! ObjectId?
-        case "uid": item.uid = value as! UUID
-        case "amount": item.amount = value as! Decimal128?
-        case "tiny": item.tiny = value as! Int8
-        case "mid": item.mid = value as! Int32?
-        case "big": item.big = value as! Int64
-        case "maybe": item.maybe = value as! Bool?
-        case "precise": item.precise = value as! Double?
-        case "stamp": item.stamp = value as! Date?
-        case "ident": item.ident = value as! UUID?
-        case "code": item.code = value as! ObjectId
-        case "bytes": item.bytes = value as! Data
-        case "price": item.price = value as! Decimal128
-        case "any":
-            switch value as! DTMAny {
-            case .none: item.any = .none
-            case .int(let v): item.any = .int(v)
-            case .string(let v): item.any = .string(v)
-            case .date(let v): item.any = .date(v)
-            case .link(let id): item.any = .object(realm.object(ofType: DTMItem.self, forPrimaryKey: id)!)
-            }
-        default: preconditionFailure(name)
+        guard name == "any" else {
+            var item = item
+            return assignScalar(name, value, to: &item)
+        }
+        switch value as! DTMAny {
+        case .none: item.any = .none
+        case .int(let v): item.any = .int(v)
+        case .string(let v): item.any = .string(v)
+        case .date(let v): item.any = .date(v)
+        case .link(let id): item.any = .object(realm.object(ofType: DTMItem.self, forPrimaryKey: id)!)
         }
     }
 
@@ -541,20 +556,6 @@ final class DRValues: Object {
 /// object and value it prints must be what this process wrote; what it writes through the
 /// dynamic API, this process then reads through its classes.
 @Suite struct DynamicReaderTests {
-    /// A property as the reader prints it (the same text as `describe` in `Tests/DynamicReader`).
-    private static func describe(_ property: Property) -> String {
-        var type = property.type.rawValue
-        if let linked = property.objectClassName { type += "<\(linked)>" }
-        if property.isOptional { type += "?" }
-        switch property.collection {
-        case .single: break
-        case .list: type = "list<\(type)>"
-        case .set: type = "set<\(type)>"
-        case .map: type = "map<\(type)>"
-        }
-        return "\(property.name):\(type)\(property.isPrimary ? "!" : "")"
-    }
-
     @Test func testAProgramWithoutTheClassesReadsEveryClassObjectAndValue() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("burrow-dynamic-reader-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -589,7 +590,7 @@ final class DRValues: Object {
                 try realm.create(DRRenamedTag.self, value: ["label": "good", "pet": tom])
             }
             schemaLines = realm.schema.objectSchema.sorted { $0.className < $1.className }.map {
-                "class \($0.className)\($0.isEmbedded ? " embedded" : "") \($0.properties.map(Self.describe).joined(separator: " "))"
+                "class \($0.className)\($0.isEmbedded ? " embedded" : "") \($0.properties.map(\.description).joined(separator: "; "))"
             }
         }
 
@@ -624,7 +625,7 @@ final class DRValues: Object {
             "added",
         ]
         #expect(schemaLines.count == 5)
-        #expect(schemaLines[3] == "class DRTag label:string pet:object<DRPet>?", "the class is stored under its stored name")
+        #expect(schemaLines[3] == "class DRTag label: string; pet: DRPet?", "the class is stored under its stored name")
         #expect(run.output.count == expected.count, "\(run.output)")
         for (line, (printed, wanted)) in zip(run.output, expected).enumerated() {
             #expect(printed == wanted, "line \(line)")
