@@ -112,3 +112,36 @@ struct EmbeddedOrphan {
     let table: UInt32
     let key: ObjectKey
 }
+
+extension Realm {
+    /// After a migration's block: gives every object of a class the migration made embedded
+    /// (`became`) its one parent, as an embedded object must have. An object nothing links to
+    /// is deleted, as in RealmSwift. An object several objects link to fails the migration,
+    /// which leaves the file as it was: the block must give each such object one parent (copy
+    /// it for the others, or unlink it), since which parent keeps it is the program's choice.
+    func settleObjectsThatBecameEmbedded(_ became: [String], in write: WriteState) throws(RealmError) {
+        for name in became {
+            guard let table = dynamicTable(named: name) else { continue }
+            var orphans: [ObjectKey] = []
+            do {
+                for key in try objectKeys(table) {
+                    var parents = 0
+                    try write.reader.scan(table.backlinksTree, prefix: key.bytes) { _, count in
+                        parents += Int(ValueCodec.u32(count, 0))
+                        return parents < 2
+                    }
+                    if parents == 0 { orphans.append(key) }
+                    if parents > 1 {
+                        throw RealmError(.schemaMismatch, "\(name) became an EmbeddedObject, but \(name) \(key) is linked from \(parents > 2 ? "more than one object" : "two places"), and an embedded object has exactly one parent. In the migration block, give each \(name) one parent: create a copy for each other object that links to it (migration.create), or unlink it there.")
+                    }
+                }
+            } catch {
+                throw RealmError(wrapping: error)
+            }
+            for key in orphans { try deleteObject(table, key, in: write) }
+            if !orphans.isEmpty {
+                Logger.log(.info, "Deleted \(orphans.count) \(name) objects that no object links to, since \(name) became an EmbeddedObject.")
+            }
+        }
+    }
+}

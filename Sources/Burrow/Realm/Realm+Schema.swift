@@ -199,6 +199,7 @@ extension Realm {
             }
             // After the block, which may still read them as the old objects' values.
             try deleteEmbeddedOrphans(orphans, in: write)
+            try settleObjectsThatBecameEmbedded(changed.filter { $0.0.isEmbedded && !$0.1.isEmbedded }.map(\.0.name), in: write)
         }
         Logger.log(.info, Self.schemaChangeMessage(displayName, from: oldVersion, to: currentFileSchema.info.schemaVersion, added: missing.map(\.name), changed: changed.map(\.0.name)))
     }
@@ -225,6 +226,7 @@ extension Realm {
             schema.info.pendingClasses = pending.isEmpty ? nil : pending
             try self.storeSchema(schema, changing: [new], in: write)
             try self.deleteEmbeddedOrphans(try self.migrateRows(of: info, from: old), in: write)
+            if info.isEmbedded, !old.isEmbedded { try self.settleObjectsThatBecameEmbedded([info.name], in: write) }
         }
         if write != nil {
             try migrate()
