@@ -112,7 +112,18 @@ extension LadderV1 {
     }
 
     @Test func testDeleteRealmIfMigrationNeeded() throws {
-        let url = try file(of: LadderV2.self)
+        // Release 4's classes written at version 5, the cache's version: opening with release
+        // 5's classes (Address now embedded) empties the file instead of throwing.
+        let url = try #require(temporaryConfiguration().fileURL)
+        do {
+            var v4 = MigrationLadderTests.configuration(LadderV4.self, at: url, withObjectTypes: true)
+            v4.schemaVersion = 5
+            let realm = try Realm(configuration: v4)
+            try realm.write { try LadderV4.exampleData(realm) }
+        }
+        var strict = LadderV5.cacheConfiguration(url)
+        strict.deleteRealmIfMigrationNeeded = false
+        expectRealmError(.schemaMismatch, mentioning: ["Address"]) { _ = try Realm(configuration: strict) }
         let realm = try Realm(configuration: LadderV5.cacheConfiguration(url))
         #expect(realm.objects(LadderV5.Person.self).isEmpty)
         #expect(realm.objects(LadderV5.Pet.self).isEmpty)
