@@ -40,9 +40,8 @@ func observedPropertyNames(_ keyPaths: [String]?) -> Set<String>? {
 /// The property names that `keyPaths` start with, each checked to be a property of `type`, as
 /// RealmSwift rejects key paths that name none (a misspelt one would otherwise leave a stream
 /// silent for good). Throws `.invalidArgument` naming the first unknown one.
-func observedPropertyNames(_ keyPaths: [String]?, of type: ObjectBase.Type) throws(RealmError) -> Set<String>? {
+func observedPropertyNames(_ keyPaths: [String]?, of info: ClassInfo) throws(RealmError) -> Set<String>? {
     guard let names = observedPropertyNames(keyPaths) else { return nil }
-    let info = ClassInfo.of(type)
     if let unknown = names.sorted().first(where: { info.propertyIndex[$0] == nil }) {
         throw RealmError(
             .invalidArgument,

@@ -12,7 +12,7 @@ extension _OptionalPersistable where Self: ObjectBase {
         let frozen: Frozen<Self>
         let names: Set<String>?
         do {
-            names = try observedPropertyNames(keyPaths, of: Self.self)
+            names = try observedPropertyNames(keyPaths, of: classInfo)
             guard !isFrozen else {
                 throw RealmError(.wrongState, "A frozen object never changes; observe the live object instead (thaw it first).")
             }

@@ -27,7 +27,7 @@ extension Results {
         }
         return ResultsObserver(
             baseline: version, results: evaluate(version), evaluate: evaluate, readsOnlyItsClass: steps.isEmpty,
-            isAllObjects: query.isAllObjects, keyPaths: try observedPropertyNames(keyPaths, of: Element.self))
+            isAllObjects: query.isAllObjects, keyPaths: try observedPropertyNames(keyPaths, of: elementInfo))
     }
 }
 
@@ -66,15 +66,16 @@ struct ResultsObserver<T: ObjectBase>: ChangeObserver {
         let oldVersion = baseline
         baseline = version
         let tableId = old.table?.id ?? version.table(for: T.self)?.id
+        let dynamic = old.table?.info.isDynamic ?? false
         if readsOnlyItsClass, changes.isComplete, let tableId, changes.changes(of: tableId).isEmpty {
             // Nothing of this class changed: the results are the same objects with the same values.
-            results = FrozenResults(version: version, table: version.table(id: tableId), keys: old.keys)
+            results = FrozenResults(version: version, table: version.table(id: tableId, dynamic: dynamic), keys: old.keys)
             return nil
         }
         let new: FrozenResults<T>
         if isAllObjects, changes.isComplete, let tableId, changes.changes(of: tableId).keepsKeys {
             // Every object of the class, none inserted or deleted: the same keys, in the same order.
-            new = FrozenResults(version: version, table: version.table(id: tableId), keys: old.keys)
+            new = FrozenResults(version: version, table: version.table(id: tableId, dynamic: dynamic), keys: old.keys)
         } else {
             new = evaluate(version)
         }

@@ -38,6 +38,12 @@ final class ClassInfo: Sendable {
     let collectionProperties: [Int]
     /// Why the class cannot be stored, if it cannot; opening a realm with it throws this.
     let problem: RealmError?
+    /// For a class read through the schema the file stores (`DynamicObject`), that schema:
+    /// where the classes it links to are found. Nil for a Swift class.
+    let dynamicSchema: FileSchema?
+
+    /// Whether this is a class read through the stored schema alone, as `DynamicObject`s.
+    var isDynamic: Bool { dynamicSchema != nil }
 
     var name: String { schema.className }
 
@@ -146,6 +152,41 @@ final class ClassInfo: Sendable {
             properties[$0].type != .linkingObjects && properties[$0].collection != .single
         }
         problem = problems.isEmpty ? nil : RealmError(.schemaMismatch, "The class \(name) cannot be stored: " + problems.joined(separator: " "))
+        dynamicSchema = nil
+    }
+
+    /// The class `stored` as the file stores it, read and written as `DynamicObject`s: its
+    /// properties are the stored ones, in field order, and it has no Swift fields (a dynamic
+    /// object reads every property through its row). `schema` is the file's schema, in which
+    /// the classes it links to are found.
+    init(dynamic stored: StoredClass, in schema: FileSchema) {
+        let objectSchema = ObjectSchema(stored)
+        let properties = objectSchema.properties
+        type = DynamicObject.self
+        self.schema = objectSchema
+        self.properties = properties
+        fields = []
+        linkedTypes = properties.map { _ in nil }
+        var index: [String: Int] = [:]
+        for (i, property) in properties.enumerated() { index[property.name] = i }
+        propertyIndex = index
+        propertyNames = properties.map(\.name)
+        primaryKey = properties.firstIndex { $0.isPrimary }
+        // A dynamic object holds no unmanaged values of its own (see `DynamicObject`).
+        objectHoldingProperties = []
+        collectionProperties = []
+        problem = nil
+        dynamicSchema = schema
+    }
+
+    /// The class that property `property` links to (a link, a collection of links or
+    /// `LinkingObjects`), if it is known: a Swift class's linked class, or for a dynamic class
+    /// the stored class of that name, dynamic too.
+    func linkedInfo(_ property: Int) -> ClassInfo? {
+        if let dynamicSchema {
+            return properties[property].objectClassName.flatMap { dynamicSchema.classes[$0] }.map { ClassInfo(dynamic: $0, in: dynamicSchema) }
+        }
+        return linkedTypes[property].map { ClassInfo.of($0) }
     }
 
     private static let primaryKeyTypes: Set<PropertyType> = [.int, .string, .objectId, .uuid]

@@ -18,7 +18,7 @@ extension ObjectBase: CustomStringConvertible {
 
     private func description(maxDepth depth: Int) -> String {
         guard depth > 0 else { return "<Maximum depth exceeded>" }
-        let info = ClassInfo.of(type(of: self))
+        let info = classInfo
         let properties = info.properties.map { property -> String in
             let value = self.value(forKey: property.name)
             switch value {

@@ -3,8 +3,12 @@ extension ObjectBase {
     /// The value of the property named `key` (a `List` for a list property, an object or nil for
     /// a link), or nil if the class has no such property.
     public func value(forKey key: String) -> Any? {
-        let info = ClassInfo.of(type(of: self))
+        let info = classInfo
         guard let property = info.propertyIndex[key] else { return nil }
+        if info.isDynamic {
+            guard _state != nil else { return (self as? DynamicObject)?.pending?.fields[property].value }
+            return DynamicValues.value(of: self, property, info)
+        }
         let field = info.fields[property]
         let value = _state != nil ? field.accessor.managedGet(self, property: property) : field.accessor.unmanagedValue(at: info.fieldPointer(self, property))
         return unwrappingOptional(value)
@@ -36,10 +40,11 @@ extension ObjectBase {
     }
 
     func setValueThrowing(_ value: Any, forKey key: String) throws(RealmError) {
-        let info = ClassInfo.of(type(of: self))
+        let info = classInfo
         guard let property = info.propertyIndex[key] else {
             throw RealmError(.invalidArgument, "\(info.name) has no property '\(key)'. Its properties are: \(info.properties.map(\.name).joined(separator: ", ")).")
         }
+        if info.isDynamic { return try DynamicValues.set(self, property, unwrapResults(value), info) }
         let field = info.fields[property]
         let converted = try field.accessor.convert(unwrapResults(value), property: key)
         if _state != nil {

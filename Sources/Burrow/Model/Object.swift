@@ -77,7 +77,7 @@ open class ObjectBase {
     }
 
     /// The schema of this object's class.
-    public var objectSchema: ObjectSchema { ClassInfo.of(type(of: self)).schema }
+    public var objectSchema: ObjectSchema { classInfo.schema }
 
     /// The class and its property values, as RealmSwift prints objects, with linked objects
     /// nested (indented) up to five levels:

@@ -161,7 +161,7 @@ extension RealmCollection where Element: ObjectBase {
     }
 
     private func unmanagedAggregate(_ aggregate: QueryAggregate, _ property: String, allowDates: Bool) -> QueryValue {
-        Results<Element>.requireAggregatable(aggregate, property, allowDates: allowDates)
+        Results<Element>.requireAggregatable(aggregate, property, allowDates: allowDates, in: ClassInfo.of(Element.self))
         return self.aggregate(aggregate, at: property)
     }
 }

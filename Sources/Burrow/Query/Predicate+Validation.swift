@@ -52,7 +52,7 @@ enum QueryValidator {
                 let property = current.properties[index]
                 manyBeforeMap = isMany
                 if property.collection != .single || property.type == .linkingObjects { isMany = true }
-                let linked = current.linkedTypes[index].map { ClassInfo.of($0) }
+                let linked = current.linkedInfo(index)
                 result = PathInfo(type: property.type, isOptional: property.isOptional || property.type == .object, isMany: isMany, linkedClass: linked, property: property, owner: current)
                 pendingMap = property.collection == .map
                 if property.collection == .map { isMany = true }

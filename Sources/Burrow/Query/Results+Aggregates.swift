@@ -40,7 +40,7 @@ extension Results {
     }
 
     private func aggregate(_ aggregate: QueryAggregate, _ property: String, allowDates: Bool) -> QueryValue {
-        Self.requireAggregatable(aggregate, property, allowDates: allowDates)
+        Self.requireAggregatable(aggregate, property, allowDates: allowDates, in: elementInfo)
         if query.isAllObjects {
             // Every object of the class: one scan of its rows.
             guard let table else { return QueryExecutor.aggregate(aggregate, of: []) }
@@ -51,12 +51,12 @@ extension Results {
         return QueryExecutor(context: owner).aggregate(aggregate, of: QueryPath(dotted: property), in: table, keys: keys)
     }
 
-    /// Traps with the reason unless `property` of `Element` holds one number (or date, with
+    /// Traps with the reason unless `property` of `info` (`Element`'s class) holds one number (or date, with
     /// `allowDates`) per object.
-    static func requireAggregatable(_ aggregate: QueryAggregate, _ property: String, allowDates: Bool) {
+    static func requireAggregatable(_ aggregate: QueryAggregate, _ property: String, allowDates: Bool, in info: ClassInfo) {
         let type: PropertyType
         do {
-            type = try QueryValidator.checkSingleValued(property, in: ClassInfo.of(Element.self), purpose: "aggregate").type
+            type = try QueryValidator.checkSingleValued(property, in: info, purpose: "aggregate").type
         } catch {
             preconditionFailure(error.description)
         }

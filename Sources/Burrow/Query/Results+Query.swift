@@ -25,7 +25,7 @@ extension Results {
 
     /// `filter(_:_:)` with its arguments as an array.
     public func filter(_ predicateFormat: String, arguments: [Any]) throws(RealmError) -> Results<Element> {
-        try QueryParser.parse(predicateFormat, arguments: arguments, for: ClassInfo.of(Element.self)).steps.reduce(self) { $0.appending($1) }
+        try QueryParser.parse(predicateFormat, arguments: arguments, for: elementInfo).steps.reduce(self) { $0.appending($1) }
     }
 
     /// The objects sorted by the value at `keyPath` (which may follow links, not
@@ -42,21 +42,21 @@ extension Results {
     /// The objects sorted by several key paths: by the first, then among equals by the next.
     public func sorted<S: Sequence>(by sortDescriptors: S) -> Results<Element> where S.Element == SortDescriptor {
         let descriptors = Array(sortDescriptors)
-        for descriptor in descriptors { Self.require(descriptor.keyPath, "sort") }
+        for descriptor in descriptors { Self.require(descriptor.keyPath, "sort", in: elementInfo) }
         return appending(.sort(descriptors))
     }
 
     /// The first object of each distinct combination of the values at `keyPaths`, in order.
     public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == String {
         let paths = Array(keyPaths)
-        for path in paths { Self.require(path, "distinct") }
+        for path in paths { Self.require(path, "distinct", in: elementInfo) }
         return appending(.distinct(paths))
     }
 
-    /// Traps with the reason if `keyPath` cannot sort or deduplicate `Element`.
-    static func require(_ keyPath: String, _ purpose: String) {
+    /// Traps with the reason if `keyPath` cannot sort or deduplicate objects of `info`.
+    static func require(_ keyPath: String, _ purpose: String, in info: ClassInfo) {
         do {
-            _ = try QueryValidator.checkSingleValued(keyPath, in: ClassInfo.of(Element.self), purpose: purpose)
+            _ = try QueryValidator.checkSingleValued(keyPath, in: info, purpose: purpose)
         } catch {
             preconditionFailure(error.description)
         }

@@ -10,10 +10,11 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     /// they are invalidated, as RealmSwift's are.
     let invalidations: UInt64
 
-    /// Every object of `Element` (`base` nil), or the objects of a collection.
-    init(realm: Realm, base: ResultsBase? = nil) {
+    /// Every object of `Element` (`base` nil), or the objects of a collection; for results of
+    /// `DynamicObject`, of the class stored as `className`.
+    init(realm: Realm, base: ResultsBase? = nil, className: String? = nil) {
         owner = realm
-        query = ResultsQuery(base: base)
+        query = ResultsQuery(base: base, className: className)
         invalidations = realm.invalidations
     }
 
@@ -35,8 +36,10 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
         Results(realm: owner, query: ResultsQuery(appending: step, to: query), invalidations: invalidations)
     }
 
-    /// The table of `Element` in the realm's current version (nil if it has no objects yet).
+    /// The table of `Element` in the realm's current version (nil if it has no objects yet):
+    /// for dynamic results, the stored class's dynamic table.
     var table: Table? {
+        if let className = query.className { return owner.dynamicTable(named: className) }
         do {
             return try owner.table(for: Element.self, creating: false)
         } catch {
@@ -44,6 +47,15 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
             // a schema mismatch thrown when the realm opens instead.
             preconditionFailure("\(error.description) (Set Realm.Configuration.objectTypes to have this checked when the realm opens.)")
         }
+    }
+
+    /// The class of the objects: `Element`'s, or for results of `DynamicObject` the stored
+    /// class's (or, before the file stores it, the program's Swift class of that name).
+    var elementInfo: ClassInfo {
+        guard let className = query.className else { return ClassInfo.of(Element.self) }
+        if let table { return table.info }
+        if let type = Realm.swiftClass(named: className, among: owner.knownTypes) { return ClassInfo.of(type) }
+        return ClassInfo.of(Element.self)
     }
 
     private var current: ResultsQuery {
@@ -208,6 +220,8 @@ final class ResultsQuery {
     /// Where the objects come from: nil for every object of the class, else the keys of a
     /// collection (a list, a set, linking objects), read anew at each evaluation.
     let base: ResultsBase?
+    /// For results of `DynamicObject`: the stored class they are objects of.
+    let className: String?
     private let depth: Int
 
     var stamp: UInt64 = .max
@@ -216,10 +230,11 @@ final class ResultsQuery {
     var rows: [UnsafeRawBufferPointer]?
 
     /// The query of no steps over every object of a class (`base` nil) or a collection's.
-    init(base: ResultsBase?) {
+    init(base: ResultsBase?, className: String?) {
         parent = nil
         step = nil
         self.base = base
+        self.className = className
         depth = 0
     }
 
@@ -227,6 +242,7 @@ final class ResultsQuery {
         self.parent = parent
         self.step = step
         base = parent.base
+        className = parent.className
         depth = parent.depth + 1
     }
 

@@ -91,7 +91,7 @@ struct CreateCopier {
             next += 1
             defer { filling = nil }
             let info = ClassInfo.of(Swift.type(of: copy))
-            let sourceInfo = Swift.type(of: source) == Swift.type(of: copy) ? info : ClassInfo.of(Swift.type(of: source))
+            let sourceInfo = Swift.type(of: source) == Swift.type(of: copy) ? info : source.classInfo
             let sourceBase = Unmanaged.passUnretained(source).toOpaque()
             let copyBase = Unmanaged.passUnretained(copy).toOpaque()
             // An adopted object keeps its plain values; only what can hold objects is replaced.
@@ -101,8 +101,14 @@ struct CreateCopier {
                 guard schema.type != .linkingObjects else { continue }
                 // A source of a subclass gives the properties it shares by name.
                 guard let from = sourceInfo === info ? property : sourceInfo.propertyIndex(named: schema.name) else { continue }
-                let field = sourceInfo.fields[from]
-                let read = source._state == nil ? field.accessor.unmanagedValue(at: sourceBase + field.offset) : field.accessor.managedGet(source, property: from)
+                let read: Any
+                if sourceInfo.isDynamic {
+                    // A dynamic object has no Swift fields: its values by name, converted.
+                    read = try info.fields[property].accessor.convert(source.value(forKey: schema.name) as Any, property: schema.name)
+                } else {
+                    let field = sourceInfo.fields[from]
+                    read = source._state == nil ? field.accessor.unmanagedValue(at: sourceBase + field.offset) : field.accessor.managedGet(source, property: from)
+                }
                 let replaced = try replacement(for: read, property: property, of: info)
                 guard replaced != nil || copy !== source else { continue }
                 info.fields[property].accessor.setUnmanagedValue(at: copyBase + info.fields[property].offset, replaced ?? read)

@@ -9,6 +9,9 @@ protocol ReadContext: AnyObject {
     var objectSource: ObjectSource { get }
     /// The table of the class stored with `id`, if this context knows its Swift class.
     func table(id: UInt32) -> Table?
+    /// The table of the class stored with `id`, read through the stored schema alone as
+    /// `DynamicObject`s, if the version read has that class.
+    func dynamicTable(id: UInt32) -> Table?
     /// The schema stored in the version being read.
     var currentFileSchema: FileSchema { get }
     /// Where errors in messages happened.
@@ -118,7 +121,8 @@ extension ReadContext {
     func decodedPayload(_ payload: UnsafeRawBufferPointer, _ table: Table, _ key: ObjectKey, _ field: Int) throws(StorageError) -> _StoredValue {
         let type = table.fieldTypes[field]
         let target = type == .object ? linkTarget(table, field) : 0
-        let resolve: ValueCodec.LinkResolver = { id, key in self.linkedObject(id, key) }
+        let dynamic = table.info.isDynamic
+        let resolve: ValueCodec.LinkResolver = { id, key in self.linkedObject(id, key, dynamic: dynamic) }
         guard !ValueCodec.isExternal(payload, as: type) else {
             let stored = try storedPayload(payload, table, key, field)
             let decoded = stored.withUnsafeBytes { stored -> Result<_StoredValue, StorageError> in
@@ -159,9 +163,11 @@ extension ReadContext {
         currentFileSchema.classes[name]?.id
     }
 
-    /// The object a link points at, or `.null` if it no longer exists (or its class is unknown).
-    func linkedObject(_ tableId: UInt32, _ key: ObjectKey) -> _StoredValue {
-        guard let table = table(id: tableId), rowExists(table, key) else { return .null }
+    /// The object a link points at, or `.null` if it no longer exists (or its class is unknown):
+    /// a `DynamicObject` if the link is read from one (`dynamic`), else an object of its Swift
+    /// class.
+    func linkedObject(_ tableId: UInt32, _ key: ObjectKey, dynamic: Bool) -> _StoredValue {
+        guard let table = table(id: tableId, dynamic: dynamic), rowExists(table, key) else { return .null }
         return .object(object(table, key))
     }
 
@@ -243,7 +249,8 @@ extension ReadContext {
     func readContent(_ table: Table, _ key: ObjectKey, _ field: Int) -> Realm.FieldContent {
         let property = table.stored.properties[field]
         let target = linkTarget(table, field)
-        let resolve: ValueCodec.LinkResolver = { id, key in self.linkedObject(id, key) }
+        let dynamic = table.info.isDynamic
+        let resolve: ValueCodec.LinkResolver = { id, key in self.linkedObject(id, key, dynamic: dynamic) }
         if let tree = table.collectionTrees[field] {
             do {
                 return try .collection(key, in: tree, of: reader, property, linkTarget: target, resolve: resolve)
@@ -269,12 +276,13 @@ extension ReadContext {
         guard let tree = table.collectionTrees[field], index >= 0 else { return nil }
         let property = table.stored.properties[field]
         let target = linkTarget(table, field)
+        let dynamic = table.info.isDynamic
         do {
             let start = try reader.position(tree, of: key.bytes)
             let entry = try reader.entry(tree, at: start + index) { entryKey, value -> Result<_StoredValue, CollectionEntry.Problem>? in
                 guard entryKey.count >= 8, ObjectKey.read(entryKey) == key else { return nil }
                 return CollectionEntry.parts(key: entryKey, value: value, of: property).map {
-                    ValueCodec.decode($0.element, as: property.type, linkTarget: target) { id, key in self.linkedObject(id, key) }
+                    ValueCodec.decode($0.element, as: property.type, linkTarget: target) { id, key in self.linkedObject(id, key, dynamic: dynamic) }
                 }
             }
             switch entry ?? nil {
@@ -302,10 +310,11 @@ extension ReadContext {
         guard let tree = table.collectionTrees[field] else { return nil }
         let property = table.stored.properties[field]
         let target = linkTarget(table, field)
+        let dynamic = table.info.isDynamic
         do {
             let entry = try reader.withValue(tree, Realm.collectionEntryKey(key, mapKey: mapKey)) { value in
                 CollectionEntry.mapElement(value, of: property).map {
-                    ValueCodec.decode($0, as: property.type, linkTarget: target) { id, key in self.linkedObject(id, key) }
+                    ValueCodec.decode($0, as: property.type, linkTarget: target) { id, key in self.linkedObject(id, key, dynamic: dynamic) }
                 }
             }
             switch entry {

@@ -39,10 +39,10 @@ extension Realm {
             return object
         }
         if let error = object._pendingError { throw error }
-        if object.isInstance(of: EmbeddedObject.self) {
-            throw RealmError(.invalidArgument, "\(type(of: object)) is an EmbeddedObject, which cannot be added to a realm on its own; assign it to a property of its parent object.")
+        if Self.isEmbedded(object) {
+            throw RealmError(.invalidArgument, "\(object.classInfo.name) is an EmbeddedObject, which cannot be added to a realm on its own; assign it to a property of its parent object.")
         }
-        let table = try writableTable(for: type(of: object))
+        let table = try tableForAdding(object)
         guard let primaryKey = table.info.primaryKey else {
             if update != .error, !cascade {
                 throw RealmError(.invalidArgument, "\(table.name) has no primary key, so objects of it cannot be updated by key; add it with update: .error (the default).")
@@ -50,19 +50,23 @@ extension Realm {
             try insert(object, into: table, in: write)
             return object
         }
-        let field = table.info.fields[primaryKey]
-        let keyValue = storedValue(of: object, property: primaryKey, field: field)
+        let keyValue = storedValue(of: object, property: primaryKey, in: table)
         let probe = try probePrimaryKey(table, keyValue, in: write)
         if case .found(let existing, _) = probe {
             guard update != .error else {
                 throw RealmError(.primaryKeyExists, "A \(table.name) with primary key \(Self.describe(keyValue)) already exists. Use update: .modified or .all to update it.")
             }
             let values = unmanagedFields(of: object, table).map(\.value)
+            // A dynamic object made from a dictionary updates only the properties it names.
+            let given = (object as? DynamicObject)?.pending?.given
             write.added.append(object)
             if !table.info.objectHoldingProperties.isEmpty { write.addedHolders.append((object, table.info)) }
             bind(object, to: table, key: existing)
             try withCascadePolicy(update, in: write) { () throws(RealmError) in
-                try setLinkedProperties(object, table, values: values.enumerated().filter { $0.offset != primaryKey }.map { ($0.offset, $0.element) }, in: write)
+                try setLinkedProperties(
+                    object, table,
+                    values: values.enumerated().filter { $0.offset != primaryKey && given?[$0.offset] != false }.map { ($0.offset, $0.element) },
+                    in: write)
             }
             return object
         }
@@ -79,11 +83,13 @@ extension Realm {
         if let error = object._pendingError { throw error }
         let info = table.info
         let base = Unmanaged.passUnretained(object).toOpaque()
+        // A dynamic object's values, which it holds in place of `@Persisted` fields.
+        let pending = info.isDynamic ? (object as? DynamicObject)?.pending?.fields : nil
         // The primary key first: a duplicate fails before anything is written.
         let key: ObjectKey
         var primaryKeyEntry: [UInt8]?
         if let primaryKey = info.primaryKey {
-            let value = storedValue(of: object, property: primaryKey, field: info.fields[primaryKey])
+            let value = storedValue(of: object, property: primaryKey, in: table)
             let probe: PrimaryKeyProbe
             if let probed { probe = probed } else { probe = try probePrimaryKey(table, value, in: write) }
             switch probe {
@@ -106,8 +112,13 @@ extension Realm {
         do {
             for (field, type) in table.fieldTypes.enumerated() {
                 guard let property = table.propertyOfField[field] else { continue }
-                let accessor = info.fields[property]
-                let value = accessor.accessor.readUnmanaged(at: base + accessor.offset)
+                let value: _UnmanagedField
+                if let pending {
+                    value = pending[property]
+                } else {
+                    let accessor = info.fields[property]
+                    value = accessor.accessor.readUnmanaged(at: base + accessor.offset)
+                }
                 guard let stored = value.stored, type != .object, type != .any else {
                     if !value.isEmpty {
                         linked.append((property, value.value))
@@ -241,8 +252,13 @@ extension Realm {
     /// a setter records.
     func setProperties(_ object: ObjectBase, _ table: Table, values: [(Int, Any)], in write: WriteState) throws(RealmError) {
         let hadFailure = write.failure != nil
+        let info = table.info
         for (property, value) in values {
-            table.info.fields[property].accessor.managedSet(object, property: property, value)
+            if info.isDynamic {
+                object.setValue(value, forKey: info.properties[property].name)
+            } else {
+                info.fields[property].accessor.managedSet(object, property: property, value)
+            }
             if !hadFailure, let failure = write.failure { throw failure }
         }
     }
@@ -256,13 +272,36 @@ extension Realm {
 
     /// The unmanaged values of every property of `object`, in property order.
     func unmanagedFields(of object: ObjectBase, _ table: Table) -> [_UnmanagedField] {
+        if table.info.isDynamic { return (object as? DynamicObject)?.pending?.fields ?? [] }
         let base = Unmanaged.passUnretained(object).toOpaque()
         return table.info.fields.map { $0.accessor.readUnmanaged(at: base + $0.offset) }
     }
 
-    private func storedValue(of object: ObjectBase, property: Int, field: ClassInfo.Field) -> _StoredValue {
+    /// The stored value of single property `property` of the unmanaged `object`, of `table`.
+    private func storedValue(of object: ObjectBase, property: Int, in table: Table) -> _StoredValue {
+        if table.info.isDynamic { return (object as? DynamicObject)?.pending?.fields[property].stored ?? .null }
+        let field = table.info.fields[property]
         let base = Unmanaged.passUnretained(object).toOpaque()
         return field.accessor.readUnmanaged(at: base + field.offset).stored ?? .null
+    }
+
+    /// Whether `object` is of an embedded class (a dynamic object, by its stored class).
+    static func isEmbedded(_ object: ObjectBase) -> Bool {
+        type(of: object) == DynamicObject.self ? object.classInfo.isEmbedded : object.isInstance(of: EmbeddedObject.self)
+    }
+
+    /// The table the unmanaged `object` is added to: its Swift class's (created in the open
+    /// write if the file lacks it), or for a dynamic object its stored class's.
+    func tableForAdding(_ object: ObjectBase) throws(RealmError) -> Table {
+        guard type(of: object) == DynamicObject.self else { return try writableTable(for: type(of: object)) }
+        let info = object.classInfo
+        guard info.isDynamic else {
+            throw RealmError(.invalidArgument, "A DynamicObject made with DynamicObject() has no class; create dynamic objects with realm.dynamicCreate(_:value:update:).")
+        }
+        guard let table = dynamicTable(named: info.name) else {
+            throw RealmError(.invalidArgument, "\(displayName) stores no class named \(info.name) any more.")
+        }
+        return table
     }
 
     static func describe(_ value: _StoredValue) -> String {

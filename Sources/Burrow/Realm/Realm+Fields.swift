@@ -77,11 +77,12 @@ extension Realm {
     /// Sets field `field` of object `key` to `content`.
     func setField(_ table: Table, _ key: ObjectKey, _ field: Int, _ content: FieldContent, in write: WriteState) throws(RealmError) {
         let property = table.stored.properties[field]
-        let resolved = try resolveLinks(content, property: property, in: write)
         if table.collectionTrees[field] != nil {
-            try replaceCollection(table, key, field, with: resolved, in: write)
+            // Each element's link is resolved as it is inserted.
+            try replaceCollection(table, key, field, with: content, in: write)
             return
         }
+        let resolved = try resolveLinks(content, property: property, in: write)
         guard case .single(let value) = resolved else {
             preconditionFailure("internal error: a collection given for single property '\(property.name)'")
         }
@@ -170,12 +171,16 @@ extension Realm {
 
     func resolveLink(_ value: _StoredValue, _ property: StoredProperty, in write: WriteState) throws(RealmError) -> _StoredValue {
         guard case .object(let object) = value else { return value }
-        if object.isInstance(of: EmbeddedObject.self) {
+        // A dynamic object may be of any stored class; a link takes only its own class's.
+        if type(of: object) == DynamicObject.self, property.type == .object, let className = property.objectClassName, object.classInfo.name != className {
+            throw RealmError(.invalidArgument, "Property '\(property.name)' links to \(className), but the object given is a \(object.classInfo.name).")
+        }
+        if Self.isEmbedded(object) {
             if let state = object._state {
                 guard state.isManaged(by: self), state.exists else { throw Self.notInThisRealm(object) }
                 throw RealmError(.invalidArgument, "The \(state.table.name) assigned to '\(property.name)' already belongs to another object; an embedded object has exactly one parent. Assign a new, unmanaged \(state.table.name) instead.")
             }
-            let table = try writableTable(for: type(of: object))
+            let table = try tableForAdding(object)
             try insert(object, into: table, in: write)
             return .object(object)
         }

@@ -80,6 +80,7 @@ extension Realm {
         if schema.classes != currentFileSchema.classes {
             tables = [:]
             tablesById = [:]
+            dynamicTablesById = [:]
         }
         currentFileSchema = schema
     }
@@ -173,8 +174,13 @@ extension Realm {
                 orphans += try migrateRows(of: info, from: old)
             }
             if versionRaised, !isNewFile, let block = configuration.migrationBlock {
+                let migration = Migration(
+                    realm: self, oldSchemaVersion: oldVersion, oldSchema: oldSchema, before: before,
+                    newClassNames: Set(types.map { ClassInfo.storedName(of: $0) }))
                 write.primaryKeysMayChange = true
-                block(Migration(realm: self, oldSchemaVersion: oldVersion, oldSchema: oldSchema, before: before), oldVersion)
+                write.migration = migration
+                block(migration, oldVersion)
+                write.migration = nil
                 write.primaryKeysMayChange = false
             }
             // After the block, which may still read them as the old objects' values.

@@ -63,6 +63,9 @@ public final class Realm {
     /// spares hashing the type for each read.
     @exclusivity(unchecked) private var lastTable: (type: ObjectIdentifier, table: Table)?
     @exclusivity(unchecked) var tablesById: [UInt32: Table] = [:]
+    /// The dynamic tables made so far (`dynamicTable(id:)`), by class id; emptied with `tables`
+    /// when the stored classes change.
+    var dynamicTablesById: [UInt32: Table] = [:]
     /// Changes whenever what this realm reads may have changed (a new version, or a change made
     /// in the open write transaction). Live `Results` re-evaluate when it moves.
     @exclusivity(unchecked) private(set) var changeStamp: UInt64 = 0
@@ -318,6 +321,7 @@ public final class Realm {
             currentFileSchema = schema
             tables = [:]
             tablesById = [:]
+            dynamicTablesById = [:]
         }
     }
 
@@ -336,6 +340,13 @@ extension Realm: ReadContext {
             let type = Self.swiftClass(named: stored.name, among: knownTypes)
         else { return nil }
         return usableTable(for: type)
+    }
+
+    func dynamicTable(id: UInt32) -> Table? {
+        if let table = dynamicTablesById[id] { return table }
+        let table = makeDynamicTable(id: id)
+        dynamicTablesById[id] = table
+        return table
     }
 
     /// The table of `type`, for callers that cannot throw: nil if the file has no such class,

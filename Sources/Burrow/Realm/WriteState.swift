@@ -36,6 +36,9 @@ final class WriteState {
     /// A buffer that index keys are built in, one at a time, reused so that adding an object
     /// allocates no array per index entry.
     @exclusivity(unchecked) var keyBuffer: [UInt8] = []
+    /// The migration whose block runs in this transaction, if one does: its old objects'
+    /// values may be set on new objects.
+    var migration: Migration?
     /// The first error met where none could be thrown (a property setter, `List.append`): the
     /// commit throws it and keeps nothing.
     @exclusivity(unchecked) var failure: RealmError?

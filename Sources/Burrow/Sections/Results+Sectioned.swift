@@ -81,7 +81,7 @@ extension Results {
         }
         do {
             for descriptor in sortDescriptors {
-                _ = try QueryValidator.checkSingleValued(descriptor.keyPath, in: ClassInfo.of(Element.self), purpose: "sort")
+                _ = try QueryValidator.checkSingleValued(descriptor.keyPath, in: elementInfo, purpose: "sort")
             }
         } catch {
             return failed(error, keyBlock)

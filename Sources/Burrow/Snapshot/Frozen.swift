@@ -104,7 +104,7 @@ extension ObjectBase {
         case .live(let realm): version = try FrozenVersion(of: realm)
         case .frozen(let frozen): version = frozen
         }
-        guard let table = version.table(id: state.table.id) else {
+        guard let table = version.table(id: state.table.id, dynamic: state.table.info.isDynamic) else {
             throw RealmError(.invalidObject, "The \(state.table.name) is not in the realm's committed version yet.")
         }
         return (version, table, state.key)
@@ -123,7 +123,8 @@ extension Realm {
     func liveObject(of type: ObjectBase.Type, frozenAt version: FrozenVersion, tableId: UInt32, key: ObjectKey) -> ObjectBase? {
         // Only a frozen value of this realm's own file (or in-memory realm) has a live object here.
         guard version.snapshotReader.snapshot.storage === storage else { return nil }
-        guard let table = usableTable(for: type), table.id == tableId, rowExists(table, key) else {
+        let table = type == DynamicObject.self ? dynamicTable(id: tableId) : usableTable(for: type)
+        guard let table, table.id == tableId, rowExists(table, key) else {
             return nil
         }
         return object(table, key)

@@ -20,7 +20,7 @@ extension FrozenResults {
 
     /// `filter(_:_:)` with its arguments as an array.
     public func filter(_ predicateFormat: String, arguments: [Any]) throws(RealmError) -> FrozenResults<T> {
-        try QueryParser.parse(predicateFormat, arguments: arguments, for: ClassInfo.of(T.self)).steps.reduce(self) { $0.applying($1) }
+        try QueryParser.parse(predicateFormat, arguments: arguments, for: elementInfo).steps.reduce(self) { $0.applying($1) }
     }
 
     /// The objects sorted by `keyPath`, as `Results.sorted(byKeyPath:ascending:)`.
@@ -31,19 +31,19 @@ extension FrozenResults {
     /// The objects sorted by several key paths.
     public func sorted<S: Sequence>(by sortDescriptors: S) -> FrozenResults<T> where S.Element == SortDescriptor {
         let descriptors = Array(sortDescriptors)
-        for descriptor in descriptors { Results<T>.require(descriptor.keyPath, "sort") }
+        for descriptor in descriptors { Results<T>.require(descriptor.keyPath, "sort", in: elementInfo) }
         return applying(.sort(descriptors))
     }
 
     /// The first object of each distinct combination of the values at `keyPaths`.
     public func distinct<S: Sequence>(by keyPaths: S) -> FrozenResults<T> where S.Element == String {
         let paths = Array(keyPaths)
-        for path in paths { Results<T>.require(path, "distinct") }
+        for path in paths { Results<T>.require(path, "distinct", in: elementInfo) }
         return applying(.distinct(paths))
     }
 
     private func aggregate(_ aggregate: QueryAggregate, _ property: String) -> QueryValue {
-        Results<T>.require(property, "aggregate")
+        Results<T>.require(property, "aggregate", in: elementInfo)
         guard let version, let table else { return QueryExecutor.aggregate(aggregate, of: []) }
         return QueryExecutor(context: version).aggregate(aggregate, of: QueryPath(dotted: property), in: table, keys: keys)
     }
@@ -67,4 +67,10 @@ extension FrozenResults {
     public func average<V: AddableType>(ofProperty property: String) -> V? {
         Results<T>.convert(aggregate(.avg, property))
     }
+}
+
+extension FrozenResults {
+    /// The class of the objects: their table's (a stored class's, for frozen dynamic results),
+    /// or `T`'s.
+    var elementInfo: ClassInfo { table?.info ?? ClassInfo.of(T.self) }
 }

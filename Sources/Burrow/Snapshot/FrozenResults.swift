@@ -43,11 +43,11 @@ extension Results {
         do {
             guard base == nil else {
                 // Results of a collection (a list, a set, linking objects): its keys now.
-                guard let table = version.table(for: Element.self) else { return FrozenResults(version: version, table: nil, keys: [], steps: steps) }
+                guard let table = Self.table(at: version, className: query.className) else { return FrozenResults(version: version, table: nil, keys: [], steps: steps) }
                 let keys = try QueryExecutor(context: version).keys(for: steps, table: table, base: base?.keys())
                 return FrozenResults(version: version, table: table, keys: keys, steps: steps)
             }
-            return try Self.evaluate(steps, at: version)
+            return try Self.evaluate(steps, className: query.className, at: version)
         } catch {
             throw RealmError(error)
         }
@@ -59,18 +59,26 @@ extension Results {
     func frozenEvaluation() -> (@Sendable (FrozenVersion) -> FrozenResults<Element>)? {
         guard base == nil else { return nil }
         let steps = self.steps
+        let className = query.className
         return { version in
             do throws(StorageError) {
-                return try Self.evaluate(steps, at: version)
+                return try Self.evaluate(steps, className: className, at: version)
             } catch {
                 version.fail(error)
             }
         }
     }
 
+    /// The table of `Element` at `version`: the dynamic table of the stored class `className`
+    /// for results of `DynamicObject`.
+    static func table(at version: FrozenVersion, className: String?) -> Table? {
+        if let className { return version.dynamicTable(named: className) }
+        return version.table(for: Element.self)
+    }
+
     /// The results of `steps` on every object of the class at `version`.
-    private static func evaluate(_ steps: [QueryStep], at version: FrozenVersion) throws(StorageError) -> FrozenResults<Element> {
-        guard let table = version.table(for: Element.self) else { return FrozenResults(version: version, table: nil, keys: [], steps: steps) }
+    private static func evaluate(_ steps: [QueryStep], className: String?, at version: FrozenVersion) throws(StorageError) -> FrozenResults<Element> {
+        guard let table = table(at: version, className: className) else { return FrozenResults(version: version, table: nil, keys: [], steps: steps) }
         if steps.isEmpty { return FrozenResults(version: version, table: table, keys: try version.objectKeys(table)) }
         return FrozenResults(version: version, table: table, keys: try QueryExecutor(context: version).keys(for: steps, table: table, base: nil), steps: steps)
     }

@@ -10,6 +10,7 @@ final class FrozenVersion: ReadContext, Sendable {
     /// The classes of the realm it was frozen from, matched first to stored class names.
     let knownTypes: [ObjectBase.Type]
     private let tables = Locked<[UInt32: Table]>([:])
+    private let dynamicTables = Locked<[UInt32: Table]>([:])
 
     init(configuration: Realm.Configuration, reader: SnapshotReader, schema: FileSchema, knownTypes: [ObjectBase.Type]) {
         self.configuration = configuration
@@ -51,6 +52,16 @@ final class FrozenVersion: ReadContext, Sendable {
         let table = Table(info: info, stored: stored)
         tables.withLock { $0[id] = table }
         return table
+    }
+
+    func dynamicTable(id: UInt32) -> Table? {
+        if let table = dynamicTables.withLock({ $0[id] }) { return table }
+        guard let table = makeDynamicTable(id: id) else { return nil }
+        return dynamicTables.withLock { tables in
+            if let raced = tables[id] { return raced }
+            tables[id] = table
+            return table
+        }
     }
 
     func table(for type: ObjectBase.Type) -> Table? {

@@ -101,10 +101,11 @@ final class MigOwnerV2: Object {
                 // The old object keeps its values whatever the new one becomes.
                 newObject!["tags"] = ["changed"]
                 let nickname = (oldObject!["nickname"] as? String).map { "\($0.count) characters" } ?? "none"
-                let friend = (oldObject!["friend"] as? MigPersonV2)?.id
+                // Old links are old objects, read dynamically, as in RealmSwift.
+                let friend = (oldObject!["friend"] as? DynamicObject)?["id"] as? Int
                 seen.withLock { $0.append("\(first): nickname \(nickname), friend \(friend.map(String.init) ?? "none"), age \(oldObject!["age"] as! Int), \(oldObject!["fullName"] == nil ? "no fullName before" : "fullName?")") }
                 #expect(oldObject!["missing"] == nil)
-                #expect(newObject!.object is MigPersonV2 && oldObject!.object == nil)
+                #expect(newObject!.realm === migration.realm && !newObject!.isFrozen && oldObject!.isFrozen)
             }
             migration.renameProperty(onType: "MigPerson", from: "age", to: "years")
             #expect(migration.deleteData(forType: "MigCard"))
@@ -176,7 +177,7 @@ final class MigOwnerV2: Object {
                 // The old list is read from the version the migration started from, although
                 // the new schema has no `tags` any more.
                 newObject!["labels"] = oldObject!["tags"]
-                newObject!["labels"] = (oldObject!["tags"] as? [Any] ?? []) + ["moved"]
+                newObject!["labels"] = Array(oldObject!["tags"] as! List<String>) + ["moved"]
             }
         }
         let realm = try Realm(configuration: v2)
@@ -221,8 +222,10 @@ final class MigOwnerV2: Object {
         copying.fileURL = try configurationWithOneOwner(like: v1).fileURL
         copying.migrationBlock = { migration, _ in
             migration.enumerateObjects(ofType: "MigOwner") { oldObject, newObject in
-                let homes = oldObject!["homes"] as? [Any?] ?? []
-                #expect(homes.allSatisfy { ($0 as? MigHome)?.realm == nil }, "old embedded objects come as unmanaged copies")
+                let homes = oldObject!["homes"] as! List<DynamicObject>
+                #expect(homes.count == 2 && homes.allSatisfy(\.isFrozen), "old embedded objects are the objects as they were")
+                // Setting them on a new object copies their values: the originals stay with
+                // their old parent, and go with the field the migration drops.
                 newObject!["places"] = homes
             }
         }

@@ -1,0 +1,156 @@
+/// The dynamic API: objects read and written through the schema stored in the file, by class
+/// name, without the program's Swift classes (RealmSwift's names and meaning).
+extension Realm {
+    /// Every object of the class stored as `className`, as `DynamicObject`s: results that
+    /// filter, sort, observe and freeze like any results. Empty while the file has no such
+    /// class but the program has a Swift class stored under that name.
+    ///
+    /// Traps if neither the file nor the program has a class of that name, as RealmSwift does.
+    /// Must be called in the realm's isolation domain.
+    public func dynamicObjects(_ className: String) -> Results<DynamicObject> {
+        checkThread()
+        requireDynamicClass(className)
+        return Results(realm: self, className: className)
+    }
+
+    /// The object of the class stored as `typeName` whose primary key is `key`, as a
+    /// `DynamicObject`, or nil if there is none.
+    ///
+    /// Traps, as RealmSwift does, if there is no such class, if it has no primary key, or if
+    /// `key` cannot be a value of its primary key's type.
+    public func dynamicObject(ofType typeName: String, forPrimaryKey key: Any) -> DynamicObject? {
+        checkThread()
+        requireDynamicClass(typeName)
+        guard let table = dynamicTable(named: typeName) else { return nil }
+        guard let primaryKey = table.info.primaryKey else {
+            preconditionFailure("\(typeName) has no primary key, so its objects cannot be looked up by key.")
+        }
+        let value: _StoredValue
+        do {
+            value = try DynamicValues.single(key, table.info.properties[primaryKey], in: nil)
+        } catch {
+            preconditionFailure("\(error.description) (looking up \(typeName) by primary key)")
+        }
+        do {
+            guard let objectKey = try objectKey(table, primaryKey: value) else { return nil }
+            return (object(table, objectKey) as! DynamicObject)
+        } catch {
+            fail(error)
+        }
+    }
+
+    /// Creates an object of the class stored as `typeName` from `value` (a dictionary keyed by
+    /// property name, an array of values in stored order, or another object) and returns it
+    /// as a `DynamicObject`. Nested dictionaries and arrays create the objects that links and
+    /// lists of links point to. A property not given takes its default from the program's
+    /// Swift class of that name if there is one, else nil or empty.
+    ///
+    /// With `.modified` or `.all`, an existing object with the same primary key is updated
+    /// with the properties `value` gives instead, as `create(_:value:update:)` does.
+    ///
+    /// Throws `RealmError`: outside a write transaction (`.wrongState`); for a class the file
+    /// does not store, an embedded class, a value that does not fit, a missing required value
+    /// (`.invalidArgument`); `.primaryKeyExists` under `.error`. Must be called in the realm's
+    /// isolation domain.
+    @discardableResult
+    public func dynamicCreate(_ typeName: String, value: Any = [String: Any](), update: UpdatePolicy = .error) throws -> DynamicObject {
+        checkThread()
+        let write = try requireOpenWrite()
+        guard let table = dynamicTable(named: typeName) else {
+            throw RealmError(.invalidArgument, "\(displayName) stores no class named \(typeName), so none can be created dynamically. Its classes are: \(currentFileSchema.classes.keys.sorted().joined(separator: ", ")).")
+        }
+        if table.info.isEmbedded {
+            throw RealmError(.invalidArgument, "\(typeName) is an embedded class; its objects are created by setting a property of their parent object.")
+        }
+        let object = try DynamicObject(unmanaged: table.info, value: value, defaults: swiftDefaults(of: typeName))
+        return try addObject(object, update: update, in: write) as! DynamicObject
+    }
+
+    /// Traps unless the file stores a class named `name` or the program has a Swift class
+    /// stored under it, as RealmSwift does for a class its schema lacks.
+    private func requireDynamicClass(_ name: String) {
+        guard currentFileSchema.classes[name] == nil, Self.swiftClass(named: name, among: knownTypes) == nil else { return }
+        preconditionFailure("Object type '\(name)' is not managed by the Realm: \(displayName) stores no such class. Its classes are: \(currentFileSchema.classes.keys.sorted().joined(separator: ", ")).")
+    }
+
+    /// The dynamic table of the class stored as `name`; if the file does not store it yet but
+    /// the program has a Swift class of that name, the class is added to the file in the open
+    /// write transaction, as adding an object of it would.
+    func dynamicTable(creating name: String) throws(RealmError) -> Table? {
+        if let table = dynamicTable(named: name) { return table }
+        guard write != nil, let type = Self.swiftClass(named: name, among: knownTypes) else { return nil }
+        _ = try writableTable(for: type)
+        return dynamicTable(named: name)
+    }
+
+    /// A new instance of the program's Swift class stored as `name`, whose properties give a
+    /// dynamic object's defaults, if the program has one that matches the stored class.
+    func swiftDefaults(of name: String) -> ObjectBase? {
+        guard let type = Self.swiftClass(named: name, among: knownTypes), let stored = currentFileSchema.classes[name],
+            Table.mismatch(ClassInfo.of(type), stored) == nil
+        else { return nil }
+        return type.init()
+    }
+}
+
+extension ReadContext {
+    /// The table of the class stored as `name`, read as `DynamicObject`s, if the file has it.
+    func dynamicTable(named name: String) -> Table? {
+        currentFileSchema.classes[name].flatMap { dynamicTable(id: $0.id) }
+    }
+
+    /// The table of the class stored with `id`: the dynamic one (`dynamic`), read through the
+    /// stored schema alone, or the one of the Swift class this context knows for it.
+    func table(id: UInt32, dynamic: Bool) -> Table? {
+        dynamic ? dynamicTable(id: id) : table(id: id)
+    }
+
+    /// A new dynamic table of the class stored with `id`, for a context's cache.
+    func makeDynamicTable(id: UInt32) -> Table? {
+        guard let stored = currentFileSchema.classes.values.first(where: { $0.id == id }) else { return nil }
+        return Table(info: ClassInfo(dynamic: stored, in: currentFileSchema), stored: stored)
+    }
+}
+
+extension ObjectBase {
+    /// The list property named `propertyName`, as a `List` of `DynamicObject`s, as RealmSwift's
+    /// `dynamicList(_:)`. Traps if the object is unmanaged or the property is not a list of
+    /// links.
+    public func dynamicList(_ propertyName: String) -> List<DynamicObject> {
+        let (owner, property) = dynamicCollection(propertyName, .list, "dynamicList")
+        return List(owner: owner, property: property)
+    }
+
+    /// The set property named `propertyName`, as a `MutableSet` of `DynamicObject`s. Traps if
+    /// the object is unmanaged or the property is not a set of links.
+    public func dynamicMutableSet(_ propertyName: String) -> MutableSet<DynamicObject> {
+        let (owner, property) = dynamicCollection(propertyName, .set, "dynamicMutableSet")
+        return MutableSet(owner: owner, property: property)
+    }
+
+    /// The map property named `propertyName`, as a `Map` of `DynamicObject`s. Traps if the
+    /// object is unmanaged or the property is not a map of links.
+    public func dynamicMap(_ propertyName: String) -> Map<String, DynamicObject?> {
+        let (owner, property) = dynamicCollection(propertyName, .map, "dynamicMap")
+        return Map(owner: owner, property: property)
+    }
+
+    /// This managed object as a dynamic object (itself if it is one), and the index there of
+    /// its collection of links named `name`, of kind `kind`.
+    private func dynamicCollection(_ name: String, _ kind: CollectionKind, _ call: String) -> (ObjectBase, Int) {
+        guard let state = _state else { preconditionFailure("\(call)(\"\(name)\") needs a managed object; this \(classInfo.name) is unmanaged.") }
+        let owner: ObjectBase
+        if state.table.info.isDynamic {
+            owner = self
+        } else {
+            let context = state.source.context
+            guard let table = context.dynamicTable(id: state.table.id) else { preconditionFailure("internal error: no stored class for \(state.table.name)") }
+            owner = context.object(table, state.key)
+        }
+        let info = owner.classInfo
+        guard let property = info.propertyIndex[name], info.properties[property].collection == kind, info.properties[property].type == .object else {
+            preconditionFailure("\(info.name) has no \(kind) of links named '\(name)'.")
+        }
+        return (owner, property)
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+@testable import Burrow
+
+final class DynSmokeToy: Object {
+    @Persisted var name = ""
+}
+
+final class DynSmokeAddress: EmbeddedObject {
+    @Persisted var city = ""
+}
+
+final class DynSmokeDog: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var name = ""
+    @Persisted var weight: Double?
+    @Persisted var toy: DynSmokeToy?
+    @Persisted var toys: List<DynSmokeToy>
+    @Persisted var tags: List<String>
+    @Persisted var scores: MutableSet<Int>
+    @Persisted var notes: Map<String, String?>
+    @Persisted var address: DynSmokeAddress?
+    @Persisted var anything: AnyRealmValue
+}
+
+@Suite struct DynamicSmokeTests {
+    @Test func typedWritesReadDynamically() throws {
+        let configuration = temporaryConfiguration()
+        let realm = try Realm(configuration: configuration)
+        try realm.write {
+            let dog = DynSmokeDog()
+            dog.id = 1
+            dog.name = "Rex"
+            dog.weight = 12.5
+            dog.toy = DynSmokeToy(value: ["name": "ball"])
+            dog.toys.append(DynSmokeToy(value: ["name": "rope"]))
+            dog.tags.append(objectsIn: ["a", "b"])
+            dog.scores.insert(7)
+            dog.notes["x"] = "y"
+            dog.address = DynSmokeAddress(value: ["city": "Oslo"])
+            dog.anything = .int(5)
+            try realm.add(dog)
+        }
+        let dogs = realm.dynamicObjects("DynSmokeDog")
+        #expect(dogs.count == 1)
+        let dog = try #require(dogs.first)
+        #expect(dog["name"] as? String == "Rex")
+        #expect(dog.weight as? Double == 12.5)
+        #expect((dog["toy"] as? DynamicObject)?["name"] as? String == "ball")
+        let toys = try #require(dog["toys"] as? List<DynamicObject>)
+        #expect(toys.map { $0["name"] as? String } == ["rope"])
+        #expect((dog["tags"] as? List<String>).map(Array.init) == ["a", "b"])
+        #expect((dog["scores"] as? MutableSet<Int>)?.contains(7) == true)
+        #expect((dog["notes"] as? Map<String, String?>)?["x"] == .some("y"))
+        #expect((dog["address"] as? DynamicObject)?["city"] as? String == "Oslo")
+        #expect(dog["anything"] as? Int == 5)
+        #expect(realm.dynamicObject(ofType: "DynSmokeDog", forPrimaryKey: 1)?["name"] as? String == "Rex")
+        #expect(try dogs.filter("name == 'Rex'").count == 1)
+        #expect(try dogs.filter("toy.name == 'ball'").count == 1)
+        #expect(dogs.sorted(byKeyPath: "name").first?["id"] as? Int == 1)
+    }
+
+    @Test func dynamicWritesReadTyped() throws {
+        let configuration = temporaryConfiguration()
+        let realm = try Realm(configuration: configuration)
+        try realm.write { try realm.add(DynSmokeDog(value: ["id": 9])) }
+        try realm.write {
+            let dog = try realm.dynamicCreate("DynSmokeDog", value: [
+                "id": 2, "name": "Fido", "toy": ["name": "stick"], "toys": [["name": "a"], ["name": "b"]],
+                "tags": ["t"], "address": ["city": "Rome"], "notes": ["k": "v"],
+            ])
+            dog["weight"] = 3.0
+            dog.anything = "text"
+        }
+        let dog = try #require(realm.object(ofType: DynSmokeDog.self, forPrimaryKey: 2))
+        #expect(dog.name == "Fido")
+        #expect(dog.weight == 3.0)
+        #expect(dog.toy?.name == "stick")
+        #expect(dog.toys.map(\.name) == ["a", "b"])
+        #expect(Array(dog.tags) == ["t"])
+        #expect(dog.address?.city == "Rome")
+        #expect(dog.notes["k"] == .some("v"))
+        #expect(dog.anything == .string("text"))
+        #expect(realm.objects(DynSmokeToy.self).count == 3)
+        try realm.write {
+            try realm.dynamicCreate("DynSmokeDog", value: ["id": 2, "name": "Fido II"], update: .modified)
+        }
+        #expect(dog.name == "Fido II")
+        #expect(dog.weight == 3.0)
+        #expect(throws: RealmError.self) {
+            try realm.write { try realm.dynamicCreate("DynSmokeDog", value: ["id": 3, "name": 5]) }
+        }
+        #expect(realm.objects(DynSmokeDog.self).count == 2)
+    }
+}
