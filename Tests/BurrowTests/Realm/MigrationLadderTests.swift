@@ -27,8 +27,17 @@ enum LadderFailure: String, Sendable, CaseIterable, CustomTestStringConvertible 
     case valueOfTheWrongType
     /// A rename of a property the file never had.
     case renameOfAPropertyTheFileNeverHad
+    /// An object created from a value that does not fit its class.
+    case createFromAValueThatDoesNotFit
+    /// An object created of a class the realm is not opened with.
+    case createOfAClassTheRealmDoesNotHave
 
     var testDescription: String { rawValue }
+
+    /// The code of the error that opening throws.
+    var code: RealmError.Code {
+        self == .createOfAClassTheRealmDoesNotHave ? .schemaMismatch : .invalidArgument
+    }
 
     func apply(_ migration: Migration) {
         switch self {
@@ -36,6 +45,10 @@ enum LadderFailure: String, Sendable, CaseIterable, CustomTestStringConvertible 
             migration.enumerateObjects(ofType: "Person") { _, newObject in newObject!["age"] = "forty-two" }
         case .renameOfAPropertyTheFileNeverHad:
             migration.renameProperty(onType: "Person", from: "nickname", to: "fullName")
+        case .createFromAValueThatDoesNotFit:
+            migration.create("Pet", value: ["name": 7])
+        case .createOfAClassTheRealmDoesNotHave:
+            migration.create("Dog", value: ["name": "Rex"])
         }
     }
 }
@@ -178,7 +191,7 @@ enum LadderFailure: String, Sendable, CaseIterable, CustomTestStringConvertible 
             failure.apply(migration)
         }
         let opening = #expect(throws: RealmError.self) { _ = try Realm(configuration: failing) }
-        #expect(opening?.code == .invalidArgument, "\(String(describing: opening))")
+        #expect(opening?.code == failure.code, "\(String(describing: opening))")
         #expect(throws: RealmError.self) { try Realm.performMigration(for: failing) }
 
         try #require(try Data(contentsOf: url) == bytes, "the file is byte for byte as it was")
