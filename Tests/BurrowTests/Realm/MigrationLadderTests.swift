@@ -132,6 +132,8 @@ enum LadderFailure: String, Sendable, CaseIterable, CustomTestStringConvertible 
         var config = Self.configuration(release, at: url, withObjectTypes: withObjectTypes)
         let seen = LockedBox<[String]>([])
         config.migrationBlock = { migration, oldSchemaVersion in
+            #expect(migration.oldSchema["Dog"]?.properties.map(\.name) == ["name"])
+            #expect(migration.oldSchema["Person"]?["dogs"]?.objectClassName == "Dog")
             migration.enumerateObjects(ofType: "Person") { oldObject, _ in
                 let dogs = oldObject!["dogs"] as! List<DynamicObject>
                 let names = dogs.map { $0["name"] as! String }
