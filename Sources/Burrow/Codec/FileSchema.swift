@@ -2,7 +2,8 @@ import Foundation
 
 /// The schema as the file stores it, in the `schema` tree:
 ///
-/// - `info` → `FileSchema.Info` (JSON): the schema version and the next class id;
+/// - `info` → `FileSchema.Info` (JSON): the schema version, the next class id, and the
+///   classes still to be migrated on first use;
 /// - `class/<name>` → `StoredClass` (JSON) for every class.
 ///
 /// A class's row fields are its stored properties in the order listed; properties added by a
@@ -11,6 +12,10 @@ struct FileSchema: Sendable, Equatable {
     struct Info: Codable, Sendable, Equatable {
         var schemaVersion: UInt64
         var nextClassId: UInt32
+        /// The stored classes a migration without `objectTypes` left as they were because the
+        /// program's class for them was not known then: each is brought to its Swift class
+        /// when it is first used, at this schema version. Absent when there are none.
+        var pendingClasses: [String]?
     }
 
     var info: Info

@@ -49,6 +49,15 @@ open class ObjectBase {
     /// its Swift name (for example, to keep a file's class names after renaming a Swift class).
     open class func _realmObjectName() -> String? { nil }
 
+    /// Whether the class is in a realm's default schema: the program's classes that a realm
+    /// opened without `objectTypes` brings a file to when its schema version is raised (see
+    /// Migrations.md). Override to return false for a class the program keeps but does not
+    /// store, such as an older version of a model stored under the same name, as in
+    /// RealmSwift. `DynamicObject` returns false.
+    open class func shouldIncludeInDefaultSchema() -> Bool {
+        self != DynamicObject.self
+    }
+
     /// The name the class is stored under (its Swift name, or `_realmObjectName()`): what a
     /// `Migration` takes to name a class, as in RealmSwift (`Person.className()`).
     public class func className() -> String { ClassInfo.storedName(of: self) }

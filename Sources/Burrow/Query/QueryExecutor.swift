@@ -20,6 +20,8 @@ final class QueryExecutor {
 
     private struct PathKey: Hashable {
         let table: UInt32
+        /// Whether the path starts from a dynamic table, whose links lead to dynamic tables.
+        let dynamic: Bool
         let path: QueryPath
     }
 
@@ -57,7 +59,8 @@ final class QueryExecutor {
     }
 
     func compile(_ path: QueryPath, from table: Table) -> CompiledPath {
-        let cacheKey = PathKey(table: table.id, path: path)
+        let dynamic = table.info.isDynamic
+        let cacheKey = PathKey(table: table.id, dynamic: dynamic, path: path)
         if let known = compiledPaths[cacheKey] { return known }
         var steps: [Step] = []
         var current: Table? = table
@@ -94,7 +97,7 @@ final class QueryExecutor {
                     break
                 }
                 let type = table.fieldTypes[field]
-                let target = type == .object ? context.table(id: context.linkTarget(table, field)) : nil
+                let target = type == .object ? context.table(id: context.linkTarget(table, field), dynamic: dynamic) : nil
                 if let tree = table.collectionTrees[field] {
                     let kind = table.stored.properties[field].collection
                     steps.append(Step(kind: .collection(field: field, tree: tree, kind: kind), type: type, target: target))

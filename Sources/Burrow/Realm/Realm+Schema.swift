@@ -16,7 +16,8 @@ extension Realm {
         if let stored = currentFileSchema.classes[info.name] {
             if let other = tablesById[stored.id]?.info.type, other != type { throw Self.sameStoredName(other, type, in: displayName) }
             if let mismatch = Table.mismatch(info, stored) {
-                guard configuration.objectTypes == nil, configuration.schemaVersion > currentFileSchema.info.schemaVersion,
+                let isPending = currentFileSchema.info.pendingClasses?.contains(info.name) == true
+                guard configuration.objectTypes == nil, configuration.schemaVersion > currentFileSchema.info.schemaVersion || isPending,
                     !configuration.readOnly, !isFrozen
                 else {
                     throw RealmError(.schemaMismatch, "The class \(info.name) does not match its schema in \(displayName): \(mismatch). Raise Configuration.schemaVersion to migrate the file.")
@@ -97,9 +98,17 @@ extension Realm {
     }
 
     private func prepareClasses() throws(RealmError) {
-        // Without objectTypes, each class is checked when first used (several Swift classes may
-        // be stored under one name in different files, so the process's classes say nothing).
-        let types = configuration.objectTypes ?? []
+        let oldVersion = currentFileSchema.info.schemaVersion
+        let versionRaised = configuration.schemaVersion > oldVersion
+        // Without objectTypes, a raised schema version migrates the file at open all the same:
+        // the stored classes for which the program has one Swift class (`ProgramClasses`) are
+        // brought to it, the migration block runs, and the other classes stay as they are
+        // until their first use (`pendingClasses`). Otherwise each class is checked when first
+        // used.
+        let migratesWithoutTypes = configuration.objectTypes == nil && versionRaised && !currentFileSchema.classes.isEmpty
+            && !configuration.readOnly && !isFrozen
+        let programTypes = migratesWithoutTypes ? currentFileSchema.classes.keys.sorted().compactMap(ProgramClasses.uniqueClass(named:)) : []
+        let types = configuration.objectTypes ?? programTypes
         var typeByName: [String: ObjectBase.Type] = [:]
         for type in types {
             let name = ClassInfo.storedName(of: type)
@@ -117,8 +126,6 @@ extension Realm {
                 missing.append(info)
             }
         }
-        let oldVersion = currentFileSchema.info.schemaVersion
-        let versionRaised = configuration.schemaVersion > oldVersion
         if !changed.isEmpty, !versionRaised {
             let details = changed.map { "\($0.0.name): \($0.2)" }.joined(separator: "; ")
             if configuration.deleteRealmIfMigrationNeeded, !configuration.readOnly {
@@ -131,9 +138,9 @@ extension Realm {
         if configuration.schemaVersion < oldVersion, !currentFileSchema.classes.isEmpty {
             throw RealmError(.schemaMismatch, "\(displayName) has schema version \(oldVersion), newer than this configuration's \(configuration.schemaVersion); it was written by a newer version of the app.")
         }
-        // Without objectTypes nothing was checked: each class migrates when first used (see
-        // `table(for:creating:)`), and the file's schema version stays as it is.
-        guard configuration.objectTypes != nil, !missing.isEmpty || !changed.isEmpty || versionRaised else { return }
+        // Without objectTypes and a raised version, nothing was checked: each class migrates
+        // when first used (see `table(for:creating:)`).
+        guard configuration.objectTypes != nil || migratesWithoutTypes, !missing.isEmpty || !changed.isEmpty || versionRaised else { return }
         if configuration.readOnly {
             if missing.isEmpty && changed.isEmpty { return }
             throw RealmError(.schemaMismatch, "\(displayName) is opened read-only, but its schema needs \(changed.isEmpty ? "new classes" : "a migration") (\((missing.map(\.name) + changed.map(\.0.name)).joined(separator: ", "))).")
@@ -168,15 +175,22 @@ extension Realm {
                 changedClasses.append(new)
             }
             schema.info.schemaVersion = max(configuration.schemaVersion, oldVersion)
+            // The classes whose program class is still unknown wait for their first use.
+            let known = Set(types.map { ClassInfo.storedName(of: $0) })
+            var pending = Set(schema.info.pendingClasses ?? []).subtracting(known)
+            if migratesWithoutTypes { pending.formUnion(Set(oldSchema.classes.keys).subtracting(known)) }
+            schema.info.pendingClasses = pending.isEmpty ? nil : pending.sorted()
             try storeSchema(schema, changing: changedClasses, in: write)
             var orphans: [EmbeddedOrphan] = []
             for (info, old, _) in changed {
                 orphans += try migrateRows(of: info, from: old)
             }
             if versionRaised, !isNewFile, let block = configuration.migrationBlock {
+                // Without objectTypes, a class the program's class is not known for is in the
+                // new schema as it is stored.
                 let migration = Migration(
                     realm: self, oldSchemaVersion: oldVersion, oldSchema: oldSchema, before: before,
-                    newClassNames: Set(types.map { ClassInfo.storedName(of: $0) }))
+                    newClassNames: migratesWithoutTypes ? known.union(oldSchema.classes.keys) : known)
                 write.primaryKeysMayChange = true
                 write.migration = migration
                 block(migration, oldVersion)
@@ -207,6 +221,8 @@ extension Realm {
             var schema = self.currentFileSchema
             let new = Table.newStoredClass(for: info, id: old.id)
             schema.classes[info.name] = new
+            let pending = (schema.info.pendingClasses ?? []).filter { $0 != info.name }
+            schema.info.pendingClasses = pending.isEmpty ? nil : pending
             try self.storeSchema(schema, changing: [new], in: write)
             try self.deleteEmbeddedOrphans(try self.migrateRows(of: info, from: old), in: write)
         }

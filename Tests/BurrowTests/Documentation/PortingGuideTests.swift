@@ -717,7 +717,8 @@ extension RealmActor {
         #expect(older?.code == .schemaMismatch)
     }
 
-    /// "Migrations": without `objectTypes`, the block does not run.
+    /// "Migrations": without `objectTypes`, the block runs, and a class the program keeps two
+    /// versions of is migrated when first used.
     @Test func testMigrationsWithoutObjectTypes() throws {
         let url = temporaryConfiguration().fileURL!
         do {
@@ -731,7 +732,7 @@ extension RealmActor {
         let realm = try Realm(configuration: config)
         #expect(realm.objects(PortingContactV2.self).map(\.name) == ["Alice"], "migrated on first use")
         #expect(realm.objects(PortingContactV2.self).map(\.nickname) == [""])
-        #expect(ran.lines.isEmpty, "the migration block does not run without objectTypes")
+        #expect(ran.lines == ["ran"], "the migration block runs without objectTypes too")
     }
 
     /// "Migrations": RealmSwift's migration API, from release 1 to release 4 in one step.

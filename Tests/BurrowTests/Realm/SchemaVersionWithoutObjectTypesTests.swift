@@ -30,7 +30,7 @@ import Testing
         #expect(realm.objects(MigPersonV2.self).first?.fullName == "Ann Lee")
     }
 
-    @Test func anExistingFileKeepsItsVersionWhenAClassIsAdded() throws {
+    @Test func aRaisedVersionMigratesAtOpenAndTheBlockRuns() throws {
         var v1 = temporaryConfiguration()
         v1.schemaVersion = 1
         do {
@@ -39,8 +39,21 @@ import Testing
         }
         var v3 = v1
         v3.schemaVersion = 3
+        let oldVersions = LockedBox<[UInt64]>([])
+        v3.migrationBlock = { migration, oldVersion in
+            oldVersions.withLock { $0.append(oldVersion) }
+            migration.enumerateObjects(ofType: "MigCard") { old, new in
+                #expect(old?["text"] as? String == "a")
+                new?["text"] = "b"
+            }
+        }
         let realm = try Realm(configuration: v3)
+        #expect(oldVersions.withLock { $0 } == [1], "the block runs once, from the file's version")
+        #expect(realm.currentFileSchema.info.schemaVersion == 3)
         try realm.write { try realm.add(MigPersonV1(value: ["id": 1])) }
-        #expect(realm.currentFileSchema.info.schemaVersion == 1, "a class added to a file with classes does not skip its migration")
+        #expect(realm.currentFileSchema.info.schemaVersion == 3)
+        #expect(realm.objects(MigCardV1.self).map(\.text) == ["b"])
+        _ = try Realm(configuration: v3)
+        #expect(oldVersions.withLock { $0 } == [1], "and not again")
     }
 }
