@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import Burrow
 
@@ -34,6 +35,16 @@ protocol LadderRelease: Sendable {
     static func migrationCheck(_ realm: Realm, sourceLocation: SourceLocation)
 }
 
+/// Which release's classes are in the default schema (`shouldIncludeInDefaultSchema()`), the
+/// program's classes that a realm opened without `objectTypes` migrates to: none (-1) unless a
+/// child process that tests the ladder without `objectTypes` chooses one before it opens a
+/// realm. (The program's classes are listed once per process, so the choice holds for it.)
+enum LadderDefaultSchema {
+    static let release = Atomic<Int>(-1)
+
+    static func includes(_ release: Int) -> Bool { self.release.load(ordering: .relaxed) == release }
+}
+
 /// The releases in order: `ladder[n].schemaVersion == n`.
 let ladder: [any LadderRelease.Type] = [LadderV0.self, LadderV1.self, LadderV2.self, LadderV3.self, LadderV4.self, LadderV5.self]
 
@@ -42,6 +53,7 @@ let ladder: [any LadderRelease.Type] = [LadderV0.self, LadderV1.self, LadderV2.s
 enum LadderV0: LadderRelease {
     final class Person: Object {
         override class func _realmObjectName() -> String? { "Person" }
+        override class func shouldIncludeInDefaultSchema() -> Bool { LadderDefaultSchema.includes(0) }
         @Persisted var firstName = ""
         @Persisted var lastName = ""
         @Persisted var age = 0
@@ -87,6 +99,7 @@ enum LadderV0: LadderRelease {
 enum LadderV1: LadderRelease {
     final class Person: Object {
         override class func _realmObjectName() -> String? { "Person" }
+        override class func shouldIncludeInDefaultSchema() -> Bool { LadderDefaultSchema.includes(1) }
         @Persisted var fullName = ""
         @Persisted var age = 0
         convenience init(fullName: String, age: Int) {
@@ -135,6 +148,7 @@ enum LadderV1: LadderRelease {
 enum LadderV2: LadderRelease {
     final class Dog: Object {
         override class func _realmObjectName() -> String? { "Dog" }
+        override class func shouldIncludeInDefaultSchema() -> Bool { LadderDefaultSchema.includes(2) }
         @Persisted var name = ""
         convenience init(name: String) {
             self.init()
@@ -144,6 +158,7 @@ enum LadderV2: LadderRelease {
 
     final class Person: Object {
         override class func _realmObjectName() -> String? { "Person" }
+        override class func shouldIncludeInDefaultSchema() -> Bool { LadderDefaultSchema.includes(2) }
         @Persisted var fullName = ""
         @Persisted var age = 0
         @Persisted var dogs: List<Dog>
@@ -225,6 +240,7 @@ enum LadderV3: LadderRelease {
     /// The example's Dog under a new name, with a kind.
     final class Pet: Object {
         override class func _realmObjectName() -> String? { "Pet" }
+        override class func shouldIncludeInDefaultSchema() -> Bool { LadderDefaultSchema.includes(3) }
         enum Kind: Int, PersistableEnum {
             case unspecified
             case dog
@@ -244,6 +260,7 @@ enum LadderV3: LadderRelease {
 
     final class Person: Object {
         override class func _realmObjectName() -> String? { "Person" }
+        override class func shouldIncludeInDefaultSchema() -> Bool { LadderDefaultSchema.includes(3) }
         @Persisted var fullName = ""
         @Persisted var age = 0
         @Persisted var pets: List<Pet>
@@ -348,6 +365,7 @@ enum LadderV3: LadderRelease {
 enum LadderV4: LadderRelease {
     final class Pet: Object {
         override class func _realmObjectName() -> String? { "Pet" }
+        override class func shouldIncludeInDefaultSchema() -> Bool { LadderDefaultSchema.includes(4) }
         enum Kind: Int, PersistableEnum {
             case unspecified
             case dog
@@ -367,6 +385,7 @@ enum LadderV4: LadderRelease {
 
     final class Person: Object {
         override class func _realmObjectName() -> String? { "Person" }
+        override class func shouldIncludeInDefaultSchema() -> Bool { LadderDefaultSchema.includes(4) }
         @Persisted var fullName = ""
         @Persisted var age = 0
         @Persisted var address: Address?
@@ -383,6 +402,7 @@ enum LadderV4: LadderRelease {
     /// a typo; the residents are those whose `address` it is.)
     final class Address: Object {
         override class func _realmObjectName() -> String? { "Address" }
+        override class func shouldIncludeInDefaultSchema() -> Bool { LadderDefaultSchema.includes(4) }
         @Persisted var street = ""
         @Persisted var city = ""
         @Persisted(originProperty: "address")
@@ -501,6 +521,7 @@ enum LadderV4: LadderRelease {
 enum LadderV5: LadderRelease {
     final class Pet: Object {
         override class func _realmObjectName() -> String? { "Pet" }
+        override class func shouldIncludeInDefaultSchema() -> Bool { LadderDefaultSchema.includes(5) }
         enum Kind: Int, PersistableEnum {
             case unspecified
             case dog
@@ -520,6 +541,7 @@ enum LadderV5: LadderRelease {
 
     final class Person: Object {
         override class func _realmObjectName() -> String? { "Person" }
+        override class func shouldIncludeInDefaultSchema() -> Bool { LadderDefaultSchema.includes(5) }
         @Persisted var fullName = ""
         @Persisted var age = 0
         @Persisted var address: Address?
@@ -534,6 +556,7 @@ enum LadderV5: LadderRelease {
 
     final class Address: EmbeddedObject {
         override class func _realmObjectName() -> String? { "Address" }
+        override class func shouldIncludeInDefaultSchema() -> Bool { LadderDefaultSchema.includes(5) }
         @Persisted var street = ""
         @Persisted var city = ""
         @Persisted(originProperty: "address")
