@@ -64,7 +64,21 @@ extension LadderV1 {
     }
 }
 
+/// "`objectTypes`, and why it matters on Linux": an older version of a model, kept beside the
+/// new one and left out of the default schema.
+final class GuideKeptPersonV0: Object {
+    override class func _realmObjectName() -> String? { "Person" }
+    override class func shouldIncludeInDefaultSchema() -> Bool { false }
+    @Persisted var firstName = ""
+}
+
 @Suite struct MigrationsGuideTests {
+    @Test func testAKeptModelIsLeftOutOfTheDefaultSchema() {
+        #expect(!GuideKeptPersonV0.shouldIncludeInDefaultSchema())
+        #expect(!(ProgramClasses.byStoredName["Person"] ?? []).contains { $0 == GuideKeptPersonV0.self })
+        #expect(LadderV5.Person.shouldIncludeInDefaultSchema() == LadderDefaultSchema.includes(5))
+    }
+
     /// A file of `release` with its example data, with `objectTypes`.
     private func file(of release: any LadderRelease.Type, _ name: String = #function) throws -> URL {
         try MigrationLadderTests.file(of: release, withObjectTypes: true, name)
@@ -144,7 +158,7 @@ extension LadderV1 {
             try String(contentsOf: root.appendingPathComponent($0), encoding: .utf8)
         }
         let compiled = sources.map { source in
-            Self.codeLines(source).filter { !$0.contains("_realmObjectName") && !$0.contains("shouldIncludeInDefaultSchema") }.map { $0.hasPrefix("static ") ? String($0.dropFirst(7)) : $0 }
+            Self.codeLines(source).filter { !$0.contains("_realmObjectName") && !$0.contains("LadderDefaultSchema") }.map { $0.hasPrefix("static ") ? String($0.dropFirst(7)) : $0 }
         }
         let blocks = Self.swiftBlocks(of: guide)
         #expect(blocks.count >= 8)
