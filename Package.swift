@@ -36,7 +36,10 @@ let package = Package(
         .testTarget(name: "BurrowStorageTests", dependencies: ["BurrowStorage", "StorageCrashWorker"]),
         // realm-swift's example apps as a user ports them; `PortedProgramTests` runs it.
         .executableTarget(name: "PortedDogs", dependencies: ["Burrow"], path: "Tests/PortedDogs"),
-        .testTarget(name: "BurrowTests", dependencies: ["Burrow", "PortedDogs", "ObservedDemo"]),
+        // A program with no model classes that prints a file's every object through the dynamic
+        // API; `DynamicReaderTests` runs it.
+        .executableTarget(name: "DynamicReader", dependencies: ["Burrow"], path: "Tests/DynamicReader"),
+        .testTarget(name: "BurrowTests", dependencies: ["Burrow", "PortedDogs", "ObservedDemo", "DynamicReader"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -76,7 +76,7 @@ struct CollectionOwner<Live: _PersistedValue>: Sendable {
     /// keys), or nil if the owner does not exist there.
     func storedElements() -> [(mapKey: String?, bytes: [UInt8])]? {
         let version = frozen.version
-        guard ownerExists, let table = version.table(id: frozen.tableId),
+        guard ownerExists, let table = frozen.ownerTable(at: version),
             let field = table.fieldOf[frozen.property],
             let tree = table.collectionTrees[field]
         else { return nil }
@@ -107,7 +107,7 @@ struct CollectionOwner<Live: _PersistedValue>: Sendable {
     /// holds there if it may have changed.
     mutating func advance(to version: FrozenVersion, changes: ChangeSet, keyPaths: Set<String>?) -> Step {
         let oldVersion = baseline
-        guard version.table(id: frozen.tableId) != nil else {
+        guard frozen.ownerTable(at: version) != nil else {
             return .unreadable(RealmError(.schemaMismatch, "The class of the object that owns this collection no longer matches its stored schema; the change stream ends."))
         }
         if !mayHaveChanged(changes) {
@@ -124,7 +124,7 @@ struct CollectionOwner<Live: _PersistedValue>: Sendable {
     /// the class the elements link to (so that a commit elsewhere costs no reading of the
     /// collection).
     private func mayHaveChanged(_ changes: ChangeSet) -> Bool {
-        guard changes.isComplete, let table = frozen.version.table(id: frozen.tableId), let field = table.fieldOf[frozen.property] else {
+        guard changes.isComplete, let table = frozen.ownerTable(at: frozen.version), let field = table.fieldOf[frozen.property] else {
             return true
         }
         let ownerChanges = changes.changes(of: frozen.tableId)
@@ -149,7 +149,7 @@ struct CollectionOwner<Live: _PersistedValue>: Sendable {
     /// if the owner was deleted).
     private mutating func move(to version: FrozenVersion) {
         baseline = version
-        guard let table = version.table(id: frozen.tableId) else { return }
+        guard let table = frozen.ownerTable(at: version) else { return }
         ownerExists = version.rowExists(table, frozen.key)
         frozen = FrozenCollection(version: version, table: table, key: frozen.key, property: frozen.property, ownerExists: ownerExists)
     }
@@ -167,7 +167,7 @@ struct CollectionOwner<Live: _PersistedValue>: Sendable {
             if byTable[tableId] == nil {
                 byTable[tableId] = ObjectModifications(
                     tableId: tableId, changes: changes, keyPaths: keyPaths,
-                    from: (old, old.table(id: tableId)), to: (new, new.table(id: tableId)))
+                    from: (old, old.storedTable(id: tableId)), to: (new, new.storedTable(id: tableId)))
             }
             return byTable[tableId]!.contains(link.key)
         }

@@ -44,14 +44,15 @@ struct ObjectObserver<T: ObjectBase>: ChangeObserver {
     mutating func advance(to version: FrozenVersion, changes: ChangeSet) -> ObjectChange<Frozen<T>>? {
         let old = object
         let key = old.key
-        guard let table = version.table(id: old.tableId), version.rowExists(table, key),
+        let dynamic = old.object.classInfo.isDynamic
+        guard let table = version.table(id: old.tableId, dynamic: dynamic), version.rowExists(table, key),
             !(changes.isComplete && changes.changes(of: old.tableId).deleted.contains(key))
         else {
             isFinished = true
             return .deleted
         }
         object = Frozen(version: version, table: table, key: key)
-        guard let oldTable = old.version.table(id: old.tableId) else { return nil }
+        guard let oldTable = old.version.table(id: old.tableId, dynamic: dynamic) else { return nil }
         let fields: Set<Int>?
         if changes.isComplete {
             guard let modified = changes.changes(of: old.tableId).modified[key] else { return nil }

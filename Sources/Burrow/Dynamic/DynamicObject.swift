@@ -48,7 +48,7 @@ extension ObjectBase {
     /// class's, or the stored class of a dynamic object), a pending dynamic object's, or the
     /// object's Swift class.
     final var classInfo: ClassInfo {
-        if let state = _state { return state.table.info }
+        if let table = _state?.table { return table.info }
         if let dynamic = self as? DynamicObject, let pending = dynamic.pending { return pending.info }
         return ClassInfo.of(type(of: self))
     }

@@ -85,6 +85,7 @@ enum DynamicValues {
     /// What a field of `property` is set to from `value`: one value, or a collection's elements
     /// or entries (nil empties a collection).
     static func content(_ value: Any, for property: Property, in realm: Realm) throws(RealmError) -> Realm.FieldContent {
+        let value = unwrapped(value)
         switch property.collection {
         case .single:
             return .single(try single(value, property, in: realm))
@@ -127,16 +128,26 @@ enum DynamicValues {
     /// collection): a link as the object it links to (a dictionary or an array as a new
     /// object of the linked class), anything else in stored form.
     static func single(_ value: Any, _ property: Property, in realm: Realm?) throws(RealmError) -> _StoredValue {
+        let value = unwrapped(value)
         let isLink = property.type == .object || property.type == .any && value is ObjectBase && !StoredValueConversion.isSwiftCollection(value)
         guard isLink, !StoredValueConversion.isNil(value) else {
-            return try StoredValueConversion.convert(value, to: _PropertyShape(property.type, optional: property.isOptional || property.type == .any), property: property.name)
+            let shape = _PropertyShape(property.type, optional: property.isOptional || property.type == .any)
+            do {
+                return try StoredValueConversion.convert(value, to: shape, property: property.name)
+            } catch {
+                // A value of a persistable type of its own (a `PersistableEnum`): its stored form.
+                guard let persistable = value as? any _Persistable, !(value is ObjectBase), let plain = persistable._stored.plainValue else { throw error }
+                return try StoredValueConversion.convert(plain, to: shape, property: property.name)
+            }
         }
         let className = property.type == .object ? property.objectClassName : nil
         if StoredValueConversion.isSwiftCollection(value) {
             guard let className, let realm, let table = try realm.dynamicTable(creating: className) else {
                 throw RealmError(.invalidArgument, "Property '\(property.name)' links to \(className ?? "an object"); a dictionary or an array makes one only where the property's class is known.")
             }
-            return .object(try DynamicObject(unmanaged: table.info, value: value, defaults: realm.swiftDefaults(of: className)))
+            let object = try DynamicObject(unmanaged: table.info, value: value, defaults: realm.swiftDefaults(of: className))
+            try prepare(object, in: realm)
+            return .object(object)
         }
         guard var object = value as? ObjectBase else {
             throw RealmError(.invalidArgument, "Property '\(property.name)' links to \(className ?? "an object"); give an object, or a dictionary or an array of its values, not \(StoredValueConversion.describe(value)).")
@@ -153,12 +164,72 @@ enum DynamicValues {
     /// value in stored form (converted now, so that a wrong one is thrown before anything is
     /// written), or a link or a collection as given, converted when set on the added object.
     static func unmanagedField(_ value: Any, _ property: Property) throws(RealmError) -> _UnmanagedField {
+        let value = unwrapped(value)
         let isNil = StoredValueConversion.isNil(value)
         if property.collection != .single || property.type == .object || property.type == .any {
             let isEmpty = isNil || (value as? [Any])?.isEmpty == true || (value as? [String: Any])?.isEmpty == true
             return _UnmanagedField(value: value, stored: nil, isEmpty: isEmpty)
         }
         return _UnmanagedField(value: value, stored: try single(value, property, in: nil), isEmpty: false)
+    }
+}
+
+extension DynamicValues {
+    /// Checks every value of the unmanaged dynamic object `root` and of the objects its values
+    /// make, and turns each dictionary or array given for a link into the unmanaged dynamic
+    /// object it makes, so that a value that cannot be stored is thrown before anything is
+    /// written. The objects wait in a worklist, so that a chain of any depth takes the same
+    /// stack as one object.
+    static func prepare(_ root: DynamicObject, in realm: Realm) throws(RealmError) {
+        var pending: [DynamicObject] = [root]
+        while let object = pending.popLast() {
+            guard var values = object.pending else { continue }
+            for (index, property) in values.info.properties.enumerated() where values.fields[index].stored == nil {
+                let value = unwrapped(values.fields[index].value)
+                if StoredValueConversion.isNil(value) { continue }
+                // One value of the property, checked; a link as the object it makes.
+                func checked(_ element: Any) throws(RealmError) -> Any {
+                    let element = unwrapped(element)
+                    guard property.type == .object, StoredValueConversion.isSwiftCollection(element) else {
+                        _ = try single(element, property, in: nil)
+                        return element
+                    }
+                    guard let className = property.objectClassName, let table = try realm.dynamicTable(creating: className) else {
+                        throw RealmError(.invalidArgument, "Property '\(property.name)' links to \(property.objectClassName ?? "an object"); a dictionary or an array makes one only where the property's class is known.")
+                    }
+                    let made = try DynamicObject(unmanaged: table.info, value: element, defaults: realm.swiftDefaults(of: className))
+                    pending.append(made)
+                    return made
+                }
+                switch property.collection {
+                case .single:
+                    values.fields[index] = _UnmanagedField(value: try checked(value), stored: nil, isEmpty: false)
+                case .list, .set:
+                    guard let elements = elements(of: value) else { continue }  // thrown when set
+                    var made: [Any] = []
+                    made.reserveCapacity(elements.count)
+                    for element in elements { made.append(try checked(element)) }
+                    values.fields[index] = _UnmanagedField(value: made, stored: nil, isEmpty: made.isEmpty)
+                case .map:
+                    guard let dictionary = value as? [String: Any] else { continue }  // thrown when set
+                    var made: [String: Any] = [:]
+                    for (key, element) in dictionary { made[key] = try checked(element) }
+                    values.fields[index] = _UnmanagedField(value: made, stored: nil, isEmpty: made.isEmpty)
+                }
+            }
+            object.pending = values
+        }
+    }
+
+    /// `value` without the optionals around it (a value handed on through `Any?` parameters
+    /// arrives as an optional boxed in `Any`), or `NSNull()` for an optional holding nothing.
+    static func unwrapped(_ value: Any) -> Any {
+        var value = value
+        while let optional = value as? any OptionalValue {
+            guard let wrapped = optional.wrappedAny else { return NSNull() }
+            value = wrapped
+        }
+        return value
     }
 }
 

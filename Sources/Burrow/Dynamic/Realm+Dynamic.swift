@@ -63,6 +63,7 @@ extension Realm {
             throw RealmError(.invalidArgument, "\(typeName) is an embedded class; its objects are created by setting a property of their parent object.")
         }
         let object = try DynamicObject(unmanaged: table.info, value: value, defaults: swiftDefaults(of: typeName))
+        try DynamicValues.prepare(object, in: self)
         return try addObject(object, update: update, in: write) as! DynamicObject
     }
 
@@ -78,18 +79,21 @@ extension Realm {
     /// write transaction, as adding an object of it would.
     func dynamicTable(creating name: String) throws(RealmError) -> Table? {
         if let table = dynamicTable(named: name) { return table }
-        guard write != nil, let type = Self.swiftClass(named: name, among: knownTypes) else { return nil }
+        let known = knownTypes.first { ClassInfo.storedName(of: $0) == name }
+        guard write != nil, let type = known ?? ProgramClasses.uniqueClass(named: name) else { return nil }
         _ = try writableTable(for: type)
         return dynamicTable(named: name)
     }
 
     /// A new instance of the program's Swift class stored as `name`, whose properties give a
-    /// dynamic object's defaults, if the program has one that matches the stored class.
+    /// dynamic object's defaults, if the program has one that matches the stored class: this
+    /// realm's class of that name, else the first of the program's classes of that name
+    /// (`ProgramClasses`) that matches.
     func swiftDefaults(of name: String) -> ObjectBase? {
-        guard let type = Self.swiftClass(named: name, among: knownTypes), let stored = currentFileSchema.classes[name],
-            Table.mismatch(ClassInfo.of(type), stored) == nil
-        else { return nil }
-        return type.init()
+        guard let stored = currentFileSchema.classes[name] else { return nil }
+        let known = Self.swiftClass(named: name, among: knownTypes).map { [$0] } ?? []
+        let candidates = known + (ProgramClasses.byStoredName[name] ?? [])
+        return candidates.first { Table.mismatch(ClassInfo.of($0), stored) == nil }?.init()
     }
 }
 
@@ -103,6 +107,12 @@ extension ReadContext {
     /// stored schema alone, or the one of the Swift class this context knows for it.
     func table(id: UInt32, dynamic: Bool) -> Table? {
         dynamic ? dynamicTable(id: id) : table(id: id)
+    }
+
+    /// A table of the class stored with `id` for code that works by stored field alone
+    /// (deletes, backlinks): its Swift class's if this context knows one, else the dynamic one.
+    func storedTable(id: UInt32) -> Table? {
+        table(id: id) ?? dynamicTable(id: id)
     }
 
     /// A new dynamic table of the class stored with `id`, for a context's cache.

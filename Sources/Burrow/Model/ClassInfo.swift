@@ -42,8 +42,9 @@ final class ClassInfo: Sendable {
     /// where the classes it links to are found. Nil for a Swift class.
     let dynamicSchema: FileSchema?
 
-    /// Whether this is a class read through the stored schema alone, as `DynamicObject`s.
-    var isDynamic: Bool { dynamicSchema != nil }
+    /// Whether this is a class read through the stored schema alone, as `DynamicObject`s
+    /// (`dynamicSchema` is set): asked on the paths every object takes, so kept as a flag.
+    let isDynamic: Bool
 
     var name: String { schema.className }
 
@@ -153,6 +154,7 @@ final class ClassInfo: Sendable {
         }
         problem = problems.isEmpty ? nil : RealmError(.schemaMismatch, "The class \(name) cannot be stored: " + problems.joined(separator: " "))
         dynamicSchema = nil
+        isDynamic = false
     }
 
     /// The class `stored` as the file stores it, read and written as `DynamicObject`s: its
@@ -177,6 +179,7 @@ final class ClassInfo: Sendable {
         collectionProperties = []
         problem = nil
         dynamicSchema = schema
+        isDynamic = true
     }
 
     /// The class that property `property` links to (a link, a collection of links or

@@ -98,7 +98,7 @@ extension Results: _ObjectCollection {
 
 /// An optional property's value as `value(forKey:)` gives it, as in RealmSwift: the wrapped value,
 /// or nil itself for an optional that holds none (not an `Any` boxing a nil).
-private protocol OptionalValue {
+protocol OptionalValue {
     var wrappedAny: Any? { get }
 }
 

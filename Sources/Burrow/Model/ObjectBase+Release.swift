@@ -34,6 +34,11 @@ final class HeldValueRelease {
     static func releaseHeldValues(of object: ObjectBase) {
         let release = current
         if release.isDiscovering { return }
+        if let dynamic = object as? DynamicObject, let values = dynamic.pending {
+            // A dynamic object holds its values in place of fields.
+            dynamic.pending = nil
+            release.pending.append(values.fields.map(\.value))
+        }
         let info = ClassInfo.of(type(of: object))
         let base = Unmanaged.passUnretained(object).toOpaque()
         for property in info.objectHoldingProperties {

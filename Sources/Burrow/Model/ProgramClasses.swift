@@ -73,15 +73,18 @@ enum ProgramClasses {
 
         /// The mangled name of a nominal type descriptor, from its module down (`4Main3DogC`,
         /// `4Main2V05OwnerO3DogC`): nil if a parent is not a module, class, struct or enum
-        /// (an extension, a function, a private discriminator), which `_typeByName` could not
-        /// resolve from these parts alone.
+        /// (an extension, a function, a private discriminator) or is generic, which
+        /// `_typeByName` could not resolve from these parts alone.
         static func mangledName(of descriptor: UnsafeRawPointer) -> String? {
             var parts: [String] = []
             var current = descriptor
             while true {
                 // Kinds: 0 a module, 16 a class, 17 a struct, 18 an enum; the others have no
                 // plain name at this offset.
-                let kind = current.load(as: UInt32.self) & 0x1F
+                let flags = current.load(as: UInt32.self)
+                let kind = flags & 0x1F
+                // A type inside a generic one has no name without its parent's arguments.
+                if kind != 0, flags & 0x80 != 0 { return nil }
                 let suffix: String
                 switch kind {
                 case 0: suffix = ""

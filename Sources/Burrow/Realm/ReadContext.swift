@@ -122,7 +122,8 @@ extension ReadContext {
         let type = table.fieldTypes[field]
         let target = type == .object ? linkTarget(table, field) : 0
         let dynamic = table.info.isDynamic
-        let resolve: ValueCodec.LinkResolver = { id, key in self.linkedObject(id, key, dynamic: dynamic) }
+        let anyValue = type == .any
+        let resolve: ValueCodec.LinkResolver = { id, key in self.linkedObject(id, key, dynamic: dynamic, anyValue: anyValue) }
         guard !ValueCodec.isExternal(payload, as: type) else {
             let stored = try storedPayload(payload, table, key, field)
             let decoded = stored.withUnsafeBytes { stored -> Result<_StoredValue, StorageError> in
@@ -163,11 +164,14 @@ extension ReadContext {
         currentFileSchema.classes[name]?.id
     }
 
-    /// The object a link points at, or `.null` if it no longer exists (or its class is unknown):
-    /// a `DynamicObject` if the link is read from one (`dynamic`), else an object of its Swift
-    /// class.
-    func linkedObject(_ tableId: UInt32, _ key: ObjectKey, dynamic: Bool) -> _StoredValue {
-        guard let table = table(id: tableId, dynamic: dynamic), rowExists(table, key) else { return .null }
+    /// The object a link points at, or `.null` if it no longer exists: a `DynamicObject` if the
+    /// link is read from one (`dynamic`), else an object of its Swift class. An `AnyRealmValue`
+    /// (`anyValue`) holding an object of a class this context has no Swift class for (one
+    /// left out of `objectTypes`) holds it as a `DynamicObject`, as in RealmSwift; a typed link
+    /// to such a class reads nil.
+    func linkedObject(_ tableId: UInt32, _ key: ObjectKey, dynamic: Bool, anyValue: Bool) -> _StoredValue {
+        let table = dynamic ? dynamicTable(id: tableId) : anyValue ? storedTable(id: tableId) : self.table(id: tableId)
+        guard let table, rowExists(table, key) else { return .null }
         return .object(object(table, key))
     }
 
@@ -250,7 +254,8 @@ extension ReadContext {
         let property = table.stored.properties[field]
         let target = linkTarget(table, field)
         let dynamic = table.info.isDynamic
-        let resolve: ValueCodec.LinkResolver = { id, key in self.linkedObject(id, key, dynamic: dynamic) }
+        let anyValue = property.type == .any
+        let resolve: ValueCodec.LinkResolver = { id, key in self.linkedObject(id, key, dynamic: dynamic, anyValue: anyValue) }
         if let tree = table.collectionTrees[field] {
             do {
                 return try .collection(key, in: tree, of: reader, property, linkTarget: target, resolve: resolve)
@@ -282,7 +287,9 @@ extension ReadContext {
             let entry = try reader.entry(tree, at: start + index) { entryKey, value -> Result<_StoredValue, CollectionEntry.Problem>? in
                 guard entryKey.count >= 8, ObjectKey.read(entryKey) == key else { return nil }
                 return CollectionEntry.parts(key: entryKey, value: value, of: property).map {
-                    ValueCodec.decode($0.element, as: property.type, linkTarget: target) { id, key in self.linkedObject(id, key, dynamic: dynamic) }
+                    ValueCodec.decode($0.element, as: property.type, linkTarget: target) { id, key in
+                        self.linkedObject(id, key, dynamic: dynamic, anyValue: property.type == .any)
+                    }
                 }
             }
             switch entry ?? nil {
@@ -314,7 +321,9 @@ extension ReadContext {
         do {
             let entry = try reader.withValue(tree, Realm.collectionEntryKey(key, mapKey: mapKey)) { value in
                 CollectionEntry.mapElement(value, of: property).map {
-                    ValueCodec.decode($0, as: property.type, linkTarget: target) { id, key in self.linkedObject(id, key, dynamic: dynamic) }
+                    ValueCodec.decode($0, as: property.type, linkTarget: target) { id, key in
+                        self.linkedObject(id, key, dynamic: dynamic, anyValue: property.type == .any)
+                    }
                 }
             }
             switch entry {

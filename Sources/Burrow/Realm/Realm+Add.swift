@@ -62,6 +62,7 @@ extension Realm {
             write.added.append(object)
             if !table.info.objectHoldingProperties.isEmpty { write.addedHolders.append((object, table.info)) }
             bind(object, to: table, key: existing)
+            if table.info.isDynamic { (object as? DynamicObject)?.pending = nil }
             try withCascadePolicy(update, in: write) { () throws(RealmError) in
                 try setLinkedProperties(
                     object, table,
@@ -145,6 +146,8 @@ extension Realm {
             if !info.objectHoldingProperties.isEmpty { write.addedHolders.append((object, info)) }
             write.changes?.inserted(key, in: table.id)
             bind(object, to: table, key: key)
+            // A managed dynamic object reads its row; the values it was made from are in `linked`.
+            if pending != nil { (object as? DynamicObject)?.pending = nil }
             try write.reader.put(table.rowsTree, key, row.bytes)
             if let primaryKeyEntry { try write.reader.put(table.primaryKeyTree, primaryKeyEntry, key.bytes) }
         } catch {

@@ -30,7 +30,7 @@ extension Realm {
         do {
             // Object keys are never reused: each table's largest key is retired first.
             for stored in currentFileSchema.classes.values {
-                if let table = self.table(id: stored.id), let last = try lastObjectKey(table, in: write) {
+                if let table = self.storedTable(id: stored.id), let last = try lastObjectKey(table, in: write) {
                     try keepKeyRetired(last, of: table, in: write, force: true)
                 }
                 if write.changes != nil {
@@ -89,7 +89,7 @@ extension Realm {
                 }
                 for link in links(in: payload, property) {
                     try write.reader.delete(Self.backlinksTree(link.table), Self.backlinkKey(link.key, from: table.id, field: field, source: key))
-                    if let target = self.table(id: link.table), target.info.isEmbedded {
+                    if let target = self.storedTable(id: link.table), target.info.isEmbedded {
                         try deleteObject(target, link.key, in: write)
                     }
                 }
@@ -118,7 +118,7 @@ extension Realm {
             throw RealmError(error)
         }
         for source in sources {
-            guard let sourceTable = self.table(id: source.table) else { continue }
+            guard let sourceTable = self.storedTable(id: source.table) else { continue }
             let property = sourceTable.stored.properties[source.field]
             let isTarget: (_StoredValue) -> Bool = { value in
                 if case .object(let object) = value, let state = object._state { return state.key == key && state.table.id == table.id }

@@ -41,7 +41,7 @@ public struct Frozen<T: ObjectBase>: @unchecked Sendable, Hashable, CustomString
     /// Whether the object still existed in this version (always true unless made from a
     /// deleted object).
     public var isInvalidated: Bool {
-        guard let table = version.table(id: tableId) else { return true }
+        guard let table = version.table(id: tableId, dynamic: object.classInfo.isDynamic) else { return true }
         return !version.rowExists(table, key)
     }
 

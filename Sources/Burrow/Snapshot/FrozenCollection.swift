@@ -57,4 +57,10 @@ struct FrozenCollection<Collection: _PersistedValue>: @unchecked Sendable {
 
     /// The version of the file the collection is frozen at.
     var versionNumber: UInt64 { version.version }
+
+    /// The owner's table at `version` (another version of its file): its Swift class's, or for
+    /// a dynamic owner the dynamic one, whose property indices `property` follows.
+    func ownerTable(at version: FrozenVersion) -> Table? {
+        version.table(id: tableId, dynamic: owner.classInfo.isDynamic)
+    }
 }

@@ -188,6 +188,30 @@ extension RealmActor {
         #expect(reopened.objects(Dog.self).first?.age == 2)
     }
 
+    /// "Dynamic objects": a file read and written by class and property name.
+    @Test func testDynamicObjects() throws {
+        let url = configuration().fileURL!
+        do {
+            let typed = try Realm(configuration: Realm.Configuration(fileURL: url))
+            try typed.write { try typed.add(Person(value: ["id": 1, "name": "Ali", "dogs": [["name": "Fido", "age": 7, "favoriteToy": ["name": "rope"]]]])) }
+        }
+        let realm = try Realm(configuration: Realm.Configuration(fileURL: url))
+        for person in realm.dynamicObjects("Person").sorted(byKeyPath: "name") {
+            let dogs = person["dogs"] as! List<DynamicObject>
+            print(person["name"] as! String, dogs.map { $0["name"] as! String })
+        }
+        try realm.write {
+            let rex = try realm.dynamicCreate("Dog", value: ["name": "Rex", "age": 3, "favoriteToy": ["name": "ball"]])
+            rex.age = 4
+        }
+        let ali = realm.dynamicObject(ofType: "Person", forPrimaryKey: 1)
+
+        #expect((ali?["dogs"] as? List<DynamicObject>)?.map { $0["name"] as? String } == ["Fido"])
+        let rex = try #require(realm.objects(Dog.self).first { $0.name == "Rex" })
+        #expect(rex.age == 4 && rex.favoriteToy?.name == "ball", "a dynamic object is the typed object's row")
+        #expect(realm.schema["Dog"]?.properties.contains { $0.name == "favoriteToy" } == true)
+    }
+
     /// "Queries and Results": the same typed queries, query strings, sorting and aggregates.
     @Test func testQueriesAndResults() throws {
         let realm = try Realm(configuration: configuration())

@@ -50,6 +50,7 @@ enum SoloNamespace {
         #expect(ProgramClasses.byStoredName["TwinCard"]?.count == 2)
         #expect(ProgramClasses.uniqueClass(named: "TwinCard") == nil, "two classes of one name: unknown")
         #expect(ProgramClasses.byStoredName["DynamicObject"] == nil && ProgramClasses.byStoredName["Object"] == nil)
+        #expect(ProgramClasses.byStoredName.keys.allSatisfy { !$0.hasPrefix("Inside") }, "a class in a generic type is skipped")
     }
 
     /// Writes release 1's file: two people, one with a pet, and two cards.
@@ -134,5 +135,12 @@ enum SoloNamespace {
         #expect(realm.dynamicObjects("TwinCard").map { $0["text"] as? String } == ["kept"])
         #expect(realm.currentFileSchema.classes["TwinCard"]?.properties.map(\.name) == ["text"])
         #expect(realm.objects(SoloPet.self).map(\.name) == ["Tom"])
+    }
+}
+
+/// A model class nested in a generic type, which the program's class list cannot name.
+struct SoloGenericBox<T> {
+    final class Inside: Object {
+        @Persisted var value = 0
     }
 }
