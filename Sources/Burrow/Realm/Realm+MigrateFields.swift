@@ -117,8 +117,8 @@ extension Realm {
     /// After a migration's block: gives every object of a class the migration made embedded
     /// (`became`) its one parent, as an embedded object must have. An object nothing links to
     /// is deleted, as in RealmSwift. An object several objects link to fails the migration,
-    /// which leaves the file as it was: the block must give each such object one parent (copy
-    /// it for the others, or unlink it), since which parent keeps it is the program's choice.
+    /// which leaves the file as it was (RealmSwift copies it into each parent instead): the
+    /// block gives each parent an object of its own, made from the old one's values.
     func settleObjectsThatBecameEmbedded(_ became: [String], in write: WriteState) throws(RealmError) {
         for name in became {
             guard let table = dynamicTable(named: name) else { continue }
@@ -132,7 +132,7 @@ extension Realm {
                     }
                     if parents == 0 { orphans.append(key) }
                     if parents > 1 {
-                        throw RealmError(.schemaMismatch, "\(name) became an EmbeddedObject, but \(name) \(key) is linked from \(parents > 2 ? "more than one object" : "two places"), and an embedded object has exactly one parent. In the migration block, give each \(name) one parent: create a copy for each other object that links to it (migration.create), or unlink it there.")
+                        throw RealmError(.schemaMismatch, "\(name) became an EmbeddedObject, but \(name) \(key) is linked from \(parents > 2 ? "more than one object" : "two places"), and an embedded object has exactly one parent. In the migration block, give each object that links to it a new \(name) made from the old one's values (newObject[\"…\"] = [values]), or unlink it.")
                     }
                 }
             } catch {
