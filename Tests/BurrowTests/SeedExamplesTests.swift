@@ -9,6 +9,8 @@ final class SeedDogToy: Object {
 }
 
 final class SeedDog: Object {
+    // The migration ladder's releases are this test program's Person, Dog and Address.
+    override class func shouldIncludeInDefaultSchema() -> Bool { false }
     @Persisted var name = ""
     @Persisted var age = 0
     @Persisted var color = ""
@@ -23,6 +25,8 @@ final class SeedDog: Object {
 }
 
 final class SeedPerson: Object {
+    // The migration ladder's releases are this test program's Person, Dog and Address.
+    override class func shouldIncludeInDefaultSchema() -> Bool { false }
     @Persisted(primaryKey: true) var id = 0
     @Persisted var name = ""
     // To-many relationship - a person can have many dogs
@@ -33,6 +37,8 @@ final class SeedPerson: Object {
 }
 
 final class SeedAddress: EmbeddedObject {
+    // The migration ladder's releases are this test program's Person, Dog and Address.
+    override class func shouldIncludeInDefaultSchema() -> Bool { false }
     @Persisted var street: String?
     @Persisted var city: String?
     @Persisted var country: String?

@@ -170,10 +170,18 @@ public final class Migration {
     }
 
     /// The dynamic table of the class named `name` now, if the program declares that class
-    /// (it is in the new schema) and the file stores it.
+    /// (it is in the new schema) and the file stores it. Without `objectTypes`, the program's
+    /// classes are the new schema: one the file does not store yet is added to it when the
+    /// block first names it.
     func newTable(named name: String) -> Table? {
-        guard newClassNames.contains(name) else { return nil }
-        return realm.dynamicTable(named: name)
+        if newClassNames.contains(name), let table = realm.dynamicTable(named: name) { return table }
+        guard realm.configuration.objectTypes == nil, ProgramClasses.uniqueClass(named: name) != nil else { return nil }
+        do {
+            return try realm.dynamicTable(creating: name)
+        } catch {
+            fail(error)
+            return nil
+        }
     }
 }
 

@@ -186,11 +186,13 @@ extension Realm {
                 orphans += try migrateRows(of: info, from: old)
             }
             if versionRaised, !isNewFile, let block = configuration.migrationBlock {
-                // Without objectTypes, a class the program's class is not known for is in the
-                // new schema as it is stored.
+                // Without objectTypes, a stored class several classes of the program could be
+                // is in the new schema as it is stored; one no class of the program is stored
+                // as is not in it (its objects have no new object), as in RealmSwift.
+                let ambiguous = oldSchema.classes.keys.filter { (ProgramClasses.byStoredName[$0]?.count ?? 0) > 1 }
                 let migration = Migration(
                     realm: self, oldSchemaVersion: oldVersion, oldSchema: oldSchema, before: before,
-                    newClassNames: migratesWithoutTypes ? known.union(oldSchema.classes.keys) : known)
+                    newClassNames: migratesWithoutTypes ? known.union(ambiguous) : known)
                 write.primaryKeysMayChange = true
                 write.migration = migration
                 block(migration, oldVersion)

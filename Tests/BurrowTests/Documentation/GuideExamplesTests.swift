@@ -11,6 +11,8 @@ final class GuideDogToy: Object {
 }
 
 final class GuideDog: Object {
+    // The migration ladder's releases are this test program's Person, Dog and Address.
+    override class func shouldIncludeInDefaultSchema() -> Bool { false }
     @Persisted(primaryKey: true) var _id: ObjectId
     @Persisted(indexed: true) var name = ""
     @Persisted var age = 0
@@ -21,6 +23,8 @@ final class GuideDog: Object {
 }
 
 final class GuidePerson: Object {
+    // The migration ladder's releases are this test program's Person, Dog and Address.
+    override class func shouldIncludeInDefaultSchema() -> Bool { false }
     @Persisted(primaryKey: true) var id = 0
     @Persisted var name = ""
     @Persisted var dogs: List<GuideDog>
@@ -29,6 +33,8 @@ final class GuidePerson: Object {
 }
 
 final class GuideAddress: EmbeddedObject {
+    // The migration ladder's releases are this test program's Person, Dog and Address.
+    override class func shouldIncludeInDefaultSchema() -> Bool { false }
     @Persisted var street: String?
     @Persisted var city: String?
     override class func _realmObjectName() -> String? { "Address" }

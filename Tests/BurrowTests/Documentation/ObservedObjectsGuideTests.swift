@@ -7,6 +7,8 @@ import Burrow
 // example as the guide shows it; keep the two in step.
 
 final class ObservedGuideDog: Object, ObjectKeyIdentifiable {
+    // The migration ladder's releases are this test program's Person, Dog and Address.
+    override class func shouldIncludeInDefaultSchema() -> Bool { false }
     @Persisted(primaryKey: true) var _id: ObjectId
     @Persisted var name = ""
     @Persisted var favoriteToy = ""
@@ -14,6 +16,8 @@ final class ObservedGuideDog: Object, ObjectKeyIdentifiable {
 }
 
 final class ObservedGuidePerson: Object, ObjectKeyIdentifiable {
+    // The migration ladder's releases are this test program's Person, Dog and Address.
+    override class func shouldIncludeInDefaultSchema() -> Bool { false }
     @Persisted(primaryKey: true) var _id: ObjectId
     @Persisted var firstName = ""
     @Persisted var dogs: List<ObservedGuideDog>

@@ -16,6 +16,8 @@ final class PortingDogToy: Object {
 }
 
 final class PortingDog: Object, ObjectKeyIdentifiable {
+    // The migration ladder's releases are this test program's Person, Dog and Address.
+    override class func shouldIncludeInDefaultSchema() -> Bool { false }
     @Persisted(primaryKey: true) var _id: ObjectId
     @Persisted(indexed: true) var name = ""
     @Persisted var age = 0
@@ -29,6 +31,8 @@ final class PortingDog: Object, ObjectKeyIdentifiable {
 }
 
 final class PortingPerson: Object {
+    // The migration ladder's releases are this test program's Person, Dog and Address.
+    override class func shouldIncludeInDefaultSchema() -> Bool { false }
     @Persisted(primaryKey: true) var id = 0
     @Persisted var name = ""
     @Persisted var dogs: List<PortingDog>
@@ -37,6 +41,8 @@ final class PortingPerson: Object {
 }
 
 final class PortingAddress: EmbeddedObject {
+    // The migration ladder's releases are this test program's Person, Dog and Address.
+    override class func shouldIncludeInDefaultSchema() -> Bool { false }
     @Persisted var street: String?
     @Persisted var city: String?
     override class func _realmObjectName() -> String? { "Address" }

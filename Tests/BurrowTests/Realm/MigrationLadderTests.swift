@@ -84,15 +84,6 @@ enum LadderFailure: String, Sendable, CaseIterable, CustomTestStringConvertible 
 
     // MARK: Every release to every later one
 
-    /// Why the cases without `objectTypes` fail in this test program. Without `objectTypes`, a
-    /// stored class migrates at open only if exactly one class of the program is stored under
-    /// its name and in the default schema; this program has seven classes stored as `Person`
-    /// and as `Dog` (the guides' models, PortedDogs', ObservedDemo's), so the ladder's stay as
-    /// stored during the block: its `newObject!["fullName"]` is nil, and the block traps.
-    /// They pass once every other class stored under these names leaves the default schema
-    /// (`shouldIncludeInDefaultSchema()` returning false).
-    static let namesTheProgramCannotTellApart: Comment = "Person, Dog and Address are each the stored name of several classes of this program, so without objectTypes the migration block sees them as stored"
-
     /// A file of release `from`, opened by release `to` with its migration block, holds what
     /// release `to`'s own example data would: every value is checked as the example checks it.
     /// `Realm.performMigration(for:)` migrates it first, as the example's app does.
@@ -107,14 +98,9 @@ enum LadderFailure: String, Sendable, CaseIterable, CustomTestStringConvertible 
             try Self.migrate(url, from: step.from, to: step.to, withObjectTypes: true)
             return
         }
-        await withKnownIssue(Self.namesTheProgramCannotTellApart) {
-            await #expect(processExitsWith: .success) { [path = url.path as String, from = step.from as Int, to = step.to as Int] in
-                LadderDefaultSchema.release.store(to, ordering: .relaxed)
-                try MigrationLadderTests.migrate(URL(fileURLWithPath: path), from: from, to: to, withObjectTypes: false)
-            }
-        } when: {
-            // From release 4, release 5's block has nothing to set.
-            step.from < 4
+        await #expect(processExitsWith: .success) { [path = url.path as String, from = step.from as Int, to = step.to as Int] in
+            LadderDefaultSchema.release.store(to, ordering: .relaxed)
+            try MigrationLadderTests.migrate(URL(fileURLWithPath: path), from: from, to: to, withObjectTypes: false)
         }
     }
 
@@ -158,11 +144,9 @@ enum LadderFailure: String, Sendable, CaseIterable, CustomTestStringConvertible 
             try Self.migrateReadingTheOldDogs(url, to: to, withObjectTypes: true)
             return
         }
-        await withKnownIssue(Self.namesTheProgramCannotTellApart) {
-            await #expect(processExitsWith: .success) { [path = url.path as String, to = to as Int] in
-                LadderDefaultSchema.release.store(to, ordering: .relaxed)
-                try MigrationLadderTests.migrateReadingTheOldDogs(URL(fileURLWithPath: path), to: to, withObjectTypes: false)
-            }
+        await #expect(processExitsWith: .success) { [path = url.path as String, to = to as Int] in
+            LadderDefaultSchema.release.store(to, ordering: .relaxed)
+            try MigrationLadderTests.migrateReadingTheOldDogs(URL(fileURLWithPath: path), to: to, withObjectTypes: false)
         }
     }
 

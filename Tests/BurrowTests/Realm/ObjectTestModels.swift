@@ -6,6 +6,8 @@ final class DogToy: Object {
 }
 
 final class Dog: Object, ObjectKeyIdentifiable {
+    // The migration ladder's releases are this test program's Person, Dog and Address.
+    override class func shouldIncludeInDefaultSchema() -> Bool { false }
     @Persisted(primaryKey: true) var _id: ObjectId
     @Persisted(indexed: true) var name = ""
     @Persisted var age = 0
@@ -17,6 +19,8 @@ final class Dog: Object, ObjectKeyIdentifiable {
 }
 
 final class Person: Object {
+    // The migration ladder's releases are this test program's Person, Dog and Address.
+    override class func shouldIncludeInDefaultSchema() -> Bool { false }
     @Persisted(primaryKey: true) var id = 0
     @Persisted var name = ""
     @Persisted var dogs: List<Dog>
@@ -24,6 +28,8 @@ final class Person: Object {
 }
 
 final class Address: EmbeddedObject {
+    // The migration ladder's releases are this test program's Person, Dog and Address.
+    override class func shouldIncludeInDefaultSchema() -> Bool { false }
     @Persisted var street: String?
     @Persisted var city: String?
     @Persisted var country: String?
