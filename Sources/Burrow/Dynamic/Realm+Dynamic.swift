@@ -88,11 +88,11 @@ extension Realm {
     /// A new instance of the program's Swift class stored as `name`, whose properties give a
     /// dynamic object's defaults, if the program has one that matches the stored class: this
     /// realm's class of that name, else the first of the program's classes of that name
-    /// (`ProgramClasses`) that matches.
+    /// (`ProgramClasses`, in its default schema or not) that matches.
     func swiftDefaults(of name: String) -> ObjectBase? {
         guard let stored = currentFileSchema.classes[name] else { return nil }
         let known = Self.swiftClass(named: name, among: knownTypes).map { [$0] } ?? []
-        let candidates = known + (ProgramClasses.byStoredName[name] ?? [])
+        let candidates = known + (ProgramClasses.allByStoredName[name] ?? [])
         return candidates.first { Table.mismatch(ClassInfo.of($0), stored) == nil }?.init()
     }
 }

@@ -12,15 +12,21 @@ import Foundation
 /// built from its name and its parents', and resolved with `_typeByName`. Elsewhere the list is
 /// empty, and only the classes the process has used are known (see `ClassInfo`).
 enum ProgramClasses {
-    /// The model classes found, by the name each is stored under: those that are in the
-    /// default schema (`shouldIncludeInDefaultSchema()`).
-    static let byStoredName: [String: [ObjectBase.Type]] = {
+    /// Every model class found, by the name each is stored under.
+    static let allByStoredName: [String: [ObjectBase.Type]] = {
         var byName: [String: [ObjectBase.Type]] = [:]
-        for type in modelClasses() where type.shouldIncludeInDefaultSchema() {
+        for type in modelClasses() where type != DynamicObject.self {
             byName[ClassInfo.storedName(of: type), default: []].append(type)
         }
         return byName
     }()
+
+    /// The model classes found that are in the default schema
+    /// (`shouldIncludeInDefaultSchema()`), by the name each is stored under.
+    static let byStoredName: [String: [ObjectBase.Type]] = allByStoredName.compactMapValues { types in
+        let included = types.filter { $0.shouldIncludeInDefaultSchema() }
+        return included.isEmpty ? nil : included
+    }
 
     /// The program's one class stored as `name`, or nil if it has none, or several (then it
     /// cannot tell which is meant: a program keeping older versions of a model excludes them

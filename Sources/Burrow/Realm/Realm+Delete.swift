@@ -119,7 +119,6 @@ extension Realm {
         }
         for source in sources {
             guard let sourceTable = self.storedTable(id: source.table) else { continue }
-            let property = sourceTable.stored.properties[source.field]
             let isTarget: (_StoredValue) -> Bool = { value in
                 if case .object(let object) = value, let state = object._state { return state.key == key && state.table.id == table.id }
                 return false
@@ -131,7 +130,6 @@ extension Realm {
             case .elements(let elements): content = .elements(elements.filter { !isTarget($0) })
             case .entries(let entries): content = .entries(entries.map { isTarget($0.value) ? ($0.key, .null) : $0 })
             }
-            _ = property
             try setField(sourceTable, source.key, source.field, content, in: write)
         }
     }
