@@ -78,6 +78,15 @@ enum DynamicValues {
             preconditionFailure("Cannot modify a frozen object: frozen objects are read-only. Thaw it in a realm's write transaction first.")
         }
         state.checkCurrent(in: realm)
+        let name = info.properties[property].name
+        // A collection set to itself stays as it is (replacing it would first delete the
+        // embedded objects it holds).
+        if let collection = value as? any HeldCollection, let binding = collection.binding, let owner = binding.owner._state,
+            owner.key == state.key, owner.table.id == state.table.id, binding.owner.classInfo.properties[binding.property].name == name
+        {
+            _ = realm.requireWrite()
+            return
+        }
         let content = try content(value, for: info.properties[property], in: realm)
         realm.writeField(state.table, state.key, property, content)
     }

@@ -126,8 +126,12 @@ extension Realm {
                 missing.append(info)
             }
         }
-        if !changed.isEmpty, !versionRaised {
-            let details = changed.map { "\($0.0.name): \($0.2)" }.joined(separator: "; ")
+        // A class an earlier migration left as stored (`pendingClasses`) is migrated to its
+        // class now, at the file's version, its block having run then.
+        let pendingNames = Set(currentFileSchema.info.pendingClasses ?? [])
+        let unmigratable = changed.filter { !pendingNames.contains($0.0.name) }
+        if !unmigratable.isEmpty, !versionRaised {
+            let details = unmigratable.map { "\($0.0.name): \($0.2)" }.joined(separator: "; ")
             if configuration.deleteRealmIfMigrationNeeded, !configuration.readOnly {
                 try deleteEverything()
                 Logger.log(.warn, "Deleted every object in \(displayName) because its classes changed without a raised schema version (\(details)) and deleteRealmIfMigrationNeeded is set.")
@@ -145,19 +149,34 @@ extension Realm {
             if missing.isEmpty && changed.isEmpty { return }
             throw RealmError(.schemaMismatch, "\(displayName) is opened read-only, but its schema needs \(changed.isEmpty ? "new classes" : "a migration") (\((missing.map(\.name) + changed.map(\.0.name)).joined(separator: ", "))).")
         }
+        // What was decided above was decided on this schema; another opener may change it
+        // before this one's write begins.
+        let decidedStamp: [UInt8]?
+        do {
+            decidedStamp = try FileSchema.stamp(in: snapshotReader)
+        } catch {
+            throw RealmError(wrapping: error)
+        }
+        var decidedOnAnotherSchema = false
         try writeBlocking { () throws(RealmError) in
             guard let write else { return }
-            // A file that has stored no schema yet (new, or emptied by
-            // deleteRealmIfMigrationNeeded) is not migrated: it gets the current schema at
-            // `schemaVersion`, and `migrationBlock` does not run, as in RealmSwift (realm-core's
-            // ObjectStore::apply_schema_changes returns early for an unversioned file). Asked
-            // inside the write, so that another opener that just created it counts.
-            let isNewFile: Bool
+            let stamp: [UInt8]?
             do {
-                isNewFile = try FileSchema.stamp(in: write.reader) == nil
+                stamp = try FileSchema.stamp(in: write.reader)
             } catch {
                 throw RealmError(wrapping: error)
             }
+            // Another opener migrated (or created) the file meanwhile: decide again on what it
+            // wrote, so that a migration runs once.
+            guard stamp == decidedStamp else {
+                decidedOnAnotherSchema = true
+                return
+            }
+            // A file that has stored no schema yet (new, or emptied by
+            // deleteRealmIfMigrationNeeded) is not migrated: it gets the current schema at
+            // `schemaVersion`, and `migrationBlock` does not run, as in RealmSwift (realm-core's
+            // ObjectStore::apply_schema_changes returns early for an unversioned file).
+            let isNewFile = stamp == nil
             // What the migration block reads old values from: the version it starts from.
             let oldSchema = currentFileSchema
             let before = snapshotReader
@@ -203,6 +222,7 @@ extension Realm {
             try deleteEmbeddedOrphans(orphans, in: write)
             try settleObjectsThatBecameEmbedded(changed.filter { $0.0.isEmbedded && !$0.1.isEmbedded }.map(\.0.name), in: write)
         }
+        if decidedOnAnotherSchema { return try prepareClasses() }
         Logger.log(.info, Self.schemaChangeMessage(displayName, from: oldVersion, to: currentFileSchema.info.schemaVersion, added: missing.map(\.name), changed: changed.map(\.0.name)))
     }
 
@@ -313,6 +333,23 @@ extension Realm {
     func dropStoredClass(named name: String) throws(RealmError) {
         let write = try requireOpenWrite()
         guard let stored = currentFileSchema.classes[name] else { return }
+        // A class another stored class links to stays, as realm-core keeps a table that link
+        // columns point to: its links would point nowhere.
+        let linking = currentFileSchema.classes.values.filter { $0.name != name }.flatMap { other in
+            other.properties.filter { $0.objectClassName == name }.map { "\(other.name).\($0.name)" }
+        }
+        guard linking.isEmpty else {
+            throw RealmError(.invalidArgument, "deleteData(forType: \"\(name)\") cannot remove \(name) from the file: \(linking.sorted().joined(separator: ", ")) still link to it. Remove those properties from their classes in this release, or keep \(name) declared.")
+        }
+        // Its objects go as any delete takes them: links to them from AnyRealmValue properties
+        // become nil, and its own links leave their targets' backlinks.
+        if let table = dynamicTable(named: name) {
+            do {
+                for key in try objectKeys(table) { try deleteObject(table, key, in: write) }
+            } catch {
+                throw RealmError(wrapping: error)
+            }
+        }
         do {
             for tree in try write.reader.transaction.treeNames() {
                 let parts = tree.split(separator: "/")
