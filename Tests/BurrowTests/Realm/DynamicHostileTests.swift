@@ -1,0 +1,687 @@
+import Foundation
+import Testing
+
+@testable import Burrow
+
+// Models of the hostile pass over the dynamic API and migrations; only DynamicHostileTests use them.
+
+final class DynHostileAddress: EmbeddedObject {
+    @Persisted var city = ""
+}
+
+/// An embedded class that embeds itself: chains of any depth.
+final class DynHostileBox: EmbeddedObject {
+    @Persisted var n = 0
+    @Persisted var inner: DynHostileBox?
+}
+
+final class DynHostileNode: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var name = ""
+    @Persisted var next: DynHostileNode?
+    @Persisted var children: List<DynHostileNode>
+    @Persisted var tags: List<Int>
+    @Persisted var scores: Map<String, Int>
+    @Persisted var address: DynHostileAddress?
+    @Persisted var addresses: List<DynHostileAddress>
+    @Persisted var box: DynHostileBox?
+}
+
+final class DynHostileOther: Object {
+    @Persisted var label = ""
+}
+
+final class DynHostileMixed: Object {
+    @Persisted var any: AnyRealmValue
+    @Persisted var kids: MutableSet<DynHostileOther>
+    @Persisted var byName: Map<String, DynHostileOther?>
+    @Persisted var list: List<DynHostileOther>
+}
+
+// Two releases of a person, both kept out of the default schema (so that a realm opened without
+// objectTypes knows no Swift class for "DynHosPerson" and leaves it pending).
+final class DynHosPersonV1: Object {
+    override class func _realmObjectName() -> String? { "DynHosPerson" }
+    override class func shouldIncludeInDefaultSchema() -> Bool { false }
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var name = ""
+    @Persisted var pet: DynHosPet?
+    @Persisted var home: DynHosHome?
+}
+
+final class DynHosPersonV2: Object {
+    override class func _realmObjectName() -> String? { "DynHosPerson" }
+    override class func shouldIncludeInDefaultSchema() -> Bool { false }
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var fullName = ""
+    @Persisted var home: DynHosHome?
+}
+
+final class DynHosPet: Object {
+    @Persisted var name = ""
+}
+
+final class DynHosHome: EmbeddedObject {
+    @Persisted var street = ""
+}
+
+/// Release 1 only: an owner of pets, which release 2 no longer declares.
+final class DynHosOwner: Object {
+    override class func shouldIncludeInDefaultSchema() -> Bool { false }
+    @Persisted var pet: DynHosPet?
+    @Persisted var pets: List<DynHosPet>
+}
+
+/// A tag that release 2 embeds in the object that links to it.
+final class DynHosTagV1: Object {
+    override class func _realmObjectName() -> String? { "DynHosTag" }
+    override class func shouldIncludeInDefaultSchema() -> Bool { false }
+    @Persisted var text = ""
+}
+
+final class DynHosTagV2: EmbeddedObject {
+    override class func _realmObjectName() -> String? { "DynHosTag" }
+    override class func shouldIncludeInDefaultSchema() -> Bool { false }
+    @Persisted var text = ""
+}
+
+final class DynHosTaggedV1: Object {
+    override class func _realmObjectName() -> String? { "DynHosTagged" }
+    override class func shouldIncludeInDefaultSchema() -> Bool { false }
+    @Persisted var tag: DynHosTagV1?
+}
+
+final class DynHosTaggedV2: Object {
+    override class func _realmObjectName() -> String? { "DynHosTagged" }
+    override class func shouldIncludeInDefaultSchema() -> Bool { false }
+    @Persisted var tag: DynHosTagV2?
+}
+
+/// A realm on an actor of its own, for writes from two domains at once.
+actor DynHostileStore {
+    let realm: Realm
+
+    init(configuration: Realm.Configuration) async throws {
+        realm = try await Realm.open(configuration: configuration)
+    }
+
+    /// Creates node `id` dynamically; false if another writer created it first.
+    func create(_ id: Int) throws -> Bool {
+        do {
+            try realm.write { _ = try realm.dynamicCreate("DynHostileNode", value: ["id": id, "name": "n\(id)"]) }
+            return true
+        } catch let error as RealmError where error.code == .primaryKeyExists {
+            return false
+        }
+    }
+}
+
+/// What migration blocks record, read after the open returned.
+final class DynHosRecord: @unchecked Sendable {
+    // Every access holds `lock`.
+    private let lock = NSLock()
+    private var _calls = 0
+    private var _old: DynamicObject?
+    private var _new: DynamicObject?
+
+    var calls: Int { lock.withLock { _calls } }
+    var old: DynamicObject? { lock.withLock { _old } }
+    var new: DynamicObject? { lock.withLock { _new } }
+    func called() { lock.withLock { _calls += 1 } }
+    func keep(_ old: DynamicObject?, _ new: DynamicObject?) { lock.withLock { (_old, _new) = (old, new) } }
+}
+
+/// A hostile user's pass over the dynamic API and migrations: values of every size and shape,
+/// objects of other realms, frozen and deleted objects, migration blocks that keep their objects
+/// or trap, and files migrated by two realms at once or by another realm while objects are held.
+@Suite struct DynamicHostileTests {
+    private func nodeRealm(_ name: String = #function) throws -> Realm {
+        var config = temporaryConfiguration(name)
+        config.objectTypes = [DynHostileNode.self, DynHostileAddress.self, DynHostileBox.self, DynHostileOther.self, DynHostileMixed.self]
+        return try Realm(configuration: config)
+    }
+
+    /// Release 1's file: Ada (with her pet Rex and her home) and Alan; an owner linking to Rex.
+    static func releaseOne(_ path: String? = nil) throws -> Realm.Configuration {
+        var config = path.map { Realm.Configuration(fileURL: URL(fileURLWithPath: $0)) } ?? temporaryConfiguration()
+        config.objectTypes = [DynHosPersonV1.self, DynHosPet.self, DynHosHome.self, DynHosOwner.self]
+        config.schemaVersion = 1
+        let realm = try Realm(configuration: config)
+        try realm.write {
+            let rex = try realm.create(DynHosPet.self, value: ["name": "Rex"])
+            try realm.create(DynHosPersonV1.self, value: ["id": 1, "name": "Ada", "pet": rex, "home": ["street": "Main"]])
+            try realm.create(DynHosPersonV1.self, value: ["id": 2, "name": "Alan"])
+            try realm.create(DynHosOwner.self, value: ["pet": rex, "pets": [rex]])
+        }
+        return config
+    }
+
+    /// Release 2 of `v1`'s file: `name` becomes `fullName`, `DynHosOwner` is gone.
+    static func releaseTwo(_ v1: Realm.Configuration, _ block: MigrationBlock? = nil) -> Realm.Configuration {
+        var v2 = v1
+        v2.objectTypes = [DynHosPersonV2.self, DynHosPet.self, DynHosHome.self]
+        v2.schemaVersion = 2
+        v2.migrationBlock = block
+        return v2
+    }
+
+    private static func temporaryPath() throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("burrow-hostile-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory.appendingPathComponent("hostile.burrow").path
+    }
+
+    /// How many rounds the race tests run (`BURROW_HOSTILE_ROUNDS`, default 40).
+    private static var rounds: Int { Int(ProcessInfo.processInfo.environment["BURROW_HOSTILE_ROUNDS"] ?? "") ?? 40 }
+
+    // MARK: Values of every size and shape
+
+    @Test func aDynamicObjectLinksToItselfByNameAndInAList() throws {
+        let realm = try nodeRealm()
+        try realm.write {
+            let node = try realm.dynamicCreate("DynHostileNode", value: ["id": 1])
+            node["next"] = node
+            node.children = [node, node]
+        }
+        let node = try #require(realm.dynamicObject(ofType: "DynHostileNode", forPrimaryKey: 1))
+        #expect(((node["next"] as? DynamicObject)?["next"] as? DynamicObject)?["id"] as? Int == 1)
+        #expect((node["children"] as? List<DynamicObject>)?.map { $0["id"] as? Int } == [1, 1])
+        #expect(realm.objects(DynHostileNode.self).count == 1)
+    }
+
+    @Test func anAnyRealmValueHoldsItsOwnObject() throws {
+        let realm = try nodeRealm()
+        try realm.write {
+            let mixed = try realm.dynamicCreate("DynHostileMixed")
+            mixed["any"] = mixed
+        }
+        let mixed = try #require(realm.dynamicObjects("DynHostileMixed").first)
+        let inner = try #require(mixed["any"] as? DynamicObject)
+        #expect(inner["any"] is DynamicObject)
+        #expect(realm.objects(DynHostileMixed.self).count == 1)
+    }
+
+    /// A cycle of unmanaged objects with primary keys given as the value: the second visit of
+    /// the first object is a duplicate key, and nothing is written.
+    @Test func anUnmanagedCycleGivenAsTheValueWritesNothingWhenItFails() throws {
+        let realm = try nodeRealm()
+        let a = DynHostileNode(value: ["id": 1])
+        let b = DynHostileNode(value: ["id": 2])
+        a.next = b
+        b.next = a
+        do {
+            try realm.write { _ = try realm.dynamicCreate("DynHostileNode", value: a) }
+            #expect(realm.objects(DynHostileNode.self).count == 2)
+        } catch {
+            #expect(realm.objects(DynHostileNode.self).isEmpty, "a failed create leaves nothing behind")
+        }
+    }
+
+    @Test func aHundredThousandElementListAndATenThousandKeyMapSetToThemselves() throws {
+        let realm = try nodeRealm()
+        let count = 100_000
+        var scores: [String: Int] = [:]
+        for i in 0..<10_000 { scores["k\(i)"] = i }
+        try realm.write {
+            _ = try realm.dynamicCreate("DynHostileNode", value: ["id": 1, "tags": Array(0..<count), "scores": scores])
+        }
+        let node = try #require(realm.object(ofType: DynHostileNode.self, forPrimaryKey: 1))
+        #expect(node.tags.count == count && node.tags.last == count - 1)
+        #expect(node.scores.count == 10_000 && node.scores["k9999"] == 9999)
+        try realm.write {
+            let dynamic = try #require(realm.dynamicObject(ofType: "DynHostileNode", forPrimaryKey: 1))
+            dynamic["tags"] = dynamic["tags"]
+            dynamic["scores"] = dynamic["scores"]
+        }
+        #expect(node.tags.count == count && node.tags.last == count - 1)
+        #expect(node.scores.count == 10_000 && node.scores["k9999"] == 9999)
+    }
+
+    @Test func aChainOfTwentyThousandNestedDictionaries() throws {
+        let realm = try nodeRealm()
+        let depth = 20_000
+        var value: [String: Any] = ["id": depth]
+        for id in stride(from: depth - 1, through: 1, by: -1) { value = ["id": id, "next": value] }
+        try realm.write { _ = try realm.dynamicCreate("DynHostileNode", value: value) }
+        #expect(realm.objects(DynHostileNode.self).count == depth)
+        #expect(realm.object(ofType: DynHostileNode.self, forPrimaryKey: depth - 1)?.next?.id == depth)
+    }
+
+    @Test func aChainOfTwentyThousandEmbeddedObjectsIsReplacedAndDeleted() throws {
+        let realm = try nodeRealm()
+        let depth = 20_000
+        var value: [String: Any] = ["n": depth]
+        for n in stride(from: depth - 1, through: 1, by: -1) { value = ["n": n, "inner": value] }
+        try realm.write { _ = try realm.dynamicCreate("DynHostileNode", value: ["id": 1, "box": value]) }
+        #expect(realm.objects(DynHostileBox.self).count == depth)
+        try realm.write { try #require(realm.dynamicObject(ofType: "DynHostileNode", forPrimaryKey: 1))["box"] = nil }
+        #expect(realm.objects(DynHostileBox.self).isEmpty)
+        try realm.write { _ = try realm.dynamicCreate("DynHostileNode", value: ["id": 2, "box": value]) }
+        try realm.write { try realm.delete(realm.dynamicObjects("DynHostileNode")) }
+        #expect(realm.objects(DynHostileBox.self).isEmpty)
+    }
+
+    @Test func namesThatAreNoPropertiesReadNilAndFailTheirWrite() throws {
+        let realm = try nodeRealm()
+        try realm.write { _ = try realm.dynamicCreate("DynHostileNode", value: ["id": 1]) }
+        let node = try #require(realm.dynamicObject(ofType: "DynHostileNode", forPrimaryKey: 1))
+        #expect(node[""] == nil && node["id\0"] == nil && node["no such"] == nil)
+        #expect(throws: RealmError.self) {
+            try realm.write { _ = try realm.dynamicCreate("DynHostileNode", value: ["id": 2, "nope": 1]) }
+        }
+        #expect(throws: RealmError.self) {
+            try realm.write {
+                node["name"] = "changed"
+                node[""] = 1
+            }
+        }
+        #expect(node["name"] as? String == "", "the failed write kept nothing")
+        #expect(throws: RealmError.self) { try realm.write { _ = try realm.dynamicCreate("", value: [:]) } }
+        #expect(realm.objects(DynHostileNode.self).count == 1)
+    }
+
+    // MARK: Objects that cannot be linked
+
+    @Test func anObjectOfAnotherFileIsRefusedEverywhere() throws {
+        let realmA = try nodeRealm("a")
+        let realmB = try nodeRealm("b")
+        try realmA.write { _ = try realmA.dynamicCreate("DynHostileNode", value: ["id": 1, "name": "A"]) }
+        try realmB.write {
+            _ = try realmB.dynamicCreate("DynHostileNode", value: ["id": 1, "name": "B"])
+            _ = try realmB.dynamicCreate("DynHostileMixed")
+        }
+        let a = try #require(realmA.dynamicObject(ofType: "DynHostileNode", forPrimaryKey: 1))
+        let b = try #require(realmB.dynamicObject(ofType: "DynHostileNode", forPrimaryKey: 1))
+        let mixed = try #require(realmB.dynamicObjects("DynHostileMixed").first)
+        #expect(throws: RealmError.self) { try realmB.write { b["next"] = a } }
+        #expect(throws: RealmError.self) { try realmB.write { b["children"] = [a] } }
+        #expect(throws: RealmError.self) { try realmB.write { (b["children"] as! List<DynamicObject>).append(a) } }
+        #expect(throws: RealmError.self) { try realmB.write { mixed["any"] = a } }
+        #expect(throws: RealmError.self) { try realmB.write { _ = try realmB.dynamicCreate("DynHostileNode", value: ["id": 2, "next": a]) } }
+        #expect(b["next"] == nil && (b["children"] as? List<DynamicObject>)?.isEmpty == true && mixed["any"] == nil)
+        #expect(realmB.objects(DynHostileNode.self).count == 1)
+    }
+
+    @Test func anObjectOfAnotherClassIsRefusedInEveryCollection() throws {
+        let realm = try nodeRealm()
+        try realm.write {
+            _ = try realm.dynamicCreate("DynHostileNode", value: ["id": 1])
+            _ = try realm.dynamicCreate("DynHostileMixed")
+        }
+        let node = try #require(realm.dynamicObject(ofType: "DynHostileNode", forPrimaryKey: 1))
+        let mixed = try #require(realm.dynamicObjects("DynHostileMixed").first)
+        #expect(throws: RealmError.self) { try realm.write { (mixed["list"] as! List<DynamicObject>).append(node) } }
+        #expect(throws: RealmError.self) { try realm.write { mixed.dynamicList("list").append(node) } }
+        #expect(throws: RealmError.self) { try realm.write { (mixed["kids"] as! MutableSet<DynamicObject>).insert(node) } }
+        #expect(throws: RealmError.self) { try realm.write { (mixed["byName"] as! Map<String, DynamicObject?>)["x"] = node } }
+        #expect(throws: RealmError.self) { try realm.write { mixed["list"] = [DynamicObject()] } }
+        #expect(throws: RealmError.self) { try realm.write { mixed["any"] = DynamicObject() } }
+        let typed = try #require(realm.objects(DynHostileMixed.self).first)
+        #expect(typed.list.isEmpty && typed.kids.isEmpty && typed.byName.isEmpty)
+    }
+
+    @Test func frozenAndDeletedObjectsAreRefusedAsLinks() throws {
+        let realm = try nodeRealm()
+        try realm.write {
+            _ = try realm.dynamicCreate("DynHostileNode", value: ["id": 1])
+            _ = try realm.dynamicCreate("DynHostileNode", value: ["id": 2])
+            _ = try realm.dynamicCreate("DynHostileNode", value: ["id": 3])
+        }
+        let node = try #require(realm.dynamicObject(ofType: "DynHostileNode", forPrimaryKey: 1))
+        let frozen = try #require(try realm.freeze().dynamicObject(ofType: "DynHostileNode", forPrimaryKey: 2))
+        #expect(throws: RealmError.self) { try realm.write { node["next"] = frozen } }
+        #expect(throws: RealmError.self) { try realm.write { node["children"] = [frozen] } }
+        let gone = try #require(realm.dynamicObject(ofType: "DynHostileNode", forPrimaryKey: 3))
+        try realm.write { try realm.delete(gone) }
+        #expect(gone.isInvalidated)
+        #expect(throws: RealmError.self) { try realm.write { node["next"] = gone } }
+        #expect(throws: RealmError.self) { try realm.write { node["children"] = [gone] } }
+        #expect(throws: RealmError.self) { try realm.write { _ = try realm.dynamicCreate("DynHostileNode", value: ["id": 4, "next": gone]) } }
+        #expect(node["next"] == nil && (node["children"] as? List<DynamicObject>)?.isEmpty == true)
+        #expect(realm.objects(DynHostileNode.self).count == 2)
+    }
+
+    @Test func anEmbeddedObjectOfAnotherParentIsRefusedAndStaysWithItsParent() throws {
+        let realm = try nodeRealm()
+        try realm.write {
+            _ = try realm.dynamicCreate("DynHostileNode", value: ["id": 1, "address": ["city": "Oslo"], "addresses": [["city": "x"], ["city": "y"]]])
+            _ = try realm.dynamicCreate("DynHostileNode", value: ["id": 2])
+        }
+        let one = try #require(realm.dynamicObject(ofType: "DynHostileNode", forPrimaryKey: 1))
+        let two = try #require(realm.dynamicObject(ofType: "DynHostileNode", forPrimaryKey: 2))
+        #expect(throws: RealmError.self) { try realm.write { two["address"] = one["address"] } }
+        #expect(throws: RealmError.self) { try realm.write { two["addresses"] = one["addresses"] } }
+        #expect((one["address"] as? DynamicObject)?["city"] as? String == "Oslo")
+        #expect((one["addresses"] as? List<DynamicObject>)?.map { $0["city"] as? String } == ["x", "y"])
+        #expect(two["address"] == nil && (two["addresses"] as? List<DynamicObject>)?.isEmpty == true)
+        #expect(realm.objects(DynHostileAddress.self).count == 3)
+    }
+
+    @Test func listsSetToThemselvesToAnotherObjectsAndToFrozenOnes() throws {
+        let realm = try nodeRealm()
+        try realm.write {
+            _ = try realm.dynamicCreate("DynHostileNode", value: ["id": 1, "tags": [1, 2, 3], "children": [["id": 10], ["id": 11]]])
+            _ = try realm.dynamicCreate("DynHostileNode", value: ["id": 2, "tags": [9]])
+        }
+        let one = try #require(realm.dynamicObject(ofType: "DynHostileNode", forPrimaryKey: 1))
+        let two = try #require(realm.dynamicObject(ofType: "DynHostileNode", forPrimaryKey: 2))
+        try realm.write {
+            one["tags"] = one["tags"]
+            one["children"] = one["children"]
+        }
+        #expect((one["tags"] as? List<Int>).map(Array.init) == [1, 2, 3])
+        #expect((one["children"] as? List<DynamicObject>)?.map { $0["id"] as? Int } == [10, 11])
+        try realm.write {
+            two["tags"] = one["tags"]
+            two["children"] = one["children"]
+        }
+        #expect((two["tags"] as? List<Int>).map(Array.init) == [1, 2, 3])
+        #expect((two["children"] as? List<DynamicObject>)?.map { $0["id"] as? Int } == [10, 11])
+        let frozenOne = try #require(try realm.freeze().dynamicObject(ofType: "DynHostileNode", forPrimaryKey: 1))
+        try realm.write {
+            one["tags"] = [7]
+            two["tags"] = frozenOne["tags"]
+        }
+        #expect((two["tags"] as? List<Int>).map(Array.init) == [1, 2, 3], "a frozen list of values gives its elements")
+        #expect(throws: RealmError.self) { try realm.write { two["children"] = frozenOne["children"] } }
+        #expect((two["children"] as? List<DynamicObject>)?.map { $0["id"] as? Int } == [10, 11])
+    }
+
+    @Test func twoActorsCreateTheSameObjectsAtOnce() async throws {
+        var config = temporaryConfiguration()
+        config.objectTypes = [DynHostileNode.self, DynHostileAddress.self, DynHostileBox.self, DynHostileOther.self, DynHostileMixed.self]
+        let a = try await DynHostileStore(configuration: config)
+        let b = try await DynHostileStore(configuration: config)
+        for id in 0..<50 {
+            async let x = a.create(id)
+            async let y = b.create(id)
+            let (madeByA, madeByB) = try await (x, y)
+            #expect(madeByA != madeByB, "exactly one actor creates \(id)")
+        }
+        let realm = try Realm(configuration: config)
+        #expect(realm.objects(DynHostileNode.self).count == 50)
+    }
+
+    // MARK: Migrations
+
+    @Test func objectsAMigrationBlockKeepsStayUsableAfterItsCommitAndClose() throws {
+        let record = DynHosRecord()
+        let v2 = Self.releaseTwo(try Self.releaseOne()) { migration, _ in
+            migration.enumerateObjects(ofType: "DynHosPerson") { old, new in
+                new!["fullName"] = old!["name"]
+                record.keep(old, new)
+            }
+        }
+        do {
+            let realm = try Realm(configuration: v2)
+            #expect(realm.objects(DynHosPersonV2.self).map(\.fullName).sorted() == ["Ada", "Alan"])
+            #expect(record.old?["name"] as? String == "Alan" && record.old?.isFrozen == true)
+            #expect(record.new?["fullName"] as? String == "Alan" && record.new?.isInvalidated == false)
+            try realm.write { record.new?["fullName"] = "Alan T" }
+            #expect(realm.objects(DynHosPersonV2.self).filter { $0.id == 2 }.first?.fullName == "Alan T")
+        }
+        #expect(record.old?["name"] as? String == "Alan", "the old version stays readable")
+        #expect(record.new?["fullName"] as? String == "Alan T")
+    }
+
+    @Test func creatingAnEmbeddedObjectInAMigrationFailsTheOpenAndKeepsTheFile() throws {
+        let v1 = try Self.releaseOne()
+        let v2 = Self.releaseTwo(v1) { migration, _ in
+            let made = migration.create("DynHosHome", value: ["street": "x"])
+            made["street"] = "y"
+        }
+        #expect(throws: RealmError.self) { _ = try Realm(configuration: v2) }
+        let realm = try Realm(configuration: v1)
+        #expect(realm.objects(DynHosPersonV1.self).map(\.name).sorted() == ["Ada", "Alan"])
+        #expect(try schemaVersionAtURL(v1.fileURL!) == 1)
+    }
+
+    @Test func aRenamedPropertySetInEnumerateAndNestedEnumerationsThatDelete() throws {
+        let v2 = Self.releaseTwo(try Self.releaseOne()) { migration, _ in
+            migration.enumerateObjects(ofType: "DynHosPerson") { _, new in new!["fullName"] = "set first" }
+            migration.renameProperty(onType: "DynHosPerson", from: "name", to: "fullName")
+            migration.enumerateObjects(ofType: "DynHosPerson") { _, new in
+                migration.enumerateObjects(ofType: "DynHosPerson") { _, inner in
+                    if let inner, inner["id"] as? Int == 2 { migration.delete(inner) }
+                }
+                if let new { new["fullName"] = "\(new["fullName"] as! String)!" }
+            }
+        }
+        let realm = try Realm(configuration: v2)
+        #expect(realm.objects(DynHosPersonV2.self).map(\.fullName) == ["Ada!"])
+    }
+
+    /// A migration block that traps, in a child process: the file is byte for byte as it was,
+    /// and release 1 opens it with every object.
+    @Test func aMigrationBlockThatTrapsLeavesTheFileAsItWas() async throws {
+        let path = try Self.temporaryPath()
+        _ = try Self.releaseOne(path)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        await #expect(processExitsWith: .failure) { [path = path as String] in
+            let v2 = DynamicHostileTests.releaseTwo(Realm.Configuration(fileURL: URL(fileURLWithPath: path))) { migration, _ in
+                migration.enumerateObjects(ofType: "DynHosPerson") { old, new in new!["fullName"] = old!["name"] }
+                migration.deleteData(forType: "DynHosOwner")
+                migration.create("DynHosPerson", value: ["id": 3, "fullName": "Grace"])
+                fatalError("the block trapped")
+            }
+            _ = try Realm(configuration: v2)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        var v1 = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
+        v1.objectTypes = [DynHosPersonV1.self, DynHosPet.self, DynHosHome.self, DynHosOwner.self]
+        v1.schemaVersion = 1
+        let realm = try Realm(configuration: v1)
+        #expect(realm.objects(DynHosPersonV1.self).map(\.name).sorted() == ["Ada", "Alan"])
+        #expect(realm.object(ofType: DynHosPersonV1.self, forPrimaryKey: 1)?.home?.street == "Main")
+        #expect(realm.objects(DynHosOwner.self).first?.pets.first?.name == "Rex")
+    }
+
+    @Test func aFileOfANewerReleaseIsRefusedByAnOlderOne() throws {
+        let v1 = try Self.releaseOne()
+        var v5 = Self.releaseTwo(v1)
+        v5.schemaVersion = 5
+        _ = try Realm(configuration: v5)
+        var older = v1
+        older.objectTypes = nil
+        for version: UInt64 in [0, 3] {
+            older.schemaVersion = version
+            #expect(throws: RealmError.self) { _ = try Realm(configuration: older) }
+        }
+        #expect(throws: RealmError.self) { _ = try Realm(configuration: v1) }
+        #expect(try schemaVersionAtURL(v1.fileURL!) == 5)
+    }
+
+    @Test func aFileWithPendingClassesOpensReadOnlyWithoutObjectTypes() throws {
+        var config = try Self.releaseOne()
+        config.objectTypes = nil
+        config.schemaVersion = 2
+        do {
+            let realm = try Realm(configuration: config)
+            #expect(realm.currentFileSchema.info.pendingClasses == ["DynHosOwner", "DynHosPerson"])
+        }
+        config.readOnly = true
+        let realm = try Realm(configuration: config)
+        #expect(realm.dynamicObjects("DynHosPerson").map { $0["name"] as? String }.sorted { ($0 ?? "") < ($1 ?? "") } == ["Ada", "Alan"])
+    }
+
+    // MARK: Known issues
+
+    /// Two realms opening release 1's file with release 2's configuration at the same moment:
+    /// the migration must run once. Both openers decide to migrate from the schema they read
+    /// before taking the write lock, so the second one runs the block (and rewrites the rows)
+    /// again on the file the first one already migrated.
+    @Test(arguments: [true, false]) func twoRealmsOpeningARaisedVersionAtOnceMigrateOnce(withObjectTypes: Bool) async throws {
+        await withKnownIssue("the second opener migrates the migrated file again", isIntermittent: true) {
+            var failures: [String] = []
+            for _ in 0..<Self.rounds {
+                let record = DynHosRecord()
+                var v2 = Self.releaseTwo(try Self.releaseOne()) { migration, _ in
+                    record.called()
+                    migration.enumerateObjects(ofType: "DynHosPet") { _, new in new!["name"] = "\(new!["name"] as! String)!" }
+                    if migration.newSchema["DynHosPerson"]?["fullName"] != nil {
+                        migration.enumerateObjects(ofType: "DynHosPerson") { old, new in new!["fullName"] = old!["name"] }
+                    }
+                }
+                if !withObjectTypes { v2.objectTypes = nil }
+                let config = v2
+                @Sendable func open() async throws -> [String] {
+                    let actor = try await RealmActor(configuration: config)
+                    return try await actor.read { realm in realm.dynamicObjects("DynHosPet").map { $0["name"] as! String } }
+                }
+                async let a = Task.detached { try await open() }.value
+                async let b = Task.detached { try await open() }.value
+                do {
+                    let (x, y) = try await (a, b)
+                    if record.calls != 1 || x != ["Rex!"] || y != ["Rex!"] { failures.append("block ran \(record.calls) times; pets \(x), \(y)") }
+                } catch {
+                    failures.append("an open failed: \(error)")
+                }
+            }
+            #expect(failures.isEmpty, "\(failures.count) of \(Self.rounds) rounds: \(Set(failures).sorted())")
+        }
+    }
+
+    /// A dynamic object held by a realm while another realm of the process migrates its class:
+    /// after `refresh()` the held object still reads and writes by the old field positions, so
+    /// `name` reads the new `fullName`, `pet` reads the embedded `home` as a pet, and writing
+    /// them overwrites `fullName` and drops `home`.
+    @Test func aHeldDynamicObjectAfterAnotherRealmMigratedItsClass() async throws {
+        let v1 = try Self.releaseOne()
+        var reader = v1
+        reader.objectTypes = nil
+        let realm = try Realm(configuration: reader)
+        let ada = try #require(realm.dynamicObject(ofType: "DynHosPerson", forPrimaryKey: 1))
+        let config = Self.releaseTwo(v1) { migration, _ in
+            migration.enumerateObjects(ofType: "DynHosPerson") { old, new in new!["fullName"] = "Full \(old!["name"] as! String)" }
+        }
+        _ = try await Task.detached {
+            let actor = try await RealmActor(configuration: config)
+            return try await actor.read { $0.objects(DynHosPersonV2.self).count }
+        }.value
+        _ = realm.refresh()
+        withKnownIssue("a held object keeps the field layout its class had when it was read") {
+            #expect(ada["name"] as? String != "Full Ada", "name is no property now")
+            #expect(ada["pet"] == nil, "pet is no property now")
+            #expect(ada.isInvalidated || ada["fullName"] as? String == "Full Ada")
+            try? realm.write {
+                ada["name"] = "Zed"
+                ada["pet"] = nil
+            }
+            let person = try Realm(configuration: config).object(ofType: DynHosPersonV2.self, forPrimaryKey: 1)
+            #expect(person?.fullName == "Full Ada")
+            #expect(person?.home?.street == "Main")
+        }
+    }
+
+    /// `deleteData(forType:)` of a class that a class the file keeps (one the new release no
+    /// longer declares) links to: the class is dropped, the keeping class's list still holds a
+    /// link to it, and reading that element traps.
+    @Test func deletingTheDataOfAClassAnotherStoredClassLinksTo() async throws {
+        let path = try Self.temporaryPath()
+        let v1 = try Self.releaseOne(path)
+        var v2 = Self.releaseTwo(v1) { migration, _ in migration.deleteData(forType: "DynHosPet") }
+        v2.objectTypes = [DynHosPersonV2.self, DynHosHome.self]
+        _ = try Realm(configuration: v2)
+        await withKnownIssue("links to a dropped class stay in the classes that are kept") {
+            await #expect(processExitsWith: .success) { [path = path as String] in
+                var config = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
+                config.schemaVersion = 2
+                let realm = try Realm(configuration: config)
+                let owner = realm.dynamicObjects("DynHosOwner").first!
+                let pets = owner["pets"] as! List<DynamicObject>
+                // Either the list is empty or its element reads; here it traps.
+                _ = pets.first
+                guard realm.schema["DynHosPet"] != nil || realm.schema["DynHosOwner"]?["pets"]?.objectClassName != "DynHosPet" else { exit(3) }
+            }
+        }
+    }
+
+    /// A class an open without objectTypes left pending (no Swift class of the program was
+    /// known for it), then opened by a release that declares it, at the same schema version:
+    /// the open is refused as a schema change without a raised version, although the class is
+    /// waiting for its migration. (Raising the version instead runs the block with
+    /// `oldSchemaVersion` 2, for rows still in release 1's layout.)
+    @Test func aPendingClassOpenedWithObjectTypesAtTheSameVersion() throws {
+        var config = try Self.releaseOne()
+        config.objectTypes = nil
+        config.schemaVersion = 2
+        _ = try Realm(configuration: config)
+        config.objectTypes = [DynHosPersonV2.self, DynHosPet.self, DynHosHome.self]
+        withKnownIssue("a pending class is not migrated by an open with objectTypes") {
+            let realm = try Realm(configuration: config)
+            #expect(realm.objects(DynHosPersonV2.self).count == 2)
+        }
+    }
+
+    /// A list of embedded objects set to itself: RealmSwift leaves it as it is; here the
+    /// elements are deleted before they are set again, and the write fails ("The
+    /// DynHostileAddress was deleted; a deleted object cannot be added or linked.").
+    @Test func aListOfEmbeddedObjectsSetToItself() throws {
+        let realm = try nodeRealm()
+        try realm.write { _ = try realm.dynamicCreate("DynHostileNode", value: ["id": 1, "addresses": [["city": "x"], ["city": "y"]]]) }
+        let node = try #require(realm.dynamicObject(ofType: "DynHostileNode", forPrimaryKey: 1))
+        withKnownIssue("setting a list of embedded objects to itself fails the write") {
+            try realm.write { node["addresses"] = node["addresses"] }
+        }
+        #expect((node["addresses"] as? List<DynamicObject>)?.map { $0["city"] as? String } == ["x", "y"])
+    }
+
+    /// A typed realm of release 1 holding results while another realm of the process migrates
+    /// the file to release 2: its next read after `refresh()` traps ("The class DynHosPerson
+    /// does not match its schema in …").
+    @Test func aTypedRealmReadingAfterAnotherRealmMigratedTheFile() async throws {
+        let path = try Self.temporaryPath()
+        _ = try Self.releaseOne(path)
+        await withKnownIssue("a realm open at the old schema version traps once another realm migrated the file") {
+            await #expect(processExitsWith: .success) { [path = path as String] in
+                var reader = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
+                reader.objectTypes = [DynHosPersonV1.self, DynHosPet.self, DynHosHome.self, DynHosOwner.self]
+                reader.schemaVersion = 1
+                let realm = try Realm(configuration: reader)
+                let people = realm.objects(DynHosPersonV1.self)
+                guard people.count == 2 else { exit(3) }
+                let config = DynamicHostileTests.releaseTwo(Realm.Configuration(fileURL: URL(fileURLWithPath: path))) { migration, _ in
+                    migration.enumerateObjects(ofType: "DynHosPerson") { old, new in new!["fullName"] = old!["name"] }
+                }
+                let thread = Thread { _ = try! Realm(configuration: config) }
+                thread.start()
+                while !thread.isFinished { usleep(1000) }
+                _ = realm.refresh()
+                _ = people.count
+            }
+        }
+    }
+
+    /// A class that becomes embedded in a migration: an object that two parents link to keeps
+    /// both parents, and one that nothing links to stays. Deleting one parent then deletes the
+    /// shared object, and the other parent's link reads nil. (RealmSwift refuses the migration
+    /// for the shared object and deletes the unlinked one.)
+    @Test func aClassBecomingEmbeddedWithASharedAndAnUnlinkedObject() throws {
+        var v1 = temporaryConfiguration()
+        v1.objectTypes = [DynHosTagV1.self, DynHosTaggedV1.self]
+        do {
+            let realm = try Realm(configuration: v1)
+            try realm.write {
+                let shared = DynHosTagV1(value: ["text": "shared"])
+                try realm.add(DynHosTaggedV1(value: ["tag": shared]))
+                try realm.add(DynHosTaggedV1(value: ["tag": shared]))
+                try realm.add(DynHosTagV1(value: ["text": "unlinked"]))
+            }
+        }
+        var v2 = v1
+        v2.objectTypes = [DynHosTagV2.self, DynHosTaggedV2.self]
+        v2.schemaVersion = 1
+        withKnownIssue("an object with two parents or none becomes embedded as it is") {
+            let realm: Realm
+            do {
+                realm = try Realm(configuration: v2)
+            } catch {
+                return  // refusing the migration is right too
+            }
+            let texts = realm.dynamicObjects("DynHosTag").map { $0["text"] as? String ?? "" }.sorted()
+            #expect(texts == ["shared", "shared"], "one copy per parent, the unlinked one deleted")
+            try realm.write { try realm.delete(realm.objects(DynHosTaggedV2.self).first!) }
+            #expect(realm.objects(DynHosTaggedV2.self).first?.tag?.text == "shared")
+        }
+    }
+}
