@@ -83,6 +83,8 @@ public final class Realm {
     /// The thread this realm belongs to when a thread's own code opened it, outside actors and
     /// tasks (see `RealmCache`); nil when its actor's isolation keeps it in place.
     var confinedThread: pthread_t?
+    /// Whether this live realm is counted in `SchemaVersionsInUse`.
+    private var usesSchemaVersion = false
 
     // MARK: Opening
 
@@ -98,6 +100,8 @@ public final class Realm {
             throw RealmError(error)
         }
         currentFileSchema = .empty
+        try SchemaVersionsInUse.enter(storage, configuration.schemaVersion, displayName: configuration.displayName)
+        usesSchemaVersion = true
         try loadSchemaIfChanged()
         try prepareSchema()
     }
@@ -117,6 +121,7 @@ public final class Realm {
         if let write { WriteOwners.ended(write, on: storage) }
         if let cacheKey { RealmCache.remove(self, cacheKey) }
         writeEndWaiters?.resumeAll()
+        if usesSchemaVersion { SchemaVersionsInUse.leave(storage, configuration.schemaVersion) }
     }
 
     /// Whether the realm is confined to a thread (see `confinedThread`) other than the current

@@ -507,44 +507,41 @@ final class DynHosRecord: @unchecked Sendable {
     // MARK: Known issues
 
     /// Two realms opening release 1's file with release 2's configuration at the same moment:
-    /// the migration must run once. Both openers decide to migrate from the schema they read
-    /// before taking the write lock, so the second one runs the block (and rewrites the rows)
-    /// again on the file the first one already migrated.
+    /// the migration runs once. An opener decides whether to migrate from the schema it read
+    /// before taking the write lock, and decides again if another opener changed it meanwhile.
     @Test(arguments: [true, false]) func twoRealmsOpeningARaisedVersionAtOnceMigrateOnce(withObjectTypes: Bool) async throws {
-        await withKnownIssue("the second opener migrates the migrated file again", isIntermittent: true) {
-            var failures: [String] = []
-            for _ in 0..<Self.rounds {
-                let record = DynHosRecord()
-                var v2 = Self.releaseTwo(try Self.releaseOne()) { migration, _ in
-                    record.called()
-                    migration.enumerateObjects(ofType: "DynHosPet") { _, new in new!["name"] = "\(new!["name"] as! String)!" }
-                    if migration.newSchema["DynHosPerson"]?["fullName"] != nil {
-                        migration.enumerateObjects(ofType: "DynHosPerson") { old, new in new!["fullName"] = old!["name"] }
-                    }
-                }
-                if !withObjectTypes { v2.objectTypes = nil }
-                let config = v2
-                @Sendable func open() async throws -> [String] {
-                    let actor = try await RealmActor(configuration: config)
-                    return try await actor.read { realm in realm.dynamicObjects("DynHosPet").map { $0["name"] as! String } }
-                }
-                async let a = Task.detached { try await open() }.value
-                async let b = Task.detached { try await open() }.value
-                do {
-                    let (x, y) = try await (a, b)
-                    if record.calls != 1 || x != ["Rex!"] || y != ["Rex!"] { failures.append("block ran \(record.calls) times; pets \(x), \(y)") }
-                } catch {
-                    failures.append("an open failed: \(error)")
+        var failures: [String] = []
+        for _ in 0..<Self.rounds {
+            let record = DynHosRecord()
+            var v2 = Self.releaseTwo(try Self.releaseOne()) { migration, _ in
+                record.called()
+                migration.enumerateObjects(ofType: "DynHosPet") { _, new in new!["name"] = "\(new!["name"] as! String)!" }
+                if migration.newSchema["DynHosPerson"]?["fullName"] != nil {
+                    migration.enumerateObjects(ofType: "DynHosPerson") { old, new in new!["fullName"] = old!["name"] }
                 }
             }
-            #expect(failures.isEmpty, "\(failures.count) of \(Self.rounds) rounds: \(Set(failures).sorted())")
+            if !withObjectTypes { v2.objectTypes = nil }
+            let config = v2
+            @Sendable func open() async throws -> [String] {
+                let actor = try await RealmActor(configuration: config)
+                return try await actor.read { realm in realm.dynamicObjects("DynHosPet").map { $0["name"] as! String } }
+            }
+            async let a = Task.detached { try await open() }.value
+            async let b = Task.detached { try await open() }.value
+            do {
+                let (x, y) = try await (a, b)
+                if record.calls != 1 || x != ["Rex!"] || y != ["Rex!"] { failures.append("block ran \(record.calls) times; pets \(x), \(y)") }
+            } catch {
+                failures.append("an open failed: \(error)")
+            }
         }
+        #expect(failures.isEmpty, "\(failures.count) of \(Self.rounds) rounds: \(Set(failures).sorted())")
     }
 
-    /// A dynamic object held by a realm while another realm of the process migrates its class:
-    /// after `refresh()` the held object still reads and writes by the old field positions, so
-    /// `name` reads the new `fullName`, `pet` reads the embedded `home` as a pet, and writing
-    /// them overwrites `fullName` and drops `home`.
+    /// A dynamic object held by a realm while another realm of the process would migrate its
+    /// class: the held object would read and write rows of a layout it does not know, so, as
+    /// in RealmSwift, the file cannot be opened at another schema version while a realm of the
+    /// first (or one of its objects) is alive. Once they are let go of, it can.
     @Test func aHeldDynamicObjectAfterAnotherRealmMigratedItsClass() async throws {
         let v1 = try Self.releaseOne()
         var reader = v1
@@ -554,108 +551,97 @@ final class DynHosRecord: @unchecked Sendable {
         let config = Self.releaseTwo(v1) { migration, _ in
             migration.enumerateObjects(ofType: "DynHosPerson") { old, new in new!["fullName"] = "Full \(old!["name"] as! String)" }
         }
-        _ = try await Task.detached {
+        let migrate = { @Sendable () async throws -> Int in
             let actor = try await RealmActor(configuration: config)
             return try await actor.read { $0.objects(DynHosPersonV2.self).count }
-        }.value
-        _ = realm.refresh()
-        withKnownIssue("a held object keeps the field layout its class had when it was read") {
-            #expect(ada["name"] as? String != "Full Ada", "name is no property now")
-            #expect(ada["pet"] == nil, "pet is no property now")
-            #expect(ada.isInvalidated || ada["fullName"] as? String == "Full Ada")
-            try? realm.write {
-                ada["name"] = "Zed"
-                ada["pet"] = nil
-            }
-            let person = try Realm(configuration: config).object(ofType: DynHosPersonV2.self, forPrimaryKey: 1)
-            #expect(person?.fullName == "Full Ada")
-            #expect(person?.home?.street == "Main")
         }
+        let refused = await #expect(throws: RealmError.self) { _ = try await Task.detached { try await migrate() }.value }
+        #expect(refused?.code == .schemaMismatch && refused?.description.contains("already open") == true, "\(String(describing: refused))")
+        _ = realm.refresh()
+        #expect(ada["name"] as? String == "Ada" && (ada["pet"] as? DynamicObject)?["name"] as? String == "Rex", "the held object reads the file as it is")
+        try realm.write { ada["name"] = "Ada Byron" }
+        // Let go of them, and the other release opens and migrates the file.
+        _ = consume ada
+        _ = consume realm
+        #expect(try await Task.detached { try await migrate() }.value == 2)
+        let person = try Realm(configuration: config).object(ofType: DynHosPersonV2.self, forPrimaryKey: 1)
+        #expect(person?.fullName == "Full Ada Byron")
+        #expect(person?.home?.street == "Main")
     }
 
     /// `deleteData(forType:)` of a class that a class the file keeps (one the new release no
-    /// longer declares) links to: the class is dropped, the keeping class's list still holds a
-    /// link to it, and reading that element traps.
-    @Test func deletingTheDataOfAClassAnotherStoredClassLinksTo() async throws {
+    /// longer declares) links to: the class cannot leave the file, since those links would
+    /// point nowhere, so the migration fails and leaves the file as it was.
+    @Test func deletingTheDataOfAClassAnotherStoredClassLinksTo() throws {
         let path = try Self.temporaryPath()
         let v1 = try Self.releaseOne(path)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         var v2 = Self.releaseTwo(v1) { migration, _ in migration.deleteData(forType: "DynHosPet") }
         v2.objectTypes = [DynHosPersonV2.self, DynHosHome.self]
-        _ = try Realm(configuration: v2)
-        await withKnownIssue("links to a dropped class stay in the classes that are kept") {
-            await #expect(processExitsWith: .success) { [path = path as String] in
-                var config = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
-                config.schemaVersion = 2
-                let realm = try Realm(configuration: config)
-                let owner = realm.dynamicObjects("DynHosOwner").first!
-                let pets = owner["pets"] as! List<DynamicObject>
-                // Either the list is empty or its element reads; here it traps.
-                _ = pets.first
-                guard realm.schema["DynHosPet"] != nil || realm.schema["DynHosOwner"]?["pets"]?.objectClassName != "DynHosPet" else { exit(3) }
-            }
-        }
+        let error = #expect(throws: RealmError.self) { _ = try Realm(configuration: v2) }
+        #expect(error?.code == .invalidArgument && error?.description.contains("DynHosOwner.pet") == true, "\(String(describing: error))")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes, "the file is as it was")
     }
 
     /// A class an open without objectTypes left pending (no Swift class of the program was
     /// known for it), then opened by a release that declares it, at the same schema version:
-    /// the open is refused as a schema change without a raised version, although the class is
-    /// waiting for its migration. (Raising the version instead runs the block with
-    /// `oldSchemaVersion` 2, for rows still in release 1's layout.)
+    /// the class is migrated then, since it was waiting for its migration (refusing it as a
+    /// change without a raised version would push the user to raise the version, and a block
+    /// would then see `oldSchemaVersion` 2 for rows still in release 1's layout).
     @Test func aPendingClassOpenedWithObjectTypesAtTheSameVersion() throws {
         var config = try Self.releaseOne()
         config.objectTypes = nil
         config.schemaVersion = 2
         _ = try Realm(configuration: config)
         config.objectTypes = [DynHosPersonV2.self, DynHosPet.self, DynHosHome.self]
-        withKnownIssue("a pending class is not migrated by an open with objectTypes") {
-            let realm = try Realm(configuration: config)
-            #expect(realm.objects(DynHosPersonV2.self).count == 2)
-        }
+        let realm = try Realm(configuration: config)
+        #expect(realm.objects(DynHosPersonV2.self).count == 2)
+        #expect(realm.currentFileSchema.info.pendingClasses == ["DynHosOwner"], "the class is no longer pending")
     }
 
-    /// A list of embedded objects set to itself: RealmSwift leaves it as it is; here the
-    /// elements are deleted before they are set again, and the write fails ("The
-    /// DynHostileAddress was deleted; a deleted object cannot be added or linked.").
+    /// A list of embedded objects set to itself stays as it is, as in RealmSwift (replacing it
+    /// would delete its elements before setting them again).
     @Test func aListOfEmbeddedObjectsSetToItself() throws {
         let realm = try nodeRealm()
         try realm.write { _ = try realm.dynamicCreate("DynHostileNode", value: ["id": 1, "addresses": [["city": "x"], ["city": "y"]]]) }
         let node = try #require(realm.dynamicObject(ofType: "DynHostileNode", forPrimaryKey: 1))
-        withKnownIssue("setting a list of embedded objects to itself fails the write") {
-            try realm.write { node["addresses"] = node["addresses"] }
-        }
+        try realm.write { node["addresses"] = node["addresses"] }
         #expect((node["addresses"] as? List<DynamicObject>)?.map { $0["city"] as? String } == ["x", "y"])
     }
 
-    /// A typed realm of release 1 holding results while another realm of the process migrates
-    /// the file to release 2: its next read after `refresh()` traps ("The class DynHosPerson
-    /// does not match its schema in …").
+    /// A typed realm of release 1 holding results while another thread of the process opens
+    /// the file with release 2: that open is refused, and the first realm reads on.
     @Test func aTypedRealmReadingAfterAnotherRealmMigratedTheFile() async throws {
         let path = try Self.temporaryPath()
         _ = try Self.releaseOne(path)
-        await withKnownIssue("a realm open at the old schema version traps once another realm migrated the file") {
-            await #expect(processExitsWith: .success) { [path = path as String] in
-                var reader = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
-                reader.objectTypes = [DynHosPersonV1.self, DynHosPet.self, DynHosHome.self, DynHosOwner.self]
-                reader.schemaVersion = 1
-                let realm = try Realm(configuration: reader)
-                let people = realm.objects(DynHosPersonV1.self)
-                guard people.count == 2 else { exit(3) }
-                let config = DynamicHostileTests.releaseTwo(Realm.Configuration(fileURL: URL(fileURLWithPath: path))) { migration, _ in
-                    migration.enumerateObjects(ofType: "DynHosPerson") { old, new in new!["fullName"] = old!["name"] }
-                }
-                let thread = Thread { _ = try! Realm(configuration: config) }
-                thread.start()
-                while !thread.isFinished { usleep(1000) }
-                _ = realm.refresh()
-                _ = people.count
+        await #expect(processExitsWith: .success) { [path = path as String] in
+            var reader = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
+            reader.objectTypes = [DynHosPersonV1.self, DynHosPet.self, DynHosHome.self, DynHosOwner.self]
+            reader.schemaVersion = 1
+            let realm = try Realm(configuration: reader)
+            let people = realm.objects(DynHosPersonV1.self)
+            guard people.count == 2 else { exit(3) }
+            let config = DynamicHostileTests.releaseTwo(Realm.Configuration(fileURL: URL(fileURLWithPath: path))) { migration, _ in
+                migration.enumerateObjects(ofType: "DynHosPerson") { old, new in new!["fullName"] = old!["name"] }
             }
+            let refused = LockedBox(false)
+            let thread = Thread {
+                do {
+                    _ = try Realm(configuration: config)
+                } catch let error as RealmError where error.code == .schemaMismatch {
+                    refused.withLock { $0 = true }
+                } catch {}
+            }
+            thread.start()
+            while !thread.isFinished { usleep(1000) }
+            _ = realm.refresh()
+            guard refused.withLock({ $0 }), people.count == 2, people.first?.name != nil else { exit(4) }
         }
     }
 
-    /// A class that becomes embedded in a migration: an object that two parents link to keeps
-    /// both parents, and one that nothing links to stays. Deleting one parent then deletes the
-    /// shared object, and the other parent's link reads nil. (RealmSwift refuses the migration
-    /// for the shared object and deletes the unlinked one.)
+    /// A class that becomes embedded in a migration: an object two parents link to fails the
+    /// migration, leaving the file as it was; without it, the object nothing links to is
+    /// deleted and the others each keep their one parent.
     @Test func aClassBecomingEmbeddedWithASharedAndAnUnlinkedObject() throws {
         var v1 = temporaryConfiguration()
         v1.objectTypes = [DynHosTagV1.self, DynHosTaggedV1.self]
@@ -671,17 +657,19 @@ final class DynHosRecord: @unchecked Sendable {
         var v2 = v1
         v2.objectTypes = [DynHosTagV2.self, DynHosTaggedV2.self]
         v2.schemaVersion = 1
-        withKnownIssue("an object with two parents or none becomes embedded as it is") {
-            let realm: Realm
-            do {
-                realm = try Realm(configuration: v2)
-            } catch {
-                return  // refusing the migration is right too
-            }
-            let texts = realm.dynamicObjects("DynHosTag").map { $0["text"] as? String ?? "" }.sorted()
-            #expect(texts == ["shared", "shared"], "one copy per parent, the unlinked one deleted")
-            try realm.write { try realm.delete(realm.objects(DynHosTaggedV2.self).first!) }
-            #expect(realm.objects(DynHosTaggedV2.self).first?.tag?.text == "shared")
+        let bytes = try Data(contentsOf: v1.fileURL!)
+        let shared = #expect(throws: RealmError.self) { _ = try Realm(configuration: v2) }
+        #expect(shared?.code == .schemaMismatch && shared?.description.contains("DynHosTag") == true, "\(String(describing: shared))")
+        #expect(try Data(contentsOf: v1.fileURL!) == bytes, "the file is as it was")
+        // Once the second parent has its own tag, the migration goes through.
+        do {
+            let realm = try Realm(configuration: v1)
+            try realm.write { realm.objects(DynHosTaggedV1.self)[1].tag = DynHosTagV1(value: ["text": "own"]) }
         }
+        let realm = try Realm(configuration: v2)
+        let texts = realm.dynamicObjects("DynHosTag").map { $0["text"] as? String ?? "" }.sorted()
+        #expect(texts == ["own", "shared"], "the unlinked one deleted")
+        try realm.write { try realm.delete(realm.objects(DynHosTaggedV2.self).first!) }
+        #expect(realm.objects(DynHosTaggedV2.self).first?.tag?.text == "own")
     }
 }
