@@ -97,6 +97,16 @@ extension Realm {
     }
 }
 
+extension AnyRealmValue {
+    /// The object this value holds, as a `DynamicObject` (of the same row, for an object of a
+    /// Swift class), or nil if it holds no managed object, as RealmSwift's `dynamicObject`:
+    /// the way to read an object whose class this program does not declare.
+    public var dynamicObject: DynamicObject? {
+        guard case .object(let object) = self else { return nil }
+        return object.dynamicView
+    }
+}
+
 extension ReadContext {
     /// The table of the class stored as `name`, read as `DynamicObject`s, if the file has it.
     func dynamicTable(named name: String) -> Table? {
@@ -145,17 +155,21 @@ extension ObjectBase {
         return Map(owner: owner, property: property)
     }
 
+    /// This managed object as a dynamic object: itself if it is one, else a `DynamicObject` of
+    /// the same row in the same realm or version. Nil for an unmanaged object.
+    final var dynamicView: DynamicObject? {
+        guard let state = _state else { return nil }
+        if let dynamic = self as? DynamicObject { return dynamic }
+        let context = state.source.context
+        guard let table = context.dynamicTable(id: state.table.id) else { return nil }
+        return context.object(table, state.key) as? DynamicObject
+    }
+
     /// This managed object as a dynamic object (itself if it is one), and the index there of
     /// its collection of links named `name`, of kind `kind`.
     private func dynamicCollection(_ name: String, _ kind: CollectionKind, _ call: String) -> (ObjectBase, Int) {
-        guard let state = _state else { preconditionFailure("\(call)(\"\(name)\") needs a managed object; this \(classInfo.name) is unmanaged.") }
-        let owner: ObjectBase
-        if state.table.info.isDynamic {
-            owner = self
-        } else {
-            let context = state.source.context
-            guard let table = context.dynamicTable(id: state.table.id) else { preconditionFailure("internal error: no stored class for \(state.table.name)") }
-            owner = context.object(table, state.key)
+        guard let owner = dynamicView else {
+            preconditionFailure("\(call)(\"\(name)\") needs a managed object; this \(classInfo.name) is unmanaged.")
         }
         let info = owner.classInfo
         guard let property = info.propertyIndex[name], info.properties[property].collection == kind, info.properties[property].type == .object else {

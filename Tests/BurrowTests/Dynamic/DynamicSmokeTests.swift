@@ -94,3 +94,22 @@ final class DynSmokeDog: Object {
         #expect(realm.objects(DynSmokeDog.self).count == 2)
     }
 }
+
+@Suite struct AnyRealmValueDynamicObjectTests {
+    @Test func anObjectInAnAnyRealmValueReadsAsADynamicObject() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        try realm.write {
+            let toy = DynSmokeToy(value: ["name": "ball"])
+            try realm.add(DynSmokeDog(value: ["id": 1, "anything": AnyRealmValue.object(toy)]))
+            try realm.add(DynSmokeDog(value: ["id": 2, "anything": AnyRealmValue.int(3)]))
+        }
+        let dog = try #require(realm.object(ofType: DynSmokeDog.self, forPrimaryKey: 1))
+        let dynamic = try #require(dog.anything.dynamicObject)
+        #expect(dynamic["name"] as? String == "ball" && dynamic.objectSchema.className == "DynSmokeToy")
+        #expect(dynamic.objectKeyIdentity == dog.anything.objectValue?.objectKeyIdentity, "the same row")
+        #expect(realm.object(ofType: DynSmokeDog.self, forPrimaryKey: 2)?.anything.dynamicObject == nil)
+        #expect(AnyRealmValue.object(DynSmokeToy()).dynamicObject == nil, "an unmanaged object has no stored class to read by")
+        let frozen = try dog.freeze()
+        #expect(frozen.frozenObject.anything.dynamicObject?["name"] as? String == "ball")
+    }
+}
