@@ -101,7 +101,7 @@ extension Realm {
     /// they own in turn); those already deleted are skipped.
     func deleteEmbeddedOrphans(_ orphans: [EmbeddedOrphan], in write: WriteState) throws(RealmError) {
         for orphan in orphans {
-            guard let table = table(id: orphan.table) else { continue }
+            guard let table = storedTable(id: orphan.table) else { continue }
             try deleteObject(table, orphan.key, in: write)
         }
     }

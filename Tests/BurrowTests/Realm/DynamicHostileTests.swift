@@ -599,6 +599,32 @@ final class DynHosRecord: @unchecked Sendable {
         #expect(realm.currentFileSchema.info.pendingClasses == ["DynHosOwner"], "the class is no longer pending")
     }
 
+    /// A program that uses none of the file's classes unlinks an embedded object and removes
+    /// one from a list, through the dynamic API: the embedded objects that lose their parent
+    /// are deleted, as with the Swift classes (in a child process, which uses no class).
+    @Test func embeddedObjectsUnlinkedWithoutTheSwiftClassesGoWithTheirParent() async throws {
+        let path = try Self.temporaryPath()
+        do {
+            var config = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
+            config.objectTypes = [DynHostileNode.self, DynHostileAddress.self, DynHostileBox.self]
+            let realm = try Realm(configuration: config)
+            try realm.write {
+                try realm.add(DynHostileNode(value: ["id": 1, "address": ["city": "a"], "addresses": [["city": "b"], ["city": "c"]]]))
+            }
+        }
+        await #expect(processExitsWith: .success) { [path = path as String] in
+            let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path)))
+            let node = realm.dynamicObject(ofType: "DynHostileNode", forPrimaryKey: 1)!
+            try realm.write {
+                node["address"] = nil
+                (node["addresses"] as! List<DynamicObject>).remove(at: 0)
+            }
+            let findings = try ObjectVerifier.verify(realm.storage.snapshot()).findings
+            guard findings.isEmpty else { exit(3) }
+            guard node["address"] == nil, (node["addresses"] as! List<DynamicObject>).map({ $0["city"] as! String }) == ["c"] else { exit(4) }
+        }
+    }
+
     /// A list of embedded objects set to itself stays as it is, as in RealmSwift (replacing it
     /// would delete its elements before setting them again).
     @Test func aListOfEmbeddedObjectsSetToItself() throws {
