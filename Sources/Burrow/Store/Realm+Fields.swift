@@ -292,15 +292,21 @@ extension Realm {
             write.fail(RealmError(.invalidArgument, "\(table.name) has no property '\(key)'. Its properties are: \(table.info.properties.map(\.name).joined(separator: ", "))."))
             return
         }
-        let accessor = table.info.fields[property].accessor
         let schema = table.info.properties[property]
         guard let field = table.fieldOf[property], schema.collection == .single, schema.type != .object, schema.type != .any else {
             for objectKey in keys { object(table, objectKey).setValue(value, forKey: key) }
             return
         }
         do {
-            // A plain value: converted and encoded once, then written into each row.
-            let stored = accessor.stored(try accessor.convert(value as Any, property: key)) ?? .null
+            // A plain value: converted and encoded once, then written into each row (for
+            // dynamic objects, by the stored type alone).
+            let stored: _StoredValue
+            if table.info.isDynamic {
+                stored = try DynamicValues.single(value as Any, schema, in: self)
+            } else {
+                let accessor = table.info.fields[property].accessor
+                stored = accessor.stored(try accessor.convert(value as Any, property: key)) ?? .null
+            }
             let payload = Self.payload(of: stored, as: schema.type)
             for objectKey in keys { try setPayload(table, objectKey, field, payload, in: write) }
         } catch {

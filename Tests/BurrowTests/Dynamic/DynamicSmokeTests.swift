@@ -113,3 +113,23 @@ final class DynSmokeDog: Object {
         #expect(frozen.frozenObject.anything.dynamicObject?["name"] as? String == "ball")
     }
 }
+
+@Suite struct DynamicResultsSetValueTests {
+    @Test func dynamicResultsSetAPropertyOnEveryObject() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        try realm.write {
+            for id in 1...3 { try realm.add(DynSmokeDog(value: ["id": id, "name": "d\(id)"])) }
+        }
+        let dogs = realm.dynamicObjects("DynSmokeDog")
+        try realm.write {
+            dogs.setValue("same", forKey: "name")
+            dogs.setValue(2.5, forKey: "weight")
+        }
+        #expect(realm.objects(DynSmokeDog.self).map(\.name) == ["same", "same", "same"])
+        #expect(realm.objects(DynSmokeDog.self).map(\.weight) == [2.5, 2.5, 2.5])
+        #expect(throws: RealmError.self, "a wrong value fails the write") {
+            try realm.write { dogs.setValue("heavy", forKey: "weight") }
+        }
+        #expect(realm.objects(DynSmokeDog.self).map(\.weight) == [2.5, 2.5, 2.5])
+    }
+}
