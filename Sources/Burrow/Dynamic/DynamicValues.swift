@@ -188,8 +188,9 @@ extension DynamicValues {
     /// make, and turns each dictionary or array given for a link into the unmanaged dynamic
     /// object it makes, so that a value that cannot be stored is thrown before anything is
     /// written. The objects wait in a worklist, so that a chain of any depth takes the same
-    /// stack as one object.
-    static func prepare(_ root: DynamicObject, in realm: Realm) throws(RealmError) {
+    /// stack as one object. With `copyingEmbedded`, a managed embedded object among the values
+    /// becomes an unmanaged copy of it too (a copy of an object takes copies of what it embeds).
+    static func prepare(_ root: DynamicObject, in realm: Realm, copyingEmbedded: Bool = false) throws(RealmError) {
         var pending: [DynamicObject] = [root]
         while let object = pending.popLast() {
             guard var values = object.pending else { continue }
@@ -199,6 +200,13 @@ extension DynamicValues {
                 // One value of the property, checked; a link as the object it makes.
                 func checked(_ element: Any) throws(RealmError) -> Any {
                     let element = unwrapped(element)
+                    if copyingEmbedded, let embedded = element as? ObjectBase, embedded._state != nil, embedded.classInfo.isEmbedded,
+                        let source = embedded.dynamicView, let table = realm.dynamicTable(named: embedded.classInfo.name)
+                    {
+                        let made = try DynamicObject(unmanaged: table.info, value: source, defaults: nil)
+                        pending.append(made)
+                        return made
+                    }
                     guard property.type == .object, StoredValueConversion.isSwiftCollection(element) else {
                         _ = try single(element, property, in: nil)
                         return element
@@ -220,9 +228,16 @@ extension DynamicValues {
                     for element in elements { made.append(try checked(element)) }
                     values.fields[index] = _UnmanagedField(value: made, stored: nil, isEmpty: made.isEmpty)
                 case .map:
-                    guard let dictionary = value as? [String: Any] else { continue }  // thrown when set
+                    let entries: [(key: String, value: Any)]
+                    if let dictionary = value as? [String: Any] {
+                        entries = dictionary.map { ($0.key, $0.value) }
+                    } else if let map = value as? any DynamicMapSource {
+                        entries = map.dynamicEntries
+                    } else {
+                        continue  // thrown when set
+                    }
                     var made: [String: Any] = [:]
-                    for (key, element) in dictionary { made[key] = try checked(element) }
+                    for (key, element) in entries { made[key] = try checked(element) }
                     values.fields[index] = _UnmanagedField(value: made, stored: nil, isEmpty: made.isEmpty)
                 }
             }

@@ -271,7 +271,7 @@ extension Realm {
 
     /// Deletes the embedded objects `old` linked to and `new` does not.
     func deleteOrphanedEmbedded(_ property: StoredProperty, old: [UInt8]?, new: [UInt8]?, in write: WriteState) throws(RealmError) {
-        guard property.type == .object, let className = property.objectClassName,
+        guard !write.keepsReplacedEmbedded, property.type == .object, let className = property.objectClassName,
             let target = currentFileSchema.classes[className], target.isEmbedded, let targetTable = storedTable(id: target.id)
         else { return }
         let kept = Set(links(in: new, property).map(\.key))

@@ -115,14 +115,14 @@ struct EmbeddedOrphan {
 
 extension Realm {
     /// After a migration's block: gives every object of a class the migration made embedded
-    /// (`became`) its one parent, as an embedded object must have. An object nothing links to
-    /// is deleted, as in RealmSwift. An object several objects link to fails the migration,
-    /// which leaves the file as it was (RealmSwift copies it into each parent instead): the
-    /// block gives each parent an object of its own, made from the old one's values.
+    /// (`became`) its one parent, as an embedded object must have, as RealmSwift does. An
+    /// object nothing links to is deleted; one several places link to stays with the first
+    /// and each other place gets a copy of it (with copies of the embedded objects it holds).
     func settleObjectsThatBecameEmbedded(_ became: [String], in write: WriteState) throws(RealmError) {
         for name in became {
             guard let table = dynamicTable(named: name) else { continue }
             var orphans: [ObjectKey] = []
+            var shared: [ObjectKey] = []
             do {
                 for key in try objectKeys(table) {
                     var parents = 0
@@ -131,17 +131,72 @@ extension Realm {
                         return parents < 2
                     }
                     if parents == 0 { orphans.append(key) }
-                    if parents > 1 {
-                        throw RealmError(.schemaMismatch, "\(name) became an EmbeddedObject, but \(name) \(key) is linked from \(parents > 2 ? "more than one object" : "two places"), and an embedded object has exactly one parent. In the migration block, give each object that links to it a new \(name) made from the old one's values (newObject[\"…\"] = [values]), or unlink it.")
-                    }
+                    if parents > 1 { shared.append(key) }
                 }
             } catch {
                 throw RealmError(wrapping: error)
             }
             for key in orphans { try deleteObject(table, key, in: write) }
-            if !orphans.isEmpty {
-                Logger.log(.info, "Deleted \(orphans.count) \(name) objects that no object links to, since \(name) became an EmbeddedObject.")
+            for key in shared { try copyIntoEachParent(table, key, in: write) }
+            if !orphans.isEmpty || !shared.isEmpty {
+                Logger.log(.info, "\(name) became an EmbeddedObject: deleted \(orphans.count) objects that no object links to, and copied \(shared.count) linked from several places into each.")
             }
         }
+    }
+
+    /// Leaves object `key` of `table` (dynamic) with the first place that links to it, and
+    /// links each other place to a copy of its own.
+    private func copyIntoEachParent(_ table: Table, _ key: ObjectKey, in write: WriteState) throws(RealmError) {
+        var sources: [(table: UInt32, field: Int, key: ObjectKey)] = []
+        do {
+            try write.reader.scan(table.backlinksTree, prefix: key.bytes) { entry, _ in
+                let tableId = UInt32(bigEndian: entry.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+                let field = Int(UInt16(bigEndian: entry.loadUnaligned(fromByteOffset: 12, as: UInt16.self)))
+                sources.append((tableId, field, ObjectKey.read(entry, at: 14)))
+                return true
+            }
+        } catch {
+            throw RealmError(error)
+        }
+        guard let original = object(table, key) as? DynamicObject else { return }
+        let isOriginal: (_StoredValue) -> Bool = { value in
+            if case .object(let object) = value, let state = object._state { return state.key == key && state.table.id == table.id }
+            return false
+        }
+        var keptOne = false
+        write.keepsReplacedEmbedded = true
+        defer { write.keepsReplacedEmbedded = false }
+        for source in sources {
+            guard let sourceTable = dynamicTable(id: source.table) else { continue }
+            switch readContent(sourceTable, source.key, source.field) {
+            case .single:
+                if keptOne {
+                    try setField(sourceTable, source.key, source.field, .single(.object(try embeddedCopy(of: original, in: table))), in: write)
+                }
+                keptOne = true
+            case .elements(let elements):
+                for (index, element) in elements.enumerated() where isOriginal(element) {
+                    if keptOne {
+                        try listSet(sourceTable, source.key, source.field, .object(try embeddedCopy(of: original, in: table)), at: index, in: write)
+                    }
+                    keptOne = true
+                }
+            case .entries(let entries):
+                for entry in entries where isOriginal(entry.value) {
+                    if keptOne {
+                        try mapSet(sourceTable, source.key, source.field, entry.key, .object(try embeddedCopy(of: original, in: table)), in: write)
+                    }
+                    keptOne = true
+                }
+            }
+        }
+    }
+
+    /// A new, unmanaged copy of the embedded object `original` (of dynamic `table`), holding
+    /// copies of the embedded objects it holds in turn.
+    private func embeddedCopy(of original: DynamicObject, in table: Table) throws(RealmError) -> DynamicObject {
+        let copy = try DynamicObject(unmanaged: table.info, value: original, defaults: nil)
+        try DynamicValues.prepare(copy, in: self, copyingEmbedded: true)
+        return copy
     }
 }

@@ -47,6 +47,10 @@ final class WriteState {
     /// Whether a managed object's primary key may change: only while a migration block runs,
     /// as in RealmSwift.
     @exclusivity(unchecked) var primaryKeysMayChange = false
+    /// Whether a link replaced to an embedded object leaves that object in place: while a
+    /// migration gives each parent of an object it made embedded a copy of its own, the
+    /// original stays with its first parent.
+    var keepsReplacedEmbedded = false
     /// The update policy for unmanaged objects a change links to: that of the `add` or
     /// `create` in progress, `.error` for plain property changes.
     @exclusivity(unchecked) var cascadePolicy: UpdatePolicy = .error
