@@ -57,26 +57,37 @@ extension Realm {
         entry.append(contentsOf: mapKey.utf8)
         let valueStart = entry.count
         ValueCodec.append(resolved, as: property.type, to: &entry)
+        var replaced: [UInt8]?
         _ = try mutateCollection(table, owner, field, in: write) { tree throws(StorageError) in
             let old = try write.reader.withValue(tree, key) { Array($0) }
             if old == entry { return 0 }
             try write.reader.put(tree, key, entry)
-            if let old { try adjustElementBacklink(Array(old[Self.mapValueOffset(old)...]), table, owner, field, by: -1, in: write) }
+            if let old {
+                replaced = Array(old[Self.mapValueOffset(old)...])
+                try adjustElementBacklink(replaced!, table, owner, field, by: -1, in: write)
+            }
             try adjustElementBacklink(Array(entry[valueStart...]), table, owner, field, by: 1, in: write)
             return old == nil ? 1 : 0
         }
+        // An embedded object the key held lived only there.
+        if let replaced { try deleteOrphanedEmbedded(Self.elementProperty(property), old: replaced, new: Array(entry[valueStart...]), in: write) }
     }
 
     /// Removes `mapKey` from map field `field` of `owner`. Returns whether it was there.
     @discardableResult
     func mapRemove(_ table: Table, _ owner: ObjectKey, _ field: Int, _ mapKey: String, in write: WriteState) throws(RealmError) -> Bool {
         let key = Self.collectionEntryKey(owner, mapKey: mapKey)
-        return try mutateCollection(table, owner, field, in: write) { tree throws(StorageError) in
+        var removed: [UInt8]?
+        let changed = try mutateCollection(table, owner, field, in: write) { tree throws(StorageError) in
             guard let old = try write.reader.withValue(tree, key, { Array($0) }) else { return 0 }
             try write.reader.delete(tree, key)
-            try adjustElementBacklink(Array(old[Self.mapValueOffset(old)...]), table, owner, field, by: -1, in: write)
+            removed = Array(old[Self.mapValueOffset(old)...])
+            try adjustElementBacklink(removed!, table, owner, field, by: -1, in: write)
             return -1
         } < 0
+        // An embedded object the key held lived only there.
+        if let removed { try deleteOrphanedEmbedded(Self.elementProperty(table.stored.properties[field]), old: removed, new: nil, in: write) }
+        return changed
     }
 
     /// Replaces the whole content of a set or map field.

@@ -79,3 +79,27 @@ final class ShareHolderV2: Object {
         #expect(holders[1].tag?.inners[0].n == 2 && holders[1].tags[0].inners[0].n == 2)
     }
 }
+
+final class MapEmbedHolder: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var rooms: Map<String, ShareInner?>
+}
+
+/// An embedded object in a map lives only there: replacing or removing it deletes it.
+@Suite struct EmbeddedInMapTests {
+    @Test func anEmbeddedObjectReplacedOrRemovedInAMapIsDeleted() throws {
+        var config = temporaryConfiguration()
+        config.objectTypes = [MapEmbedHolder.self, ShareInner.self]
+        let realm = try Realm(configuration: config)
+        let holder = MapEmbedHolder(value: ["id": 1, "rooms": ["a": ["n": 1], "b": ["n": 2]]])
+        try realm.write { try realm.add(holder) }
+        try realm.write {
+            holder.rooms["a"] = ShareInner(value: ["n": 10])
+            holder.rooms.removeObject(for: "b")
+        }
+        #expect(holder.rooms["a"]??.n == 10 && holder.rooms.count == 1)
+        #expect(realm.dynamicObjects("ShareInner").count == 1, "the replaced and the removed one went")
+        let findings = try ObjectVerifier.verify(realm.storage.snapshot()).findings.map(\.description)
+        #expect(findings == [])
+    }
+}
