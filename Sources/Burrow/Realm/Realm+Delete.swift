@@ -106,17 +106,7 @@ extension Realm {
     /// Removes every link to object `key` of `table` from the objects that hold one: a link
     /// field becomes nil, list and set elements go, map values become nil.
     private func removeIncomingLinks(to table: Table, _ key: ObjectKey, in write: WriteState) throws(RealmError) {
-        var sources: [(table: UInt32, field: Int, key: ObjectKey)] = []
-        do {
-            try write.reader.scan(table.backlinksTree, prefix: key.bytes) { entry, _ in
-                let tableId = UInt32(bigEndian: entry.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
-                let field = Int(UInt16(bigEndian: entry.loadUnaligned(fromByteOffset: 12, as: UInt16.self)))
-                sources.append((tableId, field, ObjectKey.read(entry, at: 14)))
-                return true
-            }
-        } catch {
-            throw RealmError(error)
-        }
+        let sources = try incomingLinks(to: table, key, in: write)
         for source in sources {
             guard let sourceTable = self.storedTable(id: source.table) else { continue }
             let isTarget: (_StoredValue) -> Bool = { value in

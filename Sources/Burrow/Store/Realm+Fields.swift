@@ -241,6 +241,24 @@ extension Realm {
         return key
     }
 
+    /// The objects that link to object `key` of `table`, from its backlinks: each one's class
+    /// id, the field that holds the link, and its object key (once per linking field, however
+    /// many times the field holds the link).
+    func incomingLinks(to table: Table, _ key: ObjectKey, in write: WriteState) throws(RealmError) -> [(table: UInt32, field: Int, key: ObjectKey)] {
+        var sources: [(table: UInt32, field: Int, key: ObjectKey)] = []
+        do {
+            try write.reader.scan(table.backlinksTree, prefix: key.bytes) { entry, _ in
+                let tableId = UInt32(bigEndian: entry.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+                let field = Int(UInt16(bigEndian: entry.loadUnaligned(fromByteOffset: 12, as: UInt16.self)))
+                sources.append((tableId, field, ObjectKey.read(entry, at: 14)))
+                return true
+            }
+        } catch {
+            throw RealmError(error)
+        }
+        return sources
+    }
+
     /// The source class and field a backlinks entry's key records (see `backlinkKey`).
     static func backlinkSource(_ key: UnsafeRawBufferPointer) -> (table: UInt32, field: Int)? {
         guard key.count == 22 else { return nil }

@@ -147,17 +147,7 @@ extension Realm {
     /// Leaves object `key` of `table` (dynamic) with the first place that links to it, and
     /// links each other place to a copy of its own.
     private func copyIntoEachParent(_ table: Table, _ key: ObjectKey, in write: WriteState) throws(RealmError) {
-        var sources: [(table: UInt32, field: Int, key: ObjectKey)] = []
-        do {
-            try write.reader.scan(table.backlinksTree, prefix: key.bytes) { entry, _ in
-                let tableId = UInt32(bigEndian: entry.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
-                let field = Int(UInt16(bigEndian: entry.loadUnaligned(fromByteOffset: 12, as: UInt16.self)))
-                sources.append((tableId, field, ObjectKey.read(entry, at: 14)))
-                return true
-            }
-        } catch {
-            throw RealmError(error)
-        }
+        let sources = try incomingLinks(to: table, key, in: write)
         guard let original = object(table, key) as? DynamicObject else { return }
         let isOriginal: (_StoredValue) -> Bool = { value in
             if case .object(let object) = value, let state = object._state { return state.key == key && state.table.id == table.id }
