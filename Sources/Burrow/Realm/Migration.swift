@@ -5,13 +5,13 @@ import Foundation
 /// schema version the file had before it, as RealmSwift's `MigrationBlock`.
 public typealias MigrationBlock = @Sendable (_ migration: Migration, _ oldSchemaVersion: UInt64) -> Void
 
-/// What `Migration.enumerateObjects(ofType:_:)` calls with each object: as it was, and as it is
-/// now (nil where there is none), as RealmSwift's `MigrationObjectEnumerateBlock`.
 /// An object in a migration, read and set by property name: RealmSwift's `MigrationObject`,
 /// which is a `DynamicObject`. An `oldObject` reads the file as it was before the migration
 /// (read-only); a `newObject`, or one `Migration.create` returns, is the live object.
 public typealias MigrationObject = DynamicObject
 
+/// What `Migration.enumerateObjects(ofType:_:)` calls with each object: as it was, and as it is
+/// now (nil where there is none), as RealmSwift's `MigrationObjectEnumerateBlock`.
 public typealias MigrationObjectEnumerateBlock = (_ oldObject: MigrationObject?, _ newObject: MigrationObject?) -> Void
 
 /// Passed to `migrationBlock`: the realm being migrated, inside its migration write, and the
