@@ -82,7 +82,8 @@ enum DynamicValues {
         // A collection set to itself stays as it is (replacing it would first delete the
         // embedded objects it holds).
         if let collection = value as? any HeldCollection, let binding = collection.binding, let owner = binding.owner._state,
-            owner.key == state.key, owner.table.id == state.table.id, binding.owner.classInfo.properties[binding.property].name == name
+            owner.isManaged(by: realm), owner.key == state.key, owner.table.id == state.table.id,
+            binding.owner.classInfo.properties[binding.property].name == name
         {
             _ = realm.requireWrite()
             return

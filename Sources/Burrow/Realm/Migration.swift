@@ -189,14 +189,18 @@ extension Realm {
     /// What a value read from an old object of the running migration becomes when it is set
     /// on a new one: an object that still exists becomes the live object (of the class of the
     /// same name); an embedded object becomes a new, unmanaged copy of its values, since its
-    /// original belongs to its old parent. Nil if `object` is not an old object.
+    /// original belongs to its old parent. Nil if `object` is not an old object. Throws for an
+    /// object the migration deleted.
     func migrationCounterpart(of object: ObjectBase) throws(RealmError) -> ObjectBase? {
         guard let old = write?.migration?.old, let state = object._state, case .frozen(let version) = state.source, version === old else { return nil }
         guard let table = dynamicTable(named: state.table.name) else { return nil }
         if table.info.isEmbedded {
             return try DynamicObject(unmanaged: table.info, value: object, defaults: swiftDefaults(of: table.name))
         }
-        return rowExists(table, state.key) ? self.object(table, state.key) : nil
+        guard rowExists(table, state.key) else {
+            throw RealmError(.invalidArgument, "The old \(state.table.name) \(state.key) was deleted by this migration, so it cannot be linked to. Link a newObject that exists instead.")
+        }
+        return self.object(table, state.key)
     }
 }
 

@@ -119,6 +119,34 @@ enum SoloNamespace {
         #expect(realm.objects(SoloPersonV1.self).map(\.firstName).sorted() == ["Ada", "Alan"])
     }
 
+    @Test func anOldListSetOnTheNewObjectOfTheSameKeyGivesItsElements() throws {
+        var config = try releaseOne()
+        config.schemaVersion = 1
+        config.migrationBlock = { migration, _ in
+            migration.enumerateObjects(ofType: "SoloPerson") { oldObject, newObject in
+                (newObject!["pets"] as! List<DynamicObject>).removeAll()
+                newObject!["pets"] = oldObject!["pets"]
+                newObject!["fullName"] = oldObject!["firstName"]
+            }
+        }
+        let realm = try Realm(configuration: config)
+        #expect(realm.objects(SoloPerson.self).first { $0.fullName == "Ada" }?.pets.map(\.name) == ["Rex"])
+    }
+
+    @Test func anOldObjectTheMigrationDeletedCannotBeLinked() throws {
+        var config = try releaseOne()
+        config.schemaVersion = 1
+        config.migrationBlock = { migration, _ in
+            migration.enumerateObjects(ofType: "SoloPet") { _, newObject in migration.delete(newObject!) }
+            migration.enumerateObjects(ofType: "SoloPerson") { oldObject, newObject in
+                newObject!["pets"] = oldObject!["pets"]
+            }
+        }
+        let error = #expect(throws: RealmError.self) { _ = try Realm(configuration: config) }
+        #expect(error?.description.contains("was deleted by this migration") == true, "\(String(describing: error))")
+        #expect(try schemaVersionAtURL(config.fileURL!) == 0)
+    }
+
     @Test func aStoredClassNoProgramClassMatchesStays() throws {
         var config = temporaryConfiguration()
         config.objectTypes = [TwinCardA.self, SoloPet.self]
