@@ -94,7 +94,7 @@ enum DynamicValues {
 
     /// What a field of `property` is set to from `value`: one value, or a collection's elements
     /// or entries (nil empties a collection).
-    static func content(_ value: Any, for property: Property, in realm: Realm) throws(RealmError) -> Realm.FieldContent {
+    static func content(_ value: Any, for property: Property, in realm: Realm) throws(RealmError) -> FieldContent {
         let value = unwrapped(value)
         switch property.collection {
         case .single:

@@ -64,7 +64,7 @@ extension HeldCollection {
 
 extension CollectionBinding {
     /// Replaces the whole content of collection property `property` of the managed `object`.
-    static func replaceContent(of object: ObjectBase, property: Int, with content: Realm.FieldContent) {
+    static func replaceContent(of object: ObjectBase, property: Int, with content: FieldContent) {
         _ = CollectionBinding(owner: object, property: property).write { realm, table, key, field, write throws(RealmError) in
             try realm.replaceCollection(table, key, field, with: content, in: write)
         }

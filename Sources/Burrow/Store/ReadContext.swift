@@ -250,7 +250,7 @@ extension ReadContext {
 
 extension ReadContext {
     /// What field `field` of object `key` holds, with links as objects.
-    func readContent(_ table: Table, _ key: ObjectKey, _ field: Int) -> Realm.FieldContent {
+    func readContent(_ table: Table, _ key: ObjectKey, _ field: Int) -> FieldContent {
         let property = table.stored.properties[field]
         let target = linkTarget(table, field)
         let dynamic = table.info.isDynamic
