@@ -88,7 +88,7 @@ extension Realm {
                     try write.reader.delete(table.primaryKeyTree, IndexKey.encode(indexValue(payload, property)))
                 }
                 for link in links(in: payload, property) {
-                    try write.reader.delete(Self.backlinksTree(link.table), Self.backlinkKey(link.key, from: table.id, field: field, source: key))
+                    try write.reader.delete(Backlinks.treeName(link.table), Backlinks.key(link.key, from: table.id, field: field, source: key))
                     if let target = self.storedTable(id: link.table), target.info.isEmbedded {
                         try deleteObject(target, link.key, in: write)
                     }

@@ -171,7 +171,7 @@ extension Realm {
     func adjustElementBacklink(_ element: [UInt8], _ table: Table, _ owner: ObjectKey, _ field: Int, by change: Int, in write: WriteState) throws(StorageError) {
         let property = table.stored.properties[field]
         for link in links(in: element, Self.elementProperty(property)) {
-            try adjustBacklink(BacklinkTarget(table: link.table, key: link.key), from: table.id, field: field, source: owner, by: change, in: write)
+            try adjustBacklink(Backlinks.Target(table: link.table, key: link.key), from: table.id, field: field, source: owner, by: change, in: write)
         }
     }
 

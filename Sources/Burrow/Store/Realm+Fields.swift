@@ -193,28 +193,12 @@ extension Realm {
     private func updateBacklinks(_ table: Table, _ key: ObjectKey, _ field: Int, old: [UInt8]?, new: [UInt8]?, in write: WriteState) throws(StorageError) {
         let property = table.stored.properties[field]
         guard property.type == .object || property.type == .any else { return }
-        var delta: [BacklinkTarget: Int] = [:]
-        for link in links(in: old, property) { delta[BacklinkTarget(table: link.table, key: link.key), default: 0] -= 1 }
-        for link in links(in: new, property) { delta[BacklinkTarget(table: link.table, key: link.key), default: 0] += 1 }
+        var delta: [Backlinks.Target: Int] = [:]
+        for link in links(in: old, property) { delta[Backlinks.Target(table: link.table, key: link.key), default: 0] -= 1 }
+        for link in links(in: new, property) { delta[Backlinks.Target(table: link.table, key: link.key), default: 0] += 1 }
         for (target, change) in delta where change != 0 {
             try adjustBacklink(target, from: table.id, field: field, source: key, by: change, in: write)
         }
-    }
-
-    struct BacklinkTarget: Hashable {
-        let table: UInt32
-        let key: ObjectKey
-    }
-
-    static func backlinksTree(_ table: UInt32) -> String { "links/\(table)" }
-
-    /// Target key (8 bytes) + source class (4) + source field (2) + source key (8).
-    static func backlinkKey(_ target: ObjectKey, from table: UInt32, field: Int, source: ObjectKey) -> [UInt8] {
-        var key = target.bytes
-        withUnsafeBytes(of: table.bigEndian) { key.append(contentsOf: $0) }
-        withUnsafeBytes(of: UInt16(field).bigEndian) { key.append(contentsOf: $0) }
-        source.append(to: &key)
-        return key
     }
 
     /// The objects that link to object `key` of `table`, from its backlinks: each one's class
@@ -235,23 +219,9 @@ extension Realm {
         return sources
     }
 
-    /// The source class and field a backlinks entry's key records (see `backlinkKey`).
-    static func backlinkSource(_ key: UnsafeRawBufferPointer) -> (table: UInt32, field: Int)? {
-        guard key.count == 22 else { return nil }
-        let table = key[8..<12].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        return (table, Int(UInt16(key[12]) << 8 | UInt16(key[13])))
-    }
-
-    /// A backlinks entry's key with another source field.
-    static func backlinkKey(_ key: UnsafeRawBufferPointer, field: Int) -> [UInt8] {
-        var bytes = Array(key)
-        withUnsafeBytes(of: UInt16(field).bigEndian) { bytes.replaceSubrange(12..<14, with: $0) }
-        return bytes
-    }
-
-    func adjustBacklink(_ target: BacklinkTarget, from table: UInt32, field: Int, source: ObjectKey, by change: Int, in write: WriteState) throws(StorageError) {
-        let tree = Self.backlinksTree(target.table)
-        let key = Self.backlinkKey(target.key, from: table, field: field, source: source)
+    func adjustBacklink(_ target: Backlinks.Target, from table: UInt32, field: Int, source: ObjectKey, by change: Int, in write: WriteState) throws(StorageError) {
+        let tree = Backlinks.treeName(target.table)
+        let key = Backlinks.key(target.key, from: table, field: field, source: source)
         let count = try write.reader.withValue(tree, key) { Int(ValueCodec.u32($0, 0)) } ?? 0
         let updated = count + change
         if updated <= 0 {

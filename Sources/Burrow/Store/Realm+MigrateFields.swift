@@ -57,11 +57,11 @@ extension Realm {
         let targets = Set(old.properties.compactMap { $0.type == .object ? $0.objectClassName : nil })
         for name in targets {
             guard let target = currentFileSchema.classes[name] else { continue }
-            let tree = Self.backlinksTree(target.id)
+            let tree = Backlinks.treeName(target.id)
             var changes: [(old: [UInt8], new: [UInt8]?, value: [UInt8])] = []
             try write.reader.scan(tree, from: []) { key, value in
-                guard let source = Self.backlinkSource(key), source.table == old.id, kept[source.field] != source.field else { return true }
-                changes.append((Array(key), kept[source.field].map { Self.backlinkKey(key, field: $0) }, Array(value)))
+                guard let source = Backlinks.source(key), source.table == old.id, kept[source.field] != source.field else { return true }
+                changes.append((Array(key), kept[source.field].map { Backlinks.key(key, field: $0) }, Array(value)))
                 return true
             }
             for change in changes { try write.reader.delete(tree, change.old) }

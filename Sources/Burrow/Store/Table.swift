@@ -51,7 +51,7 @@ final class Table: Sendable {
             guard property.isIndexed, !property.isPrimary, let field = stored.fieldIndex(of: property.name) else { return nil }
             return Self.indexTreeName(stored.id, field)
         }
-        backlinksTree = "links/\(stored.id)"
+        backlinksTree = Backlinks.treeName(stored.id)
         blobsTree = Self.blobsTreeName(stored.id)
         fieldIndexTrees = stored.properties.indices.map { field in
             let property = stored.properties[field]

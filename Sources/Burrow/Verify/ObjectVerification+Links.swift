@@ -6,7 +6,7 @@ extension ObjectVerification {
     /// Checks the backlinks tree of the class stored with `id` against the links recorded,
     /// removing those it matches.
     func checkBacklinks(_ id: UInt32) throws(StorageError) {
-        let tree = Realm.backlinksTree(id)
+        let tree = Backlinks.treeName(id)
         try reader.scan(tree, from: []) { key, value in
             guard key.count == 22, value.count == 4 else {
                 noteTree(tree, "holds an entry of \(key.count) + \(value.count) bytes; backlink entries take 22 + 4")

@@ -197,8 +197,8 @@ private func firstEntryKey(of object: ObjectBase, _ name: String, in transaction
 private func setBacklink(
     from source: ObjectBase, _ name: String, to target: ObjectBase, count: UInt32?, in transaction: WriteTransaction
 ) throws {
-    let tree = try transaction.openTree(named: Realm.backlinksTree(tableId(target)))
-    let entry = Realm.backlinkKey(key(target), from: tableId(source), field: field(source, name), source: key(source))
+    let tree = try transaction.openTree(named: Backlinks.treeName(tableId(target)))
+    let entry = Backlinks.key(key(target), from: tableId(source), field: field(source, name), source: key(source))
     if let count {
         _ = try transaction.put(entry, withUnsafeBytes(of: count.littleEndian) { Array($0) }, in: tree)
     } else {
