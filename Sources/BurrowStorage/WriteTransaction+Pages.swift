@@ -36,8 +36,7 @@ extension WriteTransaction {
     /// A page for this transaction's run of consecutive pages, or nil to take the lowest free
     /// page. So that a commit's pages lie next to each other and go out in one `pwritev`: on
     /// the benchmark machine a sync after four scattered 4 KiB pages and the meta took about
-    /// 24 µs longer than after the four in a run and the meta (see Benchmarks.md, "Commits as
-    /// runs of pages").
+    /// 24 µs longer than after the four in a run and the meta.
     ///
     /// The transaction expects as many single pages as the latest commit took (`expectedPages`).
     /// The first starts at the lowest run of that many free pages in the pool; each next page
@@ -110,7 +109,7 @@ extension WriteTransaction {
         return copy
     }
 
-    /// Makes the child at `slot` of the (dirty) branch `parent` writable, relinking it if copied.
+    /// Makes the child at `slot` of the (dirty) inner page `parent` writable, relinking it if copied.
     func touchChild(of parent: UnsafeMutableRawPointer, slot: Int) throws(StorageError) -> (number: PageNumber, pointer: UnsafeMutableRawPointer) {
         let number = PageHeader.child(UnsafeRawPointer(parent), slot)
         let copy = try touch(number)
