@@ -82,7 +82,7 @@ struct CollectionOwner<Live: _PersistedValue>: Sendable {
         else { return nil }
         var elements: [(mapKey: String?, bytes: [UInt8])] = []
         do {
-            try Realm.forEachStoredElement(of: frozen.key, in: tree, of: version.reader, table.stored.properties[field]) { mapKey, element in
+            try ObjectStore.forEachStoredElement(of: frozen.key, in: tree, of: version.reader, table.stored.properties[field]) { mapKey, element in
                 elements.append((mapKey, Array(element)))
             }
         } catch {

@@ -85,11 +85,11 @@ enum DynamicValues {
             owner.isManaged(by: realm), owner.key == state.key, owner.table.id == state.table.id,
             binding.owner.classInfo.properties[binding.property].name == name
         {
-            _ = realm.requireWrite()
+            _ = realm.store.requireWrite()
             return
         }
         let content = try content(value, for: info.properties[property], in: realm)
-        realm.writeField(state.table, state.key, property, content)
+        realm.store.writeField(state.table, state.key, property, content)
     }
 
     /// What a field of `property` is set to from `value`: one value, or a collection's elements
@@ -202,7 +202,7 @@ extension DynamicValues {
                 func checked(_ element: Any) throws(RealmError) -> Any {
                     let element = unwrapped(element)
                     if copyingEmbedded, let embedded = element as? ObjectBase, embedded._state != nil, embedded.classInfo.isEmbedded,
-                        let source = embedded.dynamicView, let table = realm.dynamicTable(named: embedded.classInfo.name)
+                        let source = embedded.dynamicView, let table = realm.store.dynamicTable(named: embedded.classInfo.name)
                     {
                         let made = try DynamicObject(unmanaged: table.info, value: source, defaults: nil)
                         pending.append(made)

@@ -21,7 +21,7 @@ extension Realm {
     public func dynamicObject(ofType typeName: String, forPrimaryKey key: Any) -> DynamicObject? {
         checkThread()
         requireDynamicClass(typeName)
-        guard let table = dynamicTable(named: typeName) else { return nil }
+        guard let table = store.dynamicTable(named: typeName) else { return nil }
         guard let primaryKey = table.info.primaryKey else {
             preconditionFailure("\(typeName) has no primary key, so its objects cannot be looked up by key.")
         }
@@ -29,13 +29,13 @@ extension Realm {
         do {
             value = try DynamicValues.single(key, table.info.properties[primaryKey], in: nil)
         } catch {
-            preconditionFailure("\(error.description) (looking up \(typeName) by primary key)")
+            preconditionFailure("\(error) (looking up \(typeName) by primary key)")
         }
         do {
-            guard let objectKey = try objectKey(table, primaryKey: value) else { return nil }
-            return (object(table, objectKey) as! DynamicObject)
+            guard let objectKey = try store.objectKey(table, primaryKey: value) else { return nil }
+            return (store.object(table, objectKey) as! DynamicObject)
         } catch {
-            fail(error)
+            store.fail(error)
         }
     }
 
@@ -56,7 +56,7 @@ extension Realm {
     public func dynamicCreate(_ typeName: String, value: Any = [String: Any](), update: UpdatePolicy = .error) throws -> DynamicObject {
         checkThread()
         let write = try requireOpenWrite()
-        guard let table = dynamicTable(named: typeName) else {
+        guard let table = store.dynamicTable(named: typeName) else {
             throw RealmError(.invalidArgument, "\(displayName) stores no class named \(typeName), so none can be created dynamically. Its classes are: \(currentFileSchema.classes.keys.sorted().joined(separator: ", ")).")
         }
         if table.info.isEmbedded {
@@ -78,11 +78,11 @@ extension Realm {
     /// the program has a Swift class of that name, the class is added to the file in the open
     /// write transaction, as adding an object of it would.
     func dynamicTable(creating name: String) throws(RealmError) -> Table? {
-        if let table = dynamicTable(named: name) { return table }
+        if let table = store.dynamicTable(named: name) { return table }
         let known = knownTypes.first { ClassInfo.storedName(of: $0) == name }
         guard write != nil, let type = known ?? ProgramClasses.uniqueClass(named: name) else { return nil }
         _ = try writableTable(for: type)
-        return dynamicTable(named: name)
+        return store.dynamicTable(named: name)
     }
 
     /// A new instance of the program's Swift class stored as `name`, whose properties give a

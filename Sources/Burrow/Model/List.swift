@@ -68,7 +68,7 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
         set {
             checkIndex(position, allowingEnd: false)
             change(unmanaged: { $0[position] = newValue }) { realm, table, key, field, write throws(RealmError) in
-                try realm.listSet(table, key, field, newValue._stored, at: position, in: write)
+                try realm.store.listSet(table, key, field, newValue._stored, at: position, in: write)
             }
         }
     }
@@ -111,7 +111,7 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
     public func insert(_ element: Element, at index: Int) {
         checkIndex(index, allowingEnd: true)
         change(unmanaged: { $0.insert(element, at: index) }) { realm, table, key, field, write throws(RealmError) in
-            try realm.listInsert(table, key, field, element._stored, at: index, in: write)
+            try realm.store.listInsert(table, key, field, element._stored, at: index, in: write)
         }
     }
 
@@ -121,7 +121,7 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
         checkIndex(index, allowingEnd: false)
         let removed = self[index]
         change(unmanaged: { $0.remove(at: index) }) { realm, table, key, field, write throws(RealmError) in
-            try realm.listRemove(table, key, field, at: index, in: write)
+            try realm.store.listRemove(table, key, field, at: index, in: write)
         }
         return removed
     }
@@ -134,7 +134,7 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
     /// Removes every element.
     public func removeAll() {
         change(unmanaged: { $0.removeAll() }) { realm, table, key, field, write throws(RealmError) in
-            try realm.clearCollection(table, key, field, in: write)
+            try realm.store.clearCollection(table, key, field, in: write)
         }
     }
 
@@ -145,7 +145,7 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
         checkIndex(from, allowingEnd: false)
         checkIndex(to, allowingEnd: false)
         change(unmanaged: { $0.insert($0.remove(at: from), at: to) }) { realm, table, key, field, write throws(RealmError) in
-            try realm.listMove(table, key, field, from: from, to: to, in: write)
+            try realm.store.listMove(table, key, field, from: from, to: to, in: write)
         }
     }
 
@@ -157,7 +157,7 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
         checkIndex(j, allowingEnd: false)
         guard i != j else { return }
         change(unmanaged: { $0.swapAt(i, j) }) { realm, table, key, field, write throws(RealmError) in
-            try realm.listSwap(table, key, field, i, j, in: write)
+            try realm.store.listSwap(table, key, field, i, j, in: write)
         }
     }
 

@@ -15,7 +15,7 @@ struct CollectionBinding {
         guard case .live(let realm) = state.source else {
             preconditionFailure("Cannot modify a collection of a frozen object; thaw the object into a live realm first.")
         }
-        let write = realm.requireWrite()
+        let write = realm.store.requireWrite()
         guard let field else { return nil }
         do {
             return try change(realm, state.table, state.key, field, write)
@@ -66,7 +66,7 @@ extension CollectionBinding {
     /// Replaces the whole content of collection property `property` of the managed `object`.
     static func replaceContent(of object: ObjectBase, property: Int, with content: FieldContent) {
         _ = CollectionBinding(owner: object, property: property).write { realm, table, key, field, write throws(RealmError) in
-            try realm.replaceCollection(table, key, field, with: content, in: write)
+            try realm.store.replaceCollection(table, key, field, with: content, in: write)
         }
     }
 

@@ -55,7 +55,7 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence, _Collection
             return
         }
         _ = binding.write { realm, table, owner, field, write throws(RealmError) in
-            try realm.mapSet(table, owner, field, key._mapKey, value._stored, in: write)
+            try realm.store.mapSet(table, owner, field, key._mapKey, value._stored, in: write)
         }
     }
 
@@ -71,7 +71,7 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence, _Collection
             updateValue(try Value._convert(value, property: key), forKey: Key(_mapKey: key))
         } catch {
             if let binding, case .live(let realm) = binding.state.source {
-                realm.requireWrite().fail(error)
+                realm.store.requireWrite().fail(error)
             } else {
                 binding?.owner._pendingError = error
             }
@@ -85,7 +85,7 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence, _Collection
             return
         }
         _ = binding.write { realm, table, owner, field, write throws(RealmError) in
-            try realm.mapRemove(table, owner, field, key._mapKey, in: write)
+            try realm.store.mapRemove(table, owner, field, key._mapKey, in: write)
         }
     }
 
@@ -96,7 +96,7 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence, _Collection
             return
         }
         _ = binding.write { realm, table, owner, field, write throws(RealmError) in
-            try realm.clearCollection(table, owner, field, in: write)
+            try realm.store.clearCollection(table, owner, field, in: write)
         }
     }
 

@@ -66,7 +66,7 @@ public final class MutableSet<Element: _Persistable>: RandomAccessCollection, _C
             return
         }
         _ = binding.write { realm, table, key, field, write throws(RealmError) in
-            try realm.setInsert(table, key, field, element._stored, in: write)
+            try realm.store.setInsert(table, key, field, element._stored, in: write)
         }
     }
 
@@ -82,7 +82,7 @@ public final class MutableSet<Element: _Persistable>: RandomAccessCollection, _C
             return
         }
         _ = binding.write { realm, table, key, field, write throws(RealmError) in
-            try realm.setRemove(table, key, field, element._stored, in: write)
+            try realm.store.setRemove(table, key, field, element._stored, in: write)
         }
     }
 
@@ -93,7 +93,7 @@ public final class MutableSet<Element: _Persistable>: RandomAccessCollection, _C
             return
         }
         _ = binding.write { realm, table, key, field, write throws(RealmError) in
-            try realm.clearCollection(table, key, field, in: write)
+            try realm.store.clearCollection(table, key, field, in: write)
         }
     }
 

@@ -26,7 +26,7 @@ extension ObjectBase {
             try setValueThrowing(value as Any, forKey: key)
         } catch {
             if case .live(let realm)? = _state?.source {
-                realm.requireWrite().fail(error)
+                realm.store.requireWrite().fail(error)
             } else {
                 _pendingError = _pendingError ?? error
             }

@@ -169,7 +169,7 @@ final class QueryExecutor {
             let property = table.stored.properties[field]
             var entries: [(mapKey: String?, payload: [UInt8])] = []
             if let next = rest.first, case .mapKey(let mapKey) = next.kind {
-                let found = try reader.withValue(tree, Realm.collectionEntryKey(key, mapKey: mapKey)) { value in
+                let found = try reader.withValue(tree, ObjectStore.collectionEntryKey(key, mapKey: mapKey)) { value in
                     CollectionEntry.mapElement(value, of: property).map { Array($0) }
                 }
                 guard let found else {
@@ -182,7 +182,7 @@ final class QueryExecutor {
                 }
                 return
             }
-            try Realm.forEachStoredElement(of: key, in: tree, of: reader, property) { mapKey, element in
+            try ObjectStore.forEachStoredElement(of: key, in: tree, of: reader, property) { mapKey, element in
                 entries.append((mapKey, Array(element)))
             }
             if let next = rest.first, case .mapKeys = next.kind {

@@ -44,11 +44,11 @@ extension Results {
         if query.isAllObjects {
             // Every object of the class: one scan of its rows.
             guard let table else { return QueryExecutor.aggregate(aggregate, of: []) }
-            return QueryExecutor(context: owner).aggregate(aggregate, of: QueryPath(dotted: property), in: table, keys: nil)
+            return QueryExecutor(context: owner.store).aggregate(aggregate, of: QueryPath(dotted: property), in: table, keys: nil)
         }
         let (table, keys) = evaluated
         guard let table else { return QueryExecutor.aggregate(aggregate, of: []) }
-        return QueryExecutor(context: owner).aggregate(aggregate, of: QueryPath(dotted: property), in: table, keys: keys)
+        return QueryExecutor(context: owner.store).aggregate(aggregate, of: QueryPath(dotted: property), in: table, keys: keys)
     }
 
     /// Traps with the reason unless `property` of `info` (`Element`'s class) holds one number (or date, with

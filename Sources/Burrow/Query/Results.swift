@@ -39,7 +39,7 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     /// The table of `Element` in the realm's current version (nil if it has no objects yet):
     /// for dynamic results, the stored class's dynamic table.
     var table: Table? {
-        if let className = query.className { return owner.dynamicTable(named: className) }
+        if let className = query.className { return owner.store.dynamicTable(named: className) }
         do {
             return try owner.table(for: Element.self, creating: false)
         } catch {
@@ -64,9 +64,9 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
             evaluation.table = table
             evaluation.rows = nil
             if evaluation.isAllObjects {
-                evaluation.keys = evaluation.table.map { owner.allKeys($0) } ?? []
+                evaluation.keys = evaluation.table.map { owner.store.allKeys($0) } ?? []
             } else {
-                let executor = QueryExecutor(context: owner)
+                let executor = QueryExecutor(context: owner.store)
                 let (keys, rows) = executor.evaluate(evaluation.steps, table: evaluation.table, base: evaluation.base?.keys())
                 evaluation.keys = keys
                 if owner.write == nil { evaluation.rows = rows }
@@ -91,19 +91,19 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
             guard let table else { return nil }
             let probe: ObjectKey??
             do {
-                probe = try QueryExecutor.firstByProbe(predicate, table, in: owner)
+                probe = try QueryExecutor.firstByProbe(predicate, table, in: owner.store)
             } catch {
-                owner.fail(error)
+                owner.store.fail(error)
             }
             if let probed = probe {
                 guard let key = probed else { return nil }
-                let object = owner.object(table, key) as! Element
+                let object = owner.store.object(table, key) as! Element
                 return object
             }
         }
         let evaluation = current
         guard let key = evaluation.keys.first else { return nil }
-        let object = owner.object(evaluation.table!, key, row: evaluation.rows?[0]) as! Element
+        let object = owner.store.object(evaluation.table!, key, row: evaluation.rows?[0]) as! Element
         return object
     }
 
@@ -114,9 +114,9 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
         guard query.isAllObjects, query.stamp != owner.changeStamp else { return current.keys.count }
         guard let table else { return 0 }
         do {
-            return try owner.reader.count(table.rowsTree)
+            return try owner.store.reader.count(table.rowsTree)
         } catch {
-            owner.fail(error)
+            owner.store.fail(error)
         }
     }
 
@@ -130,7 +130,7 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     public subscript(position: Int) -> Element {
         let evaluation = current
         precondition(position >= 0 && position < evaluation.keys.count, "Index \(position) is out of bounds (\(Element.self) results have \(evaluation.keys.count) objects)")
-        return owner.object(evaluation.table!, evaluation.keys[position], row: evaluation.rows?[position]) as! Element
+        return owner.store.object(evaluation.table!, evaluation.keys[position], row: evaluation.rows?[position]) as! Element
     }
 
     /// Iterates over the objects as they were when iteration began, as RealmSwift does: the
@@ -185,7 +185,7 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
             // A row read by the evaluation lives as long as the version it was read in: only
             // while the realm has not changed since.
             let row = owner.changeStamp == stamp ? rows?[position] : nil
-            let object = owner.object(table!, keys[position], row: row) as! Element
+            let object = owner.store.object(table!, keys[position], row: row) as! Element
             return object
         }
     }

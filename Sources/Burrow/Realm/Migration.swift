@@ -77,11 +77,11 @@ public final class Migration {
         guard let oldTable = old.dynamicTable(named: typeName) else {
             // A class new in this migration: its objects, with no old objects, as in RealmSwift.
             guard let table else { return }
-            for key in realm.allKeys(table) { block(nil, realm.object(table, key) as? DynamicObject) }
+            for key in realm.store.allKeys(table) { block(nil, realm.store.object(table, key) as? DynamicObject) }
             return
         }
         for key in old.allKeys(oldTable) {
-            let now = table.flatMap { table in realm.rowExists(table, key) ? realm.object(table, key) as? DynamicObject : nil }
+            let now = table.flatMap { table in realm.store.rowExists(table, key) ? realm.store.object(table, key) as? DynamicObject : nil }
             block(old.object(oldTable, key) as? DynamicObject, now)
         }
     }
@@ -107,9 +107,9 @@ public final class Migration {
         if (old.type, old.collection, old.objectClassName) != (new.type, new.collection, new.objectClassName) || (old.isOptional && !new.isOptional) {
             return fail(RealmError(.invalidArgument, "\(call): '\(oldName)' and '\(newName)' hold different types; a renamed property keeps its type (it may become optional). Convert the values in enumerateObjects instead."))
         }
-        for key in self.old.allKeys(oldTable) where realm.rowExists(table, key) {
+        for key in self.old.allKeys(oldTable) where realm.store.rowExists(table, key) {
             let value = self.old.object(oldTable, key).value(forKey: oldName)
-            realm.object(table, key).setValue(value, forKey: newName)
+            realm.store.object(table, key).setValue(value, forKey: newName)
         }
     }
 
@@ -120,9 +120,9 @@ public final class Migration {
         guard realm.currentFileSchema.classes[typeName] != nil else { return false }
         do {
             if let table = newTable(named: typeName) {
-                try realm.delete(realm.allKeys(table).map { realm.object(table, $0) })
+                try realm.delete(realm.store.allKeys(table).map { realm.store.object(table, $0) })
             } else {
-                try realm.dropStoredClass(named: typeName)
+                try realm.store.dropStoredClass(named: typeName, in: try realm.requireOpenWrite())
             }
         } catch {
             fail(error)
@@ -166,7 +166,7 @@ public final class Migration {
     /// Records `error` in the migration's write: its commit throws it, and opening the realm
     /// with it, leaving the file as it was. (The block cannot throw, as in RealmSwift.)
     private func fail(_ error: any Error) {
-        realm.requireWrite().fail(error as? RealmError ?? RealmError(.invalidArgument, "The migration failed: \(error)"))
+        realm.store.requireWrite().fail(error as? RealmError ?? RealmError(.invalidArgument, "The migration failed: \(error)"))
     }
 
     /// The dynamic table of the class named `name` now, if the program declares that class
@@ -174,7 +174,7 @@ public final class Migration {
     /// classes are the new schema: one the file does not store yet is added to it when the
     /// block first names it.
     func newTable(named name: String) -> Table? {
-        if newClassNames.contains(name), let table = realm.dynamicTable(named: name) { return table }
+        if newClassNames.contains(name), let table = realm.store.dynamicTable(named: name) { return table }
         guard realm.configuration.objectTypes == nil, ProgramClasses.uniqueClass(named: name) != nil else { return nil }
         do {
             return try realm.dynamicTable(creating: name)
@@ -193,14 +193,14 @@ extension Realm {
     /// object the migration deleted.
     func migrationCounterpart(of object: ObjectBase) throws(RealmError) -> ObjectBase? {
         guard let old = write?.migration?.old, let state = object._state, case .frozen(let version) = state.source, version === old else { return nil }
-        guard let table = dynamicTable(named: state.table.name) else { return nil }
+        guard let table = store.dynamicTable(named: state.table.name) else { return nil }
         if table.info.isEmbedded {
             return try DynamicObject(unmanaged: table.info, value: object, defaults: swiftDefaults(of: table.name))
         }
-        guard rowExists(table, state.key) else {
+        guard store.rowExists(table, state.key) else {
             throw RealmError(.invalidArgument, "The old \(state.table.name) \(state.key) was deleted by this migration, so it cannot be linked to. Link a newObject that exists instead.")
         }
-        return self.object(table, state.key)
+        return store.object(table, state.key)
     }
 }
 

@@ -8,7 +8,7 @@ enum ObjectSource {
 
     var context: any ReadContext {
         switch self {
-        case .live(let realm): realm
+        case .live(let realm): realm.store
         case .frozen(let version): version
         }
     }
@@ -74,7 +74,7 @@ struct ObjectState {
     /// Whether the object still exists in the version its source reads.
     var exists: Bool {
         switch source {
-        case .live(let realm): realm.isOpen && isCurrent(in: realm) && realm.rowExists(table, key)
+        case .live(let realm): realm.isOpen && isCurrent(in: realm) && realm.store.rowExists(table, key)
         case .frozen(let version): version.rowExists(table, key)
         }
     }
@@ -82,7 +82,7 @@ struct ObjectState {
     /// `exists`, throwing a read error where it would trap.
     func checkExists() throws(StorageError) -> Bool {
         switch source {
-        case .live(let realm): realm.isOpen && isCurrent(in: realm) ? try realm.hasRow(table, key) : false
+        case .live(let realm): realm.isOpen && isCurrent(in: realm) ? try realm.store.hasRow(table, key) : false
         case .frozen(let version): try version.hasRow(table, key)
         }
     }
@@ -98,7 +98,7 @@ struct ObjectState {
         }
         if rowStamp != realm.changeStamp {
             checkCurrent(in: realm)
-            row = realm.snapshotRow(table, key)
+            row = realm.store.snapshotRow(table, key)
             rowStamp = realm.changeStamp
         }
         return row
@@ -123,8 +123,8 @@ struct ObjectState {
     /// Property `property` of a live object managed by `realm` (its `liveRealm`), keeping the
     /// row found for later reads. Traps if the object was deleted.
     mutating func readLiveField(_ property: Int, in realm: Realm) -> _StoredValue {
-        guard let row = liveRow(in: realm) else { return realm.readField(table, key, property) }  // traps: deleted
-        return realm.decodeField(table, key, property, row: row)
+        guard let row = liveRow(in: realm) else { return realm.store.readField(table, key, property) }  // traps: deleted
+        return realm.store.decodeField(table, key, property, row: row)
     }
 
     /// Property `property` of a frozen object. Traps if the object did not exist in its version.
@@ -139,7 +139,7 @@ struct ObjectState {
             preconditionFailure("Cannot modify a frozen object: frozen objects are read-only. Thaw it in a realm's write transaction first.")
         }
         checkCurrent(in: realm)
-        realm.writeField(table, key, property, value)
+        realm.store.writeField(table, key, property, value)
     }
 
     /// Whether the live object is from the realm's current `invalidate()` period.

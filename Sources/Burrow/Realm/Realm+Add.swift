@@ -51,7 +51,7 @@ extension Realm {
             return object
         }
         let keyValue = storedValue(of: object, property: primaryKey, in: table)
-        let probe = try probePrimaryKey(table, keyValue, in: write)
+        let probe = try store.probePrimaryKey(table, keyValue, in: write)
         if case .found(let existing, _) = probe {
             guard update != .error else {
                 throw RealmError(.primaryKeyExists, "A \(table.name) with primary key \(Self.describe(keyValue)) already exists. Use update: .modified or .all to update it.")
@@ -61,7 +61,7 @@ extension Realm {
             let given = (object as? DynamicObject)?.pending?.given
             write.added.append(object)
             if !table.info.objectHoldingProperties.isEmpty { write.addedHolders.append((object, table.info)) }
-            bind(object, to: table, key: existing)
+            store.bind(object, to: table, key: existing)
             if table.info.isDynamic { (object as? DynamicObject)?.pending = nil }
             try withCascadePolicy(update, in: write) { () throws(RealmError) in
                 try setLinkedProperties(
@@ -92,18 +92,18 @@ extension Realm {
         if let primaryKey = info.primaryKey {
             let value = storedValue(of: object, property: primaryKey, in: table)
             let probe: PrimaryKeyProbe
-            if let probed { probe = probed } else { probe = try probePrimaryKey(table, value, in: write) }
+            if let probed { probe = probed } else { probe = try store.probePrimaryKey(table, value, in: write) }
             switch probe {
             case .found:
                 throw RealmError(.primaryKeyExists, "A \(table.name) with primary key \(Self.describe(value)) already exists. Use update: .modified or .all to update it.")
             case .absent(let derivedKeyIsFree):
                 let derived = ObjectKey(derivedFrom: value)
-                key = derivedKeyIsFree ? derived : try freeKey(after: derived, in: table, write)
+                key = derivedKeyIsFree ? derived : try store.freeKey(after: derived, in: table, write)
                 if !derivedKeyIsFree { primaryKeyEntry = IndexKey.encode(value) }
             }
             if let ceiling = write.keyCeilings[table.id] { write.keyCeilings[table.id] = max(ceiling ?? 0, key.rawValue) }
         } else {
-            key = try newObjectKey(table, in: write)
+            key = try store.newObjectKey(table, in: write)
         }
         // Scalars are encoded straight into the row, in field order; links and collections
         // go through their setters once the row exists (so that a cycle back to this object
@@ -131,7 +131,7 @@ extension Realm {
                 }
                 row.beginField(field)
                 ValueCodec.append(stored, as: type, to: &row.bytes)
-                if row.currentPayload.count > Self.inlinePayloadLimit, let external = try rowPayload(Array(row.currentPayload), table, key, field, replacing: nil, in: write) {
+                if row.currentPayload.count > ObjectStore.inlinePayloadLimit, let external = try store.rowPayload(Array(row.currentPayload), table, key, field, replacing: nil, in: write) {
                     row.replaceCurrentPayload(with: external)
                 }
                 row.endField()
@@ -145,7 +145,7 @@ extension Realm {
             write.added.append(object)
             if !info.objectHoldingProperties.isEmpty { write.addedHolders.append((object, info)) }
             write.changes?.inserted(key, in: table.id)
-            bind(object, to: table, key: key)
+            store.bind(object, to: table, key: key)
             // A managed dynamic object reads its row; the values it was made from are in `linked`.
             if pending != nil { (object as? DynamicObject)?.pending = nil }
             try write.reader.put(table.rowsTree, key, row.bytes)
@@ -153,7 +153,7 @@ extension Realm {
         } catch {
             throw RealmError(error)
         }
-        noteChange()
+        store.noteChange()
         try setLinkedProperties(object, table, values: linked, in: write)
     }
 
@@ -198,57 +198,6 @@ extension Realm {
             try setProperties(next.object, next.table, values: next.values, in: write)
             next.table.info.adoptHeldCollections(of: next.object)
         }
-    }
-
-    /// `probePrimaryKey` with its error in public form.
-    private func probePrimaryKey(_ table: Table, _ value: _StoredValue, reading: Void) throws(RealmError) -> PrimaryKeyProbe {
-        do {
-            return try probePrimaryKey(table, value)
-        } catch {
-            throw RealmError(error)
-        }
-    }
-
-    /// `objectKey(_:primaryKey:)` with its error in public form.
-    func existingObjectKey(_ table: Table, primaryKey value: _StoredValue) throws(RealmError) -> ObjectKey? {
-        do {
-            return try objectKey(table, primaryKey: value)
-        } catch {
-            throw RealmError(error)
-        }
-    }
-
-    /// `probePrimaryKey`, in a write: a derived key above every key of the table is known to
-    /// be free without reading the rows tree (see `WriteState.keyCeilings`).
-    func probePrimaryKey(_ table: Table, _ value: _StoredValue, in write: WriteState) throws(RealmError) -> PrimaryKeyProbe {
-        let derived = ObjectKey(derivedFrom: value)
-        let ceiling: UInt64?
-        if let known = write.keyCeilings[table.id] {
-            ceiling = known
-        } else if write.probedTables[table.id] == nil {
-            // The first probe of the transaction: finding the ceiling would cost as much.
-            write.probedTables[table.id] = true
-            return try probePrimaryKey(table, value, reading: ())
-        } else {
-            do {
-                ceiling = try lastObjectKey(table, in: write)?.rawValue
-            } catch {
-                throw RealmError(error)
-            }
-            write.keyCeilings[table.id] = .some(ceiling)
-        }
-        guard ceiling.map({ derived.rawValue > $0 }) ?? true else { return try probePrimaryKey(table, value, reading: ()) }
-        do {
-            // Above the ceiling, only the collision tree can know the primary key.
-            if try write.reader.id(table.primaryKeyTree) != nil,
-                let key = try write.reader.withValue(table.primaryKeyTree, IndexKey.encode(value), { ObjectKey.read($0) })
-            {
-                return .found(key, row: nil)
-            }
-        } catch {
-            throw RealmError(error)
-        }
-        return .absent(derivedKeyIsFree: true)
     }
 
     /// Sets properties of the managed `object` through their setters, throwing the first error
@@ -301,7 +250,7 @@ extension Realm {
         guard info.isDynamic else {
             throw RealmError(.invalidArgument, "A DynamicObject made with DynamicObject() has no class; create dynamic objects with realm.dynamicCreate(_:value:update:).")
         }
-        guard let table = dynamicTable(named: info.name) else {
+        guard let table = store.dynamicTable(named: info.name) else {
             throw RealmError(.invalidArgument, "\(displayName) stores no class named \(info.name) any more.")
         }
         return table
@@ -315,6 +264,42 @@ extension Realm {
         case .objectId(let o): "\(o)"
         case .uuid(let u): "\(u)"
         default: "\(value)"
+        }
+    }
+
+    // MARK: Links
+
+    /// The object a link set in the open write transaction points at: `object` itself if this
+    /// realm manages it, else `object` made managed here (added with the write's cascade
+    /// policy, or, if embedded, created inside its new parent). Objects of other realms,
+    /// frozen or deleted objects, and embedded objects that already have a parent are errors.
+    func managedForLink(_ object: ObjectBase, _ property: StoredProperty, in write: WriteState) throws(RealmError) -> ObjectBase {
+        // A dynamic object may be of any stored class; a link takes only its own class's.
+        if type(of: object) == DynamicObject.self, property.type == .object, let className = property.objectClassName, object.classInfo.name != className {
+            throw RealmError(.invalidArgument, "Property '\(property.name)' links to \(className), but the object given is a \(object.classInfo.name).")
+        }
+        if Realm.isEmbedded(object) {
+            if let state = object._state {
+                guard state.isManaged(by: self), state.exists else { throw Self.notInThisRealm(object) }
+                throw RealmError(.invalidArgument, "The \(state.table.name) assigned to '\(property.name)' already belongs to another object; an embedded object has exactly one parent. Assign a new, unmanaged \(state.table.name) instead.")
+            }
+            let table = try tableForAdding(object)
+            try insert(object, into: table, in: write)
+            return object
+        }
+        return try addObject(object, update: write.cascadePolicy, cascade: true, in: write)
+    }
+
+    static func notInThisRealm(_ object: ObjectBase) -> RealmError {
+        guard let state = object._state else { return RealmError(.invalidObject, "The object is not managed by a realm.") }
+        switch state.source {
+        case .frozen:
+            return RealmError(.invalidObject, "A frozen \(state.table.name) cannot be added or linked; thaw it into this realm first (realm.thaw(_:)).")
+        case .live(let realm):
+            if realm.isOpen, !realm.store.rowExists(state.table, state.key) {
+                return RealmError(.invalidObject, "The \(state.table.name) was deleted; a deleted object cannot be added or linked.")
+            }
+            return RealmError(.invalidObject, "Object is already managed by another Realm. Use create instead to copy it into this Realm. (The \(state.table.name) belongs to another Realm of \(realm.displayName).)")
         }
     }
 }

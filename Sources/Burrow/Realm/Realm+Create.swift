@@ -78,11 +78,11 @@ extension Realm {
         var newKey: _StoredValue?
         if let primaryKey = info.primaryKey, let givenKey = given.first(where: { $0.0 == primaryKey }) {
             let keyValue = info.fields[primaryKey].accessor.stored(givenKey.1) ?? .null
-            if let existing = try existingObjectKey(table, primaryKey: keyValue) {
+            if let existing = try store.existingObjectKey(table, primaryKey: keyValue) {
                 guard update != .error else {
                     throw RealmError(.primaryKeyExists, "A \(info.name) with primary key \(Self.describe(keyValue)) already exists. Use update: .modified or .all to update it.")
                 }
-                let object = self.object(table, existing) as! T
+                let object = store.object(table, existing) as! T
                 let saved = write.cascadePolicy
                 write.cascadePolicy = update
                 defer { write.cascadePolicy = saved }
@@ -121,7 +121,7 @@ extension Realm {
             let field = info.fields[primaryKey]
             let key = field.accessor.readUnmanaged(at: Unmanaged.passUnretained(copy).toOpaque() + field.offset).stored ?? .null
             var isNew = seen[ObjectIdentifier(info), default: []].insert(IndexKey.encode(key)).inserted
-            if isNew, let table = try table(for: info.type, creating: false), case .found = try probePrimaryKey(table, key, in: write) { isNew = false }
+            if isNew, let table = try table(for: info.type, creating: false), case .found = try store.probePrimaryKey(table, key, in: write) { isNew = false }
             guard isNew else {
                 throw RealmError(.primaryKeyExists, "A \(info.name) with primary key \(Self.describe(key)) already exists, and create would add another (copied from the value). Use update: .modified or .all to update it.")
             }

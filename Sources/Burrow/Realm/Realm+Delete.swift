@@ -14,7 +14,7 @@ extension Realm {
             throw RealmError(.invalidObject, "Only managed objects can be deleted; this \(type(of: object)) was never added to a realm.")
         }
         guard state.isManaged(by: self) else { throw Self.notInThisRealm(object) }
-        try deleteObject(state.table, state.key, in: write)
+        try store.deleteObject(state.table, state.key, in: write)
     }
 
     /// Deletes every object of `objects`, as `delete(_:)` does for one.
@@ -26,101 +26,6 @@ extension Realm {
     ///
     /// Throws `RealmError` (`.wrongState`) outside a write transaction.
     public func deleteAll() throws {
-        let write = try requireOpenWrite()
-        do {
-            // Object keys are never reused: each table's largest key is retired first.
-            for stored in currentFileSchema.classes.values {
-                if let table = self.storedTable(id: stored.id), let last = try lastObjectKey(table, in: write) {
-                    try keepKeyRetired(last, of: table, in: write, force: true)
-                }
-                if write.changes != nil {
-                    try write.reader.scan(Table.rowsTreeName(stored.id), from: []) { key, _ in
-                        write.changes?.deleted(ObjectKey.read(key), in: stored.id)
-                        return true
-                    }
-                }
-            }
-            for name in try write.transaction.treeNames() where name != FileSchema.treeName && name != WriteState.sequencesTree {
-                try write.transaction.removeAll(in: try write.reader.openTree(name))
-            }
-        } catch {
-            throw RealmError(error)
-        }
-        noteChange()
-    }
-
-    /// Deletes object `key` of `table`: links to it are removed, the embedded objects it owns
-    /// are deleted, and its row, index entries and backlinks go.
-    ///
-    /// The embedded objects wait in the transaction's worklist, which the outermost call works
-    /// through: deleting an object that owns a chain of embedded objects of any depth takes
-    /// the same stack as deleting one.
-    func deleteObject(_ table: Table, _ key: ObjectKey, in write: WriteState) throws(RealmError) {
-        write.pendingDeletes.append((table, key))
-        guard !write.isDeleting else { return }
-        write.isDeleting = true
-        defer {
-            write.isDeleting = false
-            write.pendingDeletes.removeAll(keepingCapacity: true)
-        }
-        while let next = write.pendingDeletes.popLast() {
-            try deleteOne(next.table, next.key, in: write)
-        }
-    }
-
-    /// Deletes object `key` of `table`; the embedded objects it owns are queued for
-    /// `deleteObject`.
-    private func deleteOne(_ table: Table, _ key: ObjectKey, in write: WriteState) throws(RealmError) {
-        do {
-            guard let row = try write.reader.withValue(table.rowsTree, key.bytes, { Array($0) }) else { return }
-            try removeIncomingLinks(to: table, key, in: write)
-            for field in table.collectionTrees.indices where table.collectionTrees[field] != nil {
-                try clearCollection(table, key, field, in: write)
-            }
-            for (field, property) in table.stored.properties.enumerated() {
-                let rowPayload = row.withUnsafeBytes { RowCodec.field($0, field).map(Array.init) }
-                let payload = fullPayload(rowPayload, table, key, field)
-                if payload != rowPayload { try write.reader.delete(table.blobsTree, Self.blobKey(key, field)) }
-                if let tree = table.fieldIndexTrees[field] {
-                    try write.reader.delete(tree, IndexKey.entry(indexValue(payload, property), key))
-                }
-                if property.isPrimary {
-                    try write.reader.delete(table.primaryKeyTree, IndexKey.encode(indexValue(payload, property)))
-                }
-                for link in links(in: payload, property) {
-                    try write.reader.delete(Backlinks.treeName(link.table), Backlinks.key(link.key, from: table.id, field: field, source: key))
-                    if let target = self.storedTable(id: link.table), target.info.isEmbedded {
-                        try deleteObject(target, link.key, in: write)
-                    }
-                }
-            }
-            try write.reader.delete(table.rowsTree, key.bytes)
-            write.changes?.deleted(key, in: table.id)
-            try keepKeyRetired(key, of: table, in: write)
-        } catch {
-            throw RealmError(wrapping: error)
-        }
-        noteChange()
-    }
-
-    /// Removes every link to object `key` of `table` from the objects that hold one: a link
-    /// field becomes nil, list and set elements go, map values become nil.
-    private func removeIncomingLinks(to table: Table, _ key: ObjectKey, in write: WriteState) throws(RealmError) {
-        let sources = try incomingLinks(to: table, key, in: write)
-        for source in sources {
-            guard let sourceTable = self.storedTable(id: source.table) else { continue }
-            let isTarget: (_StoredValue) -> Bool = { value in
-                if case .object(let object) = value, let state = object._state { return state.key == key && state.table.id == table.id }
-                return false
-            }
-            let current = readContent(sourceTable, source.key, source.field)
-            let content: FieldContent
-            switch current {
-            case .single: content = .single(.null)
-            case .elements(let elements): content = .elements(elements.filter { !isTarget($0) })
-            case .entries(let entries): content = .entries(entries.map { isTarget($0.value) ? ($0.key, .null) : $0 })
-            }
-            try setField(sourceTable, source.key, source.field, content, in: write)
-        }
+        try store.deleteAllObjects(in: try requireOpenWrite())
     }
 }

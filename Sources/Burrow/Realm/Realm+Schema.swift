@@ -7,14 +7,14 @@ extension Realm {
     /// Throws `.schemaMismatch` if the class cannot be stored as declared, differs from the
     /// class in the file, or is not one of the configuration's `objectTypes`.
     func table(for type: ObjectBase.Type, creating: Bool) throws(RealmError) -> Table? {
-        if let table = knownTable(type) { return table }
+        if let table = store.knownTable(type) { return table }
         let info = ClassInfo.of(type)
         if let problem = info.problem { throw problem }
         if let objectTypes = configuration.objectTypes, !objectTypes.contains(where: { $0 == type }) {
             throw RealmError(.schemaMismatch, "\(info.name) is not one of this realm's objectTypes; add \(type).self to Realm.Configuration.objectTypes.")
         }
         if let stored = currentFileSchema.classes[info.name] {
-            if let other = tablesById[stored.id]?.info.type, other != type { throw Self.sameStoredName(other, type, in: displayName) }
+            if let other = store.tablesById[stored.id]?.info.type, other != type { throw Self.sameStoredName(other, type, in: displayName) }
             if let mismatch = Table.mismatch(info, stored) {
                 let isPending = currentFileSchema.info.pendingClasses?.contains(info.name) == true
                 guard configuration.objectTypes == nil, configuration.schemaVersion > currentFileSchema.info.schemaVersion || isPending,
@@ -23,12 +23,12 @@ extension Realm {
                     throw RealmError(.schemaMismatch, "The class \(info.name) does not match its schema in \(displayName): \(mismatch). Raise Configuration.schemaVersion to migrate the file.")
                 }
                 try migrateOnFirstUse(info, from: stored)
-                guard let table = tables[ObjectIdentifier(type)] else {
+                guard let table = store.knownTable(type) else {
                     throw RealmError(.schemaMismatch, "The class \(info.name) could not be migrated in \(displayName).")
                 }
                 return table
             }
-            return register(Table(info: info, stored: stored))
+            return store.register(Table(info: info, stored: stored))
         }
         guard creating, let write else { return nil }
         let stored = Table.newStoredClass(for: info, id: currentFileSchema.info.nextClassId)
@@ -39,8 +39,8 @@ extension Realm {
         // then migrates from the version these objects were written at.
         if schema.classes.isEmpty { schema.info.schemaVersion = max(schema.info.schemaVersion, configuration.schemaVersion) }
         schema.classes[info.name] = stored
-        try storeSchema(schema, changing: [stored], in: write)
-        return register(Table(info: info, stored: stored))
+        try store.storeSchema(schema, changing: [stored], in: write)
+        return store.register(Table(info: info, stored: stored))
     }
 
     /// The table of `type`, created in the open write transaction if the file lacks it.
@@ -55,35 +55,6 @@ extension Realm {
     /// class per name (RealmSwift refuses such a schema too).
     static func sameStoredName(_ a: ObjectBase.Type, _ b: ObjectBase.Type, in displayName: String) -> RealmError {
         RealmError(.schemaMismatch, "\(String(reflecting: a)) and \(String(reflecting: b)) are both stored as '\(ClassInfo.storedName(of: a))' in \(displayName), and a realm keeps one class per name. Override class func _realmObjectName() in one of them to store it under another name.")
-    }
-
-    private func register(_ table: Table) -> Table {
-        tables[ObjectIdentifier(table.info.type)] = table
-        tablesById[table.id] = table
-        return table
-    }
-
-    /// Writes `schema` (with the entries of `changed` classes) into the open transaction.
-    func storeSchema(_ schema: FileSchema, changing changed: [StoredClass], in write: WriteState) throws(RealmError) {
-        do {
-            try write.reader.put(FileSchema.treeName, FileSchema.infoKey, FileSchema.encode(schema.info))
-            for stored in changed {
-                try write.reader.put(FileSchema.treeName, Array((FileSchema.classKeyPrefix + stored.name).utf8), FileSchema.encode(stored))
-            }
-        } catch {
-            throw RealmError(error)
-        }
-        setFileSchema(schema)
-        write.schemaChanged = true
-    }
-
-    func setFileSchema(_ schema: FileSchema) {
-        if schema.classes != currentFileSchema.classes {
-            tables = [:]
-            tablesById = [:]
-            dynamicTablesById = [:]
-        }
-        currentFileSchema = schema
     }
 
     /// At open: checks the configured classes against the file, creating missing classes and
@@ -153,7 +124,7 @@ extension Realm {
         // before this one's write begins.
         let decidedStamp: [UInt8]?
         do {
-            decidedStamp = try FileSchema.stamp(in: snapshotReader)
+            decidedStamp = try FileSchema.stamp(in: store.snapshotReader)
         } catch {
             throw RealmError(wrapping: error)
         }
@@ -179,7 +150,7 @@ extension Realm {
             let isNewFile = stamp == nil
             // What the migration block reads old values from: the version it starts from.
             let oldSchema = currentFileSchema
-            let before = snapshotReader
+            let before = store.snapshotReader
             var schema = currentFileSchema
             var changedClasses: [StoredClass] = []
             for info in missing where schema.classes[info.name] == nil {
@@ -199,7 +170,7 @@ extension Realm {
             var pending = Set(schema.info.pendingClasses ?? []).subtracting(known)
             if migratesWithoutTypes { pending.formUnion(Set(oldSchema.classes.keys).subtracting(known)) }
             schema.info.pendingClasses = pending.isEmpty ? nil : pending.sorted()
-            try storeSchema(schema, changing: changedClasses, in: write)
+            try store.storeSchema(schema, changing: changedClasses, in: write)
             var orphans: [EmbeddedOrphan] = []
             for (info, old, _) in changed {
                 orphans += try migrateRows(of: info, from: old)
@@ -219,7 +190,7 @@ extension Realm {
                 write.primaryKeysMayChange = false
             }
             // After the block, which may still read them as the old objects' values.
-            try deleteEmbeddedOrphans(orphans, in: write)
+            try store.deleteEmbeddedOrphans(orphans, in: write)
             try settleObjectsThatBecameEmbedded(changed.filter { $0.0.isEmbedded && !$0.1.isEmbedded }.map(\.0.name), in: write)
         }
         if decidedOnAnotherSchema { return try prepareClasses() }
@@ -246,8 +217,8 @@ extension Realm {
             schema.classes[info.name] = new
             let pending = (schema.info.pendingClasses ?? []).filter { $0 != info.name }
             schema.info.pendingClasses = pending.isEmpty ? nil : pending
-            try self.storeSchema(schema, changing: [new], in: write)
-            try self.deleteEmbeddedOrphans(try self.migrateRows(of: info, from: old), in: write)
+            try self.store.storeSchema(schema, changing: [new], in: write)
+            try self.store.deleteEmbeddedOrphans(try self.migrateRows(of: info, from: old), in: write)
             if info.isEmbedded, !old.isEmbedded { try self.settleObjectsThatBecameEmbedded([info.name], in: write) }
         }
         if write != nil {
@@ -259,127 +230,12 @@ extension Realm {
         _ = try table(for: info.type, creating: false)
     }
 
-    /// Rewrites every row of a migrated class into its new field layout (properties matched by
-    /// name; added properties get their defaults) and rebuilds its indexes. Returns the embedded
-    /// objects that the fields it drops owned, for `deleteEmbeddedOrphans`.
+    /// Rewrites every row of a migrated class into its new field layout (see
+    /// `ObjectStore.migrateRows(of:from:in:)`). Returns the embedded objects that the fields it
+    /// drops owned, for `deleteEmbeddedOrphans`.
     private func migrateRows(of info: ClassInfo, from old: StoredClass) throws(RealmError) -> [EmbeddedOrphan] {
         guard let table = try table(for: info.type, creating: false), let write else { return [] }
-        let oldTable = Table(info: info, stored: old)
-        write.keyCeilings[table.id] = nil
-        do {
-            var rows: [(ObjectKey, [UInt8])] = []
-            try write.reader.scan(oldTable.rowsTree, from: []) { key, row in
-                rows.append((ObjectKey.read(key), Array(row)))
-                return true
-            }
-            let orphans = try embeddedObjectsOfDroppedFields(from: old, to: table.stored, rows: rows, in: write)
-            // Collections and backlinks follow their fields' new positions; indexes are rebuilt.
-            try moveFieldTrees(from: old, to: table.stored, in: write)
-            try moveBacklinks(from: old, to: table.stored, in: write)
-            // Rows keep their keys, which need not be the ones their primary keys derive
-            // (the class may have had another primary key, or none): map those that differ.
-            try write.reader.dropTree(oldTable.primaryKeyTree)
-            // New position → the old field it keeps, if any.
-            let oldFieldOf = Dictionary(uniqueKeysWithValues: Self.keptFields(from: old, to: table.stored).map { ($1, $0) })
-            let keptOldFields = Set(oldFieldOf.values)
-            for (key, row) in rows {
-                // A dropped field's long value goes with it (before the kept fields' are stored).
-                for (oldField, property) in old.properties.enumerated() where !keptOldFields.contains(oldField) {
-                    let isExternal = row.withUnsafeBytes { RowCodec.field($0, oldField).map { ValueCodec.isExternal($0, as: property.type) } ?? false }
-                    if isExternal { try write.reader.delete(oldTable.blobsTree, Self.blobKey(key, oldField)) }
-                }
-                var payloads: [[UInt8]?] = []
-                for (field, property) in table.stored.properties.enumerated() {
-                    if let oldField = oldFieldOf[field] {
-                        let rowPayload = row.withUnsafeBytes { RowCodec.field($0, oldField).map(Array.init) }
-                        let payload = fullPayload(rowPayload, oldTable, key, oldField)
-                        if payload != rowPayload { try write.reader.delete(oldTable.blobsTree, Self.blobKey(key, oldField)) }
-                        payloads.append(payload)
-                    } else {
-                        var payload: [UInt8] = []
-                        ValueCodec.append(Self.defaultStored(for: property, info: info), as: property.type, to: &payload)
-                        payloads.append(payload.isEmpty ? nil : payload)
-                    }
-                }
-                var kept = payloads
-                for field in kept.indices where kept[field] != nil {
-                    kept[field] = try rowPayload(kept[field], table, key, field, replacing: nil, in: write)
-                }
-                try write.reader.put(table.rowsTree, key.bytes, RowCodec.assemble(kept))
-                func value(_ field: Int) -> _StoredValue {
-                    payloads[field].map { payload in
-                        payload.withUnsafeBytes { ValueCodec.decode($0, as: table.fieldTypes[field], linkTarget: 0) { _, _ in .null } }
-                    } ?? .null
-                }
-                for (property, tree) in table.indexTrees.enumerated() {
-                    guard let tree, let field = table.fieldOf[property] else { continue }
-                    try write.reader.put(tree, IndexKey.entry(value(field), key), [])
-                }
-                if let field = table.primaryKeyField {
-                    let value = value(field)
-                    if ObjectKey(derivedFrom: value) != key {
-                        try write.reader.put(table.primaryKeyTree, IndexKey.encode(value), key.bytes)
-                    }
-                }
-            }
-            return orphans
-        } catch {
-            throw RealmError(error)
-        }
-    }
-
-    /// Removes the class stored as `name` from the file with all its objects and trees: for a
-    /// class no Swift class declares any more (`Migration.deleteData(forType:)`).
-    func dropStoredClass(named name: String) throws(RealmError) {
-        let write = try requireOpenWrite()
-        guard let stored = currentFileSchema.classes[name] else { return }
-        // A class another stored class links to stays, as realm-core keeps a table that link
-        // columns point to: its links would point nowhere.
-        let linking = currentFileSchema.classes.values.filter { $0.name != name }.flatMap { other in
-            other.properties.filter { $0.objectClassName == name }.map { "\(other.name).\($0.name)" }
-        }
-        guard linking.isEmpty else {
-            throw RealmError(.invalidArgument, "deleteData(forType: \"\(name)\") cannot remove \(name) from the file: \(linking.sorted().joined(separator: ", ")) still link to it. Remove those properties from their classes in this release, or keep \(name) declared.")
-        }
-        // Its objects go as any delete takes them: links to them from AnyRealmValue properties
-        // become nil, and its own links leave their targets' backlinks.
-        if let table = dynamicTable(named: name) {
-            do {
-                for key in try objectKeys(table) { try deleteObject(table, key, in: write) }
-            } catch {
-                throw RealmError(wrapping: error)
-            }
-        }
-        do {
-            for tree in try write.reader.transaction.treeNames() {
-                let parts = tree.split(separator: "/")
-                if parts.count >= 2, Table.treeFamilies.contains(String(parts[0])), parts[1] == "\(stored.id)" { try write.reader.dropTree(tree) }
-            }
-            try write.reader.delete(FileSchema.treeName, Array((FileSchema.classKeyPrefix + name).utf8))
-        } catch {
-            throw RealmError(error)
-        }
-        var schema = currentFileSchema
-        schema.classes[name] = nil
-        try storeSchema(schema, changing: [], in: write)
-    }
-
-    /// The value a property added by a migration starts with.
-    static func defaultStored(for property: StoredProperty, info: ClassInfo) -> _StoredValue {
-        guard property.collection == .single, !property.isOptional, info.propertyIndex[property.name] != nil else { return .null }
-        switch property.type {
-        case .bool: return .bool(false)
-        case .int: return .int(0)
-        case .float: return .float(0)
-        case .double: return .double(0)
-        case .string: return .string("")
-        case .data: return .data(.init())
-        case .date: return .date(.init(timeIntervalSince1970: 0))
-        case .objectId: return .objectId(.generate())
-        case .uuid: return .uuid(.init())
-        case .decimal128: return .decimal128(.init())
-        case .object, .any, .linkingObjects: return .null
-        }
+        return try store.migrateRows(of: table, from: old, in: write)
     }
 
     /// Removes every class and object from the file (for `deleteRealmIfMigrationNeeded`).
@@ -391,7 +247,7 @@ extension Realm {
             } catch {
                 throw RealmError(wrapping: error)
             }
-            setFileSchema(.empty)
+            store.setFileSchema(.empty)
             write.schemaChanged = true
         }
     }

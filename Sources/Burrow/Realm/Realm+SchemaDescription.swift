@@ -5,7 +5,7 @@ extension Realm {
     /// `computedProperties`; another class in the file by what the file stores for it.
     /// Must be read in the realm's isolation domain.
     public var schema: Schema {
-        let used = (configuration.objectTypes ?? []) + tables.values.map(\.info.type)
+        let used = (configuration.objectTypes ?? []) + store.tables.values.map(\.info.type)
         var byName: [String: ObjectSchema] = [:]
         for type in used {
             let info = ClassInfo.of(type)

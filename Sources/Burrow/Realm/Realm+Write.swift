@@ -124,7 +124,7 @@ extension Realm {
         self.write = nil
         for (object, info) in write.addedHolders { info.dropUnmanagedValues(of: object) }
         let base = write.silenced.isEmpty ? nil : FrozenVersion(
-            configuration: configuration, reader: snapshotReader, schema: currentFileSchema, knownTypes: knownTypes)
+            configuration: configuration, reader: store.snapshotReader, schema: currentFileSchema, knownTypes: knownTypes)
         try moveToLatest(ownCommit: write.schemaChanged ? nil : receipt.version)
         post(write, version: receipt.version, before: base)
         if receipt.version > write.transaction.baseVersion { logCommit(version: receipt.version) }
@@ -137,8 +137,8 @@ extension Realm {
         guard version > write.transaction.baseVersion, let hub = ChangeHub.hub(for: storage) else { return }
         var changes = write.changes ?? .unknown
         if write.schemaChanged { changes.noteSchemaChange() }
-        let after = snapshotReader.snapshot.version == version
-            ? FrozenVersion(configuration: configuration, reader: snapshotReader, schema: currentFileSchema, knownTypes: knownTypes) : nil
+        let after = store.snapshotReader.snapshot.version == version
+            ? FrozenVersion(configuration: configuration, reader: store.snapshotReader, schema: currentFileSchema, knownTypes: knownTypes) : nil
         hub.post(version: version, ChangeHub.Record(changes: changes, silenced: write.silenced, before: before, after: after))
     }
 
@@ -176,7 +176,7 @@ extension Realm {
     private func begin(_ transaction: WriteTransaction) throws(RealmError) {
         // Under the write lock the newest version is the transaction's base: the realm moves
         // to it, so the transaction sees every committed change.
-        if transaction.baseVersion != snapshotReader.snapshot.version {
+        if transaction.baseVersion != store.snapshotReader.snapshot.version {
             do {
                 try moveToLatest()
             } catch {
@@ -187,7 +187,7 @@ extension Realm {
         let state = WriteState(transaction)
         if ChangeHub.hub(for: storage) != nil { state.changes = ChangeSet() }
         write = state
-        noteChange()
+        store.noteChange()
     }
 
     private func finishWrite<Result>(_ block: () throws -> Result) throws -> Result {
@@ -239,69 +239,15 @@ extension Realm {
             object._state = nil
         }
         if write.schemaChanged {
-            schemaLoaded = false
+            store.schemaLoaded = false
             do {
-                try loadSchemaIfChanged()
+                try store.loadSchemaIfChanged()
             } catch {
                 // The version read before the write, whose schema was read then: only damage
                 // met now fails this.
-                fail(error)
+                store.fail(error)
             }
         }
-        noteChange()
-    }
-
-    static func sequenceKey(_ tableId: UInt32) -> [UInt8] {
-        withUnsafeBytes(of: tableId.bigEndian) { Array($0) }
-    }
-
-    /// A new object key for `table`: one more than any it ever handed out. That is one more than
-    /// the largest key in the table, or, if the object with the largest key ever handed out was
-    /// deleted, the floor `deleteObject` stored for it then. So an insertion writes no counter.
-    func newObjectKey(_ table: Table, in write: WriteState) throws(RealmError) -> ObjectKey {
-        if let next = write.nextKeys[table.id] {
-            write.nextKeys[table.id] = next + 1
-            return ObjectKey(next)
-        }
-        do {
-            let floor = try write.reader.withValue(WriteState.sequencesTree, Self.sequenceKey(table.id)) { ObjectKey.read($0).rawValue } ?? 1
-            let next = max(floor, (try lastObjectKey(table, in: write)?.rawValue ?? 0) + 1)
-            write.nextKeys[table.id] = next + 1
-            return ObjectKey(next)
-        } catch {
-            throw RealmError(error)
-        }
-    }
-
-    /// The first key after `derived` (in probing order) that no object of `table` has: the key
-    /// of a new object whose derived key another object holds.
-    func freeKey(after derived: ObjectKey, in table: Table, _ write: WriteState) throws(RealmError) -> ObjectKey {
-        var candidate = derived.nextProbe
-        do {
-            while try write.reader.contains(table.rowsTree, candidate.bytes) { candidate = candidate.nextProbe }
-        } catch {
-            throw RealmError(error)
-        }
-        return candidate
-    }
-
-    /// The largest object key in `table`, if it has objects.
-    func lastObjectKey(_ table: Table, in write: WriteState) throws(StorageError) -> ObjectKey? {
-        let count = try write.reader.count(table.rowsTree)
-        guard count > 0 else { return nil }
-        return try write.reader.entry(table.rowsTree, at: count - 1) { key, _ in ObjectKey.read(key) }
-    }
-
-    /// Called after object `key` was deleted: if it had the largest key (or `force`), stores a
-    /// floor so that the key is never handed out again.
-    func keepKeyRetired(_ key: ObjectKey, of table: Table, in write: WriteState, force: Bool = false) throws(StorageError) {
-        // A class with a primary key derives its keys from it: an object made again with the
-        // primary key of a deleted one gets the same key, as a lookup by primary key would find.
-        guard !table.hasPrimaryKey else { return }
-        if !force, let largest = try lastObjectKey(table, in: write), largest > key { return }
-        let floor = try write.reader.withValue(WriteState.sequencesTree, Self.sequenceKey(table.id)) { ObjectKey.read($0).rawValue } ?? 1
-        if key.rawValue + 1 > floor {
-            try write.reader.put(WriteState.sequencesTree, Self.sequenceKey(table.id), ObjectKey(key.rawValue + 1).bytes)
-        }
+        store.noteChange()
     }
 }

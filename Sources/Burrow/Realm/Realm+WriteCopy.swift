@@ -17,7 +17,7 @@ extension Realm {
             throw RealmError(.fileAccess, "Cannot write a copy to \(fileURL.path): the file exists already.", fileURL: fileURL, errno: EEXIST)
         }
         do {
-            try snapshotReader.snapshot.copy(toPath: fileURL.path)
+            try store.snapshotReader.snapshot.copy(toPath: fileURL.path)
         } catch {
             try? FileManager.default.removeItem(at: fileURL)
             throw RealmError(error)

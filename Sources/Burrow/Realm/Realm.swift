@@ -13,38 +13,23 @@ import Foundation
 /// under it. Writes happen in write transactions (`write`, `asyncWrite`, `beginWrite`), one at
 /// a time per file in the whole process.
 public final class Realm {
-    // Exclusivity: the realm's hot state (the write transaction, the caches of tables and rows
-    // trees, the change stamp) is `@exclusivity(unchecked)`, so that reading objects pays no
-    // runtime access tracking. A realm is confined to one isolation domain (it is not
-    // `Sendable`), and each access to these properties is a single read or store that calls no
-    // code touching the same property.
-
     /// The configuration the realm was opened with.
     public let configuration: Configuration
     let storage: Storage
     /// Set for a frozen realm: the one version it reads forever.
     let frozenVersion: FrozenVersion?
-    /// The version read outside write transactions.
-    private(set) var snapshotReader: SnapshotReader {
-        didSet {
-            rowsTrees = TableIDMap()
-            lastRowsTree = nil
-        }
-    }
-    /// The rows trees of `snapshotReader` looked up so far (table id → tree, nil if the version
-    /// has none): reading an object's row outside a write skips the reader's locked cache of
-    /// trees by name, which frozen values share across threads.
-    @exclusivity(unchecked) private var rowsTrees = TableIDMap<Tree?>()
-    /// The rows tree read last, with its table's id: reading objects of one class one after
-    /// another skips even the search of `rowsTrees`.
-    @exclusivity(unchecked) private var lastRowsTree: (tableID: UInt32, tree: Tree)?
-    /// The open write transaction, if any.
-    @exclusivity(unchecked) var write: WriteState? {
-        didSet {
-            if let oldValue, oldValue !== write { WriteOwners.ended(oldValue, on: storage) }
-            if let write, write !== oldValue { WriteOwners.began(write, on: storage) }
-            if keepsItselfWhileWriting { heldWhileWriting = write == nil ? nil : self }
-            if write == nil, oldValue != nil, let writeEndWaiters {
+    /// The objects of the file as this realm reads and writes them (see `ObjectStore`).
+    let store: ObjectStore
+    /// The open write transaction, if any; beginning and ending one is the realm's to do.
+    var write: WriteState? {
+        @inline(__always) get { store.write }
+        set {
+            let oldValue = store.write
+            store.write = newValue
+            if let oldValue, oldValue !== newValue { WriteOwners.ended(oldValue, on: storage) }
+            if let newValue, newValue !== oldValue { WriteOwners.began(newValue, on: storage) }
+            if keepsItselfWhileWriting { heldWhileWriting = newValue == nil ? nil : self }
+            if newValue == nil, oldValue != nil, let writeEndWaiters {
                 self.writeEndWaiters = nil
                 writeEndWaiters.resumeAll()
             }
@@ -52,23 +37,13 @@ public final class Realm {
     }
     /// The tasks waiting for the open write transaction to end (`writeEnd()`), if any.
     var writeEndWaiters: WriteEndWaiters?
-    var currentFileSchema: FileSchema
-    /// The `info` entry of the schema tree the schema was loaded from, to notice changes cheaply.
-    private var schemaStamp: [UInt8]?
-    var schemaLoaded = false
-    @exclusivity(unchecked) var tables: [ObjectIdentifier: Table] = [:] {
-        didSet { lastTable = nil }
-    }
-    /// The table `knownTable(_:)` found last: code reads one class many times in a row, and this
-    /// spares hashing the type for each read.
-    @exclusivity(unchecked) private var lastTable: (type: ObjectIdentifier, table: Table)?
-    @exclusivity(unchecked) var tablesById: [UInt32: Table] = [:]
-    /// The dynamic tables made so far (`dynamicTable(id:)`), by class id; emptied with `tables`
-    /// when the stored classes change.
-    var dynamicTablesById: [UInt32: Table] = [:]
+    /// The schema stored in the version read.
+    var currentFileSchema: FileSchema { store.currentFileSchema }
     /// Changes whenever what this realm reads may have changed (a new version, or a change made
     /// in the open write transaction). Live `Results` re-evaluate when it moves.
-    @exclusivity(unchecked) private(set) var changeStamp: UInt64 = 0
+    var changeStamp: UInt64 {
+        @inline(__always) get { store.changeStamp }
+    }
     private(set) var isOpen = true
     /// Its entry in `RealmCache`, if it is a domain's realm.
     var cacheKey: RealmCache.Key?
@@ -95,14 +70,16 @@ public final class Realm {
         self.storage = storage
         frozenVersion = nil
         do {
-            snapshotReader = SnapshotReader(try storage.snapshot())
+            store = ObjectStore(
+                storage: storage, snapshotReader: SnapshotReader(try storage.snapshot()), schema: nil,
+                displayName: configuration.displayName)
         } catch {
             throw RealmError(error)
         }
-        currentFileSchema = .empty
+        store.owner = self
         try SchemaVersionsInUse.enter(storage, configuration.schemaVersion, displayName: configuration.displayName)
         usesSchemaVersion = true
-        try loadSchemaIfChanged()
+        try store.loadSchemaIfChanged()
         try prepareSchema()
     }
 
@@ -111,8 +88,10 @@ public final class Realm {
         configuration = version.configuration
         storage = version.snapshotReader.snapshot.storage
         frozenVersion = version
-        snapshotReader = version.snapshotReader
-        currentFileSchema = version.currentFileSchema
+        store = ObjectStore(
+            storage: storage, snapshotReader: version.snapshotReader, schema: version.currentFileSchema,
+            displayName: version.configuration.displayName)
+        store.owner = self
     }
 
     deinit {
@@ -162,7 +141,7 @@ public final class Realm {
     public var isInWriteTransaction: Bool { write != nil }
 
     /// The version this realm reads (in a write transaction, the version the write started from).
-    public var version: UInt64 { write?.transaction.baseVersion ?? snapshotReader.snapshot.version }
+    public var version: UInt64 { write?.transaction.baseVersion ?? store.snapshotReader.snapshot.version }
 
     /// How many versions of the file are pinned right now, in the whole process: each live
     /// realm's version, each frozen value's. Versions stay pinned while anything reads them,
@@ -176,53 +155,13 @@ public final class Realm {
     /// (see "Read errors" in Architecture.md).
     public var isEmpty: Bool {
         do {
-            for stored in currentFileSchema.classes.values where try reader.count(Table.rowsTreeName(stored.id)) > 0 {
+            for stored in currentFileSchema.classes.values where try store.reader.count(Table.rowsTreeName(stored.id)) > 0 {
                 return false
             }
             return true
         } catch {
-            fail(error)
+            store.fail(error)
         }
-    }
-
-    /// The trees this realm reads now: the write transaction's while one is open.
-    var reader: any TreeReader { write?.reader ?? snapshotReader }
-
-    func withRowBytes<R>(_ table: Table, _ key: ObjectKey, _ body: (UnsafeRawBufferPointer) -> R) throws(StorageError) -> R? {
-        if let write { return try withRowBytes(table, key, in: write.reader, body) }
-        let tree: Tree
-        if let last = lastRowsTree, last.tableID == table.id {
-            tree = last.tree
-        } else {
-            guard let found = try snapshotRowsTree(table) else { return nil }
-            lastRowsTree = (table.id, found)
-            tree = found
-        }
-        do {
-            return try withUnsafeBytes(of: key.rawValue.bigEndian) { k in try tree.withValue(forKey: k, body) }
-        } catch let error as StorageError {
-            throw error
-        } catch {
-            preconditionFailure("unreachable: the body does not throw")
-        }
-    }
-
-    /// The rows tree of `table` in `snapshotReader`'s version, nil if the version has none.
-    private func snapshotRowsTree(_ table: Table) throws(StorageError) -> Tree? {
-        if let known = rowsTrees[table.id] { return known }
-        let tree = try snapshotReader.tree(table.rowsTree)
-        rowsTrees[table.id] = .some(tree)
-        return tree
-    }
-
-    /// The table of `type`, if this realm has made one.
-    @inline(__always)
-    func knownTable(_ type: ObjectBase.Type) -> Table? {
-        let id = ObjectIdentifier(type)
-        if let lastTable, lastTable.type == id { return lastTable.table }
-        guard let table = tables[id] else { return nil }
-        lastTable = (id, table)
-        return table
     }
 
     /// Moves the realm to the newest version of the file, if it is not on it. Returns whether
@@ -236,7 +175,7 @@ public final class Realm {
         do {
             return try refreshIfUsable()
         } catch {
-            fail(error)
+            store.fail(error)
         }
     }
 
@@ -251,7 +190,7 @@ public final class Realm {
     /// `refresh()`, throwing where it would trap.
     @discardableResult
     func refreshIfUsable() throws(RealmError) -> Bool {
-        guard write == nil, frozenVersion == nil, isOpen, storage.version != snapshotReader.snapshot.version else { return false }
+        guard write == nil, frozenVersion == nil, isOpen, storage.version != store.snapshotReader.snapshot.version else { return false }
         do {
             try moveToLatest()
             return true
@@ -261,22 +200,11 @@ public final class Realm {
         }
     }
 
-    /// Reads the newest version from now on.
     /// Moves the realm to the newest version of the file. `ownCommit` is the version this
-    /// realm's commit just made without changing the schema: if it is still the newest, the
-    /// schema loaded is that version's, and is not read again.
+    /// realm's commit just made without changing the schema (see `ObjectStore.readNewestVersion`).
     func moveToLatest(ownCommit: UInt64? = nil) throws(RealmError) {
-        do {
-            snapshotReader = SnapshotReader(try storage.snapshot())
-        } catch {
-            throw RealmError(error)
-        }
-        changeStamp &+= 1
-        if schemaLoaded, let ownCommit, snapshotReader.snapshot.version == ownCommit { return }
-        try loadSchemaIfChanged()
+        try store.readNewestVersion(ownCommit: ownCommit)
     }
-
-    func noteChange() { changeStamp &+= 1 }
 
     /// Lets go of the version the realm reads, as RealmSwift's `invalidate()`: every object this
     /// realm handed out so far becomes invalidated (`isInvalidated` is true, and reading or
@@ -289,7 +217,7 @@ public final class Realm {
     public func invalidate() {
         guard frozenVersion == nil else { return }
         if write != nil { rollBack() }
-        changeStamp = (invalidations &+ 1) << Self.invalidationShift
+        store.changeStamp = (invalidations &+ 1) << Self.invalidationShift
         // Reading the newest version lets go of the old one; a failure here leaves the realm
         // where it was, as a failed refresh would.
         _ = try? refreshIfUsable()
@@ -308,50 +236,18 @@ public final class Realm {
     var invalidations: UInt64 { changeStamp >> Self.invalidationShift }
     static let invalidationShift: UInt64 = 48
 
-    // MARK: Schema
-
-    /// Reloads the stored schema if the version being read changed it.
-    func loadSchemaIfChanged() throws(RealmError) {
-        let stamp: [UInt8]?
-        do {
-            stamp = try FileSchema.stamp(in: reader)
-        } catch {
-            throw RealmError(error)
-        }
-        if schemaLoaded, stamp == schemaStamp { return }
-        let schema = try FileSchema.load(from: reader, stamp: stamp, path: displayName)
-        schemaStamp = stamp
-        schemaLoaded = true
-        if schema != currentFileSchema {
-            currentFileSchema = schema
-            tables = [:]
-            tablesById = [:]
-            dynamicTablesById = [:]
-        }
-    }
-
     public var displayName: String { configuration.displayName }
 }
 
-extension Realm: ReadContext {
-    var objectSource: ObjectSource {
-        if let frozenVersion { return .frozen(frozenVersion) }
-        return .live(self)
-    }
-
-    func table(id: UInt32) -> Table? {
-        if let table = tablesById[id] { return table }
+extension Realm {
+    /// The table of the class stored with `id`, if the realm knows its Swift class: one of the
+    /// configuration's `objectTypes`, of the classes it has tables for and their links, or of
+    /// the program's classes stored under that name.
+    func typedTable(id: UInt32) -> Table? {
         guard let stored = currentFileSchema.classes.values.first(where: { $0.id == id }),
             let type = Self.swiftClass(named: stored.name, among: knownTypes)
         else { return nil }
         return usableTable(for: type)
-    }
-
-    func dynamicTable(id: UInt32) -> Table? {
-        if let table = dynamicTablesById[id] { return table }
-        let table = makeDynamicTable(id: id)
-        dynamicTablesById[id] = table
-        return table
     }
 
     /// The table of `type`, for callers that cannot throw: nil if the file has no such class,
@@ -364,7 +260,7 @@ extension Realm: ReadContext {
         } catch where error.code == .schemaMismatch {
             return nil
         } catch {
-            fail(error)
+            store.fail(error)
         }
     }
 
@@ -372,7 +268,7 @@ extension Realm: ReadContext {
     /// their links. A stored class name is matched among these before any other class of the
     /// process that is stored under the same name.
     var knownTypes: [ObjectBase.Type] {
-        (configuration.objectTypes ?? []) + tables.values.flatMap { [$0.info.type] + $0.info.linkedTypes.compactMap { $0 } }
+        (configuration.objectTypes ?? []) + store.typesWithTables
     }
 
     static func swiftClass(named name: String, among types: [ObjectBase.Type]) -> ObjectBase.Type? {

@@ -123,11 +123,11 @@ extension Realm {
     func liveObject(of type: ObjectBase.Type, frozenAt version: FrozenVersion, tableId: UInt32, key: ObjectKey) -> ObjectBase? {
         // Only a frozen value of this realm's own file (or in-memory realm) has a live object here.
         guard version.snapshotReader.snapshot.storage === storage else { return nil }
-        let table = type == DynamicObject.self ? dynamicTable(id: tableId) : usableTable(for: type)
-        guard let table, table.id == tableId, rowExists(table, key) else {
+        let table = type == DynamicObject.self ? store.dynamicTable(id: tableId) : usableTable(for: type)
+        guard let table, table.id == tableId, store.rowExists(table, key) else {
             return nil
         }
-        return object(table, key)
+        return store.object(table, key)
     }
 
     /// A frozen realm: this realm's current version, forever. Throws inside a write transaction.

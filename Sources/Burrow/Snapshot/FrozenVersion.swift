@@ -28,7 +28,7 @@ final class FrozenVersion: ReadContext, Sendable {
         if let frozen = realm.frozenVersion {
             self.init(configuration: frozen.configuration, reader: frozen.snapshotReader, schema: frozen.currentFileSchema, knownTypes: frozen.knownTypes)
         } else {
-            self.init(configuration: realm.configuration, reader: realm.snapshotReader, schema: realm.currentFileSchema, knownTypes: realm.knownTypes)
+            self.init(configuration: realm.configuration, reader: realm.store.snapshotReader, schema: realm.currentFileSchema, knownTypes: realm.knownTypes)
         }
     }
 

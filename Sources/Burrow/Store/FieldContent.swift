@@ -16,7 +16,7 @@ enum FieldContent {
         var elements: [_StoredValue] = []
         var entries: [(key: String, value: _StoredValue)] = []
         let isMap = property.collection == .map
-        try Realm.forEachStoredElement(of: key, in: tree, of: reader, property) { mapKey, element in
+        try ObjectStore.forEachStoredElement(of: key, in: tree, of: reader, property) { mapKey, element in
             let value = ValueCodec.decode(element, as: property.type, linkTarget: target, resolve: resolve)
             if isMap { entries.append((mapKey ?? "", value)) } else { elements.append(value) }
         }

@@ -1,7 +1,8 @@
 import BurrowStorage
 
-/// A version of the file that objects can be read from: a live realm (at its current version),
-/// or a frozen version. Reading rows, fields and links is written once, here, for both.
+/// A version of the file that objects can be read from: a live realm's `ObjectStore` (at the
+/// realm's current version), or a frozen version. Reading rows, fields and links is written
+/// once, here, for both.
 protocol ReadContext: AnyObject {
     /// The trees of the version being read.
     var reader: any TreeReader { get }
@@ -306,7 +307,7 @@ extension ReadContext {
     func setContains(_ table: Table, _ key: ObjectKey, _ field: Int, _ element: _StoredValue) -> Bool {
         guard let tree = table.collectionTrees[field] else { return false }
         do {
-            return try reader.contains(tree, Realm.collectionEntryKey(key, setElement: element))
+            return try reader.contains(tree, ObjectStore.collectionEntryKey(key, setElement: element))
         } catch {
             fail(error)
         }
@@ -319,7 +320,7 @@ extension ReadContext {
         let target = linkTarget(table, field)
         let dynamic = table.info.isDynamic
         do {
-            let entry = try reader.withValue(tree, Realm.collectionEntryKey(key, mapKey: mapKey)) { value in
+            let entry = try reader.withValue(tree, ObjectStore.collectionEntryKey(key, mapKey: mapKey)) { value in
                 CollectionEntry.mapElement(value, of: property).map {
                     ValueCodec.decode($0, as: property.type, linkTarget: target) { id, key in
                         self.linkedObject(id, key, dynamic: dynamic, anyValue: property.type == .any)

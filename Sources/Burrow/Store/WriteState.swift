@@ -10,7 +10,7 @@ final class WriteState {
     let transaction: WriteTransaction
     let reader: TransactionReader
     /// The next object key of each table that inserted objects in this transaction (table id →
-    /// key). Not stored: see `Realm.newObjectKey`.
+    /// key). Not stored: see `ObjectStore.newObjectKey`.
     @exclusivity(unchecked) var nextKeys = TableIDMap<UInt64>()
     /// For tables with a primary key that inserted objects in this transaction: a key no object
     /// of the table exceeds (table id → key; nil while the table is empty). A derived key above
@@ -61,7 +61,7 @@ final class WriteState {
     /// Whether a call is working through `pendingLinks`; a nested call only appends to it.
     @exclusivity(unchecked) var isSettingLinks = false
     /// Objects to delete (an object and the embedded objects it owns), and whether a call is
-    /// working through them (see `Realm.deleteObject`).
+    /// working through them (see `ObjectStore.deleteObject`).
     @exclusivity(unchecked) var pendingDeletes: [(table: Table, key: ObjectKey)] = []
     @exclusivity(unchecked) var isDeleting = false
     /// What the transaction changed, recorded while some change stream observes the file.

@@ -134,7 +134,7 @@ extension ObjectVerification {
                 }
                 let value: _StoredValue?
                 if let payload, ValueCodec.isExternal(payload, as: property.type) {
-                    let blobKey = Realm.blobKey(ObjectKey(key), field)
+                    let blobKey = ObjectStore.blobKey(ObjectKey(key), field)
                     expected.blobs.insert(blobKey)
                     let blobValue: _StoredValue??
                     do throws(StorageError) {

@@ -13,12 +13,12 @@ final class Attachment: Object {
 @Suite struct LongValueTests {
     private func rowSize(_ realm: Realm, _ object: ObjectBase) throws -> Int {
         let state = try #require(object._state)
-        return try #require(try realm.reader.withValue(state.table.rowsTree, state.key.bytes) { $0.count })
+        return try #require(try realm.store.reader.withValue(state.table.rowsTree, state.key.bytes) { $0.count })
     }
 
     private func blobCount(_ realm: Realm) throws -> Int {
         let table = try #require(try realm.table(for: Attachment.self, creating: false))
-        return try realm.reader.count(table.blobsTree)
+        return try realm.store.reader.count(table.blobsTree)
     }
 
     @Test func testLongValuesLeaveTheRowSmallAndReadBackWhole() throws {

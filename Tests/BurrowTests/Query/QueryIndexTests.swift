@@ -42,7 +42,7 @@ import Testing
     private func check(_ realm: Realm, _ note: String) throws {
         let table = try #require(try realm.table(for: QItem.self, creating: false))
         let info = ClassInfo.of(QItem.self)
-        let executor = QueryExecutor(context: realm)
+        let executor = QueryExecutor(context: realm.store)
         for (query, args) in Self.queries() {
             let predicate = try QueryParser.parse(query, arguments: args, for: info).predicate
             // The primary key answers == and IN; its ranges scan.
@@ -53,7 +53,7 @@ import Testing
             #expect(viaIndex == viaScan, "\(query) \(args) \(note) (seed \(seed))")
             // `first` of results not evaluated yet probes the index where it answers exactly;
             // probe or not, it is the scan's first object.
-            if let probed = try QueryExecutor.firstByProbe(predicate, table, in: realm) {
+            if let probed = try QueryExecutor.firstByProbe(predicate, table, in: realm.store) {
                 #expect(probed == viaScan.first, "\(query) \(args) probed \(note) (seed \(seed))")
             }
             let first = try realm.objects(QItem.self).filter(query, arguments: args).first
@@ -72,7 +72,7 @@ import Testing
         let (items, _) = try QData.populate(realm, count: 3000, seed: seed)
         let table = try #require(try realm.table(for: QItem.self, creating: false))
         let info = ClassInfo.of(QItem.self)
-        let executor = QueryExecutor(context: realm)
+        let executor = QueryExecutor(context: realm.store)
         // (query, whether the index is worth reading: few objects match)
         let cases: [(String, Bool)] = [
             ("rank > -10", false), ("rank >= 0 AND flag == true", false), ("name BEGINSWITH ''", false),
@@ -102,10 +102,10 @@ import Testing
         ]
         for (query, args, probes) in cases {
             let predicate = try QueryParser.parse(query, arguments: args, for: info).predicate
-            let probed = try QueryExecutor.firstByProbe(predicate, table, in: realm)
+            let probed = try QueryExecutor.firstByProbe(predicate, table, in: realm.store)
             #expect((probed != nil) == probes, "\(query) (seed \(seed))")
             let all = try realm.objects(QItem.self).filter(query, arguments: args)
-            let expected = try QueryExecutor(context: realm).filterTable(predicate, table, useIndexes: false).keys.first
+            let expected = try QueryExecutor(context: realm.store).filterTable(predicate, table, useIndexes: false).keys.first
             #expect(try realm.objects(QItem.self).filter(query, arguments: args).first?._state?.key == expected, "\(query) (seed \(seed))")
             // Evaluated results answer from their keys.
             _ = all.count

@@ -64,7 +64,7 @@ struct DamagedRowsFile: Sendable {
                 let field = try #require(table.fieldOf[property])
                 treeName = try #require(table.collectionTrees[field])
             }
-            let snapshot = realm.snapshotReader.snapshot
+            let snapshot = realm.store.snapshotReader.snapshot
             let tree = try #require(try snapshot.tree(named: treeName))
             var number = tree.state.root
             var p = try snapshot.page(number)
@@ -153,7 +153,7 @@ struct DamagedRowsFile: Sendable {
         }
         // An object whose row is on the damaged page (made without reading it).
         let table = try #require(try realm.table(for: REDog.self, creating: false))
-        let dog = try #require(realm.object(table, ObjectKey(file.damagedKey)) as? REDog)
+        let dog = try #require(realm.store.object(table, ObjectKey(file.damagedKey)) as? REDog)
         #expect { try dog.freeze() } throws: { error in
             (error as? RealmError).map(file.isReport) ?? false
         }

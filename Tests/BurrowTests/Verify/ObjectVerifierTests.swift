@@ -301,7 +301,7 @@ private func expectFinding(
         try damage(realm) { transaction in
             var blob: [UInt8] = []
             ValueCodec.append(.string(String(repeating: "x", count: 2000)), as: .string, to: &blob)
-            _ = try transaction.put(Realm.blobKey(key(object), field(object, "longText")), blob, in: try transaction.openTree(named: object._state!.table.blobsTree))
+            _ = try transaction.put(ObjectStore.blobKey(key(object), field(object, "longText")), blob, in: try transaction.openTree(named: object._state!.table.blobsTree))
         }
         expectFinding(try verifyObjects(realm), "OVEverything", key: key(object), property: "longText", "the object's row does not refer to it")
     }
@@ -416,7 +416,7 @@ private func expectFinding(
         let object = realm.object(ofType: OVEverything.self, forPrimaryKey: 5)!
         try damage(realm) { transaction in
             let tree = try collectionTree(of: object, "ints", in: transaction)
-            _ = try transaction.put(Realm.listEntryKey(ObjectKey(99), Realm.listFirstPosition), [1, 0, 0, 0, 0, 0, 0, 0], in: tree)
+            _ = try transaction.put(ObjectStore.listEntryKey(ObjectKey(99), ObjectStore.listFirstPosition), [1, 0, 0, 0, 0, 0, 0, 0], in: tree)
         }
         expectFinding(try verifyObjects(realm), "OVEverything", key: ObjectKey(99), property: "ints", "of an object that does not exist")
     }
@@ -426,7 +426,7 @@ private func expectFinding(
         let object = realm.object(ofType: OVEverything.self, forPrimaryKey: 5)!
         try damage(realm) { transaction in
             let tree = try collectionTree(of: object, "tags", in: transaction)
-            let entry = Realm.collectionEntryKey(key(object), setElement: .string("x"))
+            let entry = ObjectStore.collectionEntryKey(key(object), setElement: .string("x"))
             var payload: [UInt8] = []
             ValueCodec.append(.string("not x"), as: .string, to: &payload)
             _ = try transaction.put(entry, payload, in: tree)
@@ -443,7 +443,7 @@ private func expectFinding(
             ValueCodec.appendLE(UInt32(5), to: &entry)
             entry.append(contentsOf: "other".utf8)
             ValueCodec.appendLE(UInt64(1), to: &entry)
-            _ = try transaction.put(Realm.collectionEntryKey(key(object), mapKey: "a"), entry, in: tree)
+            _ = try transaction.put(ObjectStore.collectionEntryKey(key(object), mapKey: "a"), entry, in: tree)
         }
         expectFinding(try verifyObjects(realm), "OVEverything", key: key(object), property: "scores", "map key \"other\" under an entry key")
     }
@@ -473,7 +473,7 @@ private func expectFinding(
         let object = realm.object(ofType: OVEverything.self, forPrimaryKey: 6)!
         try damage(realm) { transaction in
             let tree = try transaction.openTree(named: object._state!.table.blobsTree)
-            #expect(try transaction.delete(Realm.blobKey(key(object), field(object, "longText")), from: tree))
+            #expect(try transaction.delete(ObjectStore.blobKey(key(object), field(object, "longText")), from: tree))
         }
         expectFinding(try verifyObjects(realm), "OVEverything", key: key(object), property: "longText", "the blob tree does not hold it")
     }

@@ -3,7 +3,7 @@ import BurrowStorage
 /// `MutableSet` and `Map` fields keep their elements in trees of their own (see `Table`), so
 /// inserting, removing or finding one element costs O(log n) however large the collection is.
 /// The row field holds the element count, so `count` reads one field.
-extension Realm {
+extension ObjectStore {
     /// The key of an element's entry: the owner's object key, then the element (a set's
     /// element in index-key form, a map's key in `KeyEncoding`).
     static func collectionEntryKey(_ owner: ObjectKey, setElement element: _StoredValue) -> [UInt8] {

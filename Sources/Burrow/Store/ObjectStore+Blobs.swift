@@ -4,7 +4,7 @@ import BurrowStorage
 /// string or data payload longer than `inlinePayloadLimit` is kept in the class's blob tree
 /// instead, and changing a short field of an object that also holds megabytes copies only the
 /// short row.
-extension Realm {
+extension ObjectStore {
     static let inlinePayloadLimit = 1024
 
     static func blobKey(_ key: ObjectKey, _ field: Int) -> [UInt8] {
@@ -41,7 +41,7 @@ extension ReadContext {
     /// `fullPayload`, throwing where it would trap.
     func storedPayload(_ rowPayload: UnsafeRawBufferPointer, _ table: Table, _ key: ObjectKey, _ field: Int) throws(StorageError) -> [UInt8] {
         guard ValueCodec.isExternal(rowPayload, as: table.fieldTypes[field]) else { return Array(rowPayload) }
-        guard let payload = try reader.withValue(table.blobsTree, Realm.blobKey(key, field), { Array($0) }) else {
+        guard let payload = try reader.withValue(table.blobsTree, ObjectStore.blobKey(key, field), { Array($0) }) else {
             throw .corruptPage(path: displayName, page: 0, detail: "has no blob for field \(field) of \(table.name) \(key), which its row refers to")
         }
         return payload

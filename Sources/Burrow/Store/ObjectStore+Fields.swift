@@ -3,7 +3,7 @@ import BurrowStorage
 /// Changing stored fields inside a write transaction, with everything a change implies: links
 /// resolved (unmanaged objects added, embedded objects created), backlinks and indexes kept in
 /// step, embedded objects that lose their parent deleted.
-extension Realm {
+extension ObjectStore {
     /// Calls `body` with each element of object `key` in collection tree `tree` (read through
     /// `reader`), a collection of `property`, in the collection's order: its key if it is a
     /// map's, and its stored bytes (valid inside `body`). Throws `corruptEntry` for an entry
@@ -112,7 +112,7 @@ extension Realm {
     private func movePrimaryKey(_ table: Table, _ key: ObjectKey, _ property: StoredProperty, from old: [UInt8]?, to new: [UInt8]?, in write: WriteState) throws {
         let oldValue = indexValue(old, property), newValue = indexValue(new, property)
         if case .found(let holder, _) = try probePrimaryKey(table, newValue, in: write), holder != key {
-            throw RealmError(.primaryKeyExists, "A \(table.name) with primary key \(Self.describe(newValue)) already exists; the migration cannot give it to \(table.name) \(key) as well.")
+            throw RealmError(.primaryKeyExists, "A \(table.name) with primary key \(Realm.describe(newValue)) already exists; the migration cannot give it to \(table.name) \(key) as well.")
         }
         if ObjectKey(derivedFrom: oldValue) != key { try write.reader.delete(table.primaryKeyTree, IndexKey.encode(oldValue)) }
         if ObjectKey(derivedFrom: newValue) != key { try write.reader.put(table.primaryKeyTree, IndexKey.encode(newValue), key.bytes) }
@@ -145,35 +145,12 @@ extension Realm {
         }
     }
 
+    /// `value`, with the object it holds (if any) managed by this store's realm: the realm adds
+    /// an unmanaged object (see `Realm.managedForLink`).
     func resolveLink(_ value: _StoredValue, _ property: StoredProperty, in write: WriteState) throws(RealmError) -> _StoredValue {
         guard case .object(let object) = value else { return value }
-        // A dynamic object may be of any stored class; a link takes only its own class's.
-        if type(of: object) == DynamicObject.self, property.type == .object, let className = property.objectClassName, object.classInfo.name != className {
-            throw RealmError(.invalidArgument, "Property '\(property.name)' links to \(className), but the object given is a \(object.classInfo.name).")
-        }
-        if Self.isEmbedded(object) {
-            if let state = object._state {
-                guard state.isManaged(by: self), state.exists else { throw Self.notInThisRealm(object) }
-                throw RealmError(.invalidArgument, "The \(state.table.name) assigned to '\(property.name)' already belongs to another object; an embedded object has exactly one parent. Assign a new, unmanaged \(state.table.name) instead.")
-            }
-            let table = try tableForAdding(object)
-            try insert(object, into: table, in: write)
-            return .object(object)
-        }
-        return .object(try addObject(object, update: write.cascadePolicy, cascade: true, in: write))
-    }
-
-    static func notInThisRealm(_ object: ObjectBase) -> RealmError {
-        guard let state = object._state else { return RealmError(.invalidObject, "The object is not managed by a realm.") }
-        switch state.source {
-        case .frozen:
-            return RealmError(.invalidObject, "A frozen \(state.table.name) cannot be added or linked; thaw it into this realm first (realm.thaw(_:)).")
-        case .live(let realm):
-            if realm.isOpen, !realm.rowExists(state.table, state.key) {
-                return RealmError(.invalidObject, "The \(state.table.name) was deleted; a deleted object cannot be added or linked.")
-            }
-            return RealmError(.invalidObject, "Object is already managed by another Realm. Use create instead to copy it into this Realm. (The \(state.table.name) belongs to another Realm of \(realm.displayName).)")
-        }
+        guard let owner else { preconditionFailure("internal error: an object store linked objects before its realm was set") }
+        return .object(try owner.managedForLink(object, property, in: write))
     }
 
     /// Every link in a payload of `property`: the target table's id and object key.
@@ -241,40 +218,6 @@ extension Realm {
         let kept = Set(links(in: new, property).map(\.key))
         for link in links(in: old, property) where !kept.contains(link.key) {
             try deleteObject(targetTable, link.key, in: write)
-        }
-    }
-}
-
-extension Realm {
-    /// Key-value coding on many objects at once (`Results.setValue(_:forKey:)`): the value is
-    /// converted once, and a plain value is written field by field without creating objects.
-    /// Links and collections go through each object's setter. Errors are recorded and thrown
-    /// at commit, as for any setter.
-    func setValue(_ value: Any?, forKey key: String, ofObjects keys: [ObjectKey], in table: Table) {
-        let write = requireWrite()
-        guard let property = table.info.propertyIndex[key] else {
-            write.fail(RealmError(.invalidArgument, "\(table.name) has no property '\(key)'. Its properties are: \(table.info.properties.map(\.name).joined(separator: ", "))."))
-            return
-        }
-        let schema = table.info.properties[property]
-        guard let field = table.fieldOf[property], schema.collection == .single, schema.type != .object, schema.type != .any else {
-            for objectKey in keys { object(table, objectKey).setValue(value, forKey: key) }
-            return
-        }
-        do {
-            // A plain value: converted and encoded once, then written into each row (for
-            // dynamic objects, by the stored type alone).
-            let stored: _StoredValue
-            if table.info.isDynamic {
-                stored = try DynamicValues.single(value as Any, schema, in: self)
-            } else {
-                let accessor = table.info.fields[property].accessor
-                stored = accessor.stored(try accessor.convert(value as Any, property: key)) ?? .null
-            }
-            let payload = Self.payload(of: stored, as: schema.type)
-            for objectKey in keys { try setPayload(table, objectKey, field, payload, in: write) }
-        } catch {
-            write.fail(error)
         }
     }
 }

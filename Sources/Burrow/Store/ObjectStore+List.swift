@@ -10,7 +10,7 @@ import BurrowStorage
 /// range of 2^i numbers around the crowded spot whose density is below (3/4)^i, and renumber its
 /// elements evenly. The counted tree counts a range's elements in two descents, so each
 /// insertion costs O(log n) amortized renumberings, however the insertions are placed.
-extension Realm {
+extension ObjectStore {
     static let listFirstPosition: UInt64 = 1 << 40
     static let listGap: UInt64 = 1 << 20
 

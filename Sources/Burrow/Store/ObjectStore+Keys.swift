@@ -1,0 +1,113 @@
+import BurrowStorage
+
+/// Object keys: each table hands out keys one more than any it handed out before, and a
+/// deleted object's key is never handed out again.
+extension ObjectStore {
+    /// The key of table `tableId`'s entry in the sequences tree.
+    static func sequenceKey(_ tableId: UInt32) -> [UInt8] {
+        withUnsafeBytes(of: tableId.bigEndian) { Array($0) }
+    }
+
+    /// A new object key for `table`: one more than any it ever handed out. That is one more than
+    /// the largest key in the table, or, if the object with the largest key ever handed out was
+    /// deleted, the floor `deleteObject` stored for it then. So an insertion writes no counter.
+    func newObjectKey(_ table: Table, in write: WriteState) throws(RealmError) -> ObjectKey {
+        if let next = write.nextKeys[table.id] {
+            write.nextKeys[table.id] = next + 1
+            return ObjectKey(next)
+        }
+        do {
+            let floor = try write.reader.withValue(WriteState.sequencesTree, Self.sequenceKey(table.id)) { ObjectKey.read($0).rawValue } ?? 1
+            let next = max(floor, (try lastObjectKey(table, in: write)?.rawValue ?? 0) + 1)
+            write.nextKeys[table.id] = next + 1
+            return ObjectKey(next)
+        } catch {
+            throw RealmError(error)
+        }
+    }
+
+    /// The first key after `derived` (in probing order) that no object of `table` has: the key
+    /// of a new object whose derived key another object holds.
+    func freeKey(after derived: ObjectKey, in table: Table, _ write: WriteState) throws(RealmError) -> ObjectKey {
+        var candidate = derived.nextProbe
+        do {
+            while try write.reader.contains(table.rowsTree, candidate.bytes) { candidate = candidate.nextProbe }
+        } catch {
+            throw RealmError(error)
+        }
+        return candidate
+    }
+
+    /// The largest object key in `table`, if it has objects.
+    func lastObjectKey(_ table: Table, in write: WriteState) throws(StorageError) -> ObjectKey? {
+        let count = try write.reader.count(table.rowsTree)
+        guard count > 0 else { return nil }
+        return try write.reader.entry(table.rowsTree, at: count - 1) { key, _ in ObjectKey.read(key) }
+    }
+
+    /// Called after object `key` was deleted: if it had the largest key (or `force`), stores a
+    /// floor so that the key is never handed out again.
+    func keepKeyRetired(_ key: ObjectKey, of table: Table, in write: WriteState, force: Bool = false) throws(StorageError) {
+        // A class with a primary key derives its keys from it: an object made again with the
+        // primary key of a deleted one gets the same key, as a lookup by primary key would find.
+        guard !table.hasPrimaryKey else { return }
+        if !force, let largest = try lastObjectKey(table, in: write), largest > key { return }
+        let floor = try write.reader.withValue(WriteState.sequencesTree, Self.sequenceKey(table.id)) { ObjectKey.read($0).rawValue } ?? 1
+        if key.rawValue + 1 > floor {
+            try write.reader.put(WriteState.sequencesTree, Self.sequenceKey(table.id), ObjectKey(key.rawValue + 1).bytes)
+        }
+    }
+
+    // MARK: Primary keys
+
+    /// `probePrimaryKey` with its error in public form.
+    private func probePrimaryKey(_ table: Table, _ value: _StoredValue, reading: Void) throws(RealmError) -> PrimaryKeyProbe {
+        do {
+            return try probePrimaryKey(table, value)
+        } catch {
+            throw RealmError(error)
+        }
+    }
+
+    /// `objectKey(_:primaryKey:)` with its error in public form.
+    func existingObjectKey(_ table: Table, primaryKey value: _StoredValue) throws(RealmError) -> ObjectKey? {
+        do {
+            return try objectKey(table, primaryKey: value)
+        } catch {
+            throw RealmError(error)
+        }
+    }
+
+    /// `probePrimaryKey`, in a write: a derived key above every key of the table is known to
+    /// be free without reading the rows tree (see `WriteState.keyCeilings`).
+    func probePrimaryKey(_ table: Table, _ value: _StoredValue, in write: WriteState) throws(RealmError) -> PrimaryKeyProbe {
+        let derived = ObjectKey(derivedFrom: value)
+        let ceiling: UInt64?
+        if let known = write.keyCeilings[table.id] {
+            ceiling = known
+        } else if write.probedTables[table.id] == nil {
+            // The first probe of the transaction: finding the ceiling would cost as much.
+            write.probedTables[table.id] = true
+            return try probePrimaryKey(table, value, reading: ())
+        } else {
+            do {
+                ceiling = try lastObjectKey(table, in: write)?.rawValue
+            } catch {
+                throw RealmError(error)
+            }
+            write.keyCeilings[table.id] = .some(ceiling)
+        }
+        guard ceiling.map({ derived.rawValue > $0 }) ?? true else { return try probePrimaryKey(table, value, reading: ()) }
+        do {
+            // Above the ceiling, only the collision tree can know the primary key.
+            if try write.reader.id(table.primaryKeyTree) != nil,
+                let key = try write.reader.withValue(table.primaryKeyTree, IndexKey.encode(value), { ObjectKey.read($0) })
+            {
+                return .found(key, row: nil)
+            }
+        } catch {
+            throw RealmError(error)
+        }
+        return .absent(derivedKeyIsFree: true)
+    }
+}

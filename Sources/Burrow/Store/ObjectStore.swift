@@ -1,0 +1,206 @@
+import BurrowStorage
+
+/// The objects of one file as one realm reads and writes them, through the schema stored in
+/// the file: the version read, the open write transaction, the stored schema and the tables
+/// made from it, and (in the files beside this one) rows, fields, indexes, links and
+/// backlinks, lists, sets, maps, embedded objects, long values and key allocation.
+///
+/// `Realm` sits above it: it opens, begins and ends transactions, maps Swift classes to stored
+/// ones (`Realm.table(for:creating:)`), and turns objects into field values and back. The store
+/// knows a Swift class only as a table's `ClassInfo`, which describes a `DynamicObject` class as
+/// well; the realm that owns it (`owner`) names the Swift class of a stored class and is the
+/// source of the live objects the store reads.
+///
+/// Exclusivity: the hot state (the write transaction, the tables and the caches of rows trees,
+/// the change stamp) is `@exclusivity(unchecked)`, so that reading objects pays no runtime
+/// access tracking. A store is confined to its realm's isolation domain, and each access to
+/// these properties is a single read or store that calls no code touching the same property.
+final class ObjectStore {
+    let storage: Storage
+    /// Where errors in messages happened (the realm's `displayName`).
+    let displayName: String
+    /// The realm this store serves; set by the realm as it opens, and it outlives the store's use.
+    unowned(safe) var owner: Realm?
+
+    /// The version read outside write transactions.
+    private(set) var snapshotReader: SnapshotReader {
+        didSet {
+            rowsTrees = TableIDMap()
+            lastRowsTree = nil
+        }
+    }
+    /// The rows trees of `snapshotReader` looked up so far (table id → tree, nil if the version
+    /// has none): reading an object's row outside a write skips the reader's locked cache of
+    /// trees by name, which frozen values share across threads.
+    @exclusivity(unchecked) private var rowsTrees = TableIDMap<Tree?>()
+    /// The rows tree read last, with its table's id: reading objects of one class one after
+    /// another skips even the search of `rowsTrees`.
+    @exclusivity(unchecked) private var lastRowsTree: (tableID: UInt32, tree: Tree)?
+    /// The open write transaction, if any (begun and ended by the realm).
+    @exclusivity(unchecked) var write: WriteState?
+
+    /// The schema stored in the version being read.
+    private(set) var currentFileSchema: FileSchema
+    /// The `info` entry of the schema tree the schema was loaded from, to notice changes cheaply.
+    private var schemaStamp: [UInt8]?
+    /// Whether `currentFileSchema` was loaded from the version read (false forces a reload).
+    var schemaLoaded = false
+    /// The tables of Swift classes made so far, by class.
+    @exclusivity(unchecked) private(set) var tables: [ObjectIdentifier: Table] = [:] {
+        didSet { lastTable = nil }
+    }
+    /// The table `knownTable(_:)` found last: code reads one class many times in a row, and this
+    /// spares hashing the type for each read.
+    @exclusivity(unchecked) private var lastTable: (type: ObjectIdentifier, table: Table)?
+    /// The tables of Swift classes made so far, by stored class id.
+    @exclusivity(unchecked) private(set) var tablesById: [UInt32: Table] = [:]
+    /// The dynamic tables made so far (`dynamicTable(id:)`), by class id; emptied with `tables`
+    /// when the stored classes change.
+    private var dynamicTablesById: [UInt32: Table] = [:]
+    /// Changes whenever what the store reads may have changed (a new version, or a change made
+    /// in the open write transaction). Live `Results` re-evaluate when it moves. Its top bits
+    /// count the realm's invalidations (see `Realm.invalidations`).
+    @exclusivity(unchecked) var changeStamp: UInt64 = 0
+
+    /// A store reading `snapshotReader`'s version, whose schema is `schema` (loaded by
+    /// `loadSchemaIfChanged()` when not given).
+    init(storage: Storage, snapshotReader: SnapshotReader, schema: FileSchema?, displayName: String) {
+        self.storage = storage
+        self.snapshotReader = snapshotReader
+        self.displayName = displayName
+        currentFileSchema = schema ?? .empty
+    }
+
+    /// The trees read now: the write transaction's while one is open.
+    var reader: any TreeReader { write?.reader ?? snapshotReader }
+
+    /// Calls `body` with the row of object `key` of `table` (zero-copy, valid inside `body`)
+    /// and returns its result, or nil if there is no such row.
+    func withRowBytes<R>(_ table: Table, _ key: ObjectKey, _ body: (UnsafeRawBufferPointer) -> R) throws(StorageError) -> R? {
+        if let write { return try withRowBytes(table, key, in: write.reader, body) }
+        let tree: Tree
+        if let last = lastRowsTree, last.tableID == table.id {
+            tree = last.tree
+        } else {
+            guard let found = try snapshotRowsTree(table) else { return nil }
+            lastRowsTree = (table.id, found)
+            tree = found
+        }
+        do {
+            return try withUnsafeBytes(of: key.rawValue.bigEndian) { k in try tree.withValue(forKey: k, body) }
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            preconditionFailure("unreachable: the body does not throw")
+        }
+    }
+
+    /// The rows tree of `table` in `snapshotReader`'s version, nil if the version has none.
+    private func snapshotRowsTree(_ table: Table) throws(StorageError) -> Tree? {
+        if let known = rowsTrees[table.id] { return known }
+        let tree = try snapshotReader.tree(table.rowsTree)
+        rowsTrees[table.id] = .some(tree)
+        return tree
+    }
+
+    /// Reads the newest version of the file from now on. `ownCommit` is the version the
+    /// owner's commit just made without changing the schema: if it is still the newest, the
+    /// schema loaded is that version's, and is not read again.
+    func readNewestVersion(ownCommit: UInt64? = nil) throws(RealmError) {
+        do {
+            snapshotReader = SnapshotReader(try storage.snapshot())
+        } catch {
+            throw RealmError(error)
+        }
+        noteChange()
+        if schemaLoaded, let ownCommit, snapshotReader.snapshot.version == ownCommit { return }
+        try loadSchemaIfChanged()
+    }
+
+    /// Notes that what the store reads may have changed.
+    func noteChange() { changeStamp &+= 1 }
+
+    // MARK: Schema and tables
+
+    /// Reloads the stored schema if the version being read changed it.
+    func loadSchemaIfChanged() throws(RealmError) {
+        let stamp: [UInt8]?
+        do {
+            stamp = try FileSchema.stamp(in: reader)
+        } catch {
+            throw RealmError(error)
+        }
+        if schemaLoaded, stamp == schemaStamp { return }
+        let schema = try FileSchema.load(from: reader, stamp: stamp, path: displayName)
+        schemaStamp = stamp
+        schemaLoaded = true
+        setFileSchema(schema)
+    }
+
+    /// Makes `schema` the one read; the tables made from another set of classes go.
+    func setFileSchema(_ schema: FileSchema) {
+        if schema.classes != currentFileSchema.classes {
+            tables = [:]
+            tablesById = [:]
+            dynamicTablesById = [:]
+        }
+        currentFileSchema = schema
+    }
+
+    /// Writes `schema` (with the entries of `changed` classes) into the open transaction.
+    func storeSchema(_ schema: FileSchema, changing changed: [StoredClass], in write: WriteState) throws(RealmError) {
+        do {
+            try write.reader.put(FileSchema.treeName, FileSchema.infoKey, FileSchema.encode(schema.info))
+            for stored in changed {
+                try write.reader.put(FileSchema.treeName, Array((FileSchema.classKeyPrefix + stored.name).utf8), FileSchema.encode(stored))
+            }
+        } catch {
+            throw RealmError(error)
+        }
+        setFileSchema(schema)
+        write.schemaChanged = true
+    }
+
+    /// The table made for Swift class `type`, if any.
+    @inline(__always)
+    func knownTable(_ type: ObjectBase.Type) -> Table? {
+        let id = ObjectIdentifier(type)
+        if let lastTable, lastTable.type == id { return lastTable.table }
+        guard let table = tables[id] else { return nil }
+        lastTable = (id, table)
+        return table
+    }
+
+    /// Keeps `table`, of a Swift class, for later lookups by class and by id.
+    func register(_ table: Table) -> Table {
+        tables[ObjectIdentifier(table.info.type)] = table
+        tablesById[table.id] = table
+        return table
+    }
+
+    /// The Swift classes the store has tables for, and those their links name.
+    var typesWithTables: [ObjectBase.Type] {
+        tables.values.flatMap { [$0.info.type] + $0.info.linkedTypes.compactMap { $0 } }
+    }
+}
+
+extension ObjectStore: ReadContext {
+    var objectSource: ObjectSource {
+        guard let owner else { preconditionFailure("internal error: an object store read objects before its realm was set") }
+        // A frozen realm's objects are the frozen version's.
+        if let frozen = owner.frozenVersion { return .frozen(frozen) }
+        return .live(owner)
+    }
+
+    func table(id: UInt32) -> Table? {
+        if let table = tablesById[id] { return table }
+        return owner?.typedTable(id: id)
+    }
+
+    func dynamicTable(id: UInt32) -> Table? {
+        if let table = dynamicTablesById[id] { return table }
+        let table = makeDynamicTable(id: id)
+        dynamicTablesById[id] = table
+        return table
+    }
+}
