@@ -87,24 +87,8 @@ extension Realm {
         // A dynamic object's values, which it holds in place of `@Persisted` fields.
         let pending = info.isDynamic ? (object as? DynamicObject)?.pending?.fields : nil
         // The primary key first: a duplicate fails before anything is written.
-        let key: ObjectKey
-        var primaryKeyEntry: [UInt8]?
-        if let primaryKey = info.primaryKey {
-            let value = storedValue(of: object, property: primaryKey, in: table)
-            let probe: PrimaryKeyProbe
-            if let probed { probe = probed } else { probe = try store.probePrimaryKey(table, value, in: write) }
-            switch probe {
-            case .found:
-                throw RealmError(.primaryKeyExists, "A \(table.name) with primary key \(Self.describe(value)) already exists. Use update: .modified or .all to update it.")
-            case .absent(let derivedKeyIsFree):
-                let derived = ObjectKey(derivedFrom: value)
-                key = derivedKeyIsFree ? derived : try store.freeKey(after: derived, in: table, write)
-                if !derivedKeyIsFree { primaryKeyEntry = IndexKey.encode(value) }
-            }
-            if let ceiling = write.keyCeilings[table.id] { write.keyCeilings[table.id] = max(ceiling ?? 0, key.rawValue) }
-        } else {
-            key = try store.newObjectKey(table, in: write)
-        }
+        let primaryKey = info.primaryKey.map { storedValue(of: object, property: $0, in: table) }
+        let (key, primaryKeyEntry) = try store.keyForNewObject(table, primaryKey: primaryKey, probed: probed, in: write)
         // Scalars are encoded straight into the row, in field order; links and collections
         // go through their setters once the row exists (so that a cycle back to this object
         // finds it).
@@ -125,7 +109,7 @@ extension Realm {
                         linked.append((property, value.value))
                     } else if let tree = table.fieldIndexTrees[field] {
                         // No setter runs for a nil AnyRealmValue, but its index lists it as nil.
-                        try write.reader.put(tree, IndexKey.entry(.null, key), [])
+                        try store.addIndexEntry(tree, .null, key, in: write)
                     }
                     continue
                 }
@@ -135,25 +119,17 @@ extension Realm {
                     row.replaceCurrentPayload(with: external)
                 }
                 row.endField()
-                if let tree = table.fieldIndexTrees[field] {
-                    // Built in the transaction's reused buffer: no array per index entry.
-                    write.keyBuffer.removeAll(keepingCapacity: true)
-                    IndexKey.appendEntry(stored, key, to: &write.keyBuffer)
-                    try write.reader.put(tree, write.keyBuffer, [])
-                }
+                if let tree = table.fieldIndexTrees[field] { try store.addIndexEntry(tree, stored, key, in: write) }
             }
             write.added.append(object)
             if !info.objectHoldingProperties.isEmpty { write.addedHolders.append((object, info)) }
-            write.changes?.inserted(key, in: table.id)
             store.bind(object, to: table, key: key)
             // A managed dynamic object reads its row; the values it was made from are in `linked`.
             if pending != nil { (object as? DynamicObject)?.pending = nil }
-            try write.reader.put(table.rowsTree, key, row.bytes)
-            if let primaryKeyEntry { try write.reader.put(table.primaryKeyTree, primaryKeyEntry, key.bytes) }
+            try store.putNewRow(table, key, row.bytes, primaryKeyEntry: primaryKeyEntry, in: write)
         } catch {
             throw RealmError(error)
         }
-        store.noteChange()
         try setLinkedProperties(object, table, values: linked, in: write)
     }
 

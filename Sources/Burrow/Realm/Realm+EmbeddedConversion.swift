@@ -12,11 +12,7 @@ extension Realm {
             var shared: [ObjectKey] = []
             do {
                 for key in try store.objectKeys(table) {
-                    var parents = 0
-                    try write.reader.scan(table.backlinksTree, prefix: key.bytes) { _, count in
-                        parents += Int(ValueCodec.u32(count, 0))
-                        return parents < 2
-                    }
+                    let parents = try store.linkCount(to: table, key, upTo: 2, in: write)
                     if parents == 0 { orphans.append(key) }
                     if parents > 1 { shared.append(key) }
                 }

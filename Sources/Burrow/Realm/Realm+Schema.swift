@@ -242,13 +242,7 @@ extension Realm {
     private func deleteEverything() throws(RealmError) {
         try writeBlocking { () throws(RealmError) in
             guard let write else { return }
-            do {
-                try write.reader.dropAllTrees()
-            } catch {
-                throw RealmError(wrapping: error)
-            }
-            store.setFileSchema(.empty)
-            write.schemaChanged = true
+            try store.dropEverything(in: write)
         }
     }
 }

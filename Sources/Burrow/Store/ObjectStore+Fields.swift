@@ -178,6 +178,16 @@ extension ObjectStore {
         }
     }
 
+    /// How many links point at object `key` of `table`, counting up to `limit` at most.
+    func linkCount(to table: Table, _ key: ObjectKey, upTo limit: Int, in write: WriteState) throws(StorageError) -> Int {
+        var links = 0
+        try write.reader.scan(table.backlinksTree, prefix: key.bytes) { _, count in
+            links += Int(ValueCodec.u32(count, 0))
+            return links < limit
+        }
+        return min(links, limit)
+    }
+
     /// The objects that link to object `key` of `table`, from its backlinks: each one's class
     /// id, the field that holds the link, and its object key (once per linking field, however
     /// many times the field holds the link).

@@ -110,4 +110,49 @@ extension ObjectStore {
         }
         return .absent(derivedKeyIsFree: true)
     }
+
+    // MARK: New objects
+
+    /// The key of a new object of `table`, and the entry its primary key needs in the
+    /// `pk/<id>` tree if it cannot take the key derived from it. `primaryKey` is the new
+    /// object's primary key (nil for a class without one), `probed` what the caller's lookup
+    /// of it found, if it made one. Throws `.primaryKeyExists` if an object has that primary
+    /// key already: before anything is written.
+    func keyForNewObject(
+        _ table: Table, primaryKey value: _StoredValue?, probed: PrimaryKeyProbe?, in write: WriteState
+    ) throws(RealmError) -> (key: ObjectKey, primaryKeyEntry: [UInt8]?) {
+        guard let value else { return (try newObjectKey(table, in: write), nil) }
+        let probe: PrimaryKeyProbe
+        if let probed { probe = probed } else { probe = try probePrimaryKey(table, value, in: write) }
+        let key: ObjectKey
+        var primaryKeyEntry: [UInt8]?
+        switch probe {
+        case .found:
+            throw RealmError(.primaryKeyExists, "A \(table.name) with primary key \(Realm.describe(value)) already exists. Use update: .modified or .all to update it.")
+        case .absent(let derivedKeyIsFree):
+            let derived = ObjectKey(derivedFrom: value)
+            key = derivedKeyIsFree ? derived : try freeKey(after: derived, in: table, write)
+            if !derivedKeyIsFree { primaryKeyEntry = IndexKey.encode(value) }
+        }
+        if let ceiling = write.keyCeilings[table.id] { write.keyCeilings[table.id] = max(ceiling ?? 0, key.rawValue) }
+        return (key, primaryKeyEntry)
+    }
+
+    /// Adds new object `key`'s entry for `value` to index tree `tree`, built in the
+    /// transaction's reused buffer: no array per index entry.
+    @inline(__always)
+    func addIndexEntry(_ tree: String, _ value: _StoredValue, _ key: ObjectKey, in write: WriteState) throws(StorageError) {
+        write.keyBuffer.removeAll(keepingCapacity: true)
+        IndexKey.appendEntry(value, key, to: &write.keyBuffer)
+        try write.reader.put(tree, write.keyBuffer, [])
+    }
+
+    /// Writes the row of new object `key` of `table` (its index entries are added as its row
+    /// is built, with `addIndexEntry`), and its `pk/<id>` entry if it has one.
+    func putNewRow(_ table: Table, _ key: ObjectKey, _ row: [UInt8], primaryKeyEntry: [UInt8]?, in write: WriteState) throws(StorageError) {
+        write.changes?.inserted(key, in: table.id)
+        try write.reader.put(table.rowsTree, key, row)
+        if let primaryKeyEntry { try write.reader.put(table.primaryKeyTree, primaryKeyEntry, key.bytes) }
+        noteChange()
+    }
 }

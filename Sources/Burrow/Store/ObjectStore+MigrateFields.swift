@@ -236,4 +236,14 @@ extension ObjectStore {
         }
     }
 
+    /// Removes every class and object from the file, and its stored schema.
+    func dropEverything(in write: WriteState) throws(RealmError) {
+        do {
+            try write.reader.dropAllTrees()
+        } catch {
+            throw RealmError(error)
+        }
+        setFileSchema(.empty)
+        write.schemaChanged = true
+    }
 }
