@@ -78,7 +78,13 @@ extension Realm {
         // used.
         let migratesWithoutTypes = configuration.objectTypes == nil && versionRaised && !currentFileSchema.classes.isEmpty
             && !configuration.readOnly && !isFrozen
-        let programTypes = migratesWithoutTypes ? currentFileSchema.classes.keys.sorted().compactMap(ProgramClasses.uniqueClass(named:)) : []
+        // deleteRealmIfMigrationNeeded empties a file that a migration would change, as in
+        // RealmSwift: one whose schema version differs from the configured one, or whose
+        // classes differ from the program's (without objectTypes, those `ProgramClasses` knows).
+        let resetsInsteadOfMigrating = configuration.deleteRealmIfMigrationNeeded && !configuration.readOnly && !isFrozen
+            && !currentFileSchema.classes.isEmpty
+        let programTypes = migratesWithoutTypes || resetsInsteadOfMigrating
+            ? currentFileSchema.classes.keys.sorted().compactMap(ProgramClasses.uniqueClass(named:)) : []
         let types = configuration.objectTypes ?? programTypes
         var typeByName: [String: ObjectBase.Type] = [:]
         for type in types {
@@ -97,17 +103,21 @@ extension Realm {
                 missing.append(info)
             }
         }
+        if resetsInsteadOfMigrating, configuration.schemaVersion != oldVersion || !changed.isEmpty {
+            // Another opener may have emptied (and filled) the file meanwhile: then decide again.
+            guard try deleteEverything(decidedOn: try Self.schemaStamp(in: store.snapshotReader)) else { return try prepareClasses() }
+            let reason = changed.isEmpty
+                ? "its schema version is \(oldVersion) and the configuration's \(configuration.schemaVersion)"
+                : "its classes differ from the program's (\(changed.map { "\($0.0.name): \($0.2)" }.joined(separator: "; ")))"
+            Logger.log(.warn, "Deleted every object in \(displayName) instead of migrating it, because \(reason) and deleteRealmIfMigrationNeeded is set.")
+            return try prepareClasses()
+        }
         // A class an earlier migration left as stored (`pendingClasses`) is migrated to its
         // class now, at the file's version, its block having run then.
         let pendingNames = Set(currentFileSchema.info.pendingClasses ?? [])
         let unmigratable = changed.filter { !pendingNames.contains($0.0.name) }
         if !unmigratable.isEmpty, !versionRaised {
             let details = unmigratable.map { "\($0.0.name): \($0.2)" }.joined(separator: "; ")
-            if configuration.deleteRealmIfMigrationNeeded, !configuration.readOnly {
-                try deleteEverything()
-                Logger.log(.warn, "Deleted every object in \(displayName) because its classes changed without a raised schema version (\(details)) and deleteRealmIfMigrationNeeded is set.")
-                return try prepareClasses()
-            }
             throw RealmError(.schemaMismatch, "The classes do not match the schema in \(displayName) (\(details)), and the schema version was not raised (it is \(configuration.schemaVersion); the file's is \(oldVersion)). Raise Configuration.schemaVersion to migrate, or set deleteRealmIfMigrationNeeded.")
         }
         if configuration.schemaVersion < oldVersion, !currentFileSchema.classes.isEmpty {
@@ -122,21 +132,11 @@ extension Realm {
         }
         // What was decided above was decided on this schema; another opener may change it
         // before this one's write begins.
-        let decidedStamp: [UInt8]?
-        do {
-            decidedStamp = try FileSchema.stamp(in: store.snapshotReader)
-        } catch {
-            throw RealmError(wrapping: error)
-        }
+        let decidedStamp = try Self.schemaStamp(in: store.snapshotReader)
         var decidedOnAnotherSchema = false
         try writeBlocking { () throws(RealmError) in
             guard let write else { return }
-            let stamp: [UInt8]?
-            do {
-                stamp = try FileSchema.stamp(in: write.reader)
-            } catch {
-                throw RealmError(wrapping: error)
-            }
+            let stamp = try Self.schemaStamp(in: write.reader)
             // Another opener migrated (or created) the file meanwhile: decide again on what it
             // wrote, so that a migration runs once.
             guard stamp == decidedStamp else {
@@ -238,11 +238,24 @@ extension Realm {
         return try store.migrateRows(of: table, from: old, in: write)
     }
 
-    /// Removes every class and object from the file (for `deleteRealmIfMigrationNeeded`).
-    private func deleteEverything() throws(RealmError) {
+    /// Removes every class and object from the file (for `deleteRealmIfMigrationNeeded`), if
+    /// its stored schema is still the one whose stamp is `decided`. Returns whether it did.
+    private func deleteEverything(decidedOn decided: [UInt8]?) throws(RealmError) -> Bool {
+        var deleted = false
         try writeBlocking { () throws(RealmError) in
-            guard let write else { return }
+            guard let write, try Self.schemaStamp(in: write.reader) == decided else { return }
             try store.dropEverything(in: write)
+            deleted = true
+        }
+        return deleted
+    }
+
+    /// The stamp of the schema stored in the version `reader` reads (see `FileSchema.stamp`).
+    private static func schemaStamp(in reader: any TreeReader) throws(RealmError) -> [UInt8]? {
+        do {
+            return try FileSchema.stamp(in: reader)
+        } catch {
+            throw RealmError(wrapping: error)
         }
     }
 }

@@ -144,6 +144,15 @@ final class GuideKeptPersonV0: Object {
         #expect(try schemaVersionAtURL(url) == 5)
     }
 
+    @Test func testDeleteRealmIfMigrationNeededEmptiesAnOlderVersion() throws {
+        // A file of release 3 would be migrated to version 5: the cache is emptied instead.
+        let url = try file(of: LadderV3.self)
+        let realm = try Realm(configuration: LadderV5.cacheConfiguration(url))
+        #expect(realm.objects(LadderV5.Person.self).isEmpty)
+        #expect(realm.objects(LadderV5.Pet.self).isEmpty)
+        #expect(try schemaVersionAtURL(url) == 5)
+    }
+
     // MARK: The guide and the code
 
     /// Each ```swift block of Migrations.md appears, line for line (blank lines and indentation
