@@ -1,0 +1,87 @@
+import Burrow
+import Foundation
+
+/// Opening the file a command names, with one line a person can act on when it cannot be
+/// opened: missing, not a Burrow file, damaged, in use by another process.
+@MainActor
+enum DatabaseFile {
+    /// Whether a file opened by this process fell back past a commit that did not survive
+    /// (the tool reports it when opening and exits with status 1 at the end).
+    static var openedDamaged = false
+
+    /// The realm of the file at `path`, read-only, with no Swift classes: every stored class
+    /// is read through the stored schema. Throws `ToolError`.
+    static func openForReading(_ path: String) throws(ToolError) -> Realm {
+        try requireFile(path)
+        var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path), readOnly: true)
+        configuration.schemaVersion = try storedSchemaVersion(path) ?? 0
+        return try open(configuration, path)
+    }
+
+    /// The realm of the file at `path` for writing, created when there is no file, with no
+    /// Swift classes. A new file takes `newSchemaVersion`. Throws `ToolError`.
+    static func openForWriting(_ path: String, newSchemaVersion: UInt64) throws(ToolError) -> Realm {
+        var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
+        if FileManager.default.fileExists(atPath: path) {
+            try requireFile(path)
+            configuration.schemaVersion = try storedSchemaVersion(path) ?? newSchemaVersion
+        } else {
+            configuration.schemaVersion = newSchemaVersion
+        }
+        return try open(configuration, path)
+    }
+
+    private static func requireFile(_ path: String) throws(ToolError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ToolError(message: "\(path): no such file")
+        }
+        guard !isDirectory.boolValue else { throw ToolError(message: "\(path): is a directory, not a Burrow file") }
+    }
+
+    /// The schema version the file stores, or nil if it stores no class yet.
+    private static func storedSchemaVersion(_ path: String) throws(ToolError) -> UInt64? {
+        do {
+            return try schemaVersionAtURL(URL(fileURLWithPath: path))
+        } catch let error as RealmError where error.code == .fail {
+            return nil
+        } catch {
+            throw explain(error, path)
+        }
+    }
+
+    private static func open(_ configuration: Realm.Configuration, _ path: String) throws(ToolError) -> Realm {
+        let realm: Realm
+        do {
+            realm = try Realm(configuration: configuration)
+        } catch {
+            throw explain(error, path)
+        }
+        if let recovery = realm.recovery {
+            printError("burrow: \(path) did not open whole: \(recovery.description) What follows is version \(recovery.openedVersion); `burrow verify \(path)` checks the rest.")
+            openedDamaged = true
+        }
+        return realm
+    }
+
+    /// The line for a file that cannot be opened.
+    static func explain(_ error: any Error, _ path: String) -> ToolError {
+        guard let error = error as? RealmError else { return ToolError(message: "\(path): \(error)") }
+        switch error.code {
+        case .invalidFile:
+            return ToolError(message: "\(path) is not a Burrow database (\(error.description))")
+        case .corruptFile:
+            return ToolError(message: "\(path) is damaged and cannot be read: \(error.description) `burrow verify \(path)` lists what is damaged.")
+        case .unsupportedFileFormatVersion, .fileFormatUpgradeRequired:
+            return ToolError(message: "\(path) was written in a file format this burrow does not read: \(error.description)")
+        case .fileLocked, .alreadyOpen:
+            return ToolError(message: "\(path) is in use by another process, which holds it exclusively; close that program and try again. (\(error.description))")
+        case .fileNotFound:
+            return ToolError(message: "\(path): no such file")
+        case .filePermissionDenied:
+            return ToolError(message: "\(path): permission denied (\(error.description))")
+        default:
+            return ToolError(message: "\(path): \(error.description)")
+        }
+    }
+}
