@@ -69,9 +69,9 @@ enum DatabaseFile {
         guard let error = error as? RealmError else { return ToolError(message: "\(path): \(error)") }
         switch error.code {
         case .invalidFile:
-            return ToolError(message: "\(path) is not a Burrow database (\(error.description))")
+            return ToolError(message: error.description)
         case .corruptFile:
-            return ToolError(message: "\(path) is damaged and cannot be read: \(error.description) `burrow verify \(path)` lists what is damaged.")
+            return ToolError(message: error.description)
         case .unsupportedFileFormatVersion, .fileFormatUpgradeRequired:
             return ToolError(message: "\(path) was written in a file format this burrow does not read: \(error.description)")
         case .fileLocked, .alreadyOpen:

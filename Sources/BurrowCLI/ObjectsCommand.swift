@@ -5,6 +5,9 @@ import Burrow
 /// language of `Results.filter(_:)`), sorted and limited, as a table, JSON or CSV.
 @MainActor
 enum ObjectsCommand {
+    /// From how many objects on the progress line shows how far the listing got.
+    static let largeClass = 10_000
+
     static func run(_ arguments: CommandArguments) throws {
         let format = try arguments.choice("format", of: ["table", "json", "csv"], default: "table")
         var limit: Int?
@@ -33,16 +36,18 @@ enum ObjectsCommand {
         do {
             if let sort { results = try results.filter("TRUEPREDICATE SORT(\(sort))") }
         } catch {
-            throw UsageError(message: "--sort: \(error.description)")
+            // The message names the query the key path was checked in, which the user did not write.
+            let reason = error.description.range(of: " Query: ").map { String(error.description[..<$0.lowerBound]) } ?? error.description
+            throw UsageError(message: "--sort: \(reason)")
         }
         let count = limit.map { min($0, results.count) } ?? results.count
         let encoder = ObjectEncoder(schema: schema)
         let output = TextOutput.standardOutput()
         var progress = ProgressLine()
-        /// The objects, one at a time, with the progress line kept up to date.
+        /// The objects, one at a time, with the progress line kept up to date for a large class.
         func eachObject(_ body: (DynamicObject) throws -> Void) throws {
             for index in 0..<count {
-                progress.update("\(className): \(index) of \(count) objects")
+                if count >= Self.largeClass { progress.update("\(className): \(index) of \(count) objects") }
                 try body(results[index])
             }
             progress.finish()
