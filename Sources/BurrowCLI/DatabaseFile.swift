@@ -1,4 +1,5 @@
 import Burrow
+import BurrowStorage
 import Foundation
 
 /// Opening the file a command names, with one line a person can act on when it cannot be
@@ -10,9 +11,13 @@ enum DatabaseFile {
     static var openedDamaged = false
 
     /// The realm of the file at `path`, read-only, with no Swift classes: every stored class
-    /// is read through the stored schema. Throws `ToolError`.
+    /// is read through the stored schema. Every page is checked first (`checkPages`): the
+    /// library stops the program on a damaged page that a property read meets, as RealmSwift
+    /// does, where the tool should say which page is damaged and exit with status 1. Throws
+    /// `ToolError`.
     static func openForReading(_ path: String) throws(ToolError) -> Realm {
         try requireFile(path)
+        try checkPages(path)
         var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path), readOnly: true)
         configuration.schemaVersion = try storedSchemaVersion(path) ?? 0
         return try open(configuration, path)
@@ -29,6 +34,20 @@ enum DatabaseFile {
             configuration.schemaVersion = newSchemaVersion
         }
         return try open(configuration, path)
+    }
+
+    /// Reads every page of the file's newest version and checks its checksum and its
+    /// tree's structure, with a progress line. Throws `ToolError` for the first damaged page.
+    static func checkPages(_ path: String) throws(ToolError) {
+        var progress = ProgressLine()
+        progress.show("checking the pages of \(path)…")
+        defer { progress.finish() }
+        do {
+            let snapshot = try Storage.open(path: path, options: StorageOptions(readOnly: true, create: false)).snapshot()
+            _ = try snapshot.verify()
+        } catch {
+            throw explain(RealmError(error), path)
+        }
     }
 
     private static func requireFile(_ path: String) throws(ToolError) {
