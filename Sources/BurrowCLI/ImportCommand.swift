@@ -45,6 +45,21 @@ enum ImportCommand {
         for value in classList { classes.append(try SchemaJSON.objectSchema(value)) }
         guard case .object(let objectsByClass)? = document["objects"] else { throw ToolError(message: "\(source) has no \"objects\" member") }
 
+        let isNewFile = !FileManager.default.fileExists(atPath: path)
+        do {
+            let created = try importObjects(objectsByClass, classes: classes, into: path, newSchemaVersion: schemaVersion)
+            print("Imported \(created) objects into \(path).")
+        } catch {
+            // The realm is closed by now: a file this import created holds nothing, and goes.
+            if isNewFile { _ = try? Realm.deleteFiles(for: Realm.Configuration(fileURL: URL(fileURLWithPath: path))) }
+            throw error
+        }
+    }
+
+    /// Creates the objects in the file at `path` in one write transaction; returns how many.
+    private static func importObjects(
+        _ objectsByClass: [(String, JSONValue)], classes: [ObjectSchema], into path: String, newSchemaVersion schemaVersion: UInt64
+    ) throws -> Int {
         let realm = try DatabaseFile.openForWriting(path, newSchemaVersion: schemaVersion)
         var importer = Importer(realm: realm, classes: classes)
         var created = 0
@@ -62,7 +77,7 @@ enum ImportCommand {
         } catch {
             throw ToolError(message: "\(path): \(error) Nothing was imported.")
         }
-        print("Imported \(created) objects into \(path).")
+        return created
     }
 }
 
