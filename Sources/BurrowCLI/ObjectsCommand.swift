@@ -1,4 +1,5 @@
 import Burrow
+import Foundation
 
 /// `burrow objects FILE CLASS [--where QUERY] [--sort KEYPATH[,desc]] [--limit N]
 /// [--format table|json|csv]`: the objects of one class, filtered by a query string (the
@@ -31,14 +32,12 @@ enum ObjectsCommand {
         do {
             if let query = arguments.values["where"] { results = try results.filter(query) }
         } catch {
-            throw UsageError(message: "--where: \(error.description)")
+            throw UsageError(message: "--where: \(withoutQuery(error.description))")
         }
         do {
             if let sort { results = try results.filter("TRUEPREDICATE SORT(\(sort))") }
         } catch {
-            // The message names the query the key path was checked in, which the user did not write.
-            let reason = error.description.range(of: " Query: ").map { String(error.description[..<$0.lowerBound]) } ?? error.description
-            throw UsageError(message: "--sort: \(reason)")
+            throw UsageError(message: "--sort: \(withoutQuery(error.description))")
         }
         let count = limit.map { min($0, results.count) } ?? results.count
         let encoder = ObjectEncoder(schema: schema)
@@ -78,6 +77,12 @@ enum ObjectsCommand {
         try output.close()
     }
 
+    /// A query error's message without the query it ends with: the user wrote the query (it
+    /// may be long), or did not (the SORT clause a `--sort` is checked in).
+    static func withoutQuery(_ message: String) -> String {
+        message.range(of: " Query: ", options: .backwards).map { String(message[..<$0.lowerBound]) } ?? message
+    }
+
     /// The column names of a class: `$key` for a class without a primary key, then its
     /// properties.
     static func header(_ schema: ObjectSchema) -> [String] {
@@ -99,7 +104,8 @@ enum ObjectsCommand {
         }
         let keyPath = parts[0]
         let allowed = keyPath.unicodeScalars.allSatisfy(isKeyPathScalar)
-        guard parts.count == 1, !keyPath.isEmpty, allowed else {
+        let segments = keyPath.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 1, !keyPath.isEmpty, allowed, !segments.contains(where: \.isEmpty) else {
             throw UsageError(message: "--sort takes KEYPATH or KEYPATH,desc (or ,asc), not \"\(text)\"")
         }
         return "\(keyPath) \(direction)"
