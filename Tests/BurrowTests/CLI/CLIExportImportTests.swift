@@ -60,6 +60,7 @@ import Testing
         #expect(values.addresses.map(\.street) == ["4 List St", "5 List St"] && values.addresses[0].resident?.name == "Rex")
         #expect(values.addresses[1].previous?.street == "6 Inner St" && values.addresses[1].previous?.badge?.label == "silver")
         #expect(values.addressMap["home"]??.number == 7 && values.addressMap["none"] == .some(nil))
+        #expect(values.addressMap["home"]??.resident?.name == "Kit", "a link inside an embedded object in a map")
         let empty = try #require(realm.object(ofType: CLIValues.self, forPrimaryKey: 2))
         #expect(empty.any == .none && empty.optInt == nil && empty.pet == nil && empty.addresses.isEmpty)
 
@@ -73,6 +74,11 @@ import Testing
         #expect(rex.badges[0].pet?.name == "Rex")
         #expect(realm.objects(CLIBadge.self).count == 2 && realm.objects(CLIOwner.self).count == 3)
         #expect(values.badge?.isSameObject(as: ann.home?.badge) == true)
+
+        // The same export read from standard input.
+        let piped = try tool.run(["import", "piped.burrow", "-"], input: "shop.json")
+        #expect(piped.status == 0, "\(piped.errors)")
+        #expect(try tool.run(["export", "piped.burrow"]).output == original)
     }
 
     @Test func importUpdatesObjectsByPrimaryKeyAndAddsObjectsWithoutOne() throws {

@@ -147,7 +147,7 @@ enum CLIShop {
                 "pet": tom, "badge": gold, "petSet": [rex, kit], "petMap": ["best": rex, "none": nil] as [String: CLIPet?],
                 "badges": [silver, gold],
                 "addresses": [["street": "4 List St", "resident": rex], ["street": "5 List St", "previous": ["street": "6 Inner St", "badge": silver]]],
-                "addressMap": ["home": ["street": "7 Map St", "number": 7] as [String: Any], "none": NSNull()] as [String: Any],
+                "addressMap": ["home": ["street": "7 Map St", "number": 7, "resident": kit] as [String: Any], "none": NSNull()] as [String: Any],
             ] as [String: Any])
             try realm.create(CLIValues.self, value: ["id": 2])
         }

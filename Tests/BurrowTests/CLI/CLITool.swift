@@ -30,9 +30,10 @@ struct CLITool {
 
     /// Runs `burrow` with `arguments` in the test's directory, with `environment` added to
     /// this process's (`BURROW_PROGRESS` is set to 0 unless given, so that a terminal running
-    /// the tests does not add progress lines).
+    /// the tests does not add progress lines), reading the file `input` names on standard
+    /// input (nothing if nil).
     @discardableResult
-    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+    func run(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) throws -> Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -50,7 +51,7 @@ struct CLITool {
         let errorHandle = try FileHandle(forWritingTo: errors)
         process.standardOutput = outputHandle
         process.standardError = errorHandle
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = try input.map { try FileHandle(forReadingFrom: URL(fileURLWithPath: path($0))) } ?? FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
         try outputHandle.close()
