@@ -1,12 +1,14 @@
 /// A mistake in how the tool was called: printed on standard error with the command's
 /// usage line, and the tool exits with status 2.
 struct UsageError: Error {
+    /// What was wrong, for the line after "burrow: ".
     let message: String
 }
 
 /// A failure of the command itself (a file that cannot be opened or is damaged, a query or an
 /// import that cannot be carried out): one line on standard error, and exit status 1.
 struct ToolError: Error {
+    /// What failed and, where it helps, what to do, for the line after "burrow: ".
     let message: String
 }
 

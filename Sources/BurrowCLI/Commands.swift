@@ -13,7 +13,9 @@ struct Command {
     let flagOptions: Set<String>
     let run: @MainActor (CommandArguments) async throws -> Void
 
+    /// The usage line.
     var usage: String { "usage: burrow \(name) \(synopsis)" }
+    /// What `burrow <command> --help` prints.
     var help: String { usage + "\n\n" + summary + "\n\n" + details }
 
     /// Every command, in the order the help lists them.

@@ -13,6 +13,7 @@ import Darwin
 /// any moment leaves either the old file or the new one whole.
 @MainActor
 enum Compact {
+    /// Compacts the file `arguments` names. Throws `ToolError` or `StorageError`.
     static func run(_ arguments: CommandArguments) throws {
         let path = arguments.operands[0]
         _ = try Inspect.open(path)  // the errors a person can act on, for a file that cannot be opened

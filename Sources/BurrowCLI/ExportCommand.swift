@@ -21,6 +21,8 @@ enum ExportCommand {
     /// The version of the export document's layout, in its `burrowExport` member.
     static let formatVersion = 1
 
+    /// Writes the export of the file `arguments` names. Throws `ToolError` (status 1) or
+    /// `UsageError` (status 2).
     static func run(_ arguments: CommandArguments) throws {
         _ = try arguments.choice("format", of: ["json"], default: "json")
         let path = arguments.operands[0]

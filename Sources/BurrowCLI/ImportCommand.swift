@@ -13,6 +13,8 @@ import Foundation
 /// object exists, so the order of classes and objects does not matter.
 @MainActor
 enum ImportCommand {
+    /// Imports the export `arguments` names into the file it names. Throws `ToolError`
+    /// (status 1).
     static func run(_ arguments: CommandArguments) throws {
         let path = arguments.operands[0]
         let source = arguments.operands[1]
@@ -95,6 +97,7 @@ struct Importer {
     private var pending: [(object: DynamicObject, schema: ObjectSchema, members: [(String, JSONValue)], place: String)] = []
     private var progress = ProgressLine()
 
+    /// An import into `realm` (inside its write transaction) of objects of `classes`.
     init(realm: Realm, classes: [ObjectSchema]) {
         self.realm = realm
         var byName: [String: ObjectSchema] = [:]

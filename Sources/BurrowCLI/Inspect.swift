@@ -11,6 +11,8 @@ import Darwin
 /// `burrow info`, `dump` and `verify`: read-only looks at a file.
 @MainActor
 enum Inspect {
+    /// The newest version of the file at `path`, read-only, through the engine alone. Throws
+    /// `ToolError` with the line for a file that cannot be opened.
     static func open(_ path: String) throws -> Snapshot {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw ToolError(message: "\(path): no such file") }
@@ -31,6 +33,8 @@ enum Inspect {
         return true
     }
 
+    /// `info`: the file's statistics, then its classes with their object counts, or with
+    /// `--raw` its trees with their entry counts.
     static func info(_ arguments: CommandArguments) throws {
         let path = arguments.operands[0]
         let snapshot = try open(path)
@@ -66,6 +70,7 @@ enum Inspect {
         }
     }
 
+    /// `dump`: every class and object, or with `--raw` every tree and entry in hex.
     static func dump(_ arguments: CommandArguments) throws {
         let path = arguments.operands[0]
         guard arguments.flags.contains("raw") else { return try dumpObjects(path) }
@@ -114,6 +119,7 @@ enum Inspect {
         try output.close()
     }
 
+    /// `verify`: checks the pages and trees, then the objects; exits with status 1 on damage.
     static func verify(_ arguments: CommandArguments) throws {
         let path = arguments.operands[0]
         var progress = ProgressLine()
@@ -138,6 +144,7 @@ enum Inspect {
         print("\(path): sound. Version \(report.version), \(counts).")
     }
 
+    /// `bytes` in hex, at most `limit` of them, with the count when there are more.
     static func hex(_ bytes: UnsafeRawBufferPointer, limit: Int = 64) -> String {
         let digits = Array("0123456789abcdef")
         var text = ""
@@ -176,6 +183,7 @@ struct StoredNames {
     /// The stored schema version, or nil if the file stores no schema yet.
     private(set) var schemaVersion: UInt64?
 
+    /// The names stored in `snapshot`'s `schema` tree (none if it has no such tree).
     init(_ snapshot: Snapshot) throws {
         guard let tree = try snapshot.tree(named: "schema") else { return }
         var cursor = tree.makeCursor()

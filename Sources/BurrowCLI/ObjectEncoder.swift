@@ -24,6 +24,7 @@ struct ObjectEncoder {
     /// The file's classes by name.
     let classes: [String: ObjectSchema]
 
+    /// An encoder of objects of the classes of `schema`.
     init(schema: Schema) {
         var classes: [String: ObjectSchema] = [:]
         for objectSchema in schema.objectSchema { classes[objectSchema.className] = objectSchema }

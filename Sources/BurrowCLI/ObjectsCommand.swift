@@ -9,6 +9,8 @@ enum ObjectsCommand {
     /// From how many objects on the progress line shows how far the listing got.
     static let largeClass = 10_000
 
+    /// Prints the objects `arguments` ask for. Throws `ToolError` (status 1) or `UsageError`
+    /// (status 2) for a bad option, class, query or key path.
     static func run(_ arguments: CommandArguments) throws {
         let format = try arguments.choice("format", of: ["table", "json", "csv"], default: "table")
         var limit: Int?

@@ -5,6 +5,8 @@ import Burrow
 /// link goes to, which classes are embedded, and the schema version.
 @MainActor
 enum SchemaCommand {
+    /// Prints the schema of the file `arguments` names. Throws `ToolError` (status 1) or
+    /// `UsageError` (status 2).
     static func run(_ arguments: CommandArguments) throws {
         let format = try arguments.choice("format", of: ["text", "json"], default: "text")
         let path = arguments.operands[0]

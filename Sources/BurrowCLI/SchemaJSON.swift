@@ -10,6 +10,7 @@ import Burrow
 /// `optional`, `primaryKey` and `indexed` are written only when true, `collection` (`list`,
 /// `set` or `map`) only for a collection, `objectClass` only for a link.
 enum SchemaJSON {
+    /// `schema` as JSON.
     static func node(_ schema: ObjectSchema) -> ValueNode {
         .members([
             ("name", .string(schema.className)),
@@ -18,6 +19,7 @@ enum SchemaJSON {
         ])
     }
 
+    /// `property` as JSON.
     static func node(_ property: Property) -> ValueNode {
         var members: [(String, ValueNode)] = [("name", .string(property.name)), ("type", .string(property.type.rawValue))]
         if let target = property.objectClassName { members.append(("objectClass", .string(target))) }
