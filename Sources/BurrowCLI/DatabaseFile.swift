@@ -83,24 +83,18 @@ enum DatabaseFile {
         return realm
     }
 
-    /// The line for a file that cannot be opened.
+    /// The line for a file that cannot be opened. The library's messages name the file and
+    /// say what to do; the tool adds the file's name where one does not.
     static func explain(_ error: any Error, _ path: String) -> ToolError {
         guard let error = error as? RealmError else { return ToolError(message: "\(path): \(error)") }
         switch error.code {
-        case .invalidFile:
-            return ToolError(message: error.description)
-        case .corruptFile:
-            return ToolError(message: error.description)
-        case .unsupportedFileFormatVersion, .fileFormatUpgradeRequired:
-            return ToolError(message: "\(path) was written in a file format this burrow does not read: \(error.description)")
-        case .fileLocked, .alreadyOpen:
-            return ToolError(message: "\(path) is in use by another process, which holds it exclusively; close that program and try again. (\(error.description))")
         case .fileNotFound:
             return ToolError(message: "\(path): no such file")
-        case .filePermissionDenied:
-            return ToolError(message: "\(path): permission denied (\(error.description))")
+        case .unsupportedFileFormatVersion, .fileFormatUpgradeRequired:
+            return ToolError(message: "\(path) was written in a file format this burrow does not read: \(error.description)")
         default:
-            return ToolError(message: "\(path): \(error.description)")
+            let fileName = (path as NSString).lastPathComponent
+            return ToolError(message: error.description.contains(fileName) ? error.description : "\(path): \(error.description)")
         }
     }
 }
