@@ -130,6 +130,11 @@ import Testing
              "Dog[1]: Dog has no property \"age\"; its properties are: name, friend."),
             (good.replacingOccurrences(of: "\"type\": \"string\"", with: "\"type\": \"text\""), "property Dog.name has no \"type\" of"),
             (String(repeating: "[", count: 600) + String(repeating: "]", count: 600), "nest more than 512 levels deep"),
+            (good.replacingOccurrences(of: "\"objectClass\": \"Dog\"", with: "\"objectClass\": \"Cat\""),
+             "The class Dog cannot be stored: property 'friend' links to Cat, which is neither stored nor given."),
+            (good.replacingOccurrences(of: "\"optional\": true", with: "\"optional\": false"), "property 'friend' is a link and must be optional."),
+            (good.replacingOccurrences(of: "\"indexed\": true}", with: "\"indexed\": true, \"collection\": \"list\"}"),
+             "property 'name' cannot be a primary key"),
         ] {
             try text.write(toFile: tool.path("wrong.json"), atomically: true, encoding: .utf8)
             let wrong = try tool.run(["import", "other.burrow", "wrong.json"])
