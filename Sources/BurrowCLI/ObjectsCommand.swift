@@ -156,7 +156,8 @@ enum CSV {
 }
 
 /// Rows as an aligned text table, as sqlite3's `.mode table` prints them. A cell shows at
-/// most `maximumWidth` characters (the rest as `…`), and line breaks and tabs as `\n`, `\t`.
+/// most `maximumWidth` characters (the rest as `…`), line breaks and tabs as `\n`, `\t`, and
+/// other control characters as `\u{1B}`.
 struct Table {
     static let maximumWidth = 40
     let header: [String]
@@ -177,12 +178,16 @@ struct Table {
 
     private static func cell(_ text: String) -> String {
         var shown = ""
-        for character in text {
-            switch character {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "\n": shown += "\\n"
             case "\r": shown += "\\r"
             case "\t": shown += "\\t"
-            default: shown.append(character)
+            // Other control characters (an escape sequence would drive the terminal) as escapes.
+            case "\u{00}"..."\u{1F}", "\u{7F}"..."\u{9F}":
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                shown += "\\u{" + hex + "}"
+            default: shown.unicodeScalars.append(scalar)
             }
         }
         return shown.count > maximumWidth ? String(shown.prefix(maximumWidth - 1)) + "…" : shown

@@ -154,6 +154,21 @@ import Testing
         #expect(badges.output.components(separatedBy: "\r\n")[0] == "$key,label,pet", "objects without a primary key show their key")
     }
 
+    @Test func tableCellsShowControlCharactersAsEscapes() throws {
+        let tool = try CLITool()
+        defer { tool.remove() }
+        do {
+            let realm = try Realm(configuration: CLIShop.configuration(tool.path("odd.burrow")))
+            try realm.write { try realm.create(CLIBadge.self, value: ["label": "a\u{1B}[2Jb\tc\nd\u{7F}"]) }
+        }
+        let table = try tool.run(["objects", "odd.burrow", "CLIBadge"])
+        #expect(table.output.contains(#"| a\u{1B}[2Jb\tc\nd\u{7F} |"#), "\(table.output)")
+        let json = try tool.run(["objects", "odd.burrow", "CLIBadge", "--format", "json"])
+        #expect(json.output.contains(#""label":"a\u001b[2Jb\tc\nd\u007f""#), "\(json.output)")
+        let csv = try tool.run(["objects", "odd.burrow", "CLIBadge", "--format", "csv"])
+        #expect(csv.output.contains(",\"a\u{1B}[2Jb\tc\nd\u{7F}\","), "CSV keeps the text as it is, quoted: \(csv.output)")
+    }
+
     @Test func whereSortAndLimitChooseAndOrderObjects() throws {
         let tool = try CLITool()
         defer { tool.remove() }
