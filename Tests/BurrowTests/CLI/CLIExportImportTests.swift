@@ -183,5 +183,16 @@ import Testing
         #expect(verify.status == 0 && verify.errors.contains("verifying shop.burrow: objects…"))
         let imported = try tool.run(["import", "c.burrow", "a.json"], environment: ["BURROW_PROGRESS": "1"])
         #expect(imported.status == 0 && imported.errors.contains("importing CLIBadge: 0 of 2 objects"))
+
+        // `objects` shows it for large classes only.
+        let small = try tool.run(["objects", "shop.burrow", "CLIBadge"], environment: ["BURROW_PROGRESS": "1"])
+        #expect(small.status == 0 && !small.errors.contains("objects\u{1B}[K"), "\(small.errors)")
+        do {
+            let realm = try Realm(configuration: CLIShop.configuration(tool.path("many.burrow")))
+            try realm.write { for index in 0..<10_000 { try realm.create(CLIBadge.self, value: ["label": "badge \(index)"]) } }
+        }
+        let large = try tool.run(["objects", "many.burrow", "CLIBadge", "--format", "csv"], environment: ["BURROW_PROGRESS": "1"])
+        #expect(large.status == 0 && large.errors.contains("\rCLIBadge: 0 of 10000 objects\u{1B}[K"), "\(large.errors)")
+        #expect(large.output.components(separatedBy: "\r\n").count == 10_002)
     }
 }
