@@ -1,4 +1,5 @@
 import BurrowStorage
+import Burrow
 
 #if canImport(Glibc)
 import Glibc
@@ -10,8 +11,15 @@ import Darwin
 /// needs, reclaiming the space that old versions (a frozen snapshot kept long, a large delete)
 /// left free. The copy is written beside the file, checked, and renamed over it, so a crash at
 /// any moment leaves either the old file or the new one whole.
+@MainActor
 enum Compact {
-    static func run(path: String) throws(StorageError) {
+    /// Compacts the file `arguments` names. Throws `ToolError` or `StorageError`.
+    static func run(_ arguments: CommandArguments) throws {
+        let path = arguments.operands[0]
+        _ = try Inspect.open(path)  // the errors a person can act on, for a file that cannot be opened
+        var progress = ProgressLine()
+        progress.show("compacting \(path)…")
+        defer { progress.finish() }
         let storage = try Storage.open(path: path, options: StorageOptions(create: false))
         if let recovery = storage.recovery {
             // The compacted file replaces this one and keeps only the version opened: say so first.
@@ -23,6 +31,7 @@ enum Compact {
         unlink(temporary)
         do throws(StorageError) {
             try snapshot.copy(toPath: temporary)
+            progress.show("compacting \(path): verifying the copy…")
             let copy = try Storage.open(path: temporary, options: StorageOptions(readOnly: true, create: false))
             let report = try copy.snapshot().verify()
             let after = try copy.statistics()
@@ -31,6 +40,7 @@ enum Compact {
                 throw StorageError.io(path: path, operation: "rename", errno: errno)
             }
             FileDevice.syncDirectory(of: path)
+            progress.finish()
             print("\(path): compacted from \(before.fileSize) to \(after.fileSize) bytes (\(report.entries) entries in \(report.trees) trees).")
         } catch {
             unlink(temporary)

@@ -1,5 +1,6 @@
 import Burrow
 import BurrowStorage
+import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -8,9 +9,19 @@ import Darwin
 #endif
 
 /// `burrow info`, `dump` and `verify`: read-only looks at a file.
+@MainActor
 enum Inspect {
-    static func open(_ path: String) throws(StorageError) -> Snapshot {
-        try Storage.open(path: path, options: StorageOptions(readOnly: true, create: false)).snapshot()
+    /// The newest version of the file at `path`, read-only, through the engine alone. Throws
+    /// `ToolError` with the line for a file that cannot be opened.
+    static func open(_ path: String) throws -> Snapshot {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw ToolError(message: "\(path): no such file") }
+        guard !isDirectory.boolValue else { throw ToolError(message: "\(path): is a directory, not a Burrow file") }
+        do {
+            return try Storage.open(path: path, options: StorageOptions(readOnly: true, create: false)).snapshot()
+        } catch {
+            throw DatabaseFile.explain(RealmError(error), path)
+        }
     }
 
     /// Prints what opening did when it fell back past the newest commit or found a meta page
@@ -18,47 +29,107 @@ enum Inspect {
     static func printRecovery(of snapshot: Snapshot, path: String) -> Bool {
         guard let recovery = snapshot.storage.recovery else { return false }
         printError("burrow: \(path) did not open whole: \(recovery.description)")
+        DatabaseFile.openedDamaged = true
         return true
     }
 
-    static func info(path: String) throws(StorageError) {
+    /// `info`: the file's statistics, then its classes with their object counts, or with
+    /// `--raw` its trees with their entry counts.
+    static func info(_ arguments: CommandArguments) throws {
+        let path = arguments.operands[0]
         let snapshot = try open(path)
-        let recovered = printRecovery(of: snapshot, path: path)
+        _ = printRecovery(of: snapshot, path: path)
         let stats = try snapshot.storage.statistics()
+        let names = try StoredNames(snapshot)
         print("""
-            file:          \(path)
-            format:        \(Meta.formatVersion)
-            version:       \(stats.version)
-            page size:     \(stats.pageSize) bytes
-            pages:         \(stats.pageCount) (\(stats.usedPages) in use, \(stats.freePages) free)
-            file size:     \(stats.fileSize) bytes
+            file:           \(path)
+            format:         \(Meta.formatVersion)
+            version:        \(stats.version)
+            page size:      \(stats.pageSize) bytes
+            pages:          \(stats.pageCount) (\(stats.usedPages) in use, \(stats.freePages) free)
+            file size:      \(stats.fileSize) bytes
             """)
-        for name in try snapshot.treeNames() {
-            let count = try snapshot.tree(named: name)?.count ?? 0
-            print("tree \"\(name)\": \(count) entries")
+        if arguments.flags.contains("raw") {
+            for name in try snapshot.treeNames() {
+                let count = try snapshot.tree(named: name)?.count ?? 0
+                let meaning = names.meaning(ofTree: name).map { "  (\($0))" } ?? ""
+                print("tree \"\(name)\": \(count) entries\(meaning)")
+            }
+            return
         }
-        if recovered { exit(1) }
+        print("schema version: \(names.schemaVersion.map(String.init) ?? "none (no class stored yet)")")
+        print("classes:        \(names.classes.count)")
+        for stored in names.classes.values.sorted(by: { $0.name < $1.name }) {
+            let count = try snapshot.tree(named: "rows/\(stored.id)")?.count ?? 0
+            var notes: [String] = []
+            if let key = stored.properties.first(where: { $0.isPrimary == true }) { notes.append("primary key \(key.name)") }
+            let indexed = stored.properties.filter { $0.isIndexed == true && $0.isPrimary != true }.map(\.name)
+            if !indexed.isEmpty { notes.append("indexed: \(indexed.joined(separator: ", "))") }
+            notes.append("\(stored.properties.count) \(stored.properties.count == 1 ? "property" : "properties")")
+            print("  \(stored.isEmbedded ? "embedded class" : "class") \(stored.name): \(count) \(count == 1 ? "object" : "objects") (\(notes.joined(separator: "; ")))")
+        }
     }
 
-    static func dump(path: String) throws(StorageError) {
+    /// `dump`: every class and object, or with `--raw` every tree and entry in hex.
+    static func dump(_ arguments: CommandArguments) throws {
+        let path = arguments.operands[0]
+        guard arguments.flags.contains("raw") else { return try dumpObjects(path) }
         let snapshot = try open(path)
+        _ = printRecovery(of: snapshot, path: path)
+        let names = try StoredNames(snapshot)
+        let output = TextOutput.standardOutput()
         for name in try snapshot.treeNames() {
             guard let tree = try snapshot.tree(named: name) else { continue }
-            print("tree \"\(name)\" (\(tree.count) entries)")
+            try output.line("tree \"\(name)\" (\(tree.count) entries)\(names.meaning(ofTree: name).map { ", \($0)" } ?? "")")
             var cursor = tree.makeCursor()
             var more = try cursor.first()
             while more {
-                print("  \(hex(cursor.key)) = \(hex(try cursor.value()))")
+                try output.line("  \(hex(cursor.key)) = \(hex(try cursor.value()))")
                 more = try cursor.next()
             }
         }
+        try output.close()
     }
 
-    static func verify(path: String) throws {
+    /// Every class, as `burrow schema` shows it, and its objects, one compact JSON object a
+    /// line.
+    private static func dumpObjects(_ path: String) throws {
+        let realm = try DatabaseFile.openForReading(path)
+        let schema = realm.schema
+        let encoder = ObjectEncoder(schema: schema)
+        let output = TextOutput.standardOutput()
+        var progress = ProgressLine()
+        try output.line("schema version \(realm.configuration.schemaVersion)")
+        for objectSchema in schema.objectSchema {
+            try output.line()
+            if objectSchema.isEmbedded {
+                try output.write(SchemaCommand.lines(objectSchema, in: schema, count: nil))
+                try output.line("  (its objects are inside their parents)")
+                continue
+            }
+            let objects = realm.dynamicObjects(objectSchema.className)
+            let count = objects.count
+            try output.write(SchemaCommand.lines(objectSchema, in: schema, count: count))
+            for (index, object) in objects.enumerated() {
+                progress.update("\(objectSchema.className): \(index) of \(count) objects")
+                try output.line("  " + JSONWriter.text(of: encoder.node(of: object, objectSchema)))
+            }
+        }
+        progress.finish()
+        try output.close()
+    }
+
+    /// `verify`: checks the pages and trees, then the objects; exits with status 1 on damage.
+    static func verify(_ arguments: CommandArguments) throws {
+        let path = arguments.operands[0]
+        var progress = ProgressLine()
+        progress.show("verifying \(path): pages and trees…")
         let snapshot = try open(path)
         let recovered = printRecovery(of: snapshot, path: path)
         let report = try snapshot.verify()
+        progress.show("verifying \(path): objects…")
         let objects = try ObjectVerifier.verify(snapshot)
+        progress.finish()
         guard objects.isSound else {
             print("\(path): damaged objects in version \(objects.version):")
             for finding in objects.findings { print("  \(finding)") }
@@ -73,6 +144,7 @@ enum Inspect {
         print("\(path): sound. Version \(report.version), \(counts).")
     }
 
+    /// `bytes` in hex, at most `limit` of them, with the count when there are more.
     static func hex(_ bytes: UnsafeRawBufferPointer, limit: Int = 64) -> String {
         let digits = Array("0123456789abcdef")
         var text = ""
@@ -81,5 +153,72 @@ enum Inspect {
             text.append(digits[Int(byte & 15)])
         }
         return bytes.count > limit ? text + "… (\(bytes.count) bytes)" : text
+    }
+}
+
+/// The classes and properties of a file by the ids its trees are named with, read from the
+/// `schema` tree (FileFormat.md describes it), so that `info` and `dump --raw` can say what
+/// each tree holds.
+struct StoredNames {
+    struct StoredClass: Decodable {
+        let id: UInt32
+        let name: String
+        let isEmbedded: Bool
+        let properties: [StoredProperty]
+    }
+
+    struct StoredProperty: Decodable {
+        let name: String
+        let isPrimary: Bool?
+        let isIndexed: Bool?
+    }
+
+    private struct Info: Decodable {
+        let schemaVersion: UInt64
+    }
+
+    /// The stored classes by name.
+    private(set) var classes: [String: StoredClass] = [:]
+    private var byId: [UInt32: StoredClass] = [:]
+    /// The stored schema version, or nil if the file stores no schema yet.
+    private(set) var schemaVersion: UInt64?
+
+    /// The names stored in `snapshot`'s `schema` tree (none if it has no such tree).
+    init(_ snapshot: Snapshot) throws {
+        guard let tree = try snapshot.tree(named: "schema") else { return }
+        var cursor = tree.makeCursor()
+        var more = try cursor.first()
+        while more {
+            let key = String(decoding: cursor.key, as: UTF8.self)
+            let value = Data(try cursor.value())
+            if key == "info" {
+                schemaVersion = (try? JSONDecoder().decode(Info.self, from: value))?.schemaVersion
+            } else if key.hasPrefix("class/"), let stored = try? JSONDecoder().decode(StoredClass.self, from: value) {
+                classes[stored.name] = stored
+                byId[stored.id] = stored
+            }
+            more = try cursor.next()
+        }
+    }
+
+    /// What the tree named `name` holds, in the words of classes and properties.
+    func meaning(ofTree name: String) -> String? {
+        let parts = name.split(separator: "/").map(String.init)
+        if name == "schema" { return "the stored schema" }
+        if name == "sequences" { return "object key sequences" }
+        guard parts.count >= 2, let id = UInt32(parts[1]), let stored = byId[id] else { return nil }
+        var property: String?
+        if parts.count == 3, let field = Int(parts[2]), field < stored.properties.count { property = "\(stored.name).\(stored.properties[field].name)" }
+        switch parts[0] {
+        case "rows": return "objects of \(stored.name)"
+        case "pk": return "primary keys of \(stored.name)"
+        case "links": return "links to \(stored.name) objects"
+        case "blobs": return "long values of \(stored.name)"
+        case "index": return property.map { "index of \($0)" }
+        case "list": return property.map { "elements of the lists \($0)" }
+        case "set": return property.map { "elements of the sets \($0)" }
+        case "map": return property.map { "entries of the maps \($0)" }
+        default: return nil
+        }
     }
 }

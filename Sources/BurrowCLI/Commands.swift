@@ -1,0 +1,122 @@
+/// The tool's commands: what each takes, its help, and what runs it.
+struct Command {
+    let name: String
+    /// The operands and options, as the usage line shows them.
+    let synopsis: String
+    /// One line for the tool's help.
+    let summary: String
+    /// The command's own help, after its usage line.
+    let details: String
+    /// How many operands it takes.
+    let operands: ClosedRange<Int>
+    let valueOptions: Set<String>
+    let flagOptions: Set<String>
+    let run: @MainActor (CommandArguments) async throws -> Void
+
+    /// The usage line.
+    var usage: String { "usage: burrow \(name) \(synopsis)" }
+    /// What `burrow <command> --help` prints.
+    var help: String { usage + "\n\n" + summary + "\n\n" + details }
+
+    /// Every command, in the order the help lists them.
+    @MainActor static let all: [Command] = [
+        Command(
+            name: "schema", synopsis: "FILE [--format text|json]",
+            summary: "Show the classes a file stores and their properties.",
+            details: """
+                Each class with its object count, and each property with its type (a `?` for
+                optional, List<…>, MutableSet<…> or Map<String, …> for collections, the class a
+                link goes to), its primary key or index, and which links hold embedded objects.
+                The schema is read from the file, so no Swift classes are needed.
+
+                  --format text|json   text (the default), or JSON as an export's "classes"
+                """,
+            operands: 1...1, valueOptions: ["format"], flagOptions: [], run: SchemaCommand.run),
+        Command(
+            name: "objects", synopsis: "FILE CLASS [--where QUERY] [--sort KEYPATH[,desc]] [--limit N] [--format table|json|csv]",
+            summary: "Show the objects of one class, filtered, sorted and limited.",
+            details: """
+                  --where QUERY    a query string, as Results.filter takes it:
+                                   "age > 2 AND name BEGINSWITH 'R'", "owner.name == 'Ali'",
+                                   "ANY dogs.age < 2", "tags.@count > 1"
+                  --sort KEYPATH   sort by a property (or a link's property, "owner.name");
+                                   add ",desc" for descending order
+                  --limit N        show at most N objects
+                  --format F       table (the default), json (an array, one object a line)
+                                   or csv (RFC 4180, a header row first)
+
+                A link shows the primary key of the object it links to, or {"$key": N}
+                (#N in a table) when its class has none: N is the object's key, which objects of
+                such classes show as "$key". Lists, sets, maps and embedded objects show as
+                JSON; table cells are cut at 40 characters. A bad query, sort or class is a
+                usage error (exit status 2).
+                """,
+            operands: 2...2, valueOptions: ["where", "sort", "limit", "format"], flagOptions: [], run: ObjectsCommand.run),
+        Command(
+            name: "export", synopsis: "FILE [--format json] [--output PATH]",
+            summary: "Write every object of a file, and its schema, as JSON.",
+            details: """
+                  --format json    the only format: one document with "schemaVersion",
+                                   "classes" and "objects" (by class, one object a line)
+                  --output PATH    write to PATH rather than to standard output
+
+                `burrow import` reads the document back into the same or another file.
+                """,
+            operands: 1...1, valueOptions: ["format", "output"], flagOptions: [], run: ExportCommand.run),
+        Command(
+            name: "import", synopsis: "FILE JSON",
+            summary: "Create the objects of an export in a file (created if missing).",
+            details: """
+                JSON is an export's path, or - for standard input. All objects are created in one
+                write transaction: all of them, or, after an error, none. The file gets the
+                export's classes if it lacks them. Objects of classes with a primary key are
+                created with update: .modified (an object with the same key is updated); objects
+                of classes without one are always added, and links to them resolve among the
+                objects of the same import.
+                """,
+            operands: 2...2, valueOptions: [], flagOptions: [], run: ImportCommand.run),
+        Command(
+            name: "info", synopsis: "FILE [--raw]",
+            summary: "Show a file's version, pages, and classes with their object counts.",
+            details: """
+                  --raw            list the engine's trees (rows/1, index/1/2, …) and their
+                                   entry counts instead of the classes
+                """,
+            operands: 1...1, valueOptions: [], flagOptions: ["raw"], run: { try Inspect.info($0) }),
+        Command(
+            name: "dump", synopsis: "FILE [--raw]",
+            summary: "Print every class and every object, one object a line.",
+            details: """
+                Objects are written as in `burrow objects --format json`.
+
+                  --raw            print the engine's trees instead: every entry's key and
+                                   value in hex
+                """,
+            operands: 1...1, valueOptions: [], flagOptions: ["raw"], run: { try Inspect.dump($0) }),
+        Command(
+            name: "verify", synopsis: "FILE",
+            summary: "Check every page, tree and object; exit status 1 if the file is damaged.",
+            details: """
+                Checks checksums, tree structure and free pages, then every object: rows,
+                links, backlinks, indexes and collections. Damage is listed, with status 1.
+                """,
+            operands: 1...1, valueOptions: [], flagOptions: [], run: { try Inspect.verify($0) }),
+        Command(
+            name: "compact", synopsis: "FILE",
+            summary: "Rewrite a file packed, reclaiming free pages.",
+            details: """
+                The copy is written beside the file, verified, and renamed over it, so a crash
+                leaves either the old file or the new one whole.
+                """,
+            operands: 1...1, valueOptions: [], flagOptions: [], run: { try Compact.run($0) }),
+        Command(
+            name: "demo", synopsis: "[FILE]",
+            summary: "Run the DoggoDB story of the RealmSwift documents on a file.",
+            details: """
+                Without FILE, on default.burrow in the current directory, which the demo
+                recreates if this burrow cannot open it; a FILE you name is never replaced.
+                """,
+            operands: 0...1, valueOptions: [], flagOptions: [],
+            run: { try await Demo.run(path: $0.operands.first ?? "default.burrow", ownsFile: $0.operands.isEmpty) }),
+    ]
+}

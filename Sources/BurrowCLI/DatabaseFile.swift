@@ -1,0 +1,100 @@
+import Burrow
+import BurrowStorage
+import Foundation
+
+/// Opening the file a command names, with one line a person can act on when it cannot be
+/// opened: missing, not a Burrow file, damaged, in use by another process.
+@MainActor
+enum DatabaseFile {
+    /// Whether a file opened by this process fell back past a commit that did not survive
+    /// (the tool reports it when opening and exits with status 1 at the end).
+    static var openedDamaged = false
+
+    /// The realm of the file at `path`, read-only, with no Swift classes: every stored class
+    /// is read through the stored schema. Every page is checked first (`checkPages`): the
+    /// library stops the program on a damaged page that a property read meets, as RealmSwift
+    /// does, where the tool should say which page is damaged and exit with status 1. Throws
+    /// `ToolError`.
+    static func openForReading(_ path: String) throws(ToolError) -> Realm {
+        try requireFile(path)
+        try checkPages(path)
+        var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path), readOnly: true)
+        configuration.schemaVersion = try storedSchemaVersion(path) ?? 0
+        return try open(configuration, path)
+    }
+
+    /// The realm of the file at `path` for writing, created when there is no file, with no
+    /// Swift classes. A new file takes `newSchemaVersion`. Throws `ToolError`.
+    static func openForWriting(_ path: String, newSchemaVersion: UInt64) throws(ToolError) -> Realm {
+        var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
+        if FileManager.default.fileExists(atPath: path) {
+            try requireFile(path)
+            configuration.schemaVersion = try storedSchemaVersion(path) ?? newSchemaVersion
+        } else {
+            configuration.schemaVersion = newSchemaVersion
+        }
+        return try open(configuration, path)
+    }
+
+    /// Reads every page of the file's newest version and checks its checksum and its
+    /// tree's structure, with a progress line. Throws `ToolError` for the first damaged page.
+    static func checkPages(_ path: String) throws(ToolError) {
+        var progress = ProgressLine()
+        progress.show("checking the pages of \(path)…")
+        defer { progress.finish() }
+        do {
+            let snapshot = try Storage.open(path: path, options: StorageOptions(readOnly: true, create: false)).snapshot()
+            _ = try snapshot.verify()
+        } catch {
+            throw explain(RealmError(error), path)
+        }
+    }
+
+    private static func requireFile(_ path: String) throws(ToolError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ToolError(message: "\(path): no such file")
+        }
+        guard !isDirectory.boolValue else { throw ToolError(message: "\(path): is a directory, not a Burrow file") }
+    }
+
+    /// The schema version the file stores, or nil if it stores no class yet.
+    private static func storedSchemaVersion(_ path: String) throws(ToolError) -> UInt64? {
+        do {
+            return try schemaVersionAtURL(URL(fileURLWithPath: path))
+        } catch let error as RealmError where error.code == .fail {
+            return nil
+        } catch {
+            throw explain(error, path)
+        }
+    }
+
+    private static func open(_ configuration: Realm.Configuration, _ path: String) throws(ToolError) -> Realm {
+        let realm: Realm
+        do {
+            realm = try Realm(configuration: configuration)
+        } catch {
+            throw explain(error, path)
+        }
+        if let recovery = realm.recovery {
+            printError("burrow: \(path) did not open whole: \(recovery.description) What follows is version \(recovery.openedVersion); `burrow verify \(path)` checks the rest.")
+            openedDamaged = true
+        }
+        return realm
+    }
+
+    /// The line for a file that cannot be opened. The library's messages name the file and
+    /// say what to do; the tool adds the file's name where one does not.
+    static func explain(_ error: any Error, _ path: String) -> ToolError {
+        guard let error = error as? RealmError else { return ToolError(message: "\(path): \(error)") }
+        switch error.code {
+        case .fileNotFound:
+            return ToolError(message: "\(path): no such file")
+        case .unsupportedFileFormatVersion, .fileFormatUpgradeRequired:
+            return ToolError(message: "\(path) was written in a file format this burrow does not read: \(error.description)")
+        default:
+            let fileName = (path as NSString).lastPathComponent
+            return ToolError(message: error.description.contains(fileName) ? error.description : "\(path): \(error.description)")
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Text written to standard output or to a file, in large buffered writes.
+final class TextOutput {
+    private let descriptor: Int32
+    private let ownsDescriptor: Bool
+    private var buffer = ""
+    private let path: String
+
+    /// Standard output.
+    static func standardOutput() -> TextOutput { TextOutput(descriptor: 1, owns: false, path: "standard output") }
+
+    /// A new file at `path` (replacing one there). Throws `ToolError` if it cannot be created.
+    static func file(_ path: String) throws(ToolError) -> TextOutput {
+        let descriptor = systemOpen(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { throw ToolError(message: "\(path): cannot be written (\(String(cString: strerror(errno))))") }
+        return TextOutput(descriptor: descriptor, owns: true, path: path)
+    }
+
+    private init(descriptor: Int32, owns: Bool, path: String) {
+        self.descriptor = descriptor
+        self.ownsDescriptor = owns
+        self.path = path
+    }
+
+    /// Appends `text`, writing the buffer out when it is large.
+    func write(_ text: String) throws(ToolError) {
+        buffer += text
+        if buffer.utf8.count >= 1 << 16 { try flush() }
+    }
+
+    /// Appends `text` and a line break.
+    func line(_ text: String = "") throws(ToolError) {
+        try write(text + "\n")
+    }
+
+    /// Writes out what is buffered. Throws `ToolError` if the write fails (a full disk, a
+    /// closed pipe).
+    func flush() throws(ToolError) {
+        var bytes = Array(buffer.utf8)
+        buffer = ""
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { systemWrite(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw ToolError(message: "writing \(path) failed: \(String(cString: strerror(errno)))")
+            }
+            offset += written
+        }
+        bytes.removeAll()
+    }
+
+    /// Writes out what is buffered and, for a file, syncs and closes it.
+    func close() throws(ToolError) {
+        try flush()
+        if ownsDescriptor {
+            guard fsync(descriptor) == 0, systemClose(descriptor) == 0 else {
+                throw ToolError(message: "writing \(path) failed: \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+}
+
+// The system calls, under names the methods of `TextOutput` do not hide.
+private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 { open(path, flags, mode) }
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(descriptor, bytes, count) }
+private func systemClose(_ descriptor: Int32) -> Int32 { close(descriptor) }
