@@ -42,7 +42,7 @@ extension Realm {
         }
         guard !added.isEmpty else { return }
         if wasEmpty { schema.info.schemaVersion = max(schema.info.schemaVersion, configuration.schemaVersion) }
-        try storeSchema(schema, changing: added, in: write)
+        try store.storeSchema(schema, changing: added, in: write)
     }
 
     /// Why `objectSchema` cannot be stored, or nil. `isStored` tells whether the file stores a
