@@ -33,7 +33,9 @@ let package = Package(
         // A child process for the crash tests: commits random transactions until it is killed.
         .executableTarget(
             name: "StorageCrashWorker", dependencies: ["BurrowStorage"], path: "Tests/StorageCrashWorker"),
-        .testTarget(name: "BurrowStorageTests", dependencies: ["BurrowStorage", "StorageCrashWorker"]),
+        // Child processes for the shared-file tests: several open one file at once.
+        .executableTarget(name: "SharedFileWorker", dependencies: ["BurrowStorage"], path: "Tests/SharedFileWorker"),
+        .testTarget(name: "BurrowStorageTests", dependencies: ["BurrowStorage", "StorageCrashWorker", "SharedFileWorker"]),
         // realm-swift's example apps as a user ports them; `PortedProgramTests` runs it.
         .executableTarget(name: "PortedDogs", dependencies: ["Burrow"], path: "Tests/PortedDogs"),
         // A program with no model classes that prints a file's every object through the dynamic

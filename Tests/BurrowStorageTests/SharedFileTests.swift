@@ -1,0 +1,772 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import Synchronization
+import Testing
+@testable import BurrowStorage
+@testable import SharedFileWorker
+
+/// A `SharedFileWorker` child process: started with arguments, its standard output going to a
+/// file (so it never blocks on a full pipe), its standard input a pipe the test closes to ask it
+/// to finish.
+final class SharedWorkerProcess {
+    let label: String
+    let process = Process()
+    let outputPath: String
+    let errorPath: String
+    private let input = Pipe()
+    private let outputDescriptor: Int32
+    private var readOffset = 0
+    private var pendingText = ""
+    private(set) var lines: [String] = []
+
+    /// `BURROW_SHARED_WORKER` if set, otherwise next to the test executable.
+    static func executablePath() throws -> String {
+        var candidates: [String] = []
+        if let path = ProcessInfo.processInfo.environment["BURROW_SHARED_WORKER"] { candidates.append(path) }
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            candidates.append((exe as NSString).deletingLastPathComponent + "/SharedFileWorker")
+        }
+        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("SharedFileWorker").path)
+        candidates.append(Bundle.main.bundleURL.appendingPathComponent("SharedFileWorker").path)
+        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
+            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("SharedFileWorker").path)
+        }
+        if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) { return found }
+        throw FailureTestError(
+            "SharedFileWorker not found (looked at \(candidates)); build it with `swift build --build-tests` or set BURROW_SHARED_WORKER")
+    }
+
+    init(_ arguments: [String], directory: String, label: String) throws {
+        self.label = label
+        outputPath = directory + "/\(label).out"
+        errorPath = directory + "/\(label).err"
+        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
+        process.executableURL = URL(fileURLWithPath: try Self.executablePath())
+        process.arguments = arguments
+        process.standardInput = input
+        guard let output = FileHandle(forWritingAtPath: outputPath), let error = FileHandle(forWritingAtPath: errorPath) else {
+            throw FailureTestError("cannot open \(outputPath)")
+        }
+        process.standardOutput = output
+        process.standardError = error
+        outputDescriptor = open(outputPath, O_RDONLY | O_CLOEXEC)
+        try process.run()
+        try? output.close()
+        try? error.close()
+    }
+
+    deinit {
+        kill()
+        if outputDescriptor >= 0 { closeDescriptor(outputDescriptor) }
+    }
+
+    var pid: Int32 { process.processIdentifier }
+
+    /// Reads whatever the worker has written since the last call; returns the new complete lines.
+    @discardableResult
+    func poll() -> [String] {
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { pread(outputDescriptor, $0.baseAddress!, $0.count, off_t(readOffset)) }
+            if n <= 0 { break }
+            readOffset += n
+            pendingText += String(decoding: buffer[..<n], as: UTF8.self)
+        }
+        var complete: [String] = []
+        while let newline = pendingText.firstIndex(of: "\n") {
+            complete.append(String(pendingText[..<newline]))
+            pendingText = String(pendingText[pendingText.index(after: newline)...])
+        }
+        lines += complete
+        return complete
+    }
+
+    /// Polls until a line satisfies `condition`, the worker exits, or `timeout` seconds pass.
+    func wait(timeout: Double, until condition: (String) -> Bool) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        var checked = 0
+        while true {
+            let running = process.isRunning
+            poll()
+            while checked < lines.count {
+                if condition(lines[checked]) { return lines[checked] }
+                checked += 1
+            }
+            if !running || Date() > deadline { return nil }
+            usleep(500)
+        }
+    }
+
+    /// Waits for a line starting with `prefix`; throws (with what the worker said) if none comes.
+    @discardableResult
+    func expectLine(_ prefix: String, timeout: Double = 60) throws -> String {
+        if let line = wait(timeout: timeout, until: { $0.hasPrefix(prefix) }) { return line }
+        throw FailureTestError("\(label) printed no \"\(prefix)\" line within \(timeout) s: \(summary)")
+    }
+
+    /// Closes the worker's standard input (which asks the long-running roles to finish).
+    func closeInput() {
+        try? input.fileHandleForWriting.close()
+    }
+
+    /// Waits up to `timeout` seconds for the worker to exit; returns its status, or nil if it is
+    /// still running (then it is killed).
+    func waitForExit(timeout: Double) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning {
+            if Date() > deadline {
+                kill()
+                return nil
+            }
+            usleep(1_000)
+        }
+        process.waitUntilExit()
+        poll()
+        return process.terminationStatus
+    }
+
+    /// Waits for a clean exit (status 0); throws with what the worker said otherwise.
+    func expectSuccess(timeout: Double = 120) throws {
+        guard let status = waitForExit(timeout: timeout) else {
+            throw FailureTestError("\(label) did not finish within \(timeout) s and was killed: \(summary)")
+        }
+        if status != 0 || process.terminationReason != .exit {
+            throw FailureTestError("\(label) exited with status \(status) (\(process.terminationReason == .exit ? "exit" : "signal")): \(summary)")
+        }
+    }
+
+    /// SIGKILL, then reap. Closes the worker's standard input too.
+    func kill() {
+        if process.isRunning { crashSendSignal(process.processIdentifier, SIGKILL) }
+        if process.isRunning || process.processIdentifier != 0 { process.waitUntilExit() }
+        closeInput()
+        poll()
+    }
+
+    /// The last acknowledged commit: (version, counter) from the last "acked" line.
+    var lastAcked: (version: UInt64, counter: UInt64)? {
+        poll()
+        for line in lines.reversed() where line.hasPrefix("acked ") {
+            let fields = line.split(separator: " ")
+            if fields.count == 3, let version = UInt64(fields[1]), let counter = UInt64(fields[2]) { return (version, counter) }
+        }
+        return nil
+    }
+
+    /// Every "acked" counter value, in the order printed.
+    var ackedCounters: [UInt64] {
+        poll()
+        return lines.compactMap { line in
+            let fields = line.split(separator: " ")
+            return fields.count == 3 && fields[0] == "acked" ? UInt64(fields[2]) : nil
+        }
+    }
+
+    var errorOutput: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
+
+    /// What the worker said: its last lines and its standard error.
+    var summary: String {
+        poll()
+        let error = errorOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        return "last lines \(lines.suffix(3))" + (error.isEmpty ? "" : ", stderr: \(error.prefix(600))")
+    }
+}
+
+/// The children a test started, all killed and reaped when the test ends, however it ends.
+final class SharedWorkerGroup {
+    let directory: String
+    private(set) var workers: [SharedWorkerProcess] = []
+    private var started = 0
+
+    init(directory: String) { self.directory = directory }
+
+    func start(_ label: String, _ arguments: [String]) throws -> SharedWorkerProcess {
+        started += 1
+        let worker = try SharedWorkerProcess(arguments, directory: directory, label: "\(label)-\(started)")
+        workers.append(worker)
+        return worker
+    }
+
+    func killAll() {
+        for worker in workers { worker.kill() }
+        workers = []
+    }
+
+    deinit { killAll() }
+}
+
+/// The lock file beside a shared database (`<path>.lock`), read and written as FileFormat.md
+/// ("The lock file") lays it out: a 64-byte header starting with the magic "BURROWLK", then
+/// 32-byte slots of little-endian words: the owner's pid (0: free), its start time, and the
+/// oldest version its snapshots pin plus one (0: none).
+struct SharedLockFile {
+    static let magic: UInt64 = 0x4B4C_574F_5252_5542
+    static let headerSize = 64
+    static let slotSize = 32
+
+    struct Slot: Equatable {
+        var index: Int
+        var pid: UInt64
+        var startTime: UInt64
+        var pinWord: UInt64
+    }
+
+    let path: String
+
+    init(databasePath: String) { path = databasePath + ".lock" }
+
+    private func bytes() throws -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else { throw FailureTestError("no lock file at \(path)") }
+        let bytes = [UInt8](data)
+        guard bytes.count >= Self.headerSize, SharedBank.decode(bytes[0..<8]) == Self.magic else {
+            throw FailureTestError(
+                "\(path) (\(bytes.count) bytes) does not start with the lock file's magic as this test reads it; update SharedLockFile from FileFormat.md")
+        }
+        return bytes
+    }
+
+    func slots() throws -> [Slot] {
+        let bytes = try bytes()
+        return (0..<(bytes.count - Self.headerSize) / Self.slotSize).map { index in
+            let at = Self.headerSize + index * Self.slotSize
+            return Slot(
+                index: index, pid: SharedBank.decode(bytes[at..<(at + 8)])!, startTime: SharedBank.decode(bytes[(at + 8)..<(at + 16)])!,
+                pinWord: SharedBank.decode(bytes[(at + 16)..<(at + 24)])!)
+        }
+    }
+
+    /// Writes `slot` in place (the file is mapped shared by every process that has it open, so
+    /// they see the write at once).
+    func write(_ slot: Slot) throws {
+        let fd = open(path, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { throw FailureTestError("cannot open \(path) (errno \(errno))") }
+        defer { closeDescriptor(fd) }
+        let words = SharedBank.encode(slot.pid) + SharedBank.encode(slot.startTime) + SharedBank.encode(slot.pinWord)
+        // The pin and start time first, the owner last, as a claiming process does.
+        let tail = Array(words[8...])
+        let at = off_t(Self.headerSize + slot.index * Self.slotSize)
+        guard tail.withUnsafeBytes({ pwrite(fd, $0.baseAddress, $0.count, at + 8) }) == tail.count,
+            words.withUnsafeBytes({ pwrite(fd, $0.baseAddress, 8, at) }) == 8
+        else { throw FailureTestError("cannot write \(path) (errno \(errno))") }
+    }
+}
+
+/// Several processes on one file opened with `FileSharing.shared` (issue 17), with real child
+/// processes (`SharedFileWorker`): no update lost between writers of different processes,
+/// readers in other processes see consistent snapshots that advance and are never reused under
+/// them, a dead reader's pin is reclaimed, a writer killed at any point loses no acknowledged
+/// commit, exclusive and shared openers keep each other out, and stale lock-file slots (dead
+/// owner, or a pid now used by a later process) do not pin.
+///
+/// Counts scale with `BURROW_SHARED_ITERATIONS` (default 100); random choices print their seed
+/// (`BURROW_SEED` replays them).
+@Suite("Shared file (several processes)", .serialized)
+struct SharedFileTests {
+    static var iterations: Int { FailureTestEnvironment.iterations("BURROW_SHARED_ITERATIONS", default: 100) }
+
+    static func openShared(_ path: String, readOnly: Bool = false) throws -> Storage {
+        try Storage.open(path: path, options: StorageOptions(pageSize: 4096, readOnly: readOnly, create: !readOnly, sharing: .shared))
+    }
+
+    static func openExclusive(_ path: String) throws -> Storage {
+        try Storage.open(path: path, options: StorageOptions(pageSize: 4096, readOnly: false, create: true, sharing: .exclusive))
+    }
+
+    /// The bank as the latest version holds it; records an issue for anything wrong with it.
+    static func checkedReading(_ storage: Storage, _ context: String) throws -> SharedBankReading {
+        let snapshot = try storage.snapshot()
+        let reading = try SharedBankReading(snapshot)
+        if let problem = reading.problem { Issue.record("\(context): \(problem)") }
+        do {
+            _ = try snapshot.verify()
+        } catch {
+            Issue.record("\(context): version \(snapshot.version) does not verify: \(error)")
+        }
+        return reading
+    }
+
+    // MARK: 1. Writers of several processes
+
+    @Test("Two writer processes and this one incrementing one counter lose no update")
+    func writersOfSeveralProcessesLoseNoUpdate() throws {
+        let n = Self.iterations
+        let directory = try FailureTestEnvironment.temporaryDirectory("shared-counter")
+        defer { FailureTestEnvironment.removeDirectory(directory) }
+        let path = directory + "/counter.burrow"
+        let group = SharedWorkerGroup(directory: directory)
+        defer { group.killAll() }
+        let storage = try Self.openShared(path)
+        defer { storage.close() }
+        let start = storage.version
+
+        // One child commits `.full` one at a time, the other from four threads with group commit.
+        let full = try group.start("counter-full", ["counter", path, "\(n)", "full"])
+        let grouped = try group.start("counter-group", ["counter", path, "\(n)", "group", "4"])
+        var mine: [UInt64] = []
+        var lastSeen: UInt64 = 0
+        for i in 0..<n {
+            let (version, counter) = try SharedBank.increment(storage, durability: .normal)
+            mine.append(counter)
+            #expect(version > start, "commit \(i) returned version \(version)")
+            if i % 10 == 0 {
+                let seen = try SharedBankReading(try storage.snapshot()).counter ?? 0
+                #expect(seen >= lastSeen, "the counter went back from \(lastSeen) to \(seen)")
+                #expect(seen >= counter, "a snapshot after committing \(counter) reads \(seen)")
+                lastSeen = seen
+            }
+        }
+        try full.expectSuccess()
+        try grouped.expectSuccess()
+
+        let reading = try Self.checkedReading(storage, "after the writers")
+        #expect(reading.counter == UInt64(3 * n), "3 × \(n) increments left the counter at \(reading.counter.map(String.init) ?? "nothing")")
+        #expect(reading.version == start + UInt64(3 * n), "3 × \(n) commits from version \(start) reached version \(reading.version)")
+        // Each increment read a value no other one read: together they are 1 … 3n.
+        let all = (mine + full.ackedCounters + grouped.ackedCounters).sorted()
+        #expect(all == Array(1...UInt64(3 * n)), "the values committed are not 1…\(3 * n) once each: \(Self.firstDuplicates(all))")
+        print("SharedFile counter: 3 × \(n) increments from 3 processes (.normal, .full, group commit of 4 threads) -> \(reading.counter ?? 0)")
+    }
+
+    static func firstDuplicates(_ sorted: [UInt64]) -> String {
+        var repeated: [UInt64] = []
+        for (a, b) in zip(sorted, sorted.dropFirst()) where a == b { repeated.append(a) }
+        return "\(sorted.count) values, repeated \(repeated.prefix(10)), highest \(sorted.last ?? 0)"
+    }
+
+    // MARK: 2. One writer, four readers
+
+    @Test("Four reader processes check every snapshot while a writer process transfers between accounts")
+    func readersOfOtherProcessesSeeConsistentAdvancingSnapshots() throws {
+        let seed = FailureTestEnvironment.seed("SharedFile readers")
+        var rng = SharedRandom(seed: seed)
+        let commits = 3 * Self.iterations
+        let directory = try FailureTestEnvironment.temporaryDirectory("shared-readers")
+        defer { FailureTestEnvironment.removeDirectory(directory) }
+        let path = directory + "/bank.burrow"
+        let group = SharedWorkerGroup(directory: directory)
+        defer { group.killAll() }
+        let storage = try Self.openShared(path)
+        defer { storage.close() }
+        try SharedBank.setUp(storage, accounts: 300)
+        // This process pins the first version through the whole run as well.
+        let pinned = try storage.snapshot()
+        let pinnedReading = try SharedBankReading(pinned)
+
+        var readers: [SharedWorkerProcess] = []
+        for i in 0..<4 {
+            // Two of the readers open the file read-only.
+            var arguments = ["check", path, "300", "\(rng.next() >> 1)"]
+            if i >= 2 { arguments.append("ro") }
+            readers.append(try group.start("check\(i)", arguments))
+        }
+        for reader in readers { try reader.expectLine("ready") }
+        let writer = try group.start("transfer", ["transfer", path, "\(rng.next() >> 1)", "300", "\(commits)"])
+        try writer.expectSuccess()
+        guard let last = writer.lastAcked else { throw FailureTestError("the writer acknowledged nothing: \(writer.summary)") }
+        // Let the readers see the last version too, then stop them.
+        for reader in readers { reader.closeInput() }
+        var totalChecks = 0, totalRereads = 0
+        for reader in readers {
+            try reader.expectSuccess(timeout: 60)
+            let line = try reader.expectLine("checked ", timeout: 1)
+            let fields = line.split(separator: " ").compactMap { UInt64($0) }
+            guard fields.count == 5 else { throw FailureTestError("\(reader.label) printed \"\(line)\"") }
+            let (checks, first, lastSeen, distinct, rereads) = (fields[0], fields[1], fields[2], fields[3], fields[4])
+            #expect(lastSeen > first, "\(reader.label) saw no version after \(first) while the writer committed up to \(last.version)")
+            #expect(distinct >= 2, "\(reader.label) saw \(distinct) distinct versions")
+            #expect(lastSeen <= last.version)
+            totalChecks += Int(checks)
+            totalRereads += Int(rereads)
+        }
+        #expect(totalRereads > 0, "no reader kept a snapshot to read it again")
+
+        let reading = try Self.checkedReading(storage, "after the run")
+        #expect(reading.version == last.version, "this process reads version \(reading.version), the writer last committed \(last.version)")
+        #expect(reading.counter == UInt64(commits))
+        #expect(try SharedBankReading(pinned) == pinnedReading, "this process's snapshot of version \(pinned.version) changed under it")
+        _ = try pinned.verify()
+        print("SharedFile readers: \(commits) commits by a writer process; 4 readers made \(totalChecks) checks and \(totalRereads) re-reads of kept snapshots")
+    }
+
+    // MARK: 3. A dead reader's pin
+
+    /// Commits that each rewrite the blob (a 3-page overflow run) and the counter, `.full` so
+    /// that the durable version follows and only pins hold pages back.
+    static func churn(_ storage: Storage, commits: Int, rng: inout SharedRandom) throws {
+        for _ in 0..<commits {
+            let txn = try storage.beginWriteBlocking()
+            let tree = try txn.openTree(named: SharedBank.treeName)
+            try txn.put(SharedBank.blobKey, SharedBank.blob(seed: rng.next(), length: 10_000), in: tree)
+            let counter = (SharedBank.decode(try txn.value(forKey: SharedBank.counterKey, in: tree) ?? []) ?? 0) + 1
+            try txn.put(SharedBank.counterKey, SharedBank.encode(counter), in: tree)
+            try txn.commit(durability: .full)
+        }
+    }
+
+    /// How many pages `commits` churn commits add to the file.
+    static func growth(_ storage: Storage, commits: Int, rng: inout SharedRandom) throws -> Int {
+        let before = try storage.statistics().pageCount
+        try churn(storage, commits: commits, rng: &rng)
+        return try storage.statistics().pageCount - before
+    }
+
+    @Test("A reader process killed with SIGKILL stops pinning: the writer reuses free pages again")
+    func deadReaderStopsPinning() throws {
+        let seed = FailureTestEnvironment.seed("SharedFile dead reader")
+        var rng = SharedRandom(seed: seed)
+        let directory = try FailureTestEnvironment.temporaryDirectory("shared-deadreader")
+        defer { FailureTestEnvironment.removeDirectory(directory) }
+        let path = directory + "/bank.burrow"
+        let group = SharedWorkerGroup(directory: directory)
+        defer { group.killAll() }
+        let storage = try Self.openShared(path)
+        defer { storage.close() }
+        try SharedBank.setUp(storage, accounts: 20)
+        try Self.churn(storage, commits: 30, rng: &rng)
+        let unpinned = try Self.growth(storage, commits: 40, rng: &rng)
+
+        let holder = try group.start("hold", ["hold", path, "shared", "pin"])
+        let held = try holder.expectLine("holding ")
+        let whilePinned = try Self.growth(storage, commits: 40, rng: &rng)
+        #expect(whilePinned >= 40, "with \(held) in another process, 40 commits of a 3-page value grew the file by \(whilePinned) pages")
+
+        holder.kill()
+        try Self.churn(storage, commits: 20, rng: &rng)
+        let afterKill = try Self.growth(storage, commits: 40, rng: &rng)
+        #expect(
+            afterKill <= 8,
+            "after the reader process died, 40 commits still grew the file by \(afterKill) pages (\(whilePinned) while it pinned, \(unpinned) before)")
+        _ = try Self.checkedReading(storage, "after the churn")
+        print("SharedFile dead reader: 40 commits grew the file by \(unpinned) pages unpinned, \(whilePinned) pinned by another process, \(afterKill) once it was killed")
+    }
+
+    // MARK: 4. A writer killed at random points
+
+    @Test("A writer process killed with SIGKILL at random points loses no acknowledged commit")
+    func killedWriterLosesNoAcknowledgedCommit() throws {
+        let seed = FailureTestEnvironment.seed("SharedFile killed writer")
+        var rng = SharedRandom(seed: seed)
+        let rounds = max(3, Self.iterations / 15)
+        let directory = try FailureTestEnvironment.temporaryDirectory("shared-killedwriter")
+        defer { FailureTestEnvironment.removeDirectory(directory) }
+        let path = directory + "/bank.burrow"
+        let group = SharedWorkerGroup(directory: directory)
+        defer { group.killAll() }
+        var lastCounter: UInt64 = 0
+        var tally = (survivor: 0, reader: 0, acks: 0)
+
+        for round in 0..<rounds {
+            let context = "round \(round) (seed \(seed))"
+            // Half the rounds this process keeps the file open (with a pinned snapshot) while the
+            // writer dies; the others open it afresh afterwards.
+            let survivor = rng.chance(50) ? try Self.openShared(path) : nil
+            let survivorSnapshot = try survivor.map { try $0.snapshot() }
+            let writer = try group.start("writer\(round)", ["transfer", path, "\(rng.next() >> 1)", "50", "0"])
+            let readerProcess = rng.chance(50) ? try group.start("reader\(round)", ["check", path, "60", "\(rng.next() >> 1)"]) : nil
+            try writer.expectLine("ready ")
+            // Kill after a random number of acknowledged commits and a random delay.
+            let acks = rng.int(0...60)
+            var seen = 0
+            if acks > 0 {
+                _ = writer.wait(timeout: 30) { line in
+                    if line.hasPrefix("acked ") { seen += 1 }
+                    return seen >= acks
+                }
+            }
+            usleep(UInt32(rng.int(0...3_000)))
+            if let readerProcess, rng.chance(50) { readerProcess.kill() }
+            writer.kill()
+            if let readerProcess {
+                readerProcess.kill()
+                if readerProcess.lines.contains(where: { $0.hasPrefix("violation") || $0.hasPrefix("failed") }) {
+                    Issue.record("\(context): the reader process reported \(readerProcess.summary)")
+                }
+                tally.reader += 1
+            }
+            if writer.lines.contains(where: { $0.hasPrefix("violation") || $0.hasPrefix("failed") }) {
+                Issue.record("\(context): the writer reported \(writer.summary)")
+            }
+            let acked = writer.lastAcked
+            tally.acks += writer.ackedCounters.count
+
+            let storage = try survivor ?? Self.openShared(path)
+            let reading = try Self.checkedReading(storage, context)
+            if let acked {
+                #expect(reading.version >= acked.version, "\(context): version \(reading.version) after the writer acknowledged \(acked.version)")
+                #expect((reading.counter ?? 0) >= acked.counter, "\(context): counter \(reading.counter ?? 0) after the writer acknowledged \(acked.counter)")
+            }
+            #expect((reading.counter ?? 0) >= lastCounter, "\(context): counter \(reading.counter ?? 0), down from \(lastCounter)")
+            // This process writes after the dead writer (the writer lock is free again).
+            let (version, counter) = try SharedBank.transfer(storage, rng: &rng, durability: .full)
+            #expect(version == reading.version + 1 && counter == (reading.counter ?? 0) + 1)
+            lastCounter = counter
+            _ = try Self.checkedReading(storage, "\(context), after this process's commit")
+            if let survivorSnapshot {
+                _ = try survivorSnapshot.verify()
+                tally.survivor += 1
+            }
+            storage.close()
+        }
+        print("SharedFile killed writer: \(rounds) writers killed after \(tally.acks) acknowledged commits in all; "
+            + "\(tally.survivor) with this process holding the file, \(tally.reader) with a reader process killed too")
+    }
+
+    // MARK: 5. Exclusive and shared openers
+
+    /// Starts `hold <sharing>` and returns what it printed first: "open …" or "locked".
+    static func holdOutcome(_ group: SharedWorkerGroup, _ path: String, _ sharing: String, readOnly: Bool = false) throws -> (SharedWorkerProcess, String) {
+        let worker = try group.start("hold-\(sharing)", ["hold", path, sharing, "nopin"] + (readOnly ? ["ro"] : []))
+        guard let line = worker.wait(timeout: 30, until: { $0.hasPrefix("open ") || $0 == "locked" || $0.hasPrefix("failed") }) else {
+            throw FailureTestError("hold \(sharing) said nothing: \(worker.summary)")
+        }
+        return (worker, line)
+    }
+
+    /// What opening here gives: "open", "locked", or the error.
+    static func openOutcome(_ path: String, _ sharing: FileSharing) -> String {
+        do {
+            let storage = try Storage.open(path: path, options: StorageOptions(pageSize: 4096, readOnly: false, create: true, sharing: sharing))
+            storage.close()
+            return "open"
+        } catch .fileLocked {
+            return "locked"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test("Exclusive and shared openers of different processes keep each other out with fileLocked, in both orders")
+    func exclusiveAndSharedExcludeEachOther() throws {
+        let directory = try FailureTestEnvironment.temporaryDirectory("shared-modes")
+        defer { FailureTestEnvironment.removeDirectory(directory) }
+        let path = directory + "/modes.burrow"
+        let group = SharedWorkerGroup(directory: directory)
+        defer { group.killAll() }
+        do {
+            let storage = try Self.openExclusive(path)
+            try SharedBank.setUp(storage, accounts: 2)
+            storage.close()
+        }
+
+        // This process first.
+        do {
+            let storage = try Self.openShared(path)
+            let (exclusive, said) = try Self.holdOutcome(group, path, "exclusive")
+            #expect(said == "locked", "an exclusive open while another process shares the file: \(said)")
+            _ = exclusive.waitForExit(timeout: 10)
+            let (shared, sharedSaid) = try Self.holdOutcome(group, path, "shared")
+            #expect(sharedSaid.hasPrefix("open "), "a second shared opener: \(sharedSaid)")
+            let (reader, readerSaid) = try Self.holdOutcome(group, path, "shared", readOnly: true)
+            #expect(readerSaid.hasPrefix("open "), "a read-only shared opener: \(readerSaid)")
+            shared.closeInput()
+            reader.closeInput()
+            try shared.expectSuccess(timeout: 30)
+            try reader.expectSuccess(timeout: 30)
+            storage.close()
+        }
+        do {
+            let storage = try Self.openExclusive(path)
+            let (shared, said) = try Self.holdOutcome(group, path, "shared")
+            #expect(said == "locked", "a shared open while another process has the file exclusively: \(said)")
+            _ = shared.waitForExit(timeout: 10)
+            let (reader, readerSaid) = try Self.holdOutcome(group, path, "shared", readOnly: true)
+            #expect(readerSaid == "locked", "a read-only shared open while another process has the file exclusively: \(readerSaid)")
+            _ = reader.waitForExit(timeout: 10)
+            let (exclusive, exclusiveSaid) = try Self.holdOutcome(group, path, "exclusive")
+            #expect(exclusiveSaid == "locked", "a second exclusive open: \(exclusiveSaid)")
+            _ = exclusive.waitForExit(timeout: 10)
+            storage.close()
+        }
+
+        // The other process first.
+        do {
+            let (exclusive, said) = try Self.holdOutcome(group, path, "exclusive")
+            #expect(said.hasPrefix("open "), "an exclusive open of a file nobody has open: \(said)")
+            #expect(Self.openOutcome(path, .shared) == "locked", "shared open while another process has the file exclusively")
+            #expect(Self.openOutcome(path, .exclusive) == "locked", "exclusive open while another process has the file exclusively")
+            exclusive.closeInput()
+            try exclusive.expectSuccess(timeout: 30)
+        }
+        do {
+            let (shared, said) = try Self.holdOutcome(group, path, "shared")
+            #expect(said.hasPrefix("open "), "a shared open of a file nobody has open: \(said)")
+            #expect(Self.openOutcome(path, .exclusive) == "locked", "exclusive open while another process shares the file")
+            #expect(Self.openOutcome(path, .shared) == "open", "shared open while another process shares the file")
+            shared.closeInput()
+            try shared.expectSuccess(timeout: 30)
+        }
+        // Once everyone let go, either mode opens.
+        #expect(Self.openOutcome(path, .exclusive) == "open")
+        #expect(Self.openOutcome(path, .shared) == "open")
+    }
+
+    // MARK: 6. Stale slots
+
+    @Test("Lock-file slots of dead processes, or of a pid now used by a later process, do not pin")
+    func staleSlotsAreReclaimed() throws {
+        let seed = FailureTestEnvironment.seed("SharedFile stale slots")
+        var rng = SharedRandom(seed: seed)
+        let directory = try FailureTestEnvironment.temporaryDirectory("shared-slots")
+        defer { FailureTestEnvironment.removeDirectory(directory) }
+        let path = directory + "/bank.burrow"
+        let lockFile = SharedLockFile(databasePath: path)
+        let group = SharedWorkerGroup(directory: directory)
+        defer { group.killAll() }
+        let storage = try Self.openShared(path)
+        defer { storage.close() }
+        try SharedBank.setUp(storage, accounts: 20)
+        try Self.churn(storage, commits: 30, rng: &rng)
+
+        let holder = try group.start("hold", ["hold", path, "shared", "pin"])
+        try holder.expectLine("holding ")
+        let holderPid = UInt64(holder.pid)
+        let slots = try lockFile.slots()
+        guard let real = slots.first(where: { $0.pid == holderPid }) else {
+            throw FailureTestError("no lock-file slot names the holder's pid \(holderPid): \(slots.filter { $0.pid != 0 })")
+        }
+        #expect(real.pinWord != 0, "the holder's slot pins nothing: \(real)")
+        #expect(slots.contains { $0.pid == UInt64(getpid()) }, "no slot names this process")
+        // Two stale slots pinning version 0: the holder's pid with another start time (a pid
+        // reused by a later process), and a pid no process has.
+        let free = slots.filter { $0.pid == 0 }.map(\.index)
+        guard free.count >= 2 else { throw FailureTestError("only \(free.count) free slots") }
+        let reused = SharedLockFile.Slot(index: free[free.count - 1], pid: holderPid, startTime: real.startTime &+ 1, pinWord: 1)
+        let dead = SharedLockFile.Slot(index: free[free.count - 2], pid: 0x7FFF_FFF0, startTime: 12345, pinWord: 1)
+        try lockFile.write(reused)
+        try lockFile.write(dead)
+
+        // While the holder lives, its slot stays and the stale ones go.
+        try Self.churn(storage, commits: 5, rng: &rng)
+        var now = try lockFile.slots()
+        #expect(now[real.index] == real, "the live holder's slot changed: \(now[real.index])")
+        #expect(now[reused.index].pid == 0, "a slot with the holder's pid but another start time was kept: \(now[reused.index])")
+        #expect(now[dead.index].pid == 0, "a slot of a pid no process has was kept: \(now[dead.index])")
+
+        // Once the holder is killed, its slot goes too, and pages are reused again.
+        holder.kill()
+        try Self.churn(storage, commits: 20, rng: &rng)
+        now = try lockFile.slots()
+        #expect(now[real.index].pid != holderPid, "the killed holder's slot was kept: \(now[real.index])")
+        let afterKill = try Self.growth(storage, commits: 40, rng: &rng)
+        #expect(afterKill <= 8, "with every other slot stale, 40 commits grew the file by \(afterKill) pages")
+        _ = try Self.checkedReading(storage, "after the stale slots")
+    }
+
+    @Test("A lock file whose every slot a dead process left still takes a new process, whose commits reuse pages")
+    func fullTableOfDeadSlotsTakesNewOpeners() throws {
+        let seed = FailureTestEnvironment.seed("SharedFile full slot table")
+        var rng = SharedRandom(seed: seed)
+        let directory = try FailureTestEnvironment.temporaryDirectory("shared-fullslots")
+        defer { FailureTestEnvironment.removeDirectory(directory) }
+        let path = directory + "/bank.burrow"
+        let lockFile = SharedLockFile(databasePath: path)
+        let group = SharedWorkerGroup(directory: directory)
+        defer { group.killAll() }
+        do {
+            let storage = try Self.openShared(path)
+            try SharedBank.setUp(storage, accounts: 20)
+            try Self.churn(storage, commits: 30, rng: &rng)
+            storage.close()
+        }
+        // A process keeps the lock file in use while every free slot gets a dead owner that pins
+        // version 0.
+        let keeper = try group.start("keeper", ["hold", path, "shared", "nopin"])
+        try keeper.expectLine("open ")
+        var filled = 0
+        for slot in try lockFile.slots() where slot.pid == 0 {
+            try lockFile.write(SharedLockFile.Slot(index: slot.index, pid: 0x7FFF_0000 + UInt64(slot.index), startTime: 1, pinWord: 1))
+            filled += 1
+        }
+        #expect(try lockFile.slots().allSatisfy { $0.pid != 0 }, "a slot is still free")
+
+        let storage = try Self.openShared(path)
+        defer { storage.close() }
+        try Self.churn(storage, commits: 20, rng: &rng)
+        let growth = try Self.growth(storage, commits: 40, rng: &rng)
+        #expect(growth <= 8, "with \(filled) dead slots, 40 commits grew the file by \(growth) pages")
+        // And another process opens and writes as well.
+        let counter = try group.start("counter", ["counter", path, "5", "normal"])
+        try counter.expectSuccess(timeout: 60)
+        let reading = try Self.checkedReading(storage, "after the dead slots")
+        #expect(reading.counter == 30 + 20 + 40 + 5)
+        keeper.closeInput()
+        try keeper.expectSuccess(timeout: 30)
+    }
+
+    // MARK: 7. One writer at a time across processes
+
+    /// Set by a waiting writer once it has the write lock.
+    final class SharedWaiterState: Sendable {
+        let started = Atomic<UInt64>(0)
+    }
+
+    @Test("A writer waits for another process's transaction and starts from its commit; readers meanwhile do not wait")
+    func writerWaitsForAnotherProcessesTransaction() async throws {
+        let directory = try FailureTestEnvironment.temporaryDirectory("shared-writelock")
+        defer { FailureTestEnvironment.removeDirectory(directory) }
+        let path = directory + "/bank.burrow"
+        let group = SharedWorkerGroup(directory: directory)
+        defer { group.killAll() }
+        let storage = try Self.openShared(path)
+        defer { storage.close() }
+        try SharedBank.setUp(storage, accounts: 2)
+
+        for (round, blocking) in [false, true].enumerated() {
+            let what = blocking ? "beginWriteBlocking" : "beginWrite"
+            let before = storage.version
+            let other = try group.start("writehold", ["writehold", path])
+            let writing = try other.expectLine("writing ")
+            #expect(writing == "writing \(before)", "the other process's transaction starts from \(writing.dropFirst(8)), not \(before)")
+            let state = SharedWaiterState()
+            // This process's writer, started while the other process writes: its base version
+            // (plus one, so that 0 means "still waiting").
+            let waiter: Task<UInt64, any Error>
+            if blocking {
+                waiter = Task.detached {
+                    let txn = try storage.beginWriteBlocking()
+                    state.started.store(txn.baseVersion + 1, ordering: .sequentiallyConsistent)
+                    let tree = try txn.openTree(named: SharedBank.treeName)
+                    let counter = (SharedBank.decode(try txn.value(forKey: SharedBank.counterKey, in: tree) ?? []) ?? 0) + 1
+                    try txn.put(SharedBank.counterKey, SharedBank.encode(counter), in: tree)
+                    try txn.commit(durability: .normal)
+                    return counter
+                }
+            } else {
+                waiter = Task {
+                    let txn = try await storage.beginWrite()
+                    state.started.store(txn.baseVersion + 1, ordering: .sequentiallyConsistent)
+                    let tree = try txn.openTree(named: SharedBank.treeName)
+                    let counter = (SharedBank.decode(try txn.value(forKey: SharedBank.counterKey, in: tree) ?? []) ?? 0) + 1
+                    try txn.put(SharedBank.counterKey, SharedBank.encode(counter), in: tree)
+                    try txn.commit(durability: .normal)
+                    return counter
+                }
+            }
+            try await Task.sleep(nanoseconds: 300_000_000)
+            let early = state.started.load(ordering: .sequentiallyConsistent)
+            #expect(early == 0, "\(what) returned (from version \(early &- 1)) while another process held its write transaction open")
+            // Readers do not wait for the other process's writer.
+            #expect(try storage.snapshot().version == before)
+
+            other.closeInput()
+            let acked = try other.expectLine("acked ")
+            let fields = acked.split(separator: " ").compactMap { UInt64($0) }
+            guard fields.count == 2 else { throw FailureTestError("the other process printed \"\(acked)\"") }
+            // Its commit is what the next snapshot here reads.
+            let seen = try storage.snapshot().version
+            #expect(seen >= fields[0], "a snapshot taken after the other process acknowledged version \(fields[0]) reads version \(seen)")
+            let counter = try await modelTestWithTimeout(seconds: 60, "the waiting writer") { try await waiter.value }
+            let base = state.started.load(ordering: .sequentiallyConsistent) &- 1
+            #expect(base == fields[0], "\(what) started from version \(base), not from the other process's commit \(fields[0])")
+            #expect(counter == UInt64(2 * round + 2), "\(what) wrote counter \(counter.map(String.init) ?? "nothing")")
+            try other.expectSuccess(timeout: 30)
+        }
+        let reading = try Self.checkedReading(storage, "after the writers")
+        #expect(reading.counter == 4)
+    }
+}
