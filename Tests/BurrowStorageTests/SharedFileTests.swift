@@ -277,11 +277,12 @@ struct SharedFileTests {
         try Storage.open(path: path, options: StorageOptions(pageSize: 4096, readOnly: false, create: true, sharing: .exclusive))
     }
 
-    /// The bank as the latest version holds it; records an issue for anything wrong with it.
-    static func checkedReading(_ storage: Storage, _ context: String) throws -> SharedBankReading {
+    /// The bank as the latest version holds it; records an issue for anything wrong with it (a
+    /// file that holds only a counter, `bank: false`, only has to verify).
+    static func checkedReading(_ storage: Storage, _ context: String, bank: Bool = true) throws -> SharedBankReading {
         let snapshot = try storage.snapshot()
         let reading = try SharedBankReading(snapshot)
-        if let problem = reading.problem { Issue.record("\(context): \(problem)") }
+        if bank, let problem = reading.problem { Issue.record("\(context): \(problem)") }
         do {
             _ = try snapshot.verify()
         } catch {
@@ -323,19 +324,26 @@ struct SharedFileTests {
         try full.expectSuccess()
         try grouped.expectSuccess()
 
-        let reading = try Self.checkedReading(storage, "after the writers")
+        let reading = try Self.checkedReading(storage, "after the writers", bank: false)
         #expect(reading.counter == UInt64(3 * n), "3 × \(n) increments left the counter at \(reading.counter.map(String.init) ?? "nothing")")
         #expect(reading.version == start + UInt64(3 * n), "3 × \(n) commits from version \(start) reached version \(reading.version)")
         // Each increment read a value no other one read: together they are 1 … 3n.
-        let all = (mine + full.ackedCounters + grouped.ackedCounters).sorted()
-        #expect(all == Array(1...UInt64(3 * n)), "the values committed are not 1…\(3 * n) once each: \(Self.firstDuplicates(all))")
+        let committed = [("this process", mine), ("the .full process", full.ackedCounters), ("the group-commit process", grouped.ackedCounters)]
+        let all = committed.flatMap(\.1).sorted()
+        if all != Array(1...UInt64(3 * n)) {
+            Issue.record("the values committed are not 1…\(3 * n) once each (an increment read a version without another process's commit): \(Self.duplicates(committed))")
+        }
         print("SharedFile counter: 3 × \(n) increments from 3 processes (.normal, .full, group commit of 4 threads) -> \(reading.counter ?? 0)")
     }
 
-    static func firstDuplicates(_ sorted: [UInt64]) -> String {
-        var repeated: [UInt64] = []
-        for (a, b) in zip(sorted, sorted.dropFirst()) where a == b { repeated.append(a) }
-        return "\(sorted.count) values, repeated \(repeated.prefix(10)), highest \(sorted.last ?? 0)"
+    /// The values committed more than once, and by whom.
+    static func duplicates(_ committed: [(String, [UInt64])]) -> String {
+        var by: [UInt64: [String]] = [:]
+        for (who, values) in committed { for value in values { by[value, default: []].append(who) } }
+        let repeated = by.filter { $0.value.count > 1 }.sorted { $0.key < $1.key }
+        let missing = (1...UInt64(max(1, committed.map(\.1.count).reduce(0, +)))).filter { by[$0] == nil }
+        return "\(repeated.count) committed twice (" + repeated.prefix(5).map { "\($0.key) by \($0.value.joined(separator: " and "))" }.joined(separator: ", ")
+            + "), \(missing.count) missing \(missing.prefix(5))"
     }
 
     // MARK: 2. One writer, four readers
@@ -772,5 +780,62 @@ struct SharedFileTests {
         }
         let reading = try Self.checkedReading(storage, "after the writers")
         #expect(reading.counter == 4)
+    }
+
+    // MARK: 8. Opening while another process writes
+
+    /// Starts `hold <path> shared pin` and returns the line it printed first, or nil if it
+    /// printed nothing within `timeout` seconds (then it is killed).
+    static func openAndPin(_ group: SharedWorkerGroup, _ path: String, timeout: Double = 10) throws -> (SharedWorkerProcess, String?) {
+        let reader = try group.start("hold", ["hold", path, "shared", "pin"])
+        let line = reader.wait(timeout: timeout) { $0.hasPrefix("holding ") || $0 == "locked" || $0.hasPrefix("failed") }
+        if line == nil { reader.kill() }
+        return (reader, line)
+    }
+
+    @Test("A process opens the file while another process holds the writer lock after its commit")
+    func openingDoesNotWaitForAnIdleWriter() throws {
+        let directory = try FailureTestEnvironment.temporaryDirectory("shared-openafterwrite")
+        defer { FailureTestEnvironment.removeDirectory(directory) }
+        let path = directory + "/bank.burrow"
+        let group = SharedWorkerGroup(directory: directory)
+        defer { group.killAll() }
+        let storage = try Self.openShared(path)
+        defer { storage.close() }
+        // This process has just committed, and no other process has asked it for the writer
+        // lock since.
+        let version = try SharedBank.setUp(storage, accounts: 2)
+        let (reader, holding) = try Self.openAndPin(group, path)
+        #expect(holding == "holding \(version)", "a process opening the file after this one committed: \(holding ?? "nothing within 10 s")")
+        reader.closeInput()
+        _ = reader.waitForExit(timeout: 10)
+        // And this process writes again afterwards.
+        let (next, _) = try SharedBank.increment(storage, durability: .normal)
+        #expect(next == version + 1)
+    }
+
+    @Test("A process opens the file and reads while another process has a write transaction open")
+    func openingDoesNotWaitForAnOpenTransaction() throws {
+        let directory = try FailureTestEnvironment.temporaryDirectory("shared-openwhilewriting")
+        defer { FailureTestEnvironment.removeDirectory(directory) }
+        let path = directory + "/bank.burrow"
+        let group = SharedWorkerGroup(directory: directory)
+        defer { group.killAll() }
+        let version: UInt64
+        do {
+            let storage = try Self.openShared(path)
+            version = try SharedBank.setUp(storage, accounts: 2)
+            storage.close()
+        }
+        let writer = try group.start("writehold", ["writehold", path])
+        try writer.expectLine("writing ", timeout: 10)
+        let (reader, holding) = try Self.openAndPin(group, path)
+        #expect(
+            holding == "holding \(version)",
+            "a process opening the file while another has a write transaction open: \(holding ?? "nothing within 10 s")")
+        writer.closeInput()
+        try writer.expectSuccess(timeout: 30)
+        reader.closeInput()
+        _ = reader.waitForExit(timeout: 10)
     }
 }
