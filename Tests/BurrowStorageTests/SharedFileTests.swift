@@ -459,7 +459,7 @@ struct SharedFileTests {
     func killedWriterLosesNoAcknowledgedCommit() throws {
         let seed = FailureTestEnvironment.seed("SharedFile killed writer")
         var rng = SharedRandom(seed: seed)
-        let rounds = max(3, Self.iterations / 15)
+        let rounds = max(3, Self.iterations / 10)
         let directory = try FailureTestEnvironment.temporaryDirectory("shared-killedwriter")
         defer { FailureTestEnvironment.removeDirectory(directory) }
         let path = directory + "/bank.burrow"
