@@ -41,7 +41,9 @@ let package = Package(
         // A program with no model classes that prints a file's every object through the dynamic
         // API; `DynamicReaderTests` runs it.
         .executableTarget(name: "DynamicReader", dependencies: ["Burrow"], path: "Tests/DynamicReader"),
-        // The programs the tests run (PortedDogs, ObservedDemo, DynamicReader) are built by
+        // A program that shares a realm file with the test process; `SharedFileRealmTests` runs it.
+        .executableTarget(name: "SharedRealmWorker", dependencies: ["Burrow"], path: "Tests/SharedRealmWorker"),
+        // The programs the tests run (PortedDogs, ObservedDemo, DynamicReader, SharedRealmWorker) are built by
         // `swift test` with every target, and not linked in: their model classes are not this
         // test program's.
         .testTarget(name: "BurrowTests", dependencies: ["Burrow"]),

@@ -43,7 +43,7 @@ enum DatabaseFile {
         progress.show("checking the pages of \(path)…")
         defer { progress.finish() }
         do {
-            let snapshot = try Storage.open(path: path, options: StorageOptions(readOnly: true, create: false)).snapshot()
+            let snapshot = try Storage.open(path: path, options: StorageOptions(readOnly: true, create: false, sharing: .shared)).snapshot()
             _ = try snapshot.verify()
         } catch {
             throw explain(RealmError(error), path)

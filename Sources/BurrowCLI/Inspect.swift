@@ -18,7 +18,7 @@ enum Inspect {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw ToolError(message: "\(path): no such file") }
         guard !isDirectory.boolValue else { throw ToolError(message: "\(path): is a directory, not a Burrow file") }
         do {
-            return try Storage.open(path: path, options: StorageOptions(readOnly: true, create: false)).snapshot()
+            return try Storage.open(path: path, options: StorageOptions(readOnly: true, create: false, sharing: .shared)).snapshot()
         } catch {
             throw DatabaseFile.explain(RealmError(error), path)
         }

@@ -5,7 +5,8 @@ import Darwin
 #endif
 
 /// A database file: `pwritev` for writes, `fdatasync` (`F_FULLFSYNC` on Darwin) for durability,
-/// a read-only shared `mmap` for reads, and `flock` so that one process at a time has it open.
+/// a read-only shared `mmap` for reads, and `flock`: exclusive, so that one process at a time has
+/// it open, or shared, for processes that share it (each then also holds its `LockFile`).
 ///
 /// State: `descriptor` is guarded by its mutex; it becomes -1 once closed.
 package final class FileDevice: StorageDevice {
@@ -22,14 +23,15 @@ package final class FileDevice: StorageDevice {
         guard unlink(path) == 0 else { throw .io(path: path, operation: "unlink", errno: errno) }
     }
 
-    /// Opens (creating if allowed) and locks the file at `path`.
-    package init(path: String, readOnly: Bool, create: Bool) throws(StorageError) {
+    /// Opens (creating if allowed) and locks the file at `path`: exclusively, or (`.shared`)
+    /// together with other processes that share it.
+    package init(path: String, readOnly: Bool, create: Bool, sharing: FileSharing = .exclusive) throws(StorageError) {
         name = path
         var flags = O_CLOEXEC | (readOnly ? O_RDONLY : O_RDWR)
         if create && !readOnly { flags |= O_CREAT }
         let fd = path.withCString { open($0, flags, 0o644) }
         guard fd >= 0 else { throw .io(path: path, operation: "open", errno: errno) }
-        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+        if flock(fd, (sharing == .shared ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0 {
             let code = errno
             closeDescriptor(fd)
             if code == EWOULDBLOCK { throw .fileLocked(path: path) }

@@ -77,6 +77,12 @@ struct CommitState {
     var normalWriterWoken = false
     var failure: StorageError?
     let listCapacity: Int
+    /// Sharing the file: whether this process holds the lock file's writer lock, whether a
+    /// transaction is open, and the number of this process's latest turn of the writer lock
+    /// (see Storage+Sharing.swift).
+    var holdsFileWriterLock = false
+    var transactionOpen = false
+    var lastWriterTurn: UInt64?
     /// The version opened, when opening fell back past the meta that the pending slot still
     /// holds; nil once `retireDroppedMeta` has written it over that meta (or if there was none).
     var droppedMetaCover: Meta?
@@ -325,6 +331,7 @@ extension Storage {
         defer { if given == nil { pageBuffers.give(buffer) } }
         meta.encode(into: buffer, slot: slot, written: written)
         try device.write([(slot * layout.pageSize, UnsafeRawBufferPointer(start: buffer, count: layout.pageSize))])
+        lockFile?.noteMetaWritten(meta.version)
     }
 
     // MARK: Waiting
@@ -441,6 +448,9 @@ extension Storage {
         case writeThenSync(Meta, WrittenPages)
         /// Pages not listed: sync them, write the meta, sync again.
         case syncWriteSync(Meta)
+        /// Sharing the file, without the writer lock: another process may write metas now, so
+        /// the round only syncs, which makes durable every version whose meta is in the file.
+        case syncOnly
     }
 
     /// Runs sync rounds while waiters remain; the caller has claimed the first one. With
@@ -449,6 +459,9 @@ extension Storage {
         while true {
             let (target, slot, plan) = commitState.withLock { s -> (UInt64, Int, RoundPlan) in
                 let meta = shared.withLock { $0.meta }
+                // Without the writer lock, every version this handle knows has its meta in the
+                // file (see `releaseFileWriterLockIfIdle`).
+                if lockFile != nil, !s.holdsFileWriterLock { return (meta.version, s.pendingSlot, .syncOnly) }
                 if s.metaOnDisk == meta.version { return (meta.version, s.pendingSlot, .sync) }
                 if let written = s.writtenPages() { return (meta.version, s.pendingSlot, .writeThenSync(meta, written)) }
                 return (meta.version, s.pendingSlot, .syncWriteSync(meta))
@@ -457,7 +470,7 @@ extension Storage {
             var failure: StorageError?
             do throws(StorageError) {
                 switch plan {
-                case .sync:
+                case .sync, .syncOnly:
                     try syncDevice()
                 case .writeThenSync(let meta, let written):
                     try writeMetaPage(meta, slot: slot, written: written)
@@ -472,7 +485,7 @@ extension Storage {
             } catch {
                 failure = error
             }
-            let (resumed, writer, next) = finishRound(target: target, failure: failure)
+            let (resumed, writer, next) = finishRound(target: target, failure: failure, wroteMetas: !isSyncOnly(plan))
             for (waiter, error) in resumed { waiter.resume(error) }
             writer?.signal()
             let closeDevice = shared.withLock { s in
@@ -480,7 +493,10 @@ extension Storage {
                 return s.shouldCloseDevice()
             }
             if closeDevice { device.close() }
-            guard next else { return }
+            guard next else {
+                releaseFileWriterLockIfIdle()
+                return
+            }
             if handOff {
                 syncQueue.async { self.runRounds() }
                 return
@@ -501,8 +517,16 @@ extension Storage {
 
     /// Records the round's outcome; returns the waiters to resume (with their outcome), the
     /// `.normal` commit to wake, and whether another round follows at once.
+    private func isSyncOnly(_ plan: RoundPlan) -> Bool {
+        if case .syncOnly = plan { return true }
+        return false
+    }
+
+    /// `wroteMetas` is false for a round that only synced (`RoundPlan.syncOnly`): the slots
+    /// keep their roles, and what the handle knows of them is read again at its next turn of
+    /// the writer lock.
     private func finishRound(
-        target: UInt64, failure: StorageError?
+        target: UInt64, failure: StorageError?, wroteMetas: Bool
     ) -> (resumed: [(DurabilityWaiter, StorageError?)], writer: DispatchSemaphore?, next: Bool) {
         commitState.withLock { s in
             let writer = s.normalWriter
@@ -525,19 +549,21 @@ extension Storage {
             s.durableVersion = max(s.durableVersion, target)
             s.heldBack.removeVersions(upTo: target)
             s.backgroundRoundWanted = false
-            s.durableSlot = s.pendingSlot
-            s.durableSlotVersion = target
-            s.metaOnDisk = nil
-            s.pendingSlotVersion = nil
-            // Pages written up to the target belong to the durable version now: the ones freed
-            // after it are ordinary held-back pages until the next round.
-            s.roundFreed.keepWritten(after: target)
-            if s.untracked {
-                // Every page written so far is durable; nothing published since means nothing
-                // to list.
-                if published == target { s.untracked = false }
-            } else {
-                s.unsynced.removeWritten(upTo: target)
+            if wroteMetas {
+                s.durableSlot = s.pendingSlot
+                s.durableSlotVersion = target
+                s.metaOnDisk = nil
+                s.pendingSlotVersion = nil
+                // Pages written up to the target belong to the durable version now: the ones
+                // freed after it are ordinary held-back pages until the next round.
+                s.roundFreed.keepWritten(after: target)
+                if s.untracked {
+                    // Every page written so far is durable; nothing published since means
+                    // nothing to list.
+                    if published == target { s.untracked = false }
+                } else {
+                    s.unsynced.removeWritten(upTo: target)
+                }
             }
             var resumed: [(DurabilityWaiter, StorageError?)] = []
             s.waiters.removeAll { waiter in
@@ -551,7 +577,7 @@ extension Storage {
             if s.claimRound() { return (resumed, nil, true) }
             // Versions published during the round with no one waiting: their meta goes to the
             // kernel now, so that they survive a crash of the process.
-            if published > target, !s.untracked {
+            if published > target, !s.untracked, lockFile == nil || s.holdsFileWriterLock {
                 try? writeMeta(shared.withLock { $0.meta }, into: &s)
             }
             return (resumed, nil, false)

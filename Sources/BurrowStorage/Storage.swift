@@ -27,11 +27,14 @@ package struct StorageOptions: Sendable {
     package var readOnly: Bool
     /// Create the file if it does not exist.
     package var create: Bool
+    /// Whether other processes may open the file at the same time (see `FileSharing`).
+    package var sharing: FileSharing
 
-    package init(pageSize: Int = 4096, readOnly: Bool = false, create: Bool = true) {
+    package init(pageSize: Int = 4096, readOnly: Bool = false, create: Bool = true, sharing: FileSharing = .exclusive) {
         self.pageSize = pageSize
         self.readOnly = readOnly
         self.create = create
+        self.sharing = sharing
     }
 }
 
@@ -87,6 +90,16 @@ package final class Storage: Sendable {
     let droppedMetaPending: Atomic<Bool>
     /// Where sync rounds run for async waiters, so that no cooperative thread blocks in fsync.
     let syncQueue: DispatchQueue
+    /// The lock file the processes sharing the file coordinate through; nil in exclusive use.
+    let lockFile: LockFile?
+    /// Where an async writer waits for another process's writer (`beginTransactionTurn`); nil
+    /// in exclusive use.
+    let fileLockQueue: DispatchQueue?
+    /// Whether other processes may have the file open.
+    package var sharing: FileSharing { lockFile == nil ? .exclusive : .shared }
+    /// Sharing the file: who is told of other processes' commits, and the versions they
+    /// committed that this handle read but did not report yet.
+    let otherCommits = Locked<(observer: (@Sendable (ClosedRange<UInt64>) -> Void)?, pending: ClosedRange<UInt64>?)>((nil, nil))
 
     struct SharedState {
         var meta: Meta
@@ -123,11 +136,17 @@ package final class Storage: Sendable {
         guard PageLayout.isValidPageSize(options.pageSize) else {
             throw .invalidOption("The page size must be a power of two from 4096 to 32768, not \(options.pageSize).")
         }
-        return try Registry.shared.open(key: { Registry.fileKey(path: path) }, readOnly: options.readOnly) {
+        return try Registry.shared.open(key: { Registry.fileKey(path: path) }, readOnly: options.readOnly, sharing: options.sharing) {
             () throws(StorageError) -> Storage in
             let existed = access(path, F_OK) == 0
-            let device = try FileDevice(path: path, readOnly: options.readOnly, create: options.create)
-            let storage = try Storage(device: device, options: options)
+            let device = try FileDevice(path: path, readOnly: options.readOnly, create: options.create, sharing: options.sharing)
+            let lockFile = options.sharing == .shared ? try LockFile(databasePath: path) : nil
+            // Sharing the file, its metas are read (or a new file made) while no other process
+            // writes: a meta half written, or two processes making one new file, would
+            // otherwise be read as damage or lose data.
+            try lockFile?.lockWriter()
+            defer { lockFile?.unlockWriter() }
+            let storage = try Storage(device: device, options: options, lockFile: lockFile)
             if !existed && !options.readOnly { FileDevice.syncDirectory(of: path) }
             return storage
         } registerAs: {
@@ -143,8 +162,13 @@ package final class Storage: Sendable {
         try Registry.shared.deleteFile(path: path)
     }
 
+    /// The handle this process has open on the file at `path`, if any.
+    package static func openHandle(path: String) -> Storage? {
+        Registry.shared.openHandle(path: path)
+    }
+
     package static func inMemory(identifier: String, options: StorageOptions = StorageOptions()) throws(StorageError) -> Storage {
-        try Registry.shared.open(key: { .memory(identifier) }, readOnly: options.readOnly) { () throws(StorageError) -> Storage in
+        try Registry.shared.open(key: { .memory(identifier) }, readOnly: options.readOnly, sharing: .exclusive) { () throws(StorageError) -> Storage in
             try Storage(device: MemoryDevice(name: MemoryDevice.namePrefix + "\"\(identifier)\""), options: options)
         } registerAs: {
             .memory(identifier)
@@ -152,8 +176,15 @@ package final class Storage: Sendable {
     }
 
     /// Opens a database on any device. Tests use this to run the engine on a simulated disk.
-    package init(device: any StorageDevice, options: StorageOptions = StorageOptions()) throws(StorageError) {
+    package convenience init(device: any StorageDevice, options: StorageOptions = StorageOptions()) throws(StorageError) {
+        try self.init(device: device, options: options, lockFile: nil)
+    }
+
+    /// Opens a database on `device`, shared with other processes through `lockFile` if given.
+    init(device: any StorageDevice, options: StorageOptions, lockFile: LockFile?) throws(StorageError) {
         self.device = device
+        self.lockFile = lockFile
+        fileLockQueue = lockFile.map { _ in DispatchQueue(label: "burrow.writer \(device.name)") }
         name = device.name
         isReadOnly = options.readOnly
         var opened = try Self.readNewestMeta(device: device)
@@ -168,10 +199,16 @@ package final class Storage: Sendable {
         pageBuffers = PageBufferStash(pageSize: current.pageSize)
         let region = try device.map(minimumLength: Int(current.pageCount) * current.pageSize)
         shared = Locked(SharedState(meta: current, mapping: Mapping(region: region, pageSize: current.pageSize)))
-        commitState = Locked(CommitState(opened: opened!))
+        lockFile?.startOverIfAlone(fileVersion: current.version)
+        var commit = CommitState(opened: opened!)
+        // Sharing the file, it was read under the writer lock (see `open`): if no other process
+        // takes a turn before this one's first, what was read is still the file.
+        commit.lastWriterTurn = lockFile?.writerTurns
+        commitState = Locked(commit)
         droppedMetaPending = Atomic(opened!.fellBack)
         recovery = opened!.recovery
         syncQueue = DispatchQueue(label: "burrow.sync \(device.name)")
+        lockFile?.listen { [weak self] in self?.otherProcessWoke() }
     }
 
     deinit { device.close() }
@@ -210,7 +247,7 @@ package final class Storage: Sendable {
     /// A newest meta taken beside a damaged meta, or beside a meta of another version than the
     /// one it builds on (`unexpectedPartner`), comes with a report too. Anything else throws. Reads two pages plus the pages the two metas list, whatever the
     /// file's size.
-    private static func readNewestMeta(device: any StorageDevice) throws(StorageError) -> OpenedMeta? {
+    static func readNewestMeta(device: any StorageDevice) throws(StorageError) -> OpenedMeta? {
         let size = try device.size()
         if size == 0 { return nil }
         do {
@@ -342,13 +379,43 @@ package final class Storage: Sendable {
     /// A read-only view of the latest committed version. It never waits for a writer and stays
     /// on its version however many commits follow; its pages are not reused while it lives.
     package func snapshot() throws(StorageError) -> Snapshot {
-        let (meta, mapping) = try shared.withLock { s throws(StorageError) in try s.pinLatest(name: name) }
+        guard let lockFile else {
+            let (meta, mapping) = try shared.withLock { s throws(StorageError) in try s.pinLatest(name: name) }
+            return Snapshot(storage: self, meta: meta, mapping: mapping)
+        }
+        // The pin is published before the version is used, and the version taken again if a
+        // newer one appeared meanwhile (see Storage+Sharing.swift).
+        while true {
+            let pinned = try shared.withLock { s throws(StorageError) -> (Meta, Mapping)? in
+                guard lockFile.latestVersion <= s.meta.version else { return nil }
+                let pinned = try s.pinLatest(name: name)
+                publishPins(s)
+                return pinned
+            }
+            guard let (meta, mapping) = pinned else {
+                // Read the newer version; if it cannot be read (yet), pin the one known.
+                if try !adoptNewerVersion(lockFile) { return try pinKnownVersion() }
+                continue
+            }
+            if lockFile.latestVersion <= meta.version { return Snapshot(storage: self, meta: meta, mapping: mapping) }
+            unpin(meta.version)
+        }
+    }
+
+    /// A snapshot of the latest version this handle knows, its pin published.
+    private func pinKnownVersion() throws(StorageError) -> Snapshot {
+        let (meta, mapping) = try shared.withLock { s throws(StorageError) in
+            let pinned = try s.pinLatest(name: name)
+            publishPins(s)
+            return pinned
+        }
         return Snapshot(storage: self, meta: meta, mapping: mapping)
     }
 
     func unpin(_ version: UInt64) {
         let closeDevice = shared.withLock { s in
             s.pins.unpin(version)
+            publishPins(s)
             return s.shouldCloseDevice()
         }
         if closeDevice { device.close() }
@@ -356,7 +423,12 @@ package final class Storage: Sendable {
 
     /// The latest committed (published) version; it may not be durable yet (see
     /// `waitUntilDurable`).
-    package var version: UInt64 { shared.withLock { $0.meta.version } }
+    package var version: UInt64 {
+        // Another process's newer version is read if its meta reads whole; otherwise the
+        // version known stays (a later call reads it).
+        if let lockFile { _ = try? adoptNewerVersion(lockFile) }
+        return shared.withLock { $0.meta.version }
+    }
 
     /// How many versions snapshots of this handle pin now (a closed handle's too).
     package var pinnedVersionCount: Int { shared.withLock { $0.pins.count } }
@@ -380,12 +452,24 @@ package final class Storage: Sendable {
     /// executor (`isolation`): the transaction belongs to the caller, and no hop is made.
     package func beginWrite(isolation: isolated (any Actor)? = #isolation) async throws -> WriteTransaction {
         try await writeLock.acquire()
+        do {
+            try await beginTransactionTurn()
+        } catch {
+            writeLock.release()
+            throw error
+        }
         return try startTransaction()
     }
 
     /// Blocks the calling thread until it may write, then starts a transaction.
     package func beginWriteBlocking() throws(StorageError) -> WriteTransaction {
         writeLock.acquireBlocking()
+        do {
+            try beginTransactionTurnBlocking()
+        } catch {
+            writeLock.release()
+            throw error
+        }
         return try startTransaction()
     }
 
@@ -398,7 +482,8 @@ package final class Storage: Sendable {
                 return (meta, mapping, s.pins.oldest ?? meta.version)
             }
             let base = Snapshot(storage: self, meta: meta, mapping: mapping)
-            let oldest = min(oldestPin, base.meta.version)
+            // Sharing the file, readers of other processes pin versions too.
+            let oldest = min(oldestPin, base.meta.version, oldestPinOfOtherProcesses ?? .max)
             // Pages freed by a version that is not durable yet stay put: the durable meta, which
             // a power loss falls back to, may still reach them. Except those written after it,
             // which neither it nor the meta in the pending slot reaches.
@@ -409,7 +494,9 @@ package final class Storage: Sendable {
                 storage: self, base: base, reclaimLimit: min(oldest, reuseFloor), roundReusable: roundPages,
                 expectedPages: runs.lastRunPages, mayGrowForRun: runs.mayGrow(from: meta))
         } catch {
+            noteTransactionEnded()
             writeLock.release()
+            releaseFileWriterLockIfIdle()
             throw error
         }
     }
@@ -450,10 +537,10 @@ package final class Storage: Sendable {
     /// whose snapshots still hold the file is reopened (it holds the file lock, and a new handle
     /// could reuse pages those snapshots read); a failed one that still holds the file refuses;
     /// one that has let go of its file is replaced.
-    func claimForReopen(readOnly: Bool) -> ReopenClaim {
+    func claimForReopen(readOnly: Bool, sharing: FileSharing) -> ReopenClaim {
         shared.withLock { s in
             if s.isDeviceClosed { return .released }
-            if readOnly != isReadOnly { return .modeMismatch }
+            if readOnly != isReadOnly || sharing != self.sharing { return .modeMismatch }
             if s.failure != nil { return .failedButHeld }
             s.isClosed = false
             return .reopened
@@ -519,8 +606,14 @@ final class Registry: Sendable {
             guard case .file = key else { return false }
             if table[key]?.storage != nil { throw .openInThisProcess(path: path) }
             try FileDevice.deleteUnlocked(path: path)
+            LockFile.removeFiles(databasePath: path)
             return true
         }
+    }
+
+    /// The live handle of the file at `path`, if this process has one.
+    func openHandle(path: String) -> Storage? {
+        table.withLock { $0[Self.fileKey(path: path)]?.storage }
     }
 
     /// The live handle registered under the key `key` gives, or a new one from `make`, registered
@@ -528,7 +621,7 @@ final class Registry: Sendable {
     /// only then). The key is asked for again at each attempt: a file another opener has just
     /// created has a key now that it did not have before.
     func open(
-        key: () -> Key, readOnly: Bool, make: () throws(StorageError) -> Storage, registerAs finalKey: () -> Key
+        key: () -> Key, readOnly: Bool, sharing: FileSharing, make: () throws(StorageError) -> Storage, registerAs finalKey: () -> Key
     ) throws(StorageError) -> Storage {
         var attempts = 0
         while true {
@@ -536,13 +629,16 @@ final class Registry: Sendable {
                 return try table.withLock { table throws(StorageError) -> Storage in
                     let key = key()
                     if let existing = table[key]?.storage {
-                        switch existing.claimForReopen(readOnly: readOnly) {
+                        switch existing.claimForReopen(readOnly: readOnly, sharing: sharing) {
                         case .reopened:
                             return existing
                         case .modeMismatch:
                             throw .modeConflict(
                                 path: existing.name,
-                                detail: existing.isReadOnly ? "read-only; close it before opening it writable" :
+                                detail: existing.sharing != sharing
+                                    ? (existing.sharing == .shared ? "shared with other processes; close it before opening it for exclusive use" :
+                                        "for exclusive use; close it before opening it shared with other processes")
+                                    : existing.isReadOnly ? "read-only; close it before opening it writable" :
                                     "writable; use that handle instead of a read-only one")
                         case .failedButHeld:
                             throw .modeConflict(

@@ -69,7 +69,7 @@ package enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .corruptEntry(let path, let tree, let entry):
             return "\(path) is damaged: in tree \"\(tree)\" (named with the entry, as the page is not known here), \(entry). Run `burrow verify` and restore from a backup."
         case .fileLocked(let path):
-            return "\(path) is open in another process; Burrow allows one process per file. Close it there first."
+            return "\(path) is open in another process, and one of the two needs it for itself alone (Realm.Configuration.exclusiveAccess, or `burrow compact`). Close it there first."
         case .openInThisProcess(let path):
             return "\(path) is open in this process; release every handle of it, and every snapshot read from it, first."
         case .modeConflict(let path, let detail):

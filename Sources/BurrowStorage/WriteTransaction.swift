@@ -327,6 +327,8 @@ package final class WriteTransaction: PageSource {
         storage.pageBuffers.give(all: spareBuffers)
         spareBuffers = []
         base.releasePin()
+        storage.noteTransactionEnded()
         storage.writeLock.release()
+        storage.releaseFileWriterLockIfIdle()
     }
 }

@@ -6,8 +6,9 @@ import BurrowStorage
 /// Every commit made while a hub exists posts a record: what it changed, which streams it leaves
 /// silent, and the version it made. Streams read the records between their baseline and the
 /// newest version when their consumer asks for the next element, so a slow consumer gets the
-/// changes coalesced, and records no stream still needs are dropped. A file has one writing
-/// process (its lock), so every commit that matters passes through here.
+/// changes coalesced, and records no stream still needs are dropped. Commits of other processes
+/// sharing the file arrive through the storage (`noteCommitsOfOtherProcesses`), with unknown
+/// changes: streams compare the versions.
 ///
 /// State: everything is behind `state`'s lock; the table of hubs behind its own, always taken
 /// first. Waiting streams hold continuations that every post resumes.
@@ -75,8 +76,15 @@ final class ChangeHub: Sendable {
             return next
         }
         let hub = hubs.withLock { hubs in
-            let hub = hubs[ObjectIdentifier(storage)] ?? ChangeHub(storage: storage)
+            let existing = hubs[ObjectIdentifier(storage)]
+            let hub = existing ?? ChangeHub(storage: storage)
             hubs[ObjectIdentifier(storage)] = hub
+            if existing == nil, storage.sharing == .shared {
+                storage.observeCommitsOfOtherProcesses { [weak storage] versions in
+                    guard let storage else { return }
+                    ChangeHub.hub(for: storage)?.noteCommitsOfOtherProcesses(versions)
+                }
+            }
             // Read under the table's lock: a commit that publishes after this read finds the hub.
             let registeredAt = storage.version
             hub.state.withLock { state in
@@ -127,6 +135,19 @@ final class ChangeHub: Sendable {
             return state.waiters.values.flatMap { $0 }
         }
         for waiter in waiters { waiter.resume() }
+    }
+
+    /// Records that other processes committed `versions` (their changes unknown here) and offers
+    /// the newest version, waking the waiting streams.
+    func noteCommitsOfOtherProcesses(_ versions: ClosedRange<UInt64>) {
+        let latest = state.withLock { state -> FrozenVersion? in
+            for version in versions where state.records[version] == nil && state.streams.values.contains(where: { $0.baseline < version }) {
+                state.records[version] = Record(changes: .unknown, silenced: [], before: nil, after: nil)
+            }
+            return state.latest
+        }
+        guard let latest, let newest = try? latest.newest() else { return }
+        offer(newest)
     }
 
     /// What stream `id` needs to move on from version `baseline`.

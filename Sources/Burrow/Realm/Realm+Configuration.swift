@@ -33,6 +33,12 @@ extension Realm {
         public var durability: Durability = .full
         /// Opens the file for reading only: writes throw, and the file must exist.
         public var readOnly = false
+        /// Keeps every other process out of the file while this one has it open: another process
+        /// that opens it gets `.fileLocked`. By default (false) any number of processes share the
+        /// file, as RealmSwift's do: each reads consistent versions, one write transaction runs at
+        /// a time across all of them, and each sees the others' commits (see "Sharing a file
+        /// between processes" in Concurrency.md). An in-memory realm is always the process's own.
+        public var exclusiveAccess = false
         /// Runs after an automatic migration, with the old schema version, inside the
         /// migration's write transaction. It runs only when `objectTypes` is set and
         /// `schemaVersion` is higher than the file's, and never for a new file (which gets the

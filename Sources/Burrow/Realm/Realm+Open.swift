@@ -60,7 +60,9 @@ extension Realm {
     /// The engine's handle of `configuration`'s file, shared by every realm of the file in the
     /// process.
     static func openStorage(_ configuration: Configuration) throws(RealmError) -> Storage {
-        let options = StorageOptions(readOnly: configuration.readOnly, create: !configuration.readOnly)
+        let options = StorageOptions(
+            readOnly: configuration.readOnly, create: !configuration.readOnly,
+            sharing: configuration.exclusiveAccess || configuration.inMemoryIdentifier != nil ? .exclusive : .shared)
         do {
             if let identifier = configuration.inMemoryIdentifier {
                 return try Storage.inMemory(identifier: identifier, options: options)

@@ -6,7 +6,7 @@ import Foundation
 /// this process has open is read through its open handle. Any isolation.
 ///
 /// Throws `RealmError`: `.fileNotFound` if there is no file; `.fail` if the file stores no
-/// schema yet (no class was ever added to it); `.alreadyOpen` if another process has it open;
+/// schema yet (no class was ever added to it); `.fileLocked` if another process keeps it for its own use;
 /// `.invalidFile` or `.corruptFile` if it is not a readable Burrow file.
 public func schemaVersionAtURL(_ fileURL: URL) throws -> UInt64 {
     let path = fileURL.path
@@ -14,13 +14,10 @@ public func schemaVersionAtURL(_ fileURL: URL) throws -> UInt64 {
         throw RealmError(.fileNotFound, "There is no file at \(path) to read a schema version from.", fileURL: fileURL, errno: ENOENT)
     }
     do {
-        let storage: Storage
-        do {
-            storage = try Storage.open(path: path, options: StorageOptions(readOnly: true, create: false))
-        } catch .modeConflict {
-            // Open here for writing: read through that handle.
-            storage = try Storage.open(path: path, options: StorageOptions(readOnly: false, create: false))
-        }
+        // A file this process has open is read through its handle; another process may have
+        // it open too, sharing it.
+        let storage = try Storage.openHandle(path: path)
+            ?? Storage.open(path: path, options: StorageOptions(readOnly: true, create: false, sharing: .shared))
         let reader = SnapshotReader(try storage.snapshot())
         guard let stamp = try FileSchema.stamp(in: reader) else {
             throw RealmError(.fail, "\(path) stores no schema yet: no class was ever added to it, so it has no schema version.", fileURL: fileURL)

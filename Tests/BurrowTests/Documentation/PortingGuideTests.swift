@@ -854,15 +854,21 @@ extension RealmActor {
         #expect(realm.objects(Dog.self).where { $0.name == "Fido" }.first?._id.stringValue == "6553f100a1b2c3d4e5f60718")
     }
 
-    /// "Moving your data": one process at a time has a file open.
-    @Test func testOneProcessAtATime() async throws {
+    /// "Moving your data": processes share a file, unless one asks for exclusive access.
+    @Test func testProcessesShareAFileUnlessOneAsksForExclusiveAccess() async throws {
         let config = configuration()
         let realm = try Realm(configuration: config)
         try realm.write { try realm.add(Dog(value: ["name": "Rex"])) }
         let path = config.fileURL!.path
         await #expect(processExitsWith: .success) { [path = path as String] in
+            let shared = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [Dog.self, DogToy.self, Person.self, Address.self]))
+            exit(shared.objects(Dog.self).map(\.name) == ["Rex"] ? 0 : 3)
+        }
+        await #expect(processExitsWith: .success) { [path = path as String] in
             do {
-                _ = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path)))
+                var other = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
+                other.exclusiveAccess = true
+                _ = try Realm(configuration: other)
                 exit(2)
             } catch let error as RealmError where error.code == .fileLocked {
                 exit(0)
