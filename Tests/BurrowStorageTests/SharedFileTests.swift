@@ -201,12 +201,14 @@ final class SharedWorkerGroup {
 }
 
 /// The lock file beside a shared database (`<path>.lock`), read and written as FileFormat.md
-/// ("The lock file") lays it out: a 64-byte header starting with the magic "BURROWLK", then
-/// 32-byte slots of little-endian words: the owner's pid (0: free), its start time, and the
+/// ("The lock file") lays it out: a 128-byte header starting with the magic "BURROWLK", whose
+/// word at offset 64 counts the slots in use (one more than the highest ever claimed; writers
+/// scan those), then 32-byte slots of words: the owner's pid (0: free), its start time, and the
 /// oldest version its snapshots pin plus one (0: none).
 struct SharedLockFile {
     static let magic: UInt64 = 0x4B4C_574F_5252_5542
-    static let headerSize = 64
+    static let headerSize = 128
+    static let slotsUsedOffset = 64
     static let slotSize = 32
 
     struct Slot: Equatable {
@@ -230,6 +232,11 @@ struct SharedLockFile {
         return bytes
     }
 
+    /// The header's count of slots in use.
+    func slotsUsed() throws -> Int {
+        Int(SharedBank.decode(try bytes()[Self.slotsUsedOffset..<(Self.slotsUsedOffset + 8)])!)
+    }
+
     func slots() throws -> [Slot] {
         let bytes = try bytes()
         return (0..<(bytes.count - Self.headerSize) / Self.slotSize).map { index in
@@ -240,19 +247,23 @@ struct SharedLockFile {
         }
     }
 
-    /// Writes `slot` in place (the file is mapped shared by every process that has it open, so
-    /// they see the write at once).
-    func write(_ slot: Slot) throws {
+    private func pwriteAll(_ words: [UInt8], at offset: Int) throws {
         let fd = open(path, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { throw FailureTestError("cannot open \(path) (errno \(errno))") }
         defer { closeDescriptor(fd) }
-        let words = SharedBank.encode(slot.pid) + SharedBank.encode(slot.startTime) + SharedBank.encode(slot.pinWord)
-        // The pin and start time first, the owner last, as a claiming process does.
-        let tail = Array(words[8...])
-        let at = off_t(Self.headerSize + slot.index * Self.slotSize)
-        guard tail.withUnsafeBytes({ pwrite(fd, $0.baseAddress, $0.count, at + 8) }) == tail.count,
-            words.withUnsafeBytes({ pwrite(fd, $0.baseAddress, 8, at) }) == 8
-        else { throw FailureTestError("cannot write \(path) (errno \(errno))") }
+        guard words.withUnsafeBytes({ pwrite(fd, $0.baseAddress, $0.count, off_t(offset)) }) == words.count else {
+            throw FailureTestError("cannot write \(path) (errno \(errno))")
+        }
+    }
+
+    /// Writes `slot` in place, as a process claiming it would (the file is mapped shared by
+    /// every process that has it open, so they see the write at once): the start time and pin
+    /// first, then the owner, then the count of slots in use raised to cover it.
+    func write(_ slot: Slot) throws {
+        let at = Self.headerSize + slot.index * Self.slotSize
+        try pwriteAll(SharedBank.encode(slot.startTime) + SharedBank.encode(slot.pinWord), at: at + 8)
+        try pwriteAll(SharedBank.encode(slot.pid), at: at)
+        if try slotsUsed() < slot.index + 1 { try pwriteAll(SharedBank.encode(UInt64(slot.index + 1)), at: Self.slotsUsedOffset) }
     }
 }
 
@@ -647,8 +658,8 @@ struct SharedFileTests {
         // reused by a later process), and a pid no process has.
         let free = slots.filter { $0.pid == 0 }.map(\.index)
         guard free.count >= 2 else { throw FailureTestError("only \(free.count) free slots") }
-        let reused = SharedLockFile.Slot(index: free[free.count - 1], pid: holderPid, startTime: real.startTime &+ 1, pinWord: 1)
-        let dead = SharedLockFile.Slot(index: free[free.count - 2], pid: 0x7FFF_FFF0, startTime: 12345, pinWord: 1)
+        let reused = SharedLockFile.Slot(index: free[0], pid: holderPid, startTime: real.startTime &+ 1, pinWord: 1)
+        let dead = SharedLockFile.Slot(index: free[1], pid: 0x7FFF_FFF0, startTime: 12345, pinWord: 1)
         try lockFile.write(reused)
         try lockFile.write(dead)
 
