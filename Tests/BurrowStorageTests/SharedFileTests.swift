@@ -849,4 +849,86 @@ struct SharedFileTests {
         reader.closeInput()
         _ = reader.waitForExit(timeout: 10)
     }
+
+    // MARK: 9. A process that died but is not reaped yet
+
+    /// A worker started with `posix_spawn` rather than `Process`, so that nothing reaps it
+    /// before the test does: once killed it stays a zombie (its pid still exists) until `reap`.
+    final class UnreapedWorker {
+        let pid: pid_t
+        let outputPath: String
+        private let inputWrite: Int32
+        private var reaped = false
+
+        init(_ arguments: [String], outputPath: String) throws {
+            self.outputPath = outputPath
+            var pipeEnds: [Int32] = [0, 0]
+            guard pipe(&pipeEnds) == 0 else { throw FailureTestError("pipe failed (errno \(errno))") }
+            inputWrite = pipeEnds[1]
+            _ = fcntl(inputWrite, F_SETFD, FD_CLOEXEC)
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_adddup2(&actions, pipeEnds[0], 0)
+            posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            let executable = try SharedWorkerProcess.executablePath()
+            let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+            defer { for pointer in argv { free(pointer) } }
+            var child: pid_t = 0
+            let status = posix_spawn(&child, executable, &actions, nil, argv, environ)
+            closeDescriptor(pipeEnds[0])
+            guard status == 0 else {
+                closeDescriptor(inputWrite)
+                throw FailureTestError("posix_spawn failed (\(status))")
+            }
+            pid = child
+        }
+
+        var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
+
+        func waitForLine(_ prefix: String, timeout: Double) -> Bool {
+            let deadline = Date().addingTimeInterval(timeout)
+            while Date() < deadline {
+                if output.split(separator: "\n").contains(where: { $0.hasPrefix(prefix) }) { return true }
+                usleep(1_000)
+            }
+            return false
+        }
+
+        func reap() {
+            guard !reaped else { return }
+            reaped = true
+            _ = kill(pid, SIGKILL)
+            var status: Int32 = 0
+            _ = waitpid(pid, &status, 0)
+            closeDescriptor(inputWrite)
+        }
+
+        deinit { reap() }
+    }
+
+    @Test("A writer process goes on committing after a reader process it wakes is killed and not yet reaped (a zombie)")
+    func unreapedDeadReaderDoesNotStopWriters() throws {
+        let directory = try FailureTestEnvironment.temporaryDirectory("shared-zombie")
+        defer { FailureTestEnvironment.removeDirectory(directory) }
+        let path = directory + "/bank.burrow"
+        let group = SharedWorkerGroup(directory: directory)
+        defer { group.killAll() }
+        do {
+            let storage = try Self.openShared(path)
+            try SharedBank.setUp(storage, accounts: 2)
+            storage.close()
+        }
+        let reader = try UnreapedWorker(["hold", path, "shared", "nopin"], outputPath: directory + "/zombie.out")
+        defer { reader.reap() }
+        guard reader.waitForLine("open ", timeout: 30) else { throw FailureTestError("the reader did not open the file: \(reader.output)") }
+        // A writer process commits (and so wakes the reader) while the reader lives, and goes on
+        // once the reader was killed and lingers as a zombie.
+        let writer = try group.start("counter", ["counter", path, "\(5 * Self.iterations)", "normal"])
+        try writer.expectLine("acked ", timeout: 30)
+        _ = kill(reader.pid, SIGKILL)
+        try writer.expectSuccess(timeout: 120)
+        #expect(writer.ackedCounters.count == 5 * Self.iterations)
+        reader.reap()
+    }
 }
