@@ -37,6 +37,7 @@ struct BenchmarkGroup: Sendable {
         ObjectWorkloads.group,
         QueryWorkloads.group,
         ObservedWorkloads.group,
+        ProcessWorkloads.group,
     ]
 
     static func named(_ name: String) -> BenchmarkGroup? {

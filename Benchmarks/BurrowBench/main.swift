@@ -27,6 +27,11 @@ extension String {
     }
 }
 
+// The child process of the `processes` group.
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--process-child" {
+    ProcessWorkloads.child(path: CommandLine.arguments[2])
+}
+
 var selected: [BenchmarkGroup] = []
 var runs = 9
 var arguments = CommandLine.arguments.dropFirst()

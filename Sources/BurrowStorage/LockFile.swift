@@ -142,12 +142,14 @@ final class LockFile: Sendable {
                 if descriptors[index] == nil {
                     let fd = Self.fifoPath(path, index).withCString { open($0, O_WRONLY | O_NONBLOCK | O_CLOEXEC) }
                     guard fd >= 0 else { return }
+                    #if canImport(Darwin)
+                    _ = fcntl(fd, F_SETNOSIGPIPE, 1)
+                    #endif
                     descriptors[index] = (owner, fd)
                 }
-                var byte: UInt8 = 1
                 // A full FIFO already holds a wake-up; a FIFO with no reader left belongs to a
                 // process that is gone.
-                if write(descriptors[index]!.fd, &byte, 1) < 0, errno != EAGAIN, errno != EINTR {
+                if Self.wake(descriptors[index]!.fd) < 0, errno != EAGAIN, errno != EINTR {
                     closeDescriptor(descriptors[index]!.fd)
                     descriptors[index] = nil
                 }
@@ -161,6 +163,32 @@ final class LockFile: Sendable {
         let path = databasePath + ".lock"
         _ = path.withCString { unlink($0) }
         for slot in 0..<slotCount { _ = fifoPath(path, slot).withCString { unlink($0) } }
+    }
+
+    /// Writes one byte into the FIFO `fd`; returns what `write` returned. A FIFO whose reader
+    /// has gone fails with `EPIPE` rather than raising `SIGPIPE`, which would end the process:
+    /// on Darwin the descriptor is marked so, on Linux the signal is blocked in this thread
+    /// for the write and a signal it raised is taken back.
+    private static func wake(_ fd: Int32) -> Int {
+        var byte: UInt8 = 1
+        #if canImport(Darwin)
+        return write(fd, &byte, 1)
+        #else
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+        let result = write(fd, &byte, 1)
+        let failure = errno
+        if result < 0, failure == EPIPE {
+            var noWait = timespec()
+            _ = sigtimedwait(&pipeSignal, nil, &noWait)
+        }
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
+        errno = failure
+        return result
+        #endif
     }
 
     /// The FIFO of the process in slot `slot`.
