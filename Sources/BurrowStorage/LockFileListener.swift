@@ -36,27 +36,8 @@ final class LockFileListener: Sendable {
             return true
         }
         guard shouldStart else { return }
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        let context = Unmanaged.passRetained(self).toOpaque()
-        #if canImport(Glibc)
-        var id = pthread_t()
-        let status = pthread_create(&id, &attributes, { context in
-            Unmanaged<LockFileListener>.fromOpaque(context!).takeRetainedValue().run()
-            return nil
-        }, context)
-        #else
-        var id: pthread_t?
-        let status = pthread_create(&id, &attributes, { context in
-            Unmanaged<LockFileListener>.fromOpaque(context).takeRetainedValue().run()
-            return nil
-        }, context)
-        #endif
-        if status != 0 {
+        if startDetachedThread({ self.run() }) != 0 {
             // No thread: other processes' commits are then seen when this one next reads.
-            Unmanaged<LockFileListener>.fromOpaque(context).release()
             state.withLock { $0.started = false }
         }
     }

@@ -140,12 +140,9 @@ package final class Storage: Sendable {
             () throws(StorageError) -> Storage in
             let existed = access(path, F_OK) == 0
             let device = try FileDevice(path: path, readOnly: options.readOnly, create: options.create, sharing: options.sharing)
+            // No lock file is made beside a file that is not Burrow's.
+            if options.sharing == .shared, try !Self.mayBeDatabase(device) { throw .notADatabase(path: path) }
             let lockFile = options.sharing == .shared ? try LockFile(databasePath: path) : nil
-            // Sharing the file, its metas are read (or a new file made) while no other process
-            // writes: a meta half written, or two processes making one new file, would
-            // otherwise be read as damage or lose data.
-            try lockFile?.lockWriter()
-            defer { lockFile?.unlockWriter() }
             let storage = try Storage(device: device, options: options, lockFile: lockFile)
             if !existed && !options.readOnly { FileDevice.syncDirectory(of: path) }
             return storage
@@ -187,31 +184,68 @@ package final class Storage: Sendable {
         fileLockQueue = lockFile.map { _ in DispatchQueue(label: "burrow.writer \(device.name)") }
         name = device.name
         isReadOnly = options.readOnly
-        var opened = try Self.readNewestMeta(device: device)
-        if opened == nil {
-            // An empty file, or one whose creation was interrupted: (re)create it.
-            guard !options.readOnly else { throw .notADatabase(path: device.name) }
-            let meta = try Self.initialize(device: device, pageSize: options.pageSize)
-            opened = OpenedMeta(meta: meta, slot: 0, olderVersion: 0, isKnownDurable: true, recovery: nil)
-        }
-        let current = opened!.meta
+        let (opened, writerTurn) = try Self.readOrCreate(device: device, options: options, lockFile: lockFile)
+        let current = opened.meta
         layout = PageLayout(pageSize: current.pageSize)
         pageBuffers = PageBufferStash(pageSize: current.pageSize)
         let region = try device.map(minimumLength: Int(current.pageCount) * current.pageSize)
         shared = Locked(SharedState(meta: current, mapping: Mapping(region: region, pageSize: current.pageSize)))
-        lockFile?.startOverIfAlone(fileVersion: current.version)
-        var commit = CommitState(opened: opened!)
-        // Sharing the file, it was read under the writer lock (see `open`): if no other process
-        // takes a turn before this one's first, what was read is still the file.
-        commit.lastWriterTurn = lockFile?.writerTurns
+        var commit = CommitState(opened: opened)
+        commit.lastWriterTurn = writerTurn
         commitState = Locked(commit)
-        droppedMetaPending = Atomic(opened!.fellBack)
-        recovery = opened!.recovery
+        droppedMetaPending = Atomic(opened.fellBack)
+        recovery = opened.recovery
         syncQueue = DispatchQueue(label: "burrow.sync \(device.name)")
         lockFile?.listen { [weak self] in self?.otherProcessWoke() }
     }
 
     deinit { device.close() }
+
+    /// Whether the file on `device` is empty, starts with a Burrow meta page's magic, or starts
+    /// with zeros (a creation that was interrupted): what opening may take for a database.
+    private static func mayBeDatabase(_ device: any StorageDevice) throws(StorageError) -> Bool {
+        let head = UnsafeMutableRawBufferPointer.allocate(byteCount: 16, alignment: 8)
+        defer { head.deallocate() }
+        let read = try device.read(into: head, at: 0)
+        if read == 0 { return true }
+        let bytes = UnsafeRawBufferPointer(rebasing: head[..<read])
+        if bytes.allSatisfy({ $0 == 0 }) { return true }
+        guard read == 16 else { return false }
+        return bytes[8..<16].elementsEqual(Meta.magic.prefix(8))
+    }
+
+    /// The newest meta of the file on `device`, making the file first if it is empty (or its
+    /// creation was interrupted).
+    ///
+    /// Sharing the file (`lockFile`), the metas are read without the writer lock, so that
+    /// opening never waits for another process's transaction; a read that finds anything
+    /// amiss (a meta that another process may be writing at that moment reads torn) is made
+    /// again under the writer lock, where no meta is being written, and so is the making of a
+    /// new file. Also returns the writer lock's turn when the read was made under it: until
+    /// another turn, the read is still the file (see `adoptFileForNewTurn`); otherwise nil.
+    private static func readOrCreate(
+        device: any StorageDevice, options: StorageOptions, lockFile: LockFile?
+    ) throws(StorageError) -> (OpenedMeta, writerTurn: UInt64?) {
+        if let lockFile, try device.size() > 0, let opened = try? readNewestMeta(device: device), opened.recovery == nil {
+            // Alone with the file, the lock file may be left from another file of this name.
+            if lockFile.tryLockWriter() {
+                lockFile.startOverIfAlone(fileVersion: opened.meta.version)
+                lockFile.unlockWriter()
+            }
+            return (opened, nil)
+        }
+        try lockFile?.lockWriter()
+        defer { lockFile?.unlockWriter() }
+        var opened = try readNewestMeta(device: device)
+        if opened == nil {
+            // An empty file, or one whose creation was interrupted: (re)create it.
+            guard !options.readOnly else { throw .notADatabase(path: device.name) }
+            let meta = try initialize(device: device, pageSize: options.pageSize)
+            opened = OpenedMeta(meta: meta, slot: 0, olderVersion: 0, isKnownDurable: true, recovery: nil)
+        }
+        lockFile?.startOverIfAlone(fileVersion: opened!.meta.version)
+        return (opened!, lockFile?.writerTurns)
+    }
 
     /// Writes the first version of a new file: both meta slots, so either can stand alone.
     private static func initialize(device: any StorageDevice, pageSize: Int) throws(StorageError) -> Meta {

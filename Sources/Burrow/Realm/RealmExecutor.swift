@@ -1,3 +1,5 @@
+import BurrowStorage
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -135,24 +137,7 @@ final class RealmExecutorThread: SerialExecutor, @unchecked Sendable {
 
     /// Starts the thread, which holds `self` until it ends.
     func start() {
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        let context = Unmanaged.passRetained(self).toOpaque()
-        #if canImport(Glibc)
-        var id = pthread_t()
-        let status = pthread_create(&id, &attributes, { context in
-            Unmanaged<RealmExecutorThread>.fromOpaque(context!).takeRetainedValue().main()
-            return nil
-        }, context)
-        #else
-        var id: pthread_t?
-        let status = pthread_create(&id, &attributes, { context in
-            Unmanaged<RealmExecutorThread>.fromOpaque(context).takeRetainedValue().main()
-            return nil
-        }, context)
-        #endif
+        let status = startDetachedThread { self.main() }
         precondition(status == 0, "Cannot start a RealmExecutor thread: pthread_create failed (\(status))")
     }
 
