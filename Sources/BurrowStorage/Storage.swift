@@ -142,7 +142,7 @@ package final class Storage: Sendable {
             let device = try FileDevice(path: path, readOnly: options.readOnly, create: options.create, sharing: options.sharing)
             // No lock file is made beside a file that is not Burrow's.
             if options.sharing == .shared, try !Self.mayBeDatabase(device) { throw .notADatabase(path: path) }
-            let lockFile = options.sharing == .shared ? try LockFile(databasePath: path) : nil
+            let lockFile = options.sharing == .shared ? try Self.lockFile(path: path, readOnly: options.readOnly) : nil
             let storage = try Storage(device: device, options: options, lockFile: lockFile)
             if !existed && !options.readOnly { FileDevice.syncDirectory(of: path) }
             return storage
@@ -200,6 +200,18 @@ package final class Storage: Sendable {
     }
 
     deinit { device.close() }
+
+    /// The lock file of the shared database at `path`. A read-only opener that may not make or
+    /// write it (a file on read-only media, such as one shipped inside an app) reads without
+    /// one: nobody can write such a file, so no page it reads can be reused under it. The
+    /// shared lock it holds on the database still keeps out a process that wants it alone.
+    private static func lockFile(path: String, readOnly: Bool) throws(StorageError) -> LockFile? {
+        do {
+            return try LockFile(databasePath: path)
+        } catch .io(_, _, let code) where readOnly && (code == EACCES || code == EROFS || code == EPERM) {
+            return nil
+        }
+    }
 
     /// Whether the file on `device` is empty, starts with a Burrow meta page's magic, or starts
     /// with zeros (a creation that was interrupted): what opening may take for a database.
