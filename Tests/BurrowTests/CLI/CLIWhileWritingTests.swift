@@ -28,7 +28,9 @@ import Testing
         while writer.isRunning || reads == 0 {
             let run = try tool.run(["objects", file, "SharedItem", "--format", "json"])
             reads += 1
-            if run.status == 2, run.errors.contains("SharedItem") { continue }  // the class is not stored yet
+            // The writer has not made the file, or stored the class, yet.
+            if run.status == 1, run.errors.contains("no such file") { continue }
+            if run.status == 2, run.errors.contains("SharedItem") { continue }
             #expect(run.status == 0, "\(run.errors)")
             guard run.status == 0 else { break }
             let seen = try indices(run.output)
