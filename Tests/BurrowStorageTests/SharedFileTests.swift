@@ -182,8 +182,25 @@ final class SharedWorkerGroup {
     let directory: String
     private(set) var workers: [SharedWorkerProcess] = []
     private var started = 0
+    /// Whether `finish` removes `directory`.
+    private let ownsDirectory: Bool
 
-    init(directory: String) { self.directory = directory }
+    init(directory: String) {
+        self.directory = directory
+        ownsDirectory = false
+    }
+
+    /// A group working in a new scratch directory named after `name`, which `finish` removes.
+    init(scratch name: String) throws {
+        directory = try FailureTestEnvironment.temporaryDirectory(name)
+        ownsDirectory = true
+    }
+
+    /// Kills every worker and removes the scratch directory: the end of a test.
+    func finish() {
+        killAll()
+        if ownsDirectory { FailureTestEnvironment.removeDirectory(directory) }
+    }
 
     func start(_ label: String, _ arguments: [String]) throws -> SharedWorkerProcess {
         started += 1
@@ -307,11 +324,10 @@ struct SharedFileTests {
     @Test("Two writer processes and this one incrementing one counter lose no update")
     func writersOfSeveralProcessesLoseNoUpdate() throws {
         let n = Self.iterations
-        let directory = try FailureTestEnvironment.temporaryDirectory("shared-counter")
-        defer { FailureTestEnvironment.removeDirectory(directory) }
+        let group = try SharedWorkerGroup(scratch: "shared-counter")
+        defer { group.finish() }
+        let directory = group.directory
         let path = directory + "/counter.burrow"
-        let group = SharedWorkerGroup(directory: directory)
-        defer { group.killAll() }
         let storage = try Self.openShared(path)
         defer { storage.close() }
         let start = storage.version
@@ -364,11 +380,10 @@ struct SharedFileTests {
         let seed = FailureTestEnvironment.seed("SharedFile readers")
         var rng = SharedRandom(seed: seed)
         let commits = 3 * Self.iterations
-        let directory = try FailureTestEnvironment.temporaryDirectory("shared-readers")
-        defer { FailureTestEnvironment.removeDirectory(directory) }
+        let group = try SharedWorkerGroup(scratch: "shared-readers")
+        defer { group.finish() }
+        let directory = group.directory
         let path = directory + "/bank.burrow"
-        let group = SharedWorkerGroup(directory: directory)
-        defer { group.killAll() }
         let storage = try Self.openShared(path)
         defer { storage.close() }
         try SharedBank.setUp(storage, accounts: 300)
@@ -438,11 +453,10 @@ struct SharedFileTests {
     func deadReaderStopsPinning() throws {
         let seed = FailureTestEnvironment.seed("SharedFile dead reader")
         var rng = SharedRandom(seed: seed)
-        let directory = try FailureTestEnvironment.temporaryDirectory("shared-deadreader")
-        defer { FailureTestEnvironment.removeDirectory(directory) }
+        let group = try SharedWorkerGroup(scratch: "shared-deadreader")
+        defer { group.finish() }
+        let directory = group.directory
         let path = directory + "/bank.burrow"
-        let group = SharedWorkerGroup(directory: directory)
-        defer { group.killAll() }
         let storage = try Self.openShared(path)
         defer { storage.close() }
         try SharedBank.setUp(storage, accounts: 20)
@@ -471,11 +485,10 @@ struct SharedFileTests {
         let seed = FailureTestEnvironment.seed("SharedFile killed writer")
         var rng = SharedRandom(seed: seed)
         let rounds = max(3, Self.iterations / 10)
-        let directory = try FailureTestEnvironment.temporaryDirectory("shared-killedwriter")
-        defer { FailureTestEnvironment.removeDirectory(directory) }
+        let group = try SharedWorkerGroup(scratch: "shared-killedwriter")
+        defer { group.finish() }
+        let directory = group.directory
         let path = directory + "/bank.burrow"
-        let group = SharedWorkerGroup(directory: directory)
-        defer { group.killAll() }
         var lastCounter: UInt64 = 0
         var tally = (survivor: 0, reader: 0, acks: 0)
 
@@ -565,11 +578,10 @@ struct SharedFileTests {
 
     @Test("Exclusive and shared openers of different processes keep each other out with fileLocked, in both orders")
     func exclusiveAndSharedExcludeEachOther() throws {
-        let directory = try FailureTestEnvironment.temporaryDirectory("shared-modes")
-        defer { FailureTestEnvironment.removeDirectory(directory) }
+        let group = try SharedWorkerGroup(scratch: "shared-modes")
+        defer { group.finish() }
+        let directory = group.directory
         let path = directory + "/modes.burrow"
-        let group = SharedWorkerGroup(directory: directory)
-        defer { group.killAll() }
         do {
             let storage = try Self.openExclusive(path)
             try SharedBank.setUp(storage, accounts: 2)
@@ -634,12 +646,11 @@ struct SharedFileTests {
     func staleSlotsAreReclaimed() throws {
         let seed = FailureTestEnvironment.seed("SharedFile stale slots")
         var rng = SharedRandom(seed: seed)
-        let directory = try FailureTestEnvironment.temporaryDirectory("shared-slots")
-        defer { FailureTestEnvironment.removeDirectory(directory) }
+        let group = try SharedWorkerGroup(scratch: "shared-slots")
+        defer { group.finish() }
+        let directory = group.directory
         let path = directory + "/bank.burrow"
         let lockFile = SharedLockFile(databasePath: path)
-        let group = SharedWorkerGroup(directory: directory)
-        defer { group.killAll() }
         let storage = try Self.openShared(path)
         defer { storage.close() }
         try SharedBank.setUp(storage, accounts: 20)
@@ -684,12 +695,11 @@ struct SharedFileTests {
     func fullTableOfDeadSlotsTakesNewOpeners() throws {
         let seed = FailureTestEnvironment.seed("SharedFile full slot table")
         var rng = SharedRandom(seed: seed)
-        let directory = try FailureTestEnvironment.temporaryDirectory("shared-fullslots")
-        defer { FailureTestEnvironment.removeDirectory(directory) }
+        let group = try SharedWorkerGroup(scratch: "shared-fullslots")
+        defer { group.finish() }
+        let directory = group.directory
         let path = directory + "/bank.burrow"
         let lockFile = SharedLockFile(databasePath: path)
-        let group = SharedWorkerGroup(directory: directory)
-        defer { group.killAll() }
         do {
             let storage = try Self.openShared(path)
             try SharedBank.setUp(storage, accounts: 20)
@@ -730,11 +740,10 @@ struct SharedFileTests {
 
     @Test("A writer waits for another process's transaction and starts from its commit; readers meanwhile do not wait")
     func writerWaitsForAnotherProcessesTransaction() async throws {
-        let directory = try FailureTestEnvironment.temporaryDirectory("shared-writelock")
-        defer { FailureTestEnvironment.removeDirectory(directory) }
+        let group = try SharedWorkerGroup(scratch: "shared-writelock")
+        defer { group.finish() }
+        let directory = group.directory
         let path = directory + "/bank.burrow"
-        let group = SharedWorkerGroup(directory: directory)
-        defer { group.killAll() }
         let storage = try Self.openShared(path)
         defer { storage.close() }
         try SharedBank.setUp(storage, accounts: 2)
@@ -806,11 +815,10 @@ struct SharedFileTests {
 
     @Test("A process opens the file while another process holds the writer lock after its commit")
     func openingDoesNotWaitForAnIdleWriter() throws {
-        let directory = try FailureTestEnvironment.temporaryDirectory("shared-openafterwrite")
-        defer { FailureTestEnvironment.removeDirectory(directory) }
+        let group = try SharedWorkerGroup(scratch: "shared-openafterwrite")
+        defer { group.finish() }
+        let directory = group.directory
         let path = directory + "/bank.burrow"
-        let group = SharedWorkerGroup(directory: directory)
-        defer { group.killAll() }
         let storage = try Self.openShared(path)
         defer { storage.close() }
         // This process has just committed, and no other process has asked it for the writer
@@ -827,11 +835,10 @@ struct SharedFileTests {
 
     @Test("A process opens the file and reads while another process has a write transaction open")
     func openingDoesNotWaitForAnOpenTransaction() throws {
-        let directory = try FailureTestEnvironment.temporaryDirectory("shared-openwhilewriting")
-        defer { FailureTestEnvironment.removeDirectory(directory) }
+        let group = try SharedWorkerGroup(scratch: "shared-openwhilewriting")
+        defer { group.finish() }
+        let directory = group.directory
         let path = directory + "/bank.burrow"
-        let group = SharedWorkerGroup(directory: directory)
-        defer { group.killAll() }
         let version: UInt64
         do {
             let storage = try Self.openShared(path)
@@ -909,11 +916,10 @@ struct SharedFileTests {
 
     @Test("A writer process goes on committing after a reader process it wakes is killed and not yet reaped (a zombie)")
     func unreapedDeadReaderDoesNotStopWriters() throws {
-        let directory = try FailureTestEnvironment.temporaryDirectory("shared-zombie")
-        defer { FailureTestEnvironment.removeDirectory(directory) }
+        let group = try SharedWorkerGroup(scratch: "shared-zombie")
+        defer { group.finish() }
+        let directory = group.directory
         let path = directory + "/bank.burrow"
-        let group = SharedWorkerGroup(directory: directory)
-        defer { group.killAll() }
         do {
             let storage = try Self.openShared(path)
             try SharedBank.setUp(storage, accounts: 2)
