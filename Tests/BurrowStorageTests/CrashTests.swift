@@ -21,22 +21,9 @@ final class CrashWorkerProcess {
     private var pendingText = ""
     private(set) var lines: [String] = []
 
-    /// Where the worker executable is: `BURROW_CRASH_WORKER` if set, otherwise next to the test
-    /// executable (`swift build`/`swift test` put every product of the package in one directory).
+    /// The worker executable (see `FailureTestEnvironment.workerExecutable`).
     static func executablePath() throws -> String {
-        var candidates: [String] = []
-        if let path = ProcessInfo.processInfo.environment["BURROW_CRASH_WORKER"] { candidates.append(path) }
-        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            candidates.append((exe as NSString).deletingLastPathComponent + "/StorageCrashWorker")
-        }
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("StorageCrashWorker").path)
-        candidates.append(Bundle.main.bundleURL.appendingPathComponent("StorageCrashWorker").path)
-        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("StorageCrashWorker").path)
-        }
-        if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) { return found }
-        throw FailureTestError(
-            "StorageCrashWorker not found (looked at \(candidates)); build it with `swift build --build-tests` or set BURROW_CRASH_WORKER")
+        try FailureTestEnvironment.workerExecutable("StorageCrashWorker", overriddenBy: "BURROW_CRASH_WORKER")
     }
 
     init(arguments: [String], directory: String, label: String) throws {

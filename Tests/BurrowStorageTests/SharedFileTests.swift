@@ -23,21 +23,9 @@ final class SharedWorkerProcess {
     private var pendingText = ""
     private(set) var lines: [String] = []
 
-    /// `BURROW_SHARED_WORKER` if set, otherwise next to the test executable.
+    /// The worker executable (see `FailureTestEnvironment.workerExecutable`).
     static func executablePath() throws -> String {
-        var candidates: [String] = []
-        if let path = ProcessInfo.processInfo.environment["BURROW_SHARED_WORKER"] { candidates.append(path) }
-        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            candidates.append((exe as NSString).deletingLastPathComponent + "/SharedFileWorker")
-        }
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("SharedFileWorker").path)
-        candidates.append(Bundle.main.bundleURL.appendingPathComponent("SharedFileWorker").path)
-        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("SharedFileWorker").path)
-        }
-        if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) { return found }
-        throw FailureTestError(
-            "SharedFileWorker not found (looked at \(candidates)); build it with `swift build --build-tests` or set BURROW_SHARED_WORKER")
+        try FailureTestEnvironment.workerExecutable("SharedFileWorker", overriddenBy: "BURROW_SHARED_WORKER")
     }
 
     init(_ arguments: [String], directory: String, label: String) throws {

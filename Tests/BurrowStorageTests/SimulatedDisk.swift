@@ -31,6 +31,24 @@ enum FailureTestEnvironment {
         return value
     }
 
+    /// Where worker executable `name` is: the path the environment variable `variable` gives,
+    /// otherwise next to the test executable (`swift build`/`swift test` put every product of
+    /// the package in one directory) or its bundle.
+    static func workerExecutable(_ name: String, overriddenBy variable: String) throws -> String {
+        var candidates: [String] = []
+        if let path = ProcessInfo.processInfo.environment[variable] { candidates.append(path) }
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            candidates.append((exe as NSString).deletingLastPathComponent + "/" + name)
+        }
+        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(name).path)
+        candidates.append(Bundle.main.bundleURL.appendingPathComponent(name).path)
+        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
+            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent(name).path)
+        }
+        if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) { return found }
+        throw FailureTestError("\(name) not found (looked at \(candidates)); build it with `swift build --build-tests` or set \(variable)")
+    }
+
     /// A new empty directory under the system's temporary directory.
     static func temporaryDirectory(_ label: String) throws -> String {
         var template = Array((NSTemporaryDirectory() + "/burrow-\(label)-XXXXXX").utf8CString)

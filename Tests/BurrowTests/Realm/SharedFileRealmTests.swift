@@ -161,4 +161,18 @@ private final class Worker {
         #expect(adder.finish() == 1)
         #expect(realm.objects(TSharedItem.self).count == 1)
     }
+
+    @Test func deleteFilesRemovesTheLockFileAndTheFIFOs() throws {
+        let (configuration, _) = configuration()
+        let path = configuration.fileURL!.path
+        do {
+            let realm = try Realm(configuration: configuration)
+            try realm.write { try realm.add(TSharedItem(value: ["tag": "parent"])) }
+            #expect(FileManager.default.fileExists(atPath: path + ".lock"))
+        }
+        #expect(try Realm.deleteFiles(for: configuration))
+        for name in [path, path + ".lock", path + ".lock.0"] {
+            #expect(!FileManager.default.fileExists(atPath: name), "\(name) is left")
+        }
+    }
 }
