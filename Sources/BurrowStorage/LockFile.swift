@@ -43,18 +43,21 @@ final class LockFile: Sendable {
     /// Header words (8 bytes each), at most `headerSize / 8` of them.
     private enum Header: Int, CaseIterable {
         case magic = 0, formatVersion, latestVersion, durableRecord, durableVersion, durableSlotVersion, writerTurns,
-            writersWaiting, slotsUsed
+            reserved, slotsUsed
     }
 
     /// Slot words (8 bytes each, at `headerSize + slot * slotSize`).
     private enum SlotWord: Int {
         /// The pid of the process that owns the slot, or 0 if the slot is free.
         case pid = 0
-        /// The owner's start time (see `processStartTime`), so that a pid reused by a later
+        /// The owner's start time (see `processStatus`), so that a pid reused by a later
         /// process does not keep the slot.
         case startTime
         /// The oldest version the owner's snapshots pin, plus one; 0 when it pins none.
         case oldestPin
+        /// How many of the owner's threads wait for the writer lock. Kept in the slot, not in
+        /// the header, so that the waits of a process that died end with its slot.
+        case writersWaiting
     }
 
     let path: String
@@ -196,18 +199,29 @@ final class LockFile: Sendable {
 
     // MARK: The writer lock
 
-    /// Blocks until this process holds the writer lock. While it waits, `writersWaiting` counts
-    /// it, so that the holder lets go at its next chance rather than after a pause.
+    /// Blocks until this process holds the writer lock. While it waits, its slot counts the
+    /// wait (`writersWaiting`), so that the holder lets go at its next chance rather than after
+    /// a pause.
     func lockWriter() throws(StorageError) {
         if tryLockWriter() { return }
-        _ = header(.writersWaiting).pointee.wrappingAdd(1, ordering: .sequentiallyConsistent)
-        defer { _ = header(.writersWaiting).pointee.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
+        _ = word(slot, .writersWaiting).pointee.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        defer { _ = word(slot, .writersWaiting).pointee.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
         wakeOtherProcesses()
         try Self.lock(descriptor, path: path)
     }
 
-    /// Whether a writer of another process waits for the writer lock.
-    var writersWaiting: Bool { header(.writersWaiting).pointee.load(ordering: .sequentiallyConsistent) != 0 }
+    /// Whether a writer of another process waits for the writer lock. A wait counted in the slot
+    /// of a process that is gone (killed while it waited) does not count: that slot is freed.
+    var writersWaiting: Bool {
+        let used = min(Self.slotCount, Int(header(.slotsUsed).pointee.load(ordering: .sequentiallyConsistent)))
+        for index in 0..<used where index != slot && word(index, .writersWaiting).pointee.load(ordering: .sequentiallyConsistent) != 0 {
+            let owner = word(index, .pid).pointee.load(ordering: .sequentiallyConsistent)
+            guard owner != 0, owner != Self.reclaiming else { continue }
+            if Self.isAlive(pid: owner, startTime: word(index, .startTime).pointee.load(ordering: .sequentiallyConsistent)) { return true }
+            Self.free(base: base, slot: index, owner: owner)
+        }
+        return false
+    }
 
     /// Takes the writer lock if no other process holds it; returns whether it did.
     func tryLockWriter() -> Bool {
@@ -215,9 +229,9 @@ final class LockFile: Sendable {
     }
 
     /// Called at open, with the writer lock held, with the newest version in the database file:
-    /// if no other process has the file open, what the lock file says of versions, durability
-    /// and waiting writers may be left from another file of that name (deleted and made
-    /// again) or from processes that died, and starts over.
+    /// if no other process has the file open, what the lock file says of versions and
+    /// durability may be left from another file of that name (deleted and made again) or from
+    /// processes that died, and starts over.
     func startOverIfAlone(fileVersion: UInt64) {
         let used = min(Self.slotCount, Int(header(.slotsUsed).pointee.load(ordering: .sequentiallyConsistent)))
         for index in 0..<used where index != slot {
@@ -228,7 +242,6 @@ final class LockFile: Sendable {
         }
         header(.latestVersion).pointee.store(fileVersion, ordering: .sequentiallyConsistent)
         header(.durableRecord).pointee.store(0, ordering: .sequentiallyConsistent)
-        header(.writersWaiting).pointee.store(0, ordering: .sequentiallyConsistent)
     }
 
     /// The number of the latest turn of the writer lock.
@@ -324,7 +337,7 @@ final class LockFile: Sendable {
     // MARK: Slots
 
     private static func claimSlot(base: UnsafeMutableRawPointer, pid: UInt64) -> Int? {
-        let startTime = processStartTime(pid: pid) ?? 0
+        let startTime = processStatus(pid: pid)?.startTime ?? 0
         for pass in 0..<2 {
             for index in 0..<slotCount {
                 let owner = word(base, index, .pid)
@@ -337,6 +350,7 @@ final class LockFile: Sendable {
                 }
                 guard owner.pointee.compareExchange(expected: 0, desired: pid, ordering: .sequentiallyConsistent).exchanged else { continue }
                 word(base, index, .oldestPin).pointee.store(0, ordering: .sequentiallyConsistent)
+                word(base, index, .writersWaiting).pointee.store(0, ordering: .sequentiallyConsistent)
                 word(base, index, .startTime).pointee.store(startTime, ordering: .sequentiallyConsistent)
                 // Writers scan the slots below the highest one ever claimed.
                 let used = (base + Header.slotsUsed.rawValue * 8).assumingMemoryBound(to: Atomic<UInt64>.self)
@@ -360,6 +374,7 @@ final class LockFile: Sendable {
         guard word(base, slot, .pid).pointee.compareExchange(expected: owner, desired: reclaiming, ordering: .sequentiallyConsistent).exchanged
         else { return }
         word(base, slot, .oldestPin).pointee.store(0, ordering: .sequentiallyConsistent)
+        word(base, slot, .writersWaiting).pointee.store(0, ordering: .sequentiallyConsistent)
         word(base, slot, .startTime).pointee.store(0, ordering: .sequentiallyConsistent)
         word(base, slot, .pid).pointee.store(0, ordering: .sequentiallyConsistent)
     }
@@ -367,18 +382,22 @@ final class LockFile: Sendable {
     /// The owner a slot has while it is being freed: no pid is this large.
     private static let reclaiming = UInt64.max
 
-    /// Whether process `pid`, started at `startTime` (0: unknown), still runs.
+    /// Whether process `pid`, started at `startTime` (0: unknown), still runs. A process that
+    /// has ended but is not reaped yet (a zombie) keeps its pid, but has no memory left to
+    /// read with: it counts as gone.
     static func isAlive(pid: UInt64, startTime: UInt64) -> Bool {
         guard pid > 0, pid <= UInt64(Int32.max) else { return false }
         if kill(pid_t(pid), 0) != 0, errno == ESRCH { return false }
-        guard startTime != 0, let now = processStartTime(pid: pid) else { return true }
-        return now == startTime
+        guard let process = processStatus(pid: pid) else { return true }
+        if process.ended { return false }
+        return startTime == 0 || process.startTime == startTime
     }
 
-    /// When process `pid` started, in the system's own unit, or nil if it cannot be read: on
-    /// Linux the start time in clock ticks after boot (`/proc/<pid>/stat`, field 22), on Darwin
-    /// the start time in microseconds (`sysctl`).
-    static func processStartTime(pid: UInt64) -> UInt64? {
+    /// When process `pid` started, in the system's own unit, and whether it has ended without
+    /// being reaped (a zombie); nil if it cannot be read. The start time is, on Linux, in clock
+    /// ticks after boot (`/proc/<pid>/stat`, field 22), and on Darwin in microseconds
+    /// (`sysctl`).
+    static func processStatus(pid: UInt64) -> (startTime: UInt64, ended: Bool)? {
         #if os(Linux)
         let fd = "/proc/\(pid)/stat".withCString { open($0, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else { return nil }
@@ -390,16 +409,18 @@ final class LockFile: Sendable {
         // The command name (field 2) is in parentheses and may hold spaces: count from the last ')'.
         guard let close = text.lastIndex(of: UInt8(ascii: ")")) else { return nil }
         let fields = text[(close + 1)...].split(separator: UInt8(ascii: " "))
-        // Fields after the name start at field 3; the start time is field 22.
-        guard fields.count > 19 else { return nil }
-        return UInt64(String(decoding: fields[19], as: UTF8.self))
+        // Fields after the name start at field 3, the state (Z: zombie, X: dead); the start
+        // time is field 22.
+        guard fields.count > 19, let startTime = UInt64(String(decoding: fields[19], as: UTF8.self)) else { return nil }
+        let state = fields[0].first
+        return (startTime, state == UInt8(ascii: "Z") || state == UInt8(ascii: "X"))
         #elseif canImport(Darwin)
         var info = kinfo_proc()
         var length = MemoryLayout<kinfo_proc>.stride
         var name: [Int32] = [CTL_KERN, KERN_PROC, KERN_PROC_PID, Int32(pid)]
         guard sysctl(&name, 4, &info, &length, nil, 0) == 0, length > 0 else { return nil }
         let started = info.kp_proc.p_un.__p_starttime
-        return UInt64(started.tv_sec) * 1_000_000 + UInt64(started.tv_usec)
+        return (UInt64(started.tv_sec) * 1_000_000 + UInt64(started.tv_usec), info.kp_proc.p_stat == SZOMB)
         #else
         return nil
         #endif

@@ -448,9 +448,10 @@ extension Storage {
         case writeThenSync(Meta, WrittenPages)
         /// Pages not listed: sync them, write the meta, sync again.
         case syncWriteSync(Meta)
-        /// Sharing the file, without the writer lock: another process may write metas now, so
-        /// the round only syncs, which makes durable every version whose meta is in the file.
-        case syncOnly
+        /// Sharing the file, without the writer lock: this process let go of it only once its
+        /// versions were durable (`releaseFileWriterLockIfIdle`), so there is nothing to sync,
+        /// and another process may be writing the metas now.
+        case nothingToSync
     }
 
     /// Runs sync rounds while waiters remain; the caller has claimed the first one. With
@@ -459,9 +460,7 @@ extension Storage {
         while true {
             let (target, slot, plan) = commitState.withLock { s -> (UInt64, Int, RoundPlan) in
                 let meta = shared.withLock { $0.meta }
-                // Without the writer lock, every version this handle knows has its meta in the
-                // file (see `releaseFileWriterLockIfIdle`).
-                if lockFile != nil, !s.holdsFileWriterLock { return (meta.version, s.pendingSlot, .syncOnly) }
+                if lockFile != nil, !s.holdsFileWriterLock { return (s.durableVersion, s.pendingSlot, .nothingToSync) }
                 if s.metaOnDisk == meta.version { return (meta.version, s.pendingSlot, .sync) }
                 if let written = s.writtenPages() { return (meta.version, s.pendingSlot, .writeThenSync(meta, written)) }
                 return (meta.version, s.pendingSlot, .syncWriteSync(meta))
@@ -470,7 +469,9 @@ extension Storage {
             var failure: StorageError?
             do throws(StorageError) {
                 switch plan {
-                case .sync, .syncOnly:
+                case .nothingToSync:
+                    break
+                case .sync:
                     try syncDevice()
                 case .writeThenSync(let meta, let written):
                     try writeMetaPage(meta, slot: slot, written: written)
@@ -485,7 +486,7 @@ extension Storage {
             } catch {
                 failure = error
             }
-            let (resumed, writer, next) = finishRound(target: target, failure: failure, wroteMetas: !isSyncOnly(plan))
+            let (resumed, writer, next) = finishRound(target: target, failure: failure, synced: !isNothingToSync(plan))
             for (waiter, error) in resumed { waiter.resume(error) }
             writer?.signal()
             let closeDevice = shared.withLock { s in
@@ -515,18 +516,16 @@ extension Storage {
         }
     }
 
-    /// Records the round's outcome; returns the waiters to resume (with their outcome), the
-    /// `.normal` commit to wake, and whether another round follows at once.
-    private func isSyncOnly(_ plan: RoundPlan) -> Bool {
-        if case .syncOnly = plan { return true }
+    private func isNothingToSync(_ plan: RoundPlan) -> Bool {
+        if case .nothingToSync = plan { return true }
         return false
     }
 
-    /// `wroteMetas` is false for a round that only synced (`RoundPlan.syncOnly`): the slots
-    /// keep their roles, and what the handle knows of them is read again at its next turn of
-    /// the writer lock.
+    /// Records the round's outcome; returns the waiters to resume (with their outcome), the
+    /// `.normal` commit to wake, and whether another round follows at once. `synced` is false
+    /// for a round without the writer lock (`RoundPlan.nothingToSync`), which changes nothing.
     private func finishRound(
-        target: UInt64, failure: StorageError?, wroteMetas: Bool
+        target: UInt64, failure: StorageError?, synced: Bool
     ) -> (resumed: [(DurabilityWaiter, StorageError?)], writer: DispatchSemaphore?, next: Bool) {
         commitState.withLock { s in
             let writer = s.normalWriter
@@ -544,12 +543,12 @@ extension Storage {
                 return (all, writer, false)
             }
             let published = shared.withLock { $0.meta.version }
-            s.roundCounts.rounds += 1
-            if target > s.durableVersion { s.roundCounts.versionsMadeDurable += target - s.durableVersion }
-            s.durableVersion = max(s.durableVersion, target)
-            s.heldBack.removeVersions(upTo: target)
-            s.backgroundRoundWanted = false
-            if wroteMetas {
+            if synced {
+                s.roundCounts.rounds += 1
+                if target > s.durableVersion { s.roundCounts.versionsMadeDurable += target - s.durableVersion }
+                s.durableVersion = max(s.durableVersion, target)
+                s.heldBack.removeVersions(upTo: target)
+                s.backgroundRoundWanted = false
                 s.durableSlot = s.pendingSlot
                 s.durableSlotVersion = target
                 s.metaOnDisk = nil
@@ -567,9 +566,20 @@ extension Storage {
             }
             var resumed: [(DurabilityWaiter, StorageError?)] = []
             s.waiters.removeAll { waiter in
-                guard waiter.version <= target else { return false }
+                guard waiter.version <= s.durableVersion else { return false }
                 resumed.append((waiter, nil))
                 return true
+            }
+            if lockFile != nil, !s.holdsFileWriterLock {
+                // Every version this process committed was durable when it let go of the
+                // writer lock, and it commits none without taking the lock again; so no waiter
+                // is left here. Were one left, no round could serve it: it gets an error rather
+                // than rounds run for ever.
+                s.backgroundRoundWanted = false
+                for waiter in s.waiters {
+                    resumed.append((waiter, .handleFailed(path: name, detail: "version \(waiter.version) was not synced before another process took the writer lock")))
+                }
+                s.waiters.removeAll()
             }
             s.roundInFlight = false
             // A `.normal` commit waiting to write its meta goes first; it starts the next round.

@@ -20,9 +20,10 @@ package enum FileSharing: Sendable, Equatable {
 ///   reused pages of the version just pinned (LMDB's readers do the same).
 /// - **Writing.** Write transactions take turns inside the process with `writeLock`, as in
 ///   exclusive use, and across processes with the lock file's writer lock (a `flock`). A
-///   process holds the writer lock from the start of a transaction until its commits are all in
-///   the file: no transaction open, no sync round in flight and the meta of its newest version
-///   written (`releaseFileWriterLockIfIdle`). A process that takes the writer lock after
+///   process holds the writer lock from the start of a transaction until its commits are all
+///   durable: no transaction open, no sync round in flight and its newest version synced
+///   (`releaseFileWriterLockIfIdle`). Without the writer lock, then, a process has nothing to
+///   sync. A process that takes the writer lock after
 ///   another process wrote reads the file's newest meta and takes over what the other knew of
 ///   durability from the lock file, so that it never writes over the newest durable meta
 ///   (`adoptFileForNewTurn`). Pages are reused only below the oldest version pinned in any
@@ -204,10 +205,18 @@ extension Storage {
     }
 
     /// Lets the other processes write, if this one holds the writer lock and its commits are
-    /// all in the file: no transaction open, no round in flight or wanted by a waiter, and the
-    /// newest version's meta written. If only that meta is missing (a `.full` commit nobody
-    /// waits for, whose meta waits for a round), a round is started, and its end calls this
-    /// again.
+    /// all durable: no transaction open, no round in flight or wanted by a waiter, and the
+    /// newest version synced. If that version is not durable yet, a round is started, and its
+    /// end calls this again.
+    ///
+    /// Handing over only durable versions is what keeps the two meta slots safe across
+    /// processes. The next writer writes its metas over the slot that does not hold the newest
+    /// durable meta; had this process let go with its newest meta unsynced, that meta would lie
+    /// in that slot, and a sync this process made afterwards (for a `.full` commit whose wait
+    /// began after the transaction ended) could not say that the version survives a power cut.
+    /// It also leaves this process's durability record exact, so the next writer lists its
+    /// pages and commits with one sync. The cost is one sync per handover after `.normal`
+    /// commits, paid only when another process waits.
     ///
     /// The lock is let go only when another process waits for it (it counts itself in the lock
     /// file, and wakes this process, `asked`): a process writing on its own pays no lock call
@@ -218,10 +227,11 @@ extension Storage {
             guard s.holdsFileWriterLock, !s.transactionOpen, !s.roundInFlight, s.waiters.isEmpty, s.normalWriter == nil
             else { return false }
             let published = shared.withLock { $0.meta.version }
-            guard s.failure != nil || s.metaOnDisk == published || published <= s.durableVersion else {
+            guard s.failure != nil || published <= s.durableVersion else {
                 s.backgroundRoundWanted = true
                 return s.claimRound()
             }
+            s.backgroundRoundWanted = false
             if s.failure == nil {
                 lockFile.recordDurability(slot: s.durableSlot, slotVersion: s.durableSlotVersion, durableVersion: s.durableVersion)
             }

@@ -65,7 +65,7 @@ struct GroupCommitTests {
                     }
                 }
             }
-            group.addTask { _ = try Self.readUntilDone(storage, finished: finished, writers: writers) }
+            group.addTask { _ = try await modelTestOnOwnThread { try Self.readUntilDone(storage, finished: finished, writers: writers) } }
             try await group.waitForAll()
         }
         let commits = writers * commitsEach

@@ -747,14 +747,16 @@ struct SharedFileTests {
             // (plus one, so that 0 means "still waiting").
             let waiter: Task<UInt64, any Error>
             if blocking {
-                waiter = Task.detached {
-                    let txn = try storage.beginWriteBlocking()
-                    state.started.store(txn.baseVersion + 1, ordering: .sequentiallyConsistent)
-                    let tree = try txn.openTree(named: SharedBank.treeName)
-                    let counter = (SharedBank.decode(try txn.value(forKey: SharedBank.counterKey, in: tree) ?? []) ?? 0) + 1
-                    try txn.put(SharedBank.counterKey, SharedBank.encode(counter), in: tree)
-                    try txn.commit(durability: .normal)
-                    return counter
+                waiter = Task {
+                    try await modelTestOnOwnThread {
+                        let txn = try storage.beginWriteBlocking()
+                        state.started.store(txn.baseVersion + 1, ordering: .sequentiallyConsistent)
+                        let tree = try txn.openTree(named: SharedBank.treeName)
+                        let counter = (SharedBank.decode(try txn.value(forKey: SharedBank.counterKey, in: tree) ?? []) ?? 0) + 1
+                        try txn.put(SharedBank.counterKey, SharedBank.encode(counter), in: tree)
+                        try txn.commit(durability: .normal)
+                        return counter
+                    }
                 }
             } else {
                 waiter = Task {
@@ -788,6 +790,80 @@ struct SharedFileTests {
         }
         let reading = try Self.checkedReading(storage, "after the writers")
         #expect(reading.counter == 4)
+    }
+
+    @Test(
+        "A process lets another process write only once its commits are durable, so a durable wait begun after the handover needs no sync",
+        arguments: [Durability.full, .normal])
+    func handoverWaitsForDurability(durability: Durability) throws {
+        let group = try SharedWorkerGroup(scratch: "shared-handover")
+        defer { group.finish() }
+        let path = group.directory + "/bank.burrow"
+        var reopenedVersion: UInt64 = 0
+        do {
+            let storage = try Self.openShared(path)
+            defer { storage.close() }
+            try SharedBank.setUp(storage, accounts: 2)
+            for _ in 0..<3 {
+                // A commit whose durable wait comes later: its meta is in the file, not synced.
+                let txn = try storage.beginWriteBlocking()
+                let tree = try txn.openTree(named: SharedBank.treeName)
+                let counter = (SharedBank.decode(try txn.value(forKey: SharedBank.counterKey, in: tree) ?? []) ?? 0) + 1
+                try txn.put(SharedBank.counterKey, SharedBank.encode(counter), in: tree)
+                let receipt = try txn.commitPendingSync(durability: durability)
+                let roundsBefore = storage.syncRoundCounts.rounds
+
+                // Another process asks for the writer lock; it gets it once this version is durable.
+                let other = try group.start("writehold", ["writehold", path])
+                let writing = try other.expectLine("writing ", timeout: 30)
+                #expect(writing == "writing \(receipt.version)")
+                #expect(storage.syncRoundCounts.rounds == roundsBefore + 1, "the handover after version \(receipt.version) ran no sync")
+                if durability == .full {
+                    try storage.waitUntilDurableBlocking(receipt)
+                    #expect(storage.syncRoundCounts.rounds == roundsBefore + 1, "the durable wait after the handover ran a round of its own")
+                }
+                other.closeInput()
+                _ = try other.expectLine("acked ", timeout: 30)
+                try other.expectSuccess(timeout: 30)
+                // This process writes again from the other's commit.
+                let (next, _) = try SharedBank.increment(storage, durability: durability)
+                #expect(next == receipt.version + 2)
+                reopenedVersion = next
+            }
+            _ = try Self.checkedReading(storage, "after the handovers")
+        }
+        let reopened = try Self.openShared(path)
+        defer { reopened.close() }
+        #expect(reopened.recovery == nil, "\(reopened.recovery.map { "\($0)" } ?? "")")
+        #expect(reopened.version == reopenedVersion)
+        #expect(try Self.checkedReading(reopened, "reopened").counter == 9)
+    }
+
+    @Test("A writer process killed while it waits for the writer lock does not make the holder let go after every commit")
+    func killedWaiterStopsAskingForTheWriterLock() throws {
+        let group = try SharedWorkerGroup(scratch: "shared-killedwaiter")
+        defer { group.finish() }
+        let path = group.directory + "/bank.burrow"
+        let storage = try Self.openShared(path)
+        defer { storage.close() }
+        try SharedBank.setUp(storage, accounts: 2)
+        let lockFile = try #require(storage.lockFile)
+
+        // The other process waits for the writer lock while this one has a transaction open.
+        let txn = try storage.beginWriteBlocking()
+        let waiter = try group.start("writehold", ["writehold", path])
+        let deadline = Date().addingTimeInterval(30)
+        while !lockFile.writersWaiting, Date() < deadline { usleep(1_000) }
+        #expect(lockFile.writersWaiting, "the other process never waited for the writer lock")
+        waiter.kill()
+        #expect(!lockFile.writersWaiting, "a writer that was killed while it waited still counts as waiting")
+        txn.abort()
+
+        // Alone again, this process keeps the writer lock: its `.normal` commits need no sync.
+        let rounds = storage.syncRoundCounts.rounds
+        for _ in 0..<5 { _ = try SharedBank.increment(storage, durability: .normal) }
+        #expect(storage.syncRoundCounts.rounds == rounds, "5 `.normal` commits ran \(storage.syncRoundCounts.rounds - rounds) sync rounds")
+        #expect(try Self.checkedReading(storage, "after the commits").counter == 5)
     }
 
     // MARK: 8. Opening while another process writes
@@ -924,5 +1000,34 @@ struct SharedFileTests {
         try writer.expectSuccess(timeout: 120)
         #expect(writer.ackedCounters.count == 5 * Self.iterations)
         reader.reap()
+    }
+
+    @Test("A reader process killed and not yet reaped (a zombie) stops pinning: the writer reuses free pages again")
+    func unreapedDeadReaderStopsPinning() throws {
+        let seed = FailureTestEnvironment.seed("SharedFile zombie reader")
+        var rng = SharedRandom(seed: seed)
+        let group = try SharedWorkerGroup(scratch: "shared-zombiepin")
+        defer { group.finish() }
+        let path = group.directory + "/bank.burrow"
+        let storage = try Self.openShared(path)
+        defer { storage.close() }
+        try SharedBank.setUp(storage, accounts: 20)
+        try Self.churn(storage, commits: 30, rng: &rng)
+
+        let reader = try UnreapedWorker(["hold", path, "shared", "pin"], outputPath: group.directory + "/zombie.out")
+        defer { reader.reap() }
+        guard reader.waitForLine("holding ", timeout: 30) else { throw FailureTestError("the reader did not open the file: \(reader.output)") }
+        let whilePinned = try Self.growth(storage, commits: 40, rng: &rng)
+        #expect(whilePinned >= 40, "with a version pinned in another process, 40 commits of a 3-page value grew the file by \(whilePinned) pages")
+
+        _ = kill(reader.pid, SIGKILL)
+        // Until the kernel has ended it, the process is alive; then it is a zombie.
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, LockFile.processStatus(pid: UInt64(reader.pid))?.ended == false { usleep(1_000) }
+        #expect(LockFile.processStatus(pid: UInt64(reader.pid))?.ended == true, "the killed reader is not a zombie")
+        try Self.churn(storage, commits: 20, rng: &rng)
+        let afterKill = try Self.growth(storage, commits: 40, rng: &rng)
+        #expect(afterKill <= 8, "with the reader a zombie, 40 commits still grew the file by \(afterKill) pages (\(whilePinned) while it pinned)")
+        _ = try Self.checkedReading(storage, "after the churn")
     }
 }

@@ -122,3 +122,15 @@ func modelTestWithTimeout<T: Sendable>(
         return nil
     }
 }
+
+/// Runs `body`, which blocks its thread (for a lock, a sync or a loop that waits for other
+/// tasks), on a thread of its own and returns its result. A test that blocked a thread of the
+/// cooperative pool instead could stall the tasks it waits for, and every other suite's:
+/// on a 2-core machine the pool has two threads.
+func modelTestOnOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread {
+            continuation.resume(with: Result { try body() })
+        }
+    }
+}
