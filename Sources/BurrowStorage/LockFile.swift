@@ -131,10 +131,12 @@ final class LockFile: Sendable {
         listener.start(handler)
     }
 
-    /// Wakes the listener of every other process that has the file open.
-    func wakeOtherProcesses() {
+    /// Wakes the listener of every other process that has the file open, or (`onlyWaiting`)
+    /// of those waiting for the writer lock.
+    func wakeOtherProcesses(onlyWaiting: Bool = false) {
         let used = min(Self.slotCount, Int(header(.slotsUsed).pointee.load(ordering: .sequentiallyConsistent)))
         for index in 0..<used where index != slot {
+            if onlyWaiting, word(index, .writersWaiting).pointee.load(ordering: .sequentiallyConsistent) == 0 { continue }
             let owner = word(index, .pid).pointee.load(ordering: .sequentiallyConsistent)
             guard owner != 0, owner != Self.reclaiming else { continue }
             wakeDescriptors.withLock { descriptors in
@@ -204,10 +206,21 @@ final class LockFile: Sendable {
     /// a pause.
     func lockWriter() throws(StorageError) {
         if tryLockWriter() { return }
-        _ = word(slot, .writersWaiting).pointee.wrappingAdd(1, ordering: .sequentiallyConsistent)
-        defer { _ = word(slot, .writersWaiting).pointee.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
-        wakeOtherProcesses()
+        beginWaiting()
+        defer { endWaiting() }
         try Self.lock(descriptor, path: path)
+    }
+
+    /// Counts a wait of this process for the writer lock and wakes the other processes, so
+    /// that the holder lets go at its next chance.
+    func beginWaiting() {
+        _ = word(slot, .writersWaiting).pointee.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        wakeOtherProcesses()
+    }
+
+    /// Ends a wait counted by `beginWaiting`.
+    func endWaiting() {
+        _ = word(slot, .writersWaiting).pointee.wrappingSubtract(1, ordering: .sequentiallyConsistent)
     }
 
     /// Whether a writer of another process waits for the writer lock. A wait counted in the slot
@@ -254,9 +267,11 @@ final class LockFile: Sendable {
         header(.writerTurns).pointee.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue
     }
 
-    /// Releases the writer lock.
+    /// Releases the writer lock, and wakes the processes that wait for it: one that waits
+    /// without blocking a thread (an async writer) tries the lock when woken.
     func unlockWriter() {
         Self.unlock(descriptor)
+        if writersWaiting { wakeOtherProcesses(onlyWaiting: true) }
     }
 
     private static func lock(_ fd: Int32, path: String) throws(StorageError) {

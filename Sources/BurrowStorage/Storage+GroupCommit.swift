@@ -355,7 +355,7 @@ extension Storage {
                 return (nil, s.claimRound())
             }
             if let done = action.settled { continuation.resume(returning: done) }
-            if action.lead { syncQueue.async { self.runRounds() } }
+            if action.lead { inBackground(on: syncQueue) { $0.runRounds() } }
         }
         if let error { throw error }
     }
@@ -436,7 +436,7 @@ extension Storage {
 
     /// Starts a round on the sync queue if someone waits and none is running.
     func startRoundIfNeeded() {
-        if commitState.withLock({ $0.claimRound() }) { syncQueue.async { self.runRounds() } }
+        if commitState.withLock({ $0.claimRound() }) { inBackground(on: syncQueue) { $0.runRounds() } }
     }
 
     // MARK: Sync rounds
@@ -499,7 +499,7 @@ extension Storage {
                 return
             }
             if handOff {
-                syncQueue.async { self.runRounds() }
+                inBackground(on: syncQueue) { $0.runRounds() }
                 return
             }
         }

@@ -122,28 +122,52 @@ extension Storage {
     }
 
     /// `beginTransactionTurnBlocking`, waiting for another process's writer without blocking a
-    /// thread of the caller's executor: the wait runs on the handle's lock queue.
+    /// thread: the task is resumed once this process has the writer lock. The wait is counted
+    /// in the lock file, so the holder lets go at its next chance and then wakes this process
+    /// (`LockFile.unlockWriter`); the lock is also tried every few milliseconds, since a holder
+    /// that dies wakes nobody.
     func beginTransactionTurn(isolation: isolated (any Actor)? = #isolation) async throws(StorageError) {
-        guard let lockFile, let fileLockQueue, !noteTransactionOpen() else { return }
+        guard let lockFile, !noteTransactionOpen() else { return }
         do {
             if !lockFile.tryLockWriter() {
-                let result: Result<Void, StorageError> = await withCheckedContinuation { continuation in
-                    fileLockQueue.async {
-                        do throws(StorageError) {
-                            try lockFile.lockWriter()
-                            continuation.resume(returning: .success(()))
-                        } catch {
-                            continuation.resume(returning: .failure(error))
-                        }
-                    }
+                await withCheckedContinuation { continuation in
+                    fileLockWaiter.withLock { $0 = continuation }
+                    lockFile.beginWaiting()
+                    pollFileWriterLock()
                 }
-                try result.get()
             }
             try adoptFileForNewTurn(lockFile)
         } catch {
             abandonTurn()
             throw error
         }
+    }
+
+    /// Takes the writer lock for the async writer waiting for it (`beginTransactionTurn`), if
+    /// no other process holds it now, and resumes that writer. Returns whether a writer still
+    /// waits.
+    @discardableResult
+    func takeFileWriterLockForWaiter() -> Bool {
+        guard let lockFile else { return false }
+        let (taken, stillWaiting) = fileLockWaiter.withLock { waiter -> (CheckedContinuation<Void, Never>?, Bool) in
+            guard let continuation = waiter else { return (nil, false) }
+            guard lockFile.tryLockWriter() else { return (nil, true) }
+            waiter = nil
+            return (continuation, false)
+        }
+        if let taken {
+            lockFile.endWaiting()
+            taken.resume()
+        }
+        return stillWaiting
+    }
+
+    /// Tries the writer lock for the waiting async writer now and then every 10 ms until it
+    /// has it.
+    private func pollFileWriterLock() {
+        guard takeFileWriterLockForWaiter() else { return }
+        guard let fileLockQueue else { return }
+        inBackground(on: fileLockQueue, after: .milliseconds(10)) { $0.pollFileWriterLock() }
     }
 
     /// Notes that a transaction is open; returns whether this process holds the file's writer
@@ -239,16 +263,18 @@ extension Storage {
             lockFile.unlockWriter()
             return false
         }
-        if startRound { syncQueue.async { self.runRounds() } }
+        if startRound { inBackground(on: syncQueue) { $0.runRounds() } }
     }
 
     // MARK: Other processes
 
-    /// Called on the lock file's listener thread when another process woke this one: lets go
-    /// of the writer lock if a writer waits for it, and tells the observer of other processes'
-    /// commits of a newer version.
+    /// Called on the lock file's listener thread when another process woke this one: takes the
+    /// writer lock for a writer of this process that waits for it, lets go of it if a writer of
+    /// another process waits for it, and tells the observer of other processes' commits of a
+    /// newer version.
     func otherProcessWoke() {
         guard let lockFile else { return }
+        takeFileWriterLockForWaiter()
         if lockFile.writersWaiting { releaseFileWriterLockIfIdle(asked: true) }
         _ = try? adoptNewerVersion(lockFile)
         let (observer, range) = otherCommits.withLock { o in

@@ -92,9 +92,14 @@ package final class Storage: Sendable {
     let syncQueue: DispatchQueue
     /// The lock file the processes sharing the file coordinate through; nil in exclusive use.
     let lockFile: LockFile?
-    /// Where an async writer waits for another process's writer (`beginTransactionTurn`); nil
-    /// in exclusive use.
+    /// Where the writer lock is tried again for an async writer waiting for another process's
+    /// writer (`beginTransactionTurn`); nil in exclusive use.
     let fileLockQueue: DispatchQueue?
+    /// Work sent to a queue that has yet to run or end (`inBackground`).
+    let backgroundWork = Atomic<Int>(0)
+    /// The async writer of this process waiting for another process's writer, if any (at most
+    /// one: the process's transactions take turns before they wait for the file).
+    let fileLockWaiter = Locked<CheckedContinuation<Void, Never>?>(nil)
     /// Whether other processes may have the file open.
     package var sharing: FileSharing { lockFile == nil ? .exclusive : .shared }
     /// Sharing the file: who is told of other processes' commits, and the versions they
@@ -139,11 +144,12 @@ package final class Storage: Sendable {
         return try Registry.shared.open(key: { Registry.fileKey(path: path) }, readOnly: options.readOnly, sharing: options.sharing) {
             () throws(StorageError) -> Storage in
             let existed = access(path, F_OK) == 0
+            let created = !existed && options.create && !options.readOnly && Self.createFile(path: path, pageSize: options.pageSize)
             let device = try FileDevice(path: path, readOnly: options.readOnly, create: options.create, sharing: options.sharing)
             // No lock file is made beside a file that is not Burrow's.
             if options.sharing == .shared, try !Self.mayBeDatabase(device) { throw .notADatabase(path: path) }
             let lockFile = options.sharing == .shared ? try Self.lockFile(path: path, readOnly: options.readOnly) : nil
-            let storage = try Storage(device: device, options: options, lockFile: lockFile)
+            let storage = try Storage(device: device, options: options, lockFile: lockFile, created: created)
             if !existed && !options.readOnly { FileDevice.syncDirectory(of: path) }
             return storage
         } registerAs: {
@@ -178,13 +184,17 @@ package final class Storage: Sendable {
     }
 
     /// Opens a database on `device`, shared with other processes through `lockFile` if given.
-    init(device: any StorageDevice, options: StorageOptions, lockFile: LockFile?) throws(StorageError) {
+    /// `created`: this opener has just made the file, its first version synced
+    /// (`createFile`).
+    init(device: any StorageDevice, options: StorageOptions, lockFile: LockFile?, created: Bool = false) throws(StorageError) {
         self.device = device
         self.lockFile = lockFile
         fileLockQueue = lockFile.map { _ in DispatchQueue(label: "burrow.writer \(device.name)") }
         name = device.name
         isReadOnly = options.readOnly
-        let (opened, writerTurn) = try Self.readOrCreate(device: device, options: options, lockFile: lockFile)
+        var (opened, writerTurn) = try Self.readOrCreate(device: device, options: options, lockFile: lockFile)
+        // The first version of a file this opener made is synced (no other opener writes it again).
+        if created, opened.meta.version == 0, opened.recovery == nil { opened.isKnownDurable = true }
         let current = opened.meta
         layout = PageLayout(pageSize: current.pageSize)
         pageBuffers = PageBufferStash(pageSize: current.pageSize)
@@ -257,6 +267,30 @@ package final class Storage: Sendable {
         }
         lockFile?.startOverIfAlone(fileVersion: opened!.meta.version)
         return (opened!, lockFile?.writerTurns)
+    }
+
+    /// Makes a new database file at `path`, whole: its first version is written and synced
+    /// under a temporary name beside it, then linked to `path`. A process opening the path
+    /// meanwhile (another app process, or the `burrow` tool) finds no file or a whole one, never
+    /// an empty file it would take for something that is not a database. If another process
+    /// made the file first, its file is kept.
+    ///
+    /// Where this cannot be done (a file system without hard links, a name too long for the
+    /// suffix, a directory this process may not write), nothing is made here: opening creates
+    /// the file in place, under the writer lock, and says what stops it. Returns whether this
+    /// call made the file.
+    private static func createFile(path: String, pageSize: Int) -> Bool {
+        let temporary = "\(path).new-\(getpid())"
+        _ = temporary.withCString { unlink($0) }
+        defer { _ = temporary.withCString { unlink($0) } }
+        do {
+            let device = try FileDevice(path: temporary, readOnly: false, create: true)
+            defer { device.close() }
+            _ = try initialize(device: device, pageSize: pageSize)
+        } catch {
+            return false
+        }
+        return link(temporary, path) == 0
     }
 
     /// Writes the first version of a new file: both meta slots, so either can stand alone.
@@ -595,6 +629,23 @@ package final class Storage: Sendable {
 
     enum ReopenClaim { case reopened, modeMismatch, failedButHeld, released }
 
+    /// Runs `work` on `queue` (after `delay`, if given), unless the handle is gone by then. The
+    /// work does not keep the handle alive while it waits in the queue, only while it runs, and
+    /// `backgroundWork` counts it until it has run: reopening the file in another mode waits
+    /// for it, rather than taking a handle whose last user let go for one still in use.
+    func inBackground(on queue: DispatchQueue, after delay: DispatchTimeInterval? = nil, _ work: @escaping @Sendable (Storage) -> Void) {
+        backgroundWork.add(1, ordering: .sequentiallyConsistent)
+        let run: @Sendable () -> Void = { [weak self] in
+            guard let self else { return }
+            work(self)
+            self.backgroundWork.subtract(1, ordering: .sequentiallyConsistent)
+        }
+        if let delay { queue.asyncAfter(deadline: .now() + delay, execute: run) } else { queue.async(execute: run) }
+    }
+
+    /// Whether work sent to a queue by `inBackground` has yet to run or end.
+    var hasBackgroundWork: Bool { backgroundWork.load(ordering: .sequentiallyConsistent) > 0 }
+
     /// Throws unless the handle may still be used.
     func checkUsable() throws(StorageError) {
         try shared.withLock { s throws(StorageError) in try s.checkUsable(name: name) }
@@ -670,15 +721,21 @@ final class Registry: Sendable {
         key: () -> Key, readOnly: Bool, sharing: FileSharing, make: () throws(StorageError) -> Storage, registerAs finalKey: () -> Key
     ) throws(StorageError) -> Storage {
         var attempts = 0
+        var backgroundWaits = 0
         while true {
             do {
-                return try table.withLock { table throws(StorageError) -> Storage in
+                let opened = try table.withLock { table throws(StorageError) -> Storage? in
                     let key = key()
                     if let existing = table[key]?.storage {
                         switch existing.claimForReopen(readOnly: readOnly, sharing: sharing) {
                         case .reopened:
                             return existing
                         case .modeMismatch:
+                            // Work of the handle's own (a sync round) keeps it alive while it
+                            // runs, also after its last user let go: wait for that work (up to
+                            // two seconds), and a moment more for the handle to go, before
+                            // taking it for a handle in use.
+                            if backgroundWaits < 5 || (existing.hasBackgroundWork && backgroundWaits < 2_000) { return nil }
                             throw .modeConflict(
                                 path: existing.name,
                                 detail: existing.sharing != sharing
@@ -699,6 +756,9 @@ final class Registry: Sendable {
                     table = table.filter { $0.value.storage != nil }
                     return storage
                 }
+                if let opened { return opened }
+                backgroundWaits += 1
+                usleep(1_000)
             } catch .fileLocked(let path) {
                 // A handle of this process whose last user just let go may not have closed its
                 // file yet (its entry is still in the table, with no handle): give its thread up

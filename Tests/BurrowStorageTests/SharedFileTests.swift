@@ -839,6 +839,30 @@ struct SharedFileTests {
         #expect(try Self.checkedReading(reopened, "reopened").counter == 9)
     }
 
+    @Test("An async writer waiting for another process's transaction starts once that process is killed")
+    func asyncWriterStartsWhenTheHolderIsKilled() async throws {
+        let group = try SharedWorkerGroup(scratch: "shared-killedholder")
+        defer { group.finish() }
+        let path = group.directory + "/bank.burrow"
+        let storage = try Self.openShared(path)
+        defer { storage.close() }
+        let before = try SharedBank.setUp(storage, accounts: 2)
+        let holder = try group.start("writehold", ["writehold", path])
+        _ = try holder.expectLine("writing ")
+        let state = SharedWaiterState()
+        let waiter = Task {
+            let txn = try await storage.beginWrite()
+            state.started.store(txn.baseVersion + 1, ordering: .sequentiallyConsistent)
+            txn.abort()
+        }
+        try await Task.sleep(nanoseconds: 200_000_000)
+        #expect(state.started.load(ordering: .sequentiallyConsistent) == 0, "beginWrite returned while another process held its write transaction open")
+        // A process that dies wakes nobody; the waiting writer finds the lock free on its own.
+        holder.kill()
+        try await modelTestWithTimeout(seconds: 30, "the waiting writer") { try await waiter.value }
+        #expect(state.started.load(ordering: .sequentiallyConsistent) == before + 1, "the writer started from another version than the last commit")
+    }
+
     @Test("A writer process killed while it waits for the writer lock does not make the holder let go after every commit")
     func killedWaiterStopsAskingForTheWriterLock() throws {
         let group = try SharedWorkerGroup(scratch: "shared-killedwaiter")
@@ -919,6 +943,33 @@ struct SharedFileTests {
         try writer.expectSuccess(timeout: 30)
         reader.closeInput()
         _ = reader.waitForExit(timeout: 10)
+    }
+
+    @Test("A reader opening the file while another process creates it finds no file or a whole one, never an empty one")
+    func openingWhileAnotherProcessCreatesTheFile() throws {
+        let group = try SharedWorkerGroup(scratch: "shared-creating")
+        defer { group.finish() }
+        for attempt in 0..<20 {
+            let path = group.directory + "/new\(attempt).burrow"
+            let creator = try group.start("hold", ["hold", path, "shared", "nopin"])
+            let deadline = Date().addingTimeInterval(30)
+            var opened: Storage?
+            while opened == nil, Date() < deadline {
+                do {
+                    opened = try Storage.open(path: path, options: StorageOptions(readOnly: true, sharing: .shared))
+                } catch .io(_, "open", ENOENT) {
+                    continue
+                } catch {
+                    Issue.record("attempt \(attempt): opening while another process creates the file: \(error)")
+                    break
+                }
+            }
+            #expect(opened?.version == 0)
+            opened?.close()
+            _ = try creator.expectLine("open ", timeout: 30)
+            creator.closeInput()
+            try creator.expectSuccess(timeout: 30)
+        }
     }
 
     // MARK: 9. A process that died but is not reaped yet

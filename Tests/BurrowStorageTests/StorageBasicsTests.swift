@@ -85,6 +85,27 @@ struct StorageBasicsTests {
         #expect(writable.version == 1)
     }
 
+    @Test("a handle whose last user let go while a sync round was running reopens in another mode")
+    func reopenAfterRoundInFlight() throws {
+        let directory = ModelTestTemporaryDirectory("burrow-basics")
+        for i in 0..<50 {
+            let path = directory.file("linger\(i).burrow")
+            do {
+                let storage = try Storage.open(path: path)
+                _ = try commit(storage) { try $0.put([1], [1], in: try $0.openTree(named: "t")) }
+            }
+            // Opened again, the handle does not know the newest meta durable: its `.normal`
+            // commit asks for a sync round in the background, which may still run as the
+            // handle goes.
+            do {
+                let storage = try Storage.open(path: path)
+                _ = try commit(storage) { try $0.put([2], [2], in: try $0.openTree(named: "t")) }
+            }
+            let readOnly = try Storage.open(path: path, options: StorageOptions(readOnly: true))
+            #expect(readOnly.version == 2)
+        }
+    }
+
     @Test("a read-only handle reads but refuses to write")
     func readOnlyRefusesWrites() async throws {
         let directory = ModelTestTemporaryDirectory("burrow-basics")
