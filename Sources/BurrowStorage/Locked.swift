@@ -10,9 +10,7 @@ import Darwin
 /// `Mutex` waits on a raw futex that ThreadSanitizer cannot see, so every run of
 /// `swift test --sanitize=thread` would report the state it guards as racing. ThreadSanitizer
 /// intercepts pthread mutexes, so with this type its reports mean something.
-package final class Locked<Value>: @unchecked Sendable {
-    // Sendable because `value` is reached only inside `withLock`, between lock and unlock of
-    // `mutex`; the mutex itself is allocated once and freed in deinit, when no thread holds it.
+package final class Locked<Value> {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     // Unchecked for exclusivity: the mutex already makes every access exclusive (a `withLock`
     // body nested in another on the same instance would deadlock before it could overlap), and
@@ -41,3 +39,9 @@ package final class Locked<Value>: @unchecked Sendable {
         return try body(&value)
     }
 }
+
+// Sendable when the value is: `value` is reached only inside `withLock`, between lock and unlock
+// of `mutex`, and the mutex itself is allocated once and freed in deinit, when no thread holds
+// it. A value that is not Sendable could still leave the lock by way of `withLock`'s result, so
+// such a lock stays with one isolation domain.
+extension Locked: @unchecked Sendable where Value: Sendable {}

@@ -4,7 +4,9 @@
 /// State: `buffers`, guarded by its mutex. A buffer is either in `buffers` or owned by exactly
 /// one user until given back: a write transaction (which takes them all when it begins, for its
 /// dirty pages and its scratch page), or a sync round writing a meta page.
-final class PageBufferStash: Sendable {
+final class PageBufferStash: @unchecked Sendable {
+    // Unchecked because raw pointers are not Sendable; the buffers they point to are: each is
+    // in `buffers`, reached only under its lock, or owned by exactly one user (see above).
     let pageSize: Int
     private let buffers = Locked<[UnsafeMutableRawPointer]>([])
     /// Buffers kept at most; more are freed when given back.

@@ -680,12 +680,11 @@ final class Registry: Sendable {
         case memory(String)
     }
 
-    private final class Entry {
+    private struct Entry: Sendable {
         weak var storage: Storage?
         init(_ storage: Storage) { self.storage = storage }
     }
 
-    // Holds only Entry objects created and read under this mutex.
     private let table = Locked<[Key: Entry]>([:])
 
     static func fileKey(path: String) -> Key {

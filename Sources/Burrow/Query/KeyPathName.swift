@@ -13,7 +13,14 @@ enum KeyPathName {
     /// instance for the life of the process, which the memo finds by identity, without the
     /// lock and without hashing the key path's components, which together cost more than the
     /// rest of building a simple query.
-    private static let names = Locked<[AnyKeyPath: String]>([:])
+    private static let names = Locked<[SharedKeyPath: String]>([:])
+
+    /// A key path kept in `names`, which every thread reads. Unchecked because a key path is
+    /// Sendable only when what it captures is: the key paths here are immutable objects, and
+    /// the values a subscript component captured are only hashed and compared, under the lock.
+    private struct SharedKeyPath: Hashable, @unchecked Sendable {
+        let keyPath: AnyKeyPath
+    }
 
     /// The name of the `@Persisted` property of `Root` that `keyPath` reads. Traps if it reads
     /// none (a computed property) or several, which no query can test.
@@ -55,7 +62,7 @@ enum KeyPathName {
 
     /// The name `keyPath` reads, from the process-wide cache or found by reading it.
     private static func find<Root, Value>(_ keyPath: KeyPath<Root, Value>) throws(RealmError) -> String {
-        if let found = names.withLock({ $0[keyPath] }) { return found }
+        if let found = names.withLock({ $0[SharedKeyPath(keyPath: keyPath)] }) { return found }
         let (info, read) = try fieldsRead(by: keyPath)
         guard read.count == 1 else {
             throw RealmError(.invalidArgument, "The key path \(keyPath) does not name one @Persisted property of \(info.name) (it reads \(read.count)); queries, sorting and aggregates can only use @Persisted properties.")
@@ -66,7 +73,7 @@ enum KeyPathName {
             throw RealmError(.invalidArgument, "The key path \(keyPath) reads more than the @Persisted property '\(info.properties[read[0]].name)' of \(info.name); use a key path naming one property (or a dotted string key path).")
         }
         let name = info.properties[read[0]].name
-        names.withLock { $0[keyPath] = name }
+        names.withLock { $0[SharedKeyPath(keyPath: keyPath)] = name }
         return name
     }
 

@@ -47,7 +47,10 @@ enum RealmCache {
         unowned(safe) let realm: Realm
     }
 
-    private enum Entry {
+    // Unchecked because a live realm is not Sendable: an entry crosses isolation domains only
+    // inside the cache's lock, and a realm is handed out only to code of its own domain (see
+    // `entries`).
+    private enum Entry: @unchecked Sendable {
         case unretained(Unmanaged<Realm>)
         case confined(UnownedRealm, ObjectIdentifier)
 

@@ -38,3 +38,5 @@ struct RecentNames<Value> {
         recent.insert((name, value), at: 0)
     }
 }
+
+extension RecentNames: Sendable where Value: Sendable {}
