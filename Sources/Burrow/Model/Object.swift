@@ -51,7 +51,7 @@ open class ObjectBase {
 
     /// Whether the class is in a realm's default schema: the program's classes that a realm
     /// opened without `objectTypes` brings a file to when its schema version is raised (see
-    /// Migrations.md). Override to return false for a class the program keeps but does not
+    /// <doc:Migrations>). Override to return false for a class the program keeps but does not
     /// store, such as an older version of a model stored under the same name, as in
     /// RealmSwift. `DynamicObject` returns false.
     open class func shouldIncludeInDefaultSchema() -> Bool {

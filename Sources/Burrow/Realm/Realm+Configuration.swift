@@ -37,7 +37,7 @@ extension Realm {
         /// that opens it gets `.fileLocked`. By default (false) any number of processes share the
         /// file, as RealmSwift's do: each reads consistent versions, one write transaction runs at
         /// a time across all of them, and each sees the others' commits (see "Sharing a file
-        /// between processes" in Concurrency.md). An in-memory realm is always the process's own.
+        /// between processes" in <doc:Concurrency>). An in-memory realm is always the process's own.
         public var exclusiveAccess = false
         /// Runs after an automatic migration, with the old schema version, inside the
         /// migration's write transaction. It runs only when `objectTypes` is set and

@@ -12,7 +12,7 @@ extension Realm {
     ///
     /// Traps if `type` has no primary key or `key` is not of the primary key's type, as
     /// RealmSwift does; traps too if the file is damaged where the lookup reads (see "Read
-    /// errors" in Architecture.md).
+    /// errors" in `Documentation/Architecture.md`).
     public func object<Element: ObjectBase, KeyType: _Persistable>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
         checkThread()
         do {
@@ -44,7 +44,8 @@ extension Realm {
     ///
     /// Traps if `type` has no primary key or `key` is not of the primary key's type, as
     /// RealmSwift does: both are programming errors, not conditions to handle. Traps too if the
-    /// file is damaged where the lookup reads (see "Read errors" in Architecture.md).
+    /// file is damaged where the lookup reads (see "Read errors" in
+    /// `Documentation/Architecture.md`).
     public func object<Element: ObjectBase, KeyType>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
         checkThread()
         do {

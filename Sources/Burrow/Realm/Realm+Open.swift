@@ -17,8 +17,8 @@ extension _RealmOpening where Self == Realm {
     ///
     /// The domain is the caller's actor (`#isolation`); for nonisolated code, the main actor's
     /// on the main thread, the thread's for a thread's own code outside tasks, and none in a
-    /// task off the main thread, where each call opens a realm of its own (see Concurrency.md,
-    /// "One realm per isolation domain"). The realm and its objects may be used only there.
+    /// task off the main thread, where each call opens a realm of its own (see "One realm per
+    /// isolation domain" in <doc:Concurrency>). The realm and its objects may be used only there.
     ///
     /// Throws `RealmError`: `.fileLocked` if another process has the file open, `.invalidFile` or
     /// `.corruptFile` for a file that is not a sound Burrow database, `.fileAccess` if it cannot

@@ -152,7 +152,7 @@ public final class Realm {
     }
 
     /// Whether the realm has no objects at all. Traps if the file is damaged where it reads
-    /// (see "Read errors" in Architecture.md).
+    /// (see "Read errors" in `Documentation/Architecture.md`).
     public var isEmpty: Bool {
         do {
             for stored in currentFileSchema.classes.values where try store.reader.count(Table.rowsTreeName(stored.id)) > 0 {
@@ -168,7 +168,7 @@ public final class Realm {
     /// anything changed. Does nothing inside a write transaction or on a frozen realm, nor
     /// once the file's handle is closed or failed (the realm keeps reading its version; writes
     /// throw). Traps if the newest version is damaged where it reads (its schema), as RealmSwift's
-    /// `refresh()` cannot throw either (see "Read errors" in Architecture.md).
+    /// `refresh()` cannot throw either (see "Read errors" in `Documentation/Architecture.md`).
     @discardableResult
     public func refresh() -> Bool {
         checkThread()
@@ -253,7 +253,7 @@ extension Realm {
     /// The table of `type`, for callers that cannot throw: nil if the file has no such class,
     /// or if `type` does not match it (then it is not this realm's class, and links into it
     /// read as nil). Damage, or a failed write, met while migrating the class on first use
-    /// traps (see "Read errors" in Architecture.md).
+    /// traps (see "Read errors" in `Documentation/Architecture.md`).
     func usableTable(for type: ObjectBase.Type) -> Table? {
         do {
             return try table(for: type, creating: false)

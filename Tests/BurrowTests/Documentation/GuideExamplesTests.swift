@@ -2,8 +2,9 @@ import Foundation
 import Testing
 @testable import Burrow
 
-// The examples of Documentation/GettingStarted.md and Documentation/Concurrency.md, compiled and
-// run. Each test holds one example as the guide shows it; keep the two in step.
+// The examples of Sources/Burrow/Burrow.docc/GettingStarted.md and
+// Sources/Burrow/Burrow.docc/Concurrency.md, compiled and run. Each test holds one example as the
+// guide shows it; keep the two in step.
 
 final class GuideDogToy: Object {
     @Persisted var name = ""

@@ -2,11 +2,12 @@ import Foundation
 import Testing
 @testable import Burrow
 
-// The examples of Documentation/Migrations.md, compiled and run. The guide's whole example is
-// release 5 of the migration ladder (Tests/BurrowTests/Realm/MigrationLadderModels.swift); the
-// guide's shorter examples are the bodies below, written in the ladder's releases so that
-// `Person`, `Pet` and `Address` are the guide's classes. `testTheGuideShowsTheCompiledCode`
-// checks that each of the guide's code blocks is here, line for line.
+// The examples of Sources/Burrow/Burrow.docc/Migrations.md, compiled and run. The guide's whole
+// example is release 5 of the migration ladder
+// (Tests/BurrowTests/Realm/MigrationLadderModels.swift); the guide's shorter examples are the
+// bodies below, written in the ladder's releases so that `Person`, `Pet` and `Address` are the
+// guide's classes. `testTheGuideShowsTheCompiledCode` checks that each of the guide's code blocks
+// is here, line for line.
 
 extension LadderV5 {
     /// "The migration block": opening release 5 with its block.
@@ -162,7 +163,7 @@ final class GuideKeptPersonV0: Object {
     @Test func testTheGuideShowsTheCompiledCode() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
-        let guide = try String(contentsOf: root.appendingPathComponent("Documentation/Migrations.md"), encoding: .utf8)
+        let guide = try String(contentsOf: root.appendingPathComponent("Sources/Burrow/Burrow.docc/Migrations.md"), encoding: .utf8)
         let sources = try ["Tests/BurrowTests/Documentation/MigrationsGuideTests.swift", "Tests/BurrowTests/Realm/MigrationLadderModels.swift"].map {
             try String(contentsOf: root.appendingPathComponent($0), encoding: .utf8)
         }

@@ -3,8 +3,8 @@ import Observation
 import Testing
 import Burrow
 
-// The examples of Documentation/ObservedObjects.md, compiled and run. Each test holds one
-// example as the guide shows it; keep the two in step.
+// The examples of Sources/Burrow/Burrow.docc/ObservedObjects.md, compiled and run. Each test holds
+// one example as the guide shows it; keep the two in step.
 
 final class ObservedGuideDog: Object, ObjectKeyIdentifiable {
     // The migration ladder's releases are this test program's Person, Dog and Address.

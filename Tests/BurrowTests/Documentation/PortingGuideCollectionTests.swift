@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import Burrow
 
-// The `RealmCollection` example of Documentation/PortingFromRealmSwift.md ("Queries and
-// Results"), compiled and run as the guide shows it. Keep the two in step. `Dog` and `Person`
+// The `RealmCollection` example of Sources/Burrow/Burrow.docc/PortingFromRealmSwift.md ("Queries
+// and Results"), compiled and run as the guide shows it. Keep the two in step. `Dog` and `Person`
 // name the models of RealmCollectionTests, so that the example reads as in the guide.
 
 @Suite struct PortingGuideCollectionTests {

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import Burrow
 
-// The examples of Documentation/PortingFromRealmSwift.md, compiled and run. One test per
-// example, named after the guide's section; each holds the example as the guide shows it, then
+// The examples of Sources/Burrow/Burrow.docc/PortingFromRealmSwift.md, compiled and run. One test
+// per example, named after the guide's section; each holds the example as the guide shows it, then
 // checks what the guide says about it. Keep the two in step.
 //
 // This file imports Burrow without @testable, as an app does: the examples use the public API

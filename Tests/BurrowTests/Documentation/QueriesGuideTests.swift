@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import Burrow
 
-// The examples of Documentation/Queries.md, compiled and run (with GuideExamplesTests' models
-// standing in for Dog and Person). Keep the two in step.
+// The examples of Sources/Burrow/Burrow.docc/Queries.md, compiled and run (with GuideExamplesTests'
+// models standing in for Dog and Person). Keep the two in step.
 
 @Suite struct QueriesGuideTests {
     private func realmWithDogs() throws -> Realm {

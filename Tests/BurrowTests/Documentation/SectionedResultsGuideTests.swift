@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import Burrow
 
-// The examples of the "Sectioned results" part of Documentation/Queries.md, compiled and run
-// (with GuideExamplesTests' models standing in for Dog). Keep the two in step.
+// The examples of the "Sectioned results" part of Sources/Burrow/Burrow.docc/Queries.md, compiled
+// and run (with GuideExamplesTests' models standing in for Dog). Keep the two in step.
 
 @Suite struct SectionedResultsGuideTests {
     @Test func testSectionedResults() async throws {

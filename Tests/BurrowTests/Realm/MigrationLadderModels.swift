@@ -17,8 +17,8 @@ import Testing
 // - v4: an Address object; Person.address.
 // - v5: Address becomes an embedded object.
 //
-// The v5 classes and block are the example of Documentation/Migrations.md; MigrationsGuideTests
-// checks that the guide shows them line by line. Keep the two in step.
+// The v5 classes and block are the example of Sources/Burrow/Burrow.docc/Migrations.md;
+// MigrationsGuideTests checks that the guide shows them line by line. Keep the two in step.
 
 /// One release of the ladder: its classes, its data, and its migration.
 protocol LadderRelease: Sendable {
@@ -516,7 +516,7 @@ enum LadderV4: LadderRelease {
     }
 }
 
-// MARK: - v5 (the example of Documentation/Migrations.md)
+// MARK: - v5 (the example of Sources/Burrow/Burrow.docc/Migrations.md)
 
 enum LadderV5: LadderRelease {
     final class Pet: Object {

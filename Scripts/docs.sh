@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Builds Burrow's documentation (the DocC catalog Sources/Burrow/Burrow.docc and the public
+# API's doc comments) with the toolchain's own `docc`, from the symbol graphs the compiler emits.
+#
+#   Scripts/docs.sh            build it into .build/docs (a static site); warnings fail
+#   Scripts/docs.sh preview    build it and serve it at http://localhost:8080/documentation/burrow
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# A build path of its own: emitting symbol graphs changes the compiler's flags, and sharing
+# .build/debug would make the next `swift build` compile everything again. The compiler writes a
+# module's graph when it compiles the module, so the graphs stay between runs.
+graphs="$PWD/.build/docs-build/symbol-graphs"
+mkdir -p "$graphs"
+swift build --build-path .build/docs-build --target Burrow \
+    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs"
+# The engine's module is the package's own business (it has no public API).
+rm -f "$graphs"/BurrowStorage*.symbols.json
+
+options=(
+    Sources/Burrow/Burrow.docc
+    --fallback-display-name Burrow
+    --fallback-bundle-identifier org.burrow.Burrow
+    --additional-symbol-graph-dir "$graphs"
+)
+if [ "${1:-}" = preview ]; then
+    exec docc preview "${options[@]}" --output-dir .build/docs-preview
+fi
+rm -rf .build/docs
+docc convert "${options[@]}" --output-path .build/docs --transform-for-static-hosting --warnings-as-errors
+echo "The documentation is in .build/docs; 'Scripts/docs.sh preview' serves it."
