@@ -336,14 +336,24 @@ extension Storage {
 
     // MARK: Waiting
 
-    /// Returns once version `receipt.version` (or a later one) is durable, without blocking a
-    /// thread: the sync runs on the sync queue, never on the caller's thread, so a slow sync
-    /// cannot hold a thread of the caller's executor (with the cooperative pool's few threads,
-    /// that could stall every task, including one that a sync waits for). Waiters that arrive
+    /// Returns once version `receipt.version` (or a later one) is durable. Waiters that arrive
     /// while a sync is in flight share the next one. Runs on the caller's executor
     /// (`isolation`), so a durable commit makes no hop to another executor and back. Throws
     /// `handleFailed` if a sync failed before the version became durable.
-    package func waitUntilDurable(_ receipt: CommitReceipt, isolation: isolated (any Actor)? = #isolation) async throws(StorageError) {
+    ///
+    /// Where the sync runs is decided here:
+    /// - By default the wait blocks no thread: the sync runs on the sync queue, never on the
+    ///   caller's thread, so a slow sync cannot hold a thread of the caller's executor (with the
+    ///   cooperative pool's few threads, that could stall every task, including one that a sync
+    ///   waits for).
+    /// - With `threadMayBlock` (the caller's thread serves it alone, such as an actor's own
+    ///   thread), the caller runs the round itself when none is in flight, blocking its thread
+    ///   for the sync with no thread switch (`waitUntilDurableRunningRound`); otherwise it waits
+    ///   for the next round without blocking, as above.
+    package func waitUntilDurable(
+        _ receipt: CommitReceipt, threadMayBlock: Bool = false, isolation: isolated (any Actor)? = #isolation
+    ) async throws(StorageError) {
+        if threadMayBlock, try waitUntilDurableRunningRound(receipt) { return }
         if let done = commitState.withLock({ settled(receipt.version, $0) }) {
             if let error = done { throw error }
             return
@@ -511,8 +521,9 @@ extension Storage {
         do {
             try device.sync()
         } catch {
-            fail(error)
-            throw .handleFailed(path: name, detail: "a sync failed (\(error.description))")
+            let failed = StorageError.handleFailed(path: name, what: "a sync failed", cause: error)
+            fail(failed)
+            throw failed
         }
     }
 
@@ -532,10 +543,10 @@ extension Storage {
             s.normalWriter = nil
             s.normalWriterWoken = writer != nil
             if let failure {
-                if case .handleFailed = failure {} else { fail(failure) }
                 let error: StorageError = if case .handleFailed = failure { failure } else {
-                    .handleFailed(path: name, detail: "writing a meta page failed (\(failure.description))")
+                    .handleFailed(path: name, what: "writing a meta page failed", cause: failure)
                 }
+                if case .handleFailed = failure {} else { fail(error) }
                 s.failure = error
                 s.roundInFlight = false
                 let all = s.waiters.map { ($0, Optional(error)) }
@@ -577,7 +588,7 @@ extension Storage {
                 // than rounds run for ever.
                 s.backgroundRoundWanted = false
                 for waiter in s.waiters {
-                    resumed.append((waiter, .handleFailed(path: name, detail: "version \(waiter.version) was not synced before another process took the writer lock")))
+                    resumed.append((waiter, .handleFailed(path: name, what: "version \(waiter.version) was not synced before another process took the writer lock", cause: nil)))
                 }
                 s.waiters.removeAll()
             }

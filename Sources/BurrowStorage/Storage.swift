@@ -110,7 +110,8 @@ package final class Storage: Sendable {
         var meta: Meta
         var mapping: Mapping
         var pins = PinnedVersions()
-        var failure: String?
+        /// The `handleFailed` error of a handle that failed (see `fail`).
+        var failure: StorageError?
         var isClosed = false
         /// Whether the device (and the file lock) has been released.
         var isDeviceClosed = false
@@ -591,11 +592,12 @@ package final class Storage: Sendable {
 
     var currentMapping: Mapping { shared.withLock { $0.mapping } }
 
-    /// A sync failed: from now on this handle refuses work. Once its last snapshot is gone the
-    /// file's lock is released, so that the file can be opened again from what is on disk.
+    /// A sync failed (`error` is the `handleFailed` error to report): from now on this handle
+    /// refuses work, with that error. Once its last snapshot is gone the file's lock is
+    /// released, so that the file can be opened again from what is on disk.
     func fail(_ error: StorageError) {
         let closeDevice = shared.withLock { s in
-            s.failure = error.description
+            s.failure = error
             return s.shouldCloseDevice()
         }
         if closeDevice { device.close() }
@@ -655,7 +657,7 @@ package final class Storage: Sendable {
 extension Storage.SharedState {
     func checkUsable(name: String) throws(StorageError) {
         if isClosed { throw .closed(path: name) }
-        if let failure { throw .handleFailed(path: name, detail: failure) }
+        if let failure { throw failure }
     }
 
     /// Pins the latest version for a new snapshot and returns what the snapshot reads.

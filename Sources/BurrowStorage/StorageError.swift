@@ -28,8 +28,10 @@ package enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     case modeConflict(path: String, detail: String)
     /// A system call failed.
     case io(path: String, operation: String, errno: Int32)
-    /// A sync failed earlier; the handle refuses all further work and the file must be reopened.
-    case handleFailed(path: String, detail: String)
+    /// A sync (or the write of a meta page) failed earlier; the handle refuses all further work
+    /// and the file must be reopened. `what` says what failed, and `cause` is the engine's error
+    /// for it, when there is one (the `io` error of the failed sync).
+    indirect case handleFailed(path: String, what: String, cause: StorageError?)
     /// The handle was closed.
     case closed(path: String)
     /// A write was attempted on a read-only handle.
@@ -76,8 +78,9 @@ package enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path) is already open in this process \(detail)."
         case .io(let path, let operation, let code):
             return "\(operation) failed on \(path): \(String(cString: strerror(code))) (errno \(code))."
-        case .handleFailed(let path, let detail):
-            return "\(path) can no longer be written by this handle because \(detail); close every use of it and open the file again."
+        case .handleFailed(let path, let what, let cause):
+            let because = cause.map { "\(what) (\($0.description))" } ?? what
+            return "\(path) can no longer be written by this handle because \(because); close every use of it and open the file again."
         case .closed(let path):
             return "\(path) was closed; open it again to use it."
         case .readOnly(let path):
@@ -110,11 +113,21 @@ extension StorageError {
         switch self {
         case .notADatabase(let p), .unsupportedFormat(let p, _, _), .damagedMeta(let p, _), .truncated(let p, _, _),
             .corruptPage(let p, _, _), .corruptEntry(let p, _, _), .fileLocked(let p), .openInThisProcess(let p), .modeConflict(let p, _),
-            .io(let p, _, _), .handleFailed(let p, _), .closed(let p), .readOnly(let p), .fileTooLarge(let p):
+            .io(let p, _, _), .handleFailed(let p, _, _), .closed(let p), .readOnly(let p), .fileTooLarge(let p):
             path = p
         case .keyTooLarge, .valueTooLarge, .treeExists, .noSuchTree, .transactionFinished, .cursorInvalidated, .invalidOption:
             return nil
         }
         return path.hasPrefix(MemoryDevice.namePrefix) ? nil : path
+    }
+}
+
+extension StorageError {
+    /// The error at the bottom of this one: for a failed handle, the error that failed it (and
+    /// so on); for any other error, the error itself.
+    package var rootCause: StorageError {
+        var error = self
+        while case .handleFailed(_, _, let cause?) = error { error = cause }
+        return error
     }
 }

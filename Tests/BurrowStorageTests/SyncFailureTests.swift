@@ -78,6 +78,8 @@ struct SyncFailureTests {
             return
         }
         #expect(Self.isHandleFailed(thrown), "the commit threw \(thrown), expected .handleFailed")
+        // The failed handle keeps the error of the sync that failed it.
+        #expect(thrown.rootCause == .io(path: disk.name, operation: "fsync", errno: EIO), "\(thrown)")
         let afterFailure = disk.counts
         #expect(afterFailure.syncs == syncsBefore + failingSync, "sync calls \(afterFailure.syncs - syncsBefore)")
         // One-sync: pages and meta, then the sync. Two-sync: pages, sync, meta, sync.
@@ -176,6 +178,7 @@ struct SyncFailureTests {
             Issue.record("statistics() succeeded on a failed handle: \(statistics)")
         } catch {
             #expect(Self.isHandleFailed(error), "statistics() threw \(error)")
+            #expect(error.rootCause == .io(path: disk.name, operation: "fsync", errno: EIO), "\(error)")
         }
     }
 

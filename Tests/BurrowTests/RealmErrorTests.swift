@@ -59,6 +59,23 @@ struct RealmErrorLocalizationTests {
         #expect(RealmError(.keyTooLarge(size: 2000, limit: 990)).errno == nil)
     }
 
+    @Test("a damaged page is named as a value, and a realm that a failed sync stopped keeps that sync's errno")
+    func engineErrorsKeepTheirPageAndErrno() {
+        let damaged = RealmError(.corruptPage(path: "/data/dogs.burrow", page: 42, detail: "fails its checksum"))
+        #expect(damaged.page == 42)
+        #expect(damaged.errno == nil)
+        let failedSync = StorageError.io(path: "/data/dogs.burrow", operation: "fsync", errno: EIO)
+        let stopped = RealmError(.handleFailed(path: "/data/dogs.burrow", what: "a sync failed", cause: failedSync))
+        #expect(stopped.code == .wrongState)
+        #expect(stopped.errno == EIO)
+        #expect(stopped.page == nil)
+        #expect(stopped.fileURL?.path == "/data/dogs.burrow")
+        #expect(stopped.description.contains("a sync failed (") && stopped.description.contains(failedSync.description), "\(stopped)")
+        let unexplained = RealmError(.handleFailed(path: "/data/dogs.burrow", what: "a sync failed", cause: nil))
+        #expect(unexplained.errno == nil)
+        #expect(RealmError(.io(path: "/data/dogs.burrow", operation: "read", errno: 5)).page == nil)
+    }
+
     @Test("an I/O error keeps its errno and path as values")
     func ioErrorsKeepErrnoAndPath() {
         let error = RealmError(.io(path: "/data/dogs.burrow", operation: "write", errno: 28))

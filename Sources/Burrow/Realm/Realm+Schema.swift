@@ -136,7 +136,7 @@ extension Realm {
         var decidedOnAnotherSchema = false
         try writeBlocking { () throws(RealmError) in
             guard let write else { return }
-            let stamp = try Self.schemaStamp(in: write.reader)
+            let stamp = try Self.schemaStamp(in: write.trees)
             // Another opener migrated (or created) the file meanwhile: decide again on what it
             // wrote, so that a migration runs once.
             guard stamp == decidedStamp else {
@@ -243,7 +243,7 @@ extension Realm {
     private func deleteEverything(decidedOn decided: [UInt8]?) throws(RealmError) -> Bool {
         var deleted = false
         try writeBlocking { () throws(RealmError) in
-            guard let write, try Self.schemaStamp(in: write.reader) == decided else { return }
+            guard let write, try Self.schemaStamp(in: write.trees) == decided else { return }
             try store.dropEverything(in: write)
             deleted = true
         }

@@ -91,8 +91,7 @@ extension Realm {
         let receipt = try publishWrite()
         guard configuration.durability == .full else { return }
         do {
-            if RealmExecutor.currentThreadMayBlock, try storage.waitUntilDurableRunningRound(receipt) { return }
-            try await storage.waitUntilDurable(receipt)
+            try await storage.waitUntilDurable(receipt, threadMayBlock: RealmExecutor.currentThreadMayBlock)
         } catch {
             throw RealmError(error)
         }

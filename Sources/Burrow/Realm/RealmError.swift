@@ -3,8 +3,9 @@ import Foundation
 
 /// An error Burrow reports, also spelled `Realm.Error` as in RealmSwift. Every failure a caller
 /// can cause or meet is one of these codes, with a message a person can act on in `description`
-/// (which is also its `localizedDescription`). An error about a file names it in `fileURL`, and
-/// one from a failed system call keeps its `errno`.
+/// (which is also its `localizedDescription`). An error about a file names it in `fileURL`, one
+/// from a failed system call keeps its `errno`, and one about a damaged page names it in
+/// `page`.
 ///
 /// Catch one kind as in RealmSwift, with the code as a pattern or by comparing `code`:
 ///
@@ -89,19 +90,24 @@ public struct RealmError: Error, Sendable, Equatable, CustomStringConvertible, L
     /// RealmSwift's `Realm.Error.fileURL`.
     public let fileURL: URL?
     /// The `errno` of the system call that failed, for file errors that come from one (28,
-    /// `ENOSPC`, for a full disk; 13, `EACCES`, for a denied permission).
+    /// `ENOSPC`, for a full disk; 13, `EACCES`, for a denied permission), and for a realm that
+    /// can no longer write because a sync failed (5, `EIO`, for instance).
     public let errno: Int32?
+    /// The number of the damaged page of the file (its byte offset divided by the page size),
+    /// for a `.corruptFile` error that found one.
+    public let page: UInt32?
 
     /// An error of kind `code` with message `description`, about the file at `fileURL` if any,
-    /// from a system call that failed with `errno` if any. A `.fileAccess` error with an
-    /// `errno` RealmSwift names apart gets that code (`ENOENT` gives `.fileNotFound`, `EACCES`
-    /// and `EPERM` give `.filePermissionDenied`, `EEXIST` gives `.fileExists`, `ENOSPC` gives
-    /// `.outOfDiskSpace`).
-    public init(_ code: Code, _ description: String, fileURL: URL? = nil, errno: Int32? = nil) {
+    /// from a system call that failed with `errno` if any, about damaged page `page` if any. A
+    /// `.fileAccess` error with an `errno` RealmSwift names apart gets that code (`ENOENT`
+    /// gives `.fileNotFound`, `EACCES` and `EPERM` give `.filePermissionDenied`, `EEXIST` gives
+    /// `.fileExists`, `ENOSPC` gives `.outOfDiskSpace`).
+    public init(_ code: Code, _ description: String, fileURL: URL? = nil, errno: Int32? = nil, page: UInt32? = nil) {
         self.code = code == .fileAccess ? errno.map(Code.init(fileAccessErrno:)) ?? code : code
         self.description = description
         self.fileURL = fileURL
         self.errno = errno
+        self.page = page
     }
 
     /// The message, so that `localizedDescription` shows it.
@@ -109,7 +115,8 @@ public struct RealmError: Error, Sendable, Equatable, CustomStringConvertible, L
 }
 
 extension RealmError {
-    /// The public form of an engine error.
+    /// The public form of an engine error. The `errno` and the damaged page come from the error
+    /// at the bottom (`rootCause`): a handle that failed keeps the error that failed it.
     package init(_ error: StorageError) {
         let code: Code
         switch error {
@@ -123,8 +130,13 @@ extension RealmError {
         case .keyTooLarge, .valueTooLarge, .treeExists, .noSuchTree, .invalidOption: code = .invalidArgument
         }
         var errno: Int32?
-        if case .io(_, _, let code) = error { errno = code }
-        self.init(code, error.description, fileURL: error.filePath.map { URL(fileURLWithPath: $0) }, errno: errno)
+        var page: UInt32?
+        switch error.rootCause {
+        case .io(_, _, let code): errno = code
+        case .corruptPage(_, let number, _): page = number
+        default: break
+        }
+        self.init(code, error.description, fileURL: error.filePath.map { URL(fileURLWithPath: $0) }, errno: errno, page: page)
     }
 }
 

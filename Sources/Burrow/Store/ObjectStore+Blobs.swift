@@ -20,10 +20,10 @@ extension ObjectStore {
         let type = table.fieldTypes[field]
         let wasExternal = old.map { o in o.withUnsafeBytes { ValueCodec.isExternal($0, as: type) } } ?? false
         guard let payload, payload.count > Self.inlinePayloadLimit, type == .string || type == .data || type == .any else {
-            if wasExternal { try write.reader.delete(table.blobsTree, Self.blobKey(key, field)) }
+            if wasExternal { try write.trees.delete(table.blobsTree, Self.blobKey(key, field)) }
             return payload
         }
-        try write.reader.put(table.blobsTree, Self.blobKey(key, field), payload)
+        try write.trees.put(table.blobsTree, Self.blobKey(key, field), payload)
         return ValueCodec.externalReference(for: payload, as: type)
     }
 }

@@ -25,10 +25,10 @@ extension ObjectStore {
         guard case .single(let resolved) = try resolveLinks(.single(element), property: property, in: write) else { return false }
         let key = Self.collectionEntryKey(owner, setElement: resolved)
         return try mutateCollection(table, owner, field, in: write) { tree throws(StorageError) in
-            guard try !write.reader.contains(tree, key) else { return 0 }
+            guard try !write.trees.contains(tree, key) else { return 0 }
             var payload: [UInt8] = []
             ValueCodec.append(resolved, as: property.type, to: &payload)
-            try write.reader.put(tree, key, payload)
+            try write.trees.put(tree, key, payload)
             try adjustElementBacklink(payload, table, owner, field, by: 1, in: write)
             return 1
         } > 0
@@ -39,8 +39,8 @@ extension ObjectStore {
     func setRemove(_ table: Table, _ owner: ObjectKey, _ field: Int, _ element: _StoredValue, in write: WriteState) throws(RealmError) -> Bool {
         let key = Self.collectionEntryKey(owner, setElement: element)
         return try mutateCollection(table, owner, field, in: write) { tree throws(StorageError) in
-            guard let payload = try write.reader.withValue(tree, key, { Array($0) }) else { return 0 }
-            try write.reader.delete(tree, key)
+            guard let payload = try write.trees.withValue(tree, key, { Array($0) }) else { return 0 }
+            try write.trees.delete(tree, key)
             try adjustElementBacklink(payload, table, owner, field, by: -1, in: write)
             return -1
         } < 0
@@ -59,9 +59,9 @@ extension ObjectStore {
         ValueCodec.append(resolved, as: property.type, to: &entry)
         var replaced: [UInt8]?
         _ = try mutateCollection(table, owner, field, in: write) { tree throws(StorageError) in
-            let old = try write.reader.withValue(tree, key) { Array($0) }
+            let old = try write.trees.withValue(tree, key) { Array($0) }
             if old == entry { return 0 }
-            try write.reader.put(tree, key, entry)
+            try write.trees.put(tree, key, entry)
             if let old {
                 replaced = Array(old[Self.mapValueOffset(old)...])
                 try adjustElementBacklink(replaced!, table, owner, field, by: -1, in: write)
@@ -79,8 +79,8 @@ extension ObjectStore {
         let key = Self.collectionEntryKey(owner, mapKey: mapKey)
         var removed: [UInt8]?
         let changed = try mutateCollection(table, owner, field, in: write) { tree throws(StorageError) in
-            guard let old = try write.reader.withValue(tree, key, { Array($0) }) else { return 0 }
-            try write.reader.delete(tree, key)
+            guard let old = try write.trees.withValue(tree, key, { Array($0) }) else { return 0 }
+            try write.trees.delete(tree, key)
             removed = Array(old[Self.mapValueOffset(old)...])
             try adjustElementBacklink(removed!, table, owner, field, by: -1, in: write)
             return -1
@@ -115,7 +115,7 @@ extension ObjectStore {
         let property = table.stored.properties[field]
         var entries: [(key: [UInt8], value: [UInt8])] = []
         do {
-            try write.reader.scan(tree, prefix: owner.bytes) { key, value in
+            try write.trees.scan(tree, prefix: owner.bytes) { key, value in
                 entries.append((Array(key), Array(value)))
                 return true
             }
@@ -125,7 +125,7 @@ extension ObjectStore {
         guard !entries.isEmpty else { return }
         _ = try mutateCollection(table, owner, field, in: write) { tree throws(StorageError) in
             for entry in entries {
-                try write.reader.delete(tree, entry.key)
+                try write.trees.delete(tree, entry.key)
                 let element = property.collection == .map ? Array(entry.value[Self.mapValueOffset(entry.value)...]) : entry.value
                 try adjustElementBacklink(element, table, owner, field, by: -1, in: write)
             }
@@ -144,7 +144,7 @@ extension ObjectStore {
     ) throws(RealmError) -> Int {
         guard let tree = table.collectionTrees[field] else { preconditionFailure("internal error: field \(field) of \(table.name) is not a set or map") }
         do {
-            guard let row = try write.reader.withValue(table.rowsTree, owner.bytes, { Array($0) }) else {
+            guard let row = try write.trees.withValue(table.rowsTree, owner.bytes, { Array($0) }) else {
                 throw RealmError(.invalidObject, "\(table.name) \(owner) was deleted; a deleted object's collections cannot be changed.")
             }
             let delta = try change(tree)
@@ -159,7 +159,7 @@ extension ObjectStore {
                     payload = bytes
                 }
                 let newRow = row.withUnsafeBytes { RowCodec.replacing(field, with: payload, in: $0, fields: table.fieldTypes.count) }
-                try write.reader.put(table.rowsTree, owner.bytes, newRow)
+                try write.trees.put(table.rowsTree, owner.bytes, newRow)
             }
             noteChange()
             return delta

@@ -24,7 +24,7 @@ extension ObjectStore {
     /// `deleteObject`.
     private func deleteOne(_ table: Table, _ key: ObjectKey, in write: WriteState) throws(RealmError) {
         do {
-            guard let row = try write.reader.withValue(table.rowsTree, key.bytes, { Array($0) }) else { return }
+            guard let row = try write.trees.withValue(table.rowsTree, key.bytes, { Array($0) }) else { return }
             try removeIncomingLinks(to: table, key, in: write)
             for field in table.collectionTrees.indices where table.collectionTrees[field] != nil {
                 try clearCollection(table, key, field, in: write)
@@ -32,21 +32,21 @@ extension ObjectStore {
             for (field, property) in table.stored.properties.enumerated() {
                 let rowPayload = row.withUnsafeBytes { RowCodec.field($0, field).map(Array.init) }
                 let payload = fullPayload(rowPayload, table, key, field)
-                if payload != rowPayload { try write.reader.delete(table.blobsTree, Self.blobKey(key, field)) }
+                if payload != rowPayload { try write.trees.delete(table.blobsTree, Self.blobKey(key, field)) }
                 if let tree = table.fieldIndexTrees[field] {
-                    try write.reader.delete(tree, IndexKey.entry(indexValue(payload, property), key))
+                    try write.trees.delete(tree, IndexKey.entry(indexValue(payload, property), key))
                 }
                 if property.isPrimary {
-                    try write.reader.delete(table.primaryKeyTree, IndexKey.encode(indexValue(payload, property)))
+                    try write.trees.delete(table.primaryKeyTree, IndexKey.encode(indexValue(payload, property)))
                 }
                 for link in links(in: payload, property) {
-                    try write.reader.delete(Backlinks.treeName(link.table), Backlinks.key(link.key, from: table.id, field: field, source: key))
+                    try write.trees.delete(Backlinks.treeName(link.table), Backlinks.key(link.key, from: table.id, field: field, source: key))
                     if let target = self.storedTable(id: link.table), target.info.isEmbedded {
                         try deleteObject(target, link.key, in: write)
                     }
                 }
             }
-            try write.reader.delete(table.rowsTree, key.bytes)
+            try write.trees.delete(table.rowsTree, key.bytes)
             write.changes?.deleted(key, in: table.id)
             try keepKeyRetired(key, of: table, in: write)
         } catch {
@@ -86,14 +86,14 @@ extension ObjectStore {
                     try keepKeyRetired(last, of: table, in: write, force: true)
                 }
                 if write.changes != nil {
-                    try write.reader.scan(Table.rowsTreeName(stored.id), from: []) { key, _ in
+                    try write.trees.scan(Table.rowsTreeName(stored.id), from: []) { key, _ in
                         write.changes?.deleted(ObjectKey.read(key), in: stored.id)
                         return true
                     }
                 }
             }
             for name in try write.transaction.treeNames() where name != FileSchema.treeName && name != WriteState.sequencesTree {
-                try write.transaction.removeAll(in: try write.reader.openTree(name))
+                try write.transaction.removeAll(in: try write.trees.openTree(name))
             }
         } catch {
             throw RealmError(error)

@@ -77,7 +77,7 @@ extension ObjectStore {
     func setPayload(_ table: Table, _ key: ObjectKey, _ field: Int, _ payload: [UInt8]?, in write: WriteState) throws(RealmError) {
         let property = table.stored.properties[field]
         do {
-            guard let row = try key.withBytes({ k throws(StorageError) in try write.reader.withValue(table.rowsTree, k) { Array($0) } }) else {
+            guard let row = try key.withBytes({ k throws(StorageError) in try write.trees.withValue(table.rowsTree, k) { Array($0) } }) else {
                 throw RealmError(.invalidObject, "\(table.name) \(key) was deleted; a deleted object cannot be changed.")
             }
             let oldRowPayload = row.withUnsafeBytes { RowCodec.field($0, field).map(Array.init) }
@@ -91,12 +91,12 @@ extension ObjectStore {
             }
             try updateBacklinks(table, key, field, old: oldPayload, new: payload, in: write)
             if let tree = table.fieldIndexTrees[field] {
-                try write.reader.delete(tree, IndexKey.entry(indexValue(oldPayload, property), key))
-                try write.reader.put(tree, IndexKey.entry(indexValue(payload, property), key), [])
+                try write.trees.delete(tree, IndexKey.entry(indexValue(oldPayload, property), key))
+                try write.trees.put(tree, IndexKey.entry(indexValue(payload, property), key), [])
             }
             let kept = try rowPayload(payload, table, key, field, replacing: oldRowPayload, in: write)
             let newRow = row.withUnsafeBytes { RowCodec.replacing(field, with: kept, in: $0, fields: table.fieldTypes.count) }
-            try write.reader.put(table.rowsTree, key, newRow)
+            try write.trees.put(table.rowsTree, key, newRow)
             write.changes?.modified(key, field: field, in: table.id)
             try deleteOrphanedEmbedded(property, old: oldPayload, new: payload, in: write)
         } catch {
@@ -114,8 +114,8 @@ extension ObjectStore {
         if case .found(let holder, _) = try probePrimaryKey(table, newValue, in: write), holder != key {
             throw RealmError(.primaryKeyExists, "A \(table.name) with primary key \(Realm.describe(newValue)) already exists; the migration cannot give it to \(table.name) \(key) as well.")
         }
-        if ObjectKey(derivedFrom: oldValue) != key { try write.reader.delete(table.primaryKeyTree, IndexKey.encode(oldValue)) }
-        if ObjectKey(derivedFrom: newValue) != key { try write.reader.put(table.primaryKeyTree, IndexKey.encode(newValue), key.bytes) }
+        if ObjectKey(derivedFrom: oldValue) != key { try write.trees.delete(table.primaryKeyTree, IndexKey.encode(oldValue)) }
+        if ObjectKey(derivedFrom: newValue) != key { try write.trees.put(table.primaryKeyTree, IndexKey.encode(newValue), key.bytes) }
     }
 
     /// The value an index holds for a payload of `property` (links are not indexed).
@@ -181,7 +181,7 @@ extension ObjectStore {
     /// How many links point at object `key` of `table`, counting up to `limit` at most.
     func linkCount(to table: Table, _ key: ObjectKey, upTo limit: Int, in write: WriteState) throws(StorageError) -> Int {
         var links = 0
-        try write.reader.scan(table.backlinksTree, prefix: key.bytes) { _, count in
+        try write.trees.scan(table.backlinksTree, prefix: key.bytes) { _, count in
             links += Int(ValueCodec.u32(count, 0))
             return links < limit
         }
@@ -194,7 +194,7 @@ extension ObjectStore {
     func incomingLinks(to table: Table, _ key: ObjectKey, in write: WriteState) throws(RealmError) -> [(table: UInt32, field: Int, key: ObjectKey)] {
         var sources: [(table: UInt32, field: Int, key: ObjectKey)] = []
         do {
-            try write.reader.scan(table.backlinksTree, prefix: key.bytes) { entry, _ in
+            try write.trees.scan(table.backlinksTree, prefix: key.bytes) { entry, _ in
                 let tableId = UInt32(bigEndian: entry.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
                 let field = Int(UInt16(bigEndian: entry.loadUnaligned(fromByteOffset: 12, as: UInt16.self)))
                 sources.append((tableId, field, ObjectKey.read(entry, at: 14)))
@@ -209,14 +209,14 @@ extension ObjectStore {
     func adjustBacklink(_ target: Backlinks.Target, from table: UInt32, field: Int, source: ObjectKey, by change: Int, in write: WriteState) throws(StorageError) {
         let tree = Backlinks.treeName(target.table)
         let key = Backlinks.key(target.key, from: table, field: field, source: source)
-        let count = try write.reader.withValue(tree, key) { Int(ValueCodec.u32($0, 0)) } ?? 0
+        let count = try write.trees.withValue(tree, key) { Int(ValueCodec.u32($0, 0)) } ?? 0
         let updated = count + change
         if updated <= 0 {
-            try write.reader.delete(tree, key)
+            try write.trees.delete(tree, key)
         } else {
             var value: [UInt8] = []
             ValueCodec.appendLE(UInt32(updated), to: &value)
-            try write.reader.put(tree, key, value)
+            try write.trees.put(tree, key, value)
         }
     }
 

@@ -17,7 +17,7 @@ extension ObjectStore {
             return ObjectKey(next)
         }
         do {
-            let floor = try write.reader.withValue(WriteState.sequencesTree, Self.sequenceKey(table.id)) { ObjectKey.read($0).rawValue } ?? 1
+            let floor = try write.trees.withValue(WriteState.sequencesTree, Self.sequenceKey(table.id)) { ObjectKey.read($0).rawValue } ?? 1
             let next = max(floor, (try lastObjectKey(table, in: write)?.rawValue ?? 0) + 1)
             write.nextKeys[table.id] = next + 1
             return ObjectKey(next)
@@ -31,7 +31,7 @@ extension ObjectStore {
     func freeKey(after derived: ObjectKey, in table: Table, _ write: WriteState) throws(RealmError) -> ObjectKey {
         var candidate = derived.nextProbe
         do {
-            while try write.reader.contains(table.rowsTree, candidate.bytes) { candidate = candidate.nextProbe }
+            while try write.trees.contains(table.rowsTree, candidate.bytes) { candidate = candidate.nextProbe }
         } catch {
             throw RealmError(error)
         }
@@ -40,9 +40,9 @@ extension ObjectStore {
 
     /// The largest object key in `table`, if it has objects.
     func lastObjectKey(_ table: Table, in write: WriteState) throws(StorageError) -> ObjectKey? {
-        let count = try write.reader.count(table.rowsTree)
+        let count = try write.trees.count(table.rowsTree)
         guard count > 0 else { return nil }
-        return try write.reader.entry(table.rowsTree, at: count - 1) { key, _ in ObjectKey.read(key) }
+        return try write.trees.entry(table.rowsTree, at: count - 1) { key, _ in ObjectKey.read(key) }
     }
 
     /// Called after object `key` was deleted: if it had the largest key (or `force`), stores a
@@ -52,9 +52,9 @@ extension ObjectStore {
         // primary key of a deleted one gets the same key, as a lookup by primary key would find.
         guard !table.hasPrimaryKey else { return }
         if !force, let largest = try lastObjectKey(table, in: write), largest > key { return }
-        let floor = try write.reader.withValue(WriteState.sequencesTree, Self.sequenceKey(table.id)) { ObjectKey.read($0).rawValue } ?? 1
+        let floor = try write.trees.withValue(WriteState.sequencesTree, Self.sequenceKey(table.id)) { ObjectKey.read($0).rawValue } ?? 1
         if key.rawValue + 1 > floor {
-            try write.reader.put(WriteState.sequencesTree, Self.sequenceKey(table.id), ObjectKey(key.rawValue + 1).bytes)
+            try write.trees.put(WriteState.sequencesTree, Self.sequenceKey(table.id), ObjectKey(key.rawValue + 1).bytes)
         }
     }
 
@@ -100,8 +100,8 @@ extension ObjectStore {
         guard ceiling.map({ derived.rawValue > $0 }) ?? true else { return try probePrimaryKey(table, value, reading: ()) }
         do {
             // Above the ceiling, only the collision tree can know the primary key.
-            if try write.reader.id(table.primaryKeyTree) != nil,
-                let key = try write.reader.withValue(table.primaryKeyTree, IndexKey.encode(value), { ObjectKey.read($0) })
+            if try write.trees.id(table.primaryKeyTree) != nil,
+                let key = try write.trees.withValue(table.primaryKeyTree, IndexKey.encode(value), { ObjectKey.read($0) })
             {
                 return .found(key, row: nil)
             }
@@ -144,15 +144,15 @@ extension ObjectStore {
     func addIndexEntry(_ tree: String, _ value: _StoredValue, _ key: ObjectKey, in write: WriteState) throws(StorageError) {
         write.keyBuffer.removeAll(keepingCapacity: true)
         IndexKey.appendEntry(value, key, to: &write.keyBuffer)
-        try write.reader.put(tree, write.keyBuffer, [])
+        try write.trees.put(tree, write.keyBuffer, [])
     }
 
     /// Writes the row of new object `key` of `table` (its index entries are added as its row
     /// is built, with `addIndexEntry`), and its `pk/<id>` entry if it has one.
     func putNewRow(_ table: Table, _ key: ObjectKey, _ row: [UInt8], primaryKeyEntry: [UInt8]?, in write: WriteState) throws(StorageError) {
         write.changes?.inserted(key, in: table.id)
-        try write.reader.put(table.rowsTree, key, row)
-        if let primaryKeyEntry { try write.reader.put(table.primaryKeyTree, primaryKeyEntry, key.bytes) }
+        try write.trees.put(table.rowsTree, key, row)
+        if let primaryKeyEntry { try write.trees.put(table.primaryKeyTree, primaryKeyEntry, key.bytes) }
         noteChange()
     }
 }

@@ -23,7 +23,7 @@ extension ObjectStore {
     /// The position number of the element at `index` of `owner`'s list, whose entries start at
     /// tree position `start`.
     private func listPosition(_ tree: String, start: Int, index: Int, in write: WriteState) throws(StorageError) -> UInt64? {
-        try write.reader.entry(tree, at: start + index) { key, _ in
+        try write.trees.entry(tree, at: start + index) { key, _ in
             UInt64(bigEndian: key.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
         }
     }
@@ -52,13 +52,13 @@ extension ObjectStore {
         guard let position else {
             throw .corruptPage(path: displayName, page: 0, detail: "holds a list of \(table.name) \(owner) whose positions cannot be spread")
         }
-        try write.reader.put(tree, Self.listEntryKey(owner, position), payload)
+        try write.trees.put(tree, Self.listEntryKey(owner, position), payload)
     }
 
     /// A free position number for a new element at `index`, or nil if its neighbours leave none.
     private func newListPosition(_ tree: String, _ owner: ObjectKey, index: Int, in write: WriteState) throws(StorageError) -> UInt64? {
-        let start = try write.reader.position(tree, of: owner.bytes)
-        let count = try write.reader.position(tree, of: ObjectKey(owner.rawValue &+ 1).bytes) - start
+        let start = try write.trees.position(tree, of: owner.bytes)
+        let count = try write.trees.position(tree, of: ObjectKey(owner.rawValue &+ 1).bytes) - start
         let before = index > 0 ? try listPosition(tree, start: start, index: index - 1, in: write) : nil
         let after = index < count ? try listPosition(tree, start: start, index: index, in: write) : nil
         switch (before, after) {
@@ -72,26 +72,26 @@ extension ObjectStore {
     /// Spreads out the position numbers around the insertion point `index` (see the type's
     /// comment), so that a number is free between the neighbours of `index`.
     private func spreadList(_ tree: String, _ owner: ObjectKey, around index: Int, in write: WriteState) throws(StorageError) {
-        let start = try write.reader.position(tree, of: owner.bytes)
+        let start = try write.trees.position(tree, of: owner.bytes)
         guard let anchor = try listPosition(tree, start: start, index: max(0, index - 1), in: write) else { return }
         var density = 1.0
         for bits in 1..<64 {
             density *= 4.0 / 3.0
             let size = UInt64(1) << UInt64(bits)
             let low = anchor & ~(size - 1)
-            let first = try write.reader.position(tree, of: Self.listEntryKey(owner, low))
-            let end = low > UInt64.max - size ? try write.reader.position(tree, of: ObjectKey(owner.rawValue &+ 1).bytes)
-                : try write.reader.position(tree, of: Self.listEntryKey(owner, low + size))
+            let first = try write.trees.position(tree, of: Self.listEntryKey(owner, low))
+            let end = low > UInt64.max - size ? try write.trees.position(tree, of: ObjectKey(owner.rawValue &+ 1).bytes)
+                : try write.trees.position(tree, of: Self.listEntryKey(owner, low + size))
             let count = end - first
             guard Double(count + 2) < density else { continue }
             var entries: [(key: [UInt8], value: [UInt8])] = []
             for i in first..<end {
-                if let entry = try write.reader.entry(tree, at: i, { (Array($0), Array($1)) }) { entries.append(entry) }
+                if let entry = try write.trees.entry(tree, at: i, { (Array($0), Array($1)) }) { entries.append(entry) }
             }
-            for entry in entries { try write.reader.delete(tree, entry.key) }
+            for entry in entries { try write.trees.delete(tree, entry.key) }
             let step = size / UInt64(count + 2)
             for (offset, entry) in entries.enumerated() {
-                try write.reader.put(tree, Self.listEntryKey(owner, low + UInt64(offset + 1) * step), entry.value)
+                try write.trees.put(tree, Self.listEntryKey(owner, low + UInt64(offset + 1) * step), entry.value)
             }
             return
         }
@@ -102,9 +102,9 @@ extension ObjectStore {
         let property = table.stored.properties[field]
         var removed: [UInt8] = []
         _ = try mutateCollection(table, owner, field, in: write) { tree throws(StorageError) in
-            let start = try write.reader.position(tree, of: owner.bytes)
-            guard let entry = try write.reader.entry(tree, at: start + index, { (Array($0), Array($1)) }) else { return 0 }
-            try write.reader.delete(tree, entry.0)
+            let start = try write.trees.position(tree, of: owner.bytes)
+            guard let entry = try write.trees.entry(tree, at: start + index, { (Array($0), Array($1)) }) else { return 0 }
+            try write.trees.delete(tree, entry.0)
             try adjustElementBacklink(entry.1, table, owner, field, by: -1, in: write)
             removed = entry.1
             return -1
@@ -117,9 +117,9 @@ extension ObjectStore {
     /// object, and no backlink changes.
     func listMove(_ table: Table, _ owner: ObjectKey, _ field: Int, from: Int, to: Int, in write: WriteState) throws(RealmError) {
         _ = try mutateCollection(table, owner, field, in: write) { tree throws(StorageError) in
-            let start = try write.reader.position(tree, of: owner.bytes)
-            guard let entry = try write.reader.entry(tree, at: start + from, { (Array($0), Array($1)) }) else { return 0 }
-            try write.reader.delete(tree, entry.0)
+            let start = try write.trees.position(tree, of: owner.bytes)
+            guard let entry = try write.trees.entry(tree, at: start + from, { (Array($0), Array($1)) }) else { return 0 }
+            try write.trees.delete(tree, entry.0)
             try putListEntry(entry.1, at: to, in: tree, table, owner, in: write)
             return 0
         }
@@ -129,12 +129,12 @@ extension ObjectStore {
     /// `owner`, as `listMove` moves one: stored values as they are.
     func listSwap(_ table: Table, _ owner: ObjectKey, _ field: Int, _ i: Int, _ j: Int, in write: WriteState) throws(RealmError) {
         _ = try mutateCollection(table, owner, field, in: write) { tree throws(StorageError) in
-            let start = try write.reader.position(tree, of: owner.bytes)
-            guard let first = try write.reader.entry(tree, at: start + i, { (Array($0), Array($1)) }),
-                let second = try write.reader.entry(tree, at: start + j, { (Array($0), Array($1)) })
+            let start = try write.trees.position(tree, of: owner.bytes)
+            guard let first = try write.trees.entry(tree, at: start + i, { (Array($0), Array($1)) }),
+                let second = try write.trees.entry(tree, at: start + j, { (Array($0), Array($1)) })
             else { return 0 }
-            try write.reader.put(tree, first.0, second.1)
-            try write.reader.put(tree, second.0, first.1)
+            try write.trees.put(tree, first.0, second.1)
+            try write.trees.put(tree, second.0, first.1)
             return 0
         }
     }
@@ -147,9 +147,9 @@ extension ObjectStore {
         ValueCodec.append(resolved, as: property.type, to: &payload)
         var replaced: [UInt8] = []
         _ = try mutateCollection(table, owner, field, in: write) { tree throws(StorageError) in
-            let start = try write.reader.position(tree, of: owner.bytes)
-            guard let entry = try write.reader.entry(tree, at: start + index, { (Array($0), Array($1)) }) else { return 0 }
-            try write.reader.put(tree, entry.0, payload)
+            let start = try write.trees.position(tree, of: owner.bytes)
+            guard let entry = try write.trees.entry(tree, at: start + index, { (Array($0), Array($1)) }) else { return 0 }
+            try write.trees.put(tree, entry.0, payload)
             try adjustElementBacklink(entry.1, table, owner, field, by: -1, in: write)
             try adjustElementBacklink(payload, table, owner, field, by: 1, in: write)
             replaced = entry.1

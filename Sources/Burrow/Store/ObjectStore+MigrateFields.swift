@@ -34,19 +34,19 @@ extension ObjectStore {
             if let newField = kept[field], newField == field { continue }
             if let newField = kept[field] {
                 var entries: [([UInt8], [UInt8])] = []
-                try write.reader.scan(tree, from: []) { key, value in
+                try write.trees.scan(tree, from: []) { key, value in
                     entries.append((Array(key), Array(value)))
                     return true
                 }
                 moving.append((Table.collectionTreeName(new.id, newField, property.collection)!, entries))
             }
-            try write.reader.dropTree(tree)
+            try write.trees.dropTree(tree)
         }
         for (field, property) in old.properties.enumerated() where property.isIndexed && !property.isPrimary {
-            try write.reader.dropTree(Table.indexTreeName(old.id, field))
+            try write.trees.dropTree(Table.indexTreeName(old.id, field))
         }
         for (tree, entries) in moving {
-            for (key, value) in entries { try write.reader.put(tree, key, value) }
+            for (key, value) in entries { try write.trees.put(tree, key, value) }
         }
     }
 
@@ -59,14 +59,14 @@ extension ObjectStore {
             guard let target = currentFileSchema.classes[name] else { continue }
             let tree = Backlinks.treeName(target.id)
             var changes: [(old: [UInt8], new: [UInt8]?, value: [UInt8])] = []
-            try write.reader.scan(tree, from: []) { key, value in
+            try write.trees.scan(tree, from: []) { key, value in
                 guard let source = Backlinks.source(key), source.table == old.id, kept[source.field] != source.field else { return true }
                 changes.append((Array(key), kept[source.field].map { Backlinks.key(key, field: $0) }, Array(value)))
                 return true
             }
-            for change in changes { try write.reader.delete(tree, change.old) }
+            for change in changes { try write.trees.delete(tree, change.old) }
             for change in changes {
-                if let renamed = change.new { try write.reader.put(tree, renamed, change.value) }
+                if let renamed = change.new { try write.trees.put(tree, renamed, change.value) }
             }
         }
     }
@@ -83,7 +83,7 @@ extension ObjectStore {
             guard let name = property.objectClassName, let target = currentFileSchema.classes[name], target.isEmbedded else { continue }
             if let tree = Table.collectionTreeName(old.id, field, property.collection) {
                 for (key, _) in rows {
-                    try ObjectStore.forEachStoredElement(of: key, in: tree, of: write.reader, property) { _, element in
+                    try ObjectStore.forEachStoredElement(of: key, in: tree, of: write.trees, property) { _, element in
                         if let link = ValueCodec.linkKey(element, as: .object) { orphans.append(EmbeddedOrphan(table: target.id, key: link.key)) }
                     }
                 }
@@ -123,7 +123,7 @@ extension ObjectStore {
         write.keyCeilings[table.id] = nil
         do {
             var rows: [(ObjectKey, [UInt8])] = []
-            try write.reader.scan(oldTable.rowsTree, from: []) { key, row in
+            try write.trees.scan(oldTable.rowsTree, from: []) { key, row in
                 rows.append((ObjectKey.read(key), Array(row)))
                 return true
             }
@@ -133,7 +133,7 @@ extension ObjectStore {
             try moveBacklinks(from: old, to: table.stored, in: write)
             // Rows keep their keys, which need not be the ones their primary keys derive
             // (the class may have had another primary key, or none): map those that differ.
-            try write.reader.dropTree(oldTable.primaryKeyTree)
+            try write.trees.dropTree(oldTable.primaryKeyTree)
             // New position → the old field it keeps, if any.
             let oldFieldOf = Dictionary(uniqueKeysWithValues: Self.keptFields(from: old, to: table.stored).map { ($1, $0) })
             let keptOldFields = Set(oldFieldOf.values)
@@ -141,14 +141,14 @@ extension ObjectStore {
                 // A dropped field's long value goes with it (before the kept fields' are stored).
                 for (oldField, property) in old.properties.enumerated() where !keptOldFields.contains(oldField) {
                     let isExternal = row.withUnsafeBytes { RowCodec.field($0, oldField).map { ValueCodec.isExternal($0, as: property.type) } ?? false }
-                    if isExternal { try write.reader.delete(oldTable.blobsTree, Self.blobKey(key, oldField)) }
+                    if isExternal { try write.trees.delete(oldTable.blobsTree, Self.blobKey(key, oldField)) }
                 }
                 var payloads: [[UInt8]?] = []
                 for (field, property) in table.stored.properties.enumerated() {
                     if let oldField = oldFieldOf[field] {
                         let rowPayload = row.withUnsafeBytes { RowCodec.field($0, oldField).map(Array.init) }
                         let payload = fullPayload(rowPayload, oldTable, key, oldField)
-                        if payload != rowPayload { try write.reader.delete(oldTable.blobsTree, Self.blobKey(key, oldField)) }
+                        if payload != rowPayload { try write.trees.delete(oldTable.blobsTree, Self.blobKey(key, oldField)) }
                         payloads.append(payload)
                     } else {
                         var payload: [UInt8] = []
@@ -160,7 +160,7 @@ extension ObjectStore {
                 for field in kept.indices where kept[field] != nil {
                     kept[field] = try rowPayload(kept[field], table, key, field, replacing: nil, in: write)
                 }
-                try write.reader.put(table.rowsTree, key.bytes, RowCodec.assemble(kept))
+                try write.trees.put(table.rowsTree, key.bytes, RowCodec.assemble(kept))
                 func value(_ field: Int) -> _StoredValue {
                     payloads[field].map { payload in
                         payload.withUnsafeBytes { ValueCodec.decode($0, as: table.fieldTypes[field], linkTarget: 0) { _, _ in .null } }
@@ -168,12 +168,12 @@ extension ObjectStore {
                 }
                 for (property, tree) in table.indexTrees.enumerated() {
                     guard let tree, let field = table.fieldOf[property] else { continue }
-                    try write.reader.put(tree, IndexKey.entry(value(field), key), [])
+                    try write.trees.put(tree, IndexKey.entry(value(field), key), [])
                 }
                 if let field = table.primaryKeyField {
                     let value = value(field)
                     if ObjectKey(derivedFrom: value) != key {
-                        try write.reader.put(table.primaryKeyTree, IndexKey.encode(value), key.bytes)
+                        try write.trees.put(table.primaryKeyTree, IndexKey.encode(value), key.bytes)
                     }
                 }
             }
@@ -205,11 +205,11 @@ extension ObjectStore {
             }
         }
         do {
-            for tree in try write.reader.transaction.treeNames() {
+            for tree in try write.trees.transaction.treeNames() {
                 let parts = tree.split(separator: "/")
-                if parts.count >= 2, Table.treeFamilies.contains(String(parts[0])), parts[1] == "\(stored.id)" { try write.reader.dropTree(tree) }
+                if parts.count >= 2, Table.treeFamilies.contains(String(parts[0])), parts[1] == "\(stored.id)" { try write.trees.dropTree(tree) }
             }
-            try write.reader.delete(FileSchema.treeName, Array((FileSchema.classKeyPrefix + name).utf8))
+            try write.trees.delete(FileSchema.treeName, Array((FileSchema.classKeyPrefix + name).utf8))
         } catch {
             throw RealmError(error)
         }
@@ -239,7 +239,7 @@ extension ObjectStore {
     /// Removes every class and object from the file, and its stored schema.
     func dropEverything(in write: WriteState) throws(RealmError) {
         do {
-            try write.reader.dropAllTrees()
+            try write.trees.dropAllTrees()
         } catch {
             throw RealmError(error)
         }

@@ -72,12 +72,12 @@ final class ObjectStore {
     }
 
     /// The trees read now: the write transaction's while one is open.
-    var reader: any TreeReader { write?.reader ?? snapshotReader }
+    var reader: any TreeReader { write?.trees ?? snapshotReader }
 
     /// Calls `body` with the row of object `key` of `table` (zero-copy, valid inside `body`)
     /// and returns its result, or nil if there is no such row.
     func withRowBytes<R>(_ table: Table, _ key: ObjectKey, _ body: (UnsafeRawBufferPointer) -> R) throws(StorageError) -> R? {
-        if let write { return try withRowBytes(table, key, in: write.reader, body) }
+        if let write { return try withRowBytes(table, key, in: write.trees, body) }
         let tree: Tree
         if let last = lastRowsTree, last.tableID == table.id {
             tree = last.tree
@@ -150,9 +150,9 @@ final class ObjectStore {
     /// Writes `schema` (with the entries of `changed` classes) into the open transaction.
     func storeSchema(_ schema: FileSchema, changing changed: [StoredClass], in write: WriteState) throws(RealmError) {
         do {
-            try write.reader.put(FileSchema.treeName, FileSchema.infoKey, FileSchema.encode(schema.info))
+            try write.trees.put(FileSchema.treeName, FileSchema.infoKey, FileSchema.encode(schema.info))
             for stored in changed {
-                try write.reader.put(FileSchema.treeName, Array((FileSchema.classKeyPrefix + stored.name).utf8), FileSchema.encode(stored))
+                try write.trees.put(FileSchema.treeName, Array((FileSchema.classKeyPrefix + stored.name).utf8), FileSchema.encode(stored))
             }
         } catch {
             throw RealmError(error)

@@ -8,7 +8,7 @@ import BurrowStorage
 /// property.
 final class WriteState {
     let transaction: WriteTransaction
-    let reader: TransactionReader
+    let trees: TransactionTrees
     /// The next object key of each table that inserted objects in this transaction (table id →
     /// key). Not stored: see `ObjectStore.newObjectKey`.
     @exclusivity(unchecked) var nextKeys = TableIDMap<UInt64>()
@@ -71,7 +71,7 @@ final class WriteState {
 
     init(_ transaction: WriteTransaction) {
         self.transaction = transaction
-        reader = TransactionReader(transaction)
+        trees = TransactionTrees(transaction)
     }
 
     /// Records `error` to be thrown at commit, unless an earlier one is recorded.

@@ -94,10 +94,11 @@ struct DamagedRowsFile: Sendable {
         Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [REDog.self, RENote.self, REBag.self])
     }
 
-    /// Whether `error` is the report of this damage: `.corruptFile`, naming the file and the page.
+    /// Whether `error` is the report of this damage: `.corruptFile`, naming the file and the page
+    /// in its message and as values.
     func isReport(_ error: RealmError) -> Bool {
         error.code == .corruptFile && error.description.contains(path) && error.description.contains("page \(page) ")
-            && error.fileURL?.path == path
+            && error.fileURL?.path == path && error.page == page
     }
 }
 
