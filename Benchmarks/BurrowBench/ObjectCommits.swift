@@ -39,7 +39,9 @@ enum ObjectCommits {
         let synchronous = full ? "FULL" : "NORMAL"
         // A run of .normal commits takes milliseconds: take more of them.
         let runs = full ? bench.runs : 3 * bench.runs
-        bench.log("\(workload): \(commits) asyncWrites of one Dog each, .\(full ? "full" : "normal") vs SQLite WAL synchronous=\(synchronous) (\(runs) runs)")
+        bench.log(
+            "\(workload): \(commits) asyncWrites of one Dog each, .\(full ? "full" : "normal") vs SQLite WAL synchronous=\(synchronous) (\(runs) runs)"
+        )
         let files = ["commits.burrow", "commits.sqlite", "commits-actor.burrow", "commits-sync.burrow"]
         let results = try Timing.interleaved(runs, subjects: 4) { subject, _ in
             let path = bench.path(files[subject])
@@ -66,7 +68,8 @@ enum ObjectCommits {
             .init(key: "burrow_sync_write", value: onThread, decimals: 1),
             .init(key: "speedup_sync_write", value: onThread / m.sqlite, decimals: 2),
         ]
-        m.note = "realm.asyncWrite in the actor; via RealmActor.asyncWrite from a task: \(Format.human(viaActor)) (\(Format.fixed(viaActor / m.sqlite, 2))x); realm.write on a thread: \(Format.human(onThread)) (\(Format.fixed(onThread / m.sqlite, 2))x)"
+        m.note =
+            "realm.asyncWrite in the actor; via RealmActor.asyncWrite from a task: \(Format.human(viaActor)) (\(Format.fixed(viaActor / m.sqlite, 2))x); realm.write on a thread: \(Format.human(onThread)) (\(Format.fixed(onThread / m.sqlite, 2))x)"
         return CommitResult(measurement: m, burrowSeconds: burrowSeconds, sqliteSeconds: sqliteSeconds)
     }
 
@@ -215,11 +218,15 @@ enum ObjectCommits {
         ]
         // File pages the commits made dirty (a page rewritten before the kernel wrote it back
         // counts once): what the syncs had to write, per commit.
-        m.extras.append(.init(key: "burrow_pages_reused_within_rounds_per_commit", value: Double(rounds.pagesReusedWithinRounds) / Double(total * runs), decimals: 2))
+        m.extras.append(
+            .init(
+                key: "burrow_pages_reused_within_rounds_per_commit", value: Double(rounds.pagesReusedWithinRounds) / Double(total * runs), decimals: 2
+            ))
         if let dirtiedBytes {
             m.extras.append(.init(key: "burrow_dirtied_pages_per_commit", value: Double(dirtiedBytes) / 4096 / Double(total * runs), decimals: 2))
         }
-        m.note = "\(writers)×\(commits) at .full/FULL; total \(Format.fixed(ratio, 2))× 1,000 sequential .full commits: group commit \(met ? "yes" : "no")"
+        m.note =
+            "\(writers)×\(commits) at .full/FULL; total \(Format.fixed(ratio, 2))× 1,000 sequential .full commits: group commit \(met ? "yes" : "no")"
         return m
     }
 
@@ -249,7 +256,9 @@ enum ObjectCommits {
             for db in actors { await db.close() }
             return (seconds, stored, rounds, dirtied)
         }
-        guard stored == writers * commits else { throw BenchmarkError("Burrow concurrent writes: \(stored) dogs stored, expected \(writers * commits)") }
+        guard stored == writers * commits else {
+            throw BenchmarkError("Burrow concurrent writes: \(stored) dogs stored, expected \(writers * commits)")
+        }
         return (seconds, rounds, dirtied)
     }
 

@@ -114,9 +114,10 @@ struct ObjectDataset: Sendable {
             try nameText.bytes.withUnsafeBytes { names in
                 try colorText.bytes.withUnsafeBytes { colors in
                     try cityText.bytes.withUnsafeBytes { cities in
-                        try body(ObjectBuffers(
-                            ids: ids, names: names, nameOffsets: nameText.offsets, colors: colors,
-                            colorOffsets: colorText.offsets, cities: cities, cityOffsets: cityText.offsets))
+                        try body(
+                            ObjectBuffers(
+                                ids: ids, names: names, nameOffsets: nameText.offsets, colors: colors,
+                                colorOffsets: colorText.offsets, cities: cities, cityOffsets: cityText.offsets))
                     }
                 }
             }

@@ -234,13 +234,16 @@ enum ObjectWorkloads {
             .init(key: "burrow_first_pass", value: Double(dogs) / burrowFirst, decimals: 1),
             .init(key: "sqlite_first_pass", value: Double(dogs) / sqliteFirst, decimals: 1),
         ]
-        m.note = "warm; name (String) + age; first pass: burrow \(Format.human(Double(dogs) / burrowFirst)), sqlite \(Format.human(Double(dogs) / sqliteFirst))"
+        m.note =
+            "warm; name (String) + age; first pass: burrow \(Format.human(Double(dogs) / burrowFirst)), sqlite \(Format.human(Double(dogs) / sqliteFirst))"
         return m
     }
 
     static func check(_ what: String, found: Int, ages: Int, nameBytes: Int, expected: (ages: Int, nameBytes: Int)) throws {
         guard found == dogs, ages == expected.ages, nameBytes == expected.nameBytes else {
-            throw BenchmarkError("\(what) found \(found) of \(dogs) dogs, ages \(ages) (expected \(expected.ages)), name bytes \(nameBytes) (expected \(expected.nameBytes))")
+            throw BenchmarkError(
+                "\(what) found \(found) of \(dogs) dogs, ages \(ages) (expected \(expected.ages)), name bytes \(nameBytes) (expected \(expected.nameBytes))"
+            )
         }
     }
 

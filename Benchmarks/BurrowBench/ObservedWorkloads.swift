@@ -24,7 +24,9 @@ enum ObservedWorkloads {
     /// Observer counts to measure: 1, 10 and 100, or those `BURROW_BENCH_OBSERVERS` lists
     /// (comma-separated), e.g. `BURROW_BENCH_OBSERVERS=100` to profile one.
     static let observerCounts: [Int] = {
-        let listed = ProcessInfo.processInfo.environment["BURROW_BENCH_OBSERVERS"].map { $0.split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 } } ?? []
+        let listed =
+            ProcessInfo.processInfo.environment["BURROW_BENCH_OBSERVERS"].map { $0.split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 } }
+            ?? []
         return listed.isEmpty ? [1, 10, 100] : listed
     }()
     /// Timed commits per observer count: 200, or `BURROW_BENCH_OBSERVED_COMMITS`.
@@ -60,7 +62,9 @@ enum ObservedWorkloads {
         var observers: [ObservedResults<Dog>] = []
         for _ in 0..<count {
             let observed = ObservedResults(Dog.self, configuration: configuration)
-            guard observed.wrappedValue.count == objects else { throw BenchmarkError("observed results show \(observed.wrappedValue.count) dogs, expected \(objects)") }
+            guard observed.wrappedValue.count == objects else {
+                throw BenchmarkError("observed results show \(observed.wrappedValue.count) dogs, expected \(objects)")
+            }
             observers.append(observed)
         }
 
@@ -70,7 +74,11 @@ enum ObservedWorkloads {
         for round in 0..<(warmUp + commits) {
             let signal = RoundSignal(observers: count)
             for observed in observers {
-                withObservationTracking { _ = observed.wrappedValue } onChange: { signal.fire() }
+                withObservationTracking {
+                    _ = observed.wrappedValue
+                } onChange: {
+                    signal.fire()
+                }
             }
             let times = try await commit(in: writer, dog: round % objects)
             let fired = await signal.allFired()
@@ -84,7 +92,9 @@ enum ObservedWorkloads {
         await writer.close()
 
         let lastMedian = Timing.median(last)
-        bench.log("    last onChange: median \(Format.fixed(lastMedian, 1)) µs, p99 \(Format.fixed(percentile(last, 0.99), 1)) µs; first: median \(Format.fixed(Timing.median(first), 1)) µs; commit: median \(Format.fixed(Timing.median(commitTimes), 1)) µs (n=\(last.count))")
+        bench.log(
+            "    last onChange: median \(Format.fixed(lastMedian, 1)) µs, p99 \(Format.fixed(percentile(last, 0.99), 1)) µs; first: median \(Format.fixed(Timing.median(first), 1)) µs; commit: median \(Format.fixed(Timing.median(commitTimes), 1)) µs (n=\(last.count))"
+        )
         var m = Measurement(
             group: "observed", workload: "onchange_latency_\(count)", unit: "µs",
             burrow: lastMedian, sqlite: .nan, better: .lower)
@@ -94,7 +104,8 @@ enum ObservedWorkloads {
             .init(key: "burrow_first_p99", value: percentile(first, 0.99), decimals: 1),
             .init(key: "burrow_commit_median", value: Timing.median(commitTimes), decimals: 1),
         ]
-        m.note = "median to the last of \(count) onChange; p99 \(Format.human(percentile(last, 0.99))); first onChange: median \(Format.human(Timing.median(first))), p99 \(Format.human(percentile(first, 0.99))); from before realm.write (commit alone: \(Format.human(Timing.median(commitTimes))))"
+        m.note =
+            "median to the last of \(count) onChange; p99 \(Format.human(percentile(last, 0.99))); first onChange: median \(Format.human(Timing.median(first))), p99 \(Format.human(percentile(first, 0.99))); from before realm.write (commit alone: \(Format.human(Timing.median(commitTimes))))"
         return m
     }
 
@@ -142,7 +153,11 @@ private final class RoundSignal: Sendable {
 
     func fire() {
         let now = ContinuousClock.now
-        let done = state.withLock { state -> (CheckedContinuation<(first: ContinuousClock.Instant, last: ContinuousClock.Instant), Never>, ContinuousClock.Instant, ContinuousClock.Instant)? in
+        let done = state.withLock {
+            state -> (
+                CheckedContinuation<(first: ContinuousClock.Instant, last: ContinuousClock.Instant), Never>, ContinuousClock.Instant,
+                ContinuousClock.Instant
+            )? in
             state.fired += 1
             if state.first == nil { state.first = now }
             state.last = now

@@ -128,7 +128,9 @@ enum QueryWorkloads {
             try check("SQLite filter", found, expectedSum)
             return seconds
         }
-        return measurement(bench, "filter_materialised", unit: "queries/s", operations: 1, runs, note: "\(expected.count) of \(dogs) match; scan vs SQLite's choice (GLOB 'R*')")
+        return measurement(
+            bench, "filter_materialised", unit: "queries/s", operations: 1, runs,
+            note: "\(expected.count) of \(dogs) match; scan vs SQLite's choice (GLOB 'R*')")
     }
 
     // MARK: sum
@@ -191,7 +193,8 @@ enum QueryWorkloads {
             try checkYoungest("SQLite", ages)
             return seconds
         }
-        return measurement(bench, "youngest_100", unit: "queries/s", operations: 1, runs, note: "sorted(byKeyPath:).prefix(100) vs ORDER BY age LIMIT 100")
+        return measurement(
+            bench, "youngest_100", unit: "queries/s", operations: 1, runs, note: "sorted(byKeyPath:).prefix(100) vs ORDER BY age LIMIT 100")
     }
 
     private static func checkYoungest(_ what: String, _ ages: [Int]) throws {
@@ -211,7 +214,8 @@ enum QueryWorkloads {
         for (i, name) in data.names.enumerated() where firstWithName[name] == nil { firstWithName[name] = i }
         let expected = (picks.count, picks.reduce(0) { $0 + data.ages[firstWithName[$1]!] })
         let runs = try Timing.alternating(bench.runs) { _ in
-            var found = 0, ages = 0
+            var found = 0
+            var ages = 0
             let seconds = Timing.seconds {
                 for name in picks {
                     if let dog = realm.objects(Dog.self).where({ $0.name == name }).first {
@@ -223,7 +227,8 @@ enum QueryWorkloads {
             try check("Burrow indexed equality", (found, ages), expected)
             return seconds
         } sqlite: { _ in
-            var found = 0, ages = 0
+            var found = 0
+            var ages = 0
             let seconds = try sql.timed {
                 for var name in picks {
                     name.withUTF8 { sql.byName.bind(1, text: UnsafeRawBufferPointer($0)) }
@@ -237,7 +242,9 @@ enum QueryWorkloads {
             try check("SQLite indexed equality", (found, ages), expected)
             return seconds
         }
-        return measurement(bench, "indexed_equality", unit: "queries/s", operations: Double(lookups), runs, note: "where { $0.name == x }.first?.age vs SELECT age FROM dogs WHERE name = ?")
+        return measurement(
+            bench, "indexed_equality", unit: "queries/s", operations: Double(lookups), runs,
+            note: "where { $0.name == x }.first?.age vs SELECT age FROM dogs WHERE name = ?")
     }
 
     // MARK: filtered_count

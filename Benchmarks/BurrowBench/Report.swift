@@ -154,7 +154,10 @@ enum Format {
         let units = ["B", "KiB", "MiB", "GiB"]
         var value = Double(n)
         var unit = 0
-        while value >= 1024 && unit < units.count - 1 { value /= 1024; unit += 1 }
+        while value >= 1024 && unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
         return fixed(value, unit == 0 ? 0 : 1) + " " + units[unit]
     }
 

@@ -35,17 +35,50 @@ enum SQLiteSyncCounter {
         vfs.pointee.zName = UnsafePointer(strdup(vfsName))
         vfs.pointee.pAppData = UnsafeMutableRawPointer(base)
         vfs.pointee.xOpen = countingOpen
-        vfs.pointee.xDelete = { v, name, dirSync in let b = baseVFS(v); return b.pointee.xDelete(b, name, dirSync) }
-        vfs.pointee.xAccess = { v, name, flags, out in let b = baseVFS(v); return b.pointee.xAccess(b, name, flags, out) }
-        vfs.pointee.xFullPathname = { v, name, n, out in let b = baseVFS(v); return b.pointee.xFullPathname(b, name, n, out) }
-        vfs.pointee.xDlOpen = { v, name in let b = baseVFS(v); return b.pointee.xDlOpen(b, name) }
-        vfs.pointee.xDlError = { v, n, out in let b = baseVFS(v); b.pointee.xDlError(b, n, out) }
-        vfs.pointee.xDlSym = { v, handle, name in let b = baseVFS(v); return b.pointee.xDlSym(b, handle, name) }
-        vfs.pointee.xDlClose = { v, handle in let b = baseVFS(v); b.pointee.xDlClose(b, handle) }
-        vfs.pointee.xRandomness = { v, n, out in let b = baseVFS(v); return b.pointee.xRandomness(b, n, out) }
-        vfs.pointee.xSleep = { v, micros in let b = baseVFS(v); return b.pointee.xSleep(b, micros) }
-        vfs.pointee.xCurrentTime = { v, out in let b = baseVFS(v); return b.pointee.xCurrentTime(b, out) }
-        vfs.pointee.xGetLastError = { v, n, out in let b = baseVFS(v); return b.pointee.xGetLastError(b, n, out) }
+        vfs.pointee.xDelete = { v, name, dirSync in
+            let b = baseVFS(v)
+            return b.pointee.xDelete(b, name, dirSync)
+        }
+        vfs.pointee.xAccess = { v, name, flags, out in
+            let b = baseVFS(v)
+            return b.pointee.xAccess(b, name, flags, out)
+        }
+        vfs.pointee.xFullPathname = { v, name, n, out in
+            let b = baseVFS(v)
+            return b.pointee.xFullPathname(b, name, n, out)
+        }
+        vfs.pointee.xDlOpen = { v, name in
+            let b = baseVFS(v)
+            return b.pointee.xDlOpen(b, name)
+        }
+        vfs.pointee.xDlError = { v, n, out in
+            let b = baseVFS(v)
+            b.pointee.xDlError(b, n, out)
+        }
+        vfs.pointee.xDlSym = { v, handle, name in
+            let b = baseVFS(v)
+            return b.pointee.xDlSym(b, handle, name)
+        }
+        vfs.pointee.xDlClose = { v, handle in
+            let b = baseVFS(v)
+            b.pointee.xDlClose(b, handle)
+        }
+        vfs.pointee.xRandomness = { v, n, out in
+            let b = baseVFS(v)
+            return b.pointee.xRandomness(b, n, out)
+        }
+        vfs.pointee.xSleep = { v, micros in
+            let b = baseVFS(v)
+            return b.pointee.xSleep(b, micros)
+        }
+        vfs.pointee.xCurrentTime = { v, out in
+            let b = baseVFS(v)
+            return b.pointee.xCurrentTime(b, out)
+        }
+        vfs.pointee.xGetLastError = { v, n, out in
+            let b = baseVFS(v)
+            return b.pointee.xGetLastError(b, n, out)
+        }
         vfs.pointee.xCurrentTimeInt64 = { v, out in
             let b = baseVFS(v)
             if let f = b.pointee.xCurrentTimeInt64, b.pointee.iVersion >= 2 { return f(b, out) }
@@ -59,22 +92,55 @@ enum SQLiteSyncCounter {
     nonisolated(unsafe) fileprivate static let countingMethods: UnsafePointer<sqlite3_io_methods> = {
         var m = sqlite3_io_methods()
         m.iVersion = 3
-        m.xClose = { f in let i = inner(f); return i.pointee.pMethods.pointee.xClose(i) }
-        m.xRead = { f, buffer, n, offset in let i = inner(f); return i.pointee.pMethods.pointee.xRead(i, buffer, n, offset) }
-        m.xWrite = { f, buffer, n, offset in let i = inner(f); return i.pointee.pMethods.pointee.xWrite(i, buffer, n, offset) }
-        m.xTruncate = { f, size in let i = inner(f); return i.pointee.pMethods.pointee.xTruncate(i, size) }
+        m.xClose = { f in
+            let i = inner(f)
+            return i.pointee.pMethods.pointee.xClose(i)
+        }
+        m.xRead = { f, buffer, n, offset in
+            let i = inner(f)
+            return i.pointee.pMethods.pointee.xRead(i, buffer, n, offset)
+        }
+        m.xWrite = { f, buffer, n, offset in
+            let i = inner(f)
+            return i.pointee.pMethods.pointee.xWrite(i, buffer, n, offset)
+        }
+        m.xTruncate = { f, size in
+            let i = inner(f)
+            return i.pointee.pMethods.pointee.xTruncate(i, size)
+        }
         m.xSync = { f, flags in
             SQLiteSyncCounter.counter.add(1, ordering: .relaxed)
             let i = inner(f)
             return i.pointee.pMethods.pointee.xSync(i, flags)
         }
-        m.xFileSize = { f, out in let i = inner(f); return i.pointee.pMethods.pointee.xFileSize(i, out) }
-        m.xLock = { f, level in let i = inner(f); return i.pointee.pMethods.pointee.xLock(i, level) }
-        m.xUnlock = { f, level in let i = inner(f); return i.pointee.pMethods.pointee.xUnlock(i, level) }
-        m.xCheckReservedLock = { f, out in let i = inner(f); return i.pointee.pMethods.pointee.xCheckReservedLock(i, out) }
-        m.xFileControl = { f, op, arg in let i = inner(f); return i.pointee.pMethods.pointee.xFileControl(i, op, arg) }
-        m.xSectorSize = { f in let i = inner(f); return i.pointee.pMethods.pointee.xSectorSize(i) }
-        m.xDeviceCharacteristics = { f in let i = inner(f); return i.pointee.pMethods.pointee.xDeviceCharacteristics(i) }
+        m.xFileSize = { f, out in
+            let i = inner(f)
+            return i.pointee.pMethods.pointee.xFileSize(i, out)
+        }
+        m.xLock = { f, level in
+            let i = inner(f)
+            return i.pointee.pMethods.pointee.xLock(i, level)
+        }
+        m.xUnlock = { f, level in
+            let i = inner(f)
+            return i.pointee.pMethods.pointee.xUnlock(i, level)
+        }
+        m.xCheckReservedLock = { f, out in
+            let i = inner(f)
+            return i.pointee.pMethods.pointee.xCheckReservedLock(i, out)
+        }
+        m.xFileControl = { f, op, arg in
+            let i = inner(f)
+            return i.pointee.pMethods.pointee.xFileControl(i, op, arg)
+        }
+        m.xSectorSize = { f in
+            let i = inner(f)
+            return i.pointee.pMethods.pointee.xSectorSize(i)
+        }
+        m.xDeviceCharacteristics = { f in
+            let i = inner(f)
+            return i.pointee.pMethods.pointee.xDeviceCharacteristics(i)
+        }
         m.xShmMap = { f, page, size, extend, out in
             let i = inner(f)
             guard let method = i.pointee.pMethods.pointee.xShmMap, i.pointee.pMethods.pointee.iVersion >= 2 else { return SQLITE_IOERR }

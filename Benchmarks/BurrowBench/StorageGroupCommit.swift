@@ -1,12 +1,13 @@
+import BurrowStorage
+import CSQLite
+import Dispatch
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import BurrowStorage
-import CSQLite
-import Dispatch
-import Synchronization
 
 /// The `group_commit` workload: 10 concurrent writers, each committing one put at a time,
 /// durably. Burrow: 10 tasks, each `beginWrite`, one put, `commitPendingSync`, `await
@@ -74,7 +75,8 @@ enum StorageGroupCommit {
             .init(key: "sqlite_syncs_per_commit", value: sqliteSyncs, decimals: 3),
         ]
         m.note = "\(writers)x\(perWriter); syncs/commit: burrow \(Format.fixed(burrowSyncs, 3)), sqlite \(Format.fixed(sqliteSyncs, 3))"
-        let burrowDirtied = b.compactMap(\.dirtiedBytes), sqliteDirtied = s.compactMap(\.dirtiedBytes)
+        let burrowDirtied = b.compactMap(\.dirtiedBytes)
+        let sqliteDirtied = s.compactMap(\.dirtiedBytes)
         if burrowDirtied.count == b.count, sqliteDirtied.count == s.count {
             let burrowKiB = Timing.median(burrowDirtied.map { Double($0) / 1024 / Double(total) })
             let sqliteKiB = Timing.median(sqliteDirtied.map { Double($0) / 1024 / Double(total) })
@@ -229,11 +231,13 @@ final class SQLiteWriterThread: @unchecked Sendable {
     func start() {
         var thread = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
-        let created = pthread_create(&thread, nil, { context in
-            let writer = Unmanaged<SQLiteWriterThread>.fromOpaque(context!).takeRetainedValue()
-            writer.body()
-            return nil
-        }, context)
+        let created = pthread_create(
+            &thread, nil,
+            { context in
+                let writer = Unmanaged<SQLiteWriterThread>.fromOpaque(context!).takeRetainedValue()
+                writer.body()
+                return nil
+            }, context)
         precondition(created == 0, "pthread_create failed")
         pthread_detach(thread)
     }

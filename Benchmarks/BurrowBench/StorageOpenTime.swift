@@ -52,7 +52,8 @@ enum StorageOpenTime {
             .init(key: "sqlite_10k_keys_us", value: small.sqlite, decimals: 1),
             .init(key: "burrow_1m_over_10k", value: large.burrow / small.burrow, decimals: 2),
         ]
-        big.note = "files: burrow \(Format.bytes(large.burrowBytes)), sqlite \(Format.bytes(large.sqliteBytes)); "
+        big.note =
+            "files: burrow \(Format.bytes(large.burrowBytes)), sqlite \(Format.bytes(large.sqliteBytes)); "
             + "1M/10k: burrow \(Format.fixed(large.burrow / small.burrow, 2))x, sqlite \(Format.fixed(large.sqlite / small.sqlite, 2))x"
         var little = Measurement(
             group: "storage", workload: "open_time_10k", label: "open_time (10k keys)", unit: "us",

@@ -1,9 +1,10 @@
+import BurrowStorage
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import BurrowStorage
 
 /// The `storage` group: BurrowStorage against raw SQLite (WAL mode), same data, same order,
 /// same process. Each workload's Burrow and SQLite halves sit next to each other below.
@@ -145,7 +146,8 @@ enum StorageWorkloads {
         let full = durability == .full
         let workload = full ? "commit_full" : "commit_normal"
         let synchronous = full ? "FULL" : "NORMAL"
-        bench.log("\(workload): \(commits) transactions of one put each, Burrow .\(full ? "full" : "normal") vs SQLite WAL synchronous=\(synchronous)")
+        bench.log(
+            "\(workload): \(commits) transactions of one put each, Burrow .\(full ? "full" : "normal") vs SQLite WAL synchronous=\(synchronous)")
         let keys = data.insertOrder.prefix(commits)
         // A run of .normal commits takes milliseconds: take more of them.
         let runs = full ? bench.runs : 3 * bench.runs

@@ -68,7 +68,11 @@ final class Screen {
     /// Draws and arms Observation for the next change.
     private func draw() {
         let changed = changed
-        let text = withObservationTracking { model.render() } onChange: { changed.yield() }
+        let text = withObservationTracking {
+            model.render()
+        } onChange: {
+            changed.yield()
+        }
         print("  screen: \(text)")
     }
 

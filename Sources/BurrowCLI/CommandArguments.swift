@@ -37,8 +37,14 @@ struct CommandArguments {
                 parsed.operands.append(argument)
                 continue
             }
-            if argument == "--" { optionsEnded = true; continue }
-            if argument == "-h" || argument == "--help" { parsed.flags.insert("help"); continue }
+            if argument == "--" {
+                optionsEnded = true
+                continue
+            }
+            if argument == "-h" || argument == "--help" {
+                parsed.flags.insert("help")
+                continue
+            }
             guard argument.hasPrefix("--") else { throw UsageError(message: "unknown option \(argument)") }
             var name = String(argument.dropFirst(2))
             var value: String?

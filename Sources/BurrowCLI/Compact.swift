@@ -1,5 +1,5 @@
-import BurrowStorage
 import Burrow
+import BurrowStorage
 
 #if canImport(Glibc)
 import Glibc

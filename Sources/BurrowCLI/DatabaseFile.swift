@@ -77,7 +77,9 @@ enum DatabaseFile {
             throw explain(error, path)
         }
         if let recovery = realm.recovery {
-            printError("burrow: \(path) did not open whole: \(recovery.description) What follows is version \(recovery.openedVersion); `burrow verify \(path)` checks the rest.")
+            printError(
+                "burrow: \(path) did not open whole: \(recovery.description) What follows is version \(recovery.openedVersion); `burrow verify \(path)` checks the rest."
+            )
             openedDamaged = true
         }
         return realm

@@ -48,7 +48,9 @@ enum Demo {
                 switch change {
                 case .initial(let dogs): lines.append("brown dogs: \(dogs.map { "\($0.name) (\($0.age))" }.joined(separator: ", "))")
                 case .update(let dogs, let deletions, let insertions, let modifications):
-                    lines.append("after the birthday: \(dogs.map { "\($0.name) (\($0.age))" }.joined(separator: ", ")) (deleted at \(deletions), inserted at \(insertions), modified at \(modifications))")
+                    lines.append(
+                        "after the birthday: \(dogs.map { "\($0.name) (\($0.age))" }.joined(separator: ", ")) (deleted at \(deletions), inserted at \(insertions), modified at \(modifications))"
+                    )
                 case .error(let error): lines.append("stream failed: \(error)")
                 }
             }
@@ -72,10 +74,14 @@ enum Demo {
 
         realm.refresh()
         if let id = wolfie, let live = realm.object(ofType: Dog.self, forPrimaryKey: id) {
-            print("Wolfie is \(live.age) now; owners: \(live.owners.map(\.name).joined(separator: ", ")); parks: \(live.favoriteParksByCity.map { "\($0.key): \($0.value)" }.joined(separator: ", ")).")
+            print(
+                "Wolfie is \(live.age) now; owners: \(live.owners.map(\.name).joined(separator: ", ")); parks: \(live.favoriteParksByCity.map { "\($0.key): \($0.value)" }.joined(separator: ", "))."
+            )
         }
         if let ali = realm.object(ofType: Person.self, forPrimaryKey: 1) {
-            print("Ali has \(ali.dogs.count) dogs: \(ali.dogs.map(\.name).joined(separator: ", ")); lives at \(ali.address?.street ?? "?"), \(ali.address?.city ?? "?").")
+            print(
+                "Ali has \(ali.dogs.count) dogs: \(ali.dogs.map(\.name).joined(separator: ", ")); lives at \(ali.address?.street ?? "?"), \(ali.address?.city ?? "?")."
+            )
         }
         await db.close()
 

@@ -22,7 +22,9 @@ enum ImportCommand {
         if source == "-" {
             bytes = Array(FileHandle.standardInput.readDataToEndOfFile())
         } else {
-            guard let data = FileManager.default.contents(atPath: source) else { throw ToolError(message: "\(source): cannot be read (no such file, or no permission)") }
+            guard let data = FileManager.default.contents(atPath: source) else {
+                throw ToolError(message: "\(source): cannot be read (no such file, or no permission)")
+            }
             bytes = Array(data)
         }
         let document: JSONValue
@@ -39,7 +41,9 @@ enum ImportCommand {
         }
         var schemaVersion: UInt64 = 0
         if let value = document["schemaVersion"] {
-            guard case .integer(let number) = value, number >= 0 else { throw ToolError(message: "\(source): \"schemaVersion\" is not a number of 0 or more") }
+            guard case .integer(let number) = value, number >= 0 else {
+                throw ToolError(message: "\(source): \"schemaVersion\" is not a number of 0 or more")
+            }
             schemaVersion = UInt64(number)
         }
         guard case .array(let classList)? = document["classes"] else { throw ToolError(message: "\(source) has no \"classes\" array") }
@@ -110,8 +114,12 @@ struct Importer {
     mutating func run(_ objectsByClass: [(String, JSONValue)]) throws(ToolError) -> Int {
         var total = 0
         for (className, list) in objectsByClass {
-            guard let schema = classes[className] else { throw ToolError(message: "\"objects\" has objects of \(className), a class not in \"classes\".") }
-            guard !schema.isEmbedded else { throw ToolError(message: "\"objects\" lists objects of \(className), which is embedded: its objects are inside their parents.") }
+            guard let schema = classes[className] else {
+                throw ToolError(message: "\"objects\" has objects of \(className), a class not in \"classes\".")
+            }
+            guard !schema.isEmbedded else {
+                throw ToolError(message: "\"objects\" lists objects of \(className), which is embedded: its objects are inside their parents.")
+            }
             guard case .array(let objects) = list else { throw ToolError(message: "the objects of \(className) are not an array.") }
             for (index, value) in objects.enumerated() {
                 progress.update("importing \(className): \(index) of \(objects.count) objects")
@@ -136,7 +144,9 @@ struct Importer {
         var hasLinks = false
         for (name, member) in members {
             if name == "$key", schema.primaryKeyProperty == nil {
-                guard case .integer(let key) = member, key >= 0 else { throw ToolError(message: "\(place).$key is not an object key (a number of 0 or more).") }
+                guard case .integer(let key) = member, key >= 0 else {
+                    throw ToolError(message: "\(place).$key is not an object key (a number of 0 or more).")
+                }
                 exportKey = UInt64(key)
                 continue
             }
@@ -152,7 +162,9 @@ struct Importer {
             throw ToolError(message: "\(place): \((error as? RealmError)?.description ?? "\(error)")")
         }
         if let exportKey {
-            guard byExportKey[className, default: [:]][exportKey] == nil else { throw ToolError(message: "\(place): another \(className) has $key \(exportKey).") }
+            guard byExportKey[className, default: [:]][exportKey] == nil else {
+                throw ToolError(message: "\(place): another \(className) has $key \(exportKey).")
+            }
             byExportKey[className, default: [:]][exportKey] = object
         }
         if hasLinks { pending.append((object, schema, members, place)) }
@@ -160,7 +172,10 @@ struct Importer {
 
     private func property(_ name: String, of schema: ObjectSchema, place: String) throws(ToolError) -> Property {
         guard let property = schema.properties.first(where: { $0.name == name }) else {
-            throw ToolError(message: "\(place): \(schema.className) has no property \"\(name)\"; its properties are: \(schema.properties.map(\.name).joined(separator: ", ")).")
+            throw ToolError(
+                message:
+                    "\(place): \(schema.className) has no property \"\(name)\"; its properties are: \(schema.properties.map(\.name).joined(separator: ", "))."
+            )
         }
         return property
     }
@@ -187,7 +202,9 @@ struct Importer {
     }
 
     /// The embedded objects a property holds, each with its value in the export.
-    private func embeddedObjects(_ value: Any?, _ member: JSONValue, _ property: Property, place: String) throws(ToolError) -> [(DynamicObject, JSONValue, String)] {
+    private func embeddedObjects(_ value: Any?, _ member: JSONValue, _ property: Property, place: String) throws(ToolError) -> [(
+        DynamicObject, JSONValue, String
+    )] {
         switch (property.collection, member) {
         case (.single, _):
             guard let object = unwrapOptional(value) as? DynamicObject else { return [] }
@@ -267,7 +284,9 @@ struct Importer {
     /// The values of an embedded object for `dynamicCreate` (a dictionary), and whether links
     /// were left out of it.
     private func embedded(_ value: JSONValue, _ property: Property, place: String, resolving: Bool) throws(ToolError) -> ([String: Any], Bool) {
-        guard let schema = classes[property.objectClassName ?? ""] else { throw ToolError(message: "\(place): no class \(property.objectClassName ?? "?") in \"classes\".") }
+        guard let schema = classes[property.objectClassName ?? ""] else {
+            throw ToolError(message: "\(place): no class \(property.objectClassName ?? "?") in \"classes\".")
+        }
         guard case .object(let members) = value else { throw ToolError(message: "\(place) is \(value.kind), not an object.") }
         var values: [String: Any] = [:]
         var leftOut = false
@@ -286,12 +305,16 @@ struct Importer {
         if let key = target.primaryKeyProperty {
             let primaryKey = try Self.plain(value, key.type, place: place)
             guard let object = realm.dynamicObject(ofType: className, forPrimaryKey: primaryKey) else {
-                throw ToolError(message: "\(place) links to the \(className) with primary key \(JSONWriter.text(of: ObjectEncoderValue.node(value))), which neither the import nor the file has.")
+                throw ToolError(
+                    message:
+                        "\(place) links to the \(className) with primary key \(JSONWriter.text(of: ObjectEncoderValue.node(value))), which neither the import nor the file has."
+                )
             }
             return object
         }
         guard case .integer(let key)? = value["$key"], key >= 0 else {
-            throw ToolError(message: "\(place) links to a \(className), which has no primary key, so the link must be {\"$key\": N}; it is \(value.kind).")
+            throw ToolError(
+                message: "\(place) links to a \(className), which has no primary key, so the link must be {\"$key\": N}; it is \(value.kind).")
         }
         guard let object = byExportKey[className]?[UInt64(key)] else {
             throw ToolError(message: "\(place) links to the \(className) with $key \(key), which the import does not have.")
@@ -311,7 +334,9 @@ struct Importer {
         case .string(let text): return .string(text)
         case .array: throw ToolError(message: "\(place) is an array; an any value holds one value.")
         case .object(let members):
-            guard let (tag, inner) = members.first else { throw ToolError(message: "\(place) is an empty object; an any value is a tagged object such as {\"$oid\": …}.") }
+            guard let (tag, inner) = members.first else {
+                throw ToolError(message: "\(place) is an empty object; an any value is a tagged object such as {\"$oid\": …}.")
+            }
             switch tag {
             case "$float": if let v = try Self.plain(inner, .float, place: place) as? Float { return .float(v) }
             case "$double": if let v = try Self.plain(inner, .double, place: place) as? Double { return .double(v) }

@@ -41,7 +41,8 @@ enum Inspect {
         _ = printRecovery(of: snapshot, path: path)
         let stats = try snapshot.storage.statistics()
         let names = try StoredNames(snapshot)
-        print("""
+        print(
+            """
             file:           \(path)
             format:         \(Meta.formatVersion)
             version:        \(stats.version)
@@ -66,7 +67,9 @@ enum Inspect {
             let indexed = stored.properties.filter { $0.isIndexed == true && $0.isPrimary != true }.map(\.name)
             if !indexed.isEmpty { notes.append("indexed: \(indexed.joined(separator: ", "))") }
             notes.append("\(stored.properties.count) \(stored.properties.count == 1 ? "property" : "properties")")
-            print("  \(stored.isEmbedded ? "embedded class" : "class") \(stored.name): \(count) \(count == 1 ? "object" : "objects") (\(notes.joined(separator: "; ")))")
+            print(
+                "  \(stored.isEmbedded ? "embedded class" : "class") \(stored.name): \(count) \(count == 1 ? "object" : "objects") (\(notes.joined(separator: "; ")))"
+            )
         }
     }
 
@@ -136,7 +139,8 @@ enum Inspect {
             if objects.unlistedFindings > 0 { print("  … and \(objects.unlistedFindings) more") }
             exit(1)
         }
-        let counts = "\(report.trees) trees, \(report.entries) entries, \(report.reachablePages) pages in use, \(report.freePages) free of \(report.pageCount)"
+        let counts =
+            "\(report.trees) trees, \(report.entries) entries, \(report.reachablePages) pages in use, \(report.freePages) free of \(report.pageCount)"
         guard !recovered else {
             print("\(path): not sound: it did not open whole (above). Version \(report.version), the one it opened, is consistent: \(counts).")
             exit(1)
@@ -208,7 +212,9 @@ struct StoredNames {
         if name == "sequences" { return "object key sequences" }
         guard parts.count >= 2, let id = UInt32(parts[1]), let stored = byId[id] else { return nil }
         var property: String?
-        if parts.count == 3, let field = Int(parts[2]), field < stored.properties.count { property = "\(stored.name).\(stored.properties[field].name)" }
+        if parts.count == 3, let field = Int(parts[2]), field < stored.properties.count {
+            property = "\(stored.name).\(stored.properties[field].name)"
+        }
         switch parts[0] {
         case "rows": return "objects of \(stored.name)"
         case "pk": return "primary keys of \(stored.name)"

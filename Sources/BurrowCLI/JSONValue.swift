@@ -80,7 +80,12 @@ struct JSONParser {
         var line = 1
         var column = 1
         for byte in bytes[..<min(position, bytes.count)] {
-            if byte == UInt8(ascii: "\n") { line += 1; column = 1 } else if byte & 0xC0 != 0x80 { column += 1 }
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
         }
         return JSONSyntaxError(line: line, column: column, reason: reason)
     }
@@ -111,13 +116,19 @@ struct JSONParser {
             position += 1
             var elements: [JSONValue] = []
             skipWhitespace()
-            if position < bytes.count, bytes[position] == UInt8(ascii: "]") { position += 1; return .array(elements) }
+            if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+                position += 1
+                return .array(elements)
+            }
             while true {
                 skipWhitespace()
                 elements.append(try value(depth: depth + 1))
                 skipWhitespace()
                 guard position < bytes.count else { throw error("the document ends inside an array") }
-                if bytes[position] == UInt8(ascii: "]") { position += 1; return .array(elements) }
+                if bytes[position] == UInt8(ascii: "]") {
+                    position += 1
+                    return .array(elements)
+                }
                 guard bytes[position] == UInt8(ascii: ",") else { throw error("expected ',' or ']' in an array") }
                 position += 1
             }
@@ -126,7 +137,10 @@ struct JSONParser {
             position += 1
             var members: [(String, JSONValue)] = []
             skipWhitespace()
-            if position < bytes.count, bytes[position] == UInt8(ascii: "}") { position += 1; return .object(members) }
+            if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+                position += 1
+                return .object(members)
+            }
             while true {
                 skipWhitespace()
                 guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
@@ -138,7 +152,10 @@ struct JSONParser {
                 members.append((name, try value(depth: depth + 1)))
                 skipWhitespace()
                 guard position < bytes.count else { throw error("the document ends inside an object") }
-                if bytes[position] == UInt8(ascii: "}") { position += 1; return .object(members) }
+                if bytes[position] == UInt8(ascii: "}") {
+                    position += 1
+                    return .object(members)
+                }
                 guard bytes[position] == UInt8(ascii: ",") else { throw error("expected ',' or '}' in an object") }
                 position += 1
             }

@@ -51,8 +51,12 @@ struct JSONWriter {
                 case .scalar(let text): out += text
                 case .text(let text): out += JSONValue.quoted(text)
                 case .key(let key): out += "{\"$key\":\(key)}"
-                case .array(let iterator): out += "["; stack.append(.array(iterator, first: true))
-                case .object(let iterator): out += "{"; stack.append(.object(iterator, first: true))
+                case .array(let iterator):
+                    out += "["
+                    stack.append(.array(iterator, first: true))
+                case .object(let iterator):
+                    out += "{"
+                    stack.append(.object(iterator, first: true))
                 }
             }
             guard let top = stack.popLast() else { return }

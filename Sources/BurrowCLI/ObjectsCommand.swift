@@ -15,7 +15,9 @@ enum ObjectsCommand {
         let format = try arguments.choice("format", of: ["table", "json", "csv"], default: "table")
         var limit: Int?
         if let text = arguments.values["limit"] {
-            guard let count = Int(text), count >= 0 else { throw UsageError(message: "--limit needs a number of objects (0 or more), not \"\(text)\"") }
+            guard let count = Int(text), count >= 0 else {
+                throw UsageError(message: "--limit needs a number of objects (0 or more), not \"\(text)\"")
+            }
             limit = count
         }
         let sort = try arguments.values["sort"].map(sortClause)
@@ -25,7 +27,9 @@ enum ObjectsCommand {
         let schema = realm.schema
         guard let objectSchema = schema[className] else {
             let names = schema.objectSchema.map(\.className)
-            throw UsageError(message: "\(path) stores no class \(className)" + (names.isEmpty ? " (it stores none)" : "; its classes are: \(names.joined(separator: ", "))"))
+            throw UsageError(
+                message: "\(path) stores no class \(className)"
+                    + (names.isEmpty ? " (it stores none)" : "; its classes are: \(names.joined(separator: ", "))"))
         }
         guard !objectSchema.isEmbedded else {
             throw UsageError(message: "\(className) is an embedded class: its objects are shown within their parents' objects")

@@ -28,7 +28,8 @@ enum SchemaCommand {
             if schema.objectSchema.isEmpty { try output.line("(no classes)") }
             for objectSchema in schema.objectSchema {
                 try output.line()
-                try output.write(lines(objectSchema, in: schema, count: objectSchema.isEmbedded ? nil : realm.dynamicObjects(objectSchema.className).count))
+                try output.write(
+                    lines(objectSchema, in: schema, count: objectSchema.isEmbedded ? nil : realm.dynamicObjects(objectSchema.className).count))
             }
         }
         try output.close()
@@ -55,7 +56,9 @@ enum SchemaCommand {
     /// A property's type as a Swift declaration would name it: `int`, `string?`,
     /// `List<Dog>`, `Map<String, double?>`, `Person?`.
     static func typeText(_ property: Property) -> String {
-        let element = (property.type == .object ? property.objectClassName ?? "?" : property.type.rawValue) + (property.isOptional && property.type != .any ? "?" : "")
+        let element =
+            (property.type == .object ? property.objectClassName ?? "?" : property.type.rawValue)
+            + (property.isOptional && property.type != .any ? "?" : "")
         switch property.collection {
         case .single: return element
         case .list: return "List<\(element)>"

@@ -44,7 +44,8 @@ enum SchemaJSON {
             guard case .string(let propertyName)? = property["name"] else { throw ToolError(message: "a property of class \(name) has no \"name\"") }
             let what = "property \(name).\(propertyName)"
             guard case .string(let typeName)? = property["type"], let type = PropertyType(rawValue: typeName), type != .linkingObjects else {
-                throw ToolError(message: "\(what) has no \"type\" of: bool, int, float, double, string, data, date, objectId, uuid, decimal128, object, any")
+                throw ToolError(
+                    message: "\(what) has no \"type\" of: bool, int, float, double, string, data, date, objectId, uuid, decimal128, object, any")
             }
             var collection = CollectionKind.single
             if let kind = property["collection"] {
@@ -64,9 +65,10 @@ enum SchemaJSON {
                 guard case .bool(let flag) = value else { throw ToolError(message: "\"\(key)\" of \(what) is not true or false") }
                 return flag
             }
-            described.append(Property(
-                name: propertyName, type: type, isOptional: try flag("optional"), collection: collection,
-                objectClassName: target, isPrimary: try flag("primaryKey"), isIndexed: try flag("indexed")))
+            described.append(
+                Property(
+                    name: propertyName, type: type, isOptional: try flag("optional"), collection: collection,
+                    objectClassName: target, isPrimary: try flag("primaryKey"), isIndexed: try flag("indexed")))
         }
         return ObjectSchema(className: name, properties: described, isEmbedded: embedded)
     }

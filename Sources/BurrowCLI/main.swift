@@ -69,8 +69,12 @@ do {
         exit(0)
     }
     guard command.operands.contains(parsed.operands.count) else {
-        let expected = command.operands.lowerBound == command.operands.upperBound ? "\(command.operands.lowerBound)" : "\(command.operands.lowerBound) to \(command.operands.upperBound)"
-        usageFailure(parsed.operands.count < command.operands.lowerBound ? "\(name): missing operand" : "\(name): too many operands (it takes \(expected))", command)
+        let expected =
+            command.operands.lowerBound == command.operands.upperBound
+            ? "\(command.operands.lowerBound)" : "\(command.operands.lowerBound) to \(command.operands.upperBound)"
+        usageFailure(
+            parsed.operands.count < command.operands.lowerBound ? "\(name): missing operand" : "\(name): too many operands (it takes \(expected))",
+            command)
     }
     try await command.run(parsed)
 } catch let error as UsageError {

@@ -19,7 +19,8 @@ enum Catalog {
     static func decode<S: PageSource>(_ source: S, page: UnsafeRawPointer, index: Int) throws(StorageError) -> TreeState {
         let value = try BTree.value(source, leaf: page, index: index)
         guard value.count == TreeState.encodedSize else {
-            throw .corruptPage(path: source.name, page: 0, detail: "holds a catalog entry of \(value.count) bytes instead of \(TreeState.encodedSize)")
+            throw .corruptPage(
+                path: source.name, page: 0, detail: "holds a catalog entry of \(value.count) bytes instead of \(TreeState.encodedSize)")
         }
         return TreeState.decode(value.baseAddress!)
     }
@@ -72,7 +73,8 @@ package struct InlineCatalog: Sendable, Equatable {
 
     /// Where `key` is, or would go, by binary search.
     private func position(of key: UnsafeRawBufferPointer) -> (index: Int, found: Bool) {
-        var low = 0, high = entries.count
+        var low = 0
+        var high = entries.count
         while low < high {
             let mid = (low + high) / 2
             let order = entries[mid].name.withUnsafeBytes { compareKeys($0, key) }

@@ -24,7 +24,10 @@ package enum Checksum {
         var offset = 0
         var h: UInt64
         if length >= 32 {
-            var v1 = seed &+ p1 &+ p2, v2 = seed &+ p2, v3 = seed, v4 = seed &- p1
+            var v1 = seed &+ p1 &+ p2
+            var v2 = seed &+ p2
+            var v3 = seed
+            var v4 = seed &- p1
             // A pointer walk with no overflow checks: the hot loop of every page write and first
             // page read is the four rounds and nothing else.
             var stripe = base
@@ -38,7 +41,10 @@ package enum Checksum {
             } while stripe <= last
             offset = stripe - base
             h = rotl(v1, 1) &+ rotl(v2, 7) &+ rotl(v3, 12) &+ rotl(v4, 18)
-            h = merge(h, v1); h = merge(h, v2); h = merge(h, v3); h = merge(h, v4)
+            h = merge(h, v1)
+            h = merge(h, v2)
+            h = merge(h, v3)
+            h = merge(h, v4)
         } else {
             h = seed &+ p5
         }
@@ -63,8 +69,10 @@ package enum Checksum {
 
     @inline(__always) private static func avalanche(_ value: UInt64) -> UInt64 {
         var h = value
-        h ^= h &>> 33; h = h &* p2
-        h ^= h &>> 29; h = h &* p3
+        h ^= h &>> 33
+        h = h &* p2
+        h ^= h &>> 29
+        h = h &* p3
         h ^= h &>> 32
         return h
     }

@@ -18,16 +18,20 @@ package func startDetachedThread(_ body: @escaping @Sendable () -> Void) -> Int3
     let context = Unmanaged.passRetained(Body(body)).toOpaque()
     #if canImport(Glibc)
     var id = pthread_t()
-    let status = pthread_create(&id, &attributes, { context in
-        Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
-        return nil
-    }, context)
+    let status = pthread_create(
+        &id, &attributes,
+        { context in
+            Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
+            return nil
+        }, context)
     #else
     var id: pthread_t?
-    let status = pthread_create(&id, &attributes, { context in
-        Unmanaged<Body>.fromOpaque(context).takeRetainedValue().run()
-        return nil
-    }, context)
+    let status = pthread_create(
+        &id, &attributes,
+        { context in
+            Unmanaged<Body>.fromOpaque(context).takeRetainedValue().run()
+            return nil
+        }, context)
     #endif
     if status != 0 { Unmanaged<Body>.fromOpaque(context).release() }
     return status

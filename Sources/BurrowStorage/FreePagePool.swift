@@ -19,7 +19,8 @@ struct FreePagePool {
 
     /// Where `number` is or would go in the pool's ascending order (a binary search).
     private func position(of number: PageNumber) -> Int {
-        var low = 0, high = pages.count
+        var low = 0
+        var high = pages.count
         while low < high {
             let mid = (low &+ high) >> 1
             if pages[mid] < number { low = mid &+ 1 } else { high = mid }
@@ -54,7 +55,8 @@ struct FreePagePool {
         }
         var merged: [PageNumber] = []
         merged.reserveCapacity(pages.count + added.count)
-        var i = 0, j = 0
+        var i = 0
+        var j = 0
         while i < pages.count, j < added.count {
             if pages[i] < added[j] {
                 merged.append(pages[i])

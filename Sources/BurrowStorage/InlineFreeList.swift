@@ -59,7 +59,8 @@ package struct InlineFreeList: Sendable, Equatable {
 
     /// Sets the record with `record`'s key, adding it in its place if there is none.
     mutating func set(_ record: Record) {
-        var low = 0, high = records.count
+        var low = 0
+        var high = records.count
         while low < high {
             let mid = (low + high) / 2
             if records[mid].precedes(record) { low = mid + 1 } else { high = mid }

@@ -42,7 +42,8 @@ final class LockFile: Sendable {
 
     /// Header words (8 bytes each), at most `headerSize / 8` of them.
     private enum Header: Int, CaseIterable {
-        case magic = 0, formatVersion, latestVersion, durableRecord, durableVersion, durableSlotVersion, writerTurns,
+        case magic = 0
+        case formatVersion, latestVersion, durableRecord, durableVersion, durableSlotVersion, writerTurns,
             reserved, slotsUsed
     }
 
@@ -80,7 +81,8 @@ final class LockFile: Sendable {
         path = databasePath + ".lock"
         if let kind = Self.networkFileSystem(at: databasePath) {
             throw .invalidOption(
-                "\(databasePath) is on a network file system (\(kind)), whose locks and shared memory do not reach other machines, so processes cannot share it safely. Keep it on a local disk, or open it with Realm.Configuration.exclusiveAccess.")
+                "\(databasePath) is on a network file system (\(kind)), whose locks and shared memory do not reach other machines, so processes cannot share it safely. Keep it on a local disk, or open it with Realm.Configuration.exclusiveAccess."
+            )
         }
         let fd = path.withCString { open($0, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) }
         guard fd >= 0 else { throw .io(path: path, operation: "open", errno: errno) }
@@ -311,8 +313,10 @@ final class LockFile: Sendable {
     var durability: (slot: Int, slotVersion: UInt64, durableVersion: UInt64)? {
         let record = header(.durableRecord).pointee.load(ordering: .sequentiallyConsistent)
         guard record != 0 else { return nil }
-        return (Int(record - 1), header(.durableSlotVersion).pointee.load(ordering: .sequentiallyConsistent),
-                header(.durableVersion).pointee.load(ordering: .sequentiallyConsistent))
+        return (
+            Int(record - 1), header(.durableSlotVersion).pointee.load(ordering: .sequentiallyConsistent),
+            header(.durableVersion).pointee.load(ordering: .sequentiallyConsistent)
+        )
     }
 
     /// Records what this writer knows of durability, for the next one (called with the writer
@@ -507,7 +511,8 @@ final class LockFile: Sendable {
         guard fstat(fd, &info) == 0 else { throw .io(path: path, operation: "fstat", errno: errno) }
         guard read == 16, Int(info.st_size) == size, UInt64(littleEndian: header[0]) == magic else { return false }
         guard UInt64(littleEndian: header[1]) == formatVersion else {
-            throw .unsupportedFormat(path: path, version: UInt32(truncatingIfNeeded: UInt64(littleEndian: header[1])), supported: UInt32(formatVersion))
+            throw .unsupportedFormat(
+                path: path, version: UInt32(truncatingIfNeeded: UInt64(littleEndian: header[1])), supported: UInt32(formatVersion))
         }
         return true
     }

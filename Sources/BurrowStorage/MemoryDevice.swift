@@ -1,4 +1,3 @@
-
 /// An in-memory database: its bytes live in a buffer that grows by doubling. Growing copies into
 /// a new buffer; the old one stays alive for the snapshots that still read it (their pages are
 /// never rewritten while they are pinned), exactly as an old file mapping does.

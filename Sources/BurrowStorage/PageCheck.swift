@@ -37,7 +37,9 @@ enum PageCheck {
         var live = 0
         for i in 0..<count {
             let offset = PageHeader.slot(p, i)
-            guard offset >= heapStart, offset + (isLeaf ? PageLayout.leafEntryHeader : PageLayout.branchEntryHeader) <= pageSize else { return "has slot \(i) outside its heap" }
+            guard offset >= heapStart, offset + (isLeaf ? PageLayout.leafEntryHeader : PageLayout.branchEntryHeader) <= pageSize else {
+                return "has slot \(i) outside its heap"
+            }
             let size: Int
             if isLeaf {
                 let keyLength = Int(p.u16(offset))

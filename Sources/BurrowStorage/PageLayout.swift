@@ -166,7 +166,8 @@ enum PageHeader {
         // The first probe is at a fixed slot, so its load does not wait for the header's count:
         // the two cache misses of a cold page overlap instead of following one another.
         let probeHead = head(p, firstProbe)
-        var low = 0, high = count(p)
+        var low = 0
+        var high = count(p)
         if firstProbe < high {
             let c = probeHead < keyHead ? -1 : probeHead > keyHead ? 1 : compareKeys(leafKey(p, firstProbe), key)
             if c < 0 { low = firstProbe &+ 1 } else if c > 0 { high = firstProbe } else { return (firstProbe, true) }
@@ -189,7 +190,8 @@ enum PageHeader {
     static func branchSearch(_ p: UnsafeRawPointer, _ key: UnsafeRawBufferPointer) -> Int {
         let keyHead = keyHead(key)
         let probeHead = head(p, firstProbe)
-        var low = 1, high = count(p)
+        var low = 1
+        var high = count(p)
         if firstProbe < high {
             let notGreater = probeHead < keyHead || (probeHead == keyHead && compareKeys(branchKey(p, firstProbe), key) <= 0)
             if notGreater { low = firstProbe &+ 1 } else { high = firstProbe }
@@ -220,8 +222,12 @@ enum PageHeader {
     @inline(__always)
     static func quartered(_ p: UnsafeRawPointer, _ low: Int, _ high: Int, _ keyHead: UInt64) -> (Int, Int)? {
         let quarter = (high &- low) &>> 2
-        let i1 = low &+ quarter, i2 = i1 &+ quarter, i3 = i2 &+ quarter
-        let h1 = head(p, i1), h2 = head(p, i2), h3 = head(p, i3)
+        let i1 = low &+ quarter
+        let i2 = i1 &+ quarter
+        let i3 = i2 &+ quarter
+        let h1 = head(p, i1)
+        let h2 = head(p, i2)
+        let h3 = head(p, i3)
         if h1 == keyHead || h2 == keyHead || h3 == keyHead { return nil }
         // Heads are sorted, so the quartiles below the key are a prefix of (i1, i2, i3).
         let below = (h1 < keyHead ? 1 : 0) &+ (h2 < keyHead ? 1 : 0) &+ (h3 < keyHead ? 1 : 0)
@@ -337,7 +343,9 @@ enum PageWriter {
         let heapStart = pageSize &- live
         var offset = heapStart
         // The run being gathered: `runLength` bytes from `runSource` in scratch go to `runTarget`.
-        var runSource = 0, runTarget = heapStart, runLength = 0
+        var runSource = 0
+        var runTarget = heapStart
+        var runLength = 0
         for i in 0..<count {
             let from = PageHeader.slot(source, i)
             let size = PageHeader.entrySize(source, i)

@@ -20,7 +20,8 @@ extension Snapshot {
         let inconsistent = { (detail: String) in VerifyWalk.inconsistent(self, detail) }
         // An inline catalog was checked when the meta was read (names in order, roots inside
         // the file, entries as counted); a catalog tree is walked like any tree.
-        let treeNames = meta.catalog.root == 0
+        let treeNames =
+            meta.catalog.root == 0
             ? meta.inlineCatalog.entries.map { (String(decoding: $0.name, as: UTF8.self), $0.state) }
             : try walk.walk(meta.catalog, what: "the catalog") { key, value throws(StorageError) in
                 guard value.count == TreeState.encodedSize else {
@@ -36,7 +37,8 @@ extension Snapshot {
             _ = try walk.walk(state, what: "tree \"\(name)\"") { _, _ throws(StorageError) in () }
             entries += state.count
         }
-        let records = meta.free.root == 0
+        let records =
+            meta.free.root == 0
             ? meta.inlineFree.records.map(\.pages)
             : try walk.walk(meta.free, what: "the free tree") { key, value throws(StorageError) in
                 guard key.count == WriteTransaction.freeKeySize, value.count % 4 == 0 else {
@@ -139,7 +141,9 @@ private struct VerifyWalk {
             leafDepth = depth
             for i in 0..<entries {
                 let key = PageHeader.leafKey(p, i)
-                guard inBounds(key) else { throw .corruptPage(path: snapshot.storage.name, page: number, detail: "holds a key outside the range its parent assigns") }
+                guard inBounds(key) else {
+                    throw .corruptPage(path: snapshot.storage.name, page: number, detail: "holds a key outside the range its parent assigns")
+                }
                 if PageHeader.leafValueField(p, i) == PageLayout.overflowMarker {
                     let first = PageHeader.leafStored(p, i).baseAddress!.u32(0)
                     let run = snapshot.mapping.page(first)

@@ -89,7 +89,6 @@ struct CommitState {
 
     var pendingSlot: Int { 1 - durableSlot }
 
-
     init(opened: Storage.OpenedMeta) {
         // A meta found on open may not be durable (its process may have crashed before the
         // sync); until the first round has synced it, its slot is kept, nothing it freed is
@@ -543,9 +542,10 @@ extension Storage {
             s.normalWriter = nil
             s.normalWriterWoken = writer != nil
             if let failure {
-                let error: StorageError = if case .handleFailed = failure { failure } else {
-                    .handleFailed(path: name, what: "writing a meta page failed", cause: failure)
-                }
+                let error: StorageError =
+                    if case .handleFailed = failure { failure } else {
+                        .handleFailed(path: name, what: "writing a meta page failed", cause: failure)
+                    }
                 if case .handleFailed = failure {} else { fail(error) }
                 s.failure = error
                 s.roundInFlight = false
@@ -588,7 +588,12 @@ extension Storage {
                 // than rounds run for ever.
                 s.backgroundRoundWanted = false
                 for waiter in s.waiters {
-                    resumed.append((waiter, .handleFailed(path: name, what: "version \(waiter.version) was not synced before another process took the writer lock", cause: nil)))
+                    resumed.append(
+                        (
+                            waiter,
+                            .handleFailed(
+                                path: name, what: "version \(waiter.version) was not synced before another process took the writer lock", cause: nil)
+                        ))
                 }
                 s.waiters.removeAll()
             }

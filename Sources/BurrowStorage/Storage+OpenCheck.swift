@@ -24,7 +24,8 @@ extension Storage {
             if other.meta.version == newest.meta.version {
                 return "both meta pages hold version \(newest.meta.version), so there is no older version to fall back to"
             }
-            return "the other meta page holds version \(other.meta.version), not version \(newest.written.base) that this commit builds on, so falling back would lose more than one commit"
+            return
+                "the other meta page holds version \(other.meta.version), not version \(newest.written.base) that this commit builds on, so falling back would lose more than one commit"
         }
 
         /// The error opening throws for `meta`'s version, which cannot be opened (`why` says why
@@ -36,7 +37,8 @@ extension Storage {
             case .listedPage(let page, let detail):
                 return .corruptPage(
                     path: path, page: page,
-                    detail: "(byte offset \(Int(page) * meta.meta.pageSize)), written by the commit of version \(meta.meta.version), \(detail); \(why)")
+                    detail:
+                        "(byte offset \(Int(page) * meta.meta.pageSize)), written by the commit of version \(meta.meta.version), \(detail); \(why)")
             }
         }
     }
@@ -52,7 +54,8 @@ extension Storage {
     /// writes it only while the other slot holds version 0). A file written whole holds one
     /// version in both slots.
     static func unexpectedPartner(of newest: MetaCandidate, other: MetaCandidate) -> String? {
-        let base = newest.written.base, version = newest.meta.version
+        let base = newest.written.base
+        let version = newest.meta.version
         guard base < version, base != 0 || !newest.written.entries.isEmpty else { return nil }
         if other.meta.version == base || other.meta.version == version { return nil }
         return "meta page \(other.slot) holds version \(other.meta.version), but version \(version) builds on version \(base): "
@@ -67,7 +70,8 @@ extension Storage {
     static func unreadablePart(
         of candidate: MetaCandidate, device: any StorageDevice, size: Int
     ) throws(StorageError) -> UnreadablePart? {
-        let meta = candidate.meta, written = candidate.written
+        let meta = candidate.meta
+        let written = candidate.written
         let pageSize = meta.pageSize
         let needed = Int(meta.pageCount) * pageSize
         guard size >= needed else { return .truncated(expectedBytes: needed, actualBytes: size) }

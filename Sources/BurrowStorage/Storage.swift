@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -5,7 +6,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
 
 /// How hard a commit works to survive failures.
 package enum Durability: Sendable, Equatable {
@@ -121,7 +121,7 @@ package final class Storage: Sendable {
         /// Closed or failed, with no snapshot left that could read pages a new handle might
         /// reuse: the moment to release the device and its lock.
         mutating func shouldCloseDevice() -> Bool {
-            guard (isClosed || failure != nil), pins.isEmpty, activeRounds == 0, !isDeviceClosed else { return false }
+            guard isClosed || failure != nil, pins.isEmpty, activeRounds == 0, !isDeviceClosed else { return false }
             isDeviceClosed = true
             return true
         }
@@ -172,7 +172,8 @@ package final class Storage: Sendable {
     }
 
     package static func inMemory(identifier: String, options: StorageOptions = StorageOptions()) throws(StorageError) -> Storage {
-        try Registry.shared.open(key: { .memory(identifier) }, readOnly: options.readOnly, sharing: .exclusive) { () throws(StorageError) -> Storage in
+        try Registry.shared.open(key: { .memory(identifier) }, readOnly: options.readOnly, sharing: .exclusive) {
+            () throws(StorageError) -> Storage in
             try Storage(device: MemoryDevice(name: MemoryDevice.namePrefix + "\"\(identifier)\""), options: options)
         } registerAs: {
             .memory(identifier)
@@ -380,7 +381,10 @@ package final class Storage: Sendable {
             slot1Offsets = [meta.pageSize]
         } else {
             var size = PageLayout.minimumPageSize
-            while size <= PageLayout.maximumPageSize { slot1Offsets.append(size); size *= 2 }
+            while size <= PageLayout.maximumPageSize {
+                slot1Offsets.append(size)
+                size *= 2
+            }
         }
         for offset in slot1Offsets where offset < bytes.count {
             readings.append(Meta.read(UnsafeRawBufferPointer(rebasing: bytes[offset...]), slot: 1))
@@ -451,7 +455,8 @@ package final class Storage: Sendable {
         }
         return OpenedMeta(
             meta: other.meta, slot: other.slot, olderVersion: other.meta.version, isKnownDurable: false,
-            recovery: StorageRecovery(droppedVersion: newest.meta.version, openedVersion: other.meta.version, reason: problem.reason(pageSize: pageSize)),
+            recovery: StorageRecovery(
+                droppedVersion: newest.meta.version, openedVersion: other.meta.version, reason: problem.reason(pageSize: pageSize)),
             fellBack: true)
     }
 
@@ -740,10 +745,11 @@ final class Registry: Sendable {
                             throw .modeConflict(
                                 path: existing.name,
                                 detail: existing.sharing != sharing
-                                    ? (existing.sharing == .shared ? "shared with other processes; close it before opening it for exclusive use" :
-                                        "for exclusive use; close it before opening it shared with other processes")
-                                    : existing.isReadOnly ? "read-only; close it before opening it writable" :
-                                    "writable; use that handle instead of a read-only one")
+                                    ? (existing.sharing == .shared
+                                        ? "shared with other processes; close it before opening it for exclusive use"
+                                        : "for exclusive use; close it before opening it shared with other processes")
+                                    : existing.isReadOnly
+                                        ? "read-only; close it before opening it writable" : "writable; use that handle instead of a read-only one")
                         case .failedButHeld:
                             throw .modeConflict(
                                 path: existing.name,

@@ -61,7 +61,8 @@ package enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
             if version > supported {
                 return "\(path) uses file format \(version), but this Burrow reads format \(supported); open it with a newer Burrow."
             }
-            return "\(path) uses file format \(version), written before this Burrow's format \(supported); formats before 1.0 are not converted. Recreate the file, or open it with the Burrow that wrote it and copy the data out."
+            return
+                "\(path) uses file format \(version), written before this Burrow's format \(supported); formats before 1.0 are not converted. Recreate the file, or open it with the Burrow that wrote it and copy the data out."
         case .damagedMeta(let path, let detail):
             return "\(path) is damaged: neither meta page is valid (\(detail)). Restore it from a backup."
         case .truncated(let path, let expected, let actual):
@@ -69,9 +70,11 @@ package enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .corruptPage(let path, let page, let detail):
             return "\(path) is damaged: page \(page) \(detail). Run `burrow verify` and restore from a backup."
         case .corruptEntry(let path, let tree, let entry):
-            return "\(path) is damaged: in tree \"\(tree)\" (named with the entry, as the page is not known here), \(entry). Run `burrow verify` and restore from a backup."
+            return
+                "\(path) is damaged: in tree \"\(tree)\" (named with the entry, as the page is not known here), \(entry). Run `burrow verify` and restore from a backup."
         case .fileLocked(let path):
-            return "\(path) is open in another process, and one of the two needs it for itself alone (Realm.Configuration.exclusiveAccess, or `burrow compact`). Close it there first."
+            return
+                "\(path) is open in another process, and one of the two needs it for itself alone (Realm.Configuration.exclusiveAccess, or `burrow compact`). Close it there first."
         case .openInThisProcess(let path):
             return "\(path) is open in this process; release every handle of it, and every snapshot read from it, first."
         case .modeConflict(let path, let detail):

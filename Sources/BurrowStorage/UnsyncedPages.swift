@@ -59,7 +59,8 @@ struct UnsyncedPages {
 /// search. The commit state's short page lists (`UnsyncedPages`, `RoundFreedPages`) use it.
 @inline(__always)
 func sortedPageIndex<Item>(of page: PageNumber, in items: [Item], _ pageOf: (Item) -> PageNumber) -> (index: Int, found: Bool) {
-    var low = 0, high = items.count
+    var low = 0
+    var high = items.count
     while low < high {
         let mid = (low &+ high) >> 1
         if pageOf(items[mid]) < page { low = mid &+ 1 } else { high = mid }

@@ -49,7 +49,8 @@ extension WriteTransaction {
         if roundReusable != nil { takeRoundFreedPages() }
         while true {
             while pool.count < Self.poolTarget, !freeTreeExhausted, !isCommitting,
-                  try takeReusableRecord(untilPoolHolds: Self.poolTarget) {}
+                try takeReusableRecord(untilPoolHolds: Self.poolTarget)
+            {}
             guard !borrowedFreeKeys.isEmpty else { return }
             try removeBorrowedRecords()
         }

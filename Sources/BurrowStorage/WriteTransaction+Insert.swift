@@ -163,7 +163,8 @@ extension WriteTransaction {
         let (rightNumber, right) = try allocate()
         PageWriter.initialize(branch, kind: .branch, version: meta.version, pageSize: layout.pageSize)
         PageWriter.initialize(right, kind: .branch, version: meta.version, pageSize: layout.pageSize)
-        var leftEntries: UInt64 = 0, rightEntries: UInt64 = 0
+        var leftEntries: UInt64 = 0
+        var rightEntries: UInt64 = 0
         for i in 0..<total {
             let target = i < split ? branch : right
             let (childNumber, entries, entryKey) = entry(i)

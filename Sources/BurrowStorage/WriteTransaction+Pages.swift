@@ -25,7 +25,8 @@ extension WriteTransaction {
             runPagesTaken += 1
         }
         let byteCount = pages * layout.pageSize
-        let pointer = pages == 1
+        let pointer =
+            pages == 1
             ? spareBuffers.popLast() ?? .allocate(byteCount: byteCount, alignment: 4096)
             : .allocate(byteCount: byteCount, alignment: 4096)
         if zeroed { pointer.initializeMemory(as: UInt8.self, repeating: 0, count: byteCount) }
@@ -121,7 +122,9 @@ extension WriteTransaction {
     /// into their parents (or the root), and adds `entries` (the change the caller is about to
     /// make to the leaf: +1, -1 or 0) to the entry count of every branch entry on the path.
     /// Returns the leaf.
-    func touchPath(leaf: PageNumber, entries delta: Int, tree: inout TreeState) throws(StorageError) -> (number: PageNumber, pointer: UnsafeMutableRawPointer) {
+    func touchPath(leaf: PageNumber, entries delta: Int, tree: inout TreeState) throws(StorageError) -> (
+        number: PageNumber, pointer: UnsafeMutableRawPointer
+    ) {
         var parent: UnsafeMutableRawPointer?
         for level in 0...path.count {
             let number = level < path.count ? path[level].number : leaf

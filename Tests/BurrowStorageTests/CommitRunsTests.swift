@@ -4,6 +4,7 @@
 
 import Foundation
 import Testing
+
 @testable import BurrowStorage
 @testable import StorageCrashWorker
 
@@ -95,9 +96,10 @@ struct CommitRunsTests {
         let runs = steady.map { runCount($0) }.reduce(0, +)
         let oneRun = steady.filter { runCount($0) == 1 }.count
         let pageCount = try storage.statistics().pageCount
-        print("commit runs (pinning: \(pinning)): \(steady.map(\.count).reduce(0, +)) pages in \(runs) runs,",
-              "\(storage.commitState.withLock { $0.pageRuns.growths }) runs started at the end,",
-              "\(oneRun) of \(steady.count) commits in one run; \(pageCount) pages in the file")
+        print(
+            "commit runs (pinning: \(pinning)): \(steady.map(\.count).reduce(0, +)) pages in \(runs) runs,",
+            "\(storage.commitState.withLock { $0.pageRuns.growths }) runs started at the end,",
+            "\(oneRun) of \(steady.count) commits in one run; \(pageCount) pages in the file")
         // Measured: 1.8 to 2.0 runs a commit, a quarter of the commits in one run, against 3.7
         // and none without runs.
         #expect(Double(runs) < 2.5 * Double(steady.count), "seed \(seed): \(runs) runs in \(steady.count) commits")
@@ -164,9 +166,10 @@ struct CommitRunsTests {
         let after = try storage.statistics()
         let runs = dataWrites[1000...].map { runCount($0) }.reduce(0, +)
         let pages = dataWrites[1000...].map(\.count).reduce(0, +)
-        print("scattered updates (\(durability)): \(before.pageCount) -> \(after.pageCount) pages, \(after.freePages) free,",
-              "\(storage.commitState.withLock { $0.pageRuns.growths }) runs started at the end;",
-              "last 2,000 commits: \(pages) pages in \(runs) runs")
+        print(
+            "scattered updates (\(durability)): \(before.pageCount) -> \(after.pageCount) pages, \(after.freePages) free,",
+            "\(storage.commitState.withLock { $0.pageRuns.growths }) runs started at the end;",
+            "last 2,000 commits: \(pages) pages in \(runs) runs")
         // The file carries no more free pages than runs may make it grow by, and the few a
         // commit has in flight (measured: 33 to 38 at a limit of 32; 7 under `.full` and 38 under
         // `.normal`, whose freed pages wait for a round, without runs; about 15,000 without

@@ -8,6 +8,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import BurrowStorage
 @testable import StorageCrashWorker
 
@@ -200,21 +201,23 @@ struct ConcurrentReadTests {
         let iterations = ModelTestEnvironment.int("BURROW_STRESS_ITERATIONS", default: 400)
         print("seed", seed, "(reader threads, \(backing)), iterations", iterations)
         let directory = ModelTestTemporaryDirectory("burrow-concurrent")
-        let storage: Storage = switch backing {
-        case .memory: try Storage(device: MemoryDevice(name: "concurrent"))
-        case .file: try Storage.open(path: directory.file("concurrent.burrow"))
-        }
+        let storage: Storage =
+            switch backing {
+            case .memory: try Storage(device: MemoryDevice(name: "concurrent"))
+            case .file: try Storage.open(path: directory.file("concurrent.burrow"))
+            }
         let baseVersion = try setUp(storage)
         let findings = Findings()
         let finished = DispatchSemaphore(value: 0)
         var threads: [Thread] = []
         for id in 0..<Self.readers {
-            threads.append(Thread {
-                readerLoop(storage, id: id, seed: seed, baseVersion: baseVersion, findings: findings) {
-                    findings.writerIsDone
-                }
-                finished.signal()
-            })
+            threads.append(
+                Thread {
+                    readerLoop(storage, id: id, seed: seed, baseVersion: baseVersion, findings: findings) {
+                        findings.writerIsDone
+                    }
+                    finished.signal()
+                })
         }
         for thread in threads { thread.start() }
 

@@ -1,12 +1,14 @@
+import Foundation
+import Testing
+
+@testable import BurrowStorage
+@testable import StorageCrashWorker
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import Testing
-@testable import BurrowStorage
-@testable import StorageCrashWorker
 
 /// The `StorageCrashWorker` child process: started with arguments, its standard output going to
 /// a file (so it never blocks on a full pipe), and its standard input a pipe held open until the
@@ -168,7 +170,8 @@ struct CrashTests {
             file!.roundsLeft -= 1
             let mode = ["full", "normal", "mixed", "group"][rng.int(0..<4)]
             let strategy = rng.int(0..<100)
-            let context = "iteration \(iteration) (seed \(seed), file seed \(file!.seed), page size \(file!.pageSize), mode \(mode), strategy \(strategy))"
+            let context =
+                "iteration \(iteration) (seed \(seed), file seed \(file!.seed), page size \(file!.pageSize), mode \(mode), strategy \(strategy))"
             do {
                 try Self.killOnce(
                     &file!, mode: mode, strategy: strategy, rng: &rng, directory: directory, label: "worker\(iteration)",
@@ -185,7 +188,8 @@ struct CrashTests {
             "Crash: \(tally.kills) kills checked in \(String(format: "%.1f", Date().timeIntervalSince(started))) s: "
                 + "\(tally.inFlightLanded) with the commit in flight landed, \(tally.killedMidCommitRolledBack) killed mid-commit and rolled back, "
                 + "\(tally.killedBetweenCommits) between commits, \(tally.killedBeforeReady) during startup; modes \(tally.byMode); "
-                + "highest version \(tally.maxVersion); \(tally.reported) reported what they dropped; \(tally.shortFiles) reopenings hit the short-file bug; \(failures.count) failed")
+                + "highest version \(tally.maxVersion); \(tally.reported) reported what they dropped; \(tally.shortFiles) reopenings hit the short-file bug; \(failures.count) failed"
+        )
         if !failures.isEmpty {
             Issue.record("\(failures.count) of \(iterations) kills failed; examples:\n\(failures.prefix(3).joined(separator: "\n"))")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BurrowStorage
 @testable import StorageCrashWorker
 
@@ -97,11 +98,16 @@ struct DamageRuleFile: Sendable {
 
     static let oneCommitAndStorage: (DamageRuleFile, Storage) = {
         do {
-            return try make(label: "one commit", commits: [{ txn in
-                let alpha = try txn.createTree(named: "alpha"), beta = try txn.createTree(named: "beta")
-                for i in 0..<300 { try txn.put(DamagedFileFixture.key("object", i), Array(repeating: UInt8(i % 251), count: 40), in: alpha) }
-                for i in 0..<3 { try txn.put(DamagedFileFixture.key("blob", i), Array(repeating: UInt8(i), count: 6000), in: beta) }
-            }])
+            return try make(
+                label: "one commit",
+                commits: [
+                    { txn in
+                        let alpha = try txn.createTree(named: "alpha")
+                        let beta = try txn.createTree(named: "beta")
+                        for i in 0..<300 { try txn.put(DamagedFileFixture.key("object", i), Array(repeating: UInt8(i % 251), count: 40), in: alpha) }
+                        for i in 0..<3 { try txn.put(DamagedFileFixture.key("blob", i), Array(repeating: UInt8(i), count: 6000), in: beta) }
+                    }
+                ])
         } catch { fatalError("cannot build the one-commit file: \(error)") }
     }()
 
@@ -154,17 +160,22 @@ struct DamageRuleFile: Sendable {
         let version = snapshot.version
         var label: String
         if let recovery = storage.recovery {
-            guard recovery.openedVersion == version else { throw FailureTestError("the report names version \(recovery.openedVersion), opened \(version)") }
+            guard recovery.openedVersion == version else {
+                throw FailureTestError("the report names version \(recovery.openedVersion), opened \(version)")
+            }
             if let dropped = recovery.droppedVersion {
                 guard dropped == latest, version == fallback else {
-                    throw FailureTestError("fell back from version \(dropped) to \(version); the file's newest is \(latest), its fallback \(fallback.map(String.init) ?? "none")")
+                    throw FailureTestError(
+                        "fell back from version \(dropped) to \(version); the file's newest is \(latest), its fallback \(fallback.map(String.init) ?? "none")"
+                    )
                 }
             } else {
                 guard case .damagedMeta = recovery.reason, version == latest || version == fallback else {
                     throw FailureTestError("a report without a dropped version opened \(version): \(recovery)")
                 }
             }
-            label = "reported \(Mirror(reflecting: recovery.reason).children.first?.label ?? "?"), opened \(version == latest ? "latest" : "previous")"
+            label =
+                "reported \(Mirror(reflecting: recovery.reason).children.first?.label ?? "?"), opened \(version == latest ? "latest" : "previous")"
         } else {
             guard version == latest else { throw FailureTestError("opened version \(version) of \(latest) without a report") }
             label = "opened latest"
@@ -199,7 +210,9 @@ struct DamageRuleTests {
         print("DamageRule (\(file.label)): \(cases.count) cases")
         for (label, count) in outcomes.sorted(by: { $0.key < $1.key }) { print("  \(count)\t\(label)") }
         if !failures.isEmpty {
-            Issue.record("\(file.label): \(failures.count) of \(cases.count) damaged images broke the rule; examples:\n\(failures.prefix(5).joined(separator: "\n"))")
+            Issue.record(
+                "\(file.label): \(failures.count) of \(cases.count) damaged images broke the rule; examples:\n\(failures.prefix(5).joined(separator: "\n"))"
+            )
         }
     }
 
@@ -248,8 +261,10 @@ struct DamageRuleTests {
         let image = Array(file.image.dropLast())
         let storage = try Storage(device: DamagedFileFixture.device(image), options: StorageOptions(readOnly: true))
         defer { storage.close() }
-        #expect(storage.recovery == StorageRecovery(
-            droppedVersion: 1, openedVersion: 0, reason: .truncated(expectedBytes: file.image.count, actualBytes: file.image.count - 1)))
+        #expect(
+            storage.recovery
+                == StorageRecovery(
+                    droppedVersion: 1, openedVersion: 0, reason: .truncated(expectedBytes: file.image.count, actualBytes: file.image.count - 1)))
         #expect(storage.recovery?.description.contains("truncated to \(file.image.count - 1) bytes") == true)
     }
 
@@ -313,7 +328,9 @@ struct DamageRuleTests {
         let bytes = file.image
         let metas = bytes.withUnsafeBytes { raw in
             (0..<2).map { slot -> UInt64? in
-                guard case .valid(let meta, _) = Meta.read(UnsafeRawBufferPointer(rebasing: raw[(slot * file.pageSize)...]), slot: slot) else { return nil }
+                guard case .valid(let meta, _) = Meta.read(UnsafeRawBufferPointer(rebasing: raw[(slot * file.pageSize)...]), slot: slot) else {
+                    return nil
+                }
                 return meta.version
             }
         }
@@ -328,7 +345,8 @@ struct DamageRuleTests {
         let slot = Int((file.latest - 1) % 2)
         let earlier = try #require(file.earlierImages[file.latest - 3])
         var image = file.image
-        image.replaceSubrange((slot * file.pageSize)..<((slot + 1) * file.pageSize), with: earlier[(slot * file.pageSize)..<((slot + 1) * file.pageSize)])
+        image.replaceSubrange(
+            (slot * file.pageSize)..<((slot + 1) * file.pageSize), with: earlier[(slot * file.pageSize)..<((slot + 1) * file.pageSize)])
         // Undamaged, it opens its newest version, reporting the older meta page as changed after
         // it was written (a crash never leaves that pair).
         #expect(try file.evaluate(image) == "reported damagedMeta, opened latest, verified")

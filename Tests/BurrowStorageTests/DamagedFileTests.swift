@@ -1,12 +1,14 @@
+import Foundation
+import Testing
+
+@testable import BurrowStorage
+@testable import StorageCrashWorker
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import Testing
-@testable import BurrowStorage
-@testable import StorageCrashWorker
 
 /// A valid database image with a few trees, overflow values and a non-empty free tree, plus the
 /// exact contents of its last two versions (the only ones its two meta pages can describe).
@@ -84,7 +86,9 @@ struct DamagedFileFixture: Sendable {
             try record()
         }
         try write { txn in
-            let alpha = try txn.openTree(named: "alpha"), gamma = try txn.openTree(named: "gamma"), delta = try txn.openTree(named: "delta")
+            let alpha = try txn.openTree(named: "alpha")
+            let gamma = try txn.openTree(named: "gamma")
+            let delta = try txn.openTree(named: "delta")
             for i in 0..<400 { try txn.put(key("a", i), bytes(rng.int(0...100)), in: alpha) }
             for i in 0..<1500 { try txn.put(key("g", i), bytes(rng.int(10...40)), in: gamma) }
             for i in 0..<100 { try txn.put(key("d", i), bytes(200), in: delta) }
@@ -96,7 +100,9 @@ struct DamagedFileFixture: Sendable {
             // At 4 KiB pages, a long value whose tree is dropped below leaves more free pages than
             // the meta page lists, so that the free list is a tree too.
             if pageSize == 4096 {
-                try txn.put([1], [UInt8](repeating: 9, count: (Meta.inlineRoom(pageSize: pageSize) / 4 + 300) * pageSize), in: try txn.openTree(named: "epsilon"))
+                try txn.put(
+                    [1], [UInt8](repeating: 9, count: (Meta.inlineRoom(pageSize: pageSize) / 4 + 300) * pageSize),
+                    in: try txn.openTree(named: "epsilon"))
             }
         }
         if pageSize == 4096 { try write { txn in try txn.dropTree(named: "epsilon") } }
@@ -105,7 +111,8 @@ struct DamagedFileFixture: Sendable {
             for i in 0..<12 { try txn.put(key("b", i), bytes(rng.int(5000...20000)), in: beta) }
         }
         try write { txn in
-            let alpha = try txn.tree(named: "alpha")!, beta = try txn.tree(named: "beta")!
+            let alpha = try txn.tree(named: "alpha")!
+            let beta = try txn.tree(named: "beta")!
             for i in stride(from: 0, to: 400, by: 2) { try txn.delete(key("a", i), from: alpha) }
             for i in 0..<4 { try txn.put(key("b", i), bytes(rng.int(5000...9000)), in: beta) }
         }
@@ -115,7 +122,8 @@ struct DamagedFileFixture: Sendable {
             for i in 0..<20 { try txn.put(key("g", i * 70), bytes(30), in: gamma) }
         }
         try write { txn in
-            let gamma = try txn.tree(named: "gamma")!, alpha = try txn.tree(named: "alpha")!
+            let gamma = try txn.tree(named: "gamma")!
+            let alpha = try txn.tree(named: "alpha")!
             for i in 0..<10 { try txn.delete(key("g", 1000 + i), from: gamma) }
             try txn.put(key("a", 1), bytes(50), in: alpha)
         }
@@ -324,7 +332,8 @@ struct DamagedFileTests {
                 for _ in 0..<flips { image[position()] ^= UInt8(r.int(1...255)) }
                 damage = "flip \(flips)"
             } else if roll < 50 {
-                let start = position(), length = r.int(1...(3 * pageSize))
+                let start = position()
+                let length = r.int(1...(3 * pageSize))
                 for i in start..<min(size, start + length) { image[i] = 0 }
                 damage = "zero range"
             } else if roll < 60 {
@@ -332,7 +341,8 @@ struct DamagedFileTests {
                 for i in (page * pageSize)..<((page + 1) * pageSize) { image[i] = 0 }
                 damage = "zero page"
             } else if roll < 70 {
-                let start = position(), length = r.int(1...pageSize)
+                let start = position()
+                let length = r.int(1...pageSize)
                 for i in start..<min(size, start + length) { image[i] = UInt8(truncatingIfNeeded: r.next()) }
                 damage = "garbage range"
             } else if roll < 85 {
@@ -340,7 +350,8 @@ struct DamagedFileTests {
                 image.removeSubrange(length...)
                 damage = "truncate"
             } else if roll < 95 {
-                let from = r.int(0..<(size / pageSize)), to = r.int(0..<(size / pageSize))
+                let from = r.int(0..<(size / pageSize))
+                let to = r.int(0..<(size / pageSize))
                 let source = Array(image[(from * pageSize)..<((from + 1) * pageSize)])
                 image.replaceSubrange((to * pageSize)..<((to + 1) * pageSize), with: source)
                 damage = "misplaced page"
@@ -364,10 +375,14 @@ struct DamagedFileTests {
                 failures.append("iteration \(iteration) (case seed \(caseSeed), \(damage)): \(error)")
             }
         }
-        print("DamagedFile (\(pageSize)-byte pages): \(iterations) cases in \(String(format: "%.1f", Date().timeIntervalSince(started))) s (seed \(seed)):")
+        print(
+            "DamagedFile (\(pageSize)-byte pages): \(iterations) cases in \(String(format: "%.1f", Date().timeIntervalSince(started))) s (seed \(seed)):"
+        )
         for (label, count) in outcomes.sorted(by: { $0.key < $1.key }) { print("  \(count)\t\(label)") }
         if !failures.isEmpty {
-            Issue.record("\(failures.count) of \(iterations) damaged images gave a wrong answer (seed \(seed)); examples:\n\(failures.prefix(5).joined(separator: "\n"))")
+            Issue.record(
+                "\(failures.count) of \(iterations) damaged images gave a wrong answer (seed \(seed)); examples:\n\(failures.prefix(5).joined(separator: "\n"))"
+            )
         }
     }
 
@@ -402,7 +417,8 @@ struct DamagedFileTests {
                     let run = PageHeader.overflowPages(UnsafeRawPointer(p))
                     if run >= 1 && page + run <= fixture.pageCount { length = run * pageSize }
                 }
-                p.storeBytes(of: Checksum.page(UnsafeRawPointer(p), length: length, pageNumber: UInt32(page)).littleEndian, toByteOffset: 0, as: UInt64.self)
+                p.storeBytes(
+                    of: Checksum.page(UnsafeRawPointer(p), length: length, pageNumber: UInt32(page)).littleEndian, toByteOffset: 0, as: UInt64.self)
             }
             do {
                 outcomes[try Self.exercise(image), default: 0] += 1
@@ -480,13 +496,19 @@ struct DamagedFileTests {
                 try read(snapshot)
                 Issue.record("\(what): reading succeeded")
             } catch let error as StorageError {
-                guard case .corruptPage = error else { Issue.record("\(what): reading threw \(error)"); return }
+                guard case .corruptPage = error else {
+                    Issue.record("\(what): reading threw \(error)")
+                    return
+                }
             }
             do {
                 _ = try snapshot.verify()
                 Issue.record("\(what): verify() passed")
             } catch {
-                guard case .corruptPage = error else { Issue.record("\(what): verify threw \(error)"); return }
+                guard case .corruptPage = error else {
+                    Issue.record("\(what): verify threw \(error)")
+                    return
+                }
             }
         }
         let source = try Storage(device: DamagedFileFixture.device(fixture.image))
@@ -518,7 +540,8 @@ struct DamagedFileTests {
         }
         // Two keys of a leaf out of order.
         let unordered = patched(fixture.gammaLeaf) { p in
-            let first = PageHeader.slot(UnsafeRawPointer(p), 0), second = PageHeader.slot(UnsafeRawPointer(p), 1)
+            let first = PageHeader.slot(UnsafeRawPointer(p), 0)
+            let second = PageHeader.slot(UnsafeRawPointer(p), 1)
             p.setU16(PageLayout.headerSize, UInt16(second))
             p.setU16(PageLayout.headerSize + 2, UInt16(first))
         }
@@ -633,7 +656,8 @@ struct DamagedFileTests {
                     image.withUnsafeMutableBytes { bytes in
                         let p = bytes.baseAddress! + start
                         p.setU64(8, fixture.latest - 1)
-                        let length = PageHeader.kind(UnsafeRawPointer(p)) == PageKind.overflow.rawValue
+                        let length =
+                            PageHeader.kind(UnsafeRawPointer(p)) == PageKind.overflow.rawValue
                             ? PageHeader.overflowPages(UnsafeRawPointer(p)) * fixture.pageSize : fixture.pageSize
                         p.setU64(0, Checksum.page(UnsafeRawPointer(p), length: length, pageNumber: page))
                     }
@@ -692,7 +716,10 @@ struct DamagedFileTests {
             _ = try gamma.value(forKey: fixture.gammaLeafKey)
             Issue.record("reading a key on a damaged page succeeded")
         } catch {
-            guard case .corruptPage(_, let page, _) = error else { Issue.record("expected .corruptPage, got \(error)"); return }
+            guard case .corruptPage(_, let page, _) = error else {
+                Issue.record("expected .corruptPage, got \(error)")
+                return
+            }
             #expect(page == fixture.gammaLeaf)
         }
         do {
@@ -701,14 +728,20 @@ struct DamagedFileTests {
             while more { more = try cursor.next() }
             Issue.record("a full scan over a damaged page succeeded")
         } catch {
-            guard case .corruptPage(_, let page, _) = error else { Issue.record("expected .corruptPage, got \(error)"); return }
+            guard case .corruptPage(_, let page, _) = error else {
+                Issue.record("expected .corruptPage, got \(error)")
+                return
+            }
             #expect(page == fixture.gammaLeaf)
         }
         do {
             _ = try snapshot.verify()
             Issue.record("verify() passed a damaged page")
         } catch {
-            guard case .corruptPage(_, let page, _) = error else { Issue.record("expected .corruptPage, got \(error)"); return }
+            guard case .corruptPage(_, let page, _) = error else {
+                Issue.record("expected .corruptPage, got \(error)")
+                return
+            }
             #expect(page == fixture.gammaLeaf)
         }
     }
@@ -726,7 +759,10 @@ struct DamagedFileTests {
             _ = try beta.value(forKey: fixture.betaOverflowKey)
             Issue.record("reading a damaged overflow value succeeded")
         } catch {
-            guard case .corruptPage(_, let page, _) = error else { Issue.record("expected .corruptPage, got \(error)"); return }
+            guard case .corruptPage(_, let page, _) = error else {
+                Issue.record("expected .corruptPage, got \(error)")
+                return
+            }
             #expect(page == fixture.betaOverflow)
         }
         #expect(throws: StorageError.self) { _ = try snapshot.verify() }
@@ -742,7 +778,10 @@ struct DamagedFileTests {
             _ = try storage.snapshot().tree(named: "alpha")
             Issue.record("a lookup through a damaged catalog succeeded")
         } catch {
-            guard case .corruptPage(_, let page, _) = error else { Issue.record("expected .corruptPage, got \(error)"); return }
+            guard case .corruptPage(_, let page, _) = error else {
+                Issue.record("expected .corruptPage, got \(error)")
+                return
+            }
             #expect(page == fixture.catalogRoot)
         }
         #expect(throws: StorageError.self) { _ = try storage.snapshot().verify() }
@@ -758,7 +797,10 @@ struct DamagedFileTests {
             _ = try storage.snapshot().verify()
             Issue.record("verify() passed a damaged free tree")
         } catch {
-            guard case .corruptPage(_, let page, _) = error else { Issue.record("expected .corruptPage, got \(error)"); return }
+            guard case .corruptPage(_, let page, _) = error else {
+                Issue.record("expected .corruptPage, got \(error)")
+                return
+            }
             #expect(page == fixture.freeRoot)
         }
         do {
@@ -767,7 +809,10 @@ struct DamagedFileTests {
             try txn.commit()
             Issue.record("a commit over a damaged free tree succeeded")
         } catch {
-            guard case .corruptPage = error else { Issue.record("expected .corruptPage, got \(error)"); return }
+            guard case .corruptPage = error else {
+                Issue.record("expected .corruptPage, got \(error)")
+                return
+            }
         }
         storage.close()
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import BurrowStorage
 @testable import StorageCrashWorker
 

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
+
 @testable import BurrowStorage
 @testable import StorageCrashWorker
 
@@ -33,7 +34,8 @@ struct GroupCommitTests {
         var checks = 0
         while finished.withLock({ $0 }) < writers {
             let snapshot = try storage.snapshot()
-            let a = try snapshot.tree(named: "a"), b = try snapshot.tree(named: "b")
+            let a = try snapshot.tree(named: "a")
+            let b = try snapshot.tree(named: "b")
             #expect(a?.count == b?.count, "version \(snapshot.version): the trees disagree")
             checks += 1
             usleep(200)
@@ -48,7 +50,8 @@ struct GroupCommitTests {
         // queue behind it, even on a loaded 2-core machine running other suites.
         disk.setSyncDelay(microseconds: 4000)
         let storage = try Storage(device: disk)
-        let writers = 8, commitsEach = 25
+        let writers = 8
+        let commitsEach = 25
         let syncsBefore = disk.counts.syncs
         let finished = Locked(0)
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -83,7 +86,8 @@ struct GroupCommitTests {
         let disk = SimulatedDisk(name: "group commit (blocking)", capacity: 1 << 26)
         disk.setSyncDelay(microseconds: 1500)
         let storage = try Storage(device: disk)
-        let writers = 6, commitsEach = 20
+        let writers = 6
+        let commitsEach = 20
         let syncsBefore = disk.counts.syncs
         let errors = Locked<[String]>([])
         // Threads of their own (concurrentPerform would run only as many as there are cores).

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import BurrowStorage
 
 /// Opening checks the pair of metas on every open, not only when it falls back: the newest meta
@@ -71,8 +72,9 @@ struct MetaPairTests {
         #expect(
             detail == "meta page \(slot) holds version \(copied), but version \(opened) builds on version \(opened - 1): "
                 + "the page was changed after it was written")
-        #expect(recovery.description.hasSuffix(
-            "Opened version \(opened) from meta page \(1 - slot); if meta page \(slot) held a newer commit, that commit is lost."))
+        #expect(
+            recovery.description.hasSuffix(
+                "Opened version \(opened) from meta page \(1 - slot); if meta page \(slot) held a newer commit, that commit is lost."))
         _ = try storage.snapshot().verify()
     }
 

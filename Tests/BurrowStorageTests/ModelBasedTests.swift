@@ -7,6 +7,7 @@
 
 import Foundation
 import Testing
+
 @testable import BurrowStorage
 @testable import StorageCrashWorker
 
@@ -500,10 +501,11 @@ struct ModelBasedTests {
         print("seed", base, "(deep trees, \(backing))")
         var rng = ModelTestRandom(seed: seed)
         let directory = ModelTestTemporaryDirectory("burrow-deep")
-        let storage = switch backing {
-        case .memory: try Storage(device: MemoryDevice(name: "deep"))
-        case .file: try Storage.open(path: directory.file("deep.burrow"))
-        }
+        let storage =
+            switch backing {
+            case .memory: try Storage(device: MemoryDevice(name: "deep"))
+            case .file: try Storage.open(path: directory.file("deep.burrow"))
+            }
         let count = ModelTestEnvironment.int("BURROW_MODEL_OPS", default: 5000) / 2
         // 300-byte keys with shared prefixes; the distinguishing bytes sit at the end.
         func key(_ i: Int) -> Bytes {

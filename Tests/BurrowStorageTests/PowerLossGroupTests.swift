@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BurrowStorage
 @testable import StorageCrashWorker
 
@@ -54,7 +55,9 @@ extension PowerLossTests {
         let failures = Self.runCases(iterations: iterations, rng: &rng) { caseSeed in
             for outcome in try Self.runGroupCase(seed: caseSeed) { outcomes[outcome, default: 0] += 1 }
         }
-        print("PowerLoss group: \(iterations) cases, \(outcomes.values.reduce(0, +)) power losses: \(outcomes.sorted { $0.key < $1.key }), \(failures.count) failed")
+        print(
+            "PowerLoss group: \(iterations) cases, \(outcomes.values.reduce(0, +)) power losses: \(outcomes.sorted { $0.key < $1.key }), \(failures.count) failed"
+        )
         Self.recordFailures(failures, of: iterations, seed: seed)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BurrowStorage
 @testable import StorageCrashWorker
 
@@ -23,7 +24,10 @@ struct PowerLossTests {
 
     enum Failure: Error, CustomStringConvertible {
         case engine(String)
-        var description: String { if case .engine(let text) = self { return text }; return "" }
+        var description: String {
+            if case .engine(let text) = self { return text }
+            return ""
+        }
     }
 
     @Test("A power loss leaves the last .full commit or the one in flight")
@@ -39,9 +43,11 @@ struct PowerLossTests {
         failures = Self.runCases(iterations: iterations, rng: &rng) { caseSeed in
             try Self.runCase(seed: caseSeed, fromCreation: false, outcome: &outcome, firstShortFile: &firstShortFile)
         }
-        print("PowerLoss: \(outcome.losses) power losses in \(iterations) cases, \(String(format: "%.1f", Date().timeIntervalSince(started))) s: "
-            + "\(outcome.inFlightLanded) kept the commit in flight, \(outcome.rolledBack) fell back to the last one returned, "
-            + "\(outcome.reported) reported what they dropped, \(outcome.shortFiles) reopenings hit the short-file bug, \(failures.count) cases failed")
+        print(
+            "PowerLoss: \(outcome.losses) power losses in \(iterations) cases, \(String(format: "%.1f", Date().timeIntervalSince(started))) s: "
+                + "\(outcome.inFlightLanded) kept the commit in flight, \(outcome.rolledBack) fell back to the last one returned, "
+                + "\(outcome.reported) reported what they dropped, \(outcome.shortFiles) reopenings hit the short-file bug, \(failures.count) cases failed"
+        )
         Self.recordFailures(failures, of: iterations, seed: seed)
         Self.recordShortFiles(outcome, firstShortFile)
     }
@@ -57,12 +63,14 @@ struct PowerLossTests {
         failures = Self.runCases(iterations: iterations, rng: &rng) { caseSeed in
             try Self.runCase(seed: caseSeed, fromCreation: true, outcome: &outcome, firstShortFile: &firstShortFile)
         }
-        print("PowerLoss first commits: \(outcome.losses) losses, \(outcome.duringCreation) during creation, "
-            + "\(outcome.inFlightLanded) kept the commit in flight, \(failures.count) failed")
+        print(
+            "PowerLoss first commits: \(outcome.losses) losses, \(outcome.duringCreation) during creation, "
+                + "\(outcome.inFlightLanded) kept the commit in flight, \(failures.count) failed")
         let creation = failures.filter { $0.contains("last commit returned none") }
         let others = failures.filter { !$0.contains("last commit returned none") }
         if !creation.isEmpty {
-            Issue.record("""
+            Issue.record(
+                """
                 ENGINE BUG (a power loss while a new file is created leaves a file that does not open): \
                 \(creation.count) of \(outcome.duringCreation) losses during creation (seed \(seed)); examples:
                 \(creation.prefix(3).joined(separator: "\n"))
@@ -95,7 +103,9 @@ struct PowerLossTests {
         // Versions whose ordinary reads return stale pages without an error, but which verify()
         // rejects: the documented cost of .normal under power loss.
         let stale = outcomes.filter { $0.key.contains("SILENTLY WRONG") }.values.reduce(0, +)
-        print("PowerLoss .normal: \(stale) of \(cases) losses left stale pages that only verify() reported\(silentExample.map { "; first: " + $0 } ?? "")")
+        print(
+            "PowerLoss .normal: \(stale) of \(cases) losses left stale pages that only verify() reported\(silentExample.map { "; first: " + $0 } ?? "")"
+        )
     }
 
     /// Fails the test with the first few failed cases, if there are any.
@@ -112,7 +122,8 @@ struct PowerLossTests {
     /// kept as a regression check).
     static func recordShortFiles(_ outcome: Outcome, _ firstShortFile: String?) {
         if let firstShortFile {
-            Issue.record("ENGINE BUG (file shorter than its page count): \(outcome.shortFiles) reopenings failed with .truncated; first: \(firstShortFile)")
+            Issue.record(
+                "ENGINE BUG (file shorter than its page count): \(outcome.shortFiles) reopenings failed with .truncated; first: \(firstShortFile)")
         }
     }
 
@@ -139,7 +150,8 @@ struct PowerLossTests {
         var workload = CrashWorkload(seed: workloadSeed, profile: .light)
         let disk = SimulatedDisk(name: "power-loss .normal case \(caseSeed)", capacity: 1 << 27)
         var storage: Storage? = try Storage(device: disk)
-        let fullCommits = rng.int(1...4), normalCommits = rng.int(1...6)
+        let fullCommits = rng.int(1...4)
+        let normalCommits = rng.int(1...6)
         var committed = 0
         while committed < fullCommits {
             let transaction = workload.nextTransaction()
@@ -203,11 +215,15 @@ struct PowerLossTests {
             // Ordinary reads do not run verify(): note whether they would have returned wrong
             // contents without any error (stale pages carry valid checksums).
             guard let difference else { return "opened, verify threw, reading right" }
-            if silentExample == nil { silentExample = "case seed \(caseSeed) (replay alone with BURROW_POWERLOSS_CASE=\(caseSeed)), version \(version) (durable \(durable)): \(difference)" }
+            if silentExample == nil {
+                silentExample =
+                    "case seed \(caseSeed) (replay alone with BURROW_POWERLOSS_CASE=\(caseSeed)), version \(version) (durable \(durable)): \(difference)"
+            }
             return "opened, verify threw, READING SILENTLY WRONG"
         }
         if let difference {
-            throw Failure.engine("""
+            throw Failure.engine(
+                """
                 SILENT MISREAD: version \(version) (durable \(durable), in flight \(inFlight)) passes verify() but holds \
                 the wrong contents: \(difference)
                 """)
@@ -270,7 +286,8 @@ struct PowerLossTests {
 
             // Power back on: a new engine on what the disk kept.
             var reopenedImage = image
-            let context = "page size \(options.pageSize), life \(life), last commit returned \(lastReturned.map(String.init) ?? "none"), in flight \(inFlight.map(String.init) ?? "none")"
+            let context =
+                "page size \(options.pageSize), life \(life), last commit returned \(lastReturned.map(String.init) ?? "none"), in flight \(inFlight.map(String.init) ?? "none")"
             let reopened: Storage
             do {
                 reopened = try Storage(device: SimulatedDisk(name: disk.name, image: reopenedImage, capacity: 1 << 27))

@@ -8,6 +8,7 @@
 
 import Foundation
 import Testing
+
 @testable import BurrowStorage
 @testable import StorageCrashWorker
 
@@ -60,7 +61,8 @@ struct RoundReuseTests {
         func commit(_ i: Int, _ durability: Durability) throws {
             let txn = try storage.beginWriteBlocking()
             let tree = try txn.openTree(named: "t")
-            let key = UInt8(i % 200), value = [UInt8](repeating: UInt8(i % 251), count: 30 + i % 50)
+            let key = UInt8(i % 200)
+            let value = [UInt8](repeating: UInt8(i % 251), count: 30 + i % 50)
             try txn.put([key], value, in: tree)
             model[key] = value
             try txn.commit(durability: durability)

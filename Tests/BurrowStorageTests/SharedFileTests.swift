@@ -1,13 +1,15 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import BurrowStorage
+@testable import SharedFileWorker
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import Synchronization
-import Testing
-@testable import BurrowStorage
-@testable import SharedFileWorker
 
 /// A `SharedFileWorker` child process: started with arguments, its standard output going to a
 /// file (so it never blocks on a full pipe), its standard input a pipe the test closes to ask it
@@ -232,7 +234,8 @@ struct SharedLockFile {
         let bytes = [UInt8](data)
         guard bytes.count >= Self.headerSize, SharedBank.decode(bytes[0..<8]) == Self.magic else {
             throw FailureTestError(
-                "\(path) (\(bytes.count) bytes) does not start with the lock file's magic as this test reads it; update SharedLockFile from FileFormat.md")
+                "\(path) (\(bytes.count) bytes) does not start with the lock file's magic as this test reads it; update SharedLockFile from FileFormat.md"
+            )
         }
         return bytes
     }
@@ -346,7 +349,9 @@ struct SharedFileTests {
         let committed = [("this process", mine), ("the .full process", full.ackedCounters), ("the group-commit process", grouped.ackedCounters)]
         let all = committed.flatMap(\.1).sorted()
         if all != Array(1...UInt64(3 * n)) {
-            Issue.record("the values committed are not 1…\(3 * n) once each (an increment read a version without another process's commit): \(Self.duplicates(committed))")
+            Issue.record(
+                "the values committed are not 1…\(3 * n) once each (an increment read a version without another process's commit): \(Self.duplicates(committed))"
+            )
         }
         print("SharedFile counter: 3 × \(n) increments from 3 processes (.normal, .full, group commit of 4 threads) -> \(reading.counter ?? 0)")
     }
@@ -357,7 +362,8 @@ struct SharedFileTests {
         for (who, values) in committed { for value in values { by[value, default: []].append(who) } }
         let repeated = by.filter { $0.value.count > 1 }.sorted { $0.key < $1.key }
         let missing = (1...UInt64(max(1, committed.map(\.1.count).reduce(0, +)))).filter { by[$0] == nil }
-        return "\(repeated.count) committed twice (" + repeated.prefix(5).map { "\($0.key) by \($0.value.joined(separator: " and "))" }.joined(separator: ", ")
+        return "\(repeated.count) committed twice ("
+            + repeated.prefix(5).map { "\($0.key) by \($0.value.joined(separator: " and "))" }.joined(separator: ", ")
             + "), \(missing.count) missing \(missing.prefix(5))"
     }
 
@@ -392,7 +398,8 @@ struct SharedFileTests {
         guard let last = writer.lastAcked else { throw FailureTestError("the writer acknowledged nothing: \(writer.summary)") }
         // Let the readers see the last version too, then stop them.
         for reader in readers { reader.closeInput() }
-        var totalChecks = 0, totalRereads = 0
+        var totalChecks = 0
+        var totalRereads = 0
         for reader in readers {
             try reader.expectSuccess(timeout: 60)
             let line = try reader.expectLine("checked ", timeout: 1)
@@ -412,7 +419,9 @@ struct SharedFileTests {
         #expect(reading.counter == UInt64(commits))
         #expect(try SharedBankReading(pinned) == pinnedReading, "this process's snapshot of version \(pinned.version) changed under it")
         _ = try pinned.verify()
-        print("SharedFile readers: \(commits) commits by a writer process; 4 readers made \(totalChecks) checks and \(totalRereads) re-reads of kept snapshots")
+        print(
+            "SharedFile readers: \(commits) commits by a writer process; 4 readers made \(totalChecks) checks and \(totalRereads) re-reads of kept snapshots"
+        )
     }
 
     // MARK: 3. A dead reader's pin
@@ -461,9 +470,12 @@ struct SharedFileTests {
         let afterKill = try Self.growth(storage, commits: 40, rng: &rng)
         #expect(
             afterKill <= 8,
-            "after the reader process died, 40 commits still grew the file by \(afterKill) pages (\(whilePinned) while it pinned, \(unpinned) before)")
+            "after the reader process died, 40 commits still grew the file by \(afterKill) pages (\(whilePinned) while it pinned, \(unpinned) before)"
+        )
         _ = try Self.checkedReading(storage, "after the churn")
-        print("SharedFile dead reader: 40 commits grew the file by \(unpinned) pages unpinned, \(whilePinned) pinned by another process, \(afterKill) once it was killed")
+        print(
+            "SharedFile dead reader: 40 commits grew the file by \(unpinned) pages unpinned, \(whilePinned) pinned by another process, \(afterKill) once it was killed"
+        )
     }
 
     // MARK: 4. A writer killed at random points
@@ -518,16 +530,23 @@ struct SharedFileTests {
             let reading = try Self.checkedReading(storage, context)
             if let acked {
                 #expect(reading.version >= acked.version, "\(context): version \(reading.version) after the writer acknowledged \(acked.version)")
-                #expect((reading.counter ?? 0) >= acked.counter, "\(context): counter \(reading.counter ?? 0) after the writer acknowledged \(acked.counter)")
+                #expect(
+                    (reading.counter ?? 0) >= acked.counter,
+                    "\(context): counter \(reading.counter ?? 0) after the writer acknowledged \(acked.counter)")
             }
             #expect((reading.counter ?? 0) >= lastCounter, "\(context): counter \(reading.counter ?? 0), down from \(lastCounter)")
             // This process writes after the dead writer (the writer lock is free again).
             // (It may build on a version the snapshot above did not read: one whose meta the
             // killed writer wrote but had not announced in the lock file.)
             let (version, counter) = try SharedBank.transfer(storage, rng: &rng, durability: .full)
-            #expect(version > reading.version && counter > (reading.counter ?? 0), "\(context): this process committed version \(version), counter \(counter)")
+            #expect(
+                version > reading.version && counter > (reading.counter ?? 0),
+                "\(context): this process committed version \(version), counter \(counter)")
             let after = try SharedBankReading(try storage.snapshot())
-            #expect(after.version == version && after.counter == counter, "\(context): after committing version \(version), counter \(counter), this process reads version \(after.version), counter \(after.counter ?? 0)")
+            #expect(
+                after.version == version && after.counter == counter,
+                "\(context): after committing version \(version), counter \(counter), this process reads version \(after.version), counter \(after.counter ?? 0)"
+            )
             lastCounter = counter
             _ = try Self.checkedReading(storage, "\(context), after this process's commit")
             if let survivorSnapshot {
@@ -536,14 +555,17 @@ struct SharedFileTests {
             }
             storage.close()
         }
-        print("SharedFile killed writer: \(rounds) writers killed after \(tally.acks) acknowledged commits in all; "
-            + "\(tally.survivor) with this process holding the file, \(tally.reader) with a reader process killed too")
+        print(
+            "SharedFile killed writer: \(rounds) writers killed after \(tally.acks) acknowledged commits in all; "
+                + "\(tally.survivor) with this process holding the file, \(tally.reader) with a reader process killed too")
     }
 
     // MARK: 5. Exclusive and shared openers
 
     /// Starts `hold <sharing>` and returns what it printed first: "open …" or "locked".
-    static func holdOutcome(_ group: SharedWorkerGroup, _ path: String, _ sharing: String, readOnly: Bool = false) throws -> (SharedWorkerProcess, String) {
+    static func holdOutcome(_ group: SharedWorkerGroup, _ path: String, _ sharing: String, readOnly: Bool = false) throws -> (
+        SharedWorkerProcess, String
+    ) {
         let worker = try group.start("hold-\(sharing)", ["hold", path, sharing, "nopin"] + (readOnly ? ["ro"] : []))
         guard let line = worker.wait(timeout: 30, until: { $0.hasPrefix("open ") || $0 == "locked" || $0.hasPrefix("failed") }) else {
             throw FailureTestError("hold \(sharing) said nothing: \(worker.summary)")
@@ -726,6 +748,16 @@ struct SharedFileTests {
         let started = Atomic<UInt64>(0)
     }
 
+    /// Adds one to the bank's counter in `txn`, noting in `state` (if given) the version the
+    /// transaction started from, plus one; returns the counter's new value.
+    static func addOne(in txn: WriteTransaction, noting state: SharedWaiterState? = nil) throws -> UInt64 {
+        state?.started.store(txn.baseVersion + 1, ordering: .sequentiallyConsistent)
+        let tree = try txn.openTree(named: SharedBank.treeName)
+        let counter = (SharedBank.decode(try txn.value(forKey: SharedBank.counterKey, in: tree) ?? []) ?? 0) + 1
+        try txn.put(SharedBank.counterKey, SharedBank.encode(counter), in: tree)
+        return counter
+    }
+
     @Test("A writer waits for another process's transaction and starts from its commit; readers meanwhile do not wait")
     func writerWaitsForAnotherProcessesTransaction() async throws {
         let group = try SharedWorkerGroup(scratch: "shared-writelock")
@@ -750,10 +782,7 @@ struct SharedFileTests {
                 waiter = Task {
                     try await modelTestOnOwnThread {
                         let txn = try storage.beginWriteBlocking()
-                        state.started.store(txn.baseVersion + 1, ordering: .sequentiallyConsistent)
-                        let tree = try txn.openTree(named: SharedBank.treeName)
-                        let counter = (SharedBank.decode(try txn.value(forKey: SharedBank.counterKey, in: tree) ?? []) ?? 0) + 1
-                        try txn.put(SharedBank.counterKey, SharedBank.encode(counter), in: tree)
+                        let counter = try Self.addOne(in: txn, noting: state)
                         try txn.commit(durability: .normal)
                         return counter
                     }
@@ -761,10 +790,7 @@ struct SharedFileTests {
             } else {
                 waiter = Task {
                     let txn = try await storage.beginWrite()
-                    state.started.store(txn.baseVersion + 1, ordering: .sequentiallyConsistent)
-                    let tree = try txn.openTree(named: SharedBank.treeName)
-                    let counter = (SharedBank.decode(try txn.value(forKey: SharedBank.counterKey, in: tree) ?? []) ?? 0) + 1
-                    try txn.put(SharedBank.counterKey, SharedBank.encode(counter), in: tree)
+                    let counter = try Self.addOne(in: txn, noting: state)
                     try txn.commit(durability: .normal)
                     return counter
                 }
@@ -807,9 +833,7 @@ struct SharedFileTests {
             for _ in 0..<3 {
                 // A commit whose durable wait comes later: its meta is in the file, not synced.
                 let txn = try storage.beginWriteBlocking()
-                let tree = try txn.openTree(named: SharedBank.treeName)
-                let counter = (SharedBank.decode(try txn.value(forKey: SharedBank.counterKey, in: tree) ?? []) ?? 0) + 1
-                try txn.put(SharedBank.counterKey, SharedBank.encode(counter), in: tree)
+                _ = try Self.addOne(in: txn)
                 let receipt = try txn.commitPendingSync(durability: durability)
                 let roundsBefore = storage.syncRoundCounts.rounds
 
@@ -856,7 +880,8 @@ struct SharedFileTests {
             txn.abort()
         }
         try await Task.sleep(nanoseconds: 200_000_000)
-        #expect(state.started.load(ordering: .sequentiallyConsistent) == 0, "beginWrite returned while another process held its write transaction open")
+        #expect(
+            state.started.load(ordering: .sequentiallyConsistent) == 0, "beginWrite returned while another process held its write transaction open")
         // A process that dies wakes nobody; the waiting writer finds the lock free on its own.
         holder.kill()
         try await modelTestWithTimeout(seconds: 30, "the waiting writer") { try await waiter.value }

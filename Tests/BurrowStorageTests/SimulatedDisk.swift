@@ -1,12 +1,14 @@
+import Foundation
+import Synchronization
+
+@testable import BurrowStorage
+@testable import StorageCrashWorker
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import Synchronization
-@testable import BurrowStorage
-@testable import StorageCrashWorker
 
 // A disk for the failure tests: it keeps what the engine wrote (which reads see at once, as a
 // page cache does) apart from what a sync made durable, and can fail a sync on demand or lose
@@ -288,7 +290,8 @@ final class SimulatedDisk: StorageDevice {
             let roll = mood == 0 ? 0 : (mood == 1 ? 50 : random.int(0..<100))
             let sectors = (write.bytes.count + sectorSize - 1) / sectorSize
             func sector(_ i: Int) -> SimulatedWrite {
-                let start = i * sectorSize, end = min(write.bytes.count, start + sectorSize)
+                let start = i * sectorSize
+                let end = min(write.bytes.count, start + sectorSize)
                 return SimulatedWrite(offset: write.offset + start, bytes: Array(write.bytes[start..<end]))
             }
             if roll < 35 {

@@ -6,6 +6,7 @@
 
 import Foundation
 import Testing
+
 @testable import BurrowStorage
 @testable import StorageCrashWorker
 

@@ -3,6 +3,7 @@
 
 import Foundation
 import Testing
+
 @testable import BurrowStorage
 @testable import StorageCrashWorker
 
@@ -69,14 +70,20 @@ struct StorageBasicsTests {
         do {
             let writable = try Storage.open(path: path)
             let error = #expect(throws: StorageError.self) { _ = try Storage.open(path: path, options: StorageOptions(readOnly: true)) }
-            guard case .modeConflict = error else { Issue.record("expected modeConflict, got \(String(describing: error))"); return }
+            guard case .modeConflict = error else {
+                Issue.record("expected modeConflict, got \(String(describing: error))")
+                return
+            }
             _ = try commit(writable) { try $0.put([1], [1], in: try $0.openTree(named: "t")) }
         }
         do {
             let readOnly = try Storage.open(path: path, options: StorageOptions(readOnly: true))
             #expect(readOnly.isReadOnly)
             let error = #expect(throws: StorageError.self) { _ = try Storage.open(path: path) }
-            guard case .modeConflict = error else { Issue.record("expected modeConflict, got \(String(describing: error))"); return }
+            guard case .modeConflict = error else {
+                Issue.record("expected modeConflict, got \(String(describing: error))")
+                return
+            }
             #expect(try Storage.open(path: path, options: StorageOptions(readOnly: true)) === readOnly)
         }
         // Once every handle is gone, either mode opens.
@@ -134,7 +141,10 @@ struct StorageBasicsTests {
         let error = #expect(throws: StorageError.self) {
             _ = try Storage.open(path: directory.file("bad.burrow"), options: StorageOptions(pageSize: pageSize))
         }
-        guard case .invalidOption = error else { Issue.record("expected invalidOption, got \(String(describing: error))"); return }
+        guard case .invalidOption = error else {
+            Issue.record("expected invalidOption, got \(String(describing: error))")
+            return
+        }
     }
 
     @Test("a file that is not a Burrow database is refused")
@@ -236,7 +246,10 @@ struct StorageBasicsTests {
         let txn = try storage.beginWriteBlocking()
         for bad in ["", String(repeating: "n", count: storage.maxKeySize + 1)] {
             let error = #expect(throws: StorageError.self) { _ = try txn.createTree(named: bad) }
-            guard case .invalidOption = error else { Issue.record("expected invalidOption, got \(String(describing: error))"); return }
+            guard case .invalidOption = error else {
+                Issue.record("expected invalidOption, got \(String(describing: error))")
+                return
+            }
         }
         let longest = String(repeating: "n", count: storage.maxKeySize)
         try txn.put([1], [1], in: try txn.createTree(named: longest))
@@ -377,10 +390,11 @@ struct StorageBasicsTests {
     // MARK: Closing
 
     private func openForClosing(_ backing: ModelTestBacking, _ directory: ModelTestTemporaryDirectory) throws -> Storage {
-        let storage: Storage = switch backing {
-        case .memory: try Storage.inMemory(identifier: "close-\(UUID().uuidString)")
-        case .file: try Storage.open(path: directory.file("close.burrow"))
-        }
+        let storage: Storage =
+            switch backing {
+            case .memory: try Storage.inMemory(identifier: "close-\(UUID().uuidString)")
+            case .file: try Storage.open(path: directory.file("close.burrow"))
+            }
         _ = try commit(storage) { try $0.put([1], [1], in: try $0.openTree(named: "t")) }
         return storage
     }
@@ -497,10 +511,11 @@ struct StorageBasicsTests {
         print("seed", seed, "(statistics, \(backing))")
         var rng = ModelTestRandom(seed: seed)
         let directory = ModelTestTemporaryDirectory("burrow-basics")
-        let storage: Storage = switch backing {
-        case .memory: try Storage(device: MemoryDevice(name: "stats"))
-        case .file: try Storage.open(path: directory.file("stats.burrow"))
-        }
+        let storage: Storage =
+            switch backing {
+            case .memory: try Storage(device: MemoryDevice(name: "stats"))
+            case .file: try Storage.open(path: directory.file("stats.burrow"))
+            }
         let fresh = try storage.statistics()
         #expect(fresh.version == 0)
         #expect(fresh.pageSize == 4096)

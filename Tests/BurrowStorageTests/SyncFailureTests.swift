@@ -1,13 +1,15 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import BurrowStorage
+@testable import StorageCrashWorker
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import Synchronization
-import Testing
-@testable import BurrowStorage
-@testable import StorageCrashWorker
 
 /// A failed sync: the commit that hits it throws, the handle refuses all further work with
 /// `.handleFailed`, nothing is retried, the device is closed (releasing the file lock) once no

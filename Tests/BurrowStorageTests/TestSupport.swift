@@ -3,6 +3,7 @@
 
 import Foundation
 import Testing
+
 @testable import BurrowStorage
 @testable import StorageCrashWorker
 

@@ -5,6 +5,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import BurrowStorage
 @testable import StorageCrashWorker
 
@@ -259,26 +260,47 @@ struct WriteLockTests {
     func stateMachineHandOver() {
         var machine = Machine()
         #expect(isUnlocked(machine))
-        guard case .acquired = machine.acquire(.async(id: 1, "a")) else { Issue.record("first acquire must succeed"); return }
+        guard case .acquired = machine.acquire(.async(id: 1, "a")) else {
+            Issue.record("first acquire must succeed")
+            return
+        }
         #expect(waiters(machine) == [])
-        guard case .wait = machine.acquire(.blocking(7)) else { Issue.record("second acquire must wait"); return }
-        guard case .wait = machine.acquire(.async(id: 2, "b")) else { Issue.record("third acquire must wait"); return }
+        guard case .wait = machine.acquire(.blocking(7)) else {
+            Issue.record("second acquire must wait")
+            return
+        }
+        guard case .wait = machine.acquire(.async(id: 2, "b")) else {
+            Issue.record("third acquire must wait")
+            return
+        }
         #expect(waiters(machine) == ["blocking 7", "async 2 b"])
         let acquiredWhileLocked = machine.tryAcquire()
         #expect(!acquiredWhileLocked, "tryAcquire must fail while locked")
 
-        guard case .handOver(.blocking(7)) = machine.release() else { Issue.record("release must hand over to the blocking waiter"); return }
+        guard case .handOver(.blocking(7)) = machine.release() else {
+            Issue.record("release must hand over to the blocking waiter")
+            return
+        }
         #expect(waiters(machine) == ["async 2 b"])
-        guard case .handOver(.async(id: 2, "b")) = machine.release() else { Issue.record("release must hand over to async 2"); return }
+        guard case .handOver(.async(id: 2, "b")) = machine.release() else {
+            Issue.record("release must hand over to async 2")
+            return
+        }
         #expect(waiters(machine) == [])
-        guard case .none = machine.release() else { Issue.record("last release hands over to nobody"); return }
+        guard case .none = machine.release() else {
+            Issue.record("last release hands over to nobody")
+            return
+        }
         #expect(isUnlocked(machine))
     }
 
     @Test("state machine: cancel removes only the queued async waiter with that id")
     func stateMachineCancel() {
         var machine = Machine()
-        guard case .none = machine.cancel(id: 1) else { Issue.record("cancel while unlocked does nothing"); return }
+        guard case .none = machine.cancel(id: 1) else {
+            Issue.record("cancel while unlocked does nothing")
+            return
+        }
         #expect(isUnlocked(machine))
 
         let acquired = machine.tryAcquire()
@@ -288,19 +310,43 @@ struct WriteLockTests {
         _ = machine.acquire(.async(id: 2, "two"))
         _ = machine.acquire(.async(id: 3, "three"))
 
-        guard case .resumeCancelled("two") = machine.cancel(id: 2) else { Issue.record("cancel must return waiter 2"); return }
+        guard case .resumeCancelled("two") = machine.cancel(id: 2) else {
+            Issue.record("cancel must return waiter 2")
+            return
+        }
         #expect(waiters(machine) == ["async 1 one", "blocking 5", "async 3 three"])
-        guard case .none = machine.cancel(id: 2) else { Issue.record("a second cancel finds nothing"); return }
-        guard case .none = machine.cancel(id: 99) else { Issue.record("an unknown id finds nothing"); return }
+        guard case .none = machine.cancel(id: 2) else {
+            Issue.record("a second cancel finds nothing")
+            return
+        }
+        guard case .none = machine.cancel(id: 99) else {
+            Issue.record("an unknown id finds nothing")
+            return
+        }
         #expect(waiters(machine) == ["async 1 one", "blocking 5", "async 3 three"])
 
         // The holder is not a waiter: cancelling the id of the task that got the lock does nothing.
-        guard case .handOver(.async(id: 1, "one")) = machine.release() else { Issue.record("hand over to 1"); return }
-        guard case .none = machine.cancel(id: 1) else { Issue.record("the holder cannot be cancelled"); return }
-        guard case .handOver(.blocking(5)) = machine.release() else { Issue.record("hand over to blocking 5"); return }
-        guard case .resumeCancelled("three") = machine.cancel(id: 3) else { Issue.record("cancel 3"); return }
+        guard case .handOver(.async(id: 1, "one")) = machine.release() else {
+            Issue.record("hand over to 1")
+            return
+        }
+        guard case .none = machine.cancel(id: 1) else {
+            Issue.record("the holder cannot be cancelled")
+            return
+        }
+        guard case .handOver(.blocking(5)) = machine.release() else {
+            Issue.record("hand over to blocking 5")
+            return
+        }
+        guard case .resumeCancelled("three") = machine.cancel(id: 3) else {
+            Issue.record("cancel 3")
+            return
+        }
         #expect(waiters(machine) == [])
-        guard case .none = machine.release() else { Issue.record("nobody left"); return }
+        guard case .none = machine.release() else {
+            Issue.record("nobody left")
+            return
+        }
         #expect(isUnlocked(machine))
         let first = machine.tryAcquire()
         let second = machine.tryAcquire()

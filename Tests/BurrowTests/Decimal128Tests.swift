@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 @Suite("Decimal128")
@@ -97,8 +98,10 @@ struct Decimal128Tests {
             ("1234567890123456789012345678901234.50001", "1234567890123456789012345678901235"),
             ("1234567890123456789012345678901234.49999", "1234567890123456789012345678901234"),
             ("99999999999999999999999999999999995", "1.000000000000000000000000000000000E+35"),
-            ("0.000000000000000000000000000000000000012345678901234567890123456789012345",
-             "1.234567890123456789012345678901234E-38"),
+            (
+                "0.000000000000000000000000000000000000012345678901234567890123456789012345",
+                "1.234567890123456789012345678901234E-38"
+            ),
             // Exponent range: padding brings 1E+6144 in exactly; 1E+6145 overflows.
             ("1E+6111", "1E+6111"), ("1E+6144", "1.000000000000000000000000000000000E+6144"), ("1E+6145", "Inf"),
             ("-1E+6145", "-Inf"), ("1E+999999999999999999999999", "Inf"), ("0E+9999", "0E+6111"),
@@ -211,30 +214,46 @@ struct Decimal128Tests {
             ("0E+5", "1.5", "1.5", "-1.5"),
             ("1.5", "0E-3", "1.500", "1.500"),
             ("-2", "3", "1", "-5"),
-            ("9999999999999999999999999999999999", "1", "1.000000000000000000000000000000000E+34",
-             "9999999999999999999999999999999998"),
+            (
+                "9999999999999999999999999999999999", "1", "1.000000000000000000000000000000000E+34",
+                "9999999999999999999999999999999998"
+            ),
             ("1E+10", "1E-30", "10000000000.00000000000000000000000", "10000000000.00000000000000000000000"),
             ("1E+10", "5E-24", "10000000000.00000000000000000000000", "9999999999.999999999999999999999995"),
             ("1E+10", "5.1E-24", "10000000000.00000000000000000000001", "9999999999.999999999999999999999995"),
             // Ties to even on the 35th digit.
-            ("1234567890123456789012345678901234", "0.5", "1234567890123456789012345678901234",
-             "1234567890123456789012345678901234"),
-            ("1234567890123456789012345678901235", "0.5", "1234567890123456789012345678901236",
-             "1234567890123456789012345678901234"),
+            (
+                "1234567890123456789012345678901234", "0.5", "1234567890123456789012345678901234",
+                "1234567890123456789012345678901234"
+            ),
+            (
+                "1234567890123456789012345678901235", "0.5", "1234567890123456789012345678901236",
+                "1234567890123456789012345678901234"
+            ),
             // Digits of b below a's last place: the borrow and the rounding of the complement.
-            ("1.234567890123456789012345678901234E+43", "5000000001", "1.234567890123456789012345678901235E+43",
-             "1.234567890123456789012345678901233E+43"),
-            ("1.234567890123456789012345678901234E+43", "4999999999", "1.234567890123456789012345678901234E+43",
-             "1.234567890123456789012345678901234E+43"),
-            ("1.234567890123456789012345678901234E+43", "5000000000", "1.234567890123456789012345678901234E+43",
-             "1.234567890123456789012345678901234E+43"),
-            ("1.234567890123456789012345678901234E+43", "6000000000", "1.234567890123456789012345678901235E+43",
-             "1.234567890123456789012345678901233E+43"),
+            (
+                "1.234567890123456789012345678901234E+43", "5000000001", "1.234567890123456789012345678901235E+43",
+                "1.234567890123456789012345678901233E+43"
+            ),
+            (
+                "1.234567890123456789012345678901234E+43", "4999999999", "1.234567890123456789012345678901234E+43",
+                "1.234567890123456789012345678901234E+43"
+            ),
+            (
+                "1.234567890123456789012345678901234E+43", "5000000000", "1.234567890123456789012345678901234E+43",
+                "1.234567890123456789012345678901234E+43"
+            ),
+            (
+                "1.234567890123456789012345678901234E+43", "6000000000", "1.234567890123456789012345678901235E+43",
+                "1.234567890123456789012345678901233E+43"
+            ),
             // Overflow and the largest value.
             ("9.999999999999999999999999999999999E+6144", "1E+6111", "Inf", "9.999999999999999999999999999999998E+6144"),
             ("-9.999999999999999999999999999999999E+6144", "1E+6111", "-9.999999999999999999999999999999998E+6144", "-Inf"),
-            ("9.999999999999999999999999999999999E+6144", "4E+6110", "9.999999999999999999999999999999999E+6144",
-             "9.999999999999999999999999999999999E+6144"),
+            (
+                "9.999999999999999999999999999999999E+6144", "4E+6110", "9.999999999999999999999999999999999E+6144",
+                "9.999999999999999999999999999999999E+6144"
+            ),
             // Specials.
             ("Inf", "1", "Inf", "Inf"),
             ("1", "Inf", "Inf", "-Inf"),
@@ -312,14 +331,16 @@ struct Decimal128Tests {
         var random = DecimalTestRandom.seeded("Decimal128.randomArithmeticAgainstExactDigits")
         var mismatches = 0
         for _ in 0..<5_000 {
-            let a = random.decimal(exponents: -40...40), b = random.decimal(exponents: -40...40)
-            guard case let .finite(an, ac, ae) = a.parts, case let .finite(bn, bc, be) = b.parts else { continue }
+            let a = random.decimal(exponents: -40...40)
+            let b = random.decimal(exponents: -40...40)
+            guard case .finite(let an, let ac, let ae) = a.parts, case .finite(let bn, let bc, let be) = b.parts else { continue }
             let x = ExactDecimal(negative: an, coefficient: ac, exponent: ae)
             let y = ExactDecimal(negative: bn, coefficient: bc, exponent: be)
             for (operation, result, expected) in [("+", a + b, x.plus(y)), ("-", a - b, x.plus(y.negated)), ("*", a * b, x.times(y))] {
-                let got: ExactDecimal? = if case let .finite(n, c, e) = result.parts {
-                    ExactDecimal(negative: n, coefficient: c, exponent: e)
-                } else { nil }
+                let got: ExactDecimal? =
+                    if case .finite(let n, let c, let e) = result.parts {
+                        ExactDecimal(negative: n, coefficient: c, exponent: e)
+                    } else { nil }
                 if got != expected.rounded() {
                     mismatches += 1
                     if mismatches <= 5 { Issue.record("\(a) \(operation) \(b) = \(result), expected \(expected.rounded())") }
@@ -334,14 +355,16 @@ struct Decimal128Tests {
         var random = DecimalTestRandom.seeded("Decimal128.randomDivision")
         for _ in 0..<3_000 {
             // Exact: (b × c) / b == c when b × c fits in 34 digits.
-            let b = random.decimal(exponents: -20...20, maxDigits: 17), c = random.decimal(exponents: -20...20, maxDigits: 17)
+            let b = random.decimal(exponents: -20...20, maxDigits: 17)
+            let c = random.decimal(exponents: -20...20, maxDigits: 17)
             guard !b.isZero else { continue }
             #expect((b * c) / b == c, "\(b) × \(c) / \(b)")
             // Inexact: the error is at most half a unit in the 34th digit of the quotient.
             let a = random.decimal(exponents: -20...20)
             let q = a / b
-            guard case let .finite(_, _, qe) = q.parts, !a.isZero else { continue }
-            let x = ExactDecimal(decimal: a), y = ExactDecimal(decimal: b)
+            guard case .finite(_, _, let qe) = q.parts, !a.isZero else { continue }
+            let x = ExactDecimal(decimal: a)
+            let y = ExactDecimal(decimal: b)
             // |a − q × b| ≤ ½ × 10^qe × |b|, compared as 2|a − qb| ≤ 10^qe |b|.
             let error = x.plus(ExactDecimal(decimal: q).times(y).negated)
             let twiceError = error.magnitudeTimes(2)
@@ -443,7 +466,8 @@ struct Decimal128Tests {
             "-9.999999999999999999999999999999999E+6144", "1E+6144", "1.000000000000000000000000000000000E+6144",
             "123456789", "123456789.0", "1.23456789E+8", "123456790", "-123456789",
         ].map { decimal($0) }
-        let values = interesting
+        let values =
+            interesting
             + (0..<150).map { _ in random.decimal(exponents: -30...30, maxDigits: 6) }
             + (0..<50).map { _ in random.decimal(exponents: Decimal128.minExponent...Decimal128.maxExponent) }
         let keys = values.map { value -> [UInt8] in
@@ -455,20 +479,25 @@ struct Decimal128Tests {
         var mismatches = 0
         for i in values.indices {
             for j in values.indices {
-                let less = values[i] < values[j], equal = values[i] == values[j]
+                let less = values[i] < values[j]
+                let equal = values[i] == values[j]
                 // A following key part (as in an index entry) must not change the order of unequal values.
-                var left = keys[i], right = keys[j]
+                var left = keys[i]
+                var right = keys[j]
                 KeyEncoding.append(UInt64(j), to: &left)
                 KeyEncoding.append(UInt64(i), to: &right)
                 if keys[i].lexicographicallyPrecedes(keys[j]) != less || (keys[i] == keys[j]) != equal
-                    || (!equal && left.lexicographicallyPrecedes(right) != less) {
+                    || (!equal && left.lexicographicallyPrecedes(right) != less)
+                {
                     mismatches += 1
                     if mismatches <= 5 { Issue.record("\(values[i]) vs \(values[j]) encode out of order") }
                 }
             }
         }
         #expect(mismatches == 0)
-        var nan: [UInt8] = [], zero: [UInt8] = [], infinity: [UInt8] = []
+        var nan: [UInt8] = []
+        var zero: [UInt8] = []
+        var infinity: [UInt8] = []
         KeyEncoding.appendDecimal128(.nan, to: &nan)
         KeyEncoding.appendDecimal128(0, to: &zero)
         KeyEncoding.appendDecimal128(.infinity, to: &infinity)
@@ -533,7 +562,7 @@ struct ExactDecimal: Equatable, CustomStringConvertible {
     }
 
     init(decimal: Decimal128) {
-        guard case let .finite(negative, coefficient, exponent) = decimal.parts else { fatalError("not finite") }
+        guard case .finite(let negative, let coefficient, let exponent) = decimal.parts else { fatalError("not finite") }
         self.init(negative: negative, coefficient: coefficient, exponent: exponent)
     }
 
@@ -547,7 +576,8 @@ struct ExactDecimal: Equatable, CustomStringConvertible {
     }
 
     private static func compareMagnitudes(_ a: [Int], _ b: [Int]) -> Int {
-        let a = Array(a.reversed().drop { $0 == 0 }), b = Array(b.reversed().drop { $0 == 0 })
+        let a = Array(a.reversed().drop { $0 == 0 })
+        let b = Array(b.reversed().drop { $0 == 0 })
         if a.count != b.count { return a.count < b.count ? -1 : 1 }
         for (x, y) in zip(a, b) where x != y { return x < y ? -1 : 1 }
         return 0
@@ -556,7 +586,8 @@ struct ExactDecimal: Equatable, CustomStringConvertible {
     /// The exact sum, with IEEE 754's sign for an exact zero (+0 unless both are negative).
     func plus(_ other: ExactDecimal) -> ExactDecimal {
         let target = Swift.min(exponent, other.exponent)
-        let a = littleEndian(at: target), b = other.littleEndian(at: target)
+        let a = littleEndian(at: target)
+        let b = other.littleEndian(at: target)
         let length = Swift.max(a.count, b.count) + 1
         func at(_ x: [Int], _ i: Int) -> Int { i < x.count ? x[i] : 0 }
         var result = [Int](repeating: 0, count: length)
@@ -589,7 +620,8 @@ struct ExactDecimal: Equatable, CustomStringConvertible {
     }
 
     func times(_ other: ExactDecimal) -> ExactDecimal {
-        let a = Array(digits.reversed()), b = Array(other.digits.reversed())
+        let a = Array(digits.reversed())
+        let b = Array(other.digits.reversed())
         var result = [Int](repeating: 0, count: a.count + b.count + 1)
         for (i, x) in a.enumerated() {
             for (j, y) in b.enumerated() { result[i + j] += x * y }
@@ -616,7 +648,8 @@ struct ExactDecimal: Equatable, CustomStringConvertible {
         guard digits.count > 34 else { return self }
         var kept = Array(digits.prefix(34))
         let rest = digits.dropFirst(34)
-        let first = rest.first!, later = rest.dropFirst().contains { $0 != 0 }
+        let first = rest.first!
+        let later = rest.dropFirst().contains { $0 != 0 }
         var newExponent = exponent + rest.count
         if first > 5 || (first == 5 && (later || kept.last! % 2 == 1)) {
             var i = kept.count - 1

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 /// Encoded keys must sort exactly as their values do, alone and with more key parts after them.
@@ -21,7 +22,8 @@ struct KeyEncodingTests {
             for j in values.indices {
                 let expectLess = isLess(values[i], values[j])
                 let expectEqual = !expectLess && !isLess(values[j], values[i])
-                var left = keys[i], right = keys[j]
+                var left = keys[i]
+                var right = keys[j]
                 KeyEncoding.append(UInt64(j), to: &left)
                 KeyEncoding.append(UInt64(i), to: &right)
                 let plainLess = keys[i].lexicographicallyPrecedes(keys[j])
@@ -41,7 +43,8 @@ struct KeyEncodingTests {
     @Test("integers")
     func integers() {
         var rng = SystemRandomNumberGenerator()
-        let values: [Int64] = [.min, .min + 1, -1_000_000, -256, -255, -1, 0, 1, 255, 256, 1_000_000, .max - 1, .max]
+        let values: [Int64] =
+            [.min, .min + 1, -1_000_000, -256, -255, -1, 0, 1, 255, 256, 1_000_000, .max - 1, .max]
             + (0..<60).map { _ in Int64.random(in: .min ... .max, using: &rng) }
         checkOrder(values, KeyEncoding.append, isLess: <, "Int64")
     }
@@ -49,13 +52,18 @@ struct KeyEncodingTests {
     @Test("doubles, with both zeros equal and NaN first")
     func doubles() {
         var rng = SystemRandomNumberGenerator()
-        let values: [Double] = [-.infinity, -.greatestFiniteMagnitude, -1e300, -2.5, -1, -.leastNonzeroMagnitude, -0.0, 0.0,
-                                .leastNonzeroMagnitude, .leastNormalMagnitude, 1, 2.5, 1e300, .greatestFiniteMagnitude, .infinity]
+        let values: [Double] =
+            [
+                -.infinity, -.greatestFiniteMagnitude, -1e300, -2.5, -1, -.leastNonzeroMagnitude, -0.0, 0.0,
+                .leastNonzeroMagnitude, .leastNormalMagnitude, 1, 2.5, 1e300, .greatestFiniteMagnitude, .infinity,
+            ]
             + (0..<50).map { _ in Double.random(in: -1e9...1e9, using: &rng) }
             + (0..<20).map { _ in Double(bitPattern: UInt64.random(in: 0 ... .max, using: &rng)) }.filter { !$0.isNaN }
         checkOrder(values, KeyEncoding.append, isLess: <, "Double")
 
-        var nan: [UInt8] = [], negativeInfinity: [UInt8] = [], otherNaN: [UInt8] = []
+        var nan: [UInt8] = []
+        var negativeInfinity: [UInt8] = []
+        var otherNaN: [UInt8] = []
         KeyEncoding.append(Double.nan, to: &nan)
         KeyEncoding.append(-Double.nan, to: &otherNaN)
         KeyEncoding.append(-Double.infinity, to: &negativeInfinity)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 @Suite("ObjectId")
@@ -19,8 +20,10 @@ struct ObjectIdTests {
 
     @Test("a string that is not 24 hex digits throws an error that says why")
     func badStrings() {
-        for (text, reason) in [("", "0 characters"), ("5f0e3a1b2c3d4e5f6071829", "23 characters"),
-                               ("5f0e3a1b2c3d4e5f607182934", "25 characters"), ("5f0e3a1b2c3d4e5f6071829g", "character 24")] {
+        for (text, reason) in [
+            ("", "0 characters"), ("5f0e3a1b2c3d4e5f6071829", "23 characters"),
+            ("5f0e3a1b2c3d4e5f607182934", "25 characters"), ("5f0e3a1b2c3d4e5f6071829g", "character 24"),
+        ] {
             #expect {
                 _ = try ObjectId(string: text)
             } throws: { error in

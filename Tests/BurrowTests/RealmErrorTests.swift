@@ -1,6 +1,7 @@
+import BurrowStorage
 import Foundation
 import Testing
-import BurrowStorage
+
 @testable import Burrow
 
 @Suite("RealmError")

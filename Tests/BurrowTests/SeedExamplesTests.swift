@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 // The models of ../shared/seeds/crud-update.md, stored under the seeds' class names.
@@ -312,7 +313,10 @@ final class SeedPersonProjection: Projection<SeedPerson> {
         // Observe Realm Notifications
         let stream = collection.changes()
         let observer = stream.makeAsyncIterator()
-        guard case .initial(let dogs) = await next(observer) else { Issue.record("no initial element"); return }
+        guard case .initial(let dogs) = await next(observer) else {
+            Issue.record("no initial element")
+            return
+        }
         #expect(dogs.isEmpty)
         // Later, pass the token in an array to the realm.write(withoutNotifying:)
         // method to write without sending a notification to that observer.

@@ -44,7 +44,7 @@ class AppDelegate {
         print("Name of dog: \(mydog.name)")
 
         // Realms are used to group data together
-        let realm = try Realm() // Create realm pointing to default file
+        let realm = try Realm()  // Create realm pointing to default file
 
         // Save your object
         try realm.beginWrite()

@@ -84,7 +84,8 @@ enum SharedBank {
             throw SharedWorkerError("the bank is not set up")
         }
         for _ in 0..<rng.int(1...6) {
-            let from = rng.int(0..<Int(accounts)), to = rng.int(0..<Int(accounts))
+            let from = rng.int(0..<Int(accounts))
+            let to = rng.int(0..<Int(accounts))
             guard from != to else { continue }
             guard let fromBalance = decode(try txn.value(forKey: accountKey(from), in: tree) ?? []),
                 let toBalance = decode(try txn.value(forKey: accountKey(to), in: tree) ?? [])
@@ -133,7 +134,8 @@ struct SharedBankReading: Equatable {
         var cursor = tree.makeCursor()
         var more = try cursor.first()
         while more {
-            let key = Array(cursor.key), value = Array(try cursor.value())
+            let key = Array(cursor.key)
+            let value = Array(try cursor.value())
             entries.append(key)
             entries.append(value)
             if key.first == UInt8(ascii: "a"), key.count > 1, key[1] >= UInt8(ascii: "0"), key[1] <= UInt8(ascii: "9") {

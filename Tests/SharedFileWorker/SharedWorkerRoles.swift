@@ -1,11 +1,12 @@
+import BurrowStorage
+import Foundation
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import BurrowStorage
-import Foundation
-import Synchronization
 
 /// Writes `line` and a newline straight to standard output (no buffer a SIGKILL could lose).
 func sharedWorkerSay(_ line: String) {
@@ -182,8 +183,10 @@ func sharedWorkerCheck(path: String, seconds: Double, seed: UInt64, readOnly: Bo
     let start = Date()
     func now() -> Double { Date().timeIntervalSince(start) }
     var held: [HeldSnapshot] = []
-    var checks = 0, rereads = 0
-    var firstVersion: UInt64?, lastVersion: UInt64 = 0
+    var checks = 0
+    var rereads = 0
+    var firstVersion: UInt64?
+    var lastVersion: UInt64 = 0
     var distinct = 0
 
     func reread(_ entry: HeldSnapshot) {

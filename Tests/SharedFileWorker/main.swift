@@ -47,7 +47,8 @@ case "transfer" where sharedWorkerArguments.count == 6:
 case "check" where (3...6).contains(sharedWorkerArguments.count):
     guard let seconds = Double(sharedWorkerArguments[3]) else { sharedWorkerFail(sharedWorkerUsage) }
     let seed = sharedWorkerArguments.count > 4 ? sharedWorkerNumber(4, UInt64.self) : 1
-    sharedWorkerCheck(path: sharedWorkerArguments[2], seconds: seconds, seed: seed, readOnly: sharedWorkerArguments.count > 5 && sharedWorkerArguments[5] == "ro")
+    sharedWorkerCheck(
+        path: sharedWorkerArguments[2], seconds: seconds, seed: seed, readOnly: sharedWorkerArguments.count > 5 && sharedWorkerArguments[5] == "ro")
 case "hold" where sharedWorkerArguments.count == 5 || sharedWorkerArguments.count == 6:
     let sharing: FileSharing
     switch sharedWorkerArguments[3] {

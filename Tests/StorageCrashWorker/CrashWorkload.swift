@@ -1,9 +1,10 @@
+import BurrowStorage
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import BurrowStorage
 
 // The workload shared by the crash worker (a child process) and the failure tests (which
 // `@testable import StorageCrashWorker`). Everything here is a pure function of a seed, so the
@@ -151,7 +152,8 @@ struct CrashWorkload: Sendable {
 
     private mutating func keyNumber() -> UInt32 {
         // Skewed towards low keys so deletes and overwrites hit existing entries.
-        let a = rng.int(0..<profile.keySpace), b = rng.int(0..<profile.keySpace)
+        let a = rng.int(0..<profile.keySpace)
+        let b = rng.int(0..<profile.keySpace)
         return UInt32(rng.chance(50) ? min(a, b) : a)
     }
 
@@ -293,7 +295,8 @@ struct CrashChecker {
                 }
                 used.insert(value)
                 if !Self.equal(try cursor.value(), bytes) {
-                    return "tree \(name) key #\(number) has a value of \(try cursor.value().count) bytes that differs from the expected \(bytes.count)"
+                    return
+                        "tree \(name) key #\(number) has a value of \(try cursor.value().count) bytes that differs from the expected \(bytes.count)"
                 }
                 seen += 1
                 more = try cursor.next()

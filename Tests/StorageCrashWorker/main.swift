@@ -1,10 +1,11 @@
+import BurrowStorage
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import BurrowStorage
-import Foundation
 
 // The child process of the crash tests.
 //

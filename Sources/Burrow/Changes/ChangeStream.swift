@@ -45,7 +45,8 @@ func observedPropertyNames(_ keyPaths: [String]?, of info: ClassInfo) throws(Rea
     if let unknown = names.sorted().first(where: { info.propertyIndex[$0] == nil }) {
         throw RealmError(
             .invalidArgument,
-            "'\(unknown)' is not a property of \(info.name), so changes(keyPaths:) cannot observe it; name properties of \(info.name) (\(info.properties.map(\.name).joined(separator: ", "))).")
+            "'\(unknown)' is not a property of \(info.name), so changes(keyPaths:) cannot observe it; name properties of \(info.name) (\(info.properties.map(\.name).joined(separator: ", ")))."
+        )
     }
     return names
 }
@@ -98,7 +99,7 @@ final class StreamCore<Element: Sendable>: Sendable {
         if storage.version > observer.baseline.version {
             do {
                 registration.hub.offer(try observer.baseline.newest())
-            } catch where error.code == .wrongState {
+            } catch  where error.code == .wrongState {
                 // The handle was closed or failed: there is no newer version to read.
             } catch {
                 // Cannot throw here; a damaged newest version traps (see "Read errors" in
@@ -164,7 +165,12 @@ final class StreamCore<Element: Sendable>: Sendable {
                 _ = observer.advance(to: after, changes: absorbed)
                 pending = nil
             } else {
-                pending = pending.map { var merged = $0; merged.merge(record.changes); return merged } ?? record.changes
+                pending =
+                    pending.map {
+                        var merged = $0
+                        merged.merge(record.changes)
+                        return merged
+                    } ?? record.changes
             }
             if observer.isFinished { break }
         }

@@ -108,7 +108,10 @@ struct CollectionOwner<Live: _PersistedValue>: Sendable {
     mutating func advance(to version: FrozenVersion, changes: ChangeSet, keyPaths: Set<String>?) -> Step {
         let oldVersion = baseline
         guard frozen.ownerTable(at: version) != nil else {
-            return .unreadable(RealmError(.schemaMismatch, "The class of the object that owns this collection no longer matches its stored schema; the change stream ends."))
+            return .unreadable(
+                RealmError(
+                    .schemaMismatch, "The class of the object that owns this collection no longer matches its stored schema; the change stream ends.")
+            )
         }
         if !mayHaveChanged(changes) {
             // The frozen collection stays at the version it shows, which still holds.
@@ -156,7 +159,8 @@ struct CollectionOwner<Live: _PersistedValue>: Sendable {
 
     /// A test of whether the object an element links to was modified between `old` and `new`
     /// (false for elements that are not links).
-    private func linkModifications(from old: FrozenVersion, to new: FrozenVersion, _ changes: ChangeSet, keyPaths: Set<String>?) -> ([UInt8]) -> Bool {
+    private func linkModifications(from old: FrozenVersion, to new: FrozenVersion, _ changes: ChangeSet, keyPaths: Set<String>?) -> ([UInt8]) -> Bool
+    {
         var byTable: [UInt32: ObjectModifications] = [:]
         let typedTarget = linkedClassName.flatMap { new.storedClassId(named: $0) }
         let type = propertyType

@@ -59,12 +59,14 @@ struct CollectionDiff: Equatable, Sendable {
             suffix += 1
         }
         let (a, b) = (old[prefix..<(old.count - suffix)], new[prefix..<(new.count - suffix)])
-        let middle = a.count * b.count <= Self.exactLimit
+        let middle =
+            a.count * b.count <= Self.exactLimit
             ? CollectionDiff(commonSubsequenceOf: a, b, isModified: isModified)
             : CollectionDiff(old: Occurrence.numbering(a), new: Occurrence.numbering(b)) { isModified($0.element) }
         deletions = middle.deletions.map { $0 + prefix }
         insertions = middle.insertions.map { $0 + prefix }
-        modifications = (0..<prefix).filter { isModified(new[$0]) } + middle.modifications.map { $0 + prefix }
+        modifications =
+            (0..<prefix).filter { isModified(new[$0]) } + middle.modifications.map { $0 + prefix }
             + ((new.count - suffix)..<new.count).filter { isModified(new[$0]) }
     }
 
@@ -81,7 +83,8 @@ struct CollectionDiff: Equatable, Sendable {
         var lengths = [Int32](repeating: 0, count: (n + 1) * (m + 1))
         for i in stride(from: n - 1, through: 0, by: -1) {
             for j in stride(from: m - 1, through: 0, by: -1) {
-                lengths[i * (m + 1) + j] = a[i] == b[j]
+                lengths[i * (m + 1) + j] =
+                    a[i] == b[j]
                     ? lengths[(i + 1) * (m + 1) + j + 1] + 1
                     : max(lengths[(i + 1) * (m + 1) + j], lengths[i * (m + 1) + j + 1])
             }
@@ -125,7 +128,8 @@ struct CollectionDiff: Equatable, Sendable {
         var tails: [Int] = []  // positions in `values` ending the best run of each length
         var previous = [Int](repeating: -1, count: values.count)
         for (position, value) in values.enumerated() {
-            var low = 0, high = tails.count
+            var low = 0
+            var high = tails.count
             while low < high {
                 let middle = (low + high) / 2
                 if values[tails[middle]] < value { low = middle + 1 } else { high = middle }

@@ -86,10 +86,11 @@ struct ObjectObserver<T: ObjectBase>: ChangeObserver {
                 continue
             }
             if same { continue }
-            changes.append(PropertyChange(
-                name: stored.name,
-                oldValue: oldField.map { old.readField(oldTable, key, oldTable.propertyOfField[$0] ?? property).plainValue } ?? nil,
-                newValue: new.readField(newTable, key, property).plainValue))
+            changes.append(
+                PropertyChange(
+                    name: stored.name,
+                    oldValue: oldField.map { old.readField(oldTable, key, oldTable.propertyOfField[$0] ?? property).plainValue } ?? nil,
+                    newValue: new.readField(newTable, key, property).plainValue))
         }
         return changes
     }

@@ -23,7 +23,9 @@ extension Results {
         let version = try FrozenVersion(of: owner)
         guard let evaluate = frozenEvaluation() else {
             throw RealmError(
-                .invalidArgument, "Change streams of results filtered from a List, MutableSet or LinkingObjects are not supported yet; observe the collection itself (its changes()), or a query on realm.objects(\(Element.self).self).")
+                .invalidArgument,
+                "Change streams of results filtered from a List, MutableSet or LinkingObjects are not supported yet; observe the collection itself (its changes()), or a query on realm.objects(\(Element.self).self)."
+            )
         }
         return ResultsObserver(
             baseline: version, results: evaluate(version), evaluate: evaluate, readsOnlyItsClass: steps.isEmpty,

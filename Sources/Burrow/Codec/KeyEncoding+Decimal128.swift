@@ -14,7 +14,7 @@ extension KeyEncoding {
             encoded = 0
         case .infinity(let negative):
             encoded = negative ? 1 : .max
-        case let .finite(negative, coefficient, exponent):
+        case .finite(let negative, let coefficient, let exponent):
             if coefficient == 0 {
                 encoded = half
             } else {

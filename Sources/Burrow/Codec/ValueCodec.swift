@@ -10,7 +10,18 @@ import Foundation
 enum ValueCodec {
     /// Tags of `AnyRealmValue` payloads. Stored in files: never renumber.
     enum Tag: UInt8 {
-        case null = 0, bool, int, float, double, string, data, date, objectId, uuid, decimal128, link
+        case null = 0
+        case bool = 1
+        case int = 2
+        case float = 3
+        case double = 4
+        case string = 5
+        case data = 6
+        case date = 7
+        case objectId = 8
+        case uuid = 9
+        case decimal128 = 10
+        case link = 11
     }
 
     /// Resolves a link: the target table's id and the object key, to the object (or `.null` if
@@ -50,7 +61,9 @@ enum ValueCodec {
     private static func appendAny(_ value: _StoredValue, to bytes: inout [UInt8]) {
         let tag: Tag
         switch value {
-        case .null: bytes.append(Tag.null.rawValue); return
+        case .null:
+            bytes.append(Tag.null.rawValue)
+            return
         case .bool: tag = .bool
         case .int: tag = .int
         case .float: tag = .float
@@ -136,7 +149,8 @@ enum ValueCodec {
             switch tag {
             case .null: return rest == 0 ? nil : "holds \(rest) bytes after its nil tag"
             case .link: return rest == 12 ? nil : "holds \(rest) bytes where a link takes 12"
-            default: return lengthProblem(UnsafeRawBufferPointer(rebasing: payload[1...]), as: tag.propertyType)  // One level: a tag's type is never `.any`.
+            // One level: a tag's type is never `.any`.
+            default: return lengthProblem(UnsafeRawBufferPointer(rebasing: payload[1...]), as: tag.propertyType)
             }
         case .linkingObjects: return "holds a value, but LinkingObjects are never stored"
         default:

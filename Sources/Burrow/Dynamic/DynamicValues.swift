@@ -102,7 +102,10 @@ enum DynamicValues {
         case .list, .set:
             if StoredValueConversion.isNil(value) { return .elements([]) }
             guard let elements = elements(of: value) else {
-                throw RealmError(.invalidArgument, "Property '\(property.name)' is a \(property.collection == .list ? "List" : "MutableSet"); give an array or a collection of its elements, not \(StoredValueConversion.describe(value)).")
+                throw RealmError(
+                    .invalidArgument,
+                    "Property '\(property.name)' is a \(property.collection == .list ? "List" : "MutableSet"); give an array or a collection of its elements, not \(StoredValueConversion.describe(value))."
+                )
             }
             var converted: [_StoredValue] = []
             converted.reserveCapacity(elements.count)
@@ -116,7 +119,10 @@ enum DynamicValues {
             } else if let map = value as? any DynamicMapSource {
                 entries = map.dynamicEntries
             } else {
-                throw RealmError(.invalidArgument, "Property '\(property.name)' is a Map; give a dictionary with String keys or another map, not \(StoredValueConversion.describe(value)).")
+                throw RealmError(
+                    .invalidArgument,
+                    "Property '\(property.name)' is a Map; give a dictionary with String keys or another map, not \(StoredValueConversion.describe(value))."
+                )
             }
             var converted: [(key: String, value: _StoredValue)] = []
             converted.reserveCapacity(entries.count)
@@ -146,21 +152,29 @@ enum DynamicValues {
                 return try StoredValueConversion.convert(value, to: shape, property: property.name)
             } catch {
                 // A value of a persistable type of its own (a `PersistableEnum`): its stored form.
-                guard let persistable = value as? any _Persistable, !(value is ObjectBase), let plain = persistable._stored.plainValue else { throw error }
+                guard let persistable = value as? any _Persistable, !(value is ObjectBase), let plain = persistable._stored.plainValue else {
+                    throw error
+                }
                 return try StoredValueConversion.convert(plain, to: shape, property: property.name)
             }
         }
         let className = property.type == .object ? property.objectClassName : nil
         if StoredValueConversion.isSwiftCollection(value) {
             guard let className, let realm, let table = try realm.dynamicTable(creating: className) else {
-                throw RealmError(.invalidArgument, "Property '\(property.name)' links to \(className ?? "an object"); a dictionary or an array makes one only where the property's class is known.")
+                throw RealmError(
+                    .invalidArgument,
+                    "Property '\(property.name)' links to \(className ?? "an object"); a dictionary or an array makes one only where the property's class is known."
+                )
             }
             let object = try DynamicObject(unmanaged: table.info, value: value, defaults: realm.swiftDefaults(of: className))
             try prepare(object, in: realm)
             return .object(object)
         }
         guard var object = value as? ObjectBase else {
-            throw RealmError(.invalidArgument, "Property '\(property.name)' links to \(className ?? "an object"); give an object, or a dictionary or an array of its values, not \(StoredValueConversion.describe(value)).")
+            throw RealmError(
+                .invalidArgument,
+                "Property '\(property.name)' links to \(className ?? "an object"); give an object, or a dictionary or an array of its values, not \(StoredValueConversion.describe(value))."
+            )
         }
         if let counterpart = try realm?.migrationCounterpart(of: object) { object = counterpart }
         let objectClass = object.classInfo.name
@@ -213,7 +227,10 @@ extension DynamicValues {
                         return element
                     }
                     guard let className = property.objectClassName, let table = try realm.dynamicTable(creating: className) else {
-                        throw RealmError(.invalidArgument, "Property '\(property.name)' links to \(property.objectClassName ?? "an object"); a dictionary or an array makes one only where the property's class is known.")
+                        throw RealmError(
+                            .invalidArgument,
+                            "Property '\(property.name)' links to \(property.objectClassName ?? "an object"); a dictionary or an array makes one only where the property's class is known."
+                        )
                     }
                     let made = try DynamicObject(unmanaged: table.info, value: element, defaults: realm.swiftDefaults(of: className))
                     pending.append(made)
@@ -283,14 +300,17 @@ extension DynamicObject {
         case let dictionary as [String: Any]:
             for (key, element) in dictionary {
                 guard let property = info.propertyIndex[key] else {
-                    throw RealmError(.invalidArgument, "\(info.name) has no property '\(key)'. Its properties are: \(properties.map(\.name).joined(separator: ", ")).")
+                    throw RealmError(
+                        .invalidArgument,
+                        "\(info.name) has no property '\(key)'. Its properties are: \(properties.map(\.name).joined(separator: ", ")).")
                 }
                 given[property] = element
                 isGiven[property] = true
             }
         case let array as [Any]:
             guard array.count <= properties.count else {
-                throw RealmError(.invalidArgument, "\(info.name) has \(properties.count) stored properties, but the array gives \(array.count) values.")
+                throw RealmError(
+                    .invalidArgument, "\(info.name) has \(properties.count) stored properties, but the array gives \(array.count) values.")
             }
             for (property, element) in array.enumerated() {
                 given[property] = element
@@ -303,14 +323,20 @@ extension DynamicObject {
                 isGiven[property] = true
             }
         default:
-            throw RealmError(.invalidArgument, "A \(info.name) is made from a dictionary of property values, an array of them in stored order, or another object, not \(StoredValueConversion.describe(value)).")
+            throw RealmError(
+                .invalidArgument,
+                "A \(info.name) is made from a dictionary of property values, an array of them in stored order, or another object, not \(StoredValueConversion.describe(value))."
+            )
         }
         var fields: [_UnmanagedField] = []
         fields.reserveCapacity(properties.count)
         for (index, property) in properties.enumerated() {
             var value = isGiven[index] ? given[index] : defaults?.value(forKey: property.name)
             if value == nil, !isGiven[index], property.collection == .single, !property.isOptional, property.type != .any, property.type != .object {
-                throw RealmError(.invalidArgument, "Missing value for property '\(property.name)' of \(info.name): give it in the value, since no Swift class of this program stored as \(info.name) gives it a default.")
+                throw RealmError(
+                    .invalidArgument,
+                    "Missing value for property '\(property.name)' of \(info.name): give it in the value, since no Swift class of this program stored as \(info.name) gives it a default."
+                )
             }
             if value == nil { value = Optional<Any>.none as Any }
             fields.append(try DynamicValues.unmanagedField(value!, property))

@@ -57,10 +57,14 @@ extension Realm {
         checkThread()
         let write = try requireOpenWrite()
         guard let table = store.dynamicTable(named: typeName) else {
-            throw RealmError(.invalidArgument, "\(displayName) stores no class named \(typeName), so none can be created dynamically. Its classes are: \(currentFileSchema.classes.keys.sorted().joined(separator: ", ")).")
+            throw RealmError(
+                .invalidArgument,
+                "\(displayName) stores no class named \(typeName), so none can be created dynamically. Its classes are: \(currentFileSchema.classes.keys.sorted().joined(separator: ", "))."
+            )
         }
         if table.info.isEmbedded {
-            throw RealmError(.invalidArgument, "\(typeName) is an embedded class; its objects are created by setting a property of their parent object.")
+            throw RealmError(
+                .invalidArgument, "\(typeName) is an embedded class; its objects are created by setting a property of their parent object.")
         }
         let object = try DynamicObject(unmanaged: table.info, value: value, defaults: swiftDefaults(of: typeName))
         try DynamicValues.prepare(object, in: self)
@@ -71,7 +75,9 @@ extension Realm {
     /// stored under it, as RealmSwift does for a class its schema lacks.
     private func requireDynamicClass(_ name: String) {
         guard currentFileSchema.classes[name] == nil, Self.swiftClass(named: name, among: knownTypes) == nil else { return }
-        preconditionFailure("Object type '\(name)' is not managed by the Realm: \(displayName) stores no such class. Its classes are: \(currentFileSchema.classes.keys.sorted().joined(separator: ", ")).")
+        preconditionFailure(
+            "Object type '\(name)' is not managed by the Realm: \(displayName) stores no such class. Its classes are: \(currentFileSchema.classes.keys.sorted().joined(separator: ", "))."
+        )
     }
 
     /// The dynamic table of the class stored as `name`; if the file does not store it yet but

@@ -28,7 +28,10 @@ extension Realm {
             let properties = objectSchema.properties.map(StoredProperty.init)
             if let stored = schema.classes[name] {
                 guard stored.properties == properties, stored.isEmbedded == objectSchema.isEmbedded else {
-                    throw RealmError(.schemaMismatch, "\(displayName) stores the class \(name) with other properties (\(stored.properties.map { "\($0.name): \($0.summary)" }.joined(separator: ", "))) than the ones given.")
+                    throw RealmError(
+                        .schemaMismatch,
+                        "\(displayName) stores the class \(name) with other properties (\(stored.properties.map { "\($0.name): \($0.summary)" }.joined(separator: ", "))) than the ones given."
+                    )
                 }
                 continue
             }

@@ -46,7 +46,8 @@ extension LinkingObjects {
         guard let linkedObject, let ownerProperty else {
             throw RealmError(.invalidObject, "Only the LinkingObjects of a managed object can be frozen; add its object to a realm first.")
         }
-        return FrozenLinkingObjects(frozen: try FrozenCollection(owner: linkedObject, property: ownerProperty, what: "object of these LinkingObjects<\(Element.self)>"))
+        return FrozenLinkingObjects(
+            frozen: try FrozenCollection(owner: linkedObject, property: ownerProperty, what: "object of these LinkingObjects<\(Element.self)>"))
     }
 }
 

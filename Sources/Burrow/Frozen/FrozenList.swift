@@ -47,7 +47,8 @@ extension List {
         guard let binding else {
             throw RealmError(.invalidObject, "Only the List of a managed object can be frozen; add its object to a realm first.")
         }
-        return FrozenList(frozen: try FrozenCollection(owner: binding.owner, property: binding.property, what: "object that owns this List<\(Element.self)>"))
+        return FrozenList(
+            frozen: try FrozenCollection(owner: binding.owner, property: binding.property, what: "object that owns this List<\(Element.self)>"))
     }
 }
 

@@ -50,7 +50,9 @@ extension Map {
         guard let binding else {
             throw RealmError(.invalidObject, "Only the Map of a managed object can be frozen; add its object to a realm first.")
         }
-        return FrozenMap(frozen: try FrozenCollection(owner: binding.owner, property: binding.property, what: "object that owns this Map<\(Key.self), \(Value.self)>"))
+        return FrozenMap(
+            frozen: try FrozenCollection(
+                owner: binding.owner, property: binding.property, what: "object that owns this Map<\(Key.self), \(Value.self)>"))
     }
 }
 

@@ -58,7 +58,8 @@ extension MutableSet {
         guard let binding else {
             throw RealmError(.invalidObject, "Only the MutableSet of a managed object can be frozen; add its object to a realm first.")
         }
-        return FrozenMutableSet(frozen: try FrozenCollection(owner: binding.owner, property: binding.property, what: "object that owns this MutableSet<\(Element.self)>"))
+        return FrozenMutableSet(
+            frozen: try FrozenCollection(owner: binding.owner, property: binding.property, what: "object that owns this MutableSet<\(Element.self)>"))
     }
 }
 

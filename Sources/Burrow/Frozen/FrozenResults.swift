@@ -43,7 +43,9 @@ extension Results {
         do {
             guard base == nil else {
                 // Results of a collection (a list, a set, linking objects): its keys now.
-                guard let table = Self.table(at: version, className: query.className) else { return FrozenResults(version: version, table: nil, keys: [], steps: steps) }
+                guard let table = Self.table(at: version, className: query.className) else {
+                    return FrozenResults(version: version, table: nil, keys: [], steps: steps)
+                }
                 let keys = try QueryExecutor(context: version).keys(for: steps, table: table, base: base?.keys())
                 return FrozenResults(version: version, table: table, keys: keys, steps: steps)
             }
@@ -80,6 +82,7 @@ extension Results {
     private static func evaluate(_ steps: [QueryStep], className: String?, at version: FrozenVersion) throws(StorageError) -> FrozenResults<Element> {
         guard let table = table(at: version, className: className) else { return FrozenResults(version: version, table: nil, keys: [], steps: steps) }
         if steps.isEmpty { return FrozenResults(version: version, table: table, keys: try version.objectKeys(table)) }
-        return FrozenResults(version: version, table: table, keys: try QueryExecutor(context: version).keys(for: steps, table: table, base: nil), steps: steps)
+        return FrozenResults(
+            version: version, table: table, keys: try QueryExecutor(context: version).keys(for: steps, table: table, base: nil), steps: steps)
     }
 }

@@ -26,9 +26,11 @@ final class FrozenVersion: ReadContext, Sendable {
             throw RealmError(.wrongState, "Cannot freeze inside a write transaction: its changes are not committed yet. Freeze after the write.")
         }
         if let frozen = realm.frozenVersion {
-            self.init(configuration: frozen.configuration, reader: frozen.snapshotReader, schema: frozen.currentFileSchema, knownTypes: frozen.knownTypes)
+            self.init(
+                configuration: frozen.configuration, reader: frozen.snapshotReader, schema: frozen.currentFileSchema, knownTypes: frozen.knownTypes)
         } else {
-            self.init(configuration: realm.configuration, reader: realm.store.snapshotReader, schema: realm.currentFileSchema, knownTypes: realm.knownTypes)
+            self.init(
+                configuration: realm.configuration, reader: realm.store.snapshotReader, schema: realm.currentFileSchema, knownTypes: realm.knownTypes)
         }
     }
 
@@ -83,7 +85,8 @@ extension FrozenVersion {
             let reader = SnapshotReader(try snapshotReader.snapshot.storage.snapshot())
             guard reader.snapshot.version != version else { return self }
             let stamp = try FileSchema.stamp(in: reader)
-            let schema = stamp == (try FileSchema.stamp(in: snapshotReader))
+            let schema =
+                stamp == (try FileSchema.stamp(in: snapshotReader))
                 ? currentFileSchema : try FileSchema.load(from: reader, stamp: stamp, path: displayName)
             return FrozenVersion(configuration: configuration, reader: reader, schema: schema, knownTypes: knownTypes)
         } catch {

@@ -41,17 +41,17 @@ public enum AnyRealmValue: Hashable, _Persistable, CustomStringConvertible {
     public static func == (a: AnyRealmValue, b: AnyRealmValue) -> Bool {
         switch (a, b) {
         case (.none, .none): true
-        case let (.int(x), .int(y)): x == y
-        case let (.bool(x), .bool(y)): x == y
-        case let (.float(x), .float(y)): x == y
-        case let (.double(x), .double(y)): x == y
-        case let (.string(x), .string(y)): x == y
-        case let (.data(x), .data(y)): x == y
-        case let (.date(x), .date(y)): x == y
-        case let (.objectId(x), .objectId(y)): x == y
-        case let (.uuid(x), .uuid(y)): x == y
-        case let (.decimal128(x), .decimal128(y)): x == y
-        case let (.object(x), .object(y)): x === y || (x._state != nil && x._state?.key == y._state?.key && x._state?.table === y._state?.table)
+        case (.int(let x), .int(let y)): x == y
+        case (.bool(let x), .bool(let y)): x == y
+        case (.float(let x), .float(let y)): x == y
+        case (.double(let x), .double(let y)): x == y
+        case (.string(let x), .string(let y)): x == y
+        case (.data(let x), .data(let y)): x == y
+        case (.date(let x), .date(let y)): x == y
+        case (.objectId(let x), .objectId(let y)): x == y
+        case (.uuid(let x), .uuid(let y)): x == y
+        case (.decimal128(let x), .decimal128(let y)): x == y
+        case (.object(let x), .object(let y)): x === y || (x._state != nil && x._state?.key == y._state?.key && x._state?.table === y._state?.table)
         default: false
         }
     }

@@ -1,5 +1,5 @@
-@_spi(Reflection) import Swift
 import BurrowStorage
+@_spi(Reflection) import Swift
 
 /// What Burrow knows about one Swift class: its schema, discovered from its `@Persisted`
 /// declarations, and where each of those properties lives inside an instance.
@@ -130,7 +130,9 @@ final class ClassInfo: Sendable {
 
         let primaryKeys = properties.indices.filter { properties[$0].isPrimary }
         if primaryKeys.count > 1 {
-            problems.append("\(name) declares \(primaryKeys.count) primary keys (\(primaryKeys.map { properties[$0].name }.joined(separator: ", "))); a class has at most one.")
+            problems.append(
+                "\(name) declares \(primaryKeys.count) primary keys (\(primaryKeys.map { properties[$0].name }.joined(separator: ", "))); a class has at most one."
+            )
         }
         if properties.isEmpty {
             problems.append("\(name) has no @Persisted properties; declare its stored properties with @Persisted.")

@@ -112,7 +112,8 @@ public struct Decimal128: Sendable {
 
     /// A finite value from parts already in range.
     private init(negative: Bool, coefficient: UInt128, exponent: Int) {
-        high = (negative ? Self.signBit : 0) | UInt64(exponent + Self.exponentBias) << 49
+        high =
+            (negative ? Self.signBit : 0) | UInt64(exponent + Self.exponentBias) << 49
             | UInt64(truncatingIfNeeded: coefficient >> 64)
         low = UInt64(truncatingIfNeeded: coefficient)
     }
@@ -125,7 +126,10 @@ public struct Decimal128: Sendable {
         negative: Bool, coefficient: UInt128, exponent: Int, roundDigit: UInt128 = 0, sticky: Bool = false,
         inexact: inout Bool
     ) -> Decimal128 {
-        var coefficient = coefficient, exponent = exponent, roundDigit = roundDigit, sticky = sticky
+        var coefficient = coefficient
+        var exponent = exponent
+        var roundDigit = roundDigit
+        var sticky = sticky
         // Moves `count` digits from the coefficient into the fraction.
         func drop(_ count: Int) {
             guard count > 0 else { return }
@@ -169,8 +173,9 @@ public struct Decimal128: Sendable {
         negative: Bool, coefficient: UInt128, exponent: Int, roundDigit: UInt128 = 0, sticky: Bool = false
     ) -> Decimal128 {
         var inexact = false
-        return rounded(negative: negative, coefficient: coefficient, exponent: exponent, roundDigit: roundDigit,
-                       sticky: sticky, inexact: &inexact)
+        return rounded(
+            negative: negative, coefficient: coefficient, exponent: exponent, roundDigit: roundDigit,
+            sticky: sticky, inexact: &inexact)
     }
 
     /// This NaN made quiet, for the result of arithmetic on it.
@@ -246,7 +251,7 @@ public struct Decimal128: Sendable {
 
     /// A number from a float's `description`, without the ".0" that marks whole numbers.
     private static func shortest(_ description: String) -> Decimal128 {
-        guard case let .finite(negative, coefficient, exponent) = (parse(description) ?? .nan).parts else { return .nan }
+        guard case .finite(let negative, let coefficient, let exponent) = (parse(description) ?? .nan).parts else { return .nan }
         var (c, e) = (coefficient, exponent)
         while e < 0, c % 10 == 0 {
             c /= 10
@@ -297,9 +302,13 @@ public struct Decimal128: Sendable {
         }
 
         var coefficient: UInt128 = 0
-        var kept = 0, dropped = 0, fractionDigits = 0
-        var roundDigit: UInt128 = 0, sticky = false
-        var sawDigit = false, sawPoint = false
+        var kept = 0
+        var dropped = 0
+        var fractionDigits = 0
+        var roundDigit: UInt128 = 0
+        var sticky = false
+        var sawDigit = false
+        var sawPoint = false
         func character(_ at: Int) -> String {
             "character \(at + 1) (\"\(characters[at])\")"
         }
@@ -351,8 +360,10 @@ public struct Decimal128: Sendable {
             }
             if exponentNegative { exponent = -exponent }
         }
-        return .success(rounded(negative: negative, coefficient: coefficient, exponent: exponent - fractionDigits + dropped,
-                                roundDigit: roundDigit, sticky: sticky))
+        return .success(
+            rounded(
+                negative: negative, coefficient: coefficient, exponent: exponent - fractionDigits + dropped,
+                roundDigit: roundDigit, sticky: sticky))
     }
 
     private static func digit(_ character: Unicode.Scalar) -> UInt8? {
@@ -372,7 +383,7 @@ public struct Decimal128: Sendable {
         switch parts {
         case .nan: return "NaN"
         case .infinity(let negative): return negative ? "-Inf" : "Inf"
-        case let .finite(negative, coefficient, exponent):
+        case .finite(let negative, let coefficient, let exponent):
             let digits = String(coefficient)
             let adjusted = exponent + digits.count - 1
             var text = negative ? "-" : ""
@@ -436,7 +447,7 @@ public struct Decimal128: Sendable {
 
     /// The digits of a finite integer-valued number's magnitude (for `init?(exactly:)`), else nil.
     private var integerDigits: String? {
-        guard case let .finite(_, coefficient, exponent) = parts, exponent >= 0 else { return nil }
+        guard case .finite(_, let coefficient, let exponent) = parts, exponent >= 0 else { return nil }
         return String(coefficient) + String(repeating: "0", count: coefficient == 0 ? 0 : exponent)
     }
 
@@ -476,12 +487,12 @@ public struct Decimal128: Sendable {
         switch (lhs.parts, rhs.parts) {
         case (.nan, _): return lhs.quieted
         case (_, .nan): return rhs.quieted
-        case let (.infinity(left), .infinity(right)):
+        case (.infinity(let left), .infinity(let right)):
             return left != right ? -infinity : infinity
-        case let (.infinity(left), .finite(right, coefficient, _)), let (.finite(right, coefficient, _), .infinity(left)):
+        case (.infinity(let left), .finite(let right, let coefficient, _)), (.finite(let right, let coefficient, _), .infinity(let left)):
             if coefficient == 0 { return .nan }
             return left != right ? -infinity : infinity
-        case let (.finite(leftNegative, left, leftExponent), .finite(rightNegative, right, rightExponent)):
+        case (.finite(let leftNegative, let left, let leftExponent), .finite(let rightNegative, let right, let rightExponent)):
             let negative = leftNegative != rightNegative
             let exponent = leftExponent + rightExponent
             let product = left.multipliedFullWidth(by: right)
@@ -493,8 +504,9 @@ public struct Decimal128: Sendable {
             let drop = (((bits - 1) * 1233) >> 12) + 1 - maxDigits
             let (kept, rest) = powersOfTen[drop].dividingFullWidth((product.high, product.low))
             let (roundDigit, below) = rest.quotientAndRemainder(dividingBy: powersOfTen[drop - 1])
-            return rounded(negative: negative, coefficient: kept, exponent: exponent + drop,
-                           roundDigit: roundDigit, sticky: below != 0)
+            return rounded(
+                negative: negative, coefficient: kept, exponent: exponent + drop,
+                roundDigit: roundDigit, sticky: below != 0)
         }
     }
 
@@ -507,11 +519,11 @@ public struct Decimal128: Sendable {
         case (.nan, _): return lhs.quieted
         case (_, .nan): return rhs.quieted
         case (.infinity, .infinity): return .nan
-        case let (.infinity(left), .finite(right, _, _)):
+        case (.infinity(let left), .finite(let right, _, _)):
             return left != right ? -infinity : infinity
-        case let (.finite(left, _, _), .infinity(right)):
+        case (.finite(let left, _, _), .infinity(let right)):
             return Decimal128(negative: left != right, coefficient: 0, exponent: minExponent)
-        case let (.finite(leftNegative, dividend, leftExponent), .finite(rightNegative, divisor, rightExponent)):
+        case (.finite(let leftNegative, let dividend, let leftExponent), .finite(let rightNegative, let divisor, let rightExponent)):
             let negative = leftNegative != rightNegative
             if divisor == 0 {
                 return dividend == 0 ? .nan : negative ? -infinity : infinity
@@ -548,12 +560,12 @@ public struct Decimal128: Sendable {
         switch (lhs.parts, rhs.parts) {
         case (.nan, _): return lhs.quieted
         case (_, .nan): return rhs.quieted
-        case let (.infinity(left), .infinity(right)):
+        case (.infinity(let left), .infinity(let right)):
             return left == (right != negatingRight) ? lhs : .nan
         case (.infinity, .finite): return lhs
-        case let (.finite, .infinity(right)):
+        case (.finite, .infinity(let right)):
             return right != negatingRight ? -infinity : infinity
-        case let (.finite(leftNegative, leftCoefficient, leftExponent), .finite(rightNegative, rightCoefficient, rightExponent)):
+        case (.finite(let leftNegative, let leftCoefficient, let leftExponent), .finite(let rightNegative, let rightCoefficient, let rightExponent)):
             // `big` has the larger exponent, `small` the smaller.
             var big = (negative: leftNegative, coefficient: leftCoefficient, exponent: leftExponent)
             var small = (negative: rightNegative != negatingRight, coefficient: rightCoefficient, exponent: rightExponent)
@@ -572,7 +584,9 @@ public struct Decimal128: Sendable {
             let scaled = big.coefficient * powersOfTen[shift]
             let exponent = big.exponent - shift
             let remainingGap = gap - shift
-            var aligned = small.coefficient, roundDigit: UInt128 = 0, sticky = false
+            var aligned = small.coefficient
+            var roundDigit: UInt128 = 0
+            var sticky = false
             if remainingGap > maxDigits {
                 aligned = 0
                 sticky = small.coefficient != 0
@@ -583,8 +597,9 @@ public struct Decimal128: Sendable {
                 sticky = rest % powersOfTen[remainingGap - 1] != 0
             }
             if big.negative == small.negative {
-                return rounded(negative: big.negative, coefficient: scaled + aligned, exponent: exponent,
-                               roundDigit: roundDigit, sticky: sticky)
+                return rounded(
+                    negative: big.negative, coefficient: scaled + aligned, exponent: exponent,
+                    roundDigit: roundDigit, sticky: sticky)
             }
             if roundDigit == 0 && !sticky {
                 if scaled == aligned { return Decimal128(negative: false, coefficient: 0, exponent: exponent) }
@@ -594,8 +609,9 @@ public struct Decimal128: Sendable {
             }
             // `small` had digits below the unit (so `scaled` has 37 digits and is the larger):
             // borrow one unit and take the complement of the fraction.
-            return rounded(negative: big.negative, coefficient: scaled - aligned - 1, exponent: exponent,
-                           roundDigit: sticky ? 9 - roundDigit : 10 - roundDigit, sticky: sticky)
+            return rounded(
+                negative: big.negative, coefficient: scaled - aligned - 1, exponent: exponent,
+                roundDigit: sticky ? 9 - roundDigit : 10 - roundDigit, sticky: sticky)
         }
     }
 
@@ -608,10 +624,10 @@ public struct Decimal128: Sendable {
         case (.nan, .nan): return 0
         case (.nan, _): return -1
         case (_, .nan): return 1
-        case let (.infinity(left), .infinity(right)): return left == right ? 0 : left ? -1 : 1
-        case let (.infinity(left), .finite): return left ? -1 : 1
-        case let (.finite, .infinity(right)): return right ? 1 : -1
-        case let (.finite(leftNegative, left, leftExponent), .finite(rightNegative, right, rightExponent)):
+        case (.infinity(let left), .infinity(let right)): return left == right ? 0 : left ? -1 : 1
+        case (.infinity(let left), .finite): return left ? -1 : 1
+        case (.finite, .infinity(let right)): return right ? 1 : -1
+        case (.finite(let leftNegative, let left, let leftExponent), .finite(let rightNegative, let right, let rightExponent)):
             if left == 0 && right == 0 { return 0 }
             if left == 0 { return rightNegative ? 1 : -1 }
             if right == 0 { return leftNegative ? -1 : 1 }
@@ -623,11 +639,14 @@ public struct Decimal128: Sendable {
 
     /// The order of two non-zero magnitudes `left × 10^leftExponent` and `right × 10^rightExponent`.
     private static func orderMagnitudes(_ left: UInt128, _ leftExponent: Int, _ right: UInt128, _ rightExponent: Int) -> Int {
-        let leftDigits = digitCount(left), rightDigits = digitCount(right)
-        let leftAdjusted = leftExponent + leftDigits - 1, rightAdjusted = rightExponent + rightDigits - 1
+        let leftDigits = digitCount(left)
+        let rightDigits = digitCount(right)
+        let leftAdjusted = leftExponent + leftDigits - 1
+        let rightAdjusted = rightExponent + rightDigits - 1
         if leftAdjusted != rightAdjusted { return leftAdjusted < rightAdjusted ? -1 : 1 }
         // Same leading-digit position: scale the shorter coefficient to the longer one's length.
-        let (a, b) = leftDigits < rightDigits
+        let (a, b) =
+            leftDigits < rightDigits
             ? (left * powersOfTen[rightDigits - leftDigits], right)
             : (left, right * powersOfTen[leftDigits - rightDigits])
         return a == b ? 0 : a < b ? -1 : 1
@@ -639,7 +658,7 @@ public struct Decimal128: Sendable {
         switch parts {
         case .nan: return .nan
         case .infinity: return self
-        case let .finite(negative, coefficient, exponent):
+        case .finite(let negative, let coefficient, let exponent):
             if coefficient == 0 { return Decimal128() }
             var (c, e) = (coefficient, exponent)
             while true {

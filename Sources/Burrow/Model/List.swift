@@ -89,7 +89,8 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
 
     private func checkIndex(_ index: Int, allowingEnd: Bool) {
         let count = self.count
-        precondition(index >= 0 && (index < count || allowingEnd && index == count), "Index \(index) is out of bounds (the list has \(count) elements)")
+        precondition(
+            index >= 0 && (index < count || allowingEnd && index == count), "Index \(index) is out of bounds (the list has \(count) elements)")
     }
 
     /// Appends `element` (O(log n) when managed).

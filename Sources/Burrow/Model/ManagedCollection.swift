@@ -76,7 +76,9 @@ extension CollectionBinding {
         of value: Any, as: Element.Type, property: String, kind: String
     ) throws(RealmError) -> [Element] {
         guard let sequence = value as? any Sequence else {
-            throw RealmError(.invalidArgument, "Property '\(property)' is a \(kind); give an array or another collection, not \(StoredValueConversion.describe(value)).")
+            throw RealmError(
+                .invalidArgument,
+                "Property '\(property)' is a \(kind); give an array or another collection, not \(StoredValueConversion.describe(value)).")
         }
         var elements: [Element] = []
         for element in AnySequenceOfAny(sequence) { elements.append(try Element._convert(element, property: property)) }

@@ -136,7 +136,8 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence, _Collection
     public static func _defaultValue() -> Map<Key, Value> { Map() }
     public static func _get(_ object: ObjectBase, _ property: Int) -> Map<Key, Value> { Map(owner: object, property: property) }
     public static func _set(_ value: Map<Key, Value>, _ object: ObjectBase, _ property: Int) {
-        CollectionBinding.replaceContent(of: object, property: property, with: .entries(value.entries.map { (key: $0.key._mapKey, value: $0.value._stored) }))
+        CollectionBinding.replaceContent(
+            of: object, property: property, with: .entries(value.entries.map { (key: $0.key._mapKey, value: $0.value._stored) }))
     }
     public static func _convert(_ value: Any, property: String) throws(RealmError) -> Map<Key, Value> {
         if !StoredValueConversion.isSwiftCollection(value), let other = value as? Map<Key, Value> {
@@ -146,7 +147,9 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence, _Collection
             return map
         }
         guard let dictionary = value as? [String: Any] else {
-            throw RealmError(.invalidArgument, "Property '\(property)' is a Map; give a dictionary with String keys, not \(StoredValueConversion.describe(value)).")
+            throw RealmError(
+                .invalidArgument, "Property '\(property)' is a Map; give a dictionary with String keys, not \(StoredValueConversion.describe(value))."
+            )
         }
         let map = Map()
         for (key, element) in dictionary { map.storage[Key(_mapKey: key)] = try Value._convert(element, property: property) }

@@ -10,7 +10,8 @@ extension ObjectBase {
             return DynamicValues.value(of: self, property, info)
         }
         let field = info.fields[property]
-        let value = _state != nil ? field.accessor.managedGet(self, property: property) : field.accessor.unmanagedValue(at: info.fieldPointer(self, property))
+        let value =
+            _state != nil ? field.accessor.managedGet(self, property: property) : field.accessor.unmanagedValue(at: info.fieldPointer(self, property))
         return unwrappingOptional(value)
     }
 
@@ -42,7 +43,9 @@ extension ObjectBase {
     func setValueThrowing(_ value: Any, forKey key: String) throws(RealmError) {
         let info = classInfo
         guard let property = info.propertyIndex[key] else {
-            throw RealmError(.invalidArgument, "\(info.name) has no property '\(key)'. Its properties are: \(info.properties.map(\.name).joined(separator: ", ")).")
+            throw RealmError(
+                .invalidArgument, "\(info.name) has no property '\(key)'. Its properties are: \(info.properties.map(\.name).joined(separator: ", "))."
+            )
         }
         if info.isDynamic { return try DynamicValues.set(self, property, unwrapResults(value), info) }
         let field = info.fields[property]
@@ -76,7 +79,10 @@ extension ObjectBase {
                 if let element = object.value(forKey: property.name) { try setValueThrowing(element, forKey: property.name) }
             }
         default:
-            throw RealmError(.invalidArgument, "A \(info.name) is made from a dictionary of property values, an array of them in declaration order, or another \(info.name), not \(StoredValueConversion.describe(value)).")
+            throw RealmError(
+                .invalidArgument,
+                "A \(info.name) is made from a dictionary of property values, an array of them in declaration order, or another \(info.name), not \(StoredValueConversion.describe(value))."
+            )
         }
     }
 

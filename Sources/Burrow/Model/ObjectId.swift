@@ -31,7 +31,8 @@ public struct ObjectId: Sendable, Hashable, Comparable, CustomStringConvertible,
     public init(string: String) throws {
         let digits = Array(string.utf8)
         guard digits.count == 24 else {
-            throw RealmError(.invalidArgument, "\"\(string)\" is not an ObjectId: an ObjectId is 24 hexadecimal digits, this has \(digits.count) characters.")
+            throw RealmError(
+                .invalidArgument, "\"\(string)\" is not an ObjectId: an ObjectId is 24 hexadecimal digits, this has \(digits.count) characters.")
         }
         var value: (UInt64, UInt32) = (0, 0)
         for (index, digit) in digits.enumerated() {

@@ -20,9 +20,13 @@ extension Persisted: Encodable where Value: Encodable {
     /// managed one (see the extension's note).
     public func encode(to encoder: any Encoder) throws {
         guard managedProperty < 0 else {
-            throw EncodingError.invalidValue(self, EncodingError.Context(
-                codingPath: encoder.codingPath,
-                debugDescription: "Only unmanaged objects can be encoded by the synthesized encode(to:): a managed @Persisted property cannot reach its object. Define encode(to:) on the model class, reading the properties through self, to encode managed and frozen objects."))
+            throw EncodingError.invalidValue(
+                self,
+                EncodingError.Context(
+                    codingPath: encoder.codingPath,
+                    debugDescription:
+                        "Only unmanaged objects can be encoded by the synthesized encode(to:): a managed @Persisted property cannot reach its object. Define encode(to:) on the model class, reading the properties through self, to encode managed and frozen objects."
+                ))
         }
         var copy = self
         // Through a container, so that the encoder's strategies (dates, data) apply.

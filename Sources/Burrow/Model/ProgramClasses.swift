@@ -41,11 +41,12 @@ enum ProgramClasses {
     /// `Object`, `EmbeddedObject` or `ObjectBase` themselves).
     private static func modelClasses() -> [ObjectBase.Type] {
         let names = Names()
-        swift_enumerateAllMetadataSections({ sections, context in
-            let names = Unmanaged<Names>.fromOpaque(context!).takeUnretainedValue()
-            names.collect(from: sections)
-            return true
-        }, Unmanaged.passUnretained(names).toOpaque())
+        enumerateAllMetadataSections(
+            { sections, context in
+                let names = Unmanaged<Names>.fromOpaque(context!).takeUnretainedValue()
+                names.collect(from: sections)
+                return true
+            }, Unmanaged.passUnretained(names).toOpaque())
         let bases: [ObjectBase.Type] = [ObjectBase.self, Object.self, EmbeddedObject.self]
         return names.mangled.compactMap { name in
             guard let type = _typeByName(name) as? ObjectBase.Type, !bases.contains(where: { $0 == type }) else { return nil }
@@ -130,7 +131,7 @@ enum ProgramClasses {
 /// The Swift runtime's list of the metadata sections of every loaded image, exported by the
 /// standard library on ELF and COFF platforms (swift-testing finds tests through it).
 @_silgen_name("swift_enumerateAllMetadataSections")
-private func swift_enumerateAllMetadataSections(
+private func enumerateAllMetadataSections(
     _ body: @convention(c) (_ sections: UnsafeRawPointer, _ context: UnsafeMutableRawPointer?) -> Bool,
     _ context: UnsafeMutableRawPointer?)
 #endif

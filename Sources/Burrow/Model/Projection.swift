@@ -64,7 +64,9 @@ public struct Projected<Root: ObjectBase, Value> {
         }
         set {
             guard let writable = projection[keyPath: storageKeyPath].keyPath as? ReferenceWritableKeyPath<Root, Value> else {
-                preconditionFailure("This projected property reads \(projection[keyPath: storageKeyPath].keyPath), which cannot be written; project a writable property to assign it.")
+                preconditionFailure(
+                    "This projected property reads \(projection[keyPath: storageKeyPath].keyPath), which cannot be written; project a writable property to assign it."
+                )
             }
             projection.rootObject[keyPath: writable] = newValue
         }

@@ -16,6 +16,8 @@ public struct Schema: Sendable, Hashable, CustomStringConvertible {
 
     /// Each class's schema, one after another.
     public var description: String {
-        "Schema {\n" + objectSchema.map { $0.description.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)\n" }.joined() }.joined() + "}"
+        "Schema {\n"
+            + objectSchema.map { $0.description.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)\n" }.joined() }.joined()
+            + "}"
     }
 }

@@ -31,7 +31,10 @@ enum StoredValueConversion {
             }
             return object
         }
-        throw RealmError(.invalidArgument, "Property '\(property)' links to \(type); give an object, a dictionary of its properties or an array of them in declaration order, not \(describe(value)).")
+        throw RealmError(
+            .invalidArgument,
+            "Property '\(property)' links to \(type); give an object, a dictionary of its properties or an array of them in declaration order, not \(describe(value))."
+        )
     }
 
     /// Whether `value` is a Swift dictionary with `String` keys or an array. Casts to a class
@@ -106,7 +109,8 @@ enum StoredValueConversion {
 
     private static func mismatch(_ value: Any, _ shape: _PropertyShape, _ property: String) -> RealmError {
         let expected = shape.type == .object ? "\(shape.objectType.map { "\($0)" } ?? "an object")" : shape.type.description
-        return RealmError(.invalidArgument, "Property '\(property)' holds \(expected)\(shape.isOptional ? "?" : ""), but the value given is \(describe(value)).")
+        return RealmError(
+            .invalidArgument, "Property '\(property)' holds \(expected)\(shape.isOptional ? "?" : ""), but the value given is \(describe(value)).")
     }
 
     static func describe(_ value: Any) -> String {

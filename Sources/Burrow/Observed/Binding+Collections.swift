@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(SwiftUI)
 import SwiftUI
 #endif

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(SwiftUI)
 import SwiftUI
 #endif
@@ -29,7 +30,8 @@ enum QuickWriteOffsets {
             throw outOfBounds(first < 0 ? first : last, count: count)
         }
         if let destination, destination < 0 || destination > count {
-            throw RealmError(.invalidArgument, "Destination \(destination) is out of bounds (the collection has \(count) elements); nothing was changed.")
+            throw RealmError(
+                .invalidArgument, "Destination \(destination) is out of bounds (the collection has \(count) elements); nothing was changed.")
         }
     }
 

@@ -55,7 +55,8 @@ public struct ObservedResults<ResultType: Object>: BoundCollection {
 
     /// Results of every object of `type`, with changes of `keyPaths` only counting as
     /// modifications.
-    public init(_ type: ResultType.Type, keyPaths: [String]? = nil, configuration: Realm.Configuration? = nil, sortDescriptor: SortDescriptor? = nil) {
+    public init(_ type: ResultType.Type, keyPaths: [String]? = nil, configuration: Realm.Configuration? = nil, sortDescriptor: SortDescriptor? = nil)
+    {
         storage = ResultsStorage(configuration: configuration, keyPaths: keyPaths)
         storage.query = ResultsStorage.Query(filter: nil, sortDescriptors: sortDescriptor.map { [$0] } ?? [])
     }

@@ -82,8 +82,10 @@ extension Binding {
     /// A binding to the equatable property `member` of the bound projection: assigning the
     /// value it already has writes nothing.
     @MainActor
-    public subscript<Root: ObjectBase, V: Equatable>(dynamicMember member: ReferenceWritableKeyPath<Value, V>) -> Binding<V> where Value: Projection<Root> {
-        PropertyBinding.make(wrappedValue, member, realm: { $0.realm }, isInvalidated: { $0.isInvalidated }, skipsEqual: { $0 == $1 }, reporter: quickWriteReporter)
+    public subscript<Root: ObjectBase, V: Equatable>(dynamicMember member: ReferenceWritableKeyPath<Value, V>) -> Binding<V>
+    where Value: Projection<Root> {
+        PropertyBinding.make(
+            wrappedValue, member, realm: { $0.realm }, isInvalidated: { $0.isInvalidated }, skipsEqual: { $0 == $1 }, reporter: quickWriteReporter)
     }
 
     /// Deletes the bound projection's root object from its realm in one quick write.
@@ -91,7 +93,9 @@ extension Binding {
     public func delete<Root: ObjectBase>() where Value: Projection<Root> {
         let root = wrappedValue.rootObject
         guard !root.isInvalidated else { return }
-        QuickWrite.perform(in: root.realm, silencing: quickWriteReporter?.followedToken, reportingTo: quickWriteReporter) { try root.realm?.delete(root) }
+        QuickWrite.perform(in: root.realm, silencing: quickWriteReporter?.followedToken, reportingTo: quickWriteReporter) {
+            try root.realm?.delete(root)
+        }
     }
 }
 

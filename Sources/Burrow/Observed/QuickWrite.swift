@@ -53,7 +53,8 @@ enum QuickWrite {
         guard version.snapshotReader.snapshot.storage === realm.storage else {
             throw RealmError(
                 .invalidObject,
-                "The frozen \(E.self) belongs to another file than \(realm.displayName); nothing was changed. Use create(_:value:update:) to copy it into this realm.")
+                "The frozen \(E.self) belongs to another file than \(realm.displayName); nothing was changed. Use create(_:value:update:) to copy it into this realm."
+            )
         }
         guard let live = realm.liveObject(of: type(of: object), frozenAt: version, tableId: state.table.id, key: state.key) as? E else {
             throw RealmError.deletedSince(type(of: object))

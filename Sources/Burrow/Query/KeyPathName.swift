@@ -65,12 +65,18 @@ enum KeyPathName {
         if let found = names.withLock({ $0[SharedKeyPath(keyPath: keyPath)] }) { return found }
         let (info, read) = try fieldsRead(by: keyPath)
         guard read.count == 1 else {
-            throw RealmError(.invalidArgument, "The key path \(keyPath) does not name one @Persisted property of \(info.name) (it reads \(read.count)); queries, sorting and aggregates can only use @Persisted properties.")
+            throw RealmError(
+                .invalidArgument,
+                "The key path \(keyPath) does not name one @Persisted property of \(info.name) (it reads \(read.count)); queries, sorting and aggregates can only use @Persisted properties."
+            )
         }
         // A key path that goes further (`\Dog.toy?.name`: reading stops at the nil link) reads
         // one field too, but its value is not the field's.
         guard let field = info.fields[read[0]].accessor as? any TraceableField.Type, field.valueType == Value.self else {
-            throw RealmError(.invalidArgument, "The key path \(keyPath) reads more than the @Persisted property '\(info.properties[read[0]].name)' of \(info.name); use a key path naming one property (or a dotted string key path).")
+            throw RealmError(
+                .invalidArgument,
+                "The key path \(keyPath) reads more than the @Persisted property '\(info.properties[read[0]].name)' of \(info.name); use a key path naming one property (or a dotted string key path)."
+            )
         }
         let name = info.properties[read[0]].name
         names.withLock { $0[SharedKeyPath(keyPath: keyPath)] = name }
@@ -84,7 +90,10 @@ enum KeyPathName {
     static func propertyRead<Root, Value>(by keyPath: KeyPath<Root, Value>) throws(RealmError) -> String {
         let (info, read) = try fieldsRead(by: keyPath)
         guard read.count == 1, info.properties[read[0]].objectClassName == nil else {
-            throw RealmError(.invalidArgument, "The key path \(keyPath) does not read one @Persisted property of \(info.name) that can be sorted by (it reads \(read.count) properties\(read.count == 1 ? ", a link" : "")); name the property to sort by with a SortDescriptor.")
+            throw RealmError(
+                .invalidArgument,
+                "The key path \(keyPath) does not read one @Persisted property of \(info.name) that can be sorted by (it reads \(read.count) properties\(read.count == 1 ? ", a link" : "")); name the property to sort by with a SortDescriptor."
+            )
         }
         return info.properties[read[0]].name
     }
@@ -93,7 +102,9 @@ enum KeyPathName {
     /// a fresh instance reads. Throws if `Root` is not an object class.
     private static func fieldsRead<Root, Value>(by keyPath: KeyPath<Root, Value>) throws(RealmError) -> (ClassInfo, [Int]) {
         guard let type = Root.self as? ObjectBase.Type else {
-            throw RealmError(.invalidArgument, "The key path \(keyPath) cannot be queried: queries name properties of Object and EmbeddedObject classes, not of \(Root.self).")
+            throw RealmError(
+                .invalidArgument,
+                "The key path \(keyPath) cannot be queried: queries name properties of Object and EmbeddedObject classes, not of \(Root.self).")
         }
         let info = ClassInfo.of(type)
         let object = type.init()

@@ -58,7 +58,10 @@ struct PredicateTranslator {
 
     mutating func term(_ expression: Any) throws(RealmError) -> Term {
         guard let translatable = expression as? any TranslatablePredicateExpression else {
-            throw RealmError(.invalidArgument, "The predicate uses \(Self.describe(type(of: expression))), which Burrow cannot translate into a query yet; use the where { } DSL or a query string for it.")
+            throw RealmError(
+                .invalidArgument,
+                "The predicate uses \(Self.describe(type(of: expression))), which Burrow cannot translate into a query yet; use the where { } DSL or a query string for it."
+            )
         }
         return try translatable.translate(&self)
     }
@@ -100,7 +103,8 @@ protocol TranslatablePredicateExpression {
 extension PredicateExpressions.Variable: TranslatablePredicateExpression {
     func translate(_ t: inout PredicateTranslator) throws(RealmError) -> PredicateTranslator.Term {
         guard let path = t.variables[key] else {
-            throw RealmError(.invalidArgument, "The predicate uses a variable Burrow does not know (a closure inside the predicate); it cannot be translated yet.")
+            throw RealmError(
+                .invalidArgument, "The predicate uses a variable Burrow does not know (a closure inside the predicate); it cannot be translated yet.")
         }
         return .path(path)
     }

@@ -41,24 +41,33 @@ enum QueryValidator {
                         continue
                     }
                     guard previous.type == .object || previous.type == .linkingObjects, let next = previous.linkedClass else {
-                        throw RealmError(.invalidArgument, "Invalid key path '\(path)': \(previous.what) is \(describe(previous.property)), not a link, so '\(name)' cannot follow it.")
+                        throw RealmError(
+                            .invalidArgument,
+                            "Invalid key path '\(path)': \(previous.what) is \(describe(previous.property)), not a link, so '\(name)' cannot follow it."
+                        )
                     }
                     current = next
                 }
                 guard let index = current.propertyIndex[name] else {
                     let known = current.properties.map(\.name).joined(separator: ", ")
-                    throw RealmError(.invalidArgument, "Invalid key path '\(path)': \(current.name) has no property '\(name)' (its properties: \(known)).")
+                    throw RealmError(
+                        .invalidArgument, "Invalid key path '\(path)': \(current.name) has no property '\(name)' (its properties: \(known)).")
                 }
                 let property = current.properties[index]
                 manyBeforeMap = isMany
                 if property.collection != .single || property.type == .linkingObjects { isMany = true }
                 let linked = current.linkedInfo(index)
-                result = PathInfo(type: property.type, isOptional: property.isOptional || property.type == .object, isMany: isMany, linkedClass: linked, property: property, owner: current)
+                result = PathInfo(
+                    type: property.type, isOptional: property.isOptional || property.type == .object, isMany: isMany, linkedClass: linked,
+                    property: property, owner: current)
                 pendingMap = property.collection == .map
                 if property.collection == .map { isMany = true }
             case .mapKey, .keys, .values:
                 guard var previous = result, previous.property.collection == .map, pendingMap else {
-                    throw RealmError(.invalidArgument, "Invalid key path '\(path)': \(component == .keys ? "@keys" : component == .values ? "@values" : "a [key] subscript") applies to a Map property, and \(result.map { $0.what } ?? "the object") is not one.")
+                    throw RealmError(
+                        .invalidArgument,
+                        "Invalid key path '\(path)': \(component == .keys ? "@keys" : component == .values ? "@values" : "a [key] subscript") applies to a Map property, and \(result.map { $0.what } ?? "the object") is not one."
+                    )
                 }
                 pendingMap = false
                 switch component {
@@ -131,7 +140,10 @@ enum QueryValidator {
             return try resolve(path, in: info)
         case .element(let element):
             guard path.components.isEmpty else {
-                throw RealmError(.invalidArgument, "Invalid key path '\(path)' in SUBQUERY: its variable stands for one \(element.type) value of \(element.what), which has no properties; compare the variable itself.")
+                throw RealmError(
+                    .invalidArgument,
+                    "Invalid key path '\(path)' in SUBQUERY: its variable stands for one \(element.type) value of \(element.what), which has no properties; compare the variable itself."
+                )
             }
             return element
         }
@@ -147,7 +159,10 @@ enum QueryValidator {
         case .subquery(let path, let predicate):
             let resolved = try resolve(path, in: scope)
             guard resolved.isMany else {
-                throw RealmError(.invalidArgument, "Invalid SUBQUERY over '\(path)': SUBQUERY needs a collection of objects or values (a List, MutableSet, Map or LinkingObjects), and \(resolved.what) is \(describe(resolved.property)).")
+                throw RealmError(
+                    .invalidArgument,
+                    "Invalid SUBQUERY over '\(path)': SUBQUERY needs a collection of objects or values (a List, MutableSet, Map or LinkingObjects), and \(resolved.what) is \(describe(resolved.property))."
+                )
             }
             if resolved.type == .object || resolved.type == .linkingObjects, let element = resolved.linkedClass {
                 try validate(predicate, in: .object(element))
@@ -160,18 +175,27 @@ enum QueryValidator {
         case .aggregate(let path, let aggregate):
             let resolved = try resolve(path, in: scope)
             guard resolved.isMany else {
-                throw RealmError(.invalidArgument, "Invalid aggregate '\(expression)': @\(aggregate.rawValue) applies to a collection, and \(resolved.what) is \(describe(resolved.property)).")
+                throw RealmError(
+                    .invalidArgument,
+                    "Invalid aggregate '\(expression)': @\(aggregate.rawValue) applies to a collection, and \(resolved.what) is \(describe(resolved.property))."
+                )
             }
             switch aggregate {
             case .count: return (resolved, .int)
             case .sum, .avg:
                 guard [.int, .float, .double, .decimal128, .any].contains(resolved.type) else {
-                    throw RealmError(.invalidArgument, "Invalid aggregate '\(expression)': @\(aggregate.rawValue) needs numbers, and \(resolved.what) holds \(resolved.type) values.")
+                    throw RealmError(
+                        .invalidArgument,
+                        "Invalid aggregate '\(expression)': @\(aggregate.rawValue) needs numbers, and \(resolved.what) holds \(resolved.type) values."
+                    )
                 }
                 return (resolved, aggregate == .avg && resolved.type == .int ? .double : resolved.type)
             case .min, .max:
                 guard [.int, .float, .double, .decimal128, .date, .any].contains(resolved.type) else {
-                    throw RealmError(.invalidArgument, "Invalid aggregate '\(expression)': @\(aggregate.rawValue) needs numbers or dates, and \(resolved.what) holds \(resolved.type) values.")
+                    throw RealmError(
+                        .invalidArgument,
+                        "Invalid aggregate '\(expression)': @\(aggregate.rawValue) needs numbers or dates, and \(resolved.what) holds \(resolved.type) values."
+                    )
                 }
                 return (resolved, resolved.type)
             }
@@ -187,14 +211,16 @@ enum QueryValidator {
             }
         }
         if c.quantifier != .any, !(left?.0.isMany ?? false) {
-            throw RealmError(.invalidArgument, "Invalid comparison '\(c)': \(c.quantifier.rawValue) applies to a key path through a collection, and '\(c.lhs)' is not one.")
+            throw RealmError(
+                .invalidArgument,
+                "Invalid comparison '\(c)': \(c.quantifier.rawValue) applies to a key path through a collection, and '\(c.lhs)' is not one.")
         }
         switch (left, right) {
-        case let (l?, r?):
+        case (let l?, let r?):
             try check(c, l.0, l.1, against: r.1, description: "\(r.0.what) (\(r.1))")
-        case let (l?, nil):
+        case (let l?, nil):
             try checkConstants(of: c.rhs) { constant throws(RealmError) in try check(c, l.0, l.1, against: constant) }
-        case let (nil, r?):
+        case (nil, let r?):
             try checkConstants(of: c.lhs) { constant throws(RealmError) in try check(c, r.0, r.1, against: constant) }
         case (nil, nil):
             break
@@ -232,12 +258,17 @@ enum QueryValidator {
         default: fits = constant.typeName == type.rawValue
         }
         guard fits else {
-            throw RealmError(.invalidArgument, "Invalid comparison '\(c)': \(path.what) holds \(type == .object ? "\(path.linkedClass?.name ?? "object") objects" : "\(type) values"), which cannot be compared with \(constant) (\(constant.typeName == "object" ? "an object" : "a \(constant.typeName)")).")
+            throw RealmError(
+                .invalidArgument,
+                "Invalid comparison '\(c)': \(path.what) holds \(type == .object ? "\(path.linkedClass?.name ?? "object") objects" : "\(type) values"), which cannot be compared with \(constant) (\(constant.typeName == "object" ? "an object" : "a \(constant.typeName)"))."
+            )
         }
         try checkOperator(c, path, type)
     }
 
-    private static func check(_ c: QueryComparison, _ path: PathInfo, _ type: PropertyType, against other: PropertyType, description: String) throws(RealmError) {
+    private static func check(_ c: QueryComparison, _ path: PathInfo, _ type: PropertyType, against other: PropertyType, description: String)
+        throws(RealmError)
+    {
         let numeric: Set<PropertyType> = [.int, .float, .double, .decimal128]
         let fits = type == .any || other == .any || type == other || (numeric.contains(type) && numeric.contains(other))
         guard fits else {
@@ -249,13 +280,18 @@ enum QueryValidator {
     private static func checkOperator(_ c: QueryComparison, _ path: PathInfo, _ type: PropertyType) throws(RealmError) {
         let holdsText = type == .string || type == .data || type == .any
         if c.op.isStringOperator, !holdsText {
-            throw RealmError(.invalidArgument, "Invalid comparison '\(c)': \(c.op.rawValue) applies to strings and data, and \(path.what) holds \(type) values.")
+            throw RealmError(
+                .invalidArgument, "Invalid comparison '\(c)': \(c.op.rawValue) applies to strings and data, and \(path.what) holds \(type) values.")
         }
         if c.op.isOrdering, type == .bool || type == .object || type == .linkingObjects {
-            throw RealmError(.invalidArgument, "Invalid comparison '\(c)': \(c.op.rawValue) needs values with an order, and \(path.what) holds \(type == .bool ? "bool" : "object") values.")
+            throw RealmError(
+                .invalidArgument,
+                "Invalid comparison '\(c)': \(c.op.rawValue) needs values with an order, and \(path.what) holds \(type == .bool ? "bool" : "object") values."
+            )
         }
         if !c.options.isEmpty, !holdsText {
-            throw RealmError(.invalidArgument, "Invalid comparison '\(c)': \(c.options.suffix) applies to strings, and \(path.what) holds \(type) values.")
+            throw RealmError(
+                .invalidArgument, "Invalid comparison '\(c)': \(c.options.suffix) applies to strings, and \(path.what) holds \(type) values.")
         }
     }
 
@@ -264,7 +300,9 @@ enum QueryValidator {
     static func checkSingleValued(_ keyPath: String, in info: ClassInfo, purpose: String) throws(RealmError) -> PathInfo {
         let resolved = try resolve(QueryPath(dotted: keyPath), in: info)
         guard !resolved.isMany else {
-            throw RealmError(.invalidArgument, "Cannot \(purpose) by '\(keyPath)': \(resolved.what) is \(describe(resolved.property)), and \(purpose) needs one value per object.")
+            throw RealmError(
+                .invalidArgument,
+                "Cannot \(purpose) by '\(keyPath)': \(resolved.what) is \(describe(resolved.property)), and \(purpose) needs one value per object.")
         }
         return resolved
     }

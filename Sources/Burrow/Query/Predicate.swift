@@ -159,7 +159,8 @@ enum QueryExpression: Sendable, CustomStringConvertible {
         case .aggregate(let p, .count): "\(p).@count"
         case .aggregate(let p, let a):
             // `dogs.age.@sum` reads as the query language's `dogs.@sum.age`.
-            p.components.count > 1 ? "\(QueryPath(Array(p.components.dropLast()))).@\(a.rawValue).\(QueryPath([p.components.last!]))" : "\(p).@\(a.rawValue)"
+            p.components.count > 1
+                ? "\(QueryPath(Array(p.components.dropLast()))).@\(a.rawValue).\(QueryPath([p.components.last!]))" : "\(p).@\(a.rawValue)"
         }
     }
 
@@ -173,8 +174,16 @@ enum QueryExpression: Sendable, CustomStringConvertible {
 
 /// The operator of a comparison.
 enum QueryOperator: String, Sendable {
-    case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
-    case beginsWith = "BEGINSWITH", endsWith = "ENDSWITH", contains = "CONTAINS", like = "LIKE"
+    case equal = "=="
+    case notEqual = "!="
+    case less = "<"
+    case lessOrEqual = "<="
+    case greater = ">"
+    case greaterOrEqual = ">="
+    case beginsWith = "BEGINSWITH"
+    case endsWith = "ENDSWITH"
+    case contains = "CONTAINS"
+    case like = "LIKE"
     /// `BETWEEN {low, high}`: the right side is a list of two values, both bounds included.
     case between = "BETWEEN"
 
@@ -207,7 +216,9 @@ enum QueryOperator: String, Sendable {
 /// How a comparison of many values (a path through a collection) holds: for any of them
 /// (the default, as RealmSwift's `$0.dogs.age > 5`), for all, or for none.
 enum QueryQuantifier: String, Sendable {
-    case any = "ANY", all = "ALL", none = "NONE"
+    case any = "ANY"
+    case all = "ALL"
+    case none = "NONE"
 }
 
 /// Options of string comparisons: `[c]` (case-insensitive) and `[d]` (diacritic-insensitive).
@@ -261,7 +272,9 @@ final class QueryComparison: Sendable, CustomStringConvertible {
 }
 
 extension QueryPredicate {
-    static func compare(_ lhs: QueryExpression, _ op: QueryOperator, _ rhs: QueryExpression, options: QueryStringOptions = [], quantifier: QueryQuantifier = .any) -> QueryPredicate {
+    static func compare(
+        _ lhs: QueryExpression, _ op: QueryOperator, _ rhs: QueryExpression, options: QueryStringOptions = [], quantifier: QueryQuantifier = .any
+    ) -> QueryPredicate {
         .comparison(QueryComparison(lhs: lhs, op: op, rhs: rhs, options: options, quantifier: quantifier))
     }
 }

@@ -93,7 +93,8 @@ extension QueryExpression {
         guard isPendingSubquery, case .subquery(_, let inner) = self else { return self }
         let paths = inner.keyPaths
         guard let first = paths.first else {
-            throw RealmError(.invalidArgument, "Invalid subquery '(\(inner)).count': its condition reads no key path, so it counts the elements of no collection.")
+            throw RealmError(
+                .invalidArgument, "Invalid subquery '(\(inner)).count': its condition reads no key path, so it counts the elements of no collection.")
         }
         var length = 0
         var collection: QueryValidator.PathInfo?
@@ -112,7 +113,10 @@ extension QueryExpression {
         if length < first.components.count, [.keys, .values].contains(first.components[length]) { length += 1 }
         let prefix = Array(first.components.prefix(length))
         if let other = paths.first(where: { Array($0.components.prefix(length)) != prefix }) {
-            throw RealmError(.invalidArgument, "Invalid subquery '(\(inner)).count': its conditions must be on the elements of one collection, and '\(first)' and '\(other)' are not.")
+            throw RealmError(
+                .invalidArgument,
+                "Invalid subquery '(\(inner)).count': its conditions must be on the elements of one collection, and '\(first)' and '\(other)' are not."
+            )
         }
         var relative = inner.dropping(length)
         if collection.type == .object || collection.type == .linkingObjects, let element = collection.linkedClass {

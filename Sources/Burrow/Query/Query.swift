@@ -101,7 +101,9 @@ public struct Query<T> {
             // without recursion, before anything walks the predicate recursively.
             let depth = built.nestingDepth
             guard depth <= QueryPredicate.maximumDepth else {
-                preconditionFailure("The query's conditions nest \(depth) levels deep; at most \(QueryPredicate.maximumDepth) are allowed. Chains of && (or of ||) are flat and may be of any length: combine conditions in a loop with one operator, or use IN for many values.")
+                preconditionFailure(
+                    "The query's conditions nest \(depth) levels deep; at most \(QueryPredicate.maximumDepth) are allowed. Chains of && (or of ||) are flat and may be of any length: combine conditions in a loop with one operator, or use IN for many values."
+                )
             }
             let predicate = try built.resolvingSubqueries(in: info)
             try QueryValidator.validate(predicate, for: info)
@@ -229,14 +231,18 @@ extension Query where T: _QueryCollection, T._QueryElement: _QueryNumeric {
 extension Query where T: _QueryCollection, T._QueryElement: _QueryNumeric & Comparable {
     /// Whether every element lies in `range` (true for an empty collection).
     public func contains(_ range: Range<T._QueryElement>) -> Query<Bool> {
-        Query<Bool>(.predicate(.and([
-            .compare(expression, .greaterOrEqual, .constant(Self.constant(range.lowerBound)), quantifier: .all),
-            .compare(expression, .less, .constant(Self.constant(range.upperBound)), quantifier: .all)])))
+        Query<Bool>(
+            .predicate(
+                .and([
+                    .compare(expression, .greaterOrEqual, .constant(Self.constant(range.lowerBound)), quantifier: .all),
+                    .compare(expression, .less, .constant(Self.constant(range.upperBound)), quantifier: .all),
+                ])))
     }
 
     /// Whether every element lies in `range` (true for an empty collection).
     public func contains(_ range: ClosedRange<T._QueryElement>) -> Query<Bool> {
-        Query<Bool>(.predicate(.compare(expression, .between, .list([Self.constant(range.lowerBound), Self.constant(range.upperBound)]), quantifier: .all)))
+        Query<Bool>(
+            .predicate(.compare(expression, .between, .list([Self.constant(range.lowerBound), Self.constant(range.upperBound)]), quantifier: .all)))
     }
 }
 
@@ -303,7 +309,8 @@ final class QueryConditionChain {
     static func combine(_ lhs: Query<Bool>, _ rhs: Query<Bool>, isConjunction: Bool) -> Query<Bool> {
         let chain: QueryConditionChain
         if case .chain(let existing, let count) = lhs.node, existing.isConjunction == isConjunction {
-            chain = existing.conditions.count == count
+            chain =
+                existing.conditions.count == count
                 ? existing : QueryConditionChain(isConjunction: isConjunction, Array(existing.conditions.prefix(count)))
         } else {
             let first = lhs.predicate
@@ -314,7 +321,6 @@ final class QueryConditionChain {
         return Query<Bool>(.chain(chain, count: chain.conditions.count))
     }
 }
-
 
 extension Query where T == Bool {
     /// Both conditions.
@@ -395,9 +401,12 @@ extension Query where T: _QueryComparable {
 extension Query where T: _QueryNumeric & Comparable {
     /// Within `range` (its upper bound excluded).
     public func contains(_ range: Range<T>) -> Query<Bool> {
-        Query<Bool>(.predicate(.and([
-            .compare(expression, .greaterOrEqual, .constant(Self.constant(range.lowerBound))),
-            .compare(expression, .less, .constant(Self.constant(range.upperBound)))])))
+        Query<Bool>(
+            .predicate(
+                .and([
+                    .compare(expression, .greaterOrEqual, .constant(Self.constant(range.lowerBound))),
+                    .compare(expression, .less, .constant(Self.constant(range.upperBound))),
+                ])))
     }
 
     /// Within `range` (both bounds included): `BETWEEN`.

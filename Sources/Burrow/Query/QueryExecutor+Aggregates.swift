@@ -1,4 +1,5 @@
 import BurrowStorage
+
 /// Aggregates: of the values a path reaches in one object (`dogs.@sum.age`), and of one
 /// property over many objects (`sum(ofProperty:)`).
 extension QueryExecutor {
@@ -86,10 +87,13 @@ extension QueryExecutor {
         if let keys {
             for key in keys { try withRow(table, key) { fold.add($0, at: Self.fixedPayload($0, field)) } }
         } else {
-            try scanRows(table, where: { row in
-                fold.add(row, at: Self.fixedPayload(row, field))
-                return false  // no key needed
-            }) { _, _ in true }
+            try scanRows(
+                table,
+                where: { row in
+                    fold.add(row, at: Self.fixedPayload(row, field))
+                    return false  // no key needed
+                }
+            ) { _, _ in true }
         }
         return fold.result(aggregate)
     }

@@ -1,5 +1,5 @@
-import Foundation
 import BurrowStorage
+import Foundation
 
 /// Narrowing a filter with the primary key or a secondary index.
 ///
@@ -239,7 +239,8 @@ extension QueryExecutor {
 
     /// Appends the object keys of the entries of `tree` whose keys start with `prefix` (an
     /// entry is a value's key and 8 bytes of object key); false if the budget ran out first.
-    private func collect(_ tree: String, prefix: [UInt8], into found: inout [ObjectKey], _ budget: inout CandidateBudget) throws(StorageError) -> Bool {
+    private func collect(_ tree: String, prefix: [UInt8], into found: inout [ObjectKey], _ budget: inout CandidateBudget) throws(StorageError) -> Bool
+    {
         try collect(tree, from: prefix, into: &found, &budget) { Self.entry($0, isOf: prefix) }
     }
 

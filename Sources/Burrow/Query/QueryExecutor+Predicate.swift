@@ -59,9 +59,10 @@ extension QueryExecutor {
         case .not(let a): return .not(compilePredicate(a, for: table, element: element))
         case .comparison(let c):
             let c = c.normalized
-            return .comparison(CompiledComparison(
-                lhs: compile(c.lhs, table, c.options, element: element), rhs: compile(c.rhs, table, c.options, element: element),
-                op: c.op, options: c.options, quantifier: c.quantifier))
+            return .comparison(
+                CompiledComparison(
+                    lhs: compile(c.lhs, table, c.options, element: element), rhs: compile(c.rhs, table, c.options, element: element),
+                    op: c.op, options: c.options, quantifier: c.quantifier))
         }
     }
 
@@ -316,8 +317,10 @@ extension QueryExecutor {
 
     /// Whether `text` matches `pattern` (greedy matching with backtracking to the last `*`).
     static func like(_ text: [Unicode.Scalar], _ pattern: [LikeToken]) -> Bool {
-        var t = 0, p = 0
-        var star = -1, mark = 0
+        var t = 0
+        var p = 0
+        var star = -1
+        var mark = 0
         while t < text.count {
             if p < pattern.count, pattern[p] == .one || pattern[p] == .scalar(text[t]) {
                 t += 1

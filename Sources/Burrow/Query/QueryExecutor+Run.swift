@@ -1,4 +1,5 @@
 import BurrowStorage
+
 /// Running a chain of query steps.
 extension QueryExecutor {
     /// The object keys `steps` give, starting from `base` (nil: every object of `table`, in

@@ -108,7 +108,10 @@ final class QueryExecutor {
                 }
                 current = target
             case .mapKey(let key):
-                guard let last = steps.last else { valid = false; break }
+                guard let last = steps.last else {
+                    valid = false
+                    break
+                }
                 steps.append(Step(kind: .mapKey(key), type: last.type, target: last.target))
                 previousWasMap = false
             case .keys:
@@ -127,7 +130,9 @@ final class QueryExecutor {
     /// Appends the values `path` reaches from object `key` of `table`, whose row is `row`. A
     /// chain of single links broken by a nil link reaches one null (so `toy.name == nil` holds
     /// for a dog without a toy); a path through a collection reaches nothing from it.
-    func values(_ path: CompiledPath, _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer, into out: inout [QueryValue]) throws(StorageError) {
+    func values(_ path: CompiledPath, _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer, into out: inout [QueryValue])
+        throws(StorageError)
+    {
         guard let steps = path.steps else {
             out.append(.null)
             return
@@ -143,7 +148,9 @@ final class QueryExecutor {
     /// Appends the elements of the collection `path` reaches from object `key` of `table`,
     /// for SUBQUERY: nothing where a nil link comes before the collection (where `values`
     /// reaches one null, which a collection of optionals could hold too).
-    func elements(_ path: CompiledPath, _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer, into out: inout [QueryValue]) throws(StorageError) {
+    func elements(_ path: CompiledPath, _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer, into out: inout [QueryValue])
+        throws(StorageError)
+    {
         guard let steps = path.steps, !steps.isEmpty else { return }
         try collect(steps[...], table, key, row, many: true, into: &out)
     }
@@ -222,7 +229,9 @@ final class QueryExecutor {
 
     /// The value of one collection element (or map value) `payload`, or what the rest of the
     /// path reaches from the object it links to.
-    private func elementValues(_ payload: [UInt8], _ step: Step, _ rest: ArraySlice<Step>, many: Bool, into out: inout [QueryValue]) throws(StorageError) {
+    private func elementValues(_ payload: [UInt8], _ step: Step, _ rest: ArraySlice<Step>, many: Bool, into out: inout [QueryValue])
+        throws(StorageError)
+    {
         if rest.isEmpty {
             out.append(payload.withUnsafeBytes { elementValue($0, step.type, target: step.target) })
             return
@@ -241,7 +250,9 @@ final class QueryExecutor {
 
     /// The value of field `field` (of `type`) in `row`, the row of object `key` of `table`.
     @inline(__always)
-    func fieldValue(_ row: UnsafeRawBufferPointer, _ field: Int, _ type: PropertyType, _ table: Table, _ key: ObjectKey) throws(StorageError) -> QueryValue {
+    func fieldValue(_ row: UnsafeRawBufferPointer, _ field: Int, _ type: PropertyType, _ table: Table, _ key: ObjectKey) throws(StorageError)
+        -> QueryValue
+    {
         guard let payload = RowCodec.field(row, field) else { return .null }
         return try value(ofField: payload, type, table, key, field)
     }

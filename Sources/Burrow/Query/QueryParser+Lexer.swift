@@ -170,7 +170,8 @@ extension QueryParser {
     static func dateLiteral(_ chars: [Character], at start: Int) -> (Date, Int)? {
         var i = start
         func digits(_ min: Int, _ max: Int) -> Int? {
-            var value = 0, count = 0
+            var value = 0
+            var count = 0
             while i < chars.count, count < max, let digit = chars[i].wholeNumberValue, chars[i].isASCII {
                 value = value * 10 + digit
                 count += 1

@@ -59,7 +59,8 @@ struct QueryParser {
     private func error(_ expected: String, at token: Token? = nil) -> RealmError {
         let token = token ?? current
         let found = token.kind == .end ? "the end of the query" : "'\(token.text)'"
-        return RealmError(.invalidArgument, "Syntax error in query at position \(token.position): expected \(expected), found \(found). Query: \(text)")
+        return RealmError(
+            .invalidArgument, "Syntax error in query at position \(token.position): expected \(expected), found \(found). Query: \(text)")
     }
 
     private mutating func advance() {
@@ -125,7 +126,8 @@ struct QueryParser {
                 try expectSymbol(")", "')' after the LIMIT count")
                 trailing.append(.limit(Int(count)))
             } else {
-                throw error(trailing.isEmpty ? "AND, OR, SORT, DISTINCT, LIMIT or the end of the query" : "SORT, DISTINCT, LIMIT or the end of the query")
+                throw error(
+                    trailing.isEmpty ? "AND, OR, SORT, DISTINCT, LIMIT or the end of the query" : "SORT, DISTINCT, LIMIT or the end of the query")
             }
         }
         return Parsed(predicate: predicate, trailing: trailing)
@@ -134,7 +136,8 @@ struct QueryParser {
     private mutating func enter() throws(RealmError) {
         depth += 1
         guard depth <= Self.maximumDepth else {
-            throw RealmError(.invalidArgument, "Query is nested more than \(Self.maximumDepth) levels deep at position \(current.position). Query: \(text)")
+            throw RealmError(
+                .invalidArgument, "Query is nested more than \(Self.maximumDepth) levels deep at position \(current.position). Query: \(text)")
         }
     }
 
@@ -203,8 +206,10 @@ struct QueryParser {
         }
         let lhs = try parseOperand()
         let opToken = current
-        if case .path = lhs, quantifier == .any, opToken.kind == .end || isSymbol(")") || isKeyword("AND") || isKeyword("OR")
-            || isSymbol("&&") || isSymbol("||") || isKeyword("SORT") || isKeyword("DISTINCT") || isKeyword("LIMIT") {
+        if case .path = lhs, quantifier == .any,
+            opToken.kind == .end || isSymbol(")") || isKeyword("AND") || isKeyword("OR")
+                || isSymbol("&&") || isSymbol("||") || isKeyword("SORT") || isKeyword("DISTINCT") || isKeyword("LIMIT")
+        {
             // A bare key path is a condition on a Bool property: `flag` means `flag == true`.
             return .compare(lhs, .equal, .constant(.bool(true)))
         }
@@ -232,7 +237,9 @@ struct QueryParser {
                 // `a NOT IN {…}`, `a NOT BETWEEN {…}`…
                 advance()
                 negate = true
-                guard case .identifier(let next) = current.kind, ["IN", "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "BETWEEN"].contains(next.uppercased()) else {
+                guard case .identifier(let next) = current.kind,
+                    ["IN", "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "BETWEEN"].contains(next.uppercased())
+                else {
                     throw error("IN, BETWEEN, BEGINSWITH, ENDSWITH, CONTAINS or LIKE after NOT")
                 }
                 switch next.uppercased() {
@@ -325,7 +332,8 @@ struct QueryParser {
         case .keyPathArgument:
             advance()
             guard nextArgument < arguments.count, let name = arguments[nextArgument] as? String else {
-                throw RealmError(.invalidArgument, "%K at position \(token.position) needs a key path string as argument \(nextArgument + 1). Query: \(text)")
+                throw RealmError(
+                    .invalidArgument, "%K at position \(token.position) needs a key path string as argument \(nextArgument + 1). Query: \(text)")
             }
             nextArgument += 1
             return try continueKeyPath(QueryPath(dotted: name).components)
@@ -346,7 +354,10 @@ struct QueryParser {
             return .list(values)
         case .identifier(let name) where name.hasPrefix("$"):
             guard name == subqueryVariable else {
-                throw error(subqueryVariable == nil ? "a value, an argument (%@) or a key path ($\u{2026} variables belong inside SUBQUERY)" : "the SUBQUERY variable \(subqueryVariable!)", at: token)
+                throw error(
+                    subqueryVariable == nil
+                        ? "a value, an argument (%@) or a key path ($\u{2026} variables belong inside SUBQUERY)"
+                        : "the SUBQUERY variable \(subqueryVariable!)", at: token)
             }
             advance()
             return try continueKeyPath([])
@@ -424,7 +435,8 @@ struct QueryParser {
         try expectSymbol(")", "')' to end \(kind)(…)")
         if kind == "oid" {
             guard let id = try? ObjectId(string: raw) else {
-                throw RealmError(.invalidArgument, "Invalid ObjectId literal at position \(start.position): '\(raw)' is not 24 hexadecimal digits. Query: \(text)")
+                throw RealmError(
+                    .invalidArgument, "Invalid ObjectId literal at position \(start.position): '\(raw)' is not 24 hexadecimal digits. Query: \(text)")
             }
             return .constant(.objectId(id))
         }
@@ -447,7 +459,9 @@ struct QueryParser {
                     var index = nextArgument
                     if case .indexedArgument(let i) = keyToken.kind { index = i } else { nextArgument += 1 }
                     guard index >= 0, index < arguments.count, let s = arguments[index] as? String else {
-                        throw RealmError(.invalidArgument, "The map key at position \(keyToken.position) must be a string argument (argument \(index + 1)). Query: \(text)")
+                        throw RealmError(
+                            .invalidArgument,
+                            "The map key at position \(keyToken.position) must be a string argument (argument \(index + 1)). Query: \(text)")
                     }
                     key = s
                 default:
@@ -514,21 +528,29 @@ struct QueryParser {
 
     private func argument(_ index: Int, at token: Token) throws(RealmError) -> QueryExpression {
         guard index >= 0, index < arguments.count else {
-            throw RealmError(.invalidArgument, "The query uses argument \(index + 1) at position \(token.position), but \(arguments.count == 0 ? "no arguments were" : arguments.count == 1 ? "only 1 argument was" : "only \(arguments.count) arguments were") given. Query: \(text)")
+            throw RealmError(
+                .invalidArgument,
+                "The query uses argument \(index + 1) at position \(token.position), but \(arguments.count == 0 ? "no arguments were" : arguments.count == 1 ? "only 1 argument was" : "only \(arguments.count) arguments were") given. Query: \(text)"
+            )
         }
         let value = arguments[index]
         if let list = Self.listArgument(value) {
             var values: [QueryValue] = []
             for element in list {
                 guard let converted = try QueryValue.argument(element) else {
-                    throw RealmError(.invalidArgument, "Argument \(index + 1) at position \(token.position) contains \(element) (\(type(of: element))), which queries cannot compare. Query: \(text)")
+                    throw RealmError(
+                        .invalidArgument,
+                        "Argument \(index + 1) at position \(token.position) contains \(element) (\(type(of: element))), which queries cannot compare. Query: \(text)"
+                    )
                 }
                 values.append(converted)
             }
             return .list(values)
         }
         guard let converted = try QueryValue.argument(value) else {
-            throw RealmError(.invalidArgument, "Argument \(index + 1) at position \(token.position) is \(value) (\(type(of: value))), which queries cannot compare. Query: \(text)")
+            throw RealmError(
+                .invalidArgument,
+                "Argument \(index + 1) at position \(token.position) is \(value) (\(type(of: value))), which queries cannot compare. Query: \(text)")
         }
         return .constant(converted)
     }

@@ -38,7 +38,10 @@ enum QueryValue: Sendable, Hashable, CustomStringConvertible {
         case .decimal128(let v): self = .decimal128(v)
         case .object(let object):
             guard let state = object._state else {
-                throw RealmError(.invalidArgument, "A query compared with an unmanaged \(type(of: object)) object; only objects in a realm can be compared with links. Add it to the realm first.")
+                throw RealmError(
+                    .invalidArgument,
+                    "A query compared with an unmanaged \(type(of: object)) object; only objects in a realm can be compared with links. Add it to the realm first."
+                )
             }
             self = .object(className: state.table.name, key: state.key.rawValue)
         }
@@ -156,14 +159,14 @@ extension QueryValue {
     /// bytes (for strings, their UTF-8 bytes: the order of Unicode scalars), as indexes do.
     static func order(_ a: QueryValue, _ b: QueryValue) -> Int? {
         switch (a, b) {
-        case let (.int(x), .int(y)): return x < y ? -1 : (x == y ? 0 : 1)
-        case let (.string(x), .string(y)): return bytewise(x.utf8, y.utf8)
-        case let (.data(x), .data(y)): return bytewise(x, y)
-        case let (.date(x), .date(y)): return x < y ? -1 : (x == y ? 0 : 1)
-        case let (.objectId(x), .objectId(y)): return x < y ? -1 : (x == y ? 0 : 1)
-        case let (.uuid(x), .uuid(y)):
+        case (.int(let x), .int(let y)): return x < y ? -1 : (x == y ? 0 : 1)
+        case (.string(let x), .string(let y)): return bytewise(x.utf8, y.utf8)
+        case (.data(let x), .data(let y)): return bytewise(x, y)
+        case (.date(let x), .date(let y)): return x < y ? -1 : (x == y ? 0 : 1)
+        case (.objectId(let x), .objectId(let y)): return x < y ? -1 : (x == y ? 0 : 1)
+        case (.uuid(let x), .uuid(let y)):
             return withUnsafeBytes(of: x.uuid) { xb in withUnsafeBytes(of: y.uuid) { yb in bytewise(xb, yb) } }
-        case let (.decimal128(x), .decimal128(y)):
+        case (.decimal128(let x), .decimal128(let y)):
             guard !x.isNaN, !y.isNaN else { return nil }
             return x < y ? -1 : (x == y ? 0 : 1)
         case (.decimal128(let x), _) where b.isNumeric:
@@ -195,9 +198,9 @@ extension QueryValue {
         switch (a, b) {
         case (.null, .null): return true
         case (.null, _), (_, .null): return false
-        case let (.bool(x), .bool(y)): return x == y
-        case let (.link(t1, k1), .link(t2, k2)): return t1 == t2 && k1 == k2
-        case let (.string(x), .string(y)): return x.utf8.elementsEqual(y.utf8)
+        case (.bool(let x), .bool(let y)): return x == y
+        case (.link(let t1, let k1), .link(let t2, let k2)): return t1 == t2 && k1 == k2
+        case (.string(let x), .string(let y)): return x.utf8.elementsEqual(y.utf8)
         default: return order(a, b) == 0
         }
     }
@@ -210,22 +213,24 @@ extension QueryValue {
             case (nil, nil): return 0
             case (nil, _): return -1
             case (_, nil): return 1
-            case let (x?, y?): if x != y { return x < y ? -1 : 1 }
+            case (let x?, let y?): if x != y { return x < y ? -1 : 1 }
             }
         }
     }
 
     /// A total order for sorting: null first, then by kind (numbers together), then by value.
     static func sortOrder(_ a: QueryValue, _ b: QueryValue) -> Int {
-        let ra = a.sortRank, rb = b.sortRank
+        let ra = a.sortRank
+        let rb = b.sortRank
         if ra != rb { return ra < rb ? -1 : 1 }
         if let o = order(a, b) { return o }
         switch (a, b) {
-        case let (.bool(x), .bool(y)): return x == y ? 0 : (x ? 1 : -1)
-        case let (.link(t1, k1), .link(t2, k2)): return t1 != t2 ? (t1 < t2 ? -1 : 1) : (k1 == k2 ? 0 : (k1 < k2 ? -1 : 1))
+        case (.bool(let x), .bool(let y)): return x == y ? 0 : (x ? 1 : -1)
+        case (.link(let t1, let k1), .link(let t2, let k2)): return t1 != t2 ? (t1 < t2 ? -1 : 1) : (k1 == k2 ? 0 : (k1 < k2 ? -1 : 1))
         default:
             // NaNs: before every number, equal to each other.
-            let an = a.doubleValue?.isNaN ?? false, bn = b.doubleValue?.isNaN ?? false
+            let an = a.doubleValue?.isNaN ?? false
+            let bn = b.doubleValue?.isNaN ?? false
             return an == bn ? 0 : (an ? -1 : 1)
         }
     }

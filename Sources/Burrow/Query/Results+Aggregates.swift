@@ -61,7 +61,8 @@ extension Results {
             preconditionFailure(error.description)
         }
         let allowed: Set<PropertyType> = allowDates ? [.int, .float, .double, .decimal128, .date, .any] : [.int, .float, .double, .decimal128, .any]
-        precondition(allowed.contains(type), "Cannot compute \(aggregate.rawValue)(ofProperty: \"\(property)\") of \(Element.self): it holds \(type) values.")
+        precondition(
+            allowed.contains(type), "Cannot compute \(aggregate.rawValue)(ofProperty: \"\(property)\") of \(Element.self): it holds \(type) values.")
     }
 
     /// `value` as a `T`, converting between number types (an average of integers, a `Double`,

@@ -129,7 +129,9 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     /// The object at `position`, which must be less than `count`.
     public subscript(position: Int) -> Element {
         let evaluation = current
-        precondition(position >= 0 && position < evaluation.keys.count, "Index \(position) is out of bounds (\(Element.self) results have \(evaluation.keys.count) objects)")
+        precondition(
+            position >= 0 && position < evaluation.keys.count,
+            "Index \(position) is out of bounds (\(Element.self) results have \(evaluation.keys.count) objects)")
         return owner.store.object(evaluation.table!, evaluation.keys[position], row: evaluation.rows?[position]) as! Element
     }
 

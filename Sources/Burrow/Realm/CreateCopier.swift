@@ -107,7 +107,9 @@ struct CreateCopier {
                     read = try info.fields[property].accessor.convert(source.value(forKey: schema.name) as Any, property: schema.name)
                 } else {
                     let field = sourceInfo.fields[from]
-                    read = source._state == nil ? field.accessor.unmanagedValue(at: sourceBase + field.offset) : field.accessor.managedGet(source, property: from)
+                    read =
+                        source._state == nil
+                        ? field.accessor.unmanagedValue(at: sourceBase + field.offset) : field.accessor.managedGet(source, property: from)
                 }
                 let replaced = try replacement(for: read, property: property, of: info)
                 guard replaced != nil || copy !== source else { continue }
@@ -140,7 +142,9 @@ struct CreateCopier {
         let identity: SourceIdentity
         if let state = source._state {
             guard state.exists else {
-                throw RealmError(.invalidObject, "A \(state.table.name) in the value given to create was deleted, or its realm was closed, so it cannot be copied.")
+                throw RealmError(
+                    .invalidObject, "A \(state.table.name) in the value given to create was deleted, or its realm was closed, so it cannot be copied."
+                )
             }
             if linking, state.isManaged(by: realm), !state.table.info.isEmbedded { return source }
             identity = .managed(table: ObjectIdentifier(state.table), key: state.key.rawValue)
@@ -171,7 +175,10 @@ struct CreateCopier {
         var ancestor = filling
         while let index = ancestor {
             if copies[index].source === source {
-                throw RealmError(.invalidArgument, "The \(Swift.type(of: source)) in the value given to create holds itself through embedded objects; an embedded object has exactly one parent.")
+                throw RealmError(
+                    .invalidArgument,
+                    "The \(Swift.type(of: source)) in the value given to create holds itself through embedded objects; an embedded object has exactly one parent."
+                )
             }
             ancestor = copies[index].parent
         }

@@ -105,7 +105,11 @@ public final class Migration {
         let new = table.stored.properties[newField]
         // A required property may become optional; anything else must stay as it was.
         if (old.type, old.collection, old.objectClassName) != (new.type, new.collection, new.objectClassName) || (old.isOptional && !new.isOptional) {
-            return fail(RealmError(.invalidArgument, "\(call): '\(oldName)' and '\(newName)' hold different types; a renamed property keeps its type (it may become optional). Convert the values in enumerateObjects instead."))
+            return fail(
+                RealmError(
+                    .invalidArgument,
+                    "\(call): '\(oldName)' and '\(newName)' hold different types; a renamed property keeps its type (it may become optional). Convert the values in enumerateObjects instead."
+                ))
         }
         for key in self.old.allKeys(oldTable) where realm.store.rowExists(table, key) {
             let value = self.old.object(oldTable, key).value(forKey: oldName)
@@ -142,7 +146,9 @@ public final class Migration {
     public func create(_ typeName: String, value: Any = [String: Any]()) -> MigrationObject {
         do {
             guard newTable(named: typeName) != nil else {
-                throw RealmError(.schemaMismatch, "Cannot create a \(typeName) in the migration: it is not one of the classes the realm is opened with (its objectTypes).")
+                throw RealmError(
+                    .schemaMismatch,
+                    "Cannot create a \(typeName) in the migration: it is not one of the classes the realm is opened with (its objectTypes).")
             }
             return try realm.dynamicCreate(typeName, value: value)
         } catch {
@@ -154,7 +160,9 @@ public final class Migration {
     /// Deletes `object` (a `newObject` of `enumerateObjects`, or one `create` returned).
     public func delete(_ object: MigrationObject) {
         if case .frozen(let version)? = object._state?.source, version === old {
-            return fail(RealmError(.invalidArgument, "An oldObject cannot be deleted: it is the object as it was before the migration. Delete the newObject."))
+            return fail(
+                RealmError(.invalidArgument, "An oldObject cannot be deleted: it is the object as it was before the migration. Delete the newObject.")
+            )
         }
         do {
             try realm.delete(object)
@@ -192,13 +200,18 @@ extension Realm {
     /// original belongs to its old parent. Nil if `object` is not an old object. Throws for an
     /// object the migration deleted.
     func migrationCounterpart(of object: ObjectBase) throws(RealmError) -> ObjectBase? {
-        guard let old = write?.migration?.old, let state = object._state, case .frozen(let version) = state.source, version === old else { return nil }
+        guard let old = write?.migration?.old, let state = object._state, case .frozen(let version) = state.source, version === old else {
+            return nil
+        }
         guard let table = store.dynamicTable(named: state.table.name) else { return nil }
         if table.info.isEmbedded {
             return try DynamicObject(unmanaged: table.info, value: object, defaults: swiftDefaults(of: table.name))
         }
         guard store.rowExists(table, state.key) else {
-            throw RealmError(.invalidArgument, "The old \(state.table.name) \(state.key) was deleted by this migration, so it cannot be linked to. Link a newObject that exists instead.")
+            throw RealmError(
+                .invalidArgument,
+                "The old \(state.table.name) \(state.key) was deleted by this migration, so it cannot be linked to. Link a newObject that exists instead."
+            )
         }
         return store.object(table, state.key)
     }

@@ -152,7 +152,9 @@ struct ObjectState {
     @inline(__always)
     func checkCurrent(in realm: Realm) {
         guard isCurrent(in: realm) else {
-            preconditionFailure("Object has been deleted or invalidated: \(table.name) \(key) belongs to a version that \(realm.displayName) let go of with invalidate(). Fetch it again from the realm.")
+            preconditionFailure(
+                "Object has been deleted or invalidated: \(table.name) \(key) belongs to a version that \(realm.displayName) let go of with invalidate(). Fetch it again from the realm."
+            )
         }
     }
 

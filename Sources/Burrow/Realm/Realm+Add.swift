@@ -40,12 +40,17 @@ extension Realm {
         }
         if let error = object._pendingError { throw error }
         if Self.isEmbedded(object) {
-            throw RealmError(.invalidArgument, "\(object.classInfo.name) is an EmbeddedObject, which cannot be added to a realm on its own; assign it to a property of its parent object.")
+            throw RealmError(
+                .invalidArgument,
+                "\(object.classInfo.name) is an EmbeddedObject, which cannot be added to a realm on its own; assign it to a property of its parent object."
+            )
         }
         let table = try tableForAdding(object)
         guard let primaryKey = table.info.primaryKey else {
             if update != .error, !cascade {
-                throw RealmError(.invalidArgument, "\(table.name) has no primary key, so objects of it cannot be updated by key; add it with update: .error (the default).")
+                throw RealmError(
+                    .invalidArgument,
+                    "\(table.name) has no primary key, so objects of it cannot be updated by key; add it with update: .error (the default).")
             }
             try insert(object, into: table, in: write)
             return object
@@ -54,7 +59,9 @@ extension Realm {
         let probe = try store.probePrimaryKey(table, keyValue, in: write)
         if case .found(let existing, _) = probe {
             guard update != .error else {
-                throw RealmError(.primaryKeyExists, "A \(table.name) with primary key \(Self.describe(keyValue)) already exists. Use update: .modified or .all to update it.")
+                throw RealmError(
+                    .primaryKeyExists,
+                    "A \(table.name) with primary key \(Self.describe(keyValue)) already exists. Use update: .modified or .all to update it.")
             }
             let values = unmanagedFields(of: object, table).map(\.value)
             // A dynamic object made from a dictionary updates only the properties it names.
@@ -115,7 +122,9 @@ extension Realm {
                 }
                 row.beginField(field)
                 ValueCodec.append(stored, as: type, to: &row.bytes)
-                if row.currentPayload.count > ObjectStore.inlinePayloadLimit, let external = try store.rowPayload(Array(row.currentPayload), table, key, field, replacing: nil, in: write) {
+                if row.currentPayload.count > ObjectStore.inlinePayloadLimit,
+                    let external = try store.rowPayload(Array(row.currentPayload), table, key, field, replacing: nil, in: write)
+                {
                     row.replaceCurrentPayload(with: external)
                 }
                 row.endField()
@@ -224,7 +233,9 @@ extension Realm {
         guard type(of: object) == DynamicObject.self else { return try writableTable(for: type(of: object)) }
         let info = object.classInfo
         guard info.isDynamic else {
-            throw RealmError(.invalidArgument, "A DynamicObject made with DynamicObject() has no class; create dynamic objects with realm.dynamicCreate(_:value:update:).")
+            throw RealmError(
+                .invalidArgument,
+                "A DynamicObject made with DynamicObject() has no class; create dynamic objects with realm.dynamicCreate(_:value:update:).")
         }
         guard let table = store.dynamicTable(named: info.name) else {
             throw RealmError(.invalidArgument, "\(displayName) stores no class named \(info.name) any more.")
@@ -251,13 +262,19 @@ extension Realm {
     /// frozen or deleted objects, and embedded objects that already have a parent are errors.
     func managedForLink(_ object: ObjectBase, _ property: StoredProperty, in write: WriteState) throws(RealmError) -> ObjectBase {
         // A dynamic object may be of any stored class; a link takes only its own class's.
-        if type(of: object) == DynamicObject.self, property.type == .object, let className = property.objectClassName, object.classInfo.name != className {
-            throw RealmError(.invalidArgument, "Property '\(property.name)' links to \(className), but the object given is a \(object.classInfo.name).")
+        if type(of: object) == DynamicObject.self, property.type == .object, let className = property.objectClassName,
+            object.classInfo.name != className
+        {
+            throw RealmError(
+                .invalidArgument, "Property '\(property.name)' links to \(className), but the object given is a \(object.classInfo.name).")
         }
         if Realm.isEmbedded(object) {
             if let state = object._state {
                 guard state.isManaged(by: self), state.exists else { throw Self.notInThisRealm(object) }
-                throw RealmError(.invalidArgument, "The \(state.table.name) assigned to '\(property.name)' already belongs to another object; an embedded object has exactly one parent. Assign a new, unmanaged \(state.table.name) instead.")
+                throw RealmError(
+                    .invalidArgument,
+                    "The \(state.table.name) assigned to '\(property.name)' already belongs to another object; an embedded object has exactly one parent. Assign a new, unmanaged \(state.table.name) instead."
+                )
             }
             let table = try tableForAdding(object)
             try insert(object, into: table, in: write)
@@ -270,12 +287,16 @@ extension Realm {
         guard let state = object._state else { return RealmError(.invalidObject, "The object is not managed by a realm.") }
         switch state.source {
         case .frozen:
-            return RealmError(.invalidObject, "A frozen \(state.table.name) cannot be added or linked; thaw it into this realm first (realm.thaw(_:)).")
+            return RealmError(
+                .invalidObject, "A frozen \(state.table.name) cannot be added or linked; thaw it into this realm first (realm.thaw(_:)).")
         case .live(let realm):
             if realm.isOpen, !realm.store.rowExists(state.table, state.key) {
                 return RealmError(.invalidObject, "The \(state.table.name) was deleted; a deleted object cannot be added or linked.")
             }
-            return RealmError(.invalidObject, "Object is already managed by another Realm. Use create instead to copy it into this Realm. (The \(state.table.name) belongs to another Realm of \(realm.displayName).)")
+            return RealmError(
+                .invalidObject,
+                "Object is already managed by another Realm. Use create instead to copy it into this Realm. (The \(state.table.name) belongs to another Realm of \(realm.displayName).)"
+            )
         }
     }
 }

@@ -25,7 +25,9 @@ extension Realm {
         let table = try writableTable(for: type)
         let info = table.info
         if info.primaryKey == nil, update != .error {
-            throw RealmError(.invalidArgument, "\(info.name) has no primary key, so objects of it cannot be updated by key; create it with update: .error (the default).")
+            throw RealmError(
+                .invalidArgument,
+                "\(info.name) has no primary key, so objects of it cannot be updated by key; create it with update: .error (the default).")
         }
         // Every given property, converted and copied first: a bad value fails before anything
         // changes. The objects conversion makes from nested values are the create's own, so
@@ -36,14 +38,17 @@ extension Realm {
             case let dictionary as [String: Any]:
                 for (key, element) in dictionary {
                     guard let property = info.propertyIndex[key] else {
-                        throw RealmError(.invalidArgument, "\(info.name) has no property '\(key)'. Its properties are: \(info.properties.map(\.name).joined(separator: ", ")).")
+                        throw RealmError(
+                            .invalidArgument,
+                            "\(info.name) has no property '\(key)'. Its properties are: \(info.properties.map(\.name).joined(separator: ", ")).")
                     }
                     converted.append((property, try info.fields[property].accessor.convert(element, property: key)))
                 }
             case let array as [Any]:
                 let stored = info.properties.indices.filter { info.properties[$0].type != .linkingObjects }
                 guard array.count <= stored.count else {
-                    throw RealmError(.invalidArgument, "\(info.name) has \(stored.count) stored properties, but the array gives \(array.count) values.")
+                    throw RealmError(
+                        .invalidArgument, "\(info.name) has \(stored.count) stored properties, but the array gives \(array.count) values.")
                 }
                 for (property, element) in zip(stored, array) {
                     converted.append((property, try info.fields[property].accessor.convert(element, property: info.properties[property].name)))
@@ -72,7 +77,10 @@ extension Realm {
             }
             copy = made
         } else {
-            throw RealmError(.invalidArgument, "create(\(info.name).self, value:) takes a dictionary of property values, an array of them in declaration order, or a \(info.name), not \(StoredValueConversion.describe(value)).")
+            throw RealmError(
+                .invalidArgument,
+                "create(\(info.name).self, value:) takes a dictionary of property values, an array of them in declaration order, or a \(info.name), not \(StoredValueConversion.describe(value))."
+            )
         }
         try copier.fill()
         var newKey: _StoredValue?
@@ -80,7 +88,9 @@ extension Realm {
             let keyValue = info.fields[primaryKey].accessor.stored(givenKey.1) ?? .null
             if let existing = try store.existingObjectKey(table, primaryKey: keyValue) {
                 guard update != .error else {
-                    throw RealmError(.primaryKeyExists, "A \(info.name) with primary key \(Self.describe(keyValue)) already exists. Use update: .modified or .all to update it.")
+                    throw RealmError(
+                        .primaryKeyExists,
+                        "A \(info.name) with primary key \(Self.describe(keyValue)) already exists. Use update: .modified or .all to update it.")
                 }
                 let object = store.object(table, existing) as! T
                 let saved = write.cascadePolicy
@@ -112,7 +122,9 @@ extension Realm {
     /// Checks, under `.error`, the copies `create` is about to add (with the new object, whose
     /// primary key in `table` is `newObject`'s): a primary key that exists in this realm, or
     /// that two of them share, throws `.primaryKeyExists` before anything is added.
-    private func requireNewPrimaryKeys(_ copies: some Sequence<ObjectBase>, besides newObject: (table: Table, key: _StoredValue)?, in write: WriteState) throws(RealmError) {
+    private func requireNewPrimaryKeys(
+        _ copies: some Sequence<ObjectBase>, besides newObject: (table: Table, key: _StoredValue)?, in write: WriteState
+    ) throws(RealmError) {
         var seen: [ObjectIdentifier: Set<[UInt8]>] = [:]
         if let newObject { seen[ObjectIdentifier(newObject.table.info), default: []].insert(IndexKey.encode(newObject.key)) }
         for copy in copies {
@@ -121,9 +133,14 @@ extension Realm {
             let field = info.fields[primaryKey]
             let key = field.accessor.readUnmanaged(at: Unmanaged.passUnretained(copy).toOpaque() + field.offset).stored ?? .null
             var isNew = seen[ObjectIdentifier(info), default: []].insert(IndexKey.encode(key)).inserted
-            if isNew, let table = try table(for: info.type, creating: false), case .found = try store.probePrimaryKey(table, key, in: write) { isNew = false }
+            if isNew, let table = try table(for: info.type, creating: false), case .found = try store.probePrimaryKey(table, key, in: write) {
+                isNew = false
+            }
             guard isNew else {
-                throw RealmError(.primaryKeyExists, "A \(info.name) with primary key \(Self.describe(key)) already exists, and create would add another (copied from the value). Use update: .modified or .all to update it.")
+                throw RealmError(
+                    .primaryKeyExists,
+                    "A \(info.name) with primary key \(Self.describe(key)) already exists, and create would add another (copied from the value). Use update: .modified or .all to update it."
+                )
             }
         }
     }

@@ -22,7 +22,10 @@ extension Realm {
             for key in orphans { try store.deleteObject(table, key, in: write) }
             for key in shared { try copyIntoEachParent(table, key, in: write) }
             if !orphans.isEmpty || !shared.isEmpty {
-                Logger.log(.info, "\(name) became an EmbeddedObject: deleted \(orphans.count) objects that no object links to, and copied \(shared.count) linked from several places into each.")
+                Logger.log(
+                    .info,
+                    "\(name) became an EmbeddedObject: deleted \(orphans.count) objects that no object links to, and copied \(shared.count) linked from several places into each."
+                )
             }
         }
     }
@@ -50,14 +53,16 @@ extension Realm {
             case .elements(let elements):
                 for (index, element) in elements.enumerated() where isOriginal(element) {
                     if keptOne {
-                        try store.listSet(sourceTable, source.key, source.field, .object(try embeddedCopy(of: original, in: table)), at: index, in: write)
+                        try store.listSet(
+                            sourceTable, source.key, source.field, .object(try embeddedCopy(of: original, in: table)), at: index, in: write)
                     }
                     keptOne = true
                 }
             case .entries(let entries):
                 for entry in entries where isOriginal(entry.value) {
                     if keptOne {
-                        try store.mapSet(sourceTable, source.key, source.field, entry.key, .object(try embeddedCopy(of: original, in: table)), in: write)
+                        try store.mapSet(
+                            sourceTable, source.key, source.field, entry.key, .object(try embeddedCopy(of: original, in: table)), in: write)
                     }
                     keptOne = true
                 }

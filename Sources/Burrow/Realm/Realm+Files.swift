@@ -46,7 +46,8 @@ extension Realm {
         do {
             _ = try Storage.open(path: temporary.path, options: StorageOptions(readOnly: true, create: false))
         } catch {
-            throw RealmError(RealmError(error).code, "The seed file \(seed.path) cannot be opened as a Burrow file: \(error.description)", fileURL: seed)
+            throw RealmError(
+                RealmError(error).code, "The seed file \(seed.path) cannot be opened as a Burrow file: \(error.description)", fileURL: seed)
         }
         if link(temporary.path, url.path) != 0 {
             let failure = errno

@@ -8,7 +8,10 @@ extension Realm {
     func setValue(_ value: Any?, forKey key: String, ofObjects keys: [ObjectKey], in table: Table) {
         let write = store.requireWrite()
         guard let property = table.info.propertyIndex[key] else {
-            write.fail(RealmError(.invalidArgument, "\(table.name) has no property '\(key)'. Its properties are: \(table.info.properties.map(\.name).joined(separator: ", "))."))
+            write.fail(
+                RealmError(
+                    .invalidArgument,
+                    "\(table.name) has no property '\(key)'. Its properties are: \(table.info.properties.map(\.name).joined(separator: ", "))."))
             return
         }
         let schema = table.info.properties[property]

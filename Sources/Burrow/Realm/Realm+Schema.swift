@@ -11,7 +11,8 @@ extension Realm {
         let info = ClassInfo.of(type)
         if let problem = info.problem { throw problem }
         if let objectTypes = configuration.objectTypes, !objectTypes.contains(where: { $0 == type }) {
-            throw RealmError(.schemaMismatch, "\(info.name) is not one of this realm's objectTypes; add \(type).self to Realm.Configuration.objectTypes.")
+            throw RealmError(
+                .schemaMismatch, "\(info.name) is not one of this realm's objectTypes; add \(type).self to Realm.Configuration.objectTypes.")
         }
         if let stored = currentFileSchema.classes[info.name] {
             if let other = store.tablesById[stored.id]?.info.type, other != type { throw Self.sameStoredName(other, type, in: displayName) }
@@ -20,7 +21,10 @@ extension Realm {
                 guard configuration.objectTypes == nil, configuration.schemaVersion > currentFileSchema.info.schemaVersion || isPending,
                     !configuration.readOnly, !isFrozen
                 else {
-                    throw RealmError(.schemaMismatch, "The class \(info.name) does not match its schema in \(displayName): \(mismatch). Raise Configuration.schemaVersion to migrate the file.")
+                    throw RealmError(
+                        .schemaMismatch,
+                        "The class \(info.name) does not match its schema in \(displayName): \(mismatch). Raise Configuration.schemaVersion to migrate the file."
+                    )
                 }
                 try migrateOnFirstUse(info, from: stored)
                 guard let table = store.knownTable(type) else {
@@ -54,7 +58,10 @@ extension Realm {
     /// The error for two Swift classes stored under one name in one realm, which keeps one
     /// class per name (RealmSwift refuses such a schema too).
     static func sameStoredName(_ a: ObjectBase.Type, _ b: ObjectBase.Type, in displayName: String) -> RealmError {
-        RealmError(.schemaMismatch, "\(String(reflecting: a)) and \(String(reflecting: b)) are both stored as '\(ClassInfo.storedName(of: a))' in \(displayName), and a realm keeps one class per name. Override class func _realmObjectName() in one of them to store it under another name.")
+        RealmError(
+            .schemaMismatch,
+            "\(String(reflecting: a)) and \(String(reflecting: b)) are both stored as '\(ClassInfo.storedName(of: a))' in \(displayName), and a realm keeps one class per name. Override class func _realmObjectName() in one of them to store it under another name."
+        )
     }
 
     /// At open: checks the configured classes against the file, creating missing classes and
@@ -62,7 +69,10 @@ extension Realm {
     /// `Logger`).
     func prepareSchema() throws(RealmError) {
         try prepareClasses()
-        Logger.log(.detail, "Opened \(displayName) at version \(version), schema version \(currentFileSchema.info.schemaVersion), \(currentFileSchema.classes.count) classes\(configuration.readOnly ? ", read-only" : "").")
+        Logger.log(
+            .detail,
+            "Opened \(displayName) at version \(version), schema version \(currentFileSchema.info.schemaVersion), \(currentFileSchema.classes.count) classes\(configuration.readOnly ? ", read-only" : "")."
+        )
         if let recovery {
             Logger.log(.warn, "\(displayName) was opened at an older version than its newest commit: \(recovery.description)")
         }
@@ -76,14 +86,17 @@ extension Realm {
         // brought to it, the migration block runs, and the other classes stay as they are
         // until their first use (`pendingClasses`). Otherwise each class is checked when first
         // used.
-        let migratesWithoutTypes = configuration.objectTypes == nil && versionRaised && !currentFileSchema.classes.isEmpty
+        let migratesWithoutTypes =
+            configuration.objectTypes == nil && versionRaised && !currentFileSchema.classes.isEmpty
             && !configuration.readOnly && !isFrozen
         // deleteRealmIfMigrationNeeded empties a file that a migration would change, as in
         // RealmSwift: one whose schema version differs from the configured one, or whose
         // classes differ from the program's (without objectTypes, those `ProgramClasses` knows).
-        let resetsInsteadOfMigrating = configuration.deleteRealmIfMigrationNeeded && !configuration.readOnly && !isFrozen
+        let resetsInsteadOfMigrating =
+            configuration.deleteRealmIfMigrationNeeded && !configuration.readOnly && !isFrozen
             && !currentFileSchema.classes.isEmpty
-        let programTypes = migratesWithoutTypes || resetsInsteadOfMigrating
+        let programTypes =
+            migratesWithoutTypes || resetsInsteadOfMigrating
             ? currentFileSchema.classes.keys.sorted().compactMap(ProgramClasses.uniqueClass(named:)) : []
         let types = configuration.objectTypes ?? programTypes
         var typeByName: [String: ObjectBase.Type] = [:]
@@ -106,10 +119,12 @@ extension Realm {
         if resetsInsteadOfMigrating, configuration.schemaVersion != oldVersion || !changed.isEmpty {
             // Another opener may have emptied (and filled) the file meanwhile: then decide again.
             guard try deleteEverything(decidedOn: try Self.schemaStamp(in: store.snapshotReader)) else { return try prepareClasses() }
-            let reason = changed.isEmpty
+            let reason =
+                changed.isEmpty
                 ? "its schema version is \(oldVersion) and the configuration's \(configuration.schemaVersion)"
                 : "its classes differ from the program's (\(changed.map { "\($0.0.name): \($0.2)" }.joined(separator: "; ")))"
-            Logger.log(.warn, "Deleted every object in \(displayName) instead of migrating it, because \(reason) and deleteRealmIfMigrationNeeded is set.")
+            Logger.log(
+                .warn, "Deleted every object in \(displayName) instead of migrating it, because \(reason) and deleteRealmIfMigrationNeeded is set.")
             return try prepareClasses()
         }
         // A class an earlier migration left as stored (`pendingClasses`) is migrated to its
@@ -118,17 +133,26 @@ extension Realm {
         let unmigratable = changed.filter { !pendingNames.contains($0.0.name) }
         if !unmigratable.isEmpty, !versionRaised {
             let details = unmigratable.map { "\($0.0.name): \($0.2)" }.joined(separator: "; ")
-            throw RealmError(.schemaMismatch, "The classes do not match the schema in \(displayName) (\(details)), and the schema version was not raised (it is \(configuration.schemaVersion); the file's is \(oldVersion)). Raise Configuration.schemaVersion to migrate, or set deleteRealmIfMigrationNeeded.")
+            throw RealmError(
+                .schemaMismatch,
+                "The classes do not match the schema in \(displayName) (\(details)), and the schema version was not raised (it is \(configuration.schemaVersion); the file's is \(oldVersion)). Raise Configuration.schemaVersion to migrate, or set deleteRealmIfMigrationNeeded."
+            )
         }
         if configuration.schemaVersion < oldVersion, !currentFileSchema.classes.isEmpty {
-            throw RealmError(.schemaMismatch, "\(displayName) has schema version \(oldVersion), newer than this configuration's \(configuration.schemaVersion); it was written by a newer version of the app.")
+            throw RealmError(
+                .schemaMismatch,
+                "\(displayName) has schema version \(oldVersion), newer than this configuration's \(configuration.schemaVersion); it was written by a newer version of the app."
+            )
         }
         // Without objectTypes and a raised version, nothing was checked: each class migrates
         // when first used (see `table(for:creating:)`).
         guard configuration.objectTypes != nil || migratesWithoutTypes, !missing.isEmpty || !changed.isEmpty || versionRaised else { return }
         if configuration.readOnly {
             if missing.isEmpty && changed.isEmpty { return }
-            throw RealmError(.schemaMismatch, "\(displayName) is opened read-only, but its schema needs \(changed.isEmpty ? "new classes" : "a migration") (\((missing.map(\.name) + changed.map(\.0.name)).joined(separator: ", "))).")
+            throw RealmError(
+                .schemaMismatch,
+                "\(displayName) is opened read-only, but its schema needs \(changed.isEmpty ? "new classes" : "a migration") (\((missing.map(\.name) + changed.map(\.0.name)).joined(separator: ", ")))."
+            )
         }
         // What was decided above was decided on this schema; another opener may change it
         // before this one's write begins.
@@ -194,7 +218,10 @@ extension Realm {
             try settleObjectsThatBecameEmbedded(changed.filter { $0.0.isEmbedded && !$0.1.isEmbedded }.map(\.0.name), in: write)
         }
         if decidedOnAnotherSchema { return try prepareClasses() }
-        Logger.log(.info, Self.schemaChangeMessage(displayName, from: oldVersion, to: currentFileSchema.info.schemaVersion, added: missing.map(\.name), changed: changed.map(\.0.name)))
+        Logger.log(
+            .info,
+            Self.schemaChangeMessage(
+                displayName, from: oldVersion, to: currentFileSchema.info.schemaVersion, added: missing.map(\.name), changed: changed.map(\.0.name)))
     }
 
     /// What a schema change at open did, for the log.

@@ -122,8 +122,11 @@ extension Realm {
         }
         self.write = nil
         for (object, info) in write.addedHolders { info.dropUnmanagedValues(of: object) }
-        let base = write.silenced.isEmpty ? nil : FrozenVersion(
-            configuration: configuration, reader: store.snapshotReader, schema: currentFileSchema, knownTypes: knownTypes)
+        let base =
+            write.silenced.isEmpty
+            ? nil
+            : FrozenVersion(
+                configuration: configuration, reader: store.snapshotReader, schema: currentFileSchema, knownTypes: knownTypes)
         try moveToLatest(ownCommit: write.schemaChanged ? nil : receipt.version)
         post(write, version: receipt.version, before: base)
         if receipt.version > write.transaction.baseVersion { logCommit(version: receipt.version) }
@@ -136,7 +139,8 @@ extension Realm {
         guard version > write.transaction.baseVersion, let hub = ChangeHub.hub(for: storage) else { return }
         var changes = write.changes ?? .unknown
         if write.schemaChanged { changes.noteSchemaChange() }
-        let after = store.snapshotReader.snapshot.version == version
+        let after =
+            store.snapshotReader.snapshot.version == version
             ? FrozenVersion(configuration: configuration, reader: store.snapshotReader, schema: currentFileSchema, knownTypes: knownTypes) : nil
         hub.post(version: version, ChangeHub.Record(changes: changes, silenced: write.silenced, before: before, after: after))
     }
@@ -160,7 +164,8 @@ extension Realm {
             throw RealmError(.wrongState, "Cannot write to a frozen realm; thaw the objects into a live realm and write there.")
         }
         if write != nil {
-            throw RealmError(.wrongState, "The realm is already in a write transaction; writes cannot be nested. Make the changes in the open transaction.")
+            throw RealmError(
+                .wrongState, "The realm is already in a write transaction; writes cannot be nested. Make the changes in the open transaction.")
         }
         if !isOpen {
             throw RealmError(.wrongState, "The realm was invalidated; open it again to write.")

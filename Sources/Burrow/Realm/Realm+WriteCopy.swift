@@ -32,7 +32,8 @@ extension Realm {
     /// `.fileExists` if the file exists already, and otherwise as `writeCopy(toFile:)`.
     public func writeCopy(configuration: Configuration) throws {
         guard configuration.inMemoryIdentifier == nil, let fileURL = configuration.fileURL else {
-            throw RealmError(.invalidArgument, "writeCopy(configuration:) writes a file; give a configuration with a fileURL, not an in-memory identifier.")
+            throw RealmError(
+                .invalidArgument, "writeCopy(configuration:) writes a file; give a configuration with a fileURL, not an in-memory identifier.")
         }
         try writeCopy(toFile: fileURL)
     }

@@ -118,7 +118,8 @@ public final class Realm {
         guard isOnAnotherThread else { return nil }
         return RealmError(
             .wrongState,
-            "Realm accessed from incorrect thread: \(displayName) was opened by code outside actors and tasks on another thread, and belongs to that thread. Open the realm where it is used (Realm(configuration:) there), or keep it in an actor.")
+            "Realm accessed from incorrect thread: \(displayName) was opened by code outside actors and tasks on another thread, and belongs to that thread. Open the realm where it is used (Realm(configuration:) there), or keep it in an actor."
+        )
     }
 
     /// `threadMisuse()` for the APIs that cannot throw: they trap, as RealmSwift's do.
@@ -194,7 +195,7 @@ public final class Realm {
         do {
             try moveToLatest()
             return true
-        } catch where error.code == .wrongState {
+        } catch  where error.code == .wrongState {
             // The handle was closed or failed: no newer version can be read through it.
             return false
         }
@@ -257,7 +258,7 @@ extension Realm {
     func usableTable(for type: ObjectBase.Type) -> Table? {
         do {
             return try table(for: type, creating: false)
-        } catch where error.code == .schemaMismatch {
+        } catch  where error.code == .schemaMismatch {
             return nil
         } catch {
             store.fail(error)

@@ -122,7 +122,8 @@ enum RealmCache {
 
     private static func register(_ realm: Realm, _ key: Key) {
         realm.cacheKey = key
-        let entry: Entry = realm.confinedThread == nil
+        let entry: Entry =
+            realm.confinedThread == nil
             ? .unretained(Unmanaged.passUnretained(realm)) : .confined(UnownedRealm(realm: realm), ObjectIdentifier(realm))
         entries.withLock { $0[key] = entry }
     }

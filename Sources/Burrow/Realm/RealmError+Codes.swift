@@ -33,8 +33,8 @@ extension RealmError.Code {
         if self == kind { return true }
         switch (kind, self) {
         case (.fileAccess, .filePermissionDenied), (.fileAccess, .fileExists), (.fileAccess, .fileNotFound),
-             (.fileAccess, .outOfDiskSpace), (.fileAccess, .addressSpaceExhausted), (.fileAccess, .fileOperationFailed),
-             (.invalidFile, .unsupportedFileFormatVersion), (.invalidFile, .fileFormatUpgradeRequired):
+            (.fileAccess, .outOfDiskSpace), (.fileAccess, .addressSpaceExhausted), (.fileAccess, .fileOperationFailed),
+            (.invalidFile, .unsupportedFileFormatVersion), (.invalidFile, .fileFormatUpgradeRequired):
             return true
         default:
             return false

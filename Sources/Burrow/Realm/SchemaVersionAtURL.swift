@@ -16,7 +16,8 @@ public func schemaVersionAtURL(_ fileURL: URL) throws -> UInt64 {
     do {
         // A file this process has open is read through its handle; another process may have
         // it open too, sharing it.
-        let storage = try Storage.openHandle(path: path)
+        let storage =
+            try Storage.openHandle(path: path)
             ?? Storage.open(path: path, options: StorageOptions(readOnly: true, create: false, sharing: .shared))
         let reader = SnapshotReader(try storage.snapshot())
         guard let stamp = try FileSchema.stamp(in: reader) else {

@@ -22,7 +22,10 @@ enum SchemaVersionsInUse {
             return nil
         }
         if let other {
-            throw RealmError(.schemaMismatch, "\(displayName) is already open in this process with schema version \(other), not \(version). A file is open at one schema version at a time: let go of the realms of the other version (and their objects) first, or open it with schemaVersion \(other).")
+            throw RealmError(
+                .schemaMismatch,
+                "\(displayName) is already open in this process with schema version \(other), not \(version). A file is open at one schema version at a time: let go of the realms of the other version (and their objects) first, or open it with schemaVersion \(other)."
+            )
         }
     }
 

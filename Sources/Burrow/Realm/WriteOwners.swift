@@ -27,7 +27,8 @@ enum WriteOwners {
         guard holder != 0, holder == currentToken else { return }
         throw RealmError(
             .wrongState,
-            "A write transaction on \(displayName()) is already open here, through another realm of the file; writes cannot be nested, and this one would wait for itself forever. Make the changes in the open transaction, or commit it first.")
+            "A write transaction on \(displayName()) is already open here, through another realm of the file; writes cannot be nested, and this one would wait for itself forever. Make the changes in the open transaction, or commit it first."
+        )
     }
 
     /// Records that the caller began `write`, a write transaction on `storage`.

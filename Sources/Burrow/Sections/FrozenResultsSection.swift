@@ -1,6 +1,8 @@
 /// One section of `FrozenSectionedResults`: the frozen objects whose section key is `key`, in
 /// result order, as of one version. Immutable and `Sendable`; `Identifiable` by its key.
-public struct FrozenResultsSection<Key: Hashable & Sendable, T: ObjectBase>: RandomAccessCollection, Sendable, Identifiable, Equatable, CustomStringConvertible {
+public struct FrozenResultsSection<Key: Hashable & Sendable, T: ObjectBase>: RandomAccessCollection, Sendable, Identifiable, Equatable,
+    CustomStringConvertible
+{
     public typealias Element = Frozen<T>
 
     /// The sectioned results this section is a part of.
@@ -27,7 +29,8 @@ public struct FrozenResultsSection<Key: Hashable & Sendable, T: ObjectBase>: Ran
 
     /// The object at `position`, which must be less than `count`.
     public subscript(position: Int) -> Frozen<T> {
-        precondition(position >= 0 && position < positions.count, "Index \(position) is out of bounds (the section \(key) has \(positions.count) objects)")
+        precondition(
+            position >= 0 && position < positions.count, "Index \(position) is out of bounds (the section \(key) has \(positions.count) objects)")
         return parent.results[positions[position]]
     }
 

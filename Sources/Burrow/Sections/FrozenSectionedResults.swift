@@ -43,7 +43,9 @@ public struct FrozenSectionedResults<Key: Hashable & Sendable, T: ObjectBase>: R
 
     /// The section at `position`, which must be less than `count`.
     public subscript(position: Int) -> FrozenResultsSection<Key, T> {
-        precondition(position >= 0 && position < layout.keys.count, "Index \(position) is out of bounds (the sectioned results have \(layout.keys.count) sections)")
+        precondition(
+            position >= 0 && position < layout.keys.count,
+            "Index \(position) is out of bounds (the sectioned results have \(layout.keys.count) sections)")
         return FrozenResultsSection(parent: self, key: layout.keys[position])
     }
 
@@ -80,16 +82,20 @@ public struct FrozenSectionedResults<Key: Hashable & Sendable, T: ObjectBase>: R
     }
 
     private static var cannotThaw: RealmError {
-        RealmError(.invalidArgument, "Sectioned results of a List, MutableSet or LinkingObjects cannot be thawed; thaw the collection's object and section the collection again.")
+        RealmError(
+            .invalidArgument,
+            "Sectioned results of a List, MutableSet or LinkingObjects cannot be thawed; thaw the collection's object and section the collection again."
+        )
     }
 
     /// Whether both are the same sections of the same objects at the same version.
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        let sameVersion = switch (lhs.results.version, rhs.results.version) {
-        case (nil, nil): true
-        case let (left?, right?): left.isSameVersion(as: right)
-        default: false
-        }
+        let sameVersion =
+            switch (lhs.results.version, rhs.results.version) {
+            case (nil, nil): true
+            case (let left?, let right?): left.isSameVersion(as: right)
+            default: false
+            }
         return sameVersion && lhs.results.keys == rhs.results.keys && lhs.layout == rhs.layout
     }
 

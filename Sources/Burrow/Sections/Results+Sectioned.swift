@@ -50,7 +50,8 @@ extension Results {
             return failed(
                 RealmError(
                     .invalidArgument,
-                    "The section key path must match the primary sort descriptor: \(keyPath) reads '\(property)', but the results would be sorted first by '\(primary.keyPath)'. Put a SortDescriptor of '\(property)' first."),
+                    "The section key path must match the primary sort descriptor: \(keyPath) reads '\(property)', but the results would be sorted first by '\(primary.keyPath)'. Put a SortDescriptor of '\(property)' first."
+                ),
                 sectionKey)
         }
         return sectioned(sortDescriptors: sortDescriptors, sectionKey)
@@ -76,7 +77,10 @@ extension Results {
     ) -> SectionedResults<Key, Element> {
         guard !sortDescriptors.isEmpty else {
             return failed(
-                RealmError(.invalidArgument, "Cannot section results without a sort descriptor: the primary sort decides the sections' order. Pass the SortDescriptor of the property the section key comes from."),
+                RealmError(
+                    .invalidArgument,
+                    "Cannot section results without a sort descriptor: the primary sort decides the sections' order. Pass the SortDescriptor of the property the section key comes from."
+                ),
                 keyBlock)
         }
         do {

@@ -33,7 +33,8 @@ public struct ResultsSection<Key: Hashable & Sendable, T: ObjectBase>: RandomAcc
     /// The object at `position`, which must be less than `count`.
     public subscript(position: Int) -> T {
         let positions = positions
-        precondition(position >= 0 && position < positions.count, "Index \(position) is out of bounds (the section \(key) has \(positions.count) objects)")
+        precondition(
+            position >= 0 && position < positions.count, "Index \(position) is out of bounds (the section \(key) has \(positions.count) objects)")
         return parent.results[positions[position]]
     }
 

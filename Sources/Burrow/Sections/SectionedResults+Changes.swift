@@ -34,7 +34,8 @@ extension SectionedResults {
         if let failure { return ChangeStream(core: StreamCore(failing: .error(failure))) }
         do {
             let observer = try results.observer(keyPaths: keyPaths)
-            return ChangeStream(core: StreamCore(SectionedResultsObserver(results: observer, sectionKey: sectionKey, steps: results.steps, describe: describe)))
+            return ChangeStream(
+                core: StreamCore(SectionedResultsObserver(results: observer, sectionKey: sectionKey, steps: results.steps, describe: describe)))
         } catch {
             return ChangeStream(core: StreamCore(failing: .error(error)))
         }

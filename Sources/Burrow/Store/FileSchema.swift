@@ -95,7 +95,8 @@ extension FileSchema {
         do {
             return try JSONDecoder().decode(T.self, from: Data(bytes))
         } catch {
-            throw RealmError(.corruptFile, "The schema stored in \(path) cannot be read (\(error)); the file is damaged or was not written by Burrow.")
+            throw RealmError(
+                .corruptFile, "The schema stored in \(path) cannot be read (\(error)); the file is damaged or was not written by Burrow.")
         }
     }
 }

@@ -16,7 +16,9 @@ extension ObjectStore {
     /// What the row keeps for `payload`, the full payload of field `field` of object `key`:
     /// the payload itself, or (when long) a reference, after storing it in the blob tree. An
     /// earlier blob of the field is replaced or removed.
-    func rowPayload(_ payload: [UInt8]?, _ table: Table, _ key: ObjectKey, _ field: Int, replacing old: [UInt8]?, in write: WriteState) throws(StorageError) -> [UInt8]? {
+    func rowPayload(_ payload: [UInt8]?, _ table: Table, _ key: ObjectKey, _ field: Int, replacing old: [UInt8]?, in write: WriteState)
+        throws(StorageError) -> [UInt8]?
+    {
         let type = table.fieldTypes[field]
         let wasExternal = old.map { o in o.withUnsafeBytes { ValueCodec.isExternal($0, as: type) } } ?? false
         guard let payload, payload.count > Self.inlinePayloadLimit, type == .string || type == .data || type == .any else {

@@ -78,13 +78,14 @@ extension ObjectStore {
     func mapRemove(_ table: Table, _ owner: ObjectKey, _ field: Int, _ mapKey: String, in write: WriteState) throws(RealmError) -> Bool {
         let key = Self.collectionEntryKey(owner, mapKey: mapKey)
         var removed: [UInt8]?
-        let changed = try mutateCollection(table, owner, field, in: write) { tree throws(StorageError) in
-            guard let old = try write.trees.withValue(tree, key, { Array($0) }) else { return 0 }
-            try write.trees.delete(tree, key)
-            removed = Array(old[Self.mapValueOffset(old)...])
-            try adjustElementBacklink(removed!, table, owner, field, by: -1, in: write)
-            return -1
-        } < 0
+        let changed =
+            try mutateCollection(table, owner, field, in: write) { tree throws(StorageError) in
+                guard let old = try write.trees.withValue(tree, key, { Array($0) }) else { return 0 }
+                try write.trees.delete(tree, key)
+                removed = Array(old[Self.mapValueOffset(old)...])
+                try adjustElementBacklink(removed!, table, owner, field, by: -1, in: write)
+                return -1
+            } < 0
         // An embedded object the key held lived only there.
         if let removed { try deleteOrphanedEmbedded(Self.elementProperty(table.stored.properties[field]), old: removed, new: nil, in: write) }
         return changed
@@ -142,7 +143,9 @@ extension ObjectStore {
     func mutateCollection(
         _ table: Table, _ owner: ObjectKey, _ field: Int, in write: WriteState, _ change: (String) throws(StorageError) -> Int
     ) throws(RealmError) -> Int {
-        guard let tree = table.collectionTrees[field] else { preconditionFailure("internal error: field \(field) of \(table.name) is not a set or map") }
+        guard let tree = table.collectionTrees[field] else {
+            preconditionFailure("internal error: field \(field) of \(table.name) is not a set or map")
+        }
         do {
             guard let row = try write.trees.withValue(table.rowsTree, owner.bytes, { Array($0) }) else {
                 throw RealmError(.invalidObject, "\(table.name) \(owner) was deleted; a deleted object's collections cannot be changed.")
@@ -168,7 +171,9 @@ extension ObjectStore {
         }
     }
 
-    func adjustElementBacklink(_ element: [UInt8], _ table: Table, _ owner: ObjectKey, _ field: Int, by change: Int, in write: WriteState) throws(StorageError) {
+    func adjustElementBacklink(_ element: [UInt8], _ table: Table, _ owner: ObjectKey, _ field: Int, by change: Int, in write: WriteState)
+        throws(StorageError)
+    {
         let property = table.stored.properties[field]
         for link in links(in: element, Self.elementProperty(property)) {
             try adjustBacklink(Backlinks.Target(table: link.table, key: link.key), from: table.id, field: field, source: owner, by: change, in: write)

@@ -30,7 +30,8 @@ extension ObjectStore {
     /// changed outside a write (Swift gives setters no way to throw).
     func requireWrite() -> WriteState {
         guard let write else {
-            preconditionFailure("Cannot modify managed objects outside of a write transaction. Make the change inside realm.write { } or realm.asyncWrite { }.")
+            preconditionFailure(
+                "Cannot modify managed objects outside of a write transaction. Make the change inside realm.write { } or realm.asyncWrite { }.")
         }
         return write
     }
@@ -85,7 +86,10 @@ extension ObjectStore {
             if oldPayload == payload { return }
             if property.isPrimary {
                 guard write.primaryKeysMayChange else {
-                    throw RealmError(.invalidArgument, "Primary key can't be changed after an object is inserted: '\(property.name)' of \(table.name) \(key). Create a new object with the new key instead.")
+                    throw RealmError(
+                        .invalidArgument,
+                        "Primary key can't be changed after an object is inserted: '\(property.name)' of \(table.name) \(key). Create a new object with the new key instead."
+                    )
                 }
                 try movePrimaryKey(table, key, property, from: oldPayload, to: payload, in: write)
             }
@@ -109,10 +113,16 @@ extension ObjectStore {
     /// keeps its object key, so a primary key whose derived key is not `key` is mapped to it in
     /// the `pk/<id>` tree (see `ObjectKey(derivedFrom:)`). Throws `.primaryKeyExists` if
     /// another object has `new`.
-    private func movePrimaryKey(_ table: Table, _ key: ObjectKey, _ property: StoredProperty, from old: [UInt8]?, to new: [UInt8]?, in write: WriteState) throws {
-        let oldValue = indexValue(old, property), newValue = indexValue(new, property)
+    private func movePrimaryKey(
+        _ table: Table, _ key: ObjectKey, _ property: StoredProperty, from old: [UInt8]?, to new: [UInt8]?, in write: WriteState
+    ) throws {
+        let oldValue = indexValue(old, property)
+        let newValue = indexValue(new, property)
         if case .found(let holder, _) = try probePrimaryKey(table, newValue, in: write), holder != key {
-            throw RealmError(.primaryKeyExists, "A \(table.name) with primary key \(Realm.describe(newValue)) already exists; the migration cannot give it to \(table.name) \(key) as well.")
+            throw RealmError(
+                .primaryKeyExists,
+                "A \(table.name) with primary key \(Realm.describe(newValue)) already exists; the migration cannot give it to \(table.name) \(key) as well."
+            )
         }
         if ObjectKey(derivedFrom: oldValue) != key { try write.trees.delete(table.primaryKeyTree, IndexKey.encode(oldValue)) }
         if ObjectKey(derivedFrom: newValue) != key { try write.trees.put(table.primaryKeyTree, IndexKey.encode(newValue), key.bytes) }
@@ -167,7 +177,9 @@ extension ObjectStore {
 
     /// Keeps the backlink entries of the targets of field `field` of `key` in step with a change
     /// of its payload from `old` to `new`.
-    private func updateBacklinks(_ table: Table, _ key: ObjectKey, _ field: Int, old: [UInt8]?, new: [UInt8]?, in write: WriteState) throws(StorageError) {
+    private func updateBacklinks(_ table: Table, _ key: ObjectKey, _ field: Int, old: [UInt8]?, new: [UInt8]?, in write: WriteState)
+        throws(StorageError)
+    {
         let property = table.stored.properties[field]
         guard property.type == .object || property.type == .any else { return }
         var delta: [Backlinks.Target: Int] = [:]
@@ -206,7 +218,9 @@ extension ObjectStore {
         return sources
     }
 
-    func adjustBacklink(_ target: Backlinks.Target, from table: UInt32, field: Int, source: ObjectKey, by change: Int, in write: WriteState) throws(StorageError) {
+    func adjustBacklink(_ target: Backlinks.Target, from table: UInt32, field: Int, source: ObjectKey, by change: Int, in write: WriteState)
+        throws(StorageError)
+    {
         let tree = Backlinks.treeName(target.table)
         let key = Backlinks.key(target.key, from: table, field: field, source: source)
         let count = try write.trees.withValue(tree, key) { Int(ValueCodec.u32($0, 0)) } ?? 0

@@ -128,7 +128,9 @@ extension ObjectStore {
         var primaryKeyEntry: [UInt8]?
         switch probe {
         case .found:
-            throw RealmError(.primaryKeyExists, "A \(table.name) with primary key \(Realm.describe(value)) already exists. Use update: .modified or .all to update it.")
+            throw RealmError(
+                .primaryKeyExists,
+                "A \(table.name) with primary key \(Realm.describe(value)) already exists. Use update: .modified or .all to update it.")
         case .absent(let derivedKeyIsFree):
             let derived = ObjectKey(derivedFrom: value)
             key = derivedKeyIsFree ? derived : try freeKey(after: derived, in: table, write)

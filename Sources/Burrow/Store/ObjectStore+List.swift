@@ -29,7 +29,8 @@ extension ObjectStore {
     }
 
     /// Inserts `element` at `index` (0...count) of list field `field` of `owner`.
-    func listInsert(_ table: Table, _ owner: ObjectKey, _ field: Int, _ element: _StoredValue, at index: Int, in write: WriteState) throws(RealmError) {
+    func listInsert(_ table: Table, _ owner: ObjectKey, _ field: Int, _ element: _StoredValue, at index: Int, in write: WriteState) throws(RealmError)
+    {
         let property = table.stored.properties[field]
         guard case .single(let resolved) = try resolveLinks(.single(element), property: property, in: write) else { return }
         var payload: [UInt8] = []
@@ -43,7 +44,9 @@ extension ObjectStore {
 
     /// Stores the element `payload` at `index` (0...count) of `owner`'s list in `tree`, between
     /// its neighbours, spreading their position numbers out first if none is left between them.
-    private func putListEntry(_ payload: [UInt8], at index: Int, in tree: String, _ table: Table, _ owner: ObjectKey, in write: WriteState) throws(StorageError) {
+    private func putListEntry(_ payload: [UInt8], at index: Int, in tree: String, _ table: Table, _ owner: ObjectKey, in write: WriteState)
+        throws(StorageError)
+    {
         var position = try newListPosition(tree, owner, index: index, in: write)
         if position == nil {
             try spreadList(tree, owner, around: index, in: write)
@@ -80,7 +83,9 @@ extension ObjectStore {
             let size = UInt64(1) << UInt64(bits)
             let low = anchor & ~(size - 1)
             let first = try write.trees.position(tree, of: Self.listEntryKey(owner, low))
-            let end = low > UInt64.max - size ? try write.trees.position(tree, of: ObjectKey(owner.rawValue &+ 1).bytes)
+            let end =
+                low > UInt64.max - size
+                ? try write.trees.position(tree, of: ObjectKey(owner.rawValue &+ 1).bytes)
                 : try write.trees.position(tree, of: Self.listEntryKey(owner, low + size))
             let count = end - first
             guard Double(count + 2) < density else { continue }

@@ -140,7 +140,9 @@ extension ObjectStore {
             for (key, row) in rows {
                 // A dropped field's long value goes with it (before the kept fields' are stored).
                 for (oldField, property) in old.properties.enumerated() where !keptOldFields.contains(oldField) {
-                    let isExternal = row.withUnsafeBytes { RowCodec.field($0, oldField).map { ValueCodec.isExternal($0, as: property.type) } ?? false }
+                    let isExternal = row.withUnsafeBytes {
+                        RowCodec.field($0, oldField).map { ValueCodec.isExternal($0, as: property.type) } ?? false
+                    }
                     if isExternal { try write.trees.delete(oldTable.blobsTree, Self.blobKey(key, oldField)) }
                 }
                 var payloads: [[UInt8]?] = []
@@ -193,7 +195,10 @@ extension ObjectStore {
             other.properties.filter { $0.objectClassName == name }.map { "\(other.name).\($0.name)" }
         }
         guard linking.isEmpty else {
-            throw RealmError(.invalidArgument, "deleteData(forType: \"\(name)\") cannot remove \(name) from the file: \(linking.sorted().joined(separator: ", ")) still link to it. Remove those properties from their classes in this release, or keep \(name) declared.")
+            throw RealmError(
+                .invalidArgument,
+                "deleteData(forType: \"\(name)\") cannot remove \(name) from the file: \(linking.sorted().joined(separator: ", ")) still link to it. Remove those properties from their classes in this release, or keep \(name) declared."
+            )
         }
         // Its objects go as any delete takes them: links to them from AnyRealmValue properties
         // become nil, and its own links leave their targets' backlinks.

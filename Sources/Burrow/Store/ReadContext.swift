@@ -85,7 +85,9 @@ extension ReadContext {
             fail(error)
         }
         guard let result else {
-            preconditionFailure("Object has been deleted or invalidated: \(table.name) \(key) no longer exists in \(displayName). Check isInvalidated before reading.")
+            preconditionFailure(
+                "Object has been deleted or invalidated: \(table.name) \(key) no longer exists in \(displayName). Check isInvalidated before reading."
+            )
         }
         return result
     }
@@ -223,7 +225,9 @@ extension ReadContext {
 
     /// The row `key` of `table` and whether it holds primary key `value`, or nil if there is
     /// no such row.
-    private func row(_ table: Table, _ key: ObjectKey, holding value: _StoredValue) throws(StorageError) -> (row: UnsafeRawBufferPointer, holds: Bool)? {
+    private func row(_ table: Table, _ key: ObjectKey, holding value: _StoredValue) throws(StorageError) -> (
+        row: UnsafeRawBufferPointer, holds: Bool
+    )? {
         guard let field = table.primaryKeyField else { return nil }
         let found = try withRowBytes(table, key) { row -> Result<(UnsafeRawBufferPointer, Bool), StorageError> in
             guard let payload = RowCodec.field(row, field) else { return .success((row, value.isSamePrimaryKey(as: .null))) }

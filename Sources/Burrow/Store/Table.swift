@@ -104,7 +104,8 @@ final class Table: Sendable {
                 continue
             }
             if !stored.properties[index].matches(property) {
-                differences.append("property '\(property.name)' changed from \(stored.properties[index].summary) to \(StoredProperty(property).summary)")
+                differences.append(
+                    "property '\(property.name)' changed from \(stored.properties[index].summary) to \(StoredProperty(property).summary)")
             }
         }
         for stored in stored.properties where info.propertyIndex[stored.name] == nil {

@@ -10,14 +10,16 @@ protocol TreeReader: AnyObject {
     func withValue<R>(_ tree: String, _ key: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> R) throws(StorageError) -> R?
     /// Calls `body` with each entry whose key is at least `start`, in key order, until `body`
     /// returns false or the tree ends.
-    func scan(_ tree: String, from start: [UInt8], _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Bool) throws(StorageError)
+    func scan(_ tree: String, from start: [UInt8], _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Bool)
+        throws(StorageError)
     /// The number of entries in the tree (0 if it does not exist), without scanning.
     func count(_ tree: String) throws(StorageError) -> Int
     /// The number of entries whose keys are less than `key`, in one descent.
     func position(_ tree: String, of key: [UInt8]) throws(StorageError) -> Int
     /// Calls `body` with the key and value of the entry at `position` (in key order), or
     /// returns nil if there is none. One descent.
-    func entry<R>(_ tree: String, at position: Int, _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> R) throws(StorageError) -> R?
+    func entry<R>(_ tree: String, at position: Int, _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> R)
+        throws(StorageError) -> R?
 }
 
 extension TreeReader {
@@ -42,7 +44,8 @@ extension TreeReader {
     }
 
     /// Calls `body` with each entry whose key starts with `prefix`, in order, until it returns false.
-    func scan(_ tree: String, prefix: [UInt8], _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Bool) throws(StorageError) {
+    func scan(_ tree: String, prefix: [UInt8], _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Bool) throws(StorageError)
+    {
         try scan(tree, from: prefix) { key, value in
             guard key.count >= prefix.count, key.prefix(prefix.count).elementsEqual(prefix) else { return false }
             return body(key, value)

@@ -23,11 +23,13 @@ extension ObjectVerification {
                 // The source's links are unknown: the backlink stands in for them.
                 if classes[id]?.isEmbedded == true { parents[id, default: [:]][link.target, default: 0] += Int(counted) }
             } else if found == 0 {
-                note(link.sourceTable, link.source, field: Int(link.field),
-                     "does not link to \(className(id)) #\(link.target), but that object's backlinks say it does")
+                note(
+                    link.sourceTable, link.source, field: Int(link.field),
+                    "does not link to \(className(id)) #\(link.target), but that object's backlinks say it does")
             } else if found != counted {
-                note(link.sourceTable, link.source, field: Int(link.field),
-                     "links to \(className(id)) #\(link.target) \(found) times, but that object's backlinks count \(counted)")
+                note(
+                    link.sourceTable, link.source, field: Int(link.field),
+                    "links to \(className(id)) #\(link.target) \(found) times, but that object's backlinks count \(counted)")
             }
             return true
         }
@@ -36,8 +38,9 @@ extension ObjectVerification {
     /// Notes every link that no backlink entry matched.
     func noteLinksWithoutBacklinks() {
         for link in links.keys.sorted() {
-            note(link.sourceTable, link.source, field: Int(link.field),
-                 "links to \(className(link.targetTable)) #\(link.target), but that object's backlinks do not list the link")
+            note(
+                link.sourceTable, link.source, field: Int(link.field),
+                "links to \(className(link.targetTable)) #\(link.target), but that object's backlinks do not list the link")
         }
         links = [:]
     }
@@ -78,7 +81,8 @@ extension ObjectVerification {
                 continue
             }
             let property = stored.properties[field]
-            let expected = parts[0] == "index"
+            let expected =
+                parts[0] == "index"
                 ? (Self.indexedFields(stored).contains(field) ? Table.indexTreeName(id, field) : nil)
                 : Table.collectionTreeName(id, field, property.collection)
             if expected != name {

@@ -27,9 +27,13 @@ extension ObjectVerification {
                     return .unreadable("its row's first payload starts at byte \(offset), not right after the offset table (\(header))")
                 }
             } else {
-                guard offset >= end else { return .unreadable("its row's field \(field) starts at byte \(offset), before the end of the field before it") }
+                guard offset >= end else {
+                    return .unreadable("its row's field \(field) starts at byte \(offset), before the end of the field before it")
+                }
             }
-            guard offset < row.count else { return .unreadable("its row's field \(field) starts at byte \(offset), past the row's \(row.count) bytes") }
+            guard offset < row.count else {
+                return .unreadable("its row's field \(field) starts at byte \(offset), past the row's \(row.count) bytes")
+            }
             end = offset + 1
         }
         if end == header, row.count != header {
@@ -46,7 +50,8 @@ extension ObjectVerification {
         case .bool:
             return payload[0] <= 1 ? nil : "holds \(payload[0]) where a Bool holds 0 or 1"
         case .string:
-            return String(validating: UnsafeRawBufferPointer(rebasing: payload[4...]), as: UTF8.self) == nil ? "holds a string that is not valid UTF-8" : nil
+            return String(validating: UnsafeRawBufferPointer(rebasing: payload[4...]), as: UTF8.self) == nil
+                ? "holds a string that is not valid UTF-8" : nil
         case .any:
             guard let tag = ValueCodec.Tag(rawValue: payload[0]), tag != .null, tag != .link else { return nil }
             return payloadProblem(UnsafeRawBufferPointer(rebasing: payload[1...]), as: tag.propertyType)  // One level: a tag's type is never `.any`.
@@ -76,7 +81,9 @@ extension ObjectVerification {
         if keys[targetTable]?.contains(link.key.rawValue) != true {
             note(id, source, field: field, "links to \(target.name) #\(link.key.rawValue), which does not exist")
         }
-        links[Link(targetTable: targetTable, target: link.key.rawValue, sourceTable: id, field: UInt16(truncatingIfNeeded: field), source: source), default: 0] += 1
+        links[
+            Link(targetTable: targetTable, target: link.key.rawValue, sourceTable: id, field: UInt16(truncatingIfNeeded: field), source: source),
+            default: 0] += 1
         if target.isEmbedded { parents[targetTable, default: [:]][link.key.rawValue, default: 0] += 1 }
     }
 
@@ -240,7 +247,9 @@ extension ObjectVerification {
             } else if isUnreadable(id, key, field: field ?? -1) {
                 return true
             } else if keys[id]?.contains(key) == true {
-                note(id, key, field: field, "the primary-key tree lists the object under a primary key it does not have, or though it is at the key its primary key derives")
+                note(
+                    id, key, field: field,
+                    "the primary-key tree lists the object under a primary key it does not have, or though it is at the key its primary key derives")
             } else {
                 note(id, key, field: field, "the primary-key tree lists an object that does not exist")
             }
@@ -262,7 +271,9 @@ extension ObjectVerification {
             }
             let field = Int(UInt16(blobKey[8]) << 8 | UInt16(blobKey[9]))
             guard !isUnreadable(id, ObjectKey.read(blobKey).rawValue, field: field) else { return true }
-            note(id, ObjectKey.read(blobKey).rawValue, field: field, "the blob tree holds a long value for the field, but the object's row does not refer to it")
+            note(
+                id, ObjectKey.read(blobKey).rawValue, field: field,
+                "the blob tree holds a long value for the field, but the object's row does not refer to it")
             return true
         }
     }

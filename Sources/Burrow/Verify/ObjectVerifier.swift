@@ -158,10 +158,11 @@ final class ObjectVerification {
     func report() throws(StorageError) -> ObjectVerifyReport {
         var findings: [ObjectFinding] = []
         for finding in pending {
-            findings.append(ObjectFinding(
-                className: finding.className, objectKey: finding.key,
-                primaryKey: try primaryKeyText(finding.classId, finding.key), property: finding.property,
-                problem: finding.problem))
+            findings.append(
+                ObjectFinding(
+                    className: finding.className, objectKey: finding.key,
+                    primaryKey: try primaryKeyText(finding.classId, finding.key), property: finding.property,
+                    problem: finding.problem))
         }
         return ObjectVerifyReport(
             version: reader.snapshot.version, classes: classes.count, objects: objects, findings: findings,
@@ -179,9 +180,10 @@ final class ObjectVerification {
         }
         let stored = id.flatMap { classes[$0] }
         let property = field.flatMap { field in stored.flatMap { field < $0.properties.count ? $0.properties[field].name : nil } }
-        pending.append(Pending(
-            className: stored?.name ?? id.map { "class id \($0)" }, classId: id, key: key,
-            property: property ?? field.map { "field \($0)" }, problem: problem))
+        pending.append(
+            Pending(
+                className: stored?.name ?? id.map { "class id \($0)" }, classId: id, key: key,
+                property: property ?? field.map { "field \($0)" }, problem: problem))
     }
 
     /// Records a finding that field `field` (or with `field` nil, the row) of object `key` of

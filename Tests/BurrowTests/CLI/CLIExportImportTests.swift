@@ -45,10 +45,11 @@ import Testing
         #expect(Array(values.decimals) == [Decimal128(1), try Decimal128(string: "0.001")])
         let anys = Array(values.anys)
         #expect(anys.count == 14)
-        #expect(Array(anys[0..<12]) == [
-            AnyRealmValue.none, .int(7), .bool(true), .float(2.5), .double(3.0), .double(-.infinity), .string("s"),
-            .data(Data([9, 8])), .date(CLIShop.oddDate), .objectId(CLIShop.tomId), .uuid(CLIShop.uuidB), .decimal128(Decimal128(12)),
-        ])
+        #expect(
+            Array(anys[0..<12]) == [
+                AnyRealmValue.none, .int(7), .bool(true), .float(2.5), .double(3.0), .double(-.infinity), .string("s"),
+                .data(Data([9, 8])), .date(CLIShop.oddDate), .objectId(CLIShop.tomId), .uuid(CLIShop.uuidB), .decimal128(Decimal128(12)),
+            ])
         #expect(anys[12].object(CLIBadge.self)?.label == "gold" && anys[13].object(CLIOwner.self)?.name == "Ann")
         #expect(Set(values.stringSet) == ["x", "y"] && Array(values.uuidSet) == [CLIShop.uuidA])
         #expect(values.doubleMap["a"] == .some(1.5) && values.doubleMap["n"] == .some(nil))
@@ -113,7 +114,10 @@ import Testing
         let run = try tool.run(["import", "new.burrow", "bad.json"])
         #expect(run.status == 1)
         #expect(run.output.isEmpty)
-        #expect(run.errors == "burrow: Dog[0].friend links to the Dog with primary key \"Max\", which neither the import nor the file has. Nothing was imported.\n")
+        #expect(
+            run.errors
+                == "burrow: Dog[0].friend links to the Dog with primary key \"Max\", which neither the import nor the file has. Nothing was imported.\n"
+        )
         #expect(!FileManager.default.fileExists(atPath: tool.path("new.burrow")), "a file the failed import created is removed")
 
         let good = missingLink.replacingOccurrences(of: "\"Max\"", with: "\"Fido\"")
@@ -126,15 +130,21 @@ import Testing
         for (text, message) in [
             ("{\"burrowExport\": 1, \"classes\": [", "is not valid JSON: line 1, column 33: the document ends where a value should be"),
             ("[1, 2]", "is not an export of burrow"),
-            (good.replacingOccurrences(of: "\"Fido\", \"friend\": null", with: "\"Fido\", \"friend\": null, \"age\": 3"),
-             "Dog[1]: Dog has no property \"age\"; its properties are: name, friend."),
+            (
+                good.replacingOccurrences(of: "\"Fido\", \"friend\": null", with: "\"Fido\", \"friend\": null, \"age\": 3"),
+                "Dog[1]: Dog has no property \"age\"; its properties are: name, friend."
+            ),
             (good.replacingOccurrences(of: "\"type\": \"string\"", with: "\"type\": \"text\""), "property Dog.name has no \"type\" of"),
             (String(repeating: "[", count: 600) + String(repeating: "]", count: 600), "nest more than 512 levels deep"),
-            (good.replacingOccurrences(of: "\"objectClass\": \"Dog\"", with: "\"objectClass\": \"Cat\""),
-             "The class Dog cannot be stored: property 'friend' links to Cat, which is neither stored nor given."),
+            (
+                good.replacingOccurrences(of: "\"objectClass\": \"Dog\"", with: "\"objectClass\": \"Cat\""),
+                "The class Dog cannot be stored: property 'friend' links to Cat, which is neither stored nor given."
+            ),
             (good.replacingOccurrences(of: "\"optional\": true", with: "\"optional\": false"), "property 'friend' is a link and must be optional."),
-            (good.replacingOccurrences(of: "\"indexed\": true}", with: "\"indexed\": true, \"collection\": \"list\"}"),
-             "property 'name' cannot be a primary key"),
+            (
+                good.replacingOccurrences(of: "\"indexed\": true}", with: "\"indexed\": true, \"collection\": \"list\"}"),
+                "property 'name' cannot be a primary key"
+            ),
         ] {
             try text.write(toFile: tool.path("wrong.json"), atomically: true, encoding: .utf8)
             let wrong = try tool.run(["import", "other.burrow", "wrong.json"])

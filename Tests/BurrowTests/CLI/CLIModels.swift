@@ -128,27 +128,31 @@ enum CLIShop {
                 "previous": ["street": "2 Old Rd", "resident": kit, "previous": ["street": "3 First Ln"]],
             ])
             _ = cy
-            try realm.create(CLIValues.self, value: [
-                "id": 1, "bool": true, "int": -5, "int8": Int8(-8), "int16": Int16(16), "int32": Int32(-32), "int64": Int64.min,
-                "float": Float(1.1), "double": 0.1 + 0.2, "string": "ü \"q\", line\nbreak", "data": Data([0xde, 0xad, 0, 0xff]),
-                "date": oddDate, "objectId": rexId, "uuid": uuidA, "decimal": try Decimal128(string: "-1234.5678e-3"),
-                "optBool": false, "optInt": Int.max, "optFloat": Float.infinity, "optDouble": Double.nan, "optString": "",
-                "optData": Data(), "optDate": oldDate, "optObjectId": tomId, "optUUID": uuidB, "optDecimal": Decimal128(7),
-                "any": AnyRealmValue.object(kit),
-                "ints": [3, -1, 3], "optStrings": ["a", nil, ""] as [String?], "dates": [oddDate, oldDate],
-                "datas": [Data([1]), Data()], "decimals": [Decimal128(1), try Decimal128(string: "0.001")],
-                "anys": [
-                    AnyRealmValue.none, .int(7), .bool(true), .float(2.5), .double(3.0), .double(-.infinity), .string("s"),
-                    .data(Data([9, 8])), .date(oddDate), .objectId(tomId), .uuid(uuidB), .decimal128(Decimal128(12)),
-                    .object(gold), .object(ann),
-                ],
-                "stringSet": ["y", "x"], "uuidSet": [uuidA], "doubleMap": ["a": 1.5, "n": nil] as [String: Double?],
-                "anyMap": ["i": AnyRealmValue.int(1), "p": .object(rex), "s": .string("t")],
-                "pet": tom, "badge": gold, "petSet": [rex, kit], "petMap": ["best": rex, "none": nil] as [String: CLIPet?],
-                "badges": [silver, gold],
-                "addresses": [["street": "4 List St", "resident": rex], ["street": "5 List St", "previous": ["street": "6 Inner St", "badge": silver]]],
-                "addressMap": ["home": ["street": "7 Map St", "number": 7, "resident": kit] as [String: Any], "none": NSNull()] as [String: Any],
-            ] as [String: Any])
+            try realm.create(
+                CLIValues.self,
+                value: [
+                    "id": 1, "bool": true, "int": -5, "int8": Int8(-8), "int16": Int16(16), "int32": Int32(-32), "int64": Int64.min,
+                    "float": Float(1.1), "double": 0.1 + 0.2, "string": "ü \"q\", line\nbreak", "data": Data([0xde, 0xad, 0, 0xff]),
+                    "date": oddDate, "objectId": rexId, "uuid": uuidA, "decimal": try Decimal128(string: "-1234.5678e-3"),
+                    "optBool": false, "optInt": Int.max, "optFloat": Float.infinity, "optDouble": Double.nan, "optString": "",
+                    "optData": Data(), "optDate": oldDate, "optObjectId": tomId, "optUUID": uuidB, "optDecimal": Decimal128(7),
+                    "any": AnyRealmValue.object(kit),
+                    "ints": [3, -1, 3], "optStrings": ["a", nil, ""] as [String?], "dates": [oddDate, oldDate],
+                    "datas": [Data([1]), Data()], "decimals": [Decimal128(1), try Decimal128(string: "0.001")],
+                    "anys": [
+                        AnyRealmValue.none, .int(7), .bool(true), .float(2.5), .double(3.0), .double(-.infinity), .string("s"),
+                        .data(Data([9, 8])), .date(oddDate), .objectId(tomId), .uuid(uuidB), .decimal128(Decimal128(12)),
+                        .object(gold), .object(ann),
+                    ],
+                    "stringSet": ["y", "x"], "uuidSet": [uuidA], "doubleMap": ["a": 1.5, "n": nil] as [String: Double?],
+                    "anyMap": ["i": AnyRealmValue.int(1), "p": .object(rex), "s": .string("t")],
+                    "pet": tom, "badge": gold, "petSet": [rex, kit], "petMap": ["best": rex, "none": nil] as [String: CLIPet?],
+                    "badges": [silver, gold],
+                    "addresses": [
+                        ["street": "4 List St", "resident": rex], ["street": "5 List St", "previous": ["street": "6 Inner St", "badge": silver]],
+                    ],
+                    "addressMap": ["home": ["street": "7 Map St", "number": 7, "resident": kit] as [String: Any], "none": NSNull()] as [String: Any],
+                ] as [String: Any])
             try realm.create(CLIValues.self, value: ["id": 2])
         }
     }

@@ -133,7 +133,9 @@ import Testing
         let rows = table.lines.map(Self.words)
         #expect(rows[1] == "| name | age | city | pets | home | badge |")
         #expect(rows[0].hasPrefix("+-") && rows[2].hasPrefix("+-"))
-        let silver = try Self.objects(try tool.run(["objects", "shop.burrow", "CLIBadge", "--format", "json", "--where", "label == 'silver'"]))[0]["$key"] as! Int
+        let silver =
+            try Self.objects(try tool.run(["objects", "shop.burrow", "CLIBadge", "--format", "json", "--where", "label == 'silver'"]))[0]["$key"]
+            as! Int
         let ann = try #require(rows.first { $0.hasPrefix("| Ann |") })
         #expect(ann.contains("| 41 | Oslo | [\"\(CLIShop.rexId.stringValue)\",\"65a0000000… |"))
         #expect(ann.hasSuffix("| #\(silver) |"), "a link to a class without a primary key shows the object's key")

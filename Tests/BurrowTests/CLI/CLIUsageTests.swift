@@ -63,7 +63,10 @@ import Testing
             (["objects", "shop.burrow", "CLIPet", "--sort", "badges"], "burrow: --sort: "),
             (["objects", "shop.burrow", "CLIPet", "--sort", "name) LIMIT(1"], "burrow: --sort takes KEYPATH or KEYPATH,desc"),
             (["objects", "shop.burrow", "CLIPet", "--sort", "name,sideways"], "burrow: --sort takes KEYPATH or KEYPATH,desc"),
-            (["objects", "shop.burrow", "CLIDog"], "burrow: shop.burrow stores no class CLIDog; its classes are: CLIAddress, CLIBadge, CLIOwner, CLIPet, CLIValues"),
+            (
+                ["objects", "shop.burrow", "CLIDog"],
+                "burrow: shop.burrow stores no class CLIDog; its classes are: CLIAddress, CLIBadge, CLIOwner, CLIPet, CLIValues"
+            ),
             (["objects", "shop.burrow", "CLIAddress"], "burrow: CLIAddress is an embedded class"),
             (["export", "shop.burrow", "--format", "csv"], "burrow: --format must be one of json"),
             (["help", "frobnicate"], "burrow: unknown command \"frobnicate\""),

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 /// Change streams of results and objects: elements, indices, coalescing, silent writes, and
@@ -26,7 +27,10 @@ import Testing
         let realm = try Realm(configuration: temporaryConfiguration())
         try add(realm, [10, 20, 30])
         let changes = realm.objects(RTIntKey.self).changes().makeAsyncIterator()
-        guard case .initial(let initial) = await next(changes) else { Issue.record("no initial element"); return }
+        guard case .initial(let initial) = await next(changes) else {
+            Issue.record("no initial element")
+            return
+        }
         #expect(initial.map(\.id) == [10, 20, 30])
 
         try add(realm, [15, 40])
@@ -64,12 +68,15 @@ import Testing
         let realm = try Realm(configuration: temporaryConfiguration())
         try add(realm, [1, 5, 9])
         let changes = try realm.objects(RTIntKey.self).where { $0.value != "out" }.filter("id > 2").changes().makeAsyncIterator()
-        guard case .initial(let initial) = await next(changes) else { Issue.record("no initial element"); return }
+        guard case .initial(let initial) = await next(changes) else {
+            Issue.record("no initial element")
+            return
+        }
         #expect(initial.map(\.id) == [5, 9])
         try realm.write {
-            realm.object(ofType: RTIntKey.self, forPrimaryKey: 5)!.value = "out"   // leaves
-            try realm.add(RTIntKey(value: ["id": 7]))                                // enters
-            try realm.add(RTIntKey(value: ["id": 2]))                                // never in
+            realm.object(ofType: RTIntKey.self, forPrimaryKey: 5)!.value = "out"  // leaves
+            try realm.add(RTIntKey(value: ["id": 7]))  // enters
+            try realm.add(RTIntKey(value: ["id": 2]))  // never in
         }
         let seen = update(await next(changes))
         #expect(seen?.ids == [7, 9])
@@ -82,7 +89,10 @@ import Testing
         let playlist = Playlist(value: ["id": 1, "songs": [["name": "a"]]])
         try realm.write { try realm.add(playlist) }
         let changes = playlist.songs.where { $0.name == "a" }.changes().makeAsyncIterator()
-        guard case .error(let error) = await next(changes) else { Issue.record("expected an error"); return }
+        guard case .error(let error) = await next(changes) else {
+            Issue.record("expected an error")
+            return
+        }
         #expect(error.code == .invalidArgument)
         #expect(await next(changes) == nil)
     }
@@ -92,7 +102,7 @@ import Testing
         let changes = realm.objects(RTIntKey.self).changes().makeAsyncIterator()
         _ = await next(changes)
         try add(realm, [1])
-        try realm.write {}   // makes no version
+        try realm.write {}  // makes no version
         try add(realm, [2])
         try realm.write {}
         let seen = update(await next(changes))
@@ -206,7 +216,10 @@ import Testing
             }
         }
         let changes = results.changes().makeAsyncIterator()
-        guard case .initial(let initial) = await next(changes) else { Issue.record("no initial element"); return }
+        guard case .initial(let initial) = await next(changes) else {
+            Issue.record("no initial element")
+            return
+        }
         #expect(initial.map(\.id) == [1, 2], "the first element shows the realm's version")
         let caughtUp = update(await next(changes))
         #expect(caughtUp?.ids == [1, 2, 3])
@@ -263,7 +276,9 @@ import Testing
         for round in 0..<300 {
             let old = (0..<random.next(upperBound: 12)).map { ObjectKey(UInt64($0)) }.shuffled(using: &random)
             var new = old.filter { _ in random.next(upperBound: 4) != 0 }
-            for _ in 0..<random.next(upperBound: 4) { new.insert(ObjectKey(UInt64(100 + random.next(upperBound: 50))), at: random.next(upperBound: new.count + 1)) }
+            for _ in 0..<random.next(upperBound: 4) {
+                new.insert(ObjectKey(UInt64(100 + random.next(upperBound: 50))), at: random.next(upperBound: new.count + 1))
+            }
             new = Array(NSOrderedSet(array: new.map(\.rawValue))).map { ObjectKey($0 as! UInt64) }
             if random.next(upperBound: 3) == 0, new.count > 1 { new.swapAt(0, new.count - 1) }
             let modified = Set(old.filter { _ in random.next(upperBound: 3) == 0 })
@@ -316,7 +331,10 @@ func next<Element: Sendable>(
         var model: [Int: String] = [:]
         let stream = realm.objects(RTIntKey.self).changes()
         let changes = stream.makeAsyncIterator()
-        guard case .initial(let initial) = await next(changes) else { Issue.record("no initial element"); return }
+        guard case .initial(let initial) = await next(changes) else {
+            Issue.record("no initial element")
+            return
+        }
         #expect(initial.isEmpty)
         // What the last element showed, with silent writes taken in; and the ids changed since.
         var baseline: [Int: String] = [:]
@@ -357,7 +375,8 @@ func next<Element: Sendable>(
             touched.formUnion(touchedNow)
             pendingNonSilent = true
             guard random.next(upperBound: 3) == 0 else { continue }  // let changes pile up
-            let old = baseline.keys.sorted(), new = model.keys.sorted()
+            let old = baseline.keys.sorted()
+            let new = model.keys.sorted()
             // Nothing visible changed: the stream may have nothing to say yet; pull later.
             if old == new, touched.allSatisfy({ baseline[$0] == model[$0] }) { continue }
             guard case .update(let results, let deletions, let insertions, let modifications) = await next(changes) else {

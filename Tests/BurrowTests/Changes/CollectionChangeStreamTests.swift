@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 final class CCToy: Object {
@@ -52,7 +53,10 @@ final class CCOwner: Object {
     @Test func aListOfValuesReportsWhatEachCommitDidByIndex() async throws {
         let (realm, owner) = try seeded()
         let changes = owner.numbers.changes().makeAsyncIterator()
-        guard case .initial(let initial) = await next(changes) else { Issue.record("no initial element"); return }
+        guard case .initial(let initial) = await next(changes) else {
+            Issue.record("no initial element")
+            return
+        }
         #expect(Array(initial) == [1, 2, 3])
 
         try realm.write { owner.numbers.append(4) }
@@ -124,11 +128,11 @@ final class CCOwner: Object {
         // The consumer waits while the commits come, so each is looked at on its own.
         let waiter = Task { await next(changes) }
         try await Task.sleep(for: .milliseconds(30))
-        try realm.write { try realm.add(CCToy(value: ["id": 50, "name": "not listed"])) }    // a toy made elsewhere
+        try realm.write { try realm.add(CCToy(value: ["id": 50, "name": "not listed"])) }  // a toy made elsewhere
         try await Task.sleep(for: .milliseconds(30))
-        try realm.write { owner.label = "renamed" }                                             // another field of the owner
+        try realm.write { owner.label = "renamed" }  // another field of the owner
         try await Task.sleep(for: .milliseconds(30))
-        try realm.write { realm.object(ofType: CCToy.self, forPrimaryKey: 50)!.price = 9 }     // a toy not in the list
+        try realm.write { realm.object(ofType: CCToy.self, forPrimaryKey: 50)!.price = 9 }  // a toy not in the list
         try await Task.sleep(for: .milliseconds(30))
         try realm.write { realm.object(ofType: CCToy.self, forPrimaryKey: 2)!.price = 7 }
         let modified = update(await waiter.value)
@@ -160,7 +164,10 @@ final class CCOwner: Object {
         let (realm, owner) = try seeded()
         try realm.write { owner.tags.insert(objectsIn: ["b", "d"]) }
         let changes = owner.tags.changes().makeAsyncIterator()
-        guard case .initial(let initial) = await next(changes) else { Issue.record("no initial element"); return }
+        guard case .initial(let initial) = await next(changes) else {
+            Issue.record("no initial element")
+            return
+        }
         #expect(Array(initial) == ["b", "d"])
         try realm.write {
             owner.tags.insert("a")
@@ -180,7 +187,10 @@ final class CCOwner: Object {
         }
         let scores = owner.scores.changes().makeAsyncIterator()
         let rooms = owner.toyByRoom.changes().makeAsyncIterator()
-        guard case .initial(let initial) = await next(scores) else { Issue.record("no initial element"); return }
+        guard case .initial(let initial) = await next(scores) else {
+            Issue.record("no initial element")
+            return
+        }
         #expect(initial["a"] == 1 && initial.count == 2)
         _ = await next(rooms)
 
@@ -190,13 +200,17 @@ final class CCOwner: Object {
             owner.scores.removeObject(for: "a")
         }
         guard case .update(let map, let deletions, let insertions, let modifications) = await next(scores) else {
-            Issue.record("no update"); return
+            Issue.record("no update")
+            return
         }
         #expect(map["b"] == 20 && map["c"] == 3 && map["a"] == nil)
         #expect(deletions == ["a"] && insertions == ["c"] && modifications == ["b"])
 
         try realm.write { realm.object(ofType: CCToy.self, forPrimaryKey: 1)!.price = 100 }
-        guard case .update(let roomMap, _, _, let modifiedRooms) = await next(rooms) else { Issue.record("no update"); return }
+        guard case .update(let roomMap, _, _, let modifiedRooms) = await next(rooms) else {
+            Issue.record("no update")
+            return
+        }
         #expect(modifiedRooms == ["hall"], "the object under a key changed")
         #expect(roomMap["hall"]??.price == 100)
     }
@@ -205,16 +219,28 @@ final class CCOwner: Object {
         let (realm, owner) = try seeded()
         let stream = realm.changes()
         let changes = stream.makeAsyncIterator()
-        guard case .initial(let version) = await next(changes) else { Issue.record("no initial element"); return }
+        guard case .initial(let version) = await next(changes) else {
+            Issue.record("no initial element")
+            return
+        }
         #expect(version == realm.version)
 
         try realm.write { realm.object(ofType: CCToy.self, forPrimaryKey: 1)!.price = 5 }
-        guard case .update(let first, let classes) = await next(changes) else { Issue.record("no update"); return }
+        guard case .update(let first, let classes) = await next(changes) else {
+            Issue.record("no update")
+            return
+        }
         #expect(first == realm.version && classes == ["CCToy"])
 
         try realm.write(withoutNotifying: [stream.token]) { owner.label = "silent" }
-        try realm.write { try realm.add(CCToy(value: ["id": 9])); owner.label = "loud" }
-        guard case .update(let second, let both) = await next(changes) else { Issue.record("no update"); return }
+        try realm.write {
+            try realm.add(CCToy(value: ["id": 9]))
+            owner.label = "loud"
+        }
+        guard case .update(let second, let both) = await next(changes) else {
+            Issue.record("no update")
+            return
+        }
         #expect(second == realm.version && both == ["CCToy", "CCOwner"], "the silent write yields nothing of its own")
     }
 
@@ -241,10 +267,16 @@ final class CCOwner: Object {
         _ = await next(rooms)
         try realm.write { toy.name = "not observed" }
         try realm.write { toy.price = 50 }
-        guard case .update(_, let deletions, let insertions, let modifications) = await next(rooms) else { Issue.record("no update"); return }
+        guard case .update(_, let deletions, let insertions, let modifications) = await next(rooms) else {
+            Issue.record("no update")
+            return
+        }
         #expect(deletions.isEmpty && insertions.isEmpty && modifications == ["hall"])
         try realm.write { try realm.delete(owner) }
-        guard case .update(let empty, let gone, _, _) = await next(rooms) else { Issue.record("no update"); return }
+        guard case .update(let empty, let gone, _, _) = await next(rooms) else {
+            Issue.record("no update")
+            return
+        }
         #expect(empty.count == 0 && gone == ["hall"], "every key removed with the owner")
         #expect(await next(rooms) == nil)
     }
@@ -256,7 +288,10 @@ final class CCOwner: Object {
         _ = await next(changes)
         // The first object of a new class adds it to the stored schema in the same commit.
         try realm.write { try realm.add(CCOwner(value: ["id": 1])) }
-        guard case .update(_, let classNames) = await next(changes) else { Issue.record("no update"); return }
+        guard case .update(_, let classNames) = await next(changes) else {
+            Issue.record("no update")
+            return
+        }
         #expect(classNames == nil)
     }
 
@@ -266,15 +301,30 @@ final class CCOwner: Object {
         let frozenOwner = try #require(try realm.freeze().object(ofType: CCOwner.self, forPrimaryKey: owner.id))
         for stream in [unmanaged.numbers.changes(), frozenOwner.numbers.changes()] {
             let changes = stream.makeAsyncIterator()
-            guard case .error(let error) = await next(changes) else { Issue.record("expected an error"); continue }
+            guard case .error(let error) = await next(changes) else {
+                Issue.record("expected an error")
+                continue
+            }
             #expect(error.description.contains("List<Int>"))
             #expect(await next(changes) == nil)
         }
         let madeInAWrite = try realm.write { (realm.changes(), owner.numbers.changes()) }
-        guard case .error = await next(madeInAWrite.0.makeAsyncIterator()) else { Issue.record("a realm stream made in a write starts"); return }
-        guard case .error = await next(madeInAWrite.1.makeAsyncIterator()) else { Issue.record("a list stream made in a write starts"); return }
-        guard case .error = await next(try realm.freeze().changes().makeAsyncIterator()) else { Issue.record("a frozen realm has changes"); return }
-        guard case .error = await next(CCOwner().scores.changes().makeAsyncIterator()) else { Issue.record("an unmanaged map has changes"); return }
+        guard case .error = await next(madeInAWrite.0.makeAsyncIterator()) else {
+            Issue.record("a realm stream made in a write starts")
+            return
+        }
+        guard case .error = await next(madeInAWrite.1.makeAsyncIterator()) else {
+            Issue.record("a list stream made in a write starts")
+            return
+        }
+        guard case .error = await next(try realm.freeze().changes().makeAsyncIterator()) else {
+            Issue.record("a frozen realm has changes")
+            return
+        }
+        guard case .error = await next(CCOwner().scores.changes().makeAsyncIterator()) else {
+            Issue.record("an unmanaged map has changes")
+            return
+        }
     }
 }
 
@@ -283,7 +333,8 @@ final class CCOwner: Object {
 @Suite struct RepeatingDiffModelTests {
     /// What the diff keeps of `old` and of `new`: each must be the same sequence.
     private func kept(_ old: [Int], _ new: [Int], _ diff: CollectionDiff) -> (fromOld: [Int], fromNew: [Int]) {
-        let deleted = Set(diff.deletions), inserted = Set(diff.insertions)
+        let deleted = Set(diff.deletions)
+        let inserted = Set(diff.insertions)
         return (old.indices.filter { !deleted.contains($0) }.map { old[$0] }, new.indices.filter { !inserted.contains($0) }.map { new[$0] })
     }
 

@@ -18,17 +18,26 @@ import Testing
         try realm.write { try realm.add(dog) }
 
         var results = realm.objects(Dog.self).changes(keyPaths: ["name", "nmae"]).makeAsyncIterator()
-        guard case .error(let error)? = await results.next() else { Issue.record("expected an error"); return }
+        guard case .error(let error)? = await results.next() else {
+            Issue.record("expected an error")
+            return
+        }
         #expect(error.code == .invalidArgument)
         #expect(error.description.contains("'nmae'"))
         #expect(await results.next() == nil)
 
         var object = dog.changes(keyPaths: ["favoriteToy.name", "bogus"]).makeAsyncIterator()
-        guard case .error(let objectError)? = await object.next() else { Issue.record("expected an error"); return }
+        guard case .error(let objectError)? = await object.next() else {
+            Issue.record("expected an error")
+            return
+        }
         #expect(objectError.description.contains("'bogus'"))
 
         var valid = realm.objects(Dog.self).changes(keyPaths: ["name", "favoriteToy.name"]).makeAsyncIterator()
-        guard case .initial? = await valid.next() else { Issue.record("valid key paths start normally"); return }
+        guard case .initial? = await valid.next() else {
+            Issue.record("valid key paths start normally")
+            return
+        }
     }
 
     @MainActor @Test func aWrapperWithAnUnknownKeyPathShowsTheError() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 final class RowReadItem: Object {
@@ -36,7 +37,10 @@ final class RowReadItem: Object {
         }
         // A length running past the payload, for strings and data.
         for type in [PropertyType.string, .data] {
-            guard case .null = decoded(bytes([40], [1, 2, 3]), type) else { Issue.record("\(type): a long length read"); continue }
+            guard case .null = decoded(bytes([40], [1, 2, 3]), type) else {
+                Issue.record("\(type): a long length read")
+                continue
+            }
         }
         if case .data(let data) = decoded(bytes([2], [7, 8, 9]), .data) { #expect(data == Data([7, 8])) } else { Issue.record("data") }
         // Links: a typed one needs its 8 bytes; an AnyRealmValue link its tag, table and key.
@@ -49,7 +53,10 @@ final class RowReadItem: Object {
         #expect(found?.table == 3 && found?.key == ObjectKey(5))
         for short in 1..<anyLink.count {
             #expect(Array(anyLink.prefix(short)).withUnsafeBytes { ValueCodec.linkKey($0, as: .any) } == nil)
-            guard case .null = decoded(Array(anyLink.prefix(short)), .any) else { Issue.record("\(short) bytes of a link read"); continue }
+            guard case .null = decoded(Array(anyLink.prefix(short)), .any) else {
+                Issue.record("\(short) bytes of a link read")
+                continue
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 // The examples of Sources/Burrow/Burrow.docc/GettingStarted.md and
@@ -92,14 +93,14 @@ func adopt(in db: isolated RealmActor) async throws {
 
 // Concurrency.md: "One realm per isolation domain" (the guide's `Realm()`, with a configuration).
 @MainActor private func addDog(named name: String, _ config: Realm.Configuration) throws {
-    let realm = try Realm(configuration: config)   // the same realm as the caller's
+    let realm = try Realm(configuration: config)  // the same realm as the caller's
     try realm.add(GuideDog(value: ["name": name]))
 }
 
 @MainActor private func adoptTwo(_ config: Realm.Configuration) throws {
     let realm = try Realm(configuration: config)
     try realm.write {
-        try addDog(named: "Rex", config)               // inside this write transaction
+        try addDog(named: "Rex", config)  // inside this write transaction
         try addDog(named: "Fido", config)
     }
 }
@@ -114,7 +115,6 @@ func adopt(in db: isolated RealmActor) async throws {
         #expect(!realm.isInWriteTransaction)
     }
 
-
     private func configuration() -> Realm.Configuration {
         var config = temporaryConfiguration()
         config.objectTypes = [GuideDog.self, GuideDogToy.self, GuidePerson.self, GuideAddress.self]
@@ -128,7 +128,7 @@ func adopt(in db: isolated RealmActor) async throws {
         let rex = GuideDog(value: ["name": "Rex", "age": 1])
         try realm.write {
             try realm.add(rex)
-            rex.favoriteToy = GuideDogToy(value: ["name": "Wubba"])   // added with Rex
+            rex.favoriteToy = GuideDogToy(value: ["name": "Wubba"])  // added with Rex
             rex.citiesVisited.insert("Toronto")
         }
         try realm.write {
@@ -168,7 +168,7 @@ func adopt(in db: isolated RealmActor) async throws {
                 throw Oops()
             }
         } catch {
-            print(dog.realm == nil)   // true: Maui is unmanaged again
+            print(dog.realm == nil)  // true: Maui is unmanaged again
         }
         #expect(dog.realm == nil)
         #expect(realm.objects(GuideDog.self).isEmpty)
@@ -182,7 +182,7 @@ func adopt(in db: isolated RealmActor) async throws {
             try realm.add(GuideDog(value: ["name": "Wolfie", "age": 1]))
         }
         let wolfie: Frozen<GuideDog>? = try await db.objects(GuideDog.self).first { $0.name == "Wolfie" }
-        print(wolfie?.name ?? "none")                         // any task, any thread
+        print(wolfie?.name ?? "none")  // any task, any thread
         let id = wolfie!._id
         try await db.asyncWrite { realm in
             guard let dog = realm.object(ofType: GuideDog.self, forPrimaryKey: id) else { return }
@@ -192,7 +192,7 @@ func adopt(in db: isolated RealmActor) async throws {
         // Concurrency.md: "Functions isolated to the actor"
         try await adopt(in: db)
         let ali = try await db.object(ofType: GuidePerson.self, forPrimaryKey: 1)
-        #expect(ali?.dogs.count == 0)   // Wolfie is 2 now, so no puppies
+        #expect(ali?.dogs.count == 0)  // Wolfie is 2 now, so no puppies
     }
 
     @MainActor
@@ -208,10 +208,10 @@ func adopt(in db: isolated RealmActor) async throws {
         // Concurrency.md: "Frozen snapshots"
         realm.refresh()
         let frozen: Frozen<GuideDog> = try rex.freeze()
-        let age = await Task.detached { frozen.age }.value   // read on another thread, no lock
+        let age = await Task.detached { frozen.age }.value  // read on another thread, no lock
         let results: FrozenResults<GuideDog> = try realm.objects(GuideDog.self).freeze()
-        let thawed = realm.thaw(frozen)                        // live again, in this realm
-        let mine = try frozen.thaw()                           // the same: this domain has one realm of the file
+        let thawed = realm.thaw(frozen)  // live again, in this realm
+        let mine = try frozen.thaw()  // the same: this domain has one realm of the file
         #expect(age == 4)
         let thawedRealm = try frozen.realm!.thaw()
         #expect(mine?.name == "Rex" && mine?.realm === realm && thawedRealm === realm)
@@ -233,9 +233,9 @@ func adopt(in db: isolated RealmActor) async throws {
         let seen = LockedBox<[String]>([])
         // Concurrency.md: "Observing changes"
         let dogs = realm.objects(GuideDog.self)
-        let stream = dogs.changes()                   // ChangeStream: Sendable, AsyncSequence
+        let stream = dogs.changes()  // ChangeStream: Sendable, AsyncSequence
         let watcher = Task {
-            for await change in stream {              // elements are frozen: read them anywhere
+            for await change in stream {  // elements are frozen: read them anywhere
                 switch change {
                 case .initial(let dogs): seen.withLock { $0.append("\(dogs.count) dogs") }
                 case .update(let dogs, let deletions, let insertions, let modifications):
@@ -244,14 +244,14 @@ func adopt(in db: isolated RealmActor) async throws {
                 }
             }
         }
-        try realm.write(withoutNotifying: [stream.token]) {   // this stream stays silent
+        try realm.write(withoutNotifying: [stream.token]) {  // this stream stays silent
             try realm.add(GuideDog(value: ["name": "Wolfie"]))
         }
         let updates = rex.changes(keyPaths: ["age"])  // ObjectChange<Frozen<Dog>>: .change, .deleted
         // (The guide stops here; the test checks what the stream and the watcher saw.)
         let ageChanges = updates.makeAsyncIterator()
         try realm.write {
-            rex.name = "Rex II"      // not in keyPaths: no element
+            rex.name = "Rex II"  // not in keyPaths: no element
             rex.age = 4
         }
         guard case .change(let frozenRex, let properties) = await next(ageChanges) else {
@@ -260,7 +260,7 @@ func adopt(in db: isolated RealmActor) async throws {
         }
         #expect(frozenRex.age == 4 && properties.map(\.name) == ["age"])
         for _ in 0..<200 where seen.withLock({ $0.count }) < 2 { try await Task.sleep(for: .milliseconds(10)) }
-        watcher.cancel()                              // ends the iteration and frees the stream
+        watcher.cancel()  // ends the iteration and frees the stream
         _ = await watcher.value
         #expect(seen.withLock { $0 } == ["1 dogs", "2 [] [] [0]"], "the silent write's Wolfie is baseline; Rex's change shows")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 // The examples of Sources/Burrow/Burrow.docc/Migrations.md, compiled and run. The guide's whole
@@ -168,7 +169,9 @@ final class GuideKeptPersonV0: Object {
             try String(contentsOf: root.appendingPathComponent($0), encoding: .utf8)
         }
         let compiled = sources.map { source in
-            Self.codeLines(source).filter { !$0.contains("_realmObjectName") && !$0.contains("LadderDefaultSchema") }.map { $0.hasPrefix("static ") ? String($0.dropFirst(7)) : $0 }
+            Self.codeLines(source).filter { !$0.contains("_realmObjectName") && !$0.contains("LadderDefaultSchema") }.map {
+                $0.hasPrefix("static ") ? String($0.dropFirst(7)) : $0
+            }
         }
         let blocks = Self.swiftBlocks(of: guide)
         #expect(blocks.count >= 8)

@@ -1,7 +1,7 @@
+import Burrow
 import Foundation
 import Observation
 import Testing
-import Burrow
 
 // The examples of Sources/Burrow/Burrow.docc/ObservedObjects.md, compiled and run. Each test holds
 // one example as the guide shows it; keep the two in step.

@@ -1,6 +1,6 @@
+import Burrow
 import Foundation
 import Testing
-import Burrow
 
 // The `RealmCollection` example of Sources/Burrow/Burrow.docc/PortingFromRealmSwift.md ("Queries
 // and Results"), compiled and run as the guide shows it. Keep the two in step. `Dog` and `Person`

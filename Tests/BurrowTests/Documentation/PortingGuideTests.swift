@@ -1,6 +1,6 @@
+import Burrow
 import Foundation
 import Testing
-import Burrow
 
 // The examples of Sources/Burrow/Burrow.docc/PortingFromRealmSwift.md, compiled and run. One test
 // per example, named after the guide's section; each holds the example as the guide shows it, then
@@ -109,7 +109,7 @@ extension RealmActor {
         var realm: Realm!
 
         init(configuration: Realm.Configuration) async throws {
-            realm = try await Realm.open(configuration: configuration)   // RealmSwift: try await Realm(configuration: configuration, actor: self)
+            realm = try await Realm.open(configuration: configuration)  // RealmSwift: try await Realm(configuration: configuration, actor: self)
         }
 
         func rename(_ id: ObjectId, to name: String) async throws {
@@ -131,10 +131,11 @@ extension RealmActor {
     @Test func testModels() throws {
         let realm = try Realm(configuration: configuration())
         try realm.write {
-            try realm.add(Person(value: [
-                "id": 1, "name": "Ali", "address": ["city": "Oslo"],
-                "dogs": [["name": "Rex", "age": 1, "favoriteToy": ["name": "Wubba"]]],
-            ]))
+            try realm.add(
+                Person(value: [
+                    "id": 1, "name": "Ali", "address": ["city": "Oslo"],
+                    "dogs": [["name": "Rex", "age": 1, "favoriteToy": ["name": "Wubba"]]],
+                ]))
         }
         let rex = try #require(realm.objects(Dog.self).first)
         #expect(rex.owners.map(\.name) == ["Ali"])
@@ -199,7 +200,9 @@ extension RealmActor {
         let url = configuration().fileURL!
         do {
             let typed = try Realm(configuration: Realm.Configuration(fileURL: url))
-            try typed.write { try typed.add(Person(value: ["id": 1, "name": "Ali", "dogs": [["name": "Fido", "age": 7, "favoriteToy": ["name": "rope"]]]])) }
+            try typed.write {
+                try typed.add(Person(value: ["id": 1, "name": "Ali", "dogs": [["name": "Fido", "age": 7, "favoriteToy": ["name": "rope"]]]]))
+            }
         }
         let realm = try Realm(configuration: Realm.Configuration(fileURL: url))
         for person in realm.dynamicObjects("Person").sorted(byKeyPath: "name") {
@@ -231,7 +234,7 @@ extension RealmActor {
         let owners = realm.objects(Person.self).where { $0.dogs.age > 5 }
         let totalAge: Int = realm.objects(Dog.self).sum(ofProperty: "age")
         try realm.write { try realm.add(Dog(value: ["name": "Ace", "age": 0])) }
-        print(puppies.count)                     // 2: results are live, and see Ace
+        print(puppies.count)  // 2: results are live, and see Ace
         // What it claims:
         #expect(puppies.count == 2)
         #expect(rNames.map(\.name) == ["Rex"])
@@ -249,12 +252,12 @@ extension RealmActor {
         let dog = Dog(value: ["name": "Rex", "age": 1])
         // The guide's example:
         try realm.write {
-            try realm.add(dog)                                    // RealmSwift: realm.add(dog)
+            try realm.add(dog)  // RealmSwift: realm.add(dog)
         }
-        let frozen = try dog.freeze()                             // RealmSwift: dog.freeze()
-        let young = try realm.objects(Dog.self).filter("age < 2") // RealmSwift: ….filter("age < 2")
+        let frozen = try dog.freeze()  // RealmSwift: dog.freeze()
+        let young = try realm.objects(Dog.self).filter("age < 2")  // RealmSwift: ….filter("age < 2")
         let db = try await RealmActor(configuration: config)
-        let count = try await db.objects(Dog.self).count              // an actor's method, from outside it
+        let count = try await db.objects(Dog.self).count  // an actor's method, from outside it
         // What it claims:
         #expect(frozen.name == "Rex" && young.count == 1 && count == 1)
         // Every call listed as throwing in the guide's table throws; the list stays right only
@@ -286,9 +289,9 @@ extension RealmActor {
         config.schemaVersion = 1
         config.objectTypes = [Dog.self, DogToy.self, Person.self, Address.self]
 
-        let realm = try Realm(configuration: config)              // now, for this thread or actor
-        let mainRealm = try await Realm.open(configuration: config) // isolated to the caller: here, the main actor
-        let db = try await RealmActor(configuration: config)       // an actor that owns its realm
+        let realm = try Realm(configuration: config)  // now, for this thread or actor
+        let mainRealm = try await Realm.open(configuration: config)  // isolated to the caller: here, the main actor
+        let db = try await RealmActor(configuration: config)  // an actor that owns its realm
         // What it claims:
         #expect(realm.configuration.fileURL == url && realm.configuration.schemaVersion == 1)
         try mainRealm.write { try mainRealm.add(Dog(value: ["name": "Rex"])) }
@@ -305,8 +308,9 @@ extension RealmActor {
             deleteRealmIfMigrationNeeded: false, objectTypes: config.objectTypes, durability: .normal)
         #expect(all.durability == .normal && all.objectTypes?.count == 4)
         #expect(Realm.Configuration().fileURL?.lastPathComponent == "default.burrow")
-        #expect(Realm.Configuration().fileURL?.deletingLastPathComponent().path
-            == URL(fileURLWithPath: FileManager.default.currentDirectoryPath).path)
+        #expect(
+            Realm.Configuration().fileURL?.deletingLastPathComponent().path
+                == URL(fileURLWithPath: FileManager.default.currentDirectoryPath).path)
     }
 
     /// "An actor of your own": RealmSwift's actor pattern, with `Realm.open`.
@@ -331,12 +335,12 @@ extension RealmActor {
         try realm.write { try realm.add(rex) }
         // The guide's example:
         let db = try await RealmActor(configuration: config)
-        let frozenRex: Frozen<Dog> = try rex.freeze()           // RealmSwift: ThreadSafeReference(to: rex)
-        let age = await Task.detached { frozenRex.age }.value   // read it on any thread
+        let frozenRex: Frozen<Dog> = try rex.freeze()  // RealmSwift: ThreadSafeReference(to: rex)
+        let age = await Task.detached { frozenRex.age }.value  // read it on any thread
         try await db.asyncWrite { realm in
-            realm.thaw(frozenRex)?.age += 1                      // RealmSwift: realm.resolve(reference)
+            realm.thaw(frozenRex)?.age += 1  // RealmSwift: realm.resolve(reference)
         }
-        let id = rex._id                                         // or pass the primary key
+        let id = rex._id  // or pass the primary key
         let older = try await db.object(ofType: Dog.self, forPrimaryKey: id)
         // What it claims:
         #expect(age == 3)
@@ -355,10 +359,10 @@ extension RealmActor {
         let dogs = realm.objects(Dog.self)
         let db = try await RealmActor(configuration: config)
         try await db.asyncWrite { realm in try realm.add(Dog(value: ["name": "Rex"])) }
-        print(dogs.count)      // 0: this realm still reads the version it had
+        print(dogs.count)  // 0: this realm still reads the version it had
         printed.appendLine("\(dogs.count)")
         realm.refresh()
-        print(dogs.count)      // 1
+        print(dogs.count)  // 1
         printed.appendLine("\(dogs.count)")
         // What it claims:
         #expect(printed.lines == ["0", "1"])
@@ -372,13 +376,13 @@ extension RealmActor {
         let person = Person(value: ["id": 1, "name": "Ali", "dogs": [rex, ["name": "Fido", "age": 7]]])
         try realm.write { try realm.add(person) }
         // The guide's example:
-        let dogs: FrozenList<Dog> = try person.dogs.freeze()                      // RealmSwift: a List<Dog>
+        let dogs: FrozenList<Dog> = try person.dogs.freeze()  // RealmSwift: a List<Dog>
         let cities: FrozenMutableSet<String> = try rex.citiesVisited.freeze()
         let parks: FrozenMap<String, String> = try rex.favoriteParksByCity.freeze()
         let owners: FrozenLinkingObjects<Person> = try rex.owners.freeze()
-        let names = await Task.detached { dogs.map(\.name) }.value                 // read it on any thread
-        let puppies: FrozenResults<Dog> = dogs.where { $0.age < 2 }                // queried in its version
-        let liveDogs: List<Dog>? = try dogs.thaw()                                 // or realm.thaw(dogs)
+        let names = await Task.detached { dogs.map(\.name) }.value  // read it on any thread
+        let puppies: FrozenResults<Dog> = dogs.where { $0.age < 2 }  // queried in its version
+        let liveDogs: List<Dog>? = try dogs.thaw()  // or realm.thaw(dogs)
         // What it claims:
         #expect(names == ["Rex", "Fido"])
         try realm.write {
@@ -415,12 +419,12 @@ extension RealmActor {
         let rex = realm.objects(Dog.self).where { $0.name == "Rex" }.first!
         // The guide's example:
         let frozen: Frozen<Dog> = try rex.freeze()
-        print(frozen.name, frozen.favoriteToy?.name ?? "no toy")   // properties as on the object
-        let dog: Dog = frozen.frozenObject                       // the frozen Dog itself, for code that takes a Dog
+        print(frozen.name, frozen.favoriteToy?.name ?? "no toy")  // properties as on the object
+        let dog: Dog = frozen.frozenObject  // the frozen Dog itself, for code that takes a Dog
         let all: FrozenResults<Dog> = try realm.objects(Dog.self).freeze()
-        let old = all.where { $0.age > 5 }                       // queries work on frozen results
-        let live: Dog? = try frozen.thaw()                       // RealmSwift: frozen.thaw()
-        let same: Dog? = realm.thaw(frozen)                      // into a realm you choose
+        let old = all.where { $0.age > 5 }  // queries work on frozen results
+        let live: Dog? = try frozen.thaw()  // RealmSwift: frozen.thaw()
+        let same: Dog? = realm.thaw(frozen)  // into a realm you choose
         // What it claims:
         #expect(frozen.name == "Rex" && frozen.favoriteToy?.name == "Wubba")
         #expect(dog.isFrozen && dog.name == "Rex" && frozen.isFrozen)
@@ -448,7 +452,7 @@ extension RealmActor {
         let seen = PortingLog()
         // The guide's example:
         let puppies = realm.objects(Dog.self).where { $0.age < 2 }
-        let stream = puppies.changes()                   // RealmSwift: let token = puppies.observe { change in … }
+        let stream = puppies.changes()  // RealmSwift: let token = puppies.observe { change in … }
         let watcher = Task {
             for await change in stream {
                 switch change {
@@ -460,15 +464,15 @@ extension RealmActor {
                 seen.append(change)
             }
         }
-        try realm.write(withoutNotifying: [stream.token]) { // this stream hears nothing of this write
+        try realm.write(withoutNotifying: [stream.token]) {  // this stream hears nothing of this write
             try realm.add(Dog(value: ["name": "Ace", "age": 0]))
         }
-        try realm.write {                                   // …but hears of this one
+        try realm.write {  // …but hears of this one
             rex.age = 2
         }
         // (the test waits for the watcher here)
         for _ in 0..<500 where seen.count < 2 { try await Task.sleep(for: .milliseconds(10)) }
-        watcher.cancel()                                    // RealmSwift: token.invalidate()
+        watcher.cancel()  // RealmSwift: token.invalidate()
         // What it claims:
         _ = await watcher.value
         #expect(seen.lines == ["initial 1", "update 1 [0] [] []"], "Ace's silent insertion is no news; Rex leaving is")
@@ -481,16 +485,16 @@ extension RealmActor {
         try realm.write { try realm.add(rex) }
         let printed = PortingLog()
         // The guide's example:
-        let changes = rex.changes(keyPaths: ["age"])     // RealmSwift: rex.observe(keyPaths: ["age"]) { change in … }
+        let changes = rex.changes(keyPaths: ["age"])  // RealmSwift: rex.observe(keyPaths: ["age"]) { change in … }
         try realm.write { rex.age += 1 }
         var iterator = changes.makeAsyncIterator()
         if case .change(let dog, let properties) = await iterator.next() {
-            print(dog.age, properties.map(\.name))       // 2 ["age"]; dog is a Frozen<Dog>
+            print(dog.age, properties.map(\.name))  // 2 ["age"]; dog is a Frozen<Dog>
             printed.appendLine("\(dog.age) \(properties.map(\.name))")
         }
         try realm.write { try realm.delete(rex) }
         if case .deleted = await iterator.next() {
-            print("deleted")                             // the stream's last element
+            print("deleted")  // the stream's last element
             printed.appendLine("deleted")
         }
         // What it claims:
@@ -499,7 +503,7 @@ extension RealmActor {
         let fresh = Dog(value: ["name": "Fido", "age": 1])
         try realm.write { try realm.add(fresh) }
         let stream = fresh.changes(keyPaths: ["age"])
-        try realm.write { fresh.name = "Fido II" }       // not in keyPaths: no element
+        try realm.write { fresh.name = "Fido II" }  // not in keyPaths: no element
         try realm.write { fresh.age = 2 }
         var check = stream.makeAsyncIterator()
         guard case .change(let dog, let properties) = await check.next() else {
@@ -521,32 +525,35 @@ extension RealmActor {
         let realm = try Realm(configuration: configuration())
         let person = Person(value: ["id": 1, "name": "Ali"])
         let rex = Dog(value: ["name": "Rex", "age": 1])
-        try realm.write { try realm.add(person); try realm.add(rex) }
+        try realm.write {
+            try realm.add(person)
+            try realm.add(rex)
+        }
         let printed = PortingLog()
         // The guide's example:
-        let dogs = person.dogs.changes()                 // RealmSwift: person.dogs.observe { change in … }
-        let parks = rex.favoriteParksByCity.changes()    // a RealmMapChange: keys, not indices
-        let commits = realm.changes()                    // RealmSwift: realm.observe { notification, realm in … }
+        let dogs = person.dogs.changes()  // RealmSwift: person.dogs.observe { change in … }
+        let parks = rex.favoriteParksByCity.changes()  // a RealmMapChange: keys, not indices
+        let commits = realm.changes()  // RealmSwift: realm.observe { notification, realm in … }
         try realm.write {
             person.dogs.append(rex)
             rex.favoriteParksByCity["Oslo"] = "Frogner Park"
         }
         var dogChanges = dogs.makeAsyncIterator()
-        _ = await dogChanges.next()                      // .initial(FrozenList<Dog>)
+        _ = await dogChanges.next()  // .initial(FrozenList<Dog>)
         if case .update(let list, _, let insertions, _) = await dogChanges.next() {
-            print(list.count, insertions)                // 1 [0]
+            print(list.count, insertions)  // 1 [0]
             printed.appendLine("\(list.count) \(insertions)")
         }
         var parkChanges = parks.makeAsyncIterator()
-        _ = await parkChanges.next()                     // .initial(FrozenMap<String, String>)
+        _ = await parkChanges.next()  // .initial(FrozenMap<String, String>)
         if case .update(_, _, let insertions, _) = await parkChanges.next() {
-            print(insertions)                            // ["Oslo"]
+            print(insertions)  // ["Oslo"]
             printed.appendLine("\(insertions)")
         }
         var realmChanges = commits.makeAsyncIterator()
-        _ = await realmChanges.next()                    // .initial(versionNumber:)
+        _ = await realmChanges.next()  // .initial(versionNumber:)
         if case .update(let version, let classNames) = await realmChanges.next() {
-            print(version, classNames ?? [])             // the new version; ["Dog", "Person"]
+            print(version, classNames ?? [])  // the new version; ["Dog", "Person"]
             printed.appendLine("\(version == realm.version) \((classNames ?? []).sorted())")
         }
         // What it claims:
@@ -593,7 +600,7 @@ extension RealmActor {
         try await db.birthday(of: rex._id)
         let names = try await db.asyncWrite { realm in
             try realm.add(Dog(value: ["name": "Fido"]))
-            return realm.objects(Dog.self).map(\.name)     // a Sendable result: [String]
+            return realm.objects(Dog.self).map(\.name)  // a Sendable result: [String]
         }
         // What it claims:
         #expect(try await db.object(ofType: Dog.self, forPrimaryKey: rex._id)?.age == 2)
@@ -605,7 +612,7 @@ extension RealmActor {
         let config = configuration()
         let realm = try Realm(configuration: config)
         let db = try await RealmActor(configuration: config)
-        try realm.beginWrite()                              // holds the file's write lock
+        try realm.beginWrite()  // holds the file's write lock
         let waiting = Task { try await db.asyncWrite { realm in try realm.add(Dog(value: ["name": "Ghost"])) } }
         try await Task.sleep(for: .milliseconds(100))
         waiting.cancel()
@@ -620,7 +627,7 @@ extension RealmActor {
         let url = temporaryConfiguration().fileURL!
         // The guide's example:
         var config = Realm.Configuration(fileURL: url)
-        config.durability = .normal     // survives a crash of the process, not of the machine
+        config.durability = .normal  // survives a crash of the process, not of the machine
         // What it claims: the default is .full, and .normal commits are there after reopening.
         #expect(Realm.Configuration(fileURL: url).durability == .full)
         config.objectTypes = [Dog.self, DogToy.self, Person.self, Address.self]
@@ -639,16 +646,16 @@ extension RealmActor {
         do {
             try realm.write {
                 try realm.add(Person(value: ["id": 1, "name": "Ali"]))
-                try realm.add(Person(value: ["id": 1, "name": "Bo"]))   // the same primary key
+                try realm.add(Person(value: ["id": 1, "name": "Bo"]))  // the same primary key
             }
         } catch let error as RealmError where error.code == .primaryKeyExists {
-            print(error)                                   // "A Person with primary key 1 already exists. …"
+            print(error)  // "A Person with primary key 1 already exists. …"
             codes.append(error.code)
         }
         do {
             _ = try realm.objects(Dog.self).filter("agee < 2")
         } catch {
-            print(error.code, error)                       // filter throws RealmError: .invalidArgument, naming 'agee'
+            print(error.code, error)  // filter throws RealmError: .invalidArgument, naming 'agee'
             codes.append(error.code)
         }
         // What it claims:
@@ -685,7 +692,7 @@ extension RealmActor {
         // The guide's example:
         let limit = 2
         let puppies = try realm.objects(Dog.self).filter(#Predicate<Dog> { $0.age < limit })
-        let same = try realm.objects(Dog.self).filter("age < %@", limit)   // RealmSwift's NSPredicate format, as a string
+        let same = try realm.objects(Dog.self).filter("age < %@", limit)  // RealmSwift's NSPredicate format, as a string
         // What it claims:
         #expect(puppies.map(\.name) == ["Rex"])
         #expect(same.map(\.name) == ["Rex"])
@@ -861,7 +868,9 @@ extension RealmActor {
         try realm.write { try realm.add(Dog(value: ["name": "Rex"])) }
         let path = config.fileURL!.path
         await #expect(processExitsWith: .success) { [path = path as String] in
-            let shared = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [Dog.self, DogToy.self, Person.self, Address.self]))
+            let shared = try Realm(
+                configuration: Realm.Configuration(
+                    fileURL: URL(fileURLWithPath: path), objectTypes: [Dog.self, DogToy.self, Person.self, Address.self]))
             exit(shared.objects(Dog.self).map(\.name) == ["Rex"] ? 0 : 3)
         }
         await #expect(processExitsWith: .success) { [path = path as String] in

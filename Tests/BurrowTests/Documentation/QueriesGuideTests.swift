@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 // The examples of Sources/Burrow/Burrow.docc/Queries.md, compiled and run (with GuideExamplesTests'

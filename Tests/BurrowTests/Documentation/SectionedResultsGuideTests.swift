@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 // The examples of the "Sectioned results" part of Sources/Burrow/Burrow.docc/Queries.md, compiled
@@ -30,7 +31,10 @@ import Testing
         let frozen = try byAge.freeze()
         #expect(await Task.detached { frozen.map(\.key) }.value == [1, 3, 6])
         var changes = byAge.changes().makeAsyncIterator()
-        guard case .initial(let sections)? = await changes.next() else { Issue.record("no initial element"); return }
+        guard case .initial(let sections)? = await changes.next() else {
+            Issue.record("no initial element")
+            return
+        }
         #expect(sections.allKeys == [1, 3, 6])
     }
 }

@@ -66,10 +66,12 @@ final class DynSmokeDog: Object {
         let realm = try Realm(configuration: configuration)
         try realm.write { try realm.add(DynSmokeDog(value: ["id": 9])) }
         try realm.write {
-            let dog = try realm.dynamicCreate("DynSmokeDog", value: [
-                "id": 2, "name": "Fido", "toy": ["name": "stick"], "toys": [["name": "a"], ["name": "b"]],
-                "tags": ["t"], "address": ["city": "Rome"], "notes": ["k": "v"],
-            ])
+            let dog = try realm.dynamicCreate(
+                "DynSmokeDog",
+                value: [
+                    "id": 2, "name": "Fido", "toy": ["name": "stick"], "toys": [["name": "a"], ["name": "b"]],
+                    "tags": ["t"], "address": ["city": "Rome"], "notes": ["k": "v"],
+                ])
             dog["weight"] = 3.0
             dog.anything = "text"
         }

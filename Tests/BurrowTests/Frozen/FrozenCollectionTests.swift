@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 /// `freeze()` of `List`, `MutableSet`, `Map` and `LinkingObjects`: each frozen collection is
@@ -74,7 +75,8 @@ import Testing
                         playlist.tracks.remove(at: index)
                         tracks.remove(at: index)
                     case 2 where tracks.count > 1:
-                        let from = random.next(upperBound: tracks.count), to = random.next(upperBound: tracks.count)
+                        let from = random.next(upperBound: tracks.count)
+                        let to = random.next(upperBound: tracks.count)
                         playlist.tracks.move(from: from, to: to)
                         tracks.insert(tracks.remove(at: from), at: to)
                     case 3:
@@ -112,10 +114,11 @@ import Testing
                     }
                 }
             }
-            snapshots.append(Snapshot(
-                tracks: try playlist.tracks.freeze(), songs: try playlist.songs.freeze(), tags: try playlist.tags.freeze(),
-                ratings: try playlist.ratings.freeze(),
-                expectedTracks: tracks, expectedSongs: songs, expectedTags: tags, expectedRatings: ratings))
+            snapshots.append(
+                Snapshot(
+                    tracks: try playlist.tracks.freeze(), songs: try playlist.songs.freeze(), tags: try playlist.tags.freeze(),
+                    ratings: try playlist.ratings.freeze(),
+                    expectedTracks: tracks, expectedSongs: songs, expectedTags: tags, expectedRatings: ratings))
         }
         // Every snapshot still holds its own version after all the later writes…
         for (round, snapshot) in snapshots.enumerated() {
@@ -182,7 +185,8 @@ import Testing
     @Test func testQueriesOnFrozenCollectionsOfObjectsRunInTheirVersion() throws {
         let realm = try Realm(configuration: configuration())
         let ali = Person(value: ["id": 1, "dogs": [["name": "Rex", "age": 1], ["name": "Ace", "age": 4], ["name": "Fido", "age": 2]]])
-        let red = QTag(value: ["id": 1, "label": "red", "weight": 3]), blue = QTag(value: ["id": 2, "label": "blue", "weight": 1])
+        let red = QTag(value: ["id": 1, "label": "red", "weight": 3])
+        let blue = QTag(value: ["id": 2, "label": "blue", "weight": 1])
         let shelf = QShelf(value: ["tags": [red, blue]])
         let map = QTagMap(value: ["id": 1, "byName": ["r": red, "b": blue]])
         let item = QItem(value: ["id": 1, "name": "item", "links": [red]])
@@ -193,7 +197,9 @@ import Testing
             map.byName.updateValue(nil, forKey: "none")
             try realm.add(item)
         }
-        let dogs = try ali.dogs.freeze(), tags = try shelf.tags.freeze(), byName = try map.byName.freeze()
+        let dogs = try ali.dogs.freeze()
+        let tags = try shelf.tags.freeze()
+        let byName = try map.byName.freeze()
         let redOwners = try red.owners.freeze()
         try realm.write {
             for dog in ali.dogs { dog.age += 10 }
@@ -229,8 +235,10 @@ import Testing
             try realm.add(playlist)
             try realm.add(Person(value: ["id": 1, "dogs": [rex]]))
         }
-        let tracks = try playlist.tracks.freeze(), tags = try playlist.tags.freeze()
-        let ratings = try playlist.ratings.freeze(), owners = try rex.owners.freeze()
+        let tracks = try playlist.tracks.freeze()
+        let tags = try playlist.tags.freeze()
+        let ratings = try playlist.ratings.freeze()
+        let owners = try rex.owners.freeze()
         try realm.write {
             playlist.tracks.append(3)
             playlist.tags.insert("b")
@@ -284,7 +292,8 @@ import Testing
 
     @Test func testFrozenObjectKeyIdentifiableObjectsAreIdentifiableAcrossVersions() throws {
         let realm = try Realm(configuration: configuration())
-        let rex = Dog(value: ["name": "Rex"]), fido = Dog(value: ["name": "Fido"])
+        let rex = Dog(value: ["name": "Rex"])
+        let fido = Dog(value: ["name": "Fido"])
         try realm.write {
             try realm.add(rex)
             try realm.add(fido)

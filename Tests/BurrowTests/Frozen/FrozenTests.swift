@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 @Suite struct FrozenTests {
@@ -19,7 +20,8 @@ import Testing
                 group.addTask {
                     for _ in 0..<rounds {
                         let o = frozen.frozenObject
-                        let ok = o.id == "frozen" && o.int64 == .max && o.string == RTFixture.string && o.data == RTFixture.bigData
+                        let ok =
+                            o.id == "frozen" && o.int64 == .max && o.string == RTFixture.string && o.data == RTFixture.bigData
                             && o.optDate == RTFixture.otherDate && Array(o.ints) == [3, -1, 3, Int.max]
                             && o.link?.label == "one" && o.targets.map(\.id) == [2, 3] && o.place?.street == "1 Main Street"
                             && o.places.count == 2 && o.any == .string("mixed") && o.link?.linkedFrom.count == 1

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 /// `Frozen.thaw()` and `Realm.thaw()` without a realm argument: the live realm of the file for
@@ -62,7 +63,8 @@ import Testing
 
     @Test func testEachActorThawsIntoItsOwnRealm() async throws {
         let (_, frozen) = try fixture()
-        let first = ThawingActor(), second = ThawingActor()
+        let first = ThawingActor()
+        let second = ThawingActor()
         let a = try await first.thawTwiceAndRename(frozen, to: "from first")
         let b = try await second.thawTwiceAndRename(frozen, to: "from second")
         #expect(a.sameRealm && b.sameRealm, "two thaws in one actor share a realm")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 final class DynBool: Object {
@@ -11,7 +12,10 @@ final class DynEmbedded: EmbeddedObject {
     @Persisted var note: String?
 }
 
-enum DynStatus: Int, PersistableEnum { case idle = 0, busy = 7 }
+enum DynStatus: Int, PersistableEnum {
+    case idle = 0
+    case busy = 7
+}
 
 /// One property of every type the dynamic API reads and writes.
 final class DynAllTypes: Object {
@@ -129,8 +133,10 @@ final class DynChain: Object {
 
     @Test func testOptionalValuesReadAsNilOrTheirValue() throws {
         let (realm, typed, object) = try seeded()
-        for name in ["optBoolCol", "optIntCol", "optInt8Col", "optInt16Col", "optInt32Col", "optInt64Col", "optFloatCol", "optDoubleCol",
-                     "optStringCol", "optBinaryCol", "optDateCol", "optObjectIdCol", "optUuidCol", "optDecimalCol", "objectCol", "embeddedCol"] {
+        for name in [
+            "optBoolCol", "optIntCol", "optInt8Col", "optInt16Col", "optInt32Col", "optInt64Col", "optFloatCol", "optDoubleCol",
+            "optStringCol", "optBinaryCol", "optDateCol", "optObjectIdCol", "optUuidCol", "optDecimalCol", "objectCol", "embeddedCol",
+        ] {
             #expect(object[name] == nil, "\(name) is nil")
         }
         #expect(object["anyCol"] == nil, "an AnyRealmValue holding .none reads as nil")
@@ -565,19 +571,31 @@ final class DynChain: Object {
         let realm = try realm()
         try realm.write { try realm.dynamicCreate("DynStringKeyed", value: ["key": "a", "count": 1]) }
         let changes = realm.dynamicObjects("DynStringKeyed").sorted(byKeyPath: "key").changes().makeAsyncIterator()
-        guard case .initial(let initial) = await next(changes) else { Issue.record("no initial element"); return }
+        guard case .initial(let initial) = await next(changes) else {
+            Issue.record("no initial element")
+            return
+        }
         #expect(initial.map { $0.frozenObject["key"] as? String } == ["a"])
 
         try realm.write { try realm.dynamicCreate("DynStringKeyed", value: ["key": "b", "count": 2]) }
-        guard case .update(let inserted, let deletions, let insertions, _) = await next(changes) else { Issue.record("no update"); return }
+        guard case .update(let inserted, let deletions, let insertions, _) = await next(changes) else {
+            Issue.record("no update")
+            return
+        }
         #expect(inserted.map { $0.frozenObject["key"] as? String } == ["a", "b"] && insertions == [1] && deletions == [])
 
         try realm.write { realm.dynamicObject(ofType: "DynStringKeyed", forPrimaryKey: "a")!["count"] = 10 }
-        guard case .update(let modified, _, _, let modifications) = await next(changes) else { Issue.record("no update"); return }
+        guard case .update(let modified, _, _, let modifications) = await next(changes) else {
+            Issue.record("no update")
+            return
+        }
         #expect(modifications == [0] && modified.first?.frozenObject["count"] as? Int == 10)
 
         try realm.write { try realm.delete(realm.dynamicObject(ofType: "DynStringKeyed", forPrimaryKey: "a")!) }
-        guard case .update(let remaining, let deleted, _, _) = await next(changes) else { Issue.record("no update"); return }
+        guard case .update(let remaining, let deleted, _, _) = await next(changes) else {
+            Issue.record("no update")
+            return
+        }
         #expect(deleted == [0] && remaining.map { $0.frozenObject["key"] as? String } == ["b"])
     }
 
@@ -601,8 +619,10 @@ final class DynChain: Object {
     @Test func testDynamicCreateTakesADictionaryOrAnArray() throws {
         let realm = try realm()
         let (fromDictionary, fromArray) = try realm.write {
-            (try realm.dynamicCreate("DynStringKeyed", value: ["key": "d", "count": 4]),
-             try realm.dynamicCreate("DynStringKeyed", value: ["e", 5, "given"]))
+            (
+                try realm.dynamicCreate("DynStringKeyed", value: ["key": "d", "count": 4]),
+                try realm.dynamicCreate("DynStringKeyed", value: ["e", 5, "given"])
+            )
         }
         #expect(fromDictionary["key"] as? String == "d" && fromDictionary["count"] as? Int == 4)
         #expect(fromDictionary["label"] as? String == "default label", "a property not given takes the Swift class's default")
@@ -642,16 +662,18 @@ final class DynChain: Object {
     @Test func testNestedDictionariesAndArraysCreateTheLinkedObjects() throws {
         let realm = try realm()
         let created = try realm.write {
-            try realm.dynamicCreate("DynAllTypes", value: [
-                "id": 9,
-                "objectCol": ["boolCol": true],
-                "arrayCol": [["boolCol": true], [false]],
-                "setCol": [[true]],
-                "mapCol": ["k": ["boolCol": false]],
-                "embeddedCol": ["value": 3],
-                "embeddedList": [[4, "four"]],
-                "intList": [1, 2],
-            ] as [String: Any])
+            try realm.dynamicCreate(
+                "DynAllTypes",
+                value: [
+                    "id": 9,
+                    "objectCol": ["boolCol": true],
+                    "arrayCol": [["boolCol": true], [false]],
+                    "setCol": [[true]],
+                    "mapCol": ["k": ["boolCol": false]],
+                    "embeddedCol": ["value": 3],
+                    "embeddedList": [[4, "four"]],
+                    "intList": [1, 2],
+                ] as [String: Any])
         }
         #expect(realm.objects(DynBool.self).count == 5)
         let typed = try #require(realm.object(ofType: DynAllTypes.self, forPrimaryKey: 9))
@@ -715,8 +737,10 @@ final class DynChain: Object {
         #expect(realm.objects(DynStringKeyed.self).count == 0)
 
         // A wrong value set by name fails the write's commit, which keeps none of its changes.
-        for (name, value) in [("intCol", "x" as Any?), ("stringCol", nil), ("objectCol", DynStringKeyed(value: ["key": "k"])),
-                              ("intList", ["a"]), ("noSuchProperty", 1)] {
+        for (name, value) in [
+            ("intCol", "x" as Any?), ("stringCol", nil), ("objectCol", DynStringKeyed(value: ["key": "k"])),
+            ("intList", ["a"]), ("noSuchProperty", 1),
+        ] {
             let error = #expect(throws: RealmError.self, "\(name)") {
                 try realm.write {
                     object["boolCol"] = false

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 final class DTMItem: Object {
@@ -39,7 +40,11 @@ final class DTMItem: Object {
 
 /// What an `AnyRealmValue` of the model holds: a link is the id of the item it points to.
 enum DTMAny: Equatable {
-    case none, int(Int), string(String), date(Date), link(Int)
+    case none
+    case int(Int)
+    case string(String)
+    case date(Date)
+    case link(Int)
 }
 
 /// One `DTMItem` as plain Swift values: links are ids.
@@ -133,7 +138,9 @@ struct DTMItemModel: Equatable, DTMScalars {
         case "when": return Date(timeIntervalSince1970: Double(random.next(upperBound: 4_000_000_000) - 2_000_000_000))
         case "oid":
             return try! ObjectId(string: String(format: "%024x", random.next(upperBound: Int.max)))
-        case "uid": return UUID(uuid: (UInt8(random.next(upperBound: 256)), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, UInt8(random.next(upperBound: 256))))
+        case "uid":
+            return UUID(
+                uuid: (UInt8(random.next(upperBound: 256)), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, UInt8(random.next(upperBound: 256))))
         case "amount": return Decimal128(random.next(upperBound: 1_000_000) - 500_000)
         case "tiny": return Int8(truncatingIfNeeded: random.next(upperBound: 256))
         case "mid": return Int32(truncatingIfNeeded: random.next(upperBound: Int.max))
@@ -299,7 +306,9 @@ struct DTMItemModel: Equatable, DTMScalars {
             numbers: read(object, "numbers", as: List<Int>.self, seed: seed).map(Array.init) ?? [-1],
             labels: read(object, "labels", as: List<String?>.self, seed: seed).map(Array.init) ?? ["<not a list>"],
             tags: read(object, "tags", as: MutableSet<String>.self, seed: seed).map(Set.init) ?? ["<not a set>"],
-            scores: read(object, "scores", as: Map<String, Int>.self, seed: seed).map { Dictionary(uniqueKeysWithValues: $0.map { ($0.key, $0.value) }) } ?? ["<not a map>": 0])
+            scores: read(object, "scores", as: Map<String, Int>.self, seed: seed).map {
+                Dictionary(uniqueKeysWithValues: $0.map { ($0.key, $0.value) })
+            } ?? ["<not a map>": 0])
     }
 
     /// Every item read through both APIs equals the model.
@@ -392,7 +401,8 @@ struct DTMItemModel: Equatable, DTMScalars {
                         let index = random.next(upperBound: count + 1)
                         model[id]!.friends.insert(friend, at: index)
                         if dynamic {
-                            (object["friends"] as! List<DynamicObject>).insert(realm.dynamicObject(ofType: "DTMItem", forPrimaryKey: friend)!, at: index)
+                            (object["friends"] as! List<DynamicObject>).insert(
+                                realm.dynamicObject(ofType: "DTMItem", forPrimaryKey: friend)!, at: index)
                         } else {
                             typed.friends.insert(realm.object(ofType: DTMItem.self, forPrimaryKey: friend)!, at: index)
                         }
@@ -426,7 +436,12 @@ struct DTMItemModel: Equatable, DTMScalars {
                     let label: String? = random.next(upperBound: 3) == 0 ? nil : "l\(random.next(upperBound: 50))"
                     if random.next(upperBound: 4) == 0 {
                         model[id]!.labels = [label]
-                        if dynamic { object["labels"] = [label] } else { typed.labels.removeAll(); typed.labels.append(label) }
+                        if dynamic {
+                            object["labels"] = [label]
+                        } else {
+                            typed.labels.removeAll()
+                            typed.labels.append(label)
+                        }
                     } else {
                         model[id]!.labels.append(label)
                         if dynamic { (object["labels"] as! List<String?>).append(label) } else { typed.labels.append(label) }
@@ -576,16 +591,18 @@ final class DRValues: Object {
                 let rex = try realm.create(DRPet.self, value: ["tag": "rex", "kind": DRKind.dog, "weight": 12.5, "owner": ann])
                 let tom = try realm.create(DRPet.self, value: ["tag": "tom", "kind": DRKind.cat])
                 ann.pets.append(objectsIn: [rex, tom])
-                try realm.create(DRValues.self, value: [
-                    "id": first, "bool": true, "int": -5, "int8": Int8(8), "int16": Int16(-16), "int32": Int32(32), "int64": Int64.min,
-                    "float": Float(1.25), "double": -2.5, "string": "ü \"q\"", "data": Data([0xde, 0xad, 0]),
-                    "date": Date(timeIntervalSince1970: 1234.5), "uuid": uuidA, "decimal": decimal,
-                    "optInt": 7, "optDate": Date(timeIntervalSince1970: -1), "optUUID": uuidB, "optBool": false, "optFloat": Float(-0.5),
-                    "optObjectId": second, "any": AnyRealmValue.object(rex),
-                    "ints": [3, 1, 3], "optStrings": ["a", nil] as [String?], "uuids": [uuidA, uuidB], "stringSet": ["y", "x"],
-                    "optIntMap": ["a": 1, "n": nil] as [String: Int?], "pets": [tom, rex, tom], "petSet": [rex],
-                    "petMap": ["best": rex, "none": nil] as [String: DRPet?], "addresses": [["street": "2 Side St"]],
-                ] as [String: Any])
+                try realm.create(
+                    DRValues.self,
+                    value: [
+                        "id": first, "bool": true, "int": -5, "int8": Int8(8), "int16": Int16(-16), "int32": Int32(32), "int64": Int64.min,
+                        "float": Float(1.25), "double": -2.5, "string": "ü \"q\"", "data": Data([0xde, 0xad, 0]),
+                        "date": Date(timeIntervalSince1970: 1234.5), "uuid": uuidA, "decimal": decimal,
+                        "optInt": 7, "optDate": Date(timeIntervalSince1970: -1), "optUUID": uuidB, "optBool": false, "optFloat": Float(-0.5),
+                        "optObjectId": second, "any": AnyRealmValue.object(rex),
+                        "ints": [3, 1, 3], "optStrings": ["a", nil] as [String?], "uuids": [uuidA, uuidB], "stringSet": ["y", "x"],
+                        "optIntMap": ["a": 1, "n": nil] as [String: Int?], "pets": [tom, rex, tom], "petSet": [rex],
+                        "petMap": ["best": rex, "none": nil] as [String: DRPet?], "addresses": [["street": "2 Side St"]],
+                    ] as [String: Any])
                 try realm.create(DRValues.self, value: ["id": second, "any": AnyRealmValue.string("text")])
                 try realm.create(DRRenamedTag.self, value: ["label": "good", "pet": tom])
             }

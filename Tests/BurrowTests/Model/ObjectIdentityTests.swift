@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 /// `Object.isSameObject(as:)` compares stored objects, as RealmSwift does, and `ObjectId("…")`

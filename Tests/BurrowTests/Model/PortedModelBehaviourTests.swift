@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Burrow
 
 final class Kennel: Object {
@@ -28,7 +29,9 @@ final class Postcard: Object {
     @Test func testCollectionsTakenBeforeAddWriteToTheFileAfterIt() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         let kennel = Kennel(value: ["id": 1])
-        let toys = kennel.toys, breeds = kennel.breeds, capacity = kennel.capacityByRoom
+        let toys = kennel.toys
+        let breeds = kennel.breeds
+        let capacity = kennel.capacityByRoom
         toys.append(DogToy(value: ["name": "rope"]))
         capacity["north"] = 4
         #expect(toys.realm == nil && breeds.realm == nil && capacity.realm == nil)
@@ -88,7 +91,9 @@ final class Postcard: Object {
     @Test func testCancelledAddLeavesTakenCollectionsUnmanagedWithTheirElements() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         let kennel = Kennel(value: ["id": 1, "breeds": ["pug"], "capacityByRoom": ["north": 4]])
-        let toys = kennel.toys, breeds = kennel.breeds, capacity = kennel.capacityByRoom
+        let toys = kennel.toys
+        let breeds = kennel.breeds
+        let capacity = kennel.capacityByRoom
         toys.append(DogToy(value: ["name": "rope"]))
 
         try realm.beginWrite()

@@ -1,8 +1,9 @@
-@testable import Burrow
 import Foundation
 import Observation
 import Synchronization
 import Testing
+
+@testable import Burrow
 
 /// Quick writes and bindings used against the odds: objects deleted by another actor between
 /// the main actor's last read and the write, wrappers of invalidated realms, frozen objects,
@@ -159,7 +160,11 @@ import Testing
         @ObservedResults(Dog.self, configuration: config) var dogs
         _ = dogs.count
         let cancelled = Counter()
-        withObservationTracking { _ = dogs.count } onChange: { cancelled.add() }
+        withObservationTracking {
+            _ = dogs.count
+        } onChange: {
+            cancelled.add()
+        }
         try realm.beginWrite()
         $dogs.append(Dog(value: ["name": "A"]))
         #expect(dogs.count == 1, "inside the transaction the change is visible")
@@ -169,7 +174,11 @@ import Testing
         #expect(cancelled.value == 0, "a change the transaction undid was never reported")
 
         let committed = Signal()
-        withObservationTracking { _ = dogs.count } onChange: { committed.fire() }
+        withObservationTracking {
+            _ = dogs.count
+        } onChange: {
+            committed.fire()
+        }
         try realm.beginWrite()
         $dogs.append(Dog(value: ["name": "B"]))
         try realm.commitWrite()
@@ -189,13 +198,25 @@ import Testing
         try realm.beginWrite()
         // A view drawn while the transaction is open reads the wrappers first here, where no
         // change stream can start.
-        withObservationTracking { _ = dogs.count } onChange: { dogsChanged.fire() }
-        withObservationTracking { _ = observed.name } onChange: { ownerChanged.fire() }
+        withObservationTracking {
+            _ = dogs.count
+        } onChange: {
+            dogsChanged.fire()
+        }
+        withObservationTracking {
+            _ = observed.name
+        } onChange: {
+            ownerChanged.fire()
+        }
         try realm.commitWrite()
         await dogsChanged.wait()
         await ownerChanged.wait()
         let fromActor = Signal()
-        withObservationTracking { _ = (dogs.count, observed.name) } onChange: { fromActor.fire() }
+        withObservationTracking {
+            _ = (dogs.count, observed.name)
+        } onChange: {
+            fromActor.fire()
+        }
         let db = try await RealmActor(configuration: config)
         try await db.asyncWrite { realm in
             try realm.add(Dog())

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 /// The misuses of observed wrappers that trap, as in RealmSwift, each in a child process with

@@ -28,7 +28,11 @@ import Testing
         #expect(byColor[1].map(\.name).sorted() == ["Maui", "Rex"])
 
         let fired = Signal()
-        withObservationTracking { _ = byColor.count } onChange: { fired.fire() }
+        withObservationTracking {
+            _ = byColor.count
+        } onChange: {
+            fired.fire()
+        }
         let db = try await RealmActor(configuration: config)
         try await db.asyncWrite { realm in try realm.add(Dog(value: ["name": "Snow", "color": "white"])) }
         await fired.wait()
@@ -39,7 +43,9 @@ import Testing
     @Test func removeAtOffsetsDeletesWithinTheSection() throws {
         let config = configuration()
         try add([("Rex", "brown"), ("Spot", "black"), ("Maui", "brown")], config)
-        @ObservedSectionedResults(Dog.self, sectionKeyPath: \.color, sortDescriptors: [SortDescriptor(keyPath: "color"), SortDescriptor(keyPath: "name")], configuration: config) var byColor
+        @ObservedSectionedResults(
+            Dog.self, sectionKeyPath: \.color, sortDescriptors: [SortDescriptor(keyPath: "color"), SortDescriptor(keyPath: "name")],
+            configuration: config) var byColor
         let brown = byColor[1]
         #expect(brown.map(\.name) == ["Maui", "Rex"])
         $byColor.remove(atOffsets: [1], section: brown)
@@ -55,7 +61,8 @@ import Testing
         let config = configuration()
         try add([("Rex", "brown"), ("Spot", "black"), ("Ruby", "white")], config)
         @ObservedSectionedResults(
-            Dog.self, sectionBlock: { String($0.name.prefix(1)) }, sortDescriptors: [SortDescriptor(keyPath: "name")], configuration: config) var byInitial
+            Dog.self, sectionBlock: { String($0.name.prefix(1)) }, sortDescriptors: [SortDescriptor(keyPath: "name")], configuration: config)
+        var byInitial
         #expect(byInitial.allKeys == ["R", "S"])
         #expect(byInitial[0].map(\.name) == ["Rex", "Ruby"])
 
@@ -72,7 +79,8 @@ import Testing
         #expect(unsorted.isEmpty)
         #expect($unsorted.error?.code == .invalidArgument)
 
-        @ObservedSectionedResults(Dog.self, sectionKeyPath: \.color, sortDescriptors: [SortDescriptor(keyPath: "name")], configuration: config) var mismatched
+        @ObservedSectionedResults(Dog.self, sectionKeyPath: \.color, sortDescriptors: [SortDescriptor(keyPath: "name")], configuration: config)
+        var mismatched
         #expect(mismatched.isEmpty)
         #expect($mismatched.error?.code == .invalidArgument)
     }

@@ -19,7 +19,11 @@ import Testing
         #expect(dogs.count == 1)
         #expect($dogs.error == nil)
         let fired = Signal()
-        withObservationTracking { _ = dogs.count } onChange: { fired.fire() }
+        withObservationTracking {
+            _ = dogs.count
+        } onChange: {
+            fired.fire()
+        }
         let db = try await RealmActor(configuration: config)
         try await db.asyncWrite { realm in try realm.add(Dog(value: ["name": "Rex"])) }
         await fired.wait()

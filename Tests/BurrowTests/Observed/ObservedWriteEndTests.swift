@@ -16,13 +16,21 @@ import Testing
         try realm.add(QWDog(value: ["name": "Rex"]))
         try await Task.sleep(for: .milliseconds(20))  // the transaction stays open across suspensions
         let changed = Signal()
-        withObservationTracking { _ = dogs.count } onChange: { changed.fire() }
+        withObservationTracking {
+            _ = dogs.count
+        } onChange: {
+            changed.fire()
+        }
         try realm.commitWrite()
         await changed.wait()
         #expect(dogs.count == 1)
 
         let fromActor = Signal()
-        withObservationTracking { _ = dogs.count } onChange: { fromActor.fire() }
+        withObservationTracking {
+            _ = dogs.count
+        } onChange: {
+            fromActor.fire()
+        }
         let db = try await RealmActor(configuration: config)
         try await db.asyncWrite { realm in try realm.add(QWDog(value: ["name": "Spot"])) }
         await fromActor.wait()
@@ -44,7 +52,11 @@ import Testing
         while dogs.count != 1 {
             try Task.checkCancellation()
             let changed = Signal()
-            withObservationTracking { _ = dogs.count } onChange: { changed.fire() }
+            withObservationTracking {
+                _ = dogs.count
+            } onChange: {
+                changed.fire()
+            }
             if dogs.count == 1 { break }
             await changed.wait()
         }

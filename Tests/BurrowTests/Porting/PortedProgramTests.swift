@@ -19,23 +19,25 @@ import Testing
 
         let first = try Self.run(launch: 1, in: directory)
         #expect(first.status == 0, "\(first.errors)")
-        #expect(first.output == [
-            "Name of dog: Rex",
-            "Number of dogs: 1",
-            "Dogs older than eight: 1",
-            "People in this transaction: 3",
-            "Fido has 1 owners ([\"John\"])",
-            "Rex has 1 owners ([\"Tim\"])",
-            "Spot has 1 owners ([\"Mary\"])",
-            "Number of dogs 1",
-        ])
+        #expect(
+            first.output == [
+                "Name of dog: Rex",
+                "Number of dogs: 1",
+                "Dogs older than eight: 1",
+                "People in this transaction: 3",
+                "Fido has 1 owners ([\"John\"])",
+                "Rex has 1 owners ([\"Tim\"])",
+                "Spot has 1 owners ([\"Mary\"])",
+                "Number of dogs 1",
+            ])
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("default.burrow").path))
 
         let second = try Self.run(launch: 2, in: directory)
         #expect(second.status == 0, "\(second.errors)")
-        #expect(second.output == [
-            "Tim lives at 1 Main St, Springfield with [\"Rex\"]",
-            "Dogs: 3, people: 3",
-        ])
+        #expect(
+            second.output == [
+                "Tim lives at 1 Main St, Springfield with [\"Rex\"]",
+                "Dogs: 3, people: 3",
+            ])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 /// Random changes to random objects while iterating each kind of live collection: every loop
@@ -23,7 +24,8 @@ import Testing
                     try realm.deleteAll()
                     let holder = try realm.create(IterHolder.self, value: ["id": 1])
                     for _ in 0..<random.next(upperBound: 40) {
-                        let item = try realm.create(IterItem.self, value: ["id": nextId, "rank": random.next(upperBound: 20), "group": random.next(upperBound: 2)])
+                        let item = try realm.create(
+                            IterItem.self, value: ["id": nextId, "rank": random.next(upperBound: 20), "group": random.next(upperBound: 2)])
                         nextId += 1
                         holder.items.append(item)
                         holder.itemSet.insert(item)
@@ -77,7 +79,8 @@ import Testing
                     }
                     switch kind {
                     case .results: for item in realm.objects(IterItem.self) { try visit(item) }
-                    case .filteredSorted: for item in realm.objects(IterItem.self).where({ $0.group == 0 }).sorted(byKeyPath: "rank") { try visit(item) }
+                    case .filteredSorted:
+                        for item in realm.objects(IterItem.self).where({ $0.group == 0 }).sorted(byKeyPath: "rank") { try visit(item) }
                     case .list: for item in holder.items { try visit(item) }
                     case .set: for item in holder.itemSet { try visit(item) }
                     case .map: for (_, item) in holder.itemMap { try visit(item) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 final class IterItem: Object {
@@ -147,6 +148,8 @@ final class IterHolder: Object {
         }
         try realm.write {
             var seen: [Int] = []
+            // `forEach` itself is what this test proves, not a `for` loop.
+            // swift-format-ignore: ReplaceForEachWithForLoop
             realm.objects(IterItem.self).forEach { item in
                 seen.append(item.id)
                 item.group = 0

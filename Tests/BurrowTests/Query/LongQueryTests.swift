@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 /// Queries of any length: chains of AND and OR are flat, however long, and nesting deeper

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 /// The typed `where { }` DSL builds the same predicates as the query strings the model tests
@@ -92,11 +93,15 @@ import Testing
         same(items.where { ($0.tags == "x" || $0.tags == "X").count >= 2 }, "SUBQUERY(tags, $t, $t == 'x' OR $t == 'X').@count >= 2")
         same(items.where { ($0.map.values > 2).count == 1 }, "SUBQUERY(map, $v, $v > 2).@count == 1")
         same(items.where { ($0.map.keys != "a").count > 1 && $0.rank > 0 }, "SUBQUERY(map.@keys, $k, $k != 'a').@count > 1 AND rank > 0")
-        same(items.where { ($0.links.weight > 2 && $0.links.label == "blue").count > 0 }, "SUBQUERY(links, $t, $t.weight > 2 AND $t.label == 'blue').@count > 0")
+        same(
+            items.where { ($0.links.weight > 2 && $0.links.label == "blue").count > 0 },
+            "SUBQUERY(links, $t, $t.weight > 2 AND $t.label == 'blue').@count > 0")
         same(items.where { !($0.links.weight < 5).count.contains(1...2) }, "NOT SUBQUERY(links, $t, $t.weight < 5).@count BETWEEN {1, 2}")
 
         let tags = realm.objects(QTag.self)
-        #expect(tags.where { ($0.owners.rank > 2 && $0.owners.flag).count > 1 }.map(\.id) == (try tags.filter("SUBQUERY(owners, $o, $o.rank > 2 AND $o.flag == true).@count > 1")).map(\.id))
+        #expect(
+            tags.where { ($0.owners.rank > 2 && $0.owners.flag).count > 1 }.map(\.id)
+                == (try tags.filter("SUBQUERY(owners, $o, $o.rank > 2 AND $o.flag == true).@count > 1")).map(\.id))
         #expect(tags.where { $0.owners.count > 2 }.map(\.id) == (try tags.filter("owners.@count > 2")).map(\.id))
         #expect(tags.where { $0.owners.name == "Rex" }.map(\.id) == (try tags.filter("ANY owners.name == 'Rex'")).map(\.id))
         // Key paths name the property, however the closure spells the object.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 /// Bad queries are thrown `RealmError`s that say what is wrong and where; none crashes.
@@ -62,11 +63,11 @@ import Testing
             _ = try dogs.filter("age == %@ AND name == %@", 1, "x")
         }
         let invalid: [(String, [Any], String)] = [
-            ("age == %@", ["old"], "'age'"),                      // another constant type
-            ("age BEGINSWITH %@", [3], "BEGINSWITH"),             // another operator
-            ("name BEGINSWITH[c] %@", [3], "'name'"),             // other options, wrong type
-            ("agee == %@", [3], "'agee'"),                        // another key path
-            ("age == %@ AND name == %@", [1, 2], "'name'"),        // a constant deeper in the tree
+            ("age == %@", ["old"], "'age'"),  // another constant type
+            ("age BEGINSWITH %@", [3], "BEGINSWITH"),  // another operator
+            ("name BEGINSWITH[c] %@", [3], "'name'"),  // other options, wrong type
+            ("agee == %@", [3], "'agee'"),  // another key path
+            ("age == %@ AND name == %@", [1, 2], "'name'"),  // a constant deeper in the tree
         ]
         for (query, args, fragment) in invalid {
             do {
@@ -176,12 +177,14 @@ import Testing
         "age < %@ AND name BEGINSWITH[c] %@", "ANY owners.dogs.age > 5 OR owners.@count == 0", "name IN {'Rex', 'Fido'} SORT(age DESC) LIMIT(2)",
         "age BETWEEN {1, 3} DISTINCT(color)", "NOT (favoriteToy.name ==[cd] 'ball' || favoriteToy == nil)", "companion > 2.5 AND companion != 'x'",
         "name LIKE 'R*?x' AND color CONTAINS[d] 'é'", "ALL owners.name ENDSWITH 'i'", "owners.@avg.id >= 1 AND owners.@max.id < 9",
-        "TRUEPREDICATE", "FALSEPREDICATE OR age = $0", "SUBQUERY(owners, $p, $p.name BEGINSWITH 'A' AND $p.id > 0).@count >= 1", "_id == oid(6553f100a1b2c3d4e5f60718)", "%K == %@",
+        "TRUEPREDICATE", "FALSEPREDICATE OR age = $0", "SUBQUERY(owners, $p, $p.name BEGINSWITH 'A' AND $p.id > 0).@count >= 1",
+        "_id == oid(6553f100a1b2c3d4e5f60718)", "%K == %@",
     ]
     static let fragments = [
         "age", "name", "owners", "dogs", "favoriteToy", ".", "@count", "@sum", "@min", "@avg", "@keys", "[", "]", "[c]", "[cd]", "(", ")", "{", "}",
         ",", "==", "!=", "<", ">=", "=", "AND", "OR", "NOT", "ANY", "ALL", "NONE", "IN", "BETWEEN", "BEGINSWITH", "LIKE", "CONTAINS", "'x'", "\"é\"",
-        "%@", "$1", "%K", "SUBQUERY(", "$p", "$p.name", "2024-01-31@13:45:00", "T-12:5", "2024-13-", "3", "-2.5e3", "nil", "true", "SORT", "DISTINCT", "LIMIT", "oid(", "uuid(", "\\", "'", "#", "𝄞", " ", "TRUEPREDICATE",
+        "%@", "$1", "%K", "SUBQUERY(", "$p", "$p.name", "2024-01-31@13:45:00", "T-12:5", "2024-13-", "3", "-2.5e3", "nil", "true", "SORT", "DISTINCT",
+        "LIMIT", "oid(", "uuid(", "\\", "'", "#", "𝄞", " ", "TRUEPREDICATE",
     ]
 
     @Test func testRandomAndMutatedQueriesNeverCrash() throws {
@@ -194,11 +197,13 @@ import Testing
         }
         let dogs = realm.objects(Dog.self)
         let args: [Any] = ["age", 2, "r", [1, 2], 1.5]
-        var ran = 0, threw = 0
+        var ran = 0
+        var threw = 0
         for _ in 0..<iterations {
             var query: String
             if r.next(upperBound: 2) == 0 {
-                query = (0..<r.next(upperBound: 12)).map { _ in Self.fragments[r.next(upperBound: Self.fragments.count)] }.joined(separator: r.next(upperBound: 3) == 0 ? "" : " ")
+                query = (0..<r.next(upperBound: 12)).map { _ in Self.fragments[r.next(upperBound: Self.fragments.count)] }.joined(
+                    separator: r.next(upperBound: 3) == 0 ? "" : " ")
             } else {
                 var chars = Array(Self.valid[r.next(upperBound: Self.valid.count)])
                 for _ in 0..<(1 + r.next(upperBound: 4)) {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 /// Foundation's `#Predicate` runs as the same query its query-string twin does; constructs

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 /// Conditions the primary-key tree or a secondary index answers give exactly what a scan of
@@ -30,7 +31,10 @@ import Testing
         queries.append(("when BETWEEN %@", [[QData.date(1), QData.date(4)]]))
         queries.append(("rank > 1 AND name BEGINSWITH 'R'", []))
         // Prefixes: short, empty, as long as an index key keeps whole, longer, with a NUL.
-        let prefixes = ["R", "Re", "r", "", "p", "a*", "Ü", "\u{0}", String(QData.longPrefix.prefix(KeyEncoding.boundedLength)), QData.longPrefix, QData.longPrefix + "a"]
+        let prefixes = [
+            "R", "Re", "r", "", "p", "a*", "Ü", "\u{0}", String(QData.longPrefix.prefix(KeyEncoding.boundedLength)), QData.longPrefix,
+            QData.longPrefix + "a",
+        ]
         for prefix in prefixes {
             queries.append(("name BEGINSWITH %@", [prefix]))
             queries.append(("optName BEGINSWITH %@ AND rank >= 0", [prefix]))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 /// A map of objects, for queries on `Map<String, QTag?>`.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 /// Each operator on each property type, run through the query-string front end and checked
@@ -18,7 +19,9 @@ import Testing
             let want = items.filter(expected).map(\.id)
             do {
                 let got = try realm.objects(QItem.self).filter(query, arguments: args).map(\.id)
-                #expect(got == want, "\(query) \(args) (seed \(seed)): \(got.count) objects, the model expects \(want.count)", sourceLocation: sourceLocation)
+                #expect(
+                    got == want, "\(query) \(args) (seed \(seed)): \(got.count) objects, the model expects \(want.count)",
+                    sourceLocation: sourceLocation)
             } catch {
                 Issue.record("\(query) \(args) threw \(error)", sourceLocation: sourceLocation)
             }
@@ -84,7 +87,9 @@ import Testing
                 f.check("oid \(op) %@", [o]) { holds(Self.order($0.oid, o)) }
             }
             for u in QData.uuids.prefix(3) {
-                f.check("uid \(op) %@", [u]) { holds(QueryValue.bytewise(withUnsafeBytes(of: $0.uid.uuid) { Array($0) }, withUnsafeBytes(of: u.uuid) { Array($0) })) }
+                f.check("uid \(op) %@", [u]) {
+                    holds(QueryValue.bytewise(withUnsafeBytes(of: $0.uid.uuid) { Array($0) }, withUnsafeBytes(of: u.uuid) { Array($0) }))
+                }
             }
         }
         f.check("when BETWEEN %@", [[QData.date(2), QData.date(5)]]) { (QData.date(2)...QData.date(5)).contains($0.when) }
@@ -95,7 +100,9 @@ import Testing
         f.check("when > T\(seconds):\(nanos)") { $0.when > Date(timeIntervalSince1970: Double(seconds) + Double(nanos) / 1e9) }
         f.check("when < 2023-03-08@20:26:41") { $0.when < Date(timeIntervalSince1970: 1_678_307_201) }
         f.check("when >= 2023-03-08T20:26:41:500000000") { $0.when >= Date(timeIntervalSince1970: 1_678_307_201.5) }
-        #expect(f.items.contains { $0.when < Date(timeIntervalSince1970: 1_678_307_201) } && f.items.contains { $0.when >= Date(timeIntervalSince1970: 1_678_307_201.5) })
+        #expect(
+            f.items.contains { $0.when < Date(timeIntervalSince1970: 1_678_307_201) }
+                && f.items.contains { $0.when >= Date(timeIntervalSince1970: 1_678_307_201.5) })
         f.check("oid == oid(\(QData.oids[1]))") { $0.oid == QData.oids[1] }
         f.check("uid == uuid(\(QData.uuids[2].uuidString))") { $0.uid == QData.uuids[2] }
         for b in QData.blobs {
@@ -136,7 +143,9 @@ import Testing
                 }
             }
             pattern += "$"
-            let regex = try! NSRegularExpression(pattern: pattern, options: options.contains(.caseInsensitive) ? [.caseInsensitive, .dotMatchesLineSeparators] : [.dotMatchesLineSeparators])
+            let regex = try! NSRegularExpression(
+                pattern: pattern,
+                options: options.contains(.caseInsensitive) ? [.caseInsensitive, .dotMatchesLineSeparators] : [.dotMatchesLineSeparators])
             let subject = options.contains(.diacriticInsensitive) ? s.folding(options: .diacriticInsensitive, locale: nil) : s
             return regex.firstMatch(in: subject, range: NSRange(subject.startIndex..., in: subject)) != nil
         default: fatalError(op)
@@ -215,7 +224,9 @@ import Testing
             f.check("numbers.@sum > %@", [n]) { $0.numbers.reduce(0, +) > n }
             f.check("numbers.@max == %@", [n]) { $0.numbers.max() == n }
             f.check("numbers.@min <= %@", [n]) { $0.numbers.min().map { $0 <= n } ?? false }
-            f.check("numbers.@avg > %@", [Double(n) / 2]) { $0.numbers.isEmpty ? false : Double($0.numbers.reduce(0, +)) / Double($0.numbers.count) > Double(n) / 2 }
+            f.check("numbers.@avg > %@", [Double(n) / 2]) {
+                $0.numbers.isEmpty ? false : Double($0.numbers.reduce(0, +)) / Double($0.numbers.count) > Double(n) / 2
+            }
             f.check("%@ IN numberSet", [n - 3]) { $0.numberSet.contains(n - 3) }
         }
         f.check("numbers.@sum == 0") { $0.numbers.reduce(0, +) == 0 }
@@ -246,7 +257,9 @@ import Testing
             }
             f.check("SUBQUERY(links, $t, $t.weight >= %@).@count == 2", [weight]) { $0.links.filter { tags[$0].weight >= weight }.count == 2 }
         }
-        f.check("links.@avg.weight >= 4") { $0.links.isEmpty ? false : Double($0.links.map { tags[$0].weight }.reduce(0, +)) / Double($0.links.count) >= 4 }
+        f.check("links.@avg.weight >= 4") {
+            $0.links.isEmpty ? false : Double($0.links.map { tags[$0].weight }.reduce(0, +)) / Double($0.links.count) >= 4
+        }
         let tag = try #require(f.realm.object(ofType: QTag.self, forPrimaryKey: 2))
         f.check("link == %@", [tag]) { $0.link == 2 }
         f.check("%@ IN links", [tag]) { $0.links.contains(2) }
@@ -265,7 +278,9 @@ import Testing
         let f = try fixture()
         f.check("TRUEPREDICATE") { _ in true }
         f.check("FALSEPREDICATE") { _ in false }
-        f.check("rank > 2 AND (flag == true OR name BEGINSWITH 'R') AND NOT score < 0") { $0.rank > 2 && ($0.flag || $0.name.hasPrefix("R")) && !($0.score < 0) }
+        f.check("rank > 2 AND (flag == true OR name BEGINSWITH 'R') AND NOT score < 0") {
+            $0.rank > 2 && ($0.flag || $0.name.hasPrefix("R")) && !($0.score < 0)
+        }
         f.check("rank > 2 && flag || !(score >= 1)") { ($0.rank > 2 && $0.flag) || !($0.score >= 1) }
         f.check("$1 < rank AND name == $0", ["Rex", 1]) { $0.rank > 1 && $0.name == "Rex" }
 
@@ -284,20 +299,23 @@ import Testing
 
         let byLink = f.realm.objects(QItem.self).sorted(byKeyPath: "link.weight").map(\.id)
         let linkWeights = f.items.map { $0.link.map { f.tags[$0].weight } }
-        #expect(byLink == f.items.indices.sorted { a, b in
-            switch (linkWeights[a], linkWeights[b]) {
-            case (nil, nil): a < b
-            case (nil, _): true
-            case (_, nil): false
-            case let (x?, y?): x != y ? x < y : a < b
-            }
-        }.map { f.items[$0].id }, "nulls first, then by value, stable")
+        #expect(
+            byLink
+                == f.items.indices.sorted { a, b in
+                    switch (linkWeights[a], linkWeights[b]) {
+                    case (nil, nil): a < b
+                    case (nil, _): true
+                    case (_, nil): false
+                    case (let x?, let y?): x != y ? x < y : a < b
+                    }
+                }.map { f.items[$0].id }, "nulls first, then by value, stable")
 
         // One integer key with nulls, both directions: nulls first ascending, last descending.
         for ascending in [true, false] {
             let got = f.realm.objects(QItem.self).sorted(byKeyPath: "optInt", ascending: ascending).map(\.id)
             let want = f.items.indices.sorted { a, b in
-                let x = f.items[a].optInt, y = f.items[b].optInt
+                let x = f.items[a].optInt
+                let y = f.items[b].optInt
                 if x == y { return a < b }
                 guard let x else { return ascending }
                 guard let y else { return !ascending }
@@ -342,7 +360,9 @@ import Testing
         for w in ["x", "X", "y"] {
             f.check("SUBQUERY(tags, $t, $t == %@).@count >= 2", [w]) { $0.tags.filter { $0 == w }.count >= 2 }
             f.check("SUBQUERY(tags, $t, $t ==[c] %@).@count == 1", [w]) { $0.tags.filter { $0.lowercased() == w.lowercased() }.count == 1 }
-            f.check("SUBQUERY(tags, $t, $t != %@ AND $t BEGINSWITH[c] 'x').@count > 0", [w]) { $0.tags.contains { $0 != w && $0.lowercased().hasPrefix("x") } }
+            f.check("SUBQUERY(tags, $t, $t != %@ AND $t BEGINSWITH[c] 'x').@count > 0", [w]) {
+                $0.tags.contains { $0 != w && $0.lowercased().hasPrefix("x") }
+            }
         }
         f.check("SUBQUERY(tags, $t, TRUEPREDICATE).@count == tags.@count") { _ in true }
         f.check("SUBQUERY(numbers, $n, $n > 4).@count == SUBQUERY(numbers, $n, $n <= 4).@count") { item in
@@ -357,7 +377,8 @@ import Testing
             // Stable: equal values keep key (id) order; nulls first ascending, last descending.
             func want(_ items: [QItemModel], _ value: (QItemModel) -> Int?) -> [Int] {
                 items.enumerated().sorted { a, b in
-                    let x = value(a.element), y = value(b.element)
+                    let x = value(a.element)
+                    let y = value(b.element)
                     if x == y { return a.offset < b.offset }
                     guard let x else { return ascending }
                     guard let y else { return !ascending }

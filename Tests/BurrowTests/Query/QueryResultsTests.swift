@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 /// Results of queries are lazy and live, chain, freeze with their query, and cross actors.
@@ -29,7 +30,10 @@ import Testing
         // Chained filters narrow in order.
         let chained = try puppies.filter("name != 'Ace'").where { $0.name.starts(with: "R") }
         #expect(chained.map(\.name) == ["Rex"])
-        #expect(puppies.sorted(by: [SortDescriptor(keyPath: "age", ascending: false), SortDescriptor(keyPath: "name")]).map(\.name) == ["Fido", "Rex", "Ace"])
+        #expect(
+            puppies.sorted(by: [SortDescriptor(keyPath: "age", ascending: false), SortDescriptor(keyPath: "name")]).map(\.name) == [
+                "Fido", "Rex", "Ace",
+            ])
         // A class with no objects yet gives empty results and aggregates.
         let none = realm.objects(QTag.self).where { $0.weight > 1 }
         #expect(none.isEmpty)
@@ -60,13 +64,17 @@ import Testing
     @Test func testQueriesThroughLinksInsideAWriteSeeTheWrite() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         _ = try QData.populate(realm, count: 60, seed: 7)
-        let before = try realm.objects(QItem.self).filter("link.weight > 4 OR ANY links.label == 'red' OR SUBQUERY(links, $t, $t.weight > 2).@count > 1").map(\.id)
+        let before = try realm.objects(QItem.self).filter(
+            "link.weight > 4 OR ANY links.label == 'red' OR SUBQUERY(links, $t, $t.weight > 2).@count > 1"
+        ).map(\.id)
         try realm.write {
             let heavy = QTag(value: ["id": 100, "label": "red", "weight": 50])
             try realm.add(heavy)
             let first = realm.objects(QItem.self).where { $0.id == 0 }.first!
             first.link = heavy
-            let inWrite = try realm.objects(QItem.self).filter("link.weight > 4 OR ANY links.label == 'red' OR SUBQUERY(links, $t, $t.weight > 2).@count > 1").map(\.id)
+            let inWrite = try realm.objects(QItem.self).filter(
+                "link.weight > 4 OR ANY links.label == 'red' OR SUBQUERY(links, $t, $t.weight > 2).@count > 1"
+            ).map(\.id)
             #expect(Set(inWrite) == Set(before).union([0]))
             #expect(realm.objects(QTag.self).where { $0.owners.count > 0 }.count >= 1)
             #expect(realm.objects(QItem.self).where { $0.link.weight == 50 }.map(\.id) == [0])

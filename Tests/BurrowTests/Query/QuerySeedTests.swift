@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 // Models of the seeds' queries not in SeedExamplesTests: the actor example's Todo and the
@@ -103,7 +104,8 @@ final class QSeedCompany: Object {
             // An employee outside the company's list is not found through the list.
             try realm.add(QSeedEmployee(value: ["name": "Dachary"]))
         }
-        let employeeName = "Dachary", dogName = "Maui"
+        let employeeName = "Dachary"
+        let dogName = "Maui"
         let thisEmployee = company.employees.where { $0.name == employeeName }.first!
         let thisDog = company.dogs.where { $0.name == dogName }.first!
         try realm.write {

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Burrow
 
 // Models of the query suites. Class names start with Q to stay apart from other suites' models.

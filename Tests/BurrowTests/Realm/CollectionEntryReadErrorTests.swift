@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import BurrowStorage
+
 @testable import Burrow
+@testable import BurrowStorage
 
 final class CEBox: Object {
     @Persisted(primaryKey: true) var id = 0
@@ -39,12 +40,13 @@ private struct DamagedEntryFile: Sendable {
         var cursor = try transaction.makeCursor(for: id)
         #expect(try cursor.seek(box._state!.key.bytes))
         let key = Array(cursor.key)
-        let damaged: [UInt8] = switch target {
-        case .listElement: [7, 0, 0, 0]  // 4 bytes where an Int takes 8
-        case .setElement: [2, 0, 16, 0] + Array("hi".utf8)  // says 1048578 bytes, holds 2
-        case .mapKeyLength: [200, 0, 0, 0, UInt8(ascii: "a")] + [1, 0, 0, 0, 0, 0, 0, 0]  // a key longer than the entry
-        case .mapElement: [1, 0, 0, 0, UInt8(ascii: "a")] + [1, 0, 0]  // 3 bytes where an Int takes 8
-        }
+        let damaged: [UInt8] =
+            switch target {
+            case .listElement: [7, 0, 0, 0]  // 4 bytes where an Int takes 8
+            case .setElement: [2, 0, 16, 0] + Array("hi".utf8)  // says 1048578 bytes, holds 2
+            case .mapKeyLength: [200, 0, 0, 0, UInt8(ascii: "a")] + [1, 0, 0, 0, 0, 0, 0, 0]  // a key longer than the entry
+            case .mapElement: [1, 0, 0, 0, UInt8(ascii: "a")] + [1, 0, 0]  // 3 bytes where an Int takes 8
+            }
         _ = try transaction.put(key, damaged, in: id)
         _ = try transaction.commit()
         _ = try realm.storage.snapshot().verify()
@@ -74,11 +76,12 @@ private struct DamagedEntryFile: Sendable {
     fileprivate func freezingResultsFilteredThroughTheCollectionThrows(_ target: DamagedEntryFile.Target) throws {
         let file = try DamagedEntryFile.make(target)
         let realm = try Realm(configuration: file.configuration)
-        let query = switch target {
-        case .listElement: "ANY ints == 7"
-        case .setElement: "ANY tags == 'hi'"
-        case .mapKeyLength, .mapElement: "ANY nums == 1"
-        }
+        let query =
+            switch target {
+            case .listElement: "ANY ints == 7"
+            case .setElement: "ANY tags == 'hi'"
+            case .mapKeyLength, .mapElement: "ANY nums == 1"
+            }
         #expect { try realm.objects(CEBox.self).filter(query).freeze() } throws: { file.isReport($0) }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 /// `Realm.Configuration` as RealmSwift code calls it, and when `migrationBlock` runs.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 final class CopyToy: Object {
@@ -62,20 +63,22 @@ final class CopyOwner: Object {
         try realm.write {
             let wubba = try realm.create(CopyToy.self, value: ["name": "wubba", "squeaks": 3])
             let ball = try realm.create(CopyToy.self, value: ["name": "ball"])
-            return try realm.create(CopyDog.self, value: [
-                "name": "Maui",
-                "favoriteToy": wubba,
-                "tags": [["label": "a"], ["label": "b"]],
-                "toys": [wubba, ball],
-                "toysByRoom": ["den": ball, "yard": nil] as [String: Any?],
-                "nicknames": ["M", "Mau"],
-                "scores": [1, 2, 3],
-                "parks": ["Toronto": "High Park"],
-                "address": ["street": "Elm", "unit": ["number": 1], "units": [[2], [3]]] as [String: Any],
-                "pastAddresses": [["street": "Oak"], ["street": "Ash"]],
-                "addressesByCity": ["Paris": ["street": "Rue"]],
-                "companion": AnyRealmValue.object(CopyToy(value: ["name": "bone"])),
-            ], update: .error)
+            return try realm.create(
+                CopyDog.self,
+                value: [
+                    "name": "Maui",
+                    "favoriteToy": wubba,
+                    "tags": [["label": "a"], ["label": "b"]],
+                    "toys": [wubba, ball],
+                    "toysByRoom": ["den": ball, "yard": nil] as [String: Any?],
+                    "nicknames": ["M", "Mau"],
+                    "scores": [1, 2, 3],
+                    "parks": ["Toronto": "High Park"],
+                    "address": ["street": "Elm", "unit": ["number": 1], "units": [[2], [3]]] as [String: Any],
+                    "pastAddresses": [["street": "Oak"], ["street": "Ash"]],
+                    "addressesByCity": ["Paris": ["street": "Rue"]],
+                    "companion": AnyRealmValue.object(CopyToy(value: ["name": "bone"])),
+                ], update: .error)
         }
     }
 
@@ -365,10 +368,12 @@ final class CopyOwner: Object {
         let toy = CopyToy(value: ["name": "ball"])
 
         let dog = try realm.write {
-            try realm.create(CopyDog.self, value: [
-                "nicknames": source.nicknames, "tags": source.tags,
-                "friend": ["nicknames": source.nicknames, "tags": source.tags, "favoriteToy": toy] as [String: Any],
-            ])
+            try realm.create(
+                CopyDog.self,
+                value: [
+                    "nicknames": source.nicknames, "tags": source.tags,
+                    "friend": ["nicknames": source.nicknames, "tags": source.tags, "favoriteToy": toy] as [String: Any],
+                ])
         }
 
         #expect(Array(dog.nicknames) == ["a", "b"] && dog.tags.first?.label == "x")

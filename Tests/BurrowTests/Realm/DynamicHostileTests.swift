@@ -344,7 +344,8 @@ final class DynHosRecord: @unchecked Sendable {
     @Test func anEmbeddedObjectOfAnotherParentIsRefusedAndStaysWithItsParent() throws {
         let realm = try nodeRealm()
         try realm.write {
-            _ = try realm.dynamicCreate("DynHostileNode", value: ["id": 1, "address": ["city": "Oslo"], "addresses": [["city": "x"], ["city": "y"]]])
+            _ = try realm.dynamicCreate(
+                "DynHostileNode", value: ["id": 1, "address": ["city": "Oslo"], "addresses": [["city": "x"], ["city": "y"]]])
             _ = try realm.dynamicCreate("DynHostileNode", value: ["id": 2])
         }
         let one = try #require(realm.dynamicObject(ofType: "DynHostileNode", forPrimaryKey: 1))
@@ -558,7 +559,8 @@ final class DynHosRecord: @unchecked Sendable {
         let refused = await #expect(throws: RealmError.self) { _ = try await Task.detached { try await migrate() }.value }
         #expect(refused?.code == .schemaMismatch && refused?.description.contains("already open") == true, "\(String(describing: refused))")
         _ = realm.refresh()
-        #expect(ada["name"] as? String == "Ada" && (ada["pet"] as? DynamicObject)?["name"] as? String == "Rex", "the held object reads the file as it is")
+        #expect(
+            ada["name"] as? String == "Ada" && (ada["pet"] as? DynamicObject)?["name"] as? String == "Rex", "the held object reads the file as it is")
         try realm.write { ada["name"] = "Ada Byron" }
         // Let go of them, and the other release opens and migrates the file.
         _ = consume ada

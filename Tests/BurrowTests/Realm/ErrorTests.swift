@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 // Two versions of one stored class, for schema mismatch and migration. Only ErrorTests use them.
@@ -48,7 +49,9 @@ func expectRealmError(
     guard let error else { return nil }
     #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
     for word in words {
-        #expect(error.description.lowercased().contains(word.lowercased()), "the message names \"\(word)\": \(error.description)", sourceLocation: sourceLocation)
+        #expect(
+            error.description.lowercased().contains(word.lowercased()), "the message names \"\(word)\": \(error.description)",
+            sourceLocation: sourceLocation)
     }
     return error
 }
@@ -364,7 +367,9 @@ enum ErrKennelB {
             expectRealmError(.invalidArgument, mentioning: ["next", "RTNode", "RTNote"]) { try realm.add(wrongLinkClass) }
             expectRealmError(.invalidArgument, mentioning: ["ints", "two"]) { try realm.add(listOfWrongElements) }
         }
-        for object in [wrongType, unknownKey, tooMany, notAContainer, nilForNonOptional, outOfRange, badEnum, badNested, wrongLinkClass, listOfWrongElements] as [Object] {
+        for object in [
+            wrongType, unknownKey, tooMany, notAContainer, nilForNonOptional, outOfRange, badEnum, badNested, wrongLinkClass, listOfWrongElements,
+        ] as [Object] {
             #expect(object.realm == nil)
         }
         #expect(realm.objects(RTNode.self).map(\.name) == ["existing"])

@@ -1,6 +1,7 @@
 import BurrowStorage
 import Foundation
 import Testing
+
 @testable import Burrow
 
 final class LGBirdV1: Object {
@@ -68,7 +69,12 @@ private final class LogRecorder: Sendable {
     @Test func theDefaultLoggerLogsNothing() {
         #expect(Logger.shared.level == .off)
         var made = false
-        Logger.log(.fatal, { made = true; return "never made" }())
+        Logger.log(
+            .fatal,
+            {
+                made = true
+                return "never made"
+            }())
         #expect(!made, "a message for a logger that is off is not even made")
     }
 

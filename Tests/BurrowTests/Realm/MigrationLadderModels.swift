@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import Burrow
 
 // The six releases of realm-swift's migration example (examples/ios/swift/Migration), as one

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 /// One rung-to-rung migration of the ladder: a file of release `from` opened by release `to`.
@@ -106,7 +107,8 @@ enum LadderFailure: String, Sendable, CaseIterable, CustomTestStringConvertible 
 
     /// Migrates the file at `url`, of release `from`, to release `to`, and checks it.
     static func migrate(_ url: URL, from: Int, to: Int, withObjectTypes: Bool) throws {
-        let old = ladder[from], new = ladder[to]
+        let old = ladder[from]
+        let new = ladder[to]
         var config = configuration(new, at: url, withObjectTypes: withObjectTypes)
         let runs = LockedBox<[UInt64]>([])
         config.migrationBlock = { migration, oldSchemaVersion in
@@ -170,11 +172,12 @@ enum LadderFailure: String, Sendable, CaseIterable, CustomTestStringConvertible 
         }
         let realm = try Realm(configuration: config)
         release.migrationCheck(realm, sourceLocation: #_sourceLocation)
-        #expect(seen.withLock { $0 } == [
-            "John Doe: Marley, Lassie", "Jane Doe: Toto", "John Smith: ",
-            // In the order the file has them: release 2's data adds Slinkey before the others.
-            "dog Slinkey", "dog Marley", "dog Lassie", "dog Toto",
-        ])
+        #expect(
+            seen.withLock { $0 } == [
+                "John Doe: Marley, Lassie", "Jane Doe: Toto", "John Smith: ",
+                // In the order the file has them: release 2's data adds Slinkey before the others.
+                "dog Slinkey", "dog Marley", "dog Lassie", "dog Toto",
+            ])
     }
 
     /// Once the dogs are copied into pets, the migration may delete the old class

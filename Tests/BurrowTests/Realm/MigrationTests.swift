@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 // Two releases of an app's classes. Release 2 of `MigPerson` joins the names into `fullName`,
@@ -72,8 +73,12 @@ final class MigOwnerV2: Object {
         v1.schemaVersion = 1
         let realm = try Realm(configuration: v1)
         try realm.write {
-            let ada = try realm.create(MigPersonV1.self, value: ["id": 1, "firstName": "Ada", "lastName": "Lovelace", "age": 36,
-                                                                  "nickname": String(repeating: "Enchantress of Numbers ", count: 400), "tags": ["math", "poetry"]])
+            let ada = try realm.create(
+                MigPersonV1.self,
+                value: [
+                    "id": 1, "firstName": "Ada", "lastName": "Lovelace", "age": 36,
+                    "nickname": String(repeating: "Enchantress of Numbers ", count: 400), "tags": ["math", "poetry"],
+                ])
             try realm.create(MigPersonV1.self, value: ["id": 2, "firstName": "Alan", "lastName": "Turing", "age": 41, "friend": ada])
             for i in 0..<3 { try realm.add(MigCardV1(value: ["text": "card \(i)"])) }
         }
@@ -103,7 +108,11 @@ final class MigOwnerV2: Object {
                 let nickname = (oldObject!["nickname"] as? String).map { "\($0.count) characters" } ?? "none"
                 // Old links are old objects, read dynamically, as in RealmSwift.
                 let friend = (oldObject!["friend"] as? DynamicObject)?["id"] as? Int
-                seen.withLock { $0.append("\(first): nickname \(nickname), friend \(friend.map(String.init) ?? "none"), age \(oldObject!["age"] as! Int), \(oldObject!["fullName"] == nil ? "no fullName before" : "fullName?")") }
+                seen.withLock {
+                    $0.append(
+                        "\(first): nickname \(nickname), friend \(friend.map(String.init) ?? "none"), age \(oldObject!["age"] as! Int), \(oldObject!["fullName"] == nil ? "no fullName before" : "fullName?")"
+                    )
+                }
                 #expect(oldObject!["missing"] == nil)
                 #expect(newObject!.realm === migration.realm && !newObject!.isFrozen && oldObject!.isFrozen)
             }
@@ -125,11 +134,12 @@ final class MigOwnerV2: Object {
             }
         }
         let realm = try Realm(configuration: v2)
-        #expect(seen.withLock { $0 } == [
-            "Ada: nickname 9200 characters, friend none, age 36, no fullName before",
-            "Alan: nickname none, friend 1, age 41, no fullName before",
-            "Ada now kept", "Alan now deleted", "card 0", "card 1", "card 2",
-        ])
+        #expect(
+            seen.withLock { $0 } == [
+                "Ada: nickname 9200 characters, friend none, age 36, no fullName before",
+                "Alan: nickname none, friend 1, age 41, no fullName before",
+                "Ada now kept", "Alan now deleted", "card 0", "card 1", "card 2",
+            ])
         let people = realm.objects(MigPersonV2.self).sorted(byKeyPath: "id")
         #expect(people.map(\.fullName) == ["Ada Lovelace", "Grace Hopper"])
         #expect(people.map(\.years) == [36, 85])
@@ -203,7 +213,12 @@ final class MigOwnerV2: Object {
         do {
             let realm = try Realm(configuration: v1)
             try realm.write {
-                try realm.create(MigOwnerV1.self, value: ["id": 1, "homes": [["street": "Elm", "rooms": [["name": "hall"], ["name": "attic"]]], ["street": "Oak"]], "office": ["street": "Main", "rooms": [["name": "desk"]]]])
+                try realm.create(
+                    MigOwnerV1.self,
+                    value: [
+                        "id": 1, "homes": [["street": "Elm", "rooms": [["name": "hall"], ["name": "attic"]]], ["street": "Oak"]],
+                        "office": ["street": "Main", "rooms": [["name": "desk"]]],
+                    ])
             }
         }
         var renaming = v1
@@ -249,7 +264,12 @@ final class MigOwnerV2: Object {
         v1.schemaVersion = configuration.schemaVersion
         let realm = try Realm(configuration: v1)
         try realm.write {
-            try realm.create(MigOwnerV1.self, value: ["id": 1, "homes": [["street": "Elm", "rooms": [["name": "hall"], ["name": "attic"]]], ["street": "Oak"]], "office": ["street": "Main", "rooms": [["name": "desk"]]]])
+            try realm.create(
+                MigOwnerV1.self,
+                value: [
+                    "id": 1, "homes": [["street": "Elm", "rooms": [["name": "hall"], ["name": "attic"]]], ["street": "Oak"]],
+                    "office": ["street": "Main", "rooms": [["name": "desk"]]],
+                ])
         }
         return v1
     }

@@ -6,7 +6,11 @@ import Testing
 // ConcurrencyStressTests and FrozenTests. Every class name here is distinct from the models in
 // ObjectTestModels.swift, and none is stored under another class's name.
 
-enum RTColor: Int, PersistableEnum { case red = 1, green = 2, blue = 3 }
+enum RTColor: Int, PersistableEnum {
+    case red = 1
+    case green = 2
+    case blue = 3
+}
 enum RTMood: String, PersistableEnum { case calm, wild, sleepy }
 
 /// A link target, with the inverse of both kinds of link to it.
@@ -181,8 +185,10 @@ enum RTFixture {
         o.colors.append(objectsIn: [.green, .red, .green])
         o.optInts.append(objectsIn: [1, nil, 3])
         o.optStrings.append(objectsIn: [nil, "", "x"])
-        o.anys.append(objectsIn: [.none, .int(7), .string("s"), .double(2.5), .bool(true), .data(data), .date(date),
-                                  .objectId(objectId), .uuid(uuid), .decimal128(decimal), .float(0.5)])
+        o.anys.append(objectsIn: [
+            .none, .int(7), .string("s"), .double(2.5), .bool(true), .data(data), .date(date),
+            .objectId(objectId), .uuid(uuid), .decimal128(decimal), .float(0.5),
+        ])
 
         o.link = RTTarget(value: ["id": targetBase + 1, "label": "one"])
         o.targets.append(objectsIn: [
@@ -256,8 +262,11 @@ enum RTFixture {
         #expect(Array(o.colors) == [.green, .red, .green], sourceLocation: sourceLocation)
         #expect(Array(o.optInts) == [1, nil, 3], sourceLocation: sourceLocation)
         #expect(Array(o.optStrings) == [nil, "", "x"], sourceLocation: sourceLocation)
-        #expect(Array(o.anys) == [.none, .int(7), .string("s"), .double(2.5), .bool(true), .data(data), .date(date),
-                                  .objectId(objectId), .uuid(uuid), .decimal128(decimal), .float(0.5)], sourceLocation: sourceLocation)
+        #expect(
+            Array(o.anys) == [
+                .none, .int(7), .string("s"), .double(2.5), .bool(true), .data(data), .date(date),
+                .objectId(objectId), .uuid(uuid), .decimal128(decimal), .float(0.5),
+            ], sourceLocation: sourceLocation)
 
         #expect(o.link?.id == targetBase + 1, sourceLocation: sourceLocation)
         #expect(o.link?.label == "one", sourceLocation: sourceLocation)

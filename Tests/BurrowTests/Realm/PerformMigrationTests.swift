@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 /// `Realm.performMigration(for:)` migrates the file when called, as RealmSwift's does: the block

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 final class PKChangeItem: Object {
@@ -32,7 +33,9 @@ final class PKChangeLabel: Object {
 
     /// Runs `change` in a write that also renames the item, expects the commit to throw the
     /// primary-key error, and checks that nothing changed.
-    private func expectRejected(_ realm: Realm, _ item: PKChangeItem, _ label: PKChangeLabel, sourceLocation: SourceLocation = #_sourceLocation, _ change: () -> Void) {
+    private func expectRejected(
+        _ realm: Realm, _ item: PKChangeItem, _ label: PKChangeLabel, sourceLocation: SourceLocation = #_sourceLocation, _ change: () -> Void
+    ) {
         do {
             try realm.write {
                 item.name = "renamed"

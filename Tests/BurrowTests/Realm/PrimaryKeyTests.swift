@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 /// Object keys derived from primary keys (`ObjectKey(derivedFrom:)`): lookups, uniqueness, and

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import BurrowStorage
+
 @testable import Burrow
+@testable import BurrowStorage
 
 final class REDog: Object {
     @Persisted(primaryKey: true) var id = 0
@@ -196,7 +197,8 @@ struct DamagedRowsFile: Sendable {
     @Test func iteratingResultsTrapsNamingFileAndPage() async throws {
         let file = try DamagedRowsFile.make()
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [path = file.path as String] in
-            let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [REDog.self, RENote.self, REBag.self]))
+            let realm = try Realm(
+                configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [REDog.self, RENote.self, REBag.self]))
             var names = 0
             for dog in realm.objects(REDog.self) where !dog.name.isEmpty { names += 1 }
             print(names)
@@ -208,7 +210,8 @@ struct DamagedRowsFile: Sendable {
     @Test func countingFilteredResultsTrapsNamingFileAndPage() async throws {
         let file = try DamagedRowsFile.make()
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [path = file.path as String] in
-            let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [REDog.self, RENote.self, REBag.self]))
+            let realm = try Realm(
+                configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [REDog.self, RENote.self, REBag.self]))
             print(try realm.objects(REDog.self).filter("name BEGINSWITH 'dog'").count)
         }
         let message = Self.stderr(result)
@@ -218,7 +221,8 @@ struct DamagedRowsFile: Sendable {
     @Test func subscriptingSortedResultsTrapsNamingFileAndPage() async throws {
         let file = try DamagedRowsFile.make()
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [path = file.path as String] in
-            let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [REDog.self, RENote.self, REBag.self]))
+            let realm = try Realm(
+                configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [REDog.self, RENote.self, REBag.self]))
             print(realm.objects(REDog.self).sorted(byKeyPath: "name")[0].name)
         }
         let message = Self.stderr(result)
@@ -229,7 +233,8 @@ struct DamagedRowsFile: Sendable {
         let file = try DamagedRowsFile.make()
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             [path = file.path as String, id = file.damagedId as Int] in
-            let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [REDog.self, RENote.self, REBag.self]))
+            let realm = try Realm(
+                configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [REDog.self, RENote.self, REBag.self]))
             print(realm.object(ofType: REDog.self, forPrimaryKey: id)?.name ?? "none")
         }
         let message = Self.stderr(result)
@@ -239,7 +244,8 @@ struct DamagedRowsFile: Sendable {
     @Test func readingIntactPagesOfTheSameFileExitsCleanly() async throws {
         let file = try DamagedRowsFile.make()
         await #expect(processExitsWith: .success) { [path = file.path as String, id = file.intactId as Int] in
-            let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [REDog.self, RENote.self, REBag.self]))
+            let realm = try Realm(
+                configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [REDog.self, RENote.self, REBag.self]))
             guard realm.object(ofType: REDog.self, forPrimaryKey: id)?.id == id else { exit(2) }
             guard realm.objects(RENote.self).first?.text == "later" else { exit(3) }
             // Counting every object reads the tree's count, not the damaged page.

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
+
 @testable import Burrow
 
 /// Reads the realm through `assumeIsolated`, from synchronous code that is not isolated.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 /// One realm per file per isolation domain, as RealmSwift keeps one per thread: its

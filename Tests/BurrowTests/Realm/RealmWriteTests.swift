@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 @Suite struct RealmWriteTests {
@@ -279,7 +280,8 @@ import Testing
         var keys: [UInt64] = []
         do {
             let realm = try Realm(configuration: config)
-            let a = DogToy(value: ["name": "a"]), b = DogToy(value: ["name": "b"])
+            let a = DogToy(value: ["name": "a"])
+            let b = DogToy(value: ["name": "b"])
             try realm.write { try realm.add([a, b]) }
             keys += [key(a), key(b)]
             try realm.write { try realm.delete(b) }  // the largest key goes
@@ -295,7 +297,12 @@ import Testing
         #expect(key(d) > keys.max()!, "nor after deleteAll")
         struct Stop: Error {}
         let e = DogToy(value: ["name": "e"])
-        #expect(throws: Stop.self) { try realm.write { try realm.add(e); throw Stop() } }
+        #expect(throws: Stop.self) {
+            try realm.write {
+                try realm.add(e)
+                throw Stop()
+            }
+        }
         let f = DogToy(value: ["name": "f"])
         try realm.write { try realm.add(f) }
         #expect(key(f) > key(d))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 /// The small caches of the tree readers (`RecentNames`) and of each thread (`RecentEntries`),

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import BurrowStorage
+
 @testable import Burrow
+@testable import BurrowStorage
 
 final class RPNote: Object {
     @Persisted(primaryKey: true) var id = 0

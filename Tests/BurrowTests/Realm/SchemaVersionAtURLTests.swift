@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 /// `schemaVersionAtURL(_:)` reads a file's schema version without opening a realm, as

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 /// A file made without `objectTypes` records the configured schema version, so that the next

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 /// The misuses Swift gives no way to throw from (property setters and getters), which trap as

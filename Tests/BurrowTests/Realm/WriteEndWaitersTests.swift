@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Burrow
 
 /// Waiting for a write transaction's end: a task that reaches `wait()` after the end (it

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 /// Frozen sectioned results and sections: they keep their version, cross to other tasks, and

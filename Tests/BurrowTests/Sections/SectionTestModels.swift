@@ -1,5 +1,5 @@
-import Foundation
 import Burrow
+import Foundation
 
 /// A word, sectioned by its first letter in the tests of sectioned results.
 final class STWord: Object {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 /// Random writes against a dictionary model: each element of a sectioned results stream must
@@ -29,11 +30,18 @@ import Testing
         let deletedSections = Set(change.sectionsToDelete)
         let insertedSections = Set(change.sectionsToInsert)
         #expect(deletedSections.allSatisfy(old.indices.contains) && insertedSections.allSatisfy(new.indices.contains), "\(context)")
-        #expect(change.deletions.allSatisfy { old.indices.contains($0[0]) && !deletedSections.contains($0[0]) && old[$0[0]].ids.indices.contains($0[1]) }, "\(context)")
-        #expect(change.modifications.allSatisfy { old.indices.contains($0[0]) && old[$0[0]].ids.indices.contains($0[1]) && !change.deletions.contains($0) }, "\(context)")
+        #expect(
+            change.deletions.allSatisfy { old.indices.contains($0[0]) && !deletedSections.contains($0[0]) && old[$0[0]].ids.indices.contains($0[1]) },
+            "\(context)")
+        #expect(
+            change.modifications.allSatisfy {
+                old.indices.contains($0[0]) && old[$0[0]].ids.indices.contains($0[1]) && !change.deletions.contains($0)
+            }, "\(context)")
         #expect(change.insertions.allSatisfy { new.indices.contains($0[0]) && new[$0[0]].ids.indices.contains($0[1]) }, "\(context)")
         for section in insertedSections {
-            #expect(Set(change.insertions.filter { $0[0] == section }.map { $0[1] }) == Set(new[section].ids.indices), "every object of an inserted section is inserted: \(context)")
+            #expect(
+                Set(change.insertions.filter { $0[0] == section }.map { $0[1] }) == Set(new[section].ids.indices),
+                "every object of an inserted section is inserted: \(context)")
         }
         let keptOld = old.indices.filter { !deletedSections.contains($0) }
         let keptNew = new.indices.filter { !insertedSections.contains($0) }
@@ -62,7 +70,8 @@ import Testing
         print("SectionedResultsChangeModelTests: \(rounds) rounds, seed \(seed) (BURROW_SEED replays it, BURROW_MODEL_OPS sets the rounds)")
         var random = SeededRandom(seed: seed)
         let realm = try Realm(configuration: temporaryConfiguration())
-        let sections = realm.objects(STWord.self).sectioned(by: \.firstLetter, sortDescriptors: [SortDescriptor(keyPath: "text"), SortDescriptor(keyPath: "id")])
+        let sections = realm.objects(STWord.self).sectioned(
+            by: \.firstLetter, sortDescriptors: [SortDescriptor(keyPath: "text"), SortDescriptor(keyPath: "id")])
         let changes = sections.changes().makeAsyncIterator()
         guard let first = initial(await next(changes)) else { return }
         #expect(first.isEmpty)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 /// What an `.update` of a sectioned results or section stream says, for comparing.
@@ -21,9 +22,12 @@ func update<C>(_ change: SectionedResultsChange<C>?, sourceLocation: SourceLocat
         Issue.record("expected an update, got \(String(describing: change))", sourceLocation: sourceLocation)
         return nil
     }
-    return (collection, SectionUpdate(
-        deletions: deletions, insertions: insertions, modifications: modifications,
-        sectionsToInsert: Array(sectionsToInsert), sectionsToDelete: Array(sectionsToDelete)))
+    return (
+        collection,
+        SectionUpdate(
+            deletions: deletions, insertions: insertions, modifications: modifications,
+            sectionsToInsert: Array(sectionsToInsert), sectionsToDelete: Array(sectionsToDelete))
+    )
 }
 
 /// The collection of an `.initial` element, or a recorded issue.
@@ -44,20 +48,22 @@ func initial<C>(_ change: SectionedResultsChange<C>?, sourceLocation: SourceLoca
         #expect(initial(await next(changes))?.count == 3)
 
         try realm.write {
-            try realm.delete([realm.word(1), realm.word(3)])   // banana, apple: section a goes
-            realm.word(2).text = "bog"                           // box: modified, moves to item 0 of b
-            try realm.add(STWord(5, "zebra"))                    // a new section z
+            try realm.delete([realm.word(1), realm.word(3)])  // banana, apple: section a goes
+            realm.word(2).text = "bog"  // box: modified, moves to item 0 of b
+            try realm.add(STWord(5, "zebra"))  // a new section z
         }
         guard let (sections, first) = update(await next(changes)) else { return }
         #expect(texts(sections) == [["bog"], ["chalk"], ["zebra"]])
-        #expect(first == SectionUpdate(
-            deletions: [path(1, 0), path(1, 1)], insertions: [path(0, 0), path(2, 0)], modifications: [],
-            sectionsToInsert: [2], sectionsToDelete: [0]),
+        #expect(
+            first
+                == SectionUpdate(
+                    deletions: [path(1, 0), path(1, 1)], insertions: [path(0, 0), path(2, 0)], modifications: [],
+                    sectionsToInsert: [2], sectionsToDelete: [0]),
             "apple's deletion is the deletion of its section; bog is deleted and inserted; zebra is listed in its new section")
 
         try realm.write {
-            realm.word(2).text = "bogg"   // stays at (0, 0)
-            realm.word(4).count = 1       // not an observed key path
+            realm.word(2).text = "bogg"  // stays at (0, 0)
+            realm.word(4).count = 1  // not an observed key path
         }
         guard let (_, second) = update(await next(changes)) else { return }
         #expect(second == SectionUpdate(modifications: [path(0, 0)]))
@@ -68,7 +74,7 @@ func initial<C>(_ change: SectionedResultsChange<C>?, sourceLocation: SourceLoca
         let changes = realm.objects(STWord.self).sectioned(by: \.firstLetter).changes().makeAsyncIterator()
         _ = await next(changes)
         try realm.write {
-            try realm.delete(realm.word(3))   // apple: section a (0) goes, chalk's section moves from 2 to 1
+            try realm.delete(realm.word(3))  // apple: section a (0) goes, chalk's section moves from 2 to 1
             realm.word(4).count = 7
         }
         guard let (sections, seen) = update(await next(changes)) else { return }
@@ -100,7 +106,7 @@ func initial<C>(_ change: SectionedResultsChange<C>?, sourceLocation: SourceLoca
         #expect(initial(await next(a))?.map(\.text) == ["apple"])
         #expect(initial(await next(b))?.map(\.text) == ["banana", "box"])
 
-        try realm.write { try realm.delete([realm.word(1), realm.word(3)]) }   // banana, apple
+        try realm.write { try realm.delete([realm.word(1), realm.word(3)]) }  // banana, apple
         guard let (aGone, aFirst) = update(await next(a)), let (bLeft, bFirst) = update(await next(b)) else { return }
         #expect(aFirst == SectionUpdate(sectionsToDelete: [0]))
         #expect(aGone.isEmpty && aGone.isInvalidated && aGone.key == "a")
@@ -108,14 +114,14 @@ func initial<C>(_ change: SectionedResultsChange<C>?, sourceLocation: SourceLoca
         #expect(bLeft.map(\.text) == ["box"])
 
         try realm.write {
-            realm.word(2).text = "bog"           // box moves behind bag
+            realm.word(2).text = "bog"  // box moves behind bag
             try realm.add(STWord(5, "bag"))
         }
         guard let (bNow, bSecond) = update(await next(b)) else { return }
         #expect(bNow.map(\.text) == ["bag", "bog"])
         #expect(bSecond == SectionUpdate(deletions: [path(0, 0)], insertions: [path(0, 0), path(0, 1)]))
 
-        try realm.write { try realm.add(STWord(6, "app")) }   // a comes back; b is untouched
+        try realm.write { try realm.add(STWord(6, "app")) }  // a comes back; b is untouched
         guard let (aBack, aSecond) = update(await next(a)) else { return }
         #expect(aSecond == SectionUpdate(insertions: [path(0, 0)], sectionsToInsert: [0]))
         #expect(aBack.map(\.text) == ["app"] && !aBack.isInvalidated)
@@ -131,9 +137,9 @@ func initial<C>(_ change: SectionedResultsChange<C>?, sourceLocation: SourceLoca
         let realm = try fruitRealm()
         let a = realm.objects(STWord.self).sectioned(by: \.firstLetter)[0].changes(keyPaths: ["flag"]).makeAsyncIterator()
         _ = await next(a)
-        try realm.write { realm.word(3).count = 123 }   // apple, not observed
+        try realm.write { realm.word(3).count = 123 }  // apple, not observed
         try realm.write { realm.word(3).count = 456 }
-        try realm.write { realm.word(1).flag = true }   // banana: another section
+        try realm.write { realm.word(1).flag = true }  // banana: another section
         try realm.write { realm.word(3).flag = true }
         guard let (section, seen) = update(await next(a)) else { return }
         #expect(seen == SectionUpdate(modifications: [path(0, 0)]))
@@ -145,14 +151,14 @@ func initial<C>(_ change: SectionedResultsChange<C>?, sourceLocation: SourceLoca
         let changes = realm.objects(STWord.self).sectioned(by: \.firstLetter).changes(keyPaths: ["flag"]).makeAsyncIterator()
         _ = await next(changes)
 
-        try realm.write { realm.word(3).text = "box" }   // apple leaves a for b
+        try realm.write { realm.word(3).text = "box" }  // apple leaves a for b
         guard let (moved, first) = update(await next(changes)) else { return }
         #expect(texts(moved) == [["banana", "box", "box"], ["chalk"]])
         #expect(first == SectionUpdate(insertions: [path(0, 2)], sectionsToDelete: [0]))
 
-        try realm.write { realm.word(3).count = 9 }      // not observed
-        try realm.write { realm.word(3).text = "box" }   // the same value: it stays where it is
-        try realm.write { realm.word(3).flag = true }    // observed
+        try realm.write { realm.word(3).count = 9 }  // not observed
+        try realm.write { realm.word(3).text = "box" }  // the same value: it stays where it is
+        try realm.write { realm.word(3).flag = true }  // observed
         guard let (_, second) = update(await next(changes)) else { return }
         #expect(second == SectionUpdate(modifications: [path(0, 2)]), "the first element after the ignored commits")
     }
@@ -193,18 +199,27 @@ func initial<C>(_ change: SectionedResultsChange<C>?, sourceLocation: SourceLoca
             sectionStreams.append(sections[0].changes())
         }
         var iterator = streams[0].makeAsyncIterator()
-        guard case .error(let error)? = await iterator.next() else { Issue.record("no error"); return }
+        guard case .error(let error)? = await iterator.next() else {
+            Issue.record("no error")
+            return
+        }
         #expect(error.code == .wrongState)
         #expect(await iterator.next() == nil)
         var sectionIterator = sectionStreams[0].makeAsyncIterator()
-        guard case .error? = await sectionIterator.next() else { Issue.record("no error"); return }
+        guard case .error? = await sectionIterator.next() else {
+            Issue.record("no error")
+            return
+        }
     }
 
     @Test func sectionedResultsOfACollectionCannotBeObservedYet() async throws {
         let realm = try fruitRealm()
         try realm.write { realm.word(1).related.append(realm.word(2)) }
         var changes = realm.word(1).related.where { $0.count == 0 }.sectioned(by: \.firstLetter).changes().makeAsyncIterator()
-        guard case .error(let error)? = await changes.next() else { Issue.record("no error"); return }
+        guard case .error(let error)? = await changes.next() else {
+            Issue.record("no error")
+            return
+        }
         #expect(error.description.contains("not supported yet"))
     }
 

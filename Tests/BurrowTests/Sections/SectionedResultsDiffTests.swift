@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 /// The index path changes between two versions of sectioned results, worked out from the

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Burrow
 
 /// Live sectioned results: how objects fall into sections, the order of sections and of
@@ -90,7 +91,7 @@ import Testing
         try realm.write {
             for section in sections {
                 seen.append(section.key)
-                if section.key == "a" { try realm.add(STWord(5, "dune")) }   // a section after c
+                if section.key == "a" { try realm.add(STWord(5, "dune")) }  // a section after c
             }
         }
         #expect(seen == ["a", "b", "c"] && sections.allKeys == ["a", "b", "c", "d"])
@@ -99,7 +100,10 @@ import Testing
         var invalidated = 0
         try realm.write {
             for word in sections[1] {
-                if word.isInvalidated { invalidated += 1; continue }
+                if word.isInvalidated {
+                    invalidated += 1
+                    continue
+                }
                 visited.append(word.text)
                 try realm.delete(realm.objects(STWord.self).where { $0.text.starts(with: "b") })
             }
@@ -177,7 +181,8 @@ import Testing
 
     @Test func aSectionKeyPathThatIsNotThePrimarySortFailsWithoutTrapping() async throws {
         let realm = try fruitRealm()
-        let sections = realm.objects(STWord.self).sectioned(by: \.firstLetter, sortDescriptors: [SortDescriptor(keyPath: "count"), SortDescriptor(keyPath: "text")])
+        let sections = realm.objects(STWord.self).sectioned(
+            by: \.firstLetter, sortDescriptors: [SortDescriptor(keyPath: "count"), SortDescriptor(keyPath: "text")])
         await expectFailure(sections, "must match the primary sort descriptor")
     }
 
@@ -191,7 +196,9 @@ import Testing
 
     @Test func sectionedResultsOfAnInvalidatedRealmSayItAndDoNotTrap() throws {
         let realm = try fruitRealm()
-        let byBlock = realm.objects(STWord.self).sectioned(sortDescriptors: [SortDescriptor(keyPath: "text")]) { $0.text.first.map(String.init) ?? "" }
+        let byBlock = realm.objects(STWord.self).sectioned(sortDescriptors: [SortDescriptor(keyPath: "text")]) {
+            $0.text.first.map(String.init) ?? ""
+        }
         let byKeyPath = realm.objects(STWord.self).sectioned(by: \.firstLetter)
         #expect(byBlock.count == 3 && byKeyPath.count == 3)
         let section = byBlock[1]

@@ -1,6 +1,7 @@
 import BurrowStorage
 import Foundation
 import Testing
+
 @testable import Burrow
 
 // Models of this suite only (class names distinct from every other suite's).
@@ -292,7 +293,8 @@ private func expectFinding(
             let entry = try firstEntryKey(of: object, "targets", in: transaction)
             _ = try transaction.put(entry, [], in: try collectionTree(of: object, "targets", in: transaction))
         }
-        expectFinding(try verifyObjects(realm), "OVEverything", key: key(object), property: "targets", "holds a nil element, which List<OVTarget> cannot hold")
+        expectFinding(
+            try verifyObjects(realm), "OVEverything", key: key(object), property: "targets", "holds a nil element, which List<OVTarget> cannot hold")
     }
 
     @Test func testBlobWithoutItsRowIsNamed() throws {
@@ -301,7 +303,9 @@ private func expectFinding(
         try damage(realm) { transaction in
             var blob: [UInt8] = []
             ValueCodec.append(.string(String(repeating: "x", count: 2000)), as: .string, to: &blob)
-            _ = try transaction.put(ObjectStore.blobKey(key(object), field(object, "longText")), blob, in: try transaction.openTree(named: object._state!.table.blobsTree))
+            _ = try transaction.put(
+                ObjectStore.blobKey(key(object), field(object, "longText")), blob, in: try transaction.openTree(named: object._state!.table.blobsTree)
+            )
         }
         expectFinding(try verifyObjects(realm), "OVEverything", key: key(object), property: "longText", "the object's row does not refer to it")
     }
@@ -408,7 +412,9 @@ private func expectFinding(
             let entry = try firstEntryKey(of: object, "ints", in: transaction)
             #expect(try transaction.delete(entry, from: try collectionTree(of: object, "ints", in: transaction)))
         }
-        expectFinding(try verifyObjects(realm), "OVEverything", key: key(object), property: "ints", "its row counts 3 elements, but the collection tree holds 2")
+        expectFinding(
+            try verifyObjects(realm), "OVEverything", key: key(object), property: "ints", "its row counts 3 elements, but the collection tree holds 2"
+        )
     }
 
     @Test func testElementsOfAMissingObjectAreNamed() throws {
@@ -431,7 +437,8 @@ private func expectFinding(
             ValueCodec.append(.string("not x"), as: .string, to: &payload)
             _ = try transaction.put(entry, payload, in: tree)
         }
-        expectFinding(try verifyObjects(realm), "OVEverything", key: key(object), property: "tags", "set element under an entry key that does not encode it")
+        expectFinding(
+            try verifyObjects(realm), "OVEverything", key: key(object), property: "tags", "set element under an entry key that does not encode it")
     }
 
     @Test func testMapEntryUnderTheWrongKeyIsNamed() throws {
