@@ -23,11 +23,10 @@ package enum FileSharing: Sendable, Equatable {
 ///   process holds the writer lock from the start of a transaction until its commits are all
 ///   durable: no transaction open, no sync round in flight and its newest version synced
 ///   (`releaseFileWriterLockIfIdle`). Without the writer lock, then, a process has nothing to
-///   sync. A process that takes the writer lock after
-///   another process wrote reads the file's newest meta and takes over what the other knew of
-///   durability from the lock file, so that it never writes over the newest durable meta
-///   (`adoptFileForNewTurn`). Pages are reused only below the oldest version pinned in any
-///   process.
+///   sync. A process that takes the writer lock after another process wrote reads the file's
+///   newest meta and takes over what the other knew of durability from the lock file, so that
+///   it never writes over the newest durable meta (`adoptFileForNewTurn`). Pages are reused
+///   only below the oldest version pinned in any process.
 extension Storage {
     // MARK: Reading
 
