@@ -210,9 +210,8 @@ extension ObjectStore {
             }
         }
         do {
-            for tree in try write.trees.transaction.treeNames() {
-                let parts = tree.split(separator: "/")
-                if parts.count >= 2, Table.treeFamilies.contains(String(parts[0])), parts[1] == "\(stored.id)" { try write.trees.dropTree(tree) }
+            for tree in try write.trees.transaction.treeNames() where StoreTreeName(parsing: tree)?.classID == stored.id {
+                try write.trees.dropTree(tree)
             }
             try write.trees.delete(FileSchema.treeName, Array((FileSchema.classKeyPrefix + name).utf8))
         } catch {

@@ -33,9 +33,9 @@ final class Table: Sendable {
 
     var id: UInt32 { stored.id }
 
-    static func rowsTreeName(_ id: UInt32) -> String { "rows/\(id)" }
-    static func primaryKeyTreeName(_ id: UInt32) -> String { "pk/\(id)" }
-    static func blobsTreeName(_ id: UInt32) -> String { "blobs/\(id)" }
+    static func rowsTreeName(_ id: UInt32) -> String { StoreTreeName(.rows, id).string }
+    static func primaryKeyTreeName(_ id: UInt32) -> String { StoreTreeName(.primaryKey, id).string }
+    static func blobsTreeName(_ id: UInt32) -> String { StoreTreeName(.blobs, id).string }
     var name: String { stored.name }
     var hasPrimaryKey: Bool { info.primaryKey != nil }
 
@@ -69,22 +69,13 @@ final class Table: Sendable {
         return (field, payload)
     }
 
-    /// The first part of the name of every tree a class owns (`<family>/<id>` or
-    /// `<family>/<id>/<field>`), as the names above are made.
-    static let treeFamilies: Set<String> = ["rows", "pk", "index", "list", "set", "map", "links", "blobs"]
-
     /// The index tree of field `field` of the class stored with `id`.
-    static func indexTreeName(_ id: UInt32, _ field: Int) -> String { "index/\(id)/\(field)" }
+    static func indexTreeName(_ id: UInt32, _ field: Int) -> String { StoreTreeName(.index, id, field: field).string }
 
     /// The tree of the elements of collection field `field` of the class stored with `id`
     /// (nil for a field of one value).
     static func collectionTreeName(_ id: UInt32, _ field: Int, _ kind: CollectionKind) -> String? {
-        switch kind {
-        case .list: "list/\(id)/\(field)"
-        case .set: "set/\(id)/\(field)"
-        case .map: "map/\(id)/\(field)"
-        case .single: nil
-        }
+        StoreTreeName.Family(kind).map { StoreTreeName($0, id, field: field).string }
     }
 
     /// The stored class that `info` would be in a file that does not have it yet.

@@ -66,23 +66,23 @@ extension ObjectVerification {
         for name in try reader.snapshot.treeNames() where name != FileSchema.treeName && name != WriteState.sequencesTree {
             let entries = try reader.count(name)
             guard entries > 0 else { continue }
-            let parts = name.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-            guard parts.count == 2 || parts.count == 3, Table.treeFamilies.contains(parts[0]), let id = UInt32(parts[1]) else {
+            guard let tree = StoreTreeName(parsing: name) else {
                 noteTree(name, "holds \(entries) entries, but Burrow makes no tree of that name")
                 continue
             }
+            let id = tree.classID
             guard let stored = classes[id] else {
                 noteTree(name, "holds \(entries) entries of class id \(id), which the schema does not have")
                 continue
             }
-            guard parts.count == 3 else { continue }  // rows, pk, links, blobs: one per class.
-            guard let field = Int(parts[2]), field >= 0, field < stored.properties.count else {
+            guard let field = tree.field else { continue }  // rows, pk, links, blobs: one per class.
+            guard field < stored.properties.count else {
                 note(id, nil, "tree \"\(name)\" holds \(entries) entries of a field the class does not have")
                 continue
             }
             let property = stored.properties[field]
             let expected =
-                parts[0] == "index"
+                tree.family == .index
                 ? (Self.indexedFields(stored).contains(field) ? Table.indexTreeName(id, field) : nil)
                 : Table.collectionTreeName(id, field, property.collection)
             if expected != name {
