@@ -30,12 +30,17 @@ let package = Package(
         // A dog list's model driven with the observed property wrappers and quick writes;
         // `ObservedDemoTests` runs it.
         .executableTarget(name: "ObservedDemo", dependencies: ["Burrow"], path: "Examples/ObservedDemo"),
+        // What every test target and test worker shares: the seeded generator and the seed a run
+        // replays from (`BURROW_SEED`).
+        .target(name: "BurrowTestSupport", path: "Tests/BurrowTestSupport"),
         // A child process for the crash tests: commits random transactions until it is killed.
         .executableTarget(
-            name: "StorageCrashWorker", dependencies: ["BurrowStorage"], path: "Tests/StorageCrashWorker"),
+            name: "StorageCrashWorker", dependencies: ["BurrowStorage", "BurrowTestSupport"], path: "Tests/StorageCrashWorker"),
         // Child processes for the shared-file tests: several open one file at once.
-        .executableTarget(name: "SharedFileWorker", dependencies: ["BurrowStorage"], path: "Tests/SharedFileWorker"),
-        .testTarget(name: "BurrowStorageTests", dependencies: ["BurrowStorage", "StorageCrashWorker", "SharedFileWorker"]),
+        .executableTarget(
+            name: "SharedFileWorker", dependencies: ["BurrowStorage", "BurrowTestSupport"], path: "Tests/SharedFileWorker"),
+        .testTarget(
+            name: "BurrowStorageTests", dependencies: ["BurrowStorage", "BurrowTestSupport", "StorageCrashWorker", "SharedFileWorker"]),
         // realm-swift's example apps as a user ports them; `PortedProgramTests` runs it.
         .executableTarget(name: "PortedDogs", dependencies: ["Burrow"], path: "Tests/PortedDogs"),
         // A program with no model classes that prints a file's every object through the dynamic
@@ -46,7 +51,7 @@ let package = Package(
         // The programs the tests run (PortedDogs, ObservedDemo, DynamicReader, SharedRealmWorker) are built by
         // `swift test` with every target, and not linked in: their model classes are not this
         // test program's.
-        .testTarget(name: "BurrowTests", dependencies: ["Burrow"]),
+        .testTarget(name: "BurrowTests", dependencies: ["Burrow", "BurrowTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

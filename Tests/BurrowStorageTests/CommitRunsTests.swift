@@ -2,6 +2,7 @@
 // (WriteTransaction.takePageInRun), and a workload of scattered updates does not grow the file to
 // make runs. Replay with BURROW_SEED=<seed printed by the test>.
 
+import BurrowTestSupport
 import Foundation
 import Testing
 
@@ -49,8 +50,7 @@ private func runCount(_ pages: [PageNumber]) -> Int {
 
 /// A fresh seed (printed, for replay), and an in-memory storage on a recording device.
 private func makeRecordedStorage(_ label: String) throws -> (seed: UInt64, device: RecordingDevice, storage: Storage) {
-    let seed = ModelTestEnvironment.seed()
-    print("seed", seed, "(\(label))")
+    let seed = TestSeed.make("CommitRuns \(label)")
     let device = RecordingDevice(name: label)
     return (seed, device, try Storage(device: device))
 }
@@ -69,7 +69,7 @@ struct CommitRunsTests {
     func oneRowCommitsWriteRuns(pinning: Bool) throws {
         let (seed, device, storage) = try makeRecordedStorage("commit runs, pinning: \(pinning)")
         defer { storage.close() }
-        var rng = ModelTestRandom(seed: seed)
+        var rng = TestRandom(seed: seed)
         // A reader that keeps the previous version pinned, as a realm's snapshot does: pages are
         // then reused two commits after they are freed instead of one.
         var pinned: Snapshot? = nil
@@ -126,7 +126,7 @@ struct CommitRunsTests {
     func scatteredUpdatesDoNotGrowTheFile(durability: Durability) throws {
         let (seed, device, storage) = try makeRecordedStorage("scattered updates, \(durability)")
         defer { storage.close() }
-        var rng = ModelTestRandom(seed: seed)
+        var rng = TestRandom(seed: seed)
         var model: [[UInt8]: [UInt8]] = [:]
         let keyCount = 20_000
         func key(_ i: Int) -> [UInt8] { Array("key-\((i &* 7919) % 100_003)".utf8) }
@@ -150,7 +150,7 @@ struct CommitRunsTests {
                 let i = rng.int(0..<keyCount)
                 // Values change size, so leaves split and merge now and then.
                 let value = [UInt8](repeating: UInt8(truncatingIfNeeded: step), count: 40 + rng.int(0..<80))
-                if rng.percent(10) {
+                if rng.chance(10) {
                     try txn.delete(key(i), from: tree)
                     model[key(i)] = nil
                 } else {
@@ -194,7 +194,7 @@ struct CommitRunsTests {
     func randomInsertsSeldomGrowForRuns() throws {
         let (seed, _, storage) = try makeRecordedStorage("random inserts")
         defer { storage.close() }
-        var rng = ModelTestRandom(seed: seed)
+        var rng = TestRandom(seed: seed)
         var model: [[UInt8]: [UInt8]] = [:]
         let commits = 3000
         for i in 0..<commits {

@@ -5,6 +5,7 @@
 //
 // Longer runs: BURROW_STRESS_ITERATIONS=<commits>. Replay: BURROW_SEED=<seed>.
 
+import BurrowTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -108,32 +109,32 @@ private func setUp(_ storage: Storage) throws -> UInt64 {
 }
 
 /// One commit of random transfers (sometimes abandoned instead, which readers must never see).
-private func writerStep(_ txn: WriteTransaction, _ rng: inout ModelTestRandom, durability: Durability) throws -> Bool {
+private func writerStep(_ txn: WriteTransaction, _ rng: inout TestRandom, durability: Durability) throws -> Bool {
     let accounts = try txn.tree(named: "accounts")!
     for _ in 0..<rng.int(1...6) {
         let from = rng.int(0..<accountCount)
         let to = rng.int(0..<accountCount)
         let a = decode(try txn.value(forKey: accountKey(from), in: accounts)!)!
         let amount = UInt64(rng.int(0...Int(min(a, 50))))
-        try txn.put(accountKey(from), accountValue(a - amount, padding: rng.percent(5) ? rng.int(3000...9000) : rng.int(0...300)), in: accounts)
+        try txn.put(accountKey(from), accountValue(a - amount, padding: rng.chance(5) ? rng.int(3000...9000) : rng.int(0...300)), in: accounts)
         let b = decode(try txn.value(forKey: accountKey(to), in: accounts)!)!
         try txn.put(accountKey(to), accountValue(b + amount, padding: rng.int(0...300)), in: accounts)
     }
-    if rng.percent(5) {
+    if rng.chance(5) {
         // Delete and re-insert an account: pages are freed and taken again.
         let i = rng.int(0..<accountCount)
         let value = try txn.value(forKey: accountKey(i), in: accounts)!
         try txn.delete(accountKey(i), from: accounts)
         try txn.put(accountKey(i), value, in: accounts)
     }
-    if rng.percent(10) {
+    if rng.chance(10) {
         let k = rng.int(0..<40)
         let fill = UInt8(truncatingIfNeeded: rng.next())
         try txn.put(Array("ballast-\(k)".utf8), [UInt8](repeating: fill, count: ballastSize), in: try txn.openTree(named: "ballast"))
     }
     let log = try txn.tree(named: "log")!
     try txn.put(Array(encode(txn.baseVersion + 1).reversed()), rng.bytes(rng.int(0...100)), in: log)
-    if rng.percent(8) {
+    if rng.chance(8) {
         try txn.put(accountKey(0), accountValue(999_999, padding: 0), in: accounts)
         txn.abort()
         return false
@@ -148,7 +149,7 @@ private func writerStep(_ txn: WriteTransaction, _ rng: inout ModelTestRandom, d
 private func readerLoop(
     _ storage: Storage, id: Int, seed: UInt64, baseVersion: UInt64, findings: Findings, stop: @Sendable () -> Bool
 ) {
-    var rng = ModelTestRandom(seed: seed &+ UInt64(id) &* 0x1234_5678_9ABC)
+    var rng = TestRandom(seed: seed &+ UInt64(id) &* 0x1234_5678_9ABC)
     var held: [Snapshot] = []
     var last: UInt64 = 0
     var rounds = 0
@@ -167,16 +168,16 @@ private func readerLoop(
                 findings.record("reader \(id): \(problem)")
                 return
             }
-            if rng.percent(10) { held.append(snapshot) }
+            if rng.chance(10) { held.append(snapshot) }
             if held.count > 3 { held.removeFirst() }
-            if !held.isEmpty && rng.percent(20) {
+            if !held.isEmpty && rng.chance(20) {
                 let old = rng.element(held)
                 if let problem = try problem(in: old, baseVersion: baseVersion) {
                     findings.record("reader \(id), held snapshot: \(problem)")
                     return
                 }
             }
-            if rng.percent(2) {
+            if rng.chance(2) {
                 let report = try snapshot.verify()
                 let ballast = try snapshot.tree(named: "ballast")?.count ?? 0
                 if report.entries != UInt64(accountCount + 1 + ballast) + (snapshot.version - baseVersion) {
@@ -197,9 +198,8 @@ struct ConcurrentReadTests {
 
     @Test("reader threads always see a consistent snapshot while a writer commits", arguments: ModelTestBacking.allCases)
     func readerThreads(backing: ModelTestBacking) throws {
-        let seed = ModelTestEnvironment.seed()
         let iterations = ModelTestEnvironment.int("BURROW_STRESS_ITERATIONS", default: 400)
-        print("seed", seed, "(reader threads, \(backing)), iterations", iterations)
+        let seed = TestSeed.make("ConcurrentRead reader threads, \(backing), \(iterations) iterations")
         let directory = ModelTestTemporaryDirectory("burrow-concurrent")
         let storage: Storage =
             switch backing {
@@ -221,7 +221,7 @@ struct ConcurrentReadTests {
         }
         for thread in threads { thread.start() }
 
-        var rng = ModelTestRandom(seed: seed)
+        var rng = TestRandom(seed: seed)
         var commits = 0
         do {
             for i in 0..<iterations where !findings.hasProblems {
@@ -252,9 +252,8 @@ struct ConcurrentReadTests {
 
     @Test("reader tasks always see a consistent snapshot while an async writer commits")
     func readerTasks() async throws {
-        let seed = ModelTestEnvironment.seed()
         let iterations = ModelTestEnvironment.int("BURROW_STRESS_ITERATIONS", default: 400) / 2
-        print("seed", seed, "(reader tasks), iterations", iterations)
+        let seed = TestSeed.make("ConcurrentRead reader tasks, \(iterations) iterations")
         let storage = try Storage(device: MemoryDevice(name: "concurrent-tasks"))
         let baseVersion = try setUp(storage)
         let findings = Findings()
@@ -263,7 +262,7 @@ struct ConcurrentReadTests {
             for id in 0..<Self.readers {
                 group.addTask {
                     // Short bursts with yields, so that the readers share the cooperative pool.
-                    var rng = ModelTestRandom(seed: seed &+ UInt64(id))
+                    var rng = TestRandom(seed: seed &+ UInt64(id))
                     var last: UInt64 = 0
                     while !findings.hasProblems {
                         let done = findings.writerIsDone
@@ -275,13 +274,13 @@ struct ConcurrentReadTests {
                             findings.record("task \(id): \(problem)")
                         }
                         if done { break }
-                        if rng.percent(50) { await Task.yield() }
+                        if rng.chance(50) { await Task.yield() }
                     }
                     return 0
                 }
             }
             group.addTask {
-                var rng = ModelTestRandom(seed: seed)
+                var rng = TestRandom(seed: seed)
                 var commits = 0
                 defer { findings.finishWriting() }
                 for _ in 0..<iterations where !findings.hasProblems {

@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import Foundation
 import Testing
 
@@ -149,9 +150,9 @@ struct CrashTests {
 
     @Test("SIGKILL leaves the last acknowledged commit or the one in flight")
     func killedWorkerLeavesLastOrInFlightCommit() throws {
-        let seed = FailureTestEnvironment.seed("Crash")
+        let seed = TestSeed.make("Crash")
         let iterations = FailureTestEnvironment.iterations("BURROW_CRASH_ITERATIONS", default: 30)
-        var rng = CrashTestRandom(seed: seed)
+        var rng = TestRandom(seed: seed)
         let directory = try FailureTestEnvironment.temporaryDirectory("crash")
         defer { FailureTestEnvironment.removeDirectory(directory) }
         _ = try CrashWorkerProcess.executablePath()
@@ -240,7 +241,7 @@ struct CrashTests {
     /// Starts the worker on `file`, kills it at a moment chosen by `strategy`, reopens the file
     /// and checks it. Throws a description of what went wrong.
     static func killOnce(
-        _ file: inout WorkerFile, mode: String, strategy: Int, rng: inout CrashTestRandom, directory: String, label: String,
+        _ file: inout WorkerFile, mode: String, strategy: Int, rng: inout TestRandom, directory: String, label: String,
         context: String, tally: inout Tally
     ) throws {
         let path = file.path

@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import Foundation
 import Testing
 
@@ -112,7 +113,7 @@ struct DamageRuleFile: Sendable {
     }()
 
     static let manyCommitsAndStorage: (DamageRuleFile, Storage) = {
-        var rng = CrashTestRandom(seed: 7)
+        var rng = TestRandom(seed: 7)
         var commits: [(WriteTransaction) throws -> Void] = []
         for round in 0..<24 {
             let values = (0..<40).map { _ in rng.bytes(rng.int(0...(round % 6 == 5 ? 5000 : 120))) }
@@ -128,7 +129,7 @@ struct DamageRuleFile: Sendable {
 
     /// Many commits whose last five were made durable by one sync round.
     static let groupRound: DamageRuleFile = {
-        var rng = CrashTestRandom(seed: 8)
+        var rng = TestRandom(seed: 8)
         let commits: [(WriteTransaction) throws -> Void] = (0..<12).map { round in
             let values = (0..<30).map { _ in rng.bytes(rng.int(0...150)) }
             return { txn in
@@ -239,9 +240,9 @@ struct DamageRuleTests {
     @Test("Random flipped bytes: an error, a reported fallback of at most the newest commit, or the data as committed", arguments: [0, 1, 2, 3])
     func randomFlips(which: Int) throws {
         let file = DamageRuleFile.all[which]
-        let seed = FailureTestEnvironment.seed("DamageRule flips in \(file.label)")
+        let seed = TestSeed.make("DamageRule flips in \(file.label)")
         let iterations = max(1, FailureTestEnvironment.iterations("BURROW_DAMAGE_ITERATIONS", default: 2000) / 8)
-        var rng = CrashTestRandom(seed: seed)
+        var rng = TestRandom(seed: seed)
         var cases: [(String, [UInt8])] = []
         for iteration in 0..<iterations {
             var image = file.image

@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import Foundation
 import Testing
 
@@ -60,7 +61,7 @@ struct DamagedFileFixture: Sendable {
     static func make(pageSize: Int) throws -> DamagedFileFixture {
         let disk = SimulatedDisk(name: "fixture", capacity: 1 << 24)
         let storage = try Storage(device: disk, options: StorageOptions(pageSize: pageSize))
-        var rng = CrashTestRandom(seed: 42)
+        var rng = TestRandom(seed: 42)
         func bytes(_ n: Int) -> [UInt8] { (0..<n).map { _ in UInt8(truncatingIfNeeded: rng.next()) } }
         var contents: [UInt64: Contents] = [:]
         func record() throws {
@@ -224,7 +225,7 @@ struct DamagedFileTests {
 
     /// Opens `image`, verifies it, reads every tree fully and looks up some keys. Returns what
     /// happened; throws a description if it read back anything but an exact past version.
-    static func evaluate(_ image: [UInt8], fixture: DamagedFileFixture, rng: inout CrashTestRandom) throws -> Outcome {
+    static func evaluate(_ image: [UInt8], fixture: DamagedFileFixture, rng: inout TestRandom) throws -> Outcome {
         let storage: Storage
         do {
             storage = try Storage(device: DamagedFileFixture.device(image), options: StorageOptions(readOnly: image.isEmpty))
@@ -307,19 +308,19 @@ struct DamagedFileTests {
 
     @Test("Random damage gives an error or an exact past version, never a wrong answer", arguments: [4096, 16384])
     func randomDamage(pageSize: Int) throws {
-        let seed = FailureTestEnvironment.seed("DamagedFile \(pageSize)-byte pages")
+        let seed = TestSeed.make("DamagedFile \(pageSize)-byte pages")
         let total = FailureTestEnvironment.iterations("BURROW_DAMAGE_ITERATIONS", default: 2000)
         // Most cases on 4 KiB pages; a quarter as many again on 16 KiB pages.
         let iterations = pageSize == 4096 ? total : max(1, total / 4)
         let fixture = pageSize == 4096 ? DamagedFileFixture.shared : DamagedFileFixture.sharedLargePages
-        var rng = CrashTestRandom(seed: seed)
+        var rng = TestRandom(seed: seed)
         var outcomes: [String: Int] = [:]
         var failures: [String] = []
         let started = Date()
         let size = fixture.image.count
         for iteration in 0..<iterations {
             let caseSeed = rng.next()
-            var r = CrashTestRandom(seed: caseSeed)
+            var r = TestRandom(seed: caseSeed)
             // Half the cases on the file as written, whose newest meta lists its commit's pages.
             var image = r.chance(50) ? fixture.image : fixture.listedImage
             let roll = r.int(0..<100)
@@ -392,16 +393,16 @@ struct DamagedFileTests {
     /// fully, without errors, and take a new commit that verifies too.
     @Test("Damage under valid checksums never crashes, and what verifies reads and writes")
     func damageUnderValidChecksums() throws {
-        let seed = FailureTestEnvironment.seed("DamagedFile valid checksums")
+        let seed = TestSeed.make("DamagedFile valid checksums")
         let iterations = max(1, FailureTestEnvironment.iterations("BURROW_DAMAGE_ITERATIONS", default: 2000) / 2)
         let fixture = DamagedFileFixture.shared
         let pageSize = fixture.pageSize
-        var rng = CrashTestRandom(seed: seed)
+        var rng = TestRandom(seed: seed)
         var failures: [String] = []
         var outcomes: [String: Int] = [:]
         for iteration in 0..<iterations {
             let caseSeed = rng.next()
-            var r = CrashTestRandom(seed: caseSeed)
+            var r = TestRandom(seed: caseSeed)
             var image = fixture.image
             let page = Int(fixture.reachablePages[r.int(0..<fixture.reachablePages.count)])
             let flips = r.int(1...3)
@@ -641,7 +642,7 @@ struct DamagedFileTests {
     /// lists and, if one is not exactly as written, takes the previous (durable) version.
     @Test("Damage to a page the newest meta lists opens the previous version")
     func damagedListedPageFallsBack() throws {
-        var rng = CrashTestRandom(seed: 11)
+        var rng = TestRandom(seed: 11)
         #expect(!fixture.listedPages.isEmpty)
         #expect(try Self.evaluate(fixture.listedImage, fixture: fixture, rng: &rng) == .opened(version: fixture.latest, verified: true))
         for page in fixture.listedPages {
@@ -691,7 +692,7 @@ struct DamagedFileTests {
             }
             let snapshot = try storage.snapshot()
             _ = try snapshot.verify()
-            var rng = CrashTestRandom(seed: 1)
+            var rng = TestRandom(seed: 1)
             let outcome = try Self.evaluate(image, fixture: fixture, rng: &rng)
             #expect(outcome == .opened(version: expectedVersion, verified: true))
             // It keeps working: a commit on top of the older version.
@@ -791,7 +792,7 @@ struct DamagedFileTests {
         image = fixture.image
         image[Int(fixture.freeRoot) * fixture.pageSize + 30] ^= 0x02
         storage = try Storage(device: DamagedFileFixture.device(image))
-        var rng = CrashTestRandom(seed: 7)
+        var rng = TestRandom(seed: 7)
         #expect(try Self.evaluate(image, fixture: fixture, rng: &rng) == .opened(version: fixture.latest, verified: false))
         do {
             _ = try storage.snapshot().verify()

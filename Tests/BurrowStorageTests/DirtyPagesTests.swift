@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import Testing
 
 @testable import BurrowStorage
@@ -8,15 +9,15 @@ import Testing
 /// scattered ones, across growth, with every lookup, the count and a full iteration compared.
 @Suite struct DirtyPagesTests {
     @Test func testTheTableMatchesADictionaryThroughRandomOperations() {
-        let seed = ModelTestEnvironment.seed()
-        var random = ModelTestRandom(seed: seed)
+        let seed = TestSeed.make("DirtyPagesTests.testTheTableMatchesADictionaryThroughRandomOperations")
+        var random = TestRandom(seed: seed)
         let operations = ModelTestEnvironment.int("BURROW_MODEL_OPS", default: 4_000) * 5
         var table = DirtyPages()
         var model: [PageNumber: Int] = [:]
         let marker = UnsafeMutableRawPointer(bitPattern: 0x1000)!
         for step in 0..<operations {
             // Mostly a dense range (long probe runs), sometimes a far page.
-            let number = random.percent(80) ? PageNumber(2 + random.int(0..<600)) : PageNumber(2 + random.int(0..<1_000_000))
+            let number = random.chance(80) ? PageNumber(2 + random.int(0..<600)) : PageNumber(2 + random.int(0..<1_000_000))
             switch random.int(0..<10) {
             case 0..<5:
                 let pages = random.int(1..<4)

@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import Testing
 
 @testable import BurrowStorage
@@ -8,8 +9,8 @@ import Testing
 /// free pages, and a single page is the lowest.
 @Suite struct FreePagePoolTests {
     @Test func testTakesGivenPagesLowestRunsAndLowestPages() {
-        let seed = ModelTestEnvironment.seed()
-        var random = ModelTestRandom(seed: seed)
+        let seed = TestSeed.make("FreePagePoolTests.testTakesGivenPagesLowestRunsAndLowestPages")
+        var random = TestRandom(seed: seed)
         var pool = FreePagePool()
         var model = Set<PageNumber>()
         for step in 0..<20_000 {
@@ -57,8 +58,8 @@ import Testing
     /// `trimTail` gives back exactly the pages at the end of the file numbered `firstNew` or
     /// higher, and shortens the file by them.
     @Test func testTrimTailGivesBackOnlyNewPagesAtTheEnd() {
-        let seed = ModelTestEnvironment.seed()
-        var random = ModelTestRandom(seed: seed)
+        let seed = TestSeed.make("FreePagePoolTests.testTrimTailGivesBackOnlyNewPagesAtTheEnd")
+        var random = TestRandom(seed: seed)
         for round in 0..<2_000 {
             let pageCount = PageNumber(10 + random.int(0..<60))
             let firstNew = PageNumber(2 + random.int(0..<Int(pageCount) - 2))

@@ -5,6 +5,7 @@
 //     BURROW_SEED=<seed> swift test --filter ModelBased
 // Make a run longer with BURROW_MODEL_OPS=<operations per case>.
 
+import BurrowTestSupport
 import Foundation
 import Testing
 
@@ -75,7 +76,7 @@ private final class ModelRunner {
     let backing: ModelTestBacking
     let pageSize: Int
     let seed: UInt64
-    var rng: ModelTestRandom
+    var rng: TestRandom
     let directory: ModelTestTemporaryDirectory?
     let path: String?
     let device: MemoryDevice?
@@ -94,7 +95,7 @@ private final class ModelRunner {
         self.backing = backing
         self.pageSize = pageSize
         self.seed = seed
-        rng = ModelTestRandom(seed: seed)
+        rng = TestRandom(seed: seed)
         switch backing {
         case .memory:
             directory = nil
@@ -122,7 +123,7 @@ private final class ModelRunner {
     /// Mostly short keys over a four-letter alphabet (so many collide and share prefixes), some
     /// empty, some of medium length, and some at or near the longest key allowed.
     func makeKey(existing tree: ModelTree?) -> Bytes {
-        if let tree, tree.count > 0, rng.percent(30) { return rng.element(tree.keys) }
+        if let tree, tree.count > 0, rng.chance(30) { return rng.element(tree.keys) }
         let alphabet: [UInt8] = [0x00, 0x41, 0x42, 0xFF]
         let roll = rng.int(0..<1000)
         if roll < 8 { return [] }
@@ -160,22 +161,22 @@ private final class ModelRunner {
     /// backward from there, and off either end.
     func checkCursor<S: PageSource>(_ cursor: inout Cursor<S>, _ tree: ModelTree, _ what: String) throws {
         let probe = makeKey(existing: tree)
-        if rng.percent(50) {
+        if rng.chance(50) {
             let index = tree.lowerBound(probe)
             let found = try cursor.seek(probe)
             try #require(found == (index < tree.count), "\(context): \(what) seek(\(probe.prefix(12)))")
-            try walk(&cursor, tree, from: index, forward: rng.percent(70), what: "\(what) after seek")
+            try walk(&cursor, tree, from: index, forward: rng.chance(70), what: "\(what) after seek")
         } else {
             let index = tree.lastAtOrBefore(probe)
             let found = try cursor.seek(atOrBefore: probe)
             try #require(found == (index >= 0), "\(context): \(what) seek(atOrBefore: \(probe.prefix(12)))")
-            try walk(&cursor, tree, from: index, forward: rng.percent(30), what: "\(what) after seek(atOrBefore:)")
+            try walk(&cursor, tree, from: index, forward: rng.chance(30), what: "\(what) after seek(atOrBefore:)")
         }
     }
 
     func walk<S: PageSource>(_ cursor: inout Cursor<S>, _ tree: ModelTree, from start: Int, forward: Bool, what: String) throws {
         var index = start
-        let steps = rng.percent(10) ? tree.count + 1 : rng.int(0...8)
+        let steps = rng.chance(10) ? tree.count + 1 : rng.int(0...8)
         for step in 0...steps {
             let expectedValid = index >= 0 && index < tree.count
             try #require(cursor.isValid == expectedValid, "\(context): \(what), step \(step): validity")
@@ -267,7 +268,7 @@ private final class ModelRunner {
             let key = makeKey(existing: pending.trees[name])
             let value = makeValue(keyLength: key.count)
             let replaced: Bool
-            if rng.percent(20) {
+            if rng.chance(20) {
                 replaced = try key.withUnsafeBytes { k in try value.withUnsafeBytes { v in try txn.put(k, v, in: id) } }
             } else {
                 replaced = try txn.put(key, value, in: id)
@@ -342,7 +343,7 @@ private final class ModelRunner {
             if prefix.count > maxKeySize - 2 { prefix.removeLast(3) }
             for i in 0..<rng.int(5...60) {
                 let key = prefix + [UInt8(i / 256), UInt8(i % 256)]
-                let value = rng.percent(90) ? rng.bytes(rng.int(0...60)) : makeValue(keyLength: key.count)
+                let value = rng.chance(90) ? rng.bytes(rng.int(0...60)) : makeValue(keyLength: key.count)
                 try #require(try txn.put(key, value, in: id) == pending.trees[name]!.put(key, value), "\(context): run put")
             }
             changed = true
@@ -362,12 +363,12 @@ private final class ModelRunner {
     /// One transaction of random operations, then a commit, an abort or a drop.
     func transaction(budget: Int) async throws -> Int {
         let storage = storage!
-        let txn = rng.percent(50) ? try await storage.beginWrite() : try storage.beginWriteBlocking()
+        let txn = rng.chance(50) ? try await storage.beginWrite() : try storage.beginWriteBlocking()
         try #require(txn.baseVersion == version, "\(context): base version")
         var pending = committed
         var changed = false
         var triedChange = false
-        let count = min(budget, rng.percent(10) ? rng.int(100...300) : rng.int(1...40))
+        let count = min(budget, rng.chance(10) ? rng.int(100...300) : rng.int(1...40))
         for _ in 0..<count { try step(txn, &pending, &changed, &triedChange) }
 
         let roll = rng.int(0..<100)
@@ -383,7 +384,7 @@ private final class ModelRunner {
             aborts += 1
             return count
         }
-        let durability: Durability = rng.percent(10) ? .full : .normal
+        let durability: Durability = rng.chance(10) ? .full : .normal
         let newVersion = try txn.commit(durability: durability)
         commits += 1
         if changed {
@@ -406,15 +407,15 @@ private final class ModelRunner {
         let snapshot = try storage.snapshot()
         try #require(snapshot.version == version, "\(context): snapshot version")
         try checkSnapshot(snapshot, committed, thorough: commits % 10 == 0, "latest")
-        if rng.percent(12) { kept.append((snapshot, committed)) }
-        if kept.count > 6 || (kept.count > 0 && rng.percent(8)) {
+        if rng.chance(12) { kept.append((snapshot, committed)) }
+        if kept.count > 6 || (kept.count > 0 && rng.chance(8)) {
             let index = rng.int(0..<kept.count)
             try checkSnapshot(kept[index].snapshot, kept[index].model, thorough: true, "released snapshot v\(kept[index].snapshot.version)")
             kept.remove(at: index)
         }
-        if !kept.isEmpty && rng.percent(15) {
+        if !kept.isEmpty && rng.chance(15) {
             let (old, model) = rng.element(kept)
-            try checkSnapshot(old, model, thorough: rng.percent(40), "kept snapshot v\(old.version)")
+            try checkSnapshot(old, model, thorough: rng.chance(40), "kept snapshot v\(old.version)")
         }
         if commits % 25 == 0 {
             try verifyLatest()
@@ -479,10 +480,9 @@ struct ModelBasedTests {
 
     @Test("random operations match the model", arguments: cases)
     func randomOperations(backing: ModelTestBacking, pageSize: Int) async throws {
-        let base = ModelTestEnvironment.seed()
-        let seed = base ^ UInt64(pageSize) ^ (backing == .file ? 0x5EED_F11E : 0)
         let operations = ModelTestEnvironment.int("BURROW_MODEL_OPS", default: 5000)
-        print("seed", base, "(BURROW_SEED=\(base); case \(backing)/\(pageSize) runs seed \(seed)), operations", operations)
+        let base = TestSeed.make("ModelBased random operations, \(backing)/\(pageSize), \(operations) operations")
+        let seed = base ^ UInt64(pageSize) ^ (backing == .file ? 0x5EED_F11E : 0)
         let runner = try ModelRunner(backing: backing, pageSize: pageSize, seed: seed)
         try await runner.run(operations: operations)
         print(
@@ -496,10 +496,9 @@ struct ModelBasedTests {
     /// random order, checking against the model and keeping a snapshot of the full tree.
     @Test("deep trees grow and shrink", arguments: [ModelTestBacking.memory, .file])
     func deepTrees(backing: ModelTestBacking) throws {
-        let base = ModelTestEnvironment.seed()
+        let base = TestSeed.make("ModelBased deep trees, \(backing)")
         let seed = base ^ 0xDEE9 ^ (backing == .file ? 1 : 0)
-        print("seed", base, "(deep trees, \(backing))")
-        var rng = ModelTestRandom(seed: seed)
+        var rng = TestRandom(seed: seed)
         let directory = ModelTestTemporaryDirectory("burrow-deep")
         let storage =
             switch backing {
@@ -608,10 +607,9 @@ struct ModelBasedTests {
 
     @Test("freed pages are reused", arguments: cases)
     func freePagesAreReused(backing: ModelTestBacking, pageSize: Int) throws {
-        let base = ModelTestEnvironment.seed()
+        let base = TestSeed.make("ModelBased free-page reuse, \(backing)/\(pageSize)")
         let seed = base ^ UInt64(pageSize) ^ (backing == .file ? 0xF4EE : 0xF4EE_0000)
-        print("seed", base, "(free-page reuse, \(backing)/\(pageSize))")
-        var rng = ModelTestRandom(seed: seed)
+        var rng = TestRandom(seed: seed)
         let directory = ModelTestTemporaryDirectory("burrow-reuse")
         let storage: Storage
         switch backing {

@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import Testing
 
 @testable import BurrowStorage
@@ -7,15 +8,15 @@ import Testing
 /// through random pins and unpins, mostly of the newest versions as snapshots make them.
 @Suite struct PinnedVersionsTests {
     @Test func testPinnedVersionsMatchADictionary() {
-        let seed = ModelTestEnvironment.seed()
-        var random = ModelTestRandom(seed: seed)
+        let seed = TestSeed.make("PinnedVersionsTests.testPinnedVersionsMatchADictionary")
+        var random = TestRandom(seed: seed)
         var pins = PinnedVersions()
         var model: [UInt64: Int] = [:]
         var latest: UInt64 = 20
         for step in 0..<ModelTestEnvironment.int("BURROW_MODEL_OPS", default: 4_000) {
-            if random.percent(30) { latest += 1 }
-            let version = random.percent(80) ? latest : latest - UInt64(random.int(1..<20))
-            if random.percent(55) {
+            if random.chance(30) { latest += 1 }
+            let version = random.chance(80) ? latest : latest - UInt64(random.int(1..<20))
+            if random.chance(55) {
                 pins.pin(version)
                 model[version, default: 0] += 1
             } else {

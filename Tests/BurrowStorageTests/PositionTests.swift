@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import Foundation
 import Testing
 
@@ -8,8 +9,8 @@ import Testing
 /// below it, and `seek(toPosition:)` and `position(of:)` use the counts.
 @Suite struct PositionTests {
     @Test func testPositionsMatchASortedModelThroughInsertsAndDeletes() throws {
-        let seed = ModelTestEnvironment.seed()
-        var random = ModelTestRandom(seed: seed)
+        let seed = TestSeed.make("PositionTests.testPositionsMatchASortedModelThroughInsertsAndDeletes")
+        var random = TestRandom(seed: seed)
         let operations = ModelTestEnvironment.int("BURROW_MODEL_OPS", default: 4_000)
         let storage = try Storage.inMemory(identifier: "positions-\(seed)")
         var model: [[UInt8]] = []
@@ -17,7 +18,7 @@ import Testing
             let write = try storage.beginWriteBlocking()
             let tree = try write.openTree(named: "t")
             for _ in 0..<operations {
-                if model.isEmpty || random.percent(65) {
+                if model.isEmpty || random.chance(65) {
                     // Short keys with shared prefixes: many equal heads, deep trees at 4 KiB.
                     let key = Array("k\(random.int(0..<50_000))".utf8) + random.bytes(random.int(0..<24))
                     if try !write.put(key, random.bytes(random.int(0..<80)), in: tree) {
@@ -43,7 +44,7 @@ import Testing
     }
 
     private func checkPositions<S: PageSource>(
-        _ cursor: inout Cursor<S>, model: [[UInt8]], random: inout ModelTestRandom, seed: UInt64
+        _ cursor: inout Cursor<S>, model: [[UInt8]], random: inout TestRandom, seed: UInt64
     ) throws {
         for _ in 0..<300 {
             let position = random.int(0..<(model.count + 2))
@@ -56,7 +57,7 @@ import Testing
                     #expect(position + 1 < model.count && Array(cursor.key) == model[position + 1], "seed \(seed)")
                 }
             }
-            let probe = random.percent(50) && !model.isEmpty ? model[random.int(0..<model.count)] : Array("k\(random.int(0..<50_000))".utf8)
+            let probe = random.chance(50) && !model.isEmpty ? model[random.int(0..<model.count)] : Array("k\(random.int(0..<50_000))".utf8)
             let expected = model.firstIndex { !modelTestKeyLess($0, probe) } ?? model.count
             #expect(try cursor.position(of: probe) == expected, "seed \(seed)")
         }

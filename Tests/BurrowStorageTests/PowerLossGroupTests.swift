@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import Foundation
 import Testing
 
@@ -48,9 +49,9 @@ extension PowerLossTests {
 
     @Test("A power loss during group commits keeps every commit whose wait returned")
     func powerLossDuringGroupCommits() throws {
-        let seed = FailureTestEnvironment.seed("PowerLoss group")
+        let seed = TestSeed.make("PowerLoss group")
         let iterations = max(20, FailureTestEnvironment.iterations("BURROW_POWERLOSS_ITERATIONS", default: 60) / 2)
-        var rng = CrashTestRandom(seed: seed)
+        var rng = TestRandom(seed: seed)
         var outcomes: [String: Int] = [:]
         let failures = Self.runCases(iterations: iterations, rng: &rng) { caseSeed in
             for outcome in try Self.runGroupCase(seed: caseSeed) { outcomes[outcome, default: 0] += 1 }
@@ -64,7 +65,7 @@ extension PowerLossTests {
     /// One case: up to three lives on one disk, each ending in a power loss at a random device
     /// call; returns how each loss ended.
     static func runGroupCase(seed caseSeed: UInt64) throws -> [String] {
-        var rng = CrashTestRandom(seed: caseSeed)
+        var rng = TestRandom(seed: caseSeed)
         let workloadSeed = rng.next()
         var replay = CrashReplay(seed: workloadSeed, profile: .light)
         var checker = CrashChecker()

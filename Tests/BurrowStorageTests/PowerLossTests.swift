@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import Foundation
 import Testing
 
@@ -32,9 +33,9 @@ struct PowerLossTests {
 
     @Test("A power loss leaves the last .full commit or the one in flight")
     func powerLossLeavesLastFullCommitOrTheOneInFlight() throws {
-        let seed = FailureTestEnvironment.seed("PowerLoss")
+        let seed = TestSeed.make("PowerLoss")
         let iterations = FailureTestEnvironment.iterations("BURROW_POWERLOSS_ITERATIONS", default: 60)
-        var rng = CrashTestRandom(seed: seed)
+        var rng = TestRandom(seed: seed)
         var outcome = Outcome()
         var firstShortFile: String?
         let started = Date()
@@ -54,9 +55,9 @@ struct PowerLossTests {
 
     @Test("A power loss during creation or the first commits of a new database")
     func powerLossDuringTheFirstCommits() throws {
-        let seed = FailureTestEnvironment.seed("PowerLoss first commits")
+        let seed = TestSeed.make("PowerLoss first commits")
         let iterations = max(20, FailureTestEnvironment.iterations("BURROW_POWERLOSS_ITERATIONS", default: 60) / 2)
-        var rng = CrashTestRandom(seed: seed)
+        var rng = TestRandom(seed: seed)
         var outcome = Outcome()
         var firstShortFile: String?
         let failures: [String]
@@ -88,9 +89,9 @@ struct PowerLossTests {
     /// counted here, not failed.)
     @Test("A power loss after .normal commits: never a crash, and verify() tells a damaged version")
     func powerLossAfterNormalCommits() throws {
-        let seed = FailureTestEnvironment.seed("PowerLoss .normal")
+        let seed = TestSeed.make("PowerLoss .normal")
         let iterations = max(20, FailureTestEnvironment.iterations("BURROW_POWERLOSS_ITERATIONS", default: 60) / 2)
-        var rng = CrashTestRandom(seed: seed)
+        var rng = TestRandom(seed: seed)
         var outcomes: [String: Int] = [:]
         let failures: [String]
         var silentExample: String?
@@ -129,7 +130,7 @@ struct PowerLossTests {
 
     /// Runs `iterations` cases, each from its own seed drawn from `rng` (or only the case named by
     /// `BURROW_POWERLOSS_CASE`), and returns a line for each case that threw, with how to replay it.
-    static func runCases(iterations: Int, rng: inout CrashTestRandom, _ body: (UInt64) throws -> Void) -> [String] {
+    static func runCases(iterations: Int, rng: inout TestRandom, _ body: (UInt64) throws -> Void) -> [String] {
         let only = ProcessInfo.processInfo.environment["BURROW_POWERLOSS_CASE"].flatMap { UInt64($0) }
         var failures: [String] = []
         for iteration in 0..<(only == nil ? iterations : 1) {
@@ -145,7 +146,7 @@ struct PowerLossTests {
 
     /// A few `.full` commits, then up to six `.normal` ones, power lost at one of their writes.
     static func runNormalCase(seed caseSeed: UInt64, silentExample: inout String?) throws -> String {
-        var rng = CrashTestRandom(seed: caseSeed)
+        var rng = TestRandom(seed: caseSeed)
         let workloadSeed = rng.next()
         var workload = CrashWorkload(seed: workloadSeed, profile: .light)
         let disk = SimulatedDisk(name: "power-loss .normal case \(caseSeed)", capacity: 1 << 27)
@@ -237,7 +238,7 @@ struct PowerLossTests {
     static func runCase(
         seed caseSeed: UInt64, fromCreation: Bool, outcome: inout Outcome, firstShortFile: inout String?
     ) throws {
-        var rng = CrashTestRandom(seed: caseSeed)
+        var rng = TestRandom(seed: caseSeed)
         let workloadSeed = rng.next()
         var replay = CrashReplay(seed: workloadSeed, profile: .light)
         var checker = CrashChecker()

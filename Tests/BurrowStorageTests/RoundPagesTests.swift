@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import Testing
 
 @testable import BurrowStorage
@@ -8,8 +9,8 @@ import Testing
 /// operations in the order commits and rounds make them.
 @Suite struct RoundPagesTests {
     @Test func testRoundFreedPagesMatchADictionary() {
-        let seed = ModelTestEnvironment.seed()
-        var random = ModelTestRandom(seed: seed)
+        let seed = TestSeed.make("RoundPagesTests.testRoundFreedPagesMatchADictionary")
+        var random = TestRandom(seed: seed)
         var list = RoundFreedPages()
         var model: [PageNumber: RoundFreedPages.Life] = [:]
         var version: UInt64 = 10
@@ -38,8 +39,8 @@ import Testing
     }
 
     @Test func testHeldBackPagesMatchADictionary() {
-        let seed = ModelTestEnvironment.seed()
-        var random = ModelTestRandom(seed: seed)
+        let seed = TestSeed.make("RoundPagesTests.testHeldBackPagesMatchADictionary")
+        var random = TestRandom(seed: seed)
         var held = HeldBackPages()
         var model: [UInt64: Int] = [:]
         var version: UInt64 = 10
@@ -48,8 +49,8 @@ import Testing
             case 0..<4:
                 // Mostly the next version; now and then the same one again, or (never seen in
                 // practice) an older one.
-                if random.percent(70) { version += 1 }
-                let at = random.percent(5) ? version - UInt64(random.int(1..<5)) : version
+                if random.chance(70) { version += 1 }
+                let at = random.chance(5) ? version - UInt64(random.int(1..<5)) : version
                 let pages = random.int(1..<6)
                 held.add(pages, version: at)
                 model[at, default: 0] += pages
@@ -76,8 +77,8 @@ import Testing
     /// of the latest version holds no garbage, and its entry bodies lie in key order, packed up
     /// to the page's end.
     @Test func testCommittedPagesAreCompact() throws {
-        let seed = ModelTestEnvironment.seed()
-        var random = ModelTestRandom(seed: seed)
+        let seed = TestSeed.make("RoundPagesTests.testCommittedPagesAreCompact")
+        var random = TestRandom(seed: seed)
         let storage = try Storage(device: SimulatedDisk(name: "compact pages"))
         defer { storage.close() }
         for round in 0..<40 {
@@ -85,7 +86,7 @@ import Testing
             let tree = try txn.openTree(named: "t")
             for _ in 0..<random.int(1..<60) {
                 let key = Array("key-\(random.int(0..<3_000))".utf8)
-                if random.percent(75) {
+                if random.chance(75) {
                     try txn.put(key, [UInt8](repeating: UInt8(round), count: random.int(0..<120)), in: tree)
                 } else {
                     try txn.delete(key, from: tree)

@@ -6,6 +6,7 @@
 //
 // Replay with BURROW_SEED=<seed printed by the test>; BURROW_REUSE_STEPS=<n> runs longer.
 
+import BurrowTestSupport
 import Foundation
 import Testing
 
@@ -91,8 +92,7 @@ struct RoundReuseTests {
         "random commits of every durability: a crash or a power cut keeps what it must",
         arguments: zip([4096, 8192, 4096], [0, 0, 400]))
     func crashAndPowerLossAfterEveryCommit(pageSize: Int, syncDelay: UInt32) throws {
-        let seed = ModelTestEnvironment.seed()
-        print("seed", seed, "(BURROW_SEED=\(seed); round reuse, page size \(pageSize), sync delay \(syncDelay) µs)")
+        let seed = TestSeed.make("RoundReuse page size \(pageSize), sync delay \(syncDelay) µs")
         var run = RoundReuseRun(seed: seed, pageSize: pageSize)
         run.disk.setSyncDelay(microseconds: syncDelay)
         try run.run(steps: ModelTestEnvironment.int("BURROW_REUSE_STEPS", default: 300))
@@ -110,7 +110,7 @@ struct RoundReuseTests {
 /// version's contents kept, and the disk's image reopened after every commit.
 private struct RoundReuseRun {
     let seed: UInt64
-    var rng: CrashTestRandom
+    var rng: TestRandom
     let disk: SimulatedDisk
     let storage: Storage
     var model: Contents = [:]
@@ -124,7 +124,7 @@ private struct RoundReuseRun {
 
     init(seed: UInt64, pageSize: Int) {
         self.seed = seed
-        rng = CrashTestRandom(seed: seed)
+        rng = TestRandom(seed: seed)
         disk = SimulatedDisk(name: "round reuse \(seed)", capacity: 1 << 27)
         storage = try! Storage(device: disk, options: StorageOptions(pageSize: pageSize))
         versions[storage.version] = [:]
@@ -227,7 +227,7 @@ private struct RoundReuseRun {
             outcomes["power cut: skipped, metas unlisted", default: 0] += 1
             return
         }
-        var random = CrashTestRandom(seed: rng.next())
+        var random = TestRandom(seed: rng.next())
         let (durableBytes, pending) = disk.state.withLock { ($0.durable, $0.pending) }
         let image = SimulatedDisk.powerLossImage(durableBytes, pending, random: &random)
         let version = try openAndCheck(image, "power-cut image at step \(step)", crash: false)

@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -371,8 +372,8 @@ struct SharedFileTests {
 
     @Test("Four reader processes check every snapshot while a writer process transfers between accounts")
     func readersOfOtherProcessesSeeConsistentAdvancingSnapshots() throws {
-        let seed = FailureTestEnvironment.seed("SharedFile readers")
-        var rng = SharedRandom(seed: seed)
+        let seed = TestSeed.make("SharedFile readers")
+        var rng = TestRandom(seed: seed)
         let commits = 3 * Self.iterations
         let group = try SharedWorkerGroup(scratch: "shared-readers")
         defer { group.finish() }
@@ -428,7 +429,7 @@ struct SharedFileTests {
 
     /// Commits that each rewrite the blob (a 3-page overflow run) and the counter, `.full` so
     /// that the durable version follows and only pins hold pages back.
-    static func churn(_ storage: Storage, commits: Int, rng: inout SharedRandom) throws {
+    static func churn(_ storage: Storage, commits: Int, rng: inout TestRandom) throws {
         for _ in 0..<commits {
             let txn = try storage.beginWriteBlocking()
             let tree = try txn.openTree(named: SharedBank.treeName)
@@ -440,7 +441,7 @@ struct SharedFileTests {
     }
 
     /// How many pages `commits` churn commits add to the file.
-    static func growth(_ storage: Storage, commits: Int, rng: inout SharedRandom) throws -> Int {
+    static func growth(_ storage: Storage, commits: Int, rng: inout TestRandom) throws -> Int {
         let before = try storage.statistics().pageCount
         try churn(storage, commits: commits, rng: &rng)
         return try storage.statistics().pageCount - before
@@ -448,8 +449,8 @@ struct SharedFileTests {
 
     @Test("A reader process killed with SIGKILL stops pinning: the writer reuses free pages again")
     func deadReaderStopsPinning() throws {
-        let seed = FailureTestEnvironment.seed("SharedFile dead reader")
-        var rng = SharedRandom(seed: seed)
+        let seed = TestSeed.make("SharedFile dead reader")
+        var rng = TestRandom(seed: seed)
         let group = try SharedWorkerGroup(scratch: "shared-deadreader")
         defer { group.finish() }
         let directory = group.directory
@@ -482,8 +483,8 @@ struct SharedFileTests {
 
     @Test("A writer process killed with SIGKILL at random points loses no acknowledged commit")
     func killedWriterLosesNoAcknowledgedCommit() throws {
-        let seed = FailureTestEnvironment.seed("SharedFile killed writer")
-        var rng = SharedRandom(seed: seed)
+        let seed = TestSeed.make("SharedFile killed writer")
+        var rng = TestRandom(seed: seed)
         let rounds = max(3, Self.iterations / 10)
         let group = try SharedWorkerGroup(scratch: "shared-killedwriter")
         defer { group.finish() }
@@ -654,8 +655,8 @@ struct SharedFileTests {
 
     @Test("Lock-file slots of dead processes, or of a pid now used by a later process, do not pin")
     func staleSlotsAreReclaimed() throws {
-        let seed = FailureTestEnvironment.seed("SharedFile stale slots")
-        var rng = SharedRandom(seed: seed)
+        let seed = TestSeed.make("SharedFile stale slots")
+        var rng = TestRandom(seed: seed)
         let group = try SharedWorkerGroup(scratch: "shared-slots")
         defer { group.finish() }
         let directory = group.directory
@@ -703,8 +704,8 @@ struct SharedFileTests {
 
     @Test("A lock file whose every slot a dead process left still takes a new process, whose commits reuse pages")
     func fullTableOfDeadSlotsTakesNewOpeners() throws {
-        let seed = FailureTestEnvironment.seed("SharedFile full slot table")
-        var rng = SharedRandom(seed: seed)
+        let seed = TestSeed.make("SharedFile full slot table")
+        var rng = TestRandom(seed: seed)
         let group = try SharedWorkerGroup(scratch: "shared-fullslots")
         defer { group.finish() }
         let directory = group.directory
@@ -1080,8 +1081,8 @@ struct SharedFileTests {
 
     @Test("A reader process killed and not yet reaped (a zombie) stops pinning: the writer reuses free pages again")
     func unreapedDeadReaderStopsPinning() throws {
-        let seed = FailureTestEnvironment.seed("SharedFile zombie reader")
-        var rng = SharedRandom(seed: seed)
+        let seed = TestSeed.make("SharedFile zombie reader")
+        var rng = TestRandom(seed: seed)
         let group = try SharedWorkerGroup(scratch: "shared-zombiepin")
         defer { group.finish() }
         let path = group.directory + "/bank.burrow"

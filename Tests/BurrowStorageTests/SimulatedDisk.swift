@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import Foundation
 import Synchronization
 
@@ -14,20 +15,8 @@ import Darwin
 // page cache does) apart from what a sync made durable, and can fail a sync on demand or lose
 // power at a chosen device call.
 
-/// Seeds and iteration counts for the failure suites.
+/// Iteration counts, temporary directories and worker executables for the failure suites.
 enum FailureTestEnvironment {
-    /// `BURROW_SEED` if set, otherwise a fresh random seed; printed either way so a failure replays.
-    static func seed(_ test: String) -> UInt64 {
-        let seed: UInt64
-        if let text = ProcessInfo.processInfo.environment["BURROW_SEED"], let value = UInt64(text) {
-            seed = value
-        } else {
-            seed = UInt64.random(in: 1...UInt64.max)
-        }
-        print("\(test): seed \(seed) (replay with BURROW_SEED=\(seed))")
-        return seed
-    }
-
     static func iterations(_ variable: String, default value: Int) -> Int {
         if let text = ProcessInfo.processInfo.environment[variable], let count = Int(text), count > 0 { return count }
         return value
@@ -119,7 +108,7 @@ final class SimulatedDisk: StorageDevice {
         var failedSyncDropsWrites = false
         /// The event (1-based) at which power is lost; from then on writes and syncs fail.
         var powerLossAt: Int?
-        var powerLossRandom = CrashTestRandom(seed: 0)
+        var powerLossRandom = TestRandom(seed: 0)
         var lostImage: [UInt8]?
         /// After a power loss or a failed sync: what the engine did afterwards.
         var writesAfterFailure = 0
@@ -158,7 +147,7 @@ final class SimulatedDisk: StorageDevice {
     func losePower(atEvent event: Int, seed: UInt64) {
         state.withLock { s in
             s.powerLossAt = s.events + event
-            s.powerLossRandom = CrashTestRandom(seed: seed)
+            s.powerLossRandom = TestRandom(seed: seed)
         }
     }
 
@@ -281,7 +270,7 @@ final class SimulatedDisk: StorageDevice {
     /// or torn (a random subset of its sectors, a prefix of them, or a prefix of bytes). A write
     /// that extends the file may leave the new length behind even when its data is lost (the
     /// gap reads as zeros), as on file systems that persist sizes before data.
-    static func powerLossImage(_ durable: [UInt8], _ pending: [SimulatedWrite], random: inout CrashTestRandom) -> [UInt8] {
+    static func powerLossImage(_ durable: [UInt8], _ pending: [SimulatedWrite], random: inout TestRandom) -> [UInt8] {
         var image = durable
         // Now and then the whole queue made it, or none of it.
         let mood = random.int(0..<10)

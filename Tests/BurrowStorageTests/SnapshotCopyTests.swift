@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import Foundation
 import Testing
 
@@ -6,8 +7,8 @@ import Testing
 
 @Suite struct SnapshotCopyTests {
     @Test func testCopyHoldsEveryTreeAndEntryAndReclaimsFreePages() throws {
-        let seed = ModelTestEnvironment.seed()
-        var random = ModelTestRandom(seed: seed)
+        let seed = TestSeed.make("SnapshotCopyTests.testCopyHoldsEveryTreeAndEntryAndReclaimsFreePages")
+        var random = TestRandom(seed: seed)
         let directory = ModelTestTemporaryDirectory()
         let storage = try Storage.open(path: directory.file("source.burrow"))
         defer { storage.close() }
@@ -26,7 +27,7 @@ import Testing
         let deleting = try storage.beginWriteBlocking()
         for name in ["a", "b", "c"] {
             let tree = try deleting.tree(named: name)!
-            for key in keys[name]! where random.percent(80) { try deleting.delete(key, from: tree) }
+            for key in keys[name]! where random.chance(80) { try deleting.delete(key, from: tree) }
         }
         try deleting.commit()
 

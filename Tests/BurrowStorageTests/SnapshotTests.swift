@@ -4,6 +4,7 @@
 //
 // Replay with BURROW_SEED=<seed printed by the test>.
 
+import BurrowTestSupport
 import Foundation
 import Testing
 
@@ -49,14 +50,14 @@ private func delete(_ txn: WriteTransaction, _ model: inout Contents, _ tree: St
 
 /// Random churn over a fixed key space: rewrites, deletes and inserts, with some values long
 /// enough for overflow pages.
-private func churn(_ txn: WriteTransaction, _ model: inout Contents, _ rng: inout ModelTestRandom, operations: Int) throws {
+private func churn(_ txn: WriteTransaction, _ model: inout Contents, _ rng: inout TestRandom, operations: Int) throws {
     for _ in 0..<operations {
         let tree = rng.element(["main", "side"])
         let key = Array("k\(rng.int(0..<600))".utf8)
-        if rng.percent(25) {
+        if rng.chance(25) {
             try delete(txn, &model, tree, key)
         } else {
-            let length = rng.percent(10) ? rng.int(2000...12000) : rng.int(0...200)
+            let length = rng.chance(10) ? rng.int(2000...12000) : rng.int(0...200)
             try put(txn, &model, tree, key, rng.bytes(length))
         }
     }
@@ -81,9 +82,8 @@ private func expectSnapshot(_ snapshot: Snapshot, equals model: Contents, _ what
 struct SnapshotTests {
     @Test("a snapshot keeps its version while many commits follow", arguments: ModelTestBacking.allCases)
     func keepsItsVersion(backing: ModelTestBacking) throws {
-        let seed = ModelTestEnvironment.seed()
-        print("seed", seed, "(snapshot keeps its version, \(backing))")
-        var rng = ModelTestRandom(seed: seed)
+        let seed = TestSeed.make("Snapshot keeps its version, \(backing)")
+        var rng = TestRandom(seed: seed)
         let directory = ModelTestTemporaryDirectory("burrow-snapshot")
         let storage = try makeStorage(backing, directory: directory)
         var model: Contents = [:]
@@ -182,9 +182,8 @@ struct SnapshotTests {
 
     @Test("pages an old snapshot can reach are not reused until it is released", arguments: ModelTestBacking.allCases)
     func pinnedPagesAreNotReused(backing: ModelTestBacking) throws {
-        let seed = ModelTestEnvironment.seed()
-        print("seed", seed, "(pinned pages are not reused, \(backing))")
-        var rng = ModelTestRandom(seed: seed)
+        let seed = TestSeed.make("Snapshot pinned pages are not reused, \(backing)")
+        var rng = TestRandom(seed: seed)
         let directory = ModelTestTemporaryDirectory("burrow-pinned")
         let storage = try makeStorage(backing, directory: directory)
         var model: Contents = [:]

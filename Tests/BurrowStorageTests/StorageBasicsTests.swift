@@ -1,6 +1,7 @@
 // The storage handle's basic contract: one handle per file, modes, limits, errors, versions,
 // closing, in-memory sharing and statistics.
 
+import BurrowTestSupport
 import Foundation
 import Testing
 
@@ -507,9 +508,8 @@ struct StorageBasicsTests {
 
     @Test("statistics add up and agree with verify()", arguments: ModelTestBacking.allCases)
     func statisticsAddUp(backing: ModelTestBacking) throws {
-        let seed = ModelTestEnvironment.seed()
-        print("seed", seed, "(statistics, \(backing))")
-        var rng = ModelTestRandom(seed: seed)
+        let seed = TestSeed.make("StorageBasics statistics, \(backing)")
+        var rng = TestRandom(seed: seed)
         let directory = ModelTestTemporaryDirectory("burrow-basics")
         let storage: Storage =
             switch backing {
@@ -532,10 +532,10 @@ struct StorageBasicsTests {
                 try txn.put(Array("round".utf8), [UInt8(round)], in: t)
                 for _ in 0..<rng.int(1...80) {
                     let key = Array("k\(rng.int(0..<300))".utf8)
-                    if rng.percent(30) {
+                    if rng.chance(30) {
                         try txn.delete(key, from: t)
                     } else {
-                        try txn.put(key, rng.bytes(rng.percent(10) ? rng.int(2000...9000) : rng.int(0...100)), in: t)
+                        try txn.put(key, rng.bytes(rng.chance(10) ? rng.int(2000...9000) : rng.int(0...100)), in: t)
                     }
                 }
             }

@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -51,8 +52,8 @@ struct SyncFailureTests {
         arguments: [(true, 1), (false, 1), (false, 2)], [false, true])
     func failedSyncFailsTheHandle(commit kind: (oneSync: Bool, failingSync: Int), dropsWrites: Bool) async throws {
         let (oneSync, failingSync) = kind
-        let seed = FailureTestEnvironment.seed("SyncFailure \(oneSync ? "one-sync" : "two-sync") sync \(failingSync) drops \(dropsWrites)")
-        var rng = CrashTestRandom(seed: seed)
+        let seed = TestSeed.make("SyncFailure \(oneSync ? "one-sync" : "two-sync") sync \(failingSync) drops \(dropsWrites)")
+        var rng = TestRandom(seed: seed)
         let workloadSeed = rng.next()
         var workload = CrashWorkload(seed: workloadSeed, profile: .light)
         var replay = CrashReplay(seed: workloadSeed, profile: .light)

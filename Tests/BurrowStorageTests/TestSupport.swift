@@ -7,47 +7,8 @@ import Testing
 @testable import BurrowStorage
 @testable import StorageCrashWorker
 
-/// The seeded generator (SplitMix64) the crash worker replays its transactions with, so that a
-/// failing run can be replayed from its seed. One generator serves every suite.
-typealias ModelTestRandom = CrashTestRandom
-
-extension CrashTestRandom {
-    /// True with probability `percent` / 100.
-    mutating func percent(_ percent: Int) -> Bool { chance(percent) }
-
-    /// `count` random bytes.
-    mutating func bytes(_ count: Int) -> [UInt8] {
-        var result = [UInt8](repeating: 0, count: count)
-        result.withUnsafeMutableBytes { buffer in
-            var i = 0
-            while i < count {
-                var word = next()
-                let n = min(8, count - i)
-                for j in 0..<n {
-                    buffer[i + j] = UInt8(truncatingIfNeeded: word)
-                    word >>= 8
-                }
-                i += n
-            }
-        }
-        return result
-    }
-
-    mutating func element<T>(_ array: [T]) -> T { array[int(0..<array.count)] }
-}
-
-/// Knobs read from the environment, so a failure can be replayed and a run made longer.
+/// Knobs read from the environment, so a run can be made longer.
 enum ModelTestEnvironment {
-    /// `BURROW_SEED` (decimal, or hex with 0x) if set, otherwise a fresh random seed.
-    static func seed() -> UInt64 {
-        if let text = ProcessInfo.processInfo.environment["BURROW_SEED"] {
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
-            if trimmed.hasPrefix("0x"), let value = UInt64(trimmed.dropFirst(2), radix: 16) { return value }
-            if let value = UInt64(trimmed) { return value }
-        }
-        return UInt64.random(in: 0...UInt64.max)
-    }
-
     /// A positive integer from the environment variable `name`, or `defaultValue`.
     static func int(_ name: String, default defaultValue: Int) -> Int {
         if let text = ProcessInfo.processInfo.environment[name], let value = Int(text), value > 0 { return value }

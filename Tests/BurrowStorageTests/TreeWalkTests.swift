@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import Testing
 
 @testable import BurrowStorage
@@ -8,8 +9,8 @@ import Testing
 /// and in overflow runs, a walk stopped part-way, and walks from a start key.
 @Suite struct TreeWalkTests {
     @Test func testTheWalkMatchesTheModelAndTheCursorAndStopsWhenAsked() throws {
-        let seed = ModelTestEnvironment.seed()
-        var random = ModelTestRandom(seed: seed)
+        let seed = TestSeed.make("TreeWalkTests.testTheWalkMatchesTheModelAndTheCursorAndStopsWhenAsked")
+        var random = TestRandom(seed: seed)
         let storage = try Storage.inMemory(identifier: "walk-\(seed)")
         var model: [[UInt8]: [UInt8]] = [:]
         for round in 0..<5 {
@@ -19,7 +20,7 @@ import Testing
             for _ in 0..<(round * round * 400) {
                 let key = Array("k\(random.int(0..<1_000_000))".utf8)
                 // Mostly short values; now and then one too large for a page (an overflow run).
-                let value = random.bytes(random.percent(3) ? 5_000 + random.int(0..<3_000) : random.int(0..<60))
+                let value = random.bytes(random.chance(3) ? 5_000 + random.int(0..<3_000) : random.int(0..<60))
                 try write.put(key, value, in: tree)
                 model[key] = value
             }

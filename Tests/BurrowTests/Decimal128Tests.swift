@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import Foundation
 import Testing
 
@@ -138,7 +139,7 @@ struct Decimal128Tests {
 
     @Test("random encodings print and parse back to the identical bits")
     func randomRoundTrip() throws {
-        var random = DecimalTestRandom.seeded("Decimal128.randomRoundTrip")
+        var random = TestRandom(seed: TestSeed.make("Decimal128.randomRoundTrip"))
         for _ in 0..<5_000 {
             let value = random.decimal(exponents: Decimal128.minExponent...Decimal128.maxExponent)
             let parsed = try Decimal128(string: value.stringValue)
@@ -328,7 +329,7 @@ struct Decimal128Tests {
 
     @Test("random sums, differences and products agree with exact digit arithmetic rounded to 34 digits")
     func randomArithmeticAgainstExactDigits() {
-        var random = DecimalTestRandom.seeded("Decimal128.randomArithmeticAgainstExactDigits")
+        var random = TestRandom(seed: TestSeed.make("Decimal128.randomArithmeticAgainstExactDigits"))
         var mismatches = 0
         for _ in 0..<5_000 {
             let a = random.decimal(exponents: -40...40)
@@ -352,7 +353,7 @@ struct Decimal128Tests {
 
     @Test("random quotients: exact ones come back exactly, and q × b is within half a unit of a")
     func randomDivision() {
-        var random = DecimalTestRandom.seeded("Decimal128.randomDivision")
+        var random = TestRandom(seed: TestSeed.make("Decimal128.randomDivision"))
         for _ in 0..<3_000 {
             // Exact: (b × c) / b == c when b × c fits in 34 digits.
             let b = random.decimal(exponents: -20...20, maxDigits: 17)
@@ -456,7 +457,7 @@ struct Decimal128Tests {
 
     @Test("index keys sort bytewise in numeric order, equal numbers share a key, NaN first")
     func keyEncodingOrder() {
-        var random = DecimalTestRandom.seeded("Decimal128.keyEncodingOrder")
+        var random = TestRandom(seed: TestSeed.make("Decimal128.keyEncodingOrder"))
         let interesting = [
             "NaN", "sNaN", "-NaN", "-Inf", "Inf", "0", "-0", "0.00", "0E+6111", "0E-6176", "1", "1.0", "1.00", "10E-1",
             "-1", "-1.0", "1E-6176", "-1E-6176", "2E-6176", "1E-6175", "10E-6176", "0.1", "0.10", "0.09999999999999999999999999999999999",
@@ -509,24 +510,8 @@ struct Decimal128Tests {
 
 // MARK: - Test support
 
-/// SplitMix64, seeded from `BURROW_SEED` or at random, the seed printed so a failure replays.
-struct DecimalTestRandom: RandomNumberGenerator {
-    var state: UInt64
-
-    static func seeded(_ test: String) -> DecimalTestRandom {
-        let seed = ProcessInfo.processInfo.environment["BURROW_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0 ... .max)
-        print("\(test): seed \(seed) (replay with BURROW_SEED=\(seed))")
-        return DecimalTestRandom(state: seed)
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// The decimals the random `Decimal128` tests draw.
+extension TestRandom {
     /// A finite decimal with up to `maxDigits` digits, favouring the shapes rounding cares about
     /// (runs of 9s, a 5 then zeros, zero).
     mutating func decimal(exponents: ClosedRange<Int>, maxDigits: Int = 34) -> Decimal128 {

@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowTestSupport
 
 /// What the shared-file workers and `SharedFileTests` agree a file holds: one tree, "bank", with
 ///
@@ -36,15 +37,8 @@ enum SharedBank {
 
     /// A blob: its seed, then `length` bytes generated from the seed.
     static func blob(seed: UInt64, length: Int) -> [UInt8] {
-        var bytes = encode(seed)
-        bytes.reserveCapacity(8 + length)
-        var rng = SharedRandom(seed: seed)
-        var word: UInt64 = 0
-        for i in 0..<length {
-            if i % 8 == 0 { word = rng.next() }
-            bytes.append(UInt8(truncatingIfNeeded: word >> (8 * UInt64(i % 8))))
-        }
-        return bytes
+        var rng = TestRandom(seed: seed)
+        return encode(seed) + rng.bytes(length)
     }
 
     /// Why `bytes` is not a blob `blob(seed:length:)` makes, or nil.
@@ -76,7 +70,7 @@ enum SharedBank {
 
     /// One commit of the transfer workload: a few transfers between random accounts, the
     /// counter raised by one, and half the time a new blob. Returns the version and the counter.
-    static func transfer(_ storage: Storage, rng: inout SharedRandom, durability: Durability) throws -> (version: UInt64, counter: UInt64) {
+    static func transfer(_ storage: Storage, rng: inout TestRandom, durability: Durability) throws -> (version: UInt64, counter: UInt64) {
         let txn = try storage.beginWriteBlocking()
         let tree = try txn.openTree(named: treeName)
         guard let accountsValue = try txn.value(forKey: accountsKey, in: tree), let accounts = decode(accountsValue), accounts >= 2 else {
@@ -174,29 +168,6 @@ struct SharedBankReading: Equatable {
         if let problem = SharedBank.blobProblem(blob) { return "version \(version): \(problem)" }
         return nil
     }
-}
-
-/// SplitMix64, seeded, as the crash worker's generator.
-struct SharedRandom: Sendable {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z &>> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z &>> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z &>> 31)
-    }
-
-    mutating func int(_ range: ClosedRange<Int>) -> Int {
-        range.lowerBound + Int(next() % UInt64(range.upperBound - range.lowerBound + 1))
-    }
-
-    mutating func int(_ range: Range<Int>) -> Int { int(range.lowerBound...(range.upperBound - 1)) }
-
-    mutating func chance(_ percent: Int) -> Bool { int(0..<100) < percent }
 }
 
 struct SharedWorkerError: Error, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowTestSupport
 import Foundation
 import Synchronization
 
@@ -135,7 +136,7 @@ func sharedWorkerTransfer(path: String, seed: UInt64, accounts: Int, count: Int)
     let storage = sharedWorkerOpen(path)
     let stop = SharedWorkerStop()
     if count == 0 { stop.watchStandardInput() }
-    var rng = SharedRandom(seed: seed)
+    var rng = TestRandom(seed: seed)
     do {
         try SharedBank.setUp(storage, accounts: accounts)
         let reading = try SharedBankReading(try storage.snapshot())
@@ -179,7 +180,7 @@ func sharedWorkerCheck(path: String, seconds: Double, seed: UInt64, readOnly: Bo
     let storage = sharedWorkerOpen(path, readOnly: readOnly)
     let stop = SharedWorkerStop()
     stop.watchStandardInput()
-    var rng = SharedRandom(seed: seed)
+    var rng = TestRandom(seed: seed)
     let start = Date()
     func now() -> Double { Date().timeIntervalSince(start) }
     var held: [HeldSnapshot] = []

@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -11,31 +12,6 @@ import Darwin
 // state a file must hold after `k` commits can be recomputed by replaying the generator against
 // an in-memory model: the worker and the tests never exchange contents, only version numbers.
 
-/// SplitMix64: tiny, fast, and the same sequence on every platform.
-struct CrashTestRandom: RandomNumberGenerator, Sendable {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z &>> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z &>> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z &>> 31)
-    }
-
-    /// A uniform integer in `range` (modulo bias is irrelevant here).
-    mutating func int(_ range: ClosedRange<Int>) -> Int {
-        range.lowerBound + Int(next() % UInt64(range.upperBound - range.lowerBound + 1))
-    }
-
-    mutating func int(_ range: Range<Int>) -> Int { int(range.lowerBound...(range.upperBound - 1)) }
-
-    /// True with probability `percent` / 100.
-    mutating func chance(_ percent: Int) -> Bool { int(0..<100) < percent }
-}
-
 /// A value, described by the seed and length of its bytes rather than by the bytes themselves,
 /// so replaying thousands of transactions costs no allocation.
 struct CrashValue: Equatable, Hashable, Sendable {
@@ -43,22 +19,8 @@ struct CrashValue: Equatable, Hashable, Sendable {
     var length: Int
 
     var bytes: [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
-            var rng = CrashTestRandom(seed: seed)
-            let raw = UnsafeMutableRawBufferPointer(buffer)
-            var offset = 0
-            while offset + 8 <= length {
-                raw.storeBytes(of: rng.next(), toByteOffset: offset, as: UInt64.self)
-                offset += 8
-            }
-            var last = rng.next()
-            while offset < length {
-                raw[offset] = UInt8(truncatingIfNeeded: last)
-                last >>= 8
-                offset += 1
-            }
-            count = length
-        }
+        var rng = TestRandom(seed: seed)
+        return rng.bytes(length)
     }
 }
 
@@ -100,7 +62,7 @@ struct CrashWorkload: Sendable {
 
     let seed: UInt64
     let profile: CrashWorkloadProfile
-    private var rng: CrashTestRandom
+    private var rng: TestRandom
     /// Committed transactions handed out so far.
     private(set) var commits: UInt64 = 0
 
@@ -108,7 +70,7 @@ struct CrashWorkload: Sendable {
         precondition(profile.keySpace <= Self.largestKeySpace)
         self.seed = seed
         self.profile = profile
-        rng = CrashTestRandom(seed: seed)
+        rng = TestRandom(seed: seed)
     }
 
     static func treeName(_ index: Int) -> String { "tree\(index)" }

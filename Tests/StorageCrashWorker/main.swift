@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowTestSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -54,7 +55,7 @@ func crashWorkerRun(path: String, seed: UInt64, durabilityMode: String, pageSize
     var workload = CrashWorkload(seed: seed)
     workload.skip(toCommits: storage.version)
     if durabilityMode == "group" { crashWorkerRunGroup(storage: storage, workload: workload) }
-    var choice = CrashTestRandom(seed: seed ^ 0x5EED_0F_D0AB ^ storage.version)
+    var choice = TestRandom(seed: seed ^ 0x5EED_0F_D0AB ^ storage.version)
     crashWorkerSay("ready \(storage.version)")
     while true {
         let transaction = workload.nextTransaction()

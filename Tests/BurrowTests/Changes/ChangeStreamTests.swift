@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import Foundation
 import Testing
 
@@ -271,8 +272,8 @@ import Testing
     /// Random old and new orderings: removing the deletions from the old keys and the
     /// insertions from the new ones leaves the same keys in the same order.
     @Test func collectionDiffsTurnTheOldOrderIntoTheNew() {
-        let seed = UInt64(ProcessInfo.processInfo.environment["BURROW_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max)
-        var random = SeededRandom(seed: seed)
+        let seed = TestSeed.make("ChangeStreamTests.collectionDiffsTurnTheOldOrderIntoTheNew")
+        var random = TestRandom(seed: seed)
         for round in 0..<300 {
             let old = (0..<random.next(upperBound: 12)).map { ObjectKey(UInt64($0)) }.shuffled(using: &random)
             var new = old.filter { _ in random.next(upperBound: 4) != 0 }
@@ -323,9 +324,8 @@ func next<Element: Sendable>(
 /// must carry the model's state, and indices that turn the previous element into it.
 @Suite struct ChangeStreamModelTests {
     @Test func resultsStreamsFollowRandomWrites() async throws {
-        let seed = UInt64(ProcessInfo.processInfo.environment["BURROW_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max)
-        print("ChangeStreamModelTests: seed \(seed) (BURROW_SEED replays it)")
-        var random = SeededRandom(seed: seed)
+        let seed = TestSeed.make("ChangeStreamModelTests")
+        var random = TestRandom(seed: seed)
         let rounds = Int(ProcessInfo.processInfo.environment["BURROW_MODEL_OPS"] ?? "") ?? 120
         let realm = try Realm(configuration: temporaryConfiguration())
         var model: [Int: String] = [:]

@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import Foundation
 import Testing
 
@@ -50,9 +51,8 @@ import Testing
     }
 
     @Test func testFrozenCollectionsKeepTheirVersionThroughRandomWrites() async throws {
-        let seed = UInt64(ProcessInfo.processInfo.environment["BURROW_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max)
-        print("FrozenCollectionTests seed \(seed)")
-        var random = SeededRandom(seed: seed)
+        let seed = TestSeed.make("FrozenCollectionTests")
+        var random = TestRandom(seed: seed)
         let realm = try Realm(configuration: configuration())
         let playlist = Playlist(value: ["id": 1])
         try realm.write { try realm.add(playlist) }

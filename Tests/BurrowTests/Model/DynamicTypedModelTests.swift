@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import Foundation
 import Testing
 
@@ -121,7 +122,7 @@ struct DTMItemModel: Equatable, DTMScalars {
 
     /// A random value for scalar property `name`, as the model holds it (`DTMAny` for `any`,
     /// nil for an optional left empty).
-    private static func randomValue(_ name: String, ids: [Int], _ random: inout SeededRandom) -> Any? {
+    private static func randomValue(_ name: String, ids: [Int], _ random: inout TestRandom) -> Any? {
         // An optional property is left empty one time in four (a plain nil, not an empty
         // optional inside `Any`).
         let optionals = ["small", "score", "note", "blob", "oid", "amount", "mid", "maybe", "precise", "stamp", "ident"]
@@ -333,9 +334,8 @@ struct DTMItemModel: Equatable, DTMScalars {
     }
 
     @Test func testRandomWritesThroughOneAPIReadTheSameThroughTheOther() throws {
-        let seed = UInt64(ProcessInfo.processInfo.environment["BURROW_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max)
-        print("DynamicTypedModelTests seed \(seed) (BURROW_SEED=\(seed) replays it), \(steps) steps")
-        var random = SeededRandom(seed: seed)
+        let seed = TestSeed.make("DynamicTypedModelTests, \(steps) steps")
+        var random = TestRandom(seed: seed)
         var configuration = temporaryConfiguration()
         configuration.objectTypes = [DTMItem.self]
         let realm = try Realm(configuration: configuration)

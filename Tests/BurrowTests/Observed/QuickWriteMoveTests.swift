@@ -1,4 +1,5 @@
 import Burrow
+import BurrowTestSupport
 import Foundation
 import Testing
 
@@ -19,9 +20,8 @@ import Testing
     }
 
     @Test func movesMatchSwiftUIsOnUnmanagedAndManagedLists() throws {
-        let seed = UInt64(ProcessInfo.processInfo.environment["BURROW_MOVE_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max)
-        print("QuickWriteMoveTests seed: \(seed) (BURROW_MOVE_SEED)")
-        var generator = SeededRandom(seed: seed)
+        let seed = TestSeed.make("QuickWriteMoveTests")
+        var generator = TestRandom(seed: seed)
         var config = temporaryConfiguration()
         config.objectTypes = [MoveHolder.self]
         let realm = try Realm(configuration: config)

@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import Foundation
 import Testing
 
@@ -8,14 +9,12 @@ import Testing
 /// `BURROW_ITERATION_ROUNDS` sets the number of rounds (default 20); `BURROW_SEED` replays one.
 @Suite struct IterationSnapshotModelTests {
     private var rounds: Int { Int(ProcessInfo.processInfo.environment["BURROW_ITERATION_ROUNDS"] ?? "") ?? 20 }
-    private var seed: UInt64 { UInt64(ProcessInfo.processInfo.environment["BURROW_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max) }
 
     private enum Kind: CaseIterable { case results, filteredSorted, list, set, map, linkingObjects }
 
     @Test func testRandomChangesDuringIterationVisitEachStartingElementOnceInOrder() throws {
-        let seed = self.seed
-        print("IterationSnapshotModelTests seed \(seed) (BURROW_SEED=\(seed) replays it)")
-        var random = SeededRandom(seed: seed)
+        let seed = TestSeed.make("IterationSnapshotModelTests")
+        var random = TestRandom(seed: seed)
         let realm = try Realm(configuration: temporaryInMemoryConfiguration())
         var nextId = 0
         for round in 0..<rounds {

@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import Foundation
 import Testing
 
@@ -6,7 +7,8 @@ import Testing
 /// The typed `where { }` DSL builds the same predicates as the query strings the model tests
 /// check: each DSL query is compared with its query-string twin on the same random data.
 @Suite struct QueryDSLTests {
-    private var seed: UInt64 { UInt64(ProcessInfo.processInfo.environment["BURROW_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max) }
+    /// The seed of the data every test of the suite queries, printed once per test.
+    private let seed = TestSeed.make("QueryDSLTests")
 
     @Test func testDSLQueriesMatchTheirQueryStrings() throws {
         let realm = try Realm(configuration: temporaryInMemoryConfiguration())

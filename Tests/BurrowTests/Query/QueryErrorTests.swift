@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import Foundation
 import Testing
 
@@ -171,7 +172,6 @@ import Testing
 /// either throws a `RealmError` or runs. The count comes from `BURROW_QUERY_FUZZ`.
 @Suite struct QueryParserFuzzTests {
     private var iterations: Int { Int(ProcessInfo.processInfo.environment["BURROW_QUERY_FUZZ"] ?? "") ?? 3_000 }
-    private var seed: UInt64 { UInt64(ProcessInfo.processInfo.environment["BURROW_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max) }
 
     static let valid = [
         "age < %@ AND name BEGINSWITH[c] %@", "ANY owners.dogs.age > 5 OR owners.@count == 0", "name IN {'Rex', 'Fido'} SORT(age DESC) LIMIT(2)",
@@ -188,7 +188,7 @@ import Testing
     ]
 
     @Test func testRandomAndMutatedQueriesNeverCrash() throws {
-        var r = SeededRandom(seed: seed)
+        var r = TestRandom(seed: TestSeed.make("QueryParserFuzzTests"))
         let realm = try Realm(configuration: temporaryInMemoryConfiguration())
         try realm.write {
             let toy = DogToy(value: ["name": "ball"])

@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import Foundation
 import Testing
 
@@ -6,7 +7,8 @@ import Testing
 /// Conditions the primary-key tree or a secondary index answers give exactly what a scan of
 /// every row gives, in a snapshot and inside a write transaction, after updates and deletes.
 @Suite struct QueryIndexTests {
-    private var seed: UInt64 { UInt64(ProcessInfo.processInfo.environment["BURROW_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max) }
+    /// The seed of the data every test of the suite queries, printed once per test.
+    private let seed = TestSeed.make("QueryIndexTests")
 
     private static func queries() -> [(String, [Any])] {
         var queries: [(String, [Any])] = []
@@ -133,7 +135,7 @@ import Testing
         _ = try QData.populate(realm, count: 250, seed: seed)
         try check(realm, "in a snapshot")
         try realm.write {
-            var r = SeededRandom(seed: seed)
+            var r = TestRandom(seed: seed)
             let items = realm.objects(QItem.self)
             for _ in 0..<60 {
                 let item = items[r.next(upperBound: items.count)]

@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import Foundation
 import Testing
 
@@ -12,7 +13,6 @@ final class QTagMap: Object {
 /// `where`, `filter`, sorting and aggregates on a `Map` of objects give results over its
 /// values (in key order, nil values left out), checked against the same maps in plain Swift.
 @Suite struct QueryMapOfObjectsTests {
-    private var seed: UInt64 { UInt64(ProcessInfo.processInfo.environment["BURROW_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max) }
 
     private struct Fixture {
         let realm: Realm
@@ -33,8 +33,8 @@ final class QTagMap: Object {
     }
 
     private func fixture() throws -> Fixture {
-        let seed = self.seed
-        var r = SeededRandom(seed: seed)
+        let seed = TestSeed.make("QueryMapOfObjectsTests")
+        var r = TestRandom(seed: seed)
         let realm = try Realm(configuration: temporaryInMemoryConfiguration())
         var tags: [(String, Int)] = []
         var maps: [[String: Int?]] = []

@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import Foundation
 import Testing
 
@@ -7,7 +8,6 @@ import Testing
 /// against the same condition evaluated in plain Swift over the same random data.
 @Suite struct QueryOperatorModelTests {
     private var itemCount: Int { Int(ProcessInfo.processInfo.environment["BURROW_QUERY_ITEMS"] ?? "") ?? 200 }
-    private var seed: UInt64 { UInt64(ProcessInfo.processInfo.environment["BURROW_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max) }
 
     private struct Fixture {
         let realm: Realm
@@ -29,7 +29,7 @@ import Testing
     }
 
     private func fixture() throws -> Fixture {
-        let seed = self.seed
+        let seed = TestSeed.make("QueryOperatorModelTests")
         let realm = try Realm(configuration: temporaryInMemoryConfiguration())
         let (items, tags) = try QData.populate(realm, count: itemCount, seed: seed)
         return Fixture(realm: realm, items: items, tags: tags, seed: seed)

@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import Foundation
 
 @testable import Burrow
@@ -86,7 +87,7 @@ enum QData {
 
     static func date(_ i: Int) -> Date { base.addingTimeInterval(Double(i) * 0.3) }
 
-    static func anyValue(_ r: inout SeededRandom) -> AnyRealmValue {
+    static func anyValue(_ r: inout TestRandom) -> AnyRealmValue {
         switch r.next(upperBound: 6) {
         case 0: .none
         case 1: .int(r.next(upperBound: 5))
@@ -99,7 +100,7 @@ enum QData {
 
     /// Writes `count` random items (ids 0..<count, in order) and `tags` tags; returns the model.
     static func populate(_ realm: Realm, count: Int, seed: UInt64) throws -> (items: [QItemModel], tags: [(label: String, weight: Int)]) {
-        var r = SeededRandom(seed: seed)
+        var r = TestRandom(seed: seed)
         var tagModels: [(String, Int)] = []
         var items: [QItemModel] = []
         try realm.write {

@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import Foundation
 import Testing
 
@@ -17,8 +18,8 @@ final class Playlist: Object {
     private var operations: Int { Int(ProcessInfo.processInfo.environment["BURROW_COLLECTION_OPS"] ?? "") ?? 3_000 }
 
     @Test func testListMatchesAnArrayThroughRandomEdits() throws {
-        let seed = UInt64(ProcessInfo.processInfo.environment["BURROW_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max)
-        var random = SeededRandom(seed: seed)
+        let seed = TestSeed.make("CollectionModelTests.testListMatchesAnArrayThroughRandomEdits")
+        var random = TestRandom(seed: seed)
         let config = temporaryConfiguration()
         let realm = try Realm(configuration: config)
         let playlist = Playlist(value: ["id": 1])
@@ -94,8 +95,8 @@ final class Playlist: Object {
     }
 
     @Test func testSetAndMapMatchSwiftCollections() throws {
-        let seed = UInt64(ProcessInfo.processInfo.environment["BURROW_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max)
-        var random = SeededRandom(seed: seed)
+        let seed = TestSeed.make("CollectionModelTests.testSetAndMapMatchSwiftCollections")
+        var random = TestRandom(seed: seed)
         let realm = try Realm(configuration: temporaryConfiguration())
         let playlist = Playlist(value: ["id": 1])
         try realm.write { try realm.add(playlist) }
@@ -131,20 +132,6 @@ final class Playlist: Object {
         let objectFindings = try ObjectVerifier.verify(realm.storage.snapshot()).findings.map(\.description)
         #expect(objectFindings == [])
     }
-}
-
-/// SplitMix64, so that a failing run can be replayed from its seed.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func next(upperBound: Int) -> Int { Int(next() % UInt64(upperBound)) }
 }
 
 @Suite struct ListKeyValueCodingTests {

@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import Foundation
 import Testing
 
@@ -62,18 +63,6 @@ struct StressFailure: Error, CustomStringConvertible {
     let description: String
 }
 
-/// SplitMix64: a small seeded generator, so a failing run can be replayed with BURROW_SEED.
-struct StressRandom: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Everything one snapshot holds, all at one version.
 struct StressSnapshot: Sendable {
     let accounts: FrozenResults<StressAccount>
@@ -123,14 +112,8 @@ func stressSnapshot(_ actor: RealmActor) async throws -> StressSnapshot {
         Int(ProcessInfo.processInfo.environment["BURROW_STRESS_ITERATIONS"] ?? "") ?? 60
     }
 
-    static func seed() -> UInt64 {
-        if let text = ProcessInfo.processInfo.environment["BURROW_SEED"], let seed = UInt64(text) { return seed }
-        return UInt64.random(in: 0...UInt64.max)
-    }
-
     @Test func testTransfersFromManyActorsKeepEverySnapshotConsistentAndLoseNoUpdate() async throws {
-        let seed = Self.seed()
-        print("ConcurrencyStressTests.testTransfersFromManyActors… seed: \(seed) (BURROW_SEED=\(seed) replays it), iterations: \(Self.iterations)")
+        let seed = TestSeed.make("ConcurrencyStressTests.testTransfersFromManyActors…, \(Self.iterations) iterations")
         let config = temporaryConfiguration()
         let accountCount = 8
         let initialBalance = 1_000
@@ -141,7 +124,7 @@ func stressSnapshot(_ actor: RealmActor) async throws -> StressSnapshot {
 
         // The plan of every writer, fixed up front: the final balances do not depend on the
         // order the transfers commit in.
-        var random = StressRandom(state: seed)
+        var random = TestRandom(seed: seed)
         let plans: [[StressPlan]] = (0..<writers).map { _ in
             (0..<iterations).map { _ in
                 let from = Int.random(in: 0..<accountCount, using: &random)

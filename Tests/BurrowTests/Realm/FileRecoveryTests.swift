@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowTestSupport
 import Foundation
 import Testing
 
@@ -95,11 +96,9 @@ import Testing
         let expected = try Self.entries(original.snapshot())
         original.close()
 
-        let seedText = ProcessInfo.processInfo.environment["BURROW_SEED"]
-        let seed = seedText.flatMap { UInt64($0) } ?? UInt64.random(in: 1...UInt64.max)
-        print("FileRecovery writeCopy damage: seed \(seed) (replay with BURROW_SEED=\(seed))")
+        let seed = TestSeed.make("FileRecovery writeCopy damage")
         let total = ProcessInfo.processInfo.environment["BURROW_DAMAGE_ITERATIONS"].flatMap { Int($0) } ?? 2000
-        var generator = StressRandom(state: seed)
+        var generator = TestRandom(seed: seed)
         var outcomes: [String: Int] = [:]
         let damagedURL = copyURL.deletingLastPathComponent().appendingPathComponent("damaged.burrow")
         for iteration in 0..<max(1, total / 16) {

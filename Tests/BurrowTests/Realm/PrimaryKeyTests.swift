@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import Foundation
 import Testing
 
@@ -143,9 +144,8 @@ import Testing
     /// Random adds, upserts, deletes and lookups over a small pool of primary keys (with
     /// colliding derived keys among them), checked against a dictionary after every write.
     @Test func randomOperationsMatchADictionary() throws {
-        let seed = UInt64(ProcessInfo.processInfo.environment["BURROW_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max)
-        print("PrimaryKeyTests.randomOperationsMatchADictionary: seed \(seed) (BURROW_SEED replays it)")
-        var random = SeededRandom(seed: seed)
+        let seed = TestSeed.make("PrimaryKeyTests.randomOperationsMatchADictionary")
+        var random = TestRandom(seed: seed)
         let operations = Int(ProcessInfo.processInfo.environment["BURROW_MODEL_OPS"] ?? "") ?? 400
         let pool = Self.collidingIds(4) + (0..<12).map { _ in ObjectId.generate() }
         let config = temporaryConfiguration()

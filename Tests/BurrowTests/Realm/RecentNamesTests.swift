@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import Foundation
 import Testing
 
@@ -8,8 +9,8 @@ import Testing
 /// with equal names in different `String` storage.
 @Suite struct RecentNamesTests {
     @Test func testRecentNamesAgreesWithADictionary() {
-        let seed = UInt64(ProcessInfo.processInfo.environment["BURROW_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max)
-        var random = SeededRandom(seed: seed)
+        let seed = TestSeed.make("RecentNamesTests.testRecentNamesAgreesWithADictionary")
+        var random = TestRandom(seed: seed)
         // Names long enough to live in heap storage, so that copies built anew differ in identity.
         let names = (0..<20).map { "table_with_a_long_name_\($0)" }
         var cache = RecentNames<Int?>()

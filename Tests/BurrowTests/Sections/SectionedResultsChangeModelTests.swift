@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import Foundation
 import Testing
 
@@ -65,10 +66,9 @@ import Testing
 
     @Test func sectionedStreamsFollowRandomWrites() async throws {
         let environment = ProcessInfo.processInfo.environment
-        let seed = environment["BURROW_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
         let rounds = environment["BURROW_MODEL_OPS"].flatMap { Int($0) } ?? 120
-        print("SectionedResultsChangeModelTests: \(rounds) rounds, seed \(seed) (BURROW_SEED replays it, BURROW_MODEL_OPS sets the rounds)")
-        var random = SeededRandom(seed: seed)
+        let seed = TestSeed.make("SectionedResultsChangeModelTests, \(rounds) rounds (BURROW_MODEL_OPS sets the rounds)")
+        var random = TestRandom(seed: seed)
         let realm = try Realm(configuration: temporaryConfiguration())
         let sections = realm.objects(STWord.self).sectioned(
             by: \.firstLetter, sortDescriptors: [SortDescriptor(keyPath: "text"), SortDescriptor(keyPath: "id")])
