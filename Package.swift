@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
@@ -33,6 +33,9 @@ let package = Package(
         // What every test target and test worker shares: the seeded generator and the seed a run
         // replays from (`BURROW_SEED`).
         .target(name: "BurrowTestSupport", path: "Tests/BurrowTestSupport"),
+        // What only the test targets share: traits for Swift Testing, such as a temporary
+        // directory for each test.
+        .target(name: "BurrowTestTraits", dependencies: ["BurrowTestSupport"], path: "Tests/BurrowTestTraits"),
         // A child process for the crash tests: commits random transactions until it is killed.
         .executableTarget(
             name: "StorageCrashWorker", dependencies: ["BurrowStorage", "BurrowTestSupport"], path: "Tests/StorageCrashWorker"),
@@ -40,7 +43,8 @@ let package = Package(
         .executableTarget(
             name: "SharedFileWorker", dependencies: ["BurrowStorage", "BurrowTestSupport"], path: "Tests/SharedFileWorker"),
         .testTarget(
-            name: "BurrowStorageTests", dependencies: ["BurrowStorage", "BurrowTestSupport", "StorageCrashWorker", "SharedFileWorker"]),
+            name: "BurrowStorageTests",
+            dependencies: ["BurrowStorage", "BurrowTestSupport", "BurrowTestTraits", "StorageCrashWorker", "SharedFileWorker"]),
         // realm-swift's example apps as a user ports them; `PortedProgramTests` runs it.
         .executableTarget(name: "PortedDogs", dependencies: ["Burrow"], path: "Tests/PortedDogs"),
         // A program with no model classes that prints a file's every object through the dynamic
@@ -51,7 +55,7 @@ let package = Package(
         // The programs the tests run (PortedDogs, ObservedDemo, DynamicReader, SharedRealmWorker) are built by
         // `swift test` with every target, and not linked in: their model classes are not this
         // test program's.
-        .testTarget(name: "BurrowTests", dependencies: ["Burrow", "BurrowTestSupport"]),
+        .testTarget(name: "BurrowTests", dependencies: ["Burrow", "BurrowTestSupport", "BurrowTestTraits"]),
     ],
     swiftLanguageModes: [.v6]
 )
