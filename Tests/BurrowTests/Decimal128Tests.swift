@@ -1,10 +1,11 @@
 import BurrowTestSupport
+import BurrowTestTraits
 import Foundation
 import Testing
 
 @testable import Burrow
 
-@Suite("Decimal128")
+@Suite("Decimal128", .temporaryDirectory)
 struct Decimal128Tests {
     /// Parses `text`, failing the test (not trapping) if it does not parse.
     func decimal(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> Decimal128 {

@@ -1,10 +1,11 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
 @testable import Burrow
 
 /// Encoded keys must sort exactly as their values do, alone and with more key parts after them.
-@Suite("KeyEncoding")
+@Suite("KeyEncoding", .temporaryDirectory)
 struct KeyEncodingTests {
     /// Checks, over every pair of `values`, that encoding preserves `<` and `==`, also when each
     /// encoding is followed by an object key (as in an index entry).

@@ -1,9 +1,10 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
 @testable import Burrow
 
-@Suite("ObjectId")
+@Suite("ObjectId", .temporaryDirectory)
 struct ObjectIdTests {
     @Test("the string form round-trips, in either case, and is 24 lowercase hex digits")
     func stringRoundTrip() throws {

@@ -1,10 +1,11 @@
 import BurrowStorage
+import BurrowTestTraits
 import Foundation
 import Testing
 
 @testable import Burrow
 
-@Suite("RealmError")
+@Suite("RealmError", .temporaryDirectory)
 struct RealmErrorTests {
     @Test("engine errors keep their message and get the code a caller switches on")
     func engineErrorsMapToCodes() {
@@ -41,7 +42,7 @@ struct RealmErrorTests {
     }
 }
 
-@Suite("RealmError as a LocalizedError")
+@Suite("RealmError as a LocalizedError", .temporaryDirectory)
 struct RealmErrorLocalizationTests {
     @Test("localizedDescription is the message, not the type's name and a number")
     func localizedDescriptionIsTheMessage() {

@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -55,7 +56,7 @@ final class SeedPersonProjection: Projection<SeedPerson> {
 /// The examples of ../shared/seeds/, one test per example, named after its section, written as
 /// the seed writes it (with `try` where Swift asks). The seeds' other queries are in
 /// Query/QuerySeedTests.
-@Suite struct SeedExamplesTests {
+@Suite(.temporaryDirectory) struct SeedExamplesTests {
     private func seedRealm() throws -> Realm {
         var config = temporaryConfiguration()
         config.objectTypes = [SeedDog.self, SeedPerson.self, SeedAddress.self, SeedDogToy.self]

@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 
 /// `burrow export` and `burrow import`: an export imported into a new file gives equal
 /// objects, of every property type, with links to classes with and without primary keys.
-@Suite struct CLIExportImportTests {
+@Suite(.temporaryDirectory) struct CLIExportImportTests {
     @Test func exportImportedIntoANewFileGivesEqualObjects() throws {
         let tool = try CLITool()
         defer { tool.remove() }

@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 
 /// `burrow schema`, `objects`, `info` and `dump` on a file written with Swift classes, each
 /// output checked against the objects written.
-@Suite struct CLIReadingTests {
+@Suite(.temporaryDirectory) struct CLIReadingTests {
     /// The words of a line, single-spaced (tables and schema lines are aligned with runs of
     /// spaces).
     static func words(_ line: String) -> String {

@@ -1,4 +1,5 @@
 import BurrowTestSupport
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 
 /// Change streams of results and objects: elements, indices, coalescing, silent writes, and
 /// streams ending.
-@Suite struct ChangeStreamTests {
+@Suite(.temporaryDirectory) struct ChangeStreamTests {
     typealias ResultsChange = RealmCollectionChange<FrozenResults<RTIntKey>>
 
     /// The update in `change`, or a recorded issue.
@@ -322,7 +323,7 @@ func next<Element: Sendable>(
 
 /// Random writes (some silent) against a dictionary model: each element of a results stream
 /// must carry the model's state, and indices that turn the previous element into it.
-@Suite struct ChangeStreamModelTests {
+@Suite(.temporaryDirectory) struct ChangeStreamModelTests {
     @Test func resultsStreamsFollowRandomWrites() async throws {
         let seed = TestSeed.make("ChangeStreamModelTests")
         var random = TestRandom(seed: seed)

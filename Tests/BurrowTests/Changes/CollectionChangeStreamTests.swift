@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -20,7 +21,7 @@ final class CCOwner: Object {
 }
 
 /// Change streams of lists, sets, maps and whole realms.
-@Suite struct CollectionChangeStreamTests {
+@Suite(.temporaryDirectory) struct CollectionChangeStreamTests {
     private struct Update<Element> {
         var elements: [Element]
         var deletions: [Int]
@@ -330,7 +331,7 @@ final class CCOwner: Object {
 
 /// `CollectionDiff(repeating:)` against a model: the elements it keeps are equal and in order,
 /// and, while the changed middle is small, they are as many as a longest common subsequence.
-@Suite struct RepeatingDiffModelTests {
+@Suite(.temporaryDirectory) struct RepeatingDiffModelTests {
     /// What the diff keeps of `old` and of `new`: each must be the same sequence.
     private func kept(_ old: [Int], _ new: [Int], _ diff: CollectionDiff) -> (fromOld: [Int], fromNew: [Int]) {
         let deleted = Set(diff.deletions)

@@ -1,11 +1,12 @@
 import Burrow
+import BurrowTestTraits
 import Foundation
 import Testing
 
 /// `changes(keyPaths:)` rejects key paths that name no property of the class, as RealmSwift
 /// does: the stream yields one `.error` naming it and ends (a misspelt key path would otherwise
 /// leave the stream silent for good); an observed wrapper shows the error.
-@Suite struct KeyPathValidationTests {
+@Suite(.temporaryDirectory) struct KeyPathValidationTests {
     private func configuration() -> Realm.Configuration {
         var config = temporaryConfiguration()
         config.objectTypes = [Dog.self, DogToy.self, Person.self, Address.self]

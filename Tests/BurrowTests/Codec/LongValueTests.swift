@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -11,7 +12,7 @@ final class Attachment: Object {
 }
 
 /// Long strings and data live outside their rows, so a row stays small whatever it holds.
-@Suite struct LongValueTests {
+@Suite(.temporaryDirectory) struct LongValueTests {
     private func rowSize(_ realm: Realm, _ object: ObjectBase) throws -> Int {
         let state = try #require(object._state)
         return try #require(try realm.store.reader.withValue(state.table.rowsTree, state.key.bytes) { $0.count })

@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -13,7 +14,7 @@ final class RowReadItem: Object {
 /// Reading one field of a row: the row's bytes are read only inside the row, and the getters
 /// of integers and strings, which decode a live object's row directly, agree with the general
 /// path wherever it is taken instead.
-@Suite struct RowReadTests {
+@Suite(.temporaryDirectory) struct RowReadTests {
     private func bytes(_ words: [UInt32], _ tail: [UInt8] = []) -> [UInt8] {
         words.flatMap { word in withUnsafeBytes(of: word.littleEndian) { Array($0) } } + tail
     }

@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -105,7 +106,7 @@ func adopt(in db: isolated RealmActor) async throws {
     }
 }
 
-@Suite struct GuideExamplesTests {
+@Suite(.temporaryDirectory) struct GuideExamplesTests {
     @MainActor
     @Test func testConcurrencyOneRealmPerDomain() throws {
         let config = configuration()

@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -74,7 +75,7 @@ final class GuideKeptPersonV0: Object {
     @Persisted var firstName = ""
 }
 
-@Suite struct MigrationsGuideTests {
+@Suite(.temporaryDirectory) struct MigrationsGuideTests {
     @Test func testAKeptModelIsLeftOutOfTheDefaultSchema() {
         #expect(!GuideKeptPersonV0.shouldIncludeInDefaultSchema())
         #expect(!(ProgramClasses.byStoredName["Person"] ?? []).contains { $0 == GuideKeptPersonV0.self })

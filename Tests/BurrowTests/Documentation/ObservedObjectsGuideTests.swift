@@ -1,4 +1,5 @@
 import Burrow
+import BurrowTestTraits
 import Foundation
 import Observation
 import Testing
@@ -60,7 +61,7 @@ private struct AddDogToPerson {
 }
 
 @MainActor
-@Suite struct ObservedObjectsGuideTests {
+@Suite(.temporaryDirectory) struct ObservedObjectsGuideTests {
     private func configuration() -> Realm.Configuration {
         var config = temporaryConfiguration()
         config.objectTypes = [ObservedGuideDog.self, ObservedGuidePerson.self]

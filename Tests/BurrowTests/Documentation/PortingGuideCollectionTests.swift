@@ -1,4 +1,5 @@
 import Burrow
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 // and Results"), compiled and run as the guide shows it. Keep the two in step. `Dog` and `Person`
 // name the models of RealmCollectionTests, so that the example reads as in the guide.
 
-@Suite struct PortingGuideCollectionTests {
+@Suite(.temporaryDirectory) struct PortingGuideCollectionTests {
     typealias Dog = RCDog
 
     @Test func testQueriesAndResultsRealmCollection() throws {

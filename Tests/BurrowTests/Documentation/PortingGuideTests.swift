@@ -1,4 +1,5 @@
 import Burrow
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -98,7 +99,7 @@ extension RealmActor {
     }
 }
 
-@Suite struct PortingGuideTests {
+@Suite(.temporaryDirectory) struct PortingGuideTests {
     typealias Dog = PortingDog
     typealias DogToy = PortingDogToy
     typealias Person = PortingPerson

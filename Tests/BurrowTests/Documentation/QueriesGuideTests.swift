@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 // The examples of Sources/Burrow/Burrow.docc/Queries.md, compiled and run (with GuideExamplesTests'
 // models standing in for Dog and Person). Keep the two in step.
 
-@Suite struct QueriesGuideTests {
+@Suite(.temporaryDirectory) struct QueriesGuideTests {
     private func realmWithDogs() throws -> Realm {
         let realm = try Realm(configuration: temporaryConfiguration())
         try realm.write {

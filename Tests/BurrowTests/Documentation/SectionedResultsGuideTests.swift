@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 // The examples of the "Sectioned results" part of Sources/Burrow/Burrow.docc/Queries.md, compiled
 // and run (with GuideExamplesTests' models standing in for Dog). Keep the two in step.
 
-@Suite struct SectionedResultsGuideTests {
+@Suite(.temporaryDirectory) struct SectionedResultsGuideTests {
     @Test func testSectionedResults() async throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         try realm.write {

@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -24,7 +25,7 @@ final class DynSmokeDog: Object {
     @Persisted var anything: AnyRealmValue
 }
 
-@Suite struct DynamicSmokeTests {
+@Suite(.temporaryDirectory) struct DynamicSmokeTests {
     @Test func typedWritesReadDynamically() throws {
         let configuration = temporaryConfiguration()
         let realm = try Realm(configuration: configuration)
@@ -97,7 +98,7 @@ final class DynSmokeDog: Object {
     }
 }
 
-@Suite struct AnyRealmValueDynamicObjectTests {
+@Suite(.temporaryDirectory) struct AnyRealmValueDynamicObjectTests {
     @Test func anObjectInAnAnyRealmValueReadsAsADynamicObject() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         try realm.write {
@@ -116,7 +117,7 @@ final class DynSmokeDog: Object {
     }
 }
 
-@Suite struct DynamicResultsSetValueTests {
+@Suite(.temporaryDirectory) struct DynamicResultsSetValueTests {
     @Test func dynamicResultsSetAPropertyOnEveryObject() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         try realm.write {

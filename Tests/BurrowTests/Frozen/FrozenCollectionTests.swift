@@ -1,4 +1,5 @@
 import BurrowTestSupport
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 /// `freeze()` of `List`, `MutableSet`, `Map` and `LinkingObjects`: each frozen collection is
 /// checked against a Swift model of what the live collection held when it was frozen, after
 /// later writes changed the live one, and from detached tasks.
-@Suite struct FrozenCollectionTests {
+@Suite(.temporaryDirectory) struct FrozenCollectionTests {
     /// A new file with every class these tests use. Naming them keeps each stored class name
     /// bound to these classes: other suites store other classes under "Dog" and "Person".
     private func configuration() -> Realm.Configuration {

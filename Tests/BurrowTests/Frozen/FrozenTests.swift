@@ -1,9 +1,10 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
 @testable import Burrow
 
-@Suite struct FrozenTests {
+@Suite(.temporaryDirectory) struct FrozenTests {
     // MARK: Reading from many tasks
 
     @Test func testAFrozenObjectIsReadableFromManyDetachedTasksAtOnceWhileTheRealmWrites() async throws {

@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 /// changed together in one write. The tests run on the main actor, an isolation domain with one
 /// realm of each file (nonisolated code in a task has none: each thaw there opens its own).
 @MainActor
-@Suite struct ThawTests {
+@Suite(.temporaryDirectory) struct ThawTests {
     /// A file with one person who has one dog, and a frozen view of the person.
     private func fixture() throws -> (Realm.Configuration, Frozen<Person>) {
         let configuration = temporaryConfiguration()

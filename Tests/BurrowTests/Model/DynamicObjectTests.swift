@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -80,7 +81,7 @@ final class DynChain: Object {
 /// `DynamicObject`, `Realm.dynamicObjects(_:)`, `dynamicObject(ofType:forPrimaryKey:)` and
 /// `dynamicCreate(_:value:update:)`: every property type read and written by name, with
 /// RealmSwift's meaning.
-@Suite struct DynamicObjectTests {
+@Suite(.temporaryDirectory) struct DynamicObjectTests {
     static let types: [ObjectBase.Type] = [DynAllTypes.self, DynBool.self, DynEmbedded.self, DynStringKeyed.self, DynChain.self]
 
     private func realm(_ name: String = #function) throws -> Realm {

@@ -1,4 +1,5 @@
 import BurrowTestSupport
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -111,7 +112,7 @@ struct DTMItemModel: Equatable, DTMScalars {
 
 /// The dynamic API against the typed API on one file: random writes through one, every object
 /// read back through both after each step and compared with a plain-Swift model of the data.
-@Suite struct DynamicTypedModelTests {
+@Suite(.temporaryDirectory) struct DynamicTypedModelTests {
     private var steps: Int { Int(ProcessInfo.processInfo.environment["BURROW_DYNAMIC_STEPS"] ?? "") ?? 300 }
 
     /// The scalar properties a step may set, each with a random value of its type.
@@ -570,7 +571,7 @@ final class DRValues: Object {
 /// declares none of them and opens the file without `objectTypes`: every class, property,
 /// object and value it prints must be what this process wrote; what it writes through the
 /// dynamic API, this process then reads through its classes.
-@Suite struct DynamicReaderTests {
+@Suite(.temporaryDirectory) struct DynamicReaderTests {
     @Test func testAProgramWithoutTheClassesReadsEveryClassObjectAndValue() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("burrow-dynamic-reader-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

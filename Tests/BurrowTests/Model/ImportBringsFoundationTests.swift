@@ -1,4 +1,5 @@
 import Burrow
+import BurrowTestTraits
 import Testing
 
 // This file imports only Burrow (and Testing): `Date`, `Data`, `UUID` and `URL` come into
@@ -11,7 +12,7 @@ final class FoundationValues: Object {
     @Persisted var link = ""
 }
 
-@Suite struct ImportBringsFoundationTests {
+@Suite(.temporaryDirectory) struct ImportBringsFoundationTests {
     @Test func testFoundationTypesNeedNoImportOfTheirOwn() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         let id = UUID()

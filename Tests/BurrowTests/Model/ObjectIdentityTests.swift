@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 
 /// `Object.isSameObject(as:)` compares stored objects, as RealmSwift does, and `ObjectId("…")`
 /// takes an id written in code, trapping on one that is not an ObjectId.
-@Suite struct ObjectIdentityTests {
+@Suite(.temporaryDirectory) struct ObjectIdentityTests {
     private func configuration() -> Realm.Configuration {
         var config = temporaryConfiguration()
         config.objectTypes = [RCDog.self, RCOwner.self, RCKennel.self]

@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Testing
 
 @testable import Burrow
@@ -23,7 +24,7 @@ final class Postcard: Object {
 }
 
 /// Model behaviours that code ported from RealmSwift relies on.
-@Suite struct PortedModelBehaviourTests {
+@Suite(.temporaryDirectory) struct PortedModelBehaviourTests {
     // MARK: Collections taken before add
 
     @Test func testCollectionsTakenBeforeAddWriteToTheFileAfterIt() throws {
@@ -213,7 +214,8 @@ final class Postcard: Object {
 
     @Test func testMovingOutOfBoundsTraps() async {
         await #expect(processExitsWith: .failure) {
-            let realm = try Realm(configuration: temporaryConfiguration())
+            // In memory: the child ends in a trap, which would leave a file behind.
+            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "traps"))
             let kennel = Kennel(value: ["id": 1, "rooms": [["number": 0]]])
             try realm.write {
                 try realm.add(kennel)

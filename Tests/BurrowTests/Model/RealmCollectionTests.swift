@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -77,7 +78,7 @@ private func summarize<C: RealmCollection>(_ dogs: C) throws -> DogSummary where
 /// `RealmCollection`, `AnyRealmCollection` and `RealmCollectionValue`: one piece of generic code
 /// gives the same answers over `Results`, `List`, `MutableSet`, `LinkingObjects` and
 /// `AnyRealmCollection` of the same objects, and key-value coding works over them.
-@Suite struct RealmCollectionTests {
+@Suite(.temporaryDirectory) struct RealmCollectionTests {
     private func configuration() -> Realm.Configuration {
         var config = temporaryConfiguration()
         config.objectTypes = [RCDog.self, RCOwner.self, RCKennel.self]

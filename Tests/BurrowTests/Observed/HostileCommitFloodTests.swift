@@ -1,4 +1,5 @@
 import Burrow
+import BurrowTestTraits
 import Foundation
 import Observation
 import Testing
@@ -7,7 +8,7 @@ import Testing
 /// through `@ObservedResults`: every state the wrapper shows is a whole commit (never part of
 /// one), and no commit is lost.
 @MainActor
-@Suite struct HostileCommitFloodTests {
+@Suite(.temporaryDirectory) struct HostileCommitFloodTests {
     @Test func everyObservedStateIsAWholeCommitAndNoUpdateIsLost() async throws {
         let rounds = Int(ProcessInfo.processInfo.environment["BURROW_FLOOD_ROUNDS"] ?? "") ?? 100
         let config = {

@@ -1,4 +1,5 @@
 import Burrow
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 /// once the query or sort is corrected, it shows the objects and `error` is nil again, rather
 /// than objects beside an error claiming they cannot be shown.
 @MainActor
-@Suite struct HostileQueryErrorTests {
+@Suite(.temporaryDirectory) struct HostileQueryErrorTests {
     private func configuration(_ name: String = #function) -> Realm.Configuration {
         var config = temporaryConfiguration(name)
         config.objectTypes = [Dog.self, DogToy.self, Person.self, Address.self]

@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Observation
 import Synchronization
@@ -9,7 +10,7 @@ import Testing
 /// the main actor's last read and the write, wrappers of invalidated realms, frozen objects,
 /// writes inside the caller's own transaction, and wrappers dropped by the hundred.
 @MainActor
-@Suite struct HostileQuickWriteTests {
+@Suite(.temporaryDirectory) struct HostileQuickWriteTests {
     private func configuration(_ name: String = #function) -> Realm.Configuration {
         var config = temporaryConfiguration(name)
         config.objectTypes = [Dog.self, DogToy.self, Person.self, Address.self, HostileOwner.self]

@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 
 /// The misuses of observed wrappers that trap, as in RealmSwift, each in a child process with
 /// a twin that does the same without the misuse and must exit successfully.
-@Suite struct HostileTrapTests {
+@Suite(.temporaryDirectory) struct HostileTrapTests {
     private static func stderr(_ result: ExitTest.Result?) -> String {
         result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
     }

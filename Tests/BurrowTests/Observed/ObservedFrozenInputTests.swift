@@ -1,4 +1,5 @@
 import Burrow
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 /// the wrappers and their quick writes: the write goes to the live object; a deleted one
 /// changes nothing and sets `error`. Also a binding whose write the realm refuses.
 @MainActor
-@Suite struct ObservedFrozenInputTests {
+@Suite(.temporaryDirectory) struct ObservedFrozenInputTests {
     @Test func frozenObjectAppendedToResultsIsAlreadyThere() throws {
         let config = observedConfiguration()
         let rex = try added(QWDog(value: ["name": "Rex"]), config)

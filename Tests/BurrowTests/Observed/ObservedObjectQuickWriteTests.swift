@@ -1,4 +1,5 @@
 import Burrow
+import BurrowTestTraits
 import Foundation
 import Observation
 import Testing
@@ -7,7 +8,7 @@ import Testing
 /// lists, sets and maps (primitives and objects, unmanaged, managed and frozen), projections,
 /// deletion, commits of other actors, `bind(_:)` and `Binding.constant`.
 @MainActor
-@Suite struct ObservedObjectQuickWriteTests {
+@Suite(.temporaryDirectory) struct ObservedObjectQuickWriteTests {
     // MARK: Object properties
 
     @Test func unmanagedThenManagedObjectBindings() throws {

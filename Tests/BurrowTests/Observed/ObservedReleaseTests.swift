@@ -1,11 +1,12 @@
 import Burrow
+import BurrowTestTraits
 import Foundation
 import Testing
 
 /// A wrapper that goes lets go of its file at once: its stream ends with it, so the file can be
 /// deleted right after, without waiting for the follower task to run.
 @MainActor
-@Suite struct ObservedReleaseTests {
+@Suite(.temporaryDirectory) struct ObservedReleaseTests {
     private func observeAndDrop(_ config: Realm.Configuration) throws {
         @ObservedResults(QWDog.self, configuration: config) var dogs
         $dogs.append(QWDog(value: ["name": "Rex"]))

@@ -1,4 +1,5 @@
 import Burrow
+import BurrowTestTraits
 import Foundation
 import Observation
 import Testing
@@ -7,7 +8,7 @@ import Testing
 /// (filter string, `where:`, sort, changed at run time), commits of other actors reaching
 /// Observation, `keyPaths:`, and failed quick writes that change nothing and set `error`.
 @MainActor
-@Suite struct ObservedResultsQuickWriteTests {
+@Suite(.temporaryDirectory) struct ObservedResultsQuickWriteTests {
     @Test func appendUnmanagedThenManagedObjects() throws {
         let config = observedConfiguration()
         @ObservedResults(QWDog.self, configuration: config) var dogs

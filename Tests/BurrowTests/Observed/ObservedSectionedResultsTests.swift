@@ -1,4 +1,5 @@
 import Burrow
+import BurrowTestTraits
 import Foundation
 import Observation
 import Testing
@@ -6,7 +7,7 @@ import Testing
 /// `@ObservedSectionedResults`: sections of the main actor's realm that follow commits from
 /// any actor, quick deletes within a section, and sectioning errors reported, not trapped.
 @MainActor
-@Suite struct ObservedSectionedResultsTests {
+@Suite(.temporaryDirectory) struct ObservedSectionedResultsTests {
     private func configuration() -> Realm.Configuration {
         var config = temporaryConfiguration()
         config.objectTypes = [Dog.self, DogToy.self, Person.self, Address.self]

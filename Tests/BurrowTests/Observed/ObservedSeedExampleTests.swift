@@ -1,11 +1,12 @@
 import Burrow
+import BurrowTestTraits
 import Foundation
 import Testing
 
 /// The examples of the SwiftUI quick-writes seed, their views' model code ported as it is
 /// written there (property wrappers declared as locals of main-actor code).
 @MainActor
-@Suite struct ObservedSeedExampleTests {
+@Suite(.temporaryDirectory) struct ObservedSeedExampleTests {
     /// "Update an Object's Properties": `TextField("Favorite toy", text: $dog.favoriteToy)`
     /// reads the property and each edit is one write.
     @Test func favoriteToyBindingWrites() throws {

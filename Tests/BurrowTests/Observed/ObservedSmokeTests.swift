@@ -1,10 +1,11 @@
 import Burrow
+import BurrowTestTraits
 import Foundation
 import Observation
 import Testing
 
 @MainActor
-@Suite struct ObservedSmokeTests {
+@Suite(.temporaryDirectory) struct ObservedSmokeTests {
     private func configuration() -> Realm.Configuration {
         var config = temporaryConfiguration()
         config.objectTypes = [Dog.self, DogToy.self, Person.self, Address.self, SmokeOwner.self]

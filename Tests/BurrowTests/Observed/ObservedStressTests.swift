@@ -1,4 +1,5 @@
 import Burrow
+import BurrowTestTraits
 import Foundation
 import Observation
 import Testing
@@ -7,7 +8,7 @@ import Testing
 /// write is lost, and every state Observation reports is one a commit left (the account's
 /// balances keep their sum; each actor's entries match the account's count of its writes).
 @MainActor
-@Suite struct ObservedStressTests {
+@Suite(.temporaryDirectory) struct ObservedStressTests {
     /// Writes per writer (`BURROW_OBSERVED_STRESS_WRITES`, default 60).
     private static let writes = ProcessInfo.processInfo.environment["BURROW_OBSERVED_STRESS_WRITES"].flatMap(Int.init) ?? 60
     private static let total = 1_000

@@ -1,4 +1,5 @@
 import Burrow
+import BurrowTestTraits
 import Foundation
 import Observation
 import Testing
@@ -6,7 +7,7 @@ import Testing
 /// A wrapper first read inside a write transaction that stays open across suspensions starts
 /// following when the transaction ends, by commit or by cancel.
 @MainActor
-@Suite(.timeLimit(.minutes(1))) struct ObservedWriteEndTests {
+@Suite(.timeLimit(.minutes(1)), .temporaryDirectory) struct ObservedWriteEndTests {
     @Test func followsOnceAWriteHeldAcrossSuspensionsCommits() async throws {
         let config = observedConfiguration()
         let realm = try Realm(configuration: config)

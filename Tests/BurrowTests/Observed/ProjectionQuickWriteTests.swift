@@ -1,11 +1,12 @@
 import Burrow
+import BurrowTestTraits
 import Foundation
 import Testing
 
 /// Quick writes on projections as RealmSwift has them: `$card.delete()` through a
 /// `@StateRealmObject` projection's binding, and `card.bind(\.label)`.
 @MainActor
-@Suite struct ProjectionQuickWriteTests {
+@Suite(.temporaryDirectory) struct ProjectionQuickWriteTests {
     @Test func bindWritesTheRootsPropertyInOneQuickWrite() throws {
         let config = observedConfiguration()
         let realm = try Realm(configuration: config)

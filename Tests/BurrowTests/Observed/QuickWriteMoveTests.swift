@@ -1,5 +1,6 @@
 import Burrow
 import BurrowTestSupport
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 /// at the offsets, in their order, to just before the element at the destination), on
 /// unmanaged and managed lists, for random offsets and destinations.
 @MainActor
-@Suite struct QuickWriteMoveTests {
+@Suite(.temporaryDirectory) struct QuickWriteMoveTests {
     /// SwiftUI's documented result, computed plainly.
     private func expected(_ values: [Int], moving offsets: IndexSet, to destination: Int) -> [Int] {
         let moved = offsets.map { values[$0] }

@@ -1,10 +1,11 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
 /// The runnable example of the observed property wrappers (`Examples/ObservedDemo`,
 /// `swift run burrow-observed-demo`), run as a program of its own: each quick write, the failed
 /// one and a `RealmActor`'s commit reach its screen through Observation, and it removes its file.
-@Suite struct ObservedDemoTests {
+@Suite(.temporaryDirectory) struct ObservedDemoTests {
     @Test func theDemoPrintsEachStateObservationReportsAndRemovesItsFile() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("burrow-observed-demo-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

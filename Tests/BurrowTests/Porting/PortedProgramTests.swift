@@ -1,10 +1,11 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
 /// realm-swift's example apps, ported as a user would (`Tests/PortedDogs`: the import changed,
 /// `try` added), run as a program of their own: its classes have RealmSwift's names, its code
 /// calls `Realm()` in one helper after another, and a second launch reopens the file.
-@Suite struct PortedProgramTests {
+@Suite(.temporaryDirectory) struct PortedProgramTests {
     /// Runs the program's launch number `launch` in `directory`.
     private static func run(launch: Int, in directory: URL) throws -> (status: Int32, output: [String], errors: String) {
         try BuiltExecutable.run(

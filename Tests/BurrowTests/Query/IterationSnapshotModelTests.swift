@@ -1,4 +1,5 @@
 import BurrowTestSupport
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 /// Random changes to random objects while iterating each kind of live collection: every loop
 /// visits exactly the elements the collection had when it began, once each, in that order.
 /// `BURROW_ITERATION_ROUNDS` sets the number of rounds (default 20); `BURROW_SEED` replays one.
-@Suite struct IterationSnapshotModelTests {
+@Suite(.temporaryDirectory) struct IterationSnapshotModelTests {
     private var rounds: Int { Int(ProcessInfo.processInfo.environment["BURROW_ITERATION_ROUNDS"] ?? "") ?? 20 }
 
     private enum Kind: CaseIterable { case results, filteredSorted, list, set, map, linkingObjects }

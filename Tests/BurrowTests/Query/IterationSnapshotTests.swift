@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -20,7 +21,7 @@ final class IterHolder: Object {
 
 /// Iterating a live collection visits its elements as they were when the loop began, as in
 /// RealmSwift: deleting, changing or adding objects inside the loop visits each exactly once.
-@Suite struct IterationSnapshotTests {
+@Suite(.temporaryDirectory) struct IterationSnapshotTests {
     /// A realm with `count` items (ids 0..<count, rank = id, group = id % 2) and one holder
     /// whose list, set and map hold them all.
     private func populated(_ count: Int = 100, name: String = #function) throws -> (Realm, IterHolder) {

@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 /// Queries of any length: chains of AND and OR are flat, however long, and nesting deeper
 /// than `QueryPredicate.maximumDepth` is a clear error, never a stack overflow. The deepest
 /// cases run in a child process, so that an overflow fails the test instead of ending the suite.
-@Suite struct LongQueryTests {
+@Suite(.temporaryDirectory) struct LongQueryTests {
     static let terms = 100_000
 
     /// Items of ranks 0 to 9, with scores 0.25 above their ranks.

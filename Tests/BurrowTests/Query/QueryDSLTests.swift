@@ -1,4 +1,5 @@
 import BurrowTestSupport
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 
 /// The typed `where { }` DSL builds the same predicates as the query strings the model tests
 /// check: each DSL query is compared with its query-string twin on the same random data.
-@Suite struct QueryDSLTests {
+@Suite(.temporaryDirectory) struct QueryDSLTests {
     /// The seed of the data every test of the suite queries, printed once per test.
     private let seed = TestSeed.make("QueryDSLTests")
 

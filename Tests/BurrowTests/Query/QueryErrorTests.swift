@@ -1,11 +1,12 @@
 import BurrowTestSupport
+import BurrowTestTraits
 import Foundation
 import Testing
 
 @testable import Burrow
 
 /// Bad queries are thrown `RealmError`s that say what is wrong and where; none crashes.
-@Suite struct QueryErrorTests {
+@Suite(.temporaryDirectory) struct QueryErrorTests {
     private func message(_ query: String, _ args: Any...) throws -> String? {
         let realm = try Realm(configuration: temporaryInMemoryConfiguration())
         do {
@@ -170,7 +171,7 @@ import Testing
 
 /// The parser and executor meet random and mutated query strings without crashing: each
 /// either throws a `RealmError` or runs. The count comes from `BURROW_QUERY_FUZZ`.
-@Suite struct QueryParserFuzzTests {
+@Suite(.temporaryDirectory) struct QueryParserFuzzTests {
     private var iterations: Int { Int(ProcessInfo.processInfo.environment["BURROW_QUERY_FUZZ"] ?? "") ?? 3_000 }
 
     static let valid = [

@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 
 /// Foundation's `#Predicate` runs as the same query its query-string twin does; constructs
 /// Burrow cannot translate are thrown errors that name them.
-@Suite struct QueryFoundationPredicateTests {
+@Suite(.temporaryDirectory) struct QueryFoundationPredicateTests {
     private func realm() throws -> Realm {
         let realm = try Realm(configuration: temporaryInMemoryConfiguration())
         try realm.write {
@@ -58,7 +59,7 @@ import Testing
     }
 }
 
-@Suite struct KeyPathNameTests {
+@Suite(.temporaryDirectory) struct KeyPathNameTests {
     @Test func testKeyPathsNameOnePersistedProperty() throws {
         #expect(try KeyPathName.resolve(\Dog.name) == "name")
         #expect(try KeyPathName.resolve(\Dog.favoriteToy) == "favoriteToy")

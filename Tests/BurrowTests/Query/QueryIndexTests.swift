@@ -1,4 +1,5 @@
 import BurrowTestSupport
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 
 /// Conditions the primary-key tree or a secondary index answers give exactly what a scan of
 /// every row gives, in a snapshot and inside a write transaction, after updates and deletes.
-@Suite struct QueryIndexTests {
+@Suite(.temporaryDirectory) struct QueryIndexTests {
     /// The seed of the data every test of the suite queries, printed once per test.
     private let seed = TestSeed.make("QueryIndexTests")
 

@@ -1,4 +1,5 @@
 import BurrowTestSupport
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -12,7 +13,7 @@ final class QTagMap: Object {
 
 /// `where`, `filter`, sorting and aggregates on a `Map` of objects give results over its
 /// values (in key order, nil values left out), checked against the same maps in plain Swift.
-@Suite struct QueryMapOfObjectsTests {
+@Suite(.temporaryDirectory) struct QueryMapOfObjectsTests {
 
     private struct Fixture {
         let realm: Realm

@@ -1,4 +1,5 @@
 import BurrowTestSupport
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 
 /// Each operator on each property type, run through the query-string front end and checked
 /// against the same condition evaluated in plain Swift over the same random data.
-@Suite struct QueryOperatorModelTests {
+@Suite(.temporaryDirectory) struct QueryOperatorModelTests {
     private var itemCount: Int { Int(ProcessInfo.processInfo.environment["BURROW_QUERY_ITEMS"] ?? "") ?? 200 }
 
     private struct Fixture {

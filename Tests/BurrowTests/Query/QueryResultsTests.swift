@@ -1,10 +1,11 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
 @testable import Burrow
 
 /// Results of queries are lazy and live, chain, freeze with their query, and cross actors.
-@Suite struct QueryResultsTests {
+@Suite(.temporaryDirectory) struct QueryResultsTests {
     private func dogs(_ realm: Realm, _ specs: [(String, Int)]) throws {
         try realm.write {
             for (name, age) in specs { try realm.add(Dog(value: ["name": name, "age": age])) }

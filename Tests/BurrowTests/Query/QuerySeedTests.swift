@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -25,7 +26,7 @@ final class QSeedCompany: Object {
 
 /// Every query in ../shared/seeds/, written as the seed writes it (with `try` where Burrow's
 /// `filter` throws).
-@Suite struct QuerySeedTests {
+@Suite(.temporaryDirectory) struct QuerySeedTests {
     /// crud-update.md, "Update Objects in Bulk": `filter("age < 2")`, then the puppies given
     /// to a person with `setValue(_:forKey:)`.
     @Test func testFindDogsYoungerThanTwoAndGiveThemAway() throws {

@@ -1,9 +1,10 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
 @testable import Burrow
 
-@Suite struct QuerySmokeTests {
+@Suite(.temporaryDirectory) struct QuerySmokeTests {
     @Test func testBasicQueriesRun() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         try realm.write {

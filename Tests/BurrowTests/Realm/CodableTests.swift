@@ -1,4 +1,5 @@
 import Burrow
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -55,7 +56,7 @@ final class SelfEncodingDog: Object, Codable {
     }
 }
 
-@Suite("Codable models")
+@Suite("Codable models", .temporaryDirectory)
 struct CodableTests {
     static let id = try! ObjectId(string: "5f1d7a3e2b4c6d8e9f0a1b2c")
 

@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -67,7 +68,7 @@ private struct DamagedEntryFile: Sendable {
 /// Collection entries that pass the page checks but whose lengths do not fit their element's
 /// type are damage like a bad page (Architecture.md, "Read errors"): never a crash without a
 /// message, never a wrong value.
-@Suite struct CollectionEntryReadErrorTests {
+@Suite(.temporaryDirectory) struct CollectionEntryReadErrorTests {
     private static func stderr(_ result: ExitTest.Result?) -> String {
         result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
     }

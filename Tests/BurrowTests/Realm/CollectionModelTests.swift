@@ -1,4 +1,5 @@
 import BurrowTestSupport
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -14,7 +15,7 @@ final class Playlist: Object {
 
 /// Lists, sets and maps of managed objects checked against Swift arrays, sets and dictionaries
 /// through random operations, with the file verified afterwards.
-@Suite struct CollectionModelTests {
+@Suite(.temporaryDirectory) struct CollectionModelTests {
     private var operations: Int { Int(ProcessInfo.processInfo.environment["BURROW_COLLECTION_OPS"] ?? "") ?? 3_000 }
 
     @Test func testListMatchesAnArrayThroughRandomEdits() throws {
@@ -134,7 +135,7 @@ final class Playlist: Object {
     }
 }
 
-@Suite struct ListKeyValueCodingTests {
+@Suite(.temporaryDirectory) struct ListKeyValueCodingTests {
     @Test func testSetValueOnAListUpdatesEveryObjectInIt() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         let playlist = Playlist(value: ["id": 1, "songs": [["name": "a"], ["name": "b"]]])

@@ -1,4 +1,5 @@
 import BurrowTestSupport
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -107,7 +108,7 @@ func stressSnapshot(_ actor: RealmActor) async throws -> StressSnapshot {
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct ConcurrencyStressTests {
+@Suite(.timeLimit(.minutes(5)), .temporaryDirectory) struct ConcurrencyStressTests {
     static var iterations: Int {
         Int(ProcessInfo.processInfo.environment["BURROW_STRESS_ITERATIONS"] ?? "") ?? 60
     }

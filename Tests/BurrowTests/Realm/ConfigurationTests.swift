@@ -1,10 +1,11 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
 @testable import Burrow
 
 /// `Realm.Configuration` as RealmSwift code calls it, and when `migrationBlock` runs.
-@Suite struct ConfigurationTests {
+@Suite(.temporaryDirectory) struct ConfigurationTests {
     // MARK: RealmSwift's initializer
 
     @Test func testRealmSwiftOrderedInitializerCallsCompileAndSetEveryProperty() throws {

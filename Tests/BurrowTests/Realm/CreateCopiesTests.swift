@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -51,7 +52,7 @@ final class CopyOwner: Object {
 /// `create(_:value:update:)` copies what its value holds, as RealmSwift's does: objects of
 /// another realm (copied, or upserted by primary key), embedded objects, lists, sets and maps;
 /// the value itself is read and never changed. Objects of the realm itself stay links.
-@Suite struct CreateCopiesTests {
+@Suite(.temporaryDirectory) struct CreateCopiesTests {
     static func memoryRealm() throws -> Realm {
         try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "create-copies-\(UUID().uuidString)"))
     }

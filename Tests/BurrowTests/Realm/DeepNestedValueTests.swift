@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -13,7 +14,7 @@ final class DeepKeyedLink: Object {
 /// `create(_:value:)` and `init(value:)` fill nested dictionaries and arrays from a worklist.
 /// Each deep test runs in a child process, so that a stack overflow fails the test instead of
 /// ending the suite.
-@Suite struct DeepNestedValueTests {
+@Suite(.temporaryDirectory) struct DeepNestedValueTests {
     static let depth = 100_000
 
     /// A value nested `depth` levels: level `i` is `make(i, level i + 1)`, the last one

@@ -1,3 +1,5 @@
+import BurrowTestSupport
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -33,7 +35,7 @@ final class DeepOwnerRenamed: Object {
 /// Chains of objects far deeper than any stack could recurse through: adding, reading,
 /// freezing, deleting and releasing them takes constant stack depth. Each test runs in a
 /// child process, so that a stack overflow fails the test instead of ending the suite.
-@Suite struct DeepObjectGraphTests {
+@Suite(.temporaryDirectory) struct DeepObjectGraphTests {
     static let depth = 100_000
 
     /// An unmanaged chain of `depth` objects numbered `0 → 1 → … → depth - 1`, each linked
@@ -199,17 +201,20 @@ final class DeepOwnerRenamed: Object {
 
     @Test func testAMigrationCopiesADeepChainOfEmbeddedObjects() async {
         await #expect(processExitsWith: .success) {
-            // Far deeper than recursion could go; a migration reads each old object by name.
-            let depth = DeepObjectGraphTests.depth / 5
-            let realm = try DeepObjectGraphTests.migratedOwner(depth: depth)
-            var current = try #require(realm.objects(DeepOwnerRenamed.self).first?.start)
-            var steps = 0
-            while let next = current.next {
-                current = next
-                steps += 1
+            // The child process runs outside the test, so it makes its own directory.
+            try await TemporaryDirectory.withNew("deep-migration") {
+                // Far deeper than recursion could go; a migration reads each old object by name.
+                let depth = DeepObjectGraphTests.depth / 5
+                let realm = try DeepObjectGraphTests.migratedOwner(depth: depth)
+                var current = try #require(realm.objects(DeepOwnerRenamed.self).first?.start)
+                var steps = 0
+                while let next = current.next {
+                    current = next
+                    steps += 1
+                }
+                guard steps == depth - 1, current.index == depth - 1 else { exit(3) }
+                guard realm.objects(DeepEmbedded.self).count == depth else { exit(4) }
             }
-            guard steps == depth - 1, current.index == depth - 1 else { exit(3) }
-            guard realm.objects(DeepEmbedded.self).count == depth else { exit(4) }
         }
     }
 

@@ -1,9 +1,10 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
 @testable import Burrow
 
-@Suite struct DeleteFilesTests {
+@Suite(.temporaryDirectory) struct DeleteFilesTests {
     @Test func deletesAClosedFileAndTheDataWithIt() throws {
         let config = temporaryConfiguration()
         do {

@@ -1,4 +1,5 @@
 import Burrow
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -23,7 +24,7 @@ final class DRMNItemV2: Object {
 /// emptied wherever a migration would otherwise be required or executed (its schema version
 /// differs from the configured one, or its classes from the program's), and the migration
 /// block does not run.
-@Suite struct DeleteRealmIfMigrationNeededTests {
+@Suite(.temporaryDirectory) struct DeleteRealmIfMigrationNeededTests {
     /// A file of release 1 holding two items, at `schemaVersion`.
     private func releaseOneFile(schemaVersion: UInt64 = 0) throws -> Realm.Configuration {
         var configuration = temporaryConfiguration()

@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -134,7 +135,7 @@ final class DynHosRecord: @unchecked Sendable {
 /// A hostile user's pass over the dynamic API and migrations: values of every size and shape,
 /// objects of other realms, frozen and deleted objects, migration blocks that keep their objects
 /// or trap, and files migrated by two realms at once or by another realm while objects are held.
-@Suite struct DynamicHostileTests {
+@Suite(.temporaryDirectory) struct DynamicHostileTests {
     private func nodeRealm(_ name: String = #function) throws -> Realm {
         var config = temporaryConfiguration(name)
         config.objectTypes = [DynHostileNode.self, DynHostileAddress.self, DynHostileBox.self, DynHostileOther.self, DynHostileMixed.self]

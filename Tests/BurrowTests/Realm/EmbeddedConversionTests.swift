@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -43,7 +44,7 @@ final class ShareHolderV2: Object {
 
 /// A class a migration makes embedded, as RealmSwift converts it: each object gets exactly one
 /// parent.
-@Suite struct EmbeddedConversionTests {
+@Suite(.temporaryDirectory) struct EmbeddedConversionTests {
     @Test func anObjectSeveralPlacesLinkToIsCopiedIntoEachWithWhatItEmbeds() throws {
         var v1 = temporaryConfiguration()
         v1.objectTypes = [ShareHolderV1.self, ShareTagV1.self, ShareInner.self]
@@ -86,7 +87,7 @@ final class MapEmbedHolder: Object {
 }
 
 /// An embedded object in a map lives only there: replacing or removing it deletes it.
-@Suite struct EmbeddedInMapTests {
+@Suite(.temporaryDirectory) struct EmbeddedInMapTests {
     @Test func anEmbeddedObjectReplacedOrRemovedInAMapIsDeleted() throws {
         var config = temporaryConfiguration()
         config.objectTypes = [MapEmbedHolder.self, ShareInner.self]

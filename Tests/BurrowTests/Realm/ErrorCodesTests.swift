@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -10,7 +11,7 @@ final class ECDog: Object {
 /// `Realm.Error` is `RealmError` with RealmSwift's codes: a code is a `catch` pattern, a failed
 /// system call gets the code RealmSwift names for its `errno`, and a specific file code is also
 /// caught by the `.fileAccess` pattern that Burrow code written before it uses.
-@Suite struct ErrorCodesTests {
+@Suite(.temporaryDirectory) struct ErrorCodesTests {
     private func missingFileReadOnly() -> Realm.Configuration {
         var configuration = temporaryConfiguration()
         configuration.objectTypes = [ECDog.self]

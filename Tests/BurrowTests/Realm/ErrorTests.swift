@@ -1,3 +1,5 @@
+import BurrowTestSupport
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -71,7 +73,7 @@ enum ErrKennelB {
     }
 }
 
-@Suite struct ErrorTests {
+@Suite(.temporaryDirectory) struct ErrorTests {
     // MARK: Primary keys
 
     @Test func testDuplicatePrimaryKeyUnderErrorPolicyThrowsAndChangesNothing() throws {
@@ -585,7 +587,9 @@ enum ErrKennelB {
         // changed a class: the new class has not been used in the process before the open. Run
         // in a child process, so that a trap there cannot end the other tests.
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-            let v1 = temporaryConfiguration()
+            // The child process runs outside the test, so it makes its own directory.
+            let directory = try TemporaryDirectory("lazy-migration")
+            let v1 = Realm.Configuration(fileURL: directory.fileURL("test.burrow"))
             do {
                 let realm = try Realm(configuration: v1)
                 try realm.write { try realm.add(ErrLazyMigrationV1(value: ["id": 1, "name": "kept"])) }

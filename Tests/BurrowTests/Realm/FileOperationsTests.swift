@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -10,7 +11,7 @@ final class FOBird: Object {
 
 /// `Realm.fileExists(for:)`, `writeCopy(configuration:)` and `Configuration.seedFilePath`, with
 /// RealmSwift's meaning.
-@Suite struct FileOperationsTests {
+@Suite(.temporaryDirectory) struct FileOperationsTests {
     private func configuration(_ name: String = #function) -> Realm.Configuration {
         var configuration = temporaryConfiguration(name)
         configuration.objectTypes = [FOBird.self]

@@ -1,5 +1,6 @@
 import BurrowStorage
 import BurrowTestSupport
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 
 /// Opening a file whose newest commit is damaged: a reported fallback of that one commit
 /// (`Realm.recovery`), or `.corruptFile`; never a silent older version.
-@Suite struct FileRecoveryTests {
+@Suite(.temporaryDirectory) struct FileRecoveryTests {
     /// A realm file whose newest commit added 300 people; returns its URL, the file's length and
     /// the version of that commit.
     static func fileWithNewestCommitOf300People() throws -> (URL, Int, UInt64) {

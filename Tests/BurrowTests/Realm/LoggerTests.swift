@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -32,7 +33,7 @@ private final class LogRecorder: Sendable {
 /// `Logger` and `LogLevel` as in RealmSwift: nothing is logged by default; a logger receives the
 /// messages at its level and below; opening, schema changes and recovery are logged at the
 /// levels RealmSwift uses. Serialized, because `Logger.shared` is one for the process.
-@Suite(.serialized) struct LoggerTests {
+@Suite(.serialized, .temporaryDirectory) struct LoggerTests {
     /// Runs `body` with `logger` as `Logger.shared`, then puts the previous one back.
     private func with(_ logger: Logger, _ body: () throws -> Void) rethrows {
         let previous = Logger.shared

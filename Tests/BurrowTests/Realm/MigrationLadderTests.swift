@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -58,7 +59,7 @@ enum LadderFailure: String, Sendable, CaseIterable, CustomTestStringConvertible 
 /// release opened by every later one, with and without `objectTypes`; the class renamed from
 /// Dog to Pet read through old lists of links; and failed or trapping migrations leaving the
 /// file as it was.
-@Suite struct MigrationLadderTests {
+@Suite(.temporaryDirectory) struct MigrationLadderTests {
     /// A configuration of `release` for the file at `url`: its schema version, its migration
     /// block, and its classes when `withObjectTypes`.
     static func configuration(_ release: any LadderRelease.Type, at url: URL, withObjectTypes: Bool) -> Realm.Configuration {

@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -64,7 +65,7 @@ final class MigOwnerV2: Object {
 
 /// RealmSwift's migration API: old and new objects by name, renaming, deleting a class's data,
 /// creating and deleting objects in the migration, and a failing migration leaving the file as it was.
-@Suite struct MigrationTests {
+@Suite(.temporaryDirectory) struct MigrationTests {
     /// A file of release 1: Ada (with a long nickname, kept outside her row), Alan (Ada's friend)
     /// and three cards.
     private func releaseOne() throws -> Realm.Configuration {

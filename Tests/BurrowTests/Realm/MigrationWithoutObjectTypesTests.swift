@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -42,7 +43,7 @@ enum SoloNamespace {
     }
 }
 
-@Suite struct MigrationWithoutObjectTypesTests {
+@Suite(.temporaryDirectory) struct MigrationWithoutObjectTypesTests {
     @Test func theProgramsModelClassesAreFound() {
         #expect(ProgramClasses.uniqueClass(named: "SoloPerson") == SoloPerson.self, "the older model is out of the default schema")
         #expect(ProgramClasses.uniqueClass(named: "SoloPet") == SoloPet.self)

@@ -1,5 +1,7 @@
 import Burrow
+import BurrowTestSupport
 import Foundation
+import Testing
 
 final class DogToy: Object {
     @Persisted var name = ""
@@ -63,9 +65,20 @@ final class AllTypes: Object {
     @Persisted var any: AnyRealmValue
 }
 
-/// A fresh temporary file configuration for one test.
+/// A configuration for a new file, `test.burrow`, in a directory of its own inside the running
+/// test's temporary directory, which goes when the test ends. Each call names another file.
+///
+/// The test's suite (or the test) must have the `.temporaryDirectory` trait; without it the call
+/// records an issue and the file is left behind.
 func temporaryConfiguration(_ name: String = #function) -> Realm.Configuration {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("burrow-tests-\(UUID().uuidString)")
+    let base: URL
+    if let current = TemporaryDirectory.current {
+        base = current.url
+    } else {
+        Issue.record("\(name) asked for a temporary file outside a test with the .temporaryDirectory trait")
+        base = FileManager.default.temporaryDirectory
+    }
+    let directory = base.appendingPathComponent("burrow-\(UUID().uuidString)")
     try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     return Realm.Configuration(fileURL: directory.appendingPathComponent("test.burrow"))
 }

@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 /// `Realm.performMigration(for:)` migrates the file when called, as RealmSwift's does: the block
 /// runs once, there and not at the next open; a migration that cannot run throws and leaves the
 /// file as it was. `MigrationBlock` is the block's type.
-@Suite struct PerformMigrationTests {
+@Suite(.temporaryDirectory) struct PerformMigrationTests {
     private func releaseOne() throws -> Realm.Configuration {
         var v1 = temporaryConfiguration()
         v1.objectTypes = [MigPersonV1.self]

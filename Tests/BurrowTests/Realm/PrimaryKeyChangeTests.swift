@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -16,7 +17,7 @@ final class PKChangeLabel: Object {
 /// A managed object's primary key cannot change, as in RealmSwift ("Primary key can't be
 /// changed after an object is inserted."): the assignment cannot throw, so the write records
 /// the error and its commit throws it, changing nothing.
-@Suite struct PrimaryKeyChangeTests {
+@Suite(.temporaryDirectory) struct PrimaryKeyChangeTests {
     private static let reason = "Primary key can't be changed after an object is inserted"
 
     /// A realm with item 1 "one" and label "a".

@@ -1,4 +1,5 @@
 import BurrowTestSupport
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 
 /// Object keys derived from primary keys (`ObjectKey(derivedFrom:)`): lookups, uniqueness, and
 /// the objects whose derived key another object holds.
-@Suite struct PrimaryKeyTests {
+@Suite(.temporaryDirectory) struct PrimaryKeyTests {
     private func key(_ object: ObjectBase) -> ObjectKey { object._state!.key }
 
     /// `count` ids that all derive the same object key: the same second and counter, with

@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -106,7 +107,7 @@ struct DamagedRowsFile: Sendable {
 /// The read-error policy (Architecture.md, "Read errors"): APIs that can throw report a damaged
 /// page as a `RealmError`; getters that cannot throw trap with a message naming the file and the
 /// page; nothing turns damage into nil, empty or zero.
-@Suite struct ReadErrorTests {
+@Suite(.temporaryDirectory) struct ReadErrorTests {
     private static func stderr(_ result: ExitTest.Result?) -> String {
         result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
     }

@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -9,7 +10,7 @@ final class REVItem: Object {
 
 /// What a `RealmError` carries: the file and `errno` of file errors, and how it bridges to
 /// `NSError` (RealmSwift's domain, a code per kind of error, the message and path in `userInfo`).
-@Suite struct RealmErrorValueTests {
+@Suite(.temporaryDirectory) struct RealmErrorValueTests {
     @Test func openingAMissingFileReadOnlyNamesTheFileAndENOENT() throws {
         var configuration = temporaryConfiguration()
         configuration.objectTypes = [REVItem.self]

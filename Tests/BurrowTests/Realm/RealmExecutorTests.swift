@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowTestTraits
 import Dispatch
 import Foundation
 import Synchronization
@@ -27,7 +28,7 @@ func addDogs(in store: isolated DogKennel, _ names: [String]) async throws {
     }
 }
 
-@Suite("RealmExecutor") struct RealmExecutorTests {
+@Suite("RealmExecutor", .temporaryDirectory) struct RealmExecutorTests {
     @Test("Code isolated to an actor on a RealmExecutor runs on its thread; isolation checks hold there")
     func actorCodeRunsOnItsExecutor() async throws {
         let store = try await DogKennel(configuration: temporaryConfiguration())

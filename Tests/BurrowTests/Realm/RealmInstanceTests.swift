@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 /// One realm per file per isolation domain, as RealmSwift keeps one per thread: its
 /// `testEquals` expects `Realm() == Realm()` on one thread and not across threads, and its
 /// examples call `Realm()` in one helper after another, sharing the write transaction.
-@Suite struct RealmInstanceTests {
+@Suite(.temporaryDirectory) struct RealmInstanceTests {
     // MARK: One instance per domain
 
     @MainActor
@@ -329,7 +330,7 @@ private actor NoteStore {
 
 /// A realm opened by a thread's own code belongs to that thread, as RealmSwift's do: used on
 /// another thread it refuses to write (a thrown error) and traps where it reads.
-@Suite struct ThreadConfinementTests {
+@Suite(.temporaryDirectory) struct ThreadConfinementTests {
     /// Opens a realm on a thread of its own, outside tasks, and hands it out: the misuse that
     /// Swift lets through, since nonisolated code's values can be sent on.
     private final class Handoff: @unchecked Sendable {

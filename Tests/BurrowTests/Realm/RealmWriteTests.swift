@@ -1,9 +1,10 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
 @testable import Burrow
 
-@Suite struct RealmWriteTests {
+@Suite(.temporaryDirectory) struct RealmWriteTests {
     @Test func testAddedObjectsAreReadBackAfterReopen() throws {
         let config = temporaryConfiguration()
         let id: ObjectId
@@ -256,7 +257,7 @@ import Testing
     }
 }
 
-@Suite struct RealmWriteCopyTests {
+@Suite(.temporaryDirectory) struct RealmWriteCopyTests {
     @Test func testWriteCopyHoldsEveryObject() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         try realm.write {
@@ -272,7 +273,7 @@ import Testing
     }
 }
 
-@Suite struct ObjectKeyTests {
+@Suite(.temporaryDirectory) struct ObjectKeyTests {
     private func key(_ object: ObjectBase) -> UInt64 { object._state!.key.rawValue }
 
     @Test func testObjectKeysAreNeverReused() throws {

@@ -1,4 +1,5 @@
 import BurrowTestSupport
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 /// The small caches of the tree readers (`RecentNames`) and of each thread (`RecentEntries`),
 /// against dictionaries: random lookups and stores over more names than the short array holds,
 /// with equal names in different `String` storage.
-@Suite struct RecentNamesTests {
+@Suite(.temporaryDirectory) struct RecentNamesTests {
     @Test func testRecentNamesAgreesWithADictionary() {
         let seed = TestSeed.make("RecentNamesTests.testRecentNamesAgreesWithADictionary")
         var random = TestRandom(seed: seed)

@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -99,7 +100,7 @@ private func expectAddedObjectIsUnmanagedWithItsValues(_ added: RTEverything, so
     #expect(added.places.allSatisfy { $0.realm == nil }, sourceLocation: sourceLocation)
 }
 
-@Suite struct RollbackTests {
+@Suite(.temporaryDirectory) struct RollbackTests {
     @Test func testThrowingWriteLeavesNoTraceInLiveObjectsOrTheFile() throws {
         let config = temporaryConfiguration()
         let added = RTFixture.full(id: "added", targetBase: 10)

@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -12,7 +13,7 @@ final class RPNote: Object {
 /// A row field whose payload passes the page checks but whose length does not fit its type is
 /// damage (Architecture.md, "Read errors"): the getter traps naming the file, the rows tree and
 /// the object, instead of reading it as nil or as a wrong value.
-@Suite struct RowPayloadReadErrorTests {
+@Suite(.temporaryDirectory) struct RowPayloadReadErrorTests {
     @Test func aStringWhoseLengthRunsPastItsPayloadTraps() async throws {
         let configuration = Realm.Configuration(fileURL: temporaryConfiguration().fileURL, objectTypes: [RPNote.self])
         let path = configuration.fileURL!.path

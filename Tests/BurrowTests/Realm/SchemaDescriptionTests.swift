@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -22,7 +23,7 @@ final class SDPerson: Object {
 
 /// `Realm.schema`, `Object.sharedSchema()` and `objectSchema` describe the classes as RealmSwift
 /// does: stored properties in `properties`, `LinkingObjects` apart in `computedProperties`.
-@Suite struct SchemaDescriptionTests {
+@Suite(.temporaryDirectory) struct SchemaDescriptionTests {
     private func realm(_ name: String = #function) throws -> Realm {
         var configuration = temporaryConfiguration(name)
         configuration.objectTypes = [SDDog.self, SDPerson.self, SDAddress.self]

@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 
 /// `schemaVersionAtURL(_:)` reads a file's schema version without opening a realm, as
 /// RealmSwift's does, and says why when it cannot.
-@Suite struct SchemaVersionAtURLTests {
+@Suite(.temporaryDirectory) struct SchemaVersionAtURLTests {
     @Test func readsTheVersionOfAClosedAndOfAnOpenFile() throws {
         var config = temporaryConfiguration()
         config.objectTypes = [MigPersonV1.self]

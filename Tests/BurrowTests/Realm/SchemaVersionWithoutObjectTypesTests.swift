@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 /// A file made without `objectTypes` records the configured schema version, so that the next
 /// release, raising it, migrates from the version its objects were written at (RealmSwift's
 /// migration example starts so: a file made at version 1, read at version 2 with a block).
-@Suite struct SchemaVersionWithoutObjectTypesTests {
+@Suite(.temporaryDirectory) struct SchemaVersionWithoutObjectTypesTests {
     @Test func aNewFileRecordsTheConfiguredSchemaVersion() throws {
         var v1 = temporaryConfiguration()
         v1.schemaVersion = 1

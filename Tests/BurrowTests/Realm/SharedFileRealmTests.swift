@@ -1,4 +1,5 @@
 import Burrow
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -65,7 +66,7 @@ private final class Worker {
 /// Several processes on one realm file (the default, `exclusiveAccess` false), as RealmSwift
 /// allows: each sees the others' commits, their writes take turns and lose nothing, and
 /// change streams hear of other processes' commits.
-@Suite struct SharedFileRealmTests {
+@Suite(.temporaryDirectory) struct SharedFileRealmTests {
     private static var iterations: Int {
         ProcessInfo.processInfo.environment["BURROW_SHARED_ITERATIONS"].flatMap(Int.init) ?? 100
     }

@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 /// it with a failure whose message says what went wrong; each has a twin doing the same without
 /// the misuse that must exit successfully, so that a trap in the setup cannot pass for the one
 /// under test.
-@Suite struct TrapTests {
+@Suite(.temporaryDirectory) struct TrapTests {
     private static func stderr(_ result: ExitTest.Result?) -> String {
         result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
     }

@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Testing
 
 @testable import Burrow
@@ -5,7 +6,7 @@ import Testing
 /// Waiting for a write transaction's end: a task that reaches `wait()` after the end (it
 /// checked the transaction on the realm's actor, then ran `wait()` on another thread) returns
 /// at once instead of waiting forever, and waiting tasks are resumed by the end.
-@Suite(.timeLimit(.minutes(1))) struct WriteEndWaitersTests {
+@Suite(.timeLimit(.minutes(1)), .temporaryDirectory) struct WriteEndWaitersTests {
     @Test func waitingAfterTheEndReturnsAtOnce() async {
         let waiters = WriteEndWaiters()
         waiters.resumeAll()

@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 
 /// Frozen sectioned results and sections: they keep their version, cross to other tasks, and
 /// thaw into live ones.
-@Suite struct FrozenSectionedResultsTests {
+@Suite(.temporaryDirectory) struct FrozenSectionedResultsTests {
     @MainActor
     @Test func frozenSectionsKeepTheirVersionAndThawIntoTheLiveOnes() throws {
         let realm = try fruitRealm()

@@ -1,4 +1,5 @@
 import BurrowTestSupport
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 /// Random writes against a dictionary model: each element of a sectioned results stream must
 /// show the model's sections, and its changes must turn the previous element's sections into
 /// them the way a table view applies batch updates.
-@Suite struct SectionedResultsChangeModelTests {
+@Suite(.temporaryDirectory) struct SectionedResultsChangeModelTests {
     /// Sections as (key, object ids).
     private typealias Sections = [(key: String, ids: [Int])]
 

@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -41,7 +42,7 @@ func initial<C>(_ change: SectionedResultsChange<C>?, sourceLocation: SourceLoca
 
 /// Change streams of sectioned results and of sections: index paths and section changes as
 /// RealmSwift reports them, key path filters, silent writes and errors.
-@Suite struct SectionedResultsChangeTests {
+@Suite(.temporaryDirectory) struct SectionedResultsChangeTests {
     @Test func objectsLeavingMovingAndArrivingAcrossSections() async throws {
         let realm = try fruitRealm()
         let changes = realm.objects(STWord.self).sectioned(by: \.firstLetter).changes(keyPaths: ["text"]).makeAsyncIterator()

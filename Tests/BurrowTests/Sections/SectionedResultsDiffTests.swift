@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 
 /// The index path changes between two versions of sectioned results, worked out from the
 /// sections and the change of the results underneath; and the part one section's stream sees.
-@Suite struct SectionedResultsDiffTests {
+@Suite(.temporaryDirectory) struct SectionedResultsDiffTests {
     private typealias Path = SectionPlace
 
     @Test func aChangeInOneSectionIsNothingToTheOthers() {

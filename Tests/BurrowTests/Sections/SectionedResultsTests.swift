@@ -1,3 +1,4 @@
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 
 /// Live sectioned results: how objects fall into sections, the order of sections and of
 /// objects in them, subscripts, following the realm, identity, and what a bad sectioning does.
-@Suite struct SectionedResultsTests {
+@Suite(.temporaryDirectory) struct SectionedResultsTests {
     @Test func sectionsComeInTheOrderOfThePrimarySortEitherWay() throws {
         let realm = try fruitRealm()
         let words = realm.objects(STWord.self)

@@ -1,10 +1,11 @@
+import BurrowTestTraits
 import Testing
 
 @testable import Burrow
 
 /// The names of the object store's trees: each family's name reads back as itself, and names the
 /// store never makes read back as nothing.
-@Suite("StoreTreeName")
+@Suite("StoreTreeName", .temporaryDirectory)
 struct StoreTreeNameTests {
     @Test("every family's tree name reads back as the same tree")
     func namesRoundTrip() {

@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -218,7 +219,7 @@ private func expectFinding(
     #expect(found, "expected \(className) \(property ?? "") “\(text)” among \(report.findings.map(\.description))", sourceLocation: sourceLocation)
 }
 
-@Suite struct ObjectVerifierTests {
+@Suite(.temporaryDirectory) struct ObjectVerifierTests {
     @Test func testFileMadeByOrdinaryUseOfEveryPropertyKindIsSound() throws {
         let realm = try makeFile()
         let report = try verifyObjects(realm)
