@@ -139,7 +139,7 @@ extension QueryExecutor {
     /// does not apply, or lists so many objects that reading their rows one by one would cost
     /// more than one scan of all rows (see `CandidateBudget`).
     private func secondaryIndexCandidates(
-        _ c: QueryComparison, _ tree: String, _ type: PropertyType, _ table: Table
+        _ c: QueryComparison, _ tree: TreeName, _ type: PropertyType, _ table: Table
     ) throws(StorageError) -> [ObjectKey]? {
         var budget = CandidateBudget(executor: self, table: table)
         var found: [ObjectKey] = []
@@ -202,7 +202,7 @@ extension QueryExecutor {
 
         /// Whether the entries of `tree` from `start` up to `end` (nil: the end of the tree)
         /// are few enough, counted in two descents without reading them.
-        mutating func allows(_ tree: String, from start: [UInt8], to end: [UInt8]?) throws(StorageError) -> Bool {
+        mutating func allows(_ tree: TreeName, from start: [UInt8], to end: [UInt8]?) throws(StorageError) -> Bool {
             let reader = executor.reader
             let upper: Int
             if let end { upper = try reader.position(tree, of: end) } else { upper = try reader.count(tree) }
@@ -239,7 +239,8 @@ extension QueryExecutor {
 
     /// Appends the object keys of the entries of `tree` whose keys start with `prefix` (an
     /// entry is a value's key and 8 bytes of object key); false if the budget ran out first.
-    private func collect(_ tree: String, prefix: [UInt8], into found: inout [ObjectKey], _ budget: inout CandidateBudget) throws(StorageError) -> Bool
+    private func collect(_ tree: TreeName, prefix: [UInt8], into found: inout [ObjectKey], _ budget: inout CandidateBudget) throws(StorageError)
+        -> Bool
     {
         try collect(tree, from: prefix, into: &found, &budget) { Self.entry($0, isOf: prefix) }
     }
@@ -248,7 +249,7 @@ extension QueryExecutor {
     /// (either bound missing: to the end of the values of that type). Bounds are inclusive
     /// here; the rows are tested afterwards.
     private func range(
-        _ tree: String, from low: QueryValue?, to high: QueryValue?, into found: inout [ObjectKey], _ budget: inout CandidateBudget
+        _ tree: TreeName, from low: QueryValue?, to high: QueryValue?, into found: inout [ObjectKey], _ budget: inout CandidateBudget
     ) throws(StorageError) -> Bool {
         guard let tag = (low ?? high).map({ IndexKey.encode($0.stored)[0] }) else { return true }
         let start = low.map(Self.lowerBound) ?? [tag]
@@ -260,7 +261,7 @@ extension QueryExecutor {
     /// Appends the object keys of the entries of `tree` from `start` on while `inRange`
     /// holds; false if the budget ran out first.
     private func collect(
-        _ tree: String, from start: [UInt8], into found: inout [ObjectKey], _ budget: inout CandidateBudget,
+        _ tree: TreeName, from start: [UInt8], into found: inout [ObjectKey], _ budget: inout CandidateBudget,
         while inRange: (UnsafeRawBufferPointer) -> Bool
     ) throws(StorageError) -> Bool {
         var complete = true

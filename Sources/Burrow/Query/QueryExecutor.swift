@@ -38,7 +38,7 @@ final class QueryExecutor {
             /// A row field holding one value (or link).
             case field(Int)
             /// A `List`, `MutableSet` or `Map` field: its elements' tree.
-            case collection(field: Int, tree: String, kind: CollectionKind)
+            case collection(field: Int, tree: TreeName, kind: CollectionKind)
             /// `LinkingObjects`: the objects of `origin` whose field `originField` links here.
             case backlinks(origin: Table, originField: Int)
             /// The value under a key of the map the previous step reached.
@@ -311,7 +311,7 @@ final class QueryExecutor {
     /// `reader.scan` with a body that may fail: the scan stops at the body's first error, which
     /// is thrown.
     func scan(
-        _ tree: String, from start: [UInt8], _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws(StorageError) -> Bool
+        _ tree: TreeName, from start: [UInt8], _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws(StorageError) -> Bool
     ) throws(StorageError) {
         var failure: StorageError?
         try reader.scan(tree, from: start) { key, value in

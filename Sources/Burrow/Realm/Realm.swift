@@ -156,7 +156,7 @@ public final class Realm {
     /// (see "Read errors" in `Documentation/Architecture.md`).
     public var isEmpty: Bool {
         do {
-            for stored in currentFileSchema.classes.values where try store.reader.count(Table.rowsTreeName(stored.id)) > 0 {
+            for stored in currentFileSchema.classes.values where try store.reader.count(TreeName(.rows, stored.id)) > 0 {
                 return false
             }
             return true

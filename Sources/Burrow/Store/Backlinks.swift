@@ -13,7 +13,7 @@ enum Backlinks {
     }
 
     /// The backlinks tree of the class stored with id `table`.
-    static func treeName(_ table: UInt32) -> String { StoreTreeName(.backlinks, table).string }
+    static func treeName(_ table: UInt32) -> TreeName { TreeName(.backlinks, table) }
 
     /// The key of the entry for links from field `field` of object `source` (of the class with
     /// id `table`) to object `target`.

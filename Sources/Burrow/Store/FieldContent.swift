@@ -10,7 +10,7 @@ enum FieldContent {
     /// through `reader`; `property` is the collection's property, whose links go to the
     /// class stored with `linkTarget`.
     static func collection(
-        _ key: ObjectKey, in tree: String, of reader: any TreeReader, _ property: StoredProperty,
+        _ key: ObjectKey, in tree: TreeName, of reader: any TreeReader, _ property: StoredProperty,
         linkTarget target: UInt32, resolve: ValueCodec.LinkResolver
     ) throws(StorageError) -> FieldContent {
         var elements: [_StoredValue] = []

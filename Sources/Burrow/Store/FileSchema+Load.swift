@@ -4,7 +4,7 @@ extension FileSchema {
     /// The bytes of the schema's `info` entry in the version `reader` reads: every schema change
     /// rewrites it, so comparing it tells whether the schema changed without reading classes.
     static func stamp(in reader: any TreeReader) throws(StorageError) -> [UInt8]? {
-        try reader.withValue(treeName, infoKey) { Array($0) }
+        try reader.withValue(.schema, infoKey) { Array($0) }
     }
 
     /// The schema stored in the version `reader` reads, whose `info` entry is `stamp`.
@@ -17,7 +17,7 @@ extension FileSchema {
                 }
             }
             var failure: RealmError?
-            try reader.scan(treeName, prefix: Array(classKeyPrefix.utf8)) { _, value in
+            try reader.scan(.schema, prefix: Array(classKeyPrefix.utf8)) { _, value in
                 do {
                     let stored = try decode(StoredClass.self, from: value, path: path)
                     schema.classes[stored.name] = stored

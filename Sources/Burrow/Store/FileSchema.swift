@@ -21,7 +21,6 @@ struct FileSchema: Sendable, Equatable {
     var info: Info
     var classes: [String: StoredClass]
 
-    static let treeName = "schema"
     static let infoKey = Array("info".utf8)
     static let classKeyPrefix = "class/"
 

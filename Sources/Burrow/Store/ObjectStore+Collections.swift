@@ -141,7 +141,7 @@ extension ObjectStore {
     /// Runs `change` on the collection's tree, then adds the count change it returns to the
     /// count in the owner's row.
     func mutateCollection(
-        _ table: Table, _ owner: ObjectKey, _ field: Int, in write: WriteState, _ change: (String) throws(StorageError) -> Int
+        _ table: Table, _ owner: ObjectKey, _ field: Int, in write: WriteState, _ change: (TreeName) throws(StorageError) -> Int
     ) throws(RealmError) -> Int {
         guard let tree = table.collectionTrees[field] else {
             preconditionFailure("internal error: field \(field) of \(table.name) is not a set or map")

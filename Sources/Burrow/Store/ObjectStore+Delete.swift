@@ -86,14 +86,17 @@ extension ObjectStore {
                     try keepKeyRetired(last, of: table, in: write, force: true)
                 }
                 if write.changes != nil {
-                    try write.trees.scan(Table.rowsTreeName(stored.id), from: []) { key, _ in
+                    try write.trees.scan(TreeName(.rows, stored.id), from: []) { key, _ in
                         write.changes?.deleted(ObjectKey.read(key), in: stored.id)
                         return true
                     }
                 }
             }
-            for name in try write.transaction.treeNames() where name != FileSchema.treeName && name != WriteState.sequencesTree {
-                try write.transaction.removeAll(in: try write.trees.openTree(name))
+            for name in try write.transaction.treeNames() {
+                let tree = TreeName(parsing: name)
+                if tree == .schema || tree == .sequences { continue }
+                guard let id = try write.transaction.tree(named: name) else { continue }
+                try write.transaction.removeAll(in: id)
             }
         } catch {
             throw RealmError(error)

@@ -9,7 +9,7 @@ extension ObjectStore {
     /// map's, and its stored bytes (valid inside `body`). Throws `corruptEntry` for an entry
     /// whose lengths do not fit what it must hold (`CollectionEntry`).
     static func forEachStoredElement(
-        of key: ObjectKey, in tree: String, of reader: any TreeReader, _ property: StoredProperty,
+        of key: ObjectKey, in tree: TreeName, of reader: any TreeReader, _ property: StoredProperty,
         _ body: (_ mapKey: String?, _ element: UnsafeRawBufferPointer) -> Void
     ) throws(StorageError) {
         var damage: CollectionEntry.Problem?

@@ -17,7 +17,7 @@ extension ObjectStore {
             return ObjectKey(next)
         }
         do {
-            let floor = try write.trees.withValue(WriteState.sequencesTree, Self.sequenceKey(table.id)) { ObjectKey.read($0).rawValue } ?? 1
+            let floor = try write.trees.withValue(.sequences, Self.sequenceKey(table.id)) { ObjectKey.read($0).rawValue } ?? 1
             let next = max(floor, (try lastObjectKey(table, in: write)?.rawValue ?? 0) + 1)
             write.nextKeys[table.id] = next + 1
             return ObjectKey(next)
@@ -52,9 +52,9 @@ extension ObjectStore {
         // primary key of a deleted one gets the same key, as a lookup by primary key would find.
         guard !table.hasPrimaryKey else { return }
         if !force, let largest = try lastObjectKey(table, in: write), largest > key { return }
-        let floor = try write.trees.withValue(WriteState.sequencesTree, Self.sequenceKey(table.id)) { ObjectKey.read($0).rawValue } ?? 1
+        let floor = try write.trees.withValue(.sequences, Self.sequenceKey(table.id)) { ObjectKey.read($0).rawValue } ?? 1
         if key.rawValue + 1 > floor {
-            try write.trees.put(WriteState.sequencesTree, Self.sequenceKey(table.id), ObjectKey(key.rawValue + 1).bytes)
+            try write.trees.put(.sequences, Self.sequenceKey(table.id), ObjectKey(key.rawValue + 1).bytes)
         }
     }
 
@@ -143,7 +143,7 @@ extension ObjectStore {
     /// Adds new object `key`'s entry for `value` to index tree `tree`, built in the
     /// transaction's reused buffer: no array per index entry.
     @inline(__always)
-    func addIndexEntry(_ tree: String, _ value: _StoredValue, _ key: ObjectKey, in write: WriteState) throws(StorageError) {
+    func addIndexEntry(_ tree: TreeName, _ value: _StoredValue, _ key: ObjectKey, in write: WriteState) throws(StorageError) {
         write.keyBuffer.removeAll(keepingCapacity: true)
         IndexKey.appendEntry(value, key, to: &write.keyBuffer)
         try write.trees.put(tree, write.keyBuffer, [])

@@ -22,7 +22,7 @@ extension ObjectStore {
 
     /// The position number of the element at `index` of `owner`'s list, whose entries start at
     /// tree position `start`.
-    private func listPosition(_ tree: String, start: Int, index: Int, in write: WriteState) throws(StorageError) -> UInt64? {
+    private func listPosition(_ tree: TreeName, start: Int, index: Int, in write: WriteState) throws(StorageError) -> UInt64? {
         try write.trees.entry(tree, at: start + index) { key, _ in
             UInt64(bigEndian: key.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
         }
@@ -44,7 +44,7 @@ extension ObjectStore {
 
     /// Stores the element `payload` at `index` (0...count) of `owner`'s list in `tree`, between
     /// its neighbours, spreading their position numbers out first if none is left between them.
-    private func putListEntry(_ payload: [UInt8], at index: Int, in tree: String, _ table: Table, _ owner: ObjectKey, in write: WriteState)
+    private func putListEntry(_ payload: [UInt8], at index: Int, in tree: TreeName, _ table: Table, _ owner: ObjectKey, in write: WriteState)
         throws(StorageError)
     {
         var position = try newListPosition(tree, owner, index: index, in: write)
@@ -59,7 +59,7 @@ extension ObjectStore {
     }
 
     /// A free position number for a new element at `index`, or nil if its neighbours leave none.
-    private func newListPosition(_ tree: String, _ owner: ObjectKey, index: Int, in write: WriteState) throws(StorageError) -> UInt64? {
+    private func newListPosition(_ tree: TreeName, _ owner: ObjectKey, index: Int, in write: WriteState) throws(StorageError) -> UInt64? {
         let start = try write.trees.position(tree, of: owner.bytes)
         let count = try write.trees.position(tree, of: ObjectKey(owner.rawValue &+ 1).bytes) - start
         let before = index > 0 ? try listPosition(tree, start: start, index: index - 1, in: write) : nil
@@ -74,7 +74,7 @@ extension ObjectStore {
 
     /// Spreads out the position numbers around the insertion point `index` (see the type's
     /// comment), so that a number is free between the neighbours of `index`.
-    private func spreadList(_ tree: String, _ owner: ObjectKey, around index: Int, in write: WriteState) throws(StorageError) {
+    private func spreadList(_ tree: TreeName, _ owner: ObjectKey, around index: Int, in write: WriteState) throws(StorageError) {
         let start = try write.trees.position(tree, of: owner.bytes)
         guard let anchor = try listPosition(tree, start: start, index: max(0, index - 1), in: write) else { return }
         var density = 1.0

@@ -28,7 +28,7 @@ extension ObjectStore {
     /// the indexes of the new layout).
     func moveFieldTrees(from old: StoredClass, to new: StoredClass, in write: WriteState) throws(StorageError) {
         let kept = Self.keptFields(from: old, to: new)
-        var moving: [(tree: String, entries: [([UInt8], [UInt8])])] = []
+        var moving: [(tree: TreeName, entries: [([UInt8], [UInt8])])] = []
         for (field, property) in old.properties.enumerated() where property.collection != .single {
             guard let tree = Table.collectionTreeName(old.id, field, property.collection) else { continue }
             if let newField = kept[field], newField == field { continue }
@@ -43,7 +43,7 @@ extension ObjectStore {
             try write.trees.dropTree(tree)
         }
         for (field, property) in old.properties.enumerated() where property.isIndexed && !property.isPrimary {
-            try write.trees.dropTree(Table.indexTreeName(old.id, field))
+            try write.trees.dropTree(TreeName(.index, old.id, field: field))
         }
         for (tree, entries) in moving {
             for (key, value) in entries { try write.trees.put(tree, key, value) }
@@ -210,10 +210,11 @@ extension ObjectStore {
             }
         }
         do {
-            for tree in try write.trees.transaction.treeNames() where StoreTreeName(parsing: tree)?.classID == stored.id {
+            for name in try write.trees.transaction.treeNames() {
+                guard let tree = TreeName(parsing: name), tree.storeTree?.classID == stored.id else { continue }
                 try write.trees.dropTree(tree)
             }
-            try write.trees.delete(FileSchema.treeName, Array((FileSchema.classKeyPrefix + name).utf8))
+            try write.trees.delete(.schema, Array((FileSchema.classKeyPrefix + name).utf8))
         } catch {
             throw RealmError(error)
         }

@@ -150,9 +150,9 @@ final class ObjectStore {
     /// Writes `schema` (with the entries of `changed` classes) into the open transaction.
     func storeSchema(_ schema: FileSchema, changing changed: [StoredClass], in write: WriteState) throws(RealmError) {
         do {
-            try write.trees.put(FileSchema.treeName, FileSchema.infoKey, FileSchema.encode(schema.info))
+            try write.trees.put(.schema, FileSchema.infoKey, FileSchema.encode(schema.info))
             for stored in changed {
-                try write.trees.put(FileSchema.treeName, Array((FileSchema.classKeyPrefix + stored.name).utf8), FileSchema.encode(stored))
+                try write.trees.put(.schema, Array((FileSchema.classKeyPrefix + stored.name).utf8), FileSchema.encode(stored))
             }
         } catch {
             throw RealmError(error)

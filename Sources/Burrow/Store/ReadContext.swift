@@ -142,7 +142,7 @@ extension ReadContext {
     /// The error for field `field` of object `key`, whose payload `problem` makes unreadable.
     func damagedRow(_ table: Table, _ key: ObjectKey, _ field: Int, _ problem: String) -> StorageError {
         .corruptEntry(
-            path: reader.fileName, tree: table.rowsTree,
+            path: reader.fileName, tree: table.rowsTree.string,
             entry: "the row of object #\(key.rawValue) holds a property '\(table.stored.properties[field].name)' that \(problem)")
     }
 

@@ -14,28 +14,25 @@ final class Table: Sendable {
     let propertyOfField: [Int?]
     /// Row field index → its type.
     let fieldTypes: [PropertyType]
-    let rowsTree: String
-    let primaryKeyTree: String
+    let rowsTree: TreeName
+    let primaryKeyTree: TreeName
     /// Per Swift property: its index tree, if it is indexed (and not the primary key).
-    let indexTrees: [String?]
+    let indexTrees: [TreeName?]
     /// Per row field: its index tree, if it is indexed (and not the primary key).
-    let fieldIndexTrees: [String?]
+    let fieldIndexTrees: [TreeName?]
     /// The row field of the primary key, if the class has one.
     let primaryKeyField: Int?
     /// Per row field: the tree holding its elements, for a `List` (`list/<id>/<field>`: owner
     /// key + position → element), a `MutableSet` (`set/<id>/<field>`: owner key + element index
     /// key → element) or a `Map` (`map/<id>/<field>`: owner key + map key → map key and
     /// element). The field itself holds the element count.
-    let collectionTrees: [String?]
-    let backlinksTree: String
+    let collectionTrees: [TreeName?]
+    let backlinksTree: TreeName
     /// Long string and data payloads kept out of their rows: object key + field (UInt16) → payload.
-    let blobsTree: String
+    let blobsTree: TreeName
 
     var id: UInt32 { stored.id }
 
-    static func rowsTreeName(_ id: UInt32) -> String { StoreTreeName(.rows, id).string }
-    static func primaryKeyTreeName(_ id: UInt32) -> String { StoreTreeName(.primaryKey, id).string }
-    static func blobsTreeName(_ id: UInt32) -> String { StoreTreeName(.blobs, id).string }
     var name: String { stored.name }
     var hasPrimaryKey: Bool { info.primaryKey != nil }
 
@@ -45,17 +42,17 @@ final class Table: Sendable {
         fieldOf = info.properties.map { stored.fieldIndex(of: $0.name) }
         propertyOfField = stored.properties.map { info.propertyIndex[$0.name] }
         fieldTypes = stored.properties.map(\.type)
-        rowsTree = Self.rowsTreeName(stored.id)
-        primaryKeyTree = Self.primaryKeyTreeName(stored.id)
+        rowsTree = TreeName(.rows, stored.id)
+        primaryKeyTree = TreeName(.primaryKey, stored.id)
         indexTrees = info.properties.enumerated().map { index, property in
             guard property.isIndexed, !property.isPrimary, let field = stored.fieldIndex(of: property.name) else { return nil }
-            return Self.indexTreeName(stored.id, field)
+            return TreeName(.index, stored.id, field: field)
         }
-        backlinksTree = Backlinks.treeName(stored.id)
-        blobsTree = Self.blobsTreeName(stored.id)
+        backlinksTree = TreeName(.backlinks, stored.id)
+        blobsTree = TreeName(.blobs, stored.id)
         fieldIndexTrees = stored.properties.indices.map { field in
             let property = stored.properties[field]
-            return property.isIndexed && !property.isPrimary ? Self.indexTreeName(stored.id, field) : nil
+            return property.isIndexed && !property.isPrimary ? TreeName(.index, stored.id, field: field) : nil
         }
         primaryKeyField = stored.properties.firstIndex { $0.isPrimary }
         collectionTrees = stored.properties.indices.map { Self.collectionTreeName(stored.id, $0, stored.properties[$0].collection) }
@@ -69,13 +66,10 @@ final class Table: Sendable {
         return (field, payload)
     }
 
-    /// The index tree of field `field` of the class stored with `id`.
-    static func indexTreeName(_ id: UInt32, _ field: Int) -> String { StoreTreeName(.index, id, field: field).string }
-
     /// The tree of the elements of collection field `field` of the class stored with `id`
     /// (nil for a field of one value).
-    static func collectionTreeName(_ id: UInt32, _ field: Int, _ kind: CollectionKind) -> String? {
-        StoreTreeName.Family(kind).map { StoreTreeName($0, id, field: field).string }
+    static func collectionTreeName(_ id: UInt32, _ field: Int, _ kind: CollectionKind) -> TreeName? {
+        StoreTreeName.Family(kind).map { TreeName($0, id, field: field) }
     }
 
     /// The stored class that `info` would be in a file that does not have it yet.

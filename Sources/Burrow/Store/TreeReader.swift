@@ -7,29 +7,30 @@ protocol TreeReader: AnyObject {
     var fileName: String { get }
     /// Calls `body` with the value under `key` in the tree named `tree` (zero-copy; valid only
     /// inside `body`) and returns its result, or nil if the tree or key does not exist.
-    func withValue<R>(_ tree: String, _ key: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> R) throws(StorageError) -> R?
+    func withValue<R>(_ tree: TreeName, _ key: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> R) throws(StorageError) -> R?
     /// Calls `body` with each entry whose key is at least `start`, in key order, until `body`
     /// returns false or the tree ends.
-    func scan(_ tree: String, from start: [UInt8], _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Bool)
+    func scan(_ tree: TreeName, from start: [UInt8], _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Bool)
         throws(StorageError)
     /// The number of entries in the tree (0 if it does not exist), without scanning.
-    func count(_ tree: String) throws(StorageError) -> Int
+    func count(_ tree: TreeName) throws(StorageError) -> Int
     /// The number of entries whose keys are less than `key`, in one descent.
-    func position(_ tree: String, of key: [UInt8]) throws(StorageError) -> Int
+    func position(_ tree: TreeName, of key: [UInt8]) throws(StorageError) -> Int
     /// Calls `body` with the key and value of the entry at `position` (in key order), or
     /// returns nil if there is none. One descent.
-    func entry<R>(_ tree: String, at position: Int, _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> R)
+    func entry<R>(_ tree: TreeName, at position: Int, _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> R)
         throws(StorageError) -> R?
 }
 
 extension TreeReader {
     /// The error for the entry of object `owner` in collection tree `tree` that `problem`
     /// makes unreadable as an element of `property`.
-    func damagedEntry(_ tree: String, of owner: ObjectKey, _ property: StoredProperty, _ problem: CollectionEntry.Problem) -> StorageError {
-        .corruptEntry(path: fileName, tree: tree, entry: "an entry of object #\(owner.rawValue)'s property '\(property.name)' \(problem.detail)")
+    func damagedEntry(_ tree: TreeName, of owner: ObjectKey, _ property: StoredProperty, _ problem: CollectionEntry.Problem) -> StorageError {
+        .corruptEntry(
+            path: fileName, tree: tree.string, entry: "an entry of object #\(owner.rawValue)'s property '\(property.name)' \(problem.detail)")
     }
 
-    func withValue<R>(_ tree: String, _ key: [UInt8], _ body: (UnsafeRawBufferPointer) -> R) throws(StorageError) -> R? {
+    func withValue<R>(_ tree: TreeName, _ key: [UInt8], _ body: (UnsafeRawBufferPointer) -> R) throws(StorageError) -> R? {
         do {
             return try key.withUnsafeBytes { k throws(StorageError) in try withValue(tree, k, body) }
         } catch let error as StorageError {
@@ -39,12 +40,13 @@ extension TreeReader {
         }
     }
 
-    func contains(_ tree: String, _ key: [UInt8]) throws(StorageError) -> Bool {
+    func contains(_ tree: TreeName, _ key: [UInt8]) throws(StorageError) -> Bool {
         try withValue(tree, key) { _ in () } != nil
     }
 
     /// Calls `body` with each entry whose key starts with `prefix`, in order, until it returns false.
-    func scan(_ tree: String, prefix: [UInt8], _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Bool) throws(StorageError)
+    func scan(_ tree: TreeName, prefix: [UInt8], _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Bool)
+        throws(StorageError)
     {
         try scan(tree, from: prefix) { key, value in
             guard key.count >= prefix.count, key.prefix(prefix.count).elementsEqual(prefix) else { return false }
@@ -58,7 +60,7 @@ extension TreeReader {
 final class SnapshotReader: TreeReader, Sendable {
     let snapshot: Snapshot
     /// Tree handles looked up so far, with nil for the names no tree of this version has.
-    private let handles = Locked(RecentNames<Tree?>())
+    private let handles = Locked(TreeHandles<Tree>())
 
     init(_ snapshot: Snapshot) {
         self.snapshot = snapshot
@@ -66,14 +68,14 @@ final class SnapshotReader: TreeReader, Sendable {
 
     var fileName: String { snapshot.name }
 
-    func tree(_ name: String) throws(StorageError) -> Tree? {
-        if let known = handles.withLock({ $0.value(for: name) }) { return known }
-        let tree = try snapshot.tree(named: name)
+    func tree(_ name: TreeName) throws(StorageError) -> Tree? {
+        if let known = handles.withLock({ $0.lookup(name) }) { return known }
+        let tree = try snapshot.tree(named: name.string)
         handles.withLock { $0.remember(name, tree) }
         return tree
     }
 
-    func withValue<R>(_ tree: String, _ key: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> R) throws(StorageError) -> R? {
+    func withValue<R>(_ tree: TreeName, _ key: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> R) throws(StorageError) -> R? {
         guard let handle = try self.tree(tree) else { return nil }
         do {
             return try handle.withValue(forKey: key, body)
@@ -84,21 +86,21 @@ final class SnapshotReader: TreeReader, Sendable {
         }
     }
 
-    func scan(_ tree: String, from start: [UInt8], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Bool) throws(StorageError) {
+    func scan(_ tree: TreeName, from start: [UInt8], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Bool) throws(StorageError) {
         guard let handle = try self.tree(tree) else { return }
         try handle.forEachEntry(from: start) { key, value in body(key, value) }
     }
 
-    func count(_ tree: String) throws(StorageError) -> Int {
+    func count(_ tree: TreeName) throws(StorageError) -> Int {
         try self.tree(tree)?.count ?? 0
     }
 
-    func position(_ tree: String, of key: [UInt8]) throws(StorageError) -> Int {
+    func position(_ tree: TreeName, of key: [UInt8]) throws(StorageError) -> Int {
         guard let handle = try self.tree(tree) else { return 0 }
         return try handle.makeCursor().position(of: key)
     }
 
-    func entry<R>(_ tree: String, at position: Int, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> R) throws(StorageError) -> R? {
+    func entry<R>(_ tree: TreeName, at position: Int, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> R) throws(StorageError) -> R? {
         guard let handle = try self.tree(tree) else { return nil }
         var cursor = handle.makeCursor()
         guard try cursor.seek(toPosition: position) else { return nil }

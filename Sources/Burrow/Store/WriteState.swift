@@ -79,5 +79,4 @@ final class WriteState {
         if failure == nil { failure = error }
     }
 
-    static let sequencesTree = "sequences"
 }

@@ -63,10 +63,12 @@ extension ObjectVerification {
     /// Checks that every tree that holds entries is one the schema gives a class: `schema`,
     /// `sequences`, or a tree of a class's family (see `Table`) for a field of the right kind.
     func checkTreeNames() throws(StorageError) {
-        for name in try reader.snapshot.treeNames() where name != FileSchema.treeName && name != WriteState.sequencesTree {
-            let entries = try reader.count(name)
+        for name in try reader.snapshot.treeNames() {
+            let parsed = TreeName(parsing: name)
+            if parsed == .schema || parsed == .sequences { continue }
+            let entries = try reader.snapshot.tree(named: name)?.count ?? 0
             guard entries > 0 else { continue }
-            guard let tree = StoreTreeName(parsing: name) else {
+            guard let tree = parsed?.storeTree else {
                 noteTree(name, "holds \(entries) entries, but Burrow makes no tree of that name")
                 continue
             }
@@ -83,9 +85,9 @@ extension ObjectVerification {
             let property = stored.properties[field]
             let expected =
                 tree.family == .index
-                ? (Self.indexedFields(stored).contains(field) ? Table.indexTreeName(id, field) : nil)
+                ? (Self.indexedFields(stored).contains(field) ? TreeName(.index, id, field: field) : nil)
                 : Table.collectionTreeName(id, field, property.collection)
-            if expected != name {
+            if expected != parsed {
                 note(id, nil, field: field, "tree \"\(name)\" holds \(entries) entries, but the property is \(property.summary)")
             }
         }

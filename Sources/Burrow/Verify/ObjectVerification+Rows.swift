@@ -120,7 +120,7 @@ extension ObjectVerification {
         let primaryKeyField = stored.isEmbedded ? nil : stored.properties.firstIndex(where: \.isPrimary)
         var expected = Expected()
         var failure: StorageError?
-        try reader.scan(Table.rowsTreeName(id), from: []) { keyBytes, row in
+        try reader.scan(TreeName(.rows, id), from: []) { keyBytes, row in
             guard keyBytes.count == 8 else { return true }  // Noted by `collectKeys`.
             let key = ObjectKey.read(keyBytes).rawValue
             if case .unreadable(let problem) = Self.rowLayout(row, fields: stored.properties.count) {
@@ -145,7 +145,7 @@ extension ObjectVerification {
                     expected.blobs.insert(blobKey)
                     let blobValue: _StoredValue??
                     do throws(StorageError) {
-                        blobValue = try reader.withValue(Table.blobsTreeName(id), blobKey) { checkValue($0, property, id, key, field) }
+                        blobValue = try reader.withValue(TreeName(.blobs, id), blobKey) { checkValue($0, property, id, key, field) }
                     } catch {
                         failure = error
                         return false
@@ -211,7 +211,7 @@ extension ObjectVerification {
     /// alone entries of objects whose value could not be read.
     private func checkIndex(_ id: UInt32, _ field: Int, needed: Set<[UInt8]>, unreadable: Set<UInt64>) throws(StorageError) {
         var needed = needed
-        try reader.scan(Table.indexTreeName(id, field), from: []) { entry, value in
+        try reader.scan(TreeName(.index, id, field: field), from: []) { entry, value in
             guard entry.count > 8 else {
                 note(id, nil, field: field, "its index holds a key of \(entry.count) bytes, too short to name an object")
                 return true
@@ -236,7 +236,7 @@ extension ObjectVerification {
     /// (primary key in index-key form → object key).
     private func checkPrimaryKeyTree(_ id: UInt32, field: Int?, needed: [[UInt8]: UInt64]) throws(StorageError) {
         var needed = needed
-        try reader.scan(Table.primaryKeyTreeName(id), from: []) { primaryKey, value in
+        try reader.scan(TreeName(.primaryKey, id), from: []) { primaryKey, value in
             guard value.count == 8 else {
                 note(id, nil, field: field, "its primary-key tree holds a value of \(value.count) bytes; object keys are 8")
                 return true
@@ -263,7 +263,7 @@ extension ObjectVerification {
     /// Checks that the blob tree of class `id` holds only blobs its rows refer to (the rows'
     /// references were checked against it while reading them).
     private func checkBlobs(_ id: UInt32, referenced: Set<[UInt8]>) throws(StorageError) {
-        try reader.scan(Table.blobsTreeName(id), from: []) { blobKey, _ in
+        try reader.scan(TreeName(.blobs, id), from: []) { blobKey, _ in
             guard !referenced.contains(Array(blobKey)) else { return true }
             guard blobKey.count == 10 else {
                 note(id, nil, "its blob tree holds a key of \(blobKey.count) bytes; blob keys are 10")

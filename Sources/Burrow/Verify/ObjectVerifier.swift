@@ -203,6 +203,11 @@ final class ObjectVerification {
         note(nil, nil, "tree \"\(tree)\" \(problem)")
     }
 
+    /// Notes a problem with tree `tree`.
+    func noteTree(_ tree: TreeName, _ problem: String) {
+        noteTree(tree.string, problem)
+    }
+
     /// The name of the class stored with `id`, for messages.
     func className(_ id: UInt32) -> String {
         classes[id]?.name ?? "class id \(id)"
@@ -213,7 +218,7 @@ final class ObjectVerification {
     private func primaryKeyText(_ id: UInt32?, _ key: UInt64?) throws(StorageError) -> String? {
         guard let id, let key, let stored = classes[id], let field = stored.properties.firstIndex(where: \.isPrimary) else { return nil }
         let type = stored.properties[field].type
-        let text = try reader.withValue(Table.rowsTreeName(id), ObjectKey(key).bytes) { row -> String? in
+        let text = try reader.withValue(TreeName(.rows, id), ObjectKey(key).bytes) { row -> String? in
             guard case .fields = Self.rowLayout(row, fields: stored.properties.count) else { return nil }
             guard let payload = RowCodec.field(row, field) else { return "nil" }
             guard Self.payloadProblem(payload, as: type) == nil else { return nil }
@@ -255,8 +260,8 @@ final class ObjectVerification {
     /// Reads every object key of the class stored with `id` (links are checked against them).
     private func collectKeys(_ id: UInt32) throws(StorageError) {
         var found = Set<UInt64>()
-        found.reserveCapacity(try reader.count(Table.rowsTreeName(id)))
-        try reader.scan(Table.rowsTreeName(id), from: []) { key, _ in
+        found.reserveCapacity(try reader.count(TreeName(.rows, id)))
+        try reader.scan(TreeName(.rows, id), from: []) { key, _ in
             if key.count == 8 {
                 found.insert(ObjectKey.read(key).rawValue)
             } else {

@@ -35,7 +35,7 @@ private struct DamagedEntryFile: Sendable {
         try realm.write { try realm.add(box) }
         let table = box._state!.table
         let property = ["ints", "tags", "nums", "nums"][[.listElement, .setElement, .mapKeyLength, .mapElement].firstIndex(of: target)!]
-        let tree = table.collectionTrees[table.stored.fieldIndex(of: property)!]!
+        let tree = table.collectionTrees[table.stored.fieldIndex(of: property)!]!.string
         let transaction = try realm.storage.beginWriteBlocking()
         let id = try transaction.openTree(named: tree)
         var cursor = try transaction.makeCursor(for: id)

@@ -59,12 +59,12 @@ struct DamagedRowsFile: Sendable {
             let treeName: String
             switch target {
             case .dogRows:
-                treeName = try #require(try realm.table(for: REDog.self, creating: false)).rowsTree
+                treeName = try #require(try realm.table(for: REDog.self, creating: false)).rowsTree.string
             case .bagMaps:
                 let table = try #require(try realm.table(for: REBag.self, creating: false))
                 let property = try #require(table.info.propertyIndex["counts"])
                 let field = try #require(table.fieldOf[property])
-                treeName = try #require(table.collectionTrees[field])
+                treeName = try #require(table.collectionTrees[field]).string
             }
             let snapshot = realm.store.snapshotReader.snapshot
             let tree = try #require(try snapshot.tree(named: treeName))

@@ -25,7 +25,7 @@ final class RPNote: Object {
             note.text = "hello"
             try realm.write { try realm.add(note) }
             let table = note._state!.table
-            rowsTree = table.rowsTree
+            rowsTree = table.rowsTree.string
             let field = table.stored.fieldIndex(of: "text")!
             let transaction = try realm.storage.beginWriteBlocking()
             let tree = try transaction.openTree(named: rowsTree)

@@ -17,8 +17,8 @@ struct StoreTreeNameTests {
         #expect(StoreTreeName(.primaryKey, 12).string == "pk/12")
         #expect(StoreTreeName(.backlinks, 12).string == "links/12")
         #expect(StoreTreeName(.index, 12, field: 0).string == "index/12/0")
-        #expect(Table.collectionTreeName(12, 4, .map) == "map/12/4")
-        #expect(Table.collectionTreeName(12, 4, .single) == nil)
+        #expect(Table.collectionTreeName(12, 4, .map)?.string == "map/12/4")
+        #expect(Table.collectionTreeName(12, 4, .single)?.string == nil)
     }
 
     @Test("names the store never makes are not taken for its trees")
@@ -27,6 +27,21 @@ struct StoreTreeNameTests {
             "rows", "rows/", "rows/x", "rows/1/2", "index/1", "index/1/x", "index/1/-1", "list/1/2/3", "other/1", "schema", "/1", "pk/4294967296",
         ] {
             #expect(StoreTreeName(parsing: name) == nil, "\(name)")
+        }
+    }
+
+    @Test("every tree the object layer names reads back as itself, and no other name does")
+    func treeNamesRoundTrip() {
+        let names: [TreeName] = [.schema, .sequences] + StoreTreeName.Family.allCases.map { TreeName($0, 3, field: $0.isPerField ? 1 : nil) }
+        for name in names {
+            #expect(TreeName(parsing: name.string) == name, "\(name)")
+        }
+        #expect(TreeName.schema.string == "schema")
+        #expect(TreeName.sequences.string == "sequences")
+        #expect(TreeName(.rows, 3).storeTree == StoreTreeName(.rows, 3))
+        #expect(TreeName.schema.storeTree == nil)
+        for name in ["Schema", "sequence", "schema/1", "rows/x", "", "other"] {
+            #expect(TreeName(parsing: name) == nil, "\(name)")
         }
     }
 }

@@ -173,18 +173,18 @@ private func field(_ object: ObjectBase, _ name: String) -> Int { object._state!
 /// The row of `object`, with field `name` replaced by `payload`.
 private func row(of object: ObjectBase, replacing name: String, with payload: [UInt8]?, in transaction: WriteTransaction) throws -> [UInt8] {
     let table = object._state!.table
-    let tree = try #require(try transaction.tree(named: table.rowsTree))
+    let tree = try #require(try transaction.tree(named: table.rowsTree.string))
     let row = try #require(try transaction.value(forKey: key(object).bytes, in: tree))
     return row.withUnsafeBytes { RowCodec.replacing(field(object, name), with: payload, in: $0, fields: table.fieldTypes.count) }
 }
 
 private func putRow(_ object: ObjectBase, _ row: [UInt8], in transaction: WriteTransaction) throws {
-    _ = try transaction.put(key(object).bytes, row, in: try transaction.openTree(named: object._state!.table.rowsTree))
+    _ = try transaction.put(key(object).bytes, row, in: try transaction.openTree(named: object._state!.table.rowsTree.string))
 }
 
 /// The tree of collection property `name` of `object`.
 private func collectionTree(of object: ObjectBase, _ name: String, in transaction: WriteTransaction) throws -> TreeID {
-    try transaction.openTree(named: object._state!.table.collectionTrees[field(object, name)]!)
+    try transaction.openTree(named: object._state!.table.collectionTrees[field(object, name)]!.string)
 }
 
 /// The key of the first entry of `object`'s collection property `name`.
@@ -199,7 +199,7 @@ private func firstEntryKey(of object: ObjectBase, _ name: String, in transaction
 private func setBacklink(
     from source: ObjectBase, _ name: String, to target: ObjectBase, count: UInt32?, in transaction: WriteTransaction
 ) throws {
-    let tree = try transaction.openTree(named: Backlinks.treeName(tableId(target)))
+    let tree = try transaction.openTree(named: Backlinks.treeName(tableId(target)).string)
     let entry = Backlinks.key(key(target), from: tableId(source), field: field(source, name), source: key(source))
     if let count {
         _ = try transaction.put(entry, withUnsafeBytes(of: count.littleEndian) { Array($0) }, in: tree)
@@ -305,7 +305,8 @@ private func expectFinding(
             var blob: [UInt8] = []
             ValueCodec.append(.string(String(repeating: "x", count: 2000)), as: .string, to: &blob)
             _ = try transaction.put(
-                ObjectStore.blobKey(key(object), field(object, "longText")), blob, in: try transaction.openTree(named: object._state!.table.blobsTree)
+                ObjectStore.blobKey(key(object), field(object, "longText")), blob,
+                in: try transaction.openTree(named: object._state!.table.blobsTree.string)
             )
         }
         expectFinding(try verifyObjects(realm), "OVEverything", key: key(object), property: "longText", "the object's row does not refer to it")
@@ -317,7 +318,7 @@ private func expectFinding(
         let node = OVNode(value: ["name": "alone"])
         try realm.write { try realm.add(node) }
         try damage(realm) { transaction in
-            let schema = try #require(try transaction.tree(named: FileSchema.treeName))
+            let schema = try #require(try transaction.tree(named: TreeName.schema.string))
             let classKey = Array((FileSchema.classKeyPrefix + "OVNode").utf8)
             var stored = try #require(try transaction.value(forKey: classKey, in: schema)).withUnsafeBytes { bytes in
                 try FileSchema.decode(StoredClass.self, from: bytes, path: "test")
@@ -371,7 +372,7 @@ private func expectFinding(
         let object = realm.object(ofType: OVEverything.self, forPrimaryKey: 4)!
         let stringField = field(object, "string")
         try damage(realm) { transaction in
-            let tree = try transaction.openTree(named: Table.indexTreeName(tableId(object), stringField))
+            let tree = try transaction.openTree(named: TreeName(.index, tableId(object), field: stringField).string)
             #expect(try transaction.delete(IndexKey.entry(.string(object.string), key(object)), from: tree))
             _ = try transaction.put(IndexKey.entry(.string("a value it never had"), key(object)), [], in: tree)
             _ = try transaction.put(IndexKey.entry(.string("gone"), ObjectKey(777)), [], in: tree)
@@ -387,7 +388,7 @@ private func expectFinding(
         let realm = try makeFile()
         let target = realm.object(ofType: OVTarget.self, forPrimaryKey: "t0")!
         try damage(realm) { transaction in
-            let tree = try transaction.openTree(named: target._state!.table.rowsTree)
+            let tree = try transaction.openTree(named: target._state!.table.rowsTree.string)
             let row = try #require(try transaction.value(forKey: key(target).bytes, in: tree))
             _ = try transaction.put(ObjectKey(42).bytes, row, in: tree)
         }
@@ -400,7 +401,7 @@ private func expectFinding(
         let realm = try makeFile()
         let target = realm.object(ofType: OVTarget.self, forPrimaryKey: "t0")!
         try damage(realm) { transaction in
-            let tree = try transaction.openTree(named: Table.primaryKeyTreeName(tableId(target)))
+            let tree = try transaction.openTree(named: TreeName(.primaryKey, tableId(target)).string)
             _ = try transaction.put(IndexKey.encode(.string("t0")), key(target).bytes, in: tree)
         }
         expectFinding(try verifyObjects(realm), "OVTarget", key: key(target), property: "name", "the primary-key tree lists the object")
@@ -480,7 +481,7 @@ private func expectFinding(
         let realm = try makeFile()
         let object = realm.object(ofType: OVEverything.self, forPrimaryKey: 6)!
         try damage(realm) { transaction in
-            let tree = try transaction.openTree(named: object._state!.table.blobsTree)
+            let tree = try transaction.openTree(named: object._state!.table.blobsTree.string)
             #expect(try transaction.delete(ObjectStore.blobKey(key(object), field(object, "longText")), from: tree))
         }
         expectFinding(try verifyObjects(realm), "OVEverything", key: key(object), property: "longText", "the blob tree does not hold it")
@@ -499,7 +500,7 @@ private func expectFinding(
         let realm = try makeFile()
         let objects = Array(realm.objects(OVEverything.self))
         try damage(realm) { transaction in
-            let tree = try transaction.openTree(named: Table.indexTreeName(tableId(objects[0]), field(objects[0], "string")))
+            let tree = try transaction.openTree(named: TreeName(.index, tableId(objects[0]), field: field(objects[0], "string")).string)
             for object in objects { _ = try transaction.delete(IndexKey.entry(.string(object.string), key(object)), from: tree) }
         }
         let report = try verifyObjects(realm, limit: 2)

@@ -1,0 +1,47 @@
+/// The name of a tree the object layer keeps in the file: the schema, the object-key counters,
+/// or one of a stored class's trees (``StoreTreeName``). Code above the engine names trees only
+/// with this type; the engine's `String` name is made from it when a reader first looks the tree
+/// up, and parsed back only where the file's own list of trees is read.
+enum TreeName: Hashable, Sendable, CustomStringConvertible {
+    /// The stored schema: the `info` entry and one entry per class (see `FileSchema`).
+    case schema
+    /// Per class, the object key its next object gets (see `ObjectStore+Keys`).
+    case sequences
+    /// A tree of one stored class: its rows, an index, a collection field's elements, …
+    case store(StoreTreeName)
+
+    /// The tree of `family` of the class stored with `classID` (and of field `field`, which a
+    /// per-field family needs and no other takes).
+    init(_ family: StoreTreeName.Family, _ classID: UInt32, field: Int? = nil) {
+        self = .store(StoreTreeName(family, classID, field: field))
+    }
+
+    /// The name `name` read back from the file's list of trees, or nil for a tree Burrow does not
+    /// make.
+    init?(parsing name: String) {
+        switch name {
+        case "schema": self = .schema
+        case "sequences": self = .sequences
+        default:
+            guard let tree = StoreTreeName(parsing: name) else { return nil }
+            self = .store(tree)
+        }
+    }
+
+    /// The name in the file.
+    var string: String {
+        switch self {
+        case .schema: "schema"
+        case .sequences: "sequences"
+        case .store(let tree): tree.string
+        }
+    }
+
+    var description: String { string }
+
+    /// The class tree this names, or nil for the schema and the key counters.
+    var storeTree: StoreTreeName? {
+        if case .store(let tree) = self { return tree }
+        return nil
+    }
+}
