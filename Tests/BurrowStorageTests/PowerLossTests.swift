@@ -34,7 +34,7 @@ struct PowerLossTests {
     @Test("A power loss leaves the last .full commit or the one in flight")
     func powerLossLeavesLastFullCommitOrTheOneInFlight() throws {
         let seed = TestSeed.make("PowerLoss")
-        let iterations = FailureTestEnvironment.iterations("BURROW_POWERLOSS_ITERATIONS", default: 60)
+        let iterations = TestEnvironment.count("BURROW_POWERLOSS_ITERATIONS", default: 60)
         var rng = TestRandom(seed: seed)
         var outcome = Outcome()
         var firstShortFile: String?
@@ -56,7 +56,7 @@ struct PowerLossTests {
     @Test("A power loss during creation or the first commits of a new database")
     func powerLossDuringTheFirstCommits() throws {
         let seed = TestSeed.make("PowerLoss first commits")
-        let iterations = max(20, FailureTestEnvironment.iterations("BURROW_POWERLOSS_ITERATIONS", default: 60) / 2)
+        let iterations = max(20, TestEnvironment.count("BURROW_POWERLOSS_ITERATIONS", default: 60) / 2)
         var rng = TestRandom(seed: seed)
         var outcome = Outcome()
         var firstShortFile: String?
@@ -90,7 +90,7 @@ struct PowerLossTests {
     @Test("A power loss after .normal commits: never a crash, and verify() tells a damaged version")
     func powerLossAfterNormalCommits() throws {
         let seed = TestSeed.make("PowerLoss .normal")
-        let iterations = max(20, FailureTestEnvironment.iterations("BURROW_POWERLOSS_ITERATIONS", default: 60) / 2)
+        let iterations = max(20, TestEnvironment.count("BURROW_POWERLOSS_ITERATIONS", default: 60) / 2)
         var rng = TestRandom(seed: seed)
         var outcomes: [String: Int] = [:]
         let failures: [String]
@@ -264,13 +264,7 @@ struct PowerLossTests {
                 var workload = CrashWorkload(seed: workloadSeed, profile: .light)
                 workload.skip(toCommits: live.version)
                 while disk.lostImage == nil {
-                    let transaction = workload.nextTransaction()
-                    let txn = try live.beginWriteBlocking()
-                    try transaction.perform(in: txn)
-                    guard transaction.commits else {
-                        txn.abort()
-                        continue
-                    }
+                    guard let (txn, _) = try workload.performNext(on: live) else { continue }
                     inFlight = txn.baseVersion + 1
                     do {
                         lastReturned = try txn.commit(durability: .full)
@@ -342,18 +336,7 @@ struct PowerLossTests {
         guard let live = storage else { return }
         var workload = CrashWorkload(seed: workloadSeed, profile: .light)
         workload.skip(toCommits: live.version)
-        var committed = 0
-        while committed < 2 {
-            let transaction = workload.nextTransaction()
-            let txn = try live.beginWriteBlocking()
-            try transaction.perform(in: txn)
-            if transaction.commits {
-                try txn.commit(durability: .full)
-                committed += 1
-            } else {
-                txn.abort()
-            }
-        }
+        try workload.commitFull(2, on: live)
         replay.advance(to: live.version)
         let snapshot = try live.snapshot()
         _ = try snapshot.verify()

@@ -20,7 +20,7 @@ struct StorageBasicsTests {
 
     @Test("opening the same file twice in one process returns the same handle")
     func sameFileSameHandle() throws {
-        let directory = ModelTestTemporaryDirectory("burrow-basics")
+        let directory = try TemporaryDirectory("basics")
         let path = directory.file("same.burrow")
         let first = try Storage.open(path: path)
         let second = try Storage.open(path: path)
@@ -38,8 +38,8 @@ struct StorageBasicsTests {
 
     @Test("threads creating one new file at once all get its one handle")
     func concurrentCreationSharesTheHandle() throws {
-        let directory = ModelTestTemporaryDirectory("burrow-basics")
-        for round in 0..<ModelTestEnvironment.int("BURROW_STRESS_ITERATIONS", default: 20) {
+        let directory = try TemporaryDirectory("basics")
+        for round in 0..<TestEnvironment.count("BURROW_STRESS_ITERATIONS", default: 20) {
             let path = directory.file("new-\(round).burrow")
             let handles = Locked<[ObjectIdentifier]>([])
             let failures = Locked<[String]>([])
@@ -52,7 +52,10 @@ struct StorageBasicsTests {
                         let storage = try Storage.open(path: path)
                         handles.withLock { $0.append(ObjectIdentifier(storage)) }
                         // Hold the handle until every thread has opened, so none is released early.
-                        while handles.withLock({ $0.count }) + failures.withLock({ $0.count }) < 8 { usleep(100) }
+                        let all = TestWait.until(timeout: 60, interval: 0.0001) {
+                            handles.withLock { $0.count } + failures.withLock { $0.count } >= 8
+                        }
+                        if !all { failures.withLock { $0.append("not every thread opened the file within 60 s") } }
                     } catch {
                         failures.withLock { $0.append("\(error)") }
                     }
@@ -66,7 +69,7 @@ struct StorageBasicsTests {
 
     @Test("a file open writable cannot be opened read-only in the same process, and the reverse")
     func modeConflict() throws {
-        let directory = ModelTestTemporaryDirectory("burrow-basics")
+        let directory = try TemporaryDirectory("basics")
         let path = directory.file("modes.burrow")
         do {
             let writable = try Storage.open(path: path)
@@ -95,7 +98,7 @@ struct StorageBasicsTests {
 
     @Test("a handle whose last user let go while a sync round was running reopens in another mode")
     func reopenAfterRoundInFlight() throws {
-        let directory = ModelTestTemporaryDirectory("burrow-basics")
+        let directory = try TemporaryDirectory("basics")
         for i in 0..<50 {
             let path = directory.file("linger\(i).burrow")
             do {
@@ -116,7 +119,7 @@ struct StorageBasicsTests {
 
     @Test("a read-only handle reads but refuses to write")
     func readOnlyRefusesWrites() async throws {
-        let directory = ModelTestTemporaryDirectory("burrow-basics")
+        let directory = try TemporaryDirectory("basics")
         let path = directory.file("ro.burrow")
         do {
             let storage = try Storage.open(path: path)
@@ -138,7 +141,7 @@ struct StorageBasicsTests {
 
     @Test("invalid page sizes are refused", arguments: [0, 1000, 2048, 4095, 6144, 65536])
     func invalidPageSize(pageSize: Int) throws {
-        let directory = ModelTestTemporaryDirectory("burrow-basics")
+        let directory = try TemporaryDirectory("basics")
         let error = #expect(throws: StorageError.self) {
             _ = try Storage.open(path: directory.file("bad.burrow"), options: StorageOptions(pageSize: pageSize))
         }
@@ -150,7 +153,7 @@ struct StorageBasicsTests {
 
     @Test("a file that is not a Burrow database is refused")
     func notADatabase() throws {
-        let directory = ModelTestTemporaryDirectory("burrow-basics")
+        let directory = try TemporaryDirectory("basics")
         let path = directory.file("text.burrow")
         try Data(String(repeating: "not a database\n", count: 1000).utf8).write(to: URL(fileURLWithPath: path))
         #expect(throws: StorageError.notADatabase(path: path)) { _ = try Storage.open(path: path) }
@@ -390,7 +393,7 @@ struct StorageBasicsTests {
 
     // MARK: Closing
 
-    private func openForClosing(_ backing: ModelTestBacking, _ directory: ModelTestTemporaryDirectory) throws -> Storage {
+    private func openForClosing(_ backing: ModelTestBacking, _ directory: TemporaryDirectory) throws -> Storage {
         let storage: Storage =
             switch backing {
             case .memory: try Storage.inMemory(identifier: "close-\(UUID().uuidString)")
@@ -402,7 +405,7 @@ struct StorageBasicsTests {
 
     @Test("close() makes later calls throw closed; earlier snapshots stay readable", arguments: ModelTestBacking.allCases)
     func closeRefusesLaterCalls(backing: ModelTestBacking) async throws {
-        let directory = ModelTestTemporaryDirectory("burrow-basics")
+        let directory = try TemporaryDirectory("basics")
         let storage = try openForClosing(backing, directory)
         let snapshot = try storage.snapshot()
         storage.close()
@@ -419,7 +422,7 @@ struct StorageBasicsTests {
 
     @Test("statistics() throws closed after close()", arguments: ModelTestBacking.allCases)
     func statisticsAfterClose(backing: ModelTestBacking) throws {
-        let directory = ModelTestTemporaryDirectory("burrow-basics")
+        let directory = try TemporaryDirectory("basics")
         let storage = try openForClosing(backing, directory)
         storage.close()
         #expect(throws: StorageError.closed(path: storage.name)) { _ = try storage.statistics() }
@@ -427,7 +430,7 @@ struct StorageBasicsTests {
 
     @Test("a transaction begun before close() cannot commit after it", arguments: ModelTestBacking.allCases)
     func commitAfterClose(backing: ModelTestBacking) throws {
-        let directory = ModelTestTemporaryDirectory("burrow-basics")
+        let directory = try TemporaryDirectory("basics")
         let storage = try openForClosing(backing, directory)
         let pending = try storage.beginWriteBlocking()
         try pending.put([2], [2], in: try pending.openTree(named: "t"))
@@ -441,7 +444,7 @@ struct StorageBasicsTests {
     /// handle. Once nothing references it, a reopen gets a fresh handle.
     @Test("a closed file can be opened again while the old handle and its snapshots are referenced")
     func reopenAfterClose() throws {
-        let directory = ModelTestTemporaryDirectory("burrow-basics")
+        let directory = try TemporaryDirectory("basics")
         var storage: Storage? = try openForClosing(.file, directory)
         var snapshot: Snapshot? = try storage!.snapshot()
         storage!.close()
@@ -510,7 +513,7 @@ struct StorageBasicsTests {
     func statisticsAddUp(backing: ModelTestBacking) throws {
         let seed = TestSeed.make("StorageBasics statistics, \(backing)")
         var rng = TestRandom(seed: seed)
-        let directory = ModelTestTemporaryDirectory("burrow-basics")
+        let directory = try TemporaryDirectory("basics")
         let storage: Storage =
             switch backing {
             case .memory: try Storage(device: MemoryDevice(name: "stats"))
@@ -560,7 +563,7 @@ struct StorageBasicsTests {
     /// meta counting pages the file does not hold; opening the file again then fails.
     @Test("a file reopens after a transaction freed pages it had just allocated", arguments: [4096, 16384])
     func reopenAfterFreeingNewPages(pageSize: Int) throws {
-        let directory = ModelTestTemporaryDirectory("burrow-basics")
+        let directory = try TemporaryDirectory("basics")
         let path = directory.file("tail.burrow")
         do {
             let storage = try Storage.open(path: path, options: StorageOptions(pageSize: pageSize))
@@ -586,7 +589,7 @@ struct StorageBasicsTests {
     /// and verifies.
     @Test("the catalog moves from the meta page to a tree and back", arguments: [4096, 16384])
     func catalogInlineAndTree(pageSize: Int) throws {
-        let directory = ModelTestTemporaryDirectory("burrow-basics")
+        let directory = try TemporaryDirectory("basics")
         let path = directory.file("catalog.burrow")
         let longName = { (i: Int) in "tree \(i) " + String(repeating: "n", count: 400) }
         func reopened(_ check: (Snapshot) throws -> Void) throws {
@@ -641,7 +644,7 @@ struct StorageBasicsTests {
     /// reopens and verifies.
     @Test("the free list moves from the meta page to a tree and back")
     func freeListInlineAndTree() throws {
-        let directory = ModelTestTemporaryDirectory("burrow-basics")
+        let directory = try TemporaryDirectory("basics")
         let path = directory.file("free.burrow")
         let value = [UInt8](repeating: 5, count: 900)
         func key(_ i: Int) -> [UInt8] { Array("key \(100_000 + i)".utf8) }

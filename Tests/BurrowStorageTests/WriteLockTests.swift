@@ -2,6 +2,7 @@
 // queued leaves with CancellationError and holds nothing, and the pure state machine's
 // transitions one by one.
 
+import BurrowTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -37,7 +38,7 @@ private func transfer(_ txn: WriteTransaction, _ counter: OverlapCounter, _ who:
     let tree = try txn.openTree(named: "t")
     // Read-modify-write of one counter: lost updates would show if two transactions overlapped.
     let old = try txn.value(forKey: [0], in: tree).map { Int($0[0]) + Int($0[1]) << 8 } ?? 0
-    usleep(200)
+    usleep(200)  // time inside the transaction, so that another writer would overlap it
     try txn.put([0], [UInt8(truncatingIfNeeded: old + 1), UInt8(truncatingIfNeeded: (old + 1) >> 8)], in: tree)
     try txn.put(Array(who.utf8), [1], in: tree)
 }
@@ -45,6 +46,13 @@ private func transfer(_ txn: WriteTransaction, _ counter: OverlapCounter, _ who:
 private func counterValue(_ storage: Storage) throws -> Int {
     guard let value = try storage.snapshot().tree(named: "t")?.value(forKey: [0]) else { return 0 }
     return Int(value[0]) + Int(value[1]) << 8
+}
+
+/// Waits until `count` callers wait in `storage`'s write-lock queue; fails the test (throws) if
+/// they have not queued within 30 s.
+func waitForQueuedWriters(_ storage: Storage, _ count: Int) async throws {
+    let queued = try await TestWait.untilAsync(timeout: 30) { storage.writeLock.waiterCount >= count }
+    try #require(queued, "\(count) writers never queued for the write lock (\(storage.writeLock.waiterCount) did)")
 }
 
 /// Whether the write lock is free right now (taking and at once releasing it if so).
@@ -117,7 +125,7 @@ struct WriteLockTests {
             defer { txn.abort() }
             return txn.baseVersion
         }
-        try await Task.sleep(nanoseconds: 50_000_000)  // let it queue behind the holder
+        try await waitForQueuedWriters(storage, 1)  // queued behind the holder
         waiter.cancel()
         let result = await waiter.result
         #expect(throws: CancellationError.self) { try result.get() }
@@ -147,10 +155,11 @@ struct WriteLockTests {
                 try txn.commit(durability: .normal)
             }
         }
+        // Each waiter queues before the next one starts, so the queue's order is known.
         let first = writer("first")
-        try await Task.sleep(nanoseconds: 100_000_000)
+        try await waitForQueuedWriters(storage, 1)
         let cancelled = writer("cancelled")
-        try await Task.sleep(nanoseconds: 100_000_000)
+        try await waitForQueuedWriters(storage, 2)
         let blockingDone = DispatchSemaphore(value: 0)
         let failures = Mutex<[String]>([])
         Thread {
@@ -163,9 +172,9 @@ struct WriteLockTests {
             }
             blockingDone.signal()
         }.start()
-        try await Task.sleep(nanoseconds: 100_000_000)
+        try await waitForQueuedWriters(storage, 3)
         let last = writer("last")
-        try await Task.sleep(nanoseconds: 100_000_000)
+        try await waitForQueuedWriters(storage, 4)
 
         cancelled.cancel()
         await #expect(throws: CancellationError.self) { try await cancelled.value }
@@ -222,7 +231,7 @@ struct WriteLockTests {
 
     @Test("a failed start (read-only handle) gives the lock back")
     func failedStartReleases() throws {
-        let directory = ModelTestTemporaryDirectory("burrow-lock")
+        let directory = try TemporaryDirectory("lock")
         let path = directory.file("ro.burrow")
         do {
             let storage = try Storage.open(path: path)
