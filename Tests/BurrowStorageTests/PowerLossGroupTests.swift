@@ -43,11 +43,8 @@ extension PowerLossTests {
 
     @Test("A power loss during group commits keeps every commit whose wait returned")
     func powerLossDuringGroupCommits() throws {
-        let seed = TestSeed.make("PowerLoss group")
-        let iterations = max(20, TestEnvironment.count("BURROW_POWERLOSS_ITERATIONS", default: 60) / 2)
-        var rng = TestRandom(seed: seed)
         var outcomes: [String: Int] = [:]
-        let failures = Self.runCases(iterations: iterations, rng: &rng) { caseSeed in
+        let (seed, iterations, failures) = Self.runCases("PowerLoss group", fewer: true) { caseSeed in
             for outcome in try Self.runGroupCase(seed: caseSeed) { outcomes[outcome, default: 0] += 1 }
         }
         print(

@@ -519,22 +519,14 @@ struct SharedFileTests {
             storage.close()
         }
 
-        // The other process first.
-        do {
-            let (exclusive, said) = try Self.holdOutcome(group, path, "exclusive")
-            #expect(said.hasPrefix("open "), "an exclusive open of a file nobody has open: \(said)")
-            #expect(Self.openOutcome(path, .shared) == "locked", "shared open while another process has the file exclusively")
-            #expect(Self.openOutcome(path, .exclusive) == "locked", "exclusive open while another process has the file exclusively")
-            exclusive.closeInput()
-            try exclusive.expectSuccess(timeout: 30)
-        }
-        do {
-            let (shared, said) = try Self.holdOutcome(group, path, "shared")
-            #expect(said.hasPrefix("open "), "a shared open of a file nobody has open: \(said)")
-            #expect(Self.openOutcome(path, .exclusive) == "locked", "exclusive open while another process shares the file")
-            #expect(Self.openOutcome(path, .shared) == "open", "shared open while another process shares the file")
-            shared.closeInput()
-            try shared.expectSuccess(timeout: 30)
+        // The other process first: an exclusive open here never gets in; a shared one only
+        // beside another shared one.
+        for (mode, sharedHere) in [("exclusive", "locked"), ("shared", "open")] {
+            let (holder, said) = try Self.holdOutcome(group, path, mode)
+            #expect(said.hasPrefix("open "), "a \(mode) open of a file nobody has open: \(said)")
+            #expect(Self.openOutcome(path, .shared) == sharedHere, "shared open while another process has the file \(mode)")
+            #expect(Self.openOutcome(path, .exclusive) == "locked", "exclusive open while another process has the file \(mode)")
+            try holder.expectSuccess(timeout: 30)
         }
         // Once everyone let go, either mode opens.
         #expect(Self.openOutcome(path, .exclusive) == "open")

@@ -8,12 +8,6 @@ import Testing
 @testable import BurrowStorage
 @testable import StorageCrashWorker
 
-private func commit(_ storage: Storage, _ body: (WriteTransaction) throws -> Void) throws -> UInt64 {
-    let txn = try storage.beginWriteBlocking()
-    try body(txn)
-    return try txn.commit(durability: .normal)
-}
-
 @Suite("StorageBasics")
 struct StorageBasicsTests {
     // MARK: Handles and modes
@@ -29,7 +23,7 @@ struct StorageBasicsTests {
         let third = try Storage.open(path: directory.path + "/./same.burrow")
         #expect(third === first)
         // A change through one is seen through the other.
-        _ = try commit(first) { try $0.put([1], [2], in: try $0.openTree(named: "t")) }
+        _ = try modelTestCommit(first) { try $0.put([1], [2], in: try $0.openTree(named: "t")) }
         #expect(try second.snapshot().tree(named: "t")?.value(forKey: [1]) == [2])
         // Another file is another handle.
         let other = try Storage.open(path: directory.file("other.burrow"))
@@ -78,7 +72,7 @@ struct StorageBasicsTests {
                 Issue.record("expected modeConflict, got \(String(describing: error))")
                 return
             }
-            _ = try commit(writable) { try $0.put([1], [1], in: try $0.openTree(named: "t")) }
+            _ = try modelTestCommit(writable) { try $0.put([1], [1], in: try $0.openTree(named: "t")) }
         }
         do {
             let readOnly = try Storage.open(path: path, options: StorageOptions(readOnly: true))
@@ -103,14 +97,14 @@ struct StorageBasicsTests {
             let path = directory.file("linger\(i).burrow")
             do {
                 let storage = try Storage.open(path: path)
-                _ = try commit(storage) { try $0.put([1], [1], in: try $0.openTree(named: "t")) }
+                _ = try modelTestCommit(storage) { try $0.put([1], [1], in: try $0.openTree(named: "t")) }
             }
             // Opened again, the handle does not know the newest meta durable: its `.normal`
             // commit asks for a sync round in the background, which may still run as the
             // handle goes.
             do {
                 let storage = try Storage.open(path: path)
-                _ = try commit(storage) { try $0.put([2], [2], in: try $0.openTree(named: "t")) }
+                _ = try modelTestCommit(storage) { try $0.put([2], [2], in: try $0.openTree(named: "t")) }
             }
             let readOnly = try Storage.open(path: path, options: StorageOptions(readOnly: true))
             #expect(readOnly.version == 2)
@@ -123,7 +117,7 @@ struct StorageBasicsTests {
         let path = directory.file("ro.burrow")
         do {
             let storage = try Storage.open(path: path)
-            _ = try commit(storage) { try $0.put([1], [7], in: try $0.openTree(named: "t")) }
+            _ = try modelTestCommit(storage) { try $0.put([1], [7], in: try $0.openTree(named: "t")) }
         }
         let storage = try Storage.open(path: path, options: StorageOptions(readOnly: true))
         #expect(throws: StorageError.readOnly(path: path)) { _ = try storage.beginWriteBlocking() }
@@ -179,7 +173,7 @@ struct StorageBasicsTests {
         // them to split leaves and branches.
         let valueSizes = [0, 1, 12, 13, 100, 3000, 20000]
         var expected: [[UInt8]: [UInt8]] = [:]
-        _ = try commit(storage) { txn in
+        _ = try modelTestCommit(storage) { txn in
             let tree = try txn.openTree(named: "t")
             for i in 0..<60 {
                 var key = [UInt8](repeating: 0x42, count: limit)
@@ -203,7 +197,7 @@ struct StorageBasicsTests {
     @Test("empty keys and empty values round-trip")
     func emptyKeysAndValues() throws {
         let storage = try Storage(device: MemoryDevice(name: "empty"))
-        _ = try commit(storage) { txn in
+        _ = try modelTestCommit(storage) { txn in
             let t = try txn.openTree(named: "t")
             try txn.put([], [], in: t)
             try txn.put([0], [], in: t)
@@ -229,7 +223,7 @@ struct StorageBasicsTests {
     @Test("createTree on an existing name throws treeExists")
     func createExistingTree() throws {
         let storage = try Storage(device: MemoryDevice(name: "trees"))
-        _ = try commit(storage) { _ = try $0.createTree(named: "committed") }
+        _ = try modelTestCommit(storage) { _ = try $0.createTree(named: "committed") }
         let txn = try storage.beginWriteBlocking()
         #expect(throws: StorageError.treeExists(name: "committed")) { _ = try txn.createTree(named: "committed") }
         _ = try txn.createTree(named: "new")
@@ -322,28 +316,28 @@ struct StorageBasicsTests {
         #expect(try storage.snapshot().version == 0)
         #expect(try storage.snapshot().treeNames() == [])
         for expected: UInt64 in 1...5 {
-            let version = try commit(storage) { try $0.put([UInt8(expected)], [], in: try $0.openTree(named: "t")) }
+            let version = try modelTestCommit(storage) { try $0.put([UInt8(expected)], [], in: try $0.openTree(named: "t")) }
             #expect(version == expected)
             #expect(storage.version == expected)
         }
         // Creating an empty tree is a change; so is removing everything from an empty tree.
-        #expect(try commit(storage) { _ = try $0.createTree(named: "empty") } == 6)
-        #expect(try commit(storage) { try $0.removeAll(in: try $0.tree(named: "empty")!) } == 7)
-        #expect(try commit(storage) { try $0.dropTree(named: "empty") } == 8)
+        #expect(try modelTestCommit(storage) { _ = try $0.createTree(named: "empty") } == 6)
+        #expect(try modelTestCommit(storage) { try $0.removeAll(in: try $0.tree(named: "empty")!) } == 7)
+        #expect(try modelTestCommit(storage) { try $0.dropTree(named: "empty") } == 8)
         #expect(try storage.snapshot().treeNames() == ["t"])
     }
 
     @Test("a commit with no changes keeps the version")
     func emptyCommitKeepsVersion() throws {
         let storage = try Storage(device: MemoryDevice(name: "noop"))
-        _ = try commit(storage) { try $0.put([1], [1], in: try $0.openTree(named: "t")) }
+        _ = try modelTestCommit(storage) { try $0.put([1], [1], in: try $0.openTree(named: "t")) }
         let before = try storage.statistics()
 
         // Nothing at all.
-        #expect(try commit(storage) { _ in } == 1)
+        #expect(try modelTestCommit(storage) { _ in } == 1)
         // Only reads.
         var missing: TreeID?
-        let afterReads = try commit(storage) { txn in
+        let afterReads = try modelTestCommit(storage) { txn in
             let t = try txn.tree(named: "t")!
             _ = try txn.value(forKey: [1], in: t)
             _ = try txn.treeNames()
@@ -368,14 +362,14 @@ struct StorageBasicsTests {
     @Test("deleting only missing keys commits no new version")
     func deletingMissingKeysKeepsVersion() throws {
         let storage = try Storage(device: MemoryDevice(name: "noop-delete"))
-        _ = try commit(storage) { txn in
+        _ = try modelTestCommit(storage) { txn in
             let t = try txn.openTree(named: "t")
             for i in 0..<400 { try txn.put(Array("key-\(i)".utf8), [UInt8](repeating: 1, count: 200), in: t) }
         }
         // Accumulate free-tree records while a snapshot keeps them from being reused.
         var pin: Snapshot? = try storage.snapshot()
         for round in 0..<6 {
-            _ = try commit(storage) { txn in
+            _ = try modelTestCommit(storage) { txn in
                 let t = try txn.tree(named: "t")!
                 for i in stride(from: round, to: 400, by: 6) { try txn.put(Array("key-\(i)".utf8), [UInt8(round)], in: t) }
             }
@@ -384,7 +378,7 @@ struct StorageBasicsTests {
         pin = nil
         let before = storage.version
         var removed = true
-        let after = try commit(storage) { txn in
+        let after = try modelTestCommit(storage) { txn in
             removed = try txn.delete(Array("no such key".utf8), from: try txn.tree(named: "t")!)
         }
         #expect(!removed)
@@ -399,7 +393,7 @@ struct StorageBasicsTests {
             case .memory: try Storage.inMemory(identifier: "close-\(UUID().uuidString)")
             case .file: try Storage.open(path: directory.file("close.burrow"))
             }
-        _ = try commit(storage) { try $0.put([1], [1], in: try $0.openTree(named: "t")) }
+        _ = try modelTestCommit(storage) { try $0.put([1], [1], in: try $0.openTree(named: "t")) }
         return storage
     }
 
@@ -452,7 +446,7 @@ struct StorageBasicsTests {
         let reopened = try Storage.open(path: directory.file("close.burrow"))
         #expect(reopened === storage, "while its snapshot lives, the closed handle is the one reopened")
         #expect(reopened.version == 1)
-        _ = try commit(reopened) { try $0.put([3], [3], in: try $0.tree(named: "t")!) }
+        _ = try modelTestCommit(reopened) { try $0.put([3], [3], in: try $0.tree(named: "t")!) }
         #expect(try reopened.snapshot().tree(named: "t")?.count == 2)
         #expect(try snapshot!.tree(named: "t")?.count == 1)
 
@@ -475,7 +469,7 @@ struct StorageBasicsTests {
         var a: Storage? = try Storage.inMemory(identifier: id)
         var b: Storage? = try Storage.inMemory(identifier: id)
         #expect(a === b)
-        _ = try commit(a!) { try $0.put([1], [42], in: try $0.openTree(named: "t")) }
+        _ = try modelTestCommit(a!) { try $0.put([1], [42], in: try $0.openTree(named: "t")) }
         #expect(try b!.snapshot().tree(named: "t")?.value(forKey: [1]) == [42])
 
         let other = try Storage.inMemory(identifier: id + "-other")
@@ -499,7 +493,7 @@ struct StorageBasicsTests {
         let id = "lifetime-\(UUID().uuidString)"
         do {
             let storage = try Storage.inMemory(identifier: id)
-            _ = try commit(storage) { try $0.put([1], [1], in: try $0.openTree(named: "t")) }
+            _ = try modelTestCommit(storage) { try $0.put([1], [1], in: try $0.openTree(named: "t")) }
             #expect(storage.version == 1)
         }
         let fresh = try Storage.inMemory(identifier: id)
@@ -530,7 +524,7 @@ struct StorageBasicsTests {
 
         var sawFreePages = false
         for round in 0..<30 {
-            _ = try commit(storage) { txn in
+            _ = try modelTestCommit(storage) { txn in
                 let t = try txn.openTree(named: "t")
                 try txn.put(Array("round".utf8), [UInt8(round)], in: t)
                 for _ in 0..<rng.int(1...80) {
@@ -600,12 +594,12 @@ struct StorageBasicsTests {
         }
         do {
             let storage = try Storage.open(path: path, options: StorageOptions(pageSize: pageSize))
-            _ = try commit(storage) { txn in try txn.put([1], [1], in: try txn.openTree(named: "small")) }
+            _ = try modelTestCommit(storage) { txn in try txn.put([1], [1], in: try txn.openTree(named: "small")) }
             #expect(try storage.snapshot().meta.catalog.root == 0, "a one-tree catalog is inline")
             // Enough long names to pass the room a meta page keeps for the catalog.
             let limit = Meta.inlineRoom(pageSize: pageSize)
             let count = limit / 400 + 2
-            _ = try commit(storage) { txn in
+            _ = try modelTestCommit(storage) { txn in
                 for i in 0..<count { try txn.put([UInt8(i)], [2], in: try txn.openTree(named: longName(i))) }
             }
             let grown = try storage.snapshot()
@@ -623,11 +617,11 @@ struct StorageBasicsTests {
         }
         do {
             let storage = try Storage.open(path: path)
-            _ = try commit(storage) { txn in
+            _ = try modelTestCommit(storage) { txn in
                 for name in try txn.treeNames() { try txn.dropTree(named: name) }
             }
             #expect(try storage.snapshot().meta.catalog.root == 0, "an empty catalog is inline")
-            _ = try commit(storage) { txn in try txn.put([3], [3], in: try txn.openTree(named: "again")) }
+            _ = try modelTestCommit(storage) { txn in try txn.put([3], [3], in: try txn.openTree(named: "again")) }
             storage.close()
         }
         try reopened { snapshot throws in
@@ -649,11 +643,6 @@ struct StorageBasicsTests {
         let value = [UInt8](repeating: 5, count: 900)
         func key(_ i: Int) -> [UInt8] { Array("key \(100_000 + i)".utf8) }
         // Durable commits, so that the pages each frees are reusable by the next at once.
-        func commitFull(_ storage: Storage, _ body: (WriteTransaction) throws -> Void) throws -> UInt64 {
-            let txn = try storage.beginWriteBlocking()
-            try body(txn)
-            return try txn.commit(durability: .full)
-        }
         func reopenedFreeRoot() throws -> PageNumber {
             let storage = try Storage.open(path: path)
             defer { storage.close() }
@@ -663,12 +652,12 @@ struct StorageBasicsTests {
         }
         do {
             let storage = try Storage.open(path: path)
-            _ = try commitFull(storage) { txn in
+            _ = try modelTestCommit(storage, durability: .full) { txn in
                 let t = try txn.openTree(named: "big")
                 for i in 0..<4000 { try txn.put(key(i), value, in: t) }
             }
             #expect(try storage.snapshot().meta.free.root == 0, "a new file's few free pages are inline")
-            _ = try commitFull(storage) { txn in try txn.dropTree(named: "big") }
+            _ = try modelTestCommit(storage, durability: .full) { txn in try txn.dropTree(named: "big") }
             let dropped = try storage.statistics()
             #expect(dropped.freePages > 800)
             #expect(try storage.snapshot().meta.free.root != 0, "\(dropped.freePages) free pages are a tree")
@@ -679,13 +668,15 @@ struct StorageBasicsTests {
             let storage = try Storage.open(path: path)
             // A reopened handle reuses nothing the opened version freed until its first sync
             // round has made that version durable: one small durable commit first.
-            _ = try commitFull(storage) { txn in try txn.put([0], [0], in: try txn.openTree(named: "small")) }
-            _ = try commitFull(storage) { txn in
+            _ = try modelTestCommit(storage, durability: .full) { txn in try txn.put([0], [0], in: try txn.openTree(named: "small")) }
+            _ = try modelTestCommit(storage, durability: .full) { txn in
                 let t = try txn.openTree(named: "again")
                 for i in 0..<3500 { try txn.put(key(i), value, in: t) }
             }
             // Committed twice more, so that the records the refill took are gone from the tree.
-            for round in 0..<2 { _ = try commitFull(storage) { txn in try txn.put(key(round), value, in: try txn.openTree(named: "again")) } }
+            for round in 0..<2 {
+                _ = try modelTestCommit(storage, durability: .full) { txn in try txn.put(key(round), value, in: try txn.openTree(named: "again")) }
+            }
             let stats = try storage.statistics()
             #expect(try storage.snapshot().meta.free.root == 0, "\(stats.freePages) free pages are inline again")
             storage.close()

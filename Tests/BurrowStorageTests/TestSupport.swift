@@ -8,6 +8,16 @@ import Testing
 @testable import BurrowStorage
 @testable import StorageCrashWorker
 
+/// Runs `body` in a write transaction of `storage` and commits it; returns the version.
+@discardableResult
+func modelTestCommit(
+    _ storage: Storage, durability: Durability = .normal, _ body: (WriteTransaction) throws -> Void
+) throws -> UInt64 {
+    let txn = try storage.beginWriteBlocking()
+    try body(txn)
+    return try txn.commit(durability: durability)
+}
+
 /// Unsigned byte order, shorter prefix first: the engine's key order.
 @inline(__always)
 func modelTestKeyLess(_ a: [UInt8], _ b: [UInt8]) -> Bool { a.lexicographicallyPrecedes(b) }

@@ -55,6 +55,16 @@ func waitForQueuedWriters(_ storage: Storage, _ count: Int) async throws {
     try #require(queued, "\(count) writers never queued for the write lock (\(storage.writeLock.waiterCount) did)")
 }
 
+/// Commits `key: value` to tree "t" from a new async writer and returns the version; records an
+/// issue (`what` names the writer) and returns nil if it has not committed within 10 s.
+private func commitFromNewWriter(_ storage: Storage, _ key: [UInt8], _ value: [UInt8], _ what: String) async throws -> UInt64? {
+    try await modelTestWithTimeout(seconds: 10, what) {
+        let txn = try await storage.beginWrite()
+        try txn.put(key, value, in: try txn.openTree(named: "t"))
+        return try txn.commit(durability: .normal)
+    }
+}
+
 /// Whether the write lock is free right now (taking and at once releasing it if so).
 private func lockIsFree(_ storage: Storage) -> Bool {
     guard storage.writeLock.tryAcquire() else { return false }
@@ -134,11 +144,7 @@ struct WriteLockTests {
         try holder.put([1], [1], in: try holder.openTree(named: "t"))
         #expect(try holder.commit(durability: .normal) == 1)
         #expect(lockIsFree(storage))
-        let next = try await modelTestWithTimeout(seconds: 10, "a writer after the cancelled one") {
-            let txn = try await storage.beginWrite()
-            try txn.put([2], [2], in: try txn.openTree(named: "t"))
-            return try txn.commit(durability: .normal)
-        }
+        let next = try await commitFromNewWriter(storage, [2], [2], "a writer after the cancelled one")
         #expect(next == 2)
     }
 
@@ -221,11 +227,7 @@ struct WriteLockTests {
         }
         #expect(lockIsFree(storage))
         #expect(storage.version == 0, "a dropped transaction must not commit")
-        let version = try await modelTestWithTimeout(seconds: 10, "a writer after a dropped transaction") {
-            let txn = try await storage.beginWrite()
-            try txn.put([1], [2], in: try txn.openTree(named: "t"))
-            return try txn.commit(durability: .normal)
-        }
+        let version = try await commitFromNewWriter(storage, [1], [2], "a writer after a dropped transaction")
         #expect(version == 1)
     }
 
@@ -233,12 +235,7 @@ struct WriteLockTests {
     func failedStartReleases() throws {
         let directory = try TemporaryDirectory("lock")
         let path = directory.file("ro.burrow")
-        do {
-            let storage = try Storage.open(path: path)
-            let txn = try storage.beginWriteBlocking()
-            try txn.put([1], [1], in: try txn.openTree(named: "t"))
-            try txn.commit()
-        }
+        try modelTestCommit(try Storage.open(path: path), durability: .full) { try $0.put([1], [1], in: try $0.openTree(named: "t")) }
         let readOnly = try Storage.open(path: path, options: StorageOptions(readOnly: true))
         for _ in 0..<3 {
             #expect(throws: StorageError.readOnly(path: path)) { _ = try readOnly.beginWriteBlocking() }
