@@ -67,6 +67,13 @@ private func churn(_ txn: WriteTransaction, _ model: inout Contents, _ rng: inou
     }
 }
 
+/// Commits one transaction of `operations` random changes (`churn`) to the storage and to
+/// `model`; returns the new version.
+@discardableResult
+private func commitChurn(_ storage: Storage, _ model: inout Contents, _ rng: inout TestRandom, operations: Int) throws -> UInt64 {
+    try write(storage, &model) { txn, model in try churn(txn, &model, &rng, operations: operations) }
+}
+
 /// Compares a snapshot with a model byte for byte, and runs a full verify of its version.
 private func expectSnapshot(_ snapshot: Snapshot, equals model: Contents, _ what: String) throws {
     let contents = try modelTestContents(snapshot)
@@ -90,7 +97,7 @@ struct SnapshotTests {
         var rng = TestRandom(seed: seed)
         let storage = try makeStorage(backing)
         var model: Contents = [:]
-        try write(storage, &model) { txn, model in try churn(txn, &model, &rng, operations: 800) }
+        try commitChurn(storage, &model, &rng, operations: 800)
 
         var kept: [(snapshot: Snapshot, model: Contents)] = [(try storage.snapshot(), model)]
         for round in 1...150 {
@@ -189,9 +196,9 @@ struct SnapshotTests {
         var rng = TestRandom(seed: seed)
         let storage = try makeStorage(backing)
         var model: Contents = [:]
-        try write(storage, &model) { txn, model in try churn(txn, &model, &rng, operations: 1200) }
+        try commitChurn(storage, &model, &rng, operations: 1200)
         // Free some pages before the snapshot is taken, so that reusable pages exist.
-        for _ in 0..<5 { try write(storage, &model) { txn, model in try churn(txn, &model, &rng, operations: 100) } }
+        for _ in 0..<5 { try commitChurn(storage, &model, &rng, operations: 100) }
 
         var old: Snapshot? = try storage.snapshot()
         let oldModel = model
@@ -219,9 +226,9 @@ struct SnapshotTests {
         // Once released, its pages become reusable: the same workload no longer grows the file.
         old = nil
         #expect(try storage.statistics().pinnedVersions == 0)
-        try write(storage, &model) { txn, model in try churn(txn, &model, &rng, operations: 150) }
+        try commitChurn(storage, &model, &rng, operations: 150)
         let released = try storage.statistics()
-        for _ in 0..<20 { try write(storage, &model) { txn, model in try churn(txn, &model, &rng, operations: 150) } }
+        for _ in 0..<20 { try commitChurn(storage, &model, &rng, operations: 150) }
         let after = try storage.statistics()
         // Not reusing the released pages would grow the file by hundreds of pages here.
         #expect(
