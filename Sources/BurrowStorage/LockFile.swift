@@ -225,6 +225,12 @@ final class LockFile: Sendable {
         _ = word(slot, .writersWaiting).pointee.wrappingSubtract(1, ordering: .sequentiallyConsistent)
     }
 
+    /// How many writers of this process wait for the writer lock now (`beginWaiting` counts
+    /// them; read-only, for tests that wait for a writer to have begun waiting).
+    var writersWaitingInThisProcess: UInt64 {
+        word(slot, .writersWaiting).pointee.load(ordering: .sequentiallyConsistent)
+    }
+
     /// Whether a writer of another process waits for the writer lock. A wait counted in the slot
     /// of a process that is gone (killed while it waited) does not count: that slot is freed.
     var writersWaiting: Bool {

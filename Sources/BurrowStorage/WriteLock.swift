@@ -54,6 +54,15 @@ final class WriteLock: Sendable {
         if case .wait = action { semaphore.wait() }
     }
 
+    /// How many callers wait in the queue right now (read-only; tests wait for a waiter to
+    /// have queued before they go on).
+    var waiterCount: Int {
+        state.withLock { s in
+            guard case .locked(let waiters) = s.machine.state else { return 0 }
+            return waiters.count
+        }
+    }
+
     func tryAcquire() -> Bool {
         state.withLock { $0.machine.tryAcquire() }
     }

@@ -198,9 +198,9 @@ struct ConcurrentReadTests {
 
     @Test("reader threads always see a consistent snapshot while a writer commits", arguments: ModelTestBacking.allCases)
     func readerThreads(backing: ModelTestBacking) throws {
-        let iterations = ModelTestEnvironment.int("BURROW_STRESS_ITERATIONS", default: 400)
+        let iterations = TestEnvironment.count("BURROW_STRESS_ITERATIONS", default: 400)
         let seed = TestSeed.make("ConcurrentRead reader threads, \(backing), \(iterations) iterations")
-        let directory = ModelTestTemporaryDirectory("burrow-concurrent")
+        let directory = try TemporaryDirectory("concurrent")
         let storage: Storage =
             switch backing {
             case .memory: try Storage(device: MemoryDevice(name: "concurrent"))
@@ -252,7 +252,7 @@ struct ConcurrentReadTests {
 
     @Test("reader tasks always see a consistent snapshot while an async writer commits")
     func readerTasks() async throws {
-        let iterations = ModelTestEnvironment.int("BURROW_STRESS_ITERATIONS", default: 400) / 2
+        let iterations = TestEnvironment.count("BURROW_STRESS_ITERATIONS", default: 400) / 2
         let seed = TestSeed.make("ConcurrentRead reader tasks, \(iterations) iterations")
         let storage = try Storage(device: MemoryDevice(name: "concurrent-tasks"))
         let baseVersion = try setUp(storage)

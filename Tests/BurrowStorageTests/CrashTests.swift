@@ -11,109 +11,13 @@ import Glibc
 import Darwin
 #endif
 
-/// The `StorageCrashWorker` child process: started with arguments, its standard output going to
-/// a file (so it never blocks on a full pipe), and its standard input a pipe held open until the
-/// process is killed.
-final class CrashWorkerProcess {
-    let process = Process()
-    let outputPath: String
-    let errorPath: String
-    private let input = Pipe()
-    private let outputDescriptor: Int32
-    private var readOffset = 0
-    private var pendingText = ""
-    private(set) var lines: [String] = []
-
-    /// The worker executable (see `FailureTestEnvironment.workerExecutable`).
-    static func executablePath() throws -> String {
-        try FailureTestEnvironment.workerExecutable("StorageCrashWorker", overriddenBy: "BURROW_CRASH_WORKER")
+extension ChildProcess {
+    /// Starts the `StorageCrashWorker` executable (`BURROW_CRASH_WORKER` overrides where it is)
+    /// with `arguments`, its output in `directory`.
+    static func crashWorker(_ arguments: [String], directory: String, label: String) throws -> ChildProcess {
+        try ChildProcess(
+            executable("StorageCrashWorker", overriddenBy: "BURROW_CRASH_WORKER"), arguments: arguments, directory: directory, label: label)
     }
-
-    init(arguments: [String], directory: String, label: String) throws {
-        outputPath = directory + "/\(label).out"
-        errorPath = directory + "/\(label).err"
-        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
-        process.executableURL = URL(fileURLWithPath: try Self.executablePath())
-        process.arguments = arguments
-        process.standardInput = input
-        guard let output = FileHandle(forWritingAtPath: outputPath), let error = FileHandle(forWritingAtPath: errorPath) else {
-            throw FailureTestError("cannot open \(outputPath)")
-        }
-        process.standardOutput = output
-        process.standardError = error
-        outputDescriptor = open(outputPath, O_RDONLY | O_CLOEXEC)
-        try process.run()
-        try? output.close()
-        try? error.close()
-    }
-
-    deinit {
-        if process.isRunning { kill() }
-        crashCloseDescriptor(outputDescriptor)
-    }
-
-    /// Reads whatever the worker has written since the last call; returns the new complete lines.
-    @discardableResult
-    func poll() -> [String] {
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        var fresh = ""
-        while true {
-            let n = buffer.withUnsafeMutableBytes { pread(outputDescriptor, $0.baseAddress!, $0.count, off_t(readOffset)) }
-            if n <= 0 { break }
-            readOffset += n
-            fresh += String(decoding: buffer[..<n], as: UTF8.self)
-        }
-        pendingText += fresh
-        var complete: [String] = []
-        while let newline = pendingText.firstIndex(of: "\n") {
-            complete.append(String(pendingText[..<newline]))
-            pendingText = String(pendingText[pendingText.index(after: newline)...])
-        }
-        lines += complete
-        return complete
-    }
-
-    /// Polls until a line satisfies `condition`, the worker exits, or `timeout` seconds pass.
-    func wait(timeout: Double, until condition: (String) -> Bool) -> String? {
-        let deadline = Date().addingTimeInterval(timeout)
-        var checked = lines.count
-        while true {
-            poll()
-            while checked < lines.count {
-                if condition(lines[checked]) { return lines[checked] }
-                checked += 1
-            }
-            if !process.isRunning {
-                poll()
-                while checked < lines.count {
-                    if condition(lines[checked]) { return lines[checked] }
-                    checked += 1
-                }
-                return nil
-            }
-            if Date() > deadline { return nil }
-            usleep(200)
-        }
-    }
-
-    /// SIGKILL, then reap. Closes the worker's standard input too.
-    func kill() {
-        if process.isRunning { crashSendSignal(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        try? input.fileHandleForWriting.close()
-        poll()
-    }
-
-    var errorOutput: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
-}
-
-func crashCloseDescriptor(_ fd: Int32) {
-    if fd >= 0 { closeDescriptor(fd) }
-}
-
-func crashSendSignal(_ pid: Int32, _ signal: Int32) {
-    _ = kill(pid, signal)
 }
 
 /// Crash safety with real processes: a worker commits a seeded sequence of transactions on a
@@ -151,11 +55,12 @@ struct CrashTests {
     @Test("SIGKILL leaves the last acknowledged commit or the one in flight")
     func killedWorkerLeavesLastOrInFlightCommit() throws {
         let seed = TestSeed.make("Crash")
-        let iterations = FailureTestEnvironment.iterations("BURROW_CRASH_ITERATIONS", default: 30)
+        let iterations = TestEnvironment.count("BURROW_CRASH_ITERATIONS", default: 30)
         var rng = TestRandom(seed: seed)
-        let directory = try FailureTestEnvironment.temporaryDirectory("crash")
-        defer { FailureTestEnvironment.removeDirectory(directory) }
-        _ = try CrashWorkerProcess.executablePath()
+        // Every file and the workers' output stay in it across kills; it goes when the test ends.
+        let scratch = try TemporaryDirectory("crash")
+        let directory = scratch.path
+        _ = try ChildProcess.executable("StorageCrashWorker", overriddenBy: "BURROW_CRASH_WORKER")
         var tally = Tally()
         var failures: [String] = []
         var file: WorkerFile?
@@ -205,9 +110,8 @@ struct CrashTests {
     /// than `pageCount * pageSize`, and the next open of it throws `.truncated`: no crash needed.
     @Test("A committed file reopens: its length covers its page count")
     func committedFileCoversItsPageCount() throws {
-        let directory = try FailureTestEnvironment.temporaryDirectory("shortfile")
-        defer { FailureTestEnvironment.removeDirectory(directory) }
-        let path = directory + "/short.burrow"
+        let directory = try TemporaryDirectory("shortfile")
+        let path = directory.file("short.burrow")
         func commitVersions() throws {
             let storage = try Storage.open(path: path)
             defer { storage.close() }
@@ -245,8 +149,9 @@ struct CrashTests {
         context: String, tally: inout Tally
     ) throws {
         let path = file.path
-        let worker = try CrashWorkerProcess(
-            arguments: ["run", path, String(file.seed), mode, String(file.pageSize)], directory: directory, label: label)
+        let worker = try ChildProcess.crashWorker(
+            ["run", path, String(file.seed), mode, String(file.pageSize)], directory: directory, label: label)
+        // The sleeps below are random jitter: the moment of the kill is what the test varies.
         if strategy < 6 && file.isNew {
             // While the worker may still be starting up or creating the file.
             usleep(UInt32(rng.int(0...40_000)))

@@ -83,9 +83,8 @@ struct DamageRuleFile: Sendable {
     /// A copy of `storage`'s latest version made by `Snapshot.copy` (what `compact` and
     /// `writeCopy` run), as an image.
     static func copy(of storage: Storage, label: String) throws -> DamageRuleFile {
-        let directory = try FailureTestEnvironment.temporaryDirectory("damage-rule")
-        defer { FailureTestEnvironment.removeDirectory(directory) }
-        let path = directory + "/copy.burrow"
+        let directory = try TemporaryDirectory("damage-rule")
+        let path = directory.file("copy.burrow")
         let source = try storage.snapshot()
         try source.copy(toPath: path)
         let image = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -241,7 +240,7 @@ struct DamageRuleTests {
     func randomFlips(which: Int) throws {
         let file = DamageRuleFile.all[which]
         let seed = TestSeed.make("DamageRule flips in \(file.label)")
-        let iterations = max(1, FailureTestEnvironment.iterations("BURROW_DAMAGE_ITERATIONS", default: 2000) / 8)
+        let iterations = max(1, TestEnvironment.count("BURROW_DAMAGE_ITERATIONS", default: 2000) / 8)
         var rng = TestRandom(seed: seed)
         var cases: [(String, [UInt8])] = []
         for iteration in 0..<iterations {

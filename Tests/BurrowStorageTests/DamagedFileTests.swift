@@ -223,6 +223,21 @@ struct DamagedFileTests {
         case error(String)
     }
 
+    /// Runs `body`, which must fail with `.corruptPage` naming `page` (any page if nil); records
+    /// `ifSucceeded` as an issue if it does not fail, and what it threw if that is something else.
+    static func expectCorruptPage(_ page: PageNumber?, _ ifSucceeded: String, _ body: () throws -> Void) {
+        do {
+            try body()
+            Issue.record("\(ifSucceeded)")
+        } catch {
+            guard case .corruptPage(_, let found, _) = error as? StorageError else {
+                Issue.record("expected .corruptPage, got \(error)")
+                return
+            }
+            if let page { #expect(found == page, "\(error)") }
+        }
+    }
+
     /// Opens `image`, verifies it, reads every tree fully and looks up some keys. Returns what
     /// happened; throws a description if it read back anything but an exact past version.
     static func evaluate(_ image: [UInt8], fixture: DamagedFileFixture, rng: inout TestRandom) throws -> Outcome {
@@ -309,7 +324,7 @@ struct DamagedFileTests {
     @Test("Random damage gives an error or an exact past version, never a wrong answer", arguments: [4096, 16384])
     func randomDamage(pageSize: Int) throws {
         let seed = TestSeed.make("DamagedFile \(pageSize)-byte pages")
-        let total = FailureTestEnvironment.iterations("BURROW_DAMAGE_ITERATIONS", default: 2000)
+        let total = TestEnvironment.count("BURROW_DAMAGE_ITERATIONS", default: 2000)
         // Most cases on 4 KiB pages; a quarter as many again on 16 KiB pages.
         let iterations = pageSize == 4096 ? total : max(1, total / 4)
         let fixture = pageSize == 4096 ? DamagedFileFixture.shared : DamagedFileFixture.sharedLargePages
@@ -394,7 +409,7 @@ struct DamagedFileTests {
     @Test("Damage under valid checksums never crashes, and what verifies reads and writes")
     func damageUnderValidChecksums() throws {
         let seed = TestSeed.make("DamagedFile valid checksums")
-        let iterations = max(1, FailureTestEnvironment.iterations("BURROW_DAMAGE_ITERATIONS", default: 2000) / 2)
+        let iterations = max(1, TestEnvironment.count("BURROW_DAMAGE_ITERATIONS", default: 2000) / 2)
         let fixture = DamagedFileFixture.shared
         let pageSize = fixture.pageSize
         var rng = TestRandom(seed: seed)
@@ -555,10 +570,9 @@ struct DamagedFileTests {
 
     @Test("A file that is not Burrow's is .notADatabase")
     func foreignFile() throws {
-        let directory = try FailureTestEnvironment.temporaryDirectory("damaged")
-        defer { FailureTestEnvironment.removeDirectory(directory) }
+        let directory = try TemporaryDirectory("damaged")
         for (index, text) in ["hello, world\n", String(repeating: "Lorem ipsum dolor sit amet. ", count: 800)].enumerated() {
-            let path = directory + "/text\(index).txt"
+            let path = directory.file("text\(index).txt")
             try DamagedFileFixture.writeFile(Array(text.utf8), to: path)
             #expect(throws: StorageError.notADatabase(path: path)) { _ = try Storage.open(path: path) }
             #expect(throws: StorageError.notADatabase(path: path)) { _ = try Storage.open(path: path, options: StorageOptions(readOnly: true)) }
@@ -569,9 +583,8 @@ struct DamagedFileTests {
 
     @Test("An empty file opened read-only is .notADatabase")
     func emptyFileReadOnly() throws {
-        let directory = try FailureTestEnvironment.temporaryDirectory("damaged")
-        defer { FailureTestEnvironment.removeDirectory(directory) }
-        let path = directory + "/empty.burrow"
+        let directory = try TemporaryDirectory("damaged")
+        let path = directory.file("empty.burrow")
         try DamagedFileFixture.writeFile([], to: path)
         #expect(throws: StorageError.notADatabase(path: path)) { _ = try Storage.open(path: path, options: StorageOptions(readOnly: true)) }
         #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int == 0)
@@ -579,8 +592,7 @@ struct DamagedFileTests {
 
     @Test("A meta page of a newer or older format with a valid checksum is .unsupportedFormat")
     func otherFormat() throws {
-        let directory = try FailureTestEnvironment.temporaryDirectory("damaged")
-        defer { FailureTestEnvironment.removeDirectory(directory) }
+        let directory = try TemporaryDirectory("damaged")
         for (slot, format) in [(0, Meta.formatVersion + 1), (1, Meta.formatVersion + 1), (0, 1), (1, Meta.formatVersion - 1)] {
             var image = fixture.image
             image.withUnsafeMutableBytes { bytes in
@@ -588,7 +600,7 @@ struct DamagedFileTests {
                 p.setU32(16, format)
                 p.setU64(0, Checksum.page(UnsafeRawPointer(p), length: fixture.pageSize, pageNumber: UInt32(slot)))
             }
-            let path = directory + "/format\(format)-\(slot).burrow"
+            let path = directory.file("format\(format)-\(slot).burrow")
             try DamagedFileFixture.writeFile(image, to: path)
             let expected = StorageError.unsupportedFormat(path: path, version: format, supported: Meta.formatVersion)
             #expect(throws: expected) { _ = try Storage.open(path: path) }
@@ -598,18 +610,17 @@ struct DamagedFileTests {
 
     @Test("A file truncated below its page count is .truncated")
     func truncatedFile() throws {
-        let directory = try FailureTestEnvironment.temporaryDirectory("damaged")
-        defer { FailureTestEnvironment.removeDirectory(directory) }
+        let directory = try TemporaryDirectory("damaged")
         let needed = fixture.pageCount * fixture.pageSize
         for length in [needed - fixture.pageSize, needed - 1, 3 * fixture.pageSize, 2 * fixture.pageSize] {
-            let path = directory + "/truncated\(length).burrow"
+            let path = directory.file("truncated\(length).burrow")
             try DamagedFileFixture.writeFile(Array(fixture.image[..<length]), to: path)
             #expect(throws: StorageError.truncated(path: path, expectedBytes: needed, actualBytes: length)) {
                 _ = try Storage.open(path: path)
             }
         }
         // Bytes past the page count (as an interrupted commit leaves) are no damage.
-        let path = directory + "/longer.burrow"
+        let path = directory.file("longer.burrow")
         try DamagedFileFixture.writeFile(fixture.image + [UInt8](repeating: 0xA5, count: 3 * fixture.pageSize + 100), to: path)
         let storage = try Storage.open(path: path)
         #expect(storage.version == fixture.latest)
@@ -713,38 +724,13 @@ struct DamagedFileTests {
         let gamma = try #require(try snapshot.tree(named: "gamma"))
         // Other trees read fine.
         #expect(try snapshot.tree(named: "alpha")?.value(forKey: DamagedFileFixture.key("a", 3)) != nil)
-        do {
-            _ = try gamma.value(forKey: fixture.gammaLeafKey)
-            Issue.record("reading a key on a damaged page succeeded")
-        } catch {
-            guard case .corruptPage(_, let page, _) = error else {
-                Issue.record("expected .corruptPage, got \(error)")
-                return
-            }
-            #expect(page == fixture.gammaLeaf)
-        }
-        do {
+        Self.expectCorruptPage(fixture.gammaLeaf, "reading a key on a damaged page succeeded") { _ = try gamma.value(forKey: fixture.gammaLeafKey) }
+        Self.expectCorruptPage(fixture.gammaLeaf, "a full scan over a damaged page succeeded") {
             var cursor = gamma.makeCursor()
             var more = try cursor.first()
             while more { more = try cursor.next() }
-            Issue.record("a full scan over a damaged page succeeded")
-        } catch {
-            guard case .corruptPage(_, let page, _) = error else {
-                Issue.record("expected .corruptPage, got \(error)")
-                return
-            }
-            #expect(page == fixture.gammaLeaf)
         }
-        do {
-            _ = try snapshot.verify()
-            Issue.record("verify() passed a damaged page")
-        } catch {
-            guard case .corruptPage(_, let page, _) = error else {
-                Issue.record("expected .corruptPage, got \(error)")
-                return
-            }
-            #expect(page == fixture.gammaLeaf)
-        }
+        Self.expectCorruptPage(fixture.gammaLeaf, "verify() passed a damaged page") { _ = try snapshot.verify() }
     }
 
     @Test("A damaged overflow page is .corruptPage naming its run")
@@ -756,15 +742,8 @@ struct DamagedFileTests {
         let snapshot = try storage.snapshot()
         let beta = try #require(try snapshot.tree(named: "beta"))
         #expect(try beta.contains(fixture.betaOverflowKey))  // the leaf itself is sound
-        do {
+        Self.expectCorruptPage(fixture.betaOverflow, "reading a damaged overflow value succeeded") {
             _ = try beta.value(forKey: fixture.betaOverflowKey)
-            Issue.record("reading a damaged overflow value succeeded")
-        } catch {
-            guard case .corruptPage(_, let page, _) = error else {
-                Issue.record("expected .corruptPage, got \(error)")
-                return
-            }
-            #expect(page == fixture.betaOverflow)
         }
         #expect(throws: StorageError.self) { _ = try snapshot.verify() }
     }
@@ -775,15 +754,8 @@ struct DamagedFileTests {
         var image = fixture.image
         image[Int(fixture.catalogRoot) * fixture.pageSize + 30] ^= 0x02
         var storage = try Storage(device: DamagedFileFixture.device(image))
-        do {
+        Self.expectCorruptPage(fixture.catalogRoot, "a lookup through a damaged catalog succeeded") {
             _ = try storage.snapshot().tree(named: "alpha")
-            Issue.record("a lookup through a damaged catalog succeeded")
-        } catch {
-            guard case .corruptPage(_, let page, _) = error else {
-                Issue.record("expected .corruptPage, got \(error)")
-                return
-            }
-            #expect(page == fixture.catalogRoot)
         }
         #expect(throws: StorageError.self) { _ = try storage.snapshot().verify() }
         storage.close()
@@ -794,42 +766,22 @@ struct DamagedFileTests {
         storage = try Storage(device: DamagedFileFixture.device(image))
         var rng = TestRandom(seed: 7)
         #expect(try Self.evaluate(image, fixture: fixture, rng: &rng) == .opened(version: fixture.latest, verified: false))
-        do {
-            _ = try storage.snapshot().verify()
-            Issue.record("verify() passed a damaged free tree")
-        } catch {
-            guard case .corruptPage(_, let page, _) = error else {
-                Issue.record("expected .corruptPage, got \(error)")
-                return
-            }
-            #expect(page == fixture.freeRoot)
-        }
-        do {
+        Self.expectCorruptPage(fixture.freeRoot, "verify() passed a damaged free tree") { _ = try storage.snapshot().verify() }
+        Self.expectCorruptPage(nil, "a commit over a damaged free tree succeeded") {
             let txn = try storage.beginWriteBlocking()
             try txn.put([1], [1], in: try txn.openTree(named: "alpha"))
             try txn.commit()
-            Issue.record("a commit over a damaged free tree succeeded")
-        } catch {
-            guard case .corruptPage = error else {
-                Issue.record("expected .corruptPage, got \(error)")
-                return
-            }
         }
         storage.close()
     }
 
     @Test("A file held open by another process is .fileLocked")
     func lockedByAnotherProcess() throws {
-        let directory = try FailureTestEnvironment.temporaryDirectory("locked")
-        defer { FailureTestEnvironment.removeDirectory(directory) }
-        let path = directory + "/locked.burrow"
+        let directory = try TemporaryDirectory("locked")
+        let path = directory.file("locked.burrow")
         try DamagedFileFixture.writeFile(fixture.image, to: path)
-        let worker = try CrashWorkerProcess(arguments: ["hold", path], directory: directory, label: "holder")
-        guard worker.wait(timeout: 60, until: { $0.hasPrefix("holding") }) != nil else {
-            worker.kill()
-            Issue.record("the worker did not open the file: \(worker.errorOutput)")
-            return
-        }
+        let worker = try ChildProcess.crashWorker(["hold", path], directory: directory.path, label: "holder")
+        try worker.expectLine("holding")
         #expect(throws: StorageError.fileLocked(path: path)) { _ = try Storage.open(path: path) }
         #expect(throws: StorageError.fileLocked(path: path)) { _ = try Storage.open(path: path, options: StorageOptions(readOnly: true)) }
         worker.kill()

@@ -11,7 +11,7 @@ import Testing
     @Test func testTheTableMatchesADictionaryThroughRandomOperations() {
         let seed = TestSeed.make("DirtyPagesTests.testTheTableMatchesADictionaryThroughRandomOperations")
         var random = TestRandom(seed: seed)
-        let operations = ModelTestEnvironment.int("BURROW_MODEL_OPS", default: 4_000) * 5
+        let operations = TestEnvironment.count("BURROW_MODEL_OPS", default: 4_000) * 5
         var table = DirtyPages()
         var model: [PageNumber: Int] = [:]
         let marker = UnsafeMutableRawPointer(bitPattern: 0x1000)!

@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import Dispatch
 import Foundation
 import Testing
@@ -29,6 +30,17 @@ struct GroupCommitTests {
         }
     }
 
+    /// Commits writer `w`'s entry `i` to both trees without waiting for a sync, then waits until
+    /// it is durable and checks that the handle says so.
+    static func commitDurably(_ w: Int, _ i: Int, on storage: Storage) async throws {
+        let txn = try await storage.beginWrite()
+        try txn.put(key(w, i), value(w, i), in: try txn.openTree(named: "a"))
+        try txn.put(key(w, i), value(w, i), in: try txn.openTree(named: "b"))
+        let receipt = try txn.commitPendingSync()
+        try await storage.waitUntilDurable(receipt)
+        #expect(durableVersion(storage) >= receipt.version)
+    }
+
     /// Checks, from another task, that each commit's two puts (one per tree) are seen together.
     static func readUntilDone(_ storage: Storage, finished: Locked<Int>, writers: Int) throws -> Int {
         var checks = 0
@@ -38,74 +50,79 @@ struct GroupCommitTests {
             let b = try snapshot.tree(named: "b")
             #expect(a?.count == b?.count, "version \(snapshot.version): the trees disagree")
             checks += 1
-            usleep(200)
+            usleep(200)  // pacing: a check every 0.2 ms leaves the writers the cores
         }
         return checks
     }
 
-    @Test("Concurrent async writers share syncs; each commit is atomic, and durable once its wait returns")
-    func asyncWritersShareSyncs() async throws {
-        let disk = SimulatedDisk(name: "group commit (async)", capacity: 1 << 26)
+    /// Runs `writers` concurrent writers of `commitsEach` commits each (`run`, given the storage)
+    /// on a disk whose syncs take `syncDelay` µs, then checks that every commit landed and is
+    /// durable, with one sync per commit at most.
+    static func expectWritersShareSyncs(
+        _ label: String, syncDelay: UInt32, writers: Int, commitsEach: Int, _ run: (Storage) async throws -> Void
+    ) async throws {
+        let disk = SimulatedDisk(name: "group commit (\(label))", capacity: 1 << 26)
         // A slow sync, so that while a round is in flight the other writers certainly commit and
         // queue behind it, even on a loaded 2-core machine running other suites.
-        disk.setSyncDelay(microseconds: 4000)
+        disk.setSyncDelay(microseconds: syncDelay)
         let storage = try Storage(device: disk)
-        let writers = 8
-        let commitsEach = 25
         let syncsBefore = disk.counts.syncs
+        try await run(storage)
+        let commits = writers * commitsEach
+        let syncs = disk.counts.syncs - syncsBefore
+        print("GroupCommit \(label): \(commits) commits, \(syncs) syncs")
+        #expect(storage.version == UInt64(commits))
+        // How many syncs are shared depends on scheduling (under ThreadSanitizer, few are); the
+        // held-round test below proves sharing deterministically. Here: one sync per commit at most.
+        #expect(syncs <= commits, "\(syncs) syncs for \(commits) commits")
+        try expectDurable(disk, writers: writers, commitsEach: commitsEach)
+    }
+
+    @Test("Concurrent async writers share syncs; each commit is atomic, and durable once its wait returns")
+    func asyncWritersShareSyncs() async throws {
+        let (writers, commitsEach) = (8, 25)
+        try await Self.expectWritersShareSyncs("async", syncDelay: 4000, writers: writers, commitsEach: commitsEach) { storage in
+            try await Self.runAsyncWriters(writers, commitsEach: commitsEach, on: storage)
+        }
+    }
+
+    /// `writers` tasks committing `commitsEach` pairs of puts each and waiting for durability,
+    /// while another thread checks that every snapshot holds both puts of a commit or neither.
+    static func runAsyncWriters(_ writers: Int, commitsEach: Int, on storage: Storage) async throws {
         let finished = Locked(0)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for w in 0..<writers {
                 group.addTask {
                     defer { finished.withLock { $0 += 1 } }
-                    for i in 0..<commitsEach {
-                        let txn = try await storage.beginWrite()
-                        try txn.put(Self.key(w, i), Self.value(w, i), in: try txn.openTree(named: "a"))
-                        try txn.put(Self.key(w, i), Self.value(w, i), in: try txn.openTree(named: "b"))
-                        let receipt = try txn.commitPendingSync()
-                        try await storage.waitUntilDurable(receipt)
-                        #expect(Self.durableVersion(storage) >= receipt.version)
-                    }
+                    for i in 0..<commitsEach { try await Self.commitDurably(w, i, on: storage) }
                 }
             }
             group.addTask { _ = try await modelTestOnOwnThread { try Self.readUntilDone(storage, finished: finished, writers: writers) } }
             try await group.waitForAll()
         }
-        let commits = writers * commitsEach
-        let syncs = disk.counts.syncs - syncsBefore
-        print("GroupCommit async: \(commits) commits, \(syncs) syncs")
-        #expect(storage.version == UInt64(commits))
-        // How many syncs are shared depends on scheduling (under ThreadSanitizer, few are); the
-        // held-round test below proves sharing deterministically. Here: one sync per commit at most.
-        #expect(syncs <= commits, "\(syncs) syncs for \(commits) commits")
-        try Self.expectDurable(disk, writers: writers, commitsEach: commitsEach)
     }
 
     @Test("Concurrent blocking commit(.full) calls share syncs")
-    func blockingWritersShareSyncs() throws {
-        let disk = SimulatedDisk(name: "group commit (blocking)", capacity: 1 << 26)
-        disk.setSyncDelay(microseconds: 1500)
-        let storage = try Storage(device: disk)
-        let writers = 6
-        let commitsEach = 20
-        let syncsBefore = disk.counts.syncs
-        let errors = Locked<[String]>([])
-        // Threads of their own (concurrentPerform would run only as many as there are cores).
-        let group = DispatchGroup()
-        for w in 0..<writers {
-            group.enter()
-            Thread.detachNewThread {
-                defer { group.leave() }
-                Self.blockingWriter(w, storage: storage, commits: commitsEach, errors: errors)
+    func blockingWritersShareSyncs() async throws {
+        let (writers, commitsEach) = (6, 20)
+        try await Self.expectWritersShareSyncs("blocking", syncDelay: 1500, writers: writers, commitsEach: commitsEach) { storage in
+            // Threads of their own (concurrentPerform would run only as many as there are
+            // cores), waited for off the cooperative pool.
+            let errors = try await modelTestOnOwnThread {
+                let errors = Locked<[String]>([])
+                let group = DispatchGroup()
+                for w in 0..<writers {
+                    group.enter()
+                    Thread.detachNewThread {
+                        defer { group.leave() }
+                        Self.blockingWriter(w, storage: storage, commits: commitsEach, errors: errors)
+                    }
+                }
+                group.wait()
+                return errors.withLock { $0 }
             }
+            #expect(errors.isEmpty, "\(errors)")
         }
-        group.wait()
-        #expect(errors.withLock { $0 }.isEmpty, "\(errors.withLock { $0 })")
-        let commits = writers * commitsEach
-        let syncs = disk.counts.syncs - syncsBefore
-        print("GroupCommit blocking: \(commits) commits, \(syncs) syncs")
-        #expect(syncs <= commits, "\(syncs) syncs for \(commits) commits")
-        try Self.expectDurable(disk, writers: writers, commitsEach: commitsEach)
     }
 
     @Test("Writers that commit while a sync round is held share the next round")
@@ -120,18 +137,12 @@ struct GroupCommitTests {
         let roundsBefore = storage.syncRoundCounts
         try await withThrowingTaskGroup(of: Void.self) { group in
             for w in 0..<writers {
-                group.addTask {
-                    let txn = try await storage.beginWrite()
-                    try txn.put(Self.key(w, 0), Self.value(w, 0), in: try txn.openTree(named: "a"))
-                    try txn.put(Self.key(w, 0), Self.value(w, 0), in: try txn.openTree(named: "b"))
-                    let receipt = try txn.commitPendingSync()
-                    try await storage.waitUntilDurable(receipt)
-                    #expect(Self.durableVersion(storage) >= receipt.version)
-                }
+                group.addTask { try await Self.commitDurably(w, 0, on: storage) }
             }
             group.addTask {
-                while storage.version < UInt64(writers) { try await Task.sleep(for: .milliseconds(1)) }
+                let published = try await TestWait.untilAsync(timeout: 60) { storage.version >= UInt64(writers) }
                 release.signal()
+                try #require(published, "only \(storage.version) of \(writers) writers published while the round was held")
             }
             try await group.waitForAll()
         }
@@ -286,12 +297,15 @@ struct GroupCommitTests {
                 try! Self.commitPending(1, on: storage, durability: .normal)
                 done.signal()
             }
-            usleep(50_000)
-            seenDuringRound.withLock { $0 = storage.version }
+            // Once the .normal commit waits for the round to end, it must not have published.
+            let parked = TestWait.until(timeout: 30) { storage.commitState.withLock { $0.normalWriter != nil } }
+            seenDuringRound.withLock { $0 = parked ? storage.version : nil }
         }
         try storage.waitUntilDurableBlocking(receipt)
         done.wait()
-        #expect(seenDuringRound.withLock { $0 } == 1, "the .normal commit was published while the round was in flight")
+        let seen = seenDuringRound.withLock { $0 }
+        #expect(seen != nil, "the .normal commit never waited for the round in flight")
+        #expect(seen == nil || seen == 1, "the .normal commit was published while the round was in flight")
         #expect(storage.version == 2)
         // Its meta reached the kernel before commit returned.
         #expect(try Storage(device: SimulatedDisk(name: "cache", image: disk.currentImage)).version == 2)
@@ -348,7 +362,7 @@ struct GroupCommitTests {
             let receipt = try txn.commitPendingSync()
             try await storage.waitUntilDurable(receipt)
         }
-        try await Task.sleep(for: .milliseconds(50))
+        try await waitForQueuedWriters(storage, 1)
         task.cancel()
         let result = await task.result
         holder.abort()
@@ -376,10 +390,10 @@ struct GroupCommitTests {
             return receipt.version
         }
         // Cancel once the commit is published (its wait has begun or is about to, and the sync
-        // takes 20 ms): a fixed sleep lost the race on a loaded machine, cancelling the task
-        // while it still waited for the write lock.
-        while storage.version < 1 { try await Task.sleep(for: .milliseconds(1)) }
+        // takes 20 ms): cancelled earlier, the task could still be waiting for the write lock.
+        let published = try await TestWait.untilAsync(timeout: 30) { storage.version >= 1 }
         task.cancel()
+        #expect(published, "the commit was not published within 30 s")
         let version = try await task.value
         #expect(Self.durableVersion(storage) >= version)
     }

@@ -77,7 +77,7 @@ private final class ModelRunner {
     let pageSize: Int
     let seed: UInt64
     var rng: TestRandom
-    let directory: ModelTestTemporaryDirectory?
+    let directory: TemporaryDirectory?
     let path: String?
     let device: MemoryDevice?
     var storage: Storage?
@@ -104,7 +104,7 @@ private final class ModelRunner {
             self.device = device
             storage = try Storage(device: device, options: StorageOptions(pageSize: pageSize))
         case .file:
-            let directory = ModelTestTemporaryDirectory("burrow-model")
+            let directory = try TemporaryDirectory("model")
             self.directory = directory
             let path = directory.file("model.burrow")
             self.path = path
@@ -480,7 +480,7 @@ struct ModelBasedTests {
 
     @Test("random operations match the model", arguments: cases)
     func randomOperations(backing: ModelTestBacking, pageSize: Int) async throws {
-        let operations = ModelTestEnvironment.int("BURROW_MODEL_OPS", default: 5000)
+        let operations = TestEnvironment.count("BURROW_MODEL_OPS", default: 5000)
         let base = TestSeed.make("ModelBased random operations, \(backing)/\(pageSize), \(operations) operations")
         let seed = base ^ UInt64(pageSize) ^ (backing == .file ? 0x5EED_F11E : 0)
         let runner = try ModelRunner(backing: backing, pageSize: pageSize, seed: seed)
@@ -499,13 +499,13 @@ struct ModelBasedTests {
         let base = TestSeed.make("ModelBased deep trees, \(backing)")
         let seed = base ^ 0xDEE9 ^ (backing == .file ? 1 : 0)
         var rng = TestRandom(seed: seed)
-        let directory = ModelTestTemporaryDirectory("burrow-deep")
+        let directory = try TemporaryDirectory("deep")
         let storage =
             switch backing {
             case .memory: try Storage(device: MemoryDevice(name: "deep"))
             case .file: try Storage.open(path: directory.file("deep.burrow"))
             }
-        let count = ModelTestEnvironment.int("BURROW_MODEL_OPS", default: 5000) / 2
+        let count = TestEnvironment.count("BURROW_MODEL_OPS", default: 5000) / 2
         // 300-byte keys with shared prefixes; the distinguishing bytes sit at the end.
         func key(_ i: Int) -> Bytes {
             var key = [UInt8](repeating: UInt8(ascii: "p"), count: 300)
@@ -610,7 +610,7 @@ struct ModelBasedTests {
         let base = TestSeed.make("ModelBased free-page reuse, \(backing)/\(pageSize)")
         let seed = base ^ UInt64(pageSize) ^ (backing == .file ? 0xF4EE : 0xF4EE_0000)
         var rng = TestRandom(seed: seed)
-        let directory = ModelTestTemporaryDirectory("burrow-reuse")
+        let directory = try TemporaryDirectory("reuse")
         let storage: Storage
         switch backing {
         case .memory: storage = try Storage(device: MemoryDevice(name: "reuse"), options: StorageOptions(pageSize: pageSize))

@@ -13,7 +13,7 @@ import Testing
         var pins = PinnedVersions()
         var model: [UInt64: Int] = [:]
         var latest: UInt64 = 20
-        for step in 0..<ModelTestEnvironment.int("BURROW_MODEL_OPS", default: 4_000) {
+        for step in 0..<TestEnvironment.count("BURROW_MODEL_OPS", default: 4_000) {
             if random.chance(30) { latest += 1 }
             let version = random.chance(80) ? latest : latest - UInt64(random.int(1..<20))
             if random.chance(55) {

@@ -11,7 +11,7 @@ import Testing
     @Test func testPositionsMatchASortedModelThroughInsertsAndDeletes() throws {
         let seed = TestSeed.make("PositionTests.testPositionsMatchASortedModelThroughInsertsAndDeletes")
         var random = TestRandom(seed: seed)
-        let operations = ModelTestEnvironment.int("BURROW_MODEL_OPS", default: 4_000)
+        let operations = TestEnvironment.count("BURROW_MODEL_OPS", default: 4_000)
         let storage = try Storage.inMemory(identifier: "positions-\(seed)")
         var model: [[UInt8]] = []
         for round in 0..<4 {

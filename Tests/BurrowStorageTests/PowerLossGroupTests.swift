@@ -32,13 +32,7 @@ extension PowerLossTests {
         /// Commits the next committing transaction of the workload without waiting; returns its receipt.
         func commitNext() throws -> CommitReceipt {
             while true {
-                let transaction = workload.nextTransaction()
-                let txn = try storage.beginWriteBlocking()
-                try transaction.perform(in: txn)
-                guard transaction.commits else {
-                    txn.abort()
-                    continue
-                }
+                guard let (txn, _) = try workload.performNext(on: storage) else { continue }
                 attempted = txn.baseVersion + 1
                 let receipt = try txn.commitPendingSync(durability: .full)
                 published = receipt.version
@@ -49,11 +43,8 @@ extension PowerLossTests {
 
     @Test("A power loss during group commits keeps every commit whose wait returned")
     func powerLossDuringGroupCommits() throws {
-        let seed = TestSeed.make("PowerLoss group")
-        let iterations = max(20, FailureTestEnvironment.iterations("BURROW_POWERLOSS_ITERATIONS", default: 60) / 2)
-        var rng = TestRandom(seed: seed)
         var outcomes: [String: Int] = [:]
-        let failures = Self.runCases(iterations: iterations, rng: &rng) { caseSeed in
+        let (seed, iterations, failures) = Self.runCases("PowerLoss group", fewer: true) { caseSeed in
             for outcome in try Self.runGroupCase(seed: caseSeed) { outcomes[outcome, default: 0] += 1 }
         }
         print(

@@ -33,15 +33,11 @@ struct PowerLossTests {
 
     @Test("A power loss leaves the last .full commit or the one in flight")
     func powerLossLeavesLastFullCommitOrTheOneInFlight() throws {
-        let seed = TestSeed.make("PowerLoss")
-        let iterations = FailureTestEnvironment.iterations("BURROW_POWERLOSS_ITERATIONS", default: 60)
-        var rng = TestRandom(seed: seed)
         var outcome = Outcome()
         var firstShortFile: String?
         let started = Date()
-        let failures: [String]
         // BURROW_POWERLOSS_CASE=<case seed> replays one case alone.
-        failures = Self.runCases(iterations: iterations, rng: &rng) { caseSeed in
+        let (seed, iterations, failures) = Self.runCases("PowerLoss") { caseSeed in
             try Self.runCase(seed: caseSeed, fromCreation: false, outcome: &outcome, firstShortFile: &firstShortFile)
         }
         print(
@@ -55,13 +51,9 @@ struct PowerLossTests {
 
     @Test("A power loss during creation or the first commits of a new database")
     func powerLossDuringTheFirstCommits() throws {
-        let seed = TestSeed.make("PowerLoss first commits")
-        let iterations = max(20, FailureTestEnvironment.iterations("BURROW_POWERLOSS_ITERATIONS", default: 60) / 2)
-        var rng = TestRandom(seed: seed)
         var outcome = Outcome()
         var firstShortFile: String?
-        let failures: [String]
-        failures = Self.runCases(iterations: iterations, rng: &rng) { caseSeed in
+        let (seed, iterations, failures) = Self.runCases("PowerLoss first commits", fewer: true) { caseSeed in
             try Self.runCase(seed: caseSeed, fromCreation: true, outcome: &outcome, firstShortFile: &firstShortFile)
         }
         print(
@@ -89,13 +81,9 @@ struct PowerLossTests {
     /// counted here, not failed.)
     @Test("A power loss after .normal commits: never a crash, and verify() tells a damaged version")
     func powerLossAfterNormalCommits() throws {
-        let seed = TestSeed.make("PowerLoss .normal")
-        let iterations = max(20, FailureTestEnvironment.iterations("BURROW_POWERLOSS_ITERATIONS", default: 60) / 2)
-        var rng = TestRandom(seed: seed)
         var outcomes: [String: Int] = [:]
-        let failures: [String]
         var silentExample: String?
-        failures = Self.runCases(iterations: iterations, rng: &rng) { caseSeed in
+        let (seed, _, failures) = Self.runCases("PowerLoss .normal", fewer: true) { caseSeed in
             outcomes[try Self.runNormalCase(seed: caseSeed, silentExample: &silentExample), default: 0] += 1
         }
         let cases = outcomes.values.reduce(0, +) + failures.count
@@ -128,9 +116,18 @@ struct PowerLossTests {
         }
     }
 
-    /// Runs `iterations` cases, each from its own seed drawn from `rng` (or only the case named by
-    /// `BURROW_POWERLOSS_CASE`), and returns a line for each case that threw, with how to replay it.
-    static func runCases(iterations: Int, rng: inout TestRandom, _ body: (UInt64) throws -> Void) -> [String] {
+    /// Runs a test's cases, each from its own seed drawn from a generator seeded under `label`
+    /// (`TestSeed`), or only the case named by `BURROW_POWERLOSS_CASE`. There are
+    /// `BURROW_POWERLOSS_ITERATIONS` (default 60) cases, or half as many but at least 20 for the
+    /// `fewer` tests. Returns the seed, the number of cases, and a line for each case that threw,
+    /// with how to replay it.
+    static func runCases(
+        _ label: String, fewer: Bool = false, _ body: (UInt64) throws -> Void
+    ) -> (seed: UInt64, iterations: Int, failures: [String]) {
+        let seed = TestSeed.make(label)
+        var rng = TestRandom(seed: seed)
+        let count = TestEnvironment.count("BURROW_POWERLOSS_ITERATIONS", default: 60)
+        let iterations = fewer ? max(20, count / 2) : count
         let only = ProcessInfo.processInfo.environment["BURROW_POWERLOSS_CASE"].flatMap { UInt64($0) }
         var failures: [String] = []
         for iteration in 0..<(only == nil ? iterations : 1) {
@@ -141,7 +138,7 @@ struct PowerLossTests {
                 failures.append("iteration \(iteration) (case seed \(caseSeed), replay alone with BURROW_POWERLOSS_CASE=\(caseSeed)): \(error)")
             }
         }
-        return failures
+        return (seed, iterations, failures)
     }
 
     /// A few `.full` commits, then up to six `.normal` ones, power lost at one of their writes.
@@ -153,29 +150,12 @@ struct PowerLossTests {
         var storage: Storage? = try Storage(device: disk)
         let fullCommits = rng.int(1...4)
         let normalCommits = rng.int(1...6)
-        var committed = 0
-        while committed < fullCommits {
-            let transaction = workload.nextTransaction()
-            let txn = try storage!.beginWriteBlocking()
-            try transaction.perform(in: txn)
-            if transaction.commits {
-                try txn.commit(durability: .full)
-                committed += 1
-            } else {
-                txn.abort()
-            }
-        }
+        try workload.commitFull(fullCommits, on: storage!)
         let durable = storage!.version
         disk.losePower(atEvent: rng.int(1...(2 * normalCommits)), seed: rng.next())
         var inFlight = durable
         while disk.lostImage == nil {
-            let transaction = workload.nextTransaction()
-            let txn = try storage!.beginWriteBlocking()
-            try transaction.perform(in: txn)
-            guard transaction.commits else {
-                txn.abort()
-                continue
-            }
+            guard let (txn, _) = try workload.performNext(on: storage!) else { continue }
             inFlight = txn.baseVersion + 1
             do {
                 try txn.commit(durability: .normal)
@@ -264,13 +244,7 @@ struct PowerLossTests {
                 var workload = CrashWorkload(seed: workloadSeed, profile: .light)
                 workload.skip(toCommits: live.version)
                 while disk.lostImage == nil {
-                    let transaction = workload.nextTransaction()
-                    let txn = try live.beginWriteBlocking()
-                    try transaction.perform(in: txn)
-                    guard transaction.commits else {
-                        txn.abort()
-                        continue
-                    }
+                    guard let (txn, _) = try workload.performNext(on: live) else { continue }
                     inFlight = txn.baseVersion + 1
                     do {
                         lastReturned = try txn.commit(durability: .full)
@@ -342,18 +316,7 @@ struct PowerLossTests {
         guard let live = storage else { return }
         var workload = CrashWorkload(seed: workloadSeed, profile: .light)
         workload.skip(toCommits: live.version)
-        var committed = 0
-        while committed < 2 {
-            let transaction = workload.nextTransaction()
-            let txn = try live.beginWriteBlocking()
-            try transaction.perform(in: txn)
-            if transaction.commits {
-                try txn.commit(durability: .full)
-                committed += 1
-            } else {
-                txn.abort()
-            }
-        }
+        try workload.commitFull(2, on: live)
         replay.advance(to: live.version)
         let snapshot = try live.snapshot()
         _ = try snapshot.verify()

@@ -14,7 +14,7 @@ import Testing
         var list = RoundFreedPages()
         var model: [PageNumber: RoundFreedPages.Life] = [:]
         var version: UInt64 = 10
-        for step in 0..<ModelTestEnvironment.int("BURROW_MODEL_OPS", default: 4_000) {
+        for step in 0..<TestEnvironment.count("BURROW_MODEL_OPS", default: 4_000) {
             let page = PageNumber(2 + random.int(0..<120))
             switch random.int(0..<10) {
             case 0..<4:
@@ -44,7 +44,7 @@ import Testing
         var held = HeldBackPages()
         var model: [UInt64: Int] = [:]
         var version: UInt64 = 10
-        for step in 0..<ModelTestEnvironment.int("BURROW_MODEL_OPS", default: 4_000) {
+        for step in 0..<TestEnvironment.count("BURROW_MODEL_OPS", default: 4_000) {
             switch random.int(0..<10) {
             case 0..<4:
                 // Mostly the next version; now and then the same one again, or (never seen in

@@ -95,7 +95,7 @@ struct RoundReuseTests {
         let seed = TestSeed.make("RoundReuse page size \(pageSize), sync delay \(syncDelay) µs")
         var run = RoundReuseRun(seed: seed, pageSize: pageSize)
         run.disk.setSyncDelay(microseconds: syncDelay)
-        try run.run(steps: ModelTestEnvironment.int("BURROW_REUSE_STEPS", default: 300))
+        try run.run(steps: TestEnvironment.count("BURROW_REUSE_STEPS", default: 300))
         let reused = run.storage.commitState.withLock { $0.pagesReusedWithinRounds }
         print("round reuse (seed \(seed)): \(reused) pages reused within rounds; \(run.outcomes.sorted { $0.key < $1.key })")
         // Whether pages are reused within a round depends on rounds being in flight while later

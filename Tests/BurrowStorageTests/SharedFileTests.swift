@@ -12,134 +12,13 @@ import Glibc
 import Darwin
 #endif
 
-/// A `SharedFileWorker` child process: started with arguments, its standard output going to a
-/// file (so it never blocks on a full pipe), its standard input a pipe the test closes to ask it
-/// to finish.
-final class SharedWorkerProcess {
-    let label: String
-    let process = Process()
-    let outputPath: String
-    let errorPath: String
-    private let input = Pipe()
-    private let outputDescriptor: Int32
-    private var readOffset = 0
-    private var pendingText = ""
-    private(set) var lines: [String] = []
-
-    /// The worker executable (see `FailureTestEnvironment.workerExecutable`).
-    static func executablePath() throws -> String {
-        try FailureTestEnvironment.workerExecutable("SharedFileWorker", overriddenBy: "BURROW_SHARED_WORKER")
+extension ChildProcess {
+    /// The `SharedFileWorker` executable (`BURROW_SHARED_WORKER` overrides where it is).
+    static func sharedFileWorker() throws -> String {
+        try executable("SharedFileWorker", overriddenBy: "BURROW_SHARED_WORKER")
     }
 
-    init(_ arguments: [String], directory: String, label: String) throws {
-        self.label = label
-        outputPath = directory + "/\(label).out"
-        errorPath = directory + "/\(label).err"
-        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
-        process.executableURL = URL(fileURLWithPath: try Self.executablePath())
-        process.arguments = arguments
-        process.standardInput = input
-        guard let output = FileHandle(forWritingAtPath: outputPath), let error = FileHandle(forWritingAtPath: errorPath) else {
-            throw FailureTestError("cannot open \(outputPath)")
-        }
-        process.standardOutput = output
-        process.standardError = error
-        outputDescriptor = open(outputPath, O_RDONLY | O_CLOEXEC)
-        try process.run()
-        try? output.close()
-        try? error.close()
-    }
-
-    deinit {
-        kill()
-        if outputDescriptor >= 0 { closeDescriptor(outputDescriptor) }
-    }
-
-    var pid: Int32 { process.processIdentifier }
-
-    /// Reads whatever the worker has written since the last call; returns the new complete lines.
-    @discardableResult
-    func poll() -> [String] {
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { pread(outputDescriptor, $0.baseAddress!, $0.count, off_t(readOffset)) }
-            if n <= 0 { break }
-            readOffset += n
-            pendingText += String(decoding: buffer[..<n], as: UTF8.self)
-        }
-        var complete: [String] = []
-        while let newline = pendingText.firstIndex(of: "\n") {
-            complete.append(String(pendingText[..<newline]))
-            pendingText = String(pendingText[pendingText.index(after: newline)...])
-        }
-        lines += complete
-        return complete
-    }
-
-    /// Polls until a line satisfies `condition`, the worker exits, or `timeout` seconds pass.
-    func wait(timeout: Double, until condition: (String) -> Bool) -> String? {
-        let deadline = Date().addingTimeInterval(timeout)
-        var checked = 0
-        while true {
-            let running = process.isRunning
-            poll()
-            while checked < lines.count {
-                if condition(lines[checked]) { return lines[checked] }
-                checked += 1
-            }
-            if !running || Date() > deadline { return nil }
-            usleep(500)
-        }
-    }
-
-    /// Waits for a line starting with `prefix`; throws (with what the worker said) if none comes.
-    @discardableResult
-    func expectLine(_ prefix: String, timeout: Double = 60) throws -> String {
-        if let line = wait(timeout: timeout, until: { $0.hasPrefix(prefix) }) { return line }
-        throw FailureTestError("\(label) printed no \"\(prefix)\" line within \(timeout) s: \(summary)")
-    }
-
-    /// Closes the worker's standard input (which asks the long-running roles to finish).
-    func closeInput() {
-        try? input.fileHandleForWriting.close()
-    }
-
-    /// Waits up to `timeout` seconds for the worker to exit; returns its status, or nil if it is
-    /// still running (then it is killed).
-    func waitForExit(timeout: Double) -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            if Date() > deadline {
-                kill()
-                return nil
-            }
-            usleep(1_000)
-        }
-        process.waitUntilExit()
-        poll()
-        return process.terminationStatus
-    }
-
-    /// Waits for a clean exit (status 0); throws with what the worker said otherwise.
-    func expectSuccess(timeout: Double = 120) throws {
-        guard let status = waitForExit(timeout: timeout) else {
-            throw FailureTestError("\(label) did not finish within \(timeout) s and was killed: \(summary)")
-        }
-        if status != 0 || process.terminationReason != .exit {
-            throw FailureTestError("\(label) exited with status \(status) (\(process.terminationReason == .exit ? "exit" : "signal")): \(summary)")
-        }
-    }
-
-    /// SIGKILL, then reap. Closes the worker's standard input too.
-    func kill() {
-        if process.isRunning { crashSendSignal(process.processIdentifier, SIGKILL) }
-        if process.isRunning || process.processIdentifier != 0 { process.waitUntilExit() }
-        closeInput()
-        poll()
-    }
-
-    /// The last acknowledged commit: (version, counter) from the last "acked" line.
+    /// A worker's last acknowledged commit: (version, counter) from its last "acked" line.
     var lastAcked: (version: UInt64, counter: UInt64)? {
         poll()
         for line in lines.reversed() where line.hasPrefix("acked ") {
@@ -149,7 +28,7 @@ final class SharedWorkerProcess {
         return nil
     }
 
-    /// Every "acked" counter value, in the order printed.
+    /// Every counter value a worker acknowledged ("acked" lines), in the order printed.
     var ackedCounters: [UInt64] {
         poll()
         return lines.compactMap { line in
@@ -157,45 +36,33 @@ final class SharedWorkerProcess {
             return fields.count == 3 && fields[0] == "acked" ? UInt64(fields[2]) : nil
         }
     }
-
-    var errorOutput: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
-
-    /// What the worker said: its last lines and its standard error.
-    var summary: String {
-        poll()
-        let error = errorOutput.trimmingCharacters(in: .whitespacesAndNewlines)
-        return "last lines \(lines.suffix(3))" + (error.isEmpty ? "" : ", stderr: \(error.prefix(600))")
-    }
 }
 
-/// The children a test started, all killed and reaped when the test ends, however it ends.
+/// The `SharedFileWorker` processes a test started, in a scratch directory of the test's own:
+/// `finish` (or the group going away) kills and reaps every worker, however the test ends, and
+/// the directory is removed with the group.
 final class SharedWorkerGroup {
-    let directory: String
-    private(set) var workers: [SharedWorkerProcess] = []
+    private let scratch: TemporaryDirectory
+    private(set) var workers: [ChildProcess] = []
     private var started = 0
-    /// Whether `finish` removes `directory`.
-    private let ownsDirectory: Bool
 
-    init(directory: String) {
-        self.directory = directory
-        ownsDirectory = false
-    }
-
-    /// A group working in a new scratch directory named after `name`, which `finish` removes.
+    /// A group working in a new scratch directory named after `name`.
     init(scratch name: String) throws {
-        directory = try FailureTestEnvironment.temporaryDirectory(name)
-        ownsDirectory = true
+        scratch = try TemporaryDirectory(name)
     }
 
-    /// Kills every worker and removes the scratch directory: the end of a test.
-    func finish() {
-        killAll()
-        if ownsDirectory { FailureTestEnvironment.removeDirectory(directory) }
-    }
+    /// The scratch directory's path.
+    var directory: String { scratch.path }
 
-    func start(_ label: String, _ arguments: [String]) throws -> SharedWorkerProcess {
+    /// The path of `name` in the scratch directory.
+    func file(_ name: String) -> String { scratch.file(name) }
+
+    /// Kills every worker: the end of a test.
+    func finish() { killAll() }
+
+    func start(_ label: String, _ arguments: [String]) throws -> ChildProcess {
         started += 1
-        let worker = try SharedWorkerProcess(arguments, directory: directory, label: "\(label)-\(started)")
+        let worker = try ChildProcess(ChildProcess.sharedFileWorker(), arguments: arguments, directory: directory, label: "\(label)-\(started)")
         workers.append(worker)
         return worker
     }
@@ -206,6 +73,46 @@ final class SharedWorkerGroup {
     }
 
     deinit { killAll() }
+}
+
+/// The set-up most shared-file tests start from: a scratch directory with workers
+/// (`group`), and a bank file in it (`path`) that this process opened (`storage`, shared unless
+/// asked otherwise) and set up with `accounts` accounts. `finish` closes the handle and kills
+/// the workers.
+final class SharedBankFixture {
+    let group: SharedWorkerGroup
+    let path: String
+    let storage: Storage
+    /// The version the set-up committed.
+    let setUpVersion: UInt64
+    private var isClosed = false
+
+    init(_ name: String, accounts: Int, sharing: FileSharing = .shared) throws {
+        group = try SharedWorkerGroup(scratch: name)
+        path = group.file("bank.burrow")
+        storage = try sharing == .shared ? SharedFileTests.openShared(path) : SharedFileTests.openExclusive(path)
+        setUpVersion = try SharedBank.setUp(storage, accounts: accounts)
+    }
+
+    /// The same, with `commits` commits of churn after the set-up (`SharedFileTests.churn`, so
+    /// that there are free pages to reuse), drawn from `rng`.
+    convenience init(_ name: String, accounts: Int, churn commits: Int, rng: inout TestRandom) throws {
+        try self.init(name, accounts: accounts)
+        try SharedFileTests.churn(storage, commits: commits, rng: &rng)
+    }
+
+    /// Closes this process's handle, for a test that goes on with the file left to the workers.
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        storage.close()
+    }
+
+    /// Closes the handle and kills the workers: the end of a test.
+    func finish() {
+        close()
+        group.finish()
+    }
 }
 
 /// The lock file beside a shared database (`<path>.lock`), read and written as FileFormat.md
@@ -287,7 +194,7 @@ struct SharedLockFile {
 /// (`BURROW_SEED` replays them).
 @Suite("Shared file (several processes)", .serialized)
 struct SharedFileTests {
-    static var iterations: Int { FailureTestEnvironment.iterations("BURROW_SHARED_ITERATIONS", default: 100) }
+    static var iterations: Int { TestEnvironment.count("BURROW_SHARED_ITERATIONS", default: 100) }
 
     static func openShared(_ path: String, readOnly: Bool = false) throws -> Storage {
         try Storage.open(path: path, options: StorageOptions(pageSize: 4096, readOnly: readOnly, create: !readOnly, sharing: .shared))
@@ -318,8 +225,7 @@ struct SharedFileTests {
         let n = Self.iterations
         let group = try SharedWorkerGroup(scratch: "shared-counter")
         defer { group.finish() }
-        let directory = group.directory
-        let path = directory + "/counter.burrow"
+        let path = group.file("counter.burrow")
         let storage = try Self.openShared(path)
         defer { storage.close() }
         let start = storage.version
@@ -375,18 +281,14 @@ struct SharedFileTests {
         let seed = TestSeed.make("SharedFile readers")
         var rng = TestRandom(seed: seed)
         let commits = 3 * Self.iterations
-        let group = try SharedWorkerGroup(scratch: "shared-readers")
-        defer { group.finish() }
-        let directory = group.directory
-        let path = directory + "/bank.burrow"
-        let storage = try Self.openShared(path)
-        defer { storage.close() }
-        try SharedBank.setUp(storage, accounts: 300)
+        let bank = try SharedBankFixture("shared-readers", accounts: 300)
+        defer { bank.finish() }
+        let (group, path, storage) = (bank.group, bank.path, bank.storage)
         // This process pins the first version through the whole run as well.
         let pinned = try storage.snapshot()
         let pinnedReading = try SharedBankReading(pinned)
 
-        var readers: [SharedWorkerProcess] = []
+        var readers: [ChildProcess] = []
         for i in 0..<4 {
             // Two of the readers open the file read-only.
             var arguments = ["check", path, "300", "\(rng.next() >> 1)"]
@@ -449,16 +351,10 @@ struct SharedFileTests {
 
     @Test("A reader process killed with SIGKILL stops pinning: the writer reuses free pages again")
     func deadReaderStopsPinning() throws {
-        let seed = TestSeed.make("SharedFile dead reader")
-        var rng = TestRandom(seed: seed)
-        let group = try SharedWorkerGroup(scratch: "shared-deadreader")
-        defer { group.finish() }
-        let directory = group.directory
-        let path = directory + "/bank.burrow"
-        let storage = try Self.openShared(path)
-        defer { storage.close() }
-        try SharedBank.setUp(storage, accounts: 20)
-        try Self.churn(storage, commits: 30, rng: &rng)
+        var rng = TestRandom(seed: TestSeed.make("SharedFile dead reader"))
+        let bank = try SharedBankFixture("shared-deadreader", accounts: 20, churn: 30, rng: &rng)
+        defer { bank.finish() }
+        let (group, path, storage) = (bank.group, bank.path, bank.storage)
         let unpinned = try Self.growth(storage, commits: 40, rng: &rng)
 
         let holder = try group.start("hold", ["hold", path, "shared", "pin"])
@@ -488,8 +384,7 @@ struct SharedFileTests {
         let rounds = max(3, Self.iterations / 10)
         let group = try SharedWorkerGroup(scratch: "shared-killedwriter")
         defer { group.finish() }
-        let directory = group.directory
-        let path = directory + "/bank.burrow"
+        let path = group.file("bank.burrow")
         var lastCounter: UInt64 = 0
         var tally = (survivor: 0, reader: 0, acks: 0)
 
@@ -511,7 +406,7 @@ struct SharedFileTests {
                     return seen >= acks
                 }
             }
-            usleep(UInt32(rng.int(0...3_000)))
+            usleep(UInt32(rng.int(0...3_000)))  // random jitter: the moment of the kill is what the test varies
             if let readerProcess, rng.chance(50) { readerProcess.kill() }
             writer.kill()
             if let readerProcess {
@@ -565,7 +460,7 @@ struct SharedFileTests {
 
     /// Starts `hold <sharing>` and returns what it printed first: "open …" or "locked".
     static func holdOutcome(_ group: SharedWorkerGroup, _ path: String, _ sharing: String, readOnly: Bool = false) throws -> (
-        SharedWorkerProcess, String
+        ChildProcess, String
     ) {
         let worker = try group.start("hold-\(sharing)", ["hold", path, sharing, "nopin"] + (readOnly ? ["ro"] : []))
         guard let line = worker.wait(timeout: 30, until: { $0.hasPrefix("open ") || $0 == "locked" || $0.hasPrefix("failed") }) else {
@@ -589,15 +484,10 @@ struct SharedFileTests {
 
     @Test("Exclusive and shared openers of different processes keep each other out with fileLocked, in both orders")
     func exclusiveAndSharedExcludeEachOther() throws {
-        let group = try SharedWorkerGroup(scratch: "shared-modes")
-        defer { group.finish() }
-        let directory = group.directory
-        let path = directory + "/modes.burrow"
-        do {
-            let storage = try Self.openExclusive(path)
-            try SharedBank.setUp(storage, accounts: 2)
-            storage.close()
-        }
+        let bank = try SharedBankFixture("shared-modes", accounts: 2, sharing: .exclusive)
+        defer { bank.finish() }
+        bank.close()
+        let (group, path) = (bank.group, bank.path)
 
         // This process first.
         do {
@@ -629,22 +519,14 @@ struct SharedFileTests {
             storage.close()
         }
 
-        // The other process first.
-        do {
-            let (exclusive, said) = try Self.holdOutcome(group, path, "exclusive")
-            #expect(said.hasPrefix("open "), "an exclusive open of a file nobody has open: \(said)")
-            #expect(Self.openOutcome(path, .shared) == "locked", "shared open while another process has the file exclusively")
-            #expect(Self.openOutcome(path, .exclusive) == "locked", "exclusive open while another process has the file exclusively")
-            exclusive.closeInput()
-            try exclusive.expectSuccess(timeout: 30)
-        }
-        do {
-            let (shared, said) = try Self.holdOutcome(group, path, "shared")
-            #expect(said.hasPrefix("open "), "a shared open of a file nobody has open: \(said)")
-            #expect(Self.openOutcome(path, .exclusive) == "locked", "exclusive open while another process shares the file")
-            #expect(Self.openOutcome(path, .shared) == "open", "shared open while another process shares the file")
-            shared.closeInput()
-            try shared.expectSuccess(timeout: 30)
+        // The other process first: an exclusive open here never gets in; a shared one only
+        // beside another shared one.
+        for (mode, sharedHere) in [("exclusive", "locked"), ("shared", "open")] {
+            let (holder, said) = try Self.holdOutcome(group, path, mode)
+            #expect(said.hasPrefix("open "), "a \(mode) open of a file nobody has open: \(said)")
+            #expect(Self.openOutcome(path, .shared) == sharedHere, "shared open while another process has the file \(mode)")
+            #expect(Self.openOutcome(path, .exclusive) == "locked", "exclusive open while another process has the file \(mode)")
+            try holder.expectSuccess(timeout: 30)
         }
         // Once everyone let go, either mode opens.
         #expect(Self.openOutcome(path, .exclusive) == "open")
@@ -655,17 +537,11 @@ struct SharedFileTests {
 
     @Test("Lock-file slots of dead processes, or of a pid now used by a later process, do not pin")
     func staleSlotsAreReclaimed() throws {
-        let seed = TestSeed.make("SharedFile stale slots")
-        var rng = TestRandom(seed: seed)
-        let group = try SharedWorkerGroup(scratch: "shared-slots")
-        defer { group.finish() }
-        let directory = group.directory
-        let path = directory + "/bank.burrow"
+        var rng = TestRandom(seed: TestSeed.make("SharedFile stale slots"))
+        let bank = try SharedBankFixture("shared-slots", accounts: 20, churn: 30, rng: &rng)
+        defer { bank.finish() }
+        let (group, path, storage) = (bank.group, bank.path, bank.storage)
         let lockFile = SharedLockFile(databasePath: path)
-        let storage = try Self.openShared(path)
-        defer { storage.close() }
-        try SharedBank.setUp(storage, accounts: 20)
-        try Self.churn(storage, commits: 30, rng: &rng)
 
         let holder = try group.start("hold", ["hold", path, "shared", "pin"])
         try holder.expectLine("holding ")
@@ -704,19 +580,12 @@ struct SharedFileTests {
 
     @Test("A lock file whose every slot a dead process left still takes a new process, whose commits reuse pages")
     func fullTableOfDeadSlotsTakesNewOpeners() throws {
-        let seed = TestSeed.make("SharedFile full slot table")
-        var rng = TestRandom(seed: seed)
-        let group = try SharedWorkerGroup(scratch: "shared-fullslots")
-        defer { group.finish() }
-        let directory = group.directory
-        let path = directory + "/bank.burrow"
+        var rng = TestRandom(seed: TestSeed.make("SharedFile full slot table"))
+        let bank = try SharedBankFixture("shared-fullslots", accounts: 20, churn: 30, rng: &rng)
+        defer { bank.finish() }
+        bank.close()
+        let (group, path) = (bank.group, bank.path)
         let lockFile = SharedLockFile(databasePath: path)
-        do {
-            let storage = try Self.openShared(path)
-            try SharedBank.setUp(storage, accounts: 20)
-            try Self.churn(storage, commits: 30, rng: &rng)
-            storage.close()
-        }
         // A process keeps the lock file in use while every free slot gets a dead owner that pins
         // version 0.
         let keeper = try group.start("keeper", ["hold", path, "shared", "nopin"])
@@ -759,15 +628,19 @@ struct SharedFileTests {
         return counter
     }
 
+    /// Waits until a writer of this process waits for the lock file's writer lock (another
+    /// process holds it); throws if none does within 30 s.
+    static func waitForWriterOfThisProcess(_ storage: Storage) async throws {
+        let lockFile = try #require(storage.lockFile)
+        let waiting = try await TestWait.untilAsync(timeout: 30) { lockFile.writersWaitingInThisProcess > 0 }
+        try #require(waiting, "no writer of this process waited for the other process's writer lock")
+    }
+
     @Test("A writer waits for another process's transaction and starts from its commit; readers meanwhile do not wait")
     func writerWaitsForAnotherProcessesTransaction() async throws {
-        let group = try SharedWorkerGroup(scratch: "shared-writelock")
-        defer { group.finish() }
-        let directory = group.directory
-        let path = directory + "/bank.burrow"
-        let storage = try Self.openShared(path)
-        defer { storage.close() }
-        try SharedBank.setUp(storage, accounts: 2)
+        let bank = try SharedBankFixture("shared-writelock", accounts: 2)
+        defer { bank.finish() }
+        let (group, path, storage) = (bank.group, bank.path, bank.storage)
 
         for (round, blocking) in [false, true].enumerated() {
             let what = blocking ? "beginWriteBlocking" : "beginWrite"
@@ -796,7 +669,7 @@ struct SharedFileTests {
                     return counter
                 }
             }
-            try await Task.sleep(nanoseconds: 300_000_000)
+            try await Self.waitForWriterOfThisProcess(storage)
             let early = state.started.load(ordering: .sequentiallyConsistent)
             #expect(early == 0, "\(what) returned (from version \(early &- 1)) while another process held its write transaction open")
             // Readers do not wait for the other process's writer.
@@ -823,14 +696,13 @@ struct SharedFileTests {
         "A process lets another process write only once its commits are durable, so a durable wait begun after the handover needs no sync",
         arguments: [Durability.full, .normal])
     func handoverWaitsForDurability(durability: Durability) throws {
-        let group = try SharedWorkerGroup(scratch: "shared-handover")
-        defer { group.finish() }
-        let path = group.directory + "/bank.burrow"
+        let bank = try SharedBankFixture("shared-handover", accounts: 2)
+        defer { bank.finish() }
+        let (group, path) = (bank.group, bank.path)
         var reopenedVersion: UInt64 = 0
         do {
-            let storage = try Self.openShared(path)
-            defer { storage.close() }
-            try SharedBank.setUp(storage, accounts: 2)
+            let storage = bank.storage
+            defer { bank.close() }
             for _ in 0..<3 {
                 // A commit whose durable wait comes later: its meta is in the file, not synced.
                 let txn = try storage.beginWriteBlocking()
@@ -866,12 +738,10 @@ struct SharedFileTests {
 
     @Test("An async writer waiting for another process's transaction starts once that process is killed")
     func asyncWriterStartsWhenTheHolderIsKilled() async throws {
-        let group = try SharedWorkerGroup(scratch: "shared-killedholder")
-        defer { group.finish() }
-        let path = group.directory + "/bank.burrow"
-        let storage = try Self.openShared(path)
-        defer { storage.close() }
-        let before = try SharedBank.setUp(storage, accounts: 2)
+        let bank = try SharedBankFixture("shared-killedholder", accounts: 2)
+        defer { bank.finish() }
+        let (group, path, storage) = (bank.group, bank.path, bank.storage)
+        let before = bank.setUpVersion
         let holder = try group.start("writehold", ["writehold", path])
         _ = try holder.expectLine("writing ")
         let state = SharedWaiterState()
@@ -880,7 +750,7 @@ struct SharedFileTests {
             state.started.store(txn.baseVersion + 1, ordering: .sequentiallyConsistent)
             txn.abort()
         }
-        try await Task.sleep(nanoseconds: 200_000_000)
+        try await Self.waitForWriterOfThisProcess(storage)
         #expect(
             state.started.load(ordering: .sequentiallyConsistent) == 0, "beginWrite returned while another process held its write transaction open")
         // A process that dies wakes nobody; the waiting writer finds the lock free on its own.
@@ -891,20 +761,15 @@ struct SharedFileTests {
 
     @Test("A writer process killed while it waits for the writer lock does not make the holder let go after every commit")
     func killedWaiterStopsAskingForTheWriterLock() throws {
-        let group = try SharedWorkerGroup(scratch: "shared-killedwaiter")
-        defer { group.finish() }
-        let path = group.directory + "/bank.burrow"
-        let storage = try Self.openShared(path)
-        defer { storage.close() }
-        try SharedBank.setUp(storage, accounts: 2)
+        let bank = try SharedBankFixture("shared-killedwaiter", accounts: 2)
+        defer { bank.finish() }
+        let (group, path, storage) = (bank.group, bank.path, bank.storage)
         let lockFile = try #require(storage.lockFile)
 
         // The other process waits for the writer lock while this one has a transaction open.
         let txn = try storage.beginWriteBlocking()
         let waiter = try group.start("writehold", ["writehold", path])
-        let deadline = Date().addingTimeInterval(30)
-        while !lockFile.writersWaiting, Date() < deadline { usleep(1_000) }
-        #expect(lockFile.writersWaiting, "the other process never waited for the writer lock")
+        #expect(TestWait.until(timeout: 30) { lockFile.writersWaiting }, "the other process never waited for the writer lock")
         waiter.kill()
         #expect(!lockFile.writersWaiting, "a writer that was killed while it waited still counts as waiting")
         txn.abort()
@@ -920,7 +785,7 @@ struct SharedFileTests {
 
     /// Starts `hold <path> shared pin` and returns the line it printed first, or nil if it
     /// printed nothing within `timeout` seconds (then it is killed).
-    static func openAndPin(_ group: SharedWorkerGroup, _ path: String, timeout: Double = 10) throws -> (SharedWorkerProcess, String?) {
+    static func openAndPin(_ group: SharedWorkerGroup, _ path: String, timeout: Double = 10) throws -> (ChildProcess, String?) {
         let reader = try group.start("hold", ["hold", path, "shared", "pin"])
         let line = reader.wait(timeout: timeout) { $0.hasPrefix("holding ") || $0 == "locked" || $0.hasPrefix("failed") }
         if line == nil { reader.kill() }
@@ -929,15 +794,12 @@ struct SharedFileTests {
 
     @Test("A process opens the file while another process holds the writer lock after its commit")
     func openingDoesNotWaitForAnIdleWriter() throws {
-        let group = try SharedWorkerGroup(scratch: "shared-openafterwrite")
-        defer { group.finish() }
-        let directory = group.directory
-        let path = directory + "/bank.burrow"
-        let storage = try Self.openShared(path)
-        defer { storage.close() }
-        // This process has just committed, and no other process has asked it for the writer
-        // lock since.
-        let version = try SharedBank.setUp(storage, accounts: 2)
+        // This process has just committed (the set-up), and no other process has asked it for
+        // the writer lock since.
+        let bank = try SharedBankFixture("shared-openafterwrite", accounts: 2)
+        defer { bank.finish() }
+        let (group, path, storage) = (bank.group, bank.path, bank.storage)
+        let version = bank.setUpVersion
         let (reader, holding) = try Self.openAndPin(group, path)
         #expect(holding == "holding \(version)", "a process opening the file after this one committed: \(holding ?? "nothing within 10 s")")
         reader.closeInput()
@@ -949,16 +811,10 @@ struct SharedFileTests {
 
     @Test("A process opens the file and reads while another process has a write transaction open")
     func openingDoesNotWaitForAnOpenTransaction() throws {
-        let group = try SharedWorkerGroup(scratch: "shared-openwhilewriting")
-        defer { group.finish() }
-        let directory = group.directory
-        let path = directory + "/bank.burrow"
-        let version: UInt64
-        do {
-            let storage = try Self.openShared(path)
-            version = try SharedBank.setUp(storage, accounts: 2)
-            storage.close()
-        }
+        let bank = try SharedBankFixture("shared-openwhilewriting", accounts: 2)
+        defer { bank.finish() }
+        bank.close()
+        let (group, path, version) = (bank.group, bank.path, bank.setUpVersion)
         let writer = try group.start("writehold", ["writehold", path])
         try writer.expectLine("writing ", timeout: 10)
         let (reader, holding) = try Self.openAndPin(group, path)
@@ -976,7 +832,7 @@ struct SharedFileTests {
         let group = try SharedWorkerGroup(scratch: "shared-creating")
         defer { group.finish() }
         for attempt in 0..<20 {
-            let path = group.directory + "/new\(attempt).burrow"
+            let path = group.file("new\(attempt).burrow")
             let creator = try group.start("hold", ["hold", path, "shared", "nopin"])
             let deadline = Date().addingTimeInterval(30)
             var opened: Storage?
@@ -1019,7 +875,7 @@ struct SharedFileTests {
             defer { posix_spawn_file_actions_destroy(&actions) }
             posix_spawn_file_actions_adddup2(&actions, pipeEnds[0], 0)
             posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-            let executable = try SharedWorkerProcess.executablePath()
+            let executable = try ChildProcess.sharedFileWorker()
             let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
             defer { for pointer in argv { free(pointer) } }
             var child: pid_t = 0
@@ -1035,12 +891,7 @@ struct SharedFileTests {
         var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
 
         func waitForLine(_ prefix: String, timeout: Double) -> Bool {
-            let deadline = Date().addingTimeInterval(timeout)
-            while Date() < deadline {
-                if output.split(separator: "\n").contains(where: { $0.hasPrefix(prefix) }) { return true }
-                usleep(1_000)
-            }
-            return false
+            TestWait.until(timeout: timeout) { output.split(separator: "\n").contains { $0.hasPrefix(prefix) } }
         }
 
         func reap() {
@@ -1057,16 +908,11 @@ struct SharedFileTests {
 
     @Test("A writer process goes on committing after a reader process it wakes is killed and not yet reaped (a zombie)")
     func unreapedDeadReaderDoesNotStopWriters() throws {
-        let group = try SharedWorkerGroup(scratch: "shared-zombie")
-        defer { group.finish() }
-        let directory = group.directory
-        let path = directory + "/bank.burrow"
-        do {
-            let storage = try Self.openShared(path)
-            try SharedBank.setUp(storage, accounts: 2)
-            storage.close()
-        }
-        let reader = try UnreapedWorker(["hold", path, "shared", "nopin"], outputPath: directory + "/zombie.out")
+        let bank = try SharedBankFixture("shared-zombie", accounts: 2)
+        defer { bank.finish() }
+        bank.close()
+        let (group, path) = (bank.group, bank.path)
+        let reader = try UnreapedWorker(["hold", path, "shared", "nopin"], outputPath: group.file("zombie.out"))
         defer { reader.reap() }
         guard reader.waitForLine("open ", timeout: 30) else { throw FailureTestError("the reader did not open the file: \(reader.output)") }
         // A writer process commits (and so wakes the reader) while the reader lives, and goes on
@@ -1081,17 +927,12 @@ struct SharedFileTests {
 
     @Test("A reader process killed and not yet reaped (a zombie) stops pinning: the writer reuses free pages again")
     func unreapedDeadReaderStopsPinning() throws {
-        let seed = TestSeed.make("SharedFile zombie reader")
-        var rng = TestRandom(seed: seed)
-        let group = try SharedWorkerGroup(scratch: "shared-zombiepin")
-        defer { group.finish() }
-        let path = group.directory + "/bank.burrow"
-        let storage = try Self.openShared(path)
-        defer { storage.close() }
-        try SharedBank.setUp(storage, accounts: 20)
-        try Self.churn(storage, commits: 30, rng: &rng)
+        var rng = TestRandom(seed: TestSeed.make("SharedFile zombie reader"))
+        let bank = try SharedBankFixture("shared-zombiepin", accounts: 20, churn: 30, rng: &rng)
+        defer { bank.finish() }
+        let (group, path, storage) = (bank.group, bank.path, bank.storage)
 
-        let reader = try UnreapedWorker(["hold", path, "shared", "pin"], outputPath: group.directory + "/zombie.out")
+        let reader = try UnreapedWorker(["hold", path, "shared", "pin"], outputPath: group.file("zombie.out"))
         defer { reader.reap() }
         guard reader.waitForLine("holding ", timeout: 30) else { throw FailureTestError("the reader did not open the file: \(reader.output)") }
         let whilePinned = try Self.growth(storage, commits: 40, rng: &rng)
@@ -1099,8 +940,7 @@ struct SharedFileTests {
 
         _ = kill(reader.pid, SIGKILL)
         // Until the kernel has ended it, the process is alive; then it is a zombie.
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline, LockFile.processStatus(pid: UInt64(reader.pid))?.ended == false { usleep(1_000) }
+        TestWait.until(timeout: 10) { LockFile.processStatus(pid: UInt64(reader.pid))?.ended != false }
         #expect(LockFile.processStatus(pid: UInt64(reader.pid))?.ended == true, "the killed reader is not a zombie")
         try Self.churn(storage, commits: 20, rng: &rng)
         let afterKill = try Self.growth(storage, commits: 40, rng: &rng)

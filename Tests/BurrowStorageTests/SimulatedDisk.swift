@@ -15,45 +15,6 @@ import Darwin
 // page cache does) apart from what a sync made durable, and can fail a sync on demand or lose
 // power at a chosen device call.
 
-/// Iteration counts, temporary directories and worker executables for the failure suites.
-enum FailureTestEnvironment {
-    static func iterations(_ variable: String, default value: Int) -> Int {
-        if let text = ProcessInfo.processInfo.environment[variable], let count = Int(text), count > 0 { return count }
-        return value
-    }
-
-    /// Where worker executable `name` is: the path the environment variable `variable` gives,
-    /// otherwise next to the test executable (`swift build`/`swift test` put every product of
-    /// the package in one directory) or its bundle.
-    static func workerExecutable(_ name: String, overriddenBy variable: String) throws -> String {
-        var candidates: [String] = []
-        if let path = ProcessInfo.processInfo.environment[variable] { candidates.append(path) }
-        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            candidates.append((exe as NSString).deletingLastPathComponent + "/" + name)
-        }
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(name).path)
-        candidates.append(Bundle.main.bundleURL.appendingPathComponent(name).path)
-        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent(name).path)
-        }
-        if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) { return found }
-        throw FailureTestError("\(name) not found (looked at \(candidates)); build it with `swift build --build-tests` or set \(variable)")
-    }
-
-    /// A new empty directory under the system's temporary directory.
-    static func temporaryDirectory(_ label: String) throws -> String {
-        var template = Array((NSTemporaryDirectory() + "/burrow-\(label)-XXXXXX").utf8CString)
-        guard let path = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw FailureTestError("mkdtemp failed (errno \(errno))")
-        }
-        return String(cString: path)
-    }
-
-    static func removeDirectory(_ path: String) {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-}
-
 struct FailureTestError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
@@ -207,7 +168,7 @@ final class SimulatedDisk: StorageDevice {
             return (h.delay, h.beforeNextSync)
         }
         hook?()
-        if delay > 0 { usleep(delay) }
+        if delay > 0 { usleep(delay) }  // the simulated slow disk the test asked for
         try state.withLock { s throws(StorageError) in
             try begin(&s, operation: "fsync")
             s.syncCalls += 1

@@ -9,7 +9,7 @@ import Testing
     @Test func testCopyHoldsEveryTreeAndEntryAndReclaimsFreePages() throws {
         let seed = TestSeed.make("SnapshotCopyTests.testCopyHoldsEveryTreeAndEntryAndReclaimsFreePages")
         var random = TestRandom(seed: seed)
-        let directory = ModelTestTemporaryDirectory()
+        let directory = try TemporaryDirectory("copy")
         let storage = try Storage.open(path: directory.file("source.burrow"))
         defer { storage.close() }
         // Fill three trees, then delete most entries so the source has many free pages.

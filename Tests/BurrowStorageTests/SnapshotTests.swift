@@ -5,6 +5,7 @@
 // Replay with BURROW_SEED=<seed printed by the test>.
 
 import BurrowTestSupport
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -19,11 +20,14 @@ import Darwin
 
 private typealias Contents = [String: [[UInt8]: [UInt8]]]
 
-/// A storage on a memory device or on a file in its own temporary directory.
-private func makeStorage(_ backing: ModelTestBacking, pageSize: Int = 4096, directory: ModelTestTemporaryDirectory) throws -> Storage {
+/// A storage on a memory device or on a file in the test's temporary directory (the suite's
+/// `.temporaryDirectory` trait).
+private func makeStorage(_ backing: ModelTestBacking, pageSize: Int = 4096) throws -> Storage {
     switch backing {
     case .memory: return try Storage(device: MemoryDevice(name: "snapshot-test"), options: StorageOptions(pageSize: pageSize))
-    case .file: return try Storage.open(path: directory.file("snapshots.burrow"), options: StorageOptions(pageSize: pageSize))
+    case .file:
+        let directory = try #require(TemporaryDirectory.current, "the suite has no .temporaryDirectory trait")
+        return try Storage.open(path: directory.file("snapshots.burrow"), options: StorageOptions(pageSize: pageSize))
     }
 }
 
@@ -63,6 +67,13 @@ private func churn(_ txn: WriteTransaction, _ model: inout Contents, _ rng: inou
     }
 }
 
+/// Commits one transaction of `operations` random changes (`churn`) to the storage and to
+/// `model`; returns the new version.
+@discardableResult
+private func commitChurn(_ storage: Storage, _ model: inout Contents, _ rng: inout TestRandom, operations: Int) throws -> UInt64 {
+    try write(storage, &model) { txn, model in try churn(txn, &model, &rng, operations: operations) }
+}
+
 /// Compares a snapshot with a model byte for byte, and runs a full verify of its version.
 private func expectSnapshot(_ snapshot: Snapshot, equals model: Contents, _ what: String) throws {
     let contents = try modelTestContents(snapshot)
@@ -78,16 +89,15 @@ private func expectSnapshot(_ snapshot: Snapshot, equals model: Contents, _ what
     #expect(report.entries == UInt64(model.values.reduce(0) { $0 + $1.count }), "\(what): verify entries")
 }
 
-@Suite("Snapshot")
+@Suite("Snapshot", .temporaryDirectory)
 struct SnapshotTests {
     @Test("a snapshot keeps its version while many commits follow", arguments: ModelTestBacking.allCases)
     func keepsItsVersion(backing: ModelTestBacking) throws {
         let seed = TestSeed.make("Snapshot keeps its version, \(backing)")
         var rng = TestRandom(seed: seed)
-        let directory = ModelTestTemporaryDirectory("burrow-snapshot")
-        let storage = try makeStorage(backing, directory: directory)
+        let storage = try makeStorage(backing)
         var model: Contents = [:]
-        try write(storage, &model) { txn, model in try churn(txn, &model, &rng, operations: 800) }
+        try commitChurn(storage, &model, &rng, operations: 800)
 
         var kept: [(snapshot: Snapshot, model: Contents)] = [(try storage.snapshot(), model)]
         for round in 1...150 {
@@ -184,12 +194,11 @@ struct SnapshotTests {
     func pinnedPagesAreNotReused(backing: ModelTestBacking) throws {
         let seed = TestSeed.make("Snapshot pinned pages are not reused, \(backing)")
         var rng = TestRandom(seed: seed)
-        let directory = ModelTestTemporaryDirectory("burrow-pinned")
-        let storage = try makeStorage(backing, directory: directory)
+        let storage = try makeStorage(backing)
         var model: Contents = [:]
-        try write(storage, &model) { txn, model in try churn(txn, &model, &rng, operations: 1200) }
+        try commitChurn(storage, &model, &rng, operations: 1200)
         // Free some pages before the snapshot is taken, so that reusable pages exist.
-        for _ in 0..<5 { try write(storage, &model) { txn, model in try churn(txn, &model, &rng, operations: 100) } }
+        for _ in 0..<5 { try commitChurn(storage, &model, &rng, operations: 100) }
 
         var old: Snapshot? = try storage.snapshot()
         let oldModel = model
@@ -217,9 +226,9 @@ struct SnapshotTests {
         // Once released, its pages become reusable: the same workload no longer grows the file.
         old = nil
         #expect(try storage.statistics().pinnedVersions == 0)
-        try write(storage, &model) { txn, model in try churn(txn, &model, &rng, operations: 150) }
+        try commitChurn(storage, &model, &rng, operations: 150)
         let released = try storage.statistics()
-        for _ in 0..<20 { try write(storage, &model) { txn, model in try churn(txn, &model, &rng, operations: 150) } }
+        for _ in 0..<20 { try commitChurn(storage, &model, &rng, operations: 150) }
         let after = try storage.statistics()
         // Not reusing the released pages would grow the file by hundreds of pages here.
         #expect(
@@ -233,8 +242,7 @@ struct SnapshotTests {
     /// early snapshot is held, then reads every snapshot back.
     @Test("snapshots stay readable after the file is mapped again", arguments: ModelTestBacking.allCases)
     func snapshotsSurviveRemapping(backing: ModelTestBacking) throws {
-        let directory = ModelTestTemporaryDirectory("burrow-remap")
-        let storage = try makeStorage(backing, directory: directory)
+        let storage = try makeStorage(backing)
         var model: Contents = [:]
         try write(storage, &model) { txn, model in
             for i in 0..<50 { try put(txn, &model, "small", Array("early-\(i)".utf8), Array("value \(i)".utf8)) }

@@ -8,19 +8,13 @@ import Testing
 @testable import BurrowStorage
 @testable import StorageCrashWorker
 
-private func commit(_ storage: Storage, _ body: (WriteTransaction) throws -> Void) throws -> UInt64 {
-    let txn = try storage.beginWriteBlocking()
-    try body(txn)
-    return try txn.commit(durability: .normal)
-}
-
 @Suite("StorageBasics")
 struct StorageBasicsTests {
     // MARK: Handles and modes
 
     @Test("opening the same file twice in one process returns the same handle")
     func sameFileSameHandle() throws {
-        let directory = ModelTestTemporaryDirectory("burrow-basics")
+        let directory = try TemporaryDirectory("basics")
         let path = directory.file("same.burrow")
         let first = try Storage.open(path: path)
         let second = try Storage.open(path: path)
@@ -29,7 +23,7 @@ struct StorageBasicsTests {
         let third = try Storage.open(path: directory.path + "/./same.burrow")
         #expect(third === first)
         // A change through one is seen through the other.
-        _ = try commit(first) { try $0.put([1], [2], in: try $0.openTree(named: "t")) }
+        _ = try modelTestCommit(first) { try $0.put([1], [2], in: try $0.openTree(named: "t")) }
         #expect(try second.snapshot().tree(named: "t")?.value(forKey: [1]) == [2])
         // Another file is another handle.
         let other = try Storage.open(path: directory.file("other.burrow"))
@@ -38,8 +32,8 @@ struct StorageBasicsTests {
 
     @Test("threads creating one new file at once all get its one handle")
     func concurrentCreationSharesTheHandle() throws {
-        let directory = ModelTestTemporaryDirectory("burrow-basics")
-        for round in 0..<ModelTestEnvironment.int("BURROW_STRESS_ITERATIONS", default: 20) {
+        let directory = try TemporaryDirectory("basics")
+        for round in 0..<TestEnvironment.count("BURROW_STRESS_ITERATIONS", default: 20) {
             let path = directory.file("new-\(round).burrow")
             let handles = Locked<[ObjectIdentifier]>([])
             let failures = Locked<[String]>([])
@@ -52,7 +46,10 @@ struct StorageBasicsTests {
                         let storage = try Storage.open(path: path)
                         handles.withLock { $0.append(ObjectIdentifier(storage)) }
                         // Hold the handle until every thread has opened, so none is released early.
-                        while handles.withLock({ $0.count }) + failures.withLock({ $0.count }) < 8 { usleep(100) }
+                        let all = TestWait.until(timeout: 60, interval: 0.0001) {
+                            handles.withLock { $0.count } + failures.withLock { $0.count } >= 8
+                        }
+                        if !all { failures.withLock { $0.append("not every thread opened the file within 60 s") } }
                     } catch {
                         failures.withLock { $0.append("\(error)") }
                     }
@@ -66,7 +63,7 @@ struct StorageBasicsTests {
 
     @Test("a file open writable cannot be opened read-only in the same process, and the reverse")
     func modeConflict() throws {
-        let directory = ModelTestTemporaryDirectory("burrow-basics")
+        let directory = try TemporaryDirectory("basics")
         let path = directory.file("modes.burrow")
         do {
             let writable = try Storage.open(path: path)
@@ -75,7 +72,7 @@ struct StorageBasicsTests {
                 Issue.record("expected modeConflict, got \(String(describing: error))")
                 return
             }
-            _ = try commit(writable) { try $0.put([1], [1], in: try $0.openTree(named: "t")) }
+            _ = try modelTestCommit(writable) { try $0.put([1], [1], in: try $0.openTree(named: "t")) }
         }
         do {
             let readOnly = try Storage.open(path: path, options: StorageOptions(readOnly: true))
@@ -95,19 +92,19 @@ struct StorageBasicsTests {
 
     @Test("a handle whose last user let go while a sync round was running reopens in another mode")
     func reopenAfterRoundInFlight() throws {
-        let directory = ModelTestTemporaryDirectory("burrow-basics")
+        let directory = try TemporaryDirectory("basics")
         for i in 0..<50 {
             let path = directory.file("linger\(i).burrow")
             do {
                 let storage = try Storage.open(path: path)
-                _ = try commit(storage) { try $0.put([1], [1], in: try $0.openTree(named: "t")) }
+                _ = try modelTestCommit(storage) { try $0.put([1], [1], in: try $0.openTree(named: "t")) }
             }
             // Opened again, the handle does not know the newest meta durable: its `.normal`
             // commit asks for a sync round in the background, which may still run as the
             // handle goes.
             do {
                 let storage = try Storage.open(path: path)
-                _ = try commit(storage) { try $0.put([2], [2], in: try $0.openTree(named: "t")) }
+                _ = try modelTestCommit(storage) { try $0.put([2], [2], in: try $0.openTree(named: "t")) }
             }
             let readOnly = try Storage.open(path: path, options: StorageOptions(readOnly: true))
             #expect(readOnly.version == 2)
@@ -116,11 +113,11 @@ struct StorageBasicsTests {
 
     @Test("a read-only handle reads but refuses to write")
     func readOnlyRefusesWrites() async throws {
-        let directory = ModelTestTemporaryDirectory("burrow-basics")
+        let directory = try TemporaryDirectory("basics")
         let path = directory.file("ro.burrow")
         do {
             let storage = try Storage.open(path: path)
-            _ = try commit(storage) { try $0.put([1], [7], in: try $0.openTree(named: "t")) }
+            _ = try modelTestCommit(storage) { try $0.put([1], [7], in: try $0.openTree(named: "t")) }
         }
         let storage = try Storage.open(path: path, options: StorageOptions(readOnly: true))
         #expect(throws: StorageError.readOnly(path: path)) { _ = try storage.beginWriteBlocking() }
@@ -138,7 +135,7 @@ struct StorageBasicsTests {
 
     @Test("invalid page sizes are refused", arguments: [0, 1000, 2048, 4095, 6144, 65536])
     func invalidPageSize(pageSize: Int) throws {
-        let directory = ModelTestTemporaryDirectory("burrow-basics")
+        let directory = try TemporaryDirectory("basics")
         let error = #expect(throws: StorageError.self) {
             _ = try Storage.open(path: directory.file("bad.burrow"), options: StorageOptions(pageSize: pageSize))
         }
@@ -150,7 +147,7 @@ struct StorageBasicsTests {
 
     @Test("a file that is not a Burrow database is refused")
     func notADatabase() throws {
-        let directory = ModelTestTemporaryDirectory("burrow-basics")
+        let directory = try TemporaryDirectory("basics")
         let path = directory.file("text.burrow")
         try Data(String(repeating: "not a database\n", count: 1000).utf8).write(to: URL(fileURLWithPath: path))
         #expect(throws: StorageError.notADatabase(path: path)) { _ = try Storage.open(path: path) }
@@ -176,7 +173,7 @@ struct StorageBasicsTests {
         // them to split leaves and branches.
         let valueSizes = [0, 1, 12, 13, 100, 3000, 20000]
         var expected: [[UInt8]: [UInt8]] = [:]
-        _ = try commit(storage) { txn in
+        _ = try modelTestCommit(storage) { txn in
             let tree = try txn.openTree(named: "t")
             for i in 0..<60 {
                 var key = [UInt8](repeating: 0x42, count: limit)
@@ -200,7 +197,7 @@ struct StorageBasicsTests {
     @Test("empty keys and empty values round-trip")
     func emptyKeysAndValues() throws {
         let storage = try Storage(device: MemoryDevice(name: "empty"))
-        _ = try commit(storage) { txn in
+        _ = try modelTestCommit(storage) { txn in
             let t = try txn.openTree(named: "t")
             try txn.put([], [], in: t)
             try txn.put([0], [], in: t)
@@ -226,7 +223,7 @@ struct StorageBasicsTests {
     @Test("createTree on an existing name throws treeExists")
     func createExistingTree() throws {
         let storage = try Storage(device: MemoryDevice(name: "trees"))
-        _ = try commit(storage) { _ = try $0.createTree(named: "committed") }
+        _ = try modelTestCommit(storage) { _ = try $0.createTree(named: "committed") }
         let txn = try storage.beginWriteBlocking()
         #expect(throws: StorageError.treeExists(name: "committed")) { _ = try txn.createTree(named: "committed") }
         _ = try txn.createTree(named: "new")
@@ -319,28 +316,28 @@ struct StorageBasicsTests {
         #expect(try storage.snapshot().version == 0)
         #expect(try storage.snapshot().treeNames() == [])
         for expected: UInt64 in 1...5 {
-            let version = try commit(storage) { try $0.put([UInt8(expected)], [], in: try $0.openTree(named: "t")) }
+            let version = try modelTestCommit(storage) { try $0.put([UInt8(expected)], [], in: try $0.openTree(named: "t")) }
             #expect(version == expected)
             #expect(storage.version == expected)
         }
         // Creating an empty tree is a change; so is removing everything from an empty tree.
-        #expect(try commit(storage) { _ = try $0.createTree(named: "empty") } == 6)
-        #expect(try commit(storage) { try $0.removeAll(in: try $0.tree(named: "empty")!) } == 7)
-        #expect(try commit(storage) { try $0.dropTree(named: "empty") } == 8)
+        #expect(try modelTestCommit(storage) { _ = try $0.createTree(named: "empty") } == 6)
+        #expect(try modelTestCommit(storage) { try $0.removeAll(in: try $0.tree(named: "empty")!) } == 7)
+        #expect(try modelTestCommit(storage) { try $0.dropTree(named: "empty") } == 8)
         #expect(try storage.snapshot().treeNames() == ["t"])
     }
 
     @Test("a commit with no changes keeps the version")
     func emptyCommitKeepsVersion() throws {
         let storage = try Storage(device: MemoryDevice(name: "noop"))
-        _ = try commit(storage) { try $0.put([1], [1], in: try $0.openTree(named: "t")) }
+        _ = try modelTestCommit(storage) { try $0.put([1], [1], in: try $0.openTree(named: "t")) }
         let before = try storage.statistics()
 
         // Nothing at all.
-        #expect(try commit(storage) { _ in } == 1)
+        #expect(try modelTestCommit(storage) { _ in } == 1)
         // Only reads.
         var missing: TreeID?
-        let afterReads = try commit(storage) { txn in
+        let afterReads = try modelTestCommit(storage) { txn in
             let t = try txn.tree(named: "t")!
             _ = try txn.value(forKey: [1], in: t)
             _ = try txn.treeNames()
@@ -365,14 +362,14 @@ struct StorageBasicsTests {
     @Test("deleting only missing keys commits no new version")
     func deletingMissingKeysKeepsVersion() throws {
         let storage = try Storage(device: MemoryDevice(name: "noop-delete"))
-        _ = try commit(storage) { txn in
+        _ = try modelTestCommit(storage) { txn in
             let t = try txn.openTree(named: "t")
             for i in 0..<400 { try txn.put(Array("key-\(i)".utf8), [UInt8](repeating: 1, count: 200), in: t) }
         }
         // Accumulate free-tree records while a snapshot keeps them from being reused.
         var pin: Snapshot? = try storage.snapshot()
         for round in 0..<6 {
-            _ = try commit(storage) { txn in
+            _ = try modelTestCommit(storage) { txn in
                 let t = try txn.tree(named: "t")!
                 for i in stride(from: round, to: 400, by: 6) { try txn.put(Array("key-\(i)".utf8), [UInt8(round)], in: t) }
             }
@@ -381,7 +378,7 @@ struct StorageBasicsTests {
         pin = nil
         let before = storage.version
         var removed = true
-        let after = try commit(storage) { txn in
+        let after = try modelTestCommit(storage) { txn in
             removed = try txn.delete(Array("no such key".utf8), from: try txn.tree(named: "t")!)
         }
         #expect(!removed)
@@ -390,19 +387,19 @@ struct StorageBasicsTests {
 
     // MARK: Closing
 
-    private func openForClosing(_ backing: ModelTestBacking, _ directory: ModelTestTemporaryDirectory) throws -> Storage {
+    private func openForClosing(_ backing: ModelTestBacking, _ directory: TemporaryDirectory) throws -> Storage {
         let storage: Storage =
             switch backing {
             case .memory: try Storage.inMemory(identifier: "close-\(UUID().uuidString)")
             case .file: try Storage.open(path: directory.file("close.burrow"))
             }
-        _ = try commit(storage) { try $0.put([1], [1], in: try $0.openTree(named: "t")) }
+        _ = try modelTestCommit(storage) { try $0.put([1], [1], in: try $0.openTree(named: "t")) }
         return storage
     }
 
     @Test("close() makes later calls throw closed; earlier snapshots stay readable", arguments: ModelTestBacking.allCases)
     func closeRefusesLaterCalls(backing: ModelTestBacking) async throws {
-        let directory = ModelTestTemporaryDirectory("burrow-basics")
+        let directory = try TemporaryDirectory("basics")
         let storage = try openForClosing(backing, directory)
         let snapshot = try storage.snapshot()
         storage.close()
@@ -419,7 +416,7 @@ struct StorageBasicsTests {
 
     @Test("statistics() throws closed after close()", arguments: ModelTestBacking.allCases)
     func statisticsAfterClose(backing: ModelTestBacking) throws {
-        let directory = ModelTestTemporaryDirectory("burrow-basics")
+        let directory = try TemporaryDirectory("basics")
         let storage = try openForClosing(backing, directory)
         storage.close()
         #expect(throws: StorageError.closed(path: storage.name)) { _ = try storage.statistics() }
@@ -427,7 +424,7 @@ struct StorageBasicsTests {
 
     @Test("a transaction begun before close() cannot commit after it", arguments: ModelTestBacking.allCases)
     func commitAfterClose(backing: ModelTestBacking) throws {
-        let directory = ModelTestTemporaryDirectory("burrow-basics")
+        let directory = try TemporaryDirectory("basics")
         let storage = try openForClosing(backing, directory)
         let pending = try storage.beginWriteBlocking()
         try pending.put([2], [2], in: try pending.openTree(named: "t"))
@@ -441,7 +438,7 @@ struct StorageBasicsTests {
     /// handle. Once nothing references it, a reopen gets a fresh handle.
     @Test("a closed file can be opened again while the old handle and its snapshots are referenced")
     func reopenAfterClose() throws {
-        let directory = ModelTestTemporaryDirectory("burrow-basics")
+        let directory = try TemporaryDirectory("basics")
         var storage: Storage? = try openForClosing(.file, directory)
         var snapshot: Snapshot? = try storage!.snapshot()
         storage!.close()
@@ -449,7 +446,7 @@ struct StorageBasicsTests {
         let reopened = try Storage.open(path: directory.file("close.burrow"))
         #expect(reopened === storage, "while its snapshot lives, the closed handle is the one reopened")
         #expect(reopened.version == 1)
-        _ = try commit(reopened) { try $0.put([3], [3], in: try $0.tree(named: "t")!) }
+        _ = try modelTestCommit(reopened) { try $0.put([3], [3], in: try $0.tree(named: "t")!) }
         #expect(try reopened.snapshot().tree(named: "t")?.count == 2)
         #expect(try snapshot!.tree(named: "t")?.count == 1)
 
@@ -472,7 +469,7 @@ struct StorageBasicsTests {
         var a: Storage? = try Storage.inMemory(identifier: id)
         var b: Storage? = try Storage.inMemory(identifier: id)
         #expect(a === b)
-        _ = try commit(a!) { try $0.put([1], [42], in: try $0.openTree(named: "t")) }
+        _ = try modelTestCommit(a!) { try $0.put([1], [42], in: try $0.openTree(named: "t")) }
         #expect(try b!.snapshot().tree(named: "t")?.value(forKey: [1]) == [42])
 
         let other = try Storage.inMemory(identifier: id + "-other")
@@ -496,7 +493,7 @@ struct StorageBasicsTests {
         let id = "lifetime-\(UUID().uuidString)"
         do {
             let storage = try Storage.inMemory(identifier: id)
-            _ = try commit(storage) { try $0.put([1], [1], in: try $0.openTree(named: "t")) }
+            _ = try modelTestCommit(storage) { try $0.put([1], [1], in: try $0.openTree(named: "t")) }
             #expect(storage.version == 1)
         }
         let fresh = try Storage.inMemory(identifier: id)
@@ -510,7 +507,7 @@ struct StorageBasicsTests {
     func statisticsAddUp(backing: ModelTestBacking) throws {
         let seed = TestSeed.make("StorageBasics statistics, \(backing)")
         var rng = TestRandom(seed: seed)
-        let directory = ModelTestTemporaryDirectory("burrow-basics")
+        let directory = try TemporaryDirectory("basics")
         let storage: Storage =
             switch backing {
             case .memory: try Storage(device: MemoryDevice(name: "stats"))
@@ -527,7 +524,7 @@ struct StorageBasicsTests {
 
         var sawFreePages = false
         for round in 0..<30 {
-            _ = try commit(storage) { txn in
+            _ = try modelTestCommit(storage) { txn in
                 let t = try txn.openTree(named: "t")
                 try txn.put(Array("round".utf8), [UInt8(round)], in: t)
                 for _ in 0..<rng.int(1...80) {
@@ -560,7 +557,7 @@ struct StorageBasicsTests {
     /// meta counting pages the file does not hold; opening the file again then fails.
     @Test("a file reopens after a transaction freed pages it had just allocated", arguments: [4096, 16384])
     func reopenAfterFreeingNewPages(pageSize: Int) throws {
-        let directory = ModelTestTemporaryDirectory("burrow-basics")
+        let directory = try TemporaryDirectory("basics")
         let path = directory.file("tail.burrow")
         do {
             let storage = try Storage.open(path: path, options: StorageOptions(pageSize: pageSize))
@@ -586,7 +583,7 @@ struct StorageBasicsTests {
     /// and verifies.
     @Test("the catalog moves from the meta page to a tree and back", arguments: [4096, 16384])
     func catalogInlineAndTree(pageSize: Int) throws {
-        let directory = ModelTestTemporaryDirectory("burrow-basics")
+        let directory = try TemporaryDirectory("basics")
         let path = directory.file("catalog.burrow")
         let longName = { (i: Int) in "tree \(i) " + String(repeating: "n", count: 400) }
         func reopened(_ check: (Snapshot) throws -> Void) throws {
@@ -597,12 +594,12 @@ struct StorageBasicsTests {
         }
         do {
             let storage = try Storage.open(path: path, options: StorageOptions(pageSize: pageSize))
-            _ = try commit(storage) { txn in try txn.put([1], [1], in: try txn.openTree(named: "small")) }
+            _ = try modelTestCommit(storage) { txn in try txn.put([1], [1], in: try txn.openTree(named: "small")) }
             #expect(try storage.snapshot().meta.catalog.root == 0, "a one-tree catalog is inline")
             // Enough long names to pass the room a meta page keeps for the catalog.
             let limit = Meta.inlineRoom(pageSize: pageSize)
             let count = limit / 400 + 2
-            _ = try commit(storage) { txn in
+            _ = try modelTestCommit(storage) { txn in
                 for i in 0..<count { try txn.put([UInt8(i)], [2], in: try txn.openTree(named: longName(i))) }
             }
             let grown = try storage.snapshot()
@@ -620,11 +617,11 @@ struct StorageBasicsTests {
         }
         do {
             let storage = try Storage.open(path: path)
-            _ = try commit(storage) { txn in
+            _ = try modelTestCommit(storage) { txn in
                 for name in try txn.treeNames() { try txn.dropTree(named: name) }
             }
             #expect(try storage.snapshot().meta.catalog.root == 0, "an empty catalog is inline")
-            _ = try commit(storage) { txn in try txn.put([3], [3], in: try txn.openTree(named: "again")) }
+            _ = try modelTestCommit(storage) { txn in try txn.put([3], [3], in: try txn.openTree(named: "again")) }
             storage.close()
         }
         try reopened { snapshot throws in
@@ -641,16 +638,11 @@ struct StorageBasicsTests {
     /// reopens and verifies.
     @Test("the free list moves from the meta page to a tree and back")
     func freeListInlineAndTree() throws {
-        let directory = ModelTestTemporaryDirectory("burrow-basics")
+        let directory = try TemporaryDirectory("basics")
         let path = directory.file("free.burrow")
         let value = [UInt8](repeating: 5, count: 900)
         func key(_ i: Int) -> [UInt8] { Array("key \(100_000 + i)".utf8) }
         // Durable commits, so that the pages each frees are reusable by the next at once.
-        func commitFull(_ storage: Storage, _ body: (WriteTransaction) throws -> Void) throws -> UInt64 {
-            let txn = try storage.beginWriteBlocking()
-            try body(txn)
-            return try txn.commit(durability: .full)
-        }
         func reopenedFreeRoot() throws -> PageNumber {
             let storage = try Storage.open(path: path)
             defer { storage.close() }
@@ -660,12 +652,12 @@ struct StorageBasicsTests {
         }
         do {
             let storage = try Storage.open(path: path)
-            _ = try commitFull(storage) { txn in
+            _ = try modelTestCommit(storage, durability: .full) { txn in
                 let t = try txn.openTree(named: "big")
                 for i in 0..<4000 { try txn.put(key(i), value, in: t) }
             }
             #expect(try storage.snapshot().meta.free.root == 0, "a new file's few free pages are inline")
-            _ = try commitFull(storage) { txn in try txn.dropTree(named: "big") }
+            _ = try modelTestCommit(storage, durability: .full) { txn in try txn.dropTree(named: "big") }
             let dropped = try storage.statistics()
             #expect(dropped.freePages > 800)
             #expect(try storage.snapshot().meta.free.root != 0, "\(dropped.freePages) free pages are a tree")
@@ -676,13 +668,15 @@ struct StorageBasicsTests {
             let storage = try Storage.open(path: path)
             // A reopened handle reuses nothing the opened version freed until its first sync
             // round has made that version durable: one small durable commit first.
-            _ = try commitFull(storage) { txn in try txn.put([0], [0], in: try txn.openTree(named: "small")) }
-            _ = try commitFull(storage) { txn in
+            _ = try modelTestCommit(storage, durability: .full) { txn in try txn.put([0], [0], in: try txn.openTree(named: "small")) }
+            _ = try modelTestCommit(storage, durability: .full) { txn in
                 let t = try txn.openTree(named: "again")
                 for i in 0..<3500 { try txn.put(key(i), value, in: t) }
             }
             // Committed twice more, so that the records the refill took are gone from the tree.
-            for round in 0..<2 { _ = try commitFull(storage) { txn in try txn.put(key(round), value, in: try txn.openTree(named: "again")) } }
+            for round in 0..<2 {
+                _ = try modelTestCommit(storage, durability: .full) { txn in try txn.put(key(round), value, in: try txn.openTree(named: "again")) }
+            }
             let stats = try storage.statistics()
             #expect(try storage.snapshot().meta.free.root == 0, "\(stats.freePages) free pages are inline again")
             storage.close()

@@ -23,19 +23,18 @@ struct SyncFailureTests {
     static func commit(
         _ count: Int, on storage: Storage, workload: inout CrashWorkload, replay: inout CrashReplay
     ) throws {
-        var done = 0
-        while done < count {
-            let transaction = workload.nextTransaction()
-            let txn = try storage.beginWriteBlocking()
-            try transaction.perform(in: txn)
-            if transaction.commits {
-                try txn.commit(durability: .full)
-                done += 1
-            } else {
-                txn.abort()
-            }
-        }
+        try workload.commitFull(count, on: storage)
         replay.advance(to: storage.version)
+    }
+
+    /// Records an issue unless `call` (named `what`) throws `.handleFailed`.
+    static func expectHandleFailed(_ what: String, _ call: () throws -> Void) {
+        do {
+            try call()
+            Issue.record("\(what) succeeded on a failed handle")
+        } catch {
+            #expect(isHandleFailed(error), "\(what) threw \(error)")
+        }
     }
 
     static func isHandleFailed(_ error: any Error) -> Bool {
@@ -93,24 +92,9 @@ struct SyncFailureTests {
         #expect(!disk.isClosed, "the device was closed while a snapshot of the failed handle was alive")
 
         // The handle refuses everything.
-        do {
-            _ = try storage.snapshot()
-            Issue.record("snapshot() succeeded on a failed handle")
-        } catch {
-            #expect(Self.isHandleFailed(error), "snapshot() threw \(error)")
-        }
-        do {
-            _ = try storage.statistics()
-            Issue.record("statistics() succeeded on a failed handle")
-        } catch {
-            #expect(Self.isHandleFailed(error), "statistics() threw \(error)")
-        }
-        do {
-            _ = try storage.beginWriteBlocking()
-            Issue.record("beginWriteBlocking() succeeded on a failed handle")
-        } catch {
-            #expect(Self.isHandleFailed(error), "beginWriteBlocking() threw \(error)")
-        }
+        Self.expectHandleFailed("snapshot()") { _ = try storage.snapshot() }
+        Self.expectHandleFailed("statistics()") { _ = try storage.statistics() }
+        Self.expectHandleFailed("beginWriteBlocking()") { _ = try storage.beginWriteBlocking() }
         do {
             _ = try await storage.beginWrite()
             Issue.record("beginWrite() succeeded on a failed handle")
@@ -205,10 +189,9 @@ struct SyncFailureTests {
     /// reopens from what is on disk.
     @Test("A failed sync on a real file releases its lock with the last snapshot; reopening is consistent")
     func failedSyncOnARealFile() throws {
-        let directory = try FailureTestEnvironment.temporaryDirectory("syncfail")
-        defer { FailureTestEnvironment.removeDirectory(directory) }
+        let directory = try TemporaryDirectory("syncfail")
         for (oneSync, failingSync) in [(true, 1), (false, 1), (false, 2)] {
-            let path = directory + "/sync\(oneSync ? "one" : "two")\(failingSync).burrow"
+            let path = directory.file("sync\(oneSync ? "one" : "two")\(failingSync).burrow")
             try Self.failOnce(path: path, oneSync: oneSync, failingSync: failingSync)
             // The page cache holds the failed commit's meta unless the sync before it failed.
             let landed = oneSync || failingSync == 2
@@ -244,12 +227,7 @@ struct SyncFailureTests {
         let thrown = try Self.failingCommit(on: storage) { txn in try txn.put([9], [9], in: try txn.openTree(named: "t")) }
         #expect(thrown.map(Self.isHandleFailed) == true, "commit threw \(String(describing: thrown))")
         #expect(device.syncsAfterFailure == 0)
-        do {
-            _ = try storage.snapshot()
-            Issue.record("snapshot() succeeded on a failed handle")
-        } catch {
-            #expect(Self.isHandleFailed(error))
-        }
+        Self.expectHandleFailed("snapshot()") { _ = try storage.snapshot() }
         // The old reader still reads its version, and keeps the file locked meanwhile (flock
         // conflicts between open file descriptions, in one process as across processes).
         #expect(try snapshot!.tree(named: "t")?.value(forKey: [2]) == [UInt8](repeating: 2, count: 3000))

@@ -1,35 +1,21 @@
 // Shared helpers for the model-based, snapshot, concurrent-read, write-lock and basics suites.
 // Every top-level name starts with `ModelTest` so it cannot collide with other test helpers.
 
+import BurrowTestSupport
 import Foundation
 import Testing
 
 @testable import BurrowStorage
 @testable import StorageCrashWorker
 
-/// Knobs read from the environment, so a run can be made longer.
-enum ModelTestEnvironment {
-    /// A positive integer from the environment variable `name`, or `defaultValue`.
-    static func int(_ name: String, default defaultValue: Int) -> Int {
-        if let text = ProcessInfo.processInfo.environment[name], let value = Int(text), value > 0 { return value }
-        return defaultValue
-    }
-}
-
-/// A fresh directory under the system's temporary directory, removed (with its contents) when
-/// the object goes away.
-final class ModelTestTemporaryDirectory: Sendable {
-    let path: String
-
-    init(_ label: String = "burrow-test") {
-        let base = FileManager.default.temporaryDirectory.path
-        path = "\(base)/\(label)-\(UUID().uuidString)"
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    func file(_ name: String) -> String { "\(path)/\(name)" }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
+/// Runs `body` in a write transaction of `storage` and commits it; returns the version.
+@discardableResult
+func modelTestCommit(
+    _ storage: Storage, durability: Durability = .normal, _ body: (WriteTransaction) throws -> Void
+) throws -> UInt64 {
+    let txn = try storage.beginWriteBlocking()
+    try body(txn)
+    return try txn.commit(durability: durability)
 }
 
 /// Unsigned byte order, shorter prefix first: the engine's key order.

@@ -2,6 +2,7 @@
 // queued leaves with CancellationError and holds nothing, and the pure state machine's
 // transitions one by one.
 
+import BurrowTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -37,7 +38,7 @@ private func transfer(_ txn: WriteTransaction, _ counter: OverlapCounter, _ who:
     let tree = try txn.openTree(named: "t")
     // Read-modify-write of one counter: lost updates would show if two transactions overlapped.
     let old = try txn.value(forKey: [0], in: tree).map { Int($0[0]) + Int($0[1]) << 8 } ?? 0
-    usleep(200)
+    usleep(200)  // time inside the transaction, so that another writer would overlap it
     try txn.put([0], [UInt8(truncatingIfNeeded: old + 1), UInt8(truncatingIfNeeded: (old + 1) >> 8)], in: tree)
     try txn.put(Array(who.utf8), [1], in: tree)
 }
@@ -45,6 +46,23 @@ private func transfer(_ txn: WriteTransaction, _ counter: OverlapCounter, _ who:
 private func counterValue(_ storage: Storage) throws -> Int {
     guard let value = try storage.snapshot().tree(named: "t")?.value(forKey: [0]) else { return 0 }
     return Int(value[0]) + Int(value[1]) << 8
+}
+
+/// Waits until `count` callers wait in `storage`'s write-lock queue; fails the test (throws) if
+/// they have not queued within 30 s.
+func waitForQueuedWriters(_ storage: Storage, _ count: Int) async throws {
+    let queued = try await TestWait.untilAsync(timeout: 30) { storage.writeLock.waiterCount >= count }
+    try #require(queued, "\(count) writers never queued for the write lock (\(storage.writeLock.waiterCount) did)")
+}
+
+/// Commits `key: value` to tree "t" from a new async writer and returns the version; records an
+/// issue (`what` names the writer) and returns nil if it has not committed within 10 s.
+private func commitFromNewWriter(_ storage: Storage, _ key: [UInt8], _ value: [UInt8], _ what: String) async throws -> UInt64? {
+    try await modelTestWithTimeout(seconds: 10, what) {
+        let txn = try await storage.beginWrite()
+        try txn.put(key, value, in: try txn.openTree(named: "t"))
+        return try txn.commit(durability: .normal)
+    }
 }
 
 /// Whether the write lock is free right now (taking and at once releasing it if so).
@@ -117,7 +135,7 @@ struct WriteLockTests {
             defer { txn.abort() }
             return txn.baseVersion
         }
-        try await Task.sleep(nanoseconds: 50_000_000)  // let it queue behind the holder
+        try await waitForQueuedWriters(storage, 1)  // queued behind the holder
         waiter.cancel()
         let result = await waiter.result
         #expect(throws: CancellationError.self) { try result.get() }
@@ -126,11 +144,7 @@ struct WriteLockTests {
         try holder.put([1], [1], in: try holder.openTree(named: "t"))
         #expect(try holder.commit(durability: .normal) == 1)
         #expect(lockIsFree(storage))
-        let next = try await modelTestWithTimeout(seconds: 10, "a writer after the cancelled one") {
-            let txn = try await storage.beginWrite()
-            try txn.put([2], [2], in: try txn.openTree(named: "t"))
-            return try txn.commit(durability: .normal)
-        }
+        let next = try await commitFromNewWriter(storage, [2], [2], "a writer after the cancelled one")
         #expect(next == 2)
     }
 
@@ -147,10 +161,11 @@ struct WriteLockTests {
                 try txn.commit(durability: .normal)
             }
         }
+        // Each waiter queues before the next one starts, so the queue's order is known.
         let first = writer("first")
-        try await Task.sleep(nanoseconds: 100_000_000)
+        try await waitForQueuedWriters(storage, 1)
         let cancelled = writer("cancelled")
-        try await Task.sleep(nanoseconds: 100_000_000)
+        try await waitForQueuedWriters(storage, 2)
         let blockingDone = DispatchSemaphore(value: 0)
         let failures = Mutex<[String]>([])
         Thread {
@@ -163,9 +178,9 @@ struct WriteLockTests {
             }
             blockingDone.signal()
         }.start()
-        try await Task.sleep(nanoseconds: 100_000_000)
+        try await waitForQueuedWriters(storage, 3)
         let last = writer("last")
-        try await Task.sleep(nanoseconds: 100_000_000)
+        try await waitForQueuedWriters(storage, 4)
 
         cancelled.cancel()
         await #expect(throws: CancellationError.self) { try await cancelled.value }
@@ -212,24 +227,15 @@ struct WriteLockTests {
         }
         #expect(lockIsFree(storage))
         #expect(storage.version == 0, "a dropped transaction must not commit")
-        let version = try await modelTestWithTimeout(seconds: 10, "a writer after a dropped transaction") {
-            let txn = try await storage.beginWrite()
-            try txn.put([1], [2], in: try txn.openTree(named: "t"))
-            return try txn.commit(durability: .normal)
-        }
+        let version = try await commitFromNewWriter(storage, [1], [2], "a writer after a dropped transaction")
         #expect(version == 1)
     }
 
     @Test("a failed start (read-only handle) gives the lock back")
     func failedStartReleases() throws {
-        let directory = ModelTestTemporaryDirectory("burrow-lock")
+        let directory = try TemporaryDirectory("lock")
         let path = directory.file("ro.burrow")
-        do {
-            let storage = try Storage.open(path: path)
-            let txn = try storage.beginWriteBlocking()
-            try txn.put([1], [1], in: try txn.openTree(named: "t"))
-            try txn.commit()
-        }
+        try modelTestCommit(try Storage.open(path: path), durability: .full) { try $0.put([1], [1], in: try $0.openTree(named: "t")) }
         let readOnly = try Storage.open(path: path, options: StorageOptions(readOnly: true))
         for _ in 0..<3 {
             #expect(throws: StorageError.readOnly(path: path)) { _ = try readOnly.beginWriteBlocking() }

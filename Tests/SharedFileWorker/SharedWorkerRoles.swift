@@ -9,36 +9,18 @@ import Glibc
 import Darwin
 #endif
 
-/// Writes `line` and a newline straight to standard output (no buffer a SIGKILL could lose).
-func sharedWorkerSay(_ line: String) {
-    let text = Array((line + "\n").utf8)
-    text.withUnsafeBytes { bytes in
-        var done = 0
-        while done < bytes.count {
-            let n = write(1, bytes.baseAddress! + done, bytes.count - done)
-            if n < 0 {
-                if errno == EINTR { continue }
-                exit(3)
-            }
-            done += n
-        }
-    }
-}
-
 /// Reports a broken invariant (on stdout as "violation …" and on stderr) and exits with 1.
 func sharedWorkerViolation(_ message: String) -> Never {
-    sharedWorkerSay("violation \(message)")
-    let text = Array(("SharedFileWorker: violation: " + message + "\n").utf8)
-    _ = text.withUnsafeBytes { write(2, $0.baseAddress!, $0.count) }
+    WorkerOutput.say("violation \(message)")
+    WorkerOutput.complain("SharedFileWorker: violation: " + message + "\n")
     exit(1)
 }
 
 /// Reports a failure that is not a broken invariant (an error thrown, bad arguments) and exits
 /// with 2.
 func sharedWorkerFail(_ message: String) -> Never {
-    sharedWorkerSay("failed \(message)")
-    let text = Array(("SharedFileWorker: " + message + "\n").utf8)
-    _ = text.withUnsafeBytes { write(2, $0.baseAddress!, $0.count) }
+    WorkerOutput.say("failed \(message)")
+    WorkerOutput.complain("SharedFileWorker: " + message + "\n")
     exit(2)
 }
 
@@ -48,7 +30,7 @@ func sharedWorkerOpen(_ path: String, sharing: FileSharing = .shared, readOnly: 
     do {
         return try Storage.open(path: path, options: StorageOptions(pageSize: 4096, readOnly: readOnly, create: !readOnly, sharing: sharing))
     } catch .fileLocked {
-        sharedWorkerSay("locked")
+        WorkerOutput.say("locked")
         exit(4)
     } catch {
         sharedWorkerFail("open failed: \(error)")
@@ -58,6 +40,7 @@ func sharedWorkerOpen(_ path: String, sharing: FileSharing = .shared, readOnly: 
 /// Set once standard input reaches its end (the test closed it, or died).
 final class SharedWorkerStop: Sendable {
     private let flag = Atomic(false)
+    private let ended = DispatchSemaphore(value: 0)
 
     /// Starts a thread that reads standard input until its end.
     func watchStandardInput() {
@@ -69,14 +52,15 @@ final class SharedWorkerStop: Sendable {
                 break
             }
             flag.store(true, ordering: .sequentiallyConsistent)
+            ended.signal()
         }
     }
 
     var isRequested: Bool { flag.load(ordering: .sequentiallyConsistent) }
 
-    /// Blocks until standard input ends.
+    /// Blocks until standard input ends (once: one caller per process).
     func wait() {
-        while !isRequested { usleep(2_000) }
+        ended.wait()
     }
 }
 
@@ -88,12 +72,14 @@ final class SharedWorkerStop: Sendable {
 /// Prints "acked <version> <counter>" after each commit returns, and "done <n>" at the end.
 func sharedWorkerCounter(path: String, count: Int, mode: String, threads: Int) {
     let storage = sharedWorkerOpen(path)
-    sharedWorkerSay("ready \(storage.version)")
+    WorkerOutput.say("ready \(storage.version)")
     if mode == "group" {
-        let done = Atomic(0)
+        let done = DispatchGroup()
         let left = Atomic(count)
         for _ in 0..<threads {
+            done.enter()
             Thread.detachNewThread {
+                defer { done.leave() }
                 while left.subtract(1, ordering: .sequentiallyConsistent).newValue >= 0 {
                     do {
                         let txn = try storage.beginWriteBlocking()
@@ -102,28 +88,27 @@ func sharedWorkerCounter(path: String, count: Int, mode: String, threads: Int) {
                         try txn.put(SharedBank.counterKey, SharedBank.encode(counter), in: tree)
                         let receipt = try txn.commitPendingSync(durability: .full)
                         try storage.waitUntilDurableBlocking(receipt)
-                        sharedWorkerSay("acked \(receipt.version) \(counter)")
+                        WorkerOutput.say("acked \(receipt.version) \(counter)")
                     } catch {
                         sharedWorkerFail("increment failed: \(error)")
                     }
                 }
-                done.add(1, ordering: .sequentiallyConsistent)
             }
         }
-        while done.load(ordering: .sequentiallyConsistent) < threads { usleep(1_000) }
+        done.wait()
     } else {
         let durability: Durability = mode == "full" ? .full : .normal
         for _ in 0..<count {
             do {
                 let (version, counter) = try SharedBank.increment(storage, durability: durability)
-                sharedWorkerSay("acked \(version) \(counter)")
+                WorkerOutput.say("acked \(version) \(counter)")
             } catch {
                 sharedWorkerFail("increment failed: \(error)")
             }
         }
     }
     storage.close()
-    sharedWorkerSay("done \(count)")
+    WorkerOutput.say("done \(count)")
 }
 
 // MARK: transfer
@@ -141,7 +126,7 @@ func sharedWorkerTransfer(path: String, seed: UInt64, accounts: Int, count: Int)
         try SharedBank.setUp(storage, accounts: accounts)
         let reading = try SharedBankReading(try storage.snapshot())
         if let problem = reading.problem { sharedWorkerViolation("at start: \(problem)") }
-        sharedWorkerSay("ready \(reading.version) \(reading.counter ?? 0)")
+        WorkerOutput.say("ready \(reading.version) \(reading.counter ?? 0)")
     } catch {
         sharedWorkerFail("set-up failed: \(error)")
     }
@@ -149,14 +134,14 @@ func sharedWorkerTransfer(path: String, seed: UInt64, accounts: Int, count: Int)
     while count == 0 ? !stop.isRequested : commits < count {
         do {
             let (version, counter) = try SharedBank.transfer(storage, rng: &rng, durability: rng.chance(20) ? .full : .normal)
-            sharedWorkerSay("acked \(version) \(counter)")
+            WorkerOutput.say("acked \(version) \(counter)")
             commits += 1
         } catch {
             sharedWorkerFail("transfer failed: \(error)")
         }
     }
     storage.close()
-    sharedWorkerSay("done \(commits)")
+    WorkerOutput.say("done \(commits)")
 }
 
 // MARK: check
@@ -221,7 +206,7 @@ func sharedWorkerCheck(path: String, seconds: Double, seed: UInt64, readOnly: Bo
         if snapshot.version != lastVersion || firstVersion == nil { distinct += 1 }
         if firstVersion == nil {
             firstVersion = snapshot.version
-            sharedWorkerSay("ready \(snapshot.version)")
+            WorkerOutput.say("ready \(snapshot.version)")
         }
         lastVersion = snapshot.version
         checks += 1
@@ -234,12 +219,12 @@ func sharedWorkerCheck(path: String, seconds: Double, seed: UInt64, readOnly: Bo
             if entry.releaseAt <= time { reread(entry) } else { kept.append(entry) }
         }
         held = kept
-        usleep(UInt32(rng.int(0...2_000)))
+        usleep(UInt32(rng.int(0...2_000)))  // random jitter between checks, so they fall on varied moments
     } while now() < seconds && !stop.isRequested
     for entry in held { reread(entry) }
     held = []
     storage.close()
-    sharedWorkerSay("checked \(checks) \(firstVersion ?? 0) \(lastVersion) \(distinct) \(rereads)")
+    WorkerOutput.say("checked \(checks) \(firstVersion ?? 0) \(lastVersion) \(distinct) \(rereads)")
 }
 
 // MARK: hold
@@ -257,9 +242,9 @@ func sharedWorkerHold(path: String, sharing: FileSharing, pin: Bool, readOnly: B
         } catch {
             sharedWorkerFail("snapshot failed: \(error)")
         }
-        sharedWorkerSay("holding \(snapshot!.version)")
+        WorkerOutput.say("holding \(snapshot!.version)")
     } else {
-        sharedWorkerSay("open \(storage.version)")
+        WorkerOutput.say("open \(storage.version)")
     }
     let stop = SharedWorkerStop()
     stop.watchStandardInput()
@@ -274,7 +259,7 @@ func sharedWorkerHold(path: String, sharing: FileSharing, pin: Bool, readOnly: B
     }
     snapshot = nil
     storage.close()
-    sharedWorkerSay("released")
+    WorkerOutput.say("released")
 }
 
 // MARK: write and wait
@@ -291,10 +276,10 @@ func sharedWorkerWriteHold(path: String) {
         let tree = try txn.openTree(named: SharedBank.treeName)
         let counter = (SharedBank.decode(try txn.value(forKey: SharedBank.counterKey, in: tree) ?? []) ?? 0) + 1
         try txn.put(SharedBank.counterKey, SharedBank.encode(counter), in: tree)
-        sharedWorkerSay("writing \(txn.baseVersion)")
+        WorkerOutput.say("writing \(txn.baseVersion)")
         stop.wait()
         let version = try txn.commit(durability: .normal)
-        sharedWorkerSay("acked \(version) \(counter)")
+        WorkerOutput.say("acked \(version) \(counter)")
     } catch {
         sharedWorkerFail("write failed: \(error)")
     }

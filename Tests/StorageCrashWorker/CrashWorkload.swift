@@ -275,3 +275,30 @@ struct CrashChecker {
         return b.withUnsafeBytes { memcmp(a.baseAddress!, $0.baseAddress!, a.count) == 0 }
     }
 }
+
+extension CrashWorkload {
+    /// Takes the next transaction and performs it in a new write transaction of `storage`. One
+    /// that aborts is aborted, and nil returned; one that commits is handed back open, for the
+    /// caller to commit.
+    mutating func performNext(on storage: Storage) throws -> (txn: WriteTransaction, transaction: CrashTransaction)? {
+        let transaction = nextTransaction()
+        let txn = try storage.beginWriteBlocking()
+        try transaction.perform(in: txn)
+        guard transaction.commits else {
+            txn.abort()
+            return nil
+        }
+        return (txn, transaction)
+    }
+
+    /// Commits the next `count` transactions that commit on `storage` with `.full`, aborting the
+    /// others on the way.
+    mutating func commitFull(_ count: Int, on storage: Storage) throws {
+        var done = 0
+        while done < count {
+            guard let next = try performNext(on: storage) else { continue }
+            try next.txn.commit(durability: .full)
+            done += 1
+        }
+    }
+}

@@ -24,24 +24,8 @@ import Darwin
 //       Opens the file, prints "holding", and keeps it open (and locked) until killed or until
 //       its standard input closes.
 
-func crashWorkerSay(_ line: String) {
-    let text = Array((line + "\n").utf8)
-    text.withUnsafeBytes { bytes in
-        var done = 0
-        while done < bytes.count {
-            let n = write(1, bytes.baseAddress! + done, bytes.count - done)
-            if n < 0 {
-                if errno == EINTR { continue }
-                exit(3)
-            }
-            done += n
-        }
-    }
-}
-
 func crashWorkerFail(_ message: String) -> Never {
-    let text = Array(("StorageCrashWorker: " + message + "\n").utf8)
-    _ = text.withUnsafeBytes { write(2, $0.baseAddress!, $0.count) }
+    WorkerOutput.complain("StorageCrashWorker: " + message + "\n")
     exit(2)
 }
 
@@ -56,28 +40,24 @@ func crashWorkerRun(path: String, seed: UInt64, durabilityMode: String, pageSize
     workload.skip(toCommits: storage.version)
     if durabilityMode == "group" { crashWorkerRunGroup(storage: storage, workload: workload) }
     var choice = TestRandom(seed: seed ^ 0x5EED_0F_D0AB ^ storage.version)
-    crashWorkerSay("ready \(storage.version)")
+    WorkerOutput.say("ready \(storage.version)")
     while true {
-        let transaction = workload.nextTransaction()
         do {
-            let txn = try storage.beginWriteBlocking()
-            try transaction.perform(in: txn)
-            if transaction.commits {
-                let durability: Durability
-                switch durabilityMode {
-                case "full": durability = .full
-                case "normal": durability = .normal
-                default: durability = choice.chance(50) ? .full : .normal
-                }
-                let expected = txn.baseVersion + 1
-                crashWorkerSay("begin \(expected) \(transaction.size)")
-                let version = try txn.commit(durability: durability)
-                guard version == expected else { crashWorkerFail("commit returned version \(version), expected \(expected)") }
-                crashWorkerSay("acked \(version)")
-            } else {
-                txn.abort()
-                crashWorkerSay("aborted")
+            guard let (txn, transaction) = try workload.performNext(on: storage) else {
+                WorkerOutput.say("aborted")
+                continue
             }
+            let durability: Durability
+            switch durabilityMode {
+            case "full": durability = .full
+            case "normal": durability = .normal
+            default: durability = choice.chance(50) ? .full : .normal
+            }
+            let expected = txn.baseVersion + 1
+            WorkerOutput.say("begin \(expected) \(transaction.size)")
+            let version = try txn.commit(durability: durability)
+            guard version == expected else { crashWorkerFail("commit returned version \(version), expected \(expected)") }
+            WorkerOutput.say("acked \(version)")
         } catch {
             crashWorkerFail("transaction failed: \(error)")
         }
@@ -94,7 +74,7 @@ final class CrashWorkerSharedWorkload: @unchecked Sendable {
 /// Group mode: four threads commit the workload in turn and wait for durability together.
 func crashWorkerRunGroup(storage: Storage, workload: CrashWorkload) -> Never {
     let shared = CrashWorkerSharedWorkload(workload)
-    crashWorkerSay("ready \(storage.version)")
+    WorkerOutput.say("ready \(storage.version)")
     for _ in 0..<4 {
         Thread.detachNewThread {
             while true {
@@ -104,22 +84,22 @@ func crashWorkerRunGroup(storage: Storage, workload: CrashWorkload) -> Never {
                     try transaction.perform(in: txn)
                     guard transaction.commits else {
                         txn.abort()
-                        crashWorkerSay("aborted")
+                        WorkerOutput.say("aborted")
                         continue
                     }
                     let expected = txn.baseVersion + 1
-                    crashWorkerSay("begin \(expected) \(transaction.size)")
+                    WorkerOutput.say("begin \(expected) \(transaction.size)")
                     let receipt = try txn.commitPendingSync(durability: .full)
                     guard receipt.version == expected else { crashWorkerFail("commit published \(receipt.version), expected \(expected)") }
                     try storage.waitUntilDurableBlocking(receipt)
-                    crashWorkerSay("acked \(receipt.version)")
+                    WorkerOutput.say("acked \(receipt.version)")
                 } catch {
                     crashWorkerFail("transaction failed: \(error)")
                 }
             }
         }
     }
-    while true { sleep(1000) }
+    while true { sleep(1000) }  // the threads commit until the process is killed
 }
 
 func crashWorkerHold(path: String) {
@@ -129,7 +109,7 @@ func crashWorkerHold(path: String) {
     } catch {
         crashWorkerFail("open failed: \(error)")
     }
-    crashWorkerSay("holding \(storage.version)")
+    WorkerOutput.say("holding \(storage.version)")
     var byte: UInt8 = 0
     while true {
         let n = read(0, &byte, 1)
