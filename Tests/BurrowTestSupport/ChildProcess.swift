@@ -116,8 +116,9 @@ public final class ChildProcess {
         return complete
     }
 
-    /// Polls until a line not yet looked at by an earlier call satisfies `condition`, the child
-    /// exits, or `timeout` seconds pass; returns that line, or nil.
+    /// Polls until a line the child printed (any since it started, the earliest first)
+    /// satisfies `condition`, the child exits, or `timeout` seconds pass; returns that line, or
+    /// nil.
     public func wait(timeout: Double, until condition: (String) -> Bool) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         var checked = 0
