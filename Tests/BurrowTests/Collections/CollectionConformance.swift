@@ -15,6 +15,23 @@ import Testing
 // (an index probe, a tree's count), so those are asked of a fresh value first, then of one
 // that has been read.
 
+// MARK: A type's own members
+
+/// What a collection type declares of its own under the name of a standard-library extension
+/// member that is no protocol requirement (`first`, `last`, `map`): generic code, these
+/// checkers included, calls the extension's and never the type's own. A type with such members
+/// conforms (where it is checked), each requirement answering with the type's own member, and
+/// the checkers compare those with the expected contents too: `ownFirst` and `ownLast` of a
+/// fresh value first, as `first` is.
+protocol OwnCollectionMembers {
+    /// The type's own `first`.
+    var ownFirst: Any? { get }
+    /// The type's own `last`.
+    var ownLast: Any? { get }
+    /// The elements through the type's own `map`.
+    var ownMapped: [Any] { get }
+}
+
 // MARK: Sequence
 
 /// Checks `Sequence`'s requirements: `underestimatedCount` is at most the number of elements,
@@ -28,6 +45,9 @@ func checkSequence<S: Sequence, Key: Equatable>(
     let sequence = try sequence()
     let underestimate = sequence.underestimatedCount
     #expect(underestimate >= 0 && underestimate <= expectedContents.count, "underestimatedCount \(underestimate)", sourceLocation: sourceLocation)
+    // Whether the checks so far hold: the standard library's algorithms checked last trust
+    // `underestimatedCount` and iteration, and trap on a sequence that breaks them.
+    var sound = underestimate >= 0 && underestimate <= expectedContents.count
 
     let contiguous: [Key]? = sequence.withContiguousStorageIfAvailable { $0.map(key) }
     if let contiguous {
@@ -40,6 +60,7 @@ func checkSequence<S: Sequence, Key: Equatable>(
         // Bounded, so that an iterator that never ends fails instead of hanging.
         while found.count <= expectedContents.count, let element = iterator.next() { found.append(key(element)) }
         #expect(found == expectedContents, "iteration, pass \(pass)", sourceLocation: sourceLocation)
+        sound = sound && found == expectedContents
         #expect(iterator.next() == nil && iterator.next() == nil, "an ended iterator goes on giving nil", sourceLocation: sourceLocation)
     }
 
@@ -53,6 +74,7 @@ func checkSequence<S: Sequence, Key: Equatable>(
         if let element = second.next() { secondFound.append(key(element)) }
     }
     #expect(firstFound == expectedContents && secondFound == expectedContents, "interleaved iterators", sourceLocation: sourceLocation)
+    guard sound && firstFound == expectedContents && secondFound == expectedContents else { return }
 
     // What the standard library's algorithms build on: copying into an array, `map`, `reduce`.
     #expect(Array(sequence).map(key) == expectedContents, "Array(_:)", sourceLocation: sourceLocation)
@@ -72,16 +94,26 @@ func checkCollection<C: Collection, Key: Equatable>(
     sourceLocation: SourceLocation = #_sourceLocation
 ) rethrows {
     let expected = expectedContents
-    let (forFirst, forCount, forIsEmpty) = (try collection(), try collection(), try collection())
+    let (forOwnFirst, forFirst, forCount, forIsEmpty) = (try collection(), try collection(), try collection(), try collection())
+    if let own = forOwnFirst as? any OwnCollectionMembers {
+        #expect((own.ownFirst as? C.Element).map(key) == expected.first, "the type's own first (of a fresh value)", sourceLocation: sourceLocation)
+    }
     #expect(forFirst.first.map(key) == expected.first, "first (of a fresh value)", sourceLocation: sourceLocation)
     #expect(forCount.count == expected.count, "count (of a fresh value)", sourceLocation: sourceLocation)
     #expect(forIsEmpty.isEmpty == expected.isEmpty, "isEmpty (of a fresh value)", sourceLocation: sourceLocation)
 
     let c = try collection()
-    checkSequence(c, expectedContents: expected, by: key, sourceLocation: sourceLocation)
     #expect(c.count == expected.count, "count", sourceLocation: sourceLocation)
+    // The standard library's algorithms trust `count`, and trap on a collection whose count is
+    // wrong: the checks stop here.
+    guard c.count == expected.count else { return }
+    checkSequence(c, expectedContents: expected, by: key, sourceLocation: sourceLocation)
     #expect(c.isEmpty == expected.isEmpty, "isEmpty", sourceLocation: sourceLocation)
     #expect(c.first.map(key) == expected.first, "first", sourceLocation: sourceLocation)
+    if let own = c as? any OwnCollectionMembers {
+        #expect((own.ownFirst as? C.Element).map(key) == expected.first, "the type's own first", sourceLocation: sourceLocation)
+        #expect(own.ownMapped.compactMap { $0 as? C.Element }.map(key) == expected, "the type's own map", sourceLocation: sourceLocation)
+    }
     #expect((c.startIndex == c.endIndex) == expected.isEmpty, "startIndex == endIndex exactly when empty", sourceLocation: sourceLocation)
 
     let forward = c.indicesWalkingForward(limit: expected.count)
@@ -121,6 +153,7 @@ func checkCollection<C: Collection, Key: Equatable>(
 
     // `index(_:offsetBy:limitedBy:)` forwards, with every index as the limit: a limit at or
     // ahead of the start stops an offset that would pass it (nil); one behind does not apply.
+    var limitsHold = true
     for limit in all.indices {
         for i in all.indices {
             for delta in 0..<(all.count - i + (limit >= i ? 2 : 0)) {
@@ -131,6 +164,7 @@ func checkCollection<C: Collection, Key: Equatable>(
                     actual == (shouldReach ? all[j] : nil), "index(\(i), offsetBy: \(delta), limitedBy: \(limit))", sourceLocation: sourceLocation)
                 var formedIndex = all[i]
                 let reached = c.formIndex(&formedIndex, offsetBy: delta, limitedBy: all[limit])
+                limitsHold = limitsHold && actual == (shouldReach ? all[j] : nil) && reached == shouldReach
                 #expect(
                     reached == shouldReach && formedIndex == (shouldReach ? all[j] : all[limit]),
                     "formIndex(\(i), offsetBy: \(delta), limitedBy: \(limit))", sourceLocation: sourceLocation)
@@ -138,6 +172,8 @@ func checkCollection<C: Collection, Key: Equatable>(
         }
     }
 
+    // `prefix` and `dropFirst` past the end trust the limit, and trap if it is not kept.
+    guard limitsHold else { return }
     for k in 0...(expected.count + 1) {
         #expect(c.prefix(k).map(key) == Array(expected.prefix(k)), "prefix(\(k))", sourceLocation: sourceLocation)
         #expect(c.dropFirst(k).map(key) == Array(expected.dropFirst(k)), "dropFirst(\(k))", sourceLocation: sourceLocation)
@@ -194,14 +230,20 @@ func checkBidirectionalCollection<C: BidirectionalCollection, Key: Equatable>(
     sourceLocation: SourceLocation = #_sourceLocation
 ) rethrows {
     let expected = expectedContents
-    let forLast = try collection()
+    let (forOwnLast, forLast) = (try collection(), try collection())
+    if let own = forOwnLast as? any OwnCollectionMembers {
+        #expect((own.ownLast as? C.Element).map(key) == expected.last, "the type's own last (of a fresh value)", sourceLocation: sourceLocation)
+    }
     #expect(forLast.last.map(key) == expected.last, "last (of a fresh value)", sourceLocation: sourceLocation)
     try checkCollection(try collection(), expectedContents: expected, by: key, sourceLocation: sourceLocation)
 
     let c = try collection()
     #expect(c.last.map(key) == expected.last, "last", sourceLocation: sourceLocation)
+    if let own = c as? any OwnCollectionMembers {
+        #expect((own.ownLast as? C.Element).map(key) == expected.last, "the type's own last", sourceLocation: sourceLocation)
+    }
     let forward = c.indicesWalkingForward(limit: expected.count)
-    guard forward.count == expected.count else { return }
+    guard forward.count == expected.count, c.count == expected.count else { return }
     let all = forward + [c.endIndex]
 
     #expect(c.indicesWalkingBackward(limit: expected.count) == forward, "index(before:) walks back from endIndex", sourceLocation: sourceLocation)
@@ -212,6 +254,8 @@ func checkBidirectionalCollection<C: BidirectionalCollection, Key: Equatable>(
         formed.append(position)
     }
     #expect(formed.reversed() == forward, "formIndex(before:) walks back from endIndex", sourceLocation: sourceLocation)
+    // Slices and reversed views trust `index(before:)`, and trap if it leaves their bounds.
+    guard c.indicesWalkingBackward(limit: expected.count) == forward else { return }
     #expect(c.reversed().map(key) == expected.reversed(), "reversed()", sourceLocation: sourceLocation)
 
     for i in all.indices {
@@ -228,6 +272,7 @@ func checkBidirectionalCollection<C: BidirectionalCollection, Key: Equatable>(
 
     // `index(_:offsetBy:limitedBy:)` backwards, with every index as the limit: a limit at or
     // behind the start stops an offset that would pass it (nil); one ahead does not apply.
+    var limitsHold = true
     for limit in all.indices {
         for i in all.indices {
             for delta in stride(from: 0, through: -i - (limit <= i ? 2 : 0), by: -1) {
@@ -238,6 +283,7 @@ func checkBidirectionalCollection<C: BidirectionalCollection, Key: Equatable>(
                     actual == (shouldReach ? all[j] : nil), "index(\(i), offsetBy: \(delta), limitedBy: \(limit))", sourceLocation: sourceLocation)
                 var formedIndex = all[i]
                 let reached = c.formIndex(&formedIndex, offsetBy: delta, limitedBy: all[limit])
+                limitsHold = limitsHold && actual == (shouldReach ? all[j] : nil) && reached == shouldReach
                 #expect(
                     reached == shouldReach && formedIndex == (shouldReach ? all[j] : all[limit]),
                     "formIndex(\(i), offsetBy: \(delta), limitedBy: \(limit))", sourceLocation: sourceLocation)
@@ -245,6 +291,8 @@ func checkBidirectionalCollection<C: BidirectionalCollection, Key: Equatable>(
         }
     }
 
+    // `suffix` and `dropLast` past the start trust the limit, and trap if it is not kept.
+    guard limitsHold else { return }
     for k in 0...(expected.count + 1) {
         #expect(c.suffix(k).map(key) == Array(expected.suffix(k)), "suffix(\(k))", sourceLocation: sourceLocation)
         #expect(c.dropLast(k).map(key) == Array(expected.dropLast(k)), "dropLast(\(k))", sourceLocation: sourceLocation)
@@ -280,7 +328,7 @@ func checkRandomAccessCollection<C: RandomAccessCollection, Key: Equatable>(
 
     let c = try collection()
     let forward = c.indicesWalkingForward(limit: expected.count)
-    guard forward.count == expected.count, !expected.isEmpty else { return }
+    guard forward.count == expected.count, c.count == expected.count, !expected.isEmpty else { return }
     // Every position visited once, in an order that jumps around: backwards, then by a stride
     // coprime with the count.
     var order = Array(expected.indices.reversed())
@@ -312,7 +360,7 @@ func checkMutableCollection<C: MutableCollection & RandomAccessCollection, Key: 
     checkRandomAccessCollection(collection, expectedContents: expected, by: key, sourceLocation: sourceLocation)
     var c = collection
     let all = Array(c.indices)
-    guard all.count == expected.count else { return }
+    guard all.count == expected.count, c.count == expected.count else { return }
     func contentsMatch(_ contents: [Key], _ what: String) {
         #expect(c.map(key) == contents, "\(what)", sourceLocation: sourceLocation)
     }

@@ -25,6 +25,26 @@ final class ConfDogProjection: Projection<ConfDog> {
     @Projected(\ConfDog.name) var title
 }
 
+// `Results` has its own `first` (an index probe before it is evaluated) and `map`; `List` and
+// `MutableSet` their own `map` (one scan): the checkers reach them through these.
+extension Results: OwnCollectionMembers {
+    var ownFirst: Any? { first.map { $0 } }
+    var ownLast: Any? { last.map { $0 } }
+    var ownMapped: [Any] { map { $0 } }
+}
+
+extension List: OwnCollectionMembers {
+    var ownFirst: Any? { first.map { $0 } }
+    var ownLast: Any? { last.map { $0 } }
+    var ownMapped: [Any] { map { $0 } }
+}
+
+extension MutableSet: OwnCollectionMembers {
+    var ownFirst: Any? { first.map { $0 } }
+    var ownLast: Any? { last.map { $0 } }
+    var ownMapped: [Any] { map { $0 } }
+}
+
 /// Every public collection type of Burrow, run through the conformance checkers of
 /// `CollectionConformance.swift`: `Results` (of a class, filtered, sorted, deduplicated, of a
 /// list, in a write transaction, projected), `List`, `MutableSet` and `LinkingObjects` (managed
@@ -102,6 +122,9 @@ final class ConfDogProjection: Projection<ConfDog> {
             checkRandomAccessCollection(realm.objects(ConfDogProjection.self), expectedContents: dogs.names(all), by: \.title)
             checkRandomAccessCollection(realm.dynamicObjects("ConfDog"), expectedContents: dogs.names(all), by: { $0["name"] as? String })
             try checkRandomAccessCollection(try owner.pals.filter("age >= 0"), expectedContents: dogs.names(all), by: \.name)
+            try checkRandomAccessCollection(
+                try realm.objects(ConfDog.self).filter("age >= 0 SORT(name ASC) LIMIT(3)"), expectedContents: dogs.names(Array(byName.prefix(3))),
+                by: \.name)
         }
         try checkEach()
         // In a write transaction results read no cached rows: the same checks, the other path.
@@ -138,13 +161,20 @@ final class ConfDogProjection: Projection<ConfDog> {
         let byName = all.sorted(byKeyPath: "name")
         let erased = AnyRealmCollection(byName)
         let sectioned = all.sectioned(by: \.group, sortDescriptors: [SortDescriptor(keyPath: "group"), SortDescriptor(keyPath: "name")])
+        let groupB = sectioned[1]
         let groupC = sectioned[2]
+        let amyByName = try all.filter("name == 'amy'")
+        let firstThreeByName = try all.filter("TRUEPREDICATE SORT(name ASC) LIMIT(3)")
         let list = owner.dogs
         let listResults = try owner.dogs.filter("age > 0")
         let tags = owner.tags
         let projected = realm.objects(ConfDogProjection.self)
         // Read each before the change, so that each holds what the change makes stale.
-        _ = [all.count, olderThanTwo.count, byName.count, erased.count, sectioned.count, groupC.count, list.count, listResults.count, tags.count]
+        _ = [
+            all.count, olderThanTwo.count, byName.count, erased.count, sectioned.count, groupB.count, groupC.count, list.count, listResults.count,
+            tags.count,
+        ]
+        _ = [amyByName.count, firstThreeByName.count]
         _ = [all.last?.name, olderThanTwo.last?.name, byName.last?.name, groupC.last?.name, list.last?.name, projected.last?.title]
 
         // The change: "rex" (2) deleted, "amy" (7) added, "ash" (1) older and moved to group c;
@@ -165,6 +195,13 @@ final class ConfDogProjection: Projection<ConfDog> {
             checkRandomAccessCollection(sectioned, expectedContents: sections, by: { "\($0.key): \($0.map(\.name))" }, sourceLocation: sourceLocation)
             checkRandomAccessCollection(
                 groupC, expectedContents: names(byId.filter { $0.group == "c" }).sorted(), by: \.name, sourceLocation: sourceLocation)
+            // The section of a key no object has any more is empty.
+            checkRandomAccessCollection(
+                groupB, expectedContents: names(byId.filter { $0.group == "b" }).sorted(), by: \.name, sourceLocation: sourceLocation)
+            checkRandomAccessCollection(
+                amyByName, expectedContents: names(byId.filter { $0.name == "amy" }), by: \.name, sourceLocation: sourceLocation)
+            checkRandomAccessCollection(
+                firstThreeByName, expectedContents: Array(names(byId).sorted().prefix(3)), by: \.name, sourceLocation: sourceLocation)
             let listedNames = listed.map { id in model.first { $0.id == id }!.name }
             checkRandomAccessCollection(list, expectedContents: listedNames, by: \.name, sourceLocation: sourceLocation)
             checkRandomAccessCollection(listResults, expectedContents: listedNames, by: \.name, sourceLocation: sourceLocation)
