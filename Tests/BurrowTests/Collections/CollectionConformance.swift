@@ -151,26 +151,7 @@ func checkCollection<C: Collection, Key: Equatable>(
         }
     }
 
-    // `index(_:offsetBy:limitedBy:)` forwards, with every index as the limit: a limit at or
-    // ahead of the start stops an offset that would pass it (nil); one behind does not apply.
-    var limitsHold = true
-    for limit in all.indices {
-        for i in all.indices {
-            for delta in 0..<(all.count - i + (limit >= i ? 2 : 0)) {
-                let j = i + delta
-                let shouldReach = i > limit || j <= limit
-                let actual = c.index(all[i], offsetBy: delta, limitedBy: all[limit])
-                #expect(
-                    actual == (shouldReach ? all[j] : nil), "index(\(i), offsetBy: \(delta), limitedBy: \(limit))", sourceLocation: sourceLocation)
-                var formedIndex = all[i]
-                let reached = c.formIndex(&formedIndex, offsetBy: delta, limitedBy: all[limit])
-                limitsHold = limitsHold && actual == (shouldReach ? all[j] : nil) && reached == shouldReach
-                #expect(
-                    reached == shouldReach && formedIndex == (shouldReach ? all[j] : all[limit]),
-                    "formIndex(\(i), offsetBy: \(delta), limitedBy: \(limit))", sourceLocation: sourceLocation)
-            }
-        }
-    }
+    let limitsHold = checkLimitedOffsets(of: c, indices: all, backwards: false, sourceLocation: sourceLocation)
 
     // `prefix` and `dropFirst` past the end trust the limit, and trap if it is not kept.
     guard limitsHold else { return }
@@ -182,6 +163,40 @@ func checkCollection<C: Collection, Key: Equatable>(
         #expect(c[all[i]...].map(key) == Array(expected[i...]), "[\(i)...]", sourceLocation: sourceLocation)
         #expect(c[..<all[i]].map(key) == Array(expected[..<i]), "[..<\(i)]", sourceLocation: sourceLocation)
     }
+}
+
+/// Checks `index(_:offsetBy:limitedBy:)` and `formIndex(_:offsetBy:limitedBy:)` from every index
+/// of `all` (the indices and `endIndex`), with every one as the limit, by every offset in one
+/// direction (backwards only for a bidirectional collection) to two past the ends: a limit at
+/// or ahead of the start, in the offset's direction, stops an offset that would pass it (nil,
+/// or false with the index at the limit); a limit behind does not apply. Returns whether every
+/// check held.
+private func checkLimitedOffsets<C: Collection>(
+    of c: C, indices all: [C.Index], backwards: Bool, sourceLocation: SourceLocation
+) -> Bool {
+    var hold = true
+    for limit in all.indices {
+        for i in all.indices {
+            let limitAhead = backwards ? limit <= i : limit >= i
+            // The steps that stay inside, and two more where the limit stops them.
+            let steps = (backwards ? i : all.count - 1 - i) + (limitAhead ? 2 : 0)
+            for step in 0...steps {
+                let delta = backwards ? -step : step
+                let j = i + delta
+                let shouldReach = !limitAhead || (backwards ? j >= limit : j <= limit)
+                let actual = c.index(all[i], offsetBy: delta, limitedBy: all[limit])
+                #expect(
+                    actual == (shouldReach ? all[j] : nil), "index(\(i), offsetBy: \(delta), limitedBy: \(limit))", sourceLocation: sourceLocation)
+                var formedIndex = all[i]
+                let reached = c.formIndex(&formedIndex, offsetBy: delta, limitedBy: all[limit])
+                #expect(
+                    reached == shouldReach && formedIndex == (shouldReach ? all[j] : all[limit]),
+                    "formIndex(\(i), offsetBy: \(delta), limitedBy: \(limit))", sourceLocation: sourceLocation)
+                hold = hold && actual == (shouldReach ? all[j] : nil) && reached == shouldReach
+            }
+        }
+    }
+    return hold
 }
 
 /// Checks the slice `c[all[i]..<all[j]]`: its count, its elements, and that its indices are the
@@ -270,26 +285,7 @@ func checkBidirectionalCollection<C: BidirectionalCollection, Key: Equatable>(
         }
     }
 
-    // `index(_:offsetBy:limitedBy:)` backwards, with every index as the limit: a limit at or
-    // behind the start stops an offset that would pass it (nil); one ahead does not apply.
-    var limitsHold = true
-    for limit in all.indices {
-        for i in all.indices {
-            for delta in stride(from: 0, through: -i - (limit <= i ? 2 : 0), by: -1) {
-                let j = i + delta
-                let shouldReach = i < limit || j >= limit
-                let actual = c.index(all[i], offsetBy: delta, limitedBy: all[limit])
-                #expect(
-                    actual == (shouldReach ? all[j] : nil), "index(\(i), offsetBy: \(delta), limitedBy: \(limit))", sourceLocation: sourceLocation)
-                var formedIndex = all[i]
-                let reached = c.formIndex(&formedIndex, offsetBy: delta, limitedBy: all[limit])
-                limitsHold = limitsHold && actual == (shouldReach ? all[j] : nil) && reached == shouldReach
-                #expect(
-                    reached == shouldReach && formedIndex == (shouldReach ? all[j] : all[limit]),
-                    "formIndex(\(i), offsetBy: \(delta), limitedBy: \(limit))", sourceLocation: sourceLocation)
-            }
-        }
-    }
+    let limitsHold = checkLimitedOffsets(of: c, indices: all, backwards: true, sourceLocation: sourceLocation)
 
     // `suffix` and `dropLast` past the start trust the limit, and trap if it is not kept.
     guard limitsHold else { return }
@@ -412,25 +408,13 @@ func checkMutableCollection<C: MutableCollection & RandomAccessCollection, Key: 
 
 // MARK: Equatable elements
 
+// The checkers the tests call on collections of values, comparing the elements themselves.
+
 /// `checkSequence(_:expectedContents:by:)`, comparing the elements themselves.
 func checkSequence<S: Sequence>(
     _ sequence: @autoclosure () throws -> S, expectedContents: [S.Element], sourceLocation: SourceLocation = #_sourceLocation
 ) rethrows where S.Element: Equatable {
     try checkSequence(try sequence(), expectedContents: expectedContents, by: { $0 }, sourceLocation: sourceLocation)
-}
-
-/// `checkCollection(_:expectedContents:by:)`, comparing the elements themselves.
-func checkCollection<C: Collection>(
-    _ collection: @autoclosure () throws -> C, expectedContents: [C.Element], sourceLocation: SourceLocation = #_sourceLocation
-) rethrows where C.Element: Equatable {
-    try checkCollection(try collection(), expectedContents: expectedContents, by: { $0 }, sourceLocation: sourceLocation)
-}
-
-/// `checkBidirectionalCollection(_:expectedContents:by:)`, comparing the elements themselves.
-func checkBidirectionalCollection<C: BidirectionalCollection>(
-    _ collection: @autoclosure () throws -> C, expectedContents: [C.Element], sourceLocation: SourceLocation = #_sourceLocation
-) rethrows where C.Element: Equatable {
-    try checkBidirectionalCollection(try collection(), expectedContents: expectedContents, by: { $0 }, sourceLocation: sourceLocation)
 }
 
 /// `checkRandomAccessCollection(_:expectedContents:by:)`, comparing the elements themselves.

@@ -168,13 +168,16 @@ extension MutableSet: OwnCollectionMembers {
         let list = owner.dogs
         let listResults = try owner.dogs.filter("age > 0")
         let tags = owner.tags
+        let pals = owner.pals
+        let rexByName = try all.filter("name == 'rex'")
+        let rexById = try all.filter("id == 2")
         let projected = realm.objects(ConfDogProjection.self)
         // Read each before the change, so that each holds what the change makes stale.
         _ = [
             all.count, olderThanTwo.count, byName.count, erased.count, sectioned.count, groupB.count, groupC.count, list.count, listResults.count,
             tags.count,
         ]
-        _ = [amyByName.count, firstThreeByName.count]
+        _ = [amyByName.count, firstThreeByName.count, pals.count, rexByName.count, rexById.count]
         _ = [all.last?.name, olderThanTwo.last?.name, byName.last?.name, groupC.last?.name, list.last?.name, projected.last?.title]
 
         // The change: "rex" (2) deleted, "amy" (7) added, "ash" (1) older and moved to group c;
@@ -206,6 +209,10 @@ extension MutableSet: OwnCollectionMembers {
             checkRandomAccessCollection(list, expectedContents: listedNames, by: \.name, sourceLocation: sourceLocation)
             checkRandomAccessCollection(listResults, expectedContents: listedNames, by: \.name, sourceLocation: sourceLocation)
             checkRandomAccessCollection(tags, expectedContents: tagged.sorted(), sourceLocation: sourceLocation)
+            checkRandomAccessCollection(pals, expectedContents: names(byId.filter { $0.id < 7 }), by: \.name, sourceLocation: sourceLocation)
+            checkRandomAccessCollection(
+                rexByName, expectedContents: names(byId.filter { $0.name == "rex" }), by: \.name, sourceLocation: sourceLocation)
+            checkRandomAccessCollection(rexById, expectedContents: names(byId.filter { $0.id == 2 }), by: \.name, sourceLocation: sourceLocation)
         }
         checkHeld()
         try realm.write {
@@ -231,6 +238,10 @@ extension MutableSet: OwnCollectionMembers {
             checkHeld()
         }
         checkHeld()
+        // Frozen now: the section of the key no object has is empty, the others as they are.
+        try checkRandomAccessCollection(try groupB.freeze(), expectedContents: [String](), by: { $0.name })
+        try checkRandomAccessCollection(
+            try groupC.freeze(), expectedContents: model.filter { $0.group == "c" }.map(\.name).sorted(), by: { $0.name })
     }
 
     @Test(arguments: sizes) func frozenResults(count: Int) throws {
@@ -276,6 +287,25 @@ extension MutableSet: OwnCollectionMembers {
         checkRandomAccessCollection(AnyRealmCollection(unmanagedScores), expectedContents: scores)
     }
 
+    /// A list that holds one object more than once, and values more than once.
+    @Test func listWithRepeatedElements() throws {
+        let dogs = Dogs(count: 3)
+        let (realm, owner) = try realm(with: dogs)
+        let kit = realm.object(ofType: ConfDog.self, forPrimaryKey: 0)!
+        let ash = realm.object(ofType: ConfDog.self, forPrimaryKey: 1)!
+        try realm.write {
+            owner.dogs.removeAll()
+            owner.dogs.append(objectsIn: [kit, ash, kit, kit])
+            owner.scores.removeAll()
+            owner.scores.append(objectsIn: [5, 5, 1, 5])
+            checkMutableCollection(
+                owner.dogs, expectedContents: ["kit", "ash", "kit", "kit"], replacement: ConfDog(value: ["id": 100, "name": "new"]), by: \.name)
+            checkMutableCollection(owner.scores, expectedContents: [5, 5, 1, 5], replacement: -1)
+        }
+        try checkRandomAccessCollection(try owner.dogs.freeze(), expectedContents: ["kit", "ash", "kit", "kit"], by: \.name)
+        try checkRandomAccessCollection(try owner.dogs.filter("age >= 0"), expectedContents: ["kit", "ash", "kit", "kit"], by: \.name)
+    }
+
     @Test(arguments: sizes) func frozenList(count: Int) throws {
         let dogs = Dogs(count: count)
         let (_, owner) = try realm(with: dogs)
@@ -283,6 +313,46 @@ extension MutableSet: OwnCollectionMembers {
         let frozenScores = try owner.scores.freeze()
         checkRandomAccessCollection(frozenDogs, expectedContents: dogs.names(dogs.ids.reversed()), by: \.name)
         checkRandomAccessCollection(frozenScores, expectedContents: Array(owner.scores))
+    }
+
+    /// The frozen collections, each checked from several tasks at once: what a frozen value is
+    /// for.
+    @Test func frozenCollectionsFromConcurrentTasks() async throws {
+        let dogs = Dogs(count: 7)
+        let (realm, owner) = try realm(with: dogs)
+        let kit = realm.object(ofType: ConfDog.self, forPrimaryKey: 0)!
+        try realm.write {
+            for id in 1...3 { try realm.add(ConfOwner(value: ["id": id, "name": "owner\(id)", "dogs": [kit]])) }
+        }
+        let results = try realm.objects(ConfDog.self).sorted(byKeyPath: "name").freeze()
+        let list = try owner.dogs.freeze()
+        let scores = try owner.scores.freeze()
+        let tags = try owner.tags.freeze()
+        let pals = try owner.pals.freeze()
+        let owners = try kit.owners.freeze()
+        let ratings = try owner.ratings.freeze()
+        let sectioned = try realm.objects(ConfDog.self).sectioned(
+            by: \.group, sortDescriptors: [SortDescriptor(keyPath: "group"), SortDescriptor(keyPath: "name")]
+        ).freeze()
+        let expectedScores = Array(owner.scores)
+        let byName = dogs.names.sorted()
+        let entries = byName.map { name in "\(name)=\(dogs.age(dogs.names.firstIndex(of: name)!))" }
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 {
+                group.addTask { checkRandomAccessCollection(results, expectedContents: byName, by: { $0.name }) }
+                group.addTask { checkRandomAccessCollection(list, expectedContents: dogs.names(dogs.ids.reversed()), by: \.name) }
+                group.addTask { checkRandomAccessCollection(scores, expectedContents: expectedScores) }
+                group.addTask { checkRandomAccessCollection(tags, expectedContents: byName) }
+                group.addTask { checkRandomAccessCollection(pals, expectedContents: dogs.names, by: \.name) }
+                group.addTask { checkRandomAccessCollection(owners, expectedContents: ["owner", "owner1", "owner2", "owner3"], by: \.name) }
+                group.addTask { checkSequence(ratings, expectedContents: entries, by: { "\($0.key)=\($0.value)" }) }
+                group.addTask {
+                    checkRandomAccessCollection(
+                        sectioned, expectedContents: ["a: [\"kit\"]", "b: [\"ash\", \"rex\"]", "c: [\"bo\", \"fox\", \"max\", \"zed\"]"],
+                        by: { "\($0.key): \($0.map(\.name))" })
+                }
+            }
+        }
     }
 
     // MARK: MutableSet
