@@ -432,6 +432,9 @@ extension MutableSet: OwnCollectionMembers {
             checkRandomAccessCollection(frozen[position], expectedContents: names, by: { $0.name })
             try checkRandomAccessCollection(try sectioned[position].freeze(), expectedContents: names, by: { $0.name })
         }
+        // Sectioned results that could not be made (no sort descriptors) have no sections.
+        let failed = realm.objects(ConfDog.self).sectioned(sortDescriptors: []) { $0.group }
+        checkRandomAccessCollection(failed, expectedContents: [String](), by: { "\($0.key)" })
     }
 
     // MARK: Map
