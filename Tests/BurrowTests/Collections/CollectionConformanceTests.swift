@@ -374,6 +374,37 @@ extension MutableSet: OwnCollectionMembers {
         checkRandomAccessCollection(AnyRealmCollection(unmanaged), expectedContents: dogs.names)
     }
 
+    /// A random-access collection's subscript takes constant time, or near it: a managed set's
+    /// (and so a frozen set's) reads one element, not the whole set. Timed against a scan of the
+    /// set: 100 subscripts must take less than 10 scans (a subscript that scans takes about 100;
+    /// one that descends to its element, under 1). The best of three runs of each is compared.
+    @Test func setSubscriptReadsOneElement() throws {
+        var config = temporaryConfiguration()
+        config.objectTypes = [ConfDog.self, ConfOwner.self]
+        let realm = try Realm(configuration: config)
+        let owner = ConfOwner(value: ["id": 0])
+        let size = 5_000
+        try realm.write {
+            try realm.add(owner)
+            owner.tags.insert(objectsIn: (0..<size).map { String(format: "tag%05d", $0) })
+        }
+        func bestOfThree(_ work: () -> Void) -> Duration {
+            (0..<3).map { _ in ContinuousClock().measure(work) }.min()!
+        }
+        func check<S: RandomAccessCollection>(_ set: S, sourceLocation: SourceLocation = #_sourceLocation) where S.Element == String, S.Index == Int {
+            var scanned: [String] = []
+            let scan = bestOfThree { scanned = Array(set) }
+            #expect(scanned.count == size, sourceLocation: sourceLocation)
+            let positions = stride(from: 0, to: size, by: size / 100)
+            var read: [String] = []
+            let subscripts = bestOfThree { read = positions.map { set[$0] } }
+            #expect(read == positions.map { String(format: "tag%05d", $0) }, sourceLocation: sourceLocation)
+            #expect(subscripts < scan * 10, "100 subscripts took \(subscripts), a scan \(scan)", sourceLocation: sourceLocation)
+        }
+        check(owner.tags)
+        check(try owner.tags.freeze())
+    }
+
     @Test(arguments: sizes) func frozenMutableSet(count: Int) throws {
         let dogs = Dogs(count: count)
         let (_, owner) = try realm(with: dogs)
