@@ -26,7 +26,15 @@ public final class MutableSet<Element: _Persistable>: RandomAccessCollection, _C
 
     public var startIndex: Int { 0 }
     public var endIndex: Int { count }
-    public subscript(position: Int) -> Element { elements[position] }
+    /// The element at `position`, in the set's stored order (O(log n) when managed, as a list's
+    /// is: not a scan of the set). Traps out of bounds.
+    public subscript(position: Int) -> Element {
+        guard let binding, let field = binding.field else { return storage[position] }
+        guard let value = binding.context.listElement(binding.state.table, binding.state.key, field, at: position) else {
+            preconditionFailure("Index \(position) is out of bounds (the set has \(count) elements)")
+        }
+        return Element._fromStored(value)
+    }
 
     /// Iterates over the elements as they are when iteration starts (one scan when managed):
     /// inserting or removing elements, or deleting objects, inside the loop visits each of

@@ -280,8 +280,9 @@ extension ReadContext {
         withRow(table, key) { row in RowCodec.field(row, field).map { Int(ValueCodec.u64($0, 0)) } ?? 0 }
     }
 
-    /// The element at `index` of list field `field` of object `key`, or nil past the end. One
-    /// descent to find where the object's elements start, one to the element.
+    /// The element at `index` of list or set field `field` of object `key` (a set's in its
+    /// stored order), or nil past the end. One descent to find where the object's elements
+    /// start, one to the element.
     func listElement(_ table: Table, _ key: ObjectKey, _ field: Int, at index: Int) -> _StoredValue? {
         guard let tree = table.collectionTrees[field], index >= 0 else { return nil }
         let property = table.stored.properties[field]
