@@ -54,6 +54,15 @@ final class WriteLock: Sendable {
         if case .wait = action { semaphore.wait() }
     }
 
+    /// How many callers wait for the lock now (none while it is free), for tests that must know
+    /// a caller is queued before they go on.
+    var waiterCount: Int {
+        state.withLock { s in
+            if case .locked(let waiters) = s.machine.state { return waiters.count }
+            return 0
+        }
+    }
+
     func tryAcquire() -> Bool {
         state.withLock { $0.machine.tryAcquire() }
     }
