@@ -260,7 +260,7 @@ func adopt(in db: isolated RealmActor) async throws {
             return
         }
         #expect(frozenRex.age == 4 && properties.map(\.name) == ["age"])
-        for _ in 0..<200 where seen.withLock({ $0.count }) < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        try await waitUntil("the watcher saw two changes") { seen.withLock { $0.count } >= 2 }
         watcher.cancel()  // ends the iteration and frees the stream
         _ = await watcher.value
         #expect(seen.withLock { $0 } == ["1 dogs", "2 [] [] [0]"], "the silent write's Wolfie is baseline; Rex's change shows")

@@ -472,7 +472,7 @@ extension RealmActor {
             rex.age = 2
         }
         // (the test waits for the watcher here)
-        for _ in 0..<500 where seen.count < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        try await waitUntil("the watcher saw two changes") { seen.count >= 2 }
         watcher.cancel()  // RealmSwift: token.invalidate()
         // What it claims:
         _ = await watcher.value
@@ -615,7 +615,7 @@ extension RealmActor {
         let db = try await RealmActor(configuration: config)
         try realm.beginWrite()  // holds the file's write lock
         let waiting = Task { try await db.asyncWrite { realm in try realm.add(Dog(value: ["name": "Ghost"])) } }
-        try await Task.sleep(for: .milliseconds(100))
+        try await waitUntil("the write queued for the lock") { realm.writeLockWaiterCount == 1 }
         waiting.cancel()
         let outcome = await waiting.result
         try realm.cancelWrite()
@@ -892,13 +892,13 @@ extension RealmActor {
     /// "Side by side": `try Realm()` opens `default.burrow` in the current directory. In a child
     /// process, so that changing the directory touches no other test.
     @Test func testTheDefaultFile() async throws {
-        await #expect(processExitsWith: .success) {
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("burrow-default-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            guard FileManager.default.changeCurrentDirectoryPath(directory.path) else { exit(2) }
+        // The child process runs outside the test; the test's directory outlives it.
+        let directory = try testDirectory().path
+        await #expect(processExitsWith: .success) { [directory = directory as String] in
+            guard FileManager.default.changeCurrentDirectoryPath(directory) else { exit(2) }
             let realm = try Realm()
             try realm.write { try realm.add(PortingDogToy(value: ["name": "Wubba"])) }
-            guard FileManager.default.fileExists(atPath: directory.appendingPathComponent("default.burrow").path) else { exit(3) }
+            guard FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent("default.burrow")) else { exit(3) }
         }
     }
 

@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import BurrowTestTraits
 import Foundation
 import Observation
@@ -233,7 +234,7 @@ import Testing
         let realm = try Realm(configuration: config)
         try realm.write { try realm.add(HostileOwner(value: ["id": 1])) }
         let owner = try #require(realm.object(ofType: HostileOwner.self, forPrimaryKey: 1))
-        let count = Int(ProcessInfo.processInfo.environment["BURROW_HOSTILE_WRAPPERS"] ?? "") ?? 200
+        let count = TestEnvironment.count("BURROW_HOSTILE_WRAPPERS", default: 200)
         for _ in 0..<count {
             @ObservedResults(Dog.self, configuration: config) var dogs
             @ObservedRealmObject var observed = owner

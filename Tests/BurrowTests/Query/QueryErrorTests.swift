@@ -172,7 +172,7 @@ import Testing
 /// The parser and executor meet random and mutated query strings without crashing: each
 /// either throws a `RealmError` or runs. The count comes from `BURROW_QUERY_FUZZ`.
 @Suite(.temporaryDirectory) struct QueryParserFuzzTests {
-    private var iterations: Int { Int(ProcessInfo.processInfo.environment["BURROW_QUERY_FUZZ"] ?? "") ?? 3_000 }
+    private var iterations: Int { TestEnvironment.count("BURROW_QUERY_FUZZ", default: 3_000) }
 
     static let valid = [
         "age < %@ AND name BEGINSWITH[c] %@", "ANY owners.dogs.age > 5 OR owners.@count == 0", "name IN {'Rex', 'Fido'} SORT(age DESC) LIMIT(2)",

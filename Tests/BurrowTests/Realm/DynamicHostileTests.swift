@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import BurrowTestTraits
 import Foundation
 import Testing
@@ -166,14 +167,13 @@ final class DynHosRecord: @unchecked Sendable {
         return v2
     }
 
+    /// A new file's path in the test's directory.
     private static func temporaryPath() throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("burrow-hostile-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory.appendingPathComponent("hostile.burrow").path
+        try testDirectory().file("hostile.burrow")
     }
 
     /// How many rounds the race tests run (`BURROW_HOSTILE_ROUNDS`, default 40).
-    private static var rounds: Int { Int(ProcessInfo.processInfo.environment["BURROW_HOSTILE_ROUNDS"] ?? "") ?? 40 }
+    private static var rounds: Int { TestEnvironment.count("BURROW_HOSTILE_ROUNDS", default: 40) }
 
     // MARK: Values of every size and shape
 
@@ -654,15 +654,17 @@ final class DynHosRecord: @unchecked Sendable {
                 migration.enumerateObjects(ofType: "DynHosPerson") { old, new in new!["fullName"] = old!["name"] }
             }
             let refused = LockedBox(false)
+            let finished = DispatchSemaphore(value: 0)
             let thread = Thread {
                 do {
                     _ = try Realm(configuration: config)
                 } catch let error as RealmError where error.code == .schemaMismatch {
                     refused.withLock { $0 = true }
                 } catch {}
+                finished.signal()
             }
             thread.start()
-            while !thread.isFinished { usleep(1000) }
+            guard finished.wait(timeout: .now() + 120) == .success else { exit(5) }
             _ = realm.refresh()
             guard refused.withLock({ $0 }), people.count == 2, people.first?.name != nil else { exit(4) }
         }

@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import BurrowTestTraits
 import Foundation
 import Testing
@@ -239,7 +240,7 @@ import Testing
         let counter = try await RealmActor(configuration: config)
         _ = try await counter.create(AllTypes.self, value: ["key": "counter"])
         let writers = 4
-        let increments = Int(ProcessInfo.processInfo.environment["BURROW_STRESS_ITERATIONS"] ?? "") ?? 25
+        let increments = TestEnvironment.count("BURROW_STRESS_ITERATIONS", default: 25)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<writers {
                 group.addTask {
