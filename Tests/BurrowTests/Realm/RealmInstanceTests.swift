@@ -267,7 +267,7 @@ import Testing
             realm.invalidate()
             _ = note.text
         }
-        let stderr = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        let stderr = standardError(of: result)
         #expect(stderr.contains("invalidate()"), "\(stderr)")
     }
 
@@ -357,7 +357,7 @@ private actor NoteStore {
             let theirs = try Self.realmOfAnotherThread(Realm.Configuration(inMemoryIdentifier: "trap-other-thread"))
             _ = theirs.objects(RTNote.self)
         }
-        let stderr = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        let stderr = standardError(of: result)
         #expect(stderr.contains("incorrect thread"), "\(stderr)")
     }
 
