@@ -11,12 +11,6 @@ final class DynHostileAddress: EmbeddedObject {
     @Persisted var city = ""
 }
 
-/// An embedded class that embeds itself: chains of any depth.
-final class DynHostileBox: EmbeddedObject {
-    @Persisted var n = 0
-    @Persisted var inner: DynHostileBox?
-}
-
 final class DynHostileNode: Object {
     @Persisted(primaryKey: true) var id = 0
     @Persisted var name = ""
@@ -26,7 +20,8 @@ final class DynHostileNode: Object {
     @Persisted var scores: Map<String, Int>
     @Persisted var address: DynHostileAddress?
     @Persisted var addresses: List<DynHostileAddress>
-    @Persisted var box: DynHostileBox?
+    /// An embedded class that embeds itself (CreateCopiesTests' unit): chains of any depth.
+    @Persisted var box: CopyUnit?
 }
 
 final class DynHostileOther: Object {
@@ -139,7 +134,7 @@ final class DynHosRecord: @unchecked Sendable {
 @Suite(.temporaryDirectory) struct DynamicHostileTests {
     private func nodeRealm(_ name: String = #function) throws -> Realm {
         var config = temporaryConfiguration(name)
-        config.objectTypes = [DynHostileNode.self, DynHostileAddress.self, DynHostileBox.self, DynHostileOther.self, DynHostileMixed.self]
+        config.objectTypes = [DynHostileNode.self, DynHostileAddress.self, CopyUnit.self, DynHostileOther.self, DynHostileMixed.self]
         return try Realm(configuration: config)
     }
 
@@ -251,15 +246,15 @@ final class DynHosRecord: @unchecked Sendable {
     @Test func aChainOfTwentyThousandEmbeddedObjectsIsReplacedAndDeleted() throws {
         let realm = try nodeRealm()
         let depth = 20_000
-        var value: [String: Any] = ["n": depth]
-        for n in stride(from: depth - 1, through: 1, by: -1) { value = ["n": n, "inner": value] }
+        var value: [String: Any] = ["number": depth]
+        for n in stride(from: depth - 1, through: 1, by: -1) { value = ["number": n, "inner": value] }
         try realm.write { _ = try realm.dynamicCreate("DynHostileNode", value: ["id": 1, "box": value]) }
-        #expect(realm.objects(DynHostileBox.self).count == depth)
+        #expect(realm.objects(CopyUnit.self).count == depth)
         try realm.write { try #require(realm.dynamicObject(ofType: "DynHostileNode", forPrimaryKey: 1))["box"] = nil }
-        #expect(realm.objects(DynHostileBox.self).isEmpty)
+        #expect(realm.objects(CopyUnit.self).isEmpty)
         try realm.write { _ = try realm.dynamicCreate("DynHostileNode", value: ["id": 2, "box": value]) }
         try realm.write { try realm.delete(realm.dynamicObjects("DynHostileNode")) }
-        #expect(realm.objects(DynHostileBox.self).isEmpty)
+        #expect(realm.objects(CopyUnit.self).isEmpty)
     }
 
     @Test func namesThatAreNoPropertiesReadNilAndFailTheirWrite() throws {
@@ -391,7 +386,7 @@ final class DynHosRecord: @unchecked Sendable {
 
     @Test func twoActorsCreateTheSameObjectsAtOnce() async throws {
         var config = temporaryConfiguration()
-        config.objectTypes = [DynHostileNode.self, DynHostileAddress.self, DynHostileBox.self, DynHostileOther.self, DynHostileMixed.self]
+        config.objectTypes = [DynHostileNode.self, DynHostileAddress.self, CopyUnit.self, DynHostileOther.self, DynHostileMixed.self]
         let a = try await DynHostileStore(configuration: config)
         let b = try await DynHostileStore(configuration: config)
         for id in 0..<50 {
@@ -609,7 +604,7 @@ final class DynHosRecord: @unchecked Sendable {
         let path = try Self.temporaryPath()
         do {
             var config = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
-            config.objectTypes = [DynHostileNode.self, DynHostileAddress.self, DynHostileBox.self]
+            config.objectTypes = [DynHostileNode.self, DynHostileAddress.self, CopyUnit.self]
             let realm = try Realm(configuration: config)
             try realm.write {
                 try realm.add(DynHostileNode(value: ["id": 1, "address": ["city": "a"], "addresses": [["city": "b"], ["city": "c"]]]))
