@@ -38,33 +38,6 @@ final class Address: EmbeddedObject {
     @Persisted var postalCode: String?
 }
 
-enum Status: String, PersistableEnum { case open, done }
-
-/// One property of every scalar type, optional and not.
-final class AllTypes: Object {
-    @Persisted(primaryKey: true) var key = ""
-    @Persisted var bool = false
-    @Persisted var int = 0
-    @Persisted var int8: Int8 = 0
-    @Persisted var int16: Int16 = 0
-    @Persisted var int32: Int32 = 0
-    @Persisted var int64: Int64 = 0
-    @Persisted var float: Float = 0
-    @Persisted var double = 0.0
-    @Persisted var string = ""
-    @Persisted var data = Data()
-    @Persisted var date = Date(timeIntervalSince1970: 0)
-    @Persisted var objectId = ObjectId()
-    @Persisted var uuid = UUID()
-    @Persisted var decimal = Decimal128()
-    @Persisted var status = Status.open
-    @Persisted var optionalInt: Int?
-    @Persisted var optionalString: String?
-    @Persisted var optionalDate: Date?
-    @Persisted var ints: List<Int>
-    @Persisted var any: AnyRealmValue
-}
-
 /// A configuration for a new file, `test.burrow`, in a directory of its own inside the running
 /// test's temporary directory, which goes when the test ends. Each call names another file.
 ///

@@ -38,8 +38,8 @@ import Testing
         do {
             let realm = try Realm(configuration: config)
             try realm.write {
-                let o = AllTypes()
-                o.key = "k"
+                let o = RTEverything()
+                o.id = "k"
                 o.bool = true
                 o.int = -5
                 o.int8 = -8
@@ -54,17 +54,17 @@ import Testing
                 o.objectId = oid
                 o.uuid = uuid
                 o.decimal = Decimal128(12345)
-                o.status = .done
-                o.optionalInt = 7
-                o.optionalString = nil
-                o.optionalDate = date
+                o.mood = .wild
+                o.optInt = 7
+                o.optString = nil
+                o.optDate = date
                 o.ints.append(objectsIn: [3, 1, 2])
                 o.any = .int(42)
                 try realm.add(o)
             }
         }
         let realm = try Realm(configuration: config)
-        let o = try #require(realm.object(ofType: AllTypes.self, forPrimaryKey: "k"))
+        let o = try #require(realm.object(ofType: RTEverything.self, forPrimaryKey: "k"))
         #expect(o.bool == true)
         #expect(o.int == -5)
         #expect(o.int8 == -8)
@@ -79,10 +79,10 @@ import Testing
         #expect(o.objectId == oid)
         #expect(o.uuid == uuid)
         #expect(o.decimal == Decimal128(12345))
-        #expect(o.status == .done)
-        #expect(o.optionalInt == 7)
-        #expect(o.optionalString == nil)
-        #expect(o.optionalDate == date)
+        #expect(o.mood == .wild)
+        #expect(o.optInt == 7)
+        #expect(o.optString == nil)
+        #expect(o.optDate == date)
         #expect(Array(o.ints) == [3, 1, 2])
         #expect(o.any == .int(42))
     }
