@@ -5,11 +5,9 @@ import Testing
 
 @testable import Burrow
 
-// Models of the hostile pass over the dynamic API and migrations; only DynamicHostileTests use them.
-
-final class DynHostileAddress: EmbeddedObject {
-    @Persisted var city = ""
-}
+// Models of the hostile pass over the dynamic API and migrations; only DynamicHostileTests use
+// them. Their one-property neighbours are DynamicSmokeTests' address (DynSmokeAddress) and
+// CreateCopiesTests' tag and unit (CopyTag, CopyUnit).
 
 final class DynHostileNode: Object {
     @Persisted(primaryKey: true) var id = 0
@@ -18,21 +16,17 @@ final class DynHostileNode: Object {
     @Persisted var children: List<DynHostileNode>
     @Persisted var tags: List<Int>
     @Persisted var scores: Map<String, Int>
-    @Persisted var address: DynHostileAddress?
-    @Persisted var addresses: List<DynHostileAddress>
+    @Persisted var address: DynSmokeAddress?
+    @Persisted var addresses: List<DynSmokeAddress>
     /// An embedded class that embeds itself (CreateCopiesTests' unit): chains of any depth.
     @Persisted var box: CopyUnit?
 }
 
-final class DynHostileOther: Object {
-    @Persisted var label = ""
-}
-
 final class DynHostileMixed: Object {
     @Persisted var any: AnyRealmValue
-    @Persisted var kids: MutableSet<DynHostileOther>
-    @Persisted var byName: Map<String, DynHostileOther?>
-    @Persisted var list: List<DynHostileOther>
+    @Persisted var kids: MutableSet<CopyTag>
+    @Persisted var byName: Map<String, CopyTag?>
+    @Persisted var list: List<CopyTag>
 }
 
 // Two releases of a person, both kept out of the default schema (so that a realm opened without
@@ -134,7 +128,7 @@ final class DynHosRecord: @unchecked Sendable {
 @Suite(.temporaryDirectory) struct DynamicHostileTests {
     private func nodeRealm(_ name: String = #function) throws -> Realm {
         var config = temporaryConfiguration(name)
-        config.objectTypes = [DynHostileNode.self, DynHostileAddress.self, CopyUnit.self, DynHostileOther.self, DynHostileMixed.self]
+        config.objectTypes = [DynHostileNode.self, DynSmokeAddress.self, CopyUnit.self, CopyTag.self, DynHostileMixed.self]
         return try Realm(configuration: config)
     }
 
@@ -351,7 +345,7 @@ final class DynHosRecord: @unchecked Sendable {
         #expect((one["address"] as? DynamicObject)?["city"] as? String == "Oslo")
         #expect((one["addresses"] as? List<DynamicObject>)?.map { $0["city"] as? String } == ["x", "y"])
         #expect(two["address"] == nil && (two["addresses"] as? List<DynamicObject>)?.isEmpty == true)
-        #expect(realm.objects(DynHostileAddress.self).count == 3)
+        #expect(realm.objects(DynSmokeAddress.self).count == 3)
     }
 
     @Test func listsSetToThemselvesToAnotherObjectsAndToFrozenOnes() throws {
@@ -386,7 +380,7 @@ final class DynHosRecord: @unchecked Sendable {
 
     @Test func twoActorsCreateTheSameObjectsAtOnce() async throws {
         var config = temporaryConfiguration()
-        config.objectTypes = [DynHostileNode.self, DynHostileAddress.self, CopyUnit.self, DynHostileOther.self, DynHostileMixed.self]
+        config.objectTypes = [DynHostileNode.self, DynSmokeAddress.self, CopyUnit.self, CopyTag.self, DynHostileMixed.self]
         let a = try await DynHostileStore(configuration: config)
         let b = try await DynHostileStore(configuration: config)
         for id in 0..<50 {
@@ -604,7 +598,7 @@ final class DynHosRecord: @unchecked Sendable {
         let path = try Self.temporaryPath()
         do {
             var config = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
-            config.objectTypes = [DynHostileNode.self, DynHostileAddress.self, CopyUnit.self]
+            config.objectTypes = [DynHostileNode.self, DynSmokeAddress.self, CopyUnit.self]
             let realm = try Realm(configuration: config)
             try realm.write {
                 try realm.add(DynHostileNode(value: ["id": 1, "address": ["city": "a"], "addresses": [["city": "b"], ["city": "c"]]]))
