@@ -532,6 +532,10 @@ package final class Storage: Sendable {
 
     // MARK: Writing
 
+    /// How many transactions of this process wait for the file's write lock now (read-only, for
+    /// tests that must see a writer queued before they go on).
+    package var writeLockWaiterCount: Int { writeLock.waiterCount }
+
     /// Waits, without blocking a thread, until this task may write, then starts a transaction.
     /// Throws `CancellationError` if the task is cancelled while waiting (nothing is held then),
     /// or `StorageError` if the handle is read-only, closed or failed. Runs on the caller's

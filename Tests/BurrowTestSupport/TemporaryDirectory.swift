@@ -34,7 +34,10 @@ public final class TemporaryDirectory: Sendable {
     /// The URL of `name` inside the directory.
     public func fileURL(_ name: String) -> URL { url.appendingPathComponent(name) }
 
-    deinit { try? FileManager.default.removeItem(atPath: path) }
+    deinit { remove() }
+
+    /// Removes the directory and everything in it now, whoever still holds the object.
+    public func remove() { try? FileManager.default.removeItem(atPath: path) }
 
     /// The directory of the test running now, set by the `.temporaryDirectory` trait; nil outside
     /// a test that has it.
@@ -47,11 +50,15 @@ public final class TemporaryDirectory: Sendable {
         return try TemporaryDirectory(label)
     }
 
-    /// Runs `body` with a fresh directory as ``current`` and removes it afterwards.
+    /// Runs `body` with a fresh directory as ``current`` and removes it afterwards, even if a
+    /// task that `body` started (tasks inherit ``current``), such as a library's follower task
+    /// still winding down, holds it.
     public static func withNew<Result>(
         _ label: String = "test", _ body: () async throws -> Result
     ) async throws -> Result {
-        try await $current.withValue(TemporaryDirectory(label), operation: body)
+        let directory = try TemporaryDirectory(label)
+        defer { directory.remove() }
+        return try await $current.withValue(directory, operation: body)
     }
 }
 

@@ -88,7 +88,7 @@ struct RealmErrorLocalizationTests {
 
     @Test("opening a realm whose directory does not exist throws ENOENT with the path")
     func openingInAMissingDirectoryGivesErrnoAndPath() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("burrow-missing-\(UUID().uuidString)")
+        let directory = try testDirectory().fileURL("missing")
         let url = directory.appendingPathComponent("dogs.burrow")
         do {
             _ = try Realm(configuration: Realm.Configuration(fileURL: url))

@@ -5,11 +5,6 @@ import Testing
 @testable import Burrow
 
 // The models of ../shared/seeds/crud-update.md, stored under the seeds' class names.
-final class SeedDogToy: Object {
-    @Persisted var name = ""
-    override class func _realmObjectName() -> String? { "DogToy" }
-}
-
 final class SeedDog: Object {
     // The migration ladder's releases are this test program's Person, Dog and Address.
     override class func shouldIncludeInDefaultSchema() -> Bool { false }
@@ -22,7 +17,7 @@ final class SeedDog: Object {
     // Map of city name -> favorite park in that city
     @Persisted var favoriteParksByCity: Map<String, String>
     // The "Use Create to Copy an Object" example's version of the model links a toy.
-    @Persisted var favoriteToy: SeedDogToy?
+    @Persisted var favoriteToy: DogToy?
     override class func _realmObjectName() -> String? { "Dog" }
 }
 
@@ -59,7 +54,7 @@ final class SeedPersonProjection: Projection<SeedPerson> {
 @Suite(.temporaryDirectory) struct SeedExamplesTests {
     private func seedRealm() throws -> Realm {
         var config = temporaryConfiguration()
-        config.objectTypes = [SeedDog.self, SeedPerson.self, SeedAddress.self, SeedDogToy.self]
+        config.objectTypes = [SeedDog.self, SeedPerson.self, SeedAddress.self, DogToy.self]
         return try Realm(configuration: config)
     }
 
@@ -259,7 +254,7 @@ final class SeedPersonProjection: Projection<SeedPerson> {
     @Test func testUseCreateToCopyAnObjectIntoTheRealm() throws {
         let realm = try seedRealm()
         let other = try seedRealm()
-        let wubba = SeedDogToy(value: ["name": "Wubba"])
+        let wubba = DogToy(value: ["name": "Wubba"])
         try other.write { try other.add(wubba) }
         let person = SeedPerson(value: ["id": 1])
         try realm.write { try realm.add(person) }
@@ -276,7 +271,7 @@ final class SeedPersonProjection: Projection<SeedPerson> {
         let thawedPersonRealm = try frozenPerson.thaw()!.realm!
         try thawedPersonRealm.write {
             // Use create to copy the existing object into the realm.
-            let toy = try thawedPersonRealm.create(SeedDogToy.self, value: wubba, update: .error)
+            let toy = try thawedPersonRealm.create(DogToy.self, value: wubba, update: .error)
             let dog = try thawedPersonRealm.create(SeedDog.self, value: ["name": "Maui", "favoriteToy": toy], update: .error)
             thawedPerson.dogs.append(dog)
             #expect(toy.realm === thawedPersonRealm)

@@ -179,6 +179,11 @@ final class ChangeHub: Sendable {
         }
     }
 
+    /// Whether an iteration of stream `id` waits for a commit now.
+    func isWaiting(_ id: UInt64) -> Bool {
+        state.withLock { !($0.waiters[id]?.isEmpty ?? true) }
+    }
+
     /// Returns once a commit is posted after post number `sequence`, or the task is cancelled.
     func wait(_ id: UInt64, afterSequence sequence: UInt64) async {
         await withTaskCancellationHandler {

@@ -29,6 +29,10 @@ public struct ChangeStream<Element: Sendable>: AsyncSequence, Sendable {
         let core: StreamCore<Element>
 
         public mutating func next() async -> Element? { await core.next() }
+
+        /// Whether an iteration waits for the next commit now (read-only, for tests that must
+        /// see the consumer waiting before they commit).
+        package var isWaitingForACommit: Bool { core.isWaitingForACommit }
     }
 }
 
@@ -117,6 +121,9 @@ final class StreamCore<Element: Sendable>: Sendable {
     }
 
     deinit { hub?.unregister(token.id) }
+
+    /// Whether an iteration of this stream waits in its hub for the next commit.
+    var isWaitingForACommit: Bool { hub?.isWaiting(token.id) ?? false }
 
     func next() async -> Element? {
         while true {

@@ -152,6 +152,10 @@ public final class Realm {
         storage.pinnedVersionCount
     }
 
+    /// How many write transactions of this process wait for the file's write lock now
+    /// (read-only, for tests that must see a writer queued before they go on).
+    package var writeLockWaiterCount: Int { storage.writeLockWaiterCount }
+
     /// Whether the realm has no objects at all. Traps if the file is damaged where it reads
     /// (see "Read errors" in `Documentation/Architecture.md`).
     public var isEmpty: Bool {

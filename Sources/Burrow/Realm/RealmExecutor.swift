@@ -60,6 +60,10 @@ public final class RealmExecutor: Sendable {
     /// Whether the calling code runs on this executor's thread, that is, isolated to it.
     public var isCurrent: Bool { thread.isCurrent }
 
+    /// How many jobs are queued behind the ones the thread has taken (read-only, for tests that
+    /// must see calls queued on the actor before they go on).
+    package var queuedJobCount: Int { thread.queuedJobCount }
+
     /// Whether the calling code may block its thread for a sync: it runs on the thread of some
     /// `RealmExecutor`, which blocking holds up for its actor only, and no other job of that
     /// actor waits to run (a call from another task, a write that would share the sync). With
@@ -112,6 +116,13 @@ final class RealmExecutorThread: SerialExecutor, @unchecked Sendable {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return !jobs.isEmpty
+    }
+
+    /// How many jobs wait in `jobs`, not yet taken by the thread; any thread may ask.
+    var queuedJobCount: Int {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return jobs.count
     }
 
     init() {

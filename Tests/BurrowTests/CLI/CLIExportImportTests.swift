@@ -9,7 +9,6 @@ import Testing
 @Suite(.temporaryDirectory) struct CLIExportImportTests {
     @Test func exportImportedIntoANewFileGivesEqualObjects() throws {
         let tool = try CLITool()
-        defer { tool.remove() }
         try CLIShop.write(to: tool.path("shop.burrow"))
         let export = try tool.run(["export", "shop.burrow", "--output", "shop.json"])
         #expect(export.status == 0, "\(export.errors)")
@@ -85,7 +84,6 @@ import Testing
 
     @Test func importUpdatesObjectsByPrimaryKeyAndAddsObjectsWithoutOne() throws {
         let tool = try CLITool()
-        defer { tool.remove() }
         try CLIShop.write(to: tool.path("shop.burrow"))
         #expect(try tool.run(["export", "shop.burrow", "--output", "shop.json"]).status == 0)
         // Into the file it came from: objects with a primary key are updated in place; the
@@ -103,7 +101,6 @@ import Testing
 
     @Test func aFailedImportLeavesNothingAndSaysWhere() throws {
         let tool = try CLITool()
-        defer { tool.remove() }
         let missingLink = """
             {"burrowExport": 1, "schemaVersion": 3,
              "classes": [{"name": "Dog", "embedded": false, "properties": [
@@ -162,7 +159,6 @@ import Testing
 
     @Test func aChainOfEmbeddedObjectsExportsAtAnyDepth() throws {
         let tool = try CLITool()
-        defer { tool.remove() }
         do {
             let realm = try Realm(configuration: CLIShop.configuration(tool.path("deep.burrow")))
             try realm.write {
@@ -182,7 +178,6 @@ import Testing
 
     @Test func longCommandsShowAProgressLineOnlyWhenAskedOrOnATerminal() throws {
         let tool = try CLITool()
-        defer { tool.remove() }
         try CLIShop.write(to: tool.path("shop.burrow"))
         let quiet = try tool.run(["export", "shop.burrow", "--output", "a.json"])
         #expect(quiet.errors.isEmpty, "no progress line when standard error is not a terminal")

@@ -20,7 +20,6 @@ import Testing
 
     @Test func schemaShowsClassesTypesKeysIndexesLinksAndEmbeddedClasses() throws {
         let tool = try CLITool()
-        defer { tool.remove() }
         try CLIShop.write(to: tool.path("shop.burrow"))
         let run = try tool.run(["schema", "shop.burrow"])
         #expect(run.status == 0, "\(run.errors)")
@@ -58,7 +57,6 @@ import Testing
 
     @Test func objectsAsJSONShowValuesLinksByKeyAndNestedEmbeddedObjects() throws {
         let tool = try CLITool()
-        defer { tool.remove() }
         try CLIShop.write(to: tool.path("shop.burrow"))
         let badges = try Self.objects(try tool.run(["objects", "shop.burrow", "CLIBadge", "--format", "json"]))
         #expect(badges.map { $0["label"] as? String } == ["gold", "silver"])
@@ -114,7 +112,6 @@ import Testing
 
     @Test func datesAreISO8601TextThatKeepsEveryDigit() throws {
         let tool = try CLITool()
-        defer { tool.remove() }
         try CLIShop.write(to: tool.path("shop.burrow"))
         let values = try Self.objects(try tool.run(["objects", "shop.burrow", "CLIValues", "--format", "json", "--limit", "1"]))
         let date = try #require(values.first?["date"] as? String)
@@ -127,7 +124,6 @@ import Testing
 
     @Test func objectsAsATableAndAsCSVShowTheSameCells() throws {
         let tool = try CLITool()
-        defer { tool.remove() }
         try CLIShop.write(to: tool.path("shop.burrow"))
         let table = try tool.run(["objects", "shop.burrow", "CLIOwner", "--sort", "name"])
         #expect(table.status == 0 && table.errors.isEmpty, "\(table.errors)")
@@ -159,7 +155,6 @@ import Testing
 
     @Test func tableCellsShowControlCharactersAsEscapes() throws {
         let tool = try CLITool()
-        defer { tool.remove() }
         do {
             let realm = try Realm(configuration: CLIShop.configuration(tool.path("odd.burrow")))
             try realm.write { try realm.create(CLIBadge.self, value: ["label": "a\u{1B}[2Jb\tc\nd\u{7F}"]) }
@@ -174,7 +169,6 @@ import Testing
 
     @Test func whereSortAndLimitChooseAndOrderObjects() throws {
         let tool = try CLITool()
-        defer { tool.remove() }
         try CLIShop.write(to: tool.path("shop.burrow"))
         func names(_ arguments: [String]) throws -> [String?] {
             let run = try tool.run(["objects", "shop.burrow", "CLIPet", "--format", "json"] + arguments)
@@ -195,7 +189,6 @@ import Testing
 
     @Test func readingCommandsLeaveTheFileAsItWas() throws {
         let tool = try CLITool()
-        defer { tool.remove() }
         try CLIShop.write(to: tool.path("shop.burrow"))
         let before = try Data(contentsOf: URL(fileURLWithPath: tool.path("shop.burrow")))
         for arguments in [
@@ -209,7 +202,6 @@ import Testing
 
     @Test func infoAndDumpNameClassesAndPropertiesAndRawShowsTheTrees() throws {
         let tool = try CLITool()
-        defer { tool.remove() }
         try CLIShop.write(to: tool.path("shop.burrow"))
         let info = try tool.run(["info", "shop.burrow"])
         #expect(info.status == 0, "\(info.errors)")

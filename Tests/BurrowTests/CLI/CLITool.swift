@@ -1,7 +1,9 @@
+import BurrowTestSupport
 import Foundation
 import Testing
 
-/// Runs the built `burrow` tool as a child process, for the tests of its commands.
+/// Runs the built `burrow` tool as a child process (`ChildProcess`), in the running test's
+/// temporary directory, for the tests of its commands.
 struct CLITool {
     /// What one run printed and how it ended.
     struct Run {
@@ -13,20 +15,21 @@ struct CLITool {
         var lines: [String] { output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty } }
     }
 
-    /// A new directory for one test's files, removed by `remove()`.
-    let directory: URL
+    /// The test's directory (the `.temporaryDirectory` trait's), where the tool runs and the
+    /// test's files go; it goes when the test ends.
+    private let files: TemporaryDirectory
     private let executable: String
 
     init() throws {
-        executable = try BuiltExecutable.path("burrow", overriddenBy: "BURROW_TOOL")
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("burrow-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        executable = try ChildProcess.executable("burrow", overriddenBy: "BURROW_TOOL")
+        files = try testDirectory()
     }
 
-    func remove() { try? FileManager.default.removeItem(at: directory) }
+    /// The test's directory.
+    var directory: URL { files.url }
 
     /// The path of file `name` in the test's directory.
-    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+    func path(_ name: String) -> String { files.file(name) }
 
     /// Runs `burrow` with `arguments` in the test's directory, with `environment` added to
     /// this process's (`BURROW_PROGRESS` is set to 0 unless given, so that a terminal running
@@ -34,35 +37,17 @@ struct CLITool {
     /// input (nothing if nil).
     @discardableResult
     func run(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        var merged = ProcessInfo.processInfo.environment
-        merged["BURROW_PROGRESS"] = "0"
-        for (key, value) in environment { merged[key] = value }
-        process.environment = merged
-        let label = UUID().uuidString
-        let output = directory.appendingPathComponent("\(label).out")
-        let errors = directory.appendingPathComponent("\(label).err")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        let outputHandle = try FileHandle(forWritingTo: output)
-        let errorHandle = try FileHandle(forWritingTo: errors)
-        process.standardOutput = outputHandle
-        process.standardError = errorHandle
-        process.standardInput = try input.map { try FileHandle(forReadingFrom: URL(fileURLWithPath: path($0))) } ?? FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try outputHandle.close()
-        try errorHandle.close()
+        let label = "burrow-run-\(UUID().uuidString)"
+        // The output files go once read, so that they never show among the test's files.
         defer {
-            try? FileManager.default.removeItem(at: output)
-            try? FileManager.default.removeItem(at: errors)
+            try? FileManager.default.removeItem(atPath: path("\(label).out"))
+            try? FileManager.default.removeItem(atPath: path("\(label).err"))
         }
-        return Run(
-            status: process.terminationStatus, output: try String(contentsOf: output, encoding: .utf8),
-            errors: try String(contentsOf: errors, encoding: .utf8))
+        let run = try ChildProcess.run(
+            executable, arguments: arguments, directory: files.path, label: label,
+            environment: ["BURROW_PROGRESS": "0"].merging(environment) { _, given in given },
+            workingDirectory: files.path, inputFile: input.map(path))
+        return Run(status: run.status, output: run.output, errors: run.errors)
     }
 
     /// Parses JSON text printed by the tool.

@@ -11,7 +11,6 @@ import Testing
 
     @Test func helpForTheToolAndEachCommandGoesToStandardOutput() throws {
         let tool = try CLITool()
-        defer { tool.remove() }
         for arguments in [["--help"], ["-h"], ["help"]] {
             let run = try tool.run(arguments)
             #expect(run.status == 0 && run.errors.isEmpty)
@@ -33,7 +32,6 @@ import Testing
 
     @Test func versionNamesTheToolAndTheFileFormat() throws {
         let tool = try CLITool()
-        defer { tool.remove() }
         for flag in ["--version", "-V"] {
             let run = try tool.run([flag])
             #expect(run.status == 0 && run.errors.isEmpty)
@@ -43,7 +41,6 @@ import Testing
 
     @Test func usageErrorsExitWithStatusTwoOnStandardError() throws {
         let tool = try CLITool()
-        defer { tool.remove() }
         try CLIShop.write(to: tool.path("shop.burrow"))
         let cases: [([String], String)] = [
             ([], "usage: burrow <command>"),
@@ -82,7 +79,6 @@ import Testing
 
     @Test func filesTheToolCannotOpenGiveOneLineAndStatusOne() throws {
         let tool = try CLITool()
-        defer { tool.remove() }
         try CLIShop.write(to: tool.path("shop.burrow"))
         try "not a database".write(toFile: tool.path("notes.txt"), atomically: true, encoding: .utf8)
         _ = FileManager.default.createFile(atPath: tool.path("empty.burrow"), contents: Data())
@@ -115,7 +111,6 @@ import Testing
 
     @Test func verifyAndCompactReportOnASoundFile() throws {
         let tool = try CLITool()
-        defer { tool.remove() }
         try CLIShop.write(to: tool.path("shop.burrow"))
         let verify = try tool.run(["verify", "shop.burrow"])
         #expect(verify.status == 0 && verify.output.hasPrefix("shop.burrow: sound."), "\(verify.errors)")

@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import BurrowTestTraits
 import Foundation
 import Testing
@@ -14,19 +15,13 @@ import Testing
 
     @Test func readingCommandsSeeWholeVersionsWhileAnotherProcessWrites() throws {
         let tool = try CLITool()
-        defer { tool.remove() }
         let file = tool.path("shared.burrow")
         let total = 300
-        let writer = Process()
-        writer.executableURL = URL(fileURLWithPath: try BuiltExecutable.path("SharedRealmWorker", overriddenBy: "BURROW_SHARED_REALM_WORKER"))
-        writer.arguments = ["add", file, "\(total)", "writer"]
-        writer.standardOutput = FileHandle.nullDevice
-        try writer.run()
-        defer { if writer.isRunning { writer.terminate() } }
+        let writer = try sharedRealmWorker(["add", file, "\(total)", "writer"], in: tool.directory.path, label: "writer")
         // Wait for the file's first class, then read while the writer adds.
         var reads = 0
         var counts: [Int] = []
-        while writer.isRunning || reads == 0 {
+        while writer.process.isRunning || reads == 0 {
             let run = try tool.run(["objects", file, "SharedItem", "--format", "json"])
             reads += 1
             // The writer has not made the file, or has not stored the class, yet.
@@ -40,8 +35,7 @@ import Testing
             let schema = try tool.run(["schema", file])
             #expect(schema.status == 0 && schema.output.contains("SharedItem"), "\(schema.errors)")
         }
-        writer.waitUntilExit()
-        #expect(writer.terminationStatus == 0)
+        try writer.expectSuccess()
         #expect(counts == counts.sorted(), "versions read went back: \(counts)")
         let last = try tool.run(["objects", file, "SharedItem", "--format", "json"])
         #expect(try indices(last.output) == Array(0..<total))

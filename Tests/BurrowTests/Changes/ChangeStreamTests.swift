@@ -327,7 +327,7 @@ func next<Element: Sendable>(
     @Test func resultsStreamsFollowRandomWrites() async throws {
         let seed = TestSeed.make("ChangeStreamModelTests")
         var random = TestRandom(seed: seed)
-        let rounds = Int(ProcessInfo.processInfo.environment["BURROW_MODEL_OPS"] ?? "") ?? 120
+        let rounds = TestEnvironment.count("BURROW_MODEL_OPS", default: 120)
         let realm = try Realm(configuration: temporaryConfiguration())
         var model: [Int: String] = [:]
         let stream = realm.objects(RTIntKey.self).changes()

@@ -128,13 +128,14 @@ final class CCOwner: Object {
         _ = await next(changes)
         // The consumer waits while the commits come, so each is looked at on its own.
         let waiter = Task { await next(changes) }
-        try await Task.sleep(for: .milliseconds(30))
+        let consumerWaits = { try await waitUntil("the consumer waiting for a commit") { changes.isWaitingForACommit } }
+        try await consumerWaits()
         try realm.write { try realm.add(CCToy(value: ["id": 50, "name": "not listed"])) }  // a toy made elsewhere
-        try await Task.sleep(for: .milliseconds(30))
+        try await consumerWaits()
         try realm.write { owner.label = "renamed" }  // another field of the owner
-        try await Task.sleep(for: .milliseconds(30))
+        try await consumerWaits()
         try realm.write { realm.object(ofType: CCToy.self, forPrimaryKey: 50)!.price = 9 }  // a toy not in the list
-        try await Task.sleep(for: .milliseconds(30))
+        try await consumerWaits()
         try realm.write { realm.object(ofType: CCToy.self, forPrimaryKey: 2)!.price = 7 }
         let modified = update(await waiter.value)
         #expect(modified?.elements.map(\.id) == [1, 2, 3] && modified?.modifications == [1] && modified?.deletions == [])

@@ -8,18 +8,13 @@ import Testing
 // Sources/Burrow/Burrow.docc/Concurrency.md, compiled and run. Each test holds one example as the
 // guide shows it; keep the two in step.
 
-final class GuideDogToy: Object {
-    @Persisted var name = ""
-    override class func _realmObjectName() -> String? { "DogToy" }
-}
-
 final class GuideDog: Object {
     // The migration ladder's releases are this test program's Person, Dog and Address.
     override class func shouldIncludeInDefaultSchema() -> Bool { false }
     @Persisted(primaryKey: true) var _id: ObjectId
     @Persisted(indexed: true) var name = ""
     @Persisted var age = 0
-    @Persisted var favoriteToy: GuideDogToy?
+    @Persisted var favoriteToy: DogToy?
     @Persisted var citiesVisited: MutableSet<String>
     @Persisted(originProperty: "dogs") var owners: LinkingObjects<GuidePerson>
     override class func _realmObjectName() -> String? { "Dog" }
@@ -118,7 +113,7 @@ func adopt(in db: isolated RealmActor) async throws {
 
     private func configuration() -> Realm.Configuration {
         var config = temporaryConfiguration()
-        config.objectTypes = [GuideDog.self, GuideDogToy.self, GuidePerson.self, GuideAddress.self]
+        config.objectTypes = [GuideDog.self, DogToy.self, GuidePerson.self, GuideAddress.self]
         return config
     }
 
@@ -129,7 +124,7 @@ func adopt(in db: isolated RealmActor) async throws {
         let rex = GuideDog(value: ["name": "Rex", "age": 1])
         try realm.write {
             try realm.add(rex)
-            rex.favoriteToy = GuideDogToy(value: ["name": "Wubba"])  // added with Rex
+            rex.favoriteToy = DogToy(value: ["name": "Wubba"])  // added with Rex
             rex.citiesVisited.insert("Toronto")
         }
         try realm.write {
@@ -260,7 +255,7 @@ func adopt(in db: isolated RealmActor) async throws {
             return
         }
         #expect(frozenRex.age == 4 && properties.map(\.name) == ["age"])
-        for _ in 0..<200 where seen.withLock({ $0.count }) < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        try await waitUntil("the watcher saw two changes") { seen.withLock { $0.count } >= 2 }
         watcher.cancel()  // ends the iteration and frees the stream
         _ = await watcher.value
         #expect(seen.withLock { $0 } == ["1 dogs", "2 [] [] [0]"], "the silent write's Wolfie is baseline; Rex's change shows")

@@ -9,12 +9,9 @@ import Testing
 //
 // This file imports Burrow without @testable, as an app does: the examples use the public API
 // only. Inside the suite, `Dog`, `Person`, … name the Porting* models below, so the examples
-// read as in the guide.
-
-final class PortingDogToy: Object {
-    @Persisted var name = ""
-    override class func _realmObjectName() -> String? { "DogToy" }
-}
+// read as in the guide; `DogToy` is the object tests' own and `Address` is GettingStarted.md's
+// (GuideAddress), the classes this guide shows too. Its Dog has more properties than
+// GettingStarted.md's, and so its Person links another class.
 
 final class PortingDog: Object, ObjectKeyIdentifiable {
     // The migration ladder's releases are this test program's Person, Dog and Address.
@@ -23,7 +20,7 @@ final class PortingDog: Object, ObjectKeyIdentifiable {
     @Persisted(indexed: true) var name = ""
     @Persisted var age = 0
     @Persisted var currentCity = ""
-    @Persisted var favoriteToy: PortingDogToy?
+    @Persisted var favoriteToy: DogToy?
     @Persisted var citiesVisited: MutableSet<String>
     @Persisted var favoriteParksByCity: Map<String, String>
     @Persisted var companion: AnyRealmValue
@@ -37,16 +34,8 @@ final class PortingPerson: Object {
     @Persisted(primaryKey: true) var id = 0
     @Persisted var name = ""
     @Persisted var dogs: List<PortingDog>
-    @Persisted var address: PortingAddress?
+    @Persisted var address: GuideAddress?
     override class func _realmObjectName() -> String? { "Person" }
-}
-
-final class PortingAddress: EmbeddedObject {
-    // The migration ladder's releases are this test program's Person, Dog and Address.
-    override class func shouldIncludeInDefaultSchema() -> Bool { false }
-    @Persisted var street: String?
-    @Persisted var city: String?
-    override class func _realmObjectName() -> String? { "Address" }
 }
 
 /// "Models": a model class need not be final.
@@ -101,9 +90,8 @@ extension RealmActor {
 
 @Suite(.temporaryDirectory) struct PortingGuideTests {
     typealias Dog = PortingDog
-    typealias DogToy = PortingDogToy
     typealias Person = PortingPerson
-    typealias Address = PortingAddress
+    typealias Address = GuideAddress
 
     /// "An actor of your own": RealmSwift's documentation declares an actor that holds a realm.
     actor DogStore {
@@ -472,7 +460,7 @@ extension RealmActor {
             rex.age = 2
         }
         // (the test waits for the watcher here)
-        for _ in 0..<500 where seen.count < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        try await waitUntil("the watcher saw two changes") { seen.count >= 2 }
         watcher.cancel()  // RealmSwift: token.invalidate()
         // What it claims:
         _ = await watcher.value
@@ -615,7 +603,7 @@ extension RealmActor {
         let db = try await RealmActor(configuration: config)
         try realm.beginWrite()  // holds the file's write lock
         let waiting = Task { try await db.asyncWrite { realm in try realm.add(Dog(value: ["name": "Ghost"])) } }
-        try await Task.sleep(for: .milliseconds(100))
+        try await waitUntil("the write queued for the lock") { realm.writeLockWaiterCount == 1 }
         waiting.cancel()
         let outcome = await waiting.result
         try realm.cancelWrite()
@@ -892,13 +880,13 @@ extension RealmActor {
     /// "Side by side": `try Realm()` opens `default.burrow` in the current directory. In a child
     /// process, so that changing the directory touches no other test.
     @Test func testTheDefaultFile() async throws {
-        await #expect(processExitsWith: .success) {
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("burrow-default-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            guard FileManager.default.changeCurrentDirectoryPath(directory.path) else { exit(2) }
+        // The child process runs outside the test; the test's directory outlives it.
+        let directory = try testDirectory().path
+        await #expect(processExitsWith: .success) { [directory = directory as String] in
+            guard FileManager.default.changeCurrentDirectoryPath(directory) else { exit(2) }
             let realm = try Realm()
-            try realm.write { try realm.add(PortingDogToy(value: ["name": "Wubba"])) }
-            guard FileManager.default.fileExists(atPath: directory.appendingPathComponent("default.burrow").path) else { exit(3) }
+            try realm.write { try realm.add(DogToy(value: ["name": "Wubba"])) }
+            guard FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent("default.burrow")) else { exit(3) }
         }
     }
 

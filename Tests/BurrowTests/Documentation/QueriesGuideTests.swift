@@ -11,7 +11,7 @@ import Testing
     private func realmWithDogs() throws -> Realm {
         let realm = try Realm(configuration: temporaryConfiguration())
         try realm.write {
-            let toy = GuideDogToy(value: ["name": "ball"])
+            let toy = DogToy(value: ["name": "ball"])
             let rex = GuideDog(value: ["name": "Rex", "age": 1, "favoriteToy": toy])
             rex.citiesVisited.insert("Toronto")
             let fido = GuideDog(value: ["name": "Fido", "age": 6])

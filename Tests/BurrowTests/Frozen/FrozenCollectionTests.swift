@@ -17,7 +17,7 @@ import Testing
         return config
     }
 
-    private var rounds: Int { Int(ProcessInfo.processInfo.environment["BURROW_COLLECTION_OPS"] ?? "").map { max(10, $0 / 50) } ?? 60 }
+    private var rounds: Int { max(10, TestEnvironment.count("BURROW_COLLECTION_OPS", default: 3_000) / 50) }
 
     /// What a frozen snapshot must hold: the model's contents when it was taken.
     private struct Snapshot: Sendable {

@@ -84,6 +84,14 @@ final class DynChain: Object {
 @Suite(.temporaryDirectory) struct DynamicObjectTests {
     static let types: [ObjectBase.Type] = [DynAllTypes.self, DynBool.self, DynEmbedded.self, DynStringKeyed.self, DynChain.self]
 
+    /// An in-memory realm of the suite's classes; exit tests, whose child process has no test
+    /// directory, use it.
+    static func inMemoryRealm(_ identifier: String) throws -> Realm {
+        var configuration = Realm.Configuration(inMemoryIdentifier: identifier)
+        configuration.objectTypes = types
+        return try Realm(configuration: configuration)
+    }
+
     private func realm(_ name: String = #function) throws -> Realm {
         var configuration = temporaryConfiguration(name)
         configuration.objectTypes = Self.types
@@ -353,22 +361,18 @@ final class DynChain: Object {
 
     @Test func testDynamicListOfAPropertyThatIsNoListOfLinksTraps() async {
         let missing = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            var configuration = Realm.Configuration(inMemoryIdentifier: "dyn-list-trap")
-            configuration.objectTypes = DynamicObjectTests.types
-            let realm = try Realm(configuration: configuration)
+            let realm = try DynamicObjectTests.inMemoryRealm("dyn-list-trap")
             let object = try realm.write { try realm.create(DynAllTypes.self, value: ["id": 1]) }
             _ = object.dynamicList("noSuchList")
         }
-        let missingMessage = missing.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        let missingMessage = standardError(of: missing)
         #expect(missingMessage.contains("noSuchList"), "\(missingMessage)")
         let values = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            var configuration = Realm.Configuration(inMemoryIdentifier: "dyn-list-trap-2")
-            configuration.objectTypes = DynamicObjectTests.types
-            let realm = try Realm(configuration: configuration)
+            let realm = try DynamicObjectTests.inMemoryRealm("dyn-list-trap-2")
             let object = try realm.write { try realm.create(DynAllTypes.self, value: ["id": 1]) }
             _ = object.dynamicList("intList")
         }
-        let valuesMessage = values.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        let valuesMessage = standardError(of: values)
         #expect(valuesMessage.contains("intList"), "a list of values is no list of links: \(valuesMessage)")
     }
 
@@ -695,9 +699,7 @@ final class DynChain: Object {
         await #expect(processExitsWith: .success) {
             let depth = DeepNestedValueTests.depth
             let value = DeepNestedValueTests.links(depth)
-            var configuration = Realm.Configuration(inMemoryIdentifier: "dyn-deep-chain")
-            configuration.objectTypes = DynamicObjectTests.types
-            let realm = try Realm(configuration: configuration)
+            let realm = try DynamicObjectTests.inMemoryRealm("dyn-deep-chain")
             let head = try realm.write { try realm.dynamicCreate("DynChain", value: value) }
             guard realm.dynamicObjects("DynChain").count == depth else { exit(3) }
             var current = head
@@ -799,20 +801,16 @@ final class DynChain: Object {
 
     @Test func testDynamicObjectsOfAClassTheFileLacksTraps() async {
         let results = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            var configuration = Realm.Configuration(inMemoryIdentifier: "dyn-unknown-class")
-            configuration.objectTypes = DynamicObjectTests.types
-            let realm = try Realm(configuration: configuration)
+            let realm = try DynamicObjectTests.inMemoryRealm("dyn-unknown-class")
             _ = realm.dynamicObjects("NoSuchClass")
         }
-        let resultsMessage = results.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        let resultsMessage = standardError(of: results)
         #expect(resultsMessage.contains("NoSuchClass"), "\(resultsMessage)")
         let byKey = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            var configuration = Realm.Configuration(inMemoryIdentifier: "dyn-unknown-class-2")
-            configuration.objectTypes = DynamicObjectTests.types
-            let realm = try Realm(configuration: configuration)
+            let realm = try DynamicObjectTests.inMemoryRealm("dyn-unknown-class-2")
             _ = realm.dynamicObject(ofType: "NoSuchClass", forPrimaryKey: 1)
         }
-        let byKeyMessage = byKey.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        let byKeyMessage = standardError(of: byKey)
         #expect(byKeyMessage.contains("NoSuchClass"), "\(byKeyMessage)")
     }
 
@@ -820,20 +818,16 @@ final class DynChain: Object {
     /// be of the key's type, or the class has no primary key.
     @Test func testLookingUpByAPrimaryKeyOfTheWrongTypeOrWithoutOneTraps() async {
         let wrongType = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            var configuration = Realm.Configuration(inMemoryIdentifier: "dyn-wrong-key")
-            configuration.objectTypes = DynamicObjectTests.types
-            let realm = try Realm(configuration: configuration)
+            let realm = try DynamicObjectTests.inMemoryRealm("dyn-wrong-key")
             _ = realm.dynamicObject(ofType: "DynStringKeyed", forPrimaryKey: 1)
         }
-        let wrongTypeMessage = wrongType.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        let wrongTypeMessage = standardError(of: wrongType)
         #expect(wrongTypeMessage.contains("DynStringKeyed"), "\(wrongTypeMessage)")
         let noKey = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            var configuration = Realm.Configuration(inMemoryIdentifier: "dyn-no-key")
-            configuration.objectTypes = DynamicObjectTests.types
-            let realm = try Realm(configuration: configuration)
+            let realm = try DynamicObjectTests.inMemoryRealm("dyn-no-key")
             _ = realm.dynamicObject(ofType: "DynBool", forPrimaryKey: 1)
         }
-        let noKeyMessage = noKey.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        let noKeyMessage = standardError(of: noKey)
         #expect(noKeyMessage.contains("primary key"), "\(noKeyMessage)")
     }
 
@@ -841,16 +835,12 @@ final class DynChain: Object {
     /// as it does for any object (and in RealmSwift).
     @Test func testChangingOutsideAWriteOrWhileFrozenTraps() async {
         await #expect(processExitsWith: .failure) {
-            var configuration = Realm.Configuration(inMemoryIdentifier: "dyn-outside-write")
-            configuration.objectTypes = DynamicObjectTests.types
-            let realm = try Realm(configuration: configuration)
+            let realm = try DynamicObjectTests.inMemoryRealm("dyn-outside-write")
             let object = try realm.write { try realm.dynamicCreate("DynStringKeyed", value: ["key": "a"]) }
             object["count"] = 1
         }
         await #expect(processExitsWith: .failure) {
-            var configuration = Realm.Configuration(inMemoryIdentifier: "dyn-frozen-write")
-            configuration.objectTypes = DynamicObjectTests.types
-            let realm = try Realm(configuration: configuration)
+            let realm = try DynamicObjectTests.inMemoryRealm("dyn-frozen-write")
             let object = try realm.write { try realm.dynamicCreate("DynStringKeyed", value: ["key": "a"]) }
             let frozen = try object.freeze().frozenObject
             try realm.write { frozen["count"] = 1 }

@@ -113,7 +113,7 @@ struct DTMItemModel: Equatable, DTMScalars {
 /// The dynamic API against the typed API on one file: random writes through one, every object
 /// read back through both after each step and compared with a plain-Swift model of the data.
 @Suite(.temporaryDirectory) struct DynamicTypedModelTests {
-    private var steps: Int { Int(ProcessInfo.processInfo.environment["BURROW_DYNAMIC_STEPS"] ?? "") ?? 300 }
+    private var steps: Int { TestEnvironment.count("BURROW_DYNAMIC_STEPS", default: 300) }
 
     /// The scalar properties a step may set, each with a random value of its type.
     private static let scalarNames = [
@@ -573,10 +573,8 @@ final class DRValues: Object {
 /// dynamic API, this process then reads through its classes.
 @Suite(.temporaryDirectory) struct DynamicReaderTests {
     @Test func testAProgramWithoutTheClassesReadsEveryClassObjectAndValue() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("burrow-dynamic-reader-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        var configuration = Realm.Configuration(fileURL: directory.appendingPathComponent("pets.burrow"))
+        let directory = try testDirectory()
+        var configuration = Realm.Configuration(fileURL: directory.fileURL("pets.burrow"))
         configuration.objectTypes = [DRAddress.self, DRPerson.self, DRPet.self, DRRenamedTag.self, DRValues.self]
         let first = try ObjectId(string: "65a000000000000000000001")
         let second = try ObjectId(string: "65a000000000000000000002")
@@ -612,9 +610,11 @@ final class DRValues: Object {
             }
         }
 
-        let reader = try BuiltExecutable.path("DynamicReader", overriddenBy: "BURROW_DYNAMIC_READER")
-        let run = try BuiltExecutable.run(reader, arguments: [configuration.fileURL!.path, "--add"], in: directory, label: "reader")
-        #expect(run.status == 0, "\(run.errors)")
+        let reader = try ChildProcess.run(
+            ChildProcess.executable("DynamicReader", overriddenBy: "BURROW_DYNAMIC_READER"), arguments: [configuration.fileURL!.path, "--add"],
+            directory: directory.path, label: "reader", workingDirectory: directory.path)
+        #expect(reader.status == 0, "\(reader.errors)")
+        let printed = reader.output.split(separator: "\n").map(String.init)
         let zero = "00000000-0000-0000-0000-000000000000"
         let expected = [
             schemaLines[0],
@@ -644,8 +644,8 @@ final class DRValues: Object {
         ]
         #expect(schemaLines.count == 5)
         #expect(schemaLines[3] == "class DRTag label: string; pet: DRPet?", "the class is stored under its stored name")
-        #expect(run.output.count == expected.count, "\(run.output)")
-        for (line, (printed, wanted)) in zip(run.output, expected).enumerated() {
+        #expect(printed.count == expected.count, "\(printed)")
+        for (line, (printed, wanted)) in zip(printed, expected).enumerated() {
             #expect(printed == wanted, "line \(line)")
         }
 
@@ -663,10 +663,8 @@ final class DRValues: Object {
     /// file, another opens it and never names a Swift class. (This test binary has the classes
     /// compiled in; `DynamicReader`, above, is the program that has none.)
     @Test func testARealmOpenedWithoutObjectTypesDescribesTheStoredClasses() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("burrow-dynamic-schema-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("people.burrow").path
+        // The child processes run outside the test; the test's directory outlives them.
+        let path = try testDirectory().file("people.burrow")
         await #expect(processExitsWith: .success) { [path = path as String] in
             var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
             configuration.objectTypes = [DRAddress.self, DRPerson.self, DRPet.self]

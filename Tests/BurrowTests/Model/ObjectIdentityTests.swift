@@ -77,7 +77,7 @@ import Testing
             let id = ObjectId("6154e59c5e31b1a2c3d4e5fz")
             print(id)
         }
-        let message = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        let message = standardError(of: result)
         #expect(message.contains("Invalid ObjectId literal") && message.contains("character 24"), "\(message)")
     }
 

@@ -247,18 +247,18 @@ final class Postcard: Object {
     /// nil through key-value coding, unmanaged and managed, and one that holds a value reads as
     /// that value.
     @Test func keyValueCodingReadsAnEmptyOptionalAsNil() throws {
-        func check(_ object: AllTypes) {
-            #expect(object.value(forKey: "optionalInt") == nil)
-            #expect(object.value(forKey: "optionalString") == nil)
-            #expect(object["optionalDate"] == nil)
+        func check(_ object: RTEverything) {
+            #expect(object.value(forKey: "optInt") == nil)
+            #expect(object.value(forKey: "optString") == nil)
+            #expect(object["optDate"] == nil)
             #expect(object.value(forKey: "int") as? Int == object.int, "a plain value is itself")
         }
-        let unmanaged = AllTypes()
+        let unmanaged = RTEverything()
         check(unmanaged)
         let realm = try Realm(configuration: temporaryConfiguration())
         try realm.write { try realm.add(unmanaged) }
         check(unmanaged)
-        try realm.write { unmanaged.optionalInt = 7 }
-        #expect(unmanaged.value(forKey: "optionalInt") as? Int == 7)
+        try realm.write { unmanaged.optInt = 7 }
+        #expect(unmanaged.value(forKey: "optInt") as? Int == 7)
     }
 }

@@ -243,7 +243,7 @@ private func summarize<C: RealmCollection>(_ dogs: C) throws -> DogSummary where
             let total: Int = list.sum(ofProperty: "name")
             print(total)
         }
-        let message = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        let message = standardError(of: result)
         #expect(message.contains("Cannot compute sum(ofProperty: \"name\")"), "\(message)")
     }
 
@@ -253,7 +253,7 @@ private func summarize<C: RealmCollection>(_ dogs: C) throws -> DogSummary where
             list.append(RCDog())
             _ = list.where { $0.age > 1 }.count
         }
-        let message = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        let message = standardError(of: result)
         #expect(message.contains("Only a managed List of objects can be queried"), "\(message)")
     }
 }

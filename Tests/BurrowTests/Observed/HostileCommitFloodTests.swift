@@ -1,4 +1,5 @@
 import Burrow
+import BurrowTestSupport
 import BurrowTestTraits
 import Foundation
 import Observation
@@ -10,7 +11,7 @@ import Testing
 @MainActor
 @Suite(.temporaryDirectory) struct HostileCommitFloodTests {
     @Test func everyObservedStateIsAWholeCommitAndNoUpdateIsLost() async throws {
-        let rounds = Int(ProcessInfo.processInfo.environment["BURROW_FLOOD_ROUNDS"] ?? "") ?? 100
+        let rounds = TestEnvironment.count("BURROW_FLOOD_ROUNDS", default: 100)
         let config = {
             var config = temporaryConfiguration()
             config.objectTypes = [Dog.self, DogToy.self, Person.self, Address.self]

@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import BurrowTestTraits
 import Foundation
 import Observation
@@ -160,26 +161,16 @@ import Testing
         let realm = try Realm(configuration: config)
         @ObservedResults(Dog.self, configuration: config) var dogs
         _ = dogs.count
-        let cancelled = Counter()
-        withObservationTracking {
-            _ = dogs.count
-        } onChange: {
-            cancelled.add()
-        }
+        let cancelled = trackOnce { _ = dogs.count }
         try realm.beginWrite()
         $dogs.append(Dog(value: ["name": "A"]))
         #expect(dogs.count == 1, "inside the transaction the change is visible")
         try realm.cancelWrite()
         #expect(dogs.isEmpty)
         #expect($dogs.error == nil)
-        #expect(cancelled.value == 0, "a change the transaction undid was never reported")
+        #expect(!cancelled.isSet, "a change the transaction undid was never reported")
 
-        let committed = Signal()
-        withObservationTracking {
-            _ = dogs.count
-        } onChange: {
-            committed.fire()
-        }
+        let committed = track { _ = dogs.count }
         try realm.beginWrite()
         $dogs.append(Dog(value: ["name": "B"]))
         try realm.commitWrite()
@@ -194,30 +185,15 @@ import Testing
         try realm.write { try realm.add(owner) }
         @ObservedResults(Dog.self, configuration: config) var dogs
         @ObservedRealmObject var observed = owner
-        let dogsChanged = Signal()
-        let ownerChanged = Signal()
         try realm.beginWrite()
         // A view drawn while the transaction is open reads the wrappers first here, where no
         // change stream can start.
-        withObservationTracking {
-            _ = dogs.count
-        } onChange: {
-            dogsChanged.fire()
-        }
-        withObservationTracking {
-            _ = observed.name
-        } onChange: {
-            ownerChanged.fire()
-        }
+        let dogsChanged = track { _ = dogs.count }
+        let ownerChanged = track { _ = observed.name }
         try realm.commitWrite()
         await dogsChanged.wait()
         await ownerChanged.wait()
-        let fromActor = Signal()
-        withObservationTracking {
-            _ = (dogs.count, observed.name)
-        } onChange: {
-            fromActor.fire()
-        }
+        let fromActor = track { _ = (dogs.count, observed.name) }
         let db = try await RealmActor(configuration: config)
         try await db.asyncWrite { realm in
             try realm.add(Dog())
@@ -233,7 +209,7 @@ import Testing
         let realm = try Realm(configuration: config)
         try realm.write { try realm.add(HostileOwner(value: ["id": 1])) }
         let owner = try #require(realm.object(ofType: HostileOwner.self, forPrimaryKey: 1))
-        let count = Int(ProcessInfo.processInfo.environment["BURROW_HOSTILE_WRAPPERS"] ?? "") ?? 200
+        let count = TestEnvironment.count("BURROW_HOSTILE_WRAPPERS", default: 200)
         for _ in 0..<count {
             @ObservedResults(Dog.self, configuration: config) var dogs
             @ObservedRealmObject var observed = owner
@@ -255,11 +231,4 @@ final class HostileOwner: Object, ObjectKeyIdentifiable {
     @Persisted var dogs: List<Dog>
     @Persisted var tags: MutableSet<String>
     @Persisted var pets: Map<String, Dog?>
-}
-
-/// A count that an Observation `onChange` (any thread) increments.
-final class Counter: Sendable {
-    private let count = Mutex(0)
-    func add() { count.withLock { $0 += 1 } }
-    var value: Int { count.withLock { $0 } }
 }

@@ -7,10 +7,6 @@ import Testing
 /// The misuses of observed wrappers that trap, as in RealmSwift, each in a child process with
 /// a twin that does the same without the misuse and must exit successfully.
 @Suite(.temporaryDirectory) struct HostileTrapTests {
-    private static func stderr(_ result: ExitTest.Result?) -> String {
-        result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
-    }
-
     /// A `HostileOwner` added to a new in-memory realm named `name` (in the child process).
     @MainActor
     private static func addedOwner(_ name: String) throws -> HostileOwner {
@@ -30,7 +26,7 @@ import Testing
                 observed.name = "not through the binding"
             }
         }
-        #expect(Self.stderr(result).contains("outside of a write transaction"), "\(Self.stderr(result))")
+        #expect(standardError(of: result).contains("outside of a write transaction"), "\(standardError(of: result))")
     }
 
     @Test func assigningThroughTheBindingIsAQuickWrite() async throws {
@@ -53,7 +49,7 @@ import Testing
                 _ = dogs.count
             }
         }
-        #expect(Self.stderr(result).contains("is not one of this realm's objectTypes"), "\(Self.stderr(result))")
+        #expect(standardError(of: result).contains("is not one of this realm's objectTypes"), "\(standardError(of: result))")
     }
 
     @Test func observingATypeOfTheConfigurationsObjectTypesWorks() async throws {

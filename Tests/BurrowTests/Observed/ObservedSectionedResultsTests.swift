@@ -28,12 +28,7 @@ import Testing
         #expect(byColor.allKeys == ["black", "brown"])
         #expect(byColor[1].map(\.name).sorted() == ["Maui", "Rex"])
 
-        let fired = Signal()
-        withObservationTracking {
-            _ = byColor.count
-        } onChange: {
-            fired.fire()
-        }
+        let fired = track { _ = byColor.count }
         let db = try await RealmActor(configuration: config)
         try await db.asyncWrite { realm in try realm.add(Dog(value: ["name": "Snow", "color": "white"])) }
         await fired.wait()

@@ -19,12 +19,7 @@ import Testing
         $dogs.append(Dog(value: ["name": "Bandido"]))
         #expect(dogs.count == 1)
         #expect($dogs.error == nil)
-        let fired = Signal()
-        withObservationTracking {
-            _ = dogs.count
-        } onChange: {
-            fired.fire()
-        }
+        let fired = track { _ = dogs.count }
         let db = try await RealmActor(configuration: config)
         try await db.asyncWrite { realm in try realm.add(Dog(value: ["name": "Rex"])) }
         await fired.wait()

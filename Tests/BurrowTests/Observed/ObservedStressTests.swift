@@ -1,4 +1,5 @@
 import Burrow
+import BurrowTestSupport
 import BurrowTestTraits
 import Foundation
 import Observation
@@ -10,7 +11,7 @@ import Testing
 @MainActor
 @Suite(.temporaryDirectory) struct ObservedStressTests {
     /// Writes per writer (`BURROW_OBSERVED_STRESS_WRITES`, default 60).
-    private static let writes = ProcessInfo.processInfo.environment["BURROW_OBSERVED_STRESS_WRITES"].flatMap(Int.init) ?? 60
+    private static let writes = TestEnvironment.count("BURROW_OBSERVED_STRESS_WRITES", default: 60)
     private static let total = 1_000
 
     /// The account's balances keep their sum and each actor's entries match its count, in the

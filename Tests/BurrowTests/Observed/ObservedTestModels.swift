@@ -97,11 +97,7 @@ func added<T: Object>(_ object: T, _ config: Realm.Configuration) throws -> T {
 @MainActor
 func track(_ read: @escaping @MainActor () -> Void) -> Signal {
     let signal = Signal()
-    withObservationTracking {
-        read()
-    } onChange: {
-        signal.fire()
-    }
+    withObservationTracking({ read() }, onChange: signal.fire)
     return signal
 }
 
@@ -116,10 +112,6 @@ final class Fired: Sendable {
 @MainActor
 func trackOnce(_ read: @escaping @MainActor () -> Void) -> Fired {
     let fired = Fired()
-    withObservationTracking {
-        read()
-    } onChange: {
-        fired.set()
-    }
+    withObservationTracking({ read() }, onChange: fired.set)
     return fired
 }

@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import BurrowTestTraits
 import Foundation
 import Testing
@@ -7,16 +8,15 @@ import Testing
 /// one and a `RealmActor`'s commit reach its screen through Observation, and it removes its file.
 @Suite(.temporaryDirectory) struct ObservedDemoTests {
     @Test func theDemoPrintsEachStateObservationReportsAndRemovesItsFile() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("burrow-observed-demo-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("dogs.burrow")
+        let directory = try testDirectory()
+        let file = directory.fileURL("dogs.burrow")
 
-        let run = try BuiltExecutable.run(
-            try BuiltExecutable.path("burrow-observed-demo", overriddenBy: "BURROW_OBSERVED_DEMO"),
-            arguments: ["--path", file.path], in: directory, label: "demo")
+        let run = try ChildProcess.run(
+            ChildProcess.executable("burrow-observed-demo", overriddenBy: "BURROW_OBSERVED_DEMO"),
+            arguments: ["--path", file.path], directory: directory.path, label: "demo", workingDirectory: directory.path)
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.errors.isEmpty)
+        let printed = run.output.split(separator: "\n").map(String.init)
         let duplicate = "  screen: 2 dogs: Bandit (2), Maui (1); error (primaryKeyExists): A Dog with primary key "
         let arrived = "  screen: 3 dogs: Bandit (2), Fido (4), Maui (1); error (primaryKeyExists): A Dog with primary key "
         let expected: [(line: String, isPrefix: Bool)] = [
@@ -37,8 +37,8 @@ import Testing
             ("  screen: 2 dogs: Fido (4), Maui (1)", false),
             ("removed \(file.path)", false),
         ]
-        #expect(run.output.count == expected.count, "\(run.output)")
-        for (printed, want) in zip(run.output, expected) {
+        #expect(printed.count == expected.count, "\(printed)")
+        for (printed, want) in zip(printed, expected) {
             if want.isPrefix {
                 #expect(printed.hasPrefix(want.line), "\(printed)")
             } else {

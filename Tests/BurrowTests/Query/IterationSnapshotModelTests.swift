@@ -9,7 +9,7 @@ import Testing
 /// visits exactly the elements the collection had when it began, once each, in that order.
 /// `BURROW_ITERATION_ROUNDS` sets the number of rounds (default 20); `BURROW_SEED` replays one.
 @Suite(.temporaryDirectory) struct IterationSnapshotModelTests {
-    private var rounds: Int { Int(ProcessInfo.processInfo.environment["BURROW_ITERATION_ROUNDS"] ?? "") ?? 20 }
+    private var rounds: Int { TestEnvironment.count("BURROW_ITERATION_ROUNDS", default: 20) }
 
     private enum Kind: CaseIterable { case results, filteredSorted, list, set, map, linkingObjects }
 

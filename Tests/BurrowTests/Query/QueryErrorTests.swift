@@ -39,15 +39,7 @@ import Testing
         ]
         for (query, args, fragments) in cases {
             let realm = try Realm(configuration: temporaryInMemoryConfiguration())
-            do {
-                _ = try realm.objects(Dog.self).filter(query, arguments: args)
-                Issue.record("\(query) did not throw")
-            } catch {
-                #expect(error.code == .invalidArgument)
-                for fragment in fragments {
-                    #expect(error.description.contains(fragment), "\(query): \(error.description) should mention \(fragment)")
-                }
-            }
+            expectRefused(realm.objects(Dog.self), query, args, mentioning: fragments)
         }
     }
 
@@ -121,13 +113,7 @@ import Testing
         ]
         for (query, args, fragment) in cases {
             let realm = try Realm(configuration: temporaryInMemoryConfiguration())
-            do {
-                _ = try realm.objects(Dog.self).filter(query, arguments: args)
-                Issue.record("\(query) did not throw")
-            } catch {
-                #expect(error.code == .invalidArgument)
-                #expect(error.description.contains(fragment), "\(query): \(error.description)")
-            }
+            expectRefused(realm.objects(Dog.self), query, args, mentioning: [fragment])
         }
     }
 
@@ -144,15 +130,7 @@ import Testing
         ]
         let realm = try Realm(configuration: temporaryInMemoryConfiguration())
         for (query, fragments) in cases {
-            do {
-                _ = try realm.objects(QItem.self).filter(query)
-                Issue.record("\(query) did not throw")
-            } catch {
-                #expect(error.code == .invalidArgument)
-                for fragment in fragments {
-                    #expect(error.description.contains(fragment), "\(query): \(error.description)")
-                }
-            }
+            expectRefused(realm.objects(QItem.self), query, mentioning: fragments)
         }
     }
 
@@ -172,7 +150,7 @@ import Testing
 /// The parser and executor meet random and mutated query strings without crashing: each
 /// either throws a `RealmError` or runs. The count comes from `BURROW_QUERY_FUZZ`.
 @Suite(.temporaryDirectory) struct QueryParserFuzzTests {
-    private var iterations: Int { Int(ProcessInfo.processInfo.environment["BURROW_QUERY_FUZZ"] ?? "") ?? 3_000 }
+    private var iterations: Int { TestEnvironment.count("BURROW_QUERY_FUZZ", default: 3_000) }
 
     static let valid = [
         "age < %@ AND name BEGINSWITH[c] %@", "ANY owners.dogs.age > 5 OR owners.@count == 0", "name IN {'Rex', 'Fido'} SORT(age DESC) LIMIT(2)",
@@ -227,5 +205,24 @@ import Testing
             }
         }
         #expect(ran + threw == iterations)
+    }
+}
+
+/// Filtering `results` with `query` and `arguments` throws `.invalidArgument` with a message
+/// that mentions each of `fragments`.
+private func expectRefused<T: ObjectBase>(
+    _ results: Results<T>, _ query: String, _ arguments: [Any] = [], mentioning fragments: [String],
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    do {
+        _ = try results.filter(query, arguments: arguments)
+        Issue.record("\(query) did not throw", sourceLocation: sourceLocation)
+    } catch {
+        #expect(error.code == .invalidArgument, sourceLocation: sourceLocation)
+        for fragment in fragments {
+            #expect(
+                error.description.contains(fragment), "\(query): \(error.description) should mention \(fragment)",
+                sourceLocation: sourceLocation)
+        }
     }
 }

@@ -8,7 +8,7 @@ import Testing
 /// Each operator on each property type, run through the query-string front end and checked
 /// against the same condition evaluated in plain Swift over the same random data.
 @Suite(.temporaryDirectory) struct QueryOperatorModelTests {
-    private var itemCount: Int { Int(ProcessInfo.processInfo.environment["BURROW_QUERY_ITEMS"] ?? "") ?? 200 }
+    private var itemCount: Int { TestEnvironment.count("BURROW_QUERY_ITEMS", default: 200) }
 
     private struct Fixture {
         let realm: Realm

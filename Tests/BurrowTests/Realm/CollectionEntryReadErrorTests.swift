@@ -69,10 +69,6 @@ private struct DamagedEntryFile: Sendable {
 /// type are damage like a bad page (Architecture.md, "Read errors"): never a crash without a
 /// message, never a wrong value.
 @Suite(.temporaryDirectory) struct CollectionEntryReadErrorTests {
-    private static func stderr(_ result: ExitTest.Result?) -> String {
-        result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
-    }
-
     @Test(arguments: [DamagedEntryFile.Target.listElement, .setElement, .mapKeyLength, .mapElement])
     fileprivate func freezingResultsFilteredThroughTheCollectionThrows(_ target: DamagedEntryFile.Target) throws {
         let file = try DamagedEntryFile.make(target)
@@ -118,7 +114,7 @@ private struct DamagedEntryFile: Sendable {
             case .listElement: print(box.ints[0])
             }
         }
-        let message = Self.stderr(result)
+        let message = standardError(of: result)
         #expect(file.names(message) && message.contains(problem), "\(message)")
     }
 }

@@ -16,7 +16,7 @@ final class Playlist: Object {
 /// Lists, sets and maps of managed objects checked against Swift arrays, sets and dictionaries
 /// through random operations, with the file verified afterwards.
 @Suite(.temporaryDirectory) struct CollectionModelTests {
-    private var operations: Int { Int(ProcessInfo.processInfo.environment["BURROW_COLLECTION_OPS"] ?? "") ?? 3_000 }
+    private var operations: Int { TestEnvironment.count("BURROW_COLLECTION_OPS", default: 3_000) }
 
     @Test func testListMatchesAnArrayThroughRandomEdits() throws {
         let seed = TestSeed.make("CollectionModelTests.testListMatchesAnArrayThroughRandomEdits")

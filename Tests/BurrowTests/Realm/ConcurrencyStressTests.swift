@@ -110,7 +110,7 @@ func stressSnapshot(_ actor: RealmActor) async throws -> StressSnapshot {
 
 @Suite(.timeLimit(.minutes(5)), .temporaryDirectory) struct ConcurrencyStressTests {
     static var iterations: Int {
-        Int(ProcessInfo.processInfo.environment["BURROW_STRESS_ITERATIONS"] ?? "") ?? 60
+        TestEnvironment.count("BURROW_STRESS_ITERATIONS", default: 60)
     }
 
     @Test func testTransfersFromManyActorsKeepEverySnapshotConsistentAndLoseNoUpdate() async throws {
@@ -204,6 +204,8 @@ func stressSnapshot(_ actor: RealmActor) async throws -> StressSnapshot {
                         }
                         lastCount = count
                         snapshotsChecked.withLock { $0 += 1 }
+                        // A pause between reads, so that the writers commit between them (pacing,
+                        // not a wait for a state).
                         try await Task.sleep(for: .milliseconds(1))
                     }
                 }
@@ -221,6 +223,8 @@ func stressSnapshot(_ actor: RealmActor) async throws -> StressSnapshot {
                             problems.withLock { $0.append("\(accounts.count) accounts with total \(total) at version \(accounts.versionNumber)") }
                         }
                         snapshotsChecked.withLock { $0 += 1 }
+                        // A pause between reads, so that the writers commit between them (pacing,
+                        // not a wait for a state).
                         try await Task.sleep(for: .milliseconds(1))
                     }
                 }
@@ -279,7 +283,7 @@ func stressSnapshot(_ actor: RealmActor) async throws -> StressSnapshot {
                 try realm.add(StressAccount(value: ["id": 2, "balance": 5]))
             }
         }
-        try await Task.sleep(for: .milliseconds(200))  // long enough to be queued for the lock
+        try await waitUntil("the writer queued for the lock") { holder.writeLockWaiterCount == 1 }
         task.cancel()
         let result = await task.result
         #expect(throws: CancellationError.self) { try result.get() }
@@ -313,9 +317,9 @@ func stressSnapshot(_ actor: RealmActor) async throws -> StressSnapshot {
             }
             tasks.append((i % 2 == 0, task))
         }
-        try await Task.sleep(for: .milliseconds(200))
+        try await waitUntil("8 writers queued for the lock") { holder.writeLockWaiterCount == 8 }
         for entry in tasks where entry.cancelled { entry.task.cancel() }
-        try await Task.sleep(for: .milliseconds(50))
+        try await waitUntil("the cancelled writers out of the queue") { holder.writeLockWaiterCount == 4 }
         try holder.cancelWrite()
         for (index, entry) in tasks.enumerated() {
             let result = await entry.task.result

@@ -13,6 +13,7 @@ final class CopyTag: Object {
     @Persisted var label = ""
 }
 
+/// An embedded class that embeds itself (DynamicHostileTests' chains use it too).
 final class CopyUnit: EmbeddedObject {
     @Persisted var number = 0
     @Persisted var inner: CopyUnit?

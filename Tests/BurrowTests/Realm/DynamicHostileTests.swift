@@ -1,20 +1,13 @@
+import BurrowTestSupport
 import BurrowTestTraits
 import Foundation
 import Testing
 
 @testable import Burrow
 
-// Models of the hostile pass over the dynamic API and migrations; only DynamicHostileTests use them.
-
-final class DynHostileAddress: EmbeddedObject {
-    @Persisted var city = ""
-}
-
-/// An embedded class that embeds itself: chains of any depth.
-final class DynHostileBox: EmbeddedObject {
-    @Persisted var n = 0
-    @Persisted var inner: DynHostileBox?
-}
+// Models of the hostile pass over the dynamic API and migrations; only DynamicHostileTests use
+// them. Their one-property neighbours are DynamicSmokeTests' address (DynSmokeAddress) and
+// CreateCopiesTests' tag and unit (CopyTag, CopyUnit).
 
 final class DynHostileNode: Object {
     @Persisted(primaryKey: true) var id = 0
@@ -23,20 +16,17 @@ final class DynHostileNode: Object {
     @Persisted var children: List<DynHostileNode>
     @Persisted var tags: List<Int>
     @Persisted var scores: Map<String, Int>
-    @Persisted var address: DynHostileAddress?
-    @Persisted var addresses: List<DynHostileAddress>
-    @Persisted var box: DynHostileBox?
-}
-
-final class DynHostileOther: Object {
-    @Persisted var label = ""
+    @Persisted var address: DynSmokeAddress?
+    @Persisted var addresses: List<DynSmokeAddress>
+    /// An embedded class that embeds itself (CreateCopiesTests' unit): chains of any depth.
+    @Persisted var box: CopyUnit?
 }
 
 final class DynHostileMixed: Object {
     @Persisted var any: AnyRealmValue
-    @Persisted var kids: MutableSet<DynHostileOther>
-    @Persisted var byName: Map<String, DynHostileOther?>
-    @Persisted var list: List<DynHostileOther>
+    @Persisted var kids: MutableSet<CopyTag>
+    @Persisted var byName: Map<String, CopyTag?>
+    @Persisted var list: List<CopyTag>
 }
 
 // Two releases of a person, both kept out of the default schema (so that a realm opened without
@@ -138,7 +128,7 @@ final class DynHosRecord: @unchecked Sendable {
 @Suite(.temporaryDirectory) struct DynamicHostileTests {
     private func nodeRealm(_ name: String = #function) throws -> Realm {
         var config = temporaryConfiguration(name)
-        config.objectTypes = [DynHostileNode.self, DynHostileAddress.self, DynHostileBox.self, DynHostileOther.self, DynHostileMixed.self]
+        config.objectTypes = [DynHostileNode.self, DynSmokeAddress.self, CopyUnit.self, CopyTag.self, DynHostileMixed.self]
         return try Realm(configuration: config)
     }
 
@@ -166,14 +156,13 @@ final class DynHosRecord: @unchecked Sendable {
         return v2
     }
 
+    /// A new file's path in the test's directory.
     private static func temporaryPath() throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("burrow-hostile-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory.appendingPathComponent("hostile.burrow").path
+        try testDirectory().file("hostile.burrow")
     }
 
     /// How many rounds the race tests run (`BURROW_HOSTILE_ROUNDS`, default 40).
-    private static var rounds: Int { Int(ProcessInfo.processInfo.environment["BURROW_HOSTILE_ROUNDS"] ?? "") ?? 40 }
+    private static var rounds: Int { TestEnvironment.count("BURROW_HOSTILE_ROUNDS", default: 40) }
 
     // MARK: Values of every size and shape
 
@@ -251,15 +240,15 @@ final class DynHosRecord: @unchecked Sendable {
     @Test func aChainOfTwentyThousandEmbeddedObjectsIsReplacedAndDeleted() throws {
         let realm = try nodeRealm()
         let depth = 20_000
-        var value: [String: Any] = ["n": depth]
-        for n in stride(from: depth - 1, through: 1, by: -1) { value = ["n": n, "inner": value] }
+        var value: [String: Any] = ["number": depth]
+        for n in stride(from: depth - 1, through: 1, by: -1) { value = ["number": n, "inner": value] }
         try realm.write { _ = try realm.dynamicCreate("DynHostileNode", value: ["id": 1, "box": value]) }
-        #expect(realm.objects(DynHostileBox.self).count == depth)
+        #expect(realm.objects(CopyUnit.self).count == depth)
         try realm.write { try #require(realm.dynamicObject(ofType: "DynHostileNode", forPrimaryKey: 1))["box"] = nil }
-        #expect(realm.objects(DynHostileBox.self).isEmpty)
+        #expect(realm.objects(CopyUnit.self).isEmpty)
         try realm.write { _ = try realm.dynamicCreate("DynHostileNode", value: ["id": 2, "box": value]) }
         try realm.write { try realm.delete(realm.dynamicObjects("DynHostileNode")) }
-        #expect(realm.objects(DynHostileBox.self).isEmpty)
+        #expect(realm.objects(CopyUnit.self).isEmpty)
     }
 
     @Test func namesThatAreNoPropertiesReadNilAndFailTheirWrite() throws {
@@ -356,7 +345,7 @@ final class DynHosRecord: @unchecked Sendable {
         #expect((one["address"] as? DynamicObject)?["city"] as? String == "Oslo")
         #expect((one["addresses"] as? List<DynamicObject>)?.map { $0["city"] as? String } == ["x", "y"])
         #expect(two["address"] == nil && (two["addresses"] as? List<DynamicObject>)?.isEmpty == true)
-        #expect(realm.objects(DynHostileAddress.self).count == 3)
+        #expect(realm.objects(DynSmokeAddress.self).count == 3)
     }
 
     @Test func listsSetToThemselvesToAnotherObjectsAndToFrozenOnes() throws {
@@ -391,7 +380,7 @@ final class DynHosRecord: @unchecked Sendable {
 
     @Test func twoActorsCreateTheSameObjectsAtOnce() async throws {
         var config = temporaryConfiguration()
-        config.objectTypes = [DynHostileNode.self, DynHostileAddress.self, DynHostileBox.self, DynHostileOther.self, DynHostileMixed.self]
+        config.objectTypes = [DynHostileNode.self, DynSmokeAddress.self, CopyUnit.self, CopyTag.self, DynHostileMixed.self]
         let a = try await DynHostileStore(configuration: config)
         let b = try await DynHostileStore(configuration: config)
         for id in 0..<50 {
@@ -609,7 +598,7 @@ final class DynHosRecord: @unchecked Sendable {
         let path = try Self.temporaryPath()
         do {
             var config = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
-            config.objectTypes = [DynHostileNode.self, DynHostileAddress.self, DynHostileBox.self]
+            config.objectTypes = [DynHostileNode.self, DynSmokeAddress.self, CopyUnit.self]
             let realm = try Realm(configuration: config)
             try realm.write {
                 try realm.add(DynHostileNode(value: ["id": 1, "address": ["city": "a"], "addresses": [["city": "b"], ["city": "c"]]]))
@@ -654,15 +643,17 @@ final class DynHosRecord: @unchecked Sendable {
                 migration.enumerateObjects(ofType: "DynHosPerson") { old, new in new!["fullName"] = old!["name"] }
             }
             let refused = LockedBox(false)
+            let finished = DispatchSemaphore(value: 0)
             let thread = Thread {
                 do {
                     _ = try Realm(configuration: config)
                 } catch let error as RealmError where error.code == .schemaMismatch {
                     refused.withLock { $0 = true }
                 } catch {}
+                finished.signal()
             }
             thread.start()
-            while !thread.isFinished { usleep(1000) }
+            guard finished.wait(timeout: .now() + 120) == .success else { exit(5) }
             _ = realm.refresh()
             guard refused.withLock({ $0 }), people.count == 2, people.first?.name != nil else { exit(4) }
         }

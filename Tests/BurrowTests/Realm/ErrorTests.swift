@@ -603,7 +603,7 @@ enum ErrKennelB {
             try realm.write { try realm.add(ErrLazyMigrationV2(value: ["id": 2, "name": "new"])) }
             guard realm.objects(ErrLazyMigrationV2.self).count == 2 else { exit(4) }
         }
-        let stderr = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        let stderr = standardError(of: result)
         #expect(!stderr.contains("Fatal error"), "the object written before the update is readable through the new class: \(stderr)")
     }
 }

@@ -98,7 +98,7 @@ import Testing
         original.close()
 
         let seed = TestSeed.make("FileRecovery writeCopy damage")
-        let total = ProcessInfo.processInfo.environment["BURROW_DAMAGE_ITERATIONS"].flatMap { Int($0) } ?? 2000
+        let total = TestEnvironment.count("BURROW_DAMAGE_ITERATIONS", default: 2000)
         var generator = TestRandom(seed: seed)
         var outcomes: [String: Int] = [:]
         let damagedURL = copyURL.deletingLastPathComponent().appendingPathComponent("damaged.burrow")

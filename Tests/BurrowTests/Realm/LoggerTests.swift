@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowTestSupport
 import BurrowTestTraits
 import Foundation
 import Testing
@@ -147,7 +148,7 @@ private final class LogRecorder: Sendable {
     @Test func loggingAndChangingTheLevelFromManyThreadsIsSafe() {
         let recorder = LogRecorder()
         let logger = recorder.logger(level: .all)
-        let count = Int(ProcessInfo.processInfo.environment["BURROW_LOGGER_THREADS"] ?? "") ?? 8
+        let count = TestEnvironment.count("BURROW_LOGGER_THREADS", default: 8)
         DispatchQueue.concurrentPerform(iterations: count) { index in
             for round in 0..<200 {
                 if index == 0, round == 100 { logger.level = .error }

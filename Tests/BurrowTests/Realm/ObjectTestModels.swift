@@ -38,33 +38,6 @@ final class Address: EmbeddedObject {
     @Persisted var postalCode: String?
 }
 
-enum Status: String, PersistableEnum { case open, done }
-
-/// One property of every scalar type, optional and not.
-final class AllTypes: Object {
-    @Persisted(primaryKey: true) var key = ""
-    @Persisted var bool = false
-    @Persisted var int = 0
-    @Persisted var int8: Int8 = 0
-    @Persisted var int16: Int16 = 0
-    @Persisted var int32: Int32 = 0
-    @Persisted var int64: Int64 = 0
-    @Persisted var float: Float = 0
-    @Persisted var double = 0.0
-    @Persisted var string = ""
-    @Persisted var data = Data()
-    @Persisted var date = Date(timeIntervalSince1970: 0)
-    @Persisted var objectId = ObjectId()
-    @Persisted var uuid = UUID()
-    @Persisted var decimal = Decimal128()
-    @Persisted var status = Status.open
-    @Persisted var optionalInt: Int?
-    @Persisted var optionalString: String?
-    @Persisted var optionalDate: Date?
-    @Persisted var ints: List<Int>
-    @Persisted var any: AnyRealmValue
-}
-
 /// A configuration for a new file, `test.burrow`, in a directory of its own inside the running
 /// test's temporary directory, which goes when the test ends. Each call names another file.
 ///
@@ -81,4 +54,23 @@ func temporaryConfiguration(_ name: String = #function) -> Realm.Configuration {
     let directory = base.appendingPathComponent("burrow-\(UUID().uuidString)")
     try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     return Realm.Configuration(fileURL: directory.appendingPathComponent("test.burrow"))
+}
+
+/// The running test's temporary directory (the `.temporaryDirectory` trait's), for tests that
+/// put files of their own there; it goes, with everything in it, when the test ends.
+///
+/// Outside a test with the trait (an exit test's child process runs without the test's
+/// task-locals) it records an issue and throws: such code makes a `TemporaryDirectory` of its
+/// own.
+func testDirectory(_ name: String = #function) throws -> TemporaryDirectory {
+    guard let current = TemporaryDirectory.current else {
+        Issue.record("\(name) asked for the test's directory outside a test with the .temporaryDirectory trait")
+        throw MissingTestDirectory(description: "no test directory for \(name)")
+    }
+    return current
+}
+
+/// `testDirectory()` was called outside a test with the `.temporaryDirectory` trait.
+struct MissingTestDirectory: Error, CustomStringConvertible {
+    let description: String
 }

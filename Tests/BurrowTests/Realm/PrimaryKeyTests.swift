@@ -147,7 +147,7 @@ import Testing
     @Test func randomOperationsMatchADictionary() throws {
         let seed = TestSeed.make("PrimaryKeyTests.randomOperationsMatchADictionary")
         var random = TestRandom(seed: seed)
-        let operations = Int(ProcessInfo.processInfo.environment["BURROW_MODEL_OPS"] ?? "") ?? 400
+        let operations = TestEnvironment.count("BURROW_MODEL_OPS", default: 400)
         let pool = Self.collidingIds(4) + (0..<12).map { _ in ObjectId.generate() }
         let config = temporaryConfiguration()
         var model: [ObjectId: Int] = [:]

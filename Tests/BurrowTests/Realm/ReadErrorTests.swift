@@ -108,10 +108,6 @@ struct DamagedRowsFile: Sendable {
 /// page as a `RealmError`; getters that cannot throw trap with a message naming the file and the
 /// page; nothing turns damage into nil, empty or zero.
 @Suite(.temporaryDirectory) struct ReadErrorTests {
-    private static func stderr(_ result: ExitTest.Result?) -> String {
-        result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
-    }
-
     // MARK: APIs that throw
 
     @Test func actorObjectsThrowsInsteadOfReturningEmpty() async throws {
@@ -204,7 +200,7 @@ struct DamagedRowsFile: Sendable {
             for dog in realm.objects(REDog.self) where !dog.name.isEmpty { names += 1 }
             print(names)
         }
-        let message = Self.stderr(result)
+        let message = standardError(of: result)
         #expect(message.contains(file.path) && message.contains("page \(file.page) fails its checksum"), "\(message)")
     }
 
@@ -215,7 +211,7 @@ struct DamagedRowsFile: Sendable {
                 configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [REDog.self, RENote.self, REBag.self]))
             print(try realm.objects(REDog.self).filter("name BEGINSWITH 'dog'").count)
         }
-        let message = Self.stderr(result)
+        let message = standardError(of: result)
         #expect(message.contains(file.path) && message.contains("page \(file.page) fails its checksum"), "\(message)")
     }
 
@@ -226,7 +222,7 @@ struct DamagedRowsFile: Sendable {
                 configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [REDog.self, RENote.self, REBag.self]))
             print(realm.objects(REDog.self).sorted(byKeyPath: "name")[0].name)
         }
-        let message = Self.stderr(result)
+        let message = standardError(of: result)
         #expect(message.contains(file.path) && message.contains("page \(file.page) fails its checksum"), "\(message)")
     }
 
@@ -238,7 +234,7 @@ struct DamagedRowsFile: Sendable {
                 configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [REDog.self, RENote.self, REBag.self]))
             print(realm.object(ofType: REDog.self, forPrimaryKey: id)?.name ?? "none")
         }
-        let message = Self.stderr(result)
+        let message = standardError(of: result)
         #expect(message.contains(file.path) && message.contains("page \(file.page) fails its checksum"), "\(message)")
     }
 

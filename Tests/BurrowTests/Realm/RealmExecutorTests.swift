@@ -66,7 +66,14 @@ func addDogs(in store: isolated DogKennel, _ names: [String]) async throws {
         let before = await store.roundsRunInline
         // Hold the actor's thread while 8 calls queue up behind it.
         let release = DispatchSemaphore(value: 0)
-        let blocker = Task { await store.run { release.wait() } }
+        let blocking = Mutex(false)
+        let blocker = Task {
+            await store.run {
+                blocking.withLock { $0 = true }
+                release.wait()
+            }
+        }
+        try await waitUntil("the actor's thread blocked") { blocking.withLock { $0 } }
         let (calling, call) = AsyncStream<Void>.makeStream()
         let adds = Task {
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -84,7 +91,8 @@ func addDogs(in store: isolated DogKennel, _ names: [String]) async throws {
             started += 1
             if started == 8 { break }
         }
-        try await Task.sleep(for: .milliseconds(200))
+        // Every call is queued on the actor's executor, behind the blocked job, before it goes.
+        try await waitUntil("8 calls queued on the actor") { store.executor.queuedJobCount >= 8 }
         release.signal()
         try await adds.value
         await blocker.value
@@ -132,7 +140,7 @@ func addDogs(in store: isolated DogKennel, _ names: [String]) async throws {
         }
         // The actor goes when its last reference does; the thread, which holds its executor,
         // once it has run what was queued and seen the stop.
-        try await waitUntil { weakStore == nil && weakThread == nil }
+        try await waitUntil("the store and its thread gone") { weakStore == nil && weakThread == nil }
         #expect(weakStore == nil)
         #expect(weakThread == nil)
     }
@@ -150,7 +158,7 @@ func addDogs(in store: isolated DogKennel, _ names: [String]) async throws {
         // Only the holder's own task references it now; it ends on the holder's thread.
         open.yield()
         open.finish()
-        try await waitUntil { weakThread == nil }
+        try await waitUntil("the thread gone") { weakThread == nil }
         #expect(weakThread == nil)
         #expect(deinitOnOwnThread.onOwnThread.withLock { $0 } == true)
     }
@@ -159,14 +167,6 @@ func addDogs(in store: isolated DogKennel, _ names: [String]) async throws {
 /// Where an actor's deinit ran.
 final class DeinitRecord: Sendable {
     let onOwnThread = Mutex<Bool?>(nil)
-}
-
-/// Polls `condition` every 10 ms, for at most 10 s.
-func waitUntil(_ condition: () -> Bool) async throws {
-    for _ in 0..<1000 {
-        if condition() { return }
-        try await Task.sleep(for: .milliseconds(10))
-    }
 }
 
 /// An actor on a `RealmExecutor` that can outlive its callers in a task of its own.

@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import BurrowTestTraits
 import Foundation
 import Testing
@@ -150,7 +151,7 @@ import Testing
 
     @Test func testManyActorsOpeningAtOnceEachGetTheirOwnRealm() async throws {
         let config = temporaryConfiguration()
-        let count = Int(ProcessInfo.processInfo.environment["BURROW_STRESS_ITERATIONS"] ?? "") ?? 40
+        let count = TestEnvironment.count("BURROW_STRESS_ITERATIONS", default: 40)
         let identities = try await withThrowingTaskGroup(of: [ObjectIdentifier].self) { group in
             for index in 0..<count {
                 group.addTask {
@@ -266,7 +267,7 @@ import Testing
             realm.invalidate()
             _ = note.text
         }
-        let stderr = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        let stderr = standardError(of: result)
         #expect(stderr.contains("invalidate()"), "\(stderr)")
     }
 
@@ -356,7 +357,7 @@ private actor NoteStore {
             let theirs = try Self.realmOfAnotherThread(Realm.Configuration(inMemoryIdentifier: "trap-other-thread"))
             _ = theirs.objects(RTNote.self)
         }
-        let stderr = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        let stderr = standardError(of: result)
         #expect(stderr.contains("incorrect thread"), "\(stderr)")
     }
 

@@ -100,13 +100,33 @@ private func expectAddedObjectIsUnmanagedWithItsValues(_ added: RTEverything, so
     #expect(added.places.allSatisfy { $0.realm == nil }, sourceLocation: sourceLocation)
 }
 
+/// Seeds a new file, lets `abandon` make every change of `changeEverything` in a write that it
+/// ends without committing, and expects no trace of it: the realm and its live objects read
+/// the seeded state, `added` is unmanaged with its values, and so does the file reopened,
+/// which it returns.
+@discardableResult
+private func expectAbandonedWriteLeavesNoTrace(
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ abandon: (Realm, _ seeded: (keep: RTNode, doomed: RTNode, target: RTTarget), _ added: RTEverything) async throws -> Void
+) async throws -> Realm {
+    let config = temporaryConfiguration()
+    let added = RTFixture.full(id: "added", targetBase: 10)
+    do {
+        let realm = try Realm(configuration: config)
+        let seeded = try seed(realm)
+        try await abandon(realm, seeded, added)
+        try expectSeededState(realm, sourceLocation: sourceLocation)
+        expectLiveObjectsReadOldValues(seeded, sourceLocation: sourceLocation)
+        expectAddedObjectIsUnmanagedWithItsValues(added, sourceLocation: sourceLocation)
+    }
+    let reopened = try Realm(configuration: config)
+    try expectSeededState(reopened, sourceLocation: sourceLocation)
+    return reopened
+}
+
 @Suite(.temporaryDirectory) struct RollbackTests {
-    @Test func testThrowingWriteLeavesNoTraceInLiveObjectsOrTheFile() throws {
-        let config = temporaryConfiguration()
-        let added = RTFixture.full(id: "added", targetBase: 10)
-        do {
-            let realm = try Realm(configuration: config)
-            let seeded = try seed(realm)
+    @Test func testThrowingWriteLeavesNoTraceInLiveObjectsOrTheFile() async throws {
+        let reopened = try await expectAbandonedWriteLeavesNoTrace { realm, seeded, added in
             let versionBefore = realm.version
             let heldNodes = realm.objects(RTNode.self)
             let heldMixed = realm.objects(RTMixed.self)
@@ -123,48 +143,27 @@ private func expectAddedObjectIsUnmanagedWithItsValues(_ added: RTEverything, so
             #expect(realm.version == versionBefore)
             #expect(Set(heldNodes.map(\.name)) == ["keep", "doomed"], "results held across the failed write read the old version")
             #expect(heldMixed.isEmpty)
-            try expectSeededState(realm)
-            expectLiveObjectsReadOldValues(seeded)
-            expectAddedObjectIsUnmanagedWithItsValues(added)
         }
-        let reopened = try Realm(configuration: config)
-        try expectSeededState(reopened)
         #expect(!reopened.objects(RTMixed.self).contains { _ in true })
     }
 
-    @Test func testCancelWriteLeavesNoTraceInLiveObjectsOrTheFile() throws {
-        let config = temporaryConfiguration()
-        let added = RTFixture.full(id: "added", targetBase: 10)
-        do {
-            let realm = try Realm(configuration: config)
-            let seeded = try seed(realm)
+    @Test func testCancelWriteLeavesNoTraceInLiveObjectsOrTheFile() async throws {
+        try await expectAbandonedWriteLeavesNoTrace { realm, seeded, added in
             try realm.beginWrite()
             try changeEverything(realm, seeded, added: added)
             try realm.cancelWrite()
-            try expectSeededState(realm)
-            expectLiveObjectsReadOldValues(seeded)
-            expectAddedObjectIsUnmanagedWithItsValues(added)
         }
-        try expectSeededState(try Realm(configuration: config))
     }
 
     @Test func testThrowingAsyncWriteLeavesNoTraceInLiveObjectsOrTheFile() async throws {
-        let config = temporaryConfiguration()
-        let added = RTFixture.full(id: "added", targetBase: 10)
-        do {
-            let realm = try Realm(configuration: config)
-            let seeded = try seed(realm)
+        try await expectAbandonedWriteLeavesNoTrace { realm, seeded, added in
             await #expect(throws: AbandonWrite.self) {
                 try await realm.asyncWrite {
                     try changeEverything(realm, seeded, added: added)
                     throw AbandonWrite()
                 }
             }
-            try expectSeededState(realm)
-            expectLiveObjectsReadOldValues(seeded)
-            expectAddedObjectIsUnmanagedWithItsValues(added)
         }
-        try expectSeededState(try Realm(configuration: config))
     }
 
     @Test func testThrowingRealmActorWriteKeepsNothingAndTheActorCanWriteAgain() async throws {

@@ -40,7 +40,7 @@ final class RPNote: Object {
             let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [RPNote.self]))
             print(realm.object(ofType: RPNote.self, forPrimaryKey: 1)?.text ?? "none")
         }
-        let message = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        let message = standardError(of: result)
         #expect(
             message.contains(path) && message.contains("tree \"\(rowsTree)\"")
                 && message.contains("says its value is 40 bytes long, but holds 5"), "\(message)")

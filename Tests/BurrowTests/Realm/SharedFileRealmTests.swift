@@ -1,4 +1,5 @@
 import Burrow
+import BurrowTestSupport
 import BurrowTestTraits
 import Foundation
 import Testing
@@ -19,48 +20,12 @@ final class TSharedItem: Object {
     @Persisted var index = 0
 }
 
-/// A child process running `SharedRealmWorker`, its output collected in a file.
-private final class Worker {
-    let process = Process()
-    let output: URL
-    private let input = Pipe()
-
-    init(_ arguments: [String], in directory: URL, label: String) throws {
-        process.executableURL = URL(fileURLWithPath: try BuiltExecutable.path("SharedRealmWorker", overriddenBy: "BURROW_SHARED_REALM_WORKER"))
-        process.arguments = arguments
-        output = directory.appendingPathComponent("\(label).out")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = process.standardOutput
-        process.standardInput = input
-        try process.run()
-    }
-
-    var lines: [String] {
-        (try? String(contentsOf: output, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
-    }
-
-    /// Waits (up to `seconds`) until the worker printed a line starting with `prefix`.
-    func waitForLine(startingWith prefix: String, seconds: Double = 60) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if lines.contains(where: { $0.hasPrefix(prefix) }) { return true }
-            if !process.isRunning { return lines.contains(where: { $0.hasPrefix(prefix) }) }
-            usleep(5_000)
-        }
-        return false
-    }
-
-    /// Waits for the worker to end; returns its exit status.
-    func finish() -> Int32 {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
-
-    deinit {
-        if process.isRunning { process.terminate() }
-    }
+/// `SharedRealmWorker` (see its `main.swift` for the roles) started with `arguments`, its
+/// output in `<directory>/<label>.out`.
+func sharedRealmWorker(_ arguments: [String], in directory: String, label: String) throws -> ChildProcess {
+    try ChildProcess(
+        ChildProcess.executable("SharedRealmWorker", overriddenBy: "BURROW_SHARED_REALM_WORKER"), arguments: arguments,
+        directory: directory, label: label)
 }
 
 /// Several processes on one realm file (the default, `exclusiveAccess` false), as RealmSwift
@@ -68,21 +33,22 @@ private final class Worker {
 /// change streams hear of other processes' commits.
 @Suite(.temporaryDirectory) struct SharedFileRealmTests {
     private static var iterations: Int {
-        ProcessInfo.processInfo.environment["BURROW_SHARED_ITERATIONS"].flatMap(Int.init) ?? 100
+        TestEnvironment.count("BURROW_SHARED_ITERATIONS", default: 100)
     }
 
-    private func configuration() -> (Realm.Configuration, URL) {
+    /// A configuration of a new file, and the directory for the workers' output.
+    private func configuration() -> (Realm.Configuration, String) {
         var configuration = temporaryConfiguration()
         configuration.objectTypes = [TSharedCounter.self, TSharedItem.self]
         let url = configuration.fileURL!
-        return (configuration, url.deletingLastPathComponent())
+        return (configuration, url.deletingLastPathComponent().path)
     }
 
     @Test func processesIncrementingOneCounterLoseNoUpdate() throws {
         let (configuration, directory) = configuration()
         let path = configuration.fileURL!.path
         let n = Self.iterations
-        let workers = try (0..<2).map { try Worker(["increment", path, "\(n)"], in: directory, label: "increment\($0)") }
+        let workers = try (0..<2).map { try sharedRealmWorker(["increment", path, "\(n)"], in: directory, label: "increment\($0)") }
         let realm = try Realm(configuration: configuration)
         for _ in 0..<n {
             try realm.write {
@@ -90,7 +56,7 @@ private final class Worker {
                 counter.value += 1
             }
         }
-        for worker in workers { #expect(worker.finish() == 0, "\(worker.lines)") }
+        for worker in workers { try worker.expectSuccess() }
         realm.refresh()
         #expect(realm.object(ofType: TSharedCounter.self, forPrimaryKey: 1)?.value == 3 * n)
     }
@@ -99,8 +65,8 @@ private final class Worker {
         let (configuration, directory) = configuration()
         let realm = try Realm(configuration: configuration)
         #expect(realm.objects(TSharedItem.self).isEmpty)
-        let worker = try Worker(["add", configuration.fileURL!.path, "3", "child"], in: directory, label: "add")
-        #expect(worker.finish() == 0, "\(worker.lines)")
+        let worker = try sharedRealmWorker(["add", configuration.fileURL!.path, "3", "child"], in: directory, label: "add")
+        try worker.expectSuccess()
         #expect(realm.objects(TSharedItem.self).isEmpty, "a realm reads one version until it refreshes")
         #expect(realm.refresh())
         #expect(realm.objects(TSharedItem.self).map { $0.index }.sorted() == [0, 1, 2])
@@ -112,14 +78,14 @@ private final class Worker {
         let expected = 5
         let seen = try await Task { @MainActor () -> Int in
             let realm = try Realm(configuration: configuration)
-            var worker: Worker?
+            var worker: ChildProcess?
             for await change in realm.objects(TSharedItem.self).changes() {
                 switch change {
                 case .initial:
-                    worker = try Worker(["add", path, "\(expected)", "child"], in: directory, label: "add")
+                    worker = try sharedRealmWorker(["add", path, "\(expected)", "child"], in: directory, label: "add")
                 case .update(let items, _, _, _):
                     if items.count >= expected {
-                        #expect(worker?.finish() == 0)
+                        try #require(worker).expectSuccess()
                         return items.count
                     }
                 case .error(let error):
@@ -136,12 +102,12 @@ private final class Worker {
         let (configuration, directory) = configuration()
         let expected = 5
         let realm = try Realm(configuration: configuration)
-        let watcher = try Worker(["watch", configuration.fileURL!.path, "\(expected)"], in: directory, label: "watch")
-        #expect(watcher.waitForLine(startingWith: "ready"))
+        let watcher = try sharedRealmWorker(["watch", configuration.fileURL!.path, "\(expected)"], in: directory, label: "watch")
+        try watcher.expectLine("ready")
         for index in 0..<expected {
             try realm.write { try realm.add(TSharedItem(value: ["tag": "parent", "index": index])) }
         }
-        #expect(watcher.finish() == 0, "\(watcher.lines)")
+        try watcher.expectSuccess()
         #expect(watcher.lines.last == "saw \(expected)", "\(watcher.lines)")
     }
 
@@ -149,17 +115,18 @@ private final class Worker {
         let (configuration, directory) = configuration()
         let path = configuration.fileURL!.path
         do {
-            let holder = try Worker(["hold", path], in: directory, label: "hold")
-            #expect(holder.waitForLine(startingWith: "holding"), "\(holder.lines)")
+            let holder = try sharedRealmWorker(["hold", path], in: directory, label: "hold")
+            try holder.expectLine("holding")
             expectRealmError(.fileLocked, mentioning: ["another process"]) { _ = try Realm(configuration: configuration) }
-            #expect(holder.finish() == 0)
+            try holder.expectSuccess()
         }
         var exclusive = configuration
         exclusive.exclusiveAccess = true
         let realm = try Realm(configuration: exclusive)
         try realm.write { try realm.add(TSharedItem(value: ["tag": "parent"])) }
-        let adder = try Worker(["add", path, "1", "child"], in: directory, label: "add")
-        #expect(adder.finish() == 1)
+        let adder = try sharedRealmWorker(["add", path, "1", "child"], in: directory, label: "add")
+        adder.closeInput()
+        #expect(adder.waitForExit(timeout: 120) == 1, "\(adder.summary)")
         #expect(realm.objects(TSharedItem.self).count == 1)
     }
 

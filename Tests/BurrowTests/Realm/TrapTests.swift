@@ -10,10 +10,6 @@ import Testing
 /// the misuse that must exit successfully, so that a trap in the setup cannot pass for the one
 /// under test.
 @Suite(.temporaryDirectory) struct TrapTests {
-    private static func stderr(_ result: ExitTest.Result?) -> String {
-        result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
-    }
-
     // MARK: Assigning a managed property outside a write
 
     @Test func testAssigningAManagedPropertyOutsideAWriteTraps() async throws {
@@ -23,7 +19,7 @@ import Testing
             try realm.write { try realm.add(node) }
             node.weight = 1
         }
-        #expect(Self.stderr(result).contains("outside of a write transaction"), "\(Self.stderr(result))")
+        #expect(standardError(of: result).contains("outside of a write transaction"), "\(standardError(of: result))")
     }
 
     @Test func testAssigningAManagedPropertyInsideAWriteExitsCleanly() async throws {
@@ -43,7 +39,7 @@ import Testing
             try realm.write { try realm.add(node) }
             node.children.append(RTNode(value: ["name": "child"]))
         }
-        #expect(Self.stderr(result).contains("outside of a write transaction"), "\(Self.stderr(result))")
+        #expect(standardError(of: result).contains("outside of a write transaction"), "\(standardError(of: result))")
     }
 
     @Test func testSetValueForKeyOnAManagedObjectOutsideAWriteTraps() async throws {
@@ -53,7 +49,7 @@ import Testing
             try realm.write { try realm.add(node) }
             node.setValue(3, forKey: "weight")
         }
-        #expect(Self.stderr(result).contains("outside of a write transaction"), "\(Self.stderr(result))")
+        #expect(standardError(of: result).contains("outside of a write transaction"), "\(standardError(of: result))")
     }
 
     // MARK: Reading a deleted object
@@ -66,7 +62,7 @@ import Testing
             try realm.write { try realm.delete(node) }
             print(node.weight)
         }
-        let message = Self.stderr(result)
+        let message = standardError(of: result)
         #expect(message.contains("deleted or invalidated"), "\(message)")
         #expect(message.contains("RTNode"), "\(message)")
     }
@@ -81,7 +77,7 @@ import Testing
                 print(node.name)
             }
         }
-        #expect(Self.stderr(result).contains("deleted or invalidated"), "\(Self.stderr(result))")
+        #expect(standardError(of: result).contains("deleted or invalidated"), "\(standardError(of: result))")
     }
 
     @Test func testReadingAnObjectBeforeItsDeletionAndCheckingIsInvalidatedAfterExitsCleanly() async throws {
@@ -105,7 +101,7 @@ import Testing
             let frozen = try node.freeze().frozenObject
             try realm.write { frozen.weight = 2 }
         }
-        #expect(Self.stderr(result).contains("Cannot modify a frozen object"), "\(Self.stderr(result))")
+        #expect(standardError(of: result).contains("Cannot modify a frozen object"), "\(standardError(of: result))")
     }
 
     @Test func testModifyingAFrozenObjectsListTraps() async throws {
@@ -116,7 +112,7 @@ import Testing
             let frozen = try node.freeze()
             try realm.write { frozen.children.append(RTNode(value: ["name": "child"])) }
         }
-        #expect(Self.stderr(result).contains("frozen"), "\(Self.stderr(result))")
+        #expect(standardError(of: result).contains("frozen"), "\(standardError(of: result))")
     }
 
     @Test func testModifyingTheThawedObjectOfAFrozenOneExitsCleanly() async throws {
@@ -139,7 +135,7 @@ import Testing
             try realm.write { try realm.add(RTNote(value: ["text": "n"])) }
             _ = realm.object(ofType: RTNote.self, forPrimaryKey: 1)
         }
-        #expect(Self.stderr(result).contains("RTNote has no primary key"), "\(Self.stderr(result))")
+        #expect(standardError(of: result).contains("RTNote has no primary key"), "\(standardError(of: result))")
     }
 
     @Test func testLookingUpByAKeyOfTheWrongTypeTraps() async throws {
@@ -148,7 +144,7 @@ import Testing
             try realm.write { try realm.add(RTNode(value: ["name": "n"])) }
             _ = realm.object(ofType: RTNode.self, forPrimaryKey: 42)
         }
-        let message = Self.stderr(result)
+        let message = standardError(of: result)
         #expect(message.contains("'name'") && message.contains("RTNode") && message.contains("42"), "\(message)")
     }
 }

@@ -66,8 +66,7 @@ import Testing
     }
 
     @Test func sectionedStreamsFollowRandomWrites() async throws {
-        let environment = ProcessInfo.processInfo.environment
-        let rounds = environment["BURROW_MODEL_OPS"].flatMap { Int($0) } ?? 120
+        let rounds = TestEnvironment.count("BURROW_MODEL_OPS", default: 120)
         let seed = TestSeed.make("SectionedResultsChangeModelTests, \(rounds) rounds (BURROW_MODEL_OPS sets the rounds)")
         var random = TestRandom(seed: seed)
         let realm = try Realm(configuration: temporaryConfiguration())
