@@ -1,4 +1,5 @@
 import BurrowTestSupport
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -25,7 +26,7 @@ extension ChildProcess {
 /// `verify()`, and hold exactly the state after the last acknowledged commit or after the one in
 /// flight. Files are reused for a few kills in a row, so later workers also run on files that a
 /// killed commit left behind (a longer file, half-written pages past the page count).
-@Suite("Crash (killed worker process)", .serialized)
+@Suite("Crash (killed worker process)", .serialized, .ownThread)
 struct CrashTests {
     struct Tally {
         var kills = 0

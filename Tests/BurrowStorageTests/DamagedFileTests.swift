@@ -1,4 +1,5 @@
 import BurrowTestSupport
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -214,7 +215,7 @@ struct DamagedFileFixture: Sendable {
     }
 }
 
-@Suite("DamagedFile")
+@Suite("DamagedFile", .ownThread)
 struct DamagedFileTests {
     var fixture: DamagedFileFixture { DamagedFileFixture.shared }
 

@@ -438,7 +438,10 @@ private final class ModelRunner {
         kept.removeAll()
         weak let old = storage
         storage = nil
-        try #require(old == nil, "\(context): a reference to the storage outlived the test's")
+        // A sync round running in the background holds the handle until it ends (a round waiting
+        // in its queue does not); nothing else may.
+        let released = TestWait.until(timeout: 30) { old == nil }
+        try #require(released, "\(context): a reference to the storage outlived the test's")
         // The page size option only applies to new files: ask for the other one.
         let other = StorageOptions(pageSize: pageSize == 4096 ? 16384 : 4096)
         switch backing {

@@ -1,4 +1,5 @@
 import BurrowTestSupport
+import BurrowTestTraits
 import Foundation
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
 /// pass `verify()` and hold exactly the last commit that returned under `.full`, or the one in
 /// flight. Each case runs a few such lives in a row on the same image, so later commits also run
 /// on what a lost commit left behind.
-@Suite("PowerLoss (simulated disk)")
+@Suite("PowerLoss (simulated disk)", .ownThread)
 struct PowerLossTests {
     struct Outcome {
         var losses = 0

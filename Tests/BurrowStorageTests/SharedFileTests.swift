@@ -1,4 +1,5 @@
 import BurrowTestSupport
+import BurrowTestTraits
 import Foundation
 import Synchronization
 import Testing
@@ -192,7 +193,7 @@ struct SharedLockFile {
 ///
 /// Counts scale with `BURROW_SHARED_ITERATIONS` (default 100); random choices print their seed
 /// (`BURROW_SEED` replays them).
-@Suite("Shared file (several processes)", .serialized)
+@Suite("Shared file (several processes)", .serialized, .ownThread)
 struct SharedFileTests {
     static var iterations: Int { TestEnvironment.count("BURROW_SHARED_ITERATIONS", default: 100) }
 

@@ -1,4 +1,5 @@
 import BurrowTestSupport
+import BurrowTestTraits
 import Foundation
 import Synchronization
 import Testing
@@ -16,7 +17,7 @@ import Darwin
 /// `.handleFailed`, nothing is retried, the device is closed (releasing the file lock) once no
 /// snapshot of the failed handle is left, and a fresh engine over the same bytes opens at a
 /// consistent version.
-@Suite("SyncFailure")
+@Suite("SyncFailure", .ownThread)
 struct SyncFailureTests {
     /// Runs the workload on `storage` until `count` transactions have committed (`.full`), then
     /// advances `replay` to the resulting version.

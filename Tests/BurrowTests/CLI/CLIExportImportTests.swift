@@ -6,7 +6,7 @@ import Testing
 
 /// `burrow export` and `burrow import`: an export imported into a new file gives equal
 /// objects, of every property type, with links to classes with and without primary keys.
-@Suite(.temporaryDirectory) struct CLIExportImportTests {
+@Suite(.temporaryDirectory, .ownThread) struct CLIExportImportTests {
     @Test func exportImportedIntoANewFileGivesEqualObjects() throws {
         let tool = try CLITool()
         try CLIShop.write(to: tool.path("shop.burrow"))

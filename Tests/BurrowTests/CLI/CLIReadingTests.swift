@@ -6,7 +6,7 @@ import Testing
 
 /// `burrow schema`, `objects`, `info` and `dump` on a file written with Swift classes, each
 /// output checked against the objects written.
-@Suite(.temporaryDirectory) struct CLIReadingTests {
+@Suite(.temporaryDirectory, .ownThread) struct CLIReadingTests {
     /// The words of a line, single-spaced (tables and schema lines are aligned with runs of
     /// spaces).
     static func words(_ line: String) -> String {

@@ -6,7 +6,7 @@ import Testing
 
 /// The tool's help, version, usage errors (status 2, on standard error) and files it cannot
 /// open (status 1, one line).
-@Suite(.temporaryDirectory) struct CLIUsageTests {
+@Suite(.temporaryDirectory, .ownThread) struct CLIUsageTests {
     static let commands = ["schema", "objects", "export", "import", "info", "dump", "verify", "compact", "demo"]
 
     @Test func helpForTheToolAndEachCommandGoesToStandardOutput() throws {

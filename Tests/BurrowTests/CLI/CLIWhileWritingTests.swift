@@ -6,7 +6,7 @@ import Testing
 /// The tool on a file another process is writing (`SharedRealmWorker add`, one item per write
 /// transaction): each command reads one consistent version, so the items it shows are exactly
 /// the first k the writer added, for some k.
-@Suite(.temporaryDirectory) struct CLIWhileWritingTests {
+@Suite(.temporaryDirectory, .ownThread) struct CLIWhileWritingTests {
     /// The indices of the items in `objects --format json` output, in order.
     private func indices(_ output: String) throws -> [Int] {
         let items = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])

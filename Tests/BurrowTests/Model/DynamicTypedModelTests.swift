@@ -571,7 +571,7 @@ final class DRValues: Object {
 /// declares none of them and opens the file without `objectTypes`: every class, property,
 /// object and value it prints must be what this process wrote; what it writes through the
 /// dynamic API, this process then reads through its classes.
-@Suite(.temporaryDirectory) struct DynamicReaderTests {
+@Suite(.temporaryDirectory, .ownThread) struct DynamicReaderTests {
     @Test func testAProgramWithoutTheClassesReadsEveryClassObjectAndValue() throws {
         let directory = try testDirectory()
         var configuration = Realm.Configuration(fileURL: directory.fileURL("pets.burrow"))

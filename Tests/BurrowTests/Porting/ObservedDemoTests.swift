@@ -6,7 +6,7 @@ import Testing
 /// The runnable example of the observed property wrappers (`Examples/ObservedDemo`,
 /// `swift run burrow-observed-demo`), run as a program of its own: each quick write, the failed
 /// one and a `RealmActor`'s commit reach its screen through Observation, and it removes its file.
-@Suite(.temporaryDirectory) struct ObservedDemoTests {
+@Suite(.temporaryDirectory, .ownThread) struct ObservedDemoTests {
     @Test func theDemoPrintsEachStateObservationReportsAndRemovesItsFile() throws {
         let directory = try testDirectory()
         let file = directory.fileURL("dogs.burrow")

@@ -6,7 +6,7 @@ import Testing
 /// realm-swift's example apps, ported as a user would (`Tests/PortedDogs`: the import changed,
 /// `try` added), run as a program of their own: its classes have RealmSwift's names, its code
 /// calls `Realm()` in one helper after another, and a second launch reopens the file.
-@Suite(.temporaryDirectory) struct PortedProgramTests {
+@Suite(.temporaryDirectory, .ownThread) struct PortedProgramTests {
     /// Runs the program's launch number `launch` in `directory`; returns its status, the lines
     /// it printed and its standard error.
     private static func run(launch: Int, in directory: String) throws -> (status: Int32, lines: [String], errors: String) {

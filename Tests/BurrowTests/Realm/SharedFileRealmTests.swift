@@ -31,7 +31,7 @@ func sharedRealmWorker(_ arguments: [String], in directory: String, label: Strin
 /// Several processes on one realm file (the default, `exclusiveAccess` false), as RealmSwift
 /// allows: each sees the others' commits, their writes take turns and lose nothing, and
 /// change streams hear of other processes' commits.
-@Suite(.temporaryDirectory) struct SharedFileRealmTests {
+@Suite(.temporaryDirectory, .ownThread) struct SharedFileRealmTests {
     private static var iterations: Int {
         TestEnvironment.count("BURROW_SHARED_ITERATIONS", default: 100)
     }

@@ -1,15 +1,15 @@
+import BurrowTestSupport
 import Foundation
 
-/// Polls `condition` every millisecond until it holds, for tests that must see another task,
-/// thread or process reach a state before they go on; throws, naming `what`, if it does not
-/// hold within `timeout` seconds (the test fails instead of hanging or going on too early).
+/// Waits, sleeping a millisecond between checks, until `condition` holds, for tests that must
+/// see another task, thread or process reach a state before they go on; throws, naming `what`,
+/// if it does not hold within `timeout` seconds' worth of checks (the test fails instead of
+/// hanging or going on too early; see `TestWait.untilAsync` for why checks are counted).
 func waitUntil(
     _ what: @autoclosure () -> String = "the condition", timeout: Double = 30, _ condition: () async throws -> Bool
 ) async throws {
-    let deadline = Date().addingTimeInterval(timeout)
-    while try await !condition() {
-        guard Date() < deadline else { throw WaitTimeout(description: "\(what()) did not hold within \(timeout) s") }
-        try await Task.sleep(for: .milliseconds(1))
+    guard try await TestWait.untilAsync(timeout: timeout, condition) else {
+        throw WaitTimeout(description: "\(what()) did not hold within \(timeout) s of checks")
     }
 }
 
