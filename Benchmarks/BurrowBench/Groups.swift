@@ -37,6 +37,7 @@ struct BenchmarkGroup: Sendable {
         ObjectWorkloads.group,
         QueryWorkloads.group,
         ObservedWorkloads.group,
+        ChangeStreamWorkloads.group,
         ProcessWorkloads.group,
     ]
 

@@ -136,9 +136,9 @@ enum ObservedWorkloads {
     }
 }
 
-/// Counts the `onChange` calls of one commit and wakes the main actor when every observer has
-/// had its call, with the instants of the first and the last.
-private final class RoundSignal: Sendable {
+/// Counts the notifications of one commit (`onChange` calls, stream elements) and wakes the
+/// waiting task when every observer has had its own, with the instants of the first and the last.
+final class RoundSignal: Sendable {
     private struct State {
         var fired = 0
         var first: ContinuousClock.Instant?
