@@ -39,6 +39,7 @@ struct BenchmarkGroup: Sendable {
         ObservedWorkloads.group,
         ChangeStreamWorkloads.group,
         ProcessWorkloads.group,
+        ScaleWorkloads.group,
     ]
 
     static func named(_ name: String) -> BenchmarkGroup? {

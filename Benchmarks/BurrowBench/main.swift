@@ -27,9 +27,12 @@ extension String {
     }
 }
 
-// The child process of the `processes` group.
+// The child processes of the `processes` and `scale` groups.
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--process-child" {
     ProcessWorkloads.child(path: CommandLine.arguments[2])
+}
+if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--scale-child" {
+    ScaleWorkloads.childMain(engine: CommandLine.arguments[2], phase: CommandLine.arguments[3], path: CommandLine.arguments[4])
 }
 
 var selected: [BenchmarkGroup] = []
