@@ -42,15 +42,18 @@ enum ObjectCommits {
         bench.log(
             "\(workload): \(commits) asyncWrites of one Dog each, .\(full ? "full" : "normal") vs SQLite WAL synchronous=\(synchronous) (\(runs) runs)"
         )
-        let files = ["commits.burrow", "commits.sqlite", "commits-actor.burrow", "commits-sync.burrow"]
-        let results = try Timing.interleaved(runs, subjects: 4) { subject, _ in
+        let files = ["commits.burrow", "commits.sqlite", "commits-actor.burrow", "commits-sync.burrow", "commits-floor.page"]
+        // With .full, a fifth subject times the physical floor: one page overwritten and
+        // fdatasync'd per commit, on the same disk.
+        let results = try Timing.interleaved(runs, subjects: full ? 5 : 4) { subject, _ in
             let path = bench.path(files[subject])
             defer { bench.remove(files[subject]) }
             switch subject {
             case 0: return try burrowCommits(path, data, durability: durability, .inActor)
             case 1: return try sqliteCommits(path, data, buffers, synchronous: synchronous)
             case 2: return try burrowCommits(path, data, durability: durability, .viaActor)
-            default: return try burrowSynchronousCommits(path, data, durability: durability)
+            case 3: return try burrowSynchronousCommits(path, data, durability: durability)
+            default: return try pageSyncs(path, count: commits)
             }
         }
         let (b, s, a, w) = (results[0], results[1], results[2], results[3])
@@ -70,6 +73,17 @@ enum ObjectCommits {
         ]
         m.note =
             "realm.asyncWrite in the actor; via RealmActor.asyncWrite from a task: \(Format.human(viaActor)) (\(Format.fixed(viaActor / m.sqlite, 2))x); realm.write on a thread: \(Format.human(onThread)) (\(Format.fixed(onThread / m.sqlite, 2))x)"
+        if full {
+            let floor = Timing.median(results[4]) / Double(commits) * 1e6
+            let commit = burrowSeconds / Double(commits) * 1e6
+            m.extras += [
+                .init(key: "burrow_commit_us", value: commit, decimals: 1),
+                .init(key: "sqlite_commit_us", value: sqliteSeconds / Double(commits) * 1e6, decimals: 1),
+                .init(key: "page_fdatasync_us", value: floor, decimals: 1),
+            ]
+            m.note +=
+                "; one commit \(Format.fixed(commit, 1)) µs, SQLite's \(Format.fixed(sqliteSeconds / Double(commits) * 1e6, 1)) µs, one page overwritten and fdatasync'd \(Format.fixed(floor, 1)) µs (the floor)"
+        }
         return CommitResult(measurement: m, burrowSeconds: burrowSeconds, sqliteSeconds: sqliteSeconds)
     }
 
@@ -325,5 +339,26 @@ enum AsyncBridge {
         }
         finished.wait()
         return try outcome.value.withLock { $0! }.get()
+    }
+}
+
+extension ObjectCommits {
+    /// Times `count` overwrites of one page of a file, each followed by `fdatasync`: the least a
+    /// durable commit can cost on this disk. The page is written and synced once before timing,
+    /// so that every timed sync flushes one overwritten page and no change of the file's size.
+    static func pageSyncs(_ path: String, count: Int) throws -> Double {
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw BenchmarkError("cannot open \(path): errno \(errno)") }
+        defer { close(fd) }
+        var page = [UInt8](repeating: 0x5A, count: 4096)
+        func overwrite(_ stamp: Int) throws {
+            page[0] = UInt8(truncatingIfNeeded: stamp)
+            let written = page.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+            guard written == page.count, fdatasync(fd) == 0 else { throw BenchmarkError("overwriting a page of \(path) failed: errno \(errno)") }
+        }
+        try overwrite(0)
+        return try Timing.seconds {
+            for i in 1...count { try overwrite(i) }
+        }
     }
 }
