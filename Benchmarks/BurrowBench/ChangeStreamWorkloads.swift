@@ -22,14 +22,9 @@ enum ChangeStreamWorkloads {
     static let objects = 1_000
     /// Stream counts to measure: 1, 100 and 1,000, or those `BURROW_BENCH_STREAMS` lists
     /// (comma-separated).
-    static let streamCounts: [Int] = {
-        let listed =
-            ProcessInfo.processInfo.environment["BURROW_BENCH_STREAMS"].map { $0.split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 } }
-            ?? []
-        return listed.isEmpty ? [1, 100, 1_000] : listed
-    }()
+    static let streamCounts = BenchEnvironment.counts("BURROW_BENCH_STREAMS", default: [1, 100, 1_000])
     /// Timed commits per stream count: 200, or `BURROW_BENCH_STREAM_COMMITS`.
-    static let commits = ProcessInfo.processInfo.environment["BURROW_BENCH_STREAM_COMMITS"].flatMap { Int($0) }.map { max(1, $0) } ?? 200
+    static let commits = BenchEnvironment.count("BURROW_BENCH_STREAM_COMMITS", default: 200)
     /// Untimed commits first, so that every stream is past its first element and warm.
     static let warmUp = 10
 

@@ -20,7 +20,7 @@ enum ObjectWorkloads {
     /// Transactions of each commit workload: 1,000, or `BURROW_BENCH_COMMITS` for profiling (the
     /// difference between two counts under callgrind is the cost of that many commits, without
     /// opening and closing the realm).
-    static let commits = ProcessInfo.processInfo.environment["BURROW_BENCH_COMMITS"].flatMap { Int($0) }.map { max(1, $0) } ?? 1_000
+    static let commits = BenchEnvironment.count("BURROW_BENCH_COMMITS", default: 1_000)
     /// Tasks (threads) of `concurrent_writes`, each doing `commits` transactions.
     static let writers = 10
 

@@ -23,14 +23,9 @@ enum ObservedWorkloads {
     static let objects = 1_000
     /// Observer counts to measure: 1, 10 and 100, or those `BURROW_BENCH_OBSERVERS` lists
     /// (comma-separated), e.g. `BURROW_BENCH_OBSERVERS=100` to profile one.
-    static let observerCounts: [Int] = {
-        let listed =
-            ProcessInfo.processInfo.environment["BURROW_BENCH_OBSERVERS"].map { $0.split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 } }
-            ?? []
-        return listed.isEmpty ? [1, 10, 100] : listed
-    }()
+    static let observerCounts = BenchEnvironment.counts("BURROW_BENCH_OBSERVERS", default: [1, 10, 100])
     /// Timed commits per observer count: 200, or `BURROW_BENCH_OBSERVED_COMMITS`.
-    static let commits = ProcessInfo.processInfo.environment["BURROW_BENCH_OBSERVED_COMMITS"].flatMap { Int($0) }.map { max(1, $0) } ?? 200
+    static let commits = BenchEnvironment.count("BURROW_BENCH_OBSERVED_COMMITS", default: 200)
     /// Untimed commits first, so that every stream is past its first element and warm.
     static let warmUp = 20
 

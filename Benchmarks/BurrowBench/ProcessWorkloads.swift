@@ -24,7 +24,7 @@ enum ProcessWorkloads {
         onMainActor: { try await run($0) })
 
     /// Timed commits: 200, or `BURROW_BENCH_PROCESS_COMMITS`.
-    static let commits = ProcessInfo.processInfo.environment["BURROW_BENCH_PROCESS_COMMITS"].flatMap { Int($0) }.map { max(1, $0) } ?? 200
+    static let commits = BenchEnvironment.count("BURROW_BENCH_PROCESS_COMMITS", default: 200)
     /// Untimed commits first, so that both processes are warm.
     static let warmUp = 20
 

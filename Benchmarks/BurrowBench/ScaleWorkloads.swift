@@ -25,7 +25,7 @@ enum ScaleWorkloads {
         run: { try run($0) })
 
     /// Dogs in the file: one million, or `BURROW_BENCH_SCALE_DOGS`.
-    static let dogs = ProcessInfo.processInfo.environment["BURROW_BENCH_SCALE_DOGS"].flatMap { Int($0) }.map { max(1, $0) } ?? 1_000_000
+    static let dogs = BenchEnvironment.count("BURROW_BENCH_SCALE_DOGS", default: 1_000_000)
     /// The age the first query counts.
     static let queriedAge = 3
 
