@@ -50,9 +50,9 @@ enum ChangeStreamWorkloads {
             try await ObservedWorkloads.fill(writer, data)
             let streams = try await makeStreams(in: writer, count: count)
             let signals = Rounds()
-            // Every consumer reports its first element (the initial results) as round "-1".
-            signals.current.withLock { $0 = RoundSignal(observers: count) }
-            let initial = signals.current.withLock { $0! }
+            // Every consumer first reports its initial element.
+            let initial = RoundSignal(observers: count)
+            signals.current.withLock { $0 = initial }
             let consumers = streams.map { stream in
                 Task.detached {
                     for await change in stream {

@@ -37,18 +37,11 @@ public final class TemporaryDirectory: Sendable {
     deinit { remove() }
 
     /// Removes the directory and everything in it now, whoever still holds the object.
-    public func remove() { try? FileManager.default.removeItem(atPath: path) }
+    private func remove() { try? FileManager.default.removeItem(atPath: path) }
 
     /// The directory of the test running now, set by the `.temporaryDirectory` trait; nil outside
     /// a test that has it.
     @TaskLocal public static var current: TemporaryDirectory?
-
-    /// The current test's directory, or a new one when the test has none. A new one is removed
-    /// when the caller drops it; tests that outlive the call should use the trait.
-    public static func currentOrNew(_ label: String = "test") throws -> TemporaryDirectory {
-        if let current { return current }
-        return try TemporaryDirectory(label)
-    }
 
     /// Runs `body` with a fresh directory as ``current`` and removes it afterwards, even if a
     /// task that `body` started (tasks inherit ``current``), such as a library's follower task

@@ -5,11 +5,11 @@ import Testing
 /// share (as many as the machine has cores).
 ///
 /// A synchronous test that blocks — waiting for a child process, a power-loss replay, a long
-/// sleep inside a transaction — holds the thread that runs it. On a 2-core machine two such
-/// tests hold every shared thread, and every async test in the same run (change streams,
-/// actors, waiters with deadlines) stops until they end. Suites whose tests block for long carry
-/// this trait; concurrency tests whose tasks must run side by side do not (child tasks of a task
-/// group would take turns on the one thread).
+/// sleep inside a transaction — holds the thread that runs it, one of as many as the machine has
+/// cores, while async tests wait for a turn on them. Suites whose tests block for long carry this
+/// trait; concurrency tests whose tasks must run side by side do not (child tasks of a task group
+/// would take turns on the one thread). It does not stop async tests from waiting their turn
+/// behind the run's other work: see `TestWait.untilAsync`.
 public struct OwnThreadTrait: TestTrait, SuiteTrait, TestScoping {
     public var isRecursive: Bool { true }
 

@@ -44,13 +44,9 @@ final class Address: EmbeddedObject {
 /// The test's suite (or the test) must have the `.temporaryDirectory` trait; without it the call
 /// records an issue and the file is left behind.
 func temporaryConfiguration(_ name: String = #function) -> Realm.Configuration {
-    let base: URL
-    if let current = TemporaryDirectory.current {
-        base = current.url
-    } else {
-        Issue.record("\(name) asked for a temporary file outside a test with the .temporaryDirectory trait")
-        base = FileManager.default.temporaryDirectory
-    }
+    // Outside such a test, `testDirectory` records the issue; the file then goes to the
+    // system's temporary directory so that the test can still run.
+    let base = (try? testDirectory(name))?.url ?? FileManager.default.temporaryDirectory
     let directory = base.appendingPathComponent("burrow-\(UUID().uuidString)")
     try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     return Realm.Configuration(fileURL: directory.appendingPathComponent("test.burrow"))
