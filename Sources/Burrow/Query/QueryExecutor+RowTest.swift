@@ -112,11 +112,20 @@ extension QueryExecutor {
             constants.deallocate()
         }
 
-        /// False if a row test fails for `row` (true if all pass or some cannot tell).
+        /// Whether `row` satisfies the filter, as far as its row tests decide: false if one
+        /// fails, true if all hold and nothing else is left to evaluate, nil if the general
+        /// evaluator must decide (a test could not tell, or there are other conditions).
         @inline(__always)
-        func mayMatch(_ row: UnsafeRawBufferPointer) -> Bool {
-            for index in tests.indices where tests[index].holds(row) == false { return false }
-            return true
+        func verdict(_ row: UnsafeRawBufferPointer) -> Bool? {
+            var decided = residual == nil
+            for index in tests.indices {
+                switch tests[index].holds(row) {
+                case false?: return false
+                case nil: decided = false
+                case true?: continue
+                }
+            }
+            return decided ? true : nil
         }
     }
 

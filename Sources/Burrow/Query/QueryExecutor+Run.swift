@@ -66,30 +66,71 @@ extension QueryExecutor {
     func filterTable(
         _ predicate: QueryPredicate, _ table: Table, useIndexes: Bool = true
     ) throws(StorageError) -> (keys: [ObjectKey], rows: [UnsafeRawBufferPointer]?) {
-        if useIndexes, case .and = predicate {
-            var conjuncts = predicate.conjuncts
-            if let found = try indexCandidates(conjuncts: conjuncts, table) {
-                if let answered = found.exactConjunct {
-                    // The index answered that condition exactly: only the others need the rows.
-                    conjuncts.remove(at: answered)
-                }
-                return try filter(found.keys, conjuncts.isEmpty ? .constant(true) : .all(conjuncts), table)
-            }
-        } else if useIndexes, let found = try indexCandidates(conjuncts: CollectionOfOne(predicate), table) {
-            // One condition: if the index answered it exactly, no row need be read.
-            return found.exactConjunct == nil ? try filter(found.keys, predicate, table) : (found.keys, nil)
-        }
-        let compiled = compile(predicate, for: table)
+        if useIndexes, let found = try filterByIndex(predicate, table) { return found }
         var keys: [ObjectKey] = []
         var rows: [UnsafeRawBufferPointer] = []
-        // Most rows fail a row test, which needs no object key.
+        try scanMatches(predicate, table) { key, row in
+            keys.append(key)
+            rows.append(row)
+        }
+        return (keys, rows)
+    }
+
+    /// How many objects of `table` satisfy `predicate`: `filterTable(predicate, table).keys.count`,
+    /// without keeping the keys or rows of a scan.
+    func countMatches(_ predicate: QueryPredicate, _ table: Table) throws(StorageError) -> Int {
+        if let found = try filterByIndex(predicate, table) { return found.keys.count }
+        var count = 0
+        try scanMatches(predicate, table) { _, _ in count += 1 }
+        return count
+    }
+
+    /// `filterTable`'s answer from an index's candidates, or nil if no index applies.
+    private func filterByIndex(
+        _ predicate: QueryPredicate, _ table: Table
+    ) throws(StorageError) -> (keys: [ObjectKey], rows: [UnsafeRawBufferPointer]?)? {
+        if case .and = predicate {
+            var conjuncts = predicate.conjuncts
+            guard let found = try indexCandidates(conjuncts: conjuncts, table) else { return nil }
+            if let answered = found.exactConjunct {
+                // The index answered that condition exactly: only the others need the rows.
+                conjuncts.remove(at: answered)
+            }
+            return try filter(found.keys, conjuncts.isEmpty ? .constant(true) : .all(conjuncts), table)
+        }
+        guard let found = try indexCandidates(conjuncts: CollectionOfOne(predicate), table) else { return nil }
+        // One condition: if the index answered it exactly, no row need be read.
+        return found.exactConjunct == nil ? try filter(found.keys, predicate, table) : (found.keys, nil)
+    }
+
+    /// Calls `found` with the key and row of every object of `table` satisfying `predicate`,
+    /// in key order, in one scan of the rows. A row the compiled tests decide on their own
+    /// (most rows) is neither given its key nor tested twice; the rest go to the general
+    /// evaluator.
+    private func scanMatches(
+        _ predicate: QueryPredicate, _ table: Table, _ found: (ObjectKey, UnsafeRawBufferPointer) -> Void
+    ) throws(StorageError) {
+        let compiled = compile(predicate, for: table)
         var failure: StorageError?
-        try scanRows(table, where: { compiled.mayMatch($0) }) { row, key in
-            do throws(StorageError) {
-                if try matches(compiled, table, key, row) {
-                    keys.append(key)
-                    rows.append(row)
+        // The verdict of the row the scan stopped at last, for its body.
+        var decided = false
+        try scanRows(
+            table,
+            where: { row in
+                switch compiled.verdict(row) {
+                case false?: return false
+                case true?: decided = true
+                case nil: decided = false
                 }
+                return true
+            }
+        ) { row, key in
+            if decided {
+                found(key, row)
+                return true
+            }
+            do throws(StorageError) {
+                if try matches(compiled, table, key, row) { found(key, row) }
                 return true
             } catch {
                 failure = error
@@ -97,7 +138,6 @@ extension QueryExecutor {
             }
         }
         if let failure { throw failure }
-        return (keys, rows)
     }
 
     /// Those of `keys` whose objects satisfy `predicate`, in order, and their rows.

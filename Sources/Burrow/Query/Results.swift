@@ -109,15 +109,26 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
 
     /// How many objects there are. Every object of a class, not evaluated at the realm's
     /// current version, is counted from its tree without reading a key, as RealmSwift counts a
-    /// table.
+    /// table; the objects of one filter of a class are counted without keeping their keys.
     public var count: Int {
-        guard query.isAllObjects, query.stamp != owner.changeStamp else { return current.keys.count }
-        guard let table else { return 0 }
-        do {
-            return try owner.store.reader.count(table.rowsTree)
-        } catch {
-            owner.store.fail(error)
+        guard query.stamp != owner.changeStamp else { return query.keys.count }
+        if query.isAllObjects {
+            guard let table else { return 0 }
+            do {
+                return try owner.store.reader.count(table.rowsTree)
+            } catch {
+                owner.store.fail(error)
+            }
         }
+        if let parent = query.parent, parent.isAllObjects, case .filter(let predicate)? = query.step {
+            guard let table else { return 0 }
+            do {
+                return try QueryExecutor(context: owner.store).countMatches(predicate, table)
+            } catch {
+                owner.store.fail(error)
+            }
+        }
+        return current.keys.count
     }
 
     /// Whether there are no objects (counted as `count` counts).

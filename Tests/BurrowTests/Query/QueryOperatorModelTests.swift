@@ -19,9 +19,15 @@ import Testing
         func check(_ query: String, _ args: [Any] = [], sourceLocation: SourceLocation = #_sourceLocation, _ expected: (QItemModel) -> Bool) {
             let want = items.filter(expected).map(\.id)
             do {
-                let got = try realm.objects(QItem.self).filter(query, arguments: args).map(\.id)
+                let results = try realm.objects(QItem.self).filter(query, arguments: args)
+                // Counted before the results are evaluated: the count scans without keeping keys.
+                let counted = results.count
+                let got = results.map(\.id)
                 #expect(
                     got == want, "\(query) \(args) (seed \(seed)): \(got.count) objects, the model expects \(want.count)",
+                    sourceLocation: sourceLocation)
+                #expect(
+                    counted == want.count, "\(query) \(args) (seed \(seed)): counted \(counted), the model expects \(want.count)",
                     sourceLocation: sourceLocation)
             } catch {
                 Issue.record("\(query) \(args) threw \(error)", sourceLocation: sourceLocation)

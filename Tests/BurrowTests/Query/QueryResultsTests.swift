@@ -62,6 +62,31 @@ import Testing
         #expect(realm.objects(Dog.self).where { $0.age < 2 }.count == 2)
     }
 
+    @Test func testCountOfAFilterFollowsWritesWithoutEvaluating() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        let puppies = realm.objects(Dog.self).where { $0.age < 2 }
+        let named = try realm.objects(Dog.self).filter("age < 2 AND name BEGINSWITH[c] 'r'")
+        #expect(puppies.count == 0 && named.count == 0)
+        try dogs(realm, [("Rex", 1), ("Fido", 3), ("rover", 0), ("Ace", 1)])
+        #expect(puppies.count == 3)
+        // A condition the row tests cannot decide alone (case-insensitive) goes to the evaluator.
+        #expect(named.count == 2)
+        #expect(puppies.query.stamp != realm.changeStamp, "counted by a scan, not evaluated")
+        try realm.write {
+            try realm.delete(puppies.where { $0.name == "Ace" }.first!)
+            try realm.add(Dog(value: ["name": "Rusty", "age": 0]))
+            realm.objects(Dog.self).where { $0.name == "Fido" }.first!.age = 1
+            #expect(puppies.count == 4, "the write's own changes count")
+            #expect(named.count == 3)
+        }
+        #expect(puppies.count == 4 && named.count == 3)
+        // Evaluated results count their keys, and agree.
+        #expect(puppies.map(\.name) == ["Rex", "Fido", "rover", "Rusty"] && puppies.count == 4)
+        #expect(puppies.query.stamp == realm.changeStamp)
+        try realm.write { realm.objects(Dog.self).where { $0.name == "Rex" }.first!.age = 7 }
+        #expect(puppies.count == 3, "a cached evaluation is not counted after the realm changed")
+    }
+
     @Test func testQueriesThroughLinksInsideAWriteSeeTheWrite() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         _ = try QData.populate(realm, count: 60, seed: 7)
