@@ -66,8 +66,7 @@ extension Realm {
             let values = unmanagedFields(of: object, table).map(\.value)
             // A dynamic object made from a dictionary updates only the properties it names.
             let given = (object as? DynamicObject)?.pending?.given
-            write.added.append(object)
-            if !table.info.objectHoldingProperties.isEmpty { write.addedHolders.append((object, table.info)) }
+            write.added.append(object, table.info)
             store.bind(object, to: table, key: existing)
             if table.info.isDynamic { (object as? DynamicObject)?.pending = nil }
             try withCascadePolicy(update, in: write) { () throws(RealmError) in
@@ -130,8 +129,7 @@ extension Realm {
                 row.endField()
                 if let tree = table.fieldIndexTrees[field] { try store.addIndexEntry(tree, stored, key, in: write) }
             }
-            write.added.append(object)
-            if !info.objectHoldingProperties.isEmpty { write.addedHolders.append((object, info)) }
+            write.added.append(object, info)
             store.bind(object, to: table, key: key)
             // A managed dynamic object reads its row; the values it was made from are in `linked`.
             if pending != nil { (object as? DynamicObject)?.pending = nil }

@@ -115,7 +115,7 @@ extension Realm {
             }
         }
         _ = try addObject(object, update: update, in: write)
-        write.created.insert(ObjectIdentifier(object))
+        write.added.markCreated(object)
         return object
     }
 

@@ -121,7 +121,7 @@ extension Realm {
             throw RealmError(error)
         }
         self.write = nil
-        for (object, info) in write.addedHolders { info.dropUnmanagedValues(of: object) }
+        write.added.forEachHolder { object, info in info.dropUnmanagedValues(of: object) }
         let base =
             write.silenced.isEmpty
             ? nil
@@ -237,8 +237,8 @@ extension Realm {
         guard let write else { return }
         write.transaction.abort()
         self.write = nil
-        for object in write.added.reversed() where !write.created.contains(ObjectIdentifier(object)) {
-            guard let state = object._state else { continue }
+        write.added.forEachToUnbind { object in
+            guard let state = object._state else { return }
             state.table.info.bind(object, managed: false)
             object._state = nil
         }

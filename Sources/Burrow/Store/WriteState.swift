@@ -21,18 +21,10 @@ final class WriteState {
     /// Tables whose primary keys this transaction probed; a table's ceiling is looked up at its
     /// second probe, so that a transaction adding one object does not pay for it.
     @exclusivity(unchecked) var probedTables = TableIDMap<Bool>()
-    /// Objects this transaction made managed, so that cancelling makes them the unmanaged
-    /// objects they were (their fields kept their unmanaged values meanwhile).
-    @exclusivity(unchecked) var added: [ObjectBase] = []
+    /// The objects this transaction made managed (see `AddedObjects`).
+    @exclusivity(unchecked) var added = AddedObjects()
     /// The caller that began the transaction (`WriteOwners.currentToken`).
     @exclusivity(unchecked) var ownerToken = 0
-    /// The objects `create` made (not the caller's instances): cancelling leaves them bound to
-    /// rows that no longer exist, so they are invalidated, as RealmSwift's are, rather than
-    /// turned into unmanaged objects the caller never had.
-    @exclusivity(unchecked) var created: Set<ObjectIdentifier> = []
-    /// The objects of `added` whose class has links or collections, with its info: once the
-    /// transaction commits, they let go of the unmanaged values those held.
-    @exclusivity(unchecked) var addedHolders: [(object: ObjectBase, info: ClassInfo)] = []
     /// A buffer that index keys are built in, one at a time, reused so that adding an object
     /// allocates no array per index entry.
     @exclusivity(unchecked) var keyBuffer: [UInt8] = []
