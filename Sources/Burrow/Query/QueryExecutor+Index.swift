@@ -65,13 +65,7 @@ extension QueryExecutor {
         else { return nil }
         if field == table.primaryKeyField { return .some(try context.objectKey(table, primaryKey: value.stored)) }
         guard let tree = table.fieldIndexTrees[field] else { return nil }
-        let prefix = IndexKey.encode(value.stored)
-        var found: ObjectKey?
-        try context.reader.scan(tree, from: prefix) { entry, _ in
-            if Self.entry(entry, isOf: prefix) { found = ObjectKey.read(entry, at: entry.count - 8) }
-            return false
-        }
-        return .some(found)
+        return .some(try context.firstIndexed(tree, value: IndexKey.encode(value.stored)))
     }
 
     /// The row field of the property a comparison tests, if an index could answer it: a
