@@ -65,7 +65,10 @@ extension QueryExecutor {
         else { return nil }
         if field == table.primaryKeyField { return .some(try context.objectKey(table, primaryKey: value.stored)) }
         guard let tree = table.fieldIndexTrees[field] else { return nil }
-        return .some(try context.firstIndexed(tree, value: IndexKey.encode(value.stored)))
+        let found = IndexKey.withEncoded(value.stored) { key in
+            Result { () throws(StorageError) in try context.firstIndexed(tree, value: key) }
+        }
+        return .some(try found.get())
     }
 
     /// The row field of the property a comparison tests, if an index could answer it: a

@@ -99,10 +99,10 @@ final class ObjectStore {
         }
     }
 
-    func firstIndexed(_ tree: TreeName, value: [UInt8]) throws(StorageError) -> ObjectKey? {
+    func firstIndexed(_ tree: TreeName, value: UnsafeRawBufferPointer) throws(StorageError) -> ObjectKey? {
         if let write {
             var found: ObjectKey?
-            try write.trees.scan(tree, from: value) { entry, _ in
+            try write.trees.scan(tree, from: Array(value)) { entry, _ in
                 found = Self.indexEntry(entry, objectWithValue: value)
                 return false
             }

@@ -25,7 +25,7 @@ protocol ReadContext: AnyObject {
     /// index key is `value` (an entry is the value's key and 8 bytes of object key), or nil if
     /// no object has that value: the entries of one value follow each other in object-key
     /// order, so this is the value's first object.
-    func firstIndexed(_ tree: TreeName, value: [UInt8]) throws(StorageError) -> ObjectKey?
+    func firstIndexed(_ tree: TreeName, value: UnsafeRawBufferPointer) throws(StorageError) -> ObjectKey?
 }
 
 /// What looking up a primary key found.
@@ -44,9 +44,9 @@ extension ReadContext {
         try withRowBytes(table, key, in: reader, body)
     }
 
-    func firstIndexed(_ tree: TreeName, value: [UInt8]) throws(StorageError) -> ObjectKey? {
+    func firstIndexed(_ tree: TreeName, value: UnsafeRawBufferPointer) throws(StorageError) -> ObjectKey? {
         var found: ObjectKey?
-        try reader.scan(tree, from: value) { entry, _ in
+        try reader.scan(tree, from: Array(value)) { entry, _ in
             found = Self.indexEntry(entry, objectWithValue: value)
             return false
         }
@@ -56,10 +56,8 @@ extension ReadContext {
     /// The object key of index entry `entry` if it is an entry of the value whose index key is
     /// `value`, else nil.
     @inline(__always)
-    static func indexEntry(_ entry: UnsafeRawBufferPointer, objectWithValue value: [UInt8]) -> ObjectKey? {
-        guard entry.count >= value.count + 8,
-            value.withUnsafeBytes({ memcmp($0.baseAddress!, entry.baseAddress!, value.count) == 0 })
-        else { return nil }
+    static func indexEntry(_ entry: UnsafeRawBufferPointer, objectWithValue value: UnsafeRawBufferPointer) -> ObjectKey? {
+        guard entry.count >= value.count + 8, memcmp(value.baseAddress!, entry.baseAddress!, value.count) == 0 else { return nil }
         return ObjectKey.read(entry, at: entry.count - 8)
     }
 

@@ -99,6 +99,21 @@ import Testing
         try check(realm, "after deleting every Rex")
     }
 
+    /// The index key written on the stack is the one `IndexKey.encode` makes.
+    @Test func testAnIndexKeyEncodedOnTheStackIsTheEncodedKey() {
+        var r = TestRandom(seed: seed)
+        var values: [_StoredValue] = [.null, .int(-3), .bool(true), .string(""), .string("\u{0}"), .string("Rex"), .data(Data([0, 1]))]
+        for _ in 0..<300 {
+            let length = r.chance(10) ? r.int(250...300) : r.int(0...20)
+            let bytes = (0..<length).map { _ in r.chance(10) ? UInt8(0) : UInt8(r.int(1...127)) }
+            values.append(.string(String(decoding: bytes, as: UTF8.self)))
+        }
+        values.append(.string(String(repeating: "é", count: 200)))
+        for value in values {
+            #expect(IndexKey.withEncoded(value) { Array($0) } == IndexKey.encode(value), "\(value) (seed \(seed))")
+        }
+    }
+
     /// A prepared query string gives what the full parse gives, errors included, for
     /// arguments of every kind: the prepared type, other types, nil, lists, objects.
     @Test func testAPreparedQueryStringParsesAsTheFullParse() throws {
