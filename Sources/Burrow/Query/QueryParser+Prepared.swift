@@ -18,8 +18,6 @@ struct PreparedComparison {
     let comparison: QueryComparison
     /// `comparison` as a predicate's shape, for comparing new values' shapes with.
     let shape: QueryPredicate
-    /// The argument's token, for the messages of the argument conversion.
-    let argumentToken: QueryParser.Token
 
     /// The preparation of `text`, parsed with `arguments` into `parsed` and validated for
     /// `info`, or nil if the string does not have the form prepared.
@@ -44,14 +42,13 @@ struct PreparedComparison {
         self.text = text
         comparison = c
         shape = parsed.predicate.shape
-        argumentToken = last
     }
 
     /// What parsing the string with the single argument `argument` gives, or nil if that
     /// needs the full parse (the argument is a list, cannot be converted, or has another shape).
     func parse(_ argument: Any) -> QueryParser.Parsed? {
-        let parser = QueryParser(text: text, tokens: [], arguments: [argument])
-        guard case .constant(let value)? = try? parser.argument(0, at: argumentToken) else { return nil }
+        // Converted as `QueryParser.argument(_:at:)` converts it, where it gives a constant.
+        guard QueryParser.listArgument(argument) == nil, let value = try? QueryValue.argument(argument) else { return nil }
         let predicate = QueryPredicate.comparison(comparison.with(lhs: comparison.lhs, rhs: .constant(value)))
         guard predicate.hasShape(of: shape) else { return nil }
         return QueryParser.Parsed(predicate: predicate, trailing: [])

@@ -539,7 +539,7 @@ struct QueryParser {
         return path
     }
 
-    func argument(_ index: Int, at token: Token) throws(RealmError) -> QueryExpression {
+    private func argument(_ index: Int, at token: Token) throws(RealmError) -> QueryExpression {
         guard index >= 0, index < arguments.count else {
             throw RealmError(
                 .invalidArgument,
@@ -570,7 +570,7 @@ struct QueryParser {
 
     /// The elements of an array, set or results argument (for `IN` and `BETWEEN`); nil for a
     /// single value (strings and data are single values).
-    private static func listArgument(_ value: Any) -> [Any]? {
+    static func listArgument(_ value: Any) -> [Any]? {
         if value is String || value is Data || value is any _Persistable { return nil }
         if let results = value as? any QueryArgumentCollection { return results.queryElements }
         let mirror = Mirror(reflecting: value)
