@@ -19,7 +19,7 @@ enum QueryWorkloads {
     /// Lookups of `indexed_equality` per run.
     static let lookups = 10_000
 
-    static let workloads = ["filter_materialised", "sum", "youngest_100", "indexed_equality", "filtered_count"]
+    static let workloads = ["filter_materialised", "sum", "youngest_100", "indexed_equality", "indexed_equality_format", "filtered_count"]
 
     /// The workloads to run: all of them, or those named (comma-separated) in the environment
     /// variable BURROW_BENCH_QUERIES, e.g. `BURROW_BENCH_QUERIES=sum` to profile one.
@@ -51,7 +51,18 @@ enum QueryWorkloads {
         if only.contains("filter_materialised") { results.append(try filterMaterialised(bench, data, realm, sql)) }
         if only.contains("sum") { results.append(try sum(bench, data, realm, sql)) }
         if only.contains("youngest_100") { results.append(try youngest(bench, realm, sql)) }
-        if only.contains("indexed_equality") { results.append(try indexedEquality(bench, data, realm, sql)) }
+        if only.contains("indexed_equality") {
+            results.append(
+                try indexedEquality(bench, "indexed_equality", "where { $0.name == x }.first", data, realm, sql) { realm, name in
+                    realm.objects(Dog.self).where({ $0.name == name }).first
+                })
+        }
+        if only.contains("indexed_equality_format") {
+            results.append(
+                try indexedEquality(bench, "indexed_equality_format", "filter(\"name == %@\", x).first", data, realm, sql) { realm, name in
+                    try realm.objects(Dog.self).filter("name == %@", name).first
+                })
+        }
         if only.contains("filtered_count") { results.append(try filteredCount(bench, data, realm, sql)) }
         return results
     }
@@ -205,8 +216,13 @@ enum QueryWorkloads {
 
     // MARK: indexed_equality
 
-    static func indexedEquality(_ bench: Workbench, _ data: ObjectDataset, _ realm: Realm, _ sql: SQLiteQueries) throws -> Measurement {
-        bench.log("indexed_equality: \(lookups) queries name == x on the indexed name, the first match's age (\(bench.runs) runs)")
+    /// `lookups` × `first(realm, name)` (the RealmSwift call shape `shape` names) and the dog's
+    /// `age`, against the prepared `SELECT age FROM dogs WHERE name = ?`.
+    static func indexedEquality(
+        _ bench: Workbench, _ workload: String, _ shape: String, _ data: ObjectDataset, _ realm: Realm, _ sql: SQLiteQueries,
+        _ first: (Realm, String) throws -> Dog?
+    ) throws -> Measurement {
+        bench.log("\(workload): \(lookups) × \(shape) on the indexed name, the match's age (\(bench.runs) runs)")
         let picks = data.readOrder.prefix(lookups).map { data.names[$0] }
         // Every name picked is some dog's; where several dogs share it, both sides find the
         // first inserted (the lowest object key, the lowest rowid).
@@ -216,9 +232,9 @@ enum QueryWorkloads {
         let runs = try Timing.alternating(bench.runs) { _ in
             var found = 0
             var ages = 0
-            let seconds = Timing.seconds {
+            let seconds = try Timing.seconds {
                 for name in picks {
-                    if let dog = realm.objects(Dog.self).where({ $0.name == name }).first {
+                    if let dog = try first(realm, name) {
                         found += 1
                         ages += dog.age
                     }
@@ -243,8 +259,8 @@ enum QueryWorkloads {
             return seconds
         }
         return measurement(
-            bench, "indexed_equality", unit: "queries/s", operations: Double(lookups), runs,
-            note: "where { $0.name == x }.first?.age vs SELECT age FROM dogs WHERE name = ?")
+            bench, workload, unit: "queries/s", operations: Double(lookups), runs,
+            note: "\(shape)?.age vs SELECT age FROM dogs WHERE name = ?")
     }
 
     // MARK: filtered_count

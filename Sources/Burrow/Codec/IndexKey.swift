@@ -11,6 +11,33 @@ enum IndexKey {
         return key
     }
 
+    /// Calls `body` with `encode(value)`, which for a string short enough to be kept whole is
+    /// written on the stack rather than in an array.
+    static func withEncoded<R>(_ value: _StoredValue, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        guard case .string(var string) = value else { return encode(value).withUnsafeBytes(body) }
+        return string.withUTF8 { utf8 in
+            guard utf8.count <= KeyEncoding.boundedLength else { return encode(value).withUnsafeBytes(body) }
+            // The tag, each byte (a zero byte as 0x00 0xFF), the terminator 0x00 0x00: as
+            // `KeyEncoding.appendBounded` writes it.
+            return withUnsafeTemporaryAllocation(byteCount: 1 + 2 * utf8.count + 2, alignment: 1) { buffer in
+                var count = 0
+                buffer[count] = ValueCodec.Tag.string.rawValue
+                count += 1
+                for byte in utf8 {
+                    buffer[count] = byte
+                    count += 1
+                    if byte == 0 {
+                        buffer[count] = 0xFF
+                        count += 1
+                    }
+                }
+                buffer[count] = 0
+                buffer[count + 1] = 0
+                return body(UnsafeRawBufferPointer(rebasing: buffer[..<(count + 2)]))
+            }
+        }
+    }
+
     static func append(_ value: _StoredValue, to key: inout [UInt8]) {
         switch value {
         case .null: key.append(ValueCodec.Tag.null.rawValue)

@@ -56,10 +56,11 @@ enum QueryPredicate: Sendable, CustomStringConvertible {
     /// without recursion, so that a predicate too deep to walk recursively can be refused.
     var nestingDepth: Int {
         if case .comparison(let c) = self {
-            switch (c.lhs, c.rhs) {
-            case (.subquery, _), (_, .subquery): break
-            default: return 1
-            }
+            // Each side tested in place: a switch over the tuple of both would copy them.
+            var nests = false
+            if case .subquery = c.lhs { nests = true }
+            if case .subquery = c.rhs { nests = true }
+            if !nests { return 1 }
         }
         var deepest = 0
         // Starts empty, so a lone condition (the common case) allocates nothing.

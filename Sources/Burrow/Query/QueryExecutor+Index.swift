@@ -65,13 +65,10 @@ extension QueryExecutor {
         else { return nil }
         if field == table.primaryKeyField { return .some(try context.objectKey(table, primaryKey: value.stored)) }
         guard let tree = table.fieldIndexTrees[field] else { return nil }
-        let prefix = IndexKey.encode(value.stored)
-        var found: ObjectKey?
-        try context.reader.scan(tree, from: prefix) { entry, _ in
-            if Self.entry(entry, isOf: prefix) { found = ObjectKey.read(entry, at: entry.count - 8) }
-            return false
+        let found = IndexKey.withEncoded(value.stored) { key in
+            Result { () throws(StorageError) in try context.firstIndexed(tree, value: key) }
         }
-        return .some(found)
+        return .some(try found.get())
     }
 
     /// The row field of the property a comparison tests, if an index could answer it: a

@@ -31,9 +31,19 @@ struct QueryParser {
     /// Inside `SUBQUERY(…)`: its variable (`$x`), which key paths of the inner predicate start with.
     var subqueryVariable: String?
 
-    /// Parses `text` with `arguments` for `%@`/`$n`, and validates it for `info`'s class.
-    static func parse(_ text: String, arguments: [Any], for info: ClassInfo) throws(RealmError) -> Parsed {
-        var parser = QueryParser(text: text, tokens: try tokenize(text), arguments: arguments)
+    /// Parses `text` with `arguments` for `%@`/`$n`, and validates it for `info`'s class. A
+    /// string prepared on this thread already (`PreparedComparison`) only converts its
+    /// argument, unless `prepared` is false (for tests comparing the two).
+    static func parse(_ text: String, arguments: [Any], for info: ClassInfo, prepared usePrepared: Bool = true) throws(RealmError) -> Parsed {
+        let memo = ThreadMemo.current
+        if usePrepared, arguments.count == 1,
+            let prepared = memo.preparedComparisons.first(ObjectIdentifier(info), where: { $0.info === info && $0.text == text }),
+            let parsed = prepared.parse(arguments[0])
+        {
+            return parsed
+        }
+        let tokens = try tokenize(text)
+        var parser = QueryParser(text: text, tokens: tokens, arguments: arguments)
         let parsed = try parser.parseQuery()
         do {
             try QueryValidator.validate(parsed.predicate, for: info)
@@ -48,6 +58,9 @@ struct QueryParser {
             }
         } catch {
             throw RealmError(error.code, "\(error.description) Query: \(text)")
+        }
+        if let prepared = PreparedComparison(text, tokens: tokens, arguments: arguments, parsed: parsed, for: info) {
+            memo.preparedComparisons.add(ObjectIdentifier(info), prepared)
         }
         return parsed
     }
@@ -557,7 +570,7 @@ struct QueryParser {
 
     /// The elements of an array, set or results argument (for `IN` and `BETWEEN`); nil for a
     /// single value (strings and data are single values).
-    private static func listArgument(_ value: Any) -> [Any]? {
+    static func listArgument(_ value: Any) -> [Any]? {
         if value is String || value is Data || value is any _Persistable { return nil }
         if let results = value as? any QueryArgumentCollection { return results.queryElements }
         let mirror = Mirror(reflecting: value)

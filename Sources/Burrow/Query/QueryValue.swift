@@ -57,6 +57,9 @@ enum QueryValue: Sendable, Hashable, CustomStringConvertible {
     /// value of a type queries cannot compare.
     static func argument(_ value: Any) throws(RealmError) -> QueryValue? {
         switch value {
+        // The commonest arguments first, cast to their concrete types: the cast to the
+        // existential `_Persistable` below looks the conformance up at run time.
+        case let v as String: return .string(v)
         case let v as QueryValue: return v
         case let v as any _Persistable: return try QueryValue(v._storedAny)
         case let v as ObjectBase: return try QueryValue(.object(v))

@@ -15,6 +15,12 @@ struct RecentEntries<Key: Equatable, Value> {
         return nil
     }
 
+    /// The value of the first entry under `key` that satisfies `matches`, if any.
+    func first(_ key: Key, where matches: (Value) -> Bool) -> Value? {
+        for entry in entries where entry.key == key && matches(entry.value) { return entry.value }
+        return nil
+    }
+
     /// Whether some entry under `key` has a value satisfying `matches`.
     func contains(_ key: Key, where matches: (Value) -> Bool) -> Bool {
         entries.contains { $0.key == key && matches($0.value) }

@@ -25,7 +25,11 @@ extension Results {
 
     /// `filter(_:_:)` with its arguments as an array.
     public func filter(_ predicateFormat: String, arguments: [Any]) throws(RealmError) -> Results<Element> {
-        try QueryParser.parse(predicateFormat, arguments: arguments, for: elementInfo).steps.reduce(self) { $0.appending($1) }
+        let parsed = try QueryParser.parse(predicateFormat, arguments: arguments, for: elementInfo)
+        // The filter, then the trailing steps (`parsed.steps`, without making that array).
+        var results = appending(.filter(parsed.predicate))
+        for step in parsed.trailing { results = results.appending(step) }
+        return results
     }
 
     /// The objects sorted by the value at `keyPath` (which may follow links, not

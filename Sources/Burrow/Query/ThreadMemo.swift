@@ -26,6 +26,8 @@ final class ThreadMemo {
     @exclusivity(unchecked) var classes = RecentEntries<ObjectIdentifier, ClassInfo>(capacity: 16)
     /// Predicate shapes (`QueryPredicate.shape`) that passed validation, by class info.
     @exclusivity(unchecked) var validatedShapes = RecentEntries<ObjectIdentifier, QueryPredicate>(capacity: 16)
+    /// Query strings prepared for their classes (`PreparedComparison`), by class info.
+    @exclusivity(unchecked) var preparedComparisons = RecentEntries<ObjectIdentifier, PreparedComparison>(capacity: 16)
 
     /// The calling thread's memo, made on first use and released when the thread ends.
     static var current: ThreadMemo { threadLocal.value { ThreadMemo() } }

@@ -27,6 +27,7 @@ final class ObjectStore {
         didSet {
             rowsTrees = TableIDMap()
             lastRowsTree = nil
+            lastIndexTree = nil
         }
     }
     /// The rows trees of `snapshotReader` looked up so far (table id → tree, nil if the version
@@ -36,6 +37,9 @@ final class ObjectStore {
     /// The rows tree read last, with its table's id: reading objects of one class one after
     /// another skips even the search of `rowsTrees`.
     @exclusivity(unchecked) private var lastRowsTree: (tableID: UInt32, tree: Tree)?
+    /// The secondary index tree of `snapshotReader` probed last (nil if the version has none):
+    /// lookups by one indexed property, one after another, skip the reader's locked cache.
+    @exclusivity(unchecked) private var lastIndexTree: (name: TreeName, tree: Tree?)?
     /// The open write transaction, if any (begun and ended by the realm).
     @exclusivity(unchecked) var write: WriteState?
 
@@ -93,6 +97,31 @@ final class ObjectStore {
         } catch {
             preconditionFailure("unreachable: the body does not throw")
         }
+    }
+
+    func firstIndexed(_ tree: TreeName, value: UnsafeRawBufferPointer) throws(StorageError) -> ObjectKey? {
+        if let write {
+            var found: ObjectKey?
+            try write.trees.scan(tree, from: Array(value)) { entry, _ in
+                found = Self.indexEntry(entry, objectWithValue: value)
+                return false
+            }
+            return found
+        }
+        let handle: Tree?
+        if let last = lastIndexTree, last.name == tree {
+            handle = last.tree
+        } else {
+            handle = try snapshotReader.tree(tree)
+            lastIndexTree = (tree, handle)
+        }
+        guard let handle else { return nil }
+        var found: ObjectKey?
+        try handle.forEachEntry(from: value) { entry, _ in
+            found = Self.indexEntry(entry, objectWithValue: value)
+            return false
+        }
+        return found
     }
 
     /// The rows tree of `table` in `snapshotReader`'s version, nil if the version has none.

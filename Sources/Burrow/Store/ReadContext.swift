@@ -1,4 +1,5 @@
 import BurrowStorage
+import Foundation
 
 /// A version of the file that objects can be read from: a live realm's `ObjectStore` (at the
 /// realm's current version), or a frozen version. Reading rows, fields and links is written
@@ -20,6 +21,11 @@ protocol ReadContext: AnyObject {
     /// Calls `body` with the row of object `key` of `table` (zero-copy, valid inside `body`)
     /// and returns its result, or nil if there is no such row.
     func withRowBytes<R>(_ table: Table, _ key: ObjectKey, _ body: (UnsafeRawBufferPointer) -> R) throws(StorageError) -> R?
+    /// The object key of the first entry of the secondary index `tree` for the value whose
+    /// index key is `value` (an entry is the value's key and 8 bytes of object key), or nil if
+    /// no object has that value: the entries of one value follow each other in object-key
+    /// order, so this is the value's first object.
+    func firstIndexed(_ tree: TreeName, value: UnsafeRawBufferPointer) throws(StorageError) -> ObjectKey?
 }
 
 /// What looking up a primary key found.
@@ -36,6 +42,23 @@ enum PrimaryKeyProbe {
 extension ReadContext {
     func withRowBytes<R>(_ table: Table, _ key: ObjectKey, _ body: (UnsafeRawBufferPointer) -> R) throws(StorageError) -> R? {
         try withRowBytes(table, key, in: reader, body)
+    }
+
+    func firstIndexed(_ tree: TreeName, value: UnsafeRawBufferPointer) throws(StorageError) -> ObjectKey? {
+        var found: ObjectKey?
+        try reader.scan(tree, from: Array(value)) { entry, _ in
+            found = Self.indexEntry(entry, objectWithValue: value)
+            return false
+        }
+        return found
+    }
+
+    /// The object key of index entry `entry` if it is an entry of the value whose index key is
+    /// `value`, else nil.
+    @inline(__always)
+    static func indexEntry(_ entry: UnsafeRawBufferPointer, objectWithValue value: UnsafeRawBufferPointer) -> ObjectKey? {
+        guard entry.count >= value.count + 8, memcmp(value.baseAddress!, entry.baseAddress!, value.count) == 0 else { return nil }
+        return ObjectKey.read(entry, at: entry.count - 8)
     }
 
     /// `withRowBytes`, reading through `reader` (the tree found by name).
