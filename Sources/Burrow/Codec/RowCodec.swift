@@ -117,6 +117,27 @@ enum RowCodec {
         return builder.bytes
     }
 
+    /// Appends to `bytes` what `replacing` returns (the same bytes), without building an array
+    /// of its own: for a bulk update that writes many rows through one buffer.
+    static func appendReplacing(
+        _ index: Int, with payload: UnsafeRawBufferPointer?, in row: UnsafeRawBufferPointer, fields: Int, to bytes: inout [UInt8]
+    ) {
+        let count = max(fields, fieldCount(row))
+        let start = bytes.count
+        let header = 4 &+ 4 &* count
+        bytes.append(contentsOf: repeatElement(0, count: header))
+        store(UInt32(count), at: start, in: &bytes)
+        for field in 0..<count {
+            let fieldStart = bytes.count
+            if field == index {
+                if let payload { bytes.append(contentsOf: payload) }
+            } else if let old = self.field(row, field) {
+                bytes.append(contentsOf: old)
+            }
+            if bytes.count > fieldStart { store(UInt32(fieldStart &- start), at: start &+ 4 &+ 4 &* field, in: &bytes) }
+        }
+    }
+
     fileprivate static func store(_ value: UInt32, at offset: Int, in bytes: inout [UInt8]) {
         withUnsafeBytes(of: value.littleEndian) { raw in
             for i in 0..<4 { bytes[offset + i] = raw[i] }

@@ -1,8 +1,10 @@
 import BurrowStorage
 
 extension Realm {
-    /// Key-value coding on many objects at once (`Results.setValue(_:forKey:)`): the value is
-    /// converted once, and a plain value is written field by field without creating objects.
+    /// Key-value coding on many objects at once (`Results.setValue(_:forKey:)`,
+    /// `List.setValue(_:forKey:)`): the value is converted once, and a plain value is written
+    /// field by field without creating objects (most fields in one pass over the table's rows:
+    /// `ObjectStore.setPayloads`).
     /// Links and collections go through each object's setter. Errors are recorded and thrown
     /// at commit, as for any setter.
     func setValue(_ value: Any?, forKey key: String, ofObjects keys: [ObjectKey], in table: Table) {
@@ -30,7 +32,12 @@ extension Realm {
                 stored = accessor.stored(try accessor.convert(value as Any, property: key)) ?? .null
             }
             let payload = ObjectStore.payload(of: stored, as: schema.type)
-            for objectKey in keys { try store.setPayload(table, objectKey, field, payload, in: write) }
+            if keys.count > 1 && ObjectStore.setsInBulk(table, field, payload) {
+                // Rows rewritten in one pass in key order, with what `setPayload` does for each.
+                try store.setPayloads(table, keys, field, payload, in: write)
+            } else {
+                for objectKey in keys { try store.setPayload(table, objectKey, field, payload, in: write) }
+            }
         } catch {
             write.fail(error)
         }

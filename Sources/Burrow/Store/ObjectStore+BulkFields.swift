@@ -1,0 +1,103 @@
+import BurrowStorage
+
+/// One plain field set on many objects at once (`setValue(_:forKey:)` on a collection).
+extension ObjectStore {
+    /// Whether `setPayloads` may set field `field` of `table` to `payload`: a change that
+    /// touches the row and the field's index alone. Not a link or `AnyRealmValue` (backlinks,
+    /// embedded objects), not a collection, not the primary key, and a payload short enough to
+    /// stay in the row (no blob).
+    static func setsInBulk(_ table: Table, _ field: Int, _ payload: [UInt8]?) -> Bool {
+        let property = table.stored.properties[field]
+        return !property.isPrimary && property.type != .object && property.type != .any && property.collection == .single
+            && table.collectionTrees[field] == nil && (payload?.count ?? 0) <= Self.inlinePayloadLimit
+    }
+
+    /// Sets single field `field` of every object of `keys` to `payload`, with the result of
+    /// `setPayload` on each in turn: the same rows, index entries, change records and change
+    /// stamps, and for an object that no longer exists the same error (for the first such
+    /// object in `keys`' order; the transaction then keeps nothing). `setsInBulk` must allow
+    /// the change.
+    ///
+    /// The rows are rewritten in one pass over the rows tree in key order
+    /// (`WriteTransaction.rewriteValues`): each leaf is copied once and rewritten in place,
+    /// with no row read into an array of its own. A row whose field holds a blob reference
+    /// (its old value was long) goes through `setPayload`, which removes the blob.
+    func setPayloads(_ table: Table, _ keys: [ObjectKey], _ field: Int, _ payload: [UInt8]?, in write: WriteState) throws(RealmError) {
+        let type = table.fieldTypes[field]
+        let fields = table.fieldTypes.count
+        let indexTree = table.fieldIndexTrees[field]
+        // The keys in ascending order, as big-endian bytes back to back (a list's order is its
+        // own; a query's results are usually in key order already).
+        var sorted = keys
+        if !Self.isAscending(sorted) { sorted.sort() }
+        let keyBytes = [UInt8](unsafeUninitializedCapacity: sorted.count * 8) { buffer, initialized in
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            for (i, key) in sorted.enumerated() { raw.storeBytes(of: key.rawValue.bigEndian, toByteOffset: i &* 8, as: UInt64.self) }
+            initialized = sorted.count * 8
+        }
+        var changed: [Int] = []
+        var external: [Int] = []
+        var oldIndexPayloads: [[UInt8]?] = []
+        do {
+            guard let rows = try write.trees.id(table.rowsTree) else {
+                throw RealmError(.invalidObject, "\(table.name) \(keys[0]) was deleted; a deleted object cannot be changed.")
+            }
+            let missing: [Int] = try payload.withUnsafeOptionalBytes { newPayload in
+                try keyBytes.withUnsafeBytes { keyBuffer in
+                    try write.transaction.rewriteValues(in: rows, keys: keyBuffer, keySize: 8) { index, row, new in
+                        let old = RowCodec.field(row, field)
+                        if let old, ValueCodec.isExternal(old, as: type) {
+                            external.append(index)
+                            return false
+                        }
+                        if RowCodec.sameField(old, newPayload) { return false }
+                        if indexTree != nil { oldIndexPayloads.append(old.map(Array.init)) }
+                        RowCodec.appendReplacing(field, with: newPayload, in: row, fields: fields, to: &new)
+                        changed.append(index)
+                        return true
+                    }
+                }
+            }
+            if let indexTree {
+                let property = table.stored.properties[field]
+                let newEntry = indexValue(payload, property)
+                for (index, old) in zip(changed, oldIndexPayloads) {
+                    let key = sorted[index]
+                    try write.trees.delete(indexTree, IndexKey.entry(indexValue(old, property), key))
+                    try write.trees.put(indexTree, IndexKey.entry(newEntry, key), [])
+                }
+            }
+            for index in changed {
+                write.changes?.modified(sorted[index], field: field, in: table.id)
+                noteChange()
+            }
+            for index in external { try setPayload(table, sorted[index], field, payload, in: write) }
+            // Every object that exists is changed by now, as `setPayload` on each would leave
+            // them if the missing ones came last; the error makes the transaction keep nothing.
+            if !missing.isEmpty {
+                let gone = Set(missing.map { sorted[$0] })
+                let first = keys.first { gone.contains($0) }!
+                throw RealmError(.invalidObject, "\(table.name) \(first) was deleted; a deleted object cannot be changed.")
+            }
+        } catch {
+            throw RealmError(wrapping: error)
+        }
+    }
+
+    private static func isAscending(_ keys: [ObjectKey]) -> Bool {
+        var previous: UInt64 = 0
+        for (i, key) in keys.enumerated() {
+            if i > 0 && key.rawValue <= previous { return false }
+            previous = key.rawValue
+        }
+        return true
+    }
+}
+
+extension Optional where Wrapped == [UInt8] {
+    /// Calls `body` with the array's bytes, or nil for nil.
+    fileprivate func withUnsafeOptionalBytes<R>(_ body: (UnsafeRawBufferPointer?) throws -> R) rethrows -> R {
+        guard let self else { return try body(nil) }
+        return try self.withUnsafeBytes { try body($0) }
+    }
+}
