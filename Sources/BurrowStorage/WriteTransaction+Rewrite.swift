@@ -49,7 +49,8 @@ extension WriteTransaction {
                     let (index, found) = PageHeader.leafSearch(leaf, k)
                     if found {
                         let old = try BTree.value(self, leaf: leaf, index: index)
-                        try rewriter.collect(index: index, key: i, old: old, layout: layout, body)
+                        let keyIndex = i
+                        try rewriter.collect(slot: index, key: k, old: old) { new in body(keyIndex, old, &new) }
                     } else {
                         missing.append(i)
                     }
@@ -58,7 +59,7 @@ extension WriteTransaction {
                 next = i
                 guard rewriter.hasChanges else { continue }
                 changedAny = true
-                try rewriter.apply(to: leafNumber, leaf, keySize: keySize, key: key, tree: &state, in: self)
+                try rewriter.apply(to: leafNumber, leaf, tree: &state, in: self)
             }
             return changedAny
         }
@@ -68,13 +69,53 @@ extension WriteTransaction {
         }
         return missing
     }
+
+    /// `rewriteValues` for every entry of `tree`, in key order: `body(key, old, &new)` gets
+    /// each entry's key and value (valid only during the call). Walks the leaves one after
+    /// another, with no key to search for.
+    package func rewriteAllValues(
+        in tree: TreeID, _ body: (_ key: UnsafeRawBufferPointer, _ old: UnsafeRawBufferPointer, _ new: inout [UInt8]) -> Bool
+    ) throws(StorageError) {
+        var state = try state(of: tree)
+        let changed = try mutate { () throws(StorageError) -> Bool in
+            guard state.root != 0 else { return false }
+            var rewriter = LeafRewriter()
+            var changedAny = false
+            // The lower bound of the next leaf: empty for the first (no key is below it).
+            var lower: [UInt8] = []
+            while true {
+                let (leafNumber, leaf) = try withBytes(lower) { k throws(StorageError) in try descend(root: state.root, key: k) }
+                try rewriter.setUpperBound(self)
+                rewriter.begin()
+                for index in 0..<PageHeader.count(leaf) {
+                    let k = PageHeader.leafKey(leaf, index)
+                    let old = try BTree.value(self, leaf: leaf, index: index)
+                    try rewriter.collect(slot: index, key: k, old: old) { new in body(k, old, &new) }
+                }
+                if rewriter.hasChanges {
+                    changedAny = true
+                    try rewriter.apply(to: leafNumber, leaf, tree: &state, in: self)
+                }
+                guard rewriter.hasUpperBound else { break }
+                // Entries a split moved out of this leaf stay below the bound: the next leaf
+                // is the one the bound starts.
+                lower = rewriter.upperBound
+            }
+            return changedAny
+        }
+        if changed {
+            trees[tree.index].state = state
+            trees[tree.index].changed = true
+        }
+    }
 }
 
 /// The changes `rewriteValues` gathers for one leaf, and how it applies them.
 private struct LeafRewriter {
-    /// The leaf's changed entries in slot order: the slot, the key's index in the caller's
-    /// keys, and where its new value lies in `values`.
-    var changes: [(slot: Int, key: Int, start: Int, count: Int)] = []
+    /// The leaf's changed entries in slot order: the slot, and where its key lies in `keys`
+    /// and its new value in `values` (copied, so that they outlive changes to the leaf).
+    var changes: [(slot: Int, keyStart: Int, keyCount: Int, start: Int, count: Int)] = []
+    var keys: [UInt8] = []
     /// The new values of `changes`, back to back.
     var values: [UInt8] = []
     /// The new value `body` is writing.
@@ -87,6 +128,7 @@ private struct LeafRewriter {
 
     mutating func begin() {
         changes.removeAll(keepingCapacity: true)
+        keys.removeAll(keepingCapacity: true)
         values.removeAll(keepingCapacity: true)
     }
 
@@ -113,24 +155,24 @@ private struct LeafRewriter {
         return upperBound.withUnsafeBytes { compareKeys(key, $0) < 0 }
     }
 
-    /// Asks `body` for the new value of the entry at `slot` and records it if there is one.
+    /// Asks `body` for the new value of the entry at `slot`, whose key is `key`, and records
+    /// it if there is one.
     mutating func collect(
-        index slot: Int, key: Int, old: UnsafeRawBufferPointer, layout: PageLayout,
-        _ body: (_ index: Int, _ old: UnsafeRawBufferPointer, _ new: inout [UInt8]) -> Bool
+        slot: Int, key: UnsafeRawBufferPointer, old: UnsafeRawBufferPointer, _ body: (_ new: inout [UInt8]) -> Bool
     ) throws(StorageError) {
         value.removeAll(keepingCapacity: true)
-        guard body(key, old, &value) else { return }
+        guard body(&value) else { return }
         guard value.count <= WriteTransaction.maxValueSize else {
             throw .valueTooLarge(size: value.count, limit: WriteTransaction.maxValueSize)
         }
-        changes.append((slot, key, values.count, value.count))
+        changes.append((slot, keys.count, key.count, values.count, value.count))
+        keys.append(contentsOf: key)
         values.append(contentsOf: value)
     }
 
     /// Writes the gathered changes into leaf `number` (`leaf` as read, before any copy).
     mutating func apply(
-        to number: PageNumber, _ leaf: UnsafeRawPointer, keySize: Int, key: (Int) -> UnsafeRawBufferPointer,
-        tree: inout TreeState, in txn: WriteTransaction
+        to number: PageNumber, _ leaf: UnsafeRawPointer, tree: inout TreeState, in txn: WriteTransaction
     ) throws(StorageError) {
         let layout = txn.layout
         // The bytes the leaf uses once changed, and whether every change keeps its entry's size.
@@ -138,7 +180,7 @@ private struct LeafRewriter {
         var sameSizes = true
         var inline = true
         for change in changes {
-            let newSize = PageLayout.leafEntryHeader + keySize + change.count
+            let newSize = PageLayout.leafEntryHeader + change.keyCount + change.count
             if PageHeader.leafValueField(leaf, change.slot) == PageLayout.overflowMarker || newSize > layout.maxInlineEntry {
                 inline = false
                 break
@@ -150,9 +192,12 @@ private struct LeafRewriter {
         guard inline, used <= layout.pageSize else {
             // Overflow runs to write or release, or a leaf to split: `put`'s path, entry by entry.
             for change in changes {
-                try withBytes(values) { all throws(StorageError) in
-                    let value = UnsafeRawBufferPointer(rebasing: all[change.start..<(change.start + change.count)])
-                    _ = try txn.insert(key(change.key), value, into: &tree)
+                try withBytes(keys) { allKeys throws(StorageError) in
+                    try withBytes(values) { all throws(StorageError) in
+                        let key = UnsafeRawBufferPointer(rebasing: allKeys[change.keyStart..<(change.keyStart + change.keyCount)])
+                        let value = UnsafeRawBufferPointer(rebasing: all[change.start..<(change.start + change.count)])
+                        _ = try txn.insert(key, value, into: &tree)
+                    }
                 }
             }
             return
@@ -161,7 +206,7 @@ private struct LeafRewriter {
         if sameSizes {
             values.withUnsafeBytes { all in
                 for change in changes where change.count > 0 {
-                    let at = page + PageHeader.slot(UnsafeRawPointer(page), change.slot) + PageLayout.leafEntryHeader + keySize
+                    let at = page + PageHeader.slot(UnsafeRawPointer(page), change.slot) + PageLayout.leafEntryHeader + change.keyCount
                     at.copyMemory(from: all.baseAddress! + change.start, byteCount: change.count)
                 }
             }

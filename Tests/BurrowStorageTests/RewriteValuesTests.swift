@@ -1,4 +1,5 @@
-// `WriteTransaction.rewriteValues` (a bulk update of existing keys) against a dictionary model:
+// `WriteTransaction.rewriteValues` and `rewriteAllValues` (bulk updates of existing keys)
+// against a dictionary model:
 // random trees, random key subsets (ascending, shuffled, with duplicates and absent keys), new
 // values that keep their size, grow, shrink or move to and from overflow runs, so that leaves
 // are patched in place, rebuilt, split and left alone. Every transaction is checked entry by
@@ -80,6 +81,31 @@ struct RewriteValuesTests {
                             try txn.put(key, value, in: tree)
                             model[key] = value
                         }
+                    }
+                    if rng.chance(20) {
+                        // Every entry, with no keys given.
+                        let salt = rng.next()
+                        let expectedKeys = model.keys.sorted { $0.lexicographicallyPrecedes($1) }
+                        for key in expectedKeys {
+                            if let new = Self.newValue(model[key]!, index: key.count, salt: salt ^ UInt64(key.last ?? 0), overflowSize: overflowSize)
+                            {
+                                model[key] = new
+                            }
+                        }
+                        var visited: [[UInt8]] = []
+                        try txn.rewriteAllValues(in: tree) { key, old, new in
+                            visited.append(Array(key))
+                            guard
+                                let value = Self.newValue(
+                                    Array(old), index: key.count, salt: salt ^ UInt64(key.last ?? 0), overflowSize: overflowSize)
+                            else { return false }
+                            new.append(contentsOf: value)
+                            return true
+                        }
+                        let label = "seed \(seed) round \(round) transaction \(transaction) call \(call), every entry"
+                        #expect(visited == expectedKeys, "\(label): keys visited in order")
+                        #expect(try txn.count(of: tree) == model.count, "\(label): count")
+                        continue
                     }
                     // The keys: a subset of the tree's, some absent keys, in ascending order
                     // mostly, sometimes shuffled or with duplicates.

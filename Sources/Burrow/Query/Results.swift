@@ -196,6 +196,12 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     /// update that reads no property it does not change. Must be called in a write
     /// transaction; a value that does not fit is recorded and thrown at commit.
     public func setValue(_ value: Any?, forKey key: String) {
+        if query.isAllObjects {
+            // Every object of the class: the rows are walked without listing their keys.
+            guard let table else { return }
+            owner.setValue(value, forKey: key, ofObjects: nil, in: table)
+            return
+        }
         let evaluation = current
         guard let table = evaluation.table else { return }
         owner.setValue(value, forKey: key, ofObjects: evaluation.keys, in: table)

@@ -12,72 +12,86 @@ extension ObjectStore {
             && table.collectionTrees[field] == nil && (payload?.count ?? 0) <= Self.inlinePayloadLimit
     }
 
-    /// Sets single field `field` of every object of `keys` to `payload`, with the result of
-    /// `setPayload` on each in turn: the same rows, index entries, change records and change
-    /// stamps, and for an object that no longer exists the same error (for the first such
-    /// object in `keys`' order; the transaction then keeps nothing). `setsInBulk` must allow
-    /// the change.
+    /// Sets single field `field` of every object of `keys` (of every object of the table if
+    /// nil) to `payload`, with the result of `setPayload` on each in turn: the same rows,
+    /// index entries, change records and change stamps, and for an object that no longer
+    /// exists the same error (for the first such object in `keys`' order; the transaction then
+    /// keeps nothing). `setsInBulk` must allow the change.
     ///
     /// The rows are rewritten in one pass over the rows tree in key order
-    /// (`WriteTransaction.rewriteValues`): each leaf is copied once and rewritten in place,
-    /// with no row read into an array of its own. A row whose field holds a blob reference
-    /// (its old value was long) goes through `setPayload`, which removes the blob.
-    func setPayloads(_ table: Table, _ keys: [ObjectKey], _ field: Int, _ payload: [UInt8]?, in write: WriteState) throws(RealmError) {
+    /// (`WriteTransaction.rewriteValues`, or `rewriteAllValues` for every object): each leaf
+    /// is copied once and rewritten in place, with no row read into an array of its own. A row
+    /// whose field holds a blob reference (its old value was long) goes through `setPayload`,
+    /// which removes the blob.
+    func setPayloads(_ table: Table, _ keys: [ObjectKey]?, _ field: Int, _ payload: [UInt8]?, in write: WriteState) throws(RealmError) {
         let type = table.fieldTypes[field]
         let fields = table.fieldTypes.count
         let indexTree = table.fieldIndexTrees[field]
-        // The keys in ascending order, as big-endian bytes back to back (a list's order is its
-        // own; a query's results are usually in key order already).
-        var sorted = keys
-        if !Self.isAscending(sorted) { sorted.sort() }
-        let keyBytes = [UInt8](unsafeUninitializedCapacity: sorted.count * 8) { buffer, initialized in
-            let raw = UnsafeMutableRawBufferPointer(buffer)
-            for (i, key) in sorted.enumerated() { raw.storeBytes(of: key.rawValue.bigEndian, toByteOffset: i &* 8, as: UInt64.self) }
-            initialized = sorted.count * 8
-        }
-        var changed: [Int] = []
-        var external: [Int] = []
+        var changed: [ObjectKey] = []
+        var external: [ObjectKey] = []
         var oldIndexPayloads: [[UInt8]?] = []
         do {
             guard let rows = try write.trees.id(table.rowsTree) else {
-                throw RealmError(.invalidObject, "\(table.name) \(keys[0]) was deleted; a deleted object cannot be changed.")
+                if let first = keys?.first {
+                    throw RealmError(.invalidObject, "\(table.name) \(first) was deleted; a deleted object cannot be changed.")
+                }
+                return
             }
-            let missing: [Int] = try payload.withUnsafeOptionalBytes { newPayload in
-                try keyBytes.withUnsafeBytes { keyBuffer in
-                    try write.transaction.rewriteValues(in: rows, keys: keyBuffer, keySize: 8) { index, row, new in
-                        let old = RowCodec.field(row, field)
-                        if let old, ValueCodec.isExternal(old, as: type) {
-                            external.append(index)
-                            return false
-                        }
-                        if RowCodec.sameField(old, newPayload) { return false }
-                        if indexTree != nil { oldIndexPayloads.append(old.map(Array.init)) }
-                        RowCodec.appendReplacing(field, with: newPayload, in: row, fields: fields, to: &new)
-                        changed.append(index)
-                        return true
+            var firstMissing: ObjectKey?
+            try payload.withUnsafeOptionalBytes { newPayload in
+                /// The new row for `row` (of object `key`), or false to leave it.
+                func rewrite(_ key: ObjectKey, _ row: UnsafeRawBufferPointer, _ new: inout [UInt8]) -> Bool {
+                    let old = RowCodec.field(row, field)
+                    if let old, ValueCodec.isExternal(old, as: type) {
+                        external.append(key)
+                        return false
                     }
+                    if RowCodec.sameField(old, newPayload) { return false }
+                    if indexTree != nil { oldIndexPayloads.append(old.map(Array.init)) }
+                    RowCodec.appendReplacing(field, with: newPayload, in: row, fields: fields, to: &new)
+                    changed.append(key)
+                    return true
+                }
+                guard let keys else {
+                    try write.transaction.rewriteAllValues(in: rows) { key, row, new in rewrite(ObjectKey.read(key), row, &new) }
+                    return
+                }
+                // The keys in ascending order, as big-endian bytes back to back (a list's order
+                // is its own; a query's results are usually in key order already).
+                var sorted = keys
+                if !Self.isAscending(sorted) { sorted.sort() }
+                let keyBytes = [UInt8](unsafeUninitializedCapacity: sorted.count * 8) { buffer, initialized in
+                    let raw = UnsafeMutableRawBufferPointer(buffer)
+                    for (i, key) in sorted.enumerated() { raw.storeBytes(of: key.rawValue.bigEndian, toByteOffset: i &* 8, as: UInt64.self) }
+                    initialized = sorted.count * 8
+                }
+                let missing = try keyBytes.withUnsafeBytes { keyBuffer in
+                    try write.transaction.rewriteValues(in: rows, keys: keyBuffer, keySize: 8) { index, row, new in
+                        rewrite(sorted[index], row, &new)
+                    }
+                }
+                if !missing.isEmpty {
+                    let gone = Set(missing.map { sorted[$0] })
+                    firstMissing = keys.first { gone.contains($0) }
                 }
             }
             if let indexTree {
                 let property = table.stored.properties[field]
                 let newEntry = indexValue(payload, property)
-                for (index, old) in zip(changed, oldIndexPayloads) {
-                    let key = sorted[index]
+                for (key, old) in zip(changed, oldIndexPayloads) {
                     try write.trees.delete(indexTree, IndexKey.entry(indexValue(old, property), key))
                     try write.trees.put(indexTree, IndexKey.entry(newEntry, key), [])
                 }
             }
-            for index in changed {
-                write.changes?.modified(sorted[index], field: field, in: table.id)
+            for key in changed {
+                write.changes?.modified(key, field: field, in: table.id)
                 noteChange()
             }
-            for index in external { try setPayload(table, sorted[index], field, payload, in: write) }
+            for key in external { try setPayload(table, key, field, payload, in: write) }
             // Every object that exists is changed by now, as `setPayload` on each would leave
             // them if the missing ones came last; the error makes the transaction keep nothing.
-            if !missing.isEmpty {
-                let gone = Set(missing.map { sorted[$0] })
-                let first = keys.first { gone.contains($0) }!
-                throw RealmError(.invalidObject, "\(table.name) \(first) was deleted; a deleted object cannot be changed.")
+            if let firstMissing {
+                throw RealmError(.invalidObject, "\(table.name) \(firstMissing) was deleted; a deleted object cannot be changed.")
             }
         } catch {
             throw RealmError(wrapping: error)
