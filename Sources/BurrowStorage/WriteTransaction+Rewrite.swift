@@ -36,8 +36,13 @@ extension WriteTransaction {
             var rewriter = LeafRewriter()
             var changedAny = false
             var next = 0
-            while next < keyCount {
-                let (leafNumber, leaf) = try descend(root: state.root, key: key(next))
+            while next < keyCount || rewriter.hasCarry {
+                // The leaf entries were carried into, or the one of the next key.
+                let carrying = rewriter.hasCarry
+                let (leafNumber, leaf) =
+                    carrying
+                    ? try withBytes(rewriter.carryTarget) { k throws(StorageError) in try descend(root: state.root, key: k) }
+                    : try descend(root: state.root, key: key(next))
                 try rewriter.setUpperBound(self)
                 // The keys that lie in this leaf, in ascending order.
                 rewriter.begin()
@@ -45,6 +50,7 @@ extension WriteTransaction {
                 while i < keyCount {
                     let k = key(i)
                     if i > next && compareKeys(key(i &- 1), k) >= 0 { break }
+                    if carrying && i == next && rewriter.carryTarget.withUnsafeBytes({ compareKeys(k, $0) < 0 }) { break }
                     if !rewriter.isBelowUpperBound(k) { break }
                     let (index, found) = PageHeader.leafSearch(leaf, k)
                     if found {
@@ -57,7 +63,7 @@ extension WriteTransaction {
                     i &+= 1
                 }
                 next = i
-                guard rewriter.hasChanges else { continue }
+                guard rewriter.hasChanges || rewriter.hasCarry else { continue }
                 changedAny = true
                 try rewriter.apply(to: leafNumber, leaf, tree: &state, in: self)
             }
@@ -92,13 +98,14 @@ extension WriteTransaction {
                     let old = try BTree.value(self, leaf: leaf, index: index)
                     try rewriter.collect(slot: index, key: k, old: old) { new in body(k, old, &new) }
                 }
-                if rewriter.hasChanges {
+                if rewriter.hasChanges || rewriter.hasCarry {
                     changedAny = true
                     try rewriter.apply(to: leafNumber, leaf, tree: &state, in: self)
                 }
                 guard rewriter.hasUpperBound else { break }
-                // Entries a split moved out of this leaf stay below the bound: the next leaf
-                // is the one the bound starts.
+                // Entries a split moved out of this leaf stay below the bound, and entries
+                // carried out of it go into the leaf the bound starts, which is the next (its
+                // separator is this bound until they do).
                 lower = rewriter.upperBound
             }
             return changedAny
@@ -123,6 +130,16 @@ private struct LeafRewriter {
     /// The separator above the leaf (every key in it is below), if the leaf is not the last.
     var upperBound: [UInt8] = []
     var hasUpperBound = false
+    /// Entries carried out of the leaf rewritten last into the next one (whole entry bodies
+    /// back to back, inline values only), with their sizes; the parent page and child slot
+    /// of the leaf they left; and the next leaf's separator as it was (to descend to it).
+    var carry: [UInt8] = []
+    var carrySizes: [Int] = []
+    var carryFrom: (parent: PageNumber, slot: Int)?
+    var carryTarget: [UInt8] = []
+    /// The entries of the leaf being rebuilt (see `combine`).
+    var combined: [UInt8] = []
+    var combinedSizes: [Int] = []
 
     var hasChanges: Bool { !changes.isEmpty }
 
@@ -170,40 +187,35 @@ private struct LeafRewriter {
         values.append(contentsOf: value)
     }
 
-    /// Writes the gathered changes into leaf `number` (`leaf` as read, before any copy).
+    /// Whether entries of the previous leaf wait to go into this one.
+    var hasCarry: Bool { carryFrom != nil }
+
+    /// Writes the gathered changes, and the entries carried out of the previous leaf if any,
+    /// into leaf `number` (`leaf` as read, before any copy; the transaction's `path` leads to
+    /// it).
+    ///
+    /// Entries that keep their sizes are patched in place. Otherwise the leaf is rebuilt once;
+    /// if its entries no longer fit, it keeps those that do and the rest are carried into the
+    /// next leaf under the same parent (rebuilt next, its separator lowered to its new first
+    /// key), so that growing entries fill the following leaves instead of splitting every
+    /// leaf in two. Where that cannot be done (no next leaf under the parent, a separator of
+    /// another length, too much to carry), and for entries whose old or new value lies in an
+    /// overflow run, the changes and the carried entries take `put`'s path, entry by entry.
     mutating func apply(
         to number: PageNumber, _ leaf: UnsafeRawPointer, tree: inout TreeState, in txn: WriteTransaction
     ) throws(StorageError) {
         let layout = txn.layout
-        // The bytes the leaf uses once changed, and whether every change keeps its entry's size.
-        var used = PageHeader.usedBytes(leaf, pageSize: layout.pageSize)
         var sameSizes = true
-        var inline = true
         for change in changes {
             let newSize = PageLayout.leafEntryHeader + change.keyCount + change.count
             if PageHeader.leafValueField(leaf, change.slot) == PageLayout.overflowMarker || newSize > layout.maxInlineEntry {
-                inline = false
-                break
+                try applyByInsert(tree: &tree, in: txn)
+                return
             }
-            let oldSize = PageHeader.leafEntrySize(leaf, change.slot)
-            if oldSize != newSize { sameSizes = false }
-            used += newSize - oldSize
+            if PageHeader.leafEntrySize(leaf, change.slot) != newSize { sameSizes = false }
         }
-        guard inline, used <= layout.pageSize else {
-            // Overflow runs to write or release, or a leaf to split: `put`'s path, entry by entry.
-            for change in changes {
-                try withBytes(keys) { allKeys throws(StorageError) in
-                    try withBytes(values) { all throws(StorageError) in
-                        let key = UnsafeRawBufferPointer(rebasing: allKeys[change.keyStart..<(change.keyStart + change.keyCount)])
-                        let value = UnsafeRawBufferPointer(rebasing: all[change.start..<(change.start + change.count)])
-                        _ = try txn.insert(key, value, into: &tree)
-                    }
-                }
-            }
-            return
-        }
-        let (_, page) = try txn.touchPath(leaf: number, entries: 0, tree: &tree)
-        if sameSizes {
+        if sameSizes && !hasCarry {
+            let (_, page) = try txn.touchPath(leaf: number, entries: 0, tree: &tree)
             values.withUnsafeBytes { all in
                 for change in changes where change.count > 0 {
                     let at = page + PageHeader.slot(UnsafeRawPointer(page), change.slot) + PageLayout.leafEntryHeader + change.keyCount
@@ -212,48 +224,167 @@ private struct LeafRewriter {
             }
             return
         }
-        rebuild(page, pageSize: layout.pageSize, scratch: txn.scratch)
-    }
-
-    /// Rewrites `page` (writable, its changes gathered, the result known to fit) with every
-    /// changed entry's new value: the bodies packed in slot order at ascending addresses up to
-    /// the page end, as compaction leaves them. Slots and key heads stay as they are.
-    private func rebuild(_ page: UnsafeMutableRawPointer, pageSize: Int, scratch: UnsafeMutableRawPointer) {
-        scratch.copyMemory(from: page, byteCount: pageSize)
-        let old = UnsafeRawPointer(scratch)
-        let count = PageHeader.count(old)
-        var live = 0
-        var c = 0
-        for slot in 0..<count {
-            if c < changes.count && changes[c].slot == slot {
-                live &+= PageLayout.leafEntryHeader &+ PageHeader.leafKey(old, slot).count &+ changes[c].count
-                c &+= 1
-            } else {
-                live &+= PageHeader.leafEntrySize(old, slot)
+        combine(leaf)
+        let pageSize = layout.pageSize
+        var used = PageLayout.headerSize
+        var keep = 0
+        for size in combinedSizes {
+            if used + PageLayout.slotSize + size > pageSize { break }
+            used += PageLayout.slotSize + size
+            keep += 1
+        }
+        let level = txn.path.count - 1
+        if keep < combinedSizes.count {
+            // Too much for one page: carry the rest into the next leaf of the same parent, if
+            // its separator can take the first carried key in place.
+            let carried = combinedSizes[keep...].reduce(0, +)
+            guard keep > 0, level >= 0, carried <= pageSize / 2 else {
+                try applyByInsert(tree: &tree, in: txn)
+                return
+            }
+            let parent = try txn.page(txn.path[level].number)
+            let slot = txn.path[level].index
+            let firstCarried = combinedOffset(keep)
+            let carriedKeyLength = Int(combined[firstCarried]) | Int(combined[firstCarried + 1]) << 8
+            guard slot + 1 < PageHeader.count(parent), PageHeader.branchKeyLength(parent, slot + 1) == carriedKeyLength else {
+                try applyByInsert(tree: &tree, in: txn)
+                return
             }
         }
-        let heapStart = pageSize &- live
+        let (_, page) = try txn.touchPath(leaf: number, entries: 0, tree: &tree)
+        let incoming = carrySizes.count
+        writeLeaf(page, entries: keep, version: txn.meta.version, pageSize: pageSize)
+        if hasCarry { settleCarry(into: page, moved: incoming, in: txn) }
+        // What did not fit becomes the carry into the next leaf.
+        carry.removeAll(keepingCapacity: true)
+        carrySizes.removeAll(keepingCapacity: true)
+        carryFrom = nil
+        if keep < combinedSizes.count {
+            let start = combinedOffset(keep)
+            carry.append(contentsOf: combined[start...])
+            carrySizes.append(contentsOf: combinedSizes[keep...])
+            let parent = try txn.page(txn.path[level].number)
+            let slot = txn.path[level].index
+            carryFrom = (txn.path[level].number, slot)
+            carryTarget.removeAll(keepingCapacity: true)
+            carryTarget.append(contentsOf: PageHeader.branchKey(parent, slot + 1))
+        }
+    }
+
+    /// `combined`: the carried entries, then the leaf's entries with the changes applied,
+    /// as whole entry bodies back to back.
+    private mutating func combine(_ leaf: UnsafeRawPointer) {
+        combined.removeAll(keepingCapacity: true)
+        combinedSizes.removeAll(keepingCapacity: true)
+        combined.append(contentsOf: carry)
+        combinedSizes.append(contentsOf: carrySizes)
+        var c = 0
+        for slot in 0..<PageHeader.count(leaf) {
+            if c < changes.count && changes[c].slot == slot {
+                let change = changes[c]
+                let key = PageHeader.leafKey(leaf, slot)
+                withUnsafeBytes(of: UInt16(key.count).littleEndian) { combined.append(contentsOf: $0) }
+                withUnsafeBytes(of: UInt32(change.count).littleEndian) { combined.append(contentsOf: $0) }
+                combined.append(contentsOf: key)
+                combined.append(contentsOf: values[change.start..<(change.start + change.count)])
+                combinedSizes.append(PageLayout.leafEntryHeader + key.count + change.count)
+                c += 1
+            } else {
+                let size = PageHeader.leafEntrySize(leaf, slot)
+                combined.append(contentsOf: UnsafeRawBufferPointer(start: leaf + PageHeader.slot(leaf, slot), count: size))
+                combinedSizes.append(size)
+            }
+        }
+    }
+
+    /// Where entry `index` of `combined` starts.
+    private func combinedOffset(_ index: Int) -> Int {
+        var offset = 0
+        for i in 0..<index { offset += combinedSizes[i] }
+        return offset
+    }
+
+    /// Rewrites `page` as a leaf holding the first `entries` entries of `combined`, the bodies
+    /// in slot order at ascending addresses up to the page end, as compaction leaves them.
+    private func writeLeaf(_ page: UnsafeMutableRawPointer, entries: Int, version: UInt64, pageSize: Int) {
+        var bytes = 0
+        for i in 0..<entries { bytes += combinedSizes[i] }
+        PageWriter.initialize(page, kind: .leaf, version: version, pageSize: pageSize)
+        let heapStart = pageSize - bytes
+        combined.withUnsafeBytes { all in
+            (page + heapStart).copyMemory(from: all.baseAddress!, byteCount: bytes)
+        }
         var offset = heapStart
-        c = 0
-        values.withUnsafeBytes { all in
-            for slot in 0..<count {
-                let from = PageHeader.slot(old, slot)
-                page.setU16(PageLayout.headerSize &+ PageLayout.slotSize &* slot, UInt16(offset))
-                if c < changes.count && changes[c].slot == slot {
-                    let change = changes[c]
-                    let stored = UnsafeRawBufferPointer(rebasing: all[change.start..<(change.start &+ change.count)])
-                    let key = PageHeader.leafKey(old, slot)
-                    PageWriter.writeLeafEntry(page + offset, key: key, valueField: UInt32(change.count), stored: stored)
-                    offset &+= PageLayout.leafEntryHeader &+ key.count &+ change.count
-                    c &+= 1
-                } else {
-                    let size = PageHeader.leafEntrySize(old, slot)
-                    (page + offset).copyMemory(from: old + from, byteCount: size)
-                    offset &+= size
+        for i in 0..<entries {
+            let entry = UnsafeRawPointer(page + offset)
+            let key = UnsafeRawBufferPointer(start: entry + PageLayout.leafEntryHeader, count: Int(entry.u16(0)))
+            page.setU16(PageLayout.headerSize + PageLayout.slotSize * i, UInt16(offset))
+            page.setU64(PageLayout.headerSize + PageLayout.slotSize * i + 2, PageHeader.keyHead(key))
+            offset += combinedSizes[i]
+        }
+        PageWriter.setCount(page, entries)
+        PageWriter.setHeapStart(page, heapStart)
+        PageWriter.setGarbage(page, 0)
+    }
+
+    /// Records that `moved` entries went from the leaf before into `page` (just written, the
+    /// next child of the same parent): the two children's entry counts, and the separator
+    /// of `page`, now its first key (of the separator's length, checked when carried).
+    private func settleCarry(into page: UnsafeMutableRawPointer, moved: Int, in txn: WriteTransaction) {
+        let level = txn.path.count - 1
+        let from = carryFrom!
+        precondition(
+            level >= 0 && txn.path[level].number == from.parent && txn.path[level].index == from.slot + 1,
+            "internal error: entries carried to a leaf that does not follow theirs")
+        let parent = txn.dirty[from.parent]!.pointer
+        PageWriter.addChildEntries(parent, from.slot, -moved)
+        PageWriter.addChildEntries(parent, from.slot + 1, moved)
+        let first = PageHeader.leafKey(UnsafeRawPointer(page), 0)
+        let offset = PageHeader.slot(UnsafeRawPointer(parent), from.slot + 1)
+        (parent + offset + PageLayout.branchEntryHeader).copyMemory(from: first.baseAddress!, byteCount: first.count)
+        parent.setU64(PageLayout.headerSize + PageLayout.slotSize * (from.slot + 1) + 2, PageHeader.keyHead(first))
+    }
+
+    /// `put`'s path for the changes, and for the carried entries (counted out of the leaf
+    /// they left, which sits under the same parent just before this one, then inserted anew).
+    private mutating func applyByInsert(tree: inout TreeState, in txn: WriteTransaction) throws(StorageError) {
+        if let from = carryFrom {
+            let moved = carrySizes.count
+            let level = txn.path.count - 1
+            precondition(
+                level >= 0 && txn.path[level].number == from.parent && txn.path[level].index == from.slot + 1,
+                "internal error: entries carried to a leaf that does not follow theirs")
+            for upper in 0..<level {
+                PageWriter.addChildEntries(txn.dirty[txn.path[upper].number]!.pointer, txn.path[upper].index, -moved)
+            }
+            PageWriter.addChildEntries(txn.dirty[from.parent]!.pointer, from.slot, -moved)
+            tree.count -= UInt64(moved)
+            let entries = carry
+            let sizes = carrySizes
+            carry.removeAll(keepingCapacity: true)
+            carrySizes.removeAll(keepingCapacity: true)
+            carryFrom = nil
+            try withBytes(entries) { all throws(StorageError) in
+                var offset = 0
+                for size in sizes {
+                    let entry = all.baseAddress! + offset
+                    let keyLength = Int(entry.u16(0))
+                    let valueLength = Int(entry.u32(2))
+                    let key = UnsafeRawBufferPointer(start: entry + PageLayout.leafEntryHeader, count: keyLength)
+                    let value = UnsafeRawBufferPointer(start: entry + PageLayout.leafEntryHeader + keyLength, count: valueLength)
+                    _ = try txn.insert(key, value, into: &tree)
+                    offset += size
                 }
             }
         }
-        PageWriter.setHeapStart(page, heapStart)
-        PageWriter.setGarbage(page, 0)
+        for change in changes {
+            try withBytes(keys) { allKeys throws(StorageError) in
+                try withBytes(values) { all throws(StorageError) in
+                    let key = UnsafeRawBufferPointer(rebasing: allKeys[change.keyStart..<(change.keyStart + change.keyCount)])
+                    let value = UnsafeRawBufferPointer(rebasing: all[change.start..<(change.start + change.count)])
+                    _ = try txn.insert(key, value, into: &tree)
+                }
+            }
+        }
     }
 }
