@@ -4,7 +4,8 @@ extension WriteTransaction {
     ///
     /// `keys` holds the keys back to back, `keySize` bytes each. For each key in that order that
     /// the tree holds, `body(index, old, &new)` gets the key's index in `keys` and its value
-    /// (valid only during the call), appends the new value to `new` (empty on entry), and
+    /// (valid only during the call), appends the new value to `new` (which may already hold
+    /// bytes before it, to be left as they are), and
     /// returns true to store it or false to leave the entry as it is. `body` must not use the
     /// transaction. Keys the tree does not hold are skipped (`body` is not called for them);
     /// their indexes are returned, in order.
@@ -125,8 +126,6 @@ private struct LeafRewriter {
     var keys: [UInt8] = []
     /// The new values of `changes`, back to back.
     var values: [UInt8] = []
-    /// The new value `body` is writing.
-    var value: [UInt8] = []
     /// The separator above the leaf (every key in it is below), if the leaf is not the last.
     var upperBound: [UInt8] = []
     var hasUpperBound = false
@@ -177,14 +176,18 @@ private struct LeafRewriter {
     mutating func collect(
         slot: Int, key: UnsafeRawBufferPointer, old: UnsafeRawBufferPointer, _ body: (_ new: inout [UInt8]) -> Bool
     ) throws(StorageError) {
-        value.removeAll(keepingCapacity: true)
-        guard body(&value) else { return }
-        guard value.count <= WriteTransaction.maxValueSize else {
-            throw .valueTooLarge(size: value.count, limit: WriteTransaction.maxValueSize)
+        // The body appends straight to `values`, after the values gathered before.
+        let start = values.count
+        guard body(&values) else {
+            if values.count > start { values.removeLast(values.count - start) }
+            return
         }
-        changes.append((slot, keys.count, key.count, values.count, value.count))
+        let count = values.count - start
+        guard count <= WriteTransaction.maxValueSize else {
+            throw .valueTooLarge(size: count, limit: WriteTransaction.maxValueSize)
+        }
+        changes.append((slot, keys.count, key.count, start, count))
         keys.append(contentsOf: key)
-        values.append(contentsOf: value)
     }
 
     /// Whether entries of the previous leaf wait to go into this one.
@@ -274,25 +277,44 @@ private struct LeafRewriter {
     /// `combined`: the carried entries, then the leaf's entries with the changes applied,
     /// as whole entry bodies back to back.
     private mutating func combine(_ leaf: UnsafeRawPointer) {
-        combined.removeAll(keepingCapacity: true)
         combinedSizes.removeAll(keepingCapacity: true)
-        combined.append(contentsOf: carry)
         combinedSizes.append(contentsOf: carrySizes)
+        var total = carry.count
         var c = 0
         for slot in 0..<PageHeader.count(leaf) {
+            let size: Int
             if c < changes.count && changes[c].slot == slot {
-                let change = changes[c]
-                let key = PageHeader.leafKey(leaf, slot)
-                withUnsafeBytes(of: UInt16(key.count).littleEndian) { combined.append(contentsOf: $0) }
-                withUnsafeBytes(of: UInt32(change.count).littleEndian) { combined.append(contentsOf: $0) }
-                combined.append(contentsOf: key)
-                combined.append(contentsOf: values[change.start..<(change.start + change.count)])
-                combinedSizes.append(PageLayout.leafEntryHeader + key.count + change.count)
+                size = PageLayout.leafEntryHeader + changes[c].keyCount + changes[c].count
                 c += 1
             } else {
-                let size = PageHeader.leafEntrySize(leaf, slot)
-                combined.append(contentsOf: UnsafeRawBufferPointer(start: leaf + PageHeader.slot(leaf, slot), count: size))
-                combinedSizes.append(size)
+                size = PageHeader.leafEntrySize(leaf, slot)
+            }
+            combinedSizes.append(size)
+            total += size
+        }
+        combined.removeAll(keepingCapacity: true)
+        combined.append(contentsOf: repeatElement(0, count: total))
+        combined.withUnsafeMutableBytes { out in
+            carry.withUnsafeBytes { if $0.count > 0 { out.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: $0.count) } }
+            values.withUnsafeBytes { newValues in
+                var offset = carry.count
+                var c = 0
+                for slot in 0..<PageHeader.count(leaf) {
+                    let at = out.baseAddress! + offset
+                    if c < changes.count && changes[c].slot == slot {
+                        let change = changes[c]
+                        let key = PageHeader.leafKey(leaf, slot)
+                        PageWriter.writeLeafEntry(
+                            at, key: key, valueField: UInt32(change.count),
+                            stored: UnsafeRawBufferPointer(rebasing: newValues[change.start..<(change.start + change.count)]))
+                        offset += PageLayout.leafEntryHeader + key.count + change.count
+                        c += 1
+                    } else {
+                        let size = PageHeader.leafEntrySize(leaf, slot)
+                        at.copyMemory(from: leaf + PageHeader.slot(leaf, slot), byteCount: size)
+                        offset += size
+                    }
+                }
             }
         }
     }
