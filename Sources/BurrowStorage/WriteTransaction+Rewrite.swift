@@ -5,17 +5,18 @@ extension WriteTransaction {
     /// `keys` holds the keys back to back, `keySize` bytes each. For each key in that order that
     /// the tree holds, `body(index, old, &new)` gets the key's index in `keys` and its value
     /// (valid only during the call), appends the new value to `new` (which may already hold
-    /// bytes before it, to be left as they are), and
-    /// returns true to store it or false to leave the entry as it is. `body` must not use the
-    /// transaction. Keys the tree does not hold are skipped (`body` is not called for them);
-    /// their indexes are returned, in order.
+    /// bytes before it, to be left as they are), and returns true to store it or false to
+    /// leave the entry as it is. `body` must not use the transaction. Keys the tree does not
+    /// hold are skipped (`body` is not called for them); their indexes are returned, in order.
     ///
     /// The result is that of a `put` of each new value in turn. Keys in ascending order are
     /// the fast case: the keys that fall in one leaf share its descent, the leaf is copied (if
     /// committed) once, and its entries are rewritten in place, or the leaf rebuilt once if
-    /// sizes change. A leaf whose new entries no longer fit, or an entry whose old or new value
-    /// lives in an overflow run, takes the path of `put` for its changed entries. A key not
-    /// above the one before it starts a new descent, so any order is correct, only slower.
+    /// sizes change. Entries a rebuilt leaf no longer holds are carried into the next leaf of
+    /// the same parent (see `LeafRewriter.apply`); where they cannot be, and for an entry whose
+    /// old or new value lives in an overflow run, the changed entries take the path of `put`.
+    /// A key not above the one before it starts a new descent, so any order is correct, only
+    /// slower.
     ///
     /// Throws `valueTooLarge` (before changing anything for that key) as `put` does; like any
     /// change that throws, that leaves the transaction able only to abort.
