@@ -174,7 +174,7 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
     /// `Results.setValue(_:forKey:)` writes it.
     public func setValue(_ value: Any?, forKey key: String) {
         if let binding, let linked = binding.linkedObjectKeys(), !linked.keys.isEmpty {
-            linked.realm.setValue(value, forKey: key, ofObjects: linked.keys, in: linked.table)
+            linked.realm.setValue(value, forKey: key, ofObjects: .keys(linked.keys), keys: { linked.keys }, in: linked.table)
             return
         }
         for element in self {

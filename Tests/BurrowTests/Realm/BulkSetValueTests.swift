@@ -90,7 +90,7 @@ final class BulkOwner: Object {
         for round in 0..<TestEnvironment.count("BURROW_MODEL_OPS", default: 60) {
             let key = random.element(["name", "age", "note", "payload", "score"])
             let value = randomValue(key, &random)
-            let target = random.int(0..<4)
+            let target = random.int(0..<5)
             let limit = random.int(0...6)
             let deleted = random.chance(20) ? random.int(0...300) * 3 : nil
             let added = random.chance(20) ? 1_000 + round : nil
@@ -101,11 +101,14 @@ final class BulkOwner: Object {
                     let owner = realm.object(ofType: BulkOwner.self, forPrimaryKey: 1)!
                     let all = realm.objects(BulkItem.self)
                     let filtered = try all.filter("age < %@", limit)
+                    // A condition on text, some of it long enough to live outside the row.
+                    let byNote = try all.filter("note != %@ AND age <= %@", "bb", limit)
                     if realm === bulk {
                         switch target {
                         case 0: all.setValue(value, forKey: key)
                         case 1: filtered.setValue(value, forKey: key)
                         case 2: owner.items.setValue(value, forKey: key)
+                        case 3: byNote.setValue(value, forKey: key)
                         default: all.where { $0.id >= 0 }.setValue(value, forKey: key)
                         }
                     } else {
@@ -114,6 +117,7 @@ final class BulkOwner: Object {
                             case 0: Array(all)
                             case 1: Array(filtered)
                             case 2: Array(owner.items)
+                            case 3: Array(byNote)
                             default: Array(all.where { $0.id >= 0 })
                             }
                         for object in objects { object.setValue(value, forKey: key) }
