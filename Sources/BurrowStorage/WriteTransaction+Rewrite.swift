@@ -131,7 +131,7 @@ private struct LeafRewriter {
     var upperBound: [UInt8] = []
     var hasUpperBound = false
     /// Entries carried out of the leaf rewritten last into the next one (whole entry bodies
-    /// back to back, inline values only), with their sizes; the parent page and child slot
+    /// back to back, inline values only: see `carriesOverflowReference`), with their sizes; the parent page and child slot
     /// of the leaf they left; and the next leaf's separator as it was (to descend to it).
     var carry: [UInt8] = []
     var carrySizes: [Int] = []
@@ -242,7 +242,9 @@ private struct LeafRewriter {
             // Too much for one page: carry the rest into the next leaf of the same parent, if
             // its separator can take the first carried key in place.
             let carried = combinedSizes[keep...].reduce(0, +)
-            guard keep > 0, level >= 0, carried <= pageSize / 2 else {
+            // A carried entry is put back by key and value if the next leaf cannot take it
+            // (`applyByInsert`), which an entry holding an overflow run's reference is not.
+            guard keep > 0, level >= 0, carried <= pageSize / 2, !carriesOverflowReference(from: keep) else {
                 try applyByInsert(tree: &tree, in: txn)
                 return
             }
@@ -318,6 +320,18 @@ private struct LeafRewriter {
                 }
             }
         }
+    }
+
+    /// Whether an entry of `combined` from `index` on holds a reference to an overflow run
+    /// rather than its value.
+    private func carriesOverflowReference(from index: Int) -> Bool {
+        var offset = combinedOffset(index)
+        for size in combinedSizes[index...] {
+            let field = combined.withUnsafeBytes { $0.baseAddress!.u32(offset + 2) }
+            if field == PageLayout.overflowMarker { return true }
+            offset += size
+        }
+        return false
     }
 
     /// Where entry `index` of `combined` starts.

@@ -232,4 +232,50 @@ struct RewriteValuesTests {
             }
         }
     }
+
+    @Test(
+        "entries whose values live in overflow runs stay in their leaf when the leaf's other entries grow, whichever way the next leaf is written",
+        arguments: [false, true], [1, 4, 10, 40])
+    func unchangedOverflowEntriesAmongGrowingOnes(everyKey: Bool, growth: Int) throws {
+        let storage = try Storage(device: MemoryDevice(name: "rewrite-overflow-\(everyKey)-\(growth)"), options: StorageOptions(pageSize: 4096))
+        defer { storage.close() }
+        let count = 600
+        // Every seventh value is too long for a leaf and lives in an overflow run.
+        let isLong = { (index: Int) in index % 7 == 6 }
+        var keys: [UInt8] = []
+        try modelTestCommit(storage) { txn in
+            let tree = try txn.openTree(named: "t")
+            for index in 0..<count {
+                let key = withUnsafeBytes(of: UInt64(index).bigEndian) { Array($0) }
+                keys += key
+                try txn.put(key, [UInt8](repeating: isLong(index) ? 9 : 1, count: isLong(index) ? 2_000 : 40), in: tree)
+            }
+        }
+        // Only the short values grow; the long ones are left as they are.
+        let grow = { (old: UnsafeRawBufferPointer, new: inout [UInt8]) -> Bool in
+            guard old.count == 40 else { return false }
+            new.append(contentsOf: [UInt8](repeating: 2, count: 40 + growth))
+            return true
+        }
+        try modelTestCommit(storage) { txn in
+            let tree = try txn.openTree(named: "t")
+            if everyKey {
+                try txn.rewriteAllValues(in: tree) { _, old, new in grow(old, &new) }
+            } else {
+                let missing = try keys.withUnsafeBytes { k in
+                    try txn.rewriteValues(in: tree, keys: k, keySize: 8) { _, old, new in grow(old, &new) }
+                }
+                #expect(missing.isEmpty)
+            }
+        }
+        let snapshot = try storage.snapshot()
+        _ = try snapshot.verify()
+        let entries = try modelTestScan(try #require(try snapshot.tree(named: "t")))
+        #expect(entries.count == count)
+        for (index, entry) in entries.enumerated() {
+            let expected = isLong(index) ? [UInt8](repeating: 9, count: 2_000) : [UInt8](repeating: 2, count: 40 + growth)
+            #expect(entry.value == expected, "entry \(index)")
+            if entry.value != expected { return }
+        }
+    }
 }

@@ -179,6 +179,25 @@ final class BulkOwner: Object {
         #expect(try ObjectVerifier.verify(realm.storage.snapshot()).findings.map(\.description) == [])
     }
 
+    @Test func setValueAmongRowsStoredOutsideTheirLeaves() throws {
+        // Every ninth row is long enough to live in an overflow run; the others grow when
+        // their name is set, so the rows of their leaves move along into the next ones.
+        let realm = try Realm(configuration: temporaryConfiguration())
+        try realm.write {
+            for id in 0..<3_000 {
+                let long = id % 9 == 4
+                _ = try realm.create(
+                    BulkItem.self,
+                    value: ["id": id, "name": long ? "Rex" : "", "payload": Data(repeating: 1, count: long ? 1_000 : 4)])
+            }
+        }
+        try realm.write { realm.objects(BulkItem.self).setValue("Rex", forKey: "name") }
+        let items = realm.objects(BulkItem.self)
+        #expect(items.count == 3_000 && items.allSatisfy { $0.name == "Rex" })
+        #expect(items.allSatisfy { $0.payload.count == ($0.id % 9 == 4 ? 1_000 : 4) })
+        #expect(try ObjectVerifier.verify(realm.storage.snapshot()).findings.map(\.description) == [])
+    }
+
     @Test func setValueOnAnEmptyCollectionChangesNothing() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         try realm.write { _ = try realm.create(BulkOwner.self, value: ["id": 1]) }
