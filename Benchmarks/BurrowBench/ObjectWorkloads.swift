@@ -12,7 +12,7 @@ import Foundation
 enum ObjectWorkloads {
     static let group = BenchmarkGroup(
         name: "objects",
-        summary: "Burrow objects (Dog) vs SQLite: bulk insert, commits, pk lookup, KVC update, concurrent writes",
+        summary: "Burrow objects (Dog) vs SQLite: bulk insert, commits, pk lookup, KVC updates, concurrent writes",
         run: { try run($0) })
 
     /// Dogs of the bulk insert, the lookups and the KVC update.
@@ -24,7 +24,10 @@ enum ObjectWorkloads {
     /// Tasks (threads) of `concurrent_writes`, each doing `commits` transactions.
     static let writers = 10
 
-    static let workloads = ["bulk_insert", "pk_lookup", "kvc_update", "commit_normal", "commit_full", "concurrent_writes"]
+    static let workloads = [
+        "bulk_insert", "pk_lookup", "kvc_update", "kvc_update_filtered", "kvc_update_list", "commit_normal", "commit_full",
+        "concurrent_writes",
+    ]
 
     static func run(_ bench: Workbench) throws -> [Measurement] {
         let only = try selectedWorkloads()
@@ -35,7 +38,7 @@ enum ObjectWorkloads {
         try data.withBuffers { buffers in
             if wanted("bulk_insert") { results.append(try bulkInsert(bench, data, buffers)) }
 
-            if wanted("pk_lookup") || wanted("kvc_update") {
+            if wanted("pk_lookup") || wanted("kvc_update") || wanted("kvc_update_filtered") {
                 bench.log("building the lookup files (\(dogs) dogs, one transaction each)")
                 let burrowPath = bench.path("dogs.burrow")
                 let sqlitePath = bench.path("dogs.sqlite")
@@ -43,8 +46,21 @@ enum ObjectWorkloads {
                 _ = try sqliteBulkInsert(sqlitePath, data, buffers)
                 if wanted("pk_lookup") { results.append(try pkLookup(bench, data, buffers, burrowPath: burrowPath, sqlitePath: sqlitePath)) }
                 if wanted("kvc_update") { results.append(try kvcUpdate(bench, data, burrowPath: burrowPath, sqlitePath: sqlitePath)) }
+                if wanted("kvc_update_filtered") {
+                    results.append(try kvcUpdateFiltered(bench, data, burrowPath: burrowPath, sqlitePath: sqlitePath))
+                }
                 bench.remove("dogs.burrow")
                 bench.remove("dogs.sqlite")
+            }
+
+            if wanted("kvc_update_list") {
+                bench.log("building the list files (\(dogs) dogs, an owner listing \(listedDogs) of them)")
+                let burrowPath = bench.path("list.burrow")
+                let sqlitePath = bench.path("list.sqlite")
+                try buildListFiles(data, buffers, burrowPath: burrowPath, sqlitePath: sqlitePath)
+                results.append(try kvcUpdateList(bench, data, burrowPath: burrowPath, sqlitePath: sqlitePath))
+                bench.remove("list.burrow")
+                bench.remove("list.sqlite")
             }
 
             if wanted("commit_normal") {
@@ -131,8 +147,8 @@ enum ObjectWorkloads {
 
     /// Opens a new realm (untimed), then times `realm.write { for i { realm.add(Dog(...)) } }`,
     /// commit at `.full` included. Checks the count afterwards (untimed).
-    static func burrowBulkInsert(_ path: String, _ data: ObjectDataset) throws -> Double {
-        let realm = try Realm(configuration: configuration(path, durability: .full))
+    static func burrowBulkInsert(_ path: String, _ data: ObjectDataset, configuration: Realm.Configuration? = nil) throws -> Double {
+        let realm = try Realm(configuration: configuration ?? Self.configuration(path, durability: .full))
         defer { realm.invalidate() }
         let seconds = try Timing.seconds {
             try realm.write {

@@ -329,6 +329,22 @@ enum PageWriter {
         let page = UnsafeRawPointer(p)
         let count = PageHeader.count(page)
         let oldHeap = PageHeader.heapStart(page)
+        // Without garbage the bodies fill the heap exactly (live + garbage is always the heap's
+        // size), so bodies at ascending addresses in slot order are packed: found from the
+        // slots alone, without reading a body.
+        if PageHeader.garbage(page) == 0 {
+            var previous = oldHeap &- 1
+            var ascending = true
+            for i in 0..<count {
+                let offset = PageHeader.slot(page, i)
+                if offset <= previous {
+                    ascending = false
+                    break
+                }
+                previous = offset
+            }
+            if ascending && (count == 0 || PageHeader.slot(page, 0) == oldHeap) { return }
+        }
         var live = 0
         var isCompact = PageHeader.garbage(page) == 0
         for i in 0..<count {

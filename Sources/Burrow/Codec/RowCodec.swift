@@ -117,6 +117,94 @@ enum RowCodec {
         return builder.bytes
     }
 
+    /// Appends to `bytes` what `replacing` returns (the same bytes), without building an array
+    /// of its own: for a bulk update that writes many rows through one buffer. A row in the
+    /// form `Builder` writes (payloads back to back after the offset table, in field order,
+    /// as wide as `fields`) is spliced: the bytes around the field copied as they are, the
+    /// later offsets moved.
+    static func appendReplacing(
+        _ index: Int, with payload: UnsafeRawBufferPointer?, in row: UnsafeRawBufferPointer, fields: Int, to bytes: inout [UInt8]
+    ) {
+        guard let (start, end) = canonicalSpan(of: index, in: row, fields: fields) else {
+            appendRebuilding(index, with: payload, in: row, fields: fields, to: &bytes)
+            return
+        }
+        let newCount = payload?.count ?? 0
+        let delta = newCount &- (end &- start)
+        let base = bytes.count
+        bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: row[..<start]))
+        if let payload { bytes.append(contentsOf: payload) }
+        bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: row[end...]))
+        let count = fieldCount(row)
+        bytes.withUnsafeMutableBytes { out in
+            let o = out.baseAddress! + base
+            o.storeBytes(of: UInt32(newCount > 0 ? start : 0).littleEndian, toByteOffset: 4 &+ 4 &* index, as: UInt32.self)
+            for field in (index &+ 1)..<count {
+                let offset = Int(ValueCodec.u32(row, 4 &+ 4 &* field))
+                if offset != 0 { o.storeBytes(of: UInt32(offset &+ delta).littleEndian, toByteOffset: 4 &+ 4 &* field, as: UInt32.self) }
+            }
+        }
+    }
+
+    /// Where field `index`'s payload lies in `row` (an empty range where the payload of a
+    /// null field would go) if the row has exactly the form `Builder` writes and at least
+    /// `fields` fields; nil otherwise.
+    private static func canonicalSpan(of index: Int, in row: UnsafeRawBufferPointer, fields: Int) -> (start: Int, end: Int)? {
+        guard row.count >= 4 else { return nil }
+        let count = fieldCount(row)
+        let header = 4 &+ 4 &* count
+        guard count >= fields, index < count, row.count >= header else { return nil }
+        // Where the next payload must start.
+        var position = header
+        var start = -1
+        var end = -1
+        for field in 0..<count {
+            let offset = Int(ValueCodec.u32(row, 4 &+ 4 &* field))
+            if field == index { start = position }
+            if offset == 0 { continue }
+            guard offset == position else { return nil }
+            let next = nextPosition(after: field, in: row, count: count)
+            guard next > offset else { return nil }
+            if field == index { end = next }
+            position = next
+        }
+        guard position == row.count else { return nil }
+        // A null field's place is where the next payload starts.
+        return (start, end < 0 ? start : end)
+    }
+
+    /// The end of field `field`'s payload: the next non-null field's offset, or the row's end.
+    @inline(__always)
+    private static func nextPosition(after field: Int, in row: UnsafeRawBufferPointer, count: Int) -> Int {
+        var next = field &+ 1
+        while next < count {
+            let nextOffset = Int(ValueCodec.u32(row, 4 &+ 4 &* next))
+            if nextOffset != 0 { return nextOffset }
+            next &+= 1
+        }
+        return row.count
+    }
+
+    /// `appendReplacing` for any row: field by field, as `replacing` builds it.
+    private static func appendRebuilding(
+        _ index: Int, with payload: UnsafeRawBufferPointer?, in row: UnsafeRawBufferPointer, fields: Int, to bytes: inout [UInt8]
+    ) {
+        let count = max(fields, fieldCount(row))
+        let start = bytes.count
+        let header = 4 &+ 4 &* count
+        bytes.append(contentsOf: repeatElement(0, count: header))
+        store(UInt32(count), at: start, in: &bytes)
+        for field in 0..<count {
+            let fieldStart = bytes.count
+            if field == index {
+                if let payload { bytes.append(contentsOf: payload) }
+            } else if let old = self.field(row, field) {
+                bytes.append(contentsOf: old)
+            }
+            if bytes.count > fieldStart { store(UInt32(fieldStart &- start), at: start &+ 4 &+ 4 &* field, in: &bytes) }
+        }
+    }
+
     fileprivate static func store(_ value: UInt32, at offset: Int, in bytes: inout [UInt8]) {
         withUnsafeBytes(of: value.littleEndian) { raw in
             for i in 0..<4 { bytes[offset + i] = raw[i] }

@@ -169,8 +169,14 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
 
     /// Sets `key` to `value` on every object in the list, as `setValue(_:forKey:)` on each
     /// would (a bulk update). For a list of objects only; on a managed list it needs a write
-    /// transaction, and an error is recorded and thrown at commit.
+    /// transaction, and an error is recorded and thrown at commit. On a managed list of a live
+    /// realm the objects are not created: the value is converted once and written as
+    /// `Results.setValue(_:forKey:)` writes it.
     public func setValue(_ value: Any?, forKey key: String) {
+        if let binding, let linked = binding.linkedObjectKeys(), !linked.keys.isEmpty {
+            linked.realm.setValue(value, forKey: key, ofObjects: .keys(linked.keys), keys: { linked.keys }, in: linked.table)
+            return
+        }
         for element in self {
             guard case .object(let object) = element._stored else { return }
             object.setValue(value, forKey: key)

@@ -100,3 +100,28 @@ enum StoredIdentity {
         }
     }
 }
+
+extension CollectionBinding {
+    /// For a list of objects of an object in a live realm: the realm, the table its elements
+    /// are read as, and their object keys in the list's order. Nil for any other collection,
+    /// or if the list cannot be read (the per-element path then reports it).
+    func linkedObjectKeys() -> (realm: Realm, table: Table, keys: [ObjectKey])? {
+        guard case .live(let realm) = state.source, let field else { return nil }
+        let table = state.table
+        let property = table.stored.properties[field]
+        guard property.type == .object, property.collection == .list, let tree = table.collectionTrees[field] else { return nil }
+        // The table `readContent` reads the elements as (see `ReadContext.linkedObject`).
+        let targetId = context.linkTarget(table, field)
+        guard let target = table.info.isDynamic ? realm.store.dynamicTable(id: targetId) : realm.store.table(id: targetId) else { return nil }
+        var keys: [ObjectKey] = []
+        var readable = true
+        do {
+            try ObjectStore.forEachStoredElement(of: state.key, in: tree, of: context.reader, property) { _, element in
+                if let link = ValueCodec.linkKey(element, as: .object) { keys.append(link.key) } else { readable = false }
+            }
+        } catch {
+            return nil
+        }
+        return readable ? (realm, target, keys) : nil
+    }
+}

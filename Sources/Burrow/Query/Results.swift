@@ -207,9 +207,22 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     /// update that reads no property it does not change. Must be called in a write
     /// transaction; a value that does not fit is recorded and thrown at commit.
     public func setValue(_ value: Any?, forKey key: String) {
+        if query.isAllObjects {
+            // Every object of the class: the rows are walked without listing their keys.
+            guard let table else { return }
+            owner.setValue(value, forKey: key, ofObjects: .all, keys: { owner.store.allKeys(table) }, in: table)
+            return
+        }
+        if let parent = query.parent, parent.isAllObjects, case .filter(let predicate)? = query.step, let table,
+            let filter = ObjectStore.rowFilter(predicate, table, in: owner.store)
+        {
+            // One filter of row tests: each row tested as the update walks the rows.
+            owner.setValue(value, forKey: key, ofObjects: .matching(filter), keys: { current.keys }, in: table)
+            return
+        }
         let evaluation = current
         guard let table = evaluation.table else { return }
-        owner.setValue(value, forKey: key, ofObjects: evaluation.keys, in: table)
+        owner.setValue(value, forKey: key, ofObjects: .keys(evaluation.keys), keys: { evaluation.keys }, in: table)
     }
 
     /// The realm these results belong to.

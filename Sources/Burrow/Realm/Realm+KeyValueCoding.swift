@@ -1,11 +1,16 @@
 import BurrowStorage
 
 extension Realm {
-    /// Key-value coding on many objects at once (`Results.setValue(_:forKey:)`): the value is
-    /// converted once, and a plain value is written field by field without creating objects.
+    /// Key-value coding on many objects at once (`Results.setValue(_:forKey:)`,
+    /// `List.setValue(_:forKey:)`): the value is converted once, and a plain value is written
+    /// field by field without creating objects (most fields in one pass over the table's rows:
+    /// `ObjectStore.setPayloads`). `keys` lists the objects for the paths that take them one by
+    /// one (called at most once, before anything changes).
     /// Links and collections go through each object's setter. Errors are recorded and thrown
     /// at commit, as for any setter.
-    func setValue(_ value: Any?, forKey key: String, ofObjects keys: [ObjectKey], in table: Table) {
+    func setValue(
+        _ value: Any?, forKey key: String, ofObjects targets: ObjectStore.BulkTargets, keys: () -> [ObjectKey], in table: Table
+    ) {
         let write = store.requireWrite()
         guard let property = table.info.propertyIndex[key] else {
             write.fail(
@@ -16,7 +21,7 @@ extension Realm {
         }
         let schema = table.info.properties[property]
         guard let field = table.fieldOf[property], schema.collection == .single, schema.type != .object, schema.type != .any else {
-            for objectKey in keys { store.object(table, objectKey).setValue(value, forKey: key) }
+            for objectKey in keys() { store.object(table, objectKey).setValue(value, forKey: key) }
             return
         }
         do {
@@ -30,7 +35,14 @@ extension Realm {
                 stored = accessor.stored(try accessor.convert(value as Any, property: key)) ?? .null
             }
             let payload = ObjectStore.payload(of: stored, as: schema.type)
-            for objectKey in keys { try store.setPayload(table, objectKey, field, payload, in: write) }
+            let several: Bool
+            if case .keys(let given) = targets { several = given.count > 1 } else { several = true }
+            if several && ObjectStore.setsInBulk(table, field, payload) {
+                // Rows rewritten in one pass in key order, with what `setPayload` does for each.
+                try store.setPayloads(table, targets, field, payload, in: write)
+            } else {
+                for objectKey in keys() { try store.setPayload(table, objectKey, field, payload, in: write) }
+            }
         } catch {
             write.fail(error)
         }
