@@ -266,53 +266,19 @@ enum ObjectWorkloads {
     // MARK: kvc_update
 
     static func kvcUpdate(_ bench: Workbench, _ data: ObjectDataset, burrowPath: String, sqlitePath: String) throws -> Measurement {
-        let runs = longRuns(bench)
-        bench.log("kvc_update: currentCity of all \(dogs) Dogs in one write transaction, durable commit (\(runs) runs)")
-        let realm = try Realm(configuration: configuration(burrowPath, durability: .full))
-        defer { realm.invalidate() }
-        let db = try openSQLite(sqlitePath, synchronous: "FULL")
-        defer { db.close() }
-        let begin = try db.prepare("BEGIN")
-        let commit = try db.prepare("COMMIT")
-        let update = try db.prepare("UPDATE dogs SET currentCity = ?")
-        let count = try db.prepare("SELECT count(*) FROM dogs WHERE currentCity = ?")
-        // Runs alternate between two cities, so that every run changes every row on both sides.
-        let cities = ["Toronto", "Vancouver"]
-
-        let (b, s) = try Timing.alternating(runs) { run in
-            let city = cities[run % 2]
-            let seconds = try Timing.seconds {
-                try realm.write {
-                    realm.objects(Dog.self).setValue(city, forKey: "currentCity")
-                }
+        bench.log("kvc_update: currentCity of all \(dogs) Dogs in one write transaction, durable commit")
+        return try kvcWorkload(
+            bench, workload: "kvc_update", rows: dogs, files: (configuration(burrowPath, durability: .full), sqlitePath),
+            update: "UPDATE dogs SET currentCity = ?", count: "SELECT count(*) FROM dogs WHERE currentCity = ?",
+            note: "objects(Dog.self).setValue(_:forKey:) vs one UPDATE; 1 txn, .full vs FULL"
+        ) { realm, city in
+            try realm.write {
+                realm.objects(Dog.self).setValue(city, forKey: "currentCity")
             }
+        } burrowCount: { realm, city in
             var changed = 0
             for dog in realm.objects(Dog.self) where dog.currentCity == city { changed += 1 }
-            guard changed == dogs else { throw BenchmarkError("Burrow KVC update: \(changed) of \(dogs) dogs in \(city)") }
-            return seconds
-        } sqlite: { run in
-            let city = cities[run % 2]
-            var utf8 = city
-            return try utf8.withUTF8 { text in
-                let seconds = try Timing.seconds {
-                    try begin.run()
-                    update.bind(1, text: UnsafeRawBufferPointer(text))
-                    try update.run()
-                    try commit.run()
-                }
-                count.bind(1, text: UnsafeRawBufferPointer(text))
-                _ = try count.step()
-                let changed = Int(count.int64(0))
-                count.reset()
-                guard changed == dogs else { throw BenchmarkError("SQLite UPDATE: \(changed) of \(dogs) dogs in \(city)") }
-                return seconds
-            }
+            return changed
         }
-        bench.logRuns([("burrow", b), ("sqlite", s)])
-        var m = Measurement(
-            group: "objects", workload: "kvc_update", unit: "rows/s",
-            burrow: Double(dogs) / Timing.median(b), sqlite: Double(dogs) / Timing.median(s), better: .higher)
-        m.note = "objects(Dog.self).setValue(_:forKey:) vs one UPDATE; 1 txn, .full vs FULL"
-        return m
     }
 }
