@@ -328,6 +328,28 @@ final class IterHolder: Object {
 
     // MARK: LinkingObjects
 
+    @Test func testAHeldLinkingObjectsValueFollowsWrites() throws {
+        // RealmSwift's LinkingObjects are live: a value held across writes counts what links
+        // to its object now (its own testLinkingObjects asserts this).
+        let realm = try Realm(configuration: temporaryInMemoryConfiguration())
+        let item = IterItem(value: ["id": 1])
+        try realm.write { try realm.add(IterHolder(value: ["id": 0, "items": [item]])) }
+        let holders = item.holders
+        #expect(holders.count == 1 && holders.first?.id == 0)
+        try realm.write {
+            try realm.add(IterHolder(value: ["id": 1, "items": [item]]))
+            #expect(holders.count == 2, "inside the write, its own links count")
+        }
+        #expect(holders.map(\.id) == [0, 1])
+        let frozen = try holders.freeze()
+        try realm.write { realm.objects(IterHolder.self).where { $0.id == 0 }.first!.items.removeAll() }
+        #expect(holders.map(\.id) == [1])
+        #expect(frozen.map(\.id) == [0, 1], "a frozen value keeps its version")
+        try realm.write { try realm.delete(realm.objects(IterHolder.self)) }
+        #expect(holders.isEmpty)
+        #expect(frozen.count == 2)
+    }
+
     @Test func testUnlinkingOrDeletingLinkingObjectsWhileIteratingVisitsEach() throws {
         let realm = try Realm(configuration: temporaryInMemoryConfiguration())
         let item = IterItem(value: ["id": 1])
