@@ -1,7 +1,7 @@
 // Searches among keys whose first eight bytes (their heads, which a page's slots keep) are the
 // same: strings with a common prefix, as an index of names holds. A search cannot place such
 // keys by their heads (its four-way steps give way to binary steps that read the keys whole).
-// Checked against a sorted model through lookups, seeks and scans, inside the write and in
+// Checked against a sorted model: lookups inside the write, and lookups, seeks and scans in
 // committed snapshots.
 //
 // Replay a failure with the seed it prints: BURROW_SEED=<seed> swift test --filter TiedHeads
@@ -16,8 +16,9 @@ import Testing
 struct TiedHeadSearchTests {
     @Test("searches among keys sharing their heads match the model", arguments: [4096, 16384])
     func tiedHeads(pageSize: Int) throws {
-        let seed = TestSeed.make("TiedHeads \(pageSize)") ^ UInt64(pageSize)
-        var rng = TestRandom(seed: seed)
+        // `seed` is the one printed (and replayed); each page size draws its own sequence.
+        let seed = TestSeed.make("TiedHeads \(pageSize)")
+        var rng = TestRandom(seed: seed ^ UInt64(pageSize))
         let storage = try Storage(device: MemoryDevice(name: "tied-\(seed)"), options: StorageOptions(pageSize: pageSize))
         // Families of keys with a common prefix of 7 to 12 bytes, then a short suffix that may
         // hold 0x00 and 0xFF: most keys of a page share their head with many others.

@@ -81,12 +81,6 @@ extension QueryExecutor {
         return table.fieldOf[index]
     }
 
-    /// Whether the index entry `entry` (a value's key and 8 bytes of object key) is one of the
-    /// value whose key starts with `prefix`.
-    private static func entry(_ entry: UnsafeRawBufferPointer, isOf prefix: [UInt8]) -> Bool {
-        entry.count >= prefix.count + 8 && prefix.withUnsafeBytes { memcmp($0.baseAddress!, entry.baseAddress!, prefix.count) == 0 }
-    }
-
     /// Whether the keys an index lists for `c` all satisfy it: `==` and `IN` on constants
     /// whose index keys are exactly their values (no string cut and hashed, no date rounded to
     /// a `Double`), and `BEGINSWITH` a prefix no longer than the part of a string an index
@@ -239,7 +233,9 @@ extension QueryExecutor {
     private func collect(_ tree: TreeName, prefix: [UInt8], into found: inout [ObjectKey], _ budget: inout CandidateBudget) throws(StorageError)
         -> Bool
     {
-        try collect(tree, from: prefix, into: &found, &budget) { Self.entry($0, isOf: prefix) }
+        try withBytes(prefix) { value throws(StorageError) in
+            try collect(tree, from: prefix, into: &found, &budget) { ObjectStore.indexEntry($0, objectWithValue: value) != nil }
+        }
     }
 
     /// Appends the object keys of the entries whose values may lie between `low` and `high`

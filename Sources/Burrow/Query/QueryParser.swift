@@ -37,7 +37,7 @@ struct QueryParser {
     static func parse(_ text: String, arguments: [Any], for info: ClassInfo, prepared usePrepared: Bool = true) throws(RealmError) -> Parsed {
         let memo = ThreadMemo.current
         if usePrepared, arguments.count == 1,
-            let prepared = memo.preparedComparisons.first(ObjectIdentifier(info), where: { $0.info === info && $0.text == text }),
+            let prepared = memo.preparedComparisons.first(ObjectIdentifier(info), where: { $0.text == text }),
             let parsed = prepared.parse(arguments[0])
         {
             return parsed
@@ -59,7 +59,11 @@ struct QueryParser {
         } catch {
             throw RealmError(error.code, "\(error.description) Query: \(text)")
         }
-        if let prepared = PreparedComparison(text, tokens: tokens, arguments: arguments, parsed: parsed, for: info) {
+        // A string prepared already (for an argument of another type, which its prepared form
+        // does not take) is not prepared again: a second entry would never be found.
+        if !memo.preparedComparisons.contains(ObjectIdentifier(info), where: { $0.text == text }),
+            let prepared = PreparedComparison(text, tokens: tokens, arguments: arguments, parsed: parsed, for: info)
+        {
             memo.preparedComparisons.add(ObjectIdentifier(info), prepared)
         }
         return parsed

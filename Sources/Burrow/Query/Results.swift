@@ -87,7 +87,7 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     /// primary key or an indexed property) find it with one probe of that index, as
     /// `object(ofType:forPrimaryKey:)` does, instead of evaluating every match.
     public var first: Element? {
-        if query.stamp != owner.changeStamp, let parent = query.parent, parent.isAllObjects, case .filter(let predicate)? = query.step {
+        if query.stamp != owner.changeStamp, let predicate = query.filterOfAllObjects {
             guard let table else { return nil }
             let probe: ObjectKey??
             do {
@@ -120,7 +120,7 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
                 owner.store.fail(error)
             }
         }
-        if let parent = query.parent, parent.isAllObjects, case .filter(let predicate)? = query.step {
+        if let predicate = query.filterOfAllObjects {
             guard let table else { return 0 }
             do {
                 return try QueryExecutor(context: owner.store).countMatches(predicate, table)
@@ -213,7 +213,7 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
             owner.setValue(value, forKey: key, ofObjects: .all, keys: { owner.store.allKeys(table) }, in: table)
             return
         }
-        if let parent = query.parent, parent.isAllObjects, case .filter(let predicate)? = query.step, let table,
+        if let predicate = query.filterOfAllObjects, let table,
             let filter = ObjectStore.rowFilter(predicate, table, in: owner.store)
         {
             // One filter of row tests: each row tested as the update walks the rows.
@@ -274,6 +274,13 @@ final class ResultsQuery {
 
     /// Whether this is every object of the class, with no steps.
     var isAllObjects: Bool { step == nil && base == nil }
+
+    /// The predicate, if this is one filter of every object of the class (the shape `first`,
+    /// `count` and `setValue` answer without evaluating the results).
+    var filterOfAllObjects: QueryPredicate? {
+        guard let parent, parent.isAllObjects, case .filter(let predicate)? = step else { return nil }
+        return predicate
+    }
 
     /// The steps, in the order they were chained.
     var steps: [QueryStep] {

@@ -1,12 +1,15 @@
 /// What the current thread found lately while building queries: the property names key paths
-/// read, the classes' infos, and the predicate shapes that passed validation.
+/// read, the classes' infos, the predicate shapes that passed validation, and the query strings
+/// it prepared (`PreparedComparison`).
 ///
 /// The process-wide caches behind these (`KeyPathName`, `ClassInfo.of`) are shared between
 /// threads, so each lookup there takes a lock and hashes its key, which for a query as small as
 /// `where { $0.name == x }` costs more than the query's lookup in an index. This memo belongs
 /// to one thread, so it needs no lock, and it is a few short arrays searched by identity. It
-/// holds only what the shared caches would give again; a lookup never suspends, so a task
-/// that moves between threads only finds another thread's memo, never a half-written one.
+/// holds only what the shared caches, or parsing a string again, would give again (a prepared
+/// string keeps its class's info alive while it is among the 16 most recent); a lookup never
+/// suspends, so a task that moves between threads only finds another thread's memo, never a
+/// half-written one.
 ///
 /// The fields are unchecked for exclusivity: only the memo's thread reaches them, and no access
 /// overlaps another (each is one lookup or one addition, and none calls back into the memo).

@@ -87,19 +87,13 @@ extension ObjectStore {
                     return
                 case .matching(let filter):
                     try write.transaction.rewriteAllValues(in: rows) { key, row, new in
-                        var decided = true
-                        for test in filter.tests {
-                            switch test.holds(row) {
-                            case false?: return false
-                            case nil: decided = false
-                            case true?: continue
-                            }
-                        }
-                        guard decided else {
+                        switch filter.verdict(row) {
+                        case false?: return false
+                        case true?: return rewrite(ObjectKey.read(key), row, &new)
+                        case nil:
                             undecided.append(ObjectKey.read(key))
                             return false
                         }
-                        return rewrite(ObjectKey.read(key), row, &new)
                     }
                     return
                 case .keys(let given):
@@ -159,12 +153,7 @@ extension ObjectStore {
     }
 
     private static func isAscending(_ keys: [ObjectKey]) -> Bool {
-        var previous: UInt64 = 0
-        for (i, key) in keys.enumerated() {
-            if i > 0 && key.rawValue <= previous { return false }
-            previous = key.rawValue
-        }
-        return true
+        zip(keys, keys.dropFirst()).allSatisfy { $0.rawValue < $1.rawValue }
     }
 }
 

@@ -100,14 +100,7 @@ final class ObjectStore {
     }
 
     func firstIndexed(_ tree: TreeName, value: UnsafeRawBufferPointer) throws(StorageError) -> ObjectKey? {
-        if let write {
-            var found: ObjectKey?
-            try write.trees.scan(tree, from: Array(value)) { entry, _ in
-                found = Self.indexEntry(entry, objectWithValue: value)
-                return false
-            }
-            return found
-        }
+        if let write { return try firstIndexed(tree, value: value, in: write.trees) }
         let handle: Tree?
         if let last = lastIndexTree, last.name == tree {
             handle = last.tree

@@ -45,6 +45,11 @@ extension ReadContext {
     }
 
     func firstIndexed(_ tree: TreeName, value: UnsafeRawBufferPointer) throws(StorageError) -> ObjectKey? {
+        try firstIndexed(tree, value: value, in: reader)
+    }
+
+    /// `firstIndexed`, reading through `reader`.
+    func firstIndexed(_ tree: TreeName, value: UnsafeRawBufferPointer, in reader: any TreeReader) throws(StorageError) -> ObjectKey? {
         var found: ObjectKey?
         try reader.scan(tree, from: Array(value)) { entry, _ in
             found = Self.indexEntry(entry, objectWithValue: value)

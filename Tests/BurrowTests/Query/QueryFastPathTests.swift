@@ -154,11 +154,17 @@ import Testing
             ("%@ == name", "Rex", false), ("name == %K", "name", false), ("name == %@ AND rank > 0", "Rex", false),
         ]
         for (text, argument, expected) in prepared {
+            // The thread's memo may hold the string already, prepared by the loop above or by
+            // another test on this thread with another argument: only this call counts.
+            ThreadMemo.current.preparedComparisons = RecentEntries(capacity: 16)
             _ = try QueryParser.parse(text, arguments: [argument], for: info)
             let found = ThreadMemo.current.preparedComparisons.first(ObjectIdentifier(info), where: { $0.text == text })
             #expect((found != nil) == expected, "\(text)")
         }
-        // Two arguments are never prepared; the full parse reports the unused or missing one.
+        // With the string prepared, a call with no argument or two does not take the prepared
+        // path: the full parse reports the missing or unused one.
+        _ = try QueryParser.parse("name == %@", arguments: ["Rex"], for: info)
+        #expect(ThreadMemo.current.preparedComparisons.contains(ObjectIdentifier(info), where: { $0.text == "name == %@" }))
         for args in [[Any](), ["Rex", "Fido"]] {
             let full = Result { try QueryParser.parse("name == %@", arguments: args, for: info, prepared: false).predicate.description }
             let fast = Result { try QueryParser.parse("name == %@", arguments: args, for: info).predicate.description }
