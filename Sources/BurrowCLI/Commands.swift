@@ -64,17 +64,23 @@ struct Command {
                 """,
             operands: 1...1, valueOptions: ["format", "output"], flagOptions: [], run: ExportCommand.run),
         Command(
-            name: "import", synopsis: "FILE JSON",
+            name: "import", synopsis: "FILE JSON [--merge]",
             summary: "Create the objects of an export in a file (created if missing).",
             details: """
                 JSON is an export's path, or - for standard input. All objects are created in one
                 write transaction: all of them, or, after an error, none. The file gets the
-                export's classes if it lacks them. Objects of classes with a primary key are
-                created with update: .modified (an object with the same key is updated); objects
+                export's classes if it lacks them; "classes" may be left out for classes the
+                file has. Objects of classes with a primary key are created with
+                update: .modified (an object of the file with the same key is updated); objects
                 of classes without one are always added, and links to them resolve among the
-                objects of the same import.
+                objects of the same import. The summary says how many objects were created and
+                how many updated.
+
+                  --merge          two objects of the import with one primary key: the later
+                                   updates the earlier (without it, that is an error naming
+                                   both, and nothing is imported)
                 """,
-            operands: 2...2, valueOptions: [], flagOptions: [], run: ImportCommand.run),
+            operands: 2...2, valueOptions: [], flagOptions: ["merge"], run: ImportCommand.run),
         Command(
             name: "info", synopsis: "FILE [--raw]",
             summary: "Show a file's version, pages, and classes with their object counts.",
@@ -113,10 +119,12 @@ struct Command {
             name: "demo", synopsis: "[FILE]",
             summary: "Run the DoggoDB story of the RealmSwift documents on a file.",
             details: """
-                Without FILE, on default.burrow in the current directory, which the demo
-                recreates if this burrow cannot open it; a FILE you name is never replaced.
+                Without FILE, on default.burrow in the current directory. The file is created
+                if it is missing; a file that is there but cannot be opened with the demo's
+                classes (another program's, a newer format, damaged) is refused and left as it
+                is, with status 1.
                 """,
             operands: 0...1, valueOptions: [], flagOptions: [],
-            run: { try await Demo.run(path: $0.operands.first ?? "default.burrow", ownsFile: $0.operands.isEmpty) }),
+            run: { try await Demo.run(path: $0.operands.first ?? "default.burrow") }),
     ]
 }

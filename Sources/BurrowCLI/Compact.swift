@@ -21,14 +21,22 @@ enum Compact {
         progress.show("compacting \(path)…")
         defer { progress.finish() }
         let storage = try Storage.open(path: path, options: StorageOptions(create: false))
+        defer { storage.close() }
         if let recovery = storage.recovery {
-            // The compacted file replaces this one and keeps only the version opened: say so first.
-            printError("burrow: \(path) did not open whole: \(recovery.description) Compacting keeps version \(recovery.openedVersion).")
+            // The compacted file would replace this one with only the version opened.
+            throw DatabaseFile.notWhole(path, recovery.description, "Compacting it")
         }
         let before = try storage.statistics()
         let snapshot = try storage.snapshot()
         let temporary = path + ".compacting"
-        unlink(temporary)
+        guard access(temporary, F_OK) != 0 else {
+            // Never removed here: it may be a file of the user's, not a copy left by a compact
+            // that stopped part-way (which leaves the file itself whole).
+            throw ToolError(
+                message:
+                    "\(temporary) is in the way: compact writes its copy there. The file itself is whole; move that one away (or remove it, if a compact that stopped left it) and run compact again."
+            )
+        }
         do throws(StorageError) {
             try snapshot.copy(toPath: temporary)
             progress.show("compacting \(path): verifying the copy…")
@@ -41,11 +49,12 @@ enum Compact {
             }
             FileDevice.syncDirectory(of: path)
             progress.finish()
-            print("\(path): compacted from \(before.fileSize) to \(after.fileSize) bytes (\(report.entries) entries in \(report.trees) trees).")
+            print(
+                "\(path): compacted from \(before.fileSize) to \(after.fileSize) bytes (\(counted(report.entries, "entry")) in \(counted(report.trees, "tree")))."
+            )
         } catch {
             unlink(temporary)
             throw error
         }
-        storage.close()
     }
 }

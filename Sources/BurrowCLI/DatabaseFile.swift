@@ -24,21 +24,39 @@ enum DatabaseFile {
     }
 
     /// The realm of the file at `path` for writing, created when there is no file, with no
-    /// Swift classes. A new file takes `newSchemaVersion`. Throws `ToolError`.
+    /// Swift classes. A new file takes `newSchemaVersion`. A file that did not open whole is
+    /// refused: a write would make the loss of the commits it fell back past final. Throws
+    /// `ToolError`.
     static func openForWriting(_ path: String, newSchemaVersion: UInt64) throws(ToolError) -> Realm {
         var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
         if FileManager.default.fileExists(atPath: path) {
             try requireFile(path)
+            try checkPagesBeforeWriting(path)
             configuration.schemaVersion = try storedSchemaVersion(path) ?? newSchemaVersion
         } else {
             configuration.schemaVersion = newSchemaVersion
         }
-        return try open(configuration, path)
+        let realm: Realm
+        do {
+            realm = try Realm(configuration: configuration)
+        } catch {
+            throw explain(error, path)
+        }
+        if let recovery = realm.recovery { throw notWhole(path, recovery.description, "Writing to it") }
+        return realm
+    }
+
+    /// `checkPages` for a file a command is about to write: a damaged file is left as it is.
+    /// An empty file holds nothing to check (a realm opened on it makes it a new database).
+    nonisolated static func checkPagesBeforeWriting(_ path: String) throws(ToolError) {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        guard size != 0 else { return }
+        try checkPages(path)
     }
 
     /// Reads every page of the file's newest version and checks its checksum and its
     /// tree's structure, with a progress line. Throws `ToolError` for the first damaged page.
-    static func checkPages(_ path: String) throws(ToolError) {
+    nonisolated static func checkPages(_ path: String) throws(ToolError) {
         var progress = ProgressLine()
         progress.show("checking the pages of \(path)…")
         defer { progress.finish() }
@@ -69,6 +87,8 @@ enum DatabaseFile {
         }
     }
 
+    /// Opens a realm for reading; a file that did not open whole is reported (status 1 at the
+    /// end) and read as the version it opened.
     private static func open(_ configuration: Realm.Configuration, _ path: String) throws(ToolError) -> Realm {
         let realm: Realm
         do {
@@ -85,9 +105,19 @@ enum DatabaseFile {
         return realm
     }
 
+    /// The error for a file that did not open whole (`recovery` says what it fell back past),
+    /// which a command that writes leaves as it is: `writing` (such as "Compacting it") would
+    /// make the loss of what it fell back past final.
+    nonisolated static func notWhole(_ path: String, _ recovery: String, _ writing: String) -> ToolError {
+        ToolError(
+            message:
+                "\(path) did not open whole: \(recovery) \(writing) would make that loss final, so the file is left as it is; `burrow recover` copies what can be read into a new file."
+        )
+    }
+
     /// The line for a file that cannot be opened. The library's messages name the file and
     /// say what to do; the tool adds the file's name where one does not.
-    static func explain(_ error: any Error, _ path: String) -> ToolError {
+    nonisolated static func explain(_ error: any Error, _ path: String) -> ToolError {
         guard let error = error as? RealmError else { return ToolError(message: "\(path): \(error)") }
         switch error.code {
         case .fileNotFound:

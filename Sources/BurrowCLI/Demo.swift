@@ -7,25 +7,25 @@ import Foundation
 /// birthday written through a `RealmActor` while a change stream watches, reads frozen results
 /// on another task, and checks the file.
 enum Demo {
-    /// Runs the story on `path`. When `ownsFile` is true (the default file, which the demo
-    /// creates), a file this Burrow cannot open, written by an older format or with other
-    /// models, is recreated; a file the user named is never replaced.
-    static func run(path: String, ownsFile: Bool) async throws {
+    /// Runs the story on `path`, created if there is no file. A file that is there but cannot
+    /// be opened with the demo's models (another program's file, a Burrow file of a newer
+    /// format, a damaged one, or one with other classes) is refused and left exactly as it is,
+    /// whether the user named it or it is the default file. Throws `ToolError`.
+    static func run(path: String) async throws {
         var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
         configuration.objectTypes = [Dog.self, DogToy.self, Person.self, Address.self, DemoRun.self]
         let realm: Realm
         do {
+            if FileManager.default.fileExists(atPath: path) { try DatabaseFile.checkPagesBeforeWriting(path) }
             realm = try Realm(configuration: configuration)
-        } catch let error as RealmError where ownsFile && [.invalidFile, .schemaMismatch].contains(error.code) {
-            print("Recreating \(path), which this Burrow cannot open: \(error.description)")
-            try Realm.deleteFiles(for: configuration)
-            realm = try Realm(configuration: configuration)
+        } catch {
+            let reason = (error as? ToolError)?.message ?? DatabaseFile.explain(error, path).message
+            throw ToolError(
+                message: "\(reason) The demo leaves the file as it is: name another file (`burrow demo other.burrow`), or move this one away."
+            )
         }
+        if let recovery = realm.recovery { throw DatabaseFile.notWhole(path, recovery.description, "The demo writes, which") }
         print("Opened \(path) at version \(realm.version).")
-        if let recovery = realm.recovery {
-            // The demo writes next, which makes the dropped commit unrecoverable: say so first.
-            print("Note: \(path) did not open whole: \(recovery.description)")
-        }
 
         if realm.objects(Person.self).isEmpty {
             try adoptDogs(in: realm)
@@ -87,7 +87,9 @@ enum Demo {
 
         // The realms of this run may still hold the file's handle: verify through it.
         let report = try (Storage.openHandle(path: path) ?? Storage.open(path: path, options: StorageOptions(sharing: .shared))).snapshot().verify()
-        print("verify: \(report.trees) trees, \(report.entries) entries, \(report.reachablePages) pages in use, \(report.freePages) free — sound.")
+        print(
+            "verify: \(counted(report.trees, "tree")), \(counted(report.entries, "entry")), \(counted(report.reachablePages, "page")) in use, \(report.freePages) free — sound."
+        )
     }
 
     /// The first run: the examples of the CRUD documents, in order.

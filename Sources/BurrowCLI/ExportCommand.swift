@@ -1,4 +1,5 @@
 import Burrow
+import BurrowStorage
 
 /// `burrow export FILE [--format json] [--output PATH]`: every object of the file, with the
 /// schema, as one JSON document that `burrow import` reads back:
@@ -47,7 +48,7 @@ enum ExportCommand {
             let count = objects.count
             try output.write("    " + JSONValue.quoted(objectSchema.className) + ": [")
             for (index, object) in objects.enumerated() {
-                progress.update("exporting \(objectSchema.className): \(index) of \(count) objects")
+                progress.update("exporting \(objectSchema.className): \(index) of \(counted(count, "object"))")
                 try output.write((index == 0 ? "\n      " : ",\n      ") + JSONWriter.text(of: encoder.node(of: object, objectSchema)))
             }
             exported += count
@@ -58,7 +59,7 @@ enum ExportCommand {
         progress.finish()
         try output.close()
         if let file = arguments.values["output"] {
-            print("Exported \(exported) objects of \(topLevel.count) classes to \(file).")
+            print("Exported \(counted(exported, "object")) of \(counted(topLevel.count, "class")) to \(file).")
         }
     }
 }

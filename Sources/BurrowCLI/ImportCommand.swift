@@ -1,16 +1,20 @@
 import Burrow
+import BurrowStorage
 import Foundation
 
 /// `burrow import FILE JSON`: creates the objects of an export (`burrow export`) in FILE,
 /// which is created if it does not exist, in one write transaction: all of them, or, on an
 /// error, none. The file gets the export's classes if it lacks them; a class it has must be
-/// stored as the export describes it.
+/// stored as the export describes it. An export may leave out `"classes"` (or some of them)
+/// when the file stores them already.
 ///
 /// Objects of classes with a primary key are created with `dynamicCreate(_:value:update:
-/// .modified)`, so an object already in the file with the same key is updated. Objects of
-/// classes without one are always added; links to them name them by the `$key` they carry in
-/// the export, and resolve to the objects this import creates. Links are set after every
-/// object exists, so the order of classes and objects does not matter.
+/// .modified)`, so an object already in the file with the same key is updated. Two objects
+/// of the import with one primary key are an error naming both, unless `--merge` asks for the
+/// later to update the earlier. Objects of classes without one are always added; links to
+/// them name them by the `$key` they carry in the export, and resolve to the objects this
+/// import creates. Links are set after every object exists, so the order of classes and
+/// objects does not matter.
 @MainActor
 enum ImportCommand {
     /// Imports the export `arguments` names into the file it names. Throws `ToolError`
@@ -46,15 +50,19 @@ enum ImportCommand {
             }
             schemaVersion = UInt64(number)
         }
-        guard case .array(let classList)? = document["classes"] else { throw ToolError(message: "\(source) has no \"classes\" array") }
         var classes: [ObjectSchema] = []
-        for value in classList { classes.append(try SchemaJSON.objectSchema(value)) }
+        switch document["classes"] {
+        case nil: break  // the file's stored classes describe the objects
+        case .array(let classList)?: for value in classList { classes.append(try SchemaJSON.objectSchema(value)) }
+        case let value?: throw ToolError(message: "\(source): \"classes\" is \(value.kind), not an array of classes.")
+        }
         guard case .object(let objectsByClass)? = document["objects"] else { throw ToolError(message: "\(source) has no \"objects\" member") }
 
         let isNewFile = !FileManager.default.fileExists(atPath: path)
         do {
-            let created = try importObjects(objectsByClass, classes: classes, into: path, newSchemaVersion: schemaVersion)
-            print("Imported \(created) objects into \(path).")
+            let counts = try importObjects(
+                objectsByClass, classes: classes, into: path, newSchemaVersion: schemaVersion, merging: arguments.flags.contains("merge"))
+            print(counts.summary(into: path))
         } catch {
             // The realm is closed by now: a file this import created holds nothing, and goes.
             if isNewFile { _ = try? Realm.deleteFiles(for: Realm.Configuration(fileURL: URL(fileURLWithPath: path))) }
@@ -62,13 +70,18 @@ enum ImportCommand {
         }
     }
 
-    /// Creates the objects in the file at `path` in one write transaction; returns how many.
+    /// Creates the objects in the file at `path` in one write transaction; returns how many
+    /// were created, updated and merged. Classes the export does not describe are taken from
+    /// the file's stored schema.
     private static func importObjects(
-        _ objectsByClass: [(String, JSONValue)], classes: [ObjectSchema], into path: String, newSchemaVersion schemaVersion: UInt64
-    ) throws -> Int {
+        _ objectsByClass: [(String, JSONValue)], classes: [ObjectSchema], into path: String, newSchemaVersion schemaVersion: UInt64,
+        merging: Bool
+    ) throws -> ImportCounts {
         let realm = try DatabaseFile.openForWriting(path, newSchemaVersion: schemaVersion)
-        var importer = Importer(realm: realm, classes: classes)
-        var created = 0
+        let described = Set(classes.map(\.className))
+        let stored = realm.schema.objectSchema.filter { !described.contains($0.className) }
+        var importer = Importer(realm: realm, classes: classes + stored, merging: merging)
+        var counts = ImportCounts()
         do {
             try realm.write {
                 do {
@@ -76,14 +89,33 @@ enum ImportCommand {
                 } catch {
                     throw ToolError(message: "\(path): \((error as? RealmError)?.description ?? "\(error)")")
                 }
-                created = try importer.run(objectsByClass)
+                counts = try importer.run(objectsByClass)
             }
         } catch let error as ToolError {
             throw ToolError(message: error.message + " Nothing was imported.")
         } catch {
             throw ToolError(message: "\(path): \(error) Nothing was imported.")
         }
-        return created
+        return counts
+    }
+}
+
+/// What an import did with the objects it read.
+struct ImportCounts {
+    /// Objects new to the file.
+    var created = 0
+    /// Objects that updated one the file had, with the same primary key.
+    var updated = 0
+    /// Objects that updated an earlier object of the same import (with `--merge`).
+    var merged = 0
+
+    /// The line the import ends with: "Imported 12 objects into shop.burrow: 10 created,
+    /// 1 updated, 1 merged into an earlier object of the import."
+    func summary(into path: String) -> String {
+        var parts = ["\(created) created"]
+        if updated > 0 { parts.append("\(updated) updated") }
+        if merged > 0 { parts.append("\(merged) merged into \(merged == 1 ? "an earlier object" : "earlier objects") of the import") }
+        return "Imported \(counted(created + updated + merged, "object")) into \(path): \(parts.joined(separator: ", "))."
     }
 }
 
@@ -99,40 +131,46 @@ struct Importer {
     private var byExportKey: [String: [UInt64: DynamicObject]] = [:]
     /// The objects whose links are still to set, with their values in the export.
     private var pending: [(object: DynamicObject, schema: ObjectSchema, members: [(String, JSONValue)], place: String)] = []
+    /// Whether an object with the primary key of an earlier one of the import updates it
+    /// (`--merge`), rather than being an error.
+    let merging: Bool
+    /// Where in the export each object of a class with a primary key was, by class and key,
+    /// for the error naming both objects of one key.
+    private var placesByKey: [String: [AnyHashable: String]] = [:]
+    private var counts = ImportCounts()
     private var progress = ProgressLine()
 
     /// An import into `realm` (inside its write transaction) of objects of `classes`.
-    init(realm: Realm, classes: [ObjectSchema]) {
+    init(realm: Realm, classes: [ObjectSchema], merging: Bool) {
         self.realm = realm
+        self.merging = merging
         var byName: [String: ObjectSchema] = [:]
         for objectSchema in classes { byName[objectSchema.className] = objectSchema }
         self.classes = byName
     }
 
     /// Creates the objects of `objectsByClass` and sets their links; returns how many were
-    /// created or updated. Throws `ToolError` naming the object and property at fault.
-    mutating func run(_ objectsByClass: [(String, JSONValue)]) throws(ToolError) -> Int {
-        var total = 0
+    /// created, updated and merged. Throws `ToolError` naming the object and property at fault.
+    mutating func run(_ objectsByClass: [(String, JSONValue)]) throws(ToolError) -> ImportCounts {
         for (className, list) in objectsByClass {
             guard let schema = classes[className] else {
-                throw ToolError(message: "\"objects\" has objects of \(className), a class not in \"classes\".")
+                throw ToolError(message: "\"objects\" has objects of \(className), a class that neither \"classes\" nor the file has.")
             }
             guard !schema.isEmbedded else {
                 throw ToolError(message: "\"objects\" lists objects of \(className), which is embedded: its objects are inside their parents.")
             }
             guard case .array(let objects) = list else { throw ToolError(message: "the objects of \(className) are not an array.") }
             for (index, value) in objects.enumerated() {
-                progress.update("importing \(className): \(index) of \(objects.count) objects")
+                progress.update("importing \(className): \(index) of \(counted(objects.count, "object"))")
                 try create(className, schema, value, place: "\(className)[\(index)]")
             }
-            total += objects.count
         }
         for (index, entry) in pending.enumerated() {
-            progress.update("linking: \(index) of \(pending.count) objects")
+            progress.update("linking: \(index) of \(counted(pending.count, "object"))")
             try setLinks(of: entry.object, entry.schema, entry.members, place: entry.place)
         }
         progress.finish()
-        return total
+        return counts
     }
 
     // MARK: Objects
@@ -155,6 +193,11 @@ struct Importer {
             if let converted { values[name] = converted }
             hasLinks = hasLinks || links
         }
+        if let primaryKey = schema.primaryKeyProperty {
+            try count(className, primaryKey: primaryKey, value: values[primaryKey.name], member: members, place: place)
+        } else {
+            counts.created += 1
+        }
         let object: DynamicObject
         do {
             object = try realm.dynamicCreate(className, value: values, update: schema.primaryKeyProperty == nil ? .error : .modified)
@@ -168,6 +211,35 @@ struct Importer {
             byExportKey[className, default: [:]][exportKey] = object
         }
         if hasLinks { pending.append((object, schema, members, place)) }
+    }
+
+    /// Counts the object at `place`, of a class with a primary key whose value in the export is
+    /// `value`, as created, updated (the file has an object with that key) or merged (an
+    /// earlier object of the import has it, with `--merge`). Throws `ToolError` for a missing
+    /// key, and for a key an earlier object of the import has, without `--merge`.
+    private mutating func count(
+        _ className: String, primaryKey: Property, value: Any?, member members: [(String, JSONValue)], place: String
+    ) throws(ToolError) {
+        guard let value, let member = members.first(where: { $0.0 == primaryKey.name })?.1 else {
+            throw ToolError(message: "\(place) has no \"\(primaryKey.name)\", the primary key of \(className).")
+        }
+        let key = (value as? AnyHashable) ?? AnyHashable(NSNull())
+        if let earlier = placesByKey[className]?[key] {
+            guard merging else {
+                throw ToolError(
+                    message:
+                        "\(earlier) and \(place) are both the \(className) with primary key \(JSONWriter.text(of: ObjectEncoderValue.node(member))). Give each its own key, or pass --merge to have the later update the earlier."
+                )
+            }
+            counts.merged += 1
+            return
+        }
+        placesByKey[className, default: [:]][key] = place
+        if realm.dynamicObject(ofType: className, forPrimaryKey: value) == nil {
+            counts.created += 1
+        } else {
+            counts.updated += 1
+        }
     }
 
     private func property(_ name: String, of schema: ObjectSchema, place: String) throws(ToolError) -> Property {
@@ -314,7 +386,8 @@ struct Importer {
         }
         guard case .integer(let key)? = value["$key"], key >= 0 else {
             throw ToolError(
-                message: "\(place) links to a \(className), which has no primary key, so the link must be {\"$key\": N}; it is \(value.kind).")
+                message:
+                    "\(place) links to \(withArticle(className)), which has no primary key, so the link must be {\"$key\": N}; it is \(value.kind).")
         }
         guard let object = byExportKey[className]?[UInt64(key)] else {
             throw ToolError(message: "\(place) links to the \(className) with $key \(key), which the import does not have.")
@@ -360,7 +433,9 @@ struct Importer {
     /// A value of a plain type from its JSON. Throws `ToolError` naming the place and what
     /// was expected.
     static func plain(_ value: JSONValue, _ type: PropertyType, place: String) throws(ToolError) -> Any {
-        func wrong(_ expected: String) -> ToolError { ToolError(message: "\(place) is \(value.kind); a \(type) property takes \(expected).") }
+        func wrong(_ expected: String) -> ToolError {
+            ToolError(message: "\(place) is \(value.kind); \(withArticle("\(type)")) property takes \(expected).")
+        }
         switch (type, value) {
         case (.bool, .bool(let flag)): return flag
         case (.int, .integer(let number)):

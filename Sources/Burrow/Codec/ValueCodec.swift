@@ -1,3 +1,4 @@
+import BurrowStorage
 import Foundation
 
 /// The byte form of one value: a row field, a list or map element, or a set member's value.
@@ -171,7 +172,7 @@ enum ValueCodec {
         case .uuid: "a UUID"
         case .decimal128: "a Decimal128"
         case .object, .linkingObjects: "a link"
-        case .string, .data, .any: "a \(type)"
+        case .string, .data, .any: withArticle("\(type)")
         }
     }
 

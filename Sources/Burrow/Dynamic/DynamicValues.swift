@@ -1,3 +1,4 @@
+import BurrowStorage
 import Foundation
 
 /// Reading and setting the properties of dynamic objects by the stored schema alone: what a
@@ -104,7 +105,7 @@ enum DynamicValues {
             guard let elements = elements(of: value) else {
                 throw RealmError(
                     .invalidArgument,
-                    "Property '\(property.name)' is a \(property.collection == .list ? "List" : "MutableSet"); give an array or a collection of its elements, not \(StoredValueConversion.describe(value))."
+                    "Property '\(property.name)' is \(property.collection == .list ? "a List" : "a MutableSet"); give an array or a collection of its elements, not \(StoredValueConversion.describe(value))."
                 )
             }
             var converted: [_StoredValue] = []
@@ -179,7 +180,7 @@ enum DynamicValues {
         if let counterpart = try realm?.migrationCounterpart(of: object) { object = counterpart }
         let objectClass = object.classInfo.name
         if let className, objectClass != className {
-            throw RealmError(.invalidArgument, "Property '\(property.name)' links to \(className), but the value is a \(objectClass).")
+            throw RealmError(.invalidArgument, "Property '\(property.name)' links to \(className), but the value is \(withArticle(objectClass)).")
         }
         return .object(object)
     }
@@ -310,7 +311,8 @@ extension DynamicObject {
         case let array as [Any]:
             guard array.count <= properties.count else {
                 throw RealmError(
-                    .invalidArgument, "\(info.name) has \(properties.count) stored properties, but the array gives \(array.count) values.")
+                    .invalidArgument,
+                    "\(info.name) has \(counted(properties.count, "stored property")), but the array gives \(counted(array.count, "value")).")
             }
             for (property, element) in array.enumerated() {
                 given[property] = element
@@ -335,7 +337,7 @@ extension DynamicObject {
             if value == nil, !isGiven[index], property.collection == .single, !property.isOptional, property.type != .any, property.type != .object {
                 throw RealmError(
                     .invalidArgument,
-                    "Missing value for property '\(property.name)' of \(info.name): give it in the value, since no Swift class of this program stored as \(info.name) gives it a default."
+                    "Missing value for property '\(property.name)' of \(info.name): give it in the value. \(info.name) is read through the file's stored schema, which keeps no default values."
                 )
             }
             if value == nil { value = Optional<Any>.none as Any }

@@ -1,3 +1,5 @@
+import BurrowStorage
+
 /// Shared by `List`, `MutableSet` and `Map` for schema discovery and storage.
 public protocol _CollectionValue: _PersistedValue {
     var _isEmpty: Bool { get }
@@ -61,7 +63,7 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
         get {
             guard let binding, let field = binding.field else { return storage[position] }
             guard let value = binding.context.listElement(binding.state.table, binding.state.key, field, at: position) else {
-                preconditionFailure("Index \(position) is out of bounds (the list has \(count) elements)")
+                preconditionFailure("Index \(position) is out of bounds (the list has \(counted(count, "element")))")
             }
             return Element._fromStored(value)
         }
@@ -90,7 +92,8 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
     private func checkIndex(_ index: Int, allowingEnd: Bool) {
         let count = self.count
         precondition(
-            index >= 0 && (index < count || allowingEnd && index == count), "Index \(index) is out of bounds (the list has \(count) elements)")
+            index >= 0 && (index < count || allowingEnd && index == count),
+            "Index \(index) is out of bounds (the list has \(counted(count, "element")))")
     }
 
     /// Appends `element` (O(log n) when managed).

@@ -1,3 +1,5 @@
+import BurrowStorage
+
 /// What a managed collection (a `List`, `MutableSet` or `Map` of a managed object) needs to
 /// reach its field: the object's state, the field, and the live realm to write through.
 struct CollectionBinding {
@@ -78,7 +80,7 @@ extension CollectionBinding {
         guard let sequence = value as? any Sequence else {
             throw RealmError(
                 .invalidArgument,
-                "Property '\(property)' is a \(kind); give an array or another collection, not \(StoredValueConversion.describe(value)).")
+                "Property '\(property)' is \(withArticle(kind)); give an array or another collection, not \(StoredValueConversion.describe(value)).")
         }
         var elements: [Element] = []
         for element in AnySequenceOfAny(sequence) { elements.append(try Element._convert(element, property: property)) }

@@ -1,3 +1,5 @@
+import BurrowStorage
+
 /// An unordered collection of unique values or objects, as a `@Persisted` property:
 ///
 ///     @Persisted var citiesVisited: MutableSet<String>
@@ -31,7 +33,7 @@ public final class MutableSet<Element: _Persistable>: RandomAccessCollection, _C
     public subscript(position: Int) -> Element {
         guard let binding, let field = binding.field else { return storage[position] }
         guard let value = binding.context.listElement(binding.state.table, binding.state.key, field, at: position) else {
-            preconditionFailure("Index \(position) is out of bounds (the set has \(count) elements)")
+            preconditionFailure("Index \(position) is out of bounds (the set has \(counted(count, "element")))")
         }
         return Element._fromStored(value)
     }

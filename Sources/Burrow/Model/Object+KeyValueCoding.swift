@@ -1,3 +1,5 @@
+import BurrowStorage
+
 /// Key-value coding: properties by name, as RealmSwift objects offer through NSObject.
 extension ObjectBase {
     /// The value of the property named `key` (a `List` for a list property, an object or nil for
@@ -68,12 +70,16 @@ extension ObjectBase {
         case let array as [Any]:
             let stored = info.schema.properties
             guard array.count <= stored.count else {
-                throw RealmError(.invalidArgument, "\(info.name) has \(stored.count) stored properties, but the array gives \(array.count) values.")
+                throw RealmError(
+                    .invalidArgument,
+                    "\(info.name) has \(counted(stored.count, "stored property")), but the array gives \(counted(array.count, "value")).")
             }
             for (property, element) in zip(stored, array) { try setValueThrowing(element, forKey: property.name) }
         case let object as ObjectBase:
             guard object.isInstance(of: type(of: self)) || self.isInstance(of: type(of: object)) else {
-                throw RealmError(.invalidArgument, "A \(type(of: object)) cannot give the values of a \(info.name).")
+                throw RealmError(
+                    .invalidArgument, "The values of \(withArticle(info.name)) cannot come from \(withArticle("\(type(of: object))"))."
+                )
             }
             for property in info.schema.properties {
                 if let element = object.value(forKey: property.name) { try setValueThrowing(element, forKey: property.name) }

@@ -1,3 +1,4 @@
+import BurrowStorage
 import Foundation
 
 /// Turns the loosely typed values users pass to `init(value:)`, `setValue(_:forKey:)` and
@@ -27,7 +28,8 @@ enum StoredValueConversion {
         if isSwiftCollection(value) { return try NestedValueWorklist.object(from: value, of: type) }
         if let object = value as? ObjectBase {
             guard object.isInstance(of: type) else {
-                throw RealmError(.invalidArgument, "Property '\(property)' links to \(type), but the value is a \(Swift.type(of: object)).")
+                throw RealmError(
+                    .invalidArgument, "Property '\(property)' links to \(type), but the value is \(withArticle("\(Swift.type(of: object))")).")
             }
             return object
         }
@@ -115,8 +117,8 @@ enum StoredValueConversion {
 
     static func describe(_ value: Any) -> String {
         // Collections by their size: describing one walks all it nests, recursively.
-        if let dictionary = value as? [String: Any] { return "\(type(of: value)) with \(dictionary.count) entries" }
-        if let array = value as? [Any] { return "\(type(of: value)) with \(array.count) elements" }
+        if let dictionary = value as? [String: Any] { return "\(type(of: value)) with \(counted(dictionary.count, "entry"))" }
+        if let array = value as? [Any] { return "\(type(of: value)) with \(counted(array.count, "element"))" }
         let text = String(describing: value)
         return "\(type(of: value)) \(text.count > 40 ? String(text.prefix(40)) + "…" : text)"
     }

@@ -1,3 +1,4 @@
+import BurrowStorage
 import Foundation
 
 #if canImport(SwiftUI)
@@ -31,7 +32,8 @@ enum QuickWriteOffsets {
         }
         if let destination, destination < 0 || destination > count {
             throw RealmError(
-                .invalidArgument, "Destination \(destination) is out of bounds (the collection has \(count) elements); nothing was changed.")
+                .invalidArgument,
+                "Destination \(destination) is out of bounds (the collection has \(counted(count, "element"))); nothing was changed.")
         }
     }
 
@@ -40,7 +42,7 @@ enum QuickWriteOffsets {
     }
 
     private static func outOfBounds(_ offset: Int, count: Int) -> RealmError {
-        RealmError(.invalidArgument, "Offset \(offset) is out of bounds (the collection has \(count) elements); nothing was changed.")
+        RealmError(.invalidArgument, "Offset \(offset) is out of bounds (the collection has \(counted(count, "element"))); nothing was changed.")
     }
 
     /// The single moves (`List.move(from:to:)`, applied in order) that move the elements at

@@ -148,7 +148,8 @@ public final class Migration {
             guard newTable(named: typeName) != nil else {
                 throw RealmError(
                     .schemaMismatch,
-                    "Cannot create a \(typeName) in the migration: it is not one of the classes the realm is opened with (its objectTypes).")
+                    "Cannot create \(withArticle(typeName)) in the migration: it is not one of the classes the realm is opened with (its objectTypes)."
+                )
             }
             return try realm.dynamicCreate(typeName, value: value)
         } catch {

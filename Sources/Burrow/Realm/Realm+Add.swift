@@ -264,7 +264,7 @@ extension Realm {
             object.classInfo.name != className
         {
             throw RealmError(
-                .invalidArgument, "Property '\(property.name)' links to \(className), but the object given is a \(object.classInfo.name).")
+                .invalidArgument, "Property '\(property.name)' links to \(className), but the object given is \(withArticle(object.classInfo.name)).")
         }
         if Realm.isEmbedded(object) {
             if let state = object._state {

@@ -1,3 +1,5 @@
+import BurrowStorage
+
 extension Realm {
     /// Creates an object of `type` from `value` (a dictionary of property values, an array of
     /// them in declaration order, or an object of the type) and returns the managed object.
@@ -48,7 +50,8 @@ extension Realm {
                 let stored = info.properties.indices.filter { info.properties[$0].type != .linkingObjects }
                 guard array.count <= stored.count else {
                     throw RealmError(
-                        .invalidArgument, "\(info.name) has \(stored.count) stored properties, but the array gives \(array.count) values.")
+                        .invalidArgument,
+                        "\(info.name) has \(counted(stored.count, "stored property")), but the array gives \(counted(array.count, "value")).")
                 }
                 for (property, element) in zip(stored, array) {
                     converted.append((property, try info.fields[property].accessor.convert(element, property: info.properties[property].name)))
@@ -79,7 +82,7 @@ extension Realm {
         } else {
             throw RealmError(
                 .invalidArgument,
-                "create(\(info.name).self, value:) takes a dictionary of property values, an array of them in declaration order, or a \(info.name), not \(StoredValueConversion.describe(value))."
+                "create(\(info.name).self, value:) takes a dictionary of property values, an array of them in declaration order, or \(withArticle(info.name)), not \(StoredValueConversion.describe(value))."
             )
         }
         try copier.fill()

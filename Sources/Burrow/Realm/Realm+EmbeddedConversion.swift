@@ -24,7 +24,7 @@ extension Realm {
             if !orphans.isEmpty || !shared.isEmpty {
                 Logger.log(
                     .info,
-                    "\(name) became an EmbeddedObject: deleted \(orphans.count) objects that no object links to, and copied \(shared.count) linked from several places into each."
+                    "\(name) became an EmbeddedObject: deleted \(counted(orphans.count, "object")) that no object links to, and copied \(counted(shared.count, "object")) linked from several places into each."
                 )
             }
         }

@@ -71,7 +71,7 @@ extension Realm {
         try prepareClasses()
         Logger.log(
             .detail,
-            "Opened \(displayName) at version \(version), schema version \(currentFileSchema.info.schemaVersion), \(currentFileSchema.classes.count) classes\(configuration.readOnly ? ", read-only" : "")."
+            "Opened \(displayName) at version \(version), schema version \(currentFileSchema.info.schemaVersion), \(counted(currentFileSchema.classes.count, "class"))\(configuration.readOnly ? ", read-only" : "")."
         )
         if let recovery {
             Logger.log(.warn, "\(displayName) was opened at an older version than its newest commit: \(recovery.description)")

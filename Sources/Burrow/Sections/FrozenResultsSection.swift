@@ -1,3 +1,5 @@
+import BurrowStorage
+
 /// One section of `FrozenSectionedResults`: the frozen objects whose section key is `key`, in
 /// result order, as of one version. Immutable and `Sendable`; `Identifiable` by its key.
 public struct FrozenResultsSection<Key: Hashable & Sendable, T: ObjectBase>: RandomAccessCollection, Sendable, Identifiable, Equatable,
@@ -30,7 +32,8 @@ public struct FrozenResultsSection<Key: Hashable & Sendable, T: ObjectBase>: Ran
     /// The object at `position`, which must be less than `count`.
     public subscript(position: Int) -> Frozen<T> {
         precondition(
-            position >= 0 && position < positions.count, "Index \(position) is out of bounds (the section \(key) has \(positions.count) objects)")
+            position >= 0 && position < positions.count,
+            "Index \(position) is out of bounds (the section \(key) has \(counted(positions.count, "object")))")
         return parent.results[positions[position]]
     }
 
@@ -58,7 +61,7 @@ public struct FrozenResultsSection<Key: Hashable & Sendable, T: ObjectBase>: Ran
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.key == rhs.key && lhs.parent == rhs.parent }
 
     /// A short description: the types, and how many sections or objects.
-    public var description: String { "FrozenResultsSection<\(Key.self), \(T.self)>(\(key), \(count) objects at version \(versionNumber))" }
+    public var description: String { "FrozenResultsSection<\(Key.self), \(T.self)>(\(key), \(counted(count, "object")) at version \(versionNumber))" }
 }
 
 extension ResultsSection {

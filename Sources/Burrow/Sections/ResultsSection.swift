@@ -1,3 +1,5 @@
+import BurrowStorage
+
 /// One section of `SectionedResults`: the objects whose section key is `key`, in result order,
 /// as RealmSwift's `ResultsSection`. `Identifiable` by its key.
 ///
@@ -34,7 +36,8 @@ public struct ResultsSection<Key: Hashable & Sendable, T: ObjectBase>: RandomAcc
     public subscript(position: Int) -> T {
         let positions = positions
         precondition(
-            position >= 0 && position < positions.count, "Index \(position) is out of bounds (the section \(key) has \(positions.count) objects)")
+            position >= 0 && position < positions.count,
+            "Index \(position) is out of bounds (the section \(key) has \(counted(positions.count, "object")))")
         return parent.results[positions[position]]
     }
 
@@ -61,5 +64,5 @@ public struct ResultsSection<Key: Hashable & Sendable, T: ObjectBase>: RandomAcc
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.parent == rhs.parent && lhs.key == rhs.key }
 
     /// A short description: the types, and how many sections or objects.
-    public var description: String { "ResultsSection<\(Key.self), \(T.self)>(\(key), \(count) objects)" }
+    public var description: String { "ResultsSection<\(Key.self), \(T.self)>(\(key), \(counted(count, "object")))" }
 }

@@ -16,7 +16,7 @@ import Testing
         #expect(export.output == "Exported 10 objects of 4 classes to shop.json.\n")
         let imported = try tool.run(["import", "copy.burrow", "shop.json"])
         #expect(imported.status == 0, "\(imported.errors)")
-        #expect(imported.output == "Imported 10 objects into copy.burrow.\n")
+        #expect(imported.output == "Imported 10 objects into copy.burrow: 10 created.\n")
 
         // The copy exports the same document: every value, link and embedded object. (The
         // objects without a primary key have the same keys because the new file numbers them
@@ -90,6 +90,7 @@ import Testing
         // badges, which have none, are added again, with links among the new ones.
         let run = try tool.run(["import", "shop.burrow", "shop.json"])
         #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output == "Imported 10 objects into shop.burrow: 2 created, 8 updated.\n")
         let realm = try Realm(configuration: CLIShop.configuration(tool.path("shop.burrow")))
         #expect(realm.objects(CLIOwner.self).count == 3 && realm.objects(CLIPet.self).count == 3)
         #expect(realm.objects(CLIBadge.self).count == 4)
