@@ -310,9 +310,7 @@ extension DynamicObject {
             }
         case let array as [Any]:
             guard array.count <= properties.count else {
-                throw RealmError(
-                    .invalidArgument,
-                    "\(info.name) has \(counted(properties.count, "stored property")), but the array gives \(counted(array.count, "value")).")
+                throw StoredValueConversion.tooManyValues(for: info.name, stored: properties.count, given: array.count)
             }
             for (property, element) in array.enumerated() {
                 given[property] = element

@@ -70,9 +70,7 @@ extension ObjectBase {
         case let array as [Any]:
             let stored = info.schema.properties
             guard array.count <= stored.count else {
-                throw RealmError(
-                    .invalidArgument,
-                    "\(info.name) has \(counted(stored.count, "stored property")), but the array gives \(counted(array.count, "value")).")
+                throw StoredValueConversion.tooManyValues(for: info.name, stored: stored.count, given: array.count)
             }
             for (property, element) in zip(stored, array) { try setValueThrowing(element, forKey: property.name) }
         case let object as ObjectBase:

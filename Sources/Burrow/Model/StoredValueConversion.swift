@@ -115,6 +115,13 @@ enum StoredValueConversion {
             .invalidArgument, "Property '\(property)' holds \(expected)\(shape.isOptional ? "?" : ""), but the value given is \(describe(value)).")
     }
 
+    /// The error for an array of `given` values for an object of `className`, which stores
+    /// only `stored` properties (an array gives them in declaration order).
+    static func tooManyValues(for className: String, stored: Int, given: Int) -> RealmError {
+        RealmError(
+            .invalidArgument, "\(className) has \(counted(stored, "stored property")), but the array gives \(counted(given, "value")).")
+    }
+
     static func describe(_ value: Any) -> String {
         // Collections by their size: describing one walks all it nests, recursively.
         if let dictionary = value as? [String: Any] { return "\(type(of: value)) with \(counted(dictionary.count, "entry"))" }

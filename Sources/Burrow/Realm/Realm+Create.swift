@@ -49,9 +49,7 @@ extension Realm {
             case let array as [Any]:
                 let stored = info.properties.indices.filter { info.properties[$0].type != .linkingObjects }
                 guard array.count <= stored.count else {
-                    throw RealmError(
-                        .invalidArgument,
-                        "\(info.name) has \(counted(stored.count, "stored property")), but the array gives \(counted(array.count, "value")).")
+                    throw StoredValueConversion.tooManyValues(for: info.name, stored: stored.count, given: array.count)
                 }
                 for (property, element) in zip(stored, array) {
                     converted.append((property, try info.fields[property].accessor.convert(element, property: info.properties[property].name)))
