@@ -1,6 +1,6 @@
 import Burrow
 
-// The DoggoDB models of the RealmSwift documents (../shared/API.md), which `burrow demo` stores.
+// The DoggoDB models of RealmSwift's documentation examples, which `burrow demo` stores.
 
 final class DogToy: Object {
     @Persisted var name = ""

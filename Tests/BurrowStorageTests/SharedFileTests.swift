@@ -184,7 +184,7 @@ struct SharedLockFile {
     }
 }
 
-/// Several processes on one file opened with `FileSharing.shared` (issue 17), with real child
+/// Several processes on one file opened with `FileSharing.shared`, with real child
 /// processes (`SharedFileWorker`): no update lost between writers of different processes,
 /// readers in other processes see consistent snapshots that advance and are never reused under
 /// them, a dead reader's pin is reclaimed, a writer killed at any point loses no acknowledged

@@ -4,7 +4,7 @@ import Testing
 
 @testable import Burrow
 
-// The models of ../shared/seeds/crud-update.md, stored under the seeds' class names.
+// The models of RealmSwift's documentation page "CRUD - Update", stored under its class names.
 final class SeedDog: Object {
     // The migration ladder's releases are this test program's Person, Dog and Address.
     override class func shouldIncludeInDefaultSchema() -> Bool { false }
@@ -48,8 +48,9 @@ final class SeedPersonProjection: Projection<SeedPerson> {
     @Projected(\SeedPerson.address?.city) var homeCity
 }
 
-/// The examples of ../shared/seeds/, one test per example, named after its section, written as
-/// the seed writes it (with `try` where Swift asks). The seeds' other queries are in
+/// The examples of RealmSwift's documentation pages "CRUD - Update", "Write Transactions" and
+/// "Write Data - SwiftUI", one test per example, named after its section, written as the page
+/// writes it (with `try` where Swift asks). The pages' other queries are in
 /// Query/QuerySeedTests.
 @Suite(.temporaryDirectory) struct SeedExamplesTests {
     private func seedRealm() throws -> Realm {
@@ -260,7 +261,7 @@ final class SeedPersonProjection: Projection<SeedPerson> {
         try realm.write { try realm.add(person) }
         let frozenPerson = try person.freeze()
 
-        // Adding an object that links to another realm's object fails as the seed describes.
+        // Adding an object that links to another realm's object fails as RealmSwift's documentation describes.
         let error = #expect(throws: RealmError.self) {
             try realm.write { person.dogs.append(SeedDog(value: ["name": "Maui", "favoriteToy": wubba])) }
         }

@@ -4,12 +4,12 @@ import Testing
 
 @testable import Burrow
 
-// The examples of Sources/Burrow/Burrow.docc/Migrations.md, compiled and run. The guide's whole
+// The samples of Sources/Burrow/Burrow.docc/Migrations.md, compiled and run. The page's whole
 // example is release 5 of the migration ladder
-// (Tests/BurrowTests/Realm/MigrationLadderModels.swift); the guide's shorter examples are the
+// (Tests/BurrowTests/Realm/MigrationLadderModels.swift); the page's shorter samples are the
 // bodies below, written in the ladder's releases so that `Person`, `Pet` and `Address` are the
-// guide's classes. `testTheGuideShowsTheCompiledCode` checks that each of the guide's code blocks
-// is here, line for line.
+// page's classes. DocumentationSamplesTests checks that each of the page's samples is here or in
+// the ladder, line for line.
 
 extension LadderV5 {
     /// "The migration block": opening release 5 with its block.
@@ -154,57 +154,5 @@ final class GuideKeptPersonV0: Object {
         #expect(realm.objects(LadderV5.Person.self).isEmpty)
         #expect(realm.objects(LadderV5.Pet.self).isEmpty)
         #expect(try schemaVersionAtURL(url) == 5)
-    }
-
-    // MARK: The guide and the code
-
-    /// Each ```swift block of Migrations.md appears, line for line (blank lines and indentation
-    /// aside), in this file or in the ladder's models. In the test sources, the classes' stored
-    /// names (`_realmObjectName`), their place in the default schema (`shouldIncludeInDefaultSchema`)
-    /// and `static` are what the ladder adds to the guide's code.
-    @Test func testTheGuideShowsTheCompiledCode() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let guide = try String(contentsOf: root.appendingPathComponent("Sources/Burrow/Burrow.docc/Migrations.md"), encoding: .utf8)
-        let sources = try ["Tests/BurrowTests/Documentation/MigrationsGuideTests.swift", "Tests/BurrowTests/Realm/MigrationLadderModels.swift"].map {
-            try String(contentsOf: root.appendingPathComponent($0), encoding: .utf8)
-        }
-        let compiled = sources.map { source in
-            Self.codeLines(source).filter { !$0.contains("_realmObjectName") && !$0.contains("LadderDefaultSchema") }.map {
-                $0.hasPrefix("static ") ? String($0.dropFirst(7)) : $0
-            }
-        }
-        let blocks = Self.swiftBlocks(of: guide)
-        #expect(blocks.count >= 8)
-        for block in blocks {
-            let lines = Self.codeLines(block)
-            let found = compiled.contains { source in
-                source.indices.contains { start in source[start...].starts(with: lines) }
-            }
-            #expect(found, "Migrations.md shows code that no test compiles:\n\(block)")
-        }
-    }
-
-    /// The contents of the ```swift blocks of `markdown`.
-    static func swiftBlocks(of markdown: String) -> [String] {
-        var blocks: [String] = []
-        var current: [Substring]?
-        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if current == nil, trimmed == "```swift" {
-                current = []
-            } else if current != nil, trimmed == "```" {
-                blocks.append(current!.joined(separator: "\n"))
-                current = nil
-            } else {
-                current?.append(line)
-            }
-        }
-        return blocks
-    }
-
-    /// The non-blank lines of `code`, without indentation.
-    static func codeLines(_ code: String) -> [String] {
-        code.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 }

@@ -4,67 +4,76 @@ import Foundation
 import Observation
 import Testing
 
-// The examples of Sources/Burrow/Burrow.docc/ObservedObjects.md, compiled and run. Each test holds
-// one example as the guide shows it; keep the two in step.
+// The samples of Sources/Burrow/Burrow.docc/ObservedObjects.md, compiled and run as the page
+// shows them (DocumentationSamplesTests checks that they are the page's), each followed by checks
+// of what the page says about it.
 
-final class ObservedGuideDog: Object, ObjectKeyIdentifiable {
-    // The migration ladder's releases are this test program's Person, Dog and Address.
-    override class func shouldIncludeInDefaultSchema() -> Bool { false }
-    @Persisted(primaryKey: true) var _id: ObjectId
-    @Persisted var name = ""
-    @Persisted var favoriteToy = ""
-    override class func _realmObjectName() -> String? { "Dog" }
+/// The page's models and views, under the page's names.
+enum ObservedObjectsPage {
+    final class Dog: Object, ObjectKeyIdentifiable {
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }  // test only
+        @Persisted(primaryKey: true) var _id: ObjectId
+        @Persisted var name = ""
+        @Persisted var favoriteToy = ""
+    }
+
+    final class Person: Object, ObjectKeyIdentifiable {
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }  // test only
+        @Persisted(primaryKey: true) var _id: ObjectId
+        @Persisted var firstName = ""
+        @Persisted var dogs: List<Dog>
+    }
+
+    @MainActor
+    struct DogsList {
+        @ObservedResults(Dog.self) var dogs
+
+        func addDog() {
+            $dogs.append(Dog(value: ["name": "Bandido"]))  // one write transaction
+        }
+
+        func delete(at offsets: IndexSet) {
+            $dogs.remove(atOffsets: offsets)  // .onDelete(perform: $dogs.remove)
+        }
+    }
+
+    @MainActor
+    struct EditDogDetails {
+        @ObservedRealmObject var dog: Dog
+
+        func rename(toy: String) {
+            $dog.favoriteToy.wrappedValue = toy  // TextField("Favorite toy", text: $dog.favoriteToy)
+        }
+    }
+
+    @MainActor
+    struct AddDogToPerson {
+        @ObservedRealmObject var person: Person
+
+        func save(name: String) {
+            $person.dogs.append(Dog(value: ["name": name]))  // the new dog is added with it
+        }
+    }
 }
 
-final class ObservedGuidePerson: Object, ObjectKeyIdentifiable {
-    // The migration ladder's releases are this test program's Person, Dog and Address.
-    override class func shouldIncludeInDefaultSchema() -> Bool { false }
-    @Persisted(primaryKey: true) var _id: ObjectId
-    @Persisted var firstName = ""
-    @Persisted var dogs: List<ObservedGuideDog>
-    override class func _realmObjectName() -> String? { "Person" }
-}
-
-@MainActor
-private struct DogsList {
-    @ObservedResults(ObservedGuideDog.self) var dogs
-
+extension ObservedObjectsPage.DogsList {
+    /// The list on a test's file rather than the default configuration's.
     init(configuration: Realm.Configuration) {
-        _dogs = ObservedResults(ObservedGuideDog.self, configuration: configuration)
-    }
-
-    func addDog() {
-        $dogs.append(ObservedGuideDog(value: ["name": "Bandido"]))
-    }
-
-    func delete(at offsets: IndexSet) {
-        $dogs.remove(atOffsets: offsets)
-    }
-}
-
-@MainActor
-private struct EditDogDetails {
-    @ObservedRealmObject var dog: ObservedGuideDog
-
-    func rename(toy: String) {
-        $dog.favoriteToy.wrappedValue = toy
-    }
-}
-
-@MainActor
-private struct AddDogToPerson {
-    @ObservedRealmObject var person: ObservedGuidePerson
-
-    func save(name: String) {
-        $person.dogs.append(ObservedGuideDog(value: ["name": name]))
+        _dogs = ObservedResults(ObservedObjectsPage.Dog.self, configuration: configuration)
     }
 }
 
 @MainActor
 @Suite(.temporaryDirectory) struct ObservedObjectsGuideTests {
+    typealias Dog = ObservedObjectsPage.Dog
+    typealias Person = ObservedObjectsPage.Person
+    typealias DogsList = ObservedObjectsPage.DogsList
+    typealias EditDogDetails = ObservedObjectsPage.EditDogDetails
+    typealias AddDogToPerson = ObservedObjectsPage.AddDogToPerson
+
     private func configuration() -> Realm.Configuration {
         var config = temporaryConfiguration()
-        config.objectTypes = [ObservedGuideDog.self, ObservedGuidePerson.self]
+        config.objectTypes = [Dog.self, Person.self]
         return config
     }
 
@@ -80,57 +89,67 @@ private struct AddDogToPerson {
 
     @Test func editDogDetailsWritesThroughTheBinding() throws {
         let realm = try Realm(configuration: configuration())
-        let dog = ObservedGuideDog(value: ["name": "Rex"])
+        let dog = Dog(value: ["name": "Rex"])
         try realm.write { try realm.add(dog) }
         let view = EditDogDetails(dog: dog)
         view.rename(toy: "Wubba")
-        #expect(realm.objects(ObservedGuideDog.self).first?.favoriteToy == "Wubba")
+        #expect(realm.objects(Dog.self).first?.favoriteToy == "Wubba")
         #expect(!realm.isInWriteTransaction)
     }
 
     @Test func addDogToPersonAppendsAndAdds() throws {
         let realm = try Realm(configuration: configuration())
-        let person = ObservedGuidePerson(value: ["firstName": "Ali"])
+        let person = Person(value: ["firstName": "Ali"])
         try realm.write { try realm.add(person) }
         AddDogToPerson(person: person).save(name: "Maui")
         #expect(person.dogs.map(\.name) == ["Maui"])
-        #expect(realm.objects(ObservedGuideDog.self).count == 1)
+        #expect(realm.objects(Dog.self).count == 1)
     }
 
     @Test func explicitWritesBesideTheWrappers() throws {
-        let realm = try Realm(configuration: configuration())
-        let person = ObservedGuidePerson(value: ["firstName": "Ali"])
-        try realm.write { try realm.add(person) }
+        let mine = try Realm(configuration: configuration())
+        let person = Person(value: ["firstName": "Ali"])
+        try mine.write { try mine.add(person) }
         @ObservedRealmObject var frozenPerson = person
+        let company = person
         let thawedPersonRealm = try frozenPerson.thaw()!.realm!
         try thawedPersonRealm.write {
-            let dog = try thawedPersonRealm.create(ObservedGuideDog.self, value: ["name": "Maui", "favoriteToy": "Wubba"], update: .modified)
+            let dog = try thawedPersonRealm.create(Dog.self, value: ["name": "Maui", "favoriteToy": "Wubba"], update: .modified)
             person.dogs.append(dog)
         }
+
+        let realm = try company.realm!.thaw()
         #expect(person.dogs.first?.favoriteToy == "Wubba")
-        let company = person
-        let again = try company.realm!.thaw()
-        #expect(again == realm)
+        #expect(realm === mine && thawedPersonRealm === mine, "the wrapper's objects are the main actor's realm's")
+    }
+
+    @MainActor func check(config: Realm.Configuration) {
+        @ObservedResults(Dog.self, configuration: config) var dogs
+        print(dogs.count)
     }
 
     @Test func localWrapperInMainActorCode() throws {
         let config = configuration()
-        @ObservedResults(ObservedGuideDog.self, configuration: config) var dogs
-        #expect(dogs.count == 0)
-        #expect(dogs.realm == (try Realm(configuration: config)))
+        let realm = try Realm(configuration: config)
+        try realm.write { try realm.add(Dog(value: ["name": "Rex"])) }
+        check(config: config)
+        @ObservedResults(Dog.self, configuration: config) var dogs
+        #expect(dogs.count == 1)
+        #expect(dogs.realm === realm, "the main actor's one realm of the file")
     }
 
     @Test func failedQuickWriteIsReportedOnTheWrapper() throws {
-        let list = DogsList(configuration: configuration())
-        list.addDog()
-        let existingId = list.dogs[0]._id
-        let dogs = list.$dogs
-        dogs.append(ObservedGuideDog(value: ["_id": existingId]))
-        let error = try #require(dogs.error)
+        @ObservedResults(Dog.self, configuration: configuration()) var dogs
+        $dogs.append(Dog(value: ["name": "Rex"]))
+        let existingId = dogs[0]._id
+        $dogs.append(Dog(value: ["_id": existingId]))  // a duplicate primary key
+        if let error = $dogs.error { print(error) }  // "A Dog with primary key … already exists. …"
+        let error = try #require($dogs.error)
         #expect(error.code == .primaryKeyExists)
+        #expect("\(error)".hasPrefix("A Dog with primary key"))
         #expect("\(error)".contains("already exists"))
-        #expect(list.dogs.count == 1)
-        list.addDog()
-        #expect(dogs.error == nil)
+        #expect(dogs.count == 1, "the write changed nothing")
+        $dogs.append(Dog(value: ["name": "Fido"]))
+        #expect($dogs.error == nil, "the next quick write that succeeds clears it")
     }
 }

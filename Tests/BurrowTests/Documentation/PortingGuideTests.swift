@@ -3,49 +3,52 @@ import BurrowTestTraits
 import Foundation
 import Testing
 
-// The examples of Sources/Burrow/Burrow.docc/PortingFromRealmSwift.md, compiled and run. One test
-// per example, named after the guide's section; each holds the example as the guide shows it, then
-// checks what the guide says about it. Keep the two in step.
+// The samples of Sources/Burrow/Burrow.docc/PortingFromRealmSwift.md, compiled and run as the
+// page shows them (DocumentationSamplesTests checks that they are the page's). One test per
+// sample, named after the page's section; each holds the sample, then checks what the page says
+// about it.
 //
-// This file imports Burrow without @testable, as an app does: the examples use the public API
-// only. Inside the suite, `Dog`, `Person`, … name the Porting* models below, so the examples
-// read as in the guide; `DogToy` is the object tests' own and `Address` is GettingStarted.md's
-// (GuideAddress), the classes this guide shows too. Its Dog has more properties than
-// GettingStarted.md's, and so its Person links another class.
+// This file imports Burrow without @testable, as an app does: the samples use the public API
+// only. Inside the suite, `Dog`, `Person`, … name the page's models below.
 
-final class PortingDog: Object, ObjectKeyIdentifiable {
-    // The migration ladder's releases are this test program's Person, Dog and Address.
-    override class func shouldIncludeInDefaultSchema() -> Bool { false }
-    @Persisted(primaryKey: true) var _id: ObjectId
-    @Persisted(indexed: true) var name = ""
-    @Persisted var age = 0
-    @Persisted var currentCity = ""
-    @Persisted var favoriteToy: DogToy?
-    @Persisted var citiesVisited: MutableSet<String>
-    @Persisted var favoriteParksByCity: Map<String, String>
-    @Persisted var companion: AnyRealmValue
-    @Persisted(originProperty: "dogs") var owners: LinkingObjects<PortingPerson>
-    override class func _realmObjectName() -> String? { "Dog" }
-}
+/// The page's models, under the page's names.
+enum PortingPage {
+    final class DogToy: Object {
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }  // test only
+        @Persisted var name = ""
+    }
 
-final class PortingPerson: Object {
-    // The migration ladder's releases are this test program's Person, Dog and Address.
-    override class func shouldIncludeInDefaultSchema() -> Bool { false }
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var name = ""
-    @Persisted var dogs: List<PortingDog>
-    @Persisted var address: GuideAddress?
-    override class func _realmObjectName() -> String? { "Person" }
+    final class Dog: Object, ObjectKeyIdentifiable {
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }  // test only
+        @Persisted(primaryKey: true) var _id: ObjectId
+        @Persisted(indexed: true) var name = ""
+        @Persisted var age = 0
+        @Persisted var currentCity = ""
+        @Persisted var favoriteToy: DogToy?
+        @Persisted var citiesVisited: MutableSet<String>
+        @Persisted var favoriteParksByCity: Map<String, String>
+        @Persisted var companion: AnyRealmValue
+        @Persisted(originProperty: "dogs") var owners: LinkingObjects<Person>
+    }
+
+    final class Person: Object {
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }  // test only
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var name = ""
+        @Persisted var dogs: List<Dog>
+        @Persisted var address: Address?
+    }
+
+    final class Address: EmbeddedObject {
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }  // test only
+        @Persisted var street: String?
+        @Persisted var city: String?
+    }
 }
 
 /// "Models": a model class need not be final.
 class PortingCat: Object {
     @Persisted(primaryKey: true) var id = 0
-    @Persisted var name = ""
-}
-
-/// "Models": a `Codable` model (stored under its own name, beside the guide's `DogToy`).
-final class PortingCodableDogToy: Object, Codable {
     @Persisted var name = ""
 }
 
@@ -79,19 +82,22 @@ final class PortingContactV4: Object {
     override class func _realmObjectName() -> String? { "Contact" }
 }
 
-/// "Async writes": a method in an extension of RealmActor runs inside the actor.
+/// "Async writes": a method in an extension of RealmActor runs inside the actor. An extension
+/// is declared at file scope, where `Dog` is the test program's own Dog (ObjectTestModels), which
+/// has the properties the page's Dog has here.
 extension RealmActor {
     func birthday(of id: ObjectId) async throws {
         try await realm.asyncWrite {
-            realm.object(ofType: PortingDog.self, forPrimaryKey: id)?.age += 1
+            realm.object(ofType: Dog.self, forPrimaryKey: id)?.age += 1
         }
     }
 }
 
 @Suite(.temporaryDirectory) struct PortingGuideTests {
-    typealias Dog = PortingDog
-    typealias Person = PortingPerson
-    typealias Address = GuideAddress
+    typealias DogToy = PortingPage.DogToy
+    typealias Dog = PortingPage.Dog
+    typealias Person = PortingPage.Person
+    typealias Address = PortingPage.Address
 
     /// "An actor of your own": RealmSwift's documentation declares an actor that holds a realm.
     actor DogStore {
@@ -143,9 +149,12 @@ extension RealmActor {
 
     /// "Models": a `Codable` model decodes into an unmanaged object, added as any other.
     @Test func testModelsCodable() throws {
-        typealias DogToy = PortingCodableDogToy
         let realm = try Realm(configuration: temporaryConfiguration())
         // The guide's example:
+        final class DogToy: Object, Codable {
+            @Persisted var name = ""
+        }
+
         let toy = try JSONDecoder().decode(DogToy.self, from: Data(#"{"name": "ball"}"#.utf8))
         try realm.write { try realm.add(toy) }
         // What it claims:
@@ -342,17 +351,17 @@ extension RealmActor {
     /// "A realm moves to new versions only when told": no autorefresh.
     @Test func testARealmMovesOnlyWhenTold() async throws {
         let config = configuration()
-        let printed = PortingLog()
+        let printed = SampleLog()
         // The guide's example:
         let realm = try Realm(configuration: config)
         let dogs = realm.objects(Dog.self)
         let db = try await RealmActor(configuration: config)
         try await db.asyncWrite { realm in try realm.add(Dog(value: ["name": "Rex"])) }
         print(dogs.count)  // 0: this realm still reads the version it had
-        printed.appendLine("\(dogs.count)")
+        printed.appendLine("\(dogs.count)")  // test only
         realm.refresh()
         print(dogs.count)  // 1
-        printed.appendLine("\(dogs.count)")
+        printed.appendLine("\(dogs.count)")  // test only
         // What it claims:
         #expect(printed.lines == ["0", "1"])
     }
@@ -438,7 +447,7 @@ extension RealmActor {
         let realm = try Realm(configuration: configuration())
         let rex = Dog(value: ["name": "Rex", "age": 1])
         try realm.write { try realm.add(rex) }
-        let seen = PortingLog()
+        let seen = SampleLog()
         // The guide's example:
         let puppies = realm.objects(Dog.self).where { $0.age < 2 }
         let stream = puppies.changes()  // RealmSwift: let token = puppies.observe { change in … }
@@ -450,7 +459,7 @@ extension RealmActor {
                     print(dogs.count, deletions, insertions, modifications)
                 case .error(let error): print(error)
                 }
-                seen.append(change)
+                seen.append(change)  // test only
             }
         }
         try realm.write(withoutNotifying: [stream.token]) {  // this stream hears nothing of this write
@@ -459,8 +468,7 @@ extension RealmActor {
         try realm.write {  // …but hears of this one
             rex.age = 2
         }
-        // (the test waits for the watcher here)
-        try await waitUntil("the watcher saw two changes") { seen.count >= 2 }
+        try await waitUntil("the watcher saw two changes") { seen.count >= 2 }  // test only
         watcher.cancel()  // RealmSwift: token.invalidate()
         // What it claims:
         _ = await watcher.value
@@ -472,19 +480,19 @@ extension RealmActor {
         let realm = try Realm(configuration: configuration())
         let rex = Dog(value: ["name": "Rex", "age": 1])
         try realm.write { try realm.add(rex) }
-        let printed = PortingLog()
+        let printed = SampleLog()
         // The guide's example:
         let changes = rex.changes(keyPaths: ["age"])  // RealmSwift: rex.observe(keyPaths: ["age"]) { change in … }
         try realm.write { rex.age += 1 }
         var iterator = changes.makeAsyncIterator()
         if case .change(let dog, let properties) = await iterator.next() {
             print(dog.age, properties.map(\.name))  // 2 ["age"]; dog is a Frozen<Dog>
-            printed.appendLine("\(dog.age) \(properties.map(\.name))")
+            printed.appendLine("\(dog.age) \(properties.map(\.name))")  // test only
         }
         try realm.write { try realm.delete(rex) }
         if case .deleted = await iterator.next() {
             print("deleted")  // the stream's last element
-            printed.appendLine("deleted")
+            printed.appendLine("deleted")  // test only
         }
         // What it claims:
         #expect(printed.lines == ["2 [\"age\"]", "deleted"])
@@ -518,7 +526,7 @@ extension RealmActor {
             try realm.add(person)
             try realm.add(rex)
         }
-        let printed = PortingLog()
+        let printed = SampleLog()
         // The guide's example:
         let dogs = person.dogs.changes()  // RealmSwift: person.dogs.observe { change in … }
         let parks = rex.favoriteParksByCity.changes()  // a RealmMapChange: keys, not indices
@@ -531,19 +539,19 @@ extension RealmActor {
         _ = await dogChanges.next()  // .initial(FrozenList<Dog>)
         if case .update(let list, _, let insertions, _) = await dogChanges.next() {
             print(list.count, insertions)  // 1 [0]
-            printed.appendLine("\(list.count) \(insertions)")
+            printed.appendLine("\(list.count) \(insertions)")  // test only
         }
         var parkChanges = parks.makeAsyncIterator()
         _ = await parkChanges.next()  // .initial(FrozenMap<String, String>)
         if case .update(_, _, let insertions, _) = await parkChanges.next() {
             print(insertions)  // ["Oslo"]
-            printed.appendLine("\(insertions)")
+            printed.appendLine("\(insertions)")  // test only
         }
         var realmChanges = commits.makeAsyncIterator()
         _ = await realmChanges.next()  // .initial(versionNumber:)
         if case .update(let version, let classNames) = await realmChanges.next() {
             print(version, classNames ?? [])  // the new version; ["Dog", "Person"]
-            printed.appendLine("\(version == realm.version) \((classNames ?? []).sorted())")
+            printed.appendLine("\(version == realm.version) \((classNames ?? []).sorted())")  // test only
         }
         // What it claims:
         #expect(printed.lines == ["1 [0]", "[\"Oslo\"]", "true [\"Dog\", \"Person\"]"])
@@ -582,7 +590,10 @@ extension RealmActor {
 
     /// "Async writes": `asyncWrite` inside the actor, from a method of an extension.
     @Test func testAsyncWrites() async throws {
-        let config = configuration()
+        // The extension's Dog is the test program's (see the extension).
+        typealias Dog = BurrowTests.Dog
+        var config = temporaryConfiguration()
+        config.objectTypes = [Dog.self, BurrowTests.DogToy.self, BurrowTests.Person.self, BurrowTests.Address.self]
         let db = try await RealmActor(configuration: config)
         let rex = try await db.create(Dog.self, value: ["name": "Rex", "age": 1])
         // The guide's example (the extension is above):
@@ -631,7 +642,18 @@ extension RealmActor {
     @Test func testErrors() throws {
         let realm = try Realm(configuration: configuration())
         var codes: [RealmError.Code] = []
-        // The guide's example:
+        var config = temporaryConfiguration()
+        config.readOnly = true
+        // The guide's examples:
+        do {
+            let realm = try Realm(configuration: config)  // config.readOnly, and no file there
+            print(realm.isEmpty)
+        } catch Realm.Error.fileNotFound {
+            print("no file yet")
+            codes.append(.fileNotFound)  // test only
+        } catch let error as Realm.Error where error.code == .schemaMismatch {
+            print(error)
+        }
         do {
             try realm.write {
                 try realm.add(Person(value: ["id": 1, "name": "Ali"]))
@@ -639,16 +661,16 @@ extension RealmActor {
             }
         } catch let error as RealmError where error.code == .primaryKeyExists {
             print(error)  // "A Person with primary key 1 already exists. …"
-            codes.append(error.code)
+            codes.append(error.code)  // test only
         }
         do {
             _ = try realm.objects(Dog.self).filter("agee < 2")
         } catch {
             print(error.code, error)  // filter throws RealmError: .invalidArgument, naming 'agee'
-            codes.append(error.code)
+            codes.append(error.code)  // test only
         }
         // What it claims:
-        #expect(codes == [.primaryKeyExists, .invalidArgument])
+        #expect(codes == [.fileNotFound, .primaryKeyExists, .invalidArgument])
         #expect(realm.objects(Person.self).isEmpty, "the failed write kept nothing, not even Ali")
         let unknown = #expect(throws: RealmError.self) { _ = try realm.objects(Dog.self).filter("agee < 2") }
         #expect(unknown?.description.contains("agee") == true)
@@ -721,7 +743,7 @@ extension RealmActor {
         // What it claims:
         #expect(realm.objects(Contact.self).map(\.nickname) == ["Alice"])
         // The block does not run for a new file, which gets the classes at schemaVersion.
-        let ran = PortingLog()
+        let ran = SampleLog()
         var fresh = config
         fresh.fileURL = temporaryConfiguration().fileURL!
         fresh.migrationBlock = { _, oldSchemaVersion in ran.appendLine("\(oldSchemaVersion)") }
@@ -751,7 +773,7 @@ extension RealmActor {
             let realm = try Realm(configuration: Realm.Configuration(fileURL: url))
             try realm.write { try realm.add(PortingContactV1(value: ["id": 1, "name": "Alice"])) }
         }
-        let ran = PortingLog()
+        let ran = SampleLog()
         var config = Realm.Configuration(fileURL: url)
         config.schemaVersion = 1
         config.migrationBlock = { _, _ in ran.appendLine("ran") }
@@ -961,34 +983,4 @@ extension RealmActor {
     }
 
     private func rexAge(_ dog: Dog) { dog.age += 1 }
-}
-
-/// Lines written by a change stream's consumer or a migration block, read by the test.
-final class PortingLog: @unchecked Sendable {
-    // Every access to `entries` holds `lock`.
-    private let lock = NSLock()
-    private var entries: [String] = []
-
-    func appendLine(_ line: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        entries.append(line)
-    }
-
-    func append<T>(_ change: RealmCollectionChange<FrozenResults<T>>) {
-        switch change {
-        case .initial(let results): appendLine("initial \(results.count)")
-        case .update(let results, let deletions, let insertions, let modifications):
-            appendLine("update \(results.count) \(deletions) \(insertions) \(modifications)")
-        case .error(let error): appendLine("error \(error)")
-        }
-    }
-
-    var lines: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return entries
-    }
-
-    var count: Int { lines.count }
 }

@@ -1,32 +1,37 @@
+import Burrow
 import BurrowTestTraits
 import Foundation
 import Testing
 
-@testable import Burrow
-
-// The examples of the "Sectioned results" part of Sources/Burrow/Burrow.docc/Queries.md, compiled
-// and run (with GuideExamplesTests' models standing in for Dog). Keep the two in step.
+// The sample of the "Sectioned results" part of Sources/Burrow/Burrow.docc/Queries.md, compiled
+// and run as the page shows it (DocumentationSamplesTests checks that it is the page's).
 
 @Suite(.temporaryDirectory) struct SectionedResultsGuideTests {
+    typealias Dog = GettingStartedPage.Dog
+
     @Test func testSectionedResults() async throws {
-        let realm = try Realm(configuration: temporaryConfiguration())
+        var config = temporaryConfiguration()
+        config.objectTypes = GettingStartedPage.objectTypes
+        let realm = try Realm(configuration: config)
         try realm.write {
             try realm.add([
-                GuideDog(value: ["name": "Rex", "age": 1]), GuideDog(value: ["name": "Fido", "age": 6]),
-                GuideDog(value: ["name": "Rover", "age": 3]),
+                Dog(value: ["name": "Rex", "age": 1]), Dog(value: ["name": "Fido", "age": 6]),
+                Dog(value: ["name": "Rover", "age": 3]),
             ])
         }
-        let byAge = realm.objects(GuideDog.self).sectioned(by: \.age, ascending: true)
-        var printed: [String] = []
+        let byAge = realm.objects(Dog.self).sectioned(by: \.age, ascending: true)
+        var printed: [String] = []  // test only
         for section in byAge {
-            printed.append("\(section.key) \(section.map(\.name))")
+            print(section.key, section.map(\.name))  // 1 ["Rex"], then 3 ["Rover"], then 6 ["Fido"]
+            printed.append("\(section.key) \(section.map(\.name))")  // test only
         }
-        #expect(printed == [#"1 ["Rex"]"#, #"3 ["Rover"]"#, #"6 ["Fido"]"#])
+        #expect(printed == [#"1 ["Rex"]"#, #"3 ["Rover"]"#, #"6 ["Fido"]"#])  // test only
         let rex = byAge[IndexPath(item: 0, section: 0)]
-        #expect(rex.name == "Rex")
-        let byInitial = realm.objects(GuideDog.self).sectioned(sortDescriptors: [SortDescriptor(keyPath: "name")]) {
+        #expect(rex.name == "Rex")  // test only
+        let byInitial = realm.objects(Dog.self).sectioned(sortDescriptors: [SortDescriptor(keyPath: "name")]) {
             String($0.name.prefix(1))
         }
+        print(byInitial.allKeys)  // ["F", "R"]
         #expect(byInitial.allKeys == ["F", "R"])
 
         let frozen = try byAge.freeze()

@@ -4,8 +4,8 @@ import Testing
 
 @testable import Burrow
 
-// Models of the seeds' queries not in SeedExamplesTests: the actor example's Todo and the
-// SwiftUI example's Company.
+// Models of the queries of RealmSwift's documentation examples that SeedExamplesTests lacks: the
+// actor example's Todo and the SwiftUI example's Company.
 final class QSeedTodo: Object {
     @Persisted(primaryKey: true) var _id: ObjectId
     @Persisted var name = ""
@@ -24,10 +24,10 @@ final class QSeedCompany: Object {
     @Persisted var dogs: List<Dog>
 }
 
-/// Every query in ../shared/seeds/, written as the seed writes it (with `try` where Burrow's
-/// `filter` throws).
+/// Every query of those examples, written as RealmSwift's documentation writes it (with `try`
+/// where Burrow's `filter` throws).
 @Suite(.temporaryDirectory) struct QuerySeedTests {
-    /// crud-update.md, "Update Objects in Bulk": `filter("age < 2")`, then the puppies given
+    /// "CRUD - Update", "Update Objects in Bulk": `filter("age < 2")`, then the puppies given
     /// to a person with `setValue(_:forKey:)`.
     @Test func testFindDogsYoungerThanTwoAndGiveThemAway() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
@@ -50,7 +50,7 @@ final class QSeedCompany: Object {
         #expect(ali.dogs.map(\.name) == ["Rex"])
     }
 
-    /// crud-update.md, "Update a Map/Dictionary" and "Update an AnyRealmValue Property".
+    /// "CRUD - Update", "Update a Map/Dictionary" and "Update an AnyRealmValue Property".
     @Test func testFindADogByName() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         try realm.write {
@@ -70,7 +70,7 @@ final class QSeedCompany: Object {
         #expect(realm.objects(Dog.self).where { $0.name == "Regina" }.count == 1)
     }
 
-    /// crud-update.md, the async example: a query inside a function isolated to the actor.
+    /// "CRUD - Update", the async example: a query inside a function isolated to the actor.
     @Test func testQueryInsideAnActorIsolatedFunction() async throws {
         var config = temporaryConfiguration()
         config.objectTypes = [QSeedTodo.self]

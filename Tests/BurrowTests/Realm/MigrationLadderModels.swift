@@ -19,7 +19,7 @@ import Testing
 // - v5: Address becomes an embedded object.
 //
 // The v5 classes and block are the example of Sources/Burrow/Burrow.docc/Migrations.md;
-// MigrationsGuideTests checks that the guide shows them line by line. Keep the two in step.
+// DocumentationSamplesTests checks that the page shows them line by line.
 
 /// One release of the ladder: its classes, its data, and its migration.
 protocol LadderRelease: Sendable {

@@ -8,22 +8,22 @@ import Testing
 @testable import Burrow
 
 /// Reads the realm through `assumeIsolated`, from synchronous code that is not isolated.
-func dogCountAssumingIsolation(_ store: DogKennel) -> Int {
-    store.assumeIsolated { $0.realm.objects(GuideDog.self).count }
+func dogCountAssumingIsolation(_ store: ConcurrencyPage.DogKennel) -> Int {
+    store.assumeIsolated { $0.realm.objects(GettingStartedPage.Dog.self).count }
 }
 
 /// Inside the actor: what the code sees of its isolation and thread.
-func isolationSeen(in store: isolated DogKennel) -> (onExecutorThread: Bool, mayBlock: Bool, isolationIsActor: Bool, count: Int) {
+func isolationSeen(in store: isolated ConcurrencyPage.DogKennel) -> (onExecutorThread: Bool, mayBlock: Bool, isolationIsActor: Bool, count: Int) {
     store.preconditionIsolated()
     let isolation = #isolation
     return (store.executor.isCurrent, RealmExecutor.currentThreadMayBlock, isolation === store, dogCountAssumingIsolation(store))
 }
 
 /// Durable commits in a loop inside the actor, one after another.
-func addDogs(in store: isolated DogKennel, _ names: [String]) async throws {
+func addDogs(in store: isolated ConcurrencyPage.DogKennel, _ names: [String]) async throws {
     let realm = store.realm!
     for name in names {
-        try await realm.asyncWrite { try realm.add(GuideDog(value: ["name": name])) }
+        try await realm.asyncWrite { try realm.add(GettingStartedPage.Dog(value: ["name": name])) }
         #expect(store.executor.isCurrent, "the actor resumed off its thread after a commit")
     }
 }
@@ -31,7 +31,7 @@ func addDogs(in store: isolated DogKennel, _ names: [String]) async throws {
 @Suite("RealmExecutor", .temporaryDirectory) struct RealmExecutorTests {
     @Test("Code isolated to an actor on a RealmExecutor runs on its thread; isolation checks hold there")
     func actorCodeRunsOnItsExecutor() async throws {
-        let store = try await DogKennel(configuration: temporaryConfiguration())
+        let store = try await ConcurrencyPage.DogKennel(configuration: temporaryConfiguration())
         try await store.add("Rex")
         let seen = await isolationSeen(in: store)
         #expect(seen.onExecutorThread)
@@ -42,14 +42,14 @@ func addDogs(in store: isolated DogKennel, _ names: [String]) async throws {
         #expect(!store.executor.isCurrent)
         #expect(!RealmExecutor.currentThreadMayBlock)
         // Two actors, two threads.
-        let other = try await DogKennel(configuration: temporaryConfiguration())
+        let other = try await ConcurrencyPage.DogKennel(configuration: temporaryConfiguration())
         let otherSeesFirst = await other.run { store.executor.isCurrent }
         #expect(!otherSeesFirst)
     }
 
     @Test("Durable commits made one after another on a RealmExecutor run their sync rounds on its thread")
     func durableCommitsInALoopRunTheirRoundsInline() async throws {
-        let store = try await DogKennel(configuration: temporaryConfiguration())
+        let store = try await ConcurrencyPage.DogKennel(configuration: temporaryConfiguration())
         let before = await store.roundsRunInline
         try await addDogs(in: store, ["Rex", "Fido", "Lassie"])
         try await store.add("Bolt")
@@ -61,7 +61,7 @@ func addDogs(in store: isolated DogKennel, _ names: [String]) async throws {
 
     @Test("A commit on a RealmExecutor with other calls waiting does not block for its sync: they share rounds")
     func waitingCallsShareRoundsInsteadOfWaitingForABlockedThread() async throws {
-        let store = try await DogKennel(configuration: temporaryConfiguration())
+        let store = try await ConcurrencyPage.DogKennel(configuration: temporaryConfiguration())
         try await store.add("first")
         let before = await store.roundsRunInline
         // Hold the actor's thread while 8 calls queue up behind it.
@@ -106,7 +106,7 @@ func addDogs(in store: isolated DogKennel, _ names: [String]) async throws {
     @Test("A durable commit in a RealmActor, on the cooperative pool, never runs its round on its own thread")
     func realmActorStaysOnThePool() async throws {
         let db = try await RealmActor(configuration: temporaryConfiguration())
-        try await db.asyncWrite { realm in try realm.add(GuideDog(value: ["name": "Rex"])) }
+        try await db.asyncWrite { realm in try realm.add(GettingStartedPage.Dog(value: ["name": "Rex"])) }
         let (inline, mayBlock) = try await db.read { ($0.storage.syncRoundsRunByCommitters, RealmExecutor.currentThreadMayBlock) }
         #expect(inline == 0)
         #expect(!mayBlock)
@@ -116,8 +116,8 @@ func addDogs(in store: isolated DogKennel, _ names: [String]) async throws {
     @Test("Concurrent durable writers on actors with RealmExecutors all commit")
     func concurrentActorsCommitDurably() async throws {
         let configuration = temporaryConfiguration()
-        var stores: [DogKennel] = []
-        for _ in 0..<6 { stores.append(try await DogKennel(configuration: configuration)) }
+        var stores: [ConcurrencyPage.DogKennel] = []
+        for _ in 0..<6 { stores.append(try await ConcurrencyPage.DogKennel(configuration: configuration)) }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (k, store) in stores.enumerated() {
                 group.addTask { try await addDogs(in: store, (0..<40).map { "dog \(k)-\($0)" }) }
@@ -129,10 +129,10 @@ func addDogs(in store: isolated DogKennel, _ names: [String]) async throws {
 
     @Test("An actor's RealmExecutor thread ends when the actor is deallocated")
     func threadEndsWithTheActor() async throws {
-        weak var weakStore: DogKennel?
+        weak var weakStore: ConcurrencyPage.DogKennel?
         weak var weakThread: RealmExecutorThread?
         do {
-            let store = try await DogKennel(configuration: temporaryConfiguration())
+            let store = try await ConcurrencyPage.DogKennel(configuration: temporaryConfiguration())
             weakStore = store
             weakThread = store.executor.thread
             try await store.add("Rex")
@@ -194,14 +194,14 @@ actor SelfReleasingHolder {
     func touch() {}
 }
 
-/// What the tests read of Concurrency.md's actor on a `RealmExecutor` (GuideExamplesTests).
-extension DogKennel {
+/// What the tests read of Concurrency.md's actor on a `RealmExecutor` (ConcurrencyGuideTests).
+extension ConcurrencyPage.DogKennel {
     var roundsRunInline: Int { realm.storage.syncRoundsRunByCommitters }
 
     /// The dogs in the file's newest version.
     var count: Int {
         realm.refresh()
-        return realm.objects(GuideDog.self).count
+        return realm.objects(GettingStartedPage.Dog.self).count
     }
 
     /// Runs `body` on the actor's thread.
