@@ -144,18 +144,29 @@ package final class Storage: Sendable {
         }
         return try Registry.shared.open(key: { Registry.fileKey(path: path) }, readOnly: options.readOnly, sharing: options.sharing) {
             () throws(StorageError) -> Storage in
-            let existed = access(path, F_OK) == 0
-            let created = !existed && options.create && !options.readOnly && Self.createFile(path: path, pageSize: options.pageSize)
-            let device = try FileDevice(path: path, readOnly: options.readOnly, create: options.create, sharing: options.sharing)
-            // No lock file is made beside a file that is not Burrow's.
-            if options.sharing == .shared, try !Self.mayBeDatabase(device) { throw .notADatabase(path: path) }
-            let lockFile = options.sharing == .shared ? try Self.lockFile(path: path, readOnly: options.readOnly) : nil
-            let storage = try Storage(device: device, options: options, lockFile: lockFile, created: created)
-            if !existed && !options.readOnly { FileDevice.syncDirectory(of: path) }
-            return storage
+            let before = FilesBeforeOpen(path: path)
+            do throws(StorageError) {
+                return try openFile(path: path, options: options, existed: before.database)
+            } catch {
+                before.removeWhatFailedOpenMade()
+                throw error
+            }
         } registerAs: {
             Registry.fileKey(path: path)
         }
+    }
+
+    /// Opens the database file at `path` for `open`, which registers it. Whatever it opened is
+    /// let go of when it throws.
+    private static func openFile(path: String, options: StorageOptions, existed: Bool) throws(StorageError) -> Storage {
+        let created = !existed && options.create && !options.readOnly && Self.createFile(path: path, pageSize: options.pageSize)
+        let device = try FileDevice(path: path, readOnly: options.readOnly, create: options.create, sharing: options.sharing)
+        // No lock file is made beside a file that is not Burrow's.
+        if options.sharing == .shared, try !Self.mayBeDatabase(device) { throw .notADatabase(path: path) }
+        let lockFile = options.sharing == .shared ? try Self.lockFile(path: path, readOnly: options.readOnly) : nil
+        let storage = try Storage(device: device, options: options, lockFile: lockFile, created: created)
+        if !existed && !options.readOnly { FileDevice.syncDirectory(of: path) }
+        return storage
     }
 
     /// Opens (or creates) the in-memory database called `identifier`. It lives while any handle
