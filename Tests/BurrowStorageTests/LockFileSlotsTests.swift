@@ -1,5 +1,6 @@
 import BurrowTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 @testable import BurrowStorage
@@ -61,6 +62,11 @@ struct LockFileSlotsTests {
         return UInt64(process.processIdentifier)
     }
 
+    /// Counts the wake-ups an opener's listener gets.
+    final class WakeCount: Sendable {
+        let count = Atomic<Int>(0)
+    }
+
     @Test("The slots file starts with 128 slots and doubles, up to 32,768 slots in all")
     func growthDoublesUpToTheCeiling() {
         #expect(LockFileSlots.mainSlotCount == 124)
@@ -102,8 +108,20 @@ struct LockFileSlotsTests {
         openers[299].endWaiting()
         #expect(!openers[0].writersWaiting)
 
+        // A wake-up reaches an opener in the slots file.
+        let woken = WakeCount()
+        openers[299].listen { woken.count.add(1, ordering: .sequentiallyConsistent) }
+        openers[0].wakeOtherProcesses()
+        #expect(TestWait.until(timeout: 30) { woken.count.load(ordering: .sequentiallyConsistent) > 0 }, "no wake-up reached slot 299")
+
         // Slots freed by openers that went are taken again: the slots file does not grow.
         openers.removeLast(150)
+        // A slot in the slots file left by a process that died, pinning version 0, is freed
+        // by the next scan.
+        let deadSlot = (299 - LockFileSlots.mainSlotCount) * Self.slotsFileSlotSize
+        try Self.writeWords(path + ".lock-slots", [try Self.deadPid(), 1, 1, 0], at: deadSlot)
+        #expect(openers[0].oldestPinOfOtherProcesses() == nil, "a dead process's slot in the slots file pins")
+        #expect(try Self.readWords(path + ".lock-slots", at: deadSlot, count: 1) == [0], "a dead process's slot was not freed")
         for _ in 0..<150 { openers.append(try LockFile(databasePath: path)) }
         #expect(Set(openers.map(\.slot)) == Set(0..<300))
         #expect(try Self.readWords(path + ".lock", at: Self.extensionSlotsOffset, count: 1) == [256])
