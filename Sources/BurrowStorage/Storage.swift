@@ -137,7 +137,8 @@ package final class Storage: Sendable {
     /// twice in one process returns the same handle.
     ///
     /// Throws `StorageError` when the file is locked by another process, is not a Burrow file,
-    /// uses a newer format, is truncated, or has no valid meta page.
+    /// uses a newer format, is truncated, or has no valid meta page. An open that throws leaves
+    /// no file it made beside the file (`FilesBeforeOpen`).
     package static func open(path: String, options: StorageOptions = StorageOptions()) throws(StorageError) -> Storage {
         guard PageLayout.isValidPageSize(options.pageSize) else {
             throw .invalidOption("The page size must be a power of two from 4096 to 32768, not \(options.pageSize).")
