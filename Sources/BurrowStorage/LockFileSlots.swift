@@ -264,19 +264,16 @@ final class LockFileSlots: Sendable {
     /// format that may be in use.
     static func prepare(fd: Int32, lockPath: String, databasePath: String) throws(StorageError) {
         // A lock file in use is whole; a new one is made under the writer lock, which nobody can
-        // hold idle before the file is made.
+        // hold idle before the file is made. One of the previous format that a live process uses
+        // is refused before that: such a process may hold the writer lock while it is idle.
         if try isReady(fd, lockPath: lockPath, databasePath: databasePath) { return }
+        try refuseIfPreviousFormatInUse(fd, lockPath: lockPath, databasePath: databasePath)
         try LockFile.lock(fd, path: lockPath)
         defer { LockFile.unlock(fd) }
         if try isReady(fd, lockPath: lockPath, databasePath: databasePath) { return }
-        // A lock file of the previous format that no live process uses is made anew, as a
-        // deleted one would be.
-        if let previous = try previousFormatSlots(fd, lockPath: lockPath) {
-            if previous.contains(where: { LockFile.isAlive(pid: $0.pid, startTime: $0.startTime) }) {
-                throw .incompatibleLockFile(
-                    path: lockPath, database: databasePath, version: previousFormatVersion, supported: formatVersion, inUse: true)
-            }
-        }
+        // One of the previous format that no live process uses is made anew, as a deleted one
+        // would be.
+        try refuseIfPreviousFormatInUse(fd, lockPath: lockPath, databasePath: databasePath)
         var fresh = [UInt8](repeating: 0, count: size)
         fresh.withUnsafeMutableBytes { bytes in
             bytes.storeBytes(of: magic.littleEndian, toByteOffset: 0, as: UInt64.self)
@@ -307,9 +304,18 @@ final class LockFileSlots: Sendable {
         throw .incompatibleLockFile(path: lockPath, database: databasePath, version: version, supported: formatVersion, inUse: false)
     }
 
+    /// Throws `incompatibleLockFile` if the lock file is of the previous format and a slot of it
+    /// names a live process.
+    private static func refuseIfPreviousFormatInUse(_ fd: Int32, lockPath: String, databasePath: String) throws(StorageError) {
+        guard let previous = previousFormatSlots(fd),
+            previous.contains(where: { LockFile.isAlive(pid: $0.pid, startTime: $0.startTime) })
+        else { return }
+        throw .incompatibleLockFile(path: lockPath, database: databasePath, version: previousFormatVersion, supported: formatVersion, inUse: true)
+    }
+
     /// The owners of the slots of a lock file of the previous format (which had the same size,
     /// header and slots as this one, and no slots file), or nil if it is not one.
-    private static func previousFormatSlots(_ fd: Int32, lockPath: String) throws(StorageError) -> [(pid: UInt64, startTime: UInt64)]? {
+    private static func previousFormatSlots(_ fd: Int32) -> [(pid: UInt64, startTime: UInt64)]? {
         var words = [UInt64](repeating: 0, count: size / 8)
         let read = words.withUnsafeMutableBytes { pread(fd, $0.baseAddress, size, 0) }
         guard read == size, UInt64(littleEndian: words[0]) == magic, UInt64(littleEndian: words[1]) == previousFormatVersion else {

@@ -188,6 +188,11 @@ struct LockFileSlotsTests {
         words[16] = pid
         words[17] = startTime
         try Self.writeWords(path + ".lock", words, at: 0)
+        // That process holds the writer lock, idle, as a writer keeps it while nobody asks: the
+        // open is refused without waiting for it.
+        let holder = open(path + ".lock", O_RDONLY | O_CLOEXEC)
+        #expect(holder >= 0 && flock(holder, LOCK_EX) == 0)
+        defer { closeDescriptor(holder) }
 
         #expect(
             throws: StorageError.incompatibleLockFile(path: path + ".lock", database: path, version: 1, supported: 2, inUse: true)
@@ -196,6 +201,7 @@ struct LockFileSlotsTests {
 
         // Its only process is gone.
         try Self.writeWords(path + ".lock", [try Self.deadPid()], at: LockFileSlots.headerSize)
+        _ = flock(holder, LOCK_UN)
         let opener = try LockFile(databasePath: path)
         #expect(try Self.readWords(path + ".lock", at: Self.versionOffset, count: 1) == [2])
         #expect(opener.slot == 0)
