@@ -14,12 +14,14 @@ extension Storage {
         let lockFile: Bool
         let slotsFile: Bool
 
-        init(path: String) {
+        /// What is beside `path` now; an open for exclusive use (`sharing`) makes no lock file,
+        /// so none counts as its own.
+        init(path: String, sharing: FileSharing) {
             self.path = path
             let lockPath = path + ".lock"
             database = Self.exists(path)
-            lockFile = Self.exists(lockPath)
-            slotsFile = Self.exists(LockFileSlots.extensionPath(lockPath))
+            lockFile = sharing == .exclusive || Self.exists(lockPath)
+            slotsFile = sharing == .exclusive || Self.exists(LockFileSlots.extensionPath(lockPath))
         }
 
         private static func exists(_ path: String) -> Bool {

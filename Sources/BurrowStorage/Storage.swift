@@ -145,7 +145,7 @@ package final class Storage: Sendable {
         }
         return try Registry.shared.open(key: { Registry.fileKey(path: path) }, readOnly: options.readOnly, sharing: options.sharing) {
             () throws(StorageError) -> Storage in
-            let before = FilesBeforeOpen(path: path)
+            let before = FilesBeforeOpen(path: path, sharing: options.sharing)
             do throws(StorageError) {
                 return try openFile(path: path, options: options, existed: before.database)
             } catch {
