@@ -82,7 +82,7 @@ package enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
                 "\(path) is open in another process, and one of the two needs it for itself alone (Realm.Configuration.exclusiveAccess, or `burrow compact`). Close it there first."
         case .tooManyProcesses(let path, let limit):
             return
-                "\(path) is open in \(limit) processes, the most that can share one file (its lock file has a slot for each); close it in one of them first."
+                "\(path) is open in \(Self.grouped(limit)) processes, the most that can share one file (its lock file has a slot for each); close it in one of them first."
         case .incompatibleLockFile(let path, let database, let version, let supported, let inUse):
             if inUse {
                 return
@@ -120,6 +120,20 @@ package enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidOption(let detail):
             return detail
         }
+    }
+}
+
+extension StorageError {
+    /// `number` with a comma between each group of three digits, as the documentation writes
+    /// counts ("32,768").
+    static func grouped(_ number: Int) -> String {
+        var digits = String(number.magnitude)
+        var groups: [Substring] = []
+        while digits.count > 3 {
+            groups.insert(digits.suffix(3), at: 0)
+            digits.removeLast(3)
+        }
+        return (number < 0 ? "-" : "") + ([Substring(digits)] + groups).joined(separator: ",")
     }
 }
 

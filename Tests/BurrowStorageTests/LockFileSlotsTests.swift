@@ -80,6 +80,8 @@ struct LockFileSlotsTests {
         #expect(steps.last == 32_768 - 124)
         #expect(steps.count == 9)
         #expect(LockFileSlots.grownExtensionSlots(from: LockFileSlots.maxExtensionSlots) == LockFileSlots.maxExtensionSlots)
+        // The limit as messages write it.
+        #expect([0, 124, 1000, 32_768, 1_234_567].map(StorageError.grouped) == ["0", "124", "1,000", "32,768", "1,234,567"])
     }
 
     @Test("More openers than the lock file's 124 slots each get a slot; pins and waits in the slots file count, and freed slots are reused")
@@ -171,7 +173,7 @@ struct LockFileSlotsTests {
         #expect(throws: StorageError.tooManyProcesses(path: path, limit: 32_768)) { try LockFile(databasePath: path) }
         #expect(try Self.names(in: directory) == before)
         let message = StorageError.tooManyProcesses(path: path, limit: 32_768).description
-        #expect(message.contains(path) && message.contains("32768 processes") && !message.contains("exclusive"), "\(message)")
+        #expect(message.contains(path) && message.contains("32,768 processes") && !message.contains("exclusive"), "\(message)")
         _ = opener
     }
 
