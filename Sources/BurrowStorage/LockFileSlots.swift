@@ -62,7 +62,6 @@ final class LockFileSlots: Sendable {
     /// The owner a slot has while it is being freed: no pid is this large.
     static let reclaiming = UInt64.max
 
-    let lockPath: String
     /// The slots file beside the lock file.
     let extensionPath: String
     // The shared mapping of the lock file, `size` bytes, unmapped in deinit. Every access goes
@@ -75,7 +74,6 @@ final class LockFileSlots: Sendable {
     /// Maps the lock file open at `fd`, which `prepare` made ready.
     init(fd: Int32, lockPath: String) throws(StorageError) {
         precondition(Header.allCases.count * 8 <= Self.headerSize, "the lock file's header words overlap its slots")
-        self.lockPath = lockPath
         extensionPath = Self.extensionPath(lockPath)
         let mapped = mmap(nil, Self.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
         guard let mapped, mapped != MAP_FAILED else { throw .io(path: lockPath, operation: "mmap", errno: errno) }
