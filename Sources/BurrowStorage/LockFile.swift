@@ -18,7 +18,8 @@ import Darwin
 /// - one slot per process with the oldest version its snapshots pin, so that no writer reuses a
 ///   page a reader anywhere may still read. A slot names its process by pid and start time, and
 ///   a slot whose process is gone (or whose pid now belongs to a process started later) is
-///   reclaimed.
+///   reclaimed. The lock file has 124 slots; past those, slots are added in a file beside it,
+///   up to 32,768 processes (`LockFileSlots`).
 ///
 /// Writers take turns with an exclusive `flock` on the lock file, held from the start of a
 /// write transaction until the process's commits are all in the database file and another
@@ -33,39 +34,10 @@ import Darwin
 /// and `slot` are set at open and never change; the descriptors of other processes' FIFOs are
 /// behind their lock.
 final class LockFile: Sendable {
-    static let magic: UInt64 = 0x4B4C_574F_5252_5542  // "BURROWLK", little-endian
-    static let formatVersion: UInt64 = 1
-    static let size = 4096
-    static let headerSize = 128
-    static let slotSize = 32
-    static var slotCount: Int { (size - headerSize) / slotSize }
-
-    /// Header words (8 bytes each), at most `headerSize / 8` of them.
-    private enum Header: Int, CaseIterable {
-        case magic = 0
-        case formatVersion, latestVersion, durableRecord, durableVersion, durableSlotVersion, writerTurns,
-            reserved, slotsUsed
-    }
-
-    /// Slot words (8 bytes each, at `headerSize + slot * slotSize`).
-    private enum SlotWord: Int {
-        /// The pid of the process that owns the slot, or 0 if the slot is free.
-        case pid = 0
-        /// The owner's start time (see `processStatus`), so that a pid reused by a later
-        /// process does not keep the slot.
-        case startTime
-        /// The oldest version the owner's snapshots pin, plus one; 0 when it pins none.
-        case oldestPin
-        /// How many of the owner's threads wait for the writer lock. Kept in the slot, not in
-        /// the header, so that the waits of a process that died end with its slot.
-        case writersWaiting
-    }
-
     let path: String
     private let descriptor: Int32
-    // The shared mapping of the lock file, `size` bytes, unmapped in deinit. Every access goes
-    // through `word(_:)` as an atomic operation, whichever process made the other change.
-    nonisolated(unsafe) private let base: UnsafeMutableRawPointer
+    /// The header and the slots, mapped.
+    private let slots: LockFileSlots
     /// This process's slot.
     let slot: Int
     private let pid: UInt64
@@ -77,7 +49,6 @@ final class LockFile: Sendable {
     /// Opens (creating and initialising if needed) the lock file of the database at
     /// `databasePath`, and claims a slot for this process.
     init(databasePath: String) throws(StorageError) {
-        precondition(Header.allCases.count * 8 <= Self.headerSize, "the lock file's header words overlap its slots")
         path = databasePath + ".lock"
         if let kind = Self.networkFileSystem(at: databasePath) {
             throw .invalidOption(
@@ -89,31 +60,17 @@ final class LockFile: Sendable {
         descriptor = fd
         pid = UInt64(getpid())
         do throws(StorageError) {
-            // A lock file in use is whole; a new one is made under the writer lock, which
-            // nobody can hold idle before the file is made.
-            if try !Self.isInitialized(fd, path: path) {
-                try Self.lock(fd, path: path)
-                defer { Self.unlock(fd) }
-                try Self.initializeIfNeeded(fd, path: path)
-            }
-            let mapped = mmap(nil, Self.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
-            guard let mapped, mapped != MAP_FAILED else { throw .io(path: path, operation: "mmap", errno: errno) }
-            base = mapped
+            try LockFileSlots.prepare(fd: fd, lockPath: path, databasePath: databasePath)
+            slots = try LockFileSlots(fd: fd, lockPath: path)
+            slot = try slots.claim(pid: pid, databasePath: databasePath)
         } catch {
             closeDescriptor(fd)
             throw error
         }
-        guard let claimed = Self.claimSlot(base: base, pid: pid) else {
-            munmap(base, Self.size)
-            closeDescriptor(fd)
-            throw .fileLocked(path: databasePath)
-        }
-        slot = claimed
         do {
-            listener = try LockFileListener(path: Self.fifoPath(path, claimed))
+            listener = try LockFileListener(path: Self.fifoPath(path, slot))
         } catch {
-            Self.free(base: base, slot: claimed, owner: pid)
-            munmap(base, Self.size)
+            slots.free(slot, owner: pid)
             closeDescriptor(fd)
             throw error
         }
@@ -122,8 +79,7 @@ final class LockFile: Sendable {
     deinit {
         listener.stop()
         for (_, entry) in wakeDescriptors.withLock({ $0 }) { closeDescriptor(entry.fd) }
-        Self.free(base: base, slot: slot, owner: pid)
-        munmap(base, Self.size)
+        slots.free(slot, owner: pid)
         closeDescriptor(descriptor)
     }
 
@@ -136,11 +92,11 @@ final class LockFile: Sendable {
     /// Wakes the listener of every other process that has the file open, or (`onlyWaiting`)
     /// of those waiting for the writer lock.
     func wakeOtherProcesses(onlyWaiting: Bool = false) {
-        let used = min(Self.slotCount, Int(header(.slotsUsed).pointee.load(ordering: .sequentiallyConsistent)))
-        for index in 0..<used where index != slot {
-            if onlyWaiting, word(index, .writersWaiting).pointee.load(ordering: .sequentiallyConsistent) == 0 { continue }
-            let owner = word(index, .pid).pointee.load(ordering: .sequentiallyConsistent)
-            guard owner != 0, owner != Self.reclaiming else { continue }
+        for index in 0..<slots.slotsInUse where index != slot {
+            guard let waiting = slots.word(index, .writersWaiting), let ownerWord = slots.word(index, .pid) else { continue }
+            if onlyWaiting, waiting.pointee.load(ordering: .sequentiallyConsistent) == 0 { continue }
+            let owner = ownerWord.pointee.load(ordering: .sequentiallyConsistent)
+            guard owner != 0, owner != LockFileSlots.reclaiming else { continue }
             wakeDescriptors.withLock { descriptors in
                 if let open = descriptors[index], open.pid != owner {
                     closeDescriptor(open.fd)
@@ -164,12 +120,13 @@ final class LockFile: Sendable {
         }
     }
 
-    /// Removes the lock file of the database at `databasePath` and the processes' FIFOs beside
-    /// it, once the database is deleted (nobody has it open).
+    /// Removes the lock file of the database at `databasePath`, its slots file, and the
+    /// processes' FIFOs beside it, once the database is deleted (nobody has it open).
     static func removeFiles(databasePath: String) {
         let path = databasePath + ".lock"
-        _ = path.withCString { unlink($0) }
-        for slot in 0..<slotCount { _ = fifoPath(path, slot).withCString { unlink($0) } }
+        let capacity = LockFileSlots.capacity(ofLockFileAt: path)
+        for name in [path, LockFileSlots.extensionPath(path)] { _ = name.withCString { unlink($0) } }
+        for slot in 0..<capacity { _ = fifoPath(path, slot).withCString { unlink($0) } }
     }
 
     /// Writes one byte into the FIFO `fd`; returns what `write` returned. A FIFO whose reader
@@ -216,30 +173,30 @@ final class LockFile: Sendable {
     /// Counts a wait of this process for the writer lock and wakes the other processes, so
     /// that the holder lets go at its next chance.
     func beginWaiting() {
-        _ = word(slot, .writersWaiting).pointee.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        _ = ownWord(.writersWaiting).pointee.wrappingAdd(1, ordering: .sequentiallyConsistent)
         wakeOtherProcesses()
     }
 
     /// Ends a wait counted by `beginWaiting`.
     func endWaiting() {
-        _ = word(slot, .writersWaiting).pointee.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+        _ = ownWord(.writersWaiting).pointee.wrappingSubtract(1, ordering: .sequentiallyConsistent)
     }
 
     /// How many writers of this process wait for the writer lock now (`beginWaiting` counts
     /// them; read-only, for tests that wait for a writer to have begun waiting).
     var writersWaitingInThisProcess: UInt64 {
-        word(slot, .writersWaiting).pointee.load(ordering: .sequentiallyConsistent)
+        ownWord(.writersWaiting).pointee.load(ordering: .sequentiallyConsistent)
     }
 
     /// Whether a writer of another process waits for the writer lock. A wait counted in the slot
     /// of a process that is gone (killed while it waited) does not count: that slot is freed.
     var writersWaiting: Bool {
-        let used = min(Self.slotCount, Int(header(.slotsUsed).pointee.load(ordering: .sequentiallyConsistent)))
-        for index in 0..<used where index != slot && word(index, .writersWaiting).pointee.load(ordering: .sequentiallyConsistent) != 0 {
-            let owner = word(index, .pid).pointee.load(ordering: .sequentiallyConsistent)
-            guard owner != 0, owner != Self.reclaiming else { continue }
-            if Self.isAlive(pid: owner, startTime: word(index, .startTime).pointee.load(ordering: .sequentiallyConsistent)) { return true }
-            Self.free(base: base, slot: index, owner: owner)
+        for index in 0..<slots.slotsInUse where index != slot {
+            guard let waiting = slots.word(index, .writersWaiting), waiting.pointee.load(ordering: .sequentiallyConsistent) != 0,
+                let (owner, alive) = owner(of: index), owner != LockFileSlots.reclaiming
+            else { continue }
+            if alive { return true }
+            slots.free(index, owner: owner)
         }
         return false
     }
@@ -254,12 +211,12 @@ final class LockFile: Sendable {
     /// durability may be left from another file of that name (deleted and made again) or from
     /// processes that died, and starts over.
     func startOverIfAlone(fileVersion: UInt64) {
-        let used = min(Self.slotCount, Int(header(.slotsUsed).pointee.load(ordering: .sequentiallyConsistent)))
-        for index in 0..<used where index != slot {
-            let owner = word(index, .pid).pointee.load(ordering: .sequentiallyConsistent)
+        for index in 0..<slots.slotsInUse where index != slot {
+            // A slot that cannot be read may be a live process's.
+            guard let (owner, alive) = owner(of: index) else { return }
             if owner == 0 { continue }
-            if Self.isAlive(pid: owner, startTime: word(index, .startTime).pointee.load(ordering: .sequentiallyConsistent)) { return }
-            Self.free(base: base, slot: index, owner: owner)
+            if alive { return }
+            slots.free(index, owner: owner)
         }
         header(.latestVersion).pointee.store(fileVersion, ordering: .sequentiallyConsistent)
         header(.durableRecord).pointee.store(0, ordering: .sequentiallyConsistent)
@@ -282,14 +239,14 @@ final class LockFile: Sendable {
         if writersWaiting { wakeOtherProcesses(onlyWaiting: true) }
     }
 
-    private static func lock(_ fd: Int32, path: String) throws(StorageError) {
+    static func lock(_ fd: Int32, path: String) throws(StorageError) {
         while flock(fd, LOCK_EX) != 0 {
             if errno == EINTR { continue }
             throw .io(path: path, operation: "flock", errno: errno)
         }
     }
 
-    private static func unlock(_ fd: Int32) {
+    static func unlock(_ fd: Int32) {
         _ = flock(fd, LOCK_UN)
     }
 
@@ -338,74 +295,26 @@ final class LockFile: Sendable {
 
     /// Publishes the oldest version this process's snapshots pin (nil: none).
     func publishOldestPin(_ version: UInt64?) {
-        word(slot, .oldestPin).pointee.store(version.map { $0 + 1 } ?? 0, ordering: .sequentiallyConsistent)
+        ownWord(.oldestPin).pointee.store(version.map { $0 + 1 } ?? 0, ordering: .sequentiallyConsistent)
     }
 
     /// The oldest version pinned by another process, if any. Slots of processes that are gone
     /// are freed on the way.
     func oldestPinOfOtherProcesses() -> UInt64? {
         var oldest: UInt64?
-        let used = min(Self.slotCount, Int(header(.slotsUsed).pointee.load(ordering: .sequentiallyConsistent)))
-        for index in 0..<used where index != slot {
-            let owner = word(index, .pid).pointee.load(ordering: .sequentiallyConsistent)
+        for index in 0..<slots.slotsInUse where index != slot {
+            // A slot that cannot be read may pin any version: reuse nothing.
+            guard let pinWord = slots.word(index, .oldestPin), let (owner, alive) = owner(of: index) else { return 0 }
             guard owner != 0 else { continue }
-            let pin = word(index, .oldestPin).pointee.load(ordering: .sequentiallyConsistent)
-            if !Self.isAlive(pid: owner, startTime: word(index, .startTime).pointee.load(ordering: .sequentiallyConsistent)) {
-                Self.free(base: base, slot: index, owner: owner)
+            let pin = pinWord.pointee.load(ordering: .sequentiallyConsistent)
+            if !alive {
+                slots.free(index, owner: owner)
                 continue
             }
             if pin != 0 { oldest = min(oldest ?? .max, pin - 1) }
         }
         return oldest
     }
-
-    // MARK: Slots
-
-    private static func claimSlot(base: UnsafeMutableRawPointer, pid: UInt64) -> Int? {
-        let startTime = processStatus(pid: pid)?.startTime ?? 0
-        for pass in 0..<2 {
-            for index in 0..<slotCount {
-                let owner = word(base, index, .pid)
-                let current = owner.pointee.load(ordering: .sequentiallyConsistent)
-                if current != 0 {
-                    // On the second pass, slots of processes that are gone are taken over.
-                    guard pass == 1, !isAlive(pid: current, startTime: word(base, index, .startTime).pointee.load(ordering: .sequentiallyConsistent))
-                    else { continue }
-                    free(base: base, slot: index, owner: current)
-                }
-                guard owner.pointee.compareExchange(expected: 0, desired: pid, ordering: .sequentiallyConsistent).exchanged else { continue }
-                word(base, index, .oldestPin).pointee.store(0, ordering: .sequentiallyConsistent)
-                word(base, index, .writersWaiting).pointee.store(0, ordering: .sequentiallyConsistent)
-                word(base, index, .startTime).pointee.store(startTime, ordering: .sequentiallyConsistent)
-                // Writers scan the slots below the highest one ever claimed.
-                let used = (base + Header.slotsUsed.rawValue * 8).assumingMemoryBound(to: Atomic<UInt64>.self)
-                var highest = used.pointee.load(ordering: .sequentiallyConsistent)
-                while highest < UInt64(index + 1) {
-                    let (exchanged, original) = used.pointee.compareExchange(
-                        expected: highest, desired: UInt64(index + 1), ordering: .sequentiallyConsistent)
-                    if exchanged { break }
-                    highest = original
-                }
-                return index
-            }
-        }
-        return nil
-    }
-
-    /// Frees slot `slot` if `owner` still owns it. The slot is marked first, so that no other
-    /// process claims it while its words are cleared (claims take only free slots); a marked
-    /// slot left by a process that died meanwhile is freed by the next one that looks.
-    private static func free(base: UnsafeMutableRawPointer, slot: Int, owner: UInt64) {
-        guard word(base, slot, .pid).pointee.compareExchange(expected: owner, desired: reclaiming, ordering: .sequentiallyConsistent).exchanged
-        else { return }
-        word(base, slot, .oldestPin).pointee.store(0, ordering: .sequentiallyConsistent)
-        word(base, slot, .writersWaiting).pointee.store(0, ordering: .sequentiallyConsistent)
-        word(base, slot, .startTime).pointee.store(0, ordering: .sequentiallyConsistent)
-        word(base, slot, .pid).pointee.store(0, ordering: .sequentiallyConsistent)
-    }
-
-    /// The owner a slot has while it is being freed: no pid is this large.
-    private static let reclaiming = UInt64.max
 
     /// Whether process `pid`, started at `startTime` (0: unknown), still runs. A process that
     /// has ended but is not reaped yet (a zombie) keeps its pid, but has no memory left to
@@ -492,46 +401,22 @@ final class LockFile: Sendable {
         #endif
     }
 
-    // MARK: The file
+    // MARK: Words
 
-    /// Gives a new (or foreign, or cut short) lock file its header and empty slots. Called with
-    /// the writer lock held, so that two processes do not initialise it at once.
-    private static func initializeIfNeeded(_ fd: Int32, path: String) throws(StorageError) {
-        if try isInitialized(fd, path: path) { return }
-        var fresh = [UInt8](repeating: 0, count: size)
-        fresh.withUnsafeMutableBytes { bytes in
-            bytes.storeBytes(of: magic.littleEndian, toByteOffset: 0, as: UInt64.self)
-            bytes.storeBytes(of: formatVersion.littleEndian, toByteOffset: 8, as: UInt64.self)
-        }
-        guard ftruncate(fd, off_t(size)) == 0 else { throw .io(path: path, operation: "ftruncate", errno: errno) }
-        let written = fresh.withUnsafeBytes { pwrite(fd, $0.baseAddress, size, 0) }
-        guard written == size else { throw .io(path: path, operation: "write", errno: errno) }
+    private func header(_ field: LockFileSlots.Header) -> UnsafeMutablePointer<Atomic<UInt64>> {
+        slots.header(field)
     }
 
-    /// Whether the lock file has its full size and a header of this format. Throws for a lock
-    /// file of another format.
-    private static func isInitialized(_ fd: Int32, path: String) throws(StorageError) -> Bool {
-        var header = [UInt64](repeating: 0, count: 2)
-        let read = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 16, 0) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .io(path: path, operation: "fstat", errno: errno) }
-        guard read == 16, Int(info.st_size) == size, UInt64(littleEndian: header[0]) == magic else { return false }
-        guard UInt64(littleEndian: header[1]) == formatVersion else {
-            throw .unsupportedFormat(
-                path: path, version: UInt32(truncatingIfNeeded: UInt64(littleEndian: header[1])), supported: UInt32(formatVersion))
-        }
-        return true
+    /// A word of this process's slot, which is always mapped: claiming it mapped it.
+    private func ownWord(_ field: LockFileSlots.SlotWord) -> UnsafeMutablePointer<Atomic<UInt64>> {
+        slots.word(slot, field)!
     }
 
-    private func header(_ field: Header) -> UnsafeMutablePointer<Atomic<UInt64>> {
-        (base + field.rawValue * 8).assumingMemoryBound(to: Atomic<UInt64>.self)
-    }
-
-    private func word(_ slot: Int, _ field: SlotWord) -> UnsafeMutablePointer<Atomic<UInt64>> {
-        Self.word(base, slot, field)
-    }
-
-    private static func word(_ base: UnsafeMutableRawPointer, _ slot: Int, _ field: SlotWord) -> UnsafeMutablePointer<Atomic<UInt64>> {
-        (base + headerSize + slot * slotSize + field.rawValue * 8).assumingMemoryBound(to: Atomic<UInt64>.self)
+    /// The owner of slot `index` and whether it still runs, or nil if the slot cannot be read.
+    private func owner(of index: Int) -> (pid: UInt64, alive: Bool)? {
+        guard let pid = slots.word(index, .pid), let startTime = slots.word(index, .startTime) else { return nil }
+        let owner = pid.pointee.load(ordering: .sequentiallyConsistent)
+        guard owner != 0, owner != LockFileSlots.reclaiming else { return (owner, false) }
+        return (owner, Self.isAlive(pid: owner, startTime: startTime.pointee.load(ordering: .sequentiallyConsistent)))
     }
 }

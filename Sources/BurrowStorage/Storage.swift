@@ -137,25 +137,37 @@ package final class Storage: Sendable {
     /// twice in one process returns the same handle.
     ///
     /// Throws `StorageError` when the file is locked by another process, is not a Burrow file,
-    /// uses a newer format, is truncated, or has no valid meta page.
+    /// uses a newer format, is truncated, or has no valid meta page. An open that throws leaves
+    /// no file it made beside the file (`FilesBeforeOpen`).
     package static func open(path: String, options: StorageOptions = StorageOptions()) throws(StorageError) -> Storage {
         guard PageLayout.isValidPageSize(options.pageSize) else {
             throw .invalidOption("The page size must be a power of two from 4096 to 32768, not \(options.pageSize).")
         }
         return try Registry.shared.open(key: { Registry.fileKey(path: path) }, readOnly: options.readOnly, sharing: options.sharing) {
             () throws(StorageError) -> Storage in
-            let existed = access(path, F_OK) == 0
-            let created = !existed && options.create && !options.readOnly && Self.createFile(path: path, pageSize: options.pageSize)
-            let device = try FileDevice(path: path, readOnly: options.readOnly, create: options.create, sharing: options.sharing)
-            // No lock file is made beside a file that is not Burrow's.
-            if options.sharing == .shared, try !Self.mayBeDatabase(device) { throw .notADatabase(path: path) }
-            let lockFile = options.sharing == .shared ? try Self.lockFile(path: path, readOnly: options.readOnly) : nil
-            let storage = try Storage(device: device, options: options, lockFile: lockFile, created: created)
-            if !existed && !options.readOnly { FileDevice.syncDirectory(of: path) }
-            return storage
+            let before = FilesBeforeOpen(path: path, sharing: options.sharing)
+            do throws(StorageError) {
+                return try openFile(path: path, options: options, existed: before.database)
+            } catch {
+                before.removeWhatFailedOpenMade()
+                throw error
+            }
         } registerAs: {
             Registry.fileKey(path: path)
         }
+    }
+
+    /// Opens the database file at `path` for `open`, which registers it. Whatever it opened is
+    /// let go of when it throws.
+    private static func openFile(path: String, options: StorageOptions, existed: Bool) throws(StorageError) -> Storage {
+        let created = !existed && options.create && !options.readOnly && Self.createFile(path: path, pageSize: options.pageSize)
+        let device = try FileDevice(path: path, readOnly: options.readOnly, create: options.create, sharing: options.sharing)
+        // No lock file is made beside a file that is not Burrow's.
+        if options.sharing == .shared, try !Self.mayBeDatabase(device) { throw .notADatabase(path: path) }
+        let lockFile = options.sharing == .shared ? try Self.lockFile(path: path, readOnly: options.readOnly) : nil
+        let storage = try Storage(device: device, options: options, lockFile: lockFile, created: created)
+        if !existed && !options.readOnly { FileDevice.syncDirectory(of: path) }
+        return storage
     }
 
     /// Opens (or creates) the in-memory database called `identifier`. It lives while any handle

@@ -22,6 +22,11 @@ package enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     case corruptEntry(path: String, tree: String, entry: String)
     /// Another process holds the file's lock.
     case fileLocked(path: String)
+    /// As many processes as a lock file has room for, `limit`, share the file already.
+    case tooManyProcesses(path: String, limit: Int)
+    /// The lock file beside the database (`path`) is of another format, `version`, than this
+    /// Burrow's, `supported`; `inUse`: a process that has the database open uses it.
+    case incompatibleLockFile(path: String, database: String, version: UInt64, supported: UInt64, inUse: Bool)
     /// The operation needs the file closed, and a handle of this process has it open.
     case openInThisProcess(path: String)
     /// The same file is already open in this process with another mode.
@@ -75,6 +80,16 @@ package enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .fileLocked(let path):
             return
                 "\(path) is open in another process, and one of the two needs it for itself alone (Realm.Configuration.exclusiveAccess, or `burrow compact`). Close it there first."
+        case .tooManyProcesses(let path, let limit):
+            return
+                "\(path) is open in \(Self.grouped(limit)) processes, the most that can share one file (its lock file has a slot for each); close it in one of them first."
+        case .incompatibleLockFile(let path, let database, let version, let supported, let inUse):
+            if inUse {
+                return
+                    "\(path) is a lock file of format \(version), in use by a process of an older Burrow that has \(database) open; this Burrow uses lock file format \(supported). Close \(database) in that process first."
+            }
+            return
+                "\(path) is a lock file of format \(version), which this Burrow (lock file format \(supported)) cannot take part in; open \(database) with the Burrow that made it, or delete the lock file once no process has \(database) open."
         case .openInThisProcess(let path):
             return "\(path) is open in this process; release every handle of it, and every snapshot read from it, first."
         case .modeConflict(let path, let detail):
@@ -109,13 +124,29 @@ package enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension StorageError {
+    /// `number` with a comma between each group of three digits, as the documentation writes
+    /// counts ("32,768").
+    static func grouped(_ number: Int) -> String {
+        var digits = String(number.magnitude)
+        var groups: [Substring] = []
+        while digits.count > 3 {
+            groups.insert(digits.suffix(3), at: 0)
+            digits.removeLast(3)
+        }
+        return (number < 0 ? "-" : "") + ([Substring(digits)] + groups).joined(separator: ",")
+    }
+}
+
+extension StorageError {
     /// The file the error is about: nil for errors about no file, and for in-memory databases
     /// (whose name is not a path).
     package var filePath: String? {
         let path: String
         switch self {
         case .notADatabase(let p), .unsupportedFormat(let p, _, _), .damagedMeta(let p, _), .truncated(let p, _, _),
-            .corruptPage(let p, _, _), .corruptEntry(let p, _, _), .fileLocked(let p), .openInThisProcess(let p), .modeConflict(let p, _),
+            .corruptPage(let p, _, _), .corruptEntry(let p, _, _), .fileLocked(let p), .tooManyProcesses(let p, _),
+            .incompatibleLockFile(_, let p, _, _, _),
+            .openInThisProcess(let p), .modeConflict(let p, _),
             .io(let p, _, _), .handleFailed(let p, _, _), .closed(let p), .readOnly(let p), .fileTooLarge(let p):
             path = p
         case .keyTooLarge, .valueTooLarge, .treeExists, .noSuchTree, .transactionFinished, .cursorInvalidated, .invalidOption:

@@ -28,7 +28,8 @@ public struct RealmError: Error, Sendable, Equatable, CustomStringConvertible, L
     /// `Realm.Error.Code` names are here too: those of the same kind as a Burrow code are another
     /// name for it (`invalidInput` is `invalidArgument`, `invalidDatabase` is `invalidFile`).
     public enum Code: Sendable, Equatable {
-        /// The file is open in another process.
+        /// The file is open in another process, in a way that keeps this open out (one of the two
+        /// needs it alone), or in as many processes as can share it.
         case fileLocked
         /// The file is not a Burrow database. (`invalidDatabase` in RealmSwift.)
         case invalidFile
@@ -65,8 +66,9 @@ public struct RealmError: Error, Sendable, Equatable, CustomStringConvertible, L
         /// The file must be upgraded to a newer format, which a read-only open may not do.
         /// Burrow has one file format and never reports it; it is here for RealmSwift's name.
         case fileFormatUpgradeRequired
-        /// The lock of the file is held by an incompatible program. Burrow never reports it
-        /// (another process holding the file is `.fileLocked`); it is here for RealmSwift's name.
+        /// The lock file beside the database is of another format than this Burrow's: a
+        /// process of an older Burrow has the file open, or a newer Burrow made the lock file.
+        /// (Another process holding the file is `.fileLocked`.)
         case incompatibleLockFile
         /// The process has no address space left to map the file (`ENOMEM` from mapping).
         case addressSpaceExhausted
@@ -120,7 +122,8 @@ extension RealmError {
     package init(_ error: StorageError) {
         let code: Code
         switch error {
-        case .fileLocked: code = .fileLocked
+        case .fileLocked, .tooManyProcesses: code = .fileLocked
+        case .incompatibleLockFile: code = .incompatibleLockFile
         case .openInThisProcess: code = .alreadyOpen
         case .notADatabase: code = .invalidFile
         case .unsupportedFormat: code = .unsupportedFileFormatVersion
