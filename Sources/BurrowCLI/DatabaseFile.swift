@@ -122,8 +122,6 @@ enum DatabaseFile {
         switch error.code {
         case .fileNotFound:
             return ToolError(message: "\(path): no such file")
-        case .unsupportedFileFormatVersion, .fileFormatUpgradeRequired:
-            return ToolError(message: "\(path) was written in a file format this burrow does not read: \(error.description)")
         default:
             let fileName = (path as NSString).lastPathComponent
             return ToolError(message: error.description.contains(fileName) ? error.description : "\(path): \(error.description)")
