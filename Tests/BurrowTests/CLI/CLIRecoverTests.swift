@@ -188,6 +188,11 @@ final class CLIRecoverNote: Object {
         }
         let (pageSize, leaves) = try Self.leaves(of: rowsTree, in: path)
         #expect(leaves.count == 1)
+        // Sound, the shop salvages to the very document `export` writes: every type, `any` tags,
+        // links by primary key and by `$key`, embedded objects at every depth.
+        let whole = try tool.run(["export", "shop.burrow", "--salvage"])
+        #expect(whole.status == 0 && whole.errors.isEmpty, "\(whole.errors)")
+        #expect(whole.output == (try tool.run(["export", "shop.burrow"])).output)
         try FileManager.default.copyItem(atPath: path, toPath: tool.path("damaged.burrow"))
         try Self.damage(leaves.map(\.page), pageSize: pageSize, in: tool.path("damaged.burrow"))
 
@@ -214,6 +219,38 @@ final class CLIRecoverNote: Object {
         #expect(values.anyMap["p"] == AnyRealmValue.none && values.anyMap["i"] == .int(1))
         #expect(values.addresses.map(\.street) == ["4 List St", "5 List St"] && values.addresses[0].resident == nil)
         #expect(copy.objects(CLIValues.self).count == 3)
+    }
+
+    @Test func anObjectWhoseListElementsAreOnADamagedPageIsLostWhole() throws {
+        let tool = try CLITool()
+        let path = tool.path("items.burrow")
+        try Self.writeFile(path)
+        let (listTree, ids): (String, [UInt64: Int])
+        do {
+            let realm = try Realm(configuration: Self.configuration(path))
+            let table = try #require(realm.objects(CLIRecoverItem.self).first)._state!.table
+            let field = try #require(table.stored.fieldIndex(of: "tags"))
+            listTree = try #require(Table.collectionTreeName(table.stored.id, field, .list)).string
+            ids = Dictionary(uniqueKeysWithValues: realm.objects(CLIRecoverItem.self).map { ($0._state!.key.rawValue, $0.id) })
+        }
+        let (pageSize, leaves) = try Self.leaves(of: listTree, in: path)
+        #expect(leaves.count >= 3)
+        let leaf = leaves[1]
+        // Every item with an element on the leaf loses its list, and so is lost whole.
+        let lost = Set(leaf.keys.map { key in key.withUnsafeBytes { ids[ObjectKey.read($0).rawValue]! } })
+        try FileManager.default.copyItem(atPath: path, toPath: tool.path("damaged.burrow"))
+        try Self.damage([leaf.page], pageSize: pageSize, in: tool.path("damaged.burrow"))
+
+        let run = try tool.run(["recover", "damaged.burrow", "recovered.burrow"])
+        #expect(run.status == 1, "\(run.errors)")
+        #expect(run.errors.contains("page \(leaf.page) (tree \"\(listTree)\", elements of the lists CLIRecoverItem.tags)"), "\(run.errors)")
+        #expect(
+            run.errors.contains(
+                "CLIRecoverItem: \(Self.itemCount - lost.count) of \(Self.itemCount) objects recovered, \(lost.count) lost (\(lost.count) objects whose long values or collection elements were on damaged pages)"
+            ), "\(run.errors)")
+        let realm = try Realm(configuration: Self.configuration(tool.path("recovered.burrow")))
+        #expect(Set(realm.objects(CLIRecoverItem.self).map(\.id)) == Set(0..<Self.itemCount).subtracting(lost))
+        #expect(realm.objects(CLIRecoverItem.self).allSatisfy { Array($0.tags) == ["t\($0.id)", "u\($0.id)"] })
     }
 
     @Test func aFileWhosePagesAreAllDamagedGivesAReason() throws {
