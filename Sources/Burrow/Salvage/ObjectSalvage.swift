@@ -155,105 +155,94 @@ package final class ObjectSalvage {
     }
 
     /// Builds the salvaged objects from the raw ones: links to objects that were not recovered
-    /// are dropped, and each embedded object goes to its first parent only.
+    /// are dropped. Embedded objects are kept as they are reached from top-level objects, each
+    /// from its first parent only: a second link to one is dropped, so what is written is a
+    /// tree under each top-level object, however the damaged file's links run.
     private func resolve(_ read: RawObjects, _ stored: [StoredClass]) {
-        var claimed: Set<RawLink> = []
-        var dropped = 0
         let byId = Dictionary(stored.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var dropped = 0
         func target(_ link: RawLink) -> SalvagedValue? {
             guard let targetClass = byId[link.table], let object = read.whole[link.table]?[link.key] else { return nil }
-            if targetClass.isEmbedded {
-                guard claimed.insert(link).inserted else { return nil }
-                return .embedded(className: targetClass.name, key: link.key)
-            }
+            if targetClass.isEmbedded { return .embedded(className: targetClass.name, key: link.key) }
             let primaryKey = targetClass.properties.firstIndex(where: \.isPrimary).flatMap { field -> (any Sendable)? in
                 if case .plain(let value) = object.fields[field] { return value }
                 return nil
             }
             return .link(className: targetClass.name, key: link.key, primaryKey: primaryKey)
         }
-        func value(_ raw: RawValue) -> SalvagedValue {
+        func element(_ raw: RawValue) -> SalvagedValue? {
             switch raw {
-            case .null: return .null
-            case .plain(let value): return .plain(value)
             case .link(let link):
                 guard let resolved = target(link) else {
                     dropped += 1
-                    return .null
+                    return nil
                 }
                 return resolved
-            case .elements(let elements):
-                var values: [SalvagedValue] = []
-                for element in elements {
-                    if case .link(let link) = element {
-                        guard let resolved = target(link) else {
-                            dropped += 1
-                            continue
-                        }
-                        values.append(resolved)
-                    } else if case .plain(let plain) = element {
-                        values.append(.plain(plain))
-                    } else {
-                        values.append(.null)
-                    }
-                }
-                return .elements(values)
-            case .entries(let entries):
-                return .entries(
-                    entries.map { key, element in
-                        if case .link(let link) = element {
-                            guard let resolved = target(link) else {
-                                dropped += 1
-                                return (key, .null)
-                            }
-                            return (key, resolved)
-                        }
-                        if case .plain(let plain) = element { return (key, .plain(plain)) }
-                        return (key, .null)
-                    })
+            case .plain(let plain): return .plain(plain)
+            case .null, .elements, .entries: return .null
             }
         }
-        var summaries: [ClassSalvage] = []
-        // Links dropped by each embedded object: they count only if the object is kept.
-        var droppedByEmbedded: [RawLink: Int] = [:]
+        func value(_ raw: RawValue) -> SalvagedValue {
+            switch raw {
+            case .elements(let elements): return .elements(elements.compactMap(element))
+            case .entries(let entries): return .entries(entries.map { ($0.0, element($0.1) ?? .null) })
+            default: return element(raw) ?? .null
+            }
+        }
+        // Every object's values, with the number of links each dropped.
+        var built: [UInt32: [UInt64: (object: SalvagedObject, dropped: Int)]] = [:]
         for storedClass in stored {
-            let whole = read.whole[storedClass.id] ?? [:]
-            var objects: [SalvagedObject] = []
-            objects.reserveCapacity(whole.count)
-            for key in whole.keys.sorted() {
+            for (key, object) in read.whole[storedClass.id] ?? [:] {
                 let before = dropped
-                objects.append(SalvagedObject(key: key, values: whole[key]!.fields.map(value)))
-                if storedClass.isEmbedded, dropped > before {
-                    droppedByEmbedded[RawLink(table: storedClass.id, key: key)] = dropped - before
+                let values = object.fields.map(value)
+                built[storedClass.id, default: [:]][key] = (SalvagedObject(key: key, values: values), dropped - before)
+            }
+        }
+        // From the top-level objects down: each embedded object once.
+        var reached: Set<RawLink> = []
+        var pending: [RawLink] = []
+        var droppedLinks = 0
+        func claim(_ value: SalvagedValue) -> SalvagedValue? {
+            guard case .embedded(let className, let key) = value, let id = classIds[className] else { return value }
+            guard reached.insert(RawLink(table: id, key: key)).inserted else {
+                droppedLinks += 1
+                return nil
+            }
+            pending.append(RawLink(table: id, key: key))
+            return value
+        }
+        func claimAll(_ object: SalvagedObject) -> SalvagedObject {
+            var object = object
+            object.values = object.values.map { value in
+                switch value {
+                case .elements(let elements): return .elements(elements.compactMap(claim))
+                case .entries(let entries): return .entries(entries.map { ($0.0, claim($0.1) ?? .null) })
+                default: return claim(value) ?? .null
                 }
             }
-            if storedClass.isEmbedded {
-                embeddedByClass[storedClass.name] = Dictionary(uniqueKeysWithValues: objects.map { ($0.key, $0) })
-            } else {
-                objectsByClass[storedClass.name] = objects
+            return object
+        }
+        for storedClass in stored where !storedClass.isEmbedded {
+            let objects = built[storedClass.id] ?? [:]
+            objectsByClass[storedClass.name] = objects.keys.sorted().map { key in
+                droppedLinks += objects[key]!.dropped
+                return claimAll(objects[key]!.object)
             }
-            summaries.append(
-                ClassSalvage(
-                    className: storedClass.name, isEmbedded: storedClass.isEmbedded, recorded: read.recorded[storedClass.id] ?? 0,
-                    recovered: objects.count, incomplete: read.incomplete[storedClass.id] ?? 0,
-                    lostRanges: read.lostRanges[storedClass.id] ?? [],
-                    intPrimaryKey: storedClass.isEmbedded
-                        ? nil : storedClass.properties.first { $0.isPrimary && $0.type == .int && $0.collection == .single }?.name))
         }
-        // An embedded object no recovered parent links to is lost with its parent.
-        for index in summaries.indices where summaries[index].isEmbedded {
-            let name = summaries[index].className
-            let kept = (embeddedByClass[name] ?? [:]).filter { claimed.contains(RawLink(table: schemaId(name, stored), key: $0.key)) }
-            embeddedByClass[name] = kept
-            summaries[index].recovered = kept.count
+        while let link = pending.popLast() {
+            guard let (object, droppedHere) = built[link.table]?[link.key], let name = byId[link.table]?.name else { continue }
+            droppedLinks += droppedHere
+            embeddedByClass[name, default: [:]][link.key] = claimAll(object)
         }
-        for (object, count) in droppedByEmbedded where !claimed.contains(object) { dropped -= count }
-        report.classes = summaries
-        report.droppedLinks = dropped
-    }
-
-    private func schemaId(_ name: String, _ stored: [StoredClass]) -> UInt32 {
-        stored.first { $0.name == name }?.id ?? 0
+        report.classes = stored.map { storedClass in
+            ClassSalvage(
+                className: storedClass.name, isEmbedded: storedClass.isEmbedded, recorded: read.recorded[storedClass.id] ?? 0,
+                recovered: storedClass.isEmbedded ? embeddedByClass[storedClass.name]?.count ?? 0 : objectsByClass[storedClass.name]?.count ?? 0,
+                incomplete: read.incomplete[storedClass.id] ?? 0, lostRanges: read.lostRanges[storedClass.id] ?? [],
+                intPrimaryKey: storedClass.isEmbedded
+                    ? nil : storedClass.properties.first { $0.isPrimary && $0.type == .int && $0.collection == .single }?.name)
+        }
+        report.droppedLinks = droppedLinks
     }
 }
 
