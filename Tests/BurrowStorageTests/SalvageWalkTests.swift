@@ -139,14 +139,35 @@ struct SalvageWalkTests {
         #expect(report.problems.first { $0.page == fixture.gammaLeaf }?.lostEntries ?? 0 > 0)
     }
 
+    @Test("A damaged catalog page is listed, and the trees it named are not read")
+    func damagedCatalog() throws {
+        let fixture = DamagedFileFixture.shared
+        var bytes = fixture.image
+        bytes[Int(fixture.catalogRoot) * fixture.pageSize + 300] ^= 0x41
+        let storage = try Storage(device: DamagedFileFixture.device(bytes), options: StorageOptions(readOnly: true))
+        defer { storage.close() }
+        let snapshot = try storage.snapshot()
+        let walk = PageWalk(snapshot)
+        let trees = snapshot.soundTrees(walk)
+        #expect(trees.count < fixture.contents[fixture.latest]!.trees.count)
+        #expect(walk.problems.contains { $0.page == fixture.catalogRoot && $0.owner == "the catalog" && $0.isUnreadable }, "\(walk.problems)")
+        #expect(snapshot.check().problems.first?.page == fixture.catalogRoot)
+    }
+
     @Test("A file of garbage finishes with a bounded list and a count of the rest")
     func garbageIsBounded() throws {
         let fixture = DamagedFileFixture.shared
         var bytes = fixture.image
-        for page in 2..<fixture.pageCount { bytes[page * fixture.pageSize + 100] ^= 0x5a }
+        // Every page but the catalog's root: each tree's root is damaged.
+        for page in 2..<fixture.pageCount where page != Int(fixture.catalogRoot) { bytes[page * fixture.pageSize + 100] ^= 0x5a }
         let storage = try Storage(device: DamagedFileFixture.device(bytes), options: StorageOptions(readOnly: true))
         defer { storage.close() }
-        let report = try storage.snapshot().check(problemLimit: 3)
-        #expect(!report.isSound && report.problems.count <= 3)
+        let snapshot = try storage.snapshot()
+        let report = snapshot.check(problemLimit: 3)
+        #expect(report.problems.count == 3 && report.unlistedProblems > 0, "\(report.problems)")
+        // Listed or not, every damaged page the walk reached is counted.
+        let all = snapshot.check(problemLimit: 10_000)
+        #expect(all.problems.count == 3 + report.unlistedProblems)
+        #expect(all.problems.filter(\.isUnreadable).count > 3)
     }
 }
