@@ -100,7 +100,10 @@ struct Command {
             summary: "Check every page, tree and object; exit status 1 if the file is damaged.",
             details: """
                 Checks checksums, tree structure and free pages, then every object: rows,
-                links, backlinks, indexes and collections. Damage is listed, with status 1.
+                links, backlinks, indexes and collections. Damage is listed, with status 1:
+                every damaged page (the first 100, and a count of the rest) with the tree and
+                class it belongs to, and per class how many objects can still be read, which
+                `burrow recover` copies into a new file.
                 """,
             operands: 1...1, valueOptions: [], flagOptions: [], run: { try Inspect.verify($0) }),
         Command(
