@@ -14,8 +14,9 @@ package struct PageProblem: Sendable, Equatable, CustomStringConvertible {
     /// Whether the entries under the page could not be read (the walk skipped them), as opposed
     /// to a page whose entries were read but whose bookkeeping disagrees.
     package var isUnreadable: Bool
-    /// How many entries the page's parent records under it, when it was skipped and its parent
-    /// is a sound branch; for a damaged overflow page, 1.
+    /// How many entries were recorded under the page when it was skipped: what its parent
+    /// branch records for it, or for a tree's root the tree's count; for a damaged overflow
+    /// page, 1 (the entry whose value it holds).
     package var lostEntries: UInt64?
     /// The keys the skipped entries lie within: from `lowerKey` (inclusive; nil for the tree's
     /// first key) up to `upperKey` (exclusive; nil for past its last), as the parent assigns them.
@@ -27,8 +28,13 @@ package struct PageProblem: Sendable, Equatable, CustomStringConvertible {
         .corruptPage(path: path, page: page, detail: detail)
     }
 
+    /// How `detail` begins for a problem of the version as a whole (page 0).
+    static let inconsistencyPrefix = "is the meta of a version in which "
+
     package var description: String {
-        page == 0 ? "the meta: \(detail)" : "page \(page) (\(owner)) \(detail)"
+        guard page == 0 else { return "page \(page) (\(owner)) \(detail)" }
+        return "the version is inconsistent: "
+            + (detail.hasPrefix(Self.inconsistencyPrefix) ? String(detail.dropFirst(Self.inconsistencyPrefix.count)) : detail)
     }
 }
 
@@ -75,7 +81,7 @@ package final class PageWalk {
 
     /// Records an inconsistency of the version as a whole (page 0).
     func recordInconsistency(_ detail: String, tree: String? = nil) {
-        record(PageProblem(page: 0, tree: tree, owner: "the meta", detail: "is the meta of a version in which \(detail)", isUnreadable: false))
+        record(PageProblem(page: 0, tree: tree, owner: "the meta", detail: PageProblem.inconsistencyPrefix + detail, isUnreadable: false))
     }
 
     /// Marks page `number` reached. Records a problem and returns false when it lies outside
