@@ -53,16 +53,18 @@ struct Command {
                 """,
             operands: 2...2, valueOptions: ["where", "sort", "limit", "format"], flagOptions: [], run: ObjectsCommand.run),
         Command(
-            name: "export", synopsis: "FILE [--format json] [--output PATH]",
+            name: "export", synopsis: "FILE [--format json] [--output PATH] [--salvage]",
             summary: "Write every object of a file, and its schema, as JSON.",
             details: """
                   --format json    the only format: one document with "schemaVersion",
                                    "classes" and "objects" (by class, one object a line)
                   --output PATH    write to PATH rather than to standard output
+                  --salvage        from a damaged file: every object whose pages are sound,
+                                   with what was lost listed on standard error (status 1)
 
                 `burrow import` reads the document back into the same or another file.
                 """,
-            operands: 1...1, valueOptions: ["format", "output"], flagOptions: [], run: ExportCommand.run),
+            operands: 1...1, valueOptions: ["format", "output"], flagOptions: ["salvage"], run: ExportCommand.run),
         Command(
             name: "import", synopsis: "FILE JSON [--merge]",
             summary: "Create the objects of an export in a file (created if missing).",
@@ -104,9 +106,25 @@ struct Command {
             summary: "Check every page, tree and object; exit status 1 if the file is damaged.",
             details: """
                 Checks checksums, tree structure and free pages, then every object: rows,
-                links, backlinks, indexes and collections. Damage is listed, with status 1.
+                links, backlinks, indexes and collections. Damage is listed, with status 1:
+                every damaged page (the first 100, and a count of the rest) with the tree and
+                class it belongs to, and per class how many objects can still be read, which
+                `burrow recover` copies into a new file.
                 """,
             operands: 1...1, valueOptions: [], flagOptions: [], run: { try Inspect.verify($0) }),
+        Command(
+            name: "recover", synopsis: "DAMAGED OUTPUT",
+            summary: "Copy every object a damaged file still holds whole into a new file.",
+            details: """
+                DAMAGED is opened read-only and never changed; OUTPUT must not exist. Objects
+                whose row, long values and collection elements lie on sound pages are written
+                to OUTPUT, as `burrow import` would write them. Links to objects that were lost
+                become null, or leave their lists and sets. What was lost (the damaged pages,
+                and per class the objects recovered and lost) is listed on standard error.
+                Exit status 0 if nothing was lost, 1 if something was (OUTPUT holds the rest),
+                1 if nothing could be read.
+                """,
+            operands: 2...2, valueOptions: [], flagOptions: [], run: { try RecoverCommand.run($0) }),
         Command(
             name: "compact", synopsis: "FILE",
             summary: "Rewrite a file packed, reclaiming free pages.",

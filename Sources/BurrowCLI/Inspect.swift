@@ -129,7 +129,19 @@ enum Inspect {
         progress.show("verifying \(path): pages and trees…")
         let snapshot = try open(path)
         let recovered = printRecovery(of: snapshot, path: path)
-        let report = try snapshot.verify()
+        let report = snapshot.check()
+        guard report.isSound else {
+            progress.show("verifying \(path): what can still be read…")
+            let salvage = try ObjectSalvage(snapshot)
+            progress.finish()
+            let count = report.problems.count + report.unlistedProblems
+            print("\(path): damaged. Version \(report.version) has \(counted(count, "problem")):")
+            for line in Salvage.lines(of: salvage.report, names: StoredNames(salvage), written: false) { print("  " + line) }
+            print(
+                "The objects on sound pages can be copied into a new file with `burrow recover \(path) NEW-FILE`, or exported with `burrow export --salvage \(path)`."
+            )
+            exit(1)
+        }
         progress.show("verifying \(path): objects…")
         let objects = try ObjectVerifier.verify(snapshot)
         progress.finish()
@@ -203,6 +215,19 @@ struct StoredNames {
             }
             more = try cursor.next()
         }
+    }
+
+    /// The names of the classes a salvage read from a damaged file's schema.
+    init(_ salvage: ObjectSalvage) {
+        for objectSchema in salvage.classes {
+            guard let id = salvage.classIds[objectSchema.className] else { continue }
+            let stored = StoredClass(
+                id: id, name: objectSchema.className, isEmbedded: objectSchema.isEmbedded,
+                properties: objectSchema.properties.map { StoredProperty(name: $0.name, isPrimary: $0.isPrimary, isIndexed: $0.isIndexed) })
+            classes[stored.name] = stored
+            byId[id] = stored
+        }
+        schemaVersion = salvage.schemaVersion
     }
 
     /// What the tree named `name` holds, in the words of classes and properties.

@@ -73,10 +73,11 @@ package enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .truncated(let path, let expected, let actual):
             return "\(path) is truncated: its meta page needs \(expected) bytes but the file has \(actual). Restore it from a backup."
         case .corruptPage(let path, let page, let detail):
-            return "\(path) is damaged: page \(page) \(detail). Run `burrow verify` and restore from a backup."
+            return
+                "\(path) is damaged: page \(page) \(detail). `burrow verify` lists the damage; restore the file from a backup, or copy out what is sound with `burrow recover`."
         case .corruptEntry(let path, let tree, let entry):
             return
-                "\(path) is damaged: in tree \"\(tree)\" (named with the entry, as the page is not known here), \(entry). Run `burrow verify` and restore from a backup."
+                "\(path) is damaged: in tree \"\(tree)\" (named with the entry, as the page is not known here), \(entry). `burrow verify` lists the damage; restore the file from a backup, or copy out what is sound with `burrow recover`."
         case .fileLocked(let path):
             return
                 "\(path) is open in another process, and one of the two needs it for itself alone (Realm.Configuration.exclusiveAccess, or `burrow compact`). Close it there first."
