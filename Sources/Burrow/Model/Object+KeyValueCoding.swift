@@ -4,7 +4,9 @@ extension ObjectBase {
     /// a link), or nil if the class has no such property.
     public func value(forKey key: String) -> Any? {
         let info = classInfo
-        guard let property = info.propertyIndex[key] else { return nil }
+        guard let property = info.propertyIndex[key] else {
+            return info.recordedLinkingObjects(named: key).flatMap { recordedLinkingObjects($0) }
+        }
         if info.isDynamic {
             guard _state != nil else { return (self as? DynamicObject)?.pending?.fields[property].value }
             return DynamicValues.value(of: self, property, info)

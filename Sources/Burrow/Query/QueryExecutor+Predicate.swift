@@ -196,7 +196,7 @@ extension QueryExecutor {
     private static func endsInCollection(_ steps: [Step]) -> Bool {
         steps.contains {
             switch $0.kind {
-            case .collection, .backlinks: true
+            case .collection, .backlinks, .allBacklinks: true
             default: false
             }
         }

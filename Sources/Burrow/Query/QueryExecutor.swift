@@ -41,6 +41,8 @@ final class QueryExecutor {
             case collection(field: Int, tree: TreeName, kind: CollectionKind)
             /// `LinkingObjects`: the objects of `origin` whose field `originField` links here.
             case backlinks(origin: Table, originField: Int)
+            /// `@links`: every link here, from any class and field.
+            case allBacklinks
             /// The value under a key of the map the previous step reached.
             case mapKey(String)
             /// The keys of the map the previous step reached.
@@ -66,6 +68,17 @@ final class QueryExecutor {
         var current: Table? = table
         var valid = true
         var previousWasMap = false
+        /// Follows the links of `originProperty` of class `originName` back to their objects.
+        func appendBacklinks(from originName: String?, _ originProperty: String?) -> Bool {
+            guard let originName, let originProperty, let id = context.storedClassId(named: originName),
+                let origin = dynamic ? context.dynamicTable(id: id) : context.storedTable(id: id),
+                let originField = origin.stored.fieldIndex(of: originProperty)
+            else { return false }
+            steps.append(Step(kind: .backlinks(origin: origin, originField: originField), type: .object, target: origin))
+            current = origin
+            previousWasMap = false
+            return true
+        }
         for component in path.components {
             switch component {
             case .property(let name):
@@ -75,22 +88,16 @@ final class QueryExecutor {
                     continue
                 }
                 guard let table = current, let index = table.info.propertyIndex[name] else {
-                    valid = false
+                    // A LinkingObjects property the file records for a class read without its
+                    // Swift class.
+                    let recorded = current?.info.recordedLinkingObjects(named: name)
+                    valid = appendBacklinks(from: recorded?.objectClassName, recorded?.linkOriginPropertyName)
                     break
                 }
                 let property = table.info.properties[index]
                 if property.type == .linkingObjects {
-                    guard let originName = property.objectClassName, let originProperty = property.linkOriginPropertyName,
-                        let origin = context.storedClassId(named: originName).flatMap(context.table(id:)),
-                        let originField = origin.stored.fieldIndex(of: originProperty)
-                    else {
-                        valid = false
-                        break
-                    }
-                    steps.append(Step(kind: .backlinks(origin: origin, originField: originField), type: .object, target: origin))
-                    current = origin
-                    previousWasMap = false
-                    continue
+                    valid = appendBacklinks(from: property.objectClassName, property.linkOriginPropertyName)
+                    break
                 }
                 guard let field = table.fieldOf[index] else {
                     valid = false
@@ -116,6 +123,12 @@ final class QueryExecutor {
                 previousWasMap = false
             case .keys:
                 steps.append(Step(kind: .mapKeys, type: .string, target: nil))
+                previousWasMap = false
+            case .backlinks(let className, let property):
+                valid = current != nil && appendBacklinks(from: className, property)
+            case .allBacklinks:
+                steps.append(Step(kind: .allBacklinks, type: .object, target: nil))
+                current = nil
                 previousWasMap = false
             case .values:
                 previousWasMap = false
@@ -206,6 +219,15 @@ final class QueryExecutor {
                 } else {
                     try follow(rest, origin, source, many: true, into: &out)
                 }
+            }
+        case .allBacklinks:
+            // Each link counts: a list that holds the object twice links to it twice.
+            let prefix = key.bytes
+            try reader.scan(table.backlinksTree, prefix: prefix) { entry, value in
+                let source = ObjectKey.read(entry, at: 14)
+                let links = Backlinks.source(entry).map { $0.table } ?? 0
+                for _ in 0..<max(1, Int(ValueCodec.u32(value, 0))) { out.append(.link(table: links, key: source.rawValue)) }
+                return true
             }
         case .mapKey, .mapKeys:
             // Handled with the map's own step.

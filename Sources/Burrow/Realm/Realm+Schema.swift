@@ -32,6 +32,12 @@ extension Realm {
                 }
                 return table
             }
+            if creating, let write, let updated = Self.recordingLinkingObjects(of: info, in: stored) {
+                var schema = currentFileSchema
+                schema.classes[info.name] = updated
+                try store.storeSchema(schema, changing: [updated], in: write)
+                return store.register(Table(info: info, stored: updated))
+            }
             return store.register(Table(info: info, stored: stored))
         }
         guard creating, let write else { return nil }
@@ -45,6 +51,17 @@ extension Realm {
         schema.classes[info.name] = stored
         try store.storeSchema(schema, changing: [stored], in: write)
         return store.register(Table(info: info, stored: stored))
+    }
+
+    /// `stored` with the `LinkingObjects` properties `info` declares recorded, if it records
+    /// others: they are computed, so a change to them needs no migration, and the next write
+    /// that adds objects of the class records them for readers without the Swift class.
+    private static func recordingLinkingObjects(of info: ClassInfo, in stored: StoredClass) -> StoredClass? {
+        let declared = StoredClass.linkingObjects(info.schema.computedProperties)
+        guard stored.linkingObjects != declared else { return nil }
+        var updated = stored
+        updated.linkingObjects = declared
+        return updated
     }
 
     /// The table of `type`, created in the open write transaction if the file lacks it.

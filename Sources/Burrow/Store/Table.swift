@@ -76,7 +76,8 @@ final class Table: Sendable {
     static func newStoredClass(for info: ClassInfo, id: UInt32) -> StoredClass {
         StoredClass(
             id: id, name: info.name, isEmbedded: info.isEmbedded,
-            properties: info.schema.properties.map(StoredProperty.init))
+            properties: info.schema.properties.map(StoredProperty.init),
+            linkingObjects: StoredClass.linkingObjects(info.schema.computedProperties))
     }
 
     /// Why `info` cannot use `stored` as it is, or nil if it can.
