@@ -29,7 +29,7 @@ enum ExportCommand {
         let realm = try DatabaseFile.openForReading(path)
         let output = try arguments.values["output"].map(TextOutput.file) ?? TextOutput.standardOutput()
         let schema = realm.schema
-        let encoder = ObjectEncoder(schema: schema)
+        let encoder = ObjectEncoder(schema: schema, showsLinkingObjects: false)
         var progress = ProgressLine()
         try output.line("{")
         try output.line("  \"burrowExport\": \(formatVersion),")
