@@ -86,6 +86,18 @@ enum SchemaJSON {
                     name: propertyName, type: type, isOptional: try flag("optional"), collection: collection,
                     objectClassName: target, isPrimary: try flag("primaryKey"), isIndexed: try flag("indexed")))
         }
+        if let linkingObjects = value["linkingObjects"] {
+            guard case .array(let entries) = linkingObjects else { throw ToolError(message: "\"linkingObjects\" of class \(name) is not an array") }
+            for entry in entries {
+                guard case .string(let propertyName)? = entry["name"], case .string(let origin)? = entry["objectClass"],
+                    case .string(let originProperty)? = entry["property"]
+                else {
+                    throw ToolError(
+                        message: "an entry of \"linkingObjects\" of class \(name) lacks one of \"name\", \"objectClass\" and \"property\"")
+                }
+                described.append(Property(linkingObjectsNamed: propertyName, originClassName: origin, originPropertyName: originProperty))
+            }
+        }
         return ObjectSchema(className: name, properties: described, isEmbedded: embedded)
     }
 }

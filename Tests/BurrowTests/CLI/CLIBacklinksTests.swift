@@ -116,7 +116,7 @@ import Testing
                 == "{\"name\":\"Rex\",\"keepers\":[\"Ali\"],\"collars\":[{\"$key\":\(keys.red)},{\"$key\":\(keys.blue)}]}")
     }
 
-    @Test func exportLeavesLinkingObjectsOutAndImportRebuildsThemFromTheLinks() throws {
+    @Test func exportDeclaresLinkingObjectsWithoutTheirObjectsAndImportRecordsThem() throws {
         let tool = try CLITool()
         try CLIKennel.write(to: tool.path("kennel.burrow"))
         let export = try tool.run(["export", "kennel.burrow", "--output", "kennel.json"])
@@ -124,20 +124,43 @@ import Testing
         let document = try #require(try CLITool.json(String(contentsOfFile: tool.path("kennel.json"), encoding: .utf8)) as? [String: Any])
         let objects = try #require(document["objects"] as? [String: [[String: Any]]])
         #expect(objects["CLIHound"]?.map { Array($0.keys).sorted() } == Array(repeating: ["name"], count: 3))
+        let classes = try #require(document["classes"] as? [[String: Any]])
+        let hound = try #require(classes.first { $0["name"] as? String == "CLIHound" })
+        #expect((hound["linkingObjects"] as? [[String: String]])?.map { $0["name"] } == ["keepers", "collars"])
 
         let imported = try tool.run(["import", "copy.burrow", "kennel.json"])
         #expect(imported.status == 0, "\(imported.errors)")
-        // The links came back, so the backlinks did: @links needs no declared property.
-        let run = try tool.run(["objects", "copy.burrow", "CLIHound", "--where", "@links.CLIKeeper.dogs.@count > 1", "--format", "json"])
-        #expect(try Self.objects(run).map { $0["name"] as? String } == ["Fido"])
+        // The links came back, and with them what follows them back.
+        let run = try tool.run(["objects", "copy.burrow", "CLIHound", "--where", "keepers.@count > 1", "--format", "json"])
+        #expect(try Self.objects(run).map { $0["keepers"] as? [String] } == [["Ali", "Bo"]])
+        let links = try tool.run(["objects", "copy.burrow", "CLIHound", "--where", "@links.CLICollar.hound.@count > 0", "--format", "json"])
+        #expect(try Self.objects(links).map { $0["name"] as? String } == ["Rex"])
+    }
+
+    @Test func anImportedLinkingObjectsPropertyMustFollowALinkToItsClass() throws {
+        let tool = try CLITool()
+        try CLIKennel.write(to: tool.path("kennel.burrow"))
+        #expect(try tool.run(["export", "kennel.burrow", "--output", "kennel.json"]).status == 0)
+        let text = try String(contentsOfFile: tool.path("kennel.json"), encoding: .utf8)
+        let wrong = text.replacingOccurrences(of: "\"property\":\"dogs\"", with: "\"property\":\"age\"")
+        #expect(wrong != text)
+        try wrong.write(toFile: tool.path("wrong.json"), atomically: true, encoding: .utf8)
+        let run = try tool.run(["import", "wrong.burrow", "wrong.json"])
+        #expect(run.status != 0)
+        #expect(run.errors.contains("LinkingObjects property 'keepers' follows CLIKeeper.age, which is not a link to CLIHound"), "\(run.errors)")
     }
 
     @Test func aClassStoredWithoutItsLinkingObjectsRecordsThemAtTheProgramsNextWrite() throws {
         let tool = try CLITool()
         try CLIKennel.write(to: tool.path("kennel.burrow"))
-        // An import stores the classes of the export without LinkingObjects.
+        // An export that declares no LinkingObjects imports as classes that record none.
         #expect(try tool.run(["export", "kennel.burrow", "--output", "kennel.json"]).status == 0)
-        #expect(try tool.run(["import", "copy.burrow", "kennel.json"]).status == 0)
+        var document = try #require(try CLITool.json(String(contentsOfFile: tool.path("kennel.json"), encoding: .utf8)) as? [String: Any])
+        let classes = try #require(document["classes"] as? [[String: Any]])
+        document["classes"] = classes.map { $0.filter { $0.key != "linkingObjects" } }
+        try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: tool.path("plain.json")))
+        let imported = try tool.run(["import", "copy.burrow", "plain.json"])
+        #expect(imported.status == 0, "\(imported.errors)")
         let unknown = try tool.run(["objects", "copy.burrow", "CLIHound", "--where", "keepers.@count > 0"])
         #expect(unknown.status == 2)
         #expect(unknown.errors.contains("CLIHound has no property 'keepers' (its properties: name)"), "\(unknown.errors)")
