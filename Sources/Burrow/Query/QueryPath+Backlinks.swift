@@ -12,13 +12,17 @@ extension ClassInfo {
     }
 
     /// The class stored as `name`, as this class's queries see it: for a class read through
-    /// the stored schema alone, the file's stored class (dynamic too); else the program's
-    /// Swift class stored under that name. Nil if there is none.
+    /// the stored schema alone, the file's stored class (dynamic too); else a Swift class this
+    /// class links to (a `LinkingObjects` declares its origin class so) stored under that
+    /// name, or the program's one class stored so. Nil if there is none.
     func queriedClass(named name: String) -> ClassInfo? {
         if let dynamicSchema {
             return dynamicSchema.classes[name].map { ClassInfo(dynamic: $0, in: dynamicSchema) }
         }
-        return ClassInfo.named(name) ?? ProgramClasses.uniqueClass(named: name).map { ClassInfo.of($0) }
+        if let linked = linkedTypes.first(where: { $0.map { ClassInfo.storedName(of: $0) == name } ?? false }), let linked {
+            return ClassInfo.of(linked)
+        }
+        return ProgramClasses.uniqueClass(named: name).map { ClassInfo.of($0) } ?? ClassInfo.named(name)
     }
 
     /// The `LinkingObjects` property `@links.<className>.<property>` stands for on an object

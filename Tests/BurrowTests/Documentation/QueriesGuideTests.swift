@@ -74,6 +74,18 @@ import Testing
         #expect(try dogs.filter("SUBQUERY(citiesVisited, $c, $c BEGINSWITH 'T').@count == 1").map(\.name) == ["Rex"])
     }
 
+    @Test func testBacklinksInQueryStrings() throws {
+        let realm = try realmWithDogs()
+        let dogs = realm.objects(GuideDog.self)
+        #expect(try dogs.filter("owners.@count > 0 AND ANY owners.name == 'Ali'").map(\.name) == ["Rex", "Fido"])
+        #expect(try dogs.filter("SUBQUERY(owners, $p, $p.name BEGINSWITH 'A').@count > 0").map(\.name) == ["Rex", "Fido"])
+        #expect(try dogs.filter("@links.Person.dogs.@count == 0").map(\.name) == ["Rover"])
+        #expect(try dogs.filter("ANY @links.Person.dogs.name == 'Ali'").map(\.name) == ["Rex", "Fido"])
+        #expect(try dogs.filter("@links.@count > 0").map(\.name) == ["Rex", "Fido"])
+        let dynamic = realm.dynamicObjects("Dog")
+        #expect(try dynamic.filter("owners.@count > 0 AND ANY @links.Person.dogs.name == 'Ali'").count == 2)
+    }
+
     @Test func testFoundationPredicates() throws {
         let realm = try realmWithDogs()
         let dogs = realm.objects(GuideDog.self)
