@@ -183,6 +183,9 @@ extension QueryExecutor {
             }
             return [.int(count)]
         case .aggregate(let path, let aggregate):
+            if let steps = path.steps, case .allBacklinks? = steps.last?.kind {
+                return [.int(Int64(try linkCount(steps, table, key, row)))]
+            }
             var out: [QueryValue] = []
             if let steps = path.steps, !steps.isEmpty {
                 try values(path, table, key, row, into: &out)

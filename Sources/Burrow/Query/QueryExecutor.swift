@@ -221,14 +221,9 @@ final class QueryExecutor {
                 }
             }
         case .allBacklinks:
-            // Each link counts: a list that holds the object twice links to it twice.
-            let prefix = key.bytes
-            try reader.scan(table.backlinksTree, prefix: prefix) { entry, value in
-                let source = ObjectKey.read(entry, at: 14)
-                let links = Backlinks.source(entry).map { $0.table } ?? 0
-                for _ in 0..<max(1, Int(ValueCodec.u32(value, 0))) { out.append(.link(table: links, key: source.rawValue)) }
-                return true
-            }
+            // Only counted (`linkCount`), never collected: the validator admits `@links` only
+            // before `@count`.
+            return
         case .mapKey, .mapKeys:
             // Handled with the map's own step.
             return
@@ -247,6 +242,33 @@ final class QueryExecutor {
             return true
         }
         return sources
+    }
+
+    /// `@links.@count` at the end of `steps`: how many links point at the objects the steps
+    /// before it reach from object `key` of `table`, whose row is `row` (at the object itself
+    /// when there are none), from every class and field.
+    func linkCount(_ steps: [Step], _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer) throws(StorageError) -> Int {
+        guard steps.count > 1 else { return try linkCount(to: key, ofClass: table.id) }
+        var reached: [QueryValue] = []
+        try collect(steps.dropLast(), table, key, row, many: false, into: &reached)
+        var total = 0
+        for case .link(let id, let target) in reached {
+            total += try linkCount(to: ObjectKey(target), ofClass: id)
+        }
+        return total
+    }
+
+    /// How many links point at object `key` of the class stored with id `id`: the sum of the
+    /// counts its backlink entries hold, each the links of one field of one object (a list
+    /// that holds the object twice links to it twice).
+    private func linkCount(to key: ObjectKey, ofClass id: UInt32) throws(StorageError) -> Int {
+        var total = 0
+        try reader.scan(Backlinks.treeName(id), prefix: key.bytes) { _, value in
+            // An entry too short to hold its count is one link; the verifier reports it.
+            total += value.count >= 4 ? Int(ValueCodec.u32(value, 0)) : 1
+            return true
+        }
+        return total
     }
 
     /// The value of one collection element (or map value) `payload`, or what the rest of the

@@ -102,6 +102,12 @@ import Testing
             f.check("@links.@count == %@", [n]) { f.allLinks($0) == n }
         }
         f.check("@links.@count > owners.@count") { f.allLinks($0) > f.owners($0).count }
+        // Through a link: the links to the item's tag.
+        for n in [0, counts[counts.count / 2]] {
+            let want = f.items.filter { ($0.link.map(f.allLinks) ?? 0) > n }.map(\.id)
+            #expect(try f.realm.objects(QItem.self).filter("link.@links.@count > %@", n).map(\.id) == want, "seed \(f.seed)")
+            #expect(try f.realm.dynamicObjects("QItem").filter("link.@links.@count > %@", n).map { $0["id"] as! Int } == want)
+        }
         // Links from a second class count too.
         try f.realm.write {
             let shelf = try f.realm.create(QShelf.self)
