@@ -108,6 +108,11 @@ import Testing
             #expect(try f.realm.objects(QItem.self).filter("link.@links.@count > %@", n).map(\.id) == want, "seed \(f.seed)")
             #expect(try f.realm.dynamicObjects("QItem").filter("link.@links.@count > %@", n).map { $0["id"] as! Int } == want)
         }
+        // Frozen results run the same queries on their version.
+        let frozen = try f.realm.objects(QTag.self).freeze()
+        #expect(
+            try frozen.filter("@links.@count > 3 OR ANY @links.QItem.link.flag == true").map(\.id)
+                == (0..<f.tagCount).filter { f.allLinks($0) > 3 || f.linkers($0).contains(where: \.flag) })
         // Links from a second class count too.
         try f.realm.write {
             let shelf = try f.realm.create(QShelf.self)
