@@ -184,7 +184,7 @@ extension QueryExecutor {
             return [.int(count)]
         case .aggregate(let path, let aggregate):
             if let steps = path.steps, case .allBacklinks? = steps.last?.kind {
-                return [.int(Int64(try linkCount(steps, table, key, row)))]
+                return try linkCounts(steps, table, key, row)
             }
             var out: [QueryValue] = []
             if let steps = path.steps, !steps.isEmpty {

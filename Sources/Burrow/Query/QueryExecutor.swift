@@ -244,18 +244,19 @@ final class QueryExecutor {
         return sources
     }
 
-    /// `@links.@count` at the end of `steps`: how many links point at the objects the steps
-    /// before it reach from object `key` of `table`, whose row is `row` (at the object itself
-    /// when there are none), from every class and field.
-    func linkCount(_ steps: [Step], _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer) throws(StorageError) -> Int {
-        guard steps.count > 1 else { return try linkCount(to: key, ofClass: table.id) }
+    /// `@links.@count` at the end of `steps`: for each object the steps before it reach from
+    /// object `key` of `table`, whose row is `row` (the object itself when there are none),
+    /// how many links point at it from every class and field; as in RealmSwift, each count is
+    /// a value the comparison tests, none for a nil link.
+    func linkCounts(_ steps: [Step], _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer) throws(StorageError) -> [QueryValue] {
+        guard steps.count > 1 else { return [.int(Int64(try linkCount(to: key, ofClass: table.id)))] }
         var reached: [QueryValue] = []
         try collect(steps.dropLast(), table, key, row, many: false, into: &reached)
-        var total = 0
+        var counts: [QueryValue] = []
         for case .link(let id, let target) in reached {
-            total += try linkCount(to: ObjectKey(target), ofClass: id)
+            counts.append(.int(Int64(try linkCount(to: ObjectKey(target), ofClass: id))))
         }
-        return total
+        return counts
     }
 
     /// How many links point at object `key` of the class stored with id `id`: the sum of the
