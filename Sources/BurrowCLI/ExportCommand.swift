@@ -32,7 +32,7 @@ enum ExportCommand {
         let realm = try DatabaseFile.openForReading(path)
         let output = try arguments.values["output"].map(TextOutput.file) ?? TextOutput.standardOutput()
         let schema = realm.schema
-        let encoder = ObjectEncoder(schema: schema)
+        let encoder = ObjectEncoder(schema: schema, showsLinkingObjects: false)
         let exported = try write(
             to: output, schemaVersion: realm.configuration.schemaVersion, classes: schema.objectSchema
         ) { objectSchema in

@@ -99,7 +99,7 @@ enum Inspect {
     private static func dumpObjects(_ path: String) throws {
         let realm = try DatabaseFile.openForReading(path)
         let schema = realm.schema
-        let encoder = ObjectEncoder(schema: schema)
+        let encoder = ObjectEncoder(schema: schema, showsLinkingObjects: true)
         let output = TextOutput.standardOutput()
         var progress = ProgressLine()
         try output.line("schema version \(realm.configuration.schemaVersion)")

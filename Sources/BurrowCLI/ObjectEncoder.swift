@@ -19,26 +19,44 @@ extension DynamicObject: ObjectKeyIdentifiable {}
 ///   written with a fraction or an exponent, strings) and tagged otherwise: `{"$float": …}`,
 ///   `{"$double": "NaN"}`, `{"$data": base64}`, `{"$date": iso}`, `{"$oid": …}`, `{"$uuid": …}`,
 ///   `{"$decimal": …}`, `{"$link": class, "primaryKey": …}` or `{"$link": class, "$key": N}`;
-/// - an object of a class without a primary key carries its object key as member `"$key"`.
+/// - an object of a class without a primary key carries its object key as member `"$key"`;
+/// - where asked for, a `LinkingObjects` property the file records is a member after the
+///   stored ones: an array of the linking objects, each as a link to it is written.
 struct ObjectEncoder {
     /// The file's classes by name.
     let classes: [String: ObjectSchema]
+    /// Whether objects carry their `LinkingObjects` properties (computed from the links, so
+    /// never in an export, which `import` reads back).
+    let showsLinkingObjects: Bool
 
-    /// An encoder of objects of the classes of `schema`.
-    init(schema: Schema) {
-        var classes: [String: ObjectSchema] = [:]
-        for objectSchema in schema.objectSchema { classes[objectSchema.className] = objectSchema }
-        self.classes = classes
+    /// An encoder of objects of the classes of `schema`, with their `LinkingObjects`
+    /// properties if `showsLinkingObjects`.
+    init(schema: Schema, showsLinkingObjects: Bool) {
+        self.init(classes: schema.objectSchema, showsLinkingObjects: showsLinkingObjects)
+    }
+
+    /// An encoder of objects of `classes` (the first of two of one name counts), with their
+    /// `LinkingObjects` properties if `showsLinkingObjects`.
+    init(classes: [ObjectSchema], showsLinkingObjects: Bool) {
+        self.classes = Dictionary(classes.map { ($0.className, $0) }, uniquingKeysWith: { first, _ in first })
+        self.showsLinkingObjects = showsLinkingObjects
+    }
+
+    /// The properties of class `schema` this encoder writes, in order: the stored ones, then
+    /// the `LinkingObjects` ones if it shows them.
+    func properties(of schema: ObjectSchema) -> [Property] {
+        showsLinkingObjects ? schema.properties + schema.computedProperties : schema.properties
     }
 
     /// The members of `object` (of class `schema`): `"$key"` for a top-level object of a
-    /// class without a primary key, then every stored property in order. Embedded objects
-    /// among the values are produced when their turn comes.
+    /// class without a primary key, then every property `properties(of:)` lists. Embedded
+    /// objects among the values are produced when their turn comes.
     func members(of object: DynamicObject, _ schema: ObjectSchema) -> [(String, ValueNode)] {
+        let properties = properties(of: schema)
         var members: [(String, ValueNode)] = []
-        members.reserveCapacity(schema.properties.count + 1)
+        members.reserveCapacity(properties.count + 1)
         if !schema.isEmbedded, schema.primaryKeyProperty == nil { members.append(("$key", .scalar(String(object.id)))) }
-        for property in schema.properties {
+        for property in properties {
             members.append((property.name, node(of: object[property.name], property)))
         }
         return members
@@ -55,15 +73,23 @@ struct ObjectEncoder {
         let encoder: ObjectEncoder
         let object: DynamicObject
         let schema: ObjectSchema
+        let properties: [Property]
         var index = -1
+
+        init(encoder: ObjectEncoder, object: DynamicObject, schema: ObjectSchema) {
+            self.encoder = encoder
+            self.object = object
+            self.schema = schema
+            properties = encoder.properties(of: schema)
+        }
 
         mutating func next() -> (String, ValueNode)? {
             if index == -1 {
                 index = 0
                 if !schema.isEmbedded, schema.primaryKeyProperty == nil { return ("$key", .scalar(String(object.id))) }
             }
-            guard index < schema.properties.count else { return nil }
-            let property = schema.properties[index]
+            guard index < properties.count else { return nil }
+            let property = properties[index]
             index += 1
             return (property.name, encoder.node(of: object[property.name], property))
         }
@@ -71,6 +97,10 @@ struct ObjectEncoder {
 
     /// The value of `property` as read from a dynamic object.
     func node(of value: Any?, _ property: Property) -> ValueNode {
+        if property.type == .linkingObjects {
+            guard let objects = value as? Results<DynamicObject> else { return .elements([]) }
+            return .array(AnyIterator(objects.lazy.map { link($0) }.makeIterator()))
+        }
         switch property.collection {
         case .single:
             return single(value, property)

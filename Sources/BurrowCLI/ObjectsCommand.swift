@@ -46,7 +46,7 @@ enum ObjectsCommand {
             throw UsageError(message: "--sort: \(withoutQuery(error.description))")
         }
         let count = limit.map { min($0, results.count) } ?? results.count
-        let encoder = ObjectEncoder(schema: schema)
+        let encoder = ObjectEncoder(schema: schema, showsLinkingObjects: true)
         let output = TextOutput.standardOutput()
         var progress = ProgressLine()
         /// The objects, one at a time, with the progress line kept up to date for a large class.
@@ -67,13 +67,13 @@ enum ObjectsCommand {
             }
             try output.line("]")
         case "csv":
-            let columns = header(objectSchema)
+            let columns = header(objectSchema, encoder)
             try output.write(CSV.row(columns))
             try eachObject { object in
                 try output.write(CSV.row(encoder.members(of: object, objectSchema).map { CellText.of($0.1, null: "") }))
             }
         default:
-            var table = Table(header: header(objectSchema))
+            var table = Table(header: header(objectSchema, encoder))
             try eachObject { object in
                 table.rows.append(encoder.members(of: object, objectSchema).map { CellText.of($0.1, null: "null") })
             }
@@ -89,10 +89,10 @@ enum ObjectsCommand {
         message.range(of: " Query: ", options: .backwards).map { String(message[..<$0.lowerBound]) } ?? message
     }
 
-    /// The column names of a class: `$key` for a class without a primary key, then its
-    /// properties.
-    static func header(_ schema: ObjectSchema) -> [String] {
-        (schema.primaryKeyProperty == nil ? ["$key"] : []) + schema.properties.map(\.name)
+    /// The column names of a class: `$key` for a class without a primary key, then the
+    /// properties `encoder` writes.
+    static func header(_ schema: ObjectSchema, _ encoder: ObjectEncoder) -> [String] {
+        (schema.primaryKeyProperty == nil ? ["$key"] : []) + encoder.properties(of: schema).map(\.name)
     }
 
     /// The SORT clause for `--sort KEYPATH[,asc|desc]`. Throws `UsageError` for a key path

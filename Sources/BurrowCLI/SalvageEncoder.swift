@@ -10,7 +10,7 @@ struct SalvageEncoder {
 
     init(salvage: ObjectSalvage) {
         self.salvage = salvage
-        encoder = ObjectEncoder(classes: salvage.classes)
+        encoder = ObjectEncoder(classes: salvage.classes, showsLinkingObjects: false)
     }
 
     /// `object`, of class `schema`, as a JSON object (its members lazily, so that a chain of
@@ -51,12 +51,5 @@ struct SalvageEncoder {
         case .entries(let entries):
             return .object(AnyIterator(entries.lazy.map { ($0.0, node(of: $0.1, property)) }.makeIterator()))
         }
-    }
-}
-
-extension ObjectEncoder {
-    /// An encoder of objects of `classes`.
-    init(classes: [ObjectSchema]) {
-        self.classes = Dictionary(classes.map { ($0.className, $0) }, uniquingKeysWith: { first, _ in first })
     }
 }

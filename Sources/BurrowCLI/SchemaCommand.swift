@@ -40,9 +40,13 @@ enum SchemaCommand {
         var text = objectSchema.isEmbedded ? "embedded class \(objectSchema.className)" : "class \(objectSchema.className)"
         if let count { text += " (\(count) \(count == 1 ? "object" : "objects"))" }
         text += "\n"
-        let rows = objectSchema.properties.map { property in
-            (property.name, typeText(property), notes(property, in: schema))
-        }
+        let rows =
+            objectSchema.properties.map { property in
+                (property.name, typeText(property), notes(property, in: schema))
+            }
+            + objectSchema.computedProperties.map { property in
+                (property.name, typeText(property), "computed from \(property.objectClassName ?? "?").\(property.linkOriginPropertyName ?? "?")")
+            }
         let nameWidth = rows.map(\.0.count).max() ?? 0
         let typeWidth = rows.map(\.1.count).max() ?? 0
         for (name, type, notes) in rows {
@@ -54,8 +58,9 @@ enum SchemaCommand {
     }
 
     /// A property's type as a Swift declaration would name it: `int`, `string?`,
-    /// `List<Dog>`, `Map<String, double?>`, `Person?`.
+    /// `List<Dog>`, `Map<String, double?>`, `Person?`, `LinkingObjects<Person>`.
     static func typeText(_ property: Property) -> String {
+        if property.type == .linkingObjects { return "LinkingObjects<\(property.objectClassName ?? "?")>" }
         let element =
             (property.type == .object ? property.objectClassName ?? "?" : property.type.rawValue)
             + (property.isOptional && property.type != .any ? "?" : "")

@@ -8,14 +8,30 @@ import Burrow
 ///       {"name": "tags", "type": "string", "collection": "list"}]}
 ///
 /// `optional`, `primaryKey` and `indexed` are written only when true, `collection` (`list`,
-/// `set` or `map`) only for a collection, `objectClass` only for a link.
+/// `set` or `map`) only for a collection, `objectClass` only for a link. A class with
+/// `LinkingObjects` properties lists them after its properties, as computed properties:
+///
+///     "linkingObjects": [{"name": "owners", "objectClass": "Person", "property": "dogs"}]
 enum SchemaJSON {
     /// `schema` as JSON.
     static func node(_ schema: ObjectSchema) -> ValueNode {
-        .members([
+        var members: [(String, ValueNode)] = [
             ("name", .string(schema.className)),
             ("embedded", .scalar(schema.isEmbedded ? "true" : "false")),
             ("properties", .elements(schema.properties.map(node))),
+        ]
+        if !schema.computedProperties.isEmpty {
+            members.append(("linkingObjects", .elements(schema.computedProperties.map(linkingObjectsNode))))
+        }
+        return .members(members)
+    }
+
+    /// A `LinkingObjects` property as JSON: its name, and the class and property whose links
+    /// it follows back.
+    static func linkingObjectsNode(_ property: Property) -> ValueNode {
+        .members([
+            ("name", .string(property.name)), ("objectClass", .string(property.objectClassName ?? "")),
+            ("property", .string(property.linkOriginPropertyName ?? "")),
         ])
     }
 
@@ -69,6 +85,18 @@ enum SchemaJSON {
                 Property(
                     name: propertyName, type: type, isOptional: try flag("optional"), collection: collection,
                     objectClassName: target, isPrimary: try flag("primaryKey"), isIndexed: try flag("indexed")))
+        }
+        if let linkingObjects = value["linkingObjects"] {
+            guard case .array(let entries) = linkingObjects else { throw ToolError(message: "\"linkingObjects\" of class \(name) is not an array") }
+            for entry in entries {
+                guard case .string(let propertyName)? = entry["name"], case .string(let origin)? = entry["objectClass"],
+                    case .string(let originProperty)? = entry["property"]
+                else {
+                    throw ToolError(
+                        message: "an entry of \"linkingObjects\" of class \(name) lacks one of \"name\", \"objectClass\" and \"property\"")
+                }
+                described.append(Property(linkingObjectsNamed: propertyName, originClassName: origin, originPropertyName: originProperty))
+            }
         }
         return ObjectSchema(className: name, properties: described, isEmbedded: embedded)
     }

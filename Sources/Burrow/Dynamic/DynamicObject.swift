@@ -13,7 +13,9 @@
 /// collection of the property's stored type: `List<DynamicObject>` for a list of links,
 /// `List<Int>`, `List<String?>` and so on for values, likewise `MutableSet` and
 /// `Map<String, …>` (links in a map as `DynamicObject?`). An `AnyRealmValue` property reads as
-/// the value it holds. A name the class does not have reads as nil; setting one is an error
+/// the value it holds. A `LinkingObjects` property, which the file records for a class as the
+/// program that last wrote its objects declared it, reads as the `Results<DynamicObject>` of
+/// the objects linking here. A name the class does not have reads as nil; setting one is an error
 /// thrown by the write's commit, as for any object's `setValue(_:forKey:)`.
 ///
 /// Dynamic objects are managed: make them with `Realm.dynamicCreate(_:value:update:)`, or by

@@ -13,8 +13,10 @@ extension Realm {
     /// (no properties, two with one name, more than one primary key, a primary key or an
     /// index of a type that cannot have one, a link to a class that is neither stored nor
     /// among `classes`, a required single link, a list of optional links, a set of embedded
-    /// objects, a `LinkingObjects` property). Nothing is added when it throws. Must be called
-    /// in the realm's isolation domain.
+    /// objects, a `LinkingObjects` property whose origin is not a link to the class). A class's
+    /// `computedProperties` are recorded with it, as a Swift class's `LinkingObjects` are (see
+    /// `StoredClass.linkingObjects`). Nothing is added when it throws. Must be called in the
+    /// realm's isolation domain.
     package func addStoredClasses(_ classes: [ObjectSchema]) throws(RealmError) {
         checkThread()
         let write = try requireOpenWrite()
@@ -35,10 +37,12 @@ extension Realm {
                 }
                 continue
             }
-            if let problem = Self.storageProblem(objectSchema, isStored: { schema.classes[$0] != nil }, described: described) {
+            if let problem = Self.storageProblem(objectSchema, stored: { schema.classes[$0].map(ObjectSchema.init) }, described: described) {
                 throw RealmError(.invalidArgument, "The class \(name.isEmpty ? "with no name" : name) cannot be stored: \(problem)")
             }
-            let stored = StoredClass(id: schema.info.nextClassId, name: name, isEmbedded: objectSchema.isEmbedded, properties: properties)
+            let stored = StoredClass(
+                id: schema.info.nextClassId, name: name, isEmbedded: objectSchema.isEmbedded, properties: properties,
+                linkingObjects: StoredClass.linkingObjects(objectSchema.computedProperties))
             schema.info.nextClassId += 1
             schema.classes[name] = stored
             added.append(stored)
@@ -48,16 +52,27 @@ extension Realm {
         try store.storeSchema(schema, changing: added, in: write)
     }
 
-    /// Why `objectSchema` cannot be stored, or nil. `isStored` tells whether the file stores a
-    /// class of a name; `described` holds the classes being added.
+    /// Why `objectSchema` cannot be stored, or nil. `stored` gives the class the file stores
+    /// under a name, if any; `described` holds the classes being added.
     private static func storageProblem(
-        _ objectSchema: ObjectSchema, isStored: (String) -> Bool, described: [String: ObjectSchema]
+        _ objectSchema: ObjectSchema, stored: (String) -> ObjectSchema?, described: [String: ObjectSchema]
     ) -> String? {
         let properties = objectSchema.properties
         if objectSchema.className.isEmpty { return "a class needs a name." }
         if properties.isEmpty { return "it has no properties." }
-        if !objectSchema.computedProperties.isEmpty { return "LinkingObjects are not stored; leave them out." }
-        if Set(properties.map(\.name)).count != properties.count { return "two properties have one name." }
+        let names = (properties + objectSchema.computedProperties).map(\.name)
+        if Set(names).count != names.count { return "two properties have one name." }
+        for linking in objectSchema.computedProperties {
+            let what = "LinkingObjects property '\(linking.name)'"
+            guard let originName = linking.objectClassName, let origin = described[originName] ?? stored(originName) else {
+                return "\(what) follows links of \(linking.objectClassName ?? "no class"), which is neither stored nor given."
+            }
+            guard let originProperty = origin.properties.first(where: { $0.name == linking.linkOriginPropertyName }),
+                originProperty.type == .object, originProperty.objectClassName == objectSchema.className
+            else {
+                return "\(what) follows \(originName).\(linking.linkOriginPropertyName ?? "?"), which is not a link to \(objectSchema.className)."
+            }
+        }
         let primaryKeys = properties.filter(\.isPrimary)
         if primaryKeys.count > 1 { return "it has \(primaryKeys.count) primary keys; a class has at most one." }
         let keyTypes: Set<PropertyType> = [.int, .string, .objectId, .uuid]
@@ -76,7 +91,7 @@ extension Realm {
                 if property.objectClassName != nil { return "\(what) is not a link but names a class to link to." }
                 continue
             }
-            guard let target = property.objectClassName, isStored(target) || described[target] != nil else {
+            guard let target = property.objectClassName, stored(target) != nil || described[target] != nil else {
                 return "\(what) links to \(property.objectClassName ?? "no class"), which is neither stored nor given."
             }
             if property.collection == .single, !property.isOptional { return "\(what) is a link and must be optional." }
@@ -98,6 +113,15 @@ extension ObjectSchema {
 }
 
 extension Property {
+    /// A `LinkingObjects` property described by a program that has no Swift class for it, for
+    /// `Realm.addStoredClasses(_:)`: the objects of `originClassName` whose link
+    /// `originPropertyName` points at the object.
+    package init(linkingObjectsNamed name: String, originClassName: String, originPropertyName: String) {
+        self.init(
+            name: name, type: .linkingObjects, isOptional: false, collection: .single, objectClassName: originClassName,
+            linkOriginPropertyName: originPropertyName, isPrimary: false, isIndexed: false)
+    }
+
     /// A stored property described by a program that has no Swift class for it, for
     /// `Realm.addStoredClasses(_:)`. `objectClassName` is the class a link links to.
     package init(

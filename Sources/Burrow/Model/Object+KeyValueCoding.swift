@@ -3,10 +3,13 @@ import BurrowStorage
 /// Key-value coding: properties by name, as RealmSwift objects offer through NSObject.
 extension ObjectBase {
     /// The value of the property named `key` (a `List` for a list property, an object or nil for
-    /// a link), or nil if the class has no such property.
+    /// a link, the linking objects for a `LinkingObjects` property: of a dynamic object, one its
+    /// file records, as `Results<DynamicObject>`), or nil if the class has no such property.
     public func value(forKey key: String) -> Any? {
         let info = classInfo
-        guard let property = info.propertyIndex[key] else { return nil }
+        guard let property = info.propertyIndex[key] else {
+            return info.recordedLinkingObjects(named: key).flatMap { recordedLinkingObjects($0) }
+        }
         if info.isDynamic {
             guard _state != nil else { return (self as? DynamicObject)?.pending?.fields[property].value }
             return DynamicValues.value(of: self, property, info)

@@ -29,9 +29,15 @@ enum QueryValidator {
         var manyBeforeMap = false
         for component in path.components {
             switch component {
-            case .property(let name):
+            case .property, .backlinks:
+                let name: String
+                switch component {
+                case .property(let propertyName): name = propertyName
+                case .backlinks(let className, let propertyName): name = "@links.\(className).\(propertyName)"
+                default: preconditionFailure("internal error: not a property step")
+                }
                 if var previous = result {
-                    if pendingMap {
+                    if pendingMap, case .property = component {
                         // `map.key` reads as `map['key']`.
                         pendingMap = false
                         previous.isOptional = true
@@ -40,7 +46,7 @@ enum QueryValidator {
                         result = previous
                         continue
                     }
-                    guard previous.type == .object || previous.type == .linkingObjects, let next = previous.linkedClass else {
+                    guard !pendingMap, previous.type == .object || previous.type == .linkingObjects, let next = previous.linkedClass else {
                         throw RealmError(
                             .invalidArgument,
                             "Invalid key path '\(path)': \(previous.what) is \(describe(previous.property)), not a link, so '\(name)' cannot follow it."
@@ -48,20 +54,45 @@ enum QueryValidator {
                     }
                     current = next
                 }
-                guard let index = current.propertyIndex[name] else {
-                    let known = current.properties.map(\.name).joined(separator: ", ")
+                let property: Property
+                let linked: ClassInfo?
+                if case .backlinks(let className, let propertyName) = component {
+                    (property, linked) = try current.backlinks(from: className, property: propertyName, in: path)
+                } else if let index = current.propertyIndex[name] {
+                    property = current.properties[index]
+                    linked = current.linkedInfo(index)
+                } else if let recorded = current.recordedLinkingObjects(named: name) {
+                    property = recorded
+                    linked = recorded.objectClassName.flatMap(current.queriedClass(named:))
+                } else {
+                    let recorded = current.isDynamic ? current.schema.computedProperties : []
+                    let known = (current.properties + recorded).map(\.name).joined(separator: ", ")
                     throw RealmError(
                         .invalidArgument, "Invalid key path '\(path)': \(current.name) has no property '\(name)' (its properties: \(known)).")
                 }
-                let property = current.properties[index]
                 manyBeforeMap = isMany
                 if property.collection != .single || property.type == .linkingObjects { isMany = true }
-                let linked = current.linkedInfo(index)
                 result = PathInfo(
                     type: property.type, isOptional: property.isOptional || property.type == .object, isMany: isMany, linkedClass: linked,
                     property: property, owner: current)
                 pendingMap = property.collection == .map
                 if property.collection == .map { isMany = true }
+            case .allBacklinks:
+                // Only counted (`@links.@count`), which the parser makes sure of.
+                if let previous = result {
+                    guard !pendingMap, previous.type == .object || previous.type == .linkingObjects, let next = previous.linkedClass else {
+                        throw RealmError(
+                            .invalidArgument,
+                            "Invalid key path '\(path)': \(previous.what) is \(describe(previous.property)), not a link, so '@links' cannot follow it."
+                        )
+                    }
+                    current = next
+                }
+                let links = Property(
+                    name: "@links", type: .linkingObjects, isOptional: false, collection: .single, objectClassName: nil,
+                    linkOriginPropertyName: nil, isPrimary: false, isIndexed: false)
+                isMany = true
+                result = PathInfo(type: .linkingObjects, isOptional: false, isMany: true, linkedClass: nil, property: links, owner: current)
             case .mapKey, .keys, .values:
                 guard var previous = result, previous.property.collection == .map, pendingMap else {
                     throw RealmError(
@@ -97,7 +128,8 @@ enum QueryValidator {
     }
 
     static func describe(_ property: Property) -> String {
-        let element = property.type == .object ? (property.objectClassName ?? "object") : property.type.description
+        let element =
+            property.type == .object || property.type == .linkingObjects ? (property.objectClassName ?? "object") : property.type.description
         switch property.collection {
         case .single: return property.type == .linkingObjects ? "LinkingObjects<\(element)>" : "\(element)\(property.isOptional ? "?" : "")"
         case .list: return "List<\(element)>"

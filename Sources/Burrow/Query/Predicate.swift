@@ -108,6 +108,12 @@ struct QueryPath: Sendable, Hashable, CustomStringConvertible {
         case keys
         /// The values of the map reached so far (what a map path means without this too).
         case values
+        /// `@links.Class.property`: the objects of class `className` whose link `property`
+        /// points at the object reached so far, as a `LinkingObjects` property declares them.
+        case backlinks(className: String, property: String)
+        /// `@links`: every link to the object reached so far, from any class and property
+        /// (the query language counts them, `@links.@count`).
+        case allBacklinks
     }
 
     var components: [Component]
@@ -129,6 +135,8 @@ struct QueryPath: Sendable, Hashable, CustomStringConvertible {
             case .mapKey(let key): text += "['\(key)']"
             case .keys: text += ".@keys"
             case .values: text += ".@values"
+            case .backlinks(let className, let property): text += (text.isEmpty ? "" : ".") + "@links.\(className).\(property)"
+            case .allBacklinks: text += (text.isEmpty ? "" : ".") + "@links"
             }
         }
         return text

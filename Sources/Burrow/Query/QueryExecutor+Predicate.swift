@@ -183,6 +183,9 @@ extension QueryExecutor {
             }
             return [.int(count)]
         case .aggregate(let path, let aggregate):
+            if let steps = path.steps, case .allBacklinks? = steps.last?.kind {
+                return try linkCounts(steps, table, key, row)
+            }
             var out: [QueryValue] = []
             if let steps = path.steps, !steps.isEmpty {
                 try values(path, table, key, row, into: &out)
@@ -196,7 +199,7 @@ extension QueryExecutor {
     private static func endsInCollection(_ steps: [Step]) -> Bool {
         steps.contains {
             switch $0.kind {
-            case .collection, .backlinks: true
+            case .collection, .backlinks, .allBacklinks: true
             default: false
             }
         }

@@ -41,6 +41,8 @@ final class QueryExecutor {
             case collection(field: Int, tree: TreeName, kind: CollectionKind)
             /// `LinkingObjects`: the objects of `origin` whose field `originField` links here.
             case backlinks(origin: Table, originField: Int)
+            /// `@links`: every link here, from any class and field.
+            case allBacklinks
             /// The value under a key of the map the previous step reached.
             case mapKey(String)
             /// The keys of the map the previous step reached.
@@ -66,6 +68,17 @@ final class QueryExecutor {
         var current: Table? = table
         var valid = true
         var previousWasMap = false
+        /// Follows the links of `originProperty` of class `originName` back to their objects.
+        func appendBacklinks(from originName: String?, _ originProperty: String?) -> Bool {
+            guard let originName, let originProperty, let id = context.storedClassId(named: originName),
+                let origin = dynamic ? context.dynamicTable(id: id) : context.storedTable(id: id),
+                let originField = origin.stored.fieldIndex(of: originProperty)
+            else { return false }
+            steps.append(Step(kind: .backlinks(origin: origin, originField: originField), type: .object, target: origin))
+            current = origin
+            previousWasMap = false
+            return true
+        }
         for component in path.components {
             switch component {
             case .property(let name):
@@ -75,22 +88,16 @@ final class QueryExecutor {
                     continue
                 }
                 guard let table = current, let index = table.info.propertyIndex[name] else {
-                    valid = false
+                    // A LinkingObjects property the file records for a class read without its
+                    // Swift class.
+                    let recorded = current?.info.recordedLinkingObjects(named: name)
+                    valid = appendBacklinks(from: recorded?.objectClassName, recorded?.linkOriginPropertyName)
                     break
                 }
                 let property = table.info.properties[index]
                 if property.type == .linkingObjects {
-                    guard let originName = property.objectClassName, let originProperty = property.linkOriginPropertyName,
-                        let origin = context.storedClassId(named: originName).flatMap(context.table(id:)),
-                        let originField = origin.stored.fieldIndex(of: originProperty)
-                    else {
-                        valid = false
-                        break
-                    }
-                    steps.append(Step(kind: .backlinks(origin: origin, originField: originField), type: .object, target: origin))
-                    current = origin
-                    previousWasMap = false
-                    continue
+                    valid = appendBacklinks(from: property.objectClassName, property.linkOriginPropertyName)
+                    break
                 }
                 guard let field = table.fieldOf[index] else {
                     valid = false
@@ -116,6 +123,12 @@ final class QueryExecutor {
                 previousWasMap = false
             case .keys:
                 steps.append(Step(kind: .mapKeys, type: .string, target: nil))
+                previousWasMap = false
+            case .backlinks(let className, let property):
+                valid = current != nil && appendBacklinks(from: className, property)
+            case .allBacklinks:
+                steps.append(Step(kind: .allBacklinks, type: .object, target: nil))
+                current = nil
                 previousWasMap = false
             case .values:
                 previousWasMap = false
@@ -207,6 +220,10 @@ final class QueryExecutor {
                     try follow(rest, origin, source, many: true, into: &out)
                 }
             }
+        case .allBacklinks:
+            // Only counted (`linkCount`), never collected: the validator admits `@links` only
+            // before `@count`.
+            return
         case .mapKey, .mapKeys:
             // Handled with the map's own step.
             return
@@ -225,6 +242,34 @@ final class QueryExecutor {
             return true
         }
         return sources
+    }
+
+    /// `@links.@count` at the end of `steps`: for each object the steps before it reach from
+    /// object `key` of `table`, whose row is `row` (the object itself when there are none),
+    /// how many links point at it from every class and field; as in RealmSwift, each count is
+    /// a value the comparison tests, none for a nil link.
+    func linkCounts(_ steps: [Step], _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer) throws(StorageError) -> [QueryValue] {
+        guard steps.count > 1 else { return [.int(Int64(try linkCount(to: key, ofClass: table.id)))] }
+        var reached: [QueryValue] = []
+        try collect(steps.dropLast(), table, key, row, many: false, into: &reached)
+        var counts: [QueryValue] = []
+        for case .link(let id, let target) in reached {
+            counts.append(.int(Int64(try linkCount(to: ObjectKey(target), ofClass: id))))
+        }
+        return counts
+    }
+
+    /// How many links point at object `key` of the class stored with id `id`: the sum of the
+    /// counts its backlink entries hold, each the links of one field of one object (a list
+    /// that holds the object twice links to it twice).
+    private func linkCount(to key: ObjectKey, ofClass id: UInt32) throws(StorageError) -> Int {
+        var total = 0
+        try reader.scan(Backlinks.treeName(id), prefix: key.bytes) { _, value in
+            // An entry too short to hold its count is one link; the verifier reports it.
+            total += value.count >= 4 ? Int(ValueCodec.u32(value, 0)) : 1
+            return true
+        }
+        return total
     }
 
     /// The value of one collection element (or map value) `payload`, or what the rest of the

@@ -378,6 +378,11 @@ struct QueryParser {
             }
             advance()
             return try continueKeyPath([])
+        case .at("links"):
+            advance()
+            var components: [QueryPath.Component] = []
+            if let counted = try backlinksStep(into: &components) { return counted }
+            return try continueKeyPath(components)
         case .identifier(let name) where name.uppercased() == "SUBQUERY" && position + 1 < tokens.count && tokens[position + 1].kind == .symbol("("):
             advance()
             return try parseSubquery()
@@ -415,7 +420,19 @@ struct QueryParser {
     /// `SUBQUERY(collection, $x, predicate).@count`; the `(` is the current token.
     private mutating func parseSubquery() throws(RealmError) -> QueryExpression {
         advance()
-        var collection = QueryPath(dotted: try parseKeyPathText())
+        var collection: QueryPath
+        if case .at("links") = current.kind {
+            // The objects linking here through one property: `SUBQUERY(@links.Person.dogs, $p, …)`.
+            let start = current
+            advance()
+            var components: [QueryPath.Component] = []
+            guard try backlinksStep(into: &components) == nil else {
+                throw error("@links.Class.property (a collection of objects) as the SUBQUERY collection", at: start)
+            }
+            collection = QueryPath(components)
+        } else {
+            collection = QueryPath(dotted: try parseKeyPathText())
+        }
         // A map's keys or values: `SUBQUERY(parks.@keys, $k, …)`.
         if isSymbol("."), nextIsAt, case .at(let part) = tokens[position + 1].kind, part == "keys" || part == "values" {
             advance()
@@ -504,6 +521,8 @@ struct QueryParser {
                 switch aggregate {
                 case "count", "size":
                     return .aggregate(QueryPath(components), .count)
+                case "links":
+                    if let counted = try backlinksStep(into: &components) { return counted }
                 case "keys":
                     components.append(.keys)
                 case "values":
@@ -520,13 +539,37 @@ struct QueryParser {
                     }
                     return .aggregate(QueryPath(components), kind)
                 default:
-                    throw error("@count, @size, @sum, @avg, @min, @max, @keys or @values", at: token)
+                    throw error("@count, @size, @sum, @avg, @min, @max, @keys, @values or @links", at: token)
                 }
             default:
                 throw error("a property name or @aggregate after '.'")
             }
         }
         return .path(QueryPath(components))
+    }
+
+    /// What follows `@links` (the current token is the `.` after it): `.@count`, the number
+    /// of links to the object from any class and property, is returned as that aggregate;
+    /// `.Class.property`, the objects of `Class` whose `property` links to the object, is
+    /// appended to `components`, for the key path to go on from (nil is returned).
+    private mutating func backlinksStep(into components: inout [QueryPath.Component]) throws(RealmError) -> QueryExpression? {
+        try expectSymbol(".", "'.' after @links (@links.Class.property or @links.@count)")
+        switch current.kind {
+        case .at(let word) where word == "count" || word == "size":
+            advance()
+            return .aggregate(QueryPath(components + [.allBacklinks]), .count)
+        case .identifier(let className) where !className.hasPrefix("$"):
+            advance()
+            try expectSymbol(".", "'.' and a property of \(className) after @links.\(className)")
+            guard case .identifier(let property) = current.kind else {
+                throw error("the property of \(className) whose links to follow back, after @links.\(className).")
+            }
+            advance()
+            components.append(.backlinks(className: className, property: property))
+            return nil
+        default:
+            throw error("a class name (@links.Class.property) or @count after @links.")
+        }
     }
 
     /// A key path as text, for SORT, DISTINCT and the SUBQUERY collection (which may go on

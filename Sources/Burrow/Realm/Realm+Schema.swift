@@ -47,12 +47,21 @@ extension Realm {
         return store.register(Table(info: info, stored: stored))
     }
 
-    /// The table of `type`, created in the open write transaction if the file lacks it.
+    /// The table of `type`, created in the open write transaction if the file lacks it. A
+    /// class whose stored entry records other `LinkingObjects` than the Swift class declares
+    /// has them recorded now, for readers without the Swift class: they are computed, so a
+    /// change to them needs no migration.
     func writableTable(for type: ObjectBase.Type) throws(RealmError) -> Table {
         guard let table = try table(for: type, creating: true) else {
             preconditionFailure("internal error: no write transaction to create \(type) in")
         }
-        return table
+        guard !table.recordsItsLinkingObjects, let write else { return table }
+        var updated = currentFileSchema.classes[table.name] ?? table.stored
+        updated.linkingObjects = StoredClass.linkingObjects(table.info.schema.computedProperties)
+        var schema = currentFileSchema
+        schema.classes[updated.name] = updated
+        try store.storeSchema(schema, changing: [updated], in: write)
+        return store.register(Table(info: table.info, stored: updated))
     }
 
     /// The error for two Swift classes stored under one name in one realm, which keeps one

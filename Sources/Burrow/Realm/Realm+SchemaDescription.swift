@@ -19,11 +19,12 @@ extension Realm {
 }
 
 extension ObjectSchema {
-    /// The schema of a class as the file stores it (stored properties only).
+    /// The schema of a class as the file stores it: its stored properties, and the
+    /// `LinkingObjects` properties the file records for it in `computedProperties`.
     init(_ stored: StoredClass) {
         self.init(
             className: stored.name,
-            declared: stored.properties.map {
+            declared: (stored.properties + (stored.linkingObjects ?? [])).map {
                 Property(
                     name: $0.name, type: $0.type, isOptional: $0.isOptional, collection: $0.collection,
                     objectClassName: $0.objectClassName, linkOriginPropertyName: $0.linkOriginPropertyName,

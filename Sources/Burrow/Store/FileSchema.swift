@@ -36,8 +36,19 @@ struct StoredClass: Codable, Sendable, Equatable {
     var name: String
     var isEmbedded: Bool
     var properties: [StoredProperty]
+    /// The class's `LinkingObjects` properties, as the program that last wrote the class
+    /// declared them: computed from the backlinks, never a row field, recorded so that a
+    /// reader without the Swift class (the dynamic API, the `burrow` tool) can read and query
+    /// them by name. Nil when there are none, and in files written before they were recorded;
+    /// a reader that does not know this member ignores it.
+    var linkingObjects: [StoredProperty]?
 
     func fieldIndex(of name: String) -> Int? { properties.firstIndex { $0.name == name } }
+
+    /// The recorded form of `declared`, a class's `LinkingObjects` properties: nil for none.
+    static func linkingObjects(_ declared: [Property]) -> [StoredProperty]? {
+        declared.isEmpty ? nil : declared.map(StoredProperty.init)
+    }
 }
 
 struct StoredProperty: Codable, Sendable, Equatable {

@@ -159,14 +159,28 @@ final class ObjectStore {
         setFileSchema(schema)
     }
 
-    /// Makes `schema` the one read; the tables made from another set of classes go.
+    /// Makes `schema` the one read; the tables made from another set of classes go. When only
+    /// the `LinkingObjects` the classes record changed, the typed tables stay (their rows and
+    /// Swift classes are as they were, so objects read before and after keep one table) and
+    /// only the dynamic ones, which read the records, go.
     func setFileSchema(_ schema: FileSchema) {
         if schema.classes != currentFileSchema.classes {
-            tables = [:]
-            tablesById = [:]
+            if Self.storedFields(of: schema.classes) != Self.storedFields(of: currentFileSchema.classes) {
+                tables = [:]
+                tablesById = [:]
+            }
             dynamicTablesById = [:]
         }
         currentFileSchema = schema
+    }
+
+    /// `classes` without the `LinkingObjects` they record: what their rows are made of.
+    private static func storedFields(of classes: [String: StoredClass]) -> [String: StoredClass] {
+        classes.mapValues { stored in
+            var fields = stored
+            fields.linkingObjects = nil
+            return fields
+        }
     }
 
     /// Writes `schema` (with the entries of `changed` classes) into the open transaction.

@@ -30,6 +30,9 @@ final class Table: Sendable {
     let backlinksTree: TreeName
     /// Long string and data payloads kept out of their rows: object key + field (UInt16) → payload.
     let blobsTree: TreeName
+    /// Whether the stored class records the `LinkingObjects` the Swift class declares (always,
+    /// for a dynamic table): if not, the next write that adds objects records them.
+    let recordsItsLinkingObjects: Bool
 
     var id: UInt32 { stored.id }
 
@@ -50,6 +53,7 @@ final class Table: Sendable {
         }
         backlinksTree = TreeName(.backlinks, stored.id)
         blobsTree = TreeName(.blobs, stored.id)
+        recordsItsLinkingObjects = info.isDynamic || stored.linkingObjects == StoredClass.linkingObjects(info.schema.computedProperties)
         fieldIndexTrees = stored.properties.indices.map { field in
             let property = stored.properties[field]
             return property.isIndexed && !property.isPrimary ? TreeName(.index, stored.id, field: field) : nil
@@ -76,7 +80,8 @@ final class Table: Sendable {
     static func newStoredClass(for info: ClassInfo, id: UInt32) -> StoredClass {
         StoredClass(
             id: id, name: info.name, isEmbedded: info.isEmbedded,
-            properties: info.schema.properties.map(StoredProperty.init))
+            properties: info.schema.properties.map(StoredProperty.init),
+            linkingObjects: StoredClass.linkingObjects(info.schema.computedProperties))
     }
 
     /// Why `info` cannot use `stored` as it is, or nil if it can.

@@ -100,6 +100,23 @@ func counts(@QueryCounts of queries: () throws -> [Int]) rethrows -> [Int] { try
         #expect(try people.filter("SUBQUERY(dogs, $d, $d.age > 2 AND $d.name BEGINSWITH 'R').@count >= 1").isEmpty)
     }
 
+    @Test func testBacklinksInQueryStrings() throws {
+        let realm = try realmWithDogs()
+        let dogs = realm.objects(Dog.self)
+        let found = try counts {
+            try dogs.filter("owners.@count > 0 AND ANY owners.name == 'Ali'")  // a LinkingObjects property
+            try dogs.filter("SUBQUERY(owners, $p, $p.name BEGINSWITH 'A').@count > 0")
+            try dogs.filter("@links.Person.dogs.@count == 0")  // no declared property needed
+            try dogs.filter("ANY @links.Person.dogs.name == 'Ali'")
+            try dogs.filter("@links.@count > 0")  // links from any class
+        }
+        #expect(found == [2, 2, 1, 2, 2])
+        #expect(try dogs.filter("@links.Person.dogs.@count == 0").map(\.name) == ["Rover"])
+        #expect(try dogs.filter("@links.@count > 0").map(\.name) == ["Rex", "Fido"])
+        let dynamic = realm.dynamicObjects("Dog")
+        #expect(try dynamic.filter("owners.@count > 0 AND ANY @links.Person.dogs.name == 'Ali'").count == 2)
+    }
+
     @Test func testFoundationPredicates() throws {
         let realm = try realmWithDogs()
         let dogs = realm.objects(Dog.self)

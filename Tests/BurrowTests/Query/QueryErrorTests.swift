@@ -157,13 +157,14 @@ import Testing
         "age BETWEEN {1, 3} DISTINCT(color)", "NOT (favoriteToy.name ==[cd] 'ball' || favoriteToy == nil)", "companion > 2.5 AND companion != 'x'",
         "name LIKE 'R*?x' AND color CONTAINS[d] 'é'", "ALL owners.name ENDSWITH 'i'", "owners.@avg.id >= 1 AND owners.@max.id < 9",
         "TRUEPREDICATE", "FALSEPREDICATE OR age = $0", "SUBQUERY(owners, $p, $p.name BEGINSWITH 'A' AND $p.id > 0).@count >= 1",
-        "_id == oid(6553f100a1b2c3d4e5f60718)", "%K == %@",
+        "_id == oid(6553f100a1b2c3d4e5f60718)", "%K == %@", "@links.Person.dogs.@count > 0 AND ANY @links.Person.dogs.name == 'Ali'",
+        "@links.@count >= favoriteToy.@links.@count", "SUBQUERY(@links.Person.dogs, $p, $p.@links.@count == 0).@count == 1",
     ]
     static let fragments = [
         "age", "name", "owners", "dogs", "favoriteToy", ".", "@count", "@sum", "@min", "@avg", "@keys", "[", "]", "[c]", "[cd]", "(", ")", "{", "}",
         ",", "==", "!=", "<", ">=", "=", "AND", "OR", "NOT", "ANY", "ALL", "NONE", "IN", "BETWEEN", "BEGINSWITH", "LIKE", "CONTAINS", "'x'", "\"é\"",
         "%@", "$1", "%K", "SUBQUERY(", "$p", "$p.name", "2024-01-31@13:45:00", "T-12:5", "2024-13-", "3", "-2.5e3", "nil", "true", "SORT", "DISTINCT",
-        "LIMIT", "oid(", "uuid(", "\\", "'", "#", "𝄞", " ", "TRUEPREDICATE",
+        "LIMIT", "oid(", "uuid(", "\\", "'", "#", "𝄞", " ", "TRUEPREDICATE", "@links", "Person", "@links.Person.dogs",
     ]
 
     @Test func testRandomAndMutatedQueriesNeverCrash() throws {

@@ -77,6 +77,35 @@ final class SDPerson: Object {
         #expect(reopened.schema["SDPerson"]?["dogs"]?.isArray == true)
     }
 
+    /// The file records a class's `LinkingObjects`, so that a realm without the Swift class
+    /// (the dynamic API, the `burrow` tool) describes, reads and queries them by name.
+    @Test func aRealmOpenedWithoutClassesReadsTheLinkingObjectsTheFileRecords() throws {
+        var configuration = temporaryConfiguration()
+        configuration.objectTypes = [SDDog.self, SDPerson.self, SDAddress.self]
+        do {
+            let realm = try Realm(configuration: configuration)
+            try realm.write {
+                let rex = try realm.create(SDDog.self, value: ["name": "Rex"])
+                _ = try realm.create(SDDog.self, value: ["name": "Fido"])
+                _ = try realm.create(SDPerson.self, value: ["name": "Ali", "dogs": [rex]])
+            }
+        }
+        configuration.objectTypes = nil
+        let reopened = try Realm(configuration: configuration)
+        #expect(reopened.schema["SDDog"]?.computedProperties == SDDog.sharedSchema()?.computedProperties)
+        #expect(reopened.schema["SDDog"]?.properties.map(\.name) == ["name", "age", "nickname"])
+        let rex = try #require(reopened.dynamicObject(ofType: "SDDog", forPrimaryKey: "Rex"))
+        let owners = try #require(rex["owners"] as? Results<DynamicObject>)
+        #expect(owners.map { $0["name"] as? String } == ["Ali"])
+        let frozen = try #require(rex.freeze()["owners"] as? Results<DynamicObject>)
+        try reopened.write { _ = try reopened.dynamicCreate("SDPerson", value: ["name": "Bo", "dogs": [rex]]) }
+        #expect(owners.map { $0["name"] as? String } == ["Ali", "Bo"], "live, as LinkingObjects are")
+        #expect(frozen.count == 1, "frozen at the version it was read in")
+        #expect(try reopened.dynamicObjects("SDDog").filter("owners.@count > 1").map { $0["name"] as? String } == ["Rex"])
+        #expect((reopened.dynamicObject(ofType: "SDDog", forPrimaryKey: "Fido")?["owners"] as? Results<DynamicObject>)?.count == 0)
+        #expect(rex["nope"] == nil)
+    }
+
     @Test func whatNeedsLinkingObjectsStillFindsThem() throws {
         let realm = try realm()
         try realm.write {

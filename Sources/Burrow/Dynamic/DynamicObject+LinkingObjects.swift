@@ -1,0 +1,29 @@
+import BurrowStorage
+
+/// The `LinkingObjects` properties of dynamic objects: those the file records for a class (see
+/// `StoredClass.linkingObjects`), read by name as the objects linking to the object.
+extension ObjectBase {
+    /// The objects of the recorded `LinkingObjects` property `property` of this managed object
+    /// (read through the stored schema alone): live results of the origin class's dynamic
+    /// objects whose origin property links here, in key order, read anew at each evaluation.
+    /// Nil on an unmanaged object.
+    func recordedLinkingObjects(_ property: Property) -> Results<DynamicObject>? {
+        guard let state = _state, let realm, let originName = property.objectClassName,
+            let originProperty = property.linkOriginPropertyName
+        else { return nil }
+        let store = realm.store
+        return Results(
+            realm: realm,
+            base: ResultsBase {
+                guard let id = store.storedClassId(named: originName), let origin = store.dynamicTable(id: id),
+                    let field = origin.stored.fieldIndex(of: originProperty)
+                else { return [] }
+                do throws(StorageError) {
+                    return try QueryExecutor(context: store).backlinks(to: state.key, of: state.table, from: origin, field: field)
+                } catch {
+                    store.fail(error)
+                }
+            },
+            className: originName)
+    }
+}
