@@ -38,7 +38,9 @@ struct Command {
             details: """
                   --where QUERY    a query string, as Results.filter takes it:
                                    "age > 2 AND name BEGINSWITH 'R'", "owner.name == 'Ali'",
-                                   "ANY dogs.age < 2", "tags.@count > 1"
+                                   "ANY dogs.age < 2", "tags.@count > 1", and backlinks:
+                                   "owners.@count > 0", "ANY @links.Person.dogs.name == 'Ali'",
+                                   "@links.@count == 0"
                   --sort KEYPATH   sort by a property (or a link's property, "owner.name");
                                    add ",desc" for descending order
                   --limit N        show at most N objects
@@ -48,7 +50,8 @@ struct Command {
                 A link shows the primary key of the object it links to, or {"$key": N}
                 (#N in a table) when its class has none: N is the object's key, which objects of
                 such classes show as "$key". Lists, sets, maps and embedded objects show as
-                JSON; table cells are cut at 40 characters. A bad query, sort or class is a
+                JSON; LinkingObjects properties (backlinks) come last, as lists of the objects
+                that link here. Table cells are cut at 40 characters. A bad query, sort or class is a
                 usage error (exit status 2).
                 """,
             operands: 2...2, valueOptions: ["where", "sort", "limit", "format"], flagOptions: [], run: ObjectsCommand.run),

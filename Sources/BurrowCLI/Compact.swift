@@ -50,7 +50,7 @@ enum Compact {
             FileDevice.syncDirectory(of: path)
             progress.finish()
             print(
-                "\(path): compacted from \(before.fileSize) to \(after.fileSize) bytes (\(counted(report.entries, "entry")) in \(counted(report.trees, "tree")))."
+                "\(path): compacted from \(before.fileSize) to \(counted(after.fileSize, "byte")) (\(counted(report.entries, "entry")) in \(counted(report.trees, "tree")))."
             )
         } catch {
             unlink(temporary)

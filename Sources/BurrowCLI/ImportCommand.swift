@@ -17,11 +17,18 @@ import Foundation
 /// objects does not matter.
 @MainActor
 enum ImportCommand {
-    /// Imports the export `arguments` names into the file it names. Throws `ToolError`
-    /// (status 1).
+    /// Imports the export `arguments` names into the file it names, and prints how many
+    /// objects it created and updated. Throws `ToolError` (status 1).
     static func run(_ arguments: CommandArguments) throws {
         let path = arguments.operands[0]
-        let source = arguments.operands[1]
+        let counts = try importExport(at: arguments.operands[1], into: path, merging: arguments.flags.contains("merge"))
+        print(counts.summary(into: path))
+    }
+
+    /// Imports the export document at `source` (`-` for standard input) into the file at
+    /// `path`, created if missing (and removed again if the import fails); returns how many
+    /// objects were created, updated and merged. Throws `ToolError`.
+    static func importExport(at source: String, into path: String, merging: Bool) throws -> ImportCounts {
         let bytes: [UInt8]
         if source == "-" {
             bytes = Array(FileHandle.standardInput.readDataToEndOfFile())
@@ -60,9 +67,7 @@ enum ImportCommand {
 
         let isNewFile = !FileManager.default.fileExists(atPath: path)
         do {
-            let counts = try importObjects(
-                objectsByClass, classes: classes, into: path, newSchemaVersion: schemaVersion, merging: arguments.flags.contains("merge"))
-            print(counts.summary(into: path))
+            return try importObjects(objectsByClass, classes: classes, into: path, newSchemaVersion: schemaVersion, merging: merging)
         } catch {
             // The realm is closed by now: a file this import created holds nothing, and goes.
             if isNewFile { _ = try? Realm.deleteFiles(for: Realm.Configuration(fileURL: URL(fileURLWithPath: path))) }

@@ -46,15 +46,15 @@ enum Inspect {
             file:           \(path)
             format:         \(Meta.formatVersion)
             version:        \(stats.version)
-            page size:      \(stats.pageSize) bytes
+            page size:      \(counted(stats.pageSize, "byte"))
             pages:          \(stats.pageCount) (\(stats.usedPages) in use, \(stats.freePages) free)
-            file size:      \(stats.fileSize) bytes
+            file size:      \(counted(stats.fileSize, "byte"))
             """)
         if arguments.flags.contains("raw") {
             for name in try snapshot.treeNames() {
                 let count = try snapshot.tree(named: name)?.count ?? 0
                 let meaning = names.meaning(ofTree: name).map { "  (\($0))" } ?? ""
-                print("tree \"\(name)\": \(count) entries\(meaning)")
+                print("tree \"\(name)\": \(counted(count, "entry"))\(meaning)")
             }
             return
         }
@@ -66,9 +66,9 @@ enum Inspect {
             if let key = stored.properties.first(where: { $0.isPrimary == true }) { notes.append("primary key \(key.name)") }
             let indexed = stored.properties.filter { $0.isIndexed == true && $0.isPrimary != true }.map(\.name)
             if !indexed.isEmpty { notes.append("indexed: \(indexed.joined(separator: ", "))") }
-            notes.append("\(stored.properties.count) \(stored.properties.count == 1 ? "property" : "properties")")
+            notes.append(counted(stored.properties.count, "property"))
             print(
-                "  \(stored.isEmbedded ? "embedded class" : "class") \(stored.name): \(count) \(count == 1 ? "object" : "objects") (\(notes.joined(separator: "; ")))"
+                "  \(stored.isEmbedded ? "embedded class" : "class") \(stored.name): \(counted(count, "object")) (\(notes.joined(separator: "; ")))"
             )
         }
     }
@@ -83,7 +83,7 @@ enum Inspect {
         let output = TextOutput.standardOutput()
         for name in try snapshot.treeNames() {
             guard let tree = try snapshot.tree(named: name) else { continue }
-            try output.line("tree \"\(name)\" (\(tree.count) entries)\(names.meaning(ofTree: name).map { ", \($0)" } ?? "")")
+            try output.line("tree \"\(name)\" (\(counted(tree.count, "entry")))\(names.meaning(ofTree: name).map { ", \($0)" } ?? "")")
             var cursor = tree.makeCursor()
             var more = try cursor.first()
             while more {
@@ -114,7 +114,7 @@ enum Inspect {
             let count = objects.count
             try output.write(SchemaCommand.lines(objectSchema, in: schema, count: count))
             for (index, object) in objects.enumerated() {
-                progress.update("\(objectSchema.className): \(index) of \(count) objects")
+                progress.update("\(objectSchema.className): \(index) of \(counted(count, "object"))")
                 try output.line("  " + JSONWriter.text(of: encoder.node(of: object, objectSchema)))
             }
         }
@@ -152,7 +152,7 @@ enum Inspect {
             exit(1)
         }
         let counts =
-            "\(report.trees) trees, \(report.entries) entries, \(report.reachablePages) pages in use, \(report.freePages) free of \(report.pageCount)"
+            "\(counted(report.trees, "tree")), \(counted(report.entries, "entry")), \(counted(report.reachablePages, "page")) in use, \(report.freePages) free of \(report.pageCount)"
         guard !recovered else {
             print("\(path): not sound: it did not open whole (above). Version \(report.version), the one it opened, is consistent: \(counts).")
             exit(1)
@@ -168,7 +168,7 @@ enum Inspect {
             text.append(digits[Int(byte >> 4)])
             text.append(digits[Int(byte & 15)])
         }
-        return bytes.count > limit ? text + "… (\(bytes.count) bytes)" : text
+        return bytes.count > limit ? text + "… (\(counted(bytes.count, "byte")))" : text
     }
 }
 

@@ -1,4 +1,5 @@
 import Burrow
+import BurrowStorage
 import Foundation
 
 /// `burrow objects FILE CLASS [--where QUERY] [--sort KEYPATH[,desc]] [--limit N]
@@ -52,7 +53,7 @@ enum ObjectsCommand {
         /// The objects, one at a time, with the progress line kept up to date for a large class.
         func eachObject(_ body: (DynamicObject) throws -> Void) throws {
             for index in 0..<count {
-                if count >= Self.largeClass { progress.update("\(className): \(index) of \(count) objects") }
+                if count >= Self.largeClass { progress.update("\(className): \(index) of \(counted(count, "object"))") }
                 try body(results[index])
             }
             progress.finish()
@@ -78,7 +79,7 @@ enum ObjectsCommand {
                 table.rows.append(encoder.members(of: object, objectSchema).map { CellText.of($0.1, null: "null") })
             }
             try output.write(table.text)
-            try output.line("(\(count) \(count == 1 ? "object" : "objects"))")
+            try output.line("(\(counted(count, "object")))")
         }
         try output.close()
     }

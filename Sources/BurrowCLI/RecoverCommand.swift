@@ -29,7 +29,7 @@ enum RecoverCommand {
             let objects = salvage.objects(of: objectSchema.className)
             return (objects.count, AnyIterator(objects.lazy.map { encoder.node(of: $0, objectSchema) }.makeIterator()))
         }
-        try ImportCommand.run(CommandArguments(operands: [output, document]))
+        _ = try ImportCommand.importExport(at: document, into: output, merging: false)
         try checkWritten(output)
         Salvage.printReport(salvage, of: path)
         let recorded = salvage.report.classes.filter { !$0.isEmbedded }.reduce(UInt64(0)) { $0 + $1.recorded }

@@ -1,4 +1,5 @@
 import Burrow
+import BurrowStorage
 
 /// `burrow schema FILE [--format text|json]`: the classes a file stores, read from the file
 /// alone: each property's type, optionality, collection, primary key, index and the class a
@@ -38,7 +39,7 @@ enum SchemaCommand {
     /// One class as text: a heading, then a line per property.
     static func lines(_ objectSchema: ObjectSchema, in schema: Schema, count: Int?) -> String {
         var text = objectSchema.isEmbedded ? "embedded class \(objectSchema.className)" : "class \(objectSchema.className)"
-        if let count { text += " (\(count) \(count == 1 ? "object" : "objects"))" }
+        if let count { text += " (\(counted(count, "object")))" }
         text += "\n"
         let rows =
             objectSchema.properties.map { property in

@@ -20,7 +20,7 @@ enum Catalog {
         let value = try BTree.value(source, leaf: page, index: index)
         guard value.count == TreeState.encodedSize else {
             throw .corruptPage(
-                path: source.name, page: 0, detail: "holds a catalog entry of \(value.count) bytes instead of \(TreeState.encodedSize)")
+                path: source.name, page: 0, detail: "holds a catalog entry of \(counted(value.count, "byte")) instead of \(TreeState.encodedSize)")
         }
         return TreeState.decode(value.baseAddress!)
     }

@@ -42,7 +42,7 @@ extension Snapshot {
         // An inline catalog was checked when the meta was read (names in order, roots inside
         // the file, entries as counted).
         if meta.catalog.root == 0, UInt64(trees.count) != meta.catalog.count {
-            walk.recordInconsistency("the inline catalog holds \(trees.count) entries but records \(meta.catalog.count)")
+            walk.recordInconsistency("the inline catalog holds \(counted(trees.count, "entry")) but records \(meta.catalog.count)")
         }
         var entries: UInt64 = 0
         for (name, state) in trees {
@@ -70,7 +70,7 @@ extension Snapshot {
         for record in records {
             for number in record {
                 guard number >= 2, number < meta.pageCount else {
-                    walk.recordInconsistency("the free tree lists page \(number), outside the file's \(meta.pageCount) pages")
+                    walk.recordInconsistency("the free tree lists page \(number), outside the file's \(counted(meta.pageCount, "page"))")
                     continue
                 }
                 if walk.seen[Int(number)] {
@@ -85,7 +85,7 @@ extension Snapshot {
         // many free pages a damaged free tree lists, is not known then.
         if freeTreeWhole {
             if UInt64(freePages) != meta.freePageCount {
-                walk.recordInconsistency("the free tree lists \(freePages) pages but the meta page counts \(meta.freePageCount)")
+                walk.recordInconsistency("the free tree lists \(counted(freePages, "page")) but the meta page counts \(meta.freePageCount)")
             }
             if let leaked = walk.seen.indices.first(where: { !walk.seen[$0] }) {
                 walk.recordInconsistency("page \(leaked) is neither in use nor free (leaked)")

@@ -37,7 +37,8 @@ package final class Snapshot: PageSource, Sendable {
     @inline(__always)
     package func page(_ number: PageNumber) throws(StorageError) -> UnsafeRawPointer {
         guard number >= 2, number < meta.pageCount else {
-            throw .corruptPage(path: storage.name, page: number, detail: "is referenced but lies outside the file's \(meta.pageCount) pages")
+            throw .corruptPage(
+                path: storage.name, page: number, detail: "is referenced but lies outside the file's \(counted(meta.pageCount, "page"))")
         }
         let p = base + Int(number) &* meta.pageSize
         if !mapping.isVerified(number) {

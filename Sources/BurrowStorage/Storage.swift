@@ -445,7 +445,7 @@ package final class Storage: Sendable {
                     droppedVersion: nil, openedVersion: newest.meta.version,
                     reason: .damagedMeta(
                         slot: slot, offset: slot * pageSize,
-                        detail: slotProblems[slot] ?? "meta page \(slot) is missing (the file has \(size) bytes)"))
+                        detail: slotProblems[slot] ?? "meta page \(slot) is missing (the file has \(counted(size, "byte")))"))
             }
             return OpenedMeta(
                 meta: newest.meta, slot: newest.slot, olderVersion: other?.meta.version ?? newest.meta.version,

@@ -71,7 +71,7 @@ package enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .damagedMeta(let path, let detail):
             return "\(path) is damaged: neither meta page is valid (\(detail)). Restore it from a backup."
         case .truncated(let path, let expected, let actual):
-            return "\(path) is truncated: its meta page needs \(expected) bytes but the file has \(actual). Restore it from a backup."
+            return "\(path) is truncated: its meta page needs \(counted(expected, "byte")) but the file has \(actual). Restore it from a backup."
         case .corruptPage(let path, let page, let detail):
             return
                 "\(path) is damaged: page \(page) \(detail). `burrow verify` lists the damage; restore the file from a backup, or copy out what is sound with `burrow recover`."
@@ -105,9 +105,9 @@ package enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .readOnly(let path):
             return "\(path) is open read-only; open it writable to change it."
         case .keyTooLarge(let size, let limit):
-            return "A key of \(size) bytes is longer than the limit of \(limit) bytes for this page size."
+            return "A key of \(counted(size, "byte")) is longer than the limit of \(counted(limit, "byte")) for this page size."
         case .valueTooLarge(let size, let limit):
-            return "A value of \(size) bytes is longer than the limit of \(limit) bytes."
+            return "A value of \(counted(size, "byte")) is longer than the limit of \(counted(limit, "byte"))."
         case .fileTooLarge(let path):
             return "\(path) cannot grow further: it has reached the largest number of pages the format addresses."
         case .treeExists(let name):

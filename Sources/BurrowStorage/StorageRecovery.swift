@@ -34,7 +34,7 @@ package struct StorageRecovery: Sendable, Equatable, CustomStringConvertible {
                 "the newest commit (version \(droppedVersion.map(String.init) ?? "?")) was dropped: page \(page) at byte offset \(offset), which it wrote, \(detail). Opened version \(openedVersion), which it was built on."
         case .truncated(let expected, let actual):
             return
-                "the newest commit (version \(droppedVersion.map(String.init) ?? "?")) was dropped: the file is truncated to \(actual) bytes, and that version needs \(expected). Opened version \(openedVersion), which it was built on."
+                "the newest commit (version \(droppedVersion.map(String.init) ?? "?")) was dropped: the file is truncated to \(counted(actual, "byte")), and that version needs \(expected). Opened version \(openedVersion), which it was built on."
         case .damagedMeta(let slot, let offset, let detail):
             return
                 "\(detail) (byte offset \(offset)). Opened version \(openedVersion) from meta page \(1 - slot); if meta page \(slot) held a newer commit, that commit is lost."

@@ -118,7 +118,7 @@ package final class PageWalk {
             walkPage(state.root, depth: 0, lower: nil, upper: nil, recorded: state.count, &context, visit)
         }
         if !context.stopped, context.count != state.count {
-            recordInconsistency("\(owner) holds \(context.count) entries but records \(state.count)", tree: tree)
+            recordInconsistency("\(owner) holds \(counted(context.count, "entry")) but records \(state.count)", tree: tree)
         }
         return context.visited
     }
@@ -208,7 +208,8 @@ package final class PageWalk {
                 record(
                     PageProblem(
                         page: number, tree: context.tree, owner: context.owner,
-                        detail: "says child \(i) holds \(childRecorded) entries, but it holds \(context.count - before)", isUnreadable: false))
+                        detail: "says child \(i) holds \(counted(childRecorded, "entry")), but it holds \(context.count - before)",
+                        isUnreadable: false))
             }
         }
     }
@@ -257,7 +258,7 @@ extension Snapshot {
             if value.count == TreeState.encodedSize {
                 trees.append((name, TreeState.decode(value.baseAddress!)))
             } else {
-                walk.recordInconsistency("the catalog entry \"\(name)\" has \(value.count) bytes")
+                walk.recordInconsistency("the catalog entry \"\(name)\" has \(counted(value.count, "byte"))")
             }
             return true
         }

@@ -118,7 +118,7 @@ extension WriteTransaction {
         let key = Array(cursor.key)
         let value = try cursor.value()
         guard value.count % 4 == 0 else {
-            throw .corruptPage(path: storage.name, page: freeTree.root, detail: "holds a free-list record of \(value.count) bytes")
+            throw .corruptPage(path: storage.name, page: freeTree.root, detail: "holds a free-list record of \(counted(value.count, "byte"))")
         }
         var pages: [PageNumber] = []
         pages.reserveCapacity(value.count / 4)
@@ -309,7 +309,7 @@ extension WriteTransaction {
             let key = cursor.key
             let value = try cursor.value()
             guard key.count == Self.freeKeySize, value.count % 4 == 0 else {
-                throw .corruptPage(path: storage.name, page: freeTree.root, detail: "holds a free-list record of \(value.count) bytes")
+                throw .corruptPage(path: storage.name, page: freeTree.root, detail: "holds a free-list record of \(counted(value.count, "byte"))")
             }
             size += InlineFreeList.recordHeader + value.count
             if 2 * size > room { return }

@@ -138,7 +138,7 @@ package final class WriteTransaction: PageSource {
     package func createTree(named name: String) throws(StorageError) -> TreeID {
         if try tree(named: name) != nil { throw .treeExists(name: name) }
         guard name.utf8.count <= layout.maxKeySize, !name.isEmpty else {
-            throw .invalidOption("A tree name must be 1 to \(layout.maxKeySize) bytes of UTF-8.")
+            throw .invalidOption("A tree name must be 1 to \(counted(layout.maxKeySize, "byte")) of UTF-8.")
         }
         if let index = registeredIndex(of: name) {
             trees[index] = (name, .empty, true, true)

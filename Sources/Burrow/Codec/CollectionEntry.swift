@@ -1,3 +1,5 @@
+import BurrowStorage
+
 /// The parts of a stored collection entry, and the checks every read of one makes (the object
 /// verifier makes them too, through the same functions). They compare lengths only: what a
 /// decoder needs to slice the entry and to decode its element as the value it was written as.
@@ -14,7 +16,7 @@ enum CollectionEntry {
         case .single: break
         case .list:
             guard key.count == 16 else {
-                return .failure(Problem("a list entry's key is \(key.count) bytes; it takes 16 (owner and position)"))
+                return .failure(Problem("a list entry's key is \(counted(key.count, "byte")); it takes 16 (owner and position)"))
             }
         case .set: break
         case .map:
@@ -36,7 +38,7 @@ enum CollectionEntry {
     }
 
     private static func mapTooShort(_ value: UnsafeRawBufferPointer) -> Problem {
-        Problem("a map entry of \(value.count) bytes is too short for the map key it says it holds")
+        Problem("a map entry of \(counted(value.count, "byte")) is too short for the map key it says it holds")
     }
 
     /// The map key bytes and the element of a map entry's stored value (a 4-byte key length,

@@ -140,23 +140,23 @@ enum ValueCodec {
     static func lengthProblem(_ payload: UnsafeRawBufferPointer, as type: PropertyType) -> String? {
         switch type {
         case .string, .data:
-            guard payload.count >= 4 else { return "holds \(payload.count) bytes, too few for a length" }
+            guard payload.count >= 4 else { return "holds \(counted(payload.count, "byte")), too few for a length" }
             let length = Int(u32(payload, 0))
-            return payload.count - 4 == length ? nil : "says its value is \(length) bytes long, but holds \(payload.count - 4)"
+            return payload.count - 4 == length ? nil : "says its value is \(counted(length, "byte")) long, but holds \(payload.count - 4)"
         case .any:
             guard let first = payload.first else { return "holds no type tag" }
             guard let tag = Tag(rawValue: first) else { return "holds the unknown AnyRealmValue type tag \(first)" }
             let rest = payload.count - 1
             switch tag {
-            case .null: return rest == 0 ? nil : "holds \(rest) bytes after its nil tag"
-            case .link: return rest == 12 ? nil : "holds \(rest) bytes where a link takes 12"
+            case .null: return rest == 0 ? nil : "holds \(counted(rest, "byte")) after its nil tag"
+            case .link: return rest == 12 ? nil : "holds \(counted(rest, "byte")) where a link takes 12"
             // One level: a tag's type is never `.any`.
             default: return lengthProblem(UnsafeRawBufferPointer(rebasing: payload[1...]), as: tag.propertyType)
             }
         case .linkingObjects: return "holds a value, but LinkingObjects are never stored"
         default:
             let size = fixedSize(of: type)
-            return payload.count == size ? nil : "holds \(payload.count) bytes where \(valueName(of: type)) takes \(size)"
+            return payload.count == size ? nil : "holds \(counted(payload.count, "byte")) where \(valueName(of: type)) takes \(size)"
         }
     }
 

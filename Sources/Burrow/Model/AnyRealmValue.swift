@@ -1,3 +1,4 @@
+import BurrowStorage
 import Foundation
 
 /// A property that holds a value of any stored type, or nothing, tagged with its type:
@@ -90,7 +91,7 @@ public enum AnyRealmValue: Hashable, _Persistable, CustomStringConvertible {
         case .float(let v): "float(\(v))"
         case .double(let v): "double(\(v))"
         case .string(let v): "string(\(v))"
-        case .data(let v): "data(\(v.count) bytes)"
+        case .data(let v): "data(\(counted(v.count, "byte")))"
         case .date(let v): "date(\(v))"
         case .objectId(let v): "objectId(\(v))"
         case .uuid(let v): "uuid(\(v))"

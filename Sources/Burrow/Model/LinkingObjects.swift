@@ -1,3 +1,5 @@
+import BurrowStorage
+
 /// The objects whose link or list property points at this object: the inverse of a
 /// relationship, computed from the backlinks the realm keeps, never stored.
 ///
@@ -125,7 +127,7 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, _Pers
         }
     }
 
-    public var description: String { "LinkingObjects<\(Element.self)>(\(count) objects)" }
+    public var description: String { "LinkingObjects<\(Element.self)>(\(counted(count, "object")))" }
 
     /// The object whose inverse relationship this is (nil on an unmanaged object's).
     var linkedObject: ObjectBase? { owner }

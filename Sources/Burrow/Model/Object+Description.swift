@@ -1,3 +1,4 @@
+import BurrowStorage
 import Foundation
 
 // `description` itself is declared in the class (Object.swift), where a model can override it:
@@ -26,7 +27,7 @@ extension ObjectBase: CustomStringConvertible {
                 let nested = object.isInvalidated ? "[invalid object]" : object.description(maxDepth: depth - 1)
                 return "\t\(property.name) = \(nested.replacingOccurrences(of: "\n", with: "\n\t"));"
             case let objects as any Collection where property.type == .linkingObjects:
-                return "\t\(property.name) = LinkingObjects (\(objects.count) objects);"
+                return "\t\(property.name) = LinkingObjects (\(counted(objects.count, "object")));"
             case is any _CollectionValue:
                 return "\t\(property.name) = \(property.description.split(separator: ":").last!.trimmingCharacters(in: .whitespaces));"
             case let value?: return "\t\(property.name) = \(value);"

@@ -92,7 +92,7 @@ enum KeyPathName {
         guard read.count == 1, info.properties[read[0]].objectClassName == nil else {
             throw RealmError(
                 .invalidArgument,
-                "The key path \(keyPath) does not read one @Persisted property of \(info.name) that can be sorted by (it reads \(read.count) properties\(read.count == 1 ? ", a link" : "")); name the property to sort by with a SortDescriptor."
+                "The key path \(keyPath) does not read one @Persisted property of \(info.name) that can be sorted by (it reads \(counted(read.count, "property"))\(read.count == 1 ? ", a link" : "")); name the property to sort by with a SortDescriptor."
             )
         }
         return info.properties[read[0]].name

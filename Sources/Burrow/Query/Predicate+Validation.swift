@@ -1,3 +1,5 @@
+import BurrowStorage
+
 /// Checks predicates, sort keys and aggregate properties against a class's schema before they
 /// run, so that a misspelled property or a comparison that can never be meaningful is a thrown
 /// `RealmError` naming the property and the class, not an empty result.
@@ -292,7 +294,7 @@ enum QueryValidator {
         guard fits else {
             throw RealmError(
                 .invalidArgument,
-                "Invalid comparison '\(c)': \(path.what) holds \(type == .object ? "\(path.linkedClass?.name ?? "object") objects" : "\(type) values"), which cannot be compared with \(constant) (\(constant.typeName == "object" ? "an object" : "a \(constant.typeName)"))."
+                "Invalid comparison '\(c)': \(path.what) holds \(type == .object ? "\(path.linkedClass?.name ?? "object") objects" : "\(type) values"), which cannot be compared with \(constant) (\(withArticle(constant.typeName)))."
             )
         }
         try checkOperator(c, path, type)

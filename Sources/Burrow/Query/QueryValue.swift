@@ -1,3 +1,4 @@
+import BurrowStorage
 import Foundation
 
 /// A value a query compares: a constant of the query, or a value read from a row. Unlike
@@ -110,7 +111,7 @@ enum QueryValue: Sendable, Hashable, CustomStringConvertible {
         case .float(let v): "\(v)"
         case .double(let v): "\(v)"
         case .string(let v): "'\(v)'"
-        case .data(let v): "<data \(v.count) bytes>"
+        case .data(let v): "<data \(counted(v.count, "byte"))>"
         case .date(let v): "\(v)"
         case .objectId(let v): "oid(\(v))"
         case .uuid(let v): "uuid(\(v.uuidString))"

@@ -1,3 +1,5 @@
+import BurrowStorage
+
 /// The objects of one class in a realm, optionally filtered, sorted, deduplicated and limited:
 /// lazily evaluated and live. A `Results` reads nothing until it is used, and it re-evaluates
 /// its whole query when its realm moves to a new version or the open write transaction
@@ -142,7 +144,7 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
         let evaluation = current
         precondition(
             position >= 0 && position < evaluation.keys.count,
-            "Index \(position) is out of bounds (\(Element.self) results have \(evaluation.keys.count) objects)")
+            "Index \(position) is out of bounds (\(Element.self) results have \(counted(evaluation.keys.count, "object")))")
         return owner.store.object(evaluation.table!, evaluation.keys[position], row: evaluation.rows?[position]) as! Element
     }
 
@@ -228,7 +230,7 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     /// The realm these results belong to.
     public var realm: Realm? { owner }
 
-    public var description: String { "Results<\(Element.self)> (\(count) objects)" }
+    public var description: String { "Results<\(Element.self)> (\(counted(count, "object")))" }
 }
 
 /// The query of a `Results`: its last step and the query that step extends, so that chaining a

@@ -16,17 +16,17 @@ extension ObjectVerification {
             func finishOwner() {
                 guard let owner else { return }
                 guard ownerExists else {
-                    note(id, owner, field: field, "the collection tree holds \(elements) elements of an object that does not exist")
+                    note(id, owner, field: field, "the collection tree holds \(counted(elements, "element")) of an object that does not exist")
                     return
                 }
                 let stored = remaining.removeValue(forKey: owner) ?? 0
                 if stored != elements, !isUnreadable(id, owner, field: field) {
-                    note(id, owner, field: field, "its row counts \(stored) elements, but the collection tree holds \(elements)")
+                    note(id, owner, field: field, "its row counts \(counted(stored, "element")), but the collection tree holds \(elements)")
                 }
             }
             try reader.scan(tree, from: []) { key, value in
                 guard key.count > 8 else {
-                    noteTree(tree, "holds a key of \(key.count) bytes, too short for an owner and an element")
+                    noteTree(tree, "holds a key of \(counted(key.count, "byte")), too short for an owner and an element")
                     return true
                 }
                 let key = key
@@ -43,7 +43,7 @@ extension ObjectVerification {
             }
             finishOwner()
             for (owner, count) in remaining.sorted(by: { $0.key < $1.key }) where !isUnreadable(id, owner, field: field) {
-                note(id, owner, field: field, "its row counts \(count) elements, but the collection tree holds none")
+                note(id, owner, field: field, "its row counts \(counted(count, "element")), but the collection tree holds none")
             }
         }
     }

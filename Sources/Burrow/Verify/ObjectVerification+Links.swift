@@ -69,17 +69,17 @@ extension ObjectVerification {
             let entries = try reader.snapshot.tree(named: name)?.count ?? 0
             guard entries > 0 else { continue }
             guard let tree = parsed?.storeTree else {
-                noteTree(name, "holds \(entries) entries, but Burrow makes no tree of that name")
+                noteTree(name, "holds \(counted(entries, "entry")), but Burrow makes no tree of that name")
                 continue
             }
             let id = tree.classID
             guard let stored = classes[id] else {
-                noteTree(name, "holds \(entries) entries of class id \(id), which the schema does not have")
+                noteTree(name, "holds \(counted(entries, "entry")) of class id \(id), which the schema does not have")
                 continue
             }
             guard let field = tree.field else { continue }  // rows, pk, links, blobs: one per class.
             guard field < stored.properties.count else {
-                note(id, nil, "tree \"\(name)\" holds \(entries) entries of a field the class does not have")
+                note(id, nil, "tree \"\(name)\" holds \(counted(entries, "entry")) of a field the class does not have")
                 continue
             }
             let property = stored.properties[field]
@@ -88,7 +88,7 @@ extension ObjectVerification {
                 ? (Self.indexedFields(stored).contains(field) ? TreeName(.index, id, field: field) : nil)
                 : Table.collectionTreeName(id, field, property.collection)
             if expected != parsed {
-                note(id, nil, field: field, "tree \"\(name)\" holds \(entries) entries, but the property is \(property.summary)")
+                note(id, nil, field: field, "tree \"\(name)\" holds \(counted(entries, "entry")), but the property is \(property.summary)")
             }
         }
     }

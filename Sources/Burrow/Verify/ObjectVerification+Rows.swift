@@ -13,11 +13,11 @@ extension ObjectVerification {
     /// field order, each non-empty, the first right after the offset table and the last
     /// ending where the row ends.
     static func rowLayout(_ row: UnsafeRawBufferPointer, fields: Int) -> RowLayout {
-        guard row.count >= 4 else { return .unreadable("its row is \(row.count) bytes, too short for its field count") }
+        guard row.count >= 4 else { return .unreadable("its row is \(counted(row.count, "byte")), too short for its field count") }
         let count = RowCodec.fieldCount(row)
         guard count <= fields else { return .unreadable("its row has \(count) fields, but its class has \(fields)") }
         let header = 4 + 4 * count
-        guard header <= row.count else { return .unreadable("its row's offset table runs past the row's \(row.count) bytes") }
+        guard header <= row.count else { return .unreadable("its row's offset table runs past the row's \(counted(row.count, "byte"))") }
         var end = header
         for field in 0..<count {
             let offset = Int(ValueCodec.u32(row, 4 + 4 * field))
@@ -32,12 +32,12 @@ extension ObjectVerification {
                 }
             }
             guard offset < row.count else {
-                return .unreadable("its row's field \(field) starts at byte \(offset), past the row's \(row.count) bytes")
+                return .unreadable("its row's field \(field) starts at byte \(offset), past the row's \(counted(row.count, "byte"))")
             }
             end = offset + 1
         }
         if end == header, row.count != header {
-            return .unreadable("its row holds \(row.count - header) bytes after its offset table, but every field is null")
+            return .unreadable("its row holds \(counted(row.count - header, "byte")) after its offset table, but every field is null")
         }
         return .fields
     }
@@ -135,7 +135,7 @@ extension ObjectVerification {
                     if payload.count == 8 {
                         expected.counts[field, default: [:]][key] = ValueCodec.u64(payload, 0)
                     } else {
-                        noteUnreadable(id, key, field: field, "holds \(payload.count) bytes where an element count takes 8")
+                        noteUnreadable(id, key, field: field, "holds \(counted(payload.count, "byte")) where an element count takes 8")
                     }
                     continue
                 }
@@ -213,11 +213,13 @@ extension ObjectVerification {
         var needed = needed
         try reader.scan(TreeName(.index, id, field: field), from: []) { entry, value in
             guard entry.count > 8 else {
-                note(id, nil, field: field, "its index holds a key of \(entry.count) bytes, too short to name an object")
+                note(id, nil, field: field, "its index holds a key of \(counted(entry.count, "byte")), too short to name an object")
                 return true
             }
             let key = ObjectKey.read(entry, at: entry.count - 8).rawValue
-            if !value.isEmpty { note(id, key, field: field, "its index entry holds a value of \(value.count) bytes; index entries hold none") }
+            if !value.isEmpty {
+                note(id, key, field: field, "its index entry holds a value of \(counted(value.count, "byte")); index entries hold none")
+            }
             if needed.remove(Array(entry)) != nil || unreadable.contains(key) { return true }
             if keys[id]?.contains(key) == true {
                 note(id, key, field: field, "the index holds an entry for a value the object does not have")
@@ -238,7 +240,7 @@ extension ObjectVerification {
         var needed = needed
         try reader.scan(TreeName(.primaryKey, id), from: []) { primaryKey, value in
             guard value.count == 8 else {
-                note(id, nil, field: field, "its primary-key tree holds a value of \(value.count) bytes; object keys are 8")
+                note(id, nil, field: field, "its primary-key tree holds a value of \(counted(value.count, "byte")); object keys are 8")
                 return true
             }
             let key = ObjectKey.read(value).rawValue
@@ -266,7 +268,7 @@ extension ObjectVerification {
         try reader.scan(TreeName(.blobs, id), from: []) { blobKey, _ in
             guard !referenced.contains(Array(blobKey)) else { return true }
             guard blobKey.count == 10 else {
-                note(id, nil, "its blob tree holds a key of \(blobKey.count) bytes; blob keys are 10")
+                note(id, nil, "its blob tree holds a key of \(counted(blobKey.count, "byte")); blob keys are 10")
                 return true
             }
             let field = Int(UInt16(blobKey[8]) << 8 | UInt16(blobKey[9]))

@@ -265,7 +265,7 @@ final class ObjectVerification {
             if key.count == 8 {
                 found.insert(ObjectKey.read(key).rawValue)
             } else {
-                note(id, nil, "its rows tree holds a key of \(key.count) bytes; object keys are 8")
+                note(id, nil, "its rows tree holds a key of \(counted(key.count, "byte")); object keys are 8")
             }
             return true
         }
