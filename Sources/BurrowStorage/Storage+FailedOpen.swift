@@ -29,14 +29,17 @@ extension Storage {
         }
 
         /// Called once an open of `path` failed and let go of everything it opened: removes the
-        /// lock file and its slots file if the open made them, and the database file if the open
-        /// made it and it holds no commit. Only while no process has the database open (an
-        /// exclusive lock on it, taken without waiting): a process that shares the file holds a
-        /// shared lock on it from before it opens the lock file, so a lock file another opener
-        /// uses (it may have opened the one this open made) is never removed.
+        /// lock file if the open made it (with its slots file, if that is new too), and the
+        /// database file if the open made it and it holds no commit. Only while no process has
+        /// the database open (an exclusive lock on it, taken without waiting): a process that
+        /// shares the file holds a shared lock on it from before it opens the lock file, so a
+        /// lock file another opener uses (it may have opened the one this open made) is never
+        /// removed. A slots file made beside a lock file that was there before stays: that lock
+        /// file counts its slots, and without the file they could not be read, so that every
+        /// later process would take them for a live process's (pinning every version).
         func removeWhatFailedOpenMade() {
             let lockPath = path + ".lock"
-            let made = [(lockPath, !lockFile), (LockFileSlots.extensionPath(lockPath), !slotsFile)].filter(\.1).map(\.0)
+            let made = lockFile ? [] : [lockPath] + (slotsFile ? [] : [LockFileSlots.extensionPath(lockPath)])
             guard !made.isEmpty || !database, Self.exists(path) else { return }
             guard let device = try? FileDevice(path: path, readOnly: true, create: false, sharing: .exclusive) else { return }
             defer { device.close() }

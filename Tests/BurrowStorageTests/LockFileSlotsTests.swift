@@ -154,6 +154,26 @@ struct LockFileSlotsTests {
         #expect(owners.dropFirst(5).allSatisfy { $0 == 0 }, "slots the dead opener wrote were not cleared")
     }
 
+    @Test("An open that fails leaves a slots file made beside a lock file that was there before, which counts its slots")
+    func failedOpenKeepsTheSlotsFileALockFileCounts() throws {
+        let directory = try TemporaryDirectory("lockslots-failed-open")
+        let path = directory.file("db.burrow")
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("not a database".utf8)))
+        var openers: [LockFile] = [try LockFile(databasePath: path)]
+        let before = Storage.FilesBeforeOpen(path: path, sharing: .shared)
+        // Meanwhile other openers fill the lock file's slots, and one adds the slots file; then
+        // all of them close, and the failed open cleans up.
+        for _ in 0..<LockFileSlots.mainSlotCount { openers.append(try LockFile(databasePath: path)) }
+        openers.removeAll()
+        #expect(try Self.readWords(path + ".lock", at: Self.extensionSlotsOffset, count: 1) == [128])
+        before.removeWhatFailedOpenMade()
+        #expect(try Self.names(in: directory) == ["db.burrow", "db.burrow.lock", "db.burrow.lock-slots"])
+
+        // Every slot it counts can be read: the lock file pins nothing, and it starts over.
+        let opener = try LockFile(databasePath: path)
+        #expect(opener.oldestPinOfOtherProcesses() == nil, "a slot of the slots file cannot be read")
+    }
+
     @Test("With 32,768 processes in the slots, the next opener gets an error naming the limit and the file, and makes nothing")
     func openerPastTheCeilingIsRefusedWithTheLimit() throws {
         let directory = try TemporaryDirectory("lockslots-ceiling")
