@@ -179,10 +179,12 @@ final class LockFileSlots: Sendable {
     }
 
     /// Frees slot `slot` if `owner` still owns it. The slot is marked first, so that no other
-    /// process claims it while its words are cleared (claims take only free slots); a marked
-    /// slot left by a process that died meanwhile is freed by the next one that looks.
+    /// process claims it while its words are cleared (claims take only free slots), and a
+    /// marked slot is never freed again: its freer ends by marking it free, which would free
+    /// the slot of a process that claimed it after a second freeing, leaving that process's
+    /// pins unseen. A slot whose freer died while it cleared it stays marked, and unused.
     func free(_ slot: Int, owner: UInt64) {
-        guard let pid = word(slot, .pid),
+        guard owner != Self.reclaiming, let pid = word(slot, .pid),
             pid.pointee.compareExchange(expected: owner, desired: Self.reclaiming, ordering: .sequentiallyConsistent).exchanged
         else { return }
         for field in [SlotWord.oldestPin, .writersWaiting, .startTime] { word(slot, field)!.pointee.store(0, ordering: .sequentiallyConsistent) }

@@ -174,6 +174,23 @@ struct LockFileSlotsTests {
         #expect(opener.oldestPinOfOtherProcesses() == nil, "a slot of the slots file cannot be read")
     }
 
+    @Test("A slot another process is freeing is neither freed again nor claimed, however full the slots are")
+    func aSlotBeingFreedIsLeftToItsFreer() throws {
+        let directory = try TemporaryDirectory("lockslots-reclaiming")
+        let path = directory.file("db.burrow")
+        var openers: [LockFile] = [try LockFile(databasePath: path)]
+        // Slot 1 as a freer leaves it between marking it and clearing its pin (version 4).
+        let slotOne = LockFileSlots.headerSize + LockFileSlots.slotSize
+        try Self.writeWords(path + ".lock", [LockFileSlots.reclaiming, 0, 5, 0], at: slotOne)
+        for _ in 2..<LockFileSlots.mainSlotCount { openers.append(try LockFile(databasePath: path)) }
+        #expect(openers[0].oldestPinOfOtherProcesses() == nil, "a slot being freed pins")
+        #expect(!openers[0].writersWaiting)
+        #expect(try Self.readWords(path + ".lock", at: slotOne, count: 1) == [LockFileSlots.reclaiming], "a slot being freed was freed again")
+        // Its freer's last store would free it under a process that took it over.
+        let next = try LockFile(databasePath: path)
+        #expect(next.slot == LockFileSlots.mainSlotCount, "a slot being freed was claimed")
+    }
+
     @Test("With 32,768 processes in the slots, the next opener gets an error naming the limit and the file, and makes nothing")
     func openerPastTheCeilingIsRefusedWithTheLimit() throws {
         let directory = try TemporaryDirectory("lockslots-ceiling")
