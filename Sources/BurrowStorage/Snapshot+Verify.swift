@@ -16,8 +16,6 @@ package struct VerifyReport: Sendable, Equatable {
 
     /// Whether nothing is wrong with the version.
     package var isSound: Bool { problems.isEmpty && unlistedProblems == 0 }
-    /// How many damaged pages were found (listed or not) whose entries could not be read.
-    package var damagedPages: [PageProblem] { problems.filter(\.isUnreadable) }
 }
 
 /// A full check of one version: every tree walked, every page's checksum and structure checked
