@@ -132,7 +132,7 @@ enum Inspect {
         let report = snapshot.check()
         guard report.isSound else {
             progress.show("verifying \(path): what can still be read…")
-            let salvage = try ObjectSalvage(snapshot)
+            let salvage = try ObjectSalvage(snapshot, checked: report)
             progress.finish()
             let count = report.problems.count + report.unlistedProblems
             print("\(path): damaged. Version \(report.version) has \(counted(count, "problem")):")

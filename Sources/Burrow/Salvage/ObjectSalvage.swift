@@ -120,8 +120,13 @@ package final class ObjectSalvage {
     /// Salvages the version `snapshot` reads, with a check of its pages listing at most
     /// `problemLimit` problems. Throws `RealmError` only for a failed read of the file itself
     /// (a system call), never for damage.
-    package init(_ snapshot: Snapshot, problemLimit: Int = 100) throws(RealmError) {
-        let pages = snapshot.check(problemLimit: problemLimit)
+    package convenience init(_ snapshot: Snapshot, problemLimit: Int = 100) throws(RealmError) {
+        try self.init(snapshot, checked: snapshot.check(problemLimit: problemLimit))
+    }
+
+    /// Salvages the version `snapshot` reads, whose check (`Snapshot.check`) is `pages`.
+    /// Throws as `init(_:problemLimit:)` does.
+    package init(_ snapshot: Snapshot, checked pages: VerifyReport) throws(RealmError) {
         let reader = SalvageReader(snapshot)
         let schema: FileSchema
         do {
