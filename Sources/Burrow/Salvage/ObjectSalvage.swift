@@ -41,8 +41,10 @@ package struct ClassSalvage: Sendable, Equatable {
     /// the first) to `upper` (exclusive; nil to the last), with the number of objects the
     /// file records there.
     package var lostRanges: [(lower: UInt64?, upper: UInt64?, objects: UInt64?)]
-    /// The name of the class's primary key when it is an `Int`: object keys are then derived
-    /// from it in order, so `primaryKey(ofObjectKey:)` turns `lostRanges` into primary keys.
+    /// The name of the class's primary key when it is an `Int` and every object key of the
+    /// class derives from it, in order, so that `primaryKey(ofObjectKey:)` turns `lostRanges`
+    /// into primary keys; nil otherwise (a key that does not derive, after a collision or a
+    /// migration that changed primary keys, is in the class's primary-key tree).
     package var intPrimaryKey: String?
 
     /// The `Int` primary key an object key of this class derives from (see `intPrimaryKey`).
@@ -244,10 +246,19 @@ package final class ObjectSalvage {
                 className: storedClass.name, isEmbedded: storedClass.isEmbedded, recorded: read.recorded[storedClass.id] ?? 0,
                 recovered: storedClass.isEmbedded ? embeddedByClass[storedClass.name]?.count ?? 0 : objectsByClass[storedClass.name]?.count ?? 0,
                 incomplete: read.incomplete[storedClass.id] ?? 0, lostRanges: read.lostRanges[storedClass.id] ?? [],
-                intPrimaryKey: storedClass.isEmbedded
-                    ? nil : storedClass.properties.first { $0.isPrimary && $0.type == .int && $0.collection == .single }?.name)
+                intPrimaryKey: Self.intPrimaryKey(of: storedClass, read.reader))
         }
         report.droppedLinks = droppedLinks
+    }
+}
+
+extension ObjectSalvage {
+    /// The name of `stored`'s primary key when it is an `Int` from which every object key of the
+    /// class derives: none is in the primary-key tree, which holds the objects whose key is not
+    /// the one their primary key derives (`ObjectKey(derivedFrom:)`).
+    fileprivate static func intPrimaryKey(of stored: StoredClass, _ reader: SalvageReader) -> String? {
+        guard !stored.isEmbedded, reader.entries(ofTree: TreeName(.primaryKey, stored.id).string) == 0 else { return nil }
+        return stored.properties.first { $0.isPrimary && $0.type == .int && $0.collection == .single }?.name
     }
 }
 

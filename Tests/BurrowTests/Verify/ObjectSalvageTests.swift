@@ -69,4 +69,23 @@ final class OSChild: EmbeddedObject {
         // b and c are no longer linked from any parent: lost with it.
         #expect(children.recorded == 3 && children.recovered == 1 && children.lost == 2)
     }
+
+    @Test func lostRangesNameIntPrimaryKeysOnlyWhenEveryObjectKeyDerivesFromOne() throws {
+        let configuration = Realm.Configuration(fileURL: temporaryConfiguration().fileURL, objectTypes: [OSParent.self, OSChild.self])
+        let realm = try Realm(configuration: configuration)
+        try realm.write { try realm.create(OSParent.self, value: ["id": 1]) }
+        func intPrimaryKey() throws -> String? {
+            try ObjectSalvage(try realm.storage.snapshot()).report.classes.first { $0.className == "OSParent" }?.intPrimaryKey
+        }
+        #expect(try intPrimaryKey() == "id")
+
+        // An object whose key does not derive from its primary key, as the primary-key tree
+        // records it (after a collision, or a migration that changed primary keys).
+        let table = try #require(realm.object(ofType: OSParent.self, forPrimaryKey: 1)?._state?.table)
+        let transaction = try realm.storage.beginWriteBlocking()
+        let tree = try transaction.openTree(named: table.primaryKeyTree.string)
+        _ = try transaction.put(IndexKey.encode(.int(2)), ObjectKey(7).bytes, in: tree)
+        _ = try transaction.commit()
+        #expect(try intPrimaryKey() == nil, "object keys read as primary keys though one does not derive")
+    }
 }
