@@ -133,7 +133,8 @@ struct Command {
             summary: "Rewrite a file packed, reclaiming free pages.",
             details: """
                 The copy is written beside the file, verified, and renamed over it, so a crash
-                leaves either the old file or the new one whole.
+                leaves either the old file or the new one whole. Through a symbolic link, the
+                file it points to is compacted, and the link stays.
                 """,
             operands: 1...1, valueOptions: [], flagOptions: [], run: { try Compact.run($0) }),
         Command(

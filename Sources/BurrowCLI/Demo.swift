@@ -20,8 +20,11 @@ enum Demo {
             realm = try Realm(configuration: configuration)
         } catch {
             let reason = (error as? ToolError)?.message ?? DatabaseFile.explain(error, path).message
+            // A file that is not there (in a directory that is not there) has nothing to leave.
+            guard FileManager.default.fileExists(atPath: path) else { throw ToolError(message: reason) }
+            let sentence = reason.hasSuffix(".") ? reason : reason + "."
             throw ToolError(
-                message: "\(reason) The demo leaves the file as it is: name another file (`burrow demo other.burrow`), or move this one away."
+                message: "\(sentence) The demo leaves the file as it is: name another file (`burrow demo other.burrow`), or move this one away."
             )
         }
         if let recovery = realm.recovery { throw DatabaseFile.notWhole(path, recovery.description, "The demo writes, which") }

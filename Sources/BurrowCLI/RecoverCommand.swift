@@ -24,7 +24,7 @@ enum RecoverCommand {
         defer { try? FileManager.default.removeItem(atPath: document) }
         let encoder = SalvageEncoder(salvage: salvage)
         let recovered = try ExportCommand.write(
-            to: try TextOutput.file(document), schemaVersion: salvage.schemaVersion, classes: salvage.classes
+            to: try TextOutput.file(document, notOver: path), schemaVersion: salvage.schemaVersion, classes: salvage.classes
         ) { objectSchema in
             let objects = salvage.objects(of: objectSchema.className)
             return (objects.count, AnyIterator(objects.lazy.map { encoder.node(of: $0, objectSchema) }.makeIterator()))
