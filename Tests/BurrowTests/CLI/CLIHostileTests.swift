@@ -99,16 +99,102 @@ import Darwin
         #expect(run.errors == "burrow: missing/new.burrow: no such file, and it cannot be created: there is no directory missing\n")
     }
 
-    @Test func recoverIntoADanglingLinkNamesWhereItPoints() throws {
+    @Test func importIntoADanglingLinkNamesWhereItPoints() throws {
         let tool = try CLITool()
-        _ = try Self.demoFile(tool)
+        try "{\"burrowExport\": 1, \"objects\": {}}".write(toFile: tool.path("x.json"), atomically: true, encoding: .utf8)
         try FileManager.default.createSymbolicLink(atPath: tool.path("out.burrow"), withDestinationPath: "gone/out.burrow")
 
-        let run = try tool.run(["recover", "demo.burrow", "out.burrow"])
+        let run = try tool.run(["import", "out.burrow", "x.json"])
         #expect(run.status == 1)
         #expect(
             run.errors
                 == "burrow: out.burrow: no such file, and it cannot be created: there is no directory gone (the symbolic link out.burrow points to gone/out.burrow)\n"
         )
+        // recover takes a link there, dangling or not, for a file in the way of a new one.
+        #expect(try tool.run(["recover", "x.json", "out.burrow"]).errors.hasPrefix("burrow: out.burrow exists already"))
+    }
+}
+
+/// `recover` builds its copy under names of its own and gives it OUTPUT's name only when it is
+/// whole: a recover killed part-way, or another one into the same OUTPUT, leaves no OUTPUT that
+/// looks whole but holds less than it should.
+@Suite(.temporaryDirectory, .ownThread) struct CLIRecoverOutputTests {
+    /// A file of `count` objects, `many.burrow`.
+    static func manyObjects(_ tool: CLITool, count: Int) throws {
+        let objects = (0..<count).map { "{\"id\": \($0), \"name\": \"object \($0)\"}" }.joined(separator: ",\n")
+        let export = """
+            {"burrowExport": 1, "classes": [{"name": "Item", "embedded": false, "properties": [
+                {"name": "id", "type": "int", "primaryKey": true, "indexed": true},
+                {"name": "name", "type": "string"}]}],
+             "objects": {"Item": [\(objects)]}}
+            """
+        try export.write(toFile: tool.path("many.json"), atomically: true, encoding: .utf8)
+        #expect(try tool.run(["import", "many.burrow", "many.json"]).status == 0)
+        try FileManager.default.removeItem(atPath: tool.path("many.json"))
+    }
+
+    @Test func aRecoverKilledPartWayLeavesNoOutput() throws {
+        let tool = try CLITool()
+        try Self.manyObjects(tool, count: 20_000)
+        for delay in [0.2, 0.5, 0.8, 1.1, 1.4, 1.7, 2.0] {
+            let child = try tool.start(["recover", "many.burrow", "out.burrow"])
+            usleep(useconds_t(delay * 1_000_000))
+            child.kill()
+            let status = child.waitForExit(timeout: 60)
+            try? FileManager.default.removeItem(atPath: child.outputPath)
+            try? FileManager.default.removeItem(atPath: child.errorPath)
+            if FileManager.default.fileExists(atPath: tool.path("out.burrow")) {
+                // Only a recover that finished names the copy OUTPUT, and then it holds everything.
+                #expect(status == 0, "killed after \(delay) s, it left out.burrow")
+                #expect(try tool.run(["info", "out.burrow"]).output.contains("class Item: 20000 objects"))
+            }
+            for name in try FileManager.default.contentsOfDirectory(atPath: tool.directory.path) where name.hasPrefix("out.burrow") {
+                try FileManager.default.removeItem(atPath: tool.path(name))
+            }
+        }
+        #expect(try tool.run(["verify", "many.burrow"]).status == 0)
+    }
+
+    @Test func whatAStoppedRecoverLeftIsNamedAndKeepsOutputFromBeingMade() throws {
+        let tool = try CLITool()
+        try Self.manyObjects(tool, count: 3)
+        for leftover in ["out.burrow.recovering", "out.burrow.recovering.json"] {
+            try Data("left by a recover that was stopped".utf8).write(to: URL(fileURLWithPath: tool.path(leftover)))
+            let run = try tool.run(["recover", "many.burrow", "out.burrow"])
+            #expect(run.status == 1)
+            #expect(
+                run.errors
+                    == "burrow: \(leftover) is in the way: recover builds the copy for out.burrow in out.burrow.recovering, from out.burrow.recovering.json. Another recover into out.burrow may be under way; if none is, one that stopped left them: remove both and run recover again.\n"
+            )
+            #expect(!FileManager.default.fileExists(atPath: tool.path("out.burrow")))
+            // The file in the way is not this recover's to remove.
+            #expect(try Data(contentsOf: URL(fileURLWithPath: tool.path(leftover))) == Data("left by a recover that was stopped".utf8))
+            try FileManager.default.removeItem(atPath: tool.path(leftover))
+        }
+
+        let run = try tool.run(["recover", "many.burrow", "out.burrow"])
+        #expect(run.status == 0, "\(run.errors)")
+        // Only OUTPUT is left of what recover made.
+        #expect(
+            Set(try FileManager.default.contentsOfDirectory(atPath: tool.directory.path)).subtracting(["many.burrow", "many.burrow.lock"]) == [
+                "out.burrow"
+            ])
+        #expect(try tool.run(["verify", "out.burrow"]).status == 0)
+    }
+
+    @Test func twoRecoversIntoOneOutputMakeItOnce() throws {
+        let tool = try CLITool()
+        try Self.manyObjects(tool, count: 2_000)
+        let first = try tool.start(["recover", "many.burrow", "out.burrow"])
+        let second = try tool.start(["recover", "many.burrow", "out.burrow"])
+        let statuses = [first.waitForExit(timeout: 120), second.waitForExit(timeout: 120)]
+        for child in [first, second] {
+            try? FileManager.default.removeItem(atPath: child.outputPath)
+            try? FileManager.default.removeItem(atPath: child.errorPath)
+        }
+        #expect(statuses.contains(0))
+        #expect(try tool.run(["info", "out.burrow"]).output.contains("class Item: 2000 objects"))
+        #expect(try tool.run(["verify", "out.burrow"]).status == 0)
+        #expect(!(try FileManager.default.contentsOfDirectory(atPath: tool.directory.path)).contains { $0.contains(".recovering") })
     }
 }
