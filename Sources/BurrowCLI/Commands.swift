@@ -119,7 +119,8 @@ struct Command {
             name: "recover", synopsis: "DAMAGED OUTPUT",
             summary: "Copy every object a damaged file still holds whole into a new file.",
             details: """
-                DAMAGED is opened read-only and never changed; OUTPUT must not exist. Objects
+                DAMAGED is opened read-only and never changed; OUTPUT must not exist, and is
+                made only once the copy (built as OUTPUT.recovering) is whole and checked. Objects
                 whose row, long values and collection elements lie on sound pages are written
                 to OUTPUT, as `burrow import` would write them. Links to objects that were lost
                 become null, or leave their lists and sets. What was lost (the damaged pages,
