@@ -115,6 +115,33 @@ import Darwin
     }
 }
 
+/// An export whose object names a member twice is refused: which of the two counts would be a
+/// guess, and the other would be dropped without a word.
+@Suite(.temporaryDirectory, .ownThread) struct CLIDuplicateMemberTests {
+    @Test(arguments: [
+        (#""objects": {"Item": [{"id": 1}]}, "objects": {"Item": [{"id": 2}]}"#, "line 4, column 36", "objects"),
+        (#""objects": {"Item": [{"id": 1, "name": "a", "name": "b"}]}"#, "line 4, column 46", "name"),
+        (#""objects": {"Item": [{"id": 1}], "Item": [{"id": 2}]}"#, "line 4, column 35", "Item"),
+    ])
+    func importRefusesAMemberNamedTwice(objects: String, place: String, name: String) throws {
+        let tool = try CLITool()
+        let export = """
+            {"burrowExport": 1, "classes": [{"name": "Item", "embedded": false, "properties": [
+                {"name": "id", "type": "int", "primaryKey": true, "indexed": true},
+                {"name": "name", "type": "string", "optional": true}]}],
+             \(objects)}
+            """
+        try export.write(toFile: tool.path("twice.json"), atomically: true, encoding: .utf8)
+
+        let run = try tool.run(["import", "items.burrow", "twice.json"])
+        #expect(run.status == 1)
+        #expect(
+            run.errors
+                == "burrow: twice.json is not valid JSON: \(place): a second member named \"\(name)\" in one object; give each member its own name\n")
+        #expect(!FileManager.default.fileExists(atPath: tool.path("items.burrow")))
+    }
+}
+
 /// `recover` builds its copy under names of its own and gives it OUTPUT's name only when it is
 /// whole: a recover killed part-way, or another one into the same OUTPUT, leaves no OUTPUT that
 /// looks whole but holds less than it should.
