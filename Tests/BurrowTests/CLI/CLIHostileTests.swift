@@ -142,6 +142,37 @@ import Darwin
     }
 }
 
+/// A `--where` key path of any length is an answer or an error, never a crash: following one
+/// takes a stack frame per step, so a path may take at most 200.
+@Suite(.temporaryDirectory, .ownThread) struct CLILongKeyPathTests {
+    @Test func aKeyPathOfThousandsOfStepsIsAUsageError() throws {
+        let tool = try CLITool()
+        let export = """
+            {"burrowExport": 1, "classes": [{"name": "Node", "embedded": false, "properties": [
+                {"name": "id", "type": "int", "primaryKey": true, "indexed": true},
+                {"name": "next", "type": "object", "objectClass": "Node", "optional": true}]}],
+             "objects": {"Node": [{"id": 1, "next": 2}, {"id": 2, "next": 1}]}}
+            """
+        try export.write(toFile: tool.path("nodes.json"), atomically: true, encoding: .utf8)
+        #expect(try tool.run(["import", "nodes.burrow", "nodes.json"]).status == 0)
+
+        // 199 links and the id: found, the chain going round.
+        let longest = try tool.run([
+            "objects", "nodes.burrow", "Node", "--where", String(repeating: "next.", count: 199) + "id == 2", "--format", "json",
+        ])
+        #expect(longest.status == 0, "\(longest.errors)")
+        #expect(try CLITool.json(longest.output) as? [[String: Int]] == [["id": 1, "next": 2]])
+
+        for steps in [201, 5_000] {
+            let run = try tool.run(["objects", "nodes.burrow", "Node", "--where", String(repeating: "next.", count: steps - 1) + "id == 2"])
+            #expect(run.status == 2)
+            #expect(
+                run.errors.hasPrefix(
+                    "burrow: --where: Invalid key path 'next.next.next…': it has \(steps) steps; at most 200 are allowed.\n"))
+        }
+    }
+}
+
 /// `recover` builds its copy under names of its own and gives it OUTPUT's name only when it is
 /// whole: a recover killed part-way, or another one into the same OUTPUT, leaves no OUTPUT that
 /// looks whole but holds less than it should.
