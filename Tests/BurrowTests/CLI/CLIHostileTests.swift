@@ -173,6 +173,28 @@ import Darwin
     }
 }
 
+/// Two first runs of `demo` at once on a new file: one adopts the dogs, both finish.
+@Suite(.temporaryDirectory, .ownThread) struct CLIDemoTwiceTests {
+    @Test func twoDemosAtOnceOnANewFileBothSucceed() throws {
+        let tool = try CLITool()
+        for round in 0..<3 {
+            let name = "round\(round).burrow"
+            let children = try [tool.start(["demo", name]), tool.start(["demo", name])]
+            let statuses = children.map { $0.waitForExit(timeout: 120) }
+            let errors = children.map(\.errorOutput)
+            let adopting = children.filter { $0.output.contains("Adopted") }.count
+            for child in children {
+                try? FileManager.default.removeItem(atPath: child.outputPath)
+                try? FileManager.default.removeItem(atPath: child.errorPath)
+            }
+            #expect(statuses == [0, 0], "\(errors)")
+            #expect(adopting == 1)
+            #expect(try tool.run(["objects", name, "Person", "--format", "json"]).output.split(separator: "\n").count == 5)
+            #expect(try tool.run(["verify", name]).status == 0)
+        }
+    }
+}
+
 /// `recover` builds its copy under names of its own and gives it OUTPUT's name only when it is
 /// whole: a recover killed part-way, or another one into the same OUTPUT, leaves no OUTPUT that
 /// looks whole but holds less than it should.
