@@ -119,7 +119,8 @@ struct Command {
             name: "recover", synopsis: "DAMAGED OUTPUT",
             summary: "Copy every object a damaged file still holds whole into a new file.",
             details: """
-                DAMAGED is opened read-only and never changed; OUTPUT must not exist. Objects
+                DAMAGED is opened read-only and never changed; OUTPUT must not exist, and is
+                made only once the copy (built as OUTPUT.recovering) is whole and checked. Objects
                 whose row, long values and collection elements lie on sound pages are written
                 to OUTPUT, as `burrow import` would write them. Links to objects that were lost
                 become null, or leave their lists and sets. What was lost (the damaged pages,
@@ -133,7 +134,8 @@ struct Command {
             summary: "Rewrite a file packed, reclaiming free pages.",
             details: """
                 The copy is written beside the file, verified, and renamed over it, so a crash
-                leaves either the old file or the new one whole.
+                leaves either the old file or the new one whole. Through a symbolic link, the
+                file it points to is compacted, and the link stays.
                 """,
             operands: 1...1, valueOptions: [], flagOptions: [], run: { try Compact.run($0) }),
         Command(

@@ -1,5 +1,6 @@
 import Burrow
 import BurrowStorage
+import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -15,8 +16,13 @@ import Darwin
 enum Compact {
     /// Compacts the file `arguments` names. Throws `ToolError` or `StorageError`.
     static func run(_ arguments: CommandArguments) throws {
-        let path = arguments.operands[0]
-        _ = try Inspect.open(path)  // the errors a person can act on, for a file that cannot be opened
+        let named = arguments.operands[0]
+        _ = try Inspect.open(named)  // the errors a person can act on, for a file that cannot be opened
+        // Through a symbolic link, the file it points to is compacted (its copy written beside
+        // it and renamed over it), and the link stays a link: renaming over the name given
+        // would replace the link with a file of its own, and leave the file an app opens as it was.
+        let isLink = (try? FileManager.default.destinationOfSymbolicLink(atPath: named)) != nil
+        let path = isLink ? URL(fileURLWithPath: named).resolvingSymlinksInPath().path : named
         var progress = ProgressLine()
         progress.show("compacting \(path)…")
         defer { progress.finish() }

@@ -2,6 +2,12 @@ import Burrow
 import BurrowStorage
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Opening the file a command names, with one line a person can act on when it cannot be
 /// opened: missing, not a Burrow file, damaged, in use by another process.
 @MainActor
@@ -49,6 +55,7 @@ enum DatabaseFile {
     /// `checkPages` for a file a command is about to write: a damaged file is left as it is.
     /// An empty file holds nothing to check (a realm opened on it makes it a new database).
     nonisolated static func checkPagesBeforeWriting(_ path: String) throws(ToolError) {
+        try requireFile(path)
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
         guard size != 0 else { return }
         try checkPages(path)
@@ -68,12 +75,39 @@ enum DatabaseFile {
         }
     }
 
-    private static func requireFile(_ path: String) throws(ToolError) {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ToolError(message: "\(path): no such file")
+    /// Checks that `path` names a regular file (through any symbolic links): a directory, a
+    /// FIFO, a socket or a device is refused with a line saying which, before anything opens
+    /// it (opening a FIFO would wait for a writer forever). Throws `ToolError`.
+    nonisolated static func requireFile(_ path: String) throws(ToolError) {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw errno == ENOENT ? missing(path) : ToolError(message: "\(path): cannot be read (\(String(cString: strerror(errno))))")
         }
-        guard !isDirectory.boolValue else { throw ToolError(message: "\(path): is a directory, not a Burrow file") }
+        let kind: String
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR: kind = "a directory"
+        case S_IFIFO: kind = "a FIFO (named pipe)"
+        case S_IFSOCK: kind = "a socket"
+        case S_IFCHR, S_IFBLK: kind = "a device"
+        default: kind = "not a regular file"
+        }
+        throw ToolError(message: "\(path): is \(kind), not a Burrow file")
+    }
+
+    /// The error for a file that is not there: "no such file", or, when it would be created
+    /// but cannot be, the directory that is missing.
+    nonisolated static func missing(_ path: String) -> ToolError {
+        let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)).map { link in
+            link.hasPrefix("/") ? link : ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(link)
+        }
+        let directory = ((target ?? path) as NSString).deletingLastPathComponent
+        var isDirectory: ObjCBool = false
+        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
+            let through = target.map { " (the symbolic link \(path) points to \($0))" } ?? ""
+            return ToolError(message: "\(path): no such file, and it cannot be created: there is no directory \(directory)\(through)")
+        }
+        return ToolError(message: "\(path): no such file")
     }
 
     /// The schema version the file stores, or nil if it stores no class yet.
@@ -121,7 +155,7 @@ enum DatabaseFile {
         guard let error = error as? RealmError else { return ToolError(message: "\(path): \(error)") }
         switch error.code {
         case .fileNotFound:
-            return ToolError(message: "\(path): no such file")
+            return missing(path)
         default:
             let fileName = (path as NSString).lastPathComponent
             return ToolError(message: error.description.contains(fileName) ? error.description : "\(path): \(error.description)")

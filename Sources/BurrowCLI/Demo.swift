@@ -20,16 +20,17 @@ enum Demo {
             realm = try Realm(configuration: configuration)
         } catch {
             let reason = (error as? ToolError)?.message ?? DatabaseFile.explain(error, path).message
+            // A file that is not there (in a directory that is not there) has nothing to leave.
+            guard FileManager.default.fileExists(atPath: path) else { throw ToolError(message: reason) }
+            let sentence = reason.hasSuffix(".") ? reason : reason + "."
             throw ToolError(
-                message: "\(reason) The demo leaves the file as it is: name another file (`burrow demo other.burrow`), or move this one away."
+                message: "\(sentence) The demo leaves the file as it is: name another file (`burrow demo other.burrow`), or move this one away."
             )
         }
         if let recovery = realm.recovery { throw DatabaseFile.notWhole(path, recovery.description, "The demo writes, which") }
         print("Opened \(path) at version \(realm.version).")
 
-        if realm.objects(Person.self).isEmpty {
-            try adoptDogs(in: realm)
-        }
+        try adoptDogs(in: realm)
         let run = try realm.write {
             let run = try realm.create(DemoRun.self, value: ["id": 1], update: .modified)
             run.count += 1
@@ -92,9 +93,12 @@ enum Demo {
         )
     }
 
-    /// The first run: the examples of the CRUD documents, in order.
+    /// The first run: the examples of the CRUD documents, in order. A file that has people
+    /// already is left to the runs that follow; that is decided inside the write, so that of
+    /// two first runs at once (two processes) only one adopts the dogs.
     private static func adoptDogs(in realm: Realm) throws {
-        try realm.write {
+        let adopting = try realm.write { () throws -> Bool in
+            guard realm.objects(Person.self).isEmpty else { return false }
             // Create a person to take care of some dogs, and some dogs.
             let ali = Person(value: ["id": 1, "name": "Ali"])
             try realm.add(ali)
@@ -112,7 +116,9 @@ enum Demo {
             // A partial update by primary key: the name stays.
             try realm.create(Person.self, value: ["id": 123, "name": "Sam"], update: .modified)
             try realm.create(Person.self, value: ["id": 123, "dogs": [["name": "Spot", "age": 4]]], update: .modified)
+            return true
         }
+        guard adopting else { return }
         try realm.write {
             let wolfie = realm.objects(Dog.self).where { $0.name == "Wolfie" }.first!
             wolfie.favoriteParksByCity["New York"] = "Domino Park"

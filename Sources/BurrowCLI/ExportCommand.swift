@@ -30,7 +30,8 @@ enum ExportCommand {
         let path = arguments.operands[0]
         if arguments.flags.contains("salvage") { return try runSalvage(path, output: arguments.values["output"]) }
         let realm = try DatabaseFile.openForReading(path)
-        let output = try arguments.values["output"].map(TextOutput.file) ?? TextOutput.standardOutput()
+        let output =
+            try arguments.values["output"].map { file throws(ToolError) in try TextOutput.file(file, notOver: path) } ?? TextOutput.standardOutput()
         let schema = realm.schema
         let encoder = ObjectEncoder(schema: schema, showsLinkingObjects: false)
         let exported = try write(
@@ -48,7 +49,7 @@ enum ExportCommand {
     /// report of what was lost on standard error; exits with status 1 when something was lost.
     private static func runSalvage(_ path: String, output file: String?) throws {
         let salvage = try Salvage.read(path)
-        let output = try file.map(TextOutput.file) ?? TextOutput.standardOutput()
+        let output = try file.map { file throws(ToolError) in try TextOutput.file(file, notOver: path) } ?? TextOutput.standardOutput()
         let encoder = SalvageEncoder(salvage: salvage)
         let exported = try write(to: output, schemaVersion: salvage.schemaVersion, classes: salvage.classes) { objectSchema in
             let objects = salvage.objects(of: objectSchema.className)

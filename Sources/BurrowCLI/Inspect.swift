@@ -14,9 +14,7 @@ enum Inspect {
     /// The newest version of the file at `path`, read-only, through the engine alone. Throws
     /// `ToolError` with the line for a file that cannot be opened.
     static func open(_ path: String) throws -> Snapshot {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw ToolError(message: "\(path): no such file") }
-        guard !isDirectory.boolValue else { throw ToolError(message: "\(path): is a directory, not a Burrow file") }
+        try DatabaseFile.requireFile(path)
         do {
             return try Storage.open(path: path, options: StorageOptions(readOnly: true, create: false, sharing: .shared)).snapshot()
         } catch {

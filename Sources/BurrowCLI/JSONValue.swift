@@ -55,7 +55,7 @@ struct JSONSyntaxError: Error, CustomStringConvertible {
 
 /// Reads JSON text (RFC 8259) into a `JSONValue`. Nesting is limited to `maximumDepth`
 /// arrays and objects, with an error that says so, so that hostile input cannot exhaust the
-/// stack of the recursive descent.
+/// stack of the recursive descent. An object may not name a member twice.
 struct JSONParser {
     /// How deeply arrays and objects may nest: far more than an export's objects need (an
     /// embedded object nests two levels per level of embedding).
@@ -136,6 +136,9 @@ struct JSONParser {
             guard depth < Self.maximumDepth else { throw error("arrays and objects nest more than \(Self.maximumDepth) levels deep") }
             position += 1
             var members: [(String, JSONValue)] = []
+            // A name given twice is an error: which member counts would be a guess (RFC 8259
+            // leaves it open), and the other one would be dropped without a word.
+            var names: Set<String> = []
             skipWhitespace()
             if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
                 position += 1
@@ -144,7 +147,12 @@ struct JSONParser {
             while true {
                 skipWhitespace()
                 guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
+                let start = position
                 let name = try string()
+                guard names.insert(name).inserted else {
+                    position = start
+                    throw error("a second member named \(JSONValue.quoted(name)) in one object; give each member its own name")
+                }
                 skipWhitespace()
                 guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw error("expected ':' after a member name") }
                 position += 1

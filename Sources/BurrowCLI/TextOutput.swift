@@ -16,10 +16,25 @@ final class TextOutput {
     /// Standard output.
     static func standardOutput() -> TextOutput { TextOutput(descriptor: 1, owns: false, path: "standard output") }
 
-    /// A new file at `path` (replacing one there). Throws `ToolError` if it cannot be created.
-    static func file(_ path: String) throws(ToolError) -> TextOutput {
-        let descriptor = systemOpen(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    /// A new file at `path` (replacing one there), which must not be the file at `source`, the
+    /// one the text is read from: under its own name, through a symbolic link or a hard link,
+    /// emptying it would destroy what is being written out. Throws `ToolError` if it cannot be
+    /// created, or is `source`.
+    static func file(_ path: String, notOver source: String) throws(ToolError) -> TextOutput {
+        // Opened without truncating, so that the check sees the file that would be written.
+        let descriptor = systemOpen(path, O_WRONLY | O_CREAT, 0o644)
         guard descriptor >= 0 else { throw ToolError(message: "\(path): cannot be written (\(String(cString: strerror(errno))))") }
+        var output = stat()
+        var input = stat()
+        if fstat(descriptor, &output) == 0, stat(source, &input) == 0, output.st_dev == input.st_dev, output.st_ino == input.st_ino {
+            systemClose(descriptor)
+            throw ToolError(message: "\(path) names the file being read (\(source)): writing the output there would destroy it. Name another file.")
+        }
+        guard ftruncate(descriptor, 0) == 0 else {
+            let reason = String(cString: strerror(errno))
+            systemClose(descriptor)
+            throw ToolError(message: "\(path): cannot be written (\(reason))")
+        }
         return TextOutput(descriptor: descriptor, owns: true, path: path)
     }
 
@@ -71,4 +86,4 @@ final class TextOutput {
 // The system calls, under names the methods of `TextOutput` do not hide.
 private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 { open(path, flags, mode) }
 private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(descriptor, bytes, count) }
-private func systemClose(_ descriptor: Int32) -> Int32 { close(descriptor) }
+@discardableResult private func systemClose(_ descriptor: Int32) -> Int32 { close(descriptor) }

@@ -24,6 +24,14 @@ enum QueryValidator {
     /// What `path` reaches from an object of `info`'s class. Throws for an unknown property,
     /// a step past a property that is not a link, or a map step on a property that is not a map.
     static func resolve(_ path: QueryPath, in info: ClassInfo) throws(RealmError) -> PathInfo {
+        // The executor follows a key path one step per stack frame: a path of thousands of
+        // steps would overflow the stack where it should be an error.
+        guard path.components.count <= QueryPath.maximumSteps else {
+            let start = path.components.prefix(3).map { "\(QueryPath([$0]))" }.joined(separator: ".")
+            throw RealmError(
+                .invalidArgument,
+                "Invalid key path '\(start)…': it has \(path.components.count) steps; at most \(QueryPath.maximumSteps) are allowed.")
+        }
         var current = info
         var result: PathInfo?
         var isMany = false

@@ -99,6 +99,10 @@ enum QueryPredicate: Sendable, CustomStringConvertible {
 /// `name`, `favoriteToy.name`, `dogs.age` (through a collection: many values),
 /// `parks['Boston']`, `parks.@keys`.
 struct QueryPath: Sendable, Hashable, CustomStringConvertible {
+    /// How many steps (properties, `@links.Class.property`, map keys) a key path may take: far
+    /// more than a model needs, and few enough that following one never exhausts the stack.
+    static let maximumSteps = 200
+
     enum Component: Sendable, Hashable {
         /// A property of the object reached so far.
         case property(String)

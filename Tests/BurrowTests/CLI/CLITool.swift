@@ -50,6 +50,14 @@ struct CLITool {
         return Run(status: run.status, output: run.output, errors: run.errors)
     }
 
+    /// Starts `burrow` with `arguments` in the test's directory and returns at once, for a test
+    /// that must not wait forever on a run that might hang (it waits with `waitForExit`).
+    func start(_ arguments: [String]) throws -> ChildProcess {
+        try ChildProcess(
+            executable, arguments: arguments, directory: files.path, label: "burrow-start-\(UUID().uuidString)",
+            environment: ["BURROW_PROGRESS": "0"], workingDirectory: files.path)
+    }
+
     /// Parses JSON text printed by the tool.
     static func json(_ text: String) throws -> Any {
         try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
