@@ -1,3 +1,4 @@
+import BurrowStorage
 import Foundation
 
 #if canImport(Glibc)
@@ -18,17 +19,26 @@ final class TextOutput {
 
     /// A new file at `path` (replacing one there), which must not be the file at `source`, the
     /// one the text is read from: under its own name, through a symbolic link or a hard link,
-    /// emptying it would destroy what is being written out. Throws `ToolError` if it cannot be
-    /// created, or is `source`.
+    /// emptying it would destroy what is being written out. Nor may it be a Burrow database,
+    /// which text written over it would destroy. Throws `ToolError` if it cannot be created, is
+    /// `source`, or is a database.
     static func file(_ path: String, notOver source: String) throws(ToolError) -> TextOutput {
         // Opened without truncating, so that the check sees the file that would be written.
-        let descriptor = systemOpen(path, O_WRONLY | O_CREAT, 0o644)
+        // Read as well, to see whether it holds a database (a file that may only be written
+        // cannot be read, and cannot be checked).
+        var descriptor = systemOpen(path, O_RDWR | O_CREAT, 0o644)
+        if descriptor < 0, errno == EACCES { descriptor = systemOpen(path, O_WRONLY | O_CREAT, 0o644) }
         guard descriptor >= 0 else { throw ToolError(message: "\(path): cannot be written (\(String(cString: strerror(errno))))") }
         var output = stat()
         var input = stat()
         if fstat(descriptor, &output) == 0, stat(source, &input) == 0, output.st_dev == input.st_dev, output.st_ino == input.st_ino {
             systemClose(descriptor)
             throw ToolError(message: "\(path) names the file being read (\(source)): writing the output there would destroy it. Name another file.")
+        }
+        var header = [UInt8](repeating: 0, count: 16)
+        if pread(descriptor, &header, header.count, 0) == header.count, Array(header[8..<16]) == Meta.magic {
+            systemClose(descriptor)
+            throw ToolError(message: "\(path) is a Burrow database: writing the output there would destroy it. Name another file.")
         }
         guard ftruncate(descriptor, 0) == 0 else {
             let reason = String(cString: strerror(errno))

@@ -58,7 +58,8 @@ struct WrittenPages: Sendable, Equatable {
 ///     .. inline free list (InlineFreeList), when the free tree's root is 0
 ///     .. zero
 package struct Meta: Sendable, Equatable {
-    static let magic: [UInt8] = Array("BURROWDB".utf8)
+    /// The bytes at offset 8 of a meta page, which mark a Burrow database.
+    package static let magic: [UInt8] = Array("BURROWDB".utf8)
     /// Format 4: a small catalog and a short free list live in the meta page. (Format 3: branch entries count the
     /// entries below them; format 2: metas list the pages written since the durable version.)
     /// Before 1.0, other formats are refused by name.

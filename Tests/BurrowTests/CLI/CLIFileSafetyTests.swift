@@ -134,6 +134,25 @@ import Testing
         }
     }
 
+    @Test func exportNeverWritesOverADatabase() throws {
+        let tool = try CLITool()
+        #expect(try tool.run(["demo", "dogs.burrow"]).status == 0)
+        #expect(try tool.run(["demo", "other.burrow"]).status == 0)
+        let before = try Self.contents(of: tool.directory)
+        for arguments in [
+            ["export", "dogs.burrow", "--output", "other.burrow"], ["export", "dogs.burrow", "--salvage", "--output", "other.burrow"],
+        ] {
+            let run = try tool.run(arguments)
+            #expect(run.status == 1, "\(arguments)")
+            #expect(run.errors == "burrow: other.burrow is a Burrow database: writing the output there would destroy it. Name another file.\n")
+            #expect(try Self.contents(of: tool.directory) == before, "\(arguments) changed a file")
+        }
+        // An older export is replaced, as a file named for the output is.
+        try Data("old export".utf8).write(to: URL(fileURLWithPath: tool.path("dogs.json")))
+        #expect(try tool.run(["export", "dogs.burrow", "--output", "dogs.json"]).status == 0)
+        #expect(try String(contentsOfFile: tool.path("dogs.json"), encoding: .utf8).hasPrefix("{\n  \"burrowExport\": 1,"))
+    }
+
     @Test func compactNeverRemovesAFileInTheWayOfItsCopy() throws {
         let tool = try CLITool()
         #expect(try tool.run(["demo", "dogs.burrow"]).status == 0)
