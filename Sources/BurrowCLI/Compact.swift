@@ -17,7 +17,7 @@ enum Compact {
     /// Compacts the file `arguments` names. Throws `ToolError` or `StorageError`.
     static func run(_ arguments: CommandArguments) throws {
         let named = arguments.operands[0]
-        _ = try Inspect.open(named)  // the errors a person can act on, for a file that cannot be opened
+        _ = try DatabaseFile.openSnapshot(named)  // the errors a person can act on, for a file that cannot be opened
         // Through a symbolic link, the file it points to is compacted (its copy written beside
         // it and renamed over it), and the link stays a link: renaming over the name given
         // would replace the link with a file of its own, and leave the file an app opens as it was.

@@ -22,7 +22,6 @@ enum DatabaseFile {
     /// does, where the tool should say which page is damaged and exit with status 1. Throws
     /// `ToolError`.
     static func openForReading(_ path: String) throws(ToolError) -> Realm {
-        try requireFile(path)
         try checkPages(path)
         var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path), readOnly: true)
         configuration.schemaVersion = try storedSchemaVersion(path) ?? 0
@@ -36,18 +35,12 @@ enum DatabaseFile {
     static func openForWriting(_ path: String, newSchemaVersion: UInt64) throws(ToolError) -> Realm {
         var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
         if FileManager.default.fileExists(atPath: path) {
-            try requireFile(path)
             try checkPagesBeforeWriting(path)
             configuration.schemaVersion = try storedSchemaVersion(path) ?? newSchemaVersion
         } else {
             configuration.schemaVersion = newSchemaVersion
         }
-        let realm: Realm
-        do {
-            realm = try Realm(configuration: configuration)
-        } catch {
-            throw explain(error, path)
-        }
+        let realm = try realm(configuration, path)
         if let recovery = realm.recovery { throw notWhole(path, recovery.description, "Writing to it") }
         return realm
     }
@@ -55,9 +48,7 @@ enum DatabaseFile {
     /// `checkPages` for a file a command is about to write: a damaged file is left as it is.
     /// An empty file holds nothing to check (a realm opened on it makes it a new database).
     nonisolated static func checkPagesBeforeWriting(_ path: String) throws(ToolError) {
-        try requireFile(path)
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
-        guard size != 0 else { return }
+        guard try requireFile(path) > 0 else { return }
         try checkPages(path)
     }
 
@@ -67,9 +58,21 @@ enum DatabaseFile {
         var progress = ProgressLine()
         progress.show("checking the pages of \(path)…")
         defer { progress.finish() }
+        let snapshot = try openSnapshot(path)
         do {
-            let snapshot = try Storage.open(path: path, options: StorageOptions(readOnly: true, create: false, sharing: .shared)).snapshot()
             _ = try snapshot.verify()
+        } catch {
+            throw explain(RealmError(error), path)
+        }
+    }
+
+    /// The newest version of the file at `path`, read-only, through the engine alone (shared
+    /// with the processes that have it open). Throws `ToolError` with the line for a file that
+    /// cannot be opened.
+    nonisolated static func openSnapshot(_ path: String) throws(ToolError) -> Snapshot {
+        try requireFile(path)
+        do {
+            return try Storage.open(path: path, options: StorageOptions(readOnly: true, create: false, sharing: .shared)).snapshot()
         } catch {
             throw explain(RealmError(error), path)
         }
@@ -77,15 +80,17 @@ enum DatabaseFile {
 
     /// Checks that `path` names a regular file (through any symbolic links): a directory, a
     /// FIFO, a socket or a device is refused with a line saying which, before anything opens
-    /// it (opening a FIFO would wait for a writer forever). Throws `ToolError`.
-    nonisolated static func requireFile(_ path: String) throws(ToolError) {
+    /// it (opening a FIFO would wait for a writer forever). Returns the file's size in bytes.
+    /// Throws `ToolError`.
+    @discardableResult
+    nonisolated static func requireFile(_ path: String) throws(ToolError) -> Int {
         var status = stat()
         guard stat(path, &status) == 0 else {
             throw errno == ENOENT ? missing(path) : ToolError(message: "\(path): cannot be read (\(String(cString: strerror(errno))))")
         }
         let kind: String
         switch status.st_mode & S_IFMT {
-        case S_IFREG: return
+        case S_IFREG: return Int(status.st_size)
         case S_IFDIR: kind = "a directory"
         case S_IFIFO: kind = "a FIFO (named pipe)"
         case S_IFSOCK: kind = "a socket"
@@ -124,12 +129,7 @@ enum DatabaseFile {
     /// Opens a realm for reading; a file that did not open whole is reported (status 1 at the
     /// end) and read as the version it opened.
     private static func open(_ configuration: Realm.Configuration, _ path: String) throws(ToolError) -> Realm {
-        let realm: Realm
-        do {
-            realm = try Realm(configuration: configuration)
-        } catch {
-            throw explain(error, path)
-        }
+        let realm = try realm(configuration, path)
         if let recovery = realm.recovery {
             printError(
                 "burrow: \(path) did not open whole: \(recovery.description) What follows is version \(recovery.openedVersion); `burrow verify \(path)` checks the rest."
@@ -137,6 +137,15 @@ enum DatabaseFile {
             openedDamaged = true
         }
         return realm
+    }
+
+    /// The realm `configuration` opens, or the line for a file that cannot be opened.
+    private static func realm(_ configuration: Realm.Configuration, _ path: String) throws(ToolError) -> Realm {
+        do {
+            return try Realm(configuration: configuration)
+        } catch {
+            throw explain(error, path)
+        }
     }
 
     /// The error for a file that did not open whole (`recovery` says what it fell back past),

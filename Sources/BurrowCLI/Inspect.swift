@@ -11,17 +11,6 @@ import Darwin
 /// `burrow info`, `dump` and `verify`: read-only looks at a file.
 @MainActor
 enum Inspect {
-    /// The newest version of the file at `path`, read-only, through the engine alone. Throws
-    /// `ToolError` with the line for a file that cannot be opened.
-    static func open(_ path: String) throws -> Snapshot {
-        try DatabaseFile.requireFile(path)
-        do {
-            return try Storage.open(path: path, options: StorageOptions(readOnly: true, create: false, sharing: .shared)).snapshot()
-        } catch {
-            throw DatabaseFile.explain(RealmError(error), path)
-        }
-    }
-
     /// Prints what opening did when it fell back past the newest commit or found a meta page
     /// damaged; the command then exits with status 1. Returns whether there was such a report.
     static func printRecovery(of snapshot: Snapshot, path: String) -> Bool {
@@ -35,7 +24,7 @@ enum Inspect {
     /// `--raw` its trees with their entry counts.
     static func info(_ arguments: CommandArguments) throws {
         let path = arguments.operands[0]
-        let snapshot = try open(path)
+        let snapshot = try DatabaseFile.openSnapshot(path)
         _ = printRecovery(of: snapshot, path: path)
         let stats = try snapshot.storage.statistics()
         let names = try StoredNames(snapshot)
@@ -75,7 +64,7 @@ enum Inspect {
     static func dump(_ arguments: CommandArguments) throws {
         let path = arguments.operands[0]
         guard arguments.flags.contains("raw") else { return try dumpObjects(path) }
-        let snapshot = try open(path)
+        let snapshot = try DatabaseFile.openSnapshot(path)
         _ = printRecovery(of: snapshot, path: path)
         let names = try StoredNames(snapshot)
         let output = TextOutput.standardOutput()
@@ -125,7 +114,7 @@ enum Inspect {
         let path = arguments.operands[0]
         var progress = ProgressLine()
         progress.show("verifying \(path): pages and trees…")
-        let snapshot = try open(path)
+        let snapshot = try DatabaseFile.openSnapshot(path)
         let recovered = printRecovery(of: snapshot, path: path)
         let report = snapshot.check()
         guard report.isSound else {

@@ -98,7 +98,7 @@ enum RecoverCommand {
 
     /// Checks the pages and objects of the file just written at `path`, to be named `output`.
     private static func checkWritten(_ path: String, as output: String) throws {
-        let snapshot = try Inspect.open(path)
+        let snapshot = try DatabaseFile.openSnapshot(path)
         let pages = snapshot.check()
         let objects = pages.isSound ? try ObjectVerifier.verify(snapshot) : nil
         guard let objects, objects.isSound else {

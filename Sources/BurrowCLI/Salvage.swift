@@ -9,7 +9,7 @@ enum Salvage {
     /// The objects the file at `path` still holds whole, read-only. Throws `ToolError` when the
     /// file cannot be opened, or when nothing in it can be read.
     static func read(_ path: String) throws -> ObjectSalvage {
-        let snapshot = try Inspect.open(path)
+        let snapshot = try DatabaseFile.openSnapshot(path)
         _ = Inspect.printRecovery(of: snapshot, path: path)
         var progress = ProgressLine()
         progress.show("reading what \(path) still holds…")
