@@ -15,17 +15,20 @@ let package = Package(
     targets: [
         // The storage engine: pages, copy-on-write B+trees, versions, commit. No knowledge of objects.
         .target(name: "BurrowStorage"),
-        // The public API, built on the engine.
-        .target(name: "Burrow", dependencies: ["BurrowStorage"]),
+        // The object store: values and their byte forms, tables and the stored schema, reading and
+        // writing objects as keys and values, queries over rows. No knowledge of Swift classes.
+        .target(name: "BurrowStore", dependencies: ["BurrowStorage"]),
+        // The public API, RealmSwift's: objects, realms, results, changes. Built on the store.
+        .target(name: "Burrow", dependencies: ["BurrowStore", "BurrowStorage"]),
         // The command-line tool `burrow` (demo, info, dump, verify).
-        .executableTarget(name: "BurrowCLI", dependencies: ["Burrow", "BurrowStorage"]),
+        .executableTarget(name: "BurrowCLI", dependencies: ["Burrow", "BurrowStore", "BurrowStorage"]),
         // SQLite's C interface for the benchmark, bound to the system library at run time, so that
         // building needs no SQLite headers or library.
         .target(
             name: "CSQLite", path: "Benchmarks/CSQLite",
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .executableTarget(
-            name: "BurrowBench", dependencies: ["BurrowStorage", "Burrow", "CSQLite"],
+            name: "BurrowBench", dependencies: ["BurrowStorage", "BurrowStore", "Burrow", "CSQLite"],
             path: "Benchmarks/BurrowBench"),
         // A dog list's model driven with the observed property wrappers and quick writes;
         // `ObservedDemoTests` runs it.
@@ -55,7 +58,7 @@ let package = Package(
         // The programs the tests run (PortedDogs, ObservedDemo, DynamicReader, SharedRealmWorker) are built by
         // `swift test` with every target, and not linked in: their model classes are not this
         // test program's.
-        .testTarget(name: "BurrowTests", dependencies: ["Burrow", "BurrowTestSupport", "BurrowTestTraits"]),
+        .testTarget(name: "BurrowTests", dependencies: ["Burrow", "BurrowStore", "BurrowTestSupport", "BurrowTestTraits"]),
     ],
     swiftLanguageModes: [.v6]
 )

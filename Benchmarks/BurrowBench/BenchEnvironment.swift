@@ -1,3 +1,4 @@
+import BurrowStore
 import Foundation
 
 /// Counts a benchmark run takes from the environment, so that one workload can be made longer or

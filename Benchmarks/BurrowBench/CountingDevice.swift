@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 import Synchronization
 
 /// A `StorageDevice` that forwards to a `FileDevice` and counts `sync()` calls, so that the

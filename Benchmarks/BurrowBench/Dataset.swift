@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// A small, fast, seeded generator so that every run (and both engines) see the same data.
 struct SplitMix64: RandomNumberGenerator {
     var state: UInt64

@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// A named set of workloads. `burrow-bench <name>` runs one; `burrow-bench` runs them all.
 ///
 /// To add a group (e.g. `objects`, `queries`): write a type with a `static let group`, whose

@@ -1,5 +1,6 @@
 import Burrow
 import BurrowStorage
+import BurrowStore
 import Dispatch
 import Foundation
 import Synchronization

@@ -1,4 +1,5 @@
 import Burrow
+import BurrowStore
 import CSQLite
 
 /// The model of the `objects` group: API.md's `Dog`, with its five scalar properties. The link

@@ -1,4 +1,5 @@
 import Burrow
+import BurrowStore
 import Foundation
 
 /// A dog owner holding many of the `objects` group's dogs in a list, for `kvc_update_list`.

@@ -1,4 +1,5 @@
 import Burrow
+import BurrowStore
 import Foundation
 
 /// The `objects` group: Burrow's object layer (`import Burrow`, RealmSwift's API) against raw

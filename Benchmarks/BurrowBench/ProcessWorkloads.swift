@@ -1,4 +1,5 @@
 import Burrow
+import BurrowStore
 import Foundation
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import Burrow
+import BurrowStore
 import Foundation
 
 /// The `queries` group: Burrow's queries (`Results`, RealmSwift's API) against the same queries

@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// One workload's result: Burrow and SQLite side by side.
 struct Measurement {
     enum Better {

@@ -1,3 +1,4 @@
+import BurrowStore
 import CSQLite
 
 /// A thin wrapper over the SQLite C API: just what the benchmarks need, with no per-call

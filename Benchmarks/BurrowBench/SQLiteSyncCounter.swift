@@ -1,3 +1,4 @@
+import BurrowStore
 import CSQLite
 import Synchronization
 

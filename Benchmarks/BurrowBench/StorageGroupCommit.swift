@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 import CSQLite
 import Dispatch
 import Synchronization

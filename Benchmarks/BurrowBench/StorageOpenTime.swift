@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// `open_time`: open an existing file and read one key, on a 1,000,000-key file and on a
 /// 10,000-key file, for both engines. The JSON line reports the large file; the table shows both,

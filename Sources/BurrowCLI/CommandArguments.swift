@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// A mistake in how the tool was called: printed on standard error with the command's
 /// usage line, and the tool exits with status 2.
 struct UsageError: Error {

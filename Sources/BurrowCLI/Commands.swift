@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// The tool's commands: what each takes, its help, and what runs it.
 struct Command {
     let name: String

@@ -1,5 +1,6 @@
 import Burrow
 import BurrowStorage
+import BurrowStore
 import Foundation
 
 #if canImport(Glibc)

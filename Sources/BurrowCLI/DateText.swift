@@ -1,3 +1,4 @@
+import BurrowStore
 import Foundation
 
 /// Dates as ISO 8601 text in UTC (`2024-05-01T12:30:00.25Z`) that reads back as exactly the

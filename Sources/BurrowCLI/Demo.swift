@@ -1,5 +1,6 @@
 import Burrow
 import BurrowStorage
+import BurrowStore
 import Foundation
 
 /// `burrow demo`: the DoggoDB story of the RealmSwift documents, on a real file. The first run

@@ -1,4 +1,5 @@
 import Burrow
+import BurrowStore
 
 // The DoggoDB models of RealmSwift's documentation examples, which `burrow demo` stores.
 

@@ -1,5 +1,6 @@
 import Burrow
 import BurrowStorage
+import BurrowStore
 
 /// `burrow export FILE [--format json] [--output PATH] [--salvage]`: every object of the file,
 /// with the schema, as one JSON document that `burrow import` reads back:

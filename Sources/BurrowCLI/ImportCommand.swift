@@ -1,5 +1,6 @@
 import Burrow
 import BurrowStorage
+import BurrowStore
 import Foundation
 
 /// `burrow import FILE JSON`: creates the objects of an export (`burrow export`) in FILE,

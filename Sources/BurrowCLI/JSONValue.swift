@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// A JSON document as `burrow import` reads it: objects keep their members in the order the
 /// text gives them, and numbers keep the difference between integers (`12`) and decimals
 /// (`12.0`, `1e3`), which tells an `any` property's `int` from its `double`.

@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// A value the tool writes as JSON: a scalar already in JSON text, or an array or object
 /// whose members are produced one at a time. `JSONWriter` walks containers with a stack of
 /// its own, so an object graph nested to any depth (a chain of embedded objects) is written

@@ -1,4 +1,5 @@
 import Burrow
+import BurrowStore
 import Foundation
 
 // An object's identity for links to classes without a primary key: its object key, which

@@ -1,5 +1,6 @@
 import Burrow
 import BurrowStorage
+import BurrowStore
 import Foundation
 
 /// `burrow objects FILE CLASS [--where QUERY] [--sort KEYPATH[,desc]] [--limit N]

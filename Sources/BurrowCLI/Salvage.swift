@@ -1,5 +1,6 @@
 import Burrow
 import BurrowStorage
+import BurrowStore
 
 /// What `burrow recover`, `export --salvage` and `verify` share about a damaged file: reading
 /// what it still holds whole (`ObjectSalvage`), and the report of what it lost, on standard

@@ -1,4 +1,5 @@
 import Burrow
+import BurrowStore
 import Foundation
 
 /// Writes salvaged objects (`ObjectSalvage`) as `ObjectEncoder` writes the objects of a sound

@@ -1,5 +1,6 @@
 import Burrow
 import BurrowStorage
+import BurrowStore
 
 /// `burrow schema FILE [--format text|json]`: the classes a file stores, read from the file
 /// alone: each property's type, optionality, collection, primary key, index and the class a

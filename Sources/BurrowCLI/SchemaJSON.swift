@@ -1,4 +1,5 @@
 import Burrow
+import BurrowStore
 
 /// A class's schema as JSON, in `burrow schema --format json` and in exports:
 ///

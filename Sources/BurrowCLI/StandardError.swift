@@ -1,3 +1,5 @@
+import BurrowStore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,5 +1,6 @@
 import Burrow
 import BurrowStorage
+import BurrowStore
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// The change log of one open file, shared by every realm of it in the process, while some
 /// change stream observes it.

@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// What one write transaction changed, per class: the object keys it inserted, deleted and
 /// modified, with the fields of each modification. Recorded while the transaction runs (only
 /// when some stream observes the file) and handed to the file's `ChangeHub` at commit.

@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// A stream of changes: a `Sendable` `AsyncSequence` whose elements are frozen, `Sendable`
 /// values. The first element shows what is observed as it was when the stream was made; each

@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// Names one change stream, so that a write can leave it silent:
 ///
 ///     let stream = puppies.changes()

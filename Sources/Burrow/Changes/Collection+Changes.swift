@@ -1,3 +1,5 @@
+import BurrowStore
+
 extension List {
     /// A stream of this list's changes: first `.initial` with the list as it is, then an
     /// `.update` for each commit that changed it (coalesced while the consumer is busy), with the

@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// The index changes between two orderings of distinct elements (object keys, or a list's
 /// elements told apart by occurrence), as collection change streams report them: deletions as
 /// indices in the old collection, insertions and modifications as indices in the new one. An

@@ -1,3 +1,5 @@
+import BurrowStore
+
 extension _OptionalPersistable where Self: ObjectBase {
     /// A stream of this object's changes: `.change` with the object after each commit that
     /// changed it (coalesced while the consumer is busy) and the properties that changed, then

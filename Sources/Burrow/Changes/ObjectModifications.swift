@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// Which objects of one class a step from one version to another modified, as collection change
 /// streams report modifications: from the commits' recorded changes when they are all known,
 /// else by comparing each object's row in the two versions. With `keyPaths`, only changes of

@@ -1,3 +1,5 @@
+import BurrowStore
+
 extension Realm {
     /// A stream of the file's commits: first `.initial` with the version the realm reads, then
     /// an `.update` for each commit after it (coalesced while the consumer is busy) with the

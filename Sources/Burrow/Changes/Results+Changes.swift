@@ -1,3 +1,5 @@
+import BurrowStore
+
 extension Results {
     /// A stream of this query's changes: first `.initial` with the results as they are, then an
     /// `.update` for each commit that changed them (coalesced while the consumer is busy), with

@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// The `LinkingObjects` properties of dynamic objects: those the file records for a class (see
 /// `StoredClass.linkingObjects`), read by name as the objects linking to the object.

@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// An object read and written through the schema its file stores, without a Swift class, as
 /// RealmSwift's `DynamicObject`: what `Realm.dynamicObjects(_:)`, `dynamicObject(ofType:forPrimaryKey:)`
 /// and `dynamicCreate(_:value:update:)` return, and what a migration hands out as

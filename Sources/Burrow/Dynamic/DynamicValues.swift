@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 import Foundation
 
 /// Reading and setting the properties of dynamic objects by the stored schema alone: what a

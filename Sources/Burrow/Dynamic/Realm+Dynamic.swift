@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// The dynamic API: objects read and written through the schema stored in the file, by class
 /// name, without the program's Swift classes (RealmSwift's names and meaning).
 extension Realm {

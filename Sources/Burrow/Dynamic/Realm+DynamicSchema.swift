@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// Classes added to a file's stored schema from their description, for a program that has no
 /// Swift classes for them: `burrow import` gives a new file the classes of an export this way.
 /// Package API: RealmSwift has no counterpart (its dynamic API cannot add classes either).

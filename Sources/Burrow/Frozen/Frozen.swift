@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// An immutable, `Sendable` view of one object at one version: hand it to any task or actor
 /// and read its properties there, with no lock and no data race.
 ///

@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// Queries on a frozen `List`, `MutableSet`, `Map` or `LinkingObjects` of objects
 /// (`_ObjectCollectionQuerying`): each runs in the frozen version, on the collection's objects
 /// (in the collection's order; a map's values in the order of their keys, nil values left out),

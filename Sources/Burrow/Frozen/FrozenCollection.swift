@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// What the frozen collections (`FrozenList`, `FrozenMutableSet`, `FrozenMap`,
 /// `FrozenLinkingObjects`) hold: a collection property of a frozen object, bound to one pinned
 /// version, and the way back to the live collection.

@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// `LinkingObjects` frozen at one version: the objects that linked to an object then, as
 /// frozen objects. Immutable and `Sendable`, so any task or actor can read it, with no lock and
 /// no data race.

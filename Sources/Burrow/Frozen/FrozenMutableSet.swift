@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// A `MutableSet` frozen at one version: its elements as they were then. Immutable and
 /// `Sendable`, so any task or actor can read it, with no lock and no data race.
 ///

@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// Queries on frozen results: each runs in the frozen version, on these results' objects, and
 /// gives frozen results again (so `Sendable` values can be narrowed on any task).
 extension FrozenResults {

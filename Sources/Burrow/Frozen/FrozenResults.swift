@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// An immutable, `Sendable` collection of frozen objects: results as of one version, to hand to
 /// any task or actor.

@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// One version of a file, frozen: what `Frozen` values and frozen realms read. Immutable and
 /// `Sendable`: it pins its snapshot, so the pages it reads are never reused while it lives, and

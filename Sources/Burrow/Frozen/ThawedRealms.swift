@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 import Foundation
 
 /// The live realm that `thaw()` hands out: the caller's domain's realm of the frozen value's

@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// Any `RealmCollection` of `Element` behind one type, as RealmSwift's `AnyRealmCollection`:
 /// a property or an array can hold `Results`, a `List`, a `MutableSet` or `LinkingObjects`
 /// alike.

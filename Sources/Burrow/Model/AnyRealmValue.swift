@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 import Foundation
 
 /// A property that holds a value of any stored type, or nothing, tagged with its type:

@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 @_spi(Reflection) import Swift
 
 /// What Burrow knows about one Swift class: its schema, discovered from its `@Persisted`

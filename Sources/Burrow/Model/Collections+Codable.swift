@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// `Codable` for the collection property types, so that models holding them can be `Codable`
 /// (see `Persisted+Codable.swift`): `List` and `MutableSet` as arrays, `Map` as a dictionary
 /// keyed by its keys. Decoding makes an unmanaged collection. `LinkingObjects` and `Results`

@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// The objects whose link or list property points at this object: the inverse of a
 /// relationship, computed from the backlinks the realm keeps, never stored.

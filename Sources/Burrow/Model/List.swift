@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// Shared by `List`, `MutableSet` and `Map` for schema discovery and storage.
 public protocol _CollectionValue: _PersistedValue {

@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// What a managed collection (a `List`, `MutableSet` or `Map` of a managed object) needs to
 /// reach its field: the object's state, the field, and the live realm to write through.

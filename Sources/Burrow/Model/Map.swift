@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// The key type of a `Map`: strings, as in RealmSwift.
 public protocol _MapKey: Hashable, Comparable, Sendable {
     var _mapKey: String { get }

@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// An unordered collection of unique values or objects, as a `@Persisted` property:
 ///

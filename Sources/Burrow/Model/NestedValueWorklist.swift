@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// Builds the unmanaged objects that nested values describe (a dictionary inside a dictionary
 /// for a link, an array of dictionaries for a list, any depth) without recursion: the first
 /// object made from a value on a thread drains a worklist, and every object a nested value

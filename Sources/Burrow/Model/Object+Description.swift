@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 import Foundation
 
 // `description` itself is declared in the class (Object.swift), where a model can override it:

@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 extension ObjectBase {
     /// Whether `object` is the same stored object as this one: both managed, in the same file

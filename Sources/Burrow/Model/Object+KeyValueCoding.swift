@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// Key-value coding: properties by name, as RealmSwift objects offer through NSObject.
 extension ObjectBase {

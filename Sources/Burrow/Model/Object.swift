@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// The base of every stored class: `Object` for top-level objects and `EmbeddedObject` for
 /// objects that live inside another one. Do not subclass `ObjectBase` directly.
 ///

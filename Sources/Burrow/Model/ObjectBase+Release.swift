@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// Freeing an unmanaged object graph one object at a time.
 ///
 /// Swift frees an object's stored properties after its `deinit`, so freeing the head of a

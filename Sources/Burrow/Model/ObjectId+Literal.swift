@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// An `ObjectId` written in code, as RealmSwift's `ObjectId("…")`:
 ///
 ///     let id = ObjectId("6154e59c5e31b1a2c3d4e5f6")

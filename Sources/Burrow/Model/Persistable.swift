@@ -1,3 +1,4 @@
+import BurrowStore
 import Foundation
 
 // The protocols below connect `@Persisted` properties to storage. They are public because Swift
@@ -6,40 +7,7 @@ import Foundation
 
 /// A value in memory as a row field, a collection element or an `AnyRealmValue` holds it.
 /// Objects appear as themselves; the realm turns them into object keys when it stores them.
-public enum _StoredValue {
-    case null
-    case bool(Bool)
-    case int(Int64)
-    case float(Float)
-    case double(Double)
-    case string(String)
-    case data(Data)
-    case date(Date)
-    case objectId(ObjectId)
-    case uuid(UUID)
-    case decimal128(Decimal128)
-    case object(ObjectBase)
-}
-
-extension _StoredValue {
-    /// The plain Swift value (integers as `Int`, as key-value coding reads them); nil for null
-    /// and for a link, which has no plain value.
-    var plainValue: (any Sendable)? {
-        switch self {
-        case .null, .object: nil
-        case .bool(let v): v
-        case .int(let v): Int(v)
-        case .float(let v): v
-        case .double(let v): v
-        case .string(let v): v
-        case .data(let v): v
-        case .date(let v): v
-        case .objectId(let v): v
-        case .uuid(let v): v
-        case .decimal128(let v): v
-        }
-    }
-}
+public typealias _StoredValue = StoredValue<ObjectBase>
 
 /// What a property type looks like to the schema.
 public struct _PropertyShape: Sendable {

@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// `Codable` models, as in RealmSwift: a class declared `class Dog: Object, Codable` gets a
 /// synthesized `init(from:)` and `encode(to:)` over its `@Persisted` properties.
 ///

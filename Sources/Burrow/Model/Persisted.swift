@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// Declares a stored property of an `Object` or `EmbeddedObject`:
 ///
 ///     @Persisted(primaryKey: true) var _id: ObjectId

@@ -1,3 +1,5 @@
+import BurrowStore
+
 #if os(Linux) || os(Android) || os(FreeBSD) || os(OpenBSD) || os(Windows)
 import Foundation
 #endif

@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// A view of an object that exposes some of its properties, under names of its own, as in
 /// RealmSwift's class projections:
 ///

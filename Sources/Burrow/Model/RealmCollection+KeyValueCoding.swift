@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// Key-value coding over collections and along key paths, as RealmSwift's collections and
 /// objects offer it through Foundation: `value(forKey:)` gives one value per element,
 /// `value(forKeyPath:)` follows dotted paths and the collection operators `@count`, `@min`,

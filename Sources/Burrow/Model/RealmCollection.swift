@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 import Foundation
 
 /// A type a `List`, `MutableSet`, `Map`, `Results` or any `RealmCollection` can hold: the values

@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// The classes a realm stores, as RealmSwift's `Schema`: one `ObjectSchema` per class, by class
 /// name. Read it from `Realm.schema`.
 public struct Schema: Sendable, Hashable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 import Foundation
 
 /// Turns the loosely typed values users pass to `init(value:)`, `setValue(_:forKey:)` and

@@ -1,3 +1,4 @@
+import BurrowStore
 import Foundation
 
 #if canImport(SwiftUI)

@@ -1,3 +1,5 @@
+import BurrowStore
+
 #if !canImport(SwiftUI)
 /// A two-way connection to a value stored elsewhere, with SwiftUI's `Binding` shape, for
 /// platforms without SwiftUI: reading `wrappedValue` reads the value, assigning it writes the

@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// What `@ObservedRealmObject` and `@StateRealmObject` show: one object, projection, `List`,
 /// `MutableSet` or `Map`, unmanaged or live on the main actor, and the change stream that
 /// tells of its commits once it is managed.

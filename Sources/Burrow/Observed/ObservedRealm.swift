@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// The realm the observed wrappers use: the main actor's realm of a configuration, the one
 /// `Realm(configuration:)` gives there.
 @MainActor

@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// A property wrapper that shows the results of a query on the main actor's realm and follows
 /// their changes, as RealmSwift's `@ObservedResults`:
 ///

@@ -1,3 +1,4 @@
+import BurrowStore
 import Foundation
 
 /// A property wrapper that shows the results of a query on the main actor's realm in

@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// Quick writes: the changes the observed wrappers' projected values make (`$dogs.append`,
 /// `$dog.name`, `$person.dogs.remove(at:)`), each one write transaction on the realm of what
 /// it changes, as in RealmSwift. They cannot throw, as in RealmSwift; unlike RealmSwift, a

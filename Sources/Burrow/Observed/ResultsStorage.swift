@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// What `@ObservedResults` shows: the query, the live results it gives on the main actor's
 /// realm, and the change stream of those results.
 @MainActor

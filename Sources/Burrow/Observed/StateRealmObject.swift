@@ -1,3 +1,5 @@
+import BurrowStore
+
 #if canImport(SwiftUI)
 import SwiftUI
 #endif

@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// What a collection's queries give: live `Results`, or `FrozenResults` for a frozen
 /// collection. Both answer the same query operations, each returning results of their own

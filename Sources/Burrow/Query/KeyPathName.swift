@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// The names of the `@Persisted` properties that Swift key paths read, for the typed query DSL
 /// and `sorted(by:)` with a key path.

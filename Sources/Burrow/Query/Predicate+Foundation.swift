@@ -1,3 +1,4 @@
+import BurrowStore
 import Foundation
 
 /// Foundation's `#Predicate`, translated into Burrow's predicate IR:

@@ -1,3 +1,4 @@
+import BurrowStore
 import Foundation
 
 /// The shape of a predicate: everything validation looks at, without the constants' values.

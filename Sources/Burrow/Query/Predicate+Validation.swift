@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// Checks predicates, sort keys and aggregate properties against a class's schema before they
 /// run, so that a misspelled property or a comparison that can never be meaningful is a thrown

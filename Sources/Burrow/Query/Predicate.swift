@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// The one form every query takes, whatever wrote it (the typed `where { }` DSL or a query
 /// string): a tree of conditions over key paths of the queried class. `Sendable`, so frozen
 /// results keep their query. `QueryValidator` checks a predicate against a class's schema

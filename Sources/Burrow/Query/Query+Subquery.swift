@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// Subqueries in the typed DSL, as RealmSwift writes them: a condition on the elements of one
 /// collection, counted.
 ///

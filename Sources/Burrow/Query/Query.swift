@@ -1,3 +1,4 @@
+import BurrowStore
 import Foundation
 
 /// Options of string comparisons in the typed query DSL.

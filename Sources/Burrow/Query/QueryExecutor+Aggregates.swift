@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// Aggregates: of the values a path reaches in one object (`dogs.@sum.age`), and of one
 /// property over many objects (`sum(ofProperty:)`).

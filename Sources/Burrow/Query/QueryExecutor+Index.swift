@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 import Foundation
 
 /// Narrowing a filter with the primary key or a secondary index.

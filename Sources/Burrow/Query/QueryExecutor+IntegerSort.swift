@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// Sorting by one integer column, the commonest sort (`sorted(byKeyPath: "age")`): a radix
 /// sort, linear in the number of objects, over only the bytes in which the values differ
 /// (one pass for small ranges such as ages).

@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// Filters compiled for scans: the conditions of the commonest shape, a field of the queried
 /// object itself compared with one constant (`age < 2`, `name BEGINSWITH 'R'`, `flag == true`),

@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// Running a chain of query steps.
 extension QueryExecutor {

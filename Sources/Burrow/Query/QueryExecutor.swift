@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 import Foundation
 
 /// Runs queries in one version of the file (a live realm's current version, the open write

@@ -1,3 +1,4 @@
+import BurrowStore
 import Foundation
 
 /// Splitting a query string into tokens, each with the position (in characters from the

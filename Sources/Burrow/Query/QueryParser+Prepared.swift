@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// Query strings of one comparison with its value as the one argument, prepared once per
 /// thread, class and string (as SQLite keeps prepared statements): `filter("name == %@", x)`
 /// run for many `x` tokenizes, parses and validates `"name == %@"` once, and afterwards only

@@ -1,3 +1,4 @@
+import BurrowStore
 import Foundation
 
 /// The query-string language (RealmSwift's `filter(_:_:)` strings, NSPredicate syntax):

@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// Backlinks in query paths: the `LinkingObjects` properties a class declares (or, for a class
 /// read through the stored schema alone, that its file records), and the query language's
 /// `@links.Class.property`, which names the same objects without a declared property. Both

@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 import Foundation
 
 /// A value a query compares: a constant of the query, or a value read from a row. Unlike

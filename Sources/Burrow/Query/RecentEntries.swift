@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// A few entries by key: a lookup is a linear search that compares keys only, and once
 /// `capacity` entries are held each new one replaces the oldest.
 struct RecentEntries<Key: Equatable, Value> {

@@ -1,3 +1,4 @@
+import BurrowStore
 import Foundation
 
 /// A type `min(ofProperty:)` and `max(ofProperty:)` can return: numbers and dates.

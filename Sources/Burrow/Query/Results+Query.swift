@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// Filtering, sorting and deduplicating results. Each returns new results with one more step
 /// in their query; none reads anything until the new results are used.
 extension Results {

@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// The objects of one class in a realm, optionally filtered, sorted, deduplicated and limited:
 /// lazily evaluated and live. A `Results` reads nothing until it is used, and it re-evaluates

@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// A key path to sort results by, and the direction, as RealmSwift's `SortDescriptor`:
 ///
 ///     dogs.sorted(by: [SortDescriptor(keyPath: "age", ascending: false), SortDescriptor(keyPath: "name")])

@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// What the current thread found lately while building queries: the property names key paths
 /// read, the classes' infos, the predicate shapes that passed validation, and the query strings
 /// it prepared (`PreparedComparison`).

@@ -1,3 +1,5 @@
+import BurrowStore
+
 #if !canImport(ObjectiveC)
 /// Runs `body` and returns its result: where there is no Objective-C runtime (Linux, Windows)
 /// there are no autoreleased objects to drain, so this is all Foundation's `autoreleasepool`

@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// Makes the values `create(_:value:update:)` stores: copies of the objects a value holds, as
 /// RealmSwift's `create` makes them, so that what the caller passed is read and never changed.
 ///

@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 import Synchronization
 
 /// How much a `Logger` reports, from nothing (`off`) to everything (`all`), as RealmSwift's

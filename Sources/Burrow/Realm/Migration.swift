@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 import Foundation
 
 /// The block a migration runs (`Realm.Configuration.migrationBlock`): the migration, and the

@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// Where a managed object reads its rows: the live realm that manages it (whose version moves
 /// with writes and refreshes), or one frozen version.

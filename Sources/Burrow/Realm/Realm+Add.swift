@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 extension Realm {
     /// Adds an unmanaged object to the realm; it becomes managed, and so do the unmanaged

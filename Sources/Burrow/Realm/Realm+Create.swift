@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 extension Realm {
     /// Creates an object of `type` from `value` (a dictionary of property values, an array of

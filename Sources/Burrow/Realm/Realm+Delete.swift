@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 extension Realm {
     /// Deletes `object` from the realm, with the embedded objects it owns. Links to it become

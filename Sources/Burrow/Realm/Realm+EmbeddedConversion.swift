@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 extension Realm {
     /// After a migration's block: gives every object of a class the migration made embedded

@@ -1,3 +1,5 @@
+import BurrowStore
+
 extension Realm: Equatable, Hashable {
     /// Whether two realms are the same: the one live realm of a file in one isolation domain
     /// (`Realm()` called twice there gives equal realms; another domain's realm of the file is

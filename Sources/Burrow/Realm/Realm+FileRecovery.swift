@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 extension Realm {
     /// What opening the file did when it could not open the file's newest commit as it is.

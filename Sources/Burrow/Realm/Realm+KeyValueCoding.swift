@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 extension Realm {
     /// Key-value coding on many objects at once (`Results.setValue(_:forKey:)`,

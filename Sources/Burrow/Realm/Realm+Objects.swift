@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 extension Realm {
     /// Every object of `type` in the realm: lazy (nothing is read until used) and live (it

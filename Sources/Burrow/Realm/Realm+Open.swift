@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 import Foundation
 
 /// What lets `Realm(configuration:)` give the realm already open in the caller's isolation

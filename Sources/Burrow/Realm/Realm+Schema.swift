@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 extension Realm {
     /// The table of `type` in this realm, or nil if the file has no such class yet and

@@ -1,3 +1,5 @@
+import BurrowStore
+
 extension Realm {
     /// The classes this realm stores, in the version it reads, as RealmSwift's `realm.schema`:
     /// `realm.schema["Dog"]?.properties`. A class the realm uses (configured in `objectTypes`,

@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 extension Realm {
     /// Runs `block` in a write transaction and commits it, synchronously. If another write

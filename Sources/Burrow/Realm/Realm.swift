@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 import Foundation
 
 /// An open database: the objects of one file (or one in-memory realm) as of one version.

@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// The actor that owns a realm. Code runs against the live realm inside the actor (in its
 /// methods, extensions, or functions with an `isolated RealmActor` parameter); callers outside
 /// it use the async methods below, which take `sending` closures and return only `Sendable`

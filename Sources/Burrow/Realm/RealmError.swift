@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 import Foundation
 
 /// An error Burrow reports, also spelled `Realm.Error` as in RealmSwift. Every failure a caller
@@ -144,12 +145,32 @@ extension RealmError {
 }
 
 extension RealmError {
+    /// The public form of a store error: an engine error underneath as above (its file,
+    /// `errno` and damaged page kept), a rule of the store as the code of its kind.
+    package init(_ error: StoreError) {
+        if let storage = error.storage {
+            self.init(storage)
+            return
+        }
+        let code: Code
+        switch error.kind {
+        case .storage, .corruptFile: code = .corruptFile
+        case .invalidArgument: code = .invalidArgument
+        case .primaryKeyExists: code = .primaryKeyExists
+        case .invalidObject: code = .invalidObject
+        }
+        self.init(code, error.message)
+    }
+}
+
+extension RealmError {
     /// Any error met inside Burrow as a `RealmError`: engine errors mapped as above, a
     /// `RealmError` as it is.
     init(wrapping error: any Error) {
         switch error {
         case let error as RealmError: self = error
         case let error as StorageError: self.init(error)
+        case let error as StoreError: self.init(error)
         default: self.init(.fileAccess, "\(error)")
         }
     }

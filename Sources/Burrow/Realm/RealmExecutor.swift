@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 #if canImport(Glibc)
 import Glibc

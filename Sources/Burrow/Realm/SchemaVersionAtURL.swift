@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 import Foundation
 
 /// The schema version stored in the Burrow file at `fileURL`, read without opening a realm (no

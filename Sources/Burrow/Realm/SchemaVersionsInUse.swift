@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// The schema versions the live realms of each open file are configured with, in this process.
 ///

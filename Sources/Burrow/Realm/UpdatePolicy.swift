@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// What `add(_:update:)` and `create(_:value:update:)` do when an object with the same primary
 /// key already exists.
 public enum UpdatePolicy: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// Tasks waiting for one write transaction of a realm to end (commit or cancel), as an
 /// observed wrapper first read inside a write waits to start following its changes. One per

@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 import Foundation
 
 /// A value of a salvaged object, ready to be written out: plain values as Swift values, links
@@ -418,7 +419,7 @@ struct RawObjects {
         if ObjectVerification.payloadProblem(payload, as: property.type) != nil { return nil }
         let linkTarget = property.objectClassName.flatMap { schema.classes[$0]?.id } ?? 0
         var link: RawLink?
-        let value = ValueCodec.decode(payload, as: property.type, linkTarget: linkTarget) { table, key in
+        let value: StoredValue<ObjectLink> = ValueCodec.decode(payload, as: property.type, linkTarget: linkTarget) { table, key in
             link = RawLink(table: table, key: key.rawValue)
             return .null
         }

@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// Reads the trees of a damaged version as far as their pages are sound: a scan visits every
 /// entry of the tree's sound pages (`PageWalk`) and skips the damaged ones, and a lookup that

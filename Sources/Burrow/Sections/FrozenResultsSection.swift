@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// One section of `FrozenSectionedResults`: the frozen objects whose section key is `key`, in
 /// result order, as of one version. Immutable and `Sendable`; `Identifiable` by its key.

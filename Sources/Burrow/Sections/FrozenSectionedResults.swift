@@ -1,3 +1,4 @@
+import BurrowStore
 import Foundation
 
 /// `SectionedResults` frozen at one version: its sections as they were then, each a collection

@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// Dividing results into sections, as RealmSwift's `sectioned` methods do. Each sorts the results
 /// and returns live `SectionedResults` whose sections are the distinct section keys. The primary
 /// sort must decide the section key, so that each section's objects come together and sections

@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// One section of `SectionedResults`: the objects whose section key is `key`, in result order,
 /// as RealmSwift's `ResultsSection`. `Identifiable` by its key.

@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// How the objects of sorted results fall into sections: the section keys in the order they
 /// first appear in the results, the positions (in the results) of each section's objects in
 /// result order, and the place of each position in its section. Live, frozen and observed

@@ -1,3 +1,4 @@
+import BurrowStore
 import Foundation
 
 /// Sorted results divided into sections by a key computed from each object, as RealmSwift's

@@ -1,3 +1,4 @@
+import BurrowStore
 import Foundation
 
 /// What a change stream of sectioned results (or of one section) yields, as RealmSwift's

@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// The changes between two versions of sectioned results, as `SectionedResultsChange.update`
 /// reports them, worked out from the sections before and after and the change of the sorted
 /// results underneath (whose deletions and insertions include objects that moved in the sort).

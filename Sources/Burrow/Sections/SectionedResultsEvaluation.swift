@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// What a live `SectionedResults` computed last, and at which change stamp of its realm: shared
 /// by the sectioned results and every section taken from them, so that the section keys are
 /// computed once per change of the realm, however many sections read them. Its identity is the

@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// Watches sectioned results for a change stream: moves a `ResultsObserver` of the sorted
 /// results from version to version, sections the results again at each, and has `describe`
 /// turn the sections and their `SectionedResultsDiff` into the stream's element (for the whole

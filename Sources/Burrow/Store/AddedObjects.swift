@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// The objects a write transaction made managed, in the order it made them, for the end of the
 /// transaction: cancelling makes them the unmanaged objects they were (their fields kept their
 /// unmanaged values meanwhile), except those `create` made, and committing lets the ones whose

@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// The backlinks of a class: the tree `links/<class id>`, one entry for each field that links
 /// to one of its objects, keyed by the linked object's key (8 bytes), the linking class's id

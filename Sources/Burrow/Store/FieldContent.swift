@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// What a field holds: one value, a list's or set's elements, or a map's entries.
 enum FieldContent {
@@ -11,7 +12,7 @@ enum FieldContent {
     /// class stored with `linkTarget`.
     static func collection(
         _ key: ObjectKey, in tree: TreeName, of reader: any TreeReader, _ property: StoredProperty,
-        linkTarget target: UInt32, resolve: ValueCodec.LinkResolver
+        linkTarget target: UInt32, resolve: ValueCodec.LinkResolver<ObjectBase>
     ) throws(StorageError) -> FieldContent {
         var elements: [_StoredValue] = []
         var entries: [(key: String, value: _StoredValue)] = []

@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 extension FileSchema {
     /// The bytes of the schema's `info` entry in the version `reader` reads: every schema change
@@ -12,18 +13,18 @@ extension FileSchema {
         do {
             var schema = FileSchema.empty
             if let stamp {
-                schema.info = try stamp.withUnsafeBytes { bytes throws(RealmError) in
+                schema.info = try stamp.withUnsafeBytes { bytes throws(StoreError) in
                     try decode(Info.self, from: bytes, path: path)
                 }
             }
-            var failure: RealmError?
+            var failure: StoreError?
             try reader.scan(.schema, prefix: Array(classKeyPrefix.utf8)) { _, value in
                 do {
                     let stored = try decode(StoredClass.self, from: value, path: path)
                     schema.classes[stored.name] = stored
                     return true
                 } catch {
-                    failure = error as? RealmError
+                    failure = error as? StoreError
                     return false
                 }
             }

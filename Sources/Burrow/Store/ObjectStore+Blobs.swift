@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// Long values outside their rows. A row is rewritten whole when any of its fields changes, so a
 /// string or data payload longer than `inlinePayloadLimit` is kept in the class's blob tree

@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// One plain field set on many objects at once (`setValue(_:forKey:)` on a collection).
 extension ObjectStore {

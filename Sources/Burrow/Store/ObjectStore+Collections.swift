@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// `MutableSet` and `Map` fields keep their elements in trees of their own (see `Table`), so
 /// inserting, removing or finding one element costs O(log n) however large the collection is.

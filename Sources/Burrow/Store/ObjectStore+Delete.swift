@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 extension ObjectStore {
     /// Deletes object `key` of `table`: links to it are removed, the embedded objects it owns

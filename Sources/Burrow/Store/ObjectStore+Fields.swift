@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// Changing stored fields inside a write transaction, with everything a change implies: links
 /// resolved (unmanaged objects added, embedded objects created), backlinks and indexes kept in

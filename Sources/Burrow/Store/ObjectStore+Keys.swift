@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// Object keys: each table hands out keys one more than any it handed out before, and a
 /// deleted object's key is never handed out again.

@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// `List` fields keep their elements in a tree of their own, keyed by the owner's object key
 /// and a position number. Positions leave gaps, so an insertion between two elements takes the

@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// What a migration does beside rewriting rows: the trees and entries that name a class's
 /// fields by position follow the fields to their new positions.

@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// The objects of one file as one realm reads and writes them, through the schema stored in
 /// the file: the version read, the open write transaction, the stored schema and the tables

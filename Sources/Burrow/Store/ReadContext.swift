@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 import Foundation
 
 /// A version of the file that objects can be read from: a live realm's `ObjectStore` (at the
@@ -154,7 +155,7 @@ extension ReadContext {
         let target = type == .object ? linkTarget(table, field) : 0
         let dynamic = table.info.isDynamic
         let anyValue = type == .any
-        let resolve: ValueCodec.LinkResolver = { id, key in self.linkedObject(id, key, dynamic: dynamic, anyValue: anyValue) }
+        let resolve: ValueCodec.LinkResolver<ObjectBase> = { id, key in self.linkedObject(id, key, dynamic: dynamic, anyValue: anyValue) }
         guard !ValueCodec.isExternal(payload, as: type) else {
             let stored = try storedPayload(payload, table, key, field)
             let decoded = stored.withUnsafeBytes { stored -> Result<_StoredValue, StorageError> in
@@ -258,10 +259,10 @@ extension ReadContext {
     )? {
         guard let field = table.primaryKeyField else { return nil }
         let found = try withRowBytes(table, key) { row -> Result<(UnsafeRawBufferPointer, Bool), StorageError> in
-            guard let payload = RowCodec.field(row, field) else { return .success((row, value.isSamePrimaryKey(as: .null))) }
-            if let holds = value.isSamePrimaryKey(asPayload: payload, of: table.fieldTypes[field]) { return .success((row, holds)) }
+            guard let payload = RowCodec.field(row, field) else { return .success((row, value._isNull)) }
+            if let holds = PrimaryKey.payload(payload, of: table.fieldTypes[field], holds: value) { return .success((row, holds)) }
             return Result { () throws(StorageError) in
-                (row, try decodedPayload(payload, table, key, field).isSamePrimaryKey(as: value))
+                (row, PrimaryKey.same(try decodedPayload(payload, table, key, field), value))
             }
         }
         return try found?.get()

@@ -1,3 +1,5 @@
+import BurrowStore
+
 /// One class as an open realm stores it: the Swift class's properties matched to the fields of
 /// the class in the file, and the names of the trees that hold its rows and indexes.
 ///

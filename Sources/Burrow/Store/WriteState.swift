@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// The open write transaction of a realm and what the realm tracks while it is open.
 ///

@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// Collections: the trees of list, set and map fields hold elements of objects that exist,
 /// keyed as their kind keys them, as many per object as its row counts.

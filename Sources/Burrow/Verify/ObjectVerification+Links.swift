@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// Links, backlinks and trees: every backlink entry matches a link the rows and collections
 /// hold, every embedded object has one parent, and every tree belongs somewhere.

@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// Rows: each decodes against its class, and the trees derived from rows (indexes, the
 /// primary-key tree, blobs) hold exactly what the rows say.

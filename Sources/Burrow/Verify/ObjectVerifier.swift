@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// One way in which a file's objects disagree with the schema stored in it, or with each other:
 /// the class, object and property it concerns (where it concerns one), and what is wrong.

@@ -1,3 +1,4 @@
+import BurrowStore
 import BurrowTestTraits
 import Foundation
 import Testing
@@ -20,8 +21,8 @@ final class RowReadItem: Object {
     }
 
     @Test func aPayloadTooShortForItsTypeReadsAsNull() {
-        let noLinks: ValueCodec.LinkResolver = { _, _ in .null }
-        func decoded(_ bytes: [UInt8], _ type: PropertyType) -> _StoredValue {
+        let noLinks: ValueCodec.LinkResolver<ObjectLink> = { _, _ in .null }
+        func decoded(_ bytes: [UInt8], _ type: PropertyType) -> StoreValue {
             bytes.withUnsafeBytes { ValueCodec.decode($0, as: type, linkTarget: 1, resolve: noLinks) }
         }
         let full: [(PropertyType, Int)] = [
@@ -47,7 +48,7 @@ final class RowReadItem: Object {
         // Links: a typed one needs its 8 bytes; an AnyRealmValue link its tag, table and key.
         [UInt8]([1, 2, 3]).withUnsafeBytes { #expect(ValueCodec.linkKey($0, as: .object) == nil) }
         var anyInt: [UInt8] = []
-        ValueCodec.append(.int(5), as: .any, to: &anyInt)
+        ValueCodec.append(StoreValue.int(5), as: .any, to: &anyInt)
         #expect(anyInt.withUnsafeBytes { ValueCodec.linkKey($0, as: .any) } == nil, "an integer is no link")
         let anyLink = [ValueCodec.Tag.link.rawValue] + bytes([3]) + [5, 0, 0, 0, 0, 0, 0, 0]
         let found = anyLink.withUnsafeBytes { ValueCodec.linkKey($0, as: .any) }

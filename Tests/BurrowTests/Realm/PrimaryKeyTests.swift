@@ -1,3 +1,4 @@
+import BurrowStore
 import BurrowTestSupport
 import BurrowTestTraits
 import Foundation
@@ -18,8 +19,8 @@ import Testing
             for b in 0..<8 {
                 let hex = "65a1b2c3" + String(format: "%02x%02x000000", a, b) + "00002a"
                 let id = try! ObjectId(string: hex)
-                byDerived[ObjectKey(derivedFrom: .objectId(id)), default: []].append(id)
-                if let ids = byDerived[ObjectKey(derivedFrom: .objectId(id))], ids.count == count { return ids }
+                byDerived[ObjectKey(derivedFrom: StoreValue.objectId(id)), default: []].append(id)
+                if let ids = byDerived[ObjectKey(derivedFrom: StoreValue.objectId(id))], ids.count == count { return ids }
             }
         }
         preconditionFailure("no \(count) colliding ids")
@@ -33,7 +34,7 @@ import Testing
             let realm = try Realm(configuration: config)
             let objects = ids.enumerated().map { RTObjectIdKey(value: ["id": $0.element, "value": $0.offset]) }
             try realm.write { try realm.add(objects) }
-            #expect(key(objects[0]) == ObjectKey(derivedFrom: .objectId(ids[0])), "the first takes the derived key")
+            #expect(key(objects[0]) == ObjectKey(derivedFrom: StoreValue.objectId(ids[0])), "the first takes the derived key")
             #expect(Set(objects.map(key)).count == 3, "the others get keys of their own")
             for (value, id) in ids.enumerated() {
                 #expect(realm.object(ofType: RTObjectIdKey.self, forPrimaryKey: id)?.value == value)

@@ -1,3 +1,4 @@
+import BurrowStore
 import BurrowTestTraits
 import Foundation
 import Testing
@@ -84,7 +85,7 @@ final class OSChild: EmbeddedObject {
         let table = try #require(realm.object(ofType: OSParent.self, forPrimaryKey: 1)?._state?.table)
         let transaction = try realm.storage.beginWriteBlocking()
         let tree = try transaction.openTree(named: table.primaryKeyTree.string)
-        _ = try transaction.put(IndexKey.encode(.int(2)), ObjectKey(7).bytes, in: tree)
+        _ = try transaction.put(IndexKey.encode(StoreValue.int(2)), ObjectKey(7).bytes, in: tree)
         _ = try transaction.commit()
         #expect(try intPrimaryKey() == nil, "object keys read as primary keys though one does not derive")
     }

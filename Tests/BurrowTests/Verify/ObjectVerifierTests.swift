@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 import BurrowTestTraits
 import Foundation
 import Testing
@@ -303,7 +304,7 @@ private func expectFinding(
         let object = realm.object(ofType: OVEverything.self, forPrimaryKey: 1)!  // Its long text was shortened.
         try damage(realm) { transaction in
             var blob: [UInt8] = []
-            ValueCodec.append(.string(String(repeating: "x", count: 2000)), as: .string, to: &blob)
+            ValueCodec.append(StoreValue.string(String(repeating: "x", count: 2000)), as: .string, to: &blob)
             _ = try transaction.put(
                 ObjectStore.blobKey(key(object), field(object, "longText")), blob,
                 in: try transaction.openTree(named: object._state!.table.blobsTree.string)
@@ -373,9 +374,9 @@ private func expectFinding(
         let stringField = field(object, "string")
         try damage(realm) { transaction in
             let tree = try transaction.openTree(named: TreeName(.index, tableId(object), field: stringField).string)
-            #expect(try transaction.delete(IndexKey.entry(.string(object.string), key(object)), from: tree))
-            _ = try transaction.put(IndexKey.entry(.string("a value it never had"), key(object)), [], in: tree)
-            _ = try transaction.put(IndexKey.entry(.string("gone"), ObjectKey(777)), [], in: tree)
+            #expect(try transaction.delete(IndexKey.entry(StoreValue.string(object.string), key(object)), from: tree))
+            _ = try transaction.put(IndexKey.entry(StoreValue.string("a value it never had"), key(object)), [], in: tree)
+            _ = try transaction.put(IndexKey.entry(StoreValue.string("gone"), ObjectKey(777)), [], in: tree)
         }
         let report = try verifyObjects(realm)
         expectFinding(report, "OVEverything", key: key(object), property: "string", "no entry for the object's value")
@@ -402,7 +403,7 @@ private func expectFinding(
         let target = realm.object(ofType: OVTarget.self, forPrimaryKey: "t0")!
         try damage(realm) { transaction in
             let tree = try transaction.openTree(named: TreeName(.primaryKey, tableId(target)).string)
-            _ = try transaction.put(IndexKey.encode(.string("t0")), key(target).bytes, in: tree)
+            _ = try transaction.put(IndexKey.encode(StoreValue.string("t0")), key(target).bytes, in: tree)
         }
         expectFinding(try verifyObjects(realm), "OVTarget", key: key(target), property: "name", "the primary-key tree lists the object")
     }
@@ -436,7 +437,7 @@ private func expectFinding(
             let tree = try collectionTree(of: object, "tags", in: transaction)
             let entry = ObjectStore.collectionEntryKey(key(object), setElement: .string("x"))
             var payload: [UInt8] = []
-            ValueCodec.append(.string("not x"), as: .string, to: &payload)
+            ValueCodec.append(StoreValue.string("not x"), as: .string, to: &payload)
             _ = try transaction.put(entry, payload, in: tree)
         }
         expectFinding(
@@ -501,7 +502,7 @@ private func expectFinding(
         let objects = Array(realm.objects(OVEverything.self))
         try damage(realm) { transaction in
             let tree = try transaction.openTree(named: TreeName(.index, tableId(objects[0]), field: field(objects[0], "string")).string)
-            for object in objects { _ = try transaction.delete(IndexKey.entry(.string(object.string), key(object)), from: tree) }
+            for object in objects { _ = try transaction.delete(IndexKey.entry(StoreValue.string(object.string), key(object)), from: tree) }
         }
         let report = try verifyObjects(realm, limit: 2)
         #expect(report.findings.count == 2)

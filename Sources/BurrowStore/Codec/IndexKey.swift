@@ -3,8 +3,9 @@
 /// of one type sort by value, and an `AnyRealmValue` index keeps types apart. Strings and data
 /// longer than `KeyEncoding.boundedLength` are cut and hashed, so a key always fits in a page. A secondary index
 /// appends the object key, so equal values stay distinct entries in object-key order.
-enum IndexKey {
-    static func encode(_ value: _StoredValue) -> [UInt8] {
+package enum IndexKey {
+    @inlinable
+    package static func encode<Link: StoredLink>(_ value: StoredValue<Link>) -> [UInt8] {
         var key: [UInt8] = []
         key.reserveCapacity(24)
         append(value, to: &key)
@@ -13,7 +14,8 @@ enum IndexKey {
 
     /// Calls `body` with `encode(value)`, which for a string short enough to be kept whole is
     /// written on the stack rather than in an array.
-    static func withEncoded<R>(_ value: _StoredValue, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+    @inlinable
+    package static func withEncoded<Link: StoredLink, R>(_ value: StoredValue<Link>, _ body: (UnsafeRawBufferPointer) -> R) -> R {
         guard case .string(var string) = value else { return encode(value).withUnsafeBytes(body) }
         return string.withUTF8 { utf8 in
             guard utf8.count <= KeyEncoding.boundedLength else { return encode(value).withUnsafeBytes(body) }
@@ -38,7 +40,8 @@ enum IndexKey {
         }
     }
 
-    static func append(_ value: _StoredValue, to key: inout [UInt8]) {
+    @inlinable
+    package static func append<Link: StoredLink>(_ value: StoredValue<Link>, to key: inout [UInt8]) {
         switch value {
         case .null: key.append(ValueCodec.Tag.null.rawValue)
         case .bool(let b):
@@ -72,8 +75,8 @@ enum IndexKey {
             key.append(ValueCodec.Tag.decimal128.rawValue)
             KeyEncoding.appendDecimal128(d, to: &key)
         case .object(let object):
-            if let state = object._state {
-                appendLink(table: state.table.id, state.key, to: &key)
+            if let link = object.objectLink {
+                appendLink(table: link.table, link.key, to: &key)
             } else {
                 key.append(ValueCodec.Tag.link.rawValue)
             }
@@ -81,21 +84,24 @@ enum IndexKey {
     }
 
     /// Appends the key of a link to object `objectKey` of the class stored with `table`.
-    static func appendLink(table: UInt32, _ objectKey: ObjectKey, to key: inout [UInt8]) {
+    @inlinable
+    package static func appendLink(table: UInt32, _ objectKey: ObjectKey, to key: inout [UInt8]) {
         key.append(ValueCodec.Tag.link.rawValue)
         KeyEncoding.append(UInt64(table), to: &key)
         KeyEncoding.append(objectKey.rawValue, to: &key)
     }
 
     /// The key of `objectKey`'s entry for `value` in a secondary index.
-    static func entry(_ value: _StoredValue, _ objectKey: ObjectKey) -> [UInt8] {
+    @inlinable
+    package static func entry<Link: StoredLink>(_ value: StoredValue<Link>, _ objectKey: ObjectKey) -> [UInt8] {
         var key: [UInt8] = []
         appendEntry(value, objectKey, to: &key)
         return key
     }
 
     /// Appends the key of `objectKey`'s entry for `value` in a secondary index to `key`.
-    static func appendEntry(_ value: _StoredValue, _ objectKey: ObjectKey, to key: inout [UInt8]) {
+    @inlinable
+    package static func appendEntry<Link: StoredLink>(_ value: StoredValue<Link>, _ objectKey: ObjectKey, to key: inout [UInt8]) {
         append(value, to: &key)
         objectKey.append(to: &key)
     }

@@ -2,9 +2,9 @@
 /// `<family>/<class id>`, or `<family>/<class id>/<field>` for a tree of one field: every name
 /// the store writes is made here, and every name it reads back is parsed here, so the families
 /// a class owns are this type's cases and nothing else lists them.
-struct StoreTreeName: Hashable, Sendable {
+package struct StoreTreeName: Hashable, Sendable {
     /// What a tree holds. The raw value is the first part of the tree's name in the file.
-    enum Family: String, CaseIterable, Sendable {
+    package enum Family: String, CaseIterable, Sendable {
         /// The rows of a class: object key → row.
         case rows
         /// The primary key index: primary key → object key.
@@ -24,7 +24,7 @@ struct StoreTreeName: Hashable, Sendable {
 
         /// Whether a tree of this family belongs to one field of the class (and so its name has
         /// a third part).
-        var isPerField: Bool {
+        package var isPerField: Bool {
             switch self {
             case .index, .list, .set, .map: true
             case .rows, .primaryKey, .backlinks, .blobs: false
@@ -32,7 +32,7 @@ struct StoreTreeName: Hashable, Sendable {
         }
 
         /// The family of the trees of a collection field of `kind`; nil for a field of one value.
-        init?(_ kind: CollectionKind) {
+        package init?(_ kind: CollectionKind) {
             switch kind {
             case .list: self = .list
             case .set: self = .set
@@ -42,15 +42,15 @@ struct StoreTreeName: Hashable, Sendable {
         }
     }
 
-    let family: Family
+    package let family: Family
     /// The id of the stored class the tree belongs to.
-    let classID: UInt32
+    package let classID: UInt32
     /// The field the tree belongs to, for a family that is per field (`Family.isPerField`).
-    let field: Int?
+    package let field: Int?
 
     /// The tree of `family` of the class stored with `classID` (and of field `field`, which a
     /// per-field family needs and no other takes).
-    init(_ family: Family, _ classID: UInt32, field: Int? = nil) {
+    package init(_ family: Family, _ classID: UInt32, field: Int? = nil) {
         precondition(family.isPerField == (field != nil), "a tree of family \(family) is named with a field only if it is per field")
         self.family = family
         self.classID = classID
@@ -59,7 +59,7 @@ struct StoreTreeName: Hashable, Sendable {
 
     /// The name `name` read back from the file, or nil if the store makes no tree of that name
     /// (another kind of tree, or a name of the right shape with a part that is not a number).
-    init?(parsing name: String) {
+    package init?(parsing name: String) {
         let parts = name.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2 || parts.count == 3, let family = Family(rawValue: String(parts[0])),
             family.isPerField == (parts.count == 3), let classID = UInt32(parts[1])
@@ -73,7 +73,7 @@ struct StoreTreeName: Hashable, Sendable {
     }
 
     /// The name in the file.
-    var string: String {
+    package var string: String {
         if let field { return "\(family.rawValue)/\(classID)/\(field)" }
         return "\(family.rawValue)/\(classID)"
     }

@@ -8,60 +8,79 @@ import Foundation
 ///
 /// A class's row fields are its stored properties in the order listed; properties added by a
 /// migration are appended, so existing rows stay readable without rewriting them.
-struct FileSchema: Sendable, Equatable {
-    struct Info: Codable, Sendable, Equatable {
-        var schemaVersion: UInt64
-        var nextClassId: UInt32
+package struct FileSchema: Sendable, Equatable {
+    package struct Info: Codable, Sendable, Equatable {
+        package var schemaVersion: UInt64
+        package var nextClassId: UInt32
         /// The stored classes a migration without `objectTypes` left as they were because the
         /// program's class for them was not known then: each is brought to its Swift class
         /// when it is first used, at this schema version. Absent when there are none.
-        var pendingClasses: [String]?
+        package var pendingClasses: [String]?
+
+        package init(schemaVersion: UInt64, nextClassId: UInt32, pendingClasses: [String]? = nil) {
+            self.schemaVersion = schemaVersion
+            self.nextClassId = nextClassId
+            self.pendingClasses = pendingClasses
+        }
     }
 
-    var info: Info
-    var classes: [String: StoredClass]
+    package var info: Info
+    package var classes: [String: StoredClass]
 
-    static let infoKey = Array("info".utf8)
-    static let classKeyPrefix = "class/"
+    package init(info: Info, classes: [String: StoredClass]) {
+        self.info = info
+        self.classes = classes
+    }
 
-    static let empty = FileSchema(info: Info(schemaVersion: 0, nextClassId: 1), classes: [:])
+    package static let infoKey = Array("info".utf8)
+    package static let classKeyPrefix = "class/"
 
-    func classNamed(_ name: String) -> StoredClass? { classes[name] }
+    package static let empty = FileSchema(info: Info(schemaVersion: 0, nextClassId: 1), classes: [:])
+
+    package func classNamed(_ name: String) -> StoredClass? { classes[name] }
 }
 
 /// One class in the file: its permanent id (used in links of `AnyRealmValue` and in backlink
 /// keys) and its stored properties. Field `i` of a row holds `properties[i]`.
-struct StoredClass: Codable, Sendable, Equatable {
-    var id: UInt32
-    var name: String
-    var isEmbedded: Bool
-    var properties: [StoredProperty]
+package struct StoredClass: Codable, Sendable, Equatable {
+    package var id: UInt32
+    package var name: String
+    package var isEmbedded: Bool
+    package var properties: [StoredProperty]
     /// The class's `LinkingObjects` properties, as the program that last wrote the class
     /// declared them: computed from the backlinks, never a row field, recorded so that a
     /// reader without the Swift class (the dynamic API, the `burrow` tool) can read and query
     /// them by name. Nil when there are none, and in files written before they were recorded;
     /// a reader that does not know this member ignores it.
-    var linkingObjects: [StoredProperty]?
+    package var linkingObjects: [StoredProperty]?
 
-    func fieldIndex(of name: String) -> Int? { properties.firstIndex { $0.name == name } }
+    package init(id: UInt32, name: String, isEmbedded: Bool, properties: [StoredProperty], linkingObjects: [StoredProperty]? = nil) {
+        self.id = id
+        self.name = name
+        self.isEmbedded = isEmbedded
+        self.properties = properties
+        self.linkingObjects = linkingObjects
+    }
+
+    package func fieldIndex(of name: String) -> Int? { properties.firstIndex { $0.name == name } }
 
     /// The recorded form of `declared`, a class's `LinkingObjects` properties: nil for none.
-    static func linkingObjects(_ declared: [Property]) -> [StoredProperty]? {
+    package static func linkingObjects(_ declared: [Property]) -> [StoredProperty]? {
         declared.isEmpty ? nil : declared.map(StoredProperty.init)
     }
 }
 
-struct StoredProperty: Codable, Sendable, Equatable {
-    var name: String
-    var type: PropertyType
-    var isOptional: Bool
-    var collection: CollectionKind
-    var objectClassName: String?
-    var linkOriginPropertyName: String?
-    var isPrimary: Bool
-    var isIndexed: Bool
+package struct StoredProperty: Codable, Sendable, Equatable {
+    package var name: String
+    package var type: PropertyType
+    package var isOptional: Bool
+    package var collection: CollectionKind
+    package var objectClassName: String?
+    package var linkOriginPropertyName: String?
+    package var isPrimary: Bool
+    package var isIndexed: Bool
 
-    init(_ property: Property) {
+    package init(_ property: Property) {
         name = property.name
         type = property.type
         isOptional = property.isOptional
@@ -73,11 +92,11 @@ struct StoredProperty: Codable, Sendable, Equatable {
     }
 
     /// Whether `property` can read and write this stored property as it is.
-    func matches(_ property: Property) -> Bool {
+    package func matches(_ property: Property) -> Bool {
         self == StoredProperty(property)
     }
 
-    var summary: String {
+    package var summary: String {
         var text = "\(type)\(isOptional ? "?" : "")"
         if let objectClassName { text = "\(objectClassName)\(isOptional ? "?" : "")" }
         switch collection {
@@ -95,17 +114,17 @@ extension PropertyType: Codable {}
 extension CollectionKind: Codable {}
 
 extension FileSchema {
-    static func encode<T: Encodable>(_ value: T) -> [UInt8] {
+    package static func encode<T: Encodable>(_ value: T) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         return Array(try! encoder.encode(value))  // Encoding these plain structs cannot fail.
     }
 
-    static func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer, path: String) throws(RealmError) -> T {
+    package static func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer, path: String) throws(StoreError) -> T {
         do {
             return try JSONDecoder().decode(T.self, from: Data(bytes))
         } catch {
-            throw RealmError(
+            throw StoreError(
                 .corruptFile, "The schema stored in \(path) cannot be read (\(error)); the file is damaged or was not written by Burrow.")
         }
     }

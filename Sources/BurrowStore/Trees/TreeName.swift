@@ -2,7 +2,7 @@
 /// or one of a stored class's trees (``StoreTreeName``). Code above the engine names trees only
 /// with this type; the engine's `String` name is made from it when a reader first looks the tree
 /// up, and parsed back only where the file's own list of trees is read.
-enum TreeName: Hashable, Sendable, CustomStringConvertible {
+package enum TreeName: Hashable, Sendable, CustomStringConvertible {
     /// The stored schema: the `info` entry and one entry per class (see `FileSchema`).
     case schema
     /// Per class, the object key its next object gets (see `ObjectStore+Keys`).
@@ -12,13 +12,13 @@ enum TreeName: Hashable, Sendable, CustomStringConvertible {
 
     /// The tree of `family` of the class stored with `classID` (and of field `field`, which a
     /// per-field family needs and no other takes).
-    init(_ family: StoreTreeName.Family, _ classID: UInt32, field: Int? = nil) {
+    package init(_ family: StoreTreeName.Family, _ classID: UInt32, field: Int? = nil) {
         self = .store(StoreTreeName(family, classID, field: field))
     }
 
     /// The name `name` read back from the file's list of trees, or nil for a tree Burrow does not
     /// make.
-    init?(parsing name: String) {
+    package init?(parsing name: String) {
         switch name {
         case "schema": self = .schema
         case "sequences": self = .sequences
@@ -29,7 +29,7 @@ enum TreeName: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The name in the file.
-    var string: String {
+    package var string: String {
         switch self {
         case .schema: "schema"
         case .sequences: "sequences"
@@ -37,10 +37,10 @@ enum TreeName: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    var description: String { string }
+    package var description: String { string }
 
     /// The class tree this names, or nil for the schema and the key counters.
-    var storeTree: StoreTreeName? {
+    package var storeTree: StoreTreeName? {
         if case .store(let tree) = self { return tree }
         return nil
     }

@@ -16,7 +16,8 @@ import Foundation
 /// primary key to that key: `pk/<id>` holds only the objects whose key is not the derived one,
 /// and is empty in the common case.
 extension ObjectKey {
-    init(derivedFrom primaryKey: _StoredValue) {
+    @inlinable
+    package init<Link>(derivedFrom primaryKey: StoredValue<Link>) {
         switch primaryKey {
         case .int(let value):
             self.init(UInt64(bitPattern: value) ^ (1 << 63))
@@ -35,15 +36,17 @@ extension ObjectKey {
 
     /// The next key to try when `self`, derived from a primary key, belongs to another object.
     /// The step is odd, so probing visits every key before repeating.
-    var nextProbe: ObjectKey { ObjectKey(rawValue &+ 0x9E37_79B9_7F4A_7C15) }
+    package var nextProbe: ObjectKey { ObjectKey(rawValue &+ 0x9E37_79B9_7F4A_7C15) }
 }
 
-extension _StoredValue {
-    /// Whether `payload`, a row payload of `type`, holds this primary key, compared without
+/// Comparing primary keys, as a lookup by primary key checks that the row at the key derived
+/// from it holds it.
+package enum PrimaryKey {
+    /// Whether `payload`, a row payload of `type`, holds primary key `value`, compared without
     /// decoding it; nil where only the decoded value can tell (strings, UUIDs, nil).
-    @inline(__always)
-    func isSamePrimaryKey(asPayload payload: UnsafeRawBufferPointer, of type: PropertyType) -> Bool? {
-        switch self {
+    @inlinable @inline(__always)
+    package static func payload<Link>(_ payload: UnsafeRawBufferPointer, of type: PropertyType, holds value: StoredValue<Link>) -> Bool? {
+        switch value {
         case .objectId(let id): type == .objectId && payload.count >= 12 && ObjectId(rawBytes: payload) == id
         case .int(let value): type == .int && ValueCodec.int(payload) == value
         default: nil
@@ -51,8 +54,9 @@ extension _StoredValue {
     }
 
     /// Whether two primary-key values are the same key (types that can be primary keys only).
-    func isSamePrimaryKey(as other: _StoredValue) -> Bool {
-        switch (self, other) {
+    @inlinable
+    package static func same<A, B>(_ a: StoredValue<A>, _ b: StoredValue<B>) -> Bool {
+        switch (a, b) {
         case (.null, .null): true
         case (.int(let a), .int(let b)): a == b
         case (.string(let a), .string(let b)): a.utf8.elementsEqual(b.utf8)

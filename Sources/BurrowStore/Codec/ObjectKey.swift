@@ -5,32 +5,32 @@ import BurrowStorage
 /// order and are never reused, even after the object is deleted; in a class with one, the key
 /// is derived from the primary key (see `ObjectKey(derivedFrom:)`), so an object added again
 /// with a deleted object's primary key gets its key back.
-struct ObjectKey: Hashable, Sendable, Comparable, CustomStringConvertible {
-    let rawValue: UInt64
+package struct ObjectKey: Hashable, Sendable, Comparable, CustomStringConvertible {
+    package let rawValue: UInt64
 
-    init(_ rawValue: UInt64) { self.rawValue = rawValue }
+    package init(_ rawValue: UInt64) { self.rawValue = rawValue }
 
     /// The 8-byte big-endian form that table, list and backlink trees are keyed by, so that
     /// keys sort numerically.
-    var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         withUnsafeBytes(of: rawValue.bigEndian) { Array($0) }
     }
 
     /// Calls `body` with the 8-byte big-endian form, kept on the stack.
-    func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws(StorageError) -> R) throws(StorageError) -> R {
+    package func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws(StorageError) -> R) throws(StorageError) -> R {
         try withUnsafeBytes(of: rawValue.bigEndian) { bytes in Result { () throws(StorageError) in try body(bytes) } }.get()
     }
 
-    func append(to key: inout [UInt8]) {
+    package func append(to key: inout [UInt8]) {
         withUnsafeBytes(of: rawValue.bigEndian) { key.append(contentsOf: $0) }
     }
 
     /// Reads the big-endian key at `offset` of `bytes`.
-    static func read(_ bytes: UnsafeRawBufferPointer, at offset: Int = 0) -> ObjectKey {
+    package static func read(_ bytes: UnsafeRawBufferPointer, at offset: Int = 0) -> ObjectKey {
         ObjectKey(UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
     }
 
-    static func < (a: ObjectKey, b: ObjectKey) -> Bool { a.rawValue < b.rawValue }
+    package static func < (a: ObjectKey, b: ObjectKey) -> Bool { a.rawValue < b.rawValue }
 
-    var description: String { "#\(rawValue)" }
+    package var description: String { "#\(rawValue)" }
 }

@@ -7,12 +7,12 @@
 /// The offset table lets a read of one property find its payload directly and decode nothing
 /// else. A row with fewer fields than the schema (written before properties were added) reads
 /// the missing ones as null. Collections keep only their element count here; their elements
-/// live in trees of their own. A string or data value longer than `Realm.inlinePayloadLimit`
+/// live in trees of their own. A string or data value longer than `the store's inline payload limit`
 /// lives in the class's blob tree, and its field holds a reference (`ValueCodec.externalMarker`),
 /// so that changing another field never copies it.
-enum RowCodec {
+package enum RowCodec {
     /// A row of already encoded payloads, one per field (nil for null).
-    static func assemble(_ payloads: [[UInt8]?]) -> [UInt8] {
+    package static func assemble(_ payloads: [[UInt8]?]) -> [UInt8] {
         var builder = Builder(fieldCount: payloads.count, capacity: payloads.reduce(0) { $0 + ($1?.count ?? 0) })
         for (index, payload) in payloads.enumerated() {
             guard let payload else { continue }
@@ -25,13 +25,13 @@ enum RowCodec {
 
     /// Writes a row in one buffer: each field's payload is encoded straight into it, in field
     /// order, between `beginField` and `endField`.
-    struct Builder {
+    package struct Builder {
         /// The row so far; a field's payload is appended here after `beginField`.
-        var bytes: [UInt8]
+        package var bytes: [UInt8]
         private var field = -1
         private var fieldStart = 0
 
-        init(fieldCount: Int, capacity: Int = 64) {
+        package init(fieldCount: Int, capacity: Int = 64) {
             // One allocation, the offset table zeroed in place (null fields until written).
             let header = 4 + 4 * fieldCount
             bytes = [UInt8](unsafeUninitializedCapacity: header + capacity) { buffer, initialized in
@@ -42,22 +42,22 @@ enum RowCodec {
         }
 
         /// Starts field `index`, which must come after every field started before.
-        mutating func beginField(_ index: Int) {
+        package mutating func beginField(_ index: Int) {
             precondition(index > field, "internal error: row fields written out of order")
             field = index
             fieldStart = bytes.count
         }
 
         /// Ends the field begun last: an empty payload makes it null.
-        mutating func endField() {
+        package mutating func endField() {
             if bytes.count > fieldStart { RowCodec.store(UInt32(fieldStart), at: 4 + 4 * field, in: &bytes) }
         }
 
         /// The payload of the field being written.
-        var currentPayload: ArraySlice<UInt8> { bytes[fieldStart...] }
+        package var currentPayload: ArraySlice<UInt8> { bytes[fieldStart...] }
 
         /// Replaces the payload of the field being written by `payload`.
-        mutating func replaceCurrentPayload(with payload: [UInt8]) {
+        package mutating func replaceCurrentPayload(with payload: [UInt8]) {
             bytes.removeSubrange(fieldStart...)
             bytes.append(contentsOf: payload)
         }
@@ -70,7 +70,7 @@ enum RowCodec {
     /// its offset table, or whose offsets point outside it or out of order, reads as nulls
     /// where it does not hold a payload.
     @inline(__always)
-    static func field(_ row: UnsafeRawBufferPointer, _ index: Int) -> UnsafeRawBufferPointer? {
+    package static func field(_ row: UnsafeRawBufferPointer, _ index: Int) -> UnsafeRawBufferPointer? {
         guard row.count >= 4 else { return nil }
         // Only offsets that lie inside the row are read.
         let count = min(fieldCount(row), (row.count &- 4) &>> 2)
@@ -90,19 +90,19 @@ enum RowCodec {
     }
 
     /// Whether two fields (as `field` returns them, nil for null) hold the same payload.
-    static func sameField(_ a: UnsafeRawBufferPointer?, _ b: UnsafeRawBufferPointer?) -> Bool {
+    package static func sameField(_ a: UnsafeRawBufferPointer?, _ b: UnsafeRawBufferPointer?) -> Bool {
         guard let a, let b else { return a == nil && b == nil }
         return a.elementsEqual(b)
     }
 
     @inline(__always)
-    static func fieldCount(_ row: UnsafeRawBufferPointer) -> Int {
+    package static func fieldCount(_ row: UnsafeRawBufferPointer) -> Int {
         Int(ValueCodec.u32(row, 0))
     }
 
     /// `row` with field `index` replaced by `payload` (nil for null), widened to `fields`
     /// fields if it had fewer.
-    static func replacing(_ index: Int, with payload: [UInt8]?, in row: UnsafeRawBufferPointer, fields: Int) -> [UInt8] {
+    package static func replacing(_ index: Int, with payload: [UInt8]?, in row: UnsafeRawBufferPointer, fields: Int) -> [UInt8] {
         let count = max(fields, fieldCount(row))
         var builder = Builder(fieldCount: count, capacity: row.count + (payload?.count ?? 0))
         for field in 0..<count {
@@ -122,7 +122,7 @@ enum RowCodec {
     /// form `Builder` writes (payloads back to back after the offset table, in field order,
     /// as wide as `fields`) is spliced: the bytes around the field copied as they are, the
     /// later offsets moved.
-    static func appendReplacing(
+    package static func appendReplacing(
         _ index: Int, with payload: UnsafeRawBufferPointer?, in row: UnsafeRawBufferPointer, fields: Int, to bytes: inout [UInt8]
     ) {
         guard let (start, end) = canonicalSpan(of: index, in: row, fields: fields) else {

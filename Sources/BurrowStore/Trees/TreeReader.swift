@@ -2,7 +2,7 @@ import BurrowStorage
 
 /// Reads the trees of one version of the file: a snapshot, or the open write transaction (which
 /// sees its own changes). Table code reads through this so it works the same in both.
-protocol TreeReader: AnyObject {
+package protocol TreeReader: AnyObject {
     /// The name of the file read (its path, or an in-memory database's name).
     var fileName: String { get }
     /// Calls `body` with the value under `key` in the tree named `tree` (zero-copy; valid only
@@ -25,12 +25,12 @@ protocol TreeReader: AnyObject {
 extension TreeReader {
     /// The error for the entry of object `owner` in collection tree `tree` that `problem`
     /// makes unreadable as an element of `property`.
-    func damagedEntry(_ tree: TreeName, of owner: ObjectKey, _ property: StoredProperty, _ problem: CollectionEntry.Problem) -> StorageError {
+    package func damagedEntry(_ tree: TreeName, of owner: ObjectKey, _ property: StoredProperty, _ problem: CollectionEntry.Problem) -> StorageError {
         .corruptEntry(
             path: fileName, tree: tree.string, entry: "an entry of object #\(owner.rawValue)'s property '\(property.name)' \(problem.detail)")
     }
 
-    func withValue<R>(_ tree: TreeName, _ key: [UInt8], _ body: (UnsafeRawBufferPointer) -> R) throws(StorageError) -> R? {
+    package func withValue<R>(_ tree: TreeName, _ key: [UInt8], _ body: (UnsafeRawBufferPointer) -> R) throws(StorageError) -> R? {
         do {
             return try key.withUnsafeBytes { k throws(StorageError) in try withValue(tree, k, body) }
         } catch let error as StorageError {
@@ -40,12 +40,12 @@ extension TreeReader {
         }
     }
 
-    func contains(_ tree: TreeName, _ key: [UInt8]) throws(StorageError) -> Bool {
+    package func contains(_ tree: TreeName, _ key: [UInt8]) throws(StorageError) -> Bool {
         try withValue(tree, key) { _ in () } != nil
     }
 
     /// Calls `body` with each entry whose key starts with `prefix`, in order, until it returns false.
-    func scan(_ tree: TreeName, prefix: [UInt8], _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Bool)
+    package func scan(_ tree: TreeName, prefix: [UInt8], _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Bool)
         throws(StorageError)
     {
         try scan(tree, from: prefix) { key, value in
@@ -57,25 +57,25 @@ extension TreeReader {
 
 /// Reads a snapshot. Safe to share between threads: the snapshot is immutable, and the cache of
 /// tree handles is behind a lock.
-final class SnapshotReader: TreeReader, Sendable {
-    let snapshot: Snapshot
+package final class SnapshotReader: TreeReader, Sendable {
+    package let snapshot: Snapshot
     /// Tree handles looked up so far, with nil for the names no tree of this version has.
     private let handles = Locked(TreeHandles<Tree>())
 
-    init(_ snapshot: Snapshot) {
+    package init(_ snapshot: Snapshot) {
         self.snapshot = snapshot
     }
 
-    var fileName: String { snapshot.name }
+    package var fileName: String { snapshot.name }
 
-    func tree(_ name: TreeName) throws(StorageError) -> Tree? {
+    package func tree(_ name: TreeName) throws(StorageError) -> Tree? {
         if let known = handles.withLock({ $0.lookup(name) }) { return known }
         let tree = try snapshot.tree(named: name.string)
         handles.withLock { $0.remember(name, tree) }
         return tree
     }
 
-    func withValue<R>(_ tree: TreeName, _ key: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> R) throws(StorageError) -> R? {
+    package func withValue<R>(_ tree: TreeName, _ key: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> R) throws(StorageError) -> R? {
         guard let handle = try self.tree(tree) else { return nil }
         do {
             return try handle.withValue(forKey: key, body)
@@ -86,21 +86,23 @@ final class SnapshotReader: TreeReader, Sendable {
         }
     }
 
-    func scan(_ tree: TreeName, from start: [UInt8], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Bool) throws(StorageError) {
+    package func scan(_ tree: TreeName, from start: [UInt8], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Bool) throws(StorageError) {
         guard let handle = try self.tree(tree) else { return }
         try handle.forEachEntry(from: start) { key, value in body(key, value) }
     }
 
-    func count(_ tree: TreeName) throws(StorageError) -> Int {
+    package func count(_ tree: TreeName) throws(StorageError) -> Int {
         try self.tree(tree)?.count ?? 0
     }
 
-    func position(_ tree: TreeName, of key: [UInt8]) throws(StorageError) -> Int {
+    package func position(_ tree: TreeName, of key: [UInt8]) throws(StorageError) -> Int {
         guard let handle = try self.tree(tree) else { return 0 }
         return try handle.makeCursor().position(of: key)
     }
 
-    func entry<R>(_ tree: TreeName, at position: Int, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> R) throws(StorageError) -> R? {
+    package func entry<R>(_ tree: TreeName, at position: Int, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> R) throws(StorageError)
+        -> R?
+    {
         guard let handle = try self.tree(tree) else { return nil }
         var cursor = handle.makeCursor()
         guard try cursor.seek(toPosition: position) else { return nil }

@@ -260,31 +260,15 @@ public struct Decimal128: Sendable {
         return Decimal128(negative: negative, coefficient: c, exponent: e)
     }
 
-    /// Parses a decimal number in the form `stringValue` writes and in the usual variations.
-    ///
-    /// Accepted: an optional sign (`+` or `-`), then digits with at most one decimal point (`1`,
-    /// `1.50`, `.5`, `5.`) and an optional exponent (`E` or `e`, an optional sign, digits: `1E+40`,
-    /// `2.5e-3`); or, in any case, `NaN`, `sNaN`, `Inf` or `Infinity`. No spaces or digit
-    /// separators. The exponent written is kept: `1.50` prints as `1.50`.
-    ///
-    /// More than 34 significant digits are rounded half to even; a number too large for the
-    /// exponent range becomes infinity and one too small rounds toward zero, as IEEE 754 converts.
-    ///
-    /// Throws `RealmError` (`.invalidArgument`) naming what is wrong if `string` is not a number.
-    public init(string: String) throws {
-        switch Self.parseOrExplain(string) {
-        case .success(let value): self = value
-        case .failure(let error): throw error
-        }
-    }
-
     private static func parse(_ string: String) -> Decimal128? {
         try? parseOrExplain(string).get()
     }
 
-    private static func parseOrExplain(_ string: String) -> Result<Decimal128, RealmError> {
-        func failure(_ reason: String) -> Result<Decimal128, RealmError> {
-            .failure(RealmError(.invalidArgument, "\"\(string)\" is not a Decimal128: \(reason)."))
+    /// The number `string` spells, as the API's `init(string:)` reads it, or why it spells
+    /// none; that initializer throws the reason as a `RealmError`.
+    package static func parseOrExplain(_ string: String) -> Result<Decimal128, ValueSyntaxError> {
+        func failure(_ reason: String) -> Result<Decimal128, ValueSyntaxError> {
+            .failure(ValueSyntaxError("\"\(string)\" is not a Decimal128: \(reason)."))
         }
         let characters = Array(string.unicodeScalars)
         guard !characters.isEmpty else { return failure("the string is empty") }
@@ -712,44 +696,7 @@ extension Decimal128: ExpressibleByFloatLiteral {
     }
 }
 
-extension Decimal128: ExpressibleByStringLiteral {
-    /// The number a string literal spells, as `init(string:)` reads it, with every digit kept:
-    /// `let price: Decimal128 = "19.99"`. An invalid literal is a programming error and stops the
-    /// program.
-    public init(stringLiteral value: String) {
-        do {
-            try self.init(string: value)
-        } catch {
-            fatalError("Invalid Decimal128 literal: \(error)")
-        }
-    }
-}
-
 extension Decimal128: CustomStringConvertible {
     /// The same as `stringValue`.
     public var description: String { stringValue }
-}
-
-extension Decimal128: Codable {
-    /// Decodes a string as `init(string:)` reads it, or, as RealmSwift does, an integer or a
-    /// floating-point number. Throws `RealmError` (`.invalidArgument`) for a string that is not
-    /// a number.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if let string = try? container.decode(String.self) {
-            try self.init(string: string)
-        } else if let integer = try? container.decode(Int64.self) {
-            self.init(integer)
-        } else if let double = try? container.decode(Double.self) {
-            self.init(double)
-        } else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "Expected a Decimal128 as a string or a number.")
-        }
-    }
-
-    /// Encodes `stringValue`, which keeps every digit and the exponent.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(stringValue)
-    }
 }

@@ -7,7 +7,7 @@ import Synchronization
 /// (to the second, then by counter); `Comparable` orders them by their bytes.
 ///
 /// `Sendable`, `Hashable` and `Codable` (as its 24-character hex string).
-public struct ObjectId: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
+public struct ObjectId: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Bytes 0–7 and 8–11, big-endian, so that comparing the integers compares the bytes.
     private let high: UInt64
     private let low: UInt32
@@ -25,23 +25,23 @@ public struct ObjectId: Sendable, Hashable, Comparable, CustomStringConvertible,
         return ObjectId(seconds: seconds, random: ObjectIdSource.processRandom, counter: count)
     }
 
-    /// The id written as `stringValue` (24 hexadecimal digits, either case).
-    ///
-    /// Throws `RealmError` (`.invalidArgument`) if `string` is not 24 hexadecimal digits.
-    public init(string: String) throws {
+    /// The id `string` spells (24 hexadecimal digits, either case), or why it spells none.
+    /// The API's `init(string:)` throws the reason as a `RealmError`.
+    package static func parse(_ string: String) -> Result<ObjectId, ValueSyntaxError> {
         let digits = Array(string.utf8)
         guard digits.count == 24 else {
-            throw RealmError(
-                .invalidArgument, "\"\(string)\" is not an ObjectId: an ObjectId is 24 hexadecimal digits, this has \(digits.count) characters.")
+            return .failure(
+                ValueSyntaxError(
+                    "\"\(string)\" is not an ObjectId: an ObjectId is 24 hexadecimal digits, this has \(digits.count) characters."))
         }
         var value: (UInt64, UInt32) = (0, 0)
         for (index, digit) in digits.enumerated() {
             guard let nibble = Self.nibble(digit) else {
-                throw RealmError(.invalidArgument, "\"\(string)\" is not an ObjectId: character \(index + 1) is not a hexadecimal digit.")
+                return .failure(ValueSyntaxError("\"\(string)\" is not an ObjectId: character \(index + 1) is not a hexadecimal digit."))
             }
             if index < 16 { value.0 = value.0 << 4 | UInt64(nibble) } else { value.1 = value.1 << 4 | UInt32(nibble) }
         }
-        (high, low) = value
+        return .success(ObjectId(high: value.0, low: value.1))
     }
 
     /// An id for a given time, with the 5 middle bytes taken from `machineId` (3 bytes) and
@@ -54,6 +54,11 @@ public struct ObjectId: Sendable, Hashable, Comparable, CustomStringConvertible,
         self.init(seconds: seconds, random: random, counter: count)
     }
 
+    private init(high: UInt64, low: UInt32) {
+        self.high = high
+        self.low = low
+    }
+
     private init(seconds: UInt32, random: UInt64, counter: UInt32) {
         // seconds (4 bytes) | random (5 bytes) | counter (3 bytes)
         high = UInt64(seconds) << 32 | (random >> 8) & 0xFFFF_FFFF
@@ -62,7 +67,7 @@ public struct ObjectId: Sendable, Hashable, Comparable, CustomStringConvertible,
 
     /// 64 bits that keep the order of ids made in one process: the creation second, the
     /// counter, and the five random bytes folded into one (see `ObjectKey(derivedFrom:)`).
-    var orderedKeyBits: UInt64 {
+    package var orderedKeyBits: UInt64 {
         let random = (high & 0xFFFF_FFFF) << 8 | UInt64(low >> 24)
         var folded = random
         folded ^= folded >> 32
@@ -112,16 +117,6 @@ public struct ObjectId: Sendable, Hashable, Comparable, CustomStringConvertible,
         (lhs.high, lhs.low) < (rhs.high, rhs.low)
     }
 
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        try self.init(string: try container.decode(String.self))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(stringValue)
-    }
-
     private static func nibble(_ digit: UInt8) -> UInt8? {
         switch digit {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
@@ -135,7 +130,7 @@ public struct ObjectId: Sendable, Hashable, Comparable, CustomStringConvertible,
 /// The per-process parts of generated ids.
 private enum ObjectIdSource {
     /// Five random bytes, chosen once per process.
-    static let processRandom = UInt64.random(in: 0...0xFF_FFFF_FFFF)
+    package static let processRandom = UInt64.random(in: 0...0xFF_FFFF_FFFF)
     /// Incremented for every id; its low 24 bits are the id's counter. Starts at a random value.
-    static let counter = Atomic<UInt32>(UInt32.random(in: 0...0xFF_FFFF))
+    package static let counter = Atomic<UInt32>(UInt32.random(in: 0...0xFF_FFFF))
 }

@@ -8,9 +8,9 @@ import Foundation
 /// the bytes; a link is the target's 8-byte object key (its class is the property's); an
 /// `AnyRealmValue` is a tag byte and the payload of the tagged type, a link adding the target
 /// table's 4-byte id before the key.
-enum ValueCodec {
+package enum ValueCodec {
     /// Tags of `AnyRealmValue` payloads. Stored in files: never renumber.
-    enum Tag: UInt8 {
+    package enum Tag: UInt8 {
         case null = 0
         case bool = 1
         case int = 2
@@ -25,15 +25,17 @@ enum ValueCodec {
         case link = 11
     }
 
-    /// Resolves a link: the target table's id and the object key, to the object (or `.null` if
-    /// the object no longer exists).
-    typealias LinkResolver = (_ table: UInt32, _ key: ObjectKey) -> _StoredValue
+    /// Resolves a link: the target table's id and the object key, to the value a layer holds
+    /// for it (the store keeps the link; the API makes the object, or `.null` if it no longer
+    /// exists).
+    package typealias LinkResolver<Link> = (_ table: UInt32, _ key: ObjectKey) -> StoredValue<Link>
 
     // MARK: Encoding
 
     /// Appends the payload of `value`, a value of `type`. Linked objects must be managed (the
     /// realm adds or checks them before encoding). `.null` appends nothing.
-    static func append(_ value: _StoredValue, as type: PropertyType, to bytes: inout [UInt8]) {
+    @inlinable
+    package static func append<Link: StoredLink>(_ value: StoredValue<Link>, as type: PropertyType, to bytes: inout [UInt8]) {
         if type == .any {
             appendAny(value, to: &bytes)
             return
@@ -54,12 +56,13 @@ enum ValueCodec {
             appendLE(bits.low, to: &bytes)
             appendLE(bits.high, to: &bytes)
         case .object(let object):
-            guard let state = object._state else { preconditionFailure("internal error: encoding a link to an unmanaged object") }
-            appendLE(state.key.rawValue, to: &bytes)
+            guard let link = object.objectLink else { preconditionFailure("internal error: encoding a link to an unmanaged object") }
+            appendLE(link.key.rawValue, to: &bytes)
         }
     }
 
-    private static func appendAny(_ value: _StoredValue, to bytes: inout [UInt8]) {
+    @inlinable
+    package static func appendAny<Link: StoredLink>(_ value: StoredValue<Link>, to bytes: inout [UInt8]) {
         let tag: Tag
         switch value {
         case .null:
@@ -76,22 +79,23 @@ enum ValueCodec {
         case .uuid: tag = .uuid
         case .decimal128: tag = .decimal128
         case .object(let object):
-            guard let state = object._state else { preconditionFailure("internal error: encoding a link to an unmanaged object") }
+            guard let link = object.objectLink else { preconditionFailure("internal error: encoding a link to an unmanaged object") }
             bytes.append(Tag.link.rawValue)
-            appendLE(state.table.id, to: &bytes)
-            appendLE(state.key.rawValue, to: &bytes)
+            appendLE(link.table, to: &bytes)
+            appendLE(link.key.rawValue, to: &bytes)
             return
         }
         bytes.append(tag.rawValue)
         append(value, as: tag.propertyType, to: &bytes)
     }
 
-    @inline(__always)
-    static func appendLE<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
+    @inlinable @inline(__always)
+    package static func appendLE<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
-    private static func appendLengthPrefixed<S: Sequence<UInt8>>(_ content: S, count: Int, to bytes: inout [UInt8]) {
+    @inlinable
+    package static func appendLengthPrefixed<S: Sequence<UInt8>>(_ content: S, count: Int, to bytes: inout [UInt8]) {
         appendLE(UInt32(count), to: &bytes)
         bytes.append(contentsOf: content)
     }
@@ -101,9 +105,10 @@ enum ValueCodec {
     /// The value whose payload starts `payload`, a value of `type`. `linkTarget` is the table
     /// a typed link points into. Reads only inside `payload`: one too short for its type (which
     /// a sound file never holds) reads as null.
-    static func decode(
-        _ payload: UnsafeRawBufferPointer, as type: PropertyType, linkTarget: UInt32, resolve: LinkResolver
-    ) -> _StoredValue {
+    @inlinable
+    package static func decode<Link>(
+        _ payload: UnsafeRawBufferPointer, as type: PropertyType, linkTarget: UInt32, resolve: LinkResolver<Link>
+    ) -> StoredValue<Link> {
         guard !payload.isEmpty, payload.count >= fixedSize(of: type) else { return .null }
         switch type {
         case .bool: return .bool(payload[0] != 0)
@@ -136,8 +141,8 @@ enum ValueCodec {
     /// length field matching the bytes after it, a known `AnyRealmValue` tag. Lengths only, no
     /// pass over the bytes: reads check it before decoding (`ObjectVerification.payloadProblem`
     /// checks the rest).
-    @inline(__always)
-    static func lengthProblem(_ payload: UnsafeRawBufferPointer, as type: PropertyType) -> String? {
+    @inlinable @inline(__always)
+    package static func lengthProblem(_ payload: UnsafeRawBufferPointer, as type: PropertyType) -> String? {
         switch type {
         case .string, .data:
             guard payload.count >= 4 else { return "holds \(counted(payload.count, "byte")), too few for a length" }
@@ -161,7 +166,7 @@ enum ValueCodec {
     }
 
     /// How messages name a value of fixed-size `type`.
-    private static func valueName(of type: PropertyType) -> String {
+    package static func valueName(of type: PropertyType) -> String {
         switch type {
         case .bool: "a Bool"
         case .int: "an Int"
@@ -178,7 +183,8 @@ enum ValueCodec {
 
     /// The bytes a payload of `type` holds at least: its fixed size, or the 4 bytes of a length
     /// (strings, data) or 1 of a tag (`AnyRealmValue`).
-    private static func fixedSize(of type: PropertyType) -> Int {
+    @inlinable
+    package static func fixedSize(of type: PropertyType) -> Int {
         switch type {
         case .bool, .any: 1
         case .float, .string, .data: 4
@@ -189,16 +195,16 @@ enum ValueCodec {
     }
 
     /// The value of an integer payload, or nil if `payload` is too short to hold one.
-    @inline(__always)
-    static func int(_ payload: UnsafeRawBufferPointer) -> Int64? {
+    @inlinable @inline(__always)
+    package static func int(_ payload: UnsafeRawBufferPointer) -> Int64? {
         payload.count >= 8 ? Int64(bitPattern: u64(payload, 0)) : nil
     }
 
     /// The string of a string payload that holds its bytes, or nil if it does not: a
     /// reference to a payload kept outside the row (whose length field, `externalMarker`,
     /// exceeds any payload), or a length running past the payload's end.
-    @inline(__always)
-    static func inlineString(_ payload: UnsafeRawBufferPointer) -> String? {
+    @inlinable @inline(__always)
+    package static func inlineString(_ payload: UnsafeRawBufferPointer) -> String? {
         guard payload.count >= 4 else { return nil }
         let count = Int(u32(payload, 0))
         guard count <= payload.count &- 4, let base = payload.baseAddress else { return nil }
@@ -214,17 +220,18 @@ enum ValueCodec {
     /// A string or data payload too long to keep in its row is stored in the class's blob tree,
     /// and the row keeps a reference: the length field holding this marker (no real value is
     /// that long). An `AnyRealmValue` keeps its tag byte before it.
-    static let externalMarker = UInt32.max
+    package static let externalMarker = UInt32.max
 
     /// The reference a row keeps for `payload`, a payload of `type` stored outside the row.
-    static func externalReference(for payload: [UInt8], as type: PropertyType) -> [UInt8] {
+    package static func externalReference(for payload: [UInt8], as type: PropertyType) -> [UInt8] {
         var reference: [UInt8] = type == .any ? [payload[0]] : []
         appendLE(externalMarker, to: &reference)
         return reference
     }
 
     /// Whether a row payload of `type` is a reference to a payload stored outside the row.
-    static func isExternal(_ payload: UnsafeRawBufferPointer, as type: PropertyType) -> Bool {
+    @inlinable
+    package static func isExternal(_ payload: UnsafeRawBufferPointer, as type: PropertyType) -> Bool {
         switch type {
         case .string, .data: return payload.count == 4 && u32(payload, 0) == externalMarker
         case .any:
@@ -235,25 +242,26 @@ enum ValueCodec {
     }
 
     /// The key of the link in a payload of `type` (`.object` or `.any`), if it holds one.
-    static func linkKey(_ payload: UnsafeRawBufferPointer, as type: PropertyType) -> (table: UInt32?, key: ObjectKey)? {
+    package static func linkKey(_ payload: UnsafeRawBufferPointer, as type: PropertyType) -> (table: UInt32?, key: ObjectKey)? {
         if type == .object { return payload.count >= 8 ? (nil, ObjectKey(u64(payload, 0))) : nil }
         if type == .any, payload.count >= 13, payload[0] == Tag.link.rawValue { return (u32(payload, 1), ObjectKey(u64(payload, 5))) }
         return nil
     }
 
-    @inline(__always)
-    static func u64(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> UInt64 {
+    @inlinable @inline(__always)
+    package static func u64(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> UInt64 {
         UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
 
-    @inline(__always)
-    static func u32(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> UInt32 {
+    @inlinable @inline(__always)
+    package static func u32(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> UInt32 {
         UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
     }
 }
 
 extension ValueCodec.Tag {
-    var propertyType: PropertyType {
+    @inlinable
+    package var propertyType: PropertyType {
         switch self {
         case .null, .link: .object
         case .bool: .bool

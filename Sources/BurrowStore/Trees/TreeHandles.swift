@@ -5,15 +5,17 @@
 /// few comparisons of small values. Names pushed out of the array move to a dictionary, and
 /// back when used again: each name is in exactly one of the two, and nothing is forgotten, since
 /// the engine's own lookup of a tree by name is a search of its catalog.
-struct TreeHandles<Handle> {
+package struct TreeHandles<Handle> {
     private var recent: [(name: TreeName, handle: Handle?)] = []
     private var older: [TreeName: Handle?] = [:]
     private static var recentCapacity: Int { 8 }
 
+    package init() {}
+
     /// What is remembered for `name`: nil if nothing is, `.some(nil)` if the tree does not
     /// exist. A name found in the dictionary becomes the most recent; the array's order is that
     /// of arrival, so a hit there moves nothing.
-    mutating func lookup(_ name: TreeName) -> Handle?? {
+    package mutating func lookup(_ name: TreeName) -> Handle?? {
         for entry in recent where entry.name == name { return .some(entry.handle) }
         guard let handle = older.removeValue(forKey: name) else { return nil }
         push(name, handle)
@@ -22,7 +24,7 @@ struct TreeHandles<Handle> {
 
     /// Remembers `handle` for `name` (nil: the tree does not exist), replacing what was
     /// remembered, as the most recent entry.
-    mutating func remember(_ name: TreeName, _ handle: Handle?) {
+    package mutating func remember(_ name: TreeName, _ handle: Handle?) {
         if let index = recent.firstIndex(where: { $0.name == name }) {
             recent.remove(at: index)
         } else {
@@ -32,7 +34,7 @@ struct TreeHandles<Handle> {
     }
 
     /// Forgets every name, for a reader whose trees changed in ways it did not make.
-    mutating func removeAll() {
+    package mutating func removeAll() {
         recent.removeAll()
         older.removeAll()
     }

@@ -1,0 +1,93 @@
+import Foundation
+
+/// A value as a row field, a collection element or an `AnyRealmValue` holds it: null, a value
+/// of one of the stored types, or a link. This is the one list of the stored types, which every
+/// layer uses: `Link` is how the layer holding the value refers to an object. The store and its
+/// queries use `ObjectLink` (the object's class id and object key), so that what they hold is
+/// keys and values alone; the API uses the object itself.
+public enum StoredValue<Link> {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case float(Float)
+    case double(Double)
+    case string(String)
+    case data(Data)
+    case date(Date)
+    case objectId(ObjectId)
+    case uuid(UUID)
+    case decimal128(Decimal128)
+    case object(Link)
+}
+
+extension StoredValue: Sendable where Link: Sendable {}
+
+extension StoredValue {
+    /// Whether this is `.null`. (Not part of Burrow's API.)
+    @inlinable public var _isNull: Bool {
+        if case .null = self { true } else { false }
+    }
+
+    /// (Not part of Burrow's API.) The same value with its link (if it is one) in another form; `transform` returns nil
+    /// for a link that has none, which becomes `.null`.
+    @inlinable public func _mapLink<Other>(_ transform: (Link) throws -> Other?) rethrows -> StoredValue<Other> {
+        switch self {
+        case .null: .null
+        case .bool(let v): .bool(v)
+        case .int(let v): .int(v)
+        case .float(let v): .float(v)
+        case .double(let v): .double(v)
+        case .string(let v): .string(v)
+        case .data(let v): .data(v)
+        case .date(let v): .date(v)
+        case .objectId(let v): .objectId(v)
+        case .uuid(let v): .uuid(v)
+        case .decimal128(let v): .decimal128(v)
+        case .object(let link): try transform(link).map { .object($0) } ?? .null
+        }
+    }
+
+    /// The plain Swift value (integers as `Int`, as key-value coding reads them); nil for null
+    /// and for a link, which has no plain value.
+    package var plainValue: (any Sendable)? {
+        switch self {
+        case .null, .object: nil
+        case .bool(let v): v
+        case .int(let v): Int(v)
+        case .float(let v): v
+        case .double(let v): v
+        case .string(let v): v
+        case .data(let v): v
+        case .date(let v): v
+        case .objectId(let v): v
+        case .uuid(let v): v
+        case .decimal128(let v): v
+        }
+    }
+}
+
+/// An object as the store refers to it: its class's id and its object key.
+package struct ObjectLink: Hashable, Sendable, CustomStringConvertible {
+    package let table: UInt32
+    package let key: ObjectKey
+
+    @inlinable package init(table: UInt32, key: ObjectKey) {
+        self.table = table
+        self.key = key
+    }
+
+    package var description: String { "\(key) of class #\(table)" }
+}
+
+/// A link as the codecs write it: the linked object's class id and key, or nil for an object
+/// not stored yet (the API's unmanaged objects), which an index key records as a bare link tag.
+package protocol StoredLink {
+    var objectLink: ObjectLink? { get }
+}
+
+extension ObjectLink: StoredLink {
+    @inlinable package var objectLink: ObjectLink? { self }
+}
+
+/// A value as the store holds it: a link is the linked object's class id and key.
+package typealias StoreValue = StoredValue<ObjectLink>
