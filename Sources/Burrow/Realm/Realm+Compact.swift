@@ -156,13 +156,11 @@ extension Realm {
                     .alreadyOpen, "\(path) is being compacted by another thread of this process; wait for that compaction to end.", fileURL: target))
         }
         defer { CompactionsInProcess.end(path) }
-        if Storage.openHandle(path: path) != nil {
-            return try refuse(
-                RealmError(
-                    .alreadyOpen,
-                    "Cannot compact \(path): it is open in this process, and compacting replaces the file. Release every Realm and RealmActor of it, and every frozen object, result, collection or realm read from it, first.",
-                    fileURL: target))
-        }
+        let openInThisProcess = RealmError(
+            .alreadyOpen,
+            "Cannot compact \(path): it is open in this process, and compacting replaces the file. Release every Realm and RealmActor of it, and every frozen object, result, collection or realm read from it, first.",
+            fileURL: target)
+        if Storage.openHandle(path: path) != nil { return try refuse(openInThisProcess) }
 
         // Held until the copy has replaced the file: no process can open the file meanwhile.
         let storage: Storage
@@ -170,11 +168,14 @@ extension Realm {
             let device = try FileDevice(path: path, readOnly: true, create: false, sharing: .exclusive)
             storage = try Storage(device: device, options: StorageOptions(readOnly: true, create: false))
         } catch .fileLocked {
+            // A realm of this process may have opened it since the check above.
             return try refuse(
-                RealmError(
-                    .alreadyOpen,
-                    "Cannot compact \(path): another process has it open, and compacting replaces the file. Close it there (every app process and `burrow` command using it) first.",
-                    fileURL: target))
+                Storage.openHandle(path: path) != nil
+                    ? openInThisProcess
+                    : RealmError(
+                        .alreadyOpen,
+                        "Cannot compact \(path): another process has it open, and compacting replaces the file. Close it there (every app process and `burrow` command using it) first.",
+                        fileURL: target))
         } catch {
             throw RealmError(error)
         }

@@ -204,6 +204,37 @@ enum Compaction {
         #expect(frozen.count == 100)
     }
 
+    @Test func compactRightAfterTheLastRealmIsReleasedSucceeds() throws {
+        var configuration = Compaction.configuration()
+        configuration.durability = .normal
+        for round in 0..<20 {
+            try Compaction.fileAfterALargeDelete(configuration, count: 200, keepEvery: 2)
+            #expect(try Realm.compact(configuration: configuration).fileSizeAfter > 0, "round \(round)")
+            #expect(try Realm.deleteFiles(for: configuration), "round \(round)")
+        }
+    }
+
+    @Test func anOpenInThisProcessDuringACompactionWaitsForIt() async throws {
+        let configuration = Compaction.configuration()
+        let kept = try Compaction.fileAfterALargeDelete(configuration, count: 20_000, keepEvery: 2)
+        let compaction = Task.detached { () -> Result<Realm.CompactionResult, RealmError> in
+            Result { () throws(RealmError) in try Realm.compact(configuration: configuration) }
+        }
+        usleep(20_000)
+        // Opened while the compaction runs (or, on a slow machine, before it begins, when the
+        // compaction refuses the file in use): never `.fileLocked`.
+        let count = try await Task.detached { try Realm(configuration: configuration).objects(Compaction.Note.self).count }.value
+        #expect(count == kept.count)
+        switch await compaction.value {
+        case .success(let result):
+            print("CompactionTests: the open waited for the compaction")
+            #expect(result.fileSizeAfter < result.fileSizeBefore)
+        case .failure(let error):
+            print("CompactionTests: the open came first, and the compaction refused")
+            #expect(error.code == .alreadyOpen, "\(error)")
+        }
+    }
+
     @Test(arguments: ["share", "hold"])
     func compactRefusesAFileAnotherProcessHasOpen(role: String) throws {
         var configuration = temporaryConfiguration()
