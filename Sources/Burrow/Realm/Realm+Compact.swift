@@ -114,7 +114,8 @@ extension Realm {
                 fileURL: fileURL)
         }
         CompactionsInProcess.waitUntilDone(fileURL.path)
-        guard let shouldCompact = configuration.shouldCompactOnLaunch else { return }
+        // Open in this process already: not a launch, so neither a call nor a warning.
+        guard let shouldCompact = configuration.shouldCompactOnLaunch, Storage.openHandle(path: fileURL.path) == nil else { return }
         var status = stat()
         guard stat(fileURL.path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size > 0 else { return }
         if let result = try compactFile(fileURL, onLaunch: shouldCompact) {
