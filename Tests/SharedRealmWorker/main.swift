@@ -7,6 +7,8 @@
 //                                            is told of, and ends once it saw n items
 //   SharedRealmWorker hold <file>            opens the file with exclusiveAccess, prints "holding",
 //                                            and keeps it until its standard input closes
+//   SharedRealmWorker share <file>           opens the file shared (the default), prints
+//                                            "sharing", and keeps it until its standard input closes
 //
 // Every line goes straight to standard output (`say`).
 import Burrow
@@ -29,7 +31,7 @@ func say(_ line: String) {
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
-    FileHandle.standardError.write(Data("usage: SharedRealmWorker increment|add|watch|hold <file> [n] [tag]\n".utf8))
+    FileHandle.standardError.write(Data("usage: SharedRealmWorker increment|add|watch|hold|share <file> [n] [tag]\n".utf8))
     exit(2)
 }
 var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: arguments[2]), objectTypes: [SharedCounter.self, SharedItem.self])
@@ -75,6 +77,10 @@ do {
         configuration.exclusiveAccess = true
         let realm = try Realm(configuration: configuration)
         say("holding \(realm.objects(SharedItem.self).count)")
+        _ = FileHandle.standardInput.readDataToEndOfFile()
+    case "share":
+        let realm = try Realm(configuration: configuration)
+        say("sharing \(realm.objects(SharedItem.self).count)")
         _ = FileHandle.standardInput.readDataToEndOfFile()
     default:
         FileHandle.standardError.write(Data("SharedRealmWorker: unknown role \(arguments[1])\n".utf8))

@@ -48,6 +48,21 @@ extension Realm {
         /// Deletes the file and starts empty when its schema differs and no migration applies,
         /// instead of throwing. For caches and development, not for data that matters.
         public var deleteRealmIfMigrationNeeded = false
+        /// Called when the realm is opened and no realm of this process has the file open (the
+        /// first open in the process, or the first after every realm of it was released), to
+        /// decide whether to compact the file first, as RealmSwift's `shouldCompactOnLaunch`. It
+        /// is given the file's size in bytes (data and free space) and the bytes the data uses;
+        /// return true to compact (see `Realm.compact(configuration:)`). It runs on the opening
+        /// thread, before the open returns, while the file is held for compacting; it is not
+        /// called for an in-memory realm or a file not there yet.
+        ///
+        /// Compaction is skipped, with a warning logged, when another process has the file open
+        /// (then the block is not called: the file cannot be held to learn its sizes; RealmSwift
+        /// calls it and skips), when the file did not open whole, or when `<file>.compacting`
+        /// is in the way. An error writing the copy is thrown by the open, with the file as it
+        /// was. Opening with this set and `readOnly` throws `.invalidArgument`, as RealmSwift
+        /// refuses the pair.
+        public var shouldCompactOnLaunch: (@Sendable (_ totalBytes: Int, _ usedBytes: Int) -> Bool)?
         /// A Burrow file copied to `fileURL` when the realm is opened and there is no file at
         /// `fileURL` yet, as RealmSwift's `seedFilePath`; an existing file is opened as it is.
         /// Setting it clears `inMemoryIdentifier` (and sets `fileURL` to the default if it was
@@ -66,12 +81,13 @@ extension Realm {
         ///
         /// The parameters come in the order of RealmSwift's initializer, so a ported call such as
         /// `Realm.Configuration(readOnly: true, schemaVersion: 1)` compiles unchanged (RealmSwift's
-        /// `syncConfiguration`, `encryptionKey` and `shouldCompactOnLaunch` do not exist here).
-        /// A `seedFilePath` clears `inMemoryIdentifier`, as in RealmSwift. `durability`, which
-        /// RealmSwift does not have, comes last.
+        /// `syncConfiguration` and `encryptionKey` do not exist here). A `seedFilePath` clears
+        /// `inMemoryIdentifier`, as in RealmSwift. `durability`, which RealmSwift does not have,
+        /// comes last.
         public init(
             fileURL: URL? = nil, inMemoryIdentifier: String? = nil, readOnly: Bool = false, schemaVersion: UInt64 = 0,
             migrationBlock: MigrationBlock? = nil, deleteRealmIfMigrationNeeded: Bool = false,
+            shouldCompactOnLaunch: (@Sendable (_ totalBytes: Int, _ usedBytes: Int) -> Bool)? = nil,
             objectTypes: [ObjectBase.Type]? = nil, seedFilePath: URL? = nil, durability: Durability = .full
         ) {
             let inMemoryIdentifier = seedFilePath == nil ? inMemoryIdentifier : nil
@@ -82,6 +98,7 @@ extension Realm {
             self.schemaVersion = schemaVersion
             self.migrationBlock = migrationBlock
             self.deleteRealmIfMigrationNeeded = deleteRealmIfMigrationNeeded
+            self.shouldCompactOnLaunch = shouldCompactOnLaunch
             self.objectTypes = objectTypes
             self.durability = durability
         }

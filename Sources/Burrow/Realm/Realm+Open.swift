@@ -26,7 +26,10 @@ extension _RealmOpening where Self == Realm {
     /// be read or created, `.schemaMismatch` if the classes differ from the file's schema and no
     /// migration applies or the domain already has the file open at another schema version,
     /// `.wrongState` if the file is open read-only against read-write in this process, or this
-    /// domain has it open with `objectTypes` that lack some of `configuration`'s.
+    /// domain has it open with `objectTypes` that lack some of `configuration`'s;
+    /// `.invalidArgument` for `readOnly` with `shouldCompactOnLaunch`, and the errors of
+    /// `Realm.compact(configuration:)` writing the copy when `shouldCompactOnLaunch` asks for
+    /// compaction.
     public init(configuration: Realm.Configuration = .defaultConfiguration, isolation: isolated (any Actor)? = #isolation) throws {
         self = try Realm.open(configuration, isolation: isolation)
     }
@@ -71,6 +74,7 @@ extension Realm {
             guard let url = configuration.fileURL else {
                 throw RealmError(.invalidArgument, "The configuration names neither a file nor an in-memory identifier.")
             }
+            try compactOnLaunchIfAsked(configuration)
             try copySeedFileIfNeeded(configuration)
             if configuration.readOnly, !FileManager.default.fileExists(atPath: url.path) {
                 throw RealmError(.fileAccess, "Cannot open \(url.path) read-only: there is no such file.", fileURL: url, errno: ENOENT)

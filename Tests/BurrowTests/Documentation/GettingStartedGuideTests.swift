@@ -132,4 +132,26 @@ enum GettingStartedPage {
         #expect(dog.realm == nil)
         #expect(realm.objects(Dog.self).isEmpty)
     }
+
+    @Test func testCompacting() throws {
+        var config = Realm.Configuration(fileURL: try testDirectory().url.appendingPathComponent("compact.burrow"))
+        config.objectTypes = GettingStartedPage.objectTypes
+        try {
+            let realm = try Realm(configuration: config)
+            try realm.write { for i in 0..<2000 { try realm.add(Dog(value: ["name": "Dog \(i) " + String(repeating: "x", count: 200)])) } }
+            try realm.write { try realm.delete(realm.objects(Dog.self).where { $0.name != "Dog 7 " + String(repeating: "x", count: 200) }) }
+        }()
+        let sizeBefore = try FileManager.default.attributesOfItem(atPath: config.fileURL!.path)[.size] as! Int
+        let result = try Realm.compact(configuration: config)
+        print("\(result.fileSizeBefore) → \(result.fileSizeAfter) bytes")
+        #expect(result.fileSizeBefore == sizeBefore && result.fileSizeAfter < sizeBefore)
+
+        config.shouldCompactOnLaunch = { totalBytes, usedBytes in
+            // Over 100 MB, and less than half of it in use.
+            totalBytes > 100 * 1024 * 1024 && Double(usedBytes) / Double(totalBytes) < 0.5
+        }
+        let realm = try Realm(configuration: config)
+        #expect(realm.objects(Dog.self).count == 1)
+        #expect(try FileManager.default.attributesOfItem(atPath: config.fileURL!.path)[.size] as! Int == result.fileSizeAfter)
+    }
 }
