@@ -97,7 +97,7 @@ struct GroupCommitTests {
                     for i in 0..<commitsEach { try await Self.commitDurably(w, i, on: storage) }
                 }
             }
-            group.addTask { _ = try await modelTestOnOwnThread { try Self.readUntilDone(storage, finished: finished, writers: writers) } }
+            group.addTask { _ = try await onThreadOfItsOwn { try Self.readUntilDone(storage, finished: finished, writers: writers) } }
             try await group.waitForAll()
         }
     }
@@ -108,7 +108,7 @@ struct GroupCommitTests {
         try await Self.expectWritersShareSyncs("blocking", syncDelay: 1500, writers: writers, commitsEach: commitsEach) { storage in
             // Threads of their own (concurrentPerform would run only as many as there are
             // cores), waited for off the cooperative pool.
-            let errors = try await modelTestOnOwnThread {
+            let errors = try await onThreadOfItsOwn {
                 let errors = Locked<[String]>([])
                 let group = DispatchGroup()
                 for w in 0..<writers {

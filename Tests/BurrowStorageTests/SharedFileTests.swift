@@ -655,7 +655,7 @@ struct SharedFileTests {
             let waiter: Task<UInt64, any Error>
             if blocking {
                 waiter = Task {
-                    try await modelTestOnOwnThread {
+                    try await onThreadOfItsOwn {
                         let txn = try storage.beginWriteBlocking()
                         let counter = try Self.addOne(in: txn, noting: state)
                         try txn.commit(durability: .normal)
@@ -683,7 +683,7 @@ struct SharedFileTests {
             // Its commit is what the next snapshot here reads.
             let seen = try storage.snapshot().version
             #expect(seen >= fields[0], "a snapshot taken after the other process acknowledged version \(fields[0]) reads version \(seen)")
-            let counter = try await modelTestWithTimeout(seconds: 60, "the waiting writer") { try await waiter.value }
+            let counter = try await withTimeout(seconds: 60, "the waiting writer") { try await waiter.value }
             let base = state.started.load(ordering: .sequentiallyConsistent) &- 1
             #expect(base == fields[0], "\(what) started from version \(base), not from the other process's commit \(fields[0])")
             #expect(counter == UInt64(2 * round + 2), "\(what) wrote counter \(counter.map(String.init) ?? "nothing")")
@@ -756,7 +756,7 @@ struct SharedFileTests {
             state.started.load(ordering: .sequentiallyConsistent) == 0, "beginWrite returned while another process held its write transaction open")
         // A process that dies wakes nobody; the waiting writer finds the lock free on its own.
         holder.kill()
-        try await modelTestWithTimeout(seconds: 30, "the waiting writer") { try await waiter.value }
+        try await withTimeout(seconds: 30, "the waiting writer") { try await waiter.value }
         #expect(state.started.load(ordering: .sequentiallyConsistent) == before + 1, "the writer started from another version than the last commit")
     }
 

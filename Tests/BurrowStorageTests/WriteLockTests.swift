@@ -3,6 +3,7 @@
 // transitions one by one.
 
 import BurrowTestSupport
+import BurrowTestTraits
 import Foundation
 import Synchronization
 import Testing
@@ -58,7 +59,7 @@ func waitForQueuedWriters(_ storage: Storage, _ count: Int) async throws {
 /// Commits `key: value` to tree "t" from a new async writer and returns the version; records an
 /// issue (`what` names the writer) and returns nil if it has not committed within 10 s.
 private func commitFromNewWriter(_ storage: Storage, _ key: [UInt8], _ value: [UInt8], _ what: String) async throws -> UInt64? {
-    try await modelTestWithTimeout(seconds: 10, what) {
+    try await withTimeout(seconds: 10, what) {
         let txn = try await storage.beginWrite()
         try txn.put(key, value, in: try txn.openTree(named: "t"))
         return try txn.commit(durability: .normal)

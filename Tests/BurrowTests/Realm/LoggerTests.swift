@@ -19,7 +19,7 @@ final class LGBirdV2: Object {
 
 /// What a logger collects: every message, with its level.
 private final class LogRecorder: Sendable {
-    let entries = Locked<[(LogLevel, String)]>([])
+    let entries = LockedBox<[(LogLevel, String)]>([])
 
     func logger(level: LogLevel) -> Logger {
         Logger(level: level) { [entries] level, message in entries.withLock { $0.append((level, message)) } }

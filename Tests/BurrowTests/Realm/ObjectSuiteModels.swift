@@ -312,26 +312,6 @@ enum RTFixture {
     }
 }
 
-/// A fresh in-memory configuration with an identifier no other test uses.
-func temporaryInMemoryConfiguration(_ name: String = #function) -> Realm.Configuration {
-    Realm.Configuration(inMemoryIdentifier: "\(name)-\(UUID().uuidString)")
-}
-
-/// A value behind a lock, for tests that collect results from concurrent or `@Sendable` code.
-final class LockedBox<Value>: @unchecked Sendable {
-    // Every access to `value` holds `lock`.
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-}
-
 /// Sets and maps of values, optionals, mixed values, links and embedded objects.
 final class RTCollections: Object {
     @Persisted(primaryKey: true) var id = 0

@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowTestSupport
 import BurrowTestTraits
 import Dispatch
 import Foundation
@@ -147,11 +148,11 @@ func addDogs(in store: isolated ConcurrencyPage.DogKennel, _ names: [String]) as
 
     @Test("An actor whose last reference goes on its own thread stops that thread")
     func actorReleasedOnItsOwnThread() async throws {
-        let deinitOnOwnThread = DeinitRecord()
+        let deinitOnOwnThread = LockedBox<Bool?>(nil)
         let (gate, open) = AsyncStream<Void>.makeStream()
         weak var weakThread: RealmExecutorThread?
         do {
-            let holder = SelfReleasingHolder { onOwnThread in deinitOnOwnThread.onOwnThread.withLock { $0 = onOwnThread } }
+            let holder = SelfReleasingHolder { onOwnThread in deinitOnOwnThread.withLock { $0 = onOwnThread } }
             weakThread = holder.executor.thread
             await holder.keepSelfUntil(gate)
         }
@@ -160,13 +161,8 @@ func addDogs(in store: isolated ConcurrencyPage.DogKennel, _ names: [String]) as
         open.finish()
         try await waitUntil("the thread gone") { weakThread == nil }
         #expect(weakThread == nil)
-        #expect(deinitOnOwnThread.onOwnThread.withLock { $0 } == true)
+        #expect(deinitOnOwnThread.value == true)
     }
-}
-
-/// Where an actor's deinit ran.
-final class DeinitRecord: Sendable {
-    let onOwnThread = Mutex<Bool?>(nil)
 }
 
 /// An actor on a `RealmExecutor` that can outlive its callers in a task of its own.

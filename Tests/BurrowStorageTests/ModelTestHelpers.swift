@@ -1,9 +1,10 @@
-// Shared helpers for the model-based, snapshot, concurrent-read, write-lock and basics suites.
-// Every top-level name starts with `ModelTest` so it cannot collide with other test helpers.
+// Helpers for the model-based, snapshot, concurrent-read, write-lock and basics suites that need
+// the engine's internals (`@testable import BurrowStorage`), so they cannot live in
+// BurrowTestSupport. Every top-level name starts with `modelTest` so it cannot collide with other
+// test helpers.
 
 import BurrowTestSupport
 import Foundation
-import Testing
 
 @testable import BurrowStorage
 @testable import StorageCrashWorker
@@ -49,36 +50,4 @@ func modelTestContents(_ snapshot: Snapshot) throws -> [String: [[UInt8]: [UInt8
         result[name] = entries
     }
     return result
-}
-
-/// Waits up to `seconds` for `body`; records an issue and returns nil if it has not finished by
-/// then (the body's task is cancelled), so a hang becomes a failure instead of a stuck run.
-func modelTestWithTimeout<T: Sendable>(
-    seconds: Double, _ what: String, _ body: @escaping @Sendable () async throws -> T
-) async throws -> T? {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
-            return nil
-        }
-        defer { group.cancelAll() }
-        if let first = try await group.next(), let value = first {
-            return value
-        }
-        Issue.record("timed out after \(seconds) s: \(what)")
-        return nil
-    }
-}
-
-/// Runs `body`, which blocks its thread (for a lock, a sync or a loop that waits for other
-/// tasks), on a thread of its own and returns its result. A test that blocked a thread of the
-/// cooperative pool instead could stall the tasks it waits for, and every other suite's:
-/// on a 2-core machine the pool has two threads.
-func modelTestOnOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread {
-            continuation.resume(with: Result { try body() })
-        }
-    }
 }

@@ -1,11 +1,11 @@
-import BurrowTestSupport
 import Foundation
 
 /// Waits, sleeping a millisecond between checks, until `condition` holds, for tests that must
-/// see another task, thread or process reach a state before they go on; throws, naming `what`,
-/// if it does not hold within `timeout` seconds' worth of checks (the test fails instead of
-/// hanging or going on too early; see `TestWait.untilAsync` for why checks are counted).
-func waitUntil(
+/// see another task, thread or process reach a state before they go on; throws ``WaitTimeout``,
+/// naming `what`, if it does not hold within `timeout` seconds' worth of checks (the test fails
+/// instead of hanging or going on too early; see `TestWait.untilAsync` for why checks are
+/// counted), and `CancellationError` if the task is cancelled.
+public func waitUntil(
     _ what: @autoclosure () -> String = "the condition", timeout: Double = 30, _ condition: () async throws -> Bool
 ) async throws {
     guard try await TestWait.untilAsync(timeout: timeout, condition) else {
@@ -14,6 +14,6 @@ func waitUntil(
 }
 
 /// A state a test waited for was not reached in time.
-struct WaitTimeout: Error, CustomStringConvertible {
-    let description: String
+public struct WaitTimeout: Error, CustomStringConvertible {
+    public let description: String
 }
