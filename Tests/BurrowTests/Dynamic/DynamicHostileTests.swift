@@ -9,83 +9,91 @@ import Testing
 // them. Their one-property neighbours are DynamicSmokeTests' address (DynSmokeAddress) and
 // CreateCopiesTests' tag and unit (CopyTag, CopyUnit).
 
-final class DynHostileNode: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var name = ""
-    @Persisted var next: DynHostileNode?
-    @Persisted var children: List<DynHostileNode>
-    @Persisted var tags: List<Int>
-    @Persisted var scores: Map<String, Int>
-    @Persisted var address: DynSmokeAddress?
-    @Persisted var addresses: List<DynSmokeAddress>
-    /// An embedded class that embeds itself (CreateCopiesTests' unit): chains of any depth.
-    @Persisted var box: CopyUnit?
-}
+/// The models of `DynamicHostileTests`, stored under the names they had before they were namespaced.
+enum DynamicHostileModels {
+    final class Node: Object {
+        override class func _realmObjectName() -> String? { "DynHostileNode" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var name = ""
+        @Persisted var next: DynamicHostileModels.Node?
+        @Persisted var children: List<DynamicHostileModels.Node>
+        @Persisted var tags: List<Int>
+        @Persisted var scores: Map<String, Int>
+        @Persisted var address: DynSmokeAddress?
+        @Persisted var addresses: List<DynSmokeAddress>
+        /// An embedded class that embeds itself (CreateCopiesTests' unit): chains of any depth.
+        @Persisted var box: CreateCopiesModels.Unit?
+    }
 
-final class DynHostileMixed: Object {
-    @Persisted var any: AnyRealmValue
-    @Persisted var kids: MutableSet<CopyTag>
-    @Persisted var byName: Map<String, CopyTag?>
-    @Persisted var list: List<CopyTag>
-}
+    final class Mixed: Object {
+        override class func _realmObjectName() -> String? { "DynHostileMixed" }
+        @Persisted var any: AnyRealmValue
+        @Persisted var kids: MutableSet<CreateCopiesModels.Tag>
+        @Persisted var byName: Map<String, CreateCopiesModels.Tag?>
+        @Persisted var list: List<CreateCopiesModels.Tag>
+    }
 
-// Two releases of a person, both kept out of the default schema (so that a realm opened without
-// objectTypes knows no Swift class for "DynHosPerson" and leaves it pending).
-final class DynHosPersonV1: Object {
-    override class func _realmObjectName() -> String? { "DynHosPerson" }
-    override class func shouldIncludeInDefaultSchema() -> Bool { false }
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var name = ""
-    @Persisted var pet: DynHosPet?
-    @Persisted var home: DynHosHome?
-}
+    // Two releases of a person, both kept out of the default schema (so that a realm opened without
+    // objectTypes knows no Swift class for "DynHosPerson" and leaves it pending).
+    final class PersonV1: Object {
+        override class func _realmObjectName() -> String? { "DynHosPerson" }
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var name = ""
+        @Persisted var pet: DynamicHostileModels.Pet?
+        @Persisted var home: DynamicHostileModels.Home?
+    }
 
-final class DynHosPersonV2: Object {
-    override class func _realmObjectName() -> String? { "DynHosPerson" }
-    override class func shouldIncludeInDefaultSchema() -> Bool { false }
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var fullName = ""
-    @Persisted var home: DynHosHome?
-}
+    final class PersonV2: Object {
+        override class func _realmObjectName() -> String? { "DynHosPerson" }
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var fullName = ""
+        @Persisted var home: DynamicHostileModels.Home?
+    }
 
-final class DynHosPet: Object {
-    @Persisted var name = ""
-}
+    final class Pet: Object {
+        override class func _realmObjectName() -> String? { "DynHosPet" }
+        @Persisted var name = ""
+    }
 
-final class DynHosHome: EmbeddedObject {
-    @Persisted var street = ""
-}
+    final class Home: EmbeddedObject {
+        override class func _realmObjectName() -> String? { "DynHosHome" }
+        @Persisted var street = ""
+    }
 
-/// Release 1 only: an owner of pets, which release 2 no longer declares.
-final class DynHosOwner: Object {
-    override class func shouldIncludeInDefaultSchema() -> Bool { false }
-    @Persisted var pet: DynHosPet?
-    @Persisted var pets: List<DynHosPet>
-}
+    /// Release 1 only: an owner of pets, which release 2 no longer declares.
+    final class Owner: Object {
+        override class func _realmObjectName() -> String? { "DynHosOwner" }
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }
+        @Persisted var pet: DynamicHostileModels.Pet?
+        @Persisted var pets: List<DynamicHostileModels.Pet>
+    }
 
-/// A tag that release 2 embeds in the object that links to it.
-final class DynHosTagV1: Object {
-    override class func _realmObjectName() -> String? { "DynHosTag" }
-    override class func shouldIncludeInDefaultSchema() -> Bool { false }
-    @Persisted var text = ""
-}
+    /// A tag that release 2 embeds in the object that links to it.
+    final class TagV1: Object {
+        override class func _realmObjectName() -> String? { "DynHosTag" }
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }
+        @Persisted var text = ""
+    }
 
-final class DynHosTagV2: EmbeddedObject {
-    override class func _realmObjectName() -> String? { "DynHosTag" }
-    override class func shouldIncludeInDefaultSchema() -> Bool { false }
-    @Persisted var text = ""
-}
+    final class TagV2: EmbeddedObject {
+        override class func _realmObjectName() -> String? { "DynHosTag" }
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }
+        @Persisted var text = ""
+    }
 
-final class DynHosTaggedV1: Object {
-    override class func _realmObjectName() -> String? { "DynHosTagged" }
-    override class func shouldIncludeInDefaultSchema() -> Bool { false }
-    @Persisted var tag: DynHosTagV1?
-}
+    final class TaggedV1: Object {
+        override class func _realmObjectName() -> String? { "DynHosTagged" }
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }
+        @Persisted var tag: DynamicHostileModels.TagV1?
+    }
 
-final class DynHosTaggedV2: Object {
-    override class func _realmObjectName() -> String? { "DynHosTagged" }
-    override class func shouldIncludeInDefaultSchema() -> Bool { false }
-    @Persisted var tag: DynHosTagV2?
+    final class TaggedV2: Object {
+        override class func _realmObjectName() -> String? { "DynHosTagged" }
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }
+        @Persisted var tag: DynamicHostileModels.TagV2?
+    }
 }
 
 /// A realm on an actor of its own, for writes from two domains at once.
@@ -107,7 +115,9 @@ actor DynHostileStore {
     }
 }
 
-/// What migration blocks record, read after the open returned.
+/// What migration blocks record, read after the open returned. Not a `LockedBox`: it keeps the
+/// migration's `DynamicObject`s, which are not `Sendable`; the test reads them on the thread that
+/// opened the realm, after the block ran there.
 final class DynHosRecord: @unchecked Sendable {
     // Every access holds `lock`.
     private let lock = NSLock()
@@ -128,21 +138,26 @@ final class DynHosRecord: @unchecked Sendable {
 @Suite(.temporaryDirectory) struct DynamicHostileTests {
     private func nodeRealm(_ name: String = #function) throws -> Realm {
         var config = temporaryConfiguration(name)
-        config.objectTypes = [DynHostileNode.self, DynSmokeAddress.self, CopyUnit.self, CopyTag.self, DynHostileMixed.self]
+        config.objectTypes = [
+            DynamicHostileModels.Node.self, DynSmokeAddress.self, CreateCopiesModels.Unit.self, CreateCopiesModels.Tag.self,
+            DynamicHostileModels.Mixed.self,
+        ]
         return try Realm(configuration: config)
     }
 
     /// Release 1's file: Ada (with her pet Rex and her home) and Alan; an owner linking to Rex.
     static func releaseOne(_ path: String? = nil) throws -> Realm.Configuration {
         var config = path.map { Realm.Configuration(fileURL: URL(fileURLWithPath: $0)) } ?? temporaryConfiguration()
-        config.objectTypes = [DynHosPersonV1.self, DynHosPet.self, DynHosHome.self, DynHosOwner.self]
+        config.objectTypes = [
+            DynamicHostileModels.PersonV1.self, DynamicHostileModels.Pet.self, DynamicHostileModels.Home.self, DynamicHostileModels.Owner.self,
+        ]
         config.schemaVersion = 1
         let realm = try Realm(configuration: config)
         try realm.write {
-            let rex = try realm.create(DynHosPet.self, value: ["name": "Rex"])
-            try realm.create(DynHosPersonV1.self, value: ["id": 1, "name": "Ada", "pet": rex, "home": ["street": "Main"]])
-            try realm.create(DynHosPersonV1.self, value: ["id": 2, "name": "Alan"])
-            try realm.create(DynHosOwner.self, value: ["pet": rex, "pets": [rex]])
+            let rex = try realm.create(DynamicHostileModels.Pet.self, value: ["name": "Rex"])
+            try realm.create(DynamicHostileModels.PersonV1.self, value: ["id": 1, "name": "Ada", "pet": rex, "home": ["street": "Main"]])
+            try realm.create(DynamicHostileModels.PersonV1.self, value: ["id": 2, "name": "Alan"])
+            try realm.create(DynamicHostileModels.Owner.self, value: ["pet": rex, "pets": [rex]])
         }
         return config
     }
@@ -150,7 +165,7 @@ final class DynHosRecord: @unchecked Sendable {
     /// Release 2 of `v1`'s file: `name` becomes `fullName`, `DynHosOwner` is gone.
     static func releaseTwo(_ v1: Realm.Configuration, _ block: MigrationBlock? = nil) -> Realm.Configuration {
         var v2 = v1
-        v2.objectTypes = [DynHosPersonV2.self, DynHosPet.self, DynHosHome.self]
+        v2.objectTypes = [DynamicHostileModels.PersonV2.self, DynamicHostileModels.Pet.self, DynamicHostileModels.Home.self]
         v2.schemaVersion = 2
         v2.migrationBlock = block
         return v2
@@ -176,7 +191,7 @@ final class DynHosRecord: @unchecked Sendable {
         let node = try #require(realm.dynamicObject(ofType: "DynHostileNode", forPrimaryKey: 1))
         #expect(((node["next"] as? DynamicObject)?["next"] as? DynamicObject)?["id"] as? Int == 1)
         #expect((node["children"] as? List<DynamicObject>)?.map { $0["id"] as? Int } == [1, 1])
-        #expect(realm.objects(DynHostileNode.self).count == 1)
+        #expect(realm.objects(DynamicHostileModels.Node.self).count == 1)
     }
 
     @Test func anAnyRealmValueHoldsItsOwnObject() throws {
@@ -188,22 +203,22 @@ final class DynHosRecord: @unchecked Sendable {
         let mixed = try #require(realm.dynamicObjects("DynHostileMixed").first)
         let inner = try #require(mixed["any"] as? DynamicObject)
         #expect(inner["any"] is DynamicObject)
-        #expect(realm.objects(DynHostileMixed.self).count == 1)
+        #expect(realm.objects(DynamicHostileModels.Mixed.self).count == 1)
     }
 
     /// A cycle of unmanaged objects with primary keys given as the value: the second visit of
     /// the first object is a duplicate key, and nothing is written.
     @Test func anUnmanagedCycleGivenAsTheValueWritesNothingWhenItFails() throws {
         let realm = try nodeRealm()
-        let a = DynHostileNode(value: ["id": 1])
-        let b = DynHostileNode(value: ["id": 2])
+        let a = DynamicHostileModels.Node(value: ["id": 1])
+        let b = DynamicHostileModels.Node(value: ["id": 2])
         a.next = b
         b.next = a
         do {
             try realm.write { _ = try realm.dynamicCreate("DynHostileNode", value: a) }
-            #expect(realm.objects(DynHostileNode.self).count == 2)
+            #expect(realm.objects(DynamicHostileModels.Node.self).count == 2)
         } catch {
-            #expect(realm.objects(DynHostileNode.self).isEmpty, "a failed create leaves nothing behind")
+            #expect(realm.objects(DynamicHostileModels.Node.self).isEmpty, "a failed create leaves nothing behind")
         }
     }
 
@@ -215,7 +230,7 @@ final class DynHosRecord: @unchecked Sendable {
         try realm.write {
             _ = try realm.dynamicCreate("DynHostileNode", value: ["id": 1, "tags": Array(0..<count), "scores": scores])
         }
-        let node = try #require(realm.object(ofType: DynHostileNode.self, forPrimaryKey: 1))
+        let node = try #require(realm.object(ofType: DynamicHostileModels.Node.self, forPrimaryKey: 1))
         #expect(node.tags.count == count && node.tags.last == count - 1)
         #expect(node.scores.count == 10_000 && node.scores["k9999"] == 9999)
         try realm.write {
@@ -233,8 +248,8 @@ final class DynHosRecord: @unchecked Sendable {
         var value: [String: Any] = ["id": depth]
         for id in stride(from: depth - 1, through: 1, by: -1) { value = ["id": id, "next": value] }
         try realm.write { _ = try realm.dynamicCreate("DynHostileNode", value: value) }
-        #expect(realm.objects(DynHostileNode.self).count == depth)
-        #expect(realm.object(ofType: DynHostileNode.self, forPrimaryKey: depth - 1)?.next?.id == depth)
+        #expect(realm.objects(DynamicHostileModels.Node.self).count == depth)
+        #expect(realm.object(ofType: DynamicHostileModels.Node.self, forPrimaryKey: depth - 1)?.next?.id == depth)
     }
 
     @Test func aChainOfTwentyThousandEmbeddedObjectsIsReplacedAndDeleted() throws {
@@ -243,12 +258,12 @@ final class DynHosRecord: @unchecked Sendable {
         var value: [String: Any] = ["number": depth]
         for n in stride(from: depth - 1, through: 1, by: -1) { value = ["number": n, "inner": value] }
         try realm.write { _ = try realm.dynamicCreate("DynHostileNode", value: ["id": 1, "box": value]) }
-        #expect(realm.objects(CopyUnit.self).count == depth)
+        #expect(realm.objects(CreateCopiesModels.Unit.self).count == depth)
         try realm.write { try #require(realm.dynamicObject(ofType: "DynHostileNode", forPrimaryKey: 1))["box"] = nil }
-        #expect(realm.objects(CopyUnit.self).isEmpty)
+        #expect(realm.objects(CreateCopiesModels.Unit.self).isEmpty)
         try realm.write { _ = try realm.dynamicCreate("DynHostileNode", value: ["id": 2, "box": value]) }
         try realm.write { try realm.delete(realm.dynamicObjects("DynHostileNode")) }
-        #expect(realm.objects(CopyUnit.self).isEmpty)
+        #expect(realm.objects(CreateCopiesModels.Unit.self).isEmpty)
     }
 
     @Test func namesThatAreNoPropertiesReadNilAndFailTheirWrite() throws {
@@ -267,7 +282,7 @@ final class DynHosRecord: @unchecked Sendable {
         }
         #expect(node["name"] as? String == "", "the failed write kept nothing")
         #expect(throws: RealmError.self) { try realm.write { _ = try realm.dynamicCreate("", value: [:]) } }
-        #expect(realm.objects(DynHostileNode.self).count == 1)
+        #expect(realm.objects(DynamicHostileModels.Node.self).count == 1)
     }
 
     // MARK: Objects that cannot be linked
@@ -289,7 +304,7 @@ final class DynHosRecord: @unchecked Sendable {
         #expect(throws: RealmError.self) { try realmB.write { mixed["any"] = a } }
         #expect(throws: RealmError.self) { try realmB.write { _ = try realmB.dynamicCreate("DynHostileNode", value: ["id": 2, "next": a]) } }
         #expect(b["next"] == nil && (b["children"] as? List<DynamicObject>)?.isEmpty == true && mixed["any"] == nil)
-        #expect(realmB.objects(DynHostileNode.self).count == 1)
+        #expect(realmB.objects(DynamicHostileModels.Node.self).count == 1)
     }
 
     @Test func anObjectOfAnotherClassIsRefusedInEveryCollection() throws {
@@ -306,7 +321,7 @@ final class DynHosRecord: @unchecked Sendable {
         #expect(throws: RealmError.self) { try realm.write { (mixed["byName"] as! Map<String, DynamicObject?>)["x"] = node } }
         #expect(throws: RealmError.self) { try realm.write { mixed["list"] = [DynamicObject()] } }
         #expect(throws: RealmError.self) { try realm.write { mixed["any"] = DynamicObject() } }
-        let typed = try #require(realm.objects(DynHostileMixed.self).first)
+        let typed = try #require(realm.objects(DynamicHostileModels.Mixed.self).first)
         #expect(typed.list.isEmpty && typed.kids.isEmpty && typed.byName.isEmpty)
     }
 
@@ -328,7 +343,7 @@ final class DynHosRecord: @unchecked Sendable {
         #expect(throws: RealmError.self) { try realm.write { node["children"] = [gone] } }
         #expect(throws: RealmError.self) { try realm.write { _ = try realm.dynamicCreate("DynHostileNode", value: ["id": 4, "next": gone]) } }
         #expect(node["next"] == nil && (node["children"] as? List<DynamicObject>)?.isEmpty == true)
-        #expect(realm.objects(DynHostileNode.self).count == 2)
+        #expect(realm.objects(DynamicHostileModels.Node.self).count == 2)
     }
 
     @Test func anEmbeddedObjectOfAnotherParentIsRefusedAndStaysWithItsParent() throws {
@@ -380,7 +395,10 @@ final class DynHosRecord: @unchecked Sendable {
 
     @Test func twoActorsCreateTheSameObjectsAtOnce() async throws {
         var config = temporaryConfiguration()
-        config.objectTypes = [DynHostileNode.self, DynSmokeAddress.self, CopyUnit.self, CopyTag.self, DynHostileMixed.self]
+        config.objectTypes = [
+            DynamicHostileModels.Node.self, DynSmokeAddress.self, CreateCopiesModels.Unit.self, CreateCopiesModels.Tag.self,
+            DynamicHostileModels.Mixed.self,
+        ]
         let a = try await DynHostileStore(configuration: config)
         let b = try await DynHostileStore(configuration: config)
         for id in 0..<50 {
@@ -390,7 +408,7 @@ final class DynHosRecord: @unchecked Sendable {
             #expect(madeByA != madeByB, "exactly one actor creates \(id)")
         }
         let realm = try Realm(configuration: config)
-        #expect(realm.objects(DynHostileNode.self).count == 50)
+        #expect(realm.objects(DynamicHostileModels.Node.self).count == 50)
     }
 
     // MARK: Migrations
@@ -405,11 +423,11 @@ final class DynHosRecord: @unchecked Sendable {
         }
         do {
             let realm = try Realm(configuration: v2)
-            #expect(realm.objects(DynHosPersonV2.self).map(\.fullName).sorted() == ["Ada", "Alan"])
+            #expect(realm.objects(DynamicHostileModels.PersonV2.self).map(\.fullName).sorted() == ["Ada", "Alan"])
             #expect(record.old?["name"] as? String == "Alan" && record.old?.isFrozen == true)
             #expect(record.new?["fullName"] as? String == "Alan" && record.new?.isInvalidated == false)
             try realm.write { record.new?["fullName"] = "Alan T" }
-            #expect(realm.objects(DynHosPersonV2.self).filter { $0.id == 2 }.first?.fullName == "Alan T")
+            #expect(realm.objects(DynamicHostileModels.PersonV2.self).filter { $0.id == 2 }.first?.fullName == "Alan T")
         }
         #expect(record.old?["name"] as? String == "Alan", "the old version stays readable")
         #expect(record.new?["fullName"] as? String == "Alan T")
@@ -423,7 +441,7 @@ final class DynHosRecord: @unchecked Sendable {
         }
         #expect(throws: RealmError.self) { _ = try Realm(configuration: v2) }
         let realm = try Realm(configuration: v1)
-        #expect(realm.objects(DynHosPersonV1.self).map(\.name).sorted() == ["Ada", "Alan"])
+        #expect(realm.objects(DynamicHostileModels.PersonV1.self).map(\.name).sorted() == ["Ada", "Alan"])
         #expect(try schemaVersionAtURL(v1.fileURL!) == 1)
     }
 
@@ -439,7 +457,7 @@ final class DynHosRecord: @unchecked Sendable {
             }
         }
         let realm = try Realm(configuration: v2)
-        #expect(realm.objects(DynHosPersonV2.self).map(\.fullName) == ["Ada!"])
+        #expect(realm.objects(DynamicHostileModels.PersonV2.self).map(\.fullName) == ["Ada!"])
     }
 
     /// A migration block that traps, in a child process: the file is byte for byte as it was,
@@ -459,12 +477,14 @@ final class DynHosRecord: @unchecked Sendable {
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
         var v1 = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
-        v1.objectTypes = [DynHosPersonV1.self, DynHosPet.self, DynHosHome.self, DynHosOwner.self]
+        v1.objectTypes = [
+            DynamicHostileModels.PersonV1.self, DynamicHostileModels.Pet.self, DynamicHostileModels.Home.self, DynamicHostileModels.Owner.self,
+        ]
         v1.schemaVersion = 1
         let realm = try Realm(configuration: v1)
-        #expect(realm.objects(DynHosPersonV1.self).map(\.name).sorted() == ["Ada", "Alan"])
-        #expect(realm.object(ofType: DynHosPersonV1.self, forPrimaryKey: 1)?.home?.street == "Main")
-        #expect(realm.objects(DynHosOwner.self).first?.pets.first?.name == "Rex")
+        #expect(realm.objects(DynamicHostileModels.PersonV1.self).map(\.name).sorted() == ["Ada", "Alan"])
+        #expect(realm.object(ofType: DynamicHostileModels.PersonV1.self, forPrimaryKey: 1)?.home?.street == "Main")
+        #expect(realm.objects(DynamicHostileModels.Owner.self).first?.pets.first?.name == "Rex")
     }
 
     @Test func aFileOfANewerReleaseIsRefusedByAnOlderOne() throws {
@@ -544,7 +564,7 @@ final class DynHosRecord: @unchecked Sendable {
         }
         let migrate = { @Sendable () async throws -> Int in
             let actor = try await RealmActor(configuration: config)
-            return try await actor.read { $0.objects(DynHosPersonV2.self).count }
+            return try await actor.read { $0.objects(DynamicHostileModels.PersonV2.self).count }
         }
         let refused = await #expect(throws: RealmError.self) { _ = try await Task.detached { try await migrate() }.value }
         #expect(refused?.code == .schemaMismatch && refused?.description.contains("already open") == true, "\(String(describing: refused))")
@@ -556,7 +576,7 @@ final class DynHosRecord: @unchecked Sendable {
         _ = consume ada
         _ = consume realm
         #expect(try await Task.detached { try await migrate() }.value == 2)
-        let person = try Realm(configuration: config).object(ofType: DynHosPersonV2.self, forPrimaryKey: 1)
+        let person = try Realm(configuration: config).object(ofType: DynamicHostileModels.PersonV2.self, forPrimaryKey: 1)
         #expect(person?.fullName == "Full Ada Byron")
         #expect(person?.home?.street == "Main")
     }
@@ -569,7 +589,7 @@ final class DynHosRecord: @unchecked Sendable {
         let v1 = try Self.releaseOne(path)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         var v2 = Self.releaseTwo(v1) { migration, _ in migration.deleteData(forType: "DynHosPet") }
-        v2.objectTypes = [DynHosPersonV2.self, DynHosHome.self]
+        v2.objectTypes = [DynamicHostileModels.PersonV2.self, DynamicHostileModels.Home.self]
         let error = #expect(throws: RealmError.self) { _ = try Realm(configuration: v2) }
         #expect(error?.code == .invalidArgument && error?.description.contains("DynHosOwner.pet") == true, "\(String(describing: error))")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes, "the file is as it was")
@@ -585,9 +605,9 @@ final class DynHosRecord: @unchecked Sendable {
         config.objectTypes = nil
         config.schemaVersion = 2
         _ = try Realm(configuration: config)
-        config.objectTypes = [DynHosPersonV2.self, DynHosPet.self, DynHosHome.self]
+        config.objectTypes = [DynamicHostileModels.PersonV2.self, DynamicHostileModels.Pet.self, DynamicHostileModels.Home.self]
         let realm = try Realm(configuration: config)
-        #expect(realm.objects(DynHosPersonV2.self).count == 2)
+        #expect(realm.objects(DynamicHostileModels.PersonV2.self).count == 2)
         #expect(realm.currentFileSchema.info.pendingClasses == ["DynHosOwner"], "the class is no longer pending")
     }
 
@@ -598,10 +618,10 @@ final class DynHosRecord: @unchecked Sendable {
         let path = try Self.temporaryPath()
         do {
             var config = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
-            config.objectTypes = [DynHostileNode.self, DynSmokeAddress.self, CopyUnit.self]
+            config.objectTypes = [DynamicHostileModels.Node.self, DynSmokeAddress.self, CreateCopiesModels.Unit.self]
             let realm = try Realm(configuration: config)
             try realm.write {
-                try realm.add(DynHostileNode(value: ["id": 1, "address": ["city": "a"], "addresses": [["city": "b"], ["city": "c"]]]))
+                try realm.add(DynamicHostileModels.Node(value: ["id": 1, "address": ["city": "a"], "addresses": [["city": "b"], ["city": "c"]]]))
             }
         }
         await #expect(processExitsWith: .success) { [path = path as String] in
@@ -634,10 +654,12 @@ final class DynHosRecord: @unchecked Sendable {
         _ = try Self.releaseOne(path)
         await #expect(processExitsWith: .success) { [path = path as String] in
             var reader = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
-            reader.objectTypes = [DynHosPersonV1.self, DynHosPet.self, DynHosHome.self, DynHosOwner.self]
+            reader.objectTypes = [
+                DynamicHostileModels.PersonV1.self, DynamicHostileModels.Pet.self, DynamicHostileModels.Home.self, DynamicHostileModels.Owner.self,
+            ]
             reader.schemaVersion = 1
             let realm = try Realm(configuration: reader)
-            let people = realm.objects(DynHosPersonV1.self)
+            let people = realm.objects(DynamicHostileModels.PersonV1.self)
             guard people.count == 2 else { exit(3) }
             let config = DynamicHostileTests.releaseTwo(Realm.Configuration(fileURL: URL(fileURLWithPath: path))) { migration, _ in
                 migration.enumerateObjects(ofType: "DynHosPerson") { old, new in new!["fullName"] = old!["name"] }
@@ -664,25 +686,25 @@ final class DynHosRecord: @unchecked Sendable {
     /// deleted. Deleting one parent then leaves the other's.
     @Test func aClassBecomingEmbeddedWithASharedAndAnUnlinkedObject() throws {
         var v1 = temporaryConfiguration()
-        v1.objectTypes = [DynHosTagV1.self, DynHosTaggedV1.self]
+        v1.objectTypes = [DynamicHostileModels.TagV1.self, DynamicHostileModels.TaggedV1.self]
         do {
             let realm = try Realm(configuration: v1)
             try realm.write {
-                let shared = DynHosTagV1(value: ["text": "shared"])
-                try realm.add(DynHosTaggedV1(value: ["tag": shared]))
-                try realm.add(DynHosTaggedV1(value: ["tag": shared]))
-                try realm.add(DynHosTagV1(value: ["text": "unlinked"]))
+                let shared = DynamicHostileModels.TagV1(value: ["text": "shared"])
+                try realm.add(DynamicHostileModels.TaggedV1(value: ["tag": shared]))
+                try realm.add(DynamicHostileModels.TaggedV1(value: ["tag": shared]))
+                try realm.add(DynamicHostileModels.TagV1(value: ["text": "unlinked"]))
             }
         }
         var v2 = v1
-        v2.objectTypes = [DynHosTagV2.self, DynHosTaggedV2.self]
+        v2.objectTypes = [DynamicHostileModels.TagV2.self, DynamicHostileModels.TaggedV2.self]
         v2.schemaVersion = 1
         let realm = try Realm(configuration: v2)
         let texts = realm.dynamicObjects("DynHosTag").map { $0["text"] as? String ?? "" }.sorted()
         #expect(texts == ["shared", "shared"], "one copy per parent, the unlinked one deleted")
         let findings = try ObjectVerifier.verify(realm.storage.snapshot()).findings.map(\.description)
         #expect(findings == [])
-        try realm.write { try realm.delete(realm.objects(DynHosTaggedV2.self).first!) }
-        #expect(realm.objects(DynHosTaggedV2.self).first?.tag?.text == "shared")
+        try realm.write { try realm.delete(realm.objects(DynamicHostileModels.TaggedV2.self).first!) }
+        #expect(realm.objects(DynamicHostileModels.TaggedV2.self).first?.tag?.text == "shared")
     }
 }

@@ -5,63 +5,68 @@ import Testing
 
 @testable import Burrow
 
-// Two releases of an app's classes. Release 2 of `MigPerson` joins the names into `fullName`,
-// renames `age` to `years` and drops `nickname`; `MigCard` is gone. Only MigrationTests use them.
-final class MigPersonV1: Object {
-    override class func _realmObjectName() -> String? { "MigPerson" }
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var firstName = ""
-    @Persisted var lastName = ""
-    @Persisted var age = 0
-    @Persisted var nickname: String?
-    @Persisted var tags: List<String>
-    @Persisted var friend: MigPersonV1?
-}
+/// The models of `MigrationTests`, stored under the names they had before they were namespaced.
+enum MigrationModels {
+    // Two releases of an app's classes. Release 2 of `MigPerson` joins the names into `fullName`,
+    // renames `age` to `years` and drops `nickname`; `MigCard` is gone. Only MigrationTests use them.
+    final class PersonV1: Object {
+        override class func _realmObjectName() -> String? { "MigPerson" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var firstName = ""
+        @Persisted var lastName = ""
+        @Persisted var age = 0
+        @Persisted var nickname: String?
+        @Persisted var tags: List<String>
+        @Persisted var friend: MigrationModels.PersonV1?
+    }
 
-final class MigCardV1: Object {
-    override class func _realmObjectName() -> String? { "MigCard" }
-    @Persisted var text = ""
-}
+    final class CardV1: Object {
+        override class func _realmObjectName() -> String? { "MigCard" }
+        @Persisted var text = ""
+    }
 
-final class MigPersonV2: Object {
-    override class func _realmObjectName() -> String? { "MigPerson" }
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var fullName = ""
-    @Persisted var years = 0
-    @Persisted var tags: List<String>
-    @Persisted var friend: MigPersonV2?
-}
+    final class PersonV2: Object {
+        override class func _realmObjectName() -> String? { "MigPerson" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var fullName = ""
+        @Persisted var years = 0
+        @Persisted var tags: List<String>
+        @Persisted var friend: MigrationModels.PersonV2?
+    }
 
-/// Release 2 as another app writes it: `tags` becomes `labels`, a list under a new name, which
-/// the migration block fills from the old list.
-final class MigPersonLabels: Object {
-    override class func _realmObjectName() -> String? { "MigPerson" }
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var labels: List<String>
-    @Persisted var friend: MigPersonLabels?
-}
+    /// Release 2 as another app writes it: `tags` becomes `labels`, a list under a new name, which
+    /// the migration block fills from the old list.
+    final class PersonLabels: Object {
+        override class func _realmObjectName() -> String? { "MigPerson" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var labels: List<String>
+        @Persisted var friend: MigrationModels.PersonLabels?
+    }
 
-/// An owner of embedded homes, before and after `homes` became `places`.
-final class MigHome: EmbeddedObject {
-    @Persisted var street = ""
-    @Persisted var rooms: List<MigRoom>
-}
+    /// An owner of embedded homes, before and after `homes` became `places`.
+    final class Home: EmbeddedObject {
+        override class func _realmObjectName() -> String? { "MigHome" }
+        @Persisted var street = ""
+        @Persisted var rooms: List<MigrationModels.Room>
+    }
 
-final class MigRoom: EmbeddedObject {
-    @Persisted var name = ""
-}
+    final class Room: EmbeddedObject {
+        override class func _realmObjectName() -> String? { "MigRoom" }
+        @Persisted var name = ""
+    }
 
-final class MigOwnerV1: Object {
-    override class func _realmObjectName() -> String? { "MigOwner" }
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var homes: List<MigHome>
-    @Persisted var office: MigHome?
-}
+    final class OwnerV1: Object {
+        override class func _realmObjectName() -> String? { "MigOwner" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var homes: List<MigrationModels.Home>
+        @Persisted var office: MigrationModels.Home?
+    }
 
-final class MigOwnerV2: Object {
-    override class func _realmObjectName() -> String? { "MigOwner" }
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var places: List<MigHome>
+    final class OwnerV2: Object {
+        override class func _realmObjectName() -> String? { "MigOwner" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var places: List<MigrationModels.Home>
+    }
 }
 
 /// RealmSwift's migration API: old and new objects by name, renaming, deleting a class's data,
@@ -71,25 +76,25 @@ final class MigOwnerV2: Object {
     /// and three cards.
     private func releaseOne() throws -> Realm.Configuration {
         var v1 = temporaryConfiguration()
-        v1.objectTypes = [MigPersonV1.self, MigCardV1.self]
+        v1.objectTypes = [MigrationModels.PersonV1.self, MigrationModels.CardV1.self]
         v1.schemaVersion = 1
         let realm = try Realm(configuration: v1)
         try realm.write {
             let ada = try realm.create(
-                MigPersonV1.self,
+                MigrationModels.PersonV1.self,
                 value: [
                     "id": 1, "firstName": "Ada", "lastName": "Lovelace", "age": 36,
                     "nickname": String(repeating: "Enchantress of Numbers ", count: 400), "tags": ["math", "poetry"],
                 ])
-            try realm.create(MigPersonV1.self, value: ["id": 2, "firstName": "Alan", "lastName": "Turing", "age": 41, "friend": ada])
-            for i in 0..<3 { try realm.add(MigCardV1(value: ["text": "card \(i)"])) }
+            try realm.create(MigrationModels.PersonV1.self, value: ["id": 2, "firstName": "Alan", "lastName": "Turing", "age": 41, "friend": ada])
+            for i in 0..<3 { try realm.add(MigrationModels.CardV1(value: ["text": "card \(i)"])) }
         }
         return v1
     }
 
     private func releaseTwo(_ v1: Realm.Configuration, _ block: @escaping @Sendable (Migration, UInt64) -> Void) -> Realm.Configuration {
         var v2 = v1
-        v2.objectTypes = [MigPersonV2.self]
+        v2.objectTypes = [MigrationModels.PersonV2.self]
         v2.schemaVersion = 2
         v2.migrationBlock = block
         return v2
@@ -101,7 +106,7 @@ final class MigOwnerV2: Object {
         let seen = LockedBox<[String]>([])
         let v2 = releaseTwo(v1) { migration, oldVersion in
             #expect(oldVersion == 1)
-            migration.enumerateObjects(ofType: MigPersonV2.className()) { oldObject, newObject in
+            migration.enumerateObjects(ofType: MigrationModels.PersonV2.className()) { oldObject, newObject in
                 let first = oldObject!["firstName"] as! String
                 let last = oldObject!["lastName"] as! String
                 newObject!["fullName"] = "\(first) \(last)"
@@ -142,7 +147,7 @@ final class MigOwnerV2: Object {
                 "Alan: nickname none, friend 1, age 41, no fullName before",
                 "Ada now kept", "Alan now deleted", "card 0", "card 1", "card 2",
             ])
-        let people = realm.objects(MigPersonV2.self).sorted(byKeyPath: "id")
+        let people = realm.objects(MigrationModels.PersonV2.self).sorted(byKeyPath: "id")
         #expect(people.map(\.fullName) == ["Ada Lovelace", "Grace Hopper"])
         #expect(people.map(\.years) == [36, 85])
         #expect(Array(people[0].tags) == ["changed"])
@@ -160,11 +165,11 @@ final class MigOwnerV2: Object {
         // positions 5 and 6 to 3 and 4, and so must the list's elements and the link's backlink.
         let v1 = try releaseOne()
         var v2 = v1
-        v2.objectTypes = [MigPersonV2.self]
+        v2.objectTypes = [MigrationModels.PersonV2.self]
         v2.schemaVersion = 2
         let realm = try Realm(configuration: v2)
-        let ada = try #require(realm.object(ofType: MigPersonV2.self, forPrimaryKey: 1))
-        let alan = try #require(realm.object(ofType: MigPersonV2.self, forPrimaryKey: 2))
+        let ada = try #require(realm.object(ofType: MigrationModels.PersonV2.self, forPrimaryKey: 1))
+        let alan = try #require(realm.object(ofType: MigrationModels.PersonV2.self, forPrimaryKey: 2))
         #expect(Array(ada.tags) == ["math", "poetry"])
         #expect(alan.tags.isEmpty)
         #expect(alan.friend?.id == 1)
@@ -182,7 +187,7 @@ final class MigOwnerV2: Object {
     @Test func testOldCollectionsReadAsTheyWereAndMoveToARenamedProperty() throws {
         let v1 = try releaseOne()
         var v2 = v1
-        v2.objectTypes = [MigPersonLabels.self]
+        v2.objectTypes = [MigrationModels.PersonLabels.self]
         v2.schemaVersion = 2
         v2.migrationBlock = { migration, _ in
             migration.enumerateObjects(ofType: "MigPerson") { oldObject, newObject in
@@ -193,30 +198,30 @@ final class MigOwnerV2: Object {
             }
         }
         let realm = try Realm(configuration: v2)
-        #expect(Array(try #require(realm.object(ofType: MigPersonLabels.self, forPrimaryKey: 1)).labels) == ["math", "poetry", "moved"])
-        #expect(Array(try #require(realm.object(ofType: MigPersonLabels.self, forPrimaryKey: 2)).labels) == ["moved"])
+        #expect(Array(try #require(realm.object(ofType: MigrationModels.PersonLabels.self, forPrimaryKey: 1)).labels) == ["math", "poetry", "moved"])
+        #expect(Array(try #require(realm.object(ofType: MigrationModels.PersonLabels.self, forPrimaryKey: 2)).labels) == ["moved"])
         _ = try realm.storage.snapshot().verify()
 
         // renameProperty does the same for a list.
         var renamed = try releaseOne()
-        renamed.objectTypes = [MigPersonLabels.self]
+        renamed.objectTypes = [MigrationModels.PersonLabels.self]
         renamed.schemaVersion = 2
         renamed.migrationBlock = { migration, _ in migration.renameProperty(onType: "MigPerson", from: "tags", to: "labels") }
         let other = try Realm(configuration: renamed)
-        #expect(Array(try #require(other.object(ofType: MigPersonLabels.self, forPrimaryKey: 1)).labels) == ["math", "poetry"])
-        #expect(try #require(other.object(ofType: MigPersonLabels.self, forPrimaryKey: 2)).labels.isEmpty)
+        #expect(Array(try #require(other.object(ofType: MigrationModels.PersonLabels.self, forPrimaryKey: 1)).labels) == ["math", "poetry"])
+        #expect(try #require(other.object(ofType: MigrationModels.PersonLabels.self, forPrimaryKey: 2)).labels.isEmpty)
         _ = try other.storage.snapshot().verify()
     }
 
     @Test func testEmbeddedObjectsMoveByTheirValues() throws {
         var v1 = temporaryConfiguration()
-        v1.objectTypes = [MigOwnerV1.self, MigHome.self, MigRoom.self]
+        v1.objectTypes = [MigrationModels.OwnerV1.self, MigrationModels.Home.self, MigrationModels.Room.self]
         v1.schemaVersion = 1
         do {
             let realm = try Realm(configuration: v1)
             try realm.write {
                 try realm.create(
-                    MigOwnerV1.self,
+                    MigrationModels.OwnerV1.self,
                     value: [
                         "id": 1, "homes": [["street": "Elm", "rooms": [["name": "hall"], ["name": "attic"]]], ["street": "Oak"]],
                         "office": ["street": "Main", "rooms": [["name": "desk"]]],
@@ -224,15 +229,17 @@ final class MigOwnerV2: Object {
             }
         }
         var renaming = v1
-        renaming.objectTypes = [MigOwnerV2.self, MigHome.self, MigRoom.self]
+        renaming.objectTypes = [MigrationModels.OwnerV2.self, MigrationModels.Home.self, MigrationModels.Room.self]
         renaming.schemaVersion = 2
         renaming.migrationBlock = { migration, _ in migration.renameProperty(onType: "MigOwner", from: "homes", to: "places") }
         do {
             let renamed = try Realm(configuration: renaming)
-            #expect(try #require(renamed.object(ofType: MigOwnerV2.self, forPrimaryKey: 1)).places.map(\.street) == ["Elm", "Oak"])
-            #expect(renamed.objects(MigHome.self).map(\.street).sorted() == ["Elm", "Oak"], "the dropped homes and office went")
-            #expect(renamed.object(ofType: MigOwnerV2.self, forPrimaryKey: 1)?.places.first?.rooms.map(\.name) == ["hall", "attic"])
-            #expect(renamed.objects(MigRoom.self).map(\.name).sorted() == ["attic", "hall"], "embedded in embedded: copied, and the originals went")
+            #expect(try #require(renamed.object(ofType: MigrationModels.OwnerV2.self, forPrimaryKey: 1)).places.map(\.street) == ["Elm", "Oak"])
+            #expect(renamed.objects(MigrationModels.Home.self).map(\.street).sorted() == ["Elm", "Oak"], "the dropped homes and office went")
+            #expect(renamed.object(ofType: MigrationModels.OwnerV2.self, forPrimaryKey: 1)?.places.first?.rooms.map(\.name) == ["hall", "attic"])
+            #expect(
+                renamed.objects(MigrationModels.Room.self).map(\.name).sorted() == ["attic", "hall"],
+                "embedded in embedded: copied, and the originals went")
         }
         // The same by hand, from a second copy of release 1's file.
         var copying = renaming
@@ -247,16 +254,16 @@ final class MigOwnerV2: Object {
             }
         }
         let realm = try Realm(configuration: copying)
-        #expect(try #require(realm.object(ofType: MigOwnerV2.self, forPrimaryKey: 1)).places.map(\.street) == ["Elm", "Oak"])
+        #expect(try #require(realm.object(ofType: MigrationModels.OwnerV2.self, forPrimaryKey: 1)).places.map(\.street) == ["Elm", "Oak"])
         // The embedded objects of the dropped `homes` and `office` went with their fields.
-        #expect(realm.objects(MigHome.self).map(\.street).sorted() == ["Elm", "Oak"])
+        #expect(realm.objects(MigrationModels.Home.self).map(\.street).sorted() == ["Elm", "Oak"])
         _ = try realm.storage.snapshot().verify()
         // Without a block (the class migrated on open, nothing copied), they go too.
         var dropping = renaming
         dropping.migrationBlock = nil
         dropping.fileURL = try configurationWithOneOwner(like: v1).fileURL
         let dropped = try Realm(configuration: dropping)
-        #expect(dropped.objects(MigHome.self).isEmpty && dropped.objects(MigOwnerV2.self).count == 1)
+        #expect(dropped.objects(MigrationModels.Home.self).isEmpty && dropped.objects(MigrationModels.OwnerV2.self).count == 1)
     }
 
     /// A new file of `configuration`'s classes holding one MigOwnerV1 with two homes and an office.
@@ -267,7 +274,7 @@ final class MigOwnerV2: Object {
         let realm = try Realm(configuration: v1)
         try realm.write {
             try realm.create(
-                MigOwnerV1.self,
+                MigrationModels.OwnerV1.self,
                 value: [
                     "id": 1, "homes": [["street": "Elm", "rooms": [["name": "hall"], ["name": "attic"]]], ["street": "Oak"]],
                     "office": ["street": "Main", "rooms": [["name": "desk"]]],
@@ -294,8 +301,8 @@ final class MigOwnerV2: Object {
         expectRealmError(.invalidArgument, mentioning: ["surname", "MigPerson"]) { _ = try Realm(configuration: unknown) }
         // Release 1 still reads its file, untouched.
         let realm = try Realm(configuration: v1)
-        #expect(realm.objects(MigPersonV1.self).map(\.firstName).sorted() == ["Ada", "Alan"])
-        #expect(realm.objects(MigCardV1.self).count == 3)
+        #expect(realm.objects(MigrationModels.PersonV1.self).map(\.firstName).sorted() == ["Ada", "Alan"])
+        #expect(realm.objects(MigrationModels.CardV1.self).count == 3)
         #expect(realm.currentFileSchema.info.schemaVersion == 1)
     }
 }

@@ -9,12 +9,12 @@ import Testing
 @Suite(.temporaryDirectory) struct SchemaVersionAtURLTests {
     @Test func readsTheVersionOfAClosedAndOfAnOpenFile() throws {
         var config = temporaryConfiguration()
-        config.objectTypes = [MigPersonV1.self]
+        config.objectTypes = [MigrationModels.PersonV1.self]
         config.schemaVersion = 3
         do {
             let realm = try Realm(configuration: config)
             #expect(try schemaVersionAtURL(config.fileURL!) == 3, "read through the handle open here")
-            try realm.write { try realm.add(MigPersonV1(value: ["id": 1])) }
+            try realm.write { try realm.add(MigrationModels.PersonV1(value: ["id": 1])) }
         }
         #expect(try schemaVersionAtURL(config.fileURL!) == 3)
         // Reading it left nothing open: the file can be deleted.

@@ -14,13 +14,13 @@ import Testing
         v1.schemaVersion = 1
         do {
             let realm = try Realm(configuration: v1)
-            try realm.write { try realm.add(MigPersonV1(value: ["id": 1, "firstName": "Ann", "lastName": "Lee", "age": 30])) }
+            try realm.write { try realm.add(MigrationModels.PersonV1(value: ["id": 1, "firstName": "Ann", "lastName": "Lee", "age": 30])) }
             #expect(realm.currentFileSchema.info.schemaVersion == 1)
         }
 
         var v2 = v1
         v2.schemaVersion = 2
-        v2.objectTypes = [MigPersonV2.self]
+        v2.objectTypes = [MigrationModels.PersonV2.self]
         let oldVersions = LockedBox<[UInt64]>([])
         v2.migrationBlock = { migration, oldVersion in
             oldVersions.withLock { $0.append(oldVersion) }
@@ -30,7 +30,7 @@ import Testing
         }
         let realm = try Realm(configuration: v2)
         #expect(oldVersions.withLock { $0 } == [1])
-        #expect(realm.objects(MigPersonV2.self).first?.fullName == "Ann Lee")
+        #expect(realm.objects(MigrationModels.PersonV2.self).first?.fullName == "Ann Lee")
     }
 
     @Test func aRaisedVersionMigratesAtOpenAndTheBlockRuns() throws {
@@ -38,7 +38,7 @@ import Testing
         v1.schemaVersion = 1
         do {
             let realm = try Realm(configuration: v1)
-            try realm.write { try realm.add(MigCardV1(value: ["text": "a"])) }
+            try realm.write { try realm.add(MigrationModels.CardV1(value: ["text": "a"])) }
         }
         var v3 = v1
         v3.schemaVersion = 3
@@ -53,9 +53,9 @@ import Testing
         let realm = try Realm(configuration: v3)
         #expect(oldVersions.withLock { $0 } == [1], "the block runs once, from the file's version")
         #expect(realm.currentFileSchema.info.schemaVersion == 3)
-        try realm.write { try realm.add(MigPersonV1(value: ["id": 1])) }
+        try realm.write { try realm.add(MigrationModels.PersonV1(value: ["id": 1])) }
         #expect(realm.currentFileSchema.info.schemaVersion == 3)
-        #expect(realm.objects(MigCardV1.self).map(\.text) == ["b"])
+        #expect(realm.objects(MigrationModels.CardV1.self).map(\.text) == ["b"])
         _ = try Realm(configuration: v3)
         #expect(oldVersions.withLock { $0 } == [1], "and not again")
     }

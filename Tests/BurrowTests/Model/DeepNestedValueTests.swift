@@ -44,7 +44,7 @@ final class DeepKeyedLink: Object {
     }
 
     /// The number of links from `head` to the chain's tail, checking each index on the way.
-    static func walk(_ head: DeepLink) -> Int? {
+    static func walk(_ head: DeepObjectGraphModels.Link) -> Int? {
         var current = head
         var steps = 0
         while let next = current.next {
@@ -60,8 +60,8 @@ final class DeepKeyedLink: Object {
             let depth = DeepNestedValueTests.depth
             let value = DeepNestedValueTests.links(depth)
             let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "deep-create"))
-            let head = try realm.write { try realm.create(DeepLink.self, value: value) }
-            guard realm.objects(DeepLink.self).count == depth else { exit(3) }
+            let head = try realm.write { try realm.create(DeepObjectGraphModels.Link.self, value: value) }
+            guard realm.objects(DeepObjectGraphModels.Link.self).count == depth else { exit(3) }
             guard head.index == 0, DeepNestedValueTests.walk(head) == depth - 1 else { exit(4) }
         }
     }
@@ -70,13 +70,13 @@ final class DeepKeyedLink: Object {
         await #expect(processExitsWith: .success) {
             let depth = DeepNestedValueTests.depth
             let value = DeepNestedValueTests.links(depth)
-            var head: DeepLink? = DeepLink(value: value)
+            var head: DeepObjectGraphModels.Link? = DeepObjectGraphModels.Link(value: value)
             guard head?._pendingError == nil, DeepNestedValueTests.walk(head!) == depth - 1 else { exit(3) }
             let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "deep-init"))
             try realm.write { try realm.add(head!) }
-            guard realm.objects(DeepLink.self).count == depth else { exit(4) }
+            guard realm.objects(DeepObjectGraphModels.Link.self).count == depth else { exit(4) }
             // An unmanaged chain made from values is released without recursion too.
-            head = DeepLink(value: value)
+            head = DeepObjectGraphModels.Link(value: value)
             head = nil
         }
     }
@@ -87,13 +87,13 @@ final class DeepKeyedLink: Object {
             let depth = DeepNestedValueTests.depth / 4
             let value = DeepNestedValueTests.lists(depth)
             let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "deep-create-lists"))
-            let head = try realm.write { try realm.create(DeepListNode.self, value: value) }
-            guard realm.objects(DeepListNode.self).count == depth else { exit(3) }
+            let head = try realm.write { try realm.create(DeepObjectGraphModels.ListNode.self, value: value) }
+            guard realm.objects(DeepObjectGraphModels.ListNode.self).count == depth else { exit(3) }
             var current = head
             while let next = current.children.first { current = next }
             guard current.index == depth - 1 else { exit(4) }
             // The same through init(value:), and an array in declaration order at the top.
-            var unmanaged: DeepListNode? = DeepListNode(value: [-1, [value]])
+            var unmanaged: DeepObjectGraphModels.ListNode? = DeepObjectGraphModels.ListNode(value: [-1, [value]])
             var steps = 0
             var node = unmanaged
             while let next = node?.children.first {
@@ -111,7 +111,7 @@ final class DeepKeyedLink: Object {
             let depth = DeepNestedValueTests.depth
             let embedded = DeepNestedValueTests.links(depth)
             let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "deep-create-embedded"))
-            let owner = try realm.write { try realm.create(DeepOwner.self, value: ["name": "owner", "first": embedded]) }
+            let owner = try realm.write { try realm.create(DeepObjectGraphModels.Owner.self, value: ["name": "owner", "first": embedded]) }
             var current = try #require(owner.first)
             var steps = 0
             while let next = current.next {
@@ -120,7 +120,7 @@ final class DeepKeyedLink: Object {
                 steps += 1
             }
             guard steps == depth - 1 else { exit(4) }
-            guard DeepOwner(value: ["name": "unmanaged", "first": embedded])._pendingError == nil else { exit(5) }
+            guard DeepObjectGraphModels.Owner(value: ["name": "unmanaged", "first": embedded])._pendingError == nil else { exit(5) }
         }
     }
 
@@ -156,16 +156,16 @@ final class DeepKeyedLink: Object {
             }
             let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "deep-bad-value"))
             do {
-                try realm.write { _ = try realm.create(DeepLink.self, value: value) }
+                try realm.write { _ = try realm.create(DeepObjectGraphModels.Link.self, value: value) }
                 exit(3)
             } catch let error as RealmError {
                 guard error.description.contains("'index'"), error.description.contains("not a number") else { exit(4) }
             }
-            guard realm.objects(DeepLink.self).isEmpty else { exit(5) }
-            guard let pending = DeepLink(value: value)._pendingError, pending.description.contains("'index'") else { exit(6) }
+            guard realm.objects(DeepObjectGraphModels.Link.self).isEmpty else { exit(5) }
+            guard let pending = DeepObjectGraphModels.Link(value: value)._pendingError, pending.description.contains("'index'") else { exit(6) }
             // A deep value where an Int belongs is described by its size, not walked.
             do {
-                try realm.write { _ = try realm.create(DeepLink.self, value: ["index": value]) }
+                try realm.write { _ = try realm.create(DeepObjectGraphModels.Link.self, value: ["index": value]) }
                 exit(7)
             } catch let error as RealmError {
                 guard error.description.contains("entries") else { exit(8) }
@@ -188,8 +188,8 @@ final class DeepKeyedLink: Object {
             let value = DeepNestedValueTests.links(depth)
             let start = Date()
             let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "deep-ten-thousand"))
-            let head = try realm.write { try realm.create(DeepLink.self, value: value) }
-            let unmanaged = DeepLink(value: value)
+            let head = try realm.write { try realm.create(DeepObjectGraphModels.Link.self, value: value) }
+            let unmanaged = DeepObjectGraphModels.Link(value: value)
             print("10,000 nested levels: create and init(value:) in \(Date().timeIntervalSince(start)) s")
             guard DeepNestedValueTests.walk(head) == depth - 1, DeepNestedValueTests.walk(unmanaged) == depth - 1 else { exit(3) }
         }
@@ -199,8 +199,8 @@ final class DeepKeyedLink: Object {
         let value = Self.links(1_000)
         let start = Date()
         let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "deep-thousand"))
-        let head = try realm.write { try realm.create(DeepLink.self, value: value) }
-        let unmanaged = DeepLink(value: value)
+        let head = try realm.write { try realm.create(DeepObjectGraphModels.Link.self, value: value) }
+        let unmanaged = DeepObjectGraphModels.Link(value: value)
         print("1,000 nested levels: create and init(value:) in \(Date().timeIntervalSince(start)) s")
         #expect(Self.walk(head) == 999)
         #expect(Self.walk(unmanaged) == 999)

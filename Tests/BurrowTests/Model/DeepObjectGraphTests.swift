@@ -5,31 +5,38 @@ import Testing
 
 @testable import Burrow
 
-final class DeepLink: Object {
-    @Persisted var index = 0
-    @Persisted var next: DeepLink?
-}
+/// The models of `DeepObjectGraphTests`, stored under the names they had before they were namespaced.
+enum DeepObjectGraphModels {
+    final class Link: Object {
+        override class func _realmObjectName() -> String? { "DeepLink" }
+        @Persisted var index = 0
+        @Persisted var next: DeepObjectGraphModels.Link?
+    }
 
-final class DeepListNode: Object {
-    @Persisted var index = 0
-    @Persisted var children: List<DeepListNode>
-}
+    final class ListNode: Object {
+        override class func _realmObjectName() -> String? { "DeepListNode" }
+        @Persisted var index = 0
+        @Persisted var children: List<DeepObjectGraphModels.ListNode>
+    }
 
-final class DeepOwner: Object {
-    @Persisted var name = ""
-    @Persisted var first: DeepEmbedded?
-}
+    final class Owner: Object {
+        override class func _realmObjectName() -> String? { "DeepOwner" }
+        @Persisted var name = ""
+        @Persisted var first: DeepObjectGraphModels.Embedded?
+    }
 
-final class DeepEmbedded: EmbeddedObject {
-    @Persisted var index = 0
-    @Persisted var next: DeepEmbedded?
-}
+    final class Embedded: EmbeddedObject {
+        override class func _realmObjectName() -> String? { "DeepEmbedded" }
+        @Persisted var index = 0
+        @Persisted var next: DeepObjectGraphModels.Embedded?
+    }
 
-/// `DeepOwner` after its `first` became `start`.
-final class DeepOwnerRenamed: Object {
-    override class func _realmObjectName() -> String? { "DeepOwner" }
-    @Persisted var name = ""
-    @Persisted var start: DeepEmbedded?
+    /// `DeepOwner` after its `first` became `start`.
+    final class OwnerRenamed: Object {
+        override class func _realmObjectName() -> String? { "DeepOwner" }
+        @Persisted var name = ""
+        @Persisted var start: DeepObjectGraphModels.Embedded?
+    }
 }
 
 /// Chains of objects far deeper than any stack could recurse through: adding, reading,
@@ -53,17 +60,17 @@ final class DeepOwnerRenamed: Object {
     }
 
     /// An unmanaged chain of `depth` links.
-    static func chain(_ depth: Int) -> DeepLink {
+    static func chain(_ depth: Int) -> DeepObjectGraphModels.Link {
         chain(depth, index: \.index) { $0.next = $1 }
     }
 
     /// An unmanaged chain of `depth` objects, each the one element of the previous one's list.
-    static func listChain(_ depth: Int) -> DeepListNode {
+    static func listChain(_ depth: Int) -> DeepObjectGraphModels.ListNode {
         chain(depth, index: \.index) { $0.children.append($1) }
     }
 
     /// An unmanaged chain of `depth` embedded objects.
-    static func embeddedChain(_ depth: Int) -> DeepEmbedded {
+    static func embeddedChain(_ depth: Int) -> DeepObjectGraphModels.Embedded {
         chain(depth, index: \.index) { $0.next = $1 }
     }
 
@@ -71,16 +78,16 @@ final class DeepOwnerRenamed: Object {
     /// owner's `first` renamed `start` by a migration that assigns it.
     static func migratedOwner(depth: Int) throws -> Realm {
         var v1 = temporaryConfiguration()
-        v1.objectTypes = [DeepOwner.self, DeepEmbedded.self]
+        v1.objectTypes = [DeepObjectGraphModels.Owner.self, DeepObjectGraphModels.Embedded.self]
         v1.schemaVersion = 1
         do {
             let realm = try Realm(configuration: v1)
-            let owner = DeepOwner()
+            let owner = DeepObjectGraphModels.Owner()
             owner.first = embeddedChain(depth)
             try realm.write { try realm.add(owner) }
         }
         var v2 = v1
-        v2.objectTypes = [DeepOwnerRenamed.self, DeepEmbedded.self]
+        v2.objectTypes = [DeepObjectGraphModels.OwnerRenamed.self, DeepObjectGraphModels.Embedded.self]
         v2.schemaVersion = 2
         v2.migrationBlock = { migration, _ in
             migration.enumerateObjects(ofType: "DeepOwner") { oldObject, newObject in
@@ -95,9 +102,9 @@ final class DeepOwnerRenamed: Object {
             let depth = DeepObjectGraphTests.depth
             let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "deep-add"))
             try realm.write { try realm.add(DeepObjectGraphTests.chain(depth)) }
-            guard realm.objects(DeepLink.self).count == depth else { exit(3) }
+            guard realm.objects(DeepObjectGraphModels.Link.self).count == depth else { exit(3) }
             // Read the chain to its tail, through the managed links.
-            var current = try #require(realm.objects(DeepLink.self).first(where: { $0.index == 0 }))
+            var current = try #require(realm.objects(DeepObjectGraphModels.Link.self).first(where: { $0.index == 0 }))
             var steps = 0
             while let next = current.next {
                 current = next
@@ -129,8 +136,8 @@ final class DeepOwnerRenamed: Object {
             do {
                 let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "deep-delete"))
                 try realm.write { try realm.add(DeepObjectGraphTests.chain(depth)) }
-                try realm.write { try realm.delete(realm.objects(DeepLink.self)) }
-                guard realm.objects(DeepLink.self).isEmpty else { exit(3) }
+                try realm.write { try realm.delete(realm.objects(DeepObjectGraphModels.Link.self)) }
+                guard realm.objects(DeepObjectGraphModels.Link.self).isEmpty else { exit(3) }
             }
             // The chains, the realm and its objects are all released by now.
         }
@@ -139,11 +146,11 @@ final class DeepOwnerRenamed: Object {
     @Test func testAnUnmanagedDeepChainIsReleased() async {
         await #expect(processExitsWith: .success) {
             // The chain is the app's own object graph, freed by Swift when the app drops it.
-            var head: DeepLink? = DeepObjectGraphTests.chain(DeepObjectGraphTests.depth)
+            var head: DeepObjectGraphModels.Link? = DeepObjectGraphTests.chain(DeepObjectGraphTests.depth)
             guard head?.next?.index == 1 else { exit(3) }
             head = nil
             // And a chain through lists.
-            var first: DeepListNode? = DeepObjectGraphTests.listChain(DeepObjectGraphTests.depth)
+            var first: DeepObjectGraphModels.ListNode? = DeepObjectGraphTests.listChain(DeepObjectGraphTests.depth)
             guard first?.children.first?.index == 1 else { exit(4) }
             first = nil
         }
@@ -152,12 +159,12 @@ final class DeepOwnerRenamed: Object {
     @Test func testAChainOfACancelledAddIsReleased() async {
         await #expect(processExitsWith: .success) {
             let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "deep-cancel"))
-            var head: DeepLink? = DeepObjectGraphTests.chain(DeepObjectGraphTests.depth)
+            var head: DeepObjectGraphModels.Link? = DeepObjectGraphTests.chain(DeepObjectGraphTests.depth)
             try realm.beginWrite()
             try realm.add(head!)
             try realm.cancelWrite()
             // Unmanaged again, with the links it was given.
-            guard head?.realm == nil, head?.next?.next?.index == 2, realm.objects(DeepLink.self).isEmpty else { exit(3) }
+            guard head?.realm == nil, head?.next?.next?.index == 2, realm.objects(DeepObjectGraphModels.Link.self).isEmpty else { exit(3) }
             head = nil
         }
     }
@@ -190,12 +197,12 @@ final class DeepOwnerRenamed: Object {
             let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "deep-list"))
             let head = DeepObjectGraphTests.listChain(depth)
             try realm.write { try realm.add(head) }
-            guard realm.objects(DeepListNode.self).count == depth else { exit(3) }
+            guard realm.objects(DeepObjectGraphModels.ListNode.self).count == depth else { exit(3) }
             var current = head
             while let next = current.children.first { current = next }
             guard current.index == depth - 1 else { exit(4) }
-            try realm.write { try realm.delete(realm.objects(DeepListNode.self)) }
-            guard realm.objects(DeepListNode.self).isEmpty else { exit(5) }
+            try realm.write { try realm.delete(realm.objects(DeepObjectGraphModels.ListNode.self)) }
+            guard realm.objects(DeepObjectGraphModels.ListNode.self).isEmpty else { exit(5) }
         }
     }
 
@@ -206,21 +213,21 @@ final class DeepOwnerRenamed: Object {
                 // Far deeper than recursion could go; a migration reads each old object by name.
                 let depth = DeepObjectGraphTests.depth / 5
                 let realm = try DeepObjectGraphTests.migratedOwner(depth: depth)
-                var current = try #require(realm.objects(DeepOwnerRenamed.self).first?.start)
+                var current = try #require(realm.objects(DeepObjectGraphModels.OwnerRenamed.self).first?.start)
                 var steps = 0
                 while let next = current.next {
                     current = next
                     steps += 1
                 }
                 guard steps == depth - 1, current.index == depth - 1 else { exit(3) }
-                guard realm.objects(DeepEmbedded.self).count == depth else { exit(4) }
+                guard realm.objects(DeepObjectGraphModels.Embedded.self).count == depth else { exit(4) }
             }
         }
     }
 
     @Test func testAMigrationCopiesAnEmbeddedObjectWhoseLinkIsNil() throws {
         let realm = try Self.migratedOwner(depth: 2)
-        let start = try #require(realm.objects(DeepOwnerRenamed.self).first?.start)
+        let start = try #require(realm.objects(DeepObjectGraphModels.OwnerRenamed.self).first?.start)
         #expect(start.next?.index == 1)
         #expect(start.next?.next == nil)
     }
@@ -229,15 +236,15 @@ final class DeepOwnerRenamed: Object {
         await #expect(processExitsWith: .success) {
             let depth = DeepObjectGraphTests.depth
             let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "deep-embedded"))
-            let owner = DeepOwner()
+            let owner = DeepObjectGraphModels.Owner()
             owner.first = DeepObjectGraphTests.embeddedChain(depth)
             try realm.write { try realm.add(owner) }
-            guard realm.objects(DeepEmbedded.self).count == depth else { exit(3) }
+            guard realm.objects(DeepObjectGraphModels.Embedded.self).count == depth else { exit(3) }
             var current = try #require(owner.first)
             while let next = current.next { current = next }
             guard current.index == depth - 1 else { exit(4) }
             try realm.write { try realm.delete(owner) }
-            guard realm.objects(DeepEmbedded.self).isEmpty else { exit(5) }
+            guard realm.objects(DeepObjectGraphModels.Embedded.self).isEmpty else { exit(5) }
         }
     }
 }

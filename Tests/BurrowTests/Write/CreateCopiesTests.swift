@@ -4,50 +4,59 @@ import Testing
 
 @testable import Burrow
 
-final class CopyToy: Object {
-    @Persisted(primaryKey: true) var name = ""
-    @Persisted var squeaks = 0
-}
+/// The models of `CreateCopiesTests` (some also used by `DynamicHostileTests`), stored under the names they had before they were namespaced.
+enum CreateCopiesModels {
+    final class Toy: Object {
+        override class func _realmObjectName() -> String? { "CopyToy" }
+        @Persisted(primaryKey: true) var name = ""
+        @Persisted var squeaks = 0
+    }
 
-final class CopyTag: Object {
-    @Persisted var label = ""
-}
+    final class Tag: Object {
+        override class func _realmObjectName() -> String? { "CopyTag" }
+        @Persisted var label = ""
+    }
 
-/// An embedded class that embeds itself (DynamicHostileTests' chains use it too).
-final class CopyUnit: EmbeddedObject {
-    @Persisted var number = 0
-    @Persisted var inner: CopyUnit?
-}
+    /// An embedded class that embeds itself (DynamicHostileTests' chains use it too).
+    final class Unit: EmbeddedObject {
+        override class func _realmObjectName() -> String? { "CopyUnit" }
+        @Persisted var number = 0
+        @Persisted var inner: CreateCopiesModels.Unit?
+    }
 
-final class CopyAddress: EmbeddedObject {
-    @Persisted var street = ""
-    @Persisted var unit: CopyUnit?
-    @Persisted var units: List<CopyUnit>
-}
+    final class Address: EmbeddedObject {
+        override class func _realmObjectName() -> String? { "CopyAddress" }
+        @Persisted var street = ""
+        @Persisted var unit: CreateCopiesModels.Unit?
+        @Persisted var units: List<CreateCopiesModels.Unit>
+    }
 
-/// Every kind of property `create` copies; no primary key, so that it can be copied within
-/// one realm.
-final class CopyDog: Object {
-    @Persisted var name = ""
-    @Persisted var favoriteToy: CopyToy?
-    @Persisted var tags: List<CopyTag>
-    @Persisted var toys: MutableSet<CopyToy>
-    @Persisted var toysByRoom: Map<String, CopyToy?>
-    @Persisted var nicknames: List<String>
-    @Persisted var scores: MutableSet<Int>
-    @Persisted var parks: Map<String, String>
-    @Persisted var address: CopyAddress?
-    @Persisted var pastAddresses: List<CopyAddress>
-    @Persisted var addressesByCity: Map<String, CopyAddress?>
-    @Persisted var companion: AnyRealmValue
-    @Persisted var friend: CopyDog?
-}
+    /// Every kind of property `create` copies; no primary key, so that it can be copied within
+    /// one realm.
+    final class Dog: Object {
+        override class func _realmObjectName() -> String? { "CopyDog" }
+        @Persisted var name = ""
+        @Persisted var favoriteToy: CreateCopiesModels.Toy?
+        @Persisted var tags: List<CreateCopiesModels.Tag>
+        @Persisted var toys: MutableSet<CreateCopiesModels.Toy>
+        @Persisted var toysByRoom: Map<String, CreateCopiesModels.Toy?>
+        @Persisted var nicknames: List<String>
+        @Persisted var scores: MutableSet<Int>
+        @Persisted var parks: Map<String, String>
+        @Persisted var address: CreateCopiesModels.Address?
+        @Persisted var pastAddresses: List<CreateCopiesModels.Address>
+        @Persisted var addressesByCity: Map<String, CreateCopiesModels.Address?>
+        @Persisted var companion: AnyRealmValue
+        @Persisted var friend: CreateCopiesModels.Dog?
+    }
 
-final class CopyOwner: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var name = ""
-    @Persisted var favoriteToy: CopyToy?
-    @Persisted var toys: List<CopyToy>
+    final class Owner: Object {
+        override class func _realmObjectName() -> String? { "CopyOwner" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var name = ""
+        @Persisted var favoriteToy: CreateCopiesModels.Toy?
+        @Persisted var toys: List<CreateCopiesModels.Toy>
+    }
 }
 
 /// `create(_:value:update:)` copies what its value holds, as RealmSwift's does: objects of
@@ -61,12 +70,12 @@ final class CopyOwner: Object {
     /// A dog with a value in every property, made in `realm`: toys "wubba" (3 squeaks) and
     /// "ball", tags "a" and "b", an address with a unit and two units, a companion toy.
     @discardableResult
-    static func fullDog(in realm: Realm) throws -> CopyDog {
+    static func fullDog(in realm: Realm) throws -> CreateCopiesModels.Dog {
         try realm.write {
-            let wubba = try realm.create(CopyToy.self, value: ["name": "wubba", "squeaks": 3])
-            let ball = try realm.create(CopyToy.self, value: ["name": "ball"])
+            let wubba = try realm.create(CreateCopiesModels.Toy.self, value: ["name": "wubba", "squeaks": 3])
+            let ball = try realm.create(CreateCopiesModels.Toy.self, value: ["name": "ball"])
             return try realm.create(
-                CopyDog.self,
+                CreateCopiesModels.Dog.self,
                 value: [
                     "name": "Maui",
                     "favoriteToy": wubba,
@@ -79,14 +88,14 @@ final class CopyOwner: Object {
                     "address": ["street": "Elm", "unit": ["number": 1], "units": [[2], [3]]] as [String: Any],
                     "pastAddresses": [["street": "Oak"], ["street": "Ash"]],
                     "addressesByCity": ["Paris": ["street": "Rue"]],
-                    "companion": AnyRealmValue.object(CopyToy(value: ["name": "bone"])),
+                    "companion": AnyRealmValue.object(CreateCopiesModels.Toy(value: ["name": "bone"])),
                 ], update: .error)
         }
     }
 
     /// Checks that `dog` has the values `fullDog` gives, and that every object it reaches is
     /// managed by `realm`.
-    static func expectFullDog(_ dog: CopyDog, in realm: Realm) {
+    static func expectFullDog(_ dog: CreateCopiesModels.Dog, in realm: Realm) {
         #expect(dog.realm === realm)
         #expect(dog.name == "Maui")
         #expect(dog.favoriteToy?.name == "wubba" && dog.favoriteToy?.squeaks == 3 && dog.favoriteToy?.realm === realm)
@@ -106,7 +115,7 @@ final class CopyOwner: Object {
             Issue.record("the companion is \(dog.companion), not an object")
             return
         }
-        #expect((companion as? CopyToy)?.name == "bone" && companion.realm === realm)
+        #expect((companion as? CreateCopiesModels.Toy)?.name == "bone" && companion.realm === realm)
     }
 
     // MARK: - Objects of another realm
@@ -116,17 +125,17 @@ final class CopyOwner: Object {
     @Test func testALinkedObjectOfAnotherRealmIsCopied() throws {
         let toys = try Self.memoryRealm()
         let people = try Self.memoryRealm()
-        let wubba = try toys.write { try toys.create(CopyToy.self, value: ["name": "wubba", "squeaks": 3]) }
+        let wubba = try toys.write { try toys.create(CreateCopiesModels.Toy.self, value: ["name": "wubba", "squeaks": 3]) }
 
         let owner = try people.write {
-            try people.create(CopyOwner.self, value: ["id": 1, "name": "Maui", "favoriteToy": wubba], update: .modified)
+            try people.create(CreateCopiesModels.Owner.self, value: ["id": 1, "name": "Maui", "favoriteToy": wubba], update: .modified)
         }
 
         let copied = try #require(owner.favoriteToy)
         #expect(copied.realm === people && copied.name == "wubba" && copied.squeaks == 3)
-        #expect(people.objects(CopyToy.self).count == 1)
+        #expect(people.objects(CreateCopiesModels.Toy.self).count == 1)
         #expect(wubba.realm === toys && wubba.name == "wubba")
-        #expect(toys.objects(CopyToy.self).count == 1 && toys.objects(CopyOwner.self).isEmpty)
+        #expect(toys.objects(CreateCopiesModels.Toy.self).count == 1 && toys.objects(CreateCopiesModels.Owner.self).isEmpty)
     }
 
     /// Under `.modified` (and `.all`), a linked object of another realm whose primary key exists
@@ -135,14 +144,14 @@ final class CopyOwner: Object {
     func testALinkedObjectOfAnotherRealmUpdatesTheObjectWithItsPrimaryKey(_ policy: UpdatePolicy) throws {
         let toys = try Self.memoryRealm()
         let people = try Self.memoryRealm()
-        let wubba = try toys.write { try toys.create(CopyToy.self, value: ["name": "wubba", "squeaks": 5]) }
-        let local = try people.write { try people.create(CopyToy.self, value: ["name": "wubba", "squeaks": 1]) }
+        let wubba = try toys.write { try toys.create(CreateCopiesModels.Toy.self, value: ["name": "wubba", "squeaks": 5]) }
+        let local = try people.write { try people.create(CreateCopiesModels.Toy.self, value: ["name": "wubba", "squeaks": 1]) }
 
         let owner = try people.write {
-            try people.create(CopyOwner.self, value: ["id": 1, "favoriteToy": wubba, "toys": [wubba]], update: policy)
+            try people.create(CreateCopiesModels.Owner.self, value: ["id": 1, "favoriteToy": wubba, "toys": [wubba]], update: policy)
         }
 
-        #expect(people.objects(CopyToy.self).count == 1)
+        #expect(people.objects(CreateCopiesModels.Toy.self).count == 1)
         #expect(local.squeaks == 5)
         #expect(owner.favoriteToy?.squeaks == 5 && owner.toys.count == 1)
         #expect(wubba.realm === toys && wubba.squeaks == 5)
@@ -153,35 +162,35 @@ final class CopyOwner: Object {
     @Test func testALinkedObjectWhosePrimaryKeyExistsThrowsUnderErrorAndChangesNothing() throws {
         let toys = try Self.memoryRealm()
         let people = try Self.memoryRealm()
-        let wubba = try toys.write { try toys.create(CopyToy.self, value: ["name": "wubba", "squeaks": 5]) }
-        try people.write { _ = try people.create(CopyToy.self, value: ["name": "wubba", "squeaks": 1]) }
+        let wubba = try toys.write { try toys.create(CreateCopiesModels.Toy.self, value: ["name": "wubba", "squeaks": 5]) }
+        try people.write { _ = try people.create(CreateCopiesModels.Toy.self, value: ["name": "wubba", "squeaks": 1]) }
 
         try people.write {
             let error = #expect(throws: RealmError.self) {
-                try people.create(CopyOwner.self, value: ["id": 1, "toys": [["name": "new"], wubba]])
+                try people.create(CreateCopiesModels.Owner.self, value: ["id": 1, "toys": [["name": "new"], wubba]])
             }
             #expect(error?.code == .primaryKeyExists)
-            _ = try people.create(CopyTag.self, value: ["label": "kept"])
+            _ = try people.create(CreateCopiesModels.Tag.self, value: ["label": "kept"])
         }
 
-        #expect(people.objects(CopyOwner.self).isEmpty)
-        #expect(people.objects(CopyToy.self).map(\.name) == ["wubba"])
-        #expect(people.objects(CopyToy.self).first?.squeaks == 1)
-        #expect(people.objects(CopyTag.self).count == 1)
+        #expect(people.objects(CreateCopiesModels.Owner.self).isEmpty)
+        #expect(people.objects(CreateCopiesModels.Toy.self).map(\.name) == ["wubba"])
+        #expect(people.objects(CreateCopiesModels.Toy.self).first?.squeaks == 1)
+        #expect(people.objects(CreateCopiesModels.Tag.self).count == 1)
     }
 
     /// Two different objects in one value with one primary key: under `.error` the second
     /// would be a duplicate, so `create` throws before adding either.
     @Test func testTwoObjectsWithOnePrimaryKeyInAValueThrowUnderError() throws {
         let realm = try Self.memoryRealm()
-        let standalone = CopyToy(value: ["name": "p3", "squeaks": 11])
+        let standalone = CreateCopiesModels.Toy(value: ["name": "p3", "squeaks": 11])
         try realm.write {
             let error = #expect(throws: RealmError.self) {
-                try realm.create(CopyOwner.self, value: ["id": 3, "favoriteToy": ["p3", 11], "toys": [standalone]])
+                try realm.create(CreateCopiesModels.Owner.self, value: ["id": 3, "favoriteToy": ["p3", 11], "toys": [standalone]])
             }
             #expect(error?.code == .primaryKeyExists)
         }
-        #expect(realm.objects(CopyOwner.self).isEmpty && realm.objects(CopyToy.self).isEmpty)
+        #expect(realm.objects(CreateCopiesModels.Owner.self).isEmpty && realm.objects(CreateCopiesModels.Toy.self).isEmpty)
         #expect(standalone.realm == nil)
     }
 
@@ -192,13 +201,13 @@ final class CopyOwner: Object {
         let realm = try Self.memoryRealm()
         let source = try Self.fullDog(in: other)
 
-        let copy = try realm.write { try realm.create(CopyDog.self, value: source) }
+        let copy = try realm.write { try realm.create(CreateCopiesModels.Dog.self, value: source) }
 
         Self.expectFullDog(copy, in: realm)
-        #expect(realm.objects(CopyToy.self).count == 3 && realm.objects(CopyTag.self).count == 2)
+        #expect(realm.objects(CreateCopiesModels.Toy.self).count == 3 && realm.objects(CreateCopiesModels.Tag.self).count == 2)
         // The source is read, never changed.
         Self.expectFullDog(source, in: other)
-        #expect(other.objects(CopyDog.self).count == 1 && other.objects(CopyToy.self).count == 3)
+        #expect(other.objects(CreateCopiesModels.Dog.self).count == 1 && other.objects(CreateCopiesModels.Toy.self).count == 3)
     }
 
     /// A value that is a list of objects of another realm, each with its own links, copies
@@ -208,15 +217,15 @@ final class CopyOwner: Object {
         let realm = try Self.memoryRealm()
         let first = try Self.fullDog(in: other)
         let holder = try other.write {
-            try other.create(CopyDog.self, value: ["name": "holder", "friend": first])
+            try other.create(CreateCopiesModels.Dog.self, value: ["name": "holder", "friend": first])
         }
 
-        let copy = try realm.write { try realm.create(CopyDog.self, value: holder) }
+        let copy = try realm.write { try realm.create(CreateCopiesModels.Dog.self, value: holder) }
 
         #expect(copy.name == "holder")
         Self.expectFullDog(try #require(copy.friend), in: realm)
-        #expect(realm.objects(CopyDog.self).count == 2)
-        #expect(other.objects(CopyDog.self).count == 2)
+        #expect(realm.objects(CreateCopiesModels.Dog.self).count == 2)
+        #expect(other.objects(CreateCopiesModels.Dog.self).count == 2)
     }
 
     /// Under `.all`, an object of another realm given as the value updates the object with its
@@ -225,19 +234,19 @@ final class CopyOwner: Object {
         let other = try Self.memoryRealm()
         let realm = try Self.memoryRealm()
         let source = try other.write {
-            try other.create(CopyOwner.self, value: ["id": 1, "name": "Ali", "toys": [["2", 2], ["4", 4]]])
+            try other.create(CreateCopiesModels.Owner.self, value: ["id": 1, "name": "Ali", "toys": [["2", 2], ["4", 4]]])
         }
-        let owner = try realm.write { () -> CopyOwner in
-            try realm.create(CopyOwner.self, value: ["id": 1, "name": "Bo", "favoriteToy": ["10", 10], "toys": [["11", 11]]])
-            return try realm.create(CopyOwner.self, value: source, update: .all)
+        let owner = try realm.write { () -> CreateCopiesModels.Owner in
+            try realm.create(CreateCopiesModels.Owner.self, value: ["id": 1, "name": "Bo", "favoriteToy": ["10", 10], "toys": [["11", 11]]])
+            return try realm.create(CreateCopiesModels.Owner.self, value: source, update: .all)
         }
 
         #expect(owner.realm === realm && owner !== source)
-        #expect(realm.objects(CopyOwner.self).count == 1)
+        #expect(realm.objects(CreateCopiesModels.Owner.self).count == 1)
         #expect(owner.name == "Ali" && owner.favoriteToy == nil)
         #expect(owner.toys.map(\.name) == ["2", "4"])
-        #expect(Set(realm.objects(CopyToy.self).map(\.name)) == ["10", "11", "2", "4"])
-        #expect(source.realm === other && source.name == "Ali" && other.objects(CopyToy.self).count == 2)
+        #expect(Set(realm.objects(CreateCopiesModels.Toy.self).map(\.name)) == ["10", "11", "2", "4"])
+        #expect(source.realm === other && source.name == "Ali" && other.objects(CreateCopiesModels.Toy.self).count == 2)
     }
 
     /// A frozen object is read like an object of another realm: copied.
@@ -247,7 +256,7 @@ final class CopyOwner: Object {
         let source = try Self.fullDog(in: other)
         let frozen = try source.freeze().frozenObject
 
-        let copy = try realm.write { try realm.create(CopyDog.self, value: frozen) }
+        let copy = try realm.write { try realm.create(CreateCopiesModels.Dog.self, value: frozen) }
 
         Self.expectFullDog(copy, in: realm)
         #expect(frozen.isFrozen)
@@ -257,15 +266,15 @@ final class CopyOwner: Object {
     @Test func testACycleOfLinksIsCopiedOnce() throws {
         let other = try Self.memoryRealm()
         let realm = try Self.memoryRealm()
-        let rex = try other.write { () -> CopyDog in
-            let rex = try other.create(CopyDog.self, value: ["name": "Rex"])
-            rex.friend = try other.create(CopyDog.self, value: ["name": "Fido", "friend": rex])
+        let rex = try other.write { () -> CreateCopiesModels.Dog in
+            let rex = try other.create(CreateCopiesModels.Dog.self, value: ["name": "Rex"])
+            rex.friend = try other.create(CreateCopiesModels.Dog.self, value: ["name": "Fido", "friend": rex])
             return rex
         }
 
-        let copy = try realm.write { try realm.create(CopyDog.self, value: rex) }
+        let copy = try realm.write { try realm.create(CreateCopiesModels.Dog.self, value: rex) }
 
-        #expect(realm.objects(CopyDog.self).count == 2)
+        #expect(realm.objects(CreateCopiesModels.Dog.self).count == 2)
         #expect(copy.friend?.name == "Fido")
         #expect(copy.friend?.friend?.name == "Rex")
         #expect(copy.friend?.friend?._state?.key == copy._state?.key)
@@ -274,16 +283,16 @@ final class CopyOwner: Object {
     /// A deleted object in the value throws `.invalidObject` before anything changes.
     @Test func testADeletedObjectInTheValueThrowsAndChangesNothing() throws {
         let realm = try Self.memoryRealm()
-        let toy = try realm.write { try realm.create(CopyToy.self, value: ["name": "gone"]) }
+        let toy = try realm.write { try realm.create(CreateCopiesModels.Toy.self, value: ["name": "gone"]) }
         try realm.write { try realm.delete(toy) }
 
         try realm.write {
             let error = #expect(throws: RealmError.self) {
-                try realm.create(CopyOwner.self, value: ["id": 1, "favoriteToy": toy])
+                try realm.create(CreateCopiesModels.Owner.self, value: ["id": 1, "favoriteToy": toy])
             }
             #expect(error?.code == .invalidObject)
         }
-        #expect(realm.objects(CopyOwner.self).isEmpty)
+        #expect(realm.objects(CreateCopiesModels.Owner.self).isEmpty)
     }
 
     // MARK: - The same realm
@@ -292,12 +301,15 @@ final class CopyOwner: Object {
     @Test func testALinkedObjectOfTheSameRealmIsLinked() throws {
         let realm = try Self.memoryRealm()
         let (toy, tag) = try realm.write {
-            (try realm.create(CopyToy.self, value: ["name": "wubba"]), try realm.create(CopyTag.self, value: ["label": "a"]))
+            (
+                try realm.create(CreateCopiesModels.Toy.self, value: ["name": "wubba"]),
+                try realm.create(CreateCopiesModels.Tag.self, value: ["label": "a"])
+            )
         }
 
-        let dog = try realm.write { try realm.create(CopyDog.self, value: ["favoriteToy": toy, "tags": [tag, tag]]) }
+        let dog = try realm.write { try realm.create(CreateCopiesModels.Dog.self, value: ["favoriteToy": toy, "tags": [tag, tag]]) }
 
-        #expect(realm.objects(CopyToy.self).count == 1 && realm.objects(CopyTag.self).count == 1)
+        #expect(realm.objects(CreateCopiesModels.Toy.self).count == 1 && realm.objects(CreateCopiesModels.Tag.self).count == 1)
         #expect(dog.favoriteToy?._state?.key == toy._state?.key)
         #expect(dog.tags.allSatisfy { $0._state?.key == tag._state?.key })
     }
@@ -308,13 +320,13 @@ final class CopyOwner: Object {
         let realm = try Self.memoryRealm()
         let source = try Self.fullDog(in: realm)
 
-        let copy = try realm.write { try realm.create(CopyDog.self, value: source) }
+        let copy = try realm.write { try realm.create(CreateCopiesModels.Dog.self, value: source) }
 
         #expect(copy._state?.key != source._state?.key)
         Self.expectFullDog(copy, in: realm)
         Self.expectFullDog(source, in: realm)
-        #expect(realm.objects(CopyDog.self).count == 2)
-        #expect(realm.objects(CopyToy.self).count == 3 && realm.objects(CopyTag.self).count == 2)
+        #expect(realm.objects(CreateCopiesModels.Dog.self).count == 2)
+        #expect(realm.objects(CreateCopiesModels.Toy.self).count == 3 && realm.objects(CreateCopiesModels.Tag.self).count == 2)
         #expect(copy.favoriteToy?._state?.key == source.favoriteToy?._state?.key)
         #expect(copy.address?._state?.key != source.address?._state?.key)
     }
@@ -324,13 +336,13 @@ final class CopyOwner: Object {
     @Test(arguments: [UpdatePolicy.modified, .all])
     func testAnObjectOfTheSameRealmUnderAnUpdatePolicyIsReturned(_ policy: UpdatePolicy) throws {
         let realm = try Self.memoryRealm()
-        let owner = try realm.write { try realm.create(CopyOwner.self, value: ["id": 1, "name": "Ali", "toys": [["a"]]]) }
+        let owner = try realm.write { try realm.create(CreateCopiesModels.Owner.self, value: ["id": 1, "name": "Ali", "toys": [["a"]]]) }
 
-        let same = try realm.write { try realm.create(CopyOwner.self, value: owner, update: policy) }
+        let same = try realm.write { try realm.create(CreateCopiesModels.Owner.self, value: owner, update: policy) }
 
         #expect(same === owner)
         #expect(owner.name == "Ali" && owner.toys.map(\.name) == ["a"])
-        #expect(realm.objects(CopyOwner.self).count == 1 && realm.objects(CopyToy.self).count == 1)
+        #expect(realm.objects(CreateCopiesModels.Owner.self).count == 1 && realm.objects(CreateCopiesModels.Toy.self).count == 1)
     }
 
     // MARK: - Unmanaged objects
@@ -339,22 +351,22 @@ final class CopyOwner: Object {
     /// it links to; an unmanaged object given as the value stays unmanaged too.
     @Test func testUnmanagedObjectsInTheValueAreCopiedAndStayUnmanaged() throws {
         let realm = try Self.memoryRealm()
-        let standalone = CopyToy(value: ["name": "p0", "squeaks": 11])
-        let address = CopyAddress(value: ["street": "Elm", "units": [[1]]])
-        let source = CopyDog(value: ["name": "Rex", "address": ["street": "Oak"]])
+        let standalone = CreateCopiesModels.Toy(value: ["name": "p0", "squeaks": 11])
+        let address = CreateCopiesModels.Address(value: ["street": "Elm", "units": [[1]]])
+        let source = CreateCopiesModels.Dog(value: ["name": "Rex", "address": ["street": "Oak"]])
 
         let owner = try realm.write {
-            try realm.create(CopyOwner.self, value: ["id": 1, "favoriteToy": ["p1", 12], "toys": [standalone]])
+            try realm.create(CreateCopiesModels.Owner.self, value: ["id": 1, "favoriteToy": ["p1", 12], "toys": [standalone]])
         }
         let dog = try realm.write {
-            try realm.create(CopyDog.self, value: ["pastAddresses": [address, address]])
+            try realm.create(CreateCopiesModels.Dog.self, value: ["pastAddresses": [address, address]])
         }
-        let copy = try realm.write { try realm.create(CopyDog.self, value: source) }
+        let copy = try realm.write { try realm.create(CreateCopiesModels.Dog.self, value: source) }
 
         #expect(standalone.realm == nil)
         #expect(owner.toys.first?.name == "p0" && owner.toys.first?.realm === realm)
         #expect(owner.favoriteToy?.name == "p1")
-        #expect(realm.objects(CopyToy.self).count == 2)
+        #expect(realm.objects(CreateCopiesModels.Toy.self).count == 2)
         #expect(address.realm == nil && address.units.first?.realm == nil)
         #expect(dog.pastAddresses.map(\.street) == ["Elm", "Elm"] && dog.pastAddresses.first?.units.first?.number == 1)
         #expect(source.realm == nil && source.address?.realm == nil)
@@ -366,12 +378,12 @@ final class CopyOwner: Object {
     /// objects in it (an object reached twice is copied once).
     @Test func testAnUnmanagedListInTheValueIsCopied() throws {
         let realm = try Self.memoryRealm()
-        let source = CopyDog(value: ["nicknames": ["a", "b"], "tags": [["label": "x"]]])
-        let toy = CopyToy(value: ["name": "ball"])
+        let source = CreateCopiesModels.Dog(value: ["nicknames": ["a", "b"], "tags": [["label": "x"]]])
+        let toy = CreateCopiesModels.Toy(value: ["name": "ball"])
 
         let dog = try realm.write {
             try realm.create(
-                CopyDog.self,
+                CreateCopiesModels.Dog.self,
                 value: [
                     "nicknames": source.nicknames, "tags": source.tags,
                     "friend": ["nicknames": source.nicknames, "tags": source.tags, "favoriteToy": toy] as [String: Any],
@@ -385,24 +397,24 @@ final class CopyOwner: Object {
         #expect(Array(dog.nicknames) == ["a", "b"] && dog.friend.map { Array($0.nicknames) } == ["a", "b"])
         #expect(source.tags.first?.realm == nil && toy.realm == nil)
         // The one tag, reached twice, is copied once.
-        #expect(realm.objects(CopyTag.self).count == 1)
+        #expect(realm.objects(CreateCopiesModels.Tag.self).count == 1)
     }
 
     /// An unmanaged embedded object that holds itself cannot be copied (each copy would need
     /// another): `create` throws, and changes nothing.
     @Test func testAnEmbeddedObjectThatHoldsItselfThrows() throws {
         let realm = try Self.memoryRealm()
-        let unit = CopyUnit(value: ["number": 1])
+        let unit = CreateCopiesModels.Unit(value: ["number": 1])
         unit.inner = unit
         defer { unit.inner = nil }
 
         try realm.write {
             let error = #expect(throws: RealmError.self) {
-                try realm.create(CopyDog.self, value: ["address": ["street": "Elm", "unit": unit]])
+                try realm.create(CreateCopiesModels.Dog.self, value: ["address": ["street": "Elm", "unit": unit]])
             }
             #expect(error?.code == .invalidArgument)
         }
-        #expect(realm.objects(CopyDog.self).isEmpty)
+        #expect(realm.objects(CreateCopiesModels.Dog.self).isEmpty)
     }
 
     /// A chain of 100,000 links in another realm is copied from a worklist, not recursively:
@@ -412,9 +424,11 @@ final class CopyOwner: Object {
             let depth = DeepNestedValueTests.depth
             let other = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "deep-copy-source"))
             let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "deep-copy-target"))
-            let source = try other.write { try other.create(DeepLink.self, value: DeepNestedValueTests.links(depth)) }
-            let copy = try realm.write { try realm.create(DeepLink.self, value: source) }
-            guard realm.objects(DeepLink.self).count == depth, other.objects(DeepLink.self).count == depth else { exit(3) }
+            let source = try other.write { try other.create(DeepObjectGraphModels.Link.self, value: DeepNestedValueTests.links(depth)) }
+            let copy = try realm.write { try realm.create(DeepObjectGraphModels.Link.self, value: source) }
+            guard realm.objects(DeepObjectGraphModels.Link.self).count == depth, other.objects(DeepObjectGraphModels.Link.self).count == depth else {
+                exit(3)
+            }
             guard copy.realm === realm, DeepNestedValueTests.walk(copy) == depth - 1 else { exit(4) }
         }
     }
