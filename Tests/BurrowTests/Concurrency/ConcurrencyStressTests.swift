@@ -5,24 +5,30 @@ import Testing
 
 @testable import Burrow
 
-final class StressAccount: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var balance = 0
-}
+/// The models of `ConcurrencyStressTests`, stored under the names they had before they were namespaced.
+enum ConcurrencyStressModels {
+    final class Account: Object {
+        override class func _realmObjectName() -> String? { "StressAccount" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var balance = 0
+    }
 
-/// One row per committed transfer, written in the same transaction as the balances it moved.
-final class StressTransfer: Object {
-    @Persisted var writer = 0
-    @Persisted var sequence = 0
-    @Persisted var from = 0
-    @Persisted var to = 0
-    @Persisted var amount = 0
-}
+    /// One row per committed transfer, written in the same transaction as the balances it moved.
+    final class Transfer: Object {
+        override class func _realmObjectName() -> String? { "StressTransfer" }
+        @Persisted var writer = 0
+        @Persisted var sequence = 0
+        @Persisted var from = 0
+        @Persisted var to = 0
+        @Persisted var amount = 0
+    }
 
-/// Counts the transfers: read-modify-write from every writer, so a lost update shows.
-final class StressLedger: Object {
-    @Persisted(primaryKey: true) var id = "ledger"
-    @Persisted var transfers = 0
+    /// Counts the transfers: read-modify-write from every writer, so a lost update shows.
+    final class Ledger: Object {
+        override class func _realmObjectName() -> String? { "StressLedger" }
+        @Persisted(primaryKey: true) var id = "ledger"
+        @Persisted var transfers = 0
+    }
 }
 
 /// A user-defined actor holding a realm, as RealmSwift code does (`Realm.open` isolated to it).
@@ -49,14 +55,16 @@ struct StressPlan: Sendable {
 
     /// Applies the transfer and records it, in the open write transaction of `realm`.
     static func apply(_ plan: StressPlan, in realm: Realm, writer: Int, sequence: Int) throws {
-        guard let from = realm.object(ofType: StressAccount.self, forPrimaryKey: plan.from),
-            let to = realm.object(ofType: StressAccount.self, forPrimaryKey: plan.to),
-            let ledger = realm.object(ofType: StressLedger.self, forPrimaryKey: "ledger")
+        guard let from = realm.object(ofType: ConcurrencyStressModels.Account.self, forPrimaryKey: plan.from),
+            let to = realm.object(ofType: ConcurrencyStressModels.Account.self, forPrimaryKey: plan.to),
+            let ledger = realm.object(ofType: ConcurrencyStressModels.Ledger.self, forPrimaryKey: "ledger")
         else { throw StressFailure(description: "seeded objects missing") }
         from.balance -= plan.amount
         to.balance += plan.amount
         ledger.transfers += 1
-        try realm.add(StressTransfer(value: ["writer": writer, "sequence": sequence, "from": plan.from, "to": plan.to, "amount": plan.amount]))
+        try realm.add(
+            ConcurrencyStressModels.Transfer(value: ["writer": writer, "sequence": sequence, "from": plan.from, "to": plan.to, "amount": plan.amount])
+        )
     }
 }
 
@@ -66,9 +74,9 @@ struct StressFailure: Error, CustomStringConvertible {
 
 /// Everything one snapshot holds, all at one version.
 struct StressSnapshot: Sendable {
-    let accounts: FrozenResults<StressAccount>
-    let transfers: FrozenResults<StressTransfer>
-    let ledger: Frozen<StressLedger>?
+    let accounts: FrozenResults<ConcurrencyStressModels.Account>
+    let transfers: FrozenResults<ConcurrencyStressModels.Transfer>
+    let ledger: Frozen<ConcurrencyStressModels.Ledger>?
 
     /// Why this snapshot is not internally consistent, or nil if it is.
     func inconsistency(accountCount: Int, initialBalance: Int) -> String? {
@@ -102,9 +110,9 @@ struct StressSnapshot: Sendable {
 func stressSnapshot(_ actor: RealmActor) async throws -> StressSnapshot {
     try await actor.read { realm in
         StressSnapshot(
-            accounts: try realm.objects(StressAccount.self).freeze(),
-            transfers: try realm.objects(StressTransfer.self).freeze(),
-            ledger: try realm.object(ofType: StressLedger.self, forPrimaryKey: "ledger")?.freeze())
+            accounts: try realm.objects(ConcurrencyStressModels.Account.self).freeze(),
+            transfers: try realm.objects(ConcurrencyStressModels.Transfer.self).freeze(),
+            ledger: try realm.object(ofType: ConcurrencyStressModels.Ledger.self, forPrimaryKey: "ledger")?.freeze())
     }
 }
 
@@ -141,8 +149,8 @@ func stressSnapshot(_ actor: RealmActor) async throws -> StressSnapshot {
 
         let setup = try await RealmActor(configuration: config)
         try await setup.asyncWrite { realm in
-            for id in 0..<accountCount { try realm.add(StressAccount(value: ["id": id, "balance": initialBalance])) }
-            try realm.add(StressLedger())
+            for id in 0..<accountCount { try realm.add(ConcurrencyStressModels.Account(value: ["id": id, "balance": initialBalance])) }
+            try realm.add(ConcurrencyStressModels.Ledger())
         }
         let initial = try await stressSnapshot(setup)
         #expect(initial.inconsistency(accountCount: accountCount, initialBalance: initialBalance) == nil)
@@ -217,7 +225,7 @@ func stressSnapshot(_ actor: RealmActor) async throws -> StressSnapshot {
                     var rounds = 0
                     while rounds < 3 || !writersDone.withLock({ $0 }) {
                         rounds += 1
-                        let accounts = try await reader.objects(StressAccount.self)
+                        let accounts = try await reader.objects(ConcurrencyStressModels.Account.self)
                         let total = await Task.detached { accounts.reduce(0) { $0 + $1.balance } }.value
                         if accounts.count != accountCount || total != accountCount * initialBalance {
                             problems.withLock { $0.append("\(accounts.count) accounts with total \(total) at version \(accounts.versionNumber)") }
@@ -249,7 +257,7 @@ func stressSnapshot(_ actor: RealmActor) async throws -> StressSnapshot {
     @Test func testConcurrentIncrementsOfOneCounterFromManyActorsLoseNoUpdate() async throws {
         let config = temporaryConfiguration()
         let setup = try await RealmActor(configuration: config)
-        _ = try await setup.create(StressLedger.self, value: ["id": "counter"])
+        _ = try await setup.create(ConcurrencyStressModels.Ledger.self, value: ["id": "counter"])
         let writers = 6
         let increments = Self.iterations
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -258,20 +266,20 @@ func stressSnapshot(_ actor: RealmActor) async throws -> StressSnapshot {
                     let actor = try await RealmActor(configuration: config)
                     for _ in 0..<increments {
                         try await actor.asyncWrite { realm in
-                            realm.object(ofType: StressLedger.self, forPrimaryKey: "counter")!.transfers += 1
+                            realm.object(ofType: ConcurrencyStressModels.Ledger.self, forPrimaryKey: "counter")!.transfers += 1
                         }
                     }
                 }
             }
             try await group.waitForAll()
         }
-        #expect(try await setup.object(ofType: StressLedger.self, forPrimaryKey: "counter")?.transfers == writers * increments)
+        #expect(try await setup.object(ofType: ConcurrencyStressModels.Ledger.self, forPrimaryKey: "counter")?.transfers == writers * increments)
     }
 
     @Test func testATaskCancelledWhileWaitingForTheWriteLockGetsCancellationErrorAndChangesNothing() async throws {
         let config = temporaryConfiguration()
         let holder = try Realm(configuration: config)
-        try holder.write { try holder.add(StressAccount(value: ["id": 1, "balance": 100])) }
+        try holder.write { try holder.add(ConcurrencyStressModels.Account(value: ["id": 1, "balance": 100])) }
         let waiter = try await RealmActor(configuration: config)
         let blockRan = LockedBox(false)
 
@@ -279,8 +287,8 @@ func stressSnapshot(_ actor: RealmActor) async throws -> StressSnapshot {
         let task = Task {
             try await waiter.asyncWrite { realm in
                 blockRan.withLock { $0 = true }
-                realm.object(ofType: StressAccount.self, forPrimaryKey: 1)!.balance = 0
-                try realm.add(StressAccount(value: ["id": 2, "balance": 5]))
+                realm.object(ofType: ConcurrencyStressModels.Account.self, forPrimaryKey: 1)!.balance = 0
+                try realm.add(ConcurrencyStressModels.Account(value: ["id": 2, "balance": 5]))
             }
         }
         try await waitUntil("the writer queued for the lock") { holder.writeLockWaiterCount == 1 }
@@ -288,31 +296,31 @@ func stressSnapshot(_ actor: RealmActor) async throws -> StressSnapshot {
         let result = await task.result
         #expect(throws: CancellationError.self) { try result.get() }
         #expect(holder.isInWriteTransaction, "the holder still has the lock")
-        holder.objects(StressAccount.self).first!.balance = 90
+        holder.objects(ConcurrencyStressModels.Account.self).first!.balance = 90
         try holder.commitWrite()
 
         #expect(!blockRan.withLock { $0 })
         #expect(try await waiter.read { realm in realm.isInWriteTransaction } == false)
-        let accounts = try await waiter.objects(StressAccount.self)
+        let accounts = try await waiter.objects(ConcurrencyStressModels.Account.self)
         #expect(accounts.map(\.id) == [1])
         #expect(accounts.first?.balance == 90)
         // The cancelled waiter left the lock's queue: the next write gets the lock.
-        try await waiter.asyncWrite { realm in try realm.add(StressAccount(value: ["id": 3, "balance": 10])) }
-        #expect(try await waiter.objects(StressAccount.self).map(\.id) == [1, 3])
+        try await waiter.asyncWrite { realm in try realm.add(ConcurrencyStressModels.Account(value: ["id": 3, "balance": 10])) }
+        #expect(try await waiter.objects(ConcurrencyStressModels.Account.self).map(\.id) == [1, 3])
     }
 
     @Test func testCancellingSomeQueuedWritersLetsTheOthersCommitInTurn() async throws {
         let config = temporaryConfiguration()
         let holder = try Realm(configuration: config)
-        try holder.write { try holder.add(StressLedger(value: ["id": "counter"])) }
+        try holder.write { try holder.add(ConcurrencyStressModels.Ledger(value: ["id": "counter"])) }
         try holder.beginWrite()
         var tasks: [(cancelled: Bool, task: Task<Void, any Error>)] = []
         for i in 0..<8 {
             let actor = try await RealmActor(configuration: config)
             let task = Task {
                 try await actor.asyncWrite { realm in
-                    realm.object(ofType: StressLedger.self, forPrimaryKey: "counter")!.transfers += 1
-                    try realm.add(StressTransfer(value: ["sequence": i]))
+                    realm.object(ofType: ConcurrencyStressModels.Ledger.self, forPrimaryKey: "counter")!.transfers += 1
+                    try realm.add(ConcurrencyStressModels.Transfer(value: ["sequence": i]))
                 }
             }
             tasks.append((i % 2 == 0, task))
@@ -330,8 +338,8 @@ func stressSnapshot(_ actor: RealmActor) async throws -> StressSnapshot {
             }
         }
         let reader = try await RealmActor(configuration: config)
-        #expect(try await reader.object(ofType: StressLedger.self, forPrimaryKey: "counter")?.transfers == 4)
-        #expect(Set(try await reader.objects(StressTransfer.self).map(\.sequence)) == [1, 3, 5, 7])
+        #expect(try await reader.object(ofType: ConcurrencyStressModels.Ledger.self, forPrimaryKey: "counter")?.transfers == 4)
+        #expect(Set(try await reader.objects(ConcurrencyStressModels.Transfer.self).map(\.sequence)) == [1, 3, 5, 7])
     }
 
     @Test func testATaskCancelledBeforeAsyncWriteChangesNothing() async throws {
@@ -339,10 +347,10 @@ func stressSnapshot(_ actor: RealmActor) async throws -> StressSnapshot {
         let db = try await RealmActor(configuration: config)
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            try await db.asyncWrite { realm in try realm.add(StressAccount(value: ["id": 1])) }
+            try await db.asyncWrite { realm in try realm.add(ConcurrencyStressModels.Account(value: ["id": 1])) }
         }
         let result = await task.result
         #expect(throws: CancellationError.self) { try result.get() }
-        #expect(try await db.objects(StressAccount.self).isEmpty)
+        #expect(try await db.objects(ConcurrencyStressModels.Account.self).isEmpty)
     }
 }

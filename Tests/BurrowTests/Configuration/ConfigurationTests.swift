@@ -36,13 +36,13 @@ import Testing
     @Test func testTheMigrationBlockDoesNotRunForANewFile() throws {
         let calls = LockedBox<[UInt64]>([])
         var config = temporaryConfiguration()
-        config.objectTypes = [ErrMigrationV1.self]
+        config.objectTypes = [ErrorModels.MigrationV1.self]
         config.schemaVersion = 3
         config.migrationBlock = { _, oldVersion in calls.withLock { $0.append(oldVersion) } }
         do {
             let realm = try Realm(configuration: config)
-            #expect(realm.objects(ErrMigrationV1.self).isEmpty)
-            try realm.write { try realm.add(ErrMigrationV1(value: ["id": 1, "name": "a"])) }
+            #expect(realm.objects(ErrorModels.MigrationV1.self).isEmpty)
+            try realm.write { try realm.add(ErrorModels.MigrationV1(value: ["id": 1, "name": "a"])) }
         }
         #expect(calls.withLock { $0 } == [], "a new file gets the current schema, unmigrated")
         // The new file was given schema version 3: opening it at 3 again migrates nothing…
@@ -54,20 +54,20 @@ import Testing
         expectRealmError(.schemaMismatch, mentioning: ["schema version 3"]) { _ = try Realm(configuration: lower) }
         // …and a higher one migrates from 3.
         var v4 = config
-        v4.objectTypes = [ErrMigrationV2.self]
+        v4.objectTypes = [ErrorModels.MigrationV2.self]
         v4.schemaVersion = 4
         let realm = try Realm(configuration: v4)
         #expect(calls.withLock { $0 } == [3])
-        #expect(realm.objects(ErrMigrationV2.self).map(\.id) == [1])
+        #expect(realm.objects(ErrorModels.MigrationV2.self).map(\.id) == [1])
     }
 
     @Test func testTheMigrationBlockDoesNotRunForANewInMemoryRealm() throws {
         let calls = LockedBox(0)
         var config = Realm.Configuration(inMemoryIdentifier: "new-in-memory-\(UUID().uuidString)", schemaVersion: 5)
-        config.objectTypes = [ErrMigrationV1.self]
+        config.objectTypes = [ErrorModels.MigrationV1.self]
         config.migrationBlock = { _, _ in calls.withLock { $0 += 1 } }
         let realm = try Realm(configuration: config)
-        try realm.write { try realm.add(ErrMigrationV1(value: ["id": 1])) }
+        try realm.write { try realm.add(ErrorModels.MigrationV1(value: ["id": 1])) }
         #expect(calls.withLock { $0 } == 0)
     }
 }

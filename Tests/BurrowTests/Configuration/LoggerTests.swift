@@ -6,15 +6,18 @@ import Testing
 
 @testable import Burrow
 
-final class LGBirdV1: Object {
-    override class func _realmObjectName() -> String? { "LGBird" }
-    @Persisted var name = ""
-}
+/// The models of `LoggerTests`.
+enum LoggerModels {
+    final class BirdV1: Object {
+        override class func _realmObjectName() -> String? { "LGBird" }
+        @Persisted var name = ""
+    }
 
-final class LGBirdV2: Object {
-    override class func _realmObjectName() -> String? { "LGBird" }
-    @Persisted var name = ""
-    @Persisted var wingspan = 0.0
+    final class BirdV2: Object {
+        override class func _realmObjectName() -> String? { "LGBird" }
+        @Persisted var name = ""
+        @Persisted var wingspan = 0.0
+    }
 }
 
 /// What a logger collects: every message, with its level.
@@ -46,9 +49,9 @@ private final class LogRecorder: Sendable {
     /// A file holding one `LGBirdV1`, and its path.
     private func fileOfOneBird(_ name: String = #function) throws -> (Realm.Configuration, String) {
         var configuration = temporaryConfiguration(name)
-        configuration.objectTypes = [LGBirdV1.self]
+        configuration.objectTypes = [LoggerModels.BirdV1.self]
         let realm = try Realm(configuration: configuration)
-        try realm.write { _ = try realm.create(LGBirdV1.self, value: ["name": "Robin"]) }
+        try realm.write { _ = try realm.create(LoggerModels.BirdV1.self, value: ["name": "Robin"]) }
         return (configuration, try #require(configuration.fileURL).path)
     }
 
@@ -58,7 +61,7 @@ private final class LogRecorder: Sendable {
         try with(recorder.logger(level: .debug)) {
             try onAnotherThread {
                 let realm = try Realm(configuration: configuration)
-                try realm.write { _ = try realm.create(LGBirdV1.self, value: ["name": "Wren"]) }
+                try realm.write { _ = try realm.create(LoggerModels.BirdV1.self, value: ["name": "Wren"]) }
                 try realm.write {}
             }
         }
@@ -97,7 +100,7 @@ private final class LogRecorder: Sendable {
 
     @Test func openingARealmIsLoggedAtDetail() throws {
         var configuration = temporaryConfiguration()
-        configuration.objectTypes = [LGBirdV1.self]
+        configuration.objectTypes = [LoggerModels.BirdV1.self]
         let path = try #require(configuration.fileURL).path
         let quiet = LogRecorder()
         try with(quiet.logger(level: .info)) { _ = try Realm(configuration: configuration) }
@@ -111,7 +114,7 @@ private final class LogRecorder: Sendable {
 
     @Test func aMigrationIsLoggedAtInfoNamingTheClass() throws {
         var (configuration, path) = try fileOfOneBird()
-        configuration.objectTypes = [LGBirdV2.self]
+        configuration.objectTypes = [LoggerModels.BirdV2.self]
         configuration.schemaVersion = 1
         let recorder = LogRecorder()
         try with(recorder.logger(level: .info)) { _ = try Realm(configuration: configuration) }
@@ -121,7 +124,7 @@ private final class LogRecorder: Sendable {
 
     @Test func deletingForAChangedSchemaIsLoggedAtWarn() throws {
         var (configuration, path) = try fileOfOneBird()
-        configuration.objectTypes = [LGBirdV2.self]
+        configuration.objectTypes = [LoggerModels.BirdV2.self]
         configuration.deleteRealmIfMigrationNeeded = true
         let recorder = LogRecorder()
         try with(recorder.logger(level: .warn)) { _ = try Realm(configuration: configuration) }

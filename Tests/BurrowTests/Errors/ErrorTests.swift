@@ -5,39 +5,42 @@ import Testing
 
 @testable import Burrow
 
-// Two versions of one stored class, for schema mismatch and migration. Only ErrorTests use them.
-final class ErrMigrationV1: Object {
-    override class func _realmObjectName() -> String? { "ErrMigrationItem" }
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var name = ""
-    @Persisted var obsolete = 0
-}
+/// The models of `ErrorTests`, stored under the names they had before they were namespaced.
+enum ErrorModels {
+    // Two versions of one stored class, for schema mismatch and migration. Only ErrorTests use them.
+    final class MigrationV1: Object {
+        override class func _realmObjectName() -> String? { "ErrMigrationItem" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var name = ""
+        @Persisted var obsolete = 0
+    }
 
-final class ErrMigrationV2: Object {
-    override class func _realmObjectName() -> String? { "ErrMigrationItem" }
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var name = ""
-    @Persisted var addedInt: Int
-    @Persisted var addedString: String
-    @Persisted var addedDate: Date
-    @Persisted var addedOptional: String?
-    @Persisted var addedList: List<Int>
-}
+    final class MigrationV2: Object {
+        override class func _realmObjectName() -> String? { "ErrMigrationItem" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var name = ""
+        @Persisted var addedInt: Int
+        @Persisted var addedString: String
+        @Persisted var addedDate: Date
+        @Persisted var addedOptional: String?
+        @Persisted var addedList: List<Int>
+    }
 
-// The same, for the default configuration (objectTypes nil). Only the test that uses them may
-// touch them: it relies on the new version not having been used in the process yet, as after an
-// app update.
-final class ErrLazyMigrationV1: Object {
-    override class func _realmObjectName() -> String? { "ErrLazyMigrationItem" }
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var name = ""
-}
+    // The same, for the default configuration (objectTypes nil). Only the test that uses them may
+    // touch them: it relies on the new version not having been used in the process yet, as after an
+    // app update.
+    final class LazyMigrationV1: Object {
+        override class func _realmObjectName() -> String? { "ErrLazyMigrationItem" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var name = ""
+    }
 
-final class ErrLazyMigrationV2: Object {
-    override class func _realmObjectName() -> String? { "ErrLazyMigrationItem" }
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var name = ""
-    @Persisted var addedInt: Int
+    final class LazyMigrationV2: Object {
+        override class func _realmObjectName() -> String? { "ErrLazyMigrationItem" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var name = ""
+        @Persisted var addedInt: Int
+    }
 }
 
 /// Expects `body` to throw a `RealmError` with `code` whose message contains every one of
@@ -470,16 +473,16 @@ enum ErrKennelB {
 
     @Test func testAFileWhoseSchemaDiffersWithoutMigrationThrowsSchemaMismatchAndIsLeftAsItWas() throws {
         var v1 = temporaryConfiguration()
-        v1.objectTypes = [ErrMigrationV1.self]
+        v1.objectTypes = [ErrorModels.MigrationV1.self]
         do {
             let realm = try Realm(configuration: v1)
             try realm.write {
-                try realm.add(ErrMigrationV1(value: ["id": 1, "name": "one", "obsolete": 11]))
-                try realm.add(ErrMigrationV1(value: ["id": 2, "name": "two", "obsolete": 22]))
+                try realm.add(ErrorModels.MigrationV1(value: ["id": 1, "name": "one", "obsolete": 11]))
+                try realm.add(ErrorModels.MigrationV1(value: ["id": 2, "name": "two", "obsolete": 22]))
             }
         }
         var v2 = v1
-        v2.objectTypes = [ErrMigrationV2.self]
+        v2.objectTypes = [ErrorModels.MigrationV2.self]
         expectRealmError(.schemaMismatch, mentioning: ["ErrMigrationItem", "addedInt", "obsolete", "schemaVersion"]) {
             _ = try Realm(configuration: v2)
         }
@@ -487,14 +490,14 @@ enum ErrKennelB {
         do {
             let realm = try Realm(configuration: v1)
             #expect(realm.currentFileSchema.info.schemaVersion == 0)
-            #expect(realm.objects(ErrMigrationV1.self).map(\.obsolete) == [11, 22])
+            #expect(realm.objects(ErrorModels.MigrationV1.self).map(\.obsolete) == [11, 22])
         }
 
         // Raising the schema version migrates: data kept, added properties get their defaults.
         v2.schemaVersion = 1
         do {
             let realm = try Realm(configuration: v2)
-            let items = realm.objects(ErrMigrationV2.self)
+            let items = realm.objects(ErrorModels.MigrationV2.self)
             #expect(items.map(\.id) == [1, 2])
             #expect(items.map(\.name) == ["one", "two"])
             #expect(items.allSatisfy { $0.addedInt == 0 })
@@ -502,19 +505,19 @@ enum ErrKennelB {
             #expect(items.allSatisfy { $0.addedDate == Date(timeIntervalSince1970: 0) })
             #expect(items.allSatisfy { $0.addedOptional == nil })
             #expect(items.allSatisfy { $0.addedList.isEmpty })
-            #expect(realm.object(ofType: ErrMigrationV2.self, forPrimaryKey: 2)?.name == "two", "the primary key index survives")
+            #expect(realm.object(ofType: ErrorModels.MigrationV2.self, forPrimaryKey: 2)?.name == "two", "the primary key index survives")
             #expect(realm.currentFileSchema.info.schemaVersion == 1)
             #expect(realm.currentFileSchema.classes["ErrMigrationItem"]?.fieldIndex(of: "obsolete") == nil)
             try realm.write {
-                realm.objects(ErrMigrationV2.self).first!.addedList.append(5)
-                try realm.add(ErrMigrationV2(value: ["id": 3, "name": "three", "addedInt": 3]))
+                realm.objects(ErrorModels.MigrationV2.self).first!.addedList.append(5)
+                try realm.add(ErrorModels.MigrationV2(value: ["id": 3, "name": "three", "addedInt": 3]))
             }
         }
         // The migrated file reopens with the new classes, and no longer with the old ones.
         do {
             let realm = try Realm(configuration: v2)
-            #expect(realm.objects(ErrMigrationV2.self).map(\.addedInt) == [0, 0, 3])
-            #expect(Array(realm.objects(ErrMigrationV2.self).first!.addedList) == [5])
+            #expect(realm.objects(ErrorModels.MigrationV2.self).map(\.addedInt) == [0, 0, 3])
+            #expect(Array(realm.objects(ErrorModels.MigrationV2.self).first!.addedList) == [5])
         }
         var oldAgain = v1
         oldAgain.schemaVersion = 1
@@ -543,24 +546,24 @@ enum ErrKennelB {
 
     @Test func testTheMigrationBlockRunsOnceWithTheOldVersionAndItsChangesAreKept() throws {
         var v1 = temporaryConfiguration()
-        v1.objectTypes = [ErrMigrationV1.self]
+        v1.objectTypes = [ErrorModels.MigrationV1.self]
         do {
             let realm = try Realm(configuration: v1)
             try realm.write {
-                for i in 1...3 { try realm.add(ErrMigrationV1(value: ["id": i, "name": "n\(i)", "obsolete": i * 100])) }
+                for i in 1...3 { try realm.add(ErrorModels.MigrationV1(value: ["id": i, "name": "n\(i)", "obsolete": i * 100])) }
             }
         }
         let calls = LockedBox<[UInt64]>([])
         var v2 = v1
-        v2.objectTypes = [ErrMigrationV2.self]
+        v2.objectTypes = [ErrorModels.MigrationV2.self]
         v2.schemaVersion = 4
         v2.migrationBlock = { migration, oldVersion in
             calls.withLock { $0.append(oldVersion) }
-            for item in migration.realm.objects(ErrMigrationV2.self) { item.addedInt = item.id * 10 }
+            for item in migration.realm.objects(ErrorModels.MigrationV2.self) { item.addedInt = item.id * 10 }
         }
         do {
             let realm = try Realm(configuration: v2)
-            #expect(realm.objects(ErrMigrationV2.self).map(\.addedInt) == [10, 20, 30])
+            #expect(realm.objects(ErrorModels.MigrationV2.self).map(\.addedInt) == [10, 20, 30])
         }
         _ = try Realm(configuration: v2)
         #expect(calls.withLock { $0 } == [0], "runs once, for the migration, with the file's old version")
@@ -568,18 +571,18 @@ enum ErrKennelB {
 
     @Test func testDeleteRealmIfMigrationNeededStartsEmptyInsteadOfThrowing() throws {
         var v1 = temporaryConfiguration()
-        v1.objectTypes = [ErrMigrationV1.self]
+        v1.objectTypes = [ErrorModels.MigrationV1.self]
         do {
             let realm = try Realm(configuration: v1)
-            try realm.write { try realm.add(ErrMigrationV1(value: ["id": 1])) }
+            try realm.write { try realm.add(ErrorModels.MigrationV1(value: ["id": 1])) }
         }
         var v2 = v1
-        v2.objectTypes = [ErrMigrationV2.self]
+        v2.objectTypes = [ErrorModels.MigrationV2.self]
         v2.deleteRealmIfMigrationNeeded = true
         let realm = try Realm(configuration: v2)
-        #expect(realm.objects(ErrMigrationV2.self).isEmpty)
-        try realm.write { try realm.add(ErrMigrationV2(value: ["id": 1, "addedInt": 1])) }
-        #expect(realm.objects(ErrMigrationV2.self).map(\.addedInt) == [1])
+        #expect(realm.objects(ErrorModels.MigrationV2.self).isEmpty)
+        try realm.write { try realm.add(ErrorModels.MigrationV2(value: ["id": 1, "addedInt": 1])) }
+        #expect(realm.objects(ErrorModels.MigrationV2.self).map(\.addedInt) == [1])
     }
 
     @Test func testRaisingSchemaVersionWithDefaultObjectTypesMigratesAChangedClass() async throws {
@@ -592,16 +595,16 @@ enum ErrKennelB {
             let v1 = Realm.Configuration(fileURL: directory.fileURL("test.burrow"))
             do {
                 let realm = try Realm(configuration: v1)
-                try realm.write { try realm.add(ErrLazyMigrationV1(value: ["id": 1, "name": "kept"])) }
+                try realm.write { try realm.add(ErrorModels.LazyMigrationV1(value: ["id": 1, "name": "kept"])) }
             }
             var v2 = v1
             v2.schemaVersion = 1
             let realm = try Realm(configuration: v2)
-            let items = realm.objects(ErrLazyMigrationV2.self)
+            let items = realm.objects(ErrorModels.LazyMigrationV2.self)
             guard items.count == 1 else { exit(2) }
             guard items.first?.name == "kept", items.first?.addedInt == 0 else { exit(3) }
-            try realm.write { try realm.add(ErrLazyMigrationV2(value: ["id": 2, "name": "new"])) }
-            guard realm.objects(ErrLazyMigrationV2.self).count == 2 else { exit(4) }
+            try realm.write { try realm.add(ErrorModels.LazyMigrationV2(value: ["id": 2, "name": "new"])) }
+            guard realm.objects(ErrorModels.LazyMigrationV2.self).count == 2 else { exit(4) }
         }
         let stderr = standardError(of: result)
         #expect(!stderr.contains("Fatal error"), "the object written before the update is readable through the new class: \(stderr)")

@@ -5,17 +5,23 @@ import Testing
 @testable import Burrow
 @testable import BurrowStorage
 
-final class REDog: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var name = ""
-}
+/// The models of `ReadErrorTests`, stored under the names they had before they were namespaced.
+enum ReadErrorModels {
+    final class Dog: Object {
+        override class func _realmObjectName() -> String? { "REDog" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var name = ""
+    }
 
-final class RENote: Object {
-    @Persisted var text = ""
-}
+    final class Note: Object {
+        override class func _realmObjectName() -> String? { "RENote" }
+        @Persisted var text = ""
+    }
 
-final class REBag: Object {
-    @Persisted var counts: Map<String, Int>
+    final class Bag: Object {
+        override class func _realmObjectName() -> String? { "REBag" }
+        @Persisted var counts: Map<String, Int>
+    }
 }
 
 /// A file whose newest commits are intact but one page of `REDog`'s rows (a leaf of the tree,
@@ -45,9 +51,9 @@ struct DamagedRowsFile: Sendable {
             let realm = try Realm(configuration: configuration)
             try realm.write {
                 for id in 0..<dogs {
-                    let dog = try realm.create(REDog.self, value: ["id": id, "name": "dog \(id) " + String(repeating: "x", count: 80)])
+                    let dog = try realm.create(ReadErrorModels.Dog.self, value: ["id": id, "name": "dog \(id) " + String(repeating: "x", count: 80)])
                     keys[dog._state!.key] = id
-                    let bag = REBag()
+                    let bag = ReadErrorModels.Bag()
                     bag.counts["a"] = 1
                     bag.counts["padding \(id) " + String(repeating: "y", count: 60)] = id
                     try realm.add(bag)
@@ -55,13 +61,13 @@ struct DamagedRowsFile: Sendable {
             }
             // A second commit that leaves the dogs' rows alone: the damaged page is not one
             // the newest commit wrote.
-            try realm.write { try realm.add(RENote(value: ["text": "later"])) }
+            try realm.write { try realm.add(ReadErrorModels.Note(value: ["text": "later"])) }
             let treeName: String
             switch target {
             case .dogRows:
-                treeName = try #require(try realm.table(for: REDog.self, creating: false)).rowsTree.string
+                treeName = try #require(try realm.table(for: ReadErrorModels.Dog.self, creating: false)).rowsTree.string
             case .bagMaps:
-                let table = try #require(try realm.table(for: REBag.self, creating: false))
+                let table = try #require(try realm.table(for: ReadErrorModels.Bag.self, creating: false))
                 let property = try #require(table.info.propertyIndex["counts"])
                 let field = try #require(table.fieldOf[property])
                 treeName = try #require(table.collectionTrees[field]).string
@@ -93,7 +99,8 @@ struct DamagedRowsFile: Sendable {
     }
 
     var configuration: Realm.Configuration {
-        Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [REDog.self, RENote.self, REBag.self])
+        Realm.Configuration(
+            fileURL: URL(fileURLWithPath: path), objectTypes: [ReadErrorModels.Dog.self, ReadErrorModels.Note.self, ReadErrorModels.Bag.self])
     }
 
     /// Whether `error` is the report of this damage: `.corruptFile`, naming the file and the page
@@ -114,45 +121,45 @@ struct DamagedRowsFile: Sendable {
         let file = try DamagedRowsFile.make()
         let db = try await RealmActor(configuration: file.configuration)
         do {
-            let dogs = try await db.objects(REDog.self)
+            let dogs = try await db.objects(ReadErrorModels.Dog.self)
             Issue.record("read \(dogs.count) dogs from a damaged table")
         } catch {
             #expect(file.isReport(error), "\(error)")
         }
         do {
-            let dogs = try await db.objects(REDog.self, where: { $0.name.starts(with: "dog") })
+            let dogs = try await db.objects(ReadErrorModels.Dog.self, where: { $0.name.starts(with: "dog") })
             Issue.record("read \(dogs.count) dogs from a damaged table")
         } catch {
             #expect(file.isReport(error), "\(error)")
         }
         // The other class of the file reads as it was.
-        #expect(try await db.objects(RENote.self).count == 1)
+        #expect(try await db.objects(ReadErrorModels.Note.self).count == 1)
     }
 
     @Test func actorObjectByPrimaryKeyThrowsInsteadOfReturningNil() async throws {
         let file = try DamagedRowsFile.make()
         let db = try await RealmActor(configuration: file.configuration)
         do {
-            let dog = try await db.object(ofType: REDog.self, forPrimaryKey: file.damagedId)
+            let dog = try await db.object(ofType: ReadErrorModels.Dog.self, forPrimaryKey: file.damagedId)
             Issue.record("looked up \(String(describing: dog)) on a damaged page")
         } catch {
             #expect(file.isReport(error), "\(error)")
         }
-        #expect(try await db.object(ofType: REDog.self, forPrimaryKey: file.intactId)?.id == file.intactId)
+        #expect(try await db.object(ofType: ReadErrorModels.Dog.self, forPrimaryKey: file.intactId)?.id == file.intactId)
     }
 
     @Test func freezingResultsOrAnObjectThrows() throws {
         let file = try DamagedRowsFile.make()
         let realm = try Realm(configuration: file.configuration)
-        #expect { try realm.objects(REDog.self).freeze() } throws: { error in
+        #expect { try realm.objects(ReadErrorModels.Dog.self).freeze() } throws: { error in
             (error as? RealmError).map(file.isReport) ?? false
         }
-        #expect { try realm.objects(REDog.self).sorted(byKeyPath: "name").freeze() } throws: { error in
+        #expect { try realm.objects(ReadErrorModels.Dog.self).sorted(byKeyPath: "name").freeze() } throws: { error in
             (error as? RealmError).map(file.isReport) ?? false
         }
         // An object whose row is on the damaged page (made without reading it).
-        let table = try #require(try realm.table(for: REDog.self, creating: false))
-        let dog = try #require(realm.store.object(table, ObjectKey(file.damagedKey)) as? REDog)
+        let table = try #require(try realm.table(for: ReadErrorModels.Dog.self, creating: false))
+        let dog = try #require(realm.store.object(table, ObjectKey(file.damagedKey)) as? ReadErrorModels.Dog)
         #expect { try dog.freeze() } throws: { error in
             (error as? RealmError).map(file.isReport) ?? false
         }
@@ -161,12 +168,12 @@ struct DamagedRowsFile: Sendable {
     @Test func aQueryThroughADamagedMapThrowsInsteadOfSkippingObjects() async throws {
         let file = try DamagedRowsFile.make(damaging: .bagMaps)
         let realm = try Realm(configuration: file.configuration)
-        #expect { try realm.objects(REBag.self).filter("counts['a'] == 1").freeze() } throws: { error in
+        #expect { try realm.objects(ReadErrorModels.Bag.self).filter("counts['a'] == 1").freeze() } throws: { error in
             (error as? RealmError).map(file.isReport) ?? false
         }
         let db = try await RealmActor(configuration: file.configuration)
         do {
-            let bags = try await db.objects(REBag.self, where: { $0.counts["a"] == 1 })
+            let bags = try await db.objects(ReadErrorModels.Bag.self, where: { $0.counts["a"] == 1 })
             Issue.record("found \(bags.count) of \(DamagedRowsFile.dogs) bags through a damaged map")
         } catch {
             #expect(file.isReport(error), "\(error)")
@@ -177,16 +184,16 @@ struct DamagedRowsFile: Sendable {
         let file = try DamagedRowsFile.make()
         let realm = try Realm(configuration: file.configuration)
         #expect {
-            try realm.write { try realm.add(REDog(value: ["id": file.damagedId, "name": "again"]), update: .modified) }
+            try realm.write { try realm.add(ReadErrorModels.Dog(value: ["id": file.damagedId, "name": "again"]), update: .modified) }
         } throws: { error in
             (error as? RealmError).map(file.isReport) ?? false
         }
         #expect {
-            try realm.write { _ = try realm.create(REDog.self, value: ["id": file.damagedId, "name": "again"], update: .modified) }
+            try realm.write { _ = try realm.create(ReadErrorModels.Dog.self, value: ["id": file.damagedId, "name": "again"], update: .modified) }
         } throws: { error in
             (error as? RealmError).map(file.isReport) ?? false
         }
-        #expect(realm.objects(RENote.self).count == 1)
+        #expect(realm.objects(ReadErrorModels.Note.self).count == 1)
     }
 
     // MARK: Getters that cannot throw
@@ -195,9 +202,11 @@ struct DamagedRowsFile: Sendable {
         let file = try DamagedRowsFile.make()
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [path = file.path as String] in
             let realm = try Realm(
-                configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [REDog.self, RENote.self, REBag.self]))
+                configuration: Realm.Configuration(
+                    fileURL: URL(fileURLWithPath: path), objectTypes: [ReadErrorModels.Dog.self, ReadErrorModels.Note.self, ReadErrorModels.Bag.self])
+            )
             var names = 0
-            for dog in realm.objects(REDog.self) where !dog.name.isEmpty { names += 1 }
+            for dog in realm.objects(ReadErrorModels.Dog.self) where !dog.name.isEmpty { names += 1 }
             print(names)
         }
         let message = standardError(of: result)
@@ -208,8 +217,10 @@ struct DamagedRowsFile: Sendable {
         let file = try DamagedRowsFile.make()
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [path = file.path as String] in
             let realm = try Realm(
-                configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [REDog.self, RENote.self, REBag.self]))
-            print(try realm.objects(REDog.self).filter("name BEGINSWITH 'dog'").count)
+                configuration: Realm.Configuration(
+                    fileURL: URL(fileURLWithPath: path), objectTypes: [ReadErrorModels.Dog.self, ReadErrorModels.Note.self, ReadErrorModels.Bag.self])
+            )
+            print(try realm.objects(ReadErrorModels.Dog.self).filter("name BEGINSWITH 'dog'").count)
         }
         let message = standardError(of: result)
         #expect(message.contains(file.path) && message.contains("page \(file.page) fails its checksum"), "\(message)")
@@ -219,8 +230,10 @@ struct DamagedRowsFile: Sendable {
         let file = try DamagedRowsFile.make()
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [path = file.path as String] in
             let realm = try Realm(
-                configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [REDog.self, RENote.self, REBag.self]))
-            print(realm.objects(REDog.self).sorted(byKeyPath: "name")[0].name)
+                configuration: Realm.Configuration(
+                    fileURL: URL(fileURLWithPath: path), objectTypes: [ReadErrorModels.Dog.self, ReadErrorModels.Note.self, ReadErrorModels.Bag.self])
+            )
+            print(realm.objects(ReadErrorModels.Dog.self).sorted(byKeyPath: "name")[0].name)
         }
         let message = standardError(of: result)
         #expect(message.contains(file.path) && message.contains("page \(file.page) fails its checksum"), "\(message)")
@@ -231,8 +244,10 @@ struct DamagedRowsFile: Sendable {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             [path = file.path as String, id = file.damagedId as Int] in
             let realm = try Realm(
-                configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [REDog.self, RENote.self, REBag.self]))
-            print(realm.object(ofType: REDog.self, forPrimaryKey: id)?.name ?? "none")
+                configuration: Realm.Configuration(
+                    fileURL: URL(fileURLWithPath: path), objectTypes: [ReadErrorModels.Dog.self, ReadErrorModels.Note.self, ReadErrorModels.Bag.self])
+            )
+            print(realm.object(ofType: ReadErrorModels.Dog.self, forPrimaryKey: id)?.name ?? "none")
         }
         let message = standardError(of: result)
         #expect(message.contains(file.path) && message.contains("page \(file.page) fails its checksum"), "\(message)")
@@ -242,11 +257,13 @@ struct DamagedRowsFile: Sendable {
         let file = try DamagedRowsFile.make()
         await #expect(processExitsWith: .success) { [path = file.path as String, id = file.intactId as Int] in
             let realm = try Realm(
-                configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [REDog.self, RENote.self, REBag.self]))
-            guard realm.object(ofType: REDog.self, forPrimaryKey: id)?.id == id else { exit(2) }
-            guard realm.objects(RENote.self).first?.text == "later" else { exit(3) }
+                configuration: Realm.Configuration(
+                    fileURL: URL(fileURLWithPath: path), objectTypes: [ReadErrorModels.Dog.self, ReadErrorModels.Note.self, ReadErrorModels.Bag.self])
+            )
+            guard realm.object(ofType: ReadErrorModels.Dog.self, forPrimaryKey: id)?.id == id else { exit(2) }
+            guard realm.objects(ReadErrorModels.Note.self).first?.text == "later" else { exit(3) }
             // Counting every object reads the tree's count, not the damaged page.
-            guard realm.objects(REDog.self).count == DamagedRowsFile.dogs else { exit(4) }
+            guard realm.objects(ReadErrorModels.Dog.self).count == DamagedRowsFile.dogs else { exit(4) }
         }
     }
 }

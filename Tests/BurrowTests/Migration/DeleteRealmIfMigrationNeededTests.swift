@@ -4,21 +4,24 @@ import BurrowTestTraits
 import Foundation
 import Testing
 
-/// The class of the first release, kept out of the program's default schema.
-final class DRMNItemV1: Object {
-    override class func _realmObjectName() -> String? { "DRMNItem" }
-    override class func shouldIncludeInDefaultSchema() -> Bool { false }
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var name = ""
-}
+/// The models of `DeleteRealmIfMigrationNeededTests`, stored under the names they had before they were namespaced.
+enum DeleteRealmIfMigrationNeededModels {
+    /// The class of the first release, kept out of the program's default schema.
+    final class ItemV1: Object {
+        override class func _realmObjectName() -> String? { "DRMNItem" }
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var name = ""
+    }
 
-/// The class of the next release, which adds a property: the program's class stored as
-/// `DRMNItem` (it stays in the default schema, so a realm without `objectTypes` knows it).
-final class DRMNItemV2: Object {
-    override class func _realmObjectName() -> String? { "DRMNItem" }
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var name = ""
-    @Persisted var score = 0
+    /// The class of the next release, which adds a property: the program's class stored as
+    /// `DRMNItem` (it stays in the default schema, so a realm without `objectTypes` knows it).
+    final class ItemV2: Object {
+        override class func _realmObjectName() -> String? { "DRMNItem" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var name = ""
+        @Persisted var score = 0
+    }
 }
 
 /// `deleteRealmIfMigrationNeeded`, as RealmSwift's configuration documents it: the file is
@@ -29,12 +32,12 @@ final class DRMNItemV2: Object {
     /// A file of release 1 holding two items, at `schemaVersion`.
     private func releaseOneFile(schemaVersion: UInt64 = 0) throws -> Realm.Configuration {
         var configuration = temporaryConfiguration()
-        configuration.objectTypes = [DRMNItemV1.self]
+        configuration.objectTypes = [DeleteRealmIfMigrationNeededModels.ItemV1.self]
         configuration.schemaVersion = schemaVersion
         let realm = try Realm(configuration: configuration)
         try realm.write {
-            try realm.add(DRMNItemV1(value: ["id": 1, "name": "one"]))
-            try realm.add(DRMNItemV1(value: ["id": 2, "name": "two"]))
+            try realm.add(DeleteRealmIfMigrationNeededModels.ItemV1(value: ["id": 1, "name": "one"]))
+            try realm.add(DeleteRealmIfMigrationNeededModels.ItemV1(value: ["id": 2, "name": "two"]))
         }
         return configuration
     }
@@ -53,22 +56,22 @@ final class DRMNItemV2: Object {
         next.schemaVersion = 1
         next.deleteRealmIfMigrationNeeded = true
         let realm = try Realm(configuration: next)
-        #expect(realm.objects(DRMNItemV1.self).isEmpty)
+        #expect(realm.objects(DeleteRealmIfMigrationNeededModels.ItemV1.self).isEmpty)
         #expect(runs.withLock { $0 } == 0)
         #expect(try schemaVersionAtURL(try #require(next.fileURL)) == 1)
-        try realm.write { try realm.add(DRMNItemV1(value: ["id": 3, "name": "three"])) }
-        #expect(realm.objects(DRMNItemV1.self).map { $0.id } == [3])
+        try realm.write { try realm.add(DeleteRealmIfMigrationNeededModels.ItemV1(value: ["id": 3, "name": "three"])) }
+        #expect(realm.objects(DeleteRealmIfMigrationNeededModels.ItemV1.self).map { $0.id } == [3])
     }
 
     @Test func aRaisedSchemaVersionWithChangedClassesEmptiesTheFile() throws {
         let v1 = try releaseOneFile()
         let runs = LockedBox(0)
         var next = counting(v1, runs)
-        next.objectTypes = [DRMNItemV2.self]
+        next.objectTypes = [DeleteRealmIfMigrationNeededModels.ItemV2.self]
         next.schemaVersion = 2
         next.deleteRealmIfMigrationNeeded = true
         let realm = try Realm(configuration: next)
-        #expect(realm.objects(DRMNItemV2.self).isEmpty)
+        #expect(realm.objects(DeleteRealmIfMigrationNeededModels.ItemV2.self).isEmpty)
         #expect(runs.withLock { $0 } == 0)
         #expect(realm.schema["DRMNItem"]?.properties.map { $0.name } == ["id", "name", "score"])
     }
@@ -80,7 +83,7 @@ final class DRMNItemV2: Object {
         expectRealmError(.schemaMismatch, mentioning: ["newer"]) { _ = try Realm(configuration: older) }
         older.deleteRealmIfMigrationNeeded = true
         let realm = try Realm(configuration: older)
-        #expect(realm.objects(DRMNItemV1.self).isEmpty)
+        #expect(realm.objects(DeleteRealmIfMigrationNeededModels.ItemV1.self).isEmpty)
         #expect(try schemaVersionAtURL(try #require(older.fileURL)) == 2)
     }
 
@@ -88,7 +91,7 @@ final class DRMNItemV2: Object {
         var same = try releaseOneFile(schemaVersion: 4)
         same.deleteRealmIfMigrationNeeded = true
         let realm = try Realm(configuration: same)
-        #expect(realm.objects(DRMNItemV1.self).map { $0.name } == ["one", "two"])
+        #expect(realm.objects(DeleteRealmIfMigrationNeededModels.ItemV1.self).map { $0.name } == ["one", "two"])
     }
 
     @Test func withoutObjectTypesAClassOfTheProgramThatChangedEmptiesTheFile() throws {
@@ -97,9 +100,9 @@ final class DRMNItemV2: Object {
         next.objectTypes = nil
         next.deleteRealmIfMigrationNeeded = true
         let realm = try Realm(configuration: next)
-        #expect(realm.objects(DRMNItemV2.self).isEmpty)
-        try realm.write { try realm.add(DRMNItemV2(value: ["id": 1, "score": 9])) }
-        #expect(realm.objects(DRMNItemV2.self).map { $0.score } == [9])
+        #expect(realm.objects(DeleteRealmIfMigrationNeededModels.ItemV2.self).isEmpty)
+        try realm.write { try realm.add(DeleteRealmIfMigrationNeededModels.ItemV2(value: ["id": 1, "score": 9])) }
+        #expect(realm.objects(DeleteRealmIfMigrationNeededModels.ItemV2.self).map { $0.score } == [9])
     }
 
     @Test func withoutObjectTypesARaisedVersionEmptiesTheFileAndSkipsTheBlock() throws {
@@ -114,19 +117,19 @@ final class DRMNItemV2: Object {
         #expect(runs.withLock { $0 } == 0)
         // Without objectTypes, an emptied file stores its classes, and the configured schema
         // version with them, as they are first used.
-        try realm.write { try realm.add(DRMNItemV2(value: ["id": 5])) }
+        try realm.write { try realm.add(DeleteRealmIfMigrationNeededModels.ItemV2(value: ["id": 5])) }
         #expect(try schemaVersionAtURL(try #require(next.fileURL)) == 1)
     }
 
     @Test func aReadOnlyRealmNeverEmptiesTheFile() throws {
         let v1 = try releaseOneFile()
         var readOnly = v1
-        readOnly.objectTypes = [DRMNItemV2.self]
+        readOnly.objectTypes = [DeleteRealmIfMigrationNeededModels.ItemV2.self]
         readOnly.schemaVersion = 1
         readOnly.readOnly = true
         readOnly.deleteRealmIfMigrationNeeded = true
         expectRealmError(.schemaMismatch, mentioning: ["read-only"]) { _ = try Realm(configuration: readOnly) }
         let realm = try Realm(configuration: v1)
-        #expect(realm.objects(DRMNItemV1.self).count == 2)
+        #expect(realm.objects(DeleteRealmIfMigrationNeededModels.ItemV1.self).count == 2)
     }
 }

@@ -4,14 +4,19 @@ import Testing
 
 @testable import Burrow
 
-final class PKChangeItem: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var name = ""
-}
+/// The models of `PrimaryKeyChangeTests`, stored under the names they had before they were namespaced.
+enum PrimaryKeyChangeModels {
+    final class Item: Object {
+        override class func _realmObjectName() -> String? { "PKChangeItem" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var name = ""
+    }
 
-final class PKChangeLabel: Object {
-    @Persisted(primaryKey: true) var code: String?
-    @Persisted var uses = 0
+    final class Label: Object {
+        override class func _realmObjectName() -> String? { "PKChangeLabel" }
+        @Persisted(primaryKey: true) var code: String?
+        @Persisted var uses = 0
+    }
 }
 
 /// A managed object's primary key cannot change, as in RealmSwift ("Primary key can't be
@@ -21,10 +26,10 @@ final class PKChangeLabel: Object {
     private static let reason = "Primary key can't be changed after an object is inserted"
 
     /// A realm with item 1 "one" and label "a".
-    private func realmWithObjects(_ name: String = #function) throws -> (Realm, PKChangeItem, PKChangeLabel) {
+    private func realmWithObjects(_ name: String = #function) throws -> (Realm, PrimaryKeyChangeModels.Item, PrimaryKeyChangeModels.Label) {
         let realm = try Realm(configuration: temporaryInMemoryConfiguration(name))
-        let item = PKChangeItem(value: ["id": 1, "name": "one"])
-        let label = PKChangeLabel(value: ["code": "a"])
+        let item = PrimaryKeyChangeModels.Item(value: ["id": 1, "name": "one"])
+        let label = PrimaryKeyChangeModels.Label(value: ["code": "a"])
         try realm.write {
             try realm.add(item)
             try realm.add(label)
@@ -35,7 +40,8 @@ final class PKChangeLabel: Object {
     /// Runs `change` in a write that also renames the item, expects the commit to throw the
     /// primary-key error, and checks that nothing changed.
     private func expectRejected(
-        _ realm: Realm, _ item: PKChangeItem, _ label: PKChangeLabel, sourceLocation: SourceLocation = #_sourceLocation, _ change: () -> Void
+        _ realm: Realm, _ item: PrimaryKeyChangeModels.Item, _ label: PrimaryKeyChangeModels.Label, sourceLocation: SourceLocation = #_sourceLocation,
+        _ change: () -> Void
     ) {
         do {
             try realm.write {
@@ -51,10 +57,12 @@ final class PKChangeLabel: Object {
         }
         #expect(!realm.isInWriteTransaction, sourceLocation: sourceLocation)
         #expect(item.id == 1 && item.name == "one" && label.code == "a", sourceLocation: sourceLocation)
-        #expect(realm.object(ofType: PKChangeItem.self, forPrimaryKey: 1)?.name == "one", sourceLocation: sourceLocation)
-        #expect(realm.object(ofType: PKChangeItem.self, forPrimaryKey: 2) == nil, sourceLocation: sourceLocation)
-        #expect(realm.objects(PKChangeItem.self).count == 1 && realm.objects(PKChangeLabel.self).count == 1, sourceLocation: sourceLocation)
-        #expect(realm.object(ofType: PKChangeLabel.self, forPrimaryKey: "a") != nil, sourceLocation: sourceLocation)
+        #expect(realm.object(ofType: PrimaryKeyChangeModels.Item.self, forPrimaryKey: 1)?.name == "one", sourceLocation: sourceLocation)
+        #expect(realm.object(ofType: PrimaryKeyChangeModels.Item.self, forPrimaryKey: 2) == nil, sourceLocation: sourceLocation)
+        #expect(
+            realm.objects(PrimaryKeyChangeModels.Item.self).count == 1 && realm.objects(PrimaryKeyChangeModels.Label.self).count == 1,
+            sourceLocation: sourceLocation)
+        #expect(realm.object(ofType: PrimaryKeyChangeModels.Label.self, forPrimaryKey: "a") != nil, sourceLocation: sourceLocation)
     }
 
     @Test func testAssigningANewPrimaryKeyFailsTheCommitAndChangesNothing() throws {
@@ -69,7 +77,7 @@ final class PKChangeLabel: Object {
         expectRejected(realm, item, label) { item.setValue(2, forKey: "id") }
         expectRejected(realm, item, label) { item["id"] = 2 }
         expectRejected(realm, item, label) { label["code"] = "b" }
-        expectRejected(realm, item, label) { realm.objects(PKChangeItem.self).setValue(2, forKey: "id") }
+        expectRejected(realm, item, label) { realm.objects(PrimaryKeyChangeModels.Item.self).setValue(2, forKey: "id") }
     }
 
     @Test func testTheSamePrimaryKeyAndUpdatesByPrimaryKeyAreNotChanges() throws {
@@ -78,30 +86,30 @@ final class PKChangeLabel: Object {
             item.id = 1
             item["id"] = 1
             label.code = "a"
-            try realm.create(PKChangeItem.self, value: ["id": 1, "name": "updated"], update: .modified)
-            try realm.add(PKChangeLabel(value: ["code": "a", "uses": 5]), update: .all)
+            try realm.create(PrimaryKeyChangeModels.Item.self, value: ["id": 1, "name": "updated"], update: .modified)
+            try realm.add(PrimaryKeyChangeModels.Label(value: ["code": "a", "uses": 5]), update: .all)
         }
         #expect(item.name == "updated" && label.uses == 5)
-        #expect(realm.objects(PKChangeItem.self).count == 1 && realm.objects(PKChangeLabel.self).count == 1)
+        #expect(realm.objects(PrimaryKeyChangeModels.Item.self).count == 1 && realm.objects(PrimaryKeyChangeModels.Label.self).count == 1)
     }
 
     @Test func testAnUnmanagedObjectsPrimaryKeyCanChange() throws {
         let realm = try Realm(configuration: temporaryInMemoryConfiguration())
-        let item = PKChangeItem(value: ["id": 1])
+        let item = PrimaryKeyChangeModels.Item(value: ["id": 1])
         item.id = 2
         item["id"] = 3
         try realm.write { try realm.add(item) }
-        #expect(realm.object(ofType: PKChangeItem.self, forPrimaryKey: 3) != nil)
+        #expect(realm.object(ofType: PrimaryKeyChangeModels.Item.self, forPrimaryKey: 3) != nil)
     }
 
     /// A file of items 1, 2 and 3 at schema version 1.
     private func itemsFile() throws -> Realm.Configuration {
         var v1 = temporaryConfiguration()
-        v1.objectTypes = [PKChangeItem.self]
+        v1.objectTypes = [PrimaryKeyChangeModels.Item.self]
         v1.schemaVersion = 1
         let realm = try Realm(configuration: v1)
         try realm.write {
-            for id in 1...3 { try realm.add(PKChangeItem(value: ["id": id, "name": "item \(id)"])) }
+            for id in 1...3 { try realm.add(PrimaryKeyChangeModels.Item(value: ["id": id, "name": "item \(id)"])) }
         }
         return v1
     }
@@ -110,23 +118,23 @@ final class PKChangeLabel: Object {
         var v2 = try itemsFile()
         v2.schemaVersion = 2
         v2.migrationBlock = { migration, _ in
-            migration.enumerateObjects(ofType: PKChangeItem.className()) { _, newObject in
+            migration.enumerateObjects(ofType: PrimaryKeyChangeModels.Item.className()) { _, newObject in
                 newObject!["id"] = (newObject!["id"] as! Int) * 100
             }
         }
         let realm = try Realm(configuration: v2)
-        #expect(realm.objects(PKChangeItem.self).sorted(byKeyPath: "id").map(\.id) == [100, 200, 300])
-        #expect(realm.object(ofType: PKChangeItem.self, forPrimaryKey: 200)?.name == "item 2")
-        #expect(realm.object(ofType: PKChangeItem.self, forPrimaryKey: 2) == nil)
+        #expect(realm.objects(PrimaryKeyChangeModels.Item.self).sorted(byKeyPath: "id").map(\.id) == [100, 200, 300])
+        #expect(realm.object(ofType: PrimaryKeyChangeModels.Item.self, forPrimaryKey: 200)?.name == "item 2")
+        #expect(realm.object(ofType: PrimaryKeyChangeModels.Item.self, forPrimaryKey: 2) == nil)
         // The old keys are free again, and the new ones taken; outside a migration keys stay.
         try realm.write {
-            try realm.add(PKChangeItem(value: ["id": 2, "name": "new 2"]))
-            #expect(throws: RealmError.self) { try realm.add(PKChangeItem(value: ["id": 300])) }
+            try realm.add(PrimaryKeyChangeModels.Item(value: ["id": 2, "name": "new 2"]))
+            #expect(throws: RealmError.self) { try realm.add(PrimaryKeyChangeModels.Item(value: ["id": 300])) }
         }
-        #expect(realm.object(ofType: PKChangeItem.self, forPrimaryKey: 2)?.name == "new 2")
-        #expect(realm.object(ofType: PKChangeItem.self, forPrimaryKey: 200)?.name == "item 2")
-        #expect(realm.objects(PKChangeItem.self).count == 4)
-        let item = try #require(realm.object(ofType: PKChangeItem.self, forPrimaryKey: 100))
+        #expect(realm.object(ofType: PrimaryKeyChangeModels.Item.self, forPrimaryKey: 2)?.name == "new 2")
+        #expect(realm.object(ofType: PrimaryKeyChangeModels.Item.self, forPrimaryKey: 200)?.name == "item 2")
+        #expect(realm.objects(PrimaryKeyChangeModels.Item.self).count == 4)
+        let item = try #require(realm.object(ofType: PrimaryKeyChangeModels.Item.self, forPrimaryKey: 100))
         #expect(throws: RealmError.self) { try realm.write { item.id = 1 } }
         _ = try realm.storage.snapshot().verify()
     }
@@ -136,7 +144,7 @@ final class PKChangeLabel: Object {
         var v2 = v1
         v2.schemaVersion = 2
         v2.migrationBlock = { migration, _ in
-            migration.enumerateObjects(ofType: PKChangeItem.className()) { _, newObject in
+            migration.enumerateObjects(ofType: PrimaryKeyChangeModels.Item.className()) { _, newObject in
                 if newObject!["id"] as! Int == 1 { newObject!["id"] = 3 }
             }
         }
@@ -146,6 +154,6 @@ final class PKChangeLabel: Object {
             (error as? RealmError)?.code == .primaryKeyExists
         }
         let realm = try Realm(configuration: v1)
-        #expect(realm.objects(PKChangeItem.self).sorted(byKeyPath: "id").map(\.name) == ["item 1", "item 2", "item 3"])
+        #expect(realm.objects(PrimaryKeyChangeModels.Item.self).sorted(byKeyPath: "id").map(\.name) == ["item 1", "item 2", "item 3"])
     }
 }

@@ -5,18 +5,23 @@ import Testing
 
 @testable import Burrow
 
-final class BulkItem: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted(indexed: true) var name = ""
-    @Persisted var age = 0
-    @Persisted var note: String?
-    @Persisted var payload = Data()
-    @Persisted var score: Double?
-}
+/// The models of `BulkSetValueTests`, stored under the names they had before they were namespaced.
+enum BulkSetValueModels {
+    final class Item: Object {
+        override class func _realmObjectName() -> String? { "BulkItem" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted(indexed: true) var name = ""
+        @Persisted var age = 0
+        @Persisted var note: String?
+        @Persisted var payload = Data()
+        @Persisted var score: Double?
+    }
 
-final class BulkOwner: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var items: List<BulkItem>
+    final class Owner: Object {
+        override class func _realmObjectName() -> String? { "BulkOwner" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var items: List<BulkSetValueModels.Item>
+    }
 }
 
 /// `setValue(_:forKey:)` on `Results` and `List` (the bulk path, `ObjectStore.setPayloads`)
@@ -26,7 +31,7 @@ final class BulkOwner: Object {
     /// Every item's fields, by id, as plain values.
     private func contents(_ realm: Realm) -> [Int: String] {
         var all: [Int: String] = [:]
-        for item in realm.objects(BulkItem.self) {
+        for item in realm.objects(BulkSetValueModels.Item.self) {
             all[item.id] =
                 "\(item.name)|\(item.age)|\(item.note ?? "nil")|\(item.payload.count):\(item.payload.first ?? 0)|\(item.score.map { "\($0)" } ?? "nil")"
         }
@@ -51,9 +56,9 @@ final class BulkOwner: Object {
     private func fill(_ realm: Realm, seed: UInt64) throws {
         var random = TestRandom(seed: seed)
         try realm.write {
-            var items: [BulkItem] = []
+            var items: [BulkSetValueModels.Item] = []
             for id in 0..<random.int(0...300) {
-                let item = BulkItem()
+                let item = BulkSetValueModels.Item()
                 item.id = id * 3
                 item.name = random.element(["Rex", "Bella", "Luna"])
                 item.age = random.int(0...6)
@@ -63,14 +68,14 @@ final class BulkOwner: Object {
                 try realm.add(item)
                 items.append(item)
             }
-            let owner = BulkOwner()
+            let owner = BulkSetValueModels.Owner()
             owner.id = 1
             // A list in its own order, with duplicates.
             if !items.isEmpty {
                 for _ in 0..<random.int(0...120) { owner.items.append(random.element(items)) }
             }
             try realm.add(owner)
-            let sentinel = BulkItem()
+            let sentinel = BulkSetValueModels.Item()
             sentinel.id = -1
             try realm.add(sentinel)
         }
@@ -83,8 +88,8 @@ final class BulkOwner: Object {
         let single = try Realm(configuration: temporaryConfiguration("single"))
         try fill(bulk, seed: seed)
         try fill(single, seed: seed)
-        let bulkChanges = bulk.objects(BulkItem.self).changes().makeAsyncIterator()
-        let singleChanges = single.objects(BulkItem.self).changes().makeAsyncIterator()
+        let bulkChanges = bulk.objects(BulkSetValueModels.Item.self).changes().makeAsyncIterator()
+        let singleChanges = single.objects(BulkSetValueModels.Item.self).changes().makeAsyncIterator()
         _ = await next(bulkChanges)
         _ = await next(singleChanges)
         for round in 0..<TestEnvironment.count("BURROW_MODEL_OPS", default: 60) {
@@ -96,10 +101,10 @@ final class BulkOwner: Object {
             let added = random.chance(20) ? 1_000 + round : nil
             for realm in [bulk, single] {
                 try realm.write {
-                    if let deleted, let item = realm.object(ofType: BulkItem.self, forPrimaryKey: deleted) { try realm.delete(item) }
-                    if let added { _ = try realm.create(BulkItem.self, value: ["id": added, "name": "new", "age": limit]) }
-                    let owner = realm.object(ofType: BulkOwner.self, forPrimaryKey: 1)!
-                    let all = realm.objects(BulkItem.self)
+                    if let deleted, let item = realm.object(ofType: BulkSetValueModels.Item.self, forPrimaryKey: deleted) { try realm.delete(item) }
+                    if let added { _ = try realm.create(BulkSetValueModels.Item.self, value: ["id": added, "name": "new", "age": limit]) }
+                    let owner = realm.object(ofType: BulkSetValueModels.Owner.self, forPrimaryKey: 1)!
+                    let all = realm.objects(BulkSetValueModels.Item.self)
                     let filtered = try all.filter("age < %@", limit)
                     // A condition on text, some of it long enough to live outside the row.
                     let byNote = try all.filter("note != %@ AND age <= %@", "bb", limit)
@@ -112,7 +117,7 @@ final class BulkOwner: Object {
                         default: all.where { $0.id >= 0 }.setValue(value, forKey: key)
                         }
                     } else {
-                        let objects: [BulkItem] =
+                        let objects: [BulkSetValueModels.Item] =
                             switch target {
                             case 0: Array(all)
                             case 1: Array(filtered)
@@ -123,7 +128,7 @@ final class BulkOwner: Object {
                         for object in objects { object.setValue(value, forKey: key) }
                     }
                     // One change in every write, so that each stream gets an element.
-                    realm.object(ofType: BulkItem.self, forPrimaryKey: -1)!.age = 1_000_000 + round
+                    realm.object(ofType: BulkSetValueModels.Item.self, forPrimaryKey: -1)!.age = 1_000_000 + round
                 }
             }
             let label = "seed \(seed) round \(round): \(key) = \(String(describing: value).prefix(40)), target \(target)"
@@ -139,8 +144,8 @@ final class BulkOwner: Object {
             #expect(bulkModifications == singleModifications, "\(label)")
             // The name index answers as the rows do.
             for name in ["", "Rex", "Bella", "new"] {
-                let byIndex = Set(bulk.objects(BulkItem.self).where { $0.name == name }.map(\.id))
-                let byScan = Set(bulk.objects(BulkItem.self).filter { $0.name == name }.map(\.id))
+                let byIndex = Set(bulk.objects(BulkSetValueModels.Item.self).where { $0.name == name }.map(\.id))
+                let byScan = Set(bulk.objects(BulkSetValueModels.Item.self).filter { $0.name == name }.map(\.id))
                 #expect(byIndex == byScan, "\(label): name \(name)")
             }
             if contents(bulk) != contents(single) { return }
@@ -151,11 +156,11 @@ final class BulkOwner: Object {
     @Test func setValueChangesEveryObjectOfTheCollection() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         try realm.write {
-            for id in 0..<10 { _ = try realm.create(BulkItem.self, value: ["id": id, "age": id % 2, "score": Double(id)]) }
-            let owner = try realm.create(BulkOwner.self, value: ["id": 1])
-            for id in [7, 2, 7, 5] { owner.items.append(realm.object(ofType: BulkItem.self, forPrimaryKey: id)!) }
+            for id in 0..<10 { _ = try realm.create(BulkSetValueModels.Item.self, value: ["id": id, "age": id % 2, "score": Double(id)]) }
+            let owner = try realm.create(BulkSetValueModels.Owner.self, value: ["id": 1])
+            for id in [7, 2, 7, 5] { owner.items.append(realm.object(ofType: BulkSetValueModels.Item.self, forPrimaryKey: id)!) }
         }
-        let all = realm.objects(BulkItem.self)
+        let all = realm.objects(BulkSetValueModels.Item.self)
         try realm.write { all.setValue(25, forKey: "age") }
         #expect(all.map(\.age) == Array(repeating: 25, count: 10))
         // A filter on the property being set: every object it matched when called changes.
@@ -164,7 +169,7 @@ final class BulkOwner: Object {
         try realm.write { try all.filter("age != 5").setValue(5, forKey: "age") }
         #expect(all.map(\.age) == Array(repeating: 5, count: 10))
         // A list in its own order, with a duplicate: each of its objects once changed.
-        let owner = realm.object(ofType: BulkOwner.self, forPrimaryKey: 1)!
+        let owner = realm.object(ofType: BulkSetValueModels.Owner.self, forPrimaryKey: 1)!
         try realm.write { owner.items.setValue("listed", forKey: "note") }
         #expect(all.filter { $0.note == "listed" }.map(\.id) == [2, 5, 7])
         #expect(owner.items.map(\.id) == [7, 2, 7, 5])
@@ -187,12 +192,12 @@ final class BulkOwner: Object {
             for id in 0..<3_000 {
                 let long = id % 9 == 4
                 _ = try realm.create(
-                    BulkItem.self,
+                    BulkSetValueModels.Item.self,
                     value: ["id": id, "name": long ? "Rex" : "", "payload": Data(repeating: 1, count: long ? 1_000 : 4)])
             }
         }
-        try realm.write { realm.objects(BulkItem.self).setValue("Rex", forKey: "name") }
-        let items = realm.objects(BulkItem.self)
+        try realm.write { realm.objects(BulkSetValueModels.Item.self).setValue("Rex", forKey: "name") }
+        let items = realm.objects(BulkSetValueModels.Item.self)
         #expect(items.count == 3_000 && items.allSatisfy { $0.name == "Rex" })
         #expect(items.allSatisfy { $0.payload.count == ($0.id % 9 == 4 ? 1_000 : 4) })
         #expect(try ObjectVerifier.verify(realm.storage.snapshot()).findings.map(\.description) == [])
@@ -200,17 +205,17 @@ final class BulkOwner: Object {
 
     @Test func setValueOnAnEmptyCollectionChangesNothing() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        try realm.write { _ = try realm.create(BulkOwner.self, value: ["id": 1]) }
-        let owner = realm.object(ofType: BulkOwner.self, forPrimaryKey: 1)!
+        try realm.write { _ = try realm.create(BulkSetValueModels.Owner.self, value: ["id": 1]) }
+        let owner = realm.object(ofType: BulkSetValueModels.Owner.self, forPrimaryKey: 1)!
         try realm.write {
-            realm.objects(BulkItem.self).setValue(3, forKey: "age")
+            realm.objects(BulkSetValueModels.Item.self).setValue(3, forKey: "age")
             owner.items.setValue(3, forKey: "age")
         }
-        #expect(realm.objects(BulkItem.self).isEmpty)
+        #expect(realm.objects(BulkSetValueModels.Item.self).isEmpty)
         // An unmanaged list sets each of its objects.
-        let unmanaged = List<BulkItem>()
-        unmanaged.append(BulkItem())
-        unmanaged.append(BulkItem())
+        let unmanaged = List<BulkSetValueModels.Item>()
+        unmanaged.append(BulkSetValueModels.Item())
+        unmanaged.append(BulkSetValueModels.Item())
         unmanaged.setValue(4, forKey: "age")
         #expect(unmanaged.map(\.age) == [4, 4])
     }
@@ -218,12 +223,12 @@ final class BulkOwner: Object {
     @Test func anUnknownPropertyOrThePrimaryKeyFailsTheWriteAndKeepsNothing() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         try realm.write {
-            for id in 0..<5 { _ = try realm.create(BulkItem.self, value: ["id": id, "age": 1]) }
-            let owner = try realm.create(BulkOwner.self, value: ["id": 1])
-            owner.items.append(realm.object(ofType: BulkItem.self, forPrimaryKey: 3)!)
+            for id in 0..<5 { _ = try realm.create(BulkSetValueModels.Item.self, value: ["id": id, "age": 1]) }
+            let owner = try realm.create(BulkSetValueModels.Owner.self, value: ["id": 1])
+            owner.items.append(realm.object(ofType: BulkSetValueModels.Item.self, forPrimaryKey: 3)!)
         }
-        let all = realm.objects(BulkItem.self)
-        let owner = realm.object(ofType: BulkOwner.self, forPrimaryKey: 1)!
+        let all = realm.objects(BulkSetValueModels.Item.self)
+        let owner = realm.object(ofType: BulkSetValueModels.Owner.self, forPrimaryKey: 1)!
         for change in [
             { all.setValue(2, forKey: "noSuchProperty") },
             { owner.items.setValue(2, forKey: "noSuchProperty") },
@@ -256,8 +261,8 @@ final class BulkOwner: Object {
         let configuration = temporaryConfiguration()
         let realm = try Realm(configuration: configuration)
         try realm.write {
-            let owner = try realm.create(BulkOwner.self, value: ["id": 1])
-            owner.items.append(try realm.create(BulkItem.self, value: ["id": 1]))
+            let owner = try realm.create(BulkSetValueModels.Owner.self, value: ["id": 1])
+            owner.items.append(try realm.create(BulkSetValueModels.Item.self, value: ["id": 1]))
         }
         let path = configuration.fileURL!.path
         for useList in [false, true] {
@@ -265,9 +270,9 @@ final class BulkOwner: Object {
                 [path = path as String, useList = useList as Bool] in
                 let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path)))
                 if useList {
-                    realm.object(ofType: BulkOwner.self, forPrimaryKey: 1)!.items.setValue(3, forKey: "age")
+                    realm.object(ofType: BulkSetValueModels.Owner.self, forPrimaryKey: 1)!.items.setValue(3, forKey: "age")
                 } else {
-                    realm.objects(BulkItem.self).setValue(3, forKey: "age")
+                    realm.objects(BulkSetValueModels.Item.self).setValue(3, forKey: "age")
                 }
             }
             let message = standardError(of: result)
