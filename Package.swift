@@ -33,12 +33,21 @@ let package = Package(
         // A dog list's model driven with the observed property wrappers and quick writes;
         // `ObservedDemoTests` runs it.
         .executableTarget(name: "ObservedDemo", dependencies: ["Burrow"], path: "Examples/ObservedDemo"),
-        // What every test target and test worker shares: the seeded generator and the seed a run
-        // replays from (`BURROW_SEED`).
-        .target(name: "BurrowTestSupport", path: "Tests/BurrowTestSupport"),
-        // What only the test targets share: traits for Swift Testing, such as a temporary
-        // directory for each test.
-        .target(name: "BurrowTestTraits", dependencies: ["BurrowTestSupport"], path: "Tests/BurrowTestTraits"),
+        // Everything the tests share lives in Tests/BurrowTestSupport, as two modules. This one is
+        // linked by every test target and every worker process the tests start: the seeded
+        // generator, the seed a run replays from (`BURROW_SEED`), child processes, temporary
+        // directories, waits, and `LockedBox`, the one box for values collected from `@Sendable`
+        // code.
+        .target(name: "BurrowTestSupport", path: "Tests/BurrowTestSupport", exclude: ["Traits"]),
+        // The part that needs Swift Testing (traits such as `.temporaryDirectory` and `.ownThread`,
+        // exit-test output, a timeout that records an issue), kept in a module of its own so that
+        // the worker executables never link the Testing library. `#if canImport(Testing)` inside
+        // BurrowTestSupport would not do that: the toolchain ships Testing, so the workers could
+        // import it too and would then load it at run time.
+        .target(
+            name: "BurrowTestTraits", dependencies: ["BurrowTestSupport"], path: "Tests/BurrowTestSupport/Traits"),
+        // The tests of the shared support code itself.
+        .testTarget(name: "BurrowTestSupportTests", dependencies: ["BurrowTestSupport", "BurrowTestTraits"]),
         // A child process for the crash tests: commits random transactions until it is killed.
         .executableTarget(
             name: "StorageCrashWorker", dependencies: ["BurrowStorage", "BurrowTestSupport"], path: "Tests/StorageCrashWorker"),

@@ -1,4 +1,5 @@
 import BurrowStore
+import BurrowTestSupport
 import BurrowTestTraits
 import Foundation
 import Testing

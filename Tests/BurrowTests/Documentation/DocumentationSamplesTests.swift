@@ -32,7 +32,7 @@ import Testing
         // stored under the guide's names and take their place in the default schema from the
         // ladder; its members are `static`.
         Page(
-            path: docc + "Migrations.md", sources: [tests + "MigrationsGuideTests.swift", "Tests/BurrowTests/Realm/MigrationLadderModels.swift"],
+            path: docc + "Migrations.md", sources: [tests + "MigrationsGuideTests.swift", "Tests/BurrowTests/Migration/MigrationLadderModels.swift"],
             sourceEdit: { line in
                 let code = line.trimmingCharacters(in: .whitespaces)
                 if code.contains("_realmObjectName") || code.contains("LadderDefaultSchema") { return nil }

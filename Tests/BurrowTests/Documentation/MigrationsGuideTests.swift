@@ -6,7 +6,7 @@ import Testing
 
 // The samples of Sources/Burrow/Burrow.docc/Migrations.md, compiled and run. The page's whole
 // example is release 5 of the migration ladder
-// (Tests/BurrowTests/Realm/MigrationLadderModels.swift); the page's shorter samples are the
+// (Tests/BurrowTests/Migration/MigrationLadderModels.swift); the page's shorter samples are the
 // bodies below, written in the ladder's releases so that `Person`, `Pet` and `Address` are the
 // page's classes. DocumentationSamplesTests checks that each of the page's samples is here or in
 // the ladder, line for line.

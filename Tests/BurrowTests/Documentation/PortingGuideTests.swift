@@ -1,4 +1,5 @@
 import Burrow
+import BurrowTestSupport
 import BurrowTestTraits
 import Foundation
 import Testing

@@ -1,17 +1,12 @@
 import Burrow
+import BurrowTestSupport
 import Foundation
 
 /// Lines written by a change stream's consumer or a migration block, read by the test.
-final class SampleLog: @unchecked Sendable {
-    // Every access to `entries` holds `lock`.
-    private let lock = NSLock()
-    private var entries: [String] = []
+final class SampleLog: Sendable {
+    private let entries = LockedBox<[String]>([])
 
-    func appendLine(_ line: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        entries.append(line)
-    }
+    func appendLine(_ line: String) { entries.withLock { $0.append(line) } }
 
     func append<T>(_ change: RealmCollectionChange<FrozenResults<T>>) {
         switch change {
@@ -22,11 +17,7 @@ final class SampleLog: @unchecked Sendable {
         }
     }
 
-    var lines: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return entries
-    }
+    var lines: [String] { entries.value }
 
     var count: Int { lines.count }
 }

@@ -1,3 +1,4 @@
+import BurrowTestSupport
 import BurrowTestTraits
 import Foundation
 import Testing

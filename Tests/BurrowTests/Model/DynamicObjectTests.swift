@@ -4,13 +4,81 @@ import Testing
 
 @testable import Burrow
 
-final class DynBool: Object {
-    @Persisted var boolCol = false
-}
+/// The models of `DynamicObjectTests`, stored under the names they had before they were namespaced.
+enum DynamicObjectModels {
+    final class BoolHolder: Object {
+        override class func _realmObjectName() -> String? { "DynBool" }
+        @Persisted var boolCol = false
+    }
 
-final class DynEmbedded: EmbeddedObject {
-    @Persisted var value = 0
-    @Persisted var note: String?
+    final class Embedded: EmbeddedObject {
+        override class func _realmObjectName() -> String? { "DynEmbedded" }
+        @Persisted var value = 0
+        @Persisted var note: String?
+    }
+
+    /// One property of every type the dynamic API reads and writes.
+    final class AllTypes: Object {
+        override class func _realmObjectName() -> String? { "DynAllTypes" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var boolCol = false
+        @Persisted var intCol = 0
+        @Persisted var int8Col: Int8 = 0
+        @Persisted var int16Col: Int16 = 0
+        @Persisted var int32Col: Int32 = 0
+        @Persisted var int64Col: Int64 = 0
+        @Persisted var floatCol: Float = 0
+        @Persisted var doubleCol = 0.0
+        @Persisted var stringCol = ""
+        @Persisted var binaryCol = Data()
+        @Persisted var dateCol = Date(timeIntervalSince1970: 0)
+        @Persisted var objectIdCol = ObjectId()
+        @Persisted var uuidCol = UUID(uuidString: "00000000-0000-0000-0000-000000000000")!
+        @Persisted var decimalCol = Decimal128(0)
+        @Persisted var enumCol = DynStatus.idle
+        @Persisted var optBoolCol: Bool?
+        @Persisted var optIntCol: Int?
+        @Persisted var optInt8Col: Int8?
+        @Persisted var optInt16Col: Int16?
+        @Persisted var optInt32Col: Int32?
+        @Persisted var optInt64Col: Int64?
+        @Persisted var optFloatCol: Float?
+        @Persisted var optDoubleCol: Double?
+        @Persisted var optStringCol: String?
+        @Persisted var optBinaryCol: Data?
+        @Persisted var optDateCol: Date?
+        @Persisted var optObjectIdCol: ObjectId?
+        @Persisted var optUuidCol: UUID?
+        @Persisted var optDecimalCol: Decimal128?
+        @Persisted var anyCol: AnyRealmValue
+        @Persisted var objectCol: DynamicObjectModels.BoolHolder?
+        @Persisted var arrayCol: List<DynamicObjectModels.BoolHolder>
+        @Persisted var setCol: MutableSet<DynamicObjectModels.BoolHolder>
+        @Persisted var mapCol: Map<String, DynamicObjectModels.BoolHolder?>
+        @Persisted var intList: List<Int>
+        @Persisted var optStringList: List<String?>
+        @Persisted var stringSet: MutableSet<String>
+        @Persisted var intMap: Map<String, Int>
+        @Persisted var optDoubleMap: Map<String, Double?>
+        @Persisted var embeddedCol: DynamicObjectModels.Embedded?
+        @Persisted var embeddedList: List<DynamicObjectModels.Embedded>
+    }
+
+    final class StringKeyed: Object {
+        override class func _realmObjectName() -> String? { "DynStringKeyed" }
+        @Persisted(primaryKey: true) var key = ""
+        @Persisted var count = 0
+        @Persisted var label = "default label"
+        @Persisted var optCount: Int?
+    }
+
+    /// A chain of links and lists, for values nested far deeper than a stack could recurse.
+    final class Chain: Object {
+        override class func _realmObjectName() -> String? { "DynChain" }
+        @Persisted var index = 0
+        @Persisted var next: DynamicObjectModels.Chain?
+        @Persisted var children: List<DynamicObjectModels.Chain>
+    }
 }
 
 enum DynStatus: Int, PersistableEnum {
@@ -18,71 +86,14 @@ enum DynStatus: Int, PersistableEnum {
     case busy = 7
 }
 
-/// One property of every type the dynamic API reads and writes.
-final class DynAllTypes: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var boolCol = false
-    @Persisted var intCol = 0
-    @Persisted var int8Col: Int8 = 0
-    @Persisted var int16Col: Int16 = 0
-    @Persisted var int32Col: Int32 = 0
-    @Persisted var int64Col: Int64 = 0
-    @Persisted var floatCol: Float = 0
-    @Persisted var doubleCol = 0.0
-    @Persisted var stringCol = ""
-    @Persisted var binaryCol = Data()
-    @Persisted var dateCol = Date(timeIntervalSince1970: 0)
-    @Persisted var objectIdCol = ObjectId()
-    @Persisted var uuidCol = UUID(uuidString: "00000000-0000-0000-0000-000000000000")!
-    @Persisted var decimalCol = Decimal128(0)
-    @Persisted var enumCol = DynStatus.idle
-    @Persisted var optBoolCol: Bool?
-    @Persisted var optIntCol: Int?
-    @Persisted var optInt8Col: Int8?
-    @Persisted var optInt16Col: Int16?
-    @Persisted var optInt32Col: Int32?
-    @Persisted var optInt64Col: Int64?
-    @Persisted var optFloatCol: Float?
-    @Persisted var optDoubleCol: Double?
-    @Persisted var optStringCol: String?
-    @Persisted var optBinaryCol: Data?
-    @Persisted var optDateCol: Date?
-    @Persisted var optObjectIdCol: ObjectId?
-    @Persisted var optUuidCol: UUID?
-    @Persisted var optDecimalCol: Decimal128?
-    @Persisted var anyCol: AnyRealmValue
-    @Persisted var objectCol: DynBool?
-    @Persisted var arrayCol: List<DynBool>
-    @Persisted var setCol: MutableSet<DynBool>
-    @Persisted var mapCol: Map<String, DynBool?>
-    @Persisted var intList: List<Int>
-    @Persisted var optStringList: List<String?>
-    @Persisted var stringSet: MutableSet<String>
-    @Persisted var intMap: Map<String, Int>
-    @Persisted var optDoubleMap: Map<String, Double?>
-    @Persisted var embeddedCol: DynEmbedded?
-    @Persisted var embeddedList: List<DynEmbedded>
-}
-
-final class DynStringKeyed: Object {
-    @Persisted(primaryKey: true) var key = ""
-    @Persisted var count = 0
-    @Persisted var label = "default label"
-    @Persisted var optCount: Int?
-}
-
-/// A chain of links and lists, for values nested far deeper than a stack could recurse.
-final class DynChain: Object {
-    @Persisted var index = 0
-    @Persisted var next: DynChain?
-    @Persisted var children: List<DynChain>
-}
-
 /// `DynamicObject`, `Realm.dynamicObjects(_:)`, `dynamicObject(ofType:forPrimaryKey:)` and
 /// `dynamicCreate(_:value:update:)`: every property type read and written by name, with
 /// RealmSwift's meaning.
 @Suite(.temporaryDirectory) struct DynamicObjectTests {
-    static let types: [ObjectBase.Type] = [DynAllTypes.self, DynBool.self, DynEmbedded.self, DynStringKeyed.self, DynChain.self]
+    static let types: [ObjectBase.Type] = [
+        DynamicObjectModels.AllTypes.self, DynamicObjectModels.BoolHolder.self, DynamicObjectModels.Embedded.self,
+        DynamicObjectModels.StringKeyed.self, DynamicObjectModels.Chain.self,
+    ]
 
     /// An in-memory realm of the suite's classes; exit tests, whose child process has no test
     /// directory, use it.
@@ -100,9 +111,9 @@ final class DynChain: Object {
 
     /// A realm holding one `DynAllTypes` (id 1) with a value other than the default in every
     /// non-optional property and nil in every optional one, and its dynamic object.
-    private func seeded(_ name: String = #function) throws -> (Realm, DynAllTypes, DynamicObject) {
+    private func seeded(_ name: String = #function) throws -> (Realm, DynamicObjectModels.AllTypes, DynamicObject) {
         let realm = try realm(name)
-        let typed = DynAllTypes(value: [
+        let typed = DynamicObjectModels.AllTypes(value: [
             "id": 1, "boolCol": true, "intCol": 42, "int8Col": Int8(-8), "int16Col": Int16(1_616), "int32Col": Int32(-323_232),
             "int64Col": Int64.max, "floatCol": Float(2.5), "doubleCol": 6.25, "stringCol": "héllo", "binaryCol": Data([0, 1, 2, 255]),
             "dateCol": Date(timeIntervalSince1970: 1_000_000), "objectIdCol": try ObjectId(string: "6553f100a1b2c3d4e5f60718"),
@@ -251,7 +262,7 @@ final class DynChain: Object {
 
     @Test func testALinkReadsAsADynamicObjectAndTakesOne() throws {
         let (realm, typed, object) = try seeded()
-        let linked = DynBool(value: [true])
+        let linked = DynamicObjectModels.BoolHolder(value: [true])
         try realm.write { typed.objectCol = linked }
         let read = try #require(object["objectCol"] as? DynamicObject)
         #expect(read.isSameObject(as: linked))
@@ -270,12 +281,12 @@ final class DynChain: Object {
 
         try realm.write { object["objectCol"] = nil }
         #expect(typed.objectCol == nil && object["objectCol"] == nil)
-        #expect(realm.objects(DynBool.self).count == 2, "clearing a link deletes nothing")
+        #expect(realm.objects(DynamicObjectModels.BoolHolder.self).count == 2, "clearing a link deletes nothing")
     }
 
     @Test func testAListOfLinksIsAListOfDynamicObjects() throws {
         let (realm, typed, object) = try seeded()
-        let first = DynBool(value: [true])
+        let first = DynamicObjectModels.BoolHolder(value: [true])
         try realm.write { typed.arrayCol.append(first) }
         let list = try #require(object["arrayCol"] as? List<DynamicObject>)
         #expect(list.count == 1 && list.first?.isSameObject(as: first) == true)
@@ -299,13 +310,13 @@ final class DynChain: Object {
             object["arrayCol"] = current
         }
         #expect(typed.arrayCol.isEmpty)
-        #expect(realm.objects(DynBool.self).count == 2, "emptying a list deletes nothing")
+        #expect(realm.objects(DynamicObjectModels.BoolHolder.self).count == 2, "emptying a list deletes nothing")
     }
 
     @Test func testASetAndAMapOfLinksHoldDynamicObjects() throws {
         let (realm, typed, object) = try seeded()
-        let yes = DynBool(value: [true])
-        let no = DynBool(value: [false])
+        let yes = DynamicObjectModels.BoolHolder(value: [true])
+        let no = DynamicObjectModels.BoolHolder(value: [false])
         try realm.write {
             typed.setCol.insert(yes)
             typed.mapCol["yes"] = yes
@@ -342,8 +353,8 @@ final class DynChain: Object {
 
     @Test func testDynamicListSetAndMapReadATypedObjectsLinks() throws {
         let (realm, typed, _) = try seeded()
-        let one = DynBool(value: [true])
-        let two = DynBool(value: [false])
+        let one = DynamicObjectModels.BoolHolder(value: [true])
+        let two = DynamicObjectModels.BoolHolder(value: [false])
         try realm.write {
             typed.arrayCol.append(objectsIn: [one, two])
             typed.setCol.insert(one)
@@ -362,14 +373,14 @@ final class DynChain: Object {
     @Test func testDynamicListOfAPropertyThatIsNoListOfLinksTraps() async {
         let missing = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try DynamicObjectTests.inMemoryRealm("dyn-list-trap")
-            let object = try realm.write { try realm.create(DynAllTypes.self, value: ["id": 1]) }
+            let object = try realm.write { try realm.create(DynamicObjectModels.AllTypes.self, value: ["id": 1]) }
             _ = object.dynamicList("noSuchList")
         }
         let missingMessage = standardError(of: missing)
         #expect(missingMessage.contains("noSuchList"), "\(missingMessage)")
         let values = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try DynamicObjectTests.inMemoryRealm("dyn-list-trap-2")
-            let object = try realm.write { try realm.create(DynAllTypes.self, value: ["id": 1]) }
+            let object = try realm.write { try realm.create(DynamicObjectModels.AllTypes.self, value: ["id": 1]) }
             _ = object.dynamicList("intList")
         }
         let valuesMessage = standardError(of: values)
@@ -429,7 +440,7 @@ final class DynChain: Object {
 
     @Test func testAnAnyRealmValueReadsAsWhatItHoldsAndALinkAsADynamicObject() throws {
         let (realm, typed, object) = try seeded()
-        let linked = DynBool(value: [true])
+        let linked = DynamicObjectModels.BoolHolder(value: [true])
         try realm.write { typed.anyCol = .object(linked) }
         let held = try #require(object["anyCol"] as? DynamicObject)
         #expect(held.isSameObject(as: linked) && held["boolCol"] as? Bool == true)
@@ -462,14 +473,14 @@ final class DynChain: Object {
         do {
             let realm = try Realm(configuration: configuration)
             try realm.write {
-                let keyed = try realm.create(DynStringKeyed.self, value: ["key": "k", "count": 3])
-                try realm.create(DynAllTypes.self, value: ["id": 1, "anyCol": AnyRealmValue.object(keyed)])
+                let keyed = try realm.create(DynamicObjectModels.StringKeyed.self, value: ["key": "k", "count": 3])
+                try realm.create(DynamicObjectModels.AllTypes.self, value: ["id": 1, "anyCol": AnyRealmValue.object(keyed)])
             }
         }
-        configuration.objectTypes = [DynAllTypes.self, DynBool.self, DynEmbedded.self]
+        configuration.objectTypes = [DynamicObjectModels.AllTypes.self, DynamicObjectModels.BoolHolder.self, DynamicObjectModels.Embedded.self]
         let realm = try Realm(configuration: configuration)
         #expect((realm.dynamicObjects("DynAllTypes").first?["anyCol"] as? DynamicObject)?["count"] as? Int == 3)
-        let typed = try #require(realm.objects(DynAllTypes.self).first)
+        let typed = try #require(realm.objects(DynamicObjectModels.AllTypes.self).first)
         let held = try #require(typed.anyCol.object(DynamicObject.self), "\(typed.anyCol)")
         #expect(held["key"] as? String == "k" && held.count as? Int == 3)
         #expect(held.objectSchema.className == "DynStringKeyed")
@@ -509,8 +520,8 @@ final class DynChain: Object {
     @Test func testEmbeddedObjectsReadAsDynamicObjectsAndAreSetFromValues() throws {
         let (realm, typed, object) = try seeded()
         try realm.write {
-            typed.embeddedCol = DynEmbedded(value: ["value": 5, "note": "five"])
-            typed.embeddedList.append(DynEmbedded(value: ["value": 9]))
+            typed.embeddedCol = DynamicObjectModels.Embedded(value: ["value": 5, "note": "five"])
+            typed.embeddedList.append(DynamicObjectModels.Embedded(value: ["value": 9]))
         }
         let embedded = try #require(object["embeddedCol"] as? DynamicObject)
         #expect(embedded["value"] as? Int == 5 && embedded["note"] as? String == "five")
@@ -544,7 +555,7 @@ final class DynChain: Object {
         let realm = try realm()
         try realm.write {
             for (key, count) in [("b", 200), ("a", 100), ("c", 300)] {
-                try realm.create(DynStringKeyed.self, value: ["key": key, "count": count])
+                try realm.create(DynamicObjectModels.StringKeyed.self, value: ["key": key, "count": count])
             }
         }
         let objects = realm.dynamicObjects("DynStringKeyed")
@@ -564,12 +575,12 @@ final class DynChain: Object {
         #expect(objects.first?.objectSchema.primaryKeyProperty?.name == "key")
 
         // The results are live: a typed write shows in them.
-        try realm.write { try realm.create(DynStringKeyed.self, value: ["key": "d", "count": 400]) }
+        try realm.write { try realm.create(DynamicObjectModels.StringKeyed.self, value: ["key": "d", "count": 400]) }
         #expect(objects.count == 4 && big.count == 3)
 
         // They delete like any results.
         try realm.write { try realm.delete(try objects.filter("count >= %@", 300)) }
-        #expect(Set(realm.objects(DynStringKeyed.self).map(\.key)) == ["a", "b"] && big.count == 1)
+        #expect(Set(realm.objects(DynamicObjectModels.StringKeyed.self).map(\.key)) == ["a", "b"] && big.count == 1)
     }
 
     @Test func testDynamicObjectsStreamReportsEachCommit() async throws {
@@ -607,16 +618,16 @@ final class DynChain: Object {
     @Test func testDynamicObjectForPrimaryKeyFindsTheObjectOrNil() throws {
         let realm = try realm()
         try realm.write {
-            try realm.create(DynStringKeyed.self, value: ["key": "a", "count": 1])
-            try realm.create(DynStringKeyed.self, value: ["key": "b", "count": 2])
-            try realm.create(DynAllTypes.self, value: ["id": 7])
+            try realm.create(DynamicObjectModels.StringKeyed.self, value: ["key": "a", "count": 1])
+            try realm.create(DynamicObjectModels.StringKeyed.self, value: ["key": "b", "count": 2])
+            try realm.create(DynamicObjectModels.AllTypes.self, value: ["id": 7])
         }
         let a = try #require(realm.dynamicObject(ofType: "DynStringKeyed", forPrimaryKey: "a"))
         #expect(a["count"] as? Int == 1 && a["key"] as? String == "a")
         #expect(realm.dynamicObject(ofType: "DynStringKeyed", forPrimaryKey: "z") == nil)
         #expect(realm.dynamicObject(ofType: "DynAllTypes", forPrimaryKey: 7)?["id"] as? Int == 7)
         #expect(realm.dynamicObject(ofType: "DynAllTypes", forPrimaryKey: 8) == nil)
-        #expect(a.isSameObject(as: realm.object(ofType: DynStringKeyed.self, forPrimaryKey: "a")))
+        #expect(a.isSameObject(as: realm.object(ofType: DynamicObjectModels.StringKeyed.self, forPrimaryKey: "a")))
     }
 
     // MARK: dynamicCreate
@@ -633,13 +644,13 @@ final class DynChain: Object {
         #expect(fromDictionary["label"] as? String == "default label", "a property not given takes the Swift class's default")
         #expect(fromArray["key"] as? String == "e" && fromArray["count"] as? Int == 5 && fromArray["label"] as? String == "given")
         #expect(fromDictionary.realm != nil && fromArray.realm != nil)
-        #expect(Set(realm.objects(DynStringKeyed.self).map(\.key)) == ["d", "e"])
-        #expect(realm.object(ofType: DynStringKeyed.self, forPrimaryKey: "e")?.label == "given")
+        #expect(Set(realm.objects(DynamicObjectModels.StringKeyed.self).map(\.key)) == ["d", "e"])
+        #expect(realm.object(ofType: DynamicObjectModels.StringKeyed.self, forPrimaryKey: "e")?.label == "given")
 
         // Outside a write it throws, as every change does.
         let outside = #expect(throws: RealmError.self) { try realm.dynamicCreate("DynStringKeyed", value: ["key": "f"]) }
         #expect(outside?.code == .wrongState)
-        #expect(realm.objects(DynStringKeyed.self).count == 2)
+        #expect(realm.objects(DynamicObjectModels.StringKeyed.self).count == 2)
     }
 
     @Test func testDynamicCreateUpdatePolicies() throws {
@@ -650,7 +661,7 @@ final class DynChain: Object {
             try realm.write { try realm.dynamicCreate("DynStringKeyed", value: ["key": "a", "count": 2]) }
         }
         #expect(duplicate?.code == .primaryKeyExists)
-        let stored = try #require(realm.object(ofType: DynStringKeyed.self, forPrimaryKey: "a"))
+        let stored = try #require(realm.object(ofType: DynamicObjectModels.StringKeyed.self, forPrimaryKey: "a"))
         #expect(stored.count == 1 && stored.label == "first")
 
         // .modified and .all update the existing object with the properties given, and keep the rest.
@@ -660,8 +671,8 @@ final class DynChain: Object {
         #expect(stored.count == 2 && stored.label == "all")
         // With no object of that key they create one.
         try realm.write { try realm.dynamicCreate("DynStringKeyed", value: ["key": "b"], update: .modified) }
-        #expect(realm.objects(DynStringKeyed.self).count == 2)
-        #expect(realm.object(ofType: DynStringKeyed.self, forPrimaryKey: "b")?.label == "default label")
+        #expect(realm.objects(DynamicObjectModels.StringKeyed.self).count == 2)
+        #expect(realm.object(ofType: DynamicObjectModels.StringKeyed.self, forPrimaryKey: "b")?.label == "default label")
     }
 
     @Test func testNestedDictionariesAndArraysCreateTheLinkedObjects() throws {
@@ -680,8 +691,8 @@ final class DynChain: Object {
                     "intList": [1, 2],
                 ] as [String: Any])
         }
-        #expect(realm.objects(DynBool.self).count == 5)
-        let typed = try #require(realm.object(ofType: DynAllTypes.self, forPrimaryKey: 9))
+        #expect(realm.objects(DynamicObjectModels.BoolHolder.self).count == 5)
+        let typed = try #require(realm.object(ofType: DynamicObjectModels.AllTypes.self, forPrimaryKey: 9))
         #expect(typed.isSameObject(as: created))
         #expect(typed.objectCol?.boolCol == true)
         #expect(typed.arrayCol.map(\.boolCol) == [true, false])
@@ -692,7 +703,7 @@ final class DynChain: Object {
 
         // Setting a dictionary on a dynamic object's link creates the linked object too.
         try realm.write { created["objectCol"] = ["boolCol": false] }
-        #expect(typed.objectCol?.boolCol == false && realm.objects(DynBool.self).count == 6)
+        #expect(typed.objectCol?.boolCol == false && realm.objects(DynamicObjectModels.BoolHolder.self).count == 6)
     }
 
     @Test func testADeepChainOfNestedDictionariesDoesNotOverflowTheStack() async {
@@ -721,27 +732,27 @@ final class DynChain: Object {
 
     @Test func testAWrongValueThrowsAndChangesNothing() throws {
         let (realm, typed, object) = try seeded()
-        let bools = realm.objects(DynBool.self).count
+        let bools = realm.objects(DynamicObjectModels.BoolHolder.self).count
         try realm.write {
             for value in [
                 ["id": 2, "intCol": "not a number"],
                 ["id": 2, "objectCol": ["boolCol": "not a bool"]],
                 ["id": 2, "arrayCol": [["boolCol": true], ["boolCol": 3.5]]],
                 ["id": 2, "stringCol": NSNull()],
-                ["id": 2, "objectCol": DynStringKeyed(value: ["key": "wrong class"])],
+                ["id": 2, "objectCol": DynamicObjectModels.StringKeyed(value: ["key": "wrong class"])],
                 ["id": 2, "noSuchProperty": 1],
             ] as [[String: Any]] {
                 let error = #expect(throws: RealmError.self, "\(value)") { try realm.dynamicCreate("DynAllTypes", value: value) }
                 #expect(error?.code == .invalidArgument, "\(value)")
             }
         }
-        #expect(realm.objects(DynAllTypes.self).count == 1, "no object was created")
-        #expect(realm.objects(DynBool.self).count == bools, "no linked object was created either")
-        #expect(realm.objects(DynStringKeyed.self).count == 0)
+        #expect(realm.objects(DynamicObjectModels.AllTypes.self).count == 1, "no object was created")
+        #expect(realm.objects(DynamicObjectModels.BoolHolder.self).count == bools, "no linked object was created either")
+        #expect(realm.objects(DynamicObjectModels.StringKeyed.self).count == 0)
 
         // A wrong value set by name fails the write's commit, which keeps none of its changes.
         for (name, value) in [
-            ("intCol", "x" as Any?), ("stringCol", nil), ("objectCol", DynStringKeyed(value: ["key": "k"])),
+            ("intCol", "x" as Any?), ("stringCol", nil), ("objectCol", DynamicObjectModels.StringKeyed(value: ["key": "k"])),
             ("intList", ["a"]), ("noSuchProperty", 1),
         ] {
             let error = #expect(throws: RealmError.self, "\(name)") {
@@ -762,7 +773,7 @@ final class DynChain: Object {
     @Test(arguments: ["NSNull", "empty optional"])
     func testNilInADictionaryOfValuesClearsAnOptionalProperty(_ shape: String) throws {
         let realm = try realm()
-        try realm.write { try realm.create(DynStringKeyed.self, value: ["key": "a", "optCount": 1]) }
+        try realm.write { try realm.create(DynamicObjectModels.StringKeyed.self, value: ["key": "a", "optCount": 1]) }
         let none: Int? = nil
         let nothing: Any = shape == "NSNull" ? NSNull() : none as Any
         do {
@@ -770,19 +781,19 @@ final class DynChain: Object {
         } catch {
             Issue.record("\(shape) in a new object: \(error)")
         }
-        #expect(realm.object(ofType: DynStringKeyed.self, forPrimaryKey: "b")?.optCount == nil)
+        #expect(realm.object(ofType: DynamicObjectModels.StringKeyed.self, forPrimaryKey: "b")?.optCount == nil)
         for policy in [UpdatePolicy.modified, .all] {
-            try realm.write { realm.object(ofType: DynStringKeyed.self, forPrimaryKey: "a")?.optCount = 2 }
+            try realm.write { realm.object(ofType: DynamicObjectModels.StringKeyed.self, forPrimaryKey: "a")?.optCount = 2 }
             do {
                 try realm.write { try realm.dynamicCreate("DynStringKeyed", value: ["key": "a", "optCount": nothing], update: policy) }
             } catch {
                 Issue.record("\(shape) in an update (\(policy)): \(error)")
             }
-            #expect(realm.object(ofType: DynStringKeyed.self, forPrimaryKey: "a")?.optCount == nil, "\(policy)")
+            #expect(realm.object(ofType: DynamicObjectModels.StringKeyed.self, forPrimaryKey: "a")?.optCount == nil, "\(policy)")
         }
         // The typed API takes the same values.
-        try realm.write { try realm.create(DynStringKeyed.self, value: ["key": "t", "optCount": nothing]) }
-        #expect(realm.object(ofType: DynStringKeyed.self, forPrimaryKey: "t")?.optCount == nil)
+        try realm.write { try realm.create(DynamicObjectModels.StringKeyed.self, value: ["key": "t", "optCount": nothing]) }
+        #expect(realm.object(ofType: DynamicObjectModels.StringKeyed.self, forPrimaryKey: "t")?.optCount == nil)
     }
 
     @Test func testAPropertyTheClassLacksReadsAsNil() throws {
@@ -852,7 +863,8 @@ final class DynChain: Object {
     @Test func testAFrozenDynamicObjectKeepsItsVersion() throws {
         let realm = try realm()
         try realm.write {
-            try realm.create(DynAllTypes.self, value: ["id": 1, "intCol": 1, "arrayCol": [[true]], "setCol": [[true]], "objectCol": [true]])
+            try realm.create(
+                DynamicObjectModels.AllTypes.self, value: ["id": 1, "intCol": 1, "arrayCol": [[true]], "setCol": [[true]], "objectCol": [true]])
         }
         let live = try #require(realm.dynamicObjects("DynAllTypes").first)
         let frozen = try live.freeze()

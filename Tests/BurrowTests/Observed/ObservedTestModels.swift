@@ -1,4 +1,5 @@
 import Burrow
+import BurrowTestSupport
 import Foundation
 import Observation
 import Synchronization
@@ -103,9 +104,9 @@ func track(_ read: @escaping @MainActor () -> Void) -> Signal {
 
 /// Whether an Observation `onChange` (called on any thread) has fired.
 final class Fired: Sendable {
-    private let value = Mutex(false)
-    func set() { value.withLock { $0 = true } }
-    var isSet: Bool { value.withLock { $0 } }
+    private let fired = LockedBox(false)
+    func set() { fired.withLock { $0 = true } }
+    var isSet: Bool { fired.value }
 }
 
 /// A `Fired` set by the `onChange` of tracking `read`.

@@ -10,82 +10,91 @@ import Testing
 
 enum OVColor: String, PersistableEnum { case red, green }
 
-/// A link target with a string primary key, an indexed field and backlinks.
-final class OVTarget: Object {
-    @Persisted(primaryKey: true) var name = ""
-    @Persisted(indexed: true) var rank = 0
-    @Persisted(originProperty: "targets") var listedIn: LinkingObjects<OVEverything>
-}
+/// The models of `ObjectVerifierTests`, stored under the names they had before they were namespaced.
+enum ObjectVerifierModels {
+    /// A link target with a string primary key, an indexed field and backlinks.
+    final class Target: Object {
+        override class func _realmObjectName() -> String? { "OVTarget" }
+        @Persisted(primaryKey: true) var name = ""
+        @Persisted(indexed: true) var rank = 0
+        @Persisted(originProperty: "targets") var listedIn: LinkingObjects<ObjectVerifierModels.Everything>
+    }
 
-final class OVLamp: EmbeddedObject {
-    @Persisted var watts = 0
-}
+    final class Lamp: EmbeddedObject {
+        override class func _realmObjectName() -> String? { "OVLamp" }
+        @Persisted var watts = 0
+    }
 
-final class OVCorner: EmbeddedObject {
-    @Persisted var label = ""
-    @Persisted var lamps: List<OVLamp>
-}
+    final class Corner: EmbeddedObject {
+        override class func _realmObjectName() -> String? { "OVCorner" }
+        @Persisted var label = ""
+        @Persisted var lamps: List<ObjectVerifierModels.Lamp>
+    }
 
-/// An embedded object holding another embedded object and a link.
-final class OVPlace: EmbeddedObject {
-    @Persisted var street = ""
-    @Persisted var corner: OVCorner?
-    @Persisted var visitor: OVTarget?
-}
+    /// An embedded object holding another embedded object and a link.
+    final class Place: EmbeddedObject {
+        override class func _realmObjectName() -> String? { "OVPlace" }
+        @Persisted var street = ""
+        @Persisted var corner: ObjectVerifierModels.Corner?
+        @Persisted var visitor: ObjectVerifierModels.Target?
+    }
 
-/// Every kind of property: each scalar, optionals, `AnyRealmValue`, links, lists, sets and maps
-/// of scalars and objects, embedded objects (nested), indexed properties and a primary key.
-final class OVEverything: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var bool = false
-    @Persisted var int8: Int8 = 0
-    @Persisted var int16: Int16 = 0
-    @Persisted var int32: Int32 = 0
-    @Persisted var int64: Int64 = 0
-    @Persisted var float: Float = 0
-    @Persisted var double = 0.0
-    @Persisted(indexed: true) var string = ""
-    @Persisted var data = Data()
-    @Persisted var date = Date(timeIntervalSince1970: 0)
-    @Persisted var objectId = ObjectId()
-    @Persisted var uuid = UUID()
-    @Persisted var decimal = Decimal128()
-    @Persisted var color = OVColor.red
-    @Persisted(indexed: true) var optInt: Int?
-    @Persisted var optString: String?
-    @Persisted var optDate: Date?
-    @Persisted var optUUID: UUID?
-    @Persisted var optDecimal: Decimal128?
-    @Persisted var any: AnyRealmValue
-    @Persisted(indexed: true) var indexedAny: AnyRealmValue
-    @Persisted var longText = ""
-    @Persisted var link: OVTarget?
-    @Persisted var ints: List<Int>
-    @Persisted var optStrings: List<String?>
-    @Persisted var targets: List<OVTarget>
-    @Persisted var tags: MutableSet<String>
-    @Persisted var targetSet: MutableSet<OVTarget>
-    @Persisted var mixedSet: MutableSet<AnyRealmValue>
-    @Persisted var scores: Map<String, Int>
-    @Persisted var targetMap: Map<String, OVTarget?>
-    @Persisted var place: OVPlace?
-    @Persisted var places: List<OVPlace>
-}
+    /// Every kind of property: each scalar, optionals, `AnyRealmValue`, links, lists, sets and maps
+    /// of scalars and objects, embedded objects (nested), indexed properties and a primary key.
+    final class Everything: Object {
+        override class func _realmObjectName() -> String? { "OVEverything" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var bool = false
+        @Persisted var int8: Int8 = 0
+        @Persisted var int16: Int16 = 0
+        @Persisted var int32: Int32 = 0
+        @Persisted var int64: Int64 = 0
+        @Persisted var float: Float = 0
+        @Persisted var double = 0.0
+        @Persisted(indexed: true) var string = ""
+        @Persisted var data = Data()
+        @Persisted var date = Date(timeIntervalSince1970: 0)
+        @Persisted var objectId = ObjectId()
+        @Persisted var uuid = UUID()
+        @Persisted var decimal = Decimal128()
+        @Persisted var color = OVColor.red
+        @Persisted(indexed: true) var optInt: Int?
+        @Persisted var optString: String?
+        @Persisted var optDate: Date?
+        @Persisted var optUUID: UUID?
+        @Persisted var optDecimal: Decimal128?
+        @Persisted var any: AnyRealmValue
+        @Persisted(indexed: true) var indexedAny: AnyRealmValue
+        @Persisted var longText = ""
+        @Persisted var link: ObjectVerifierModels.Target?
+        @Persisted var ints: List<Int>
+        @Persisted var optStrings: List<String?>
+        @Persisted var targets: List<ObjectVerifierModels.Target>
+        @Persisted var tags: MutableSet<String>
+        @Persisted var targetSet: MutableSet<ObjectVerifierModels.Target>
+        @Persisted var mixedSet: MutableSet<AnyRealmValue>
+        @Persisted var scores: Map<String, Int>
+        @Persisted var targetMap: Map<String, ObjectVerifierModels.Target?>
+        @Persisted var place: ObjectVerifierModels.Place?
+        @Persisted var places: List<ObjectVerifierModels.Place>
+    }
 
-/// A class without a primary key.
-final class OVNode: Object {
-    @Persisted var name = ""
-    @Persisted var next: OVNode?
+    /// A class without a primary key.
+    final class Node: Object {
+        override class func _realmObjectName() -> String? { "OVNode" }
+        @Persisted var name = ""
+        @Persisted var next: ObjectVerifierModels.Node?
+    }
 }
 
 /// A file made by ordinary use of every property kind, with updates and deletes.
 private func makeFile() throws -> Realm {
     let realm = try Realm(configuration: temporaryConfiguration())
     try realm.write {
-        let targets = (0..<6).map { OVTarget(value: ["name": "t\($0)", "rank": $0 % 3]) }
+        let targets = (0..<6).map { ObjectVerifierModels.Target(value: ["name": "t\($0)", "rank": $0 % 3]) }
         try realm.add(targets)
         for id in 0..<8 {
-            let object = OVEverything()
+            let object = ObjectVerifierModels.Everything()
             object.id = id
             object.bool = id % 2 == 0
             object.int8 = Int8(id)
@@ -118,38 +127,38 @@ private func makeFile() throws -> Realm {
             object.scores["b é"] = -id
             object.targetMap["first"] = targets[4]
             object.targetMap["none"] = nil
-            let place = OVPlace()
+            let place = ObjectVerifierModels.Place()
             place.street = "street \(id)"
-            let corner = OVCorner()
+            let corner = ObjectVerifierModels.Corner()
             corner.label = "corner"
-            corner.lamps.append(objectsIn: [OVLamp(value: ["watts": 40]), OVLamp(value: ["watts": 60])])
+            corner.lamps.append(objectsIn: [ObjectVerifierModels.Lamp(value: ["watts": 40]), ObjectVerifierModels.Lamp(value: ["watts": 60])])
             place.corner = corner
             place.visitor = targets[5]
             object.place = place
-            object.places.append(objectsIn: [OVPlace(value: ["street": "a"]), OVPlace(value: ["street": "b"])])
+            object.places.append(objectsIn: [ObjectVerifierModels.Place(value: ["street": "a"]), ObjectVerifierModels.Place(value: ["street": "b"])])
             try realm.add(object)
         }
-        let first = OVNode(value: ["name": "first"])
-        first.next = OVNode(value: ["name": "second"])
+        let first = ObjectVerifierModels.Node(value: ["name": "first"])
+        first.next = ObjectVerifierModels.Node(value: ["name": "second"])
         try realm.add(first)
     }
     try realm.write {
-        let objects = realm.objects(OVEverything.self)
+        let objects = realm.objects(ObjectVerifierModels.Everything.self)
         let changed = objects[1]
         changed.string = "renamed"
         changed.optInt = nil
         changed.longText = "short now"
         changed.ints.remove(at: 0)
-        changed.targets.insert(realm.object(ofType: OVTarget.self, forPrimaryKey: "t2")!, at: 1)
-        changed.place = OVPlace(value: ["street": "replaced"])
+        changed.targets.insert(realm.object(ofType: ObjectVerifierModels.Target.self, forPrimaryKey: "t2")!, at: 1)
+        changed.place = ObjectVerifierModels.Place(value: ["street": "replaced"])
         changed.places.remove(at: 0)
         changed.scores["a"] = nil
         changed.tags.remove("x")
         changed.any = .int(7)
         try realm.delete(objects[2])
-        try realm.delete(realm.object(ofType: OVTarget.self, forPrimaryKey: "t4")!)
-        realm.object(ofType: OVTarget.self, forPrimaryKey: "t1")!.rank = 99
-        try realm.delete(realm.objects(OVNode.self).filter { $0.name == "second" })
+        try realm.delete(realm.object(ofType: ObjectVerifierModels.Target.self, forPrimaryKey: "t4")!)
+        realm.object(ofType: ObjectVerifierModels.Target.self, forPrimaryKey: "t1")!.rank = 99
+        try realm.delete(realm.objects(ObjectVerifierModels.Node.self).filter { $0.name == "second" })
     }
     return realm
 }
@@ -233,21 +242,21 @@ private func expectFinding(
         let realm = try Realm(configuration: temporaryConfiguration())
         try realm.write {
             for id in 0..<4 {
-                let object = OVEverything()
+                let object = ObjectVerifierModels.Everything()
                 object.id = id
                 if id % 2 == 0 { object.indexedAny = .int(id) }
                 try realm.add(object)
             }
         }
-        #expect(try realm.objects(OVEverything.self).filter("indexedAny == nil").count == 2)
-        #expect(realm.objects(OVEverything.self).where { $0.indexedAny == .none }.count == 2)
+        #expect(try realm.objects(ObjectVerifierModels.Everything.self).filter("indexedAny == nil").count == 2)
+        #expect(realm.objects(ObjectVerifierModels.Everything.self).where { $0.indexedAny == .none }.count == 2)
         let report = try verifyObjects(realm)
         #expect(report.findings.map(\.description) == [])
     }
 
     @Test func testPayloadTooShortForItsTypeIsNamed() throws {
         let realm = try makeFile()
-        let target = realm.object(ofType: OVTarget.self, forPrimaryKey: "t3")!
+        let target = realm.object(ofType: ObjectVerifierModels.Target.self, forPrimaryKey: "t3")!
         try damage(realm) { transaction in
             try putRow(target, try row(of: target, replacing: "rank", with: [1, 2, 3], in: transaction), in: transaction)
         }
@@ -259,7 +268,7 @@ private func expectFinding(
 
     @Test func testStringThatIsNotUTF8IsNamed() throws {
         let realm = try makeFile()
-        let object = realm.object(ofType: OVEverything.self, forPrimaryKey: 0)!
+        let object = realm.object(ofType: ObjectVerifierModels.Everything.self, forPrimaryKey: 0)!
         try damage(realm) { transaction in
             try putRow(object, try row(of: object, replacing: "optString", with: [2, 0, 0, 0, 0xC3, 0x28], in: transaction), in: transaction)
         }
@@ -268,7 +277,7 @@ private func expectFinding(
 
     @Test func testRowWhoseOffsetsRunPastItsEndIsNamed() throws {
         let realm = try makeFile()
-        let object = realm.object(ofType: OVEverything.self, forPrimaryKey: 3)!
+        let object = realm.object(ofType: ObjectVerifierModels.Everything.self, forPrimaryKey: 3)!
         try damage(realm) { transaction in
             var row = try row(of: object, replacing: "bool", with: [1], in: transaction)
             row.removeLast(row.count - 40)  // The offset table stays whole; the payloads go.
@@ -281,7 +290,7 @@ private func expectFinding(
 
     @Test func testUnknownAnyRealmValueTagIsNamed() throws {
         let realm = try makeFile()
-        let object = realm.object(ofType: OVEverything.self, forPrimaryKey: 0)!
+        let object = realm.object(ofType: ObjectVerifierModels.Everything.self, forPrimaryKey: 0)!
         try damage(realm) { transaction in
             try putRow(object, try row(of: object, replacing: "any", with: [200, 1, 2], in: transaction), in: transaction)
         }
@@ -290,7 +299,7 @@ private func expectFinding(
 
     @Test func testNilInAListOfObjectsIsNamed() throws {
         let realm = try makeFile()
-        let object = realm.object(ofType: OVEverything.self, forPrimaryKey: 0)!
+        let object = realm.object(ofType: ObjectVerifierModels.Everything.self, forPrimaryKey: 0)!
         try damage(realm) { transaction in
             let entry = try firstEntryKey(of: object, "targets", in: transaction)
             _ = try transaction.put(entry, [], in: try collectionTree(of: object, "targets", in: transaction))
@@ -301,7 +310,7 @@ private func expectFinding(
 
     @Test func testBlobWithoutItsRowIsNamed() throws {
         let realm = try makeFile()
-        let object = realm.object(ofType: OVEverything.self, forPrimaryKey: 1)!  // Its long text was shortened.
+        let object = realm.object(ofType: ObjectVerifierModels.Everything.self, forPrimaryKey: 1)!  // Its long text was shortened.
         try damage(realm) { transaction in
             var blob: [UInt8] = []
             ValueCodec.append(StoreValue.string(String(repeating: "x", count: 2000)), as: .string, to: &blob)
@@ -316,7 +325,7 @@ private func expectFinding(
     @Test func testLinkToAClassTheFileDoesNotHoldIsNamed() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         // Only OVNode is stored; its link field is made to name a class the file lacks.
-        let node = OVNode(value: ["name": "alone"])
+        let node = ObjectVerifierModels.Node(value: ["name": "alone"])
         try realm.write { try realm.add(node) }
         try damage(realm) { transaction in
             let schema = try #require(try transaction.tree(named: TreeName.schema.string))
@@ -335,7 +344,7 @@ private func expectFinding(
 
     @Test func testLinkToAMissingObjectIsNamed() throws {
         let realm = try makeFile()
-        let node = realm.objects(OVNode.self).first!
+        let node = realm.objects(ObjectVerifierModels.Node.self).first!
         try damage(realm) { transaction in
             var payload: [UInt8] = []
             ValueCodec.appendLE(UInt64(12345), to: &payload)
@@ -346,7 +355,7 @@ private func expectFinding(
 
     @Test func testMissingBacklinkIsNamed() throws {
         let realm = try makeFile()
-        let object = realm.object(ofType: OVEverything.self, forPrimaryKey: 0)!
+        let object = realm.object(ofType: ObjectVerifierModels.Everything.self, forPrimaryKey: 0)!
         let target = object.link!
         try damage(realm) { try setBacklink(from: object, "link", to: target, count: nil, in: $0) }
         expectFinding(try verifyObjects(realm), "OVEverything", key: key(object), property: "link", "backlinks do not list the link")
@@ -354,15 +363,15 @@ private func expectFinding(
 
     @Test func testBacklinkWithoutItsLinkIsNamed() throws {
         let realm = try makeFile()
-        let object = realm.object(ofType: OVEverything.self, forPrimaryKey: 0)!
-        let other = realm.object(ofType: OVTarget.self, forPrimaryKey: "t5")!
+        let object = realm.object(ofType: ObjectVerifierModels.Everything.self, forPrimaryKey: 0)!
+        let other = realm.object(ofType: ObjectVerifierModels.Target.self, forPrimaryKey: "t5")!
         try damage(realm) { try setBacklink(from: object, "targets", to: other, count: 1, in: $0) }
         expectFinding(try verifyObjects(realm), "OVEverything", key: key(object), property: "targets", "does not link to OVTarget")
     }
 
     @Test func testBacklinkCountThatDisagreesIsNamed() throws {
         let realm = try makeFile()
-        let object = realm.object(ofType: OVEverything.self, forPrimaryKey: 0)!
+        let object = realm.object(ofType: ObjectVerifierModels.Everything.self, forPrimaryKey: 0)!
         let target = object.targets[0]
         try damage(realm) { try setBacklink(from: object, "targets", to: target, count: 5, in: $0) }
         expectFinding(try verifyObjects(realm), "OVEverything", key: key(object), property: "targets", "but that object's backlinks count 5")
@@ -370,7 +379,7 @@ private func expectFinding(
 
     @Test func testMissingAndStaleIndexEntriesAreNamed() throws {
         let realm = try makeFile()
-        let object = realm.object(ofType: OVEverything.self, forPrimaryKey: 4)!
+        let object = realm.object(ofType: ObjectVerifierModels.Everything.self, forPrimaryKey: 4)!
         let stringField = field(object, "string")
         try damage(realm) { transaction in
             let tree = try transaction.openTree(named: TreeName(.index, tableId(object), field: stringField).string)
@@ -387,7 +396,7 @@ private func expectFinding(
 
     @Test func testDuplicatePrimaryKeyIsNamed() throws {
         let realm = try makeFile()
-        let target = realm.object(ofType: OVTarget.self, forPrimaryKey: "t0")!
+        let target = realm.object(ofType: ObjectVerifierModels.Target.self, forPrimaryKey: "t0")!
         try damage(realm) { transaction in
             let tree = try transaction.openTree(named: target._state!.table.rowsTree.string)
             let row = try #require(try transaction.value(forKey: key(target).bytes, in: tree))
@@ -400,7 +409,7 @@ private func expectFinding(
 
     @Test func testPrimaryKeyTreeEntryForNoCollisionIsNamed() throws {
         let realm = try makeFile()
-        let target = realm.object(ofType: OVTarget.self, forPrimaryKey: "t0")!
+        let target = realm.object(ofType: ObjectVerifierModels.Target.self, forPrimaryKey: "t0")!
         try damage(realm) { transaction in
             let tree = try transaction.openTree(named: TreeName(.primaryKey, tableId(target)).string)
             _ = try transaction.put(IndexKey.encode(StoreValue.string("t0")), key(target).bytes, in: tree)
@@ -410,7 +419,7 @@ private func expectFinding(
 
     @Test func testListCountThatDisagreesWithItsTreeIsNamed() throws {
         let realm = try makeFile()
-        let object = realm.object(ofType: OVEverything.self, forPrimaryKey: 5)!
+        let object = realm.object(ofType: ObjectVerifierModels.Everything.self, forPrimaryKey: 5)!
         try damage(realm) { transaction in
             let entry = try firstEntryKey(of: object, "ints", in: transaction)
             #expect(try transaction.delete(entry, from: try collectionTree(of: object, "ints", in: transaction)))
@@ -422,7 +431,7 @@ private func expectFinding(
 
     @Test func testElementsOfAMissingObjectAreNamed() throws {
         let realm = try makeFile()
-        let object = realm.object(ofType: OVEverything.self, forPrimaryKey: 5)!
+        let object = realm.object(ofType: ObjectVerifierModels.Everything.self, forPrimaryKey: 5)!
         try damage(realm) { transaction in
             let tree = try collectionTree(of: object, "ints", in: transaction)
             _ = try transaction.put(ObjectStore.listEntryKey(ObjectKey(99), ObjectStore.listFirstPosition), [1, 0, 0, 0, 0, 0, 0, 0], in: tree)
@@ -432,7 +441,7 @@ private func expectFinding(
 
     @Test func testSetEntryUnderTheWrongKeyIsNamed() throws {
         let realm = try makeFile()
-        let object = realm.object(ofType: OVEverything.self, forPrimaryKey: 5)!
+        let object = realm.object(ofType: ObjectVerifierModels.Everything.self, forPrimaryKey: 5)!
         try damage(realm) { transaction in
             let tree = try collectionTree(of: object, "tags", in: transaction)
             let entry = ObjectStore.collectionEntryKey(key(object), setElement: .string("x"))
@@ -446,7 +455,7 @@ private func expectFinding(
 
     @Test func testMapEntryUnderTheWrongKeyIsNamed() throws {
         let realm = try makeFile()
-        let object = realm.object(ofType: OVEverything.self, forPrimaryKey: 5)!
+        let object = realm.object(ofType: ObjectVerifierModels.Everything.self, forPrimaryKey: 5)!
         try damage(realm) { transaction in
             let tree = try collectionTree(of: object, "scores", in: transaction)
             var entry: [UInt8] = []
@@ -460,8 +469,8 @@ private func expectFinding(
 
     @Test func testEmbeddedObjectWithTwoParentsIsNamed() throws {
         let realm = try makeFile()
-        let first = realm.object(ofType: OVEverything.self, forPrimaryKey: 0)!
-        let second = realm.object(ofType: OVEverything.self, forPrimaryKey: 3)!
+        let first = realm.object(ofType: ObjectVerifierModels.Everything.self, forPrimaryKey: 0)!
+        let second = realm.object(ofType: ObjectVerifierModels.Everything.self, forPrimaryKey: 3)!
         let shared = first.place!
         let orphaned = second.place!
         try damage(realm) { transaction in
@@ -480,7 +489,7 @@ private func expectFinding(
 
     @Test func testMissingBlobIsNamed() throws {
         let realm = try makeFile()
-        let object = realm.object(ofType: OVEverything.self, forPrimaryKey: 6)!
+        let object = realm.object(ofType: ObjectVerifierModels.Everything.self, forPrimaryKey: 6)!
         try damage(realm) { transaction in
             let tree = try transaction.openTree(named: object._state!.table.blobsTree.string)
             #expect(try transaction.delete(ObjectStore.blobKey(key(object), field(object, "longText")), from: tree))
@@ -499,7 +508,7 @@ private func expectFinding(
 
     @Test func testFindingsPastTheLimitAreCounted() throws {
         let realm = try makeFile()
-        let objects = Array(realm.objects(OVEverything.self))
+        let objects = Array(realm.objects(ObjectVerifierModels.Everything.self))
         try damage(realm) { transaction in
             let tree = try transaction.openTree(named: TreeName(.index, tableId(objects[0]), field: field(objects[0], "string")).string)
             for object in objects { _ = try transaction.delete(IndexKey.entry(StoreValue.string(object.string), key(object)), from: tree) }
