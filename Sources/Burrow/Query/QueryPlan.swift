@@ -37,6 +37,13 @@ import BurrowStorage
 ///   the general evaluation, `QueryExecutor.evaluation(of:table:base:)` (index candidates and
 ///   row tests for a first filter, one scan for a first sort, then each step on the keys).
 ///
+/// `count` of `rowFilter`, `scan` and `filter` counts the matches without keeping their keys.
+/// `Results` evaluated at their realm's current change stamp answer `first`, `count`,
+/// iteration and subscripts from the keys they hold, without planning (that is a cache, not a
+/// way of answering); `setValue` and aggregates always ask, since every object's plan is
+/// cheaper than the keys. Inside a write transaction the plans are the same, but an
+/// evaluation keeps no rows (`keepsRows`).
+///
 /// The plan is decided anew at each version (a new index, or a class first stored, changes
 /// it) and costs no allocation up to `probe`, the plan of `where { $0.name == x }.first`.
 /// Confined to the isolation of the version it was made for.
@@ -63,20 +70,8 @@ struct QueryPlan {
     }
 
     /// Which plan, without its parts: what tests and descriptions compare.
-    enum Kind: Equatable, CustomStringConvertible {
+    enum Kind: Equatable {
         case nothing, everyObject, probe, rowFilter, scan, filter, evaluation
-
-        var description: String {
-            switch self {
-            case .nothing: "nothing"
-            case .everyObject: "everyObject"
-            case .probe: "probe"
-            case .rowFilter: "rowFilter"
-            case .scan: "scan"
-            case .filter: "filter"
-            case .evaluation: "evaluation"
-            }
-        }
     }
 
     let strategy: Strategy
