@@ -3,10 +3,18 @@ import BurrowStore
 /// Queries on frozen results: each runs in the frozen version, on these results' objects, and
 /// gives frozen results again (so `Sendable` values can be narrowed on any task).
 extension FrozenResults {
-    private func applying(_ step: QueryStep) -> FrozenResults<T> {
-        guard let version, let table else { return self }
-        let keys = QueryExecutor(context: version).run([step], table: table, base: keys)
-        return FrozenResults(version: version, table: table, keys: keys, steps: steps + [step])
+    /// These results narrowed by `step`, as their plan answers it.
+    func applying(_ step: QueryStep) -> FrozenResults<T> {
+        guard let version, let plan = plan([step]) else { return self }
+        return FrozenResults(version: version, table: table, keys: QueryExecutor.evaluate(plan, in: version).keys, steps: steps + [step])
+    }
+
+    /// How `steps` are answered on these results' objects (their keys the base, see
+    /// `QueryPlan`), or nil if the class had no objects in their version.
+    func plan(_ steps: [QueryStep]) -> QueryPlan? {
+        guard let version, table != nil else { return nil }
+        let keys = self.keys
+        return QueryPlan(steps, table: table, base: ResultsBase { keys }, writing: false, in: version)
     }
 
     /// The objects satisfying `isIncluded` (the typed query DSL, as `Results.where(_:)`).
@@ -46,8 +54,10 @@ extension FrozenResults {
 
     private func aggregate(_ aggregate: QueryAggregate, _ property: String) -> QueryValue {
         Results<T>.require(property, "aggregate", in: elementInfo)
-        guard let version, let table else { return QueryExecutor.aggregate(aggregate, of: []) }
-        return QueryExecutor(context: version).aggregate(aggregate, of: QueryPath(dotted: property), in: table, keys: keys)
+        guard let version, let plan = plan([]) else { return QueryExecutor.aggregate(aggregate, of: []) }
+        return QueryExecutor.aggregate(aggregate, of: QueryPath(dotted: property), plan, in: version) {
+            QueryExecutor.evaluate(plan, in: version).keys
+        }
     }
 
     /// The smallest value of `property`, or nil if there are no objects.

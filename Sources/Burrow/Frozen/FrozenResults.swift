@@ -42,15 +42,8 @@ extension Results {
     func frozen() throws(RealmError) -> FrozenResults<Element> {
         let version = try FrozenVersion(of: owner)
         do {
-            guard base == nil else {
-                // Results of a collection (a list, a set, linking objects): its keys now.
-                guard let table = Self.table(at: version, className: query.className) else {
-                    return FrozenResults(version: version, table: nil, keys: [], steps: steps)
-                }
-                let keys = try QueryExecutor(context: version).keys(for: steps, table: table, base: base?.keys())
-                return FrozenResults(version: version, table: table, keys: keys, steps: steps)
-            }
-            return try Self.evaluate(steps, className: query.className, at: version)
+            // Results of a collection (a list, a set, linking objects) take its keys now.
+            return try Self.evaluate(Self.plan(query, className: query.className, base: base, at: version), steps, at: version)
         } catch {
             throw RealmError(error)
         }
@@ -65,7 +58,7 @@ extension Results {
         let className = query.className
         return { version in
             do throws(StorageError) {
-                return try Self.evaluate(steps, className: className, at: version)
+                return try Self.evaluate(Self.plan(steps, className: className, base: nil, at: version), steps, at: version)
             } catch {
                 version.fail(error)
             }
@@ -79,11 +72,14 @@ extension Results {
         return version.table(for: Element.self)
     }
 
-    /// The results of `steps` on every object of the class at `version`.
-    private static func evaluate(_ steps: [QueryStep], className: String?, at version: FrozenVersion) throws(StorageError) -> FrozenResults<Element> {
-        guard let table = table(at: version, className: className) else { return FrozenResults(version: version, table: nil, keys: [], steps: steps) }
-        if steps.isEmpty { return FrozenResults(version: version, table: table, keys: try version.objectKeys(table)) }
-        return FrozenResults(
-            version: version, table: table, keys: try QueryExecutor(context: version).keys(for: steps, table: table, base: nil), steps: steps)
+    /// How `steps` are answered at `version` on the objects of the class (`Element`, or the
+    /// stored class `className`), or on `base`'s (see `QueryPlan`).
+    static func plan(_ steps: some QuerySteps, className: String?, base: ResultsBase?, at version: FrozenVersion) -> QueryPlan {
+        QueryPlan(steps, table: table(at: version, className: className), base: base, writing: false, in: version)
+    }
+
+    /// The frozen results of `plan`, the plan of `steps` at `version`.
+    private static func evaluate(_ plan: QueryPlan, _ steps: [QueryStep], at version: FrozenVersion) throws(StorageError) -> FrozenResults<Element> {
+        FrozenResults(version: version, table: plan.table, keys: try QueryExecutor.keys(of: plan, in: version), steps: steps)
     }
 }

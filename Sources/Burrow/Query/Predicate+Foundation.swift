@@ -21,10 +21,7 @@ extension Results {
 extension FrozenResults {
     /// The objects satisfying a Foundation `Predicate` (see `Results.filter(_:)`).
     public func filter(_ predicate: Predicate<T>) throws(RealmError) -> FrozenResults<T> {
-        let translated = try PredicateTranslator.translate(predicate, for: T.self)
-        guard let version, let table else { return self }
-        let keys = QueryExecutor(context: version).run([.filter(translated)], table: table, base: keys)
-        return FrozenResults(version: version, table: table, keys: keys, steps: steps + [.filter(translated)])
+        applying(.filter(try PredicateTranslator.translate(predicate, for: T.self)))
     }
 }
 

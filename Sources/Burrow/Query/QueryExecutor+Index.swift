@@ -49,27 +49,49 @@ extension QueryExecutor {
         return nil
     }
 
-    /// The first object of `table` that satisfies `predicate` (in key order, as every
-    /// evaluation orders them), found by one probe of the primary key or an index, when the
-    /// predicate is one condition that the probe answers exactly: `==` on the primary key or
-    /// an indexed property with a constant whose index key is the value itself. `.some(nil)` if no object satisfies
-    /// it; nil if the query has another form and must be evaluated whole.
-    ///
-    /// The entries of one value in an index follow each other in object-key order, so the
-    /// first entry of the value is the first object. Static: it needs no executor, and reads
-    /// no row, so `where { $0.name == x }.first` costs one descent and one object.
-    static func firstByProbe(_ predicate: QueryPredicate, _ table: Table, in context: some ReadContext) throws(StorageError) -> ObjectKey?? {
+    /// The probe that finds the first object of `table` satisfying `predicate` (in key order,
+    /// as every evaluation orders them), if the predicate is one condition that one probe of the
+    /// primary key or an index answers exactly: `==` on the primary key or an indexed property
+    /// with a constant whose index key is the value itself. Nil if the query has another form.
+    /// Reads nothing: `QueryPlan` asks it, and `first(_:_:in:)` runs the probe.
+    static func indexProbe(_ predicate: QueryPredicate, _ table: Table) -> QueryPlan.IndexProbe? {
         guard case .comparison(let raw) = predicate else { return nil }
         let c = raw.normalized
         guard c.op == .equal, case .constant(let value) = c.rhs, exactlyIndexed(value),
             let field = indexableField(of: c, in: table), indexable(value, table.fieldTypes[field])
         else { return nil }
-        if field == table.primaryKeyField { return .some(try context.objectKey(table, primaryKey: value.stored)) }
+        if field == table.primaryKeyField { return .primaryKey(value) }
         guard let tree = table.fieldIndexTrees[field] else { return nil }
-        let found = IndexKey.withEncoded(value.stored) { key in
-            Result { () throws(StorageError) in try context.firstIndexed(tree, value: key) }
+        return .index(tree, value)
+    }
+
+    /// The first object `probe` finds in `table`, or nil if no object has the value: one
+    /// descent, no row read. The entries of one value in an index follow each other in
+    /// object-key order, so the first entry of the value is the first object. Static: it needs
+    /// no executor, so `where { $0.name == x }.first` costs one descent and one object.
+    static func first(_ probe: QueryPlan.IndexProbe, _ table: Table, in context: some ReadContext) throws(StorageError) -> ObjectKey? {
+        switch probe {
+        case .primaryKey(let value):
+            return try context.objectKey(table, primaryKey: value.stored)
+        case .index(let tree, let value):
+            let found = IndexKey.withEncoded(value.stored) { key in
+                Result { () throws(StorageError) in try context.firstIndexed(tree, value: key) }
+            }
+            return try found.get()
         }
-        return .some(try found.get())
+    }
+
+    /// Whether the primary key or an index might give candidates for `predicate`: one of its
+    /// top-level conditions tests a property that has one, as `indexCandidates` looks for
+    /// them. When none does, `indexCandidates` finds nothing without reading, and the filter is
+    /// a scan. Reads nothing.
+    static func indexMayAnswer(_ predicate: QueryPredicate, _ table: Table) -> Bool {
+        func indexed(_ condition: QueryPredicate) -> Bool {
+            guard case .comparison(let raw) = condition, let field = indexableField(of: raw.normalized, in: table) else { return false }
+            return field == table.primaryKeyField || table.fieldIndexTrees[field] != nil
+        }
+        if case .and(let conjuncts) = predicate { return conjuncts.contains(where: indexed) }
+        return indexed(predicate)
     }
 
     /// The row field of the property a comparison tests, if an index could answer it: a

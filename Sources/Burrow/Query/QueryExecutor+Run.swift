@@ -4,30 +4,10 @@ import BurrowStore
 /// Running a chain of query steps.
 extension QueryExecutor {
     /// The object keys `steps` give, starting from `base` (nil: every object of `table`, in
-    /// key order). `table` nil means the class has no objects in this version. Traps if a read
-    /// fails (`keys` throws instead).
-    func run(_ steps: [QueryStep], table: Table?, base: [ObjectKey]?) -> [ObjectKey] {
-        evaluate(steps, table: table, base: base).keys
-    }
-
-    /// `run`, throwing where it would trap.
-    func keys(for steps: [QueryStep], table: Table?, base: [ObjectKey]?) throws(StorageError) -> [ObjectKey] {
-        try evaluation(of: steps, table: table, base: base).keys
-    }
-
-    /// What `run` gives, with the rows of the objects where the evaluation read them in order
+    /// key order), with the rows of the objects where the evaluation read them in order
     /// (filters, and a limit after them): pointers into the pages of the version read, valid
-    /// while that version is pinned and unchanged. Traps if a read fails (`evaluation` throws
-    /// instead).
-    func evaluate(_ steps: [QueryStep], table: Table?, base: [ObjectKey]?) -> (keys: [ObjectKey], rows: [UnsafeRawBufferPointer]?) {
-        do {
-            return try evaluation(of: steps, table: table, base: base)
-        } catch {
-            context.fail(error)
-        }
-    }
-
-    /// `evaluate`, throwing where it would trap.
+    /// while that version is pinned and unchanged. `table` nil means the class has no objects in
+    /// this version. The general evaluation, the `evaluation` plan's (see `QueryPlan`).
     func evaluation(
         of steps: [QueryStep], table: Table?, base: [ObjectKey]?
     ) throws(StorageError) -> (keys: [ObjectKey], rows: [UnsafeRawBufferPointer]?) {
@@ -68,9 +48,15 @@ extension QueryExecutor {
         _ predicate: QueryPredicate, _ table: Table, useIndexes: Bool = true
     ) throws(StorageError) -> (keys: [ObjectKey], rows: [UnsafeRawBufferPointer]?) {
         if useIndexes, let found = try filterByIndex(predicate, table) { return found }
+        return try scanTable(compile(predicate, for: table), table)
+    }
+
+    /// Every object of `table` satisfying `filter`, in key order, and their rows: one scan of
+    /// the rows (`filterTable` where no index applies, with the filter compiled already).
+    func scanTable(_ filter: CompiledFilter, _ table: Table) throws(StorageError) -> (keys: [ObjectKey], rows: [UnsafeRawBufferPointer]?) {
         var keys: [ObjectKey] = []
         var rows: [UnsafeRawBufferPointer] = []
-        try scanMatches(predicate, table) { key, row in
+        try scanMatches(filter, table) { key, row in
             keys.append(key)
             rows.append(row)
         }
@@ -81,8 +67,13 @@ extension QueryExecutor {
     /// without keeping the keys or rows of a scan.
     func countMatches(_ predicate: QueryPredicate, _ table: Table) throws(StorageError) -> Int {
         if let found = try filterByIndex(predicate, table) { return found.keys.count }
+        return try countMatches(compile(predicate, for: table), table)
+    }
+
+    /// How many objects of `table` satisfy `filter`, in one scan of the rows that keeps no key.
+    func countMatches(_ filter: CompiledFilter, _ table: Table) throws(StorageError) -> Int {
         var count = 0
-        try scanMatches(predicate, table) { _, _ in count += 1 }
+        try scanMatches(filter, table) { _, _ in count += 1 }
         return count
     }
 
@@ -104,14 +95,13 @@ extension QueryExecutor {
         return found.exactConjunct == nil ? try filter(found.keys, predicate, table) : (found.keys, nil)
     }
 
-    /// Calls `found` with the key and row of every object of `table` satisfying `predicate`,
+    /// Calls `found` with the key and row of every object of `table` satisfying `compiled`,
     /// in key order, in one scan of the rows. A row the compiled tests decide on their own
     /// (most rows) is neither given its key nor tested twice; the rest go to the general
     /// evaluator.
     private func scanMatches(
-        _ predicate: QueryPredicate, _ table: Table, _ found: (ObjectKey, UnsafeRawBufferPointer) -> Void
+        _ compiled: CompiledFilter, _ table: Table, _ found: (ObjectKey, UnsafeRawBufferPointer) -> Void
     ) throws(StorageError) {
-        let compiled = compile(predicate, for: table)
         var failure: StorageError?
         // The verdict of the row the scan stopped at last, for its body.
         var decided = false

@@ -10,9 +10,12 @@ import Foundation
 /// An executor is used for one evaluation and then dropped: it caches paths compiled against
 /// the tables of its version, which another version may lay out differently.
 ///
+/// How a query is answered (every object, one index probe, a scan, the general evaluation) is
+/// `QueryPlan`'s decision; the executor carries the plan out (`QueryExecutor+Plan.swift`).
+///
 /// Every read it makes throws the engine's error (a damaged page, a failed read) up to its
 /// entry points: `evaluation`, `keys` and `aggregateValue` throw it, for APIs that can throw;
-/// `evaluate`, `run` and `aggregate` trap with it, for getters that cannot (see "Read errors"
+/// `evaluate`, `count` and `aggregate` trap with it, for getters that cannot (see "Read errors"
 /// in Architecture.md).
 final class QueryExecutor {
     let context: any ReadContext

@@ -42,14 +42,10 @@ extension Results {
 
     private func aggregate(_ aggregate: QueryAggregate, _ property: String, allowDates: Bool) -> QueryValue {
         Self.requireAggregatable(aggregate, property, allowDates: allowDates, in: elementInfo)
-        if query.isAllObjects {
-            // Every object of the class: one scan of its rows.
-            guard let table else { return QueryExecutor.aggregate(aggregate, of: []) }
-            return QueryExecutor(context: owner.store).aggregate(aggregate, of: QueryPath(dotted: property), in: table, keys: nil)
-        }
-        let (table, keys) = evaluated
-        guard let table else { return QueryExecutor.aggregate(aggregate, of: []) }
-        return QueryExecutor(context: owner.store).aggregate(aggregate, of: QueryPath(dotted: property), in: table, keys: keys)
+        // Every object of a class in one scan of its rows; any other query over its keys, as
+        // these results hold them (evaluated now if the realm changed).
+        let plan = plan()
+        return QueryExecutor.aggregate(aggregate, of: QueryPath(dotted: property), plan, in: owner.store) { current(planned: plan).keys }
     }
 
     /// Traps with the reason unless `property` of `info` (`Element`'s class) holds one number (or date, with

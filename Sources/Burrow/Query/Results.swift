@@ -61,23 +61,32 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
         return ClassInfo.of(Element.self)
     }
 
-    private var current: ResultsQuery {
+    /// How the query is answered in the realm's current version (see `QueryPlan`): what
+    /// `first`, `count`, iteration, subscripts, `setValue(_:forKey:)` and the aggregates run.
+    /// Records the plan's kind in the query (`ResultsQuery.plannedKind`).
+    func plan() -> QueryPlan {
+        let plan = QueryPlan(query, table: table, base: query.base, writing: owner.write != nil, in: owner.store)
+        query.plannedKind = plan.kind
+        return plan
+    }
+
+    /// The query evaluated at the realm's current change stamp: its keys, and the rows read for
+    /// them where the plan keeps them. Evaluates `plan` (made now if not given) unless the
+    /// keys of this stamp are known.
+    func current(planned given: QueryPlan?) -> ResultsQuery {
         let evaluation = query
         if evaluation.stamp != owner.changeStamp {
-            evaluation.table = table
-            evaluation.rows = nil
-            if evaluation.isAllObjects {
-                evaluation.keys = evaluation.table.map { owner.store.allKeys($0) } ?? []
-            } else {
-                let executor = QueryExecutor(context: owner.store)
-                let (keys, rows) = executor.evaluate(evaluation.steps, table: evaluation.table, base: evaluation.base?.keys())
-                evaluation.keys = keys
-                if owner.write == nil { evaluation.rows = rows }
-            }
+            let plan = given ?? self.plan()
+            let (keys, rows) = QueryExecutor.evaluate(plan, in: owner.store)
+            evaluation.table = plan.table
+            evaluation.keys = keys
+            evaluation.rows = plan.keepsRows ? rows : nil
             evaluation.stamp = owner.changeStamp
         }
         return evaluation
     }
+
+    private var current: ResultsQuery { current(planned: nil) }
 
     /// The table and keys of the results now (evaluating them if the realm changed).
     var evaluated: (table: Table?, keys: [ObjectKey]) {
@@ -87,51 +96,40 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
 
     /// The first object, or nil if there is none. Results not evaluated at the realm's
     /// current version whose query is one condition an index answers exactly (`==` on the
-    /// primary key or an indexed property) find it with one probe of that index, as
-    /// `object(ofType:forPrimaryKey:)` does, instead of evaluating every match.
+    /// primary key or an indexed property: the `probe` plan) find it with one probe of that
+    /// index, as `object(ofType:forPrimaryKey:)` does, instead of evaluating every match.
     public var first: Element? {
-        if query.stamp != owner.changeStamp, let predicate = query.filterOfAllObjects {
-            guard let table else { return nil }
-            let probe: ObjectKey??
-            do {
-                probe = try QueryExecutor.firstByProbe(predicate, table, in: owner.store)
-            } catch {
-                owner.store.fail(error)
-            }
-            if let probed = probe {
-                guard let key = probed else { return nil }
+        var plan: QueryPlan?
+        if query.stamp != owner.changeStamp {
+            let planned = self.plan()
+            if case .probe(let table, let probe, _) = planned.strategy {
+                let key: ObjectKey?
+                do {
+                    key = try QueryExecutor.first(probe, table, in: owner.store)
+                } catch {
+                    owner.store.fail(error)
+                }
+                guard let key else { return nil }
                 let object = owner.store.object(table, key) as! Element
                 return object
             }
+            plan = planned
         }
-        let evaluation = current
+        let evaluation = current(planned: plan)
         guard let key = evaluation.keys.first else { return nil }
         let object = owner.store.object(evaluation.table!, key, row: evaluation.rows?[0]) as! Element
         return object
     }
 
-    /// How many objects there are. Every object of a class, not evaluated at the realm's
-    /// current version, is counted from its tree without reading a key, as RealmSwift counts a
-    /// table; the objects of one filter of a class are counted without keeping their keys.
+    /// How many objects there are. Results not evaluated at the realm's current version are
+    /// counted as their plan says: every object of a class from its tree without reading a
+    /// key, as RealmSwift counts a table; the objects of one filter of a class without keeping
+    /// their keys; any other query by evaluating it (and keeping its keys).
     public var count: Int {
         guard query.stamp != owner.changeStamp else { return query.keys.count }
-        if query.isAllObjects {
-            guard let table else { return 0 }
-            do {
-                return try owner.store.reader.count(table.rowsTree)
-            } catch {
-                owner.store.fail(error)
-            }
-        }
-        if let predicate = query.filterOfAllObjects {
-            guard let table else { return 0 }
-            do {
-                return try QueryExecutor(context: owner.store).countMatches(predicate, table)
-            } catch {
-                owner.store.fail(error)
-            }
-        }
-        return current.keys.count
+        let plan = self.plan()
+        if case .evaluation = plan.strategy { return current(planned: plan).keys.count }
+        return QueryExecutor.count(of: plan, in: owner.store)
     }
 
     /// Whether there are no objects (counted as `count` counts).
@@ -210,22 +208,21 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     /// update that reads no property it does not change. Must be called in a write
     /// transaction; a value that does not fit is recorded and thrown at commit.
     public func setValue(_ value: Any?, forKey key: String) {
-        if query.isAllObjects {
+        let plan = self.plan()
+        switch plan.strategy {
+        case .nothing:
+            return
+        case .everyObject(let table):
             // Every object of the class: the rows are walked without listing their keys.
-            guard let table else { return }
             owner.setValue(value, forKey: key, ofObjects: .all, keys: { owner.store.allKeys(table) }, in: table)
-            return
-        }
-        if let predicate = query.filterOfAllObjects, let table,
-            let filter = ObjectStore.rowFilter(predicate, table, in: owner.store)
-        {
+        case .rowFilter(let table, let filter):
             // One filter of row tests: each row tested as the update walks the rows.
-            owner.setValue(value, forKey: key, ofObjects: .matching(filter), keys: { current.keys }, in: table)
-            return
+            owner.setValue(value, forKey: key, ofObjects: .matching(filter), keys: { current(planned: plan).keys }, in: table)
+        default:
+            let evaluation = current(planned: plan)
+            guard let table = evaluation.table else { return }
+            owner.setValue(value, forKey: key, ofObjects: .keys(evaluation.keys), keys: { evaluation.keys }, in: table)
         }
-        let evaluation = current
-        guard let table = evaluation.table else { return }
-        owner.setValue(value, forKey: key, ofObjects: .keys(evaluation.keys), keys: { evaluation.keys }, in: table)
     }
 
     /// The realm these results belong to.
@@ -257,6 +254,9 @@ final class ResultsQuery {
     var table: Table?
     var keys: [ObjectKey] = []
     var rows: [UnsafeRawBufferPointer]?
+    /// The kind of plan made last for this query (by `Results.plan()`), whichever consumer
+    /// asked: what tests read to see which plan each consumer ran.
+    var plannedKind: QueryPlan.Kind?
 
     /// The query of no steps over every object of a class (`base` nil) or a collection's.
     init(base: ResultsBase?, className: String?) {
@@ -278,13 +278,6 @@ final class ResultsQuery {
     /// Whether this is every object of the class, with no steps.
     var isAllObjects: Bool { step == nil && base == nil }
 
-    /// The predicate, if this is one filter of every object of the class (the shape `first`,
-    /// `count` and `setValue` answer without evaluating the results).
-    var filterOfAllObjects: QueryPredicate? {
-        guard let parent, parent.isAllObjects, case .filter(let predicate)? = step else { return nil }
-        return predicate
-    }
-
     /// The steps, in the order they were chained.
     var steps: [QueryStep] {
         var steps: [QueryStep] = []
@@ -295,6 +288,16 @@ final class ResultsQuery {
             node = parent
         }
         return steps.reversed()
+    }
+}
+
+/// A query's steps, for the planner: one `where` is planned from its node alone.
+extension ResultsQuery: QuerySteps {
+    var hasNoSteps: Bool { step == nil }
+
+    var onlyFilter: QueryPredicate? {
+        guard parent?.step == nil, case .filter(let predicate)? = step else { return nil }
+        return predicate
     }
 }
 

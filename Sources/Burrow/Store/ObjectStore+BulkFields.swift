@@ -9,24 +9,10 @@ extension ObjectStore {
         case keys([ObjectKey])
         /// Every object of the table.
         case all
-        /// Every object whose row passes the row tests of `filter` (see `rowFilter`), each row
-        /// tested as the update reaches it, before it changes it.
+        /// Every object whose row passes the row tests of `filter` (the filter of a `rowFilter`
+        /// query plan, see `QueryPlan`), each row tested as the update reaches it, before it
+        /// changes it.
         case matching(QueryExecutor.CompiledFilter)
-    }
-
-    /// `predicate` compiled for `table` if a bulk update may test it on each row as it walks
-    /// them (`BulkTargets.matching`): every condition a row test of a field of the row itself
-    /// (no links, nothing else read), and none on an indexed or primary-key field (an index
-    /// would find those objects without reading every row). Nil otherwise.
-    static func rowFilter(_ predicate: QueryPredicate, _ table: Table, in store: ObjectStore) -> QueryExecutor.CompiledFilter? {
-        let filter = QueryExecutor(context: store).compile(predicate, for: table)
-        guard filter.residual == nil, filter.tests.count == predicate.conjuncts.count, !filter.tests.isEmpty else { return nil }
-        for test in filter.tests {
-            guard test.field < table.stored.properties.count, table.fieldIndexTrees[test.field] == nil,
-                !table.stored.properties[test.field].isPrimary
-            else { return nil }
-        }
-        return filter
     }
 
     /// Whether `setPayloads` may set field `field` of `table` to `payload`: a change that

@@ -61,8 +61,8 @@ import Testing
             #expect(viaIndex == viaScan, "\(query) \(args) \(note) (seed \(seed))")
             // `first` of results not evaluated yet probes the index where it answers exactly;
             // probe or not, it is the scan's first object.
-            if let probed = try QueryExecutor.firstByProbe(predicate, table, in: realm.store) {
-                #expect(probed == viaScan.first, "\(query) \(args) probed \(note) (seed \(seed))")
+            if let probe = QueryExecutor.indexProbe(predicate, table) {
+                #expect(try QueryExecutor.first(probe, table, in: realm.store) == viaScan.first, "\(query) \(args) probed \(note) (seed \(seed))")
             }
             let first = try realm.objects(QItem.self).filter(query, arguments: args).first
             #expect(first?._state?.key == viaScan.first, "\(query) \(args) first \(note) (seed \(seed))")
@@ -110,8 +110,8 @@ import Testing
         ]
         for (query, args, probes) in cases {
             let predicate = try QueryParser.parse(query, arguments: args, for: info).predicate
-            let probed = try QueryExecutor.firstByProbe(predicate, table, in: realm.store)
-            #expect((probed != nil) == probes, "\(query) (seed \(seed))")
+            let probe = QueryExecutor.indexProbe(predicate, table)
+            #expect((probe != nil) == probes, "\(query) (seed \(seed))")
             let all = try realm.objects(QItem.self).filter(query, arguments: args)
             let expected = try QueryExecutor(context: realm.store).filterTable(predicate, table, useIndexes: false).keys.first
             #expect(try realm.objects(QItem.self).filter(query, arguments: args).first?._state?.key == expected, "\(query) (seed \(seed))")
