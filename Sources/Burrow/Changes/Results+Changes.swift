@@ -98,7 +98,6 @@ struct ResultsObserver<T: ObjectBase>: ChangeObserver {
 }
 
 extension ChangeSet.ClassChanges {
-    var isEmpty: Bool { inserted.isEmpty && deleted.isEmpty && modified.isEmpty }
     /// Whether no object was inserted or deleted.
     var keepsKeys: Bool { inserted.isEmpty && deleted.isEmpty }
 }

@@ -20,7 +20,7 @@ extension ObjectBase {
                     let field = origin.stored.fieldIndex(of: originProperty)
                 else { return [] }
                 do throws(StorageError) {
-                    return try QueryExecutor(context: store).backlinks(to: state.key, of: state.table, from: origin, field: field)
+                    return try QueryExecutor(context: realm).backlinks(to: state.key, of: state.table, from: origin, field: field)
                 } catch {
                     store.fail(error)
                 }

@@ -87,16 +87,16 @@ enum DynamicValues {
             owner.isManaged(by: realm), owner.key == state.key, owner.table.id == state.table.id,
             binding.owner.classInfo.properties[binding.property].name == name
         {
-            _ = realm.store.requireWrite()
+            _ = realm.requireWrite()
             return
         }
         let content = try content(value, for: info.properties[property], in: realm)
-        realm.store.writeField(state.table, state.key, property, content)
+        realm.writeField(state.table, state.key, property, content)
     }
 
     /// What a field of `property` is set to from `value`: one value, or a collection's elements
     /// or entries (nil empties a collection).
-    static func content(_ value: Any, for property: Property, in realm: Realm) throws(RealmError) -> FieldContent {
+    static func content(_ value: Any, for property: Property, in realm: Realm) throws(RealmError) -> FieldContent<ObjectBase> {
         let value = unwrapped(value)
         switch property.collection {
         case .single:

@@ -34,10 +34,10 @@ extension Realm {
             preconditionFailure("\(error) (looking up \(typeName) by primary key)")
         }
         do {
-            guard let objectKey = try store.objectKey(table, primaryKey: value) else { return nil }
-            return (store.object(table, objectKey) as! DynamicObject)
+            guard let objectKey = try objectKey(table, primaryKey: value) else { return nil }
+            return (object(table, objectKey) as! DynamicObject)
         } catch {
-            store.fail(error)
+            fail(error)
         }
     }
 
@@ -101,7 +101,7 @@ extension Realm {
         guard let stored = currentFileSchema.classes[name] else { return nil }
         let known = Self.swiftClass(named: name, among: knownTypes).map { [$0] } ?? []
         let candidates = known + (ProgramClasses.allByStoredName[name] ?? [])
-        return candidates.first { Table.mismatch(ClassInfo.of($0), stored) == nil }?.init()
+        return candidates.first { Table.mismatch(ClassInfo.of($0).declared, stored) == nil }?.init()
     }
 }
 
@@ -112,31 +112,6 @@ extension AnyRealmValue {
     public var dynamicObject: DynamicObject? {
         guard case .object(let object) = self else { return nil }
         return object.dynamicView
-    }
-}
-
-extension ReadContext {
-    /// The table of the class stored as `name`, read as `DynamicObject`s, if the file has it.
-    func dynamicTable(named name: String) -> Table? {
-        currentFileSchema.classes[name].flatMap { dynamicTable(id: $0.id) }
-    }
-
-    /// The table of the class stored with `id`: the dynamic one (`dynamic`), read through the
-    /// stored schema alone, or the one of the Swift class this context knows for it.
-    func table(id: UInt32, dynamic: Bool) -> Table? {
-        dynamic ? dynamicTable(id: id) : table(id: id)
-    }
-
-    /// A table of the class stored with `id` for code that works by stored field alone
-    /// (deletes, backlinks): its Swift class's if this context knows one, else the dynamic one.
-    func storedTable(id: UInt32) -> Table? {
-        table(id: id) ?? dynamicTable(id: id)
-    }
-
-    /// A new dynamic table of the class stored with `id`, for a context's cache.
-    func makeDynamicTable(id: UInt32) -> Table? {
-        guard let stored = currentFileSchema.classes.values.first(where: { $0.id == id }) else { return nil }
-        return Table(info: ClassInfo(dynamic: stored, in: currentFileSchema), stored: stored)
     }
 }
 

@@ -51,7 +51,7 @@ extension Realm {
         }
         guard !added.isEmpty else { return }
         if wasEmpty { schema.info.schemaVersion = max(schema.info.schemaVersion, configuration.schemaVersion) }
-        try store.storeSchema(schema, changing: added, in: write)
+        try mapped { () throws(StoreError) in try store.storeSchema(schema, changing: added, in: write.store) }
     }
 
     /// Why `objectSchema` cannot be stored, or nil. `stored` gives the class the file stores

@@ -129,7 +129,7 @@ extension Realm {
         guard let table, table.id == tableId, store.rowExists(table, key) else {
             return nil
         }
-        return store.object(table, key)
+        return object(table, key)
     }
 
     /// A frozen realm: this realm's current version, forever. Throws inside a write transaction.

@@ -7,7 +7,7 @@ import BurrowStore
 final class FrozenVersion: ReadContext, Sendable {
     let configuration: Realm.Configuration
     let snapshotReader: SnapshotReader
-    let currentFileSchema: FileSchema
+    package let currentFileSchema: FileSchema
     /// The classes of the realm it was frozen from, matched first to stored class names.
     let knownTypes: [ObjectBase.Type]
     private let tables = Locked<[UInt32: Table]>([:])
@@ -35,7 +35,7 @@ final class FrozenVersion: ReadContext, Sendable {
         }
     }
 
-    var reader: any TreeReader { snapshotReader }
+    package var reader: any TreeReader { snapshotReader }
     var objectSource: ObjectSource { .frozen(self) }
     var version: UInt64 { snapshotReader.snapshot.version }
 
@@ -44,20 +44,20 @@ final class FrozenVersion: ReadContext, Sendable {
     func isSameVersion(as other: FrozenVersion) -> Bool {
         version == other.version && snapshotReader.snapshot.storage === other.snapshotReader.snapshot.storage
     }
-    var displayName: String { configuration.displayName }
+    package var displayName: String { configuration.displayName }
 
     func table(id: UInt32) -> Table? {
         if let table = tables.withLock({ $0[id] }) { return table }
         guard let stored = currentFileSchema.classes.values.first(where: { $0.id == id }),
             let type = Realm.swiftClass(named: stored.name, among: knownTypes), case let info = ClassInfo.of(type),
-            Table.mismatch(info, stored) == nil
+            Table.mismatch(info.declared, stored) == nil
         else { return nil }
         let table = Table(info: info, stored: stored)
         tables.withLock { $0[id] = table }
         return table
     }
 
-    func dynamicTable(id: UInt32) -> Table? {
+    package func dynamicTable(id: UInt32) -> Table? {
         if let table = dynamicTables.withLock({ $0[id] }) { return table }
         guard let table = makeDynamicTable(id: id) else { return nil }
         return dynamicTables.withLock { tables in
@@ -67,11 +67,15 @@ final class FrozenVersion: ReadContext, Sendable {
         }
     }
 
+    package func dynamicProgram(for stored: StoredClass) -> any AnyObject & Sendable {
+        ClassInfo(dynamic: stored, in: currentFileSchema)
+    }
+
     func table(for type: ObjectBase.Type) -> Table? {
         guard let stored = currentFileSchema.classes[ClassInfo.storedName(of: type)] else { return nil }
         if let table = tables.withLock({ $0[stored.id] }), table.info.type == type { return table }
         let info = ClassInfo.of(type)
-        guard Table.mismatch(info, stored) == nil else { return nil }
+        guard Table.mismatch(info.declared, stored) == nil else { return nil }
         let table = Table(info: info, stored: stored)
         tables.withLock { $0[stored.id] = table }
         return table

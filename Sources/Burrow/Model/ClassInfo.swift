@@ -21,17 +21,14 @@ final class ClassInfo: Sendable {
     let type: ObjectBase.Type
     /// The class's public schema (`LinkingObjects` apart, in `computedProperties`).
     let schema: ObjectSchema
-    /// Every `@Persisted` property, `LinkingObjects` included, in declaration order: property
-    /// `i` of the class, whose accessor is `fields[i]`.
-    let properties: [Property]
+    /// The class as the store sees it: its name, its properties in declaration order
+    /// (`LinkingObjects` included; property `i` of the class, whose accessor is `fields[i]`),
+    /// its primary key, whether it is embedded.
+    let declared: DeclaredClass
     /// Parallel to `properties`.
     let fields: [Field]
     /// For each property, the class it links to (links, collections of links, LinkingObjects).
     let linkedTypes: [ObjectBase.Type?]
-    let propertyIndex: [String: Int]
-    /// The properties' names, parallel to `properties`.
-    private let propertyNames: [String]
-    let primaryKey: Int?
     /// The properties whose unmanaged values can hold objects (links, `AnyRealmValue`,
     /// collections): what a managed object lets go of once its transaction commits.
     let objectHoldingProperties: [Int]
@@ -48,13 +45,13 @@ final class ClassInfo: Sendable {
     let isDynamic: Bool
 
     var name: String { schema.className }
+    /// Every `@Persisted` property, `LinkingObjects` included, in declaration order.
+    var properties: [Property] { declared.properties }
+    var propertyIndex: [String: Int] { declared.propertyIndex }
+    var primaryKey: Int? { declared.primaryKey }
 
-    /// The index of the property named `name`, if the class has one. A class of a few
-    /// properties compares the names one by one, which costs less than hashing `name`: equal
-    /// short names are equal in their bits.
-    func propertyIndex(named name: String) -> Int? {
-        propertyNames.count <= 8 ? propertyNames.firstIndex(of: name) : propertyIndex[name]
-    }
+    /// The index of the property named `name`, if the class has one.
+    func propertyIndex(named name: String) -> Int? { declared.propertyIndex(named: name) }
     var isEmbedded: Bool { schema.isEmbedded }
 
     /// Every class discovered in this process, by Swift type and by stored name.
@@ -138,16 +135,10 @@ final class ClassInfo: Sendable {
         if properties.isEmpty {
             problems.append("\(name) has no @Persisted properties; declare its stored properties with @Persisted.")
         }
-        var index: [String: Int] = [:]
-        for (i, property) in properties.enumerated() { index[property.name] = i }
-
         schema = ObjectSchema(className: name, declared: properties, isEmbedded: isEmbedded)
-        self.properties = properties
+        declared = DeclaredClass(name: name, properties: properties, isEmbedded: isEmbedded)
         self.fields = fields
         self.linkedTypes = linked
-        propertyIndex = index
-        propertyNames = properties.map(\.name)
-        primaryKey = primaryKeys.first
         objectHoldingProperties = properties.indices.filter {
             properties[$0].type != .linkingObjects
                 && (properties[$0].type == .object || properties[$0].type == .any || properties[$0].collection != .single)
@@ -169,14 +160,9 @@ final class ClassInfo: Sendable {
         let properties = objectSchema.properties
         type = DynamicObject.self
         self.schema = objectSchema
-        self.properties = properties
+        declared = DeclaredClass(dynamic: stored)
         fields = []
         linkedTypes = properties.map { _ in nil }
-        var index: [String: Int] = [:]
-        for (i, property) in properties.enumerated() { index[property.name] = i }
-        propertyIndex = index
-        propertyNames = properties.map(\.name)
-        primaryKey = properties.firstIndex { $0.isPrimary }
         // A dynamic object holds no unmanaged values of its own (see `DynamicObject`).
         objectHoldingProperties = []
         collectionProperties = []

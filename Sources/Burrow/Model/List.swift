@@ -42,7 +42,7 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
     /// Runs `change` in the owner's write transaction (managed), or on the array (unmanaged).
     private func change(
         unmanaged: (inout [Element]) -> Void,
-        managed: (Realm, Table, ObjectKey, Int, WriteState) throws(RealmError) -> Void
+        managed: (Realm, Table, ObjectKey, Int, RealmWrite) throws(RealmError) -> Void
     ) {
         guard let binding else {
             unmanaged(&storage)
@@ -71,7 +71,7 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
         set {
             checkIndex(position, allowingEnd: false)
             change(unmanaged: { $0[position] = newValue }) { realm, table, key, field, write throws(RealmError) in
-                try realm.store.listSet(table, key, field, newValue._stored, at: position, in: write)
+                try realm.listSet(table, key, field, newValue._stored, at: position, in: write)
             }
         }
     }
@@ -116,7 +116,7 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
     public func insert(_ element: Element, at index: Int) {
         checkIndex(index, allowingEnd: true)
         change(unmanaged: { $0.insert(element, at: index) }) { realm, table, key, field, write throws(RealmError) in
-            try realm.store.listInsert(table, key, field, element._stored, at: index, in: write)
+            try realm.listInsert(table, key, field, element._stored, at: index, in: write)
         }
     }
 
@@ -126,7 +126,7 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
         checkIndex(index, allowingEnd: false)
         let removed = self[index]
         change(unmanaged: { $0.remove(at: index) }) { realm, table, key, field, write throws(RealmError) in
-            try realm.store.listRemove(table, key, field, at: index, in: write)
+            try realm.listRemove(table, key, field, at: index, in: write)
         }
         return removed
     }
@@ -139,7 +139,7 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
     /// Removes every element.
     public func removeAll() {
         change(unmanaged: { $0.removeAll() }) { realm, table, key, field, write throws(RealmError) in
-            try realm.store.clearCollection(table, key, field, in: write)
+            try realm.clearCollection(table, key, field, in: write)
         }
     }
 
@@ -150,7 +150,7 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
         checkIndex(from, allowingEnd: false)
         checkIndex(to, allowingEnd: false)
         change(unmanaged: { $0.insert($0.remove(at: from), at: to) }) { realm, table, key, field, write throws(RealmError) in
-            try realm.store.listMove(table, key, field, from: from, to: to, in: write)
+            try realm.listMove(table, key, field, from: from, to: to, in: write)
         }
     }
 
@@ -162,7 +162,7 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
         checkIndex(j, allowingEnd: false)
         guard i != j else { return }
         change(unmanaged: { $0.swapAt(i, j) }) { realm, table, key, field, write throws(RealmError) in
-            try realm.store.listSwap(table, key, field, i, j, in: write)
+            try realm.listSwap(table, key, field, i, j, in: write)
         }
     }
 

@@ -14,11 +14,11 @@ struct CollectionBinding {
     /// Runs `change` in the open write transaction of the owner's live realm. Outside a write
     /// it traps, as every managed change does; on a frozen object it traps too. An error is
     /// recorded and thrown at commit.
-    func write<R>(_ change: (Realm, Table, ObjectKey, Int, WriteState) throws(RealmError) -> R) -> R? {
+    func write<R>(_ change: (Realm, Table, ObjectKey, Int, RealmWrite) throws(RealmError) -> R) -> R? {
         guard case .live(let realm) = state.source else {
             preconditionFailure("Cannot modify a collection of a frozen object; thaw the object into a live realm first.")
         }
-        let write = realm.store.requireWrite()
+        let write = realm.requireWrite()
         guard let field else { return nil }
         do {
             return try change(realm, state.table, state.key, field, write)
@@ -67,9 +67,9 @@ extension HeldCollection {
 
 extension CollectionBinding {
     /// Replaces the whole content of collection property `property` of the managed `object`.
-    static func replaceContent(of object: ObjectBase, property: Int, with content: FieldContent) {
+    static func replaceContent(of object: ObjectBase, property: Int, with content: FieldContent<ObjectBase>) {
         _ = CollectionBinding(owner: object, property: property).write { realm, table, key, field, write throws(RealmError) in
-            try realm.store.replaceCollection(table, key, field, with: content, in: write)
+            try realm.replaceCollection(table, key, field, with: content, in: write)
         }
     }
 
@@ -115,7 +115,7 @@ extension CollectionBinding {
         guard property.type == .object, property.collection == .list, let tree = table.collectionTrees[field] else { return nil }
         // The table `readContent` reads the elements as (see `ReadContext.linkedObject`).
         let targetId = context.linkTarget(table, field)
-        guard let target = table.info.isDynamic ? realm.store.dynamicTable(id: targetId) : realm.store.table(id: targetId) else { return nil }
+        guard let target = table.info.isDynamic ? realm.store.dynamicTable(id: targetId) : realm.table(id: targetId) else { return nil }
         var keys: [ObjectKey] = []
         var readable = true
         do {

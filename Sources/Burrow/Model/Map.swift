@@ -57,7 +57,7 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence, _Collection
             return
         }
         _ = binding.write { realm, table, owner, field, write throws(RealmError) in
-            try realm.store.mapSet(table, owner, field, key._mapKey, value._stored, in: write)
+            try realm.mapSet(table, owner, field, key._mapKey, value._stored, in: write)
         }
     }
 
@@ -73,7 +73,7 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence, _Collection
             updateValue(try Value._convert(value, property: key), forKey: Key(_mapKey: key))
         } catch {
             if let binding, case .live(let realm) = binding.state.source {
-                realm.store.requireWrite().fail(error)
+                realm.requireWrite().fail(error)
             } else {
                 binding?.owner._pendingError = error
             }
@@ -87,7 +87,7 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence, _Collection
             return
         }
         _ = binding.write { realm, table, owner, field, write throws(RealmError) in
-            try realm.store.mapRemove(table, owner, field, key._mapKey, in: write)
+            try realm.mapRemove(table, owner, field, key._mapKey, in: write)
         }
     }
 
@@ -98,7 +98,7 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence, _Collection
             return
         }
         _ = binding.write { realm, table, owner, field, write throws(RealmError) in
-            try realm.store.clearCollection(table, owner, field, in: write)
+            try realm.clearCollection(table, owner, field, in: write)
         }
     }
 

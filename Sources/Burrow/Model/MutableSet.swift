@@ -77,7 +77,7 @@ public final class MutableSet<Element: _Persistable>: RandomAccessCollection, _C
             return
         }
         _ = binding.write { realm, table, key, field, write throws(RealmError) in
-            try realm.store.setInsert(table, key, field, element._stored, in: write)
+            try realm.setInsert(table, key, field, element._stored, in: write)
         }
     }
 
@@ -93,7 +93,7 @@ public final class MutableSet<Element: _Persistable>: RandomAccessCollection, _C
             return
         }
         _ = binding.write { realm, table, key, field, write throws(RealmError) in
-            try realm.store.setRemove(table, key, field, element._stored, in: write)
+            try realm.setRemove(table, key, field, element._stored, in: write)
         }
     }
 
@@ -104,7 +104,7 @@ public final class MutableSet<Element: _Persistable>: RandomAccessCollection, _C
             return
         }
         _ = binding.write { realm, table, key, field, write throws(RealmError) in
-            try realm.store.clearCollection(table, key, field, in: write)
+            try realm.clearCollection(table, key, field, in: write)
         }
     }
 

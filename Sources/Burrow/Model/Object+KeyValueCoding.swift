@@ -33,7 +33,7 @@ extension ObjectBase {
             try setValueThrowing(value as Any, forKey: key)
         } catch {
             if case .live(let realm)? = _state?.source {
-                realm.store.requireWrite().fail(error)
+                realm.requireWrite().fail(error)
             } else {
                 _pendingError = _pendingError ?? error
             }

@@ -224,14 +224,14 @@ extension LinkingObjects: RealmCollection {
         return Results(
             realm: realm,
             base: ResultsBase {
-                let executor = QueryExecutor(context: realm.store)
-                guard let origin = realm.store.storedClassId(named: ClassInfo.storedName(of: Element.self)).flatMap(realm.store.table(id:)),
+                let executor = QueryExecutor(context: realm)
+                guard let origin = realm.store.storedClassId(named: ClassInfo.storedName(of: Element.self)).flatMap(realm.table(id:)),
                     let field = origin.stored.fieldIndex(of: propertyName)
                 else { return [] }
                 do throws(StorageError) {
                     return try executor.backlinks(to: state.key, of: state.table, from: origin, field: field)
                 } catch {
-                    realm.store.fail(error)
+                    realm.fail(error)
                 }
             })
     }

@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// Running a `QueryPlan`: what each plan reads for the consumers of a query. Which plan a
 /// query gets, and why, is `QueryPlan`'s to decide; these only carry it out. Static: a plan

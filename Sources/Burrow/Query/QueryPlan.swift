@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 
 /// How a query is answered in one version, decided once, before anything is read, by
 /// `QueryPlan.init` from the query's steps, its class's table in that version and where its

@@ -45,7 +45,7 @@ extension Results {
         // Every object of a class in one scan of its rows; any other query over its keys, as
         // these results hold them (evaluated now if the realm changed).
         let plan = plan()
-        return QueryExecutor.aggregate(aggregate, of: QueryPath(dotted: property), plan, in: owner.store) { current(planned: plan).keys }
+        return QueryExecutor.aggregate(aggregate, of: QueryPath(dotted: property), plan, in: owner) { current(planned: plan).keys }
     }
 
     /// Traps with the reason unless `property` of `info` (`Element`'s class) holds one number (or date, with

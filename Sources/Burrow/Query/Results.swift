@@ -65,7 +65,7 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     /// `first`, `count`, iteration, subscripts, `setValue(_:forKey:)` and the aggregates run.
     /// Records the plan's kind in the query (`ResultsQuery.plannedKind`).
     func plan() -> QueryPlan {
-        let plan = QueryPlan(query, table: table, base: query.base, writing: owner.write != nil, in: owner.store)
+        let plan = QueryPlan(query, table: table, base: query.base, writing: owner.write != nil, in: owner)
         query.plannedKind = plan.kind
         return plan
     }
@@ -77,7 +77,7 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
         let evaluation = query
         if evaluation.stamp != owner.changeStamp {
             let plan = given ?? self.plan()
-            let (keys, rows) = QueryExecutor.evaluate(plan, in: owner.store)
+            let (keys, rows) = QueryExecutor.evaluate(plan, in: owner)
             evaluation.table = plan.table
             evaluation.keys = keys
             evaluation.rows = plan.keepsRows ? rows : nil
@@ -105,19 +105,19 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
             if case .probe(let table, let probe, _) = planned.strategy {
                 let key: ObjectKey?
                 do {
-                    key = try QueryExecutor.first(probe, table, in: owner.store)
+                    key = try QueryExecutor.first(probe, table, in: owner)
                 } catch {
-                    owner.store.fail(error)
+                    owner.fail(error)
                 }
                 guard let key else { return nil }
-                let object = owner.store.object(table, key) as! Element
+                let object = owner.object(table, key) as! Element
                 return object
             }
             plan = planned
         }
         let evaluation = current(planned: plan)
         guard let key = evaluation.keys.first else { return nil }
-        let object = owner.store.object(evaluation.table!, key, row: evaluation.rows?[0]) as! Element
+        let object = owner.object(evaluation.table!, key, row: evaluation.rows?[0]) as! Element
         return object
     }
 
@@ -129,7 +129,7 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
         guard query.stamp != owner.changeStamp else { return query.keys.count }
         let plan = self.plan()
         if case .evaluation = plan.strategy { return current(planned: plan).keys.count }
-        return QueryExecutor.count(of: plan, in: owner.store)
+        return QueryExecutor.count(of: plan, in: owner)
     }
 
     /// Whether there are no objects (counted as `count` counts).
@@ -144,7 +144,7 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
         precondition(
             position >= 0 && position < evaluation.keys.count,
             "Index \(position) is out of bounds (\(Element.self) results have \(counted(evaluation.keys.count, "object")))")
-        return owner.store.object(evaluation.table!, evaluation.keys[position], row: evaluation.rows?[position]) as! Element
+        return owner.object(evaluation.table!, evaluation.keys[position], row: evaluation.rows?[position]) as! Element
     }
 
     /// Iterates over the objects as they were when iteration began, as RealmSwift does: the
@@ -199,7 +199,7 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
             // A row read by the evaluation lives as long as the version it was read in: only
             // while the realm has not changed since.
             let row = owner.changeStamp == stamp ? rows?[position] : nil
-            let object = owner.store.object(table!, keys[position], row: row) as! Element
+            let object = owner.object(table!, keys[position], row: row) as! Element
             return object
         }
     }
@@ -217,7 +217,11 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
             owner.setValue(value, forKey: key, ofObjects: .all, keys: { owner.store.allKeys(table) }, in: table)
         case .rowFilter(let table, let filter):
             // One filter of row tests: each row tested as the update walks the rows.
-            owner.setValue(value, forKey: key, ofObjects: .matching(filter), keys: { current(planned: plan).keys }, in: table)
+            let executor = QueryExecutor(context: owner)
+            let matcher = ObjectStore.RowMatcher(verdict: filter.verdict) { key, row throws(StorageError) in
+                try executor.matches(filter, table, key, row)
+            }
+            owner.setValue(value, forKey: key, ofObjects: .matching(matcher), keys: { current(planned: plan).keys }, in: table)
         default:
             let evaluation = current(planned: plan)
             guard let table = evaluation.table else { return }

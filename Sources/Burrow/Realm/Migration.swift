@@ -78,11 +78,11 @@ public final class Migration {
         guard let oldTable = old.dynamicTable(named: typeName) else {
             // A class new in this migration: its objects, with no old objects, as in RealmSwift.
             guard let table else { return }
-            for key in realm.store.allKeys(table) { block(nil, realm.store.object(table, key) as? DynamicObject) }
+            for key in realm.store.allKeys(table) { block(nil, realm.object(table, key) as? DynamicObject) }
             return
         }
         for key in old.allKeys(oldTable) {
-            let now = table.flatMap { table in realm.store.rowExists(table, key) ? realm.store.object(table, key) as? DynamicObject : nil }
+            let now = table.flatMap { table in realm.store.rowExists(table, key) ? realm.object(table, key) as? DynamicObject : nil }
             block(old.object(oldTable, key) as? DynamicObject, now)
         }
     }
@@ -114,7 +114,7 @@ public final class Migration {
         }
         for key in self.old.allKeys(oldTable) where realm.store.rowExists(table, key) {
             let value = self.old.object(oldTable, key).value(forKey: oldName)
-            realm.store.object(table, key).setValue(value, forKey: newName)
+            realm.object(table, key).setValue(value, forKey: newName)
         }
     }
 
@@ -125,9 +125,10 @@ public final class Migration {
         guard realm.currentFileSchema.classes[typeName] != nil else { return false }
         do {
             if let table = newTable(named: typeName) {
-                try realm.delete(realm.store.allKeys(table).map { realm.store.object(table, $0) })
+                try realm.delete(realm.store.allKeys(table).map { realm.object(table, $0) })
             } else {
-                try realm.store.dropStoredClass(named: typeName, in: try realm.requireOpenWrite())
+                let write = try realm.requireOpenWrite()
+                try realm.mapped { () throws(StoreError) in try realm.store.dropStoredClass(named: typeName, in: write.store) }
             }
         } catch {
             fail(error)
@@ -176,7 +177,7 @@ public final class Migration {
     /// Records `error` in the migration's write: its commit throws it, and opening the realm
     /// with it, leaving the file as it was. (The block cannot throw, as in RealmSwift.)
     private func fail(_ error: any Error) {
-        realm.store.requireWrite().fail(error as? RealmError ?? RealmError(.invalidArgument, "The migration failed: \(error)"))
+        realm.requireWrite().fail(error as? RealmError ?? RealmError(.invalidArgument, "The migration failed: \(error)"))
     }
 
     /// The dynamic table of the class named `name` now, if the program declares that class
@@ -215,7 +216,7 @@ extension Realm {
                 "The old \(state.table.name) \(state.key) was deleted by this migration, so it cannot be linked to. Link a newObject that exists instead."
             )
         }
-        return store.object(table, state.key)
+        return self.object(table, state.key)
     }
 }
 

@@ -9,7 +9,7 @@ enum ObjectSource {
 
     var context: any ReadContext {
         switch self {
-        case .live(let realm): realm.store
+        case .live(let realm): realm
         case .frozen(let version): version
         }
     }
@@ -124,8 +124,8 @@ struct ObjectState {
     /// Property `property` of a live object managed by `realm` (its `liveRealm`), keeping the
     /// row found for later reads. Traps if the object was deleted.
     mutating func readLiveField(_ property: Int, in realm: Realm) -> _StoredValue {
-        guard let row = liveRow(in: realm) else { return realm.store.readField(table, key, property) }  // traps: deleted
-        return realm.store.decodeField(table, key, property, row: row)
+        guard let row = liveRow(in: realm) else { return realm.readField(table, key, property) }  // traps: deleted
+        return realm.decodeField(table, key, property, row: row)
     }
 
     /// Property `property` of a frozen object. Traps if the object did not exist in its version.
@@ -140,7 +140,7 @@ struct ObjectState {
             preconditionFailure("Cannot modify a frozen object: frozen objects are read-only. Thaw it in a realm's write transaction first.")
         }
         checkCurrent(in: realm)
-        realm.store.writeField(table, key, property, value)
+        realm.writeField(table, key, property, value)
     }
 
     /// Whether the live object is from the realm's current `invalidate()` period.

@@ -23,7 +23,7 @@ extension Realm {
         for object in objects { _ = try addObject(object, update: update, in: write) }
     }
 
-    func requireOpenWrite() throws(RealmError) -> WriteState {
+    func requireOpenWrite() throws(RealmError) -> RealmWrite {
         guard let write else {
             throw RealmError(.wrongState, "This change needs a write transaction; make it inside realm.write { } or realm.asyncWrite { }.")
         }
@@ -34,7 +34,7 @@ extension Realm {
     ///
     /// An object reached by cascading from another one (`cascade`) may be of a class without a
     /// primary key under any policy: it is simply inserted, as RealmSwift does.
-    func addObject(_ object: ObjectBase, update: UpdatePolicy, cascade: Bool = false, in write: WriteState) throws(RealmError) -> ObjectBase {
+    func addObject(_ object: ObjectBase, update: UpdatePolicy, cascade: Bool = false, in write: RealmWrite) throws(RealmError) -> ObjectBase {
         if let state = object._state {
             guard state.isManaged(by: self), state.exists else { throw Self.notInThisRealm(object) }
             return object
@@ -57,18 +57,18 @@ extension Realm {
             return object
         }
         let keyValue = storedValue(of: object, property: primaryKey, in: table)
-        let probe = try store.probePrimaryKey(table, keyValue, in: write)
+        let probe = try mapped { () throws(StoreError) in try store.probePrimaryKey(table, keyValue.storeForm, in: write.store) }
         if case .found(let existing, _) = probe {
             guard update != .error else {
                 throw RealmError(
                     .primaryKeyExists,
-                    "A \(table.name) with primary key \(Self.describe(keyValue)) already exists. Use update: .modified or .all to update it.")
+                    "A \(table.name) with primary key \(PrimaryKey.describe(keyValue)) already exists. Use update: .modified or .all to update it.")
             }
             let values = unmanagedFields(of: object, table).map(\.value)
             // A dynamic object made from a dictionary updates only the properties it names.
             let given = (object as? DynamicObject)?.pending?.given
             write.added.append(object, table.info)
-            store.bind(object, to: table, key: existing)
+            bind(object, to: table, key: existing)
             if table.info.isDynamic { (object as? DynamicObject)?.pending = nil }
             try withCascadePolicy(update, in: write) { () throws(RealmError) in
                 try setLinkedProperties(
@@ -87,23 +87,20 @@ extension Realm {
     /// Makes the unmanaged `object` a new object of `table`: one row written with every
     /// non-collection field, index entries, then collections through their own setters.
     /// `probed` is what the caller's lookup of the object's primary key found, if it made one.
-    func insert(_ object: ObjectBase, into table: Table, probed: PrimaryKeyProbe? = nil, in write: WriteState) throws(RealmError) {
+    func insert(_ object: ObjectBase, into table: Table, probed: PrimaryKeyProbe? = nil, in write: RealmWrite) throws(RealmError) {
         if let error = object._pendingError { throw error }
         let info = table.info
         let base = Unmanaged.passUnretained(object).toOpaque()
         // A dynamic object's values, which it holds in place of `@Persisted` fields.
         let pending = info.isDynamic ? (object as? DynamicObject)?.pending?.fields : nil
         // The primary key first: a duplicate fails before anything is written.
-        let primaryKey = info.primaryKey.map { storedValue(of: object, property: $0, in: table) }
-        let (key, primaryKeyEntry) = try store.keyForNewObject(table, primaryKey: primaryKey, probed: probed, in: write)
-        // Scalars are encoded straight into the row, in field order; links and collections
-        // go through their setters once the row exists (so that a cycle back to this object
-        // finds it).
-        var row = RowCodec.Builder(fieldCount: table.fieldTypes.count)
+        let primaryKey = info.primaryKey.map { storedValue(of: object, property: $0, in: table).storeForm }
+        // Scalars go straight into the row; links and collections go through their setters
+        // once the row exists (so that a cycle back to this object finds it).
         var linked: [(Int, Any)] = []
-        do {
-            for (field, type) in table.fieldTypes.enumerated() {
-                guard let property = table.propertyOfField[field] else { continue }
+        let key = try mapped { () throws(StoreError) in
+            try store.insertObject(table, primaryKey: primaryKey, probed: probed, in: write.store) { field in
+                guard let property = table.propertyOfField[field] else { return .later }
                 let value: _UnmanagedField
                 if let pending {
                     value = pending[property]
@@ -111,33 +108,22 @@ extension Realm {
                     let accessor = info.fields[property]
                     value = accessor.accessor.readUnmanaged(at: base + accessor.offset)
                 }
+                let type = table.fieldTypes[field]
                 guard let stored = value.stored, type != .object, type != .any else {
                     if !value.isEmpty {
                         linked.append((property, value.value))
-                    } else if let tree = table.fieldIndexTrees[field] {
-                        // No setter runs for a nil AnyRealmValue, but its index lists it as nil.
-                        try store.addIndexEntry(tree, .null, key, in: write)
+                        return .later
                     }
-                    continue
+                    // No setter runs for a nil AnyRealmValue, but its index lists it as nil.
+                    return .empty
                 }
-                row.beginField(field)
-                ValueCodec.append(stored, as: type, to: &row.bytes)
-                if row.currentPayload.count > ObjectStore.inlinePayloadLimit,
-                    let external = try store.rowPayload(Array(row.currentPayload), table, key, field, replacing: nil, in: write)
-                {
-                    row.replaceCurrentPayload(with: external)
-                }
-                row.endField()
-                if let tree = table.fieldIndexTrees[field] { try store.addIndexEntry(tree, stored, key, in: write) }
+                return .stored(stored.storeForm)
             }
-            write.added.append(object, info)
-            store.bind(object, to: table, key: key)
-            // A managed dynamic object reads its row; the values it was made from are in `linked`.
-            if pending != nil { (object as? DynamicObject)?.pending = nil }
-            try store.putNewRow(table, key, row.bytes, primaryKeyEntry: primaryKeyEntry, in: write)
-        } catch {
-            throw RealmError(error)
         }
+        write.added.append(object, info)
+        bind(object, to: table, key: key)
+        // A managed dynamic object reads its row; the values it was made from are in `linked`.
+        if pending != nil { (object as? DynamicObject)?.pending = nil }
         try setLinkedProperties(object, table, values: linked, in: write)
     }
 
@@ -160,7 +146,7 @@ extension Realm {
     ///
     /// Once an object's links and collections are set, the collection instances it held
     /// become its managed collections (`HeldCollection`).
-    func setLinkedProperties(_ object: ObjectBase, _ table: Table, values: [(Int, Any)], in write: WriteState) throws(RealmError) {
+    func setLinkedProperties(_ object: ObjectBase, _ table: Table, values: [(Int, Any)], in write: RealmWrite) throws(RealmError) {
         guard !values.isEmpty else {
             table.info.adoptHeldCollections(of: object)
             return
@@ -186,7 +172,7 @@ extension Realm {
 
     /// Sets properties of the managed `object` through their setters, throwing the first error
     /// a setter records.
-    func setProperties(_ object: ObjectBase, _ table: Table, values: [(Int, Any)], in write: WriteState) throws(RealmError) {
+    func setProperties(_ object: ObjectBase, _ table: Table, values: [(Int, Any)], in write: RealmWrite) throws(RealmError) {
         let hadFailure = write.failure != nil
         let info = table.info
         for (property, value) in values {
@@ -199,7 +185,7 @@ extension Realm {
         }
     }
 
-    private func withCascadePolicy(_ policy: UpdatePolicy, in write: WriteState, _ body: () throws(RealmError) -> Void) throws(RealmError) {
+    private func withCascadePolicy(_ policy: UpdatePolicy, in write: RealmWrite, _ body: () throws(RealmError) -> Void) throws(RealmError) {
         let saved = write.cascadePolicy
         write.cascadePolicy = policy
         defer { write.cascadePolicy = saved }
@@ -242,24 +228,13 @@ extension Realm {
         return table
     }
 
-    static func describe(_ value: _StoredValue) -> String {
-        switch value {
-        case .null: "nil"
-        case .string(let s): "\"\(s)\""
-        case .int(let i): "\(i)"
-        case .objectId(let o): "\(o)"
-        case .uuid(let u): "\(u)"
-        default: "\(value)"
-        }
-    }
-
     // MARK: Links
 
     /// The object a link set in the open write transaction points at: `object` itself if this
     /// realm manages it, else `object` made managed here (added with the write's cascade
     /// policy, or, if embedded, created inside its new parent). Objects of other realms,
     /// frozen or deleted objects, and embedded objects that already have a parent are errors.
-    func managedForLink(_ object: ObjectBase, _ property: StoredProperty, in write: WriteState) throws(RealmError) -> ObjectBase {
+    func managedForLink(_ object: ObjectBase, _ property: StoredProperty, in write: RealmWrite) throws(RealmError) -> ObjectBase {
         // A dynamic object may be of any stored class; a link takes only its own class's.
         if type(of: object) == DynamicObject.self, property.type == .object, let className = property.objectClassName,
             object.classInfo.name != className

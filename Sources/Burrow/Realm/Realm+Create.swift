@@ -88,13 +88,14 @@ extension Realm {
         var newKey: _StoredValue?
         if let primaryKey = info.primaryKey, let givenKey = given.first(where: { $0.0 == primaryKey }) {
             let keyValue = info.fields[primaryKey].accessor.stored(givenKey.1) ?? .null
-            if let existing = try store.existingObjectKey(table, primaryKey: keyValue) {
+            if let existing = try mapped({ () throws(StoreError) in try store.existingObjectKey(table, primaryKey: keyValue.storeForm) }) {
                 guard update != .error else {
                     throw RealmError(
                         .primaryKeyExists,
-                        "A \(info.name) with primary key \(Self.describe(keyValue)) already exists. Use update: .modified or .all to update it.")
+                        "A \(info.name) with primary key \(PrimaryKey.describe(keyValue)) already exists. Use update: .modified or .all to update it."
+                    )
                 }
-                let object = store.object(table, existing) as! T
+                let object = object(table, existing) as! T
                 let saved = write.cascadePolicy
                 write.cascadePolicy = update
                 defer { write.cascadePolicy = saved }
@@ -125,7 +126,7 @@ extension Realm {
     /// primary key in `table` is `newObject`'s): a primary key that exists in this realm, or
     /// that two of them share, throws `.primaryKeyExists` before anything is added.
     private func requireNewPrimaryKeys(
-        _ copies: some Sequence<ObjectBase>, besides newObject: (table: Table, key: _StoredValue)?, in write: WriteState
+        _ copies: some Sequence<ObjectBase>, besides newObject: (table: Table, key: _StoredValue)?, in write: RealmWrite
     ) throws(RealmError) {
         var seen: [ObjectIdentifier: Set<[UInt8]>] = [:]
         if let newObject { seen[ObjectIdentifier(newObject.table.info), default: []].insert(IndexKey.encode(newObject.key)) }
@@ -135,13 +136,15 @@ extension Realm {
             let field = info.fields[primaryKey]
             let key = field.accessor.readUnmanaged(at: Unmanaged.passUnretained(copy).toOpaque() + field.offset).stored ?? .null
             var isNew = seen[ObjectIdentifier(info), default: []].insert(IndexKey.encode(key)).inserted
-            if isNew, let table = try table(for: info.type, creating: false), case .found = try store.probePrimaryKey(table, key, in: write) {
+            if isNew, let table = try table(for: info.type, creating: false),
+                case .found = try mapped({ () throws(StoreError) in try store.probePrimaryKey(table, key.storeForm, in: write.store) })
+            {
                 isNew = false
             }
             guard isNew else {
                 throw RealmError(
                     .primaryKeyExists,
-                    "A \(info.name) with primary key \(Self.describe(key)) already exists, and create would add another (copied from the value). Use update: .modified or .all to update it."
+                    "A \(info.name) with primary key \(PrimaryKey.describe(key)) already exists, and create would add another (copied from the value). Use update: .modified or .all to update it."
                 )
             }
         }

@@ -15,7 +15,7 @@ extension Realm {
             throw RealmError(.invalidObject, "Only managed objects can be deleted; this \(type(of: object)) was never added to a realm.")
         }
         guard state.isManaged(by: self) else { throw Self.notInThisRealm(object) }
-        try store.deleteObject(state.table, state.key, in: write)
+        try mapped { () throws(StoreError) in try store.deleteObject(state.table, state.key, in: write.store) }
     }
 
     /// Deletes every object of `objects`, as `delete(_:)` does for one.
@@ -27,6 +27,7 @@ extension Realm {
     ///
     /// Throws `RealmError` (`.wrongState`) outside a write transaction.
     public func deleteAll() throws {
-        try store.deleteAllObjects(in: try requireOpenWrite())
+        let write = try requireOpenWrite()
+        try mapped { () throws(StoreError) in try store.deleteAllObjects(in: write.store) }
     }
 }

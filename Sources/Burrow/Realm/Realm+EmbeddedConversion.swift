@@ -6,21 +6,21 @@ extension Realm {
     /// (`became`) its one parent, as an embedded object must have, as RealmSwift does. An
     /// object nothing links to is deleted; one several places link to stays with the first
     /// and each other place gets a copy of it (with copies of the embedded objects it holds).
-    func settleObjectsThatBecameEmbedded(_ became: [String], in write: WriteState) throws(RealmError) {
+    func settleObjectsThatBecameEmbedded(_ became: [String], in write: RealmWrite) throws(RealmError) {
         for name in became {
             guard let table = store.dynamicTable(named: name) else { continue }
             var orphans: [ObjectKey] = []
             var shared: [ObjectKey] = []
             do {
                 for key in try store.objectKeys(table) {
-                    let parents = try store.linkCount(to: table, key, upTo: 2, in: write)
+                    let parents = try store.linkCount(to: table, key, upTo: 2, in: write.store)
                     if parents == 0 { orphans.append(key) }
                     if parents > 1 { shared.append(key) }
                 }
             } catch {
                 throw RealmError(wrapping: error)
             }
-            for key in orphans { try store.deleteObject(table, key, in: write) }
+            for key in orphans { try mapped { () throws(StoreError) in try store.deleteObject(table, key, in: write.store) } }
             for key in shared { try copyIntoEachParent(table, key, in: write) }
             if !orphans.isEmpty || !shared.isEmpty {
                 Logger.log(
@@ -33,9 +33,9 @@ extension Realm {
 
     /// Leaves object `key` of `table` (dynamic) with the first place that links to it, and
     /// links each other place to a copy of its own.
-    private func copyIntoEachParent(_ table: Table, _ key: ObjectKey, in write: WriteState) throws(RealmError) {
-        let sources = try store.incomingLinks(to: table, key, in: write)
-        guard let original = store.object(table, key) as? DynamicObject else { return }
+    private func copyIntoEachParent(_ table: Table, _ key: ObjectKey, in write: RealmWrite) throws(RealmError) {
+        let sources = try mapped { () throws(StoreError) in try store.incomingLinks(to: table, key, in: write.store) }
+        guard let original = object(table, key) as? DynamicObject else { return }
         let isOriginal: (_StoredValue) -> Bool = { value in
             if case .object(let object) = value, let state = object._state { return state.key == key && state.table.id == table.id }
             return false
@@ -45,16 +45,16 @@ extension Realm {
         defer { write.keepsReplacedEmbedded = false }
         for source in sources {
             guard let sourceTable = store.dynamicTable(id: source.table) else { continue }
-            switch store.readContent(sourceTable, source.key, source.field) {
+            switch readContent(sourceTable, source.key, source.field) {
             case .single:
                 if keptOne {
-                    try store.setField(sourceTable, source.key, source.field, .single(.object(try embeddedCopy(of: original, in: table))), in: write)
+                    try setField(sourceTable, source.key, source.field, .single(.object(try embeddedCopy(of: original, in: table))), in: write)
                 }
                 keptOne = true
             case .elements(let elements):
                 for (index, element) in elements.enumerated() where isOriginal(element) {
                     if keptOne {
-                        try store.listSet(
+                        try listSet(
                             sourceTable, source.key, source.field, .object(try embeddedCopy(of: original, in: table)), at: index, in: write)
                     }
                     keptOne = true
@@ -62,7 +62,7 @@ extension Realm {
             case .entries(let entries):
                 for entry in entries where isOriginal(entry.value) {
                     if keptOne {
-                        try store.mapSet(
+                        try mapSet(
                             sourceTable, source.key, source.field, entry.key, .object(try embeddedCopy(of: original, in: table)), in: write)
                     }
                     keptOne = true

@@ -12,7 +12,7 @@ extension Realm {
     func setValue(
         _ value: Any?, forKey key: String, ofObjects targets: ObjectStore.BulkTargets, keys: () -> [ObjectKey], in table: Table
     ) {
-        let write = store.requireWrite()
+        let write = requireWrite()
         guard let property = table.info.propertyIndex[key] else {
             write.fail(
                 RealmError(
@@ -22,7 +22,7 @@ extension Realm {
         }
         let schema = table.info.properties[property]
         guard let field = table.fieldOf[property], schema.collection == .single, schema.type != .object, schema.type != .any else {
-            for objectKey in keys() { store.object(table, objectKey).setValue(value, forKey: key) }
+            for objectKey in keys() { object(table, objectKey).setValue(value, forKey: key) }
             return
         }
         do {
@@ -35,17 +35,17 @@ extension Realm {
                 let accessor = table.info.fields[property].accessor
                 stored = accessor.stored(try accessor.convert(value as Any, property: key)) ?? .null
             }
-            let payload = ObjectStore.payload(of: stored, as: schema.type)
+            let payload = ObjectStore.payload(of: stored.storeForm, as: schema.type)
             let several: Bool
             if case .keys(let given) = targets { several = given.count > 1 } else { several = true }
             if several && ObjectStore.setsInBulk(table, field, payload) {
                 // Rows rewritten in one pass in key order, with what `setPayload` does for each.
-                try store.setPayloads(table, targets, field, payload, in: write)
+                try store.setPayloads(table, targets, field, payload, in: write.store)
             } else {
-                for objectKey in keys() { try store.setPayload(table, objectKey, field, payload, in: write) }
+                for objectKey in keys() { try store.setPayload(table, objectKey, field, payload, in: write.store) }
             }
         } catch {
-            write.fail(error)
+            write.fail(RealmError(wrapping: error))
         }
     }
 }

@@ -19,18 +19,18 @@ extension Realm {
         do {
             return try lookUp(type, primaryKey: key)
         } catch {
-            store.fail(error)
+            fail(error)
         }
     }
 
     /// `object(ofType:forPrimaryKey:)`, throwing a read error where it would trap.
     func lookUp<Element: ObjectBase, KeyType: _Persistable>(_ type: Element.Type, primaryKey key: KeyType) throws(StorageError) -> Element? {
-        guard let table = store.knownTable(type) ?? primaryKeyTable(type) else { return nil }
+        guard let table = store.knownTable(ObjectIdentifier(type)) ?? primaryKeyTable(type) else { return nil }
         guard let primaryKey = table.info.primaryKey, table.info.properties[primaryKey].type == KeyType._shape.type else {
             return try lookUp(type, anyPrimaryKey: key as Any)
         }
-        guard case .found(let objectKey, let row) = try store.probePrimaryKey(table, key._stored) else { return nil }
-        return (store.object(table, objectKey, row: row) as! Element)
+        guard case .found(let objectKey, let row) = try probePrimaryKey(table, key._stored) else { return nil }
+        return (object(table, objectKey, row: row) as! Element)
     }
 
     private func primaryKeyTable(_ type: ObjectBase.Type) -> Table? {
@@ -52,7 +52,7 @@ extension Realm {
         do {
             return try lookUp(type, anyPrimaryKey: key)
         } catch {
-            store.fail(error)
+            fail(error)
         }
     }
 
@@ -70,7 +70,7 @@ extension Realm {
         } catch {
             preconditionFailure("\(error.description) (looking up \(table.name) by primary key)")
         }
-        guard let objectKey = try store.objectKey(table, primaryKey: value) else { return nil }
-        return (store.object(table, objectKey) as! Element)
+        guard let objectKey = try objectKey(table, primaryKey: value) else { return nil }
+        return (object(table, objectKey) as! Element)
     }
 }

@@ -8,7 +8,7 @@ extension Realm {
     /// Throws `.schemaMismatch` if the class cannot be stored as declared, differs from the
     /// class in the file, or is not one of the configuration's `objectTypes`.
     func table(for type: ObjectBase.Type, creating: Bool) throws(RealmError) -> Table? {
-        if let table = store.knownTable(type) { return table }
+        if let table = store.knownTable(ObjectIdentifier(type)) { return table }
         let info = ClassInfo.of(type)
         if let problem = info.problem { throw problem }
         if let objectTypes = configuration.objectTypes, !objectTypes.contains(where: { $0 == type }) {
@@ -17,7 +17,7 @@ extension Realm {
         }
         if let stored = currentFileSchema.classes[info.name] {
             if let other = store.tablesById[stored.id]?.info.type, other != type { throw Self.sameStoredName(other, type, in: displayName) }
-            if let mismatch = Table.mismatch(info, stored) {
+            if let mismatch = Table.mismatch(info.declared, stored) {
                 let isPending = currentFileSchema.info.pendingClasses?.contains(info.name) == true
                 guard configuration.objectTypes == nil, configuration.schemaVersion > currentFileSchema.info.schemaVersion || isPending,
                     !configuration.readOnly, !isFrozen
@@ -28,15 +28,15 @@ extension Realm {
                     )
                 }
                 try migrateOnFirstUse(info, from: stored)
-                guard let table = store.knownTable(type) else {
+                guard let table = store.knownTable(ObjectIdentifier(type)) else {
                     throw RealmError(.schemaMismatch, "The class \(info.name) could not be migrated in \(displayName).")
                 }
                 return table
             }
-            return store.register(Table(info: info, stored: stored))
+            return store.register(Table(info: info, stored: stored), for: ObjectIdentifier(info.type))
         }
         guard creating, let write else { return nil }
-        let stored = Table.newStoredClass(for: info, id: currentFileSchema.info.nextClassId)
+        let stored = Table.newStoredClass(for: info.declared, id: currentFileSchema.info.nextClassId)
         var schema = currentFileSchema
         schema.info.nextClassId += 1
         // A file that stores no class yet takes the configured schema version with its first
@@ -44,8 +44,8 @@ extension Realm {
         // then migrates from the version these objects were written at.
         if schema.classes.isEmpty { schema.info.schemaVersion = max(schema.info.schemaVersion, configuration.schemaVersion) }
         schema.classes[info.name] = stored
-        try store.storeSchema(schema, changing: [stored], in: write)
-        return store.register(Table(info: info, stored: stored))
+        try mapped { () throws(StoreError) in try store.storeSchema(schema, changing: [stored], in: write.store) }
+        return store.register(Table(info: info, stored: stored), for: ObjectIdentifier(info.type))
     }
 
     /// The table of `type`, created in the open write transaction if the file lacks it. A
@@ -61,8 +61,8 @@ extension Realm {
         updated.linkingObjects = StoredClass.linkingObjects(table.info.schema.computedProperties)
         var schema = currentFileSchema
         schema.classes[updated.name] = updated
-        try store.storeSchema(schema, changing: [updated], in: write)
-        return store.register(Table(info: table.info, stored: updated))
+        try mapped { () throws(StoreError) in try store.storeSchema(schema, changing: [updated], in: write.store) }
+        return store.register(Table(info: table.info, stored: updated), for: ObjectIdentifier(table.info.type))
     }
 
     /// The error for two Swift classes stored under one name in one realm, which keeps one
@@ -121,7 +121,7 @@ extension Realm {
             let info = ClassInfo.of(type)
             if let problem = info.problem { throw problem }
             if let stored = currentFileSchema.classes[info.name] {
-                if let mismatch = Table.mismatch(info, stored) { changed.append((info, stored, mismatch)) }
+                if let mismatch = Table.mismatch(info.declared, stored) { changed.append((info, stored, mismatch)) }
             } else if configuration.objectTypes != nil {
                 missing.append(info)
             }
@@ -170,7 +170,7 @@ extension Realm {
         var decidedOnAnotherSchema = false
         try writeBlocking { () throws(RealmError) in
             guard let write else { return }
-            let stamp = try Self.schemaStamp(in: write.trees)
+            let stamp = try Self.schemaStamp(in: write.store.trees)
             // Another opener migrated (or created) the file meanwhile: decide again on what it
             // wrote, so that a migration runs once.
             guard stamp == decidedStamp else {
@@ -188,13 +188,13 @@ extension Realm {
             var schema = currentFileSchema
             var changedClasses: [StoredClass] = []
             for info in missing where schema.classes[info.name] == nil {
-                let stored = Table.newStoredClass(for: info, id: schema.info.nextClassId)
+                let stored = Table.newStoredClass(for: info.declared, id: schema.info.nextClassId)
                 schema.info.nextClassId += 1
                 schema.classes[info.name] = stored
                 changedClasses.append(stored)
             }
             for (info, old, _) in changed {
-                let new = Table.newStoredClass(for: info, id: old.id)
+                let new = Table.newStoredClass(for: info.declared, id: old.id)
                 schema.classes[info.name] = new
                 changedClasses.append(new)
             }
@@ -204,7 +204,7 @@ extension Realm {
             var pending = Set(schema.info.pendingClasses ?? []).subtracting(known)
             if migratesWithoutTypes { pending.formUnion(Set(oldSchema.classes.keys).subtracting(known)) }
             schema.info.pendingClasses = pending.isEmpty ? nil : pending.sorted()
-            try store.storeSchema(schema, changing: changedClasses, in: write)
+            try mapped { () throws(StoreError) in try store.storeSchema(schema, changing: changedClasses, in: write.store) }
             var orphans: [EmbeddedOrphan] = []
             for (info, old, _) in changed {
                 orphans += try migrateRows(of: info, from: old)
@@ -224,7 +224,7 @@ extension Realm {
                 write.primaryKeysMayChange = false
             }
             // After the block, which may still read them as the old objects' values.
-            try store.deleteEmbeddedOrphans(orphans, in: write)
+            try mapped { () throws(StoreError) in try store.deleteEmbeddedOrphans(orphans, in: write.store) }
             try settleObjectsThatBecameEmbedded(changed.filter { $0.0.isEmbedded && !$0.1.isEmbedded }.map(\.0.name), in: write)
         }
         if decidedOnAnotherSchema { return try prepareClasses() }
@@ -250,12 +250,13 @@ extension Realm {
         let migrate = { () throws(RealmError) in
             guard let write = self.write else { return }
             var schema = self.currentFileSchema
-            let new = Table.newStoredClass(for: info, id: old.id)
+            let new = Table.newStoredClass(for: info.declared, id: old.id)
             schema.classes[info.name] = new
             let pending = (schema.info.pendingClasses ?? []).filter { $0 != info.name }
             schema.info.pendingClasses = pending.isEmpty ? nil : pending
-            try self.store.storeSchema(schema, changing: [new], in: write)
-            try self.store.deleteEmbeddedOrphans(try self.migrateRows(of: info, from: old), in: write)
+            try self.mapped { () throws(StoreError) in try self.store.storeSchema(schema, changing: [new], in: write.store) }
+            let orphans = try self.migrateRows(of: info, from: old)
+            try self.mapped { () throws(StoreError) in try self.store.deleteEmbeddedOrphans(orphans, in: write.store) }
             if info.isEmbedded, !old.isEmbedded { try self.settleObjectsThatBecameEmbedded([info.name], in: write) }
         }
         if write != nil {
@@ -272,7 +273,7 @@ extension Realm {
     /// drops owned, for `deleteEmbeddedOrphans`.
     private func migrateRows(of info: ClassInfo, from old: StoredClass) throws(RealmError) -> [EmbeddedOrphan] {
         guard let table = try table(for: info.type, creating: false), let write else { return [] }
-        return try store.migrateRows(of: table, from: old, in: write)
+        return try mapped { () throws(StoreError) in try store.migrateRows(of: table, from: old, in: write.store) }
     }
 
     /// Removes every class and object from the file (for `deleteRealmIfMigrationNeeded`), if
@@ -280,8 +281,8 @@ extension Realm {
     private func deleteEverything(decidedOn decided: [UInt8]?) throws(RealmError) -> Bool {
         var deleted = false
         try writeBlocking { () throws(RealmError) in
-            guard let write, try Self.schemaStamp(in: write.trees) == decided else { return }
-            try store.dropEverything(in: write)
+            guard let write, try Self.schemaStamp(in: write.store.trees) == decided else { return }
+            try mapped { () throws(StoreError) in try store.dropEverything(in: write.store) }
             deleted = true
         }
         return deleted

@@ -116,7 +116,7 @@ extension Realm {
         }
         let receipt: CommitReceipt
         do {
-            receipt = try write.transaction.commitPendingSync(durability: configuration.storageDurability)
+            receipt = try store.commitWrite(durability: configuration.storageDurability).receipt
         } catch {
             rollBack()
             throw RealmError(error)
@@ -135,7 +135,7 @@ extension Realm {
     }
 
     /// Tells the file's change streams, if any, what commit `version` changed.
-    private func post(_ write: WriteState, version: UInt64, before: FrozenVersion?) {
+    private func post(_ write: RealmWrite, version: UInt64, before: FrozenVersion?) {
         // A transaction that changed nothing makes no version.
         guard version > write.transaction.baseVersion, let hub = ChangeHub.hub(for: storage) else { return }
         var changes = write.changes ?? .unknown
@@ -189,10 +189,7 @@ extension Realm {
                 throw error
             }
         }
-        let state = WriteState(transaction)
-        if ChangeHub.hub(for: storage) != nil { state.changes = ChangeSet() }
-        write = state
-        store.noteChange()
+        write = RealmWrite(store.beginWrite(transaction, recordingChanges: ChangeHub.hub(for: storage) != nil))
     }
 
     private func finishWrite<Result>(_ block: () throws -> Result) throws -> Result {
@@ -236,23 +233,12 @@ extension Realm {
     /// `create` made stay bound to their rows, and are invalidated if the rows are gone).
     func rollBack() {
         guard let write else { return }
-        write.transaction.abort()
+        store.cancelWrite()
         self.write = nil
         write.added.forEachToUnbind { object in
             guard let state = object._state else { return }
             state.table.info.bind(object, managed: false)
             object._state = nil
         }
-        if write.schemaChanged {
-            store.schemaLoaded = false
-            do {
-                try store.loadSchemaIfChanged()
-            } catch {
-                // The version read before the write, whose schema was read then: only damage
-                // met now fails this.
-                store.fail(error)
-            }
-        }
-        store.noteChange()
     }
 }

@@ -21,12 +21,13 @@ public final class Realm {
     let frozenVersion: FrozenVersion?
     /// The objects of the file as this realm reads and writes them (see `ObjectStore`).
     let store: ObjectStore
-    /// The open write transaction, if any; beginning and ending one is the realm's to do.
-    var write: WriteState? {
-        @inline(__always) get { store.write }
+    /// What the realm tracks for the open write transaction, if any (the transaction is the
+    /// store's; the realm asks it to begin and end one, and sets this as it does).
+    var write: RealmWrite? {
+        @inline(__always) get { currentWrite }
         set {
-            let oldValue = store.write
-            store.write = newValue
+            let oldValue = currentWrite
+            currentWrite = newValue
             if let oldValue, oldValue !== newValue { WriteOwners.ended(oldValue, on: storage) }
             if let newValue, newValue !== oldValue { WriteOwners.began(newValue, on: storage) }
             if keepsItselfWhileWriting { heldWhileWriting = newValue == nil ? nil : self }
@@ -36,10 +37,11 @@ public final class Realm {
             }
         }
     }
+    @exclusivity(unchecked) private var currentWrite: RealmWrite?
     /// The tasks waiting for the open write transaction to end (`writeEnd()`), if any.
     var writeEndWaiters: WriteEndWaiters?
     /// The schema stored in the version read.
-    var currentFileSchema: FileSchema { store.currentFileSchema }
+    package var currentFileSchema: FileSchema { store.currentFileSchema }
     /// Changes whenever what this realm reads may have changed (a new version, or a change made
     /// in the open write transaction). Live `Results` re-evaluate when it moves.
     var changeStamp: UInt64 {
@@ -73,14 +75,13 @@ public final class Realm {
         do {
             store = ObjectStore(
                 storage: storage, snapshotReader: SnapshotReader(try storage.snapshot()), schema: nil,
-                displayName: configuration.displayName)
+                displayName: configuration.displayName, dynamicProgram: ClassInfo.init(dynamic:in:))
         } catch {
             throw RealmError(error)
         }
-        store.owner = self
         try SchemaVersionsInUse.enter(storage, configuration.schemaVersion, displayName: configuration.displayName)
         usesSchemaVersion = true
-        try store.loadSchemaIfChanged()
+        try mapped { () throws(StoreError) in try store.loadSchemaIfChanged() }
         try prepareSchema()
     }
 
@@ -91,8 +92,7 @@ public final class Realm {
         frozenVersion = version
         store = ObjectStore(
             storage: storage, snapshotReader: version.snapshotReader, schema: version.currentFileSchema,
-            displayName: version.configuration.displayName)
-        store.owner = self
+            displayName: version.configuration.displayName, dynamicProgram: ClassInfo.init(dynamic:in:))
     }
 
     deinit {
@@ -166,7 +166,7 @@ public final class Realm {
             }
             return true
         } catch {
-            store.fail(error)
+            fail(error)
         }
     }
 
@@ -181,7 +181,7 @@ public final class Realm {
         do {
             return try refreshIfUsable()
         } catch {
-            store.fail(error)
+            fail(error)
         }
     }
 
@@ -209,7 +209,7 @@ public final class Realm {
     /// Moves the realm to the newest version of the file. `ownCommit` is the version this
     /// realm's commit just made without changing the schema (see `ObjectStore.readNewestVersion`).
     func moveToLatest(ownCommit: UInt64? = nil) throws(RealmError) {
-        try store.readNewestVersion(ownCommit: ownCommit)
+        try mapped { () throws(StoreError) in try store.readNewestVersion(ownCommit: ownCommit) }
     }
 
     /// Lets go of the version the realm reads, as RealmSwift's `invalidate()`: every object this
@@ -266,7 +266,7 @@ extension Realm {
         } catch  where error.code == .schemaMismatch {
             return nil
         } catch {
-            store.fail(error)
+            fail(error)
         }
     }
 
@@ -274,11 +274,49 @@ extension Realm {
     /// their links. A stored class name is matched among these before any other class of the
     /// process that is stored under the same name.
     var knownTypes: [ObjectBase.Type] {
-        (configuration.objectTypes ?? []) + store.typesWithTables
+        (configuration.objectTypes ?? []) + store.tables.values.flatMap { [$0.info.type] + $0.info.linkedTypes.compactMap { $0 } }
     }
 
     static func swiftClass(named name: String, among types: [ObjectBase.Type]) -> ObjectBase.Type? {
         types.first { ClassInfo.storedName(of: $0) == name } ?? ClassInfo.named(name)?.type
+    }
+}
+
+extension Realm {
+    /// Calls the store, with its error in public form: the one place the store's errors cross
+    /// into the API's.
+    @inline(__always)
+    func mapped<R>(_ body: () throws(StoreError) -> R) throws(RealmError) -> R {
+        do {
+            return try body()
+        } catch {
+            throw RealmError(error)
+        }
+    }
+}
+
+extension Realm: ReadContext {
+    package var reader: any TreeReader { store.reader }
+    var objectSource: ObjectSource {
+        // A frozen realm's objects are the frozen version's.
+        if let frozenVersion { return .frozen(frozenVersion) }
+        return .live(self)
+    }
+
+    func table(id: UInt32) -> Table? {
+        if let table = store.tablesById[id] { return table }
+        return typedTable(id: id)
+    }
+
+    package func dynamicTable(id: UInt32) -> Table? { store.dynamicTable(id: id) }
+    package func dynamicProgram(for stored: StoredClass) -> any AnyObject & Sendable { store.dynamicProgram(for: stored) }
+
+    package func withRowBytes<R>(_ table: Table, _ key: ObjectKey, _ body: (UnsafeRawBufferPointer) -> R) throws(StorageError) -> R? {
+        try store.withRowBytes(table, key, body)
+    }
+
+    package func firstIndexed(_ tree: TreeName, value: UnsafeRawBufferPointer) throws(StorageError) -> ObjectKey? {
+        try store.firstIndexed(tree, value: value)
     }
 }
 

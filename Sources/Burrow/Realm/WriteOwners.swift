@@ -33,13 +33,13 @@ enum WriteOwners {
     }
 
     /// Records that the caller began `write`, a write transaction on `storage`.
-    static func began(_ write: WriteState, on storage: Storage) {
+    static func began(_ write: RealmWrite, on storage: Storage) {
         write.ownerToken = currentToken
         storage.writerToken.store(write.ownerToken, ordering: .releasing)
     }
 
     /// Records that `write` ended, unless a later transaction is recorded already.
-    static func ended(_ write: WriteState, on storage: Storage) {
+    static func ended(_ write: RealmWrite, on storage: Storage) {
         _ = storage.writerToken.compareExchange(expected: write.ownerToken, desired: 0, ordering: .acquiringAndReleasing)
     }
 }

@@ -74,7 +74,12 @@ package enum ObjectVerifier {
         } catch {
             throw RealmError(error)
         }
-        let schema = try FileSchema.load(from: reader, stamp: stamp, path: snapshot.name)
+        let schema: FileSchema
+        do {
+            schema = try FileSchema.load(from: reader, stamp: stamp, path: snapshot.name)
+        } catch {
+            throw RealmError(error)
+        }
         let verification = ObjectVerification(reader: reader, schema: schema, limit: findingLimit)
         do {
             try verification.run()
@@ -223,7 +228,7 @@ final class ObjectVerification {
             guard case .fields = Self.rowLayout(row, fields: stored.properties.count) else { return nil }
             guard let payload = RowCodec.field(row, field) else { return "nil" }
             guard Self.payloadProblem(payload, as: type) == nil else { return nil }
-            return Realm.describe(ValueCodec.decode(payload, as: type, linkTarget: 0) { _, _ in .null })
+            return PrimaryKey.describe(ValueCodec.decode(payload, as: type, linkTarget: 0) { _, _ in StoreValue.null })
         }
         return text ?? nil
     }

@@ -65,4 +65,16 @@ package enum PrimaryKey {
         default: false
         }
     }
+
+    /// A primary key as messages show it: a string quoted, nil as `nil`.
+    package static func describe<Link>(_ value: StoredValue<Link>) -> String {
+        switch value {
+        case .null: "nil"
+        case .string(let s): "\"\(s)\""
+        case .int(let i): "\(i)"
+        case .objectId(let o): "\(o)"
+        case .uuid(let u): "\(u)"
+        default: "\(value)"
+        }
+    }
 }

@@ -39,4 +39,14 @@ package struct StoreError: Error, Sendable, CustomStringConvertible {
     }
 
     package var description: String { message }
+
+    /// Any error met inside the store as a `StoreError`: an engine error wrapped, a store error
+    /// as it is.
+    package init(wrapping error: any Error) {
+        switch error {
+        case let error as StoreError: self = error
+        case let error as StorageError: self.init(error)
+        default: self.init(.corruptFile, "\(error)")
+        }
+    }
 }

@@ -76,3 +76,13 @@ public struct Property: Sendable, Hashable, CustomStringConvertible {
         return text
     }
 }
+
+extension Property {
+    /// The property as the file stores it.
+    package init(_ stored: StoredProperty) {
+        self.init(
+            name: stored.name, type: stored.type, isOptional: stored.isOptional, collection: stored.collection,
+            objectClassName: stored.objectClassName, linkOriginPropertyName: stored.linkOriginPropertyName, isPrimary: stored.isPrimary,
+            isIndexed: stored.isIndexed)
+    }
+}

@@ -265,7 +265,7 @@ public struct Decimal128: Sendable {
     }
 
     /// The number `string` spells, as the API's `init(string:)` reads it, or why it spells
-    /// none; that initializer throws the reason as a `RealmError`.
+    /// none; that initializer throws the reason as the API's own error.
     package static func parseOrExplain(_ string: String) -> Result<Decimal128, ValueSyntaxError> {
         func failure(_ reason: String) -> Result<Decimal128, ValueSyntaxError> {
             .failure(ValueSyntaxError("\"\(string)\" is not a Decimal128: \(reason)."))

@@ -26,7 +26,7 @@ public struct ObjectId: Sendable, Hashable, Comparable, CustomStringConvertible 
     }
 
     /// The id `string` spells (24 hexadecimal digits, either case), or why it spells none.
-    /// The API's `init(string:)` throws the reason as a `RealmError`.
+    /// The API's `init(string:)` throws the reason as the API's own error.
     package static func parse(_ string: String) -> Result<ObjectId, ValueSyntaxError> {
         let digits = Array(string.utf8)
         guard digits.count == 24 else {

@@ -160,7 +160,7 @@ struct DamagedRowsFile: Sendable {
         }
         // An object whose row is on the damaged page (made without reading it).
         let table = try #require(try realm.table(for: ReadErrorModels.Dog.self, creating: false))
-        let dog = try #require(realm.store.object(table, ObjectKey(file.damagedKey)) as? ReadErrorModels.Dog)
+        let dog = try #require(realm.object(table, ObjectKey(file.damagedKey)) as? ReadErrorModels.Dog)
         #expect { try dog.freeze() } throws: { error in
             (error as? RealmError).map(file.isReport) ?? false
         }

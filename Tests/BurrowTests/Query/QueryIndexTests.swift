@@ -50,7 +50,7 @@ import Testing
     private func check(_ realm: Realm, _ note: String) throws {
         let table = try #require(try realm.table(for: QItem.self, creating: false))
         let info = ClassInfo.of(QItem.self)
-        let executor = QueryExecutor(context: realm.store)
+        let executor = QueryExecutor(context: realm)
         for (query, args) in Self.queries() {
             let predicate = try QueryParser.parse(query, arguments: args, for: info).predicate
             // The primary key answers == and IN; its ranges scan.
@@ -62,7 +62,7 @@ import Testing
             // `first` of results not evaluated yet probes the index where it answers exactly;
             // probe or not, it is the scan's first object.
             if let probe = QueryExecutor.indexProbe(predicate, table) {
-                #expect(try QueryExecutor.first(probe, table, in: realm.store) == viaScan.first, "\(query) \(args) probed \(note) (seed \(seed))")
+                #expect(try QueryExecutor.first(probe, table, in: realm) == viaScan.first, "\(query) \(args) probed \(note) (seed \(seed))")
             }
             let first = try realm.objects(QItem.self).filter(query, arguments: args).first
             #expect(first?._state?.key == viaScan.first, "\(query) \(args) first \(note) (seed \(seed))")
@@ -80,7 +80,7 @@ import Testing
         let (items, _) = try QData.populate(realm, count: 3000, seed: seed)
         let table = try #require(try realm.table(for: QItem.self, creating: false))
         let info = ClassInfo.of(QItem.self)
-        let executor = QueryExecutor(context: realm.store)
+        let executor = QueryExecutor(context: realm)
         // (query, whether the index is worth reading: few objects match)
         let cases: [(String, Bool)] = [
             ("rank > -10", false), ("rank >= 0 AND flag == true", false), ("name BEGINSWITH ''", false),
@@ -113,7 +113,7 @@ import Testing
             let probe = QueryExecutor.indexProbe(predicate, table)
             #expect((probe != nil) == probes, "\(query) (seed \(seed))")
             let all = try realm.objects(QItem.self).filter(query, arguments: args)
-            let expected = try QueryExecutor(context: realm.store).filterTable(predicate, table, useIndexes: false).keys.first
+            let expected = try QueryExecutor(context: realm).filterTable(predicate, table, useIndexes: false).keys.first
             #expect(try realm.objects(QItem.self).filter(query, arguments: args).first?._state?.key == expected, "\(query) (seed \(seed))")
             // Evaluated results answer from their keys.
             _ = all.count

@@ -444,7 +444,7 @@ private func expectFinding(
         let object = realm.object(ofType: ObjectVerifierModels.Everything.self, forPrimaryKey: 5)!
         try damage(realm) { transaction in
             let tree = try collectionTree(of: object, "tags", in: transaction)
-            let entry = ObjectStore.collectionEntryKey(key(object), setElement: .string("x"))
+            let entry = ObjectStore.collectionEntryKey(key(object), setElement: StoreValue.string("x"))
             var payload: [UInt8] = []
             ValueCodec.append(StoreValue.string("not x"), as: .string, to: &payload)
             _ = try transaction.put(entry, payload, in: tree)

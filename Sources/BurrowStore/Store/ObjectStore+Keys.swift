@@ -1,18 +1,17 @@
 import BurrowStorage
-import BurrowStore
 
 /// Object keys: each table hands out keys one more than any it handed out before, and a
 /// deleted object's key is never handed out again.
 extension ObjectStore {
     /// The key of table `tableId`'s entry in the sequences tree.
-    static func sequenceKey(_ tableId: UInt32) -> [UInt8] {
+    package static func sequenceKey(_ tableId: UInt32) -> [UInt8] {
         withUnsafeBytes(of: tableId.bigEndian) { Array($0) }
     }
 
     /// A new object key for `table`: one more than any it ever handed out. That is one more than
     /// the largest key in the table, or, if the object with the largest key ever handed out was
     /// deleted, the floor `deleteObject` stored for it then. So an insertion writes no counter.
-    func newObjectKey(_ table: Table, in write: WriteState) throws(RealmError) -> ObjectKey {
+    package func newObjectKey(_ table: Table, in write: WriteState) throws(StoreError) -> ObjectKey {
         if let next = write.nextKeys[table.id] {
             write.nextKeys[table.id] = next + 1
             return ObjectKey(next)
@@ -23,24 +22,24 @@ extension ObjectStore {
             write.nextKeys[table.id] = next + 1
             return ObjectKey(next)
         } catch {
-            throw RealmError(error)
+            throw StoreError(error)
         }
     }
 
     /// The first key after `derived` (in probing order) that no object of `table` has: the key
     /// of a new object whose derived key another object holds.
-    func freeKey(after derived: ObjectKey, in table: Table, _ write: WriteState) throws(RealmError) -> ObjectKey {
+    package func freeKey(after derived: ObjectKey, in table: Table, _ write: WriteState) throws(StoreError) -> ObjectKey {
         var candidate = derived.nextProbe
         do {
             while try write.trees.contains(table.rowsTree, candidate.bytes) { candidate = candidate.nextProbe }
         } catch {
-            throw RealmError(error)
+            throw StoreError(error)
         }
         return candidate
     }
 
     /// The largest object key in `table`, if it has objects.
-    func lastObjectKey(_ table: Table, in write: WriteState) throws(StorageError) -> ObjectKey? {
+    package func lastObjectKey(_ table: Table, in write: WriteState) throws(StorageError) -> ObjectKey? {
         let count = try write.trees.count(table.rowsTree)
         guard count > 0 else { return nil }
         return try write.trees.entry(table.rowsTree, at: count - 1) { key, _ in ObjectKey.read(key) }
@@ -48,7 +47,7 @@ extension ObjectStore {
 
     /// Called after object `key` was deleted: if it had the largest key (or `force`), stores a
     /// floor so that the key is never handed out again.
-    func keepKeyRetired(_ key: ObjectKey, of table: Table, in write: WriteState, force: Bool = false) throws(StorageError) {
+    package func keepKeyRetired(_ key: ObjectKey, of table: Table, in write: WriteState, force: Bool = false) throws(StorageError) {
         // A class with a primary key derives its keys from it: an object made again with the
         // primary key of a deleted one gets the same key, as a lookup by primary key would find.
         guard !table.hasPrimaryKey else { return }
@@ -62,26 +61,26 @@ extension ObjectStore {
     // MARK: Primary keys
 
     /// `probePrimaryKey` with its error in public form.
-    private func probePrimaryKey(_ table: Table, _ value: _StoredValue, reading: Void) throws(RealmError) -> PrimaryKeyProbe {
+    private func probePrimaryKey(_ table: Table, _ value: StoreValue, reading: Void) throws(StoreError) -> PrimaryKeyProbe {
         do {
             return try probePrimaryKey(table, value)
         } catch {
-            throw RealmError(error)
+            throw StoreError(error)
         }
     }
 
     /// `objectKey(_:primaryKey:)` with its error in public form.
-    func existingObjectKey(_ table: Table, primaryKey value: _StoredValue) throws(RealmError) -> ObjectKey? {
+    package func existingObjectKey(_ table: Table, primaryKey value: StoreValue) throws(StoreError) -> ObjectKey? {
         do {
             return try objectKey(table, primaryKey: value)
         } catch {
-            throw RealmError(error)
+            throw StoreError(error)
         }
     }
 
     /// `probePrimaryKey`, in a write: a derived key above every key of the table is known to
     /// be free without reading the rows tree (see `WriteState.keyCeilings`).
-    func probePrimaryKey(_ table: Table, _ value: _StoredValue, in write: WriteState) throws(RealmError) -> PrimaryKeyProbe {
+    package func probePrimaryKey(_ table: Table, _ value: StoreValue, in write: WriteState) throws(StoreError) -> PrimaryKeyProbe {
         let derived = ObjectKey(derivedFrom: value)
         let ceiling: UInt64?
         if let known = write.keyCeilings[table.id] {
@@ -94,7 +93,7 @@ extension ObjectStore {
             do {
                 ceiling = try lastObjectKey(table, in: write)?.rawValue
             } catch {
-                throw RealmError(error)
+                throw StoreError(error)
             }
             write.keyCeilings[table.id] = .some(ceiling)
         }
@@ -107,7 +106,7 @@ extension ObjectStore {
                 return .found(key, row: nil)
             }
         } catch {
-            throw RealmError(error)
+            throw StoreError(error)
         }
         return .absent(derivedKeyIsFree: true)
     }
@@ -119,9 +118,9 @@ extension ObjectStore {
     /// object's primary key (nil for a class without one), `probed` what the caller's lookup
     /// of it found, if it made one. Throws `.primaryKeyExists` if an object has that primary
     /// key already: before anything is written.
-    func keyForNewObject(
-        _ table: Table, primaryKey value: _StoredValue?, probed: PrimaryKeyProbe?, in write: WriteState
-    ) throws(RealmError) -> (key: ObjectKey, primaryKeyEntry: [UInt8]?) {
+    package func keyForNewObject(
+        _ table: Table, primaryKey value: StoreValue?, probed: PrimaryKeyProbe?, in write: WriteState
+    ) throws(StoreError) -> (key: ObjectKey, primaryKeyEntry: [UInt8]?) {
         guard let value else { return (try newObjectKey(table, in: write), nil) }
         let probe: PrimaryKeyProbe
         if let probed { probe = probed } else { probe = try probePrimaryKey(table, value, in: write) }
@@ -129,9 +128,9 @@ extension ObjectStore {
         var primaryKeyEntry: [UInt8]?
         switch probe {
         case .found:
-            throw RealmError(
+            throw StoreError(
                 .primaryKeyExists,
-                "A \(table.name) with primary key \(Realm.describe(value)) already exists. Use update: .modified or .all to update it.")
+                "A \(table.name) with primary key \(PrimaryKey.describe(value)) already exists. Use update: .modified or .all to update it.")
         case .absent(let derivedKeyIsFree):
             let derived = ObjectKey(derivedFrom: value)
             key = derivedKeyIsFree ? derived : try freeKey(after: derived, in: table, write)
@@ -144,7 +143,7 @@ extension ObjectStore {
     /// Adds new object `key`'s entry for `value` to index tree `tree`, built in the
     /// transaction's reused buffer: no array per index entry.
     @inline(__always)
-    func addIndexEntry(_ tree: TreeName, _ value: _StoredValue, _ key: ObjectKey, in write: WriteState) throws(StorageError) {
+    package func addIndexEntry(_ tree: TreeName, _ value: StoreValue, _ key: ObjectKey, in write: WriteState) throws(StorageError) {
         write.keyBuffer.removeAll(keepingCapacity: true)
         IndexKey.appendEntry(value, key, to: &write.keyBuffer)
         try write.trees.put(tree, write.keyBuffer, [])
@@ -152,7 +151,7 @@ extension ObjectStore {
 
     /// Writes the row of new object `key` of `table` (its index entries are added as its row
     /// is built, with `addIndexEntry`), and its `pk/<id>` entry if it has one.
-    func putNewRow(_ table: Table, _ key: ObjectKey, _ row: [UInt8], primaryKeyEntry: [UInt8]?, in write: WriteState) throws(StorageError) {
+    package func putNewRow(_ table: Table, _ key: ObjectKey, _ row: [UInt8], primaryKeyEntry: [UInt8]?, in write: WriteState) throws(StorageError) {
         write.changes?.inserted(key, in: table.id)
         try write.trees.put(table.rowsTree, key, row)
         if let primaryKeyEntry { try write.trees.put(table.primaryKeyTree, primaryKeyEntry, key.bytes) }

@@ -1,5 +1,4 @@
 import BurrowStorage
-import BurrowStore
 
 extension ObjectStore {
     /// Deletes object `key` of `table`: links to it are removed, the embedded objects it owns
@@ -8,7 +7,7 @@ extension ObjectStore {
     /// The embedded objects wait in the transaction's worklist, which the outermost call works
     /// through: deleting an object that owns a chain of embedded objects of any depth takes
     /// the same stack as deleting one.
-    func deleteObject(_ table: Table, _ key: ObjectKey, in write: WriteState) throws(RealmError) {
+    package func deleteObject(_ table: Table, _ key: ObjectKey, in write: WriteState) throws(StoreError) {
         write.pendingDeletes.append((table, key))
         guard !write.isDeleting else { return }
         write.isDeleting = true
@@ -23,7 +22,7 @@ extension ObjectStore {
 
     /// Deletes object `key` of `table`; the embedded objects it owns are queued for
     /// `deleteObject`.
-    private func deleteOne(_ table: Table, _ key: ObjectKey, in write: WriteState) throws(RealmError) {
+    private func deleteOne(_ table: Table, _ key: ObjectKey, in write: WriteState) throws(StoreError) {
         do {
             guard let row = try write.trees.withValue(table.rowsTree, key.bytes, { Array($0) }) else { return }
             try removeIncomingLinks(to: table, key, in: write)
@@ -42,7 +41,7 @@ extension ObjectStore {
                 }
                 for link in links(in: payload, property) {
                     try write.trees.delete(Backlinks.treeName(link.table), Backlinks.key(link.key, from: table.id, field: field, source: key))
-                    if let target = self.storedTable(id: link.table), target.info.isEmbedded {
+                    if let target = dynamicTable(id: link.table), target.stored.isEmbedded {
                         try deleteObject(target, link.key, in: write)
                     }
                 }
@@ -51,23 +50,24 @@ extension ObjectStore {
             write.changes?.deleted(key, in: table.id)
             try keepKeyRetired(key, of: table, in: write)
         } catch {
-            throw RealmError(wrapping: error)
+            throw StoreError(wrapping: error)
         }
         noteChange()
     }
 
     /// Removes every link to object `key` of `table` from the objects that hold one: a link
     /// field becomes nil, list and set elements go, map values become nil.
-    private func removeIncomingLinks(to table: Table, _ key: ObjectKey, in write: WriteState) throws(RealmError) {
+    private func removeIncomingLinks(to table: Table, _ key: ObjectKey, in write: WriteState) throws(StoreError) {
         let sources = try incomingLinks(to: table, key, in: write)
         for source in sources {
-            guard let sourceTable = self.storedTable(id: source.table) else { continue }
-            let isTarget: (_StoredValue) -> Bool = { value in
-                if case .object(let object) = value, let state = object._state { return state.key == key && state.table.id == table.id }
+            guard let sourceTable = dynamicTable(id: source.table) else { continue }
+            let target = ObjectLink(table: table.id, key: key)
+            let isTarget: (StoreValue) -> Bool = { value in
+                if case .object(let link) = value { return link == target }
                 return false
             }
-            let current = readContent(sourceTable, source.key, source.field)
-            let content: FieldContent
+            let current = content(sourceTable, source.key, source.field) { .object(ObjectLink(table: $0, key: $1)) }
+            let content: FieldContent<ObjectLink>
             switch current {
             case .single: content = .single(.null)
             case .elements(let elements): content = .elements(elements.filter { !isTarget($0) })
@@ -79,11 +79,11 @@ extension ObjectStore {
 
     /// Deletes every object of every class; the schema stays. Each table's largest key is
     /// retired first, as object keys are never reused.
-    func deleteAllObjects(in write: WriteState) throws(RealmError) {
+    package func deleteAllObjects(in write: WriteState) throws(StoreError) {
         do {
             // Object keys are never reused: each table's largest key is retired first.
             for stored in currentFileSchema.classes.values {
-                if let table = storedTable(id: stored.id), let last = try lastObjectKey(table, in: write) {
+                if let table = dynamicTable(id: stored.id), let last = try lastObjectKey(table, in: write) {
                     try keepKeyRetired(last, of: table, in: write, force: true)
                 }
                 if write.changes != nil {
@@ -100,7 +100,7 @@ extension ObjectStore {
                 try write.transaction.removeAll(in: id)
             }
         } catch {
-            throw RealmError(error)
+            throw StoreError(error)
         }
         noteChange()
     }

@@ -1,5 +1,4 @@
 import BurrowStorage
-import BurrowStore
 
 /// What a migration does beside rewriting rows: the trees and entries that name a class's
 /// fields by position follow the fields to their new positions.
@@ -12,7 +11,7 @@ import BurrowStore
 /// elements at its position, and deleting a linked object clears the field that links to it.
 extension ObjectStore {
     /// The fields of `old` that `new` keeps (same name, type and kind), old position → new.
-    static func keptFields(from old: StoredClass, to new: StoredClass) -> [Int: Int] {
+    package static func keptFields(from old: StoredClass, to new: StoredClass) -> [Int: Int] {
         var kept: [Int: Int] = [:]
         for (newField, property) in new.properties.enumerated() {
             if let oldField = old.fieldIndex(of: property.name), old.properties[oldField].type == property.type,
@@ -27,7 +26,7 @@ extension ObjectStore {
     /// Moves the collection trees of `old`'s kept collection fields to their new positions,
     /// drops those of removed ones, and drops every index tree of `old` (the caller rebuilds
     /// the indexes of the new layout).
-    func moveFieldTrees(from old: StoredClass, to new: StoredClass, in write: WriteState) throws(StorageError) {
+    package func moveFieldTrees(from old: StoredClass, to new: StoredClass, in write: WriteState) throws(StorageError) {
         let kept = Self.keptFields(from: old, to: new)
         var moving: [(tree: TreeName, entries: [([UInt8], [UInt8])])] = []
         for (field, property) in old.properties.enumerated() where property.collection != .single {
@@ -53,7 +52,7 @@ extension ObjectStore {
 
     /// Renumbers the backlinks of `old`'s kept link fields to their new positions and deletes
     /// those of removed ones, in the backlinks of every class `old` links to.
-    func moveBacklinks(from old: StoredClass, to new: StoredClass, in write: WriteState) throws(StorageError) {
+    package func moveBacklinks(from old: StoredClass, to new: StoredClass, in write: WriteState) throws(StorageError) {
         let kept = Self.keptFields(from: old, to: new)
         let targets = Set(old.properties.compactMap { $0.type == .object ? $0.objectClassName : nil })
         for name in targets {
@@ -75,7 +74,7 @@ extension ObjectStore {
     /// The embedded objects that the fields of `old` which `new` does not keep (removed, or
     /// changed in type) link to, in the objects `rows` (key and row, in the old layout): an
     /// embedded object lives only in its parent's field, so when the field goes, so must they.
-    func embeddedObjectsOfDroppedFields(
+    package func embeddedObjectsOfDroppedFields(
         from old: StoredClass, to new: StoredClass, rows: [(ObjectKey, [UInt8])], in write: WriteState
     ) throws(StorageError) -> [EmbeddedOrphan] {
         let kept = Self.keptFields(from: old, to: new)
@@ -100,27 +99,27 @@ extension ObjectStore {
 
     /// Deletes the embedded objects of fields a migration dropped (with the embedded objects
     /// they own in turn); those already deleted are skipped.
-    func deleteEmbeddedOrphans(_ orphans: [EmbeddedOrphan], in write: WriteState) throws(RealmError) {
+    package func deleteEmbeddedOrphans(_ orphans: [EmbeddedOrphan], in write: WriteState) throws(StoreError) {
         for orphan in orphans {
-            guard let table = storedTable(id: orphan.table) else { continue }
+            guard let table = dynamicTable(id: orphan.table) else { continue }
             try deleteObject(table, orphan.key, in: write)
         }
     }
 }
 
 /// An embedded object whose parent's field a migration dropped.
-struct EmbeddedOrphan {
-    let table: UInt32
-    let key: ObjectKey
+package struct EmbeddedOrphan {
+    package let table: UInt32
+    package let key: ObjectKey
 }
 
 extension ObjectStore {
     /// Rewrites every row of a migrated class into its new field layout (properties matched by
     /// name; added properties get their defaults) and rebuilds its indexes. Returns the embedded
     /// objects that the fields it drops owned, for `deleteEmbeddedOrphans`.
-    func migrateRows(of table: Table, from old: StoredClass, in write: WriteState) throws(RealmError) -> [EmbeddedOrphan] {
-        let info = table.info
-        let oldTable = Table(info: info, stored: old)
+    package func migrateRows(of table: Table, from old: StoredClass, in write: WriteState) throws(StoreError) -> [EmbeddedOrphan] {
+        let declared = table.declared
+        let oldTable = Table(declared: declared, stored: old, program: table.program)
         write.keyCeilings[table.id] = nil
         do {
             var rows: [(ObjectKey, [UInt8])] = []
@@ -155,7 +154,7 @@ extension ObjectStore {
                         payloads.append(payload)
                     } else {
                         var payload: [UInt8] = []
-                        ValueCodec.append(Self.defaultStored(for: property, info: info), as: property.type, to: &payload)
+                        ValueCodec.append(Self.defaultStored(for: property, declared: declared), as: property.type, to: &payload)
                         payloads.append(payload.isEmpty ? nil : payload)
                     }
                 }
@@ -164,7 +163,7 @@ extension ObjectStore {
                     kept[field] = try rowPayload(kept[field], table, key, field, replacing: nil, in: write)
                 }
                 try write.trees.put(table.rowsTree, key.bytes, RowCodec.assemble(kept))
-                func value(_ field: Int) -> _StoredValue {
+                func value(_ field: Int) -> StoreValue {
                     payloads[field].map { payload in
                         payload.withUnsafeBytes { ValueCodec.decode($0, as: table.fieldTypes[field], linkTarget: 0) { _, _ in .null } }
                     } ?? .null
@@ -182,13 +181,13 @@ extension ObjectStore {
             }
             return orphans
         } catch {
-            throw RealmError(error)
+            throw StoreError(error)
         }
     }
 
     /// Removes the class stored as `name` from the file with all its objects and trees: for a
     /// class no Swift class declares any more (`Migration.deleteData(forType:)`).
-    func dropStoredClass(named name: String, in write: WriteState) throws(RealmError) {
+    package func dropStoredClass(named name: String, in write: WriteState) throws(StoreError) {
         guard let stored = currentFileSchema.classes[name] else { return }
         // A class another stored class links to stays, as realm-core keeps a table that link
         // columns point to: its links would point nowhere.
@@ -196,7 +195,7 @@ extension ObjectStore {
             other.properties.filter { $0.objectClassName == name }.map { "\(other.name).\($0.name)" }
         }
         guard linking.isEmpty else {
-            throw RealmError(
+            throw StoreError(
                 .invalidArgument,
                 "deleteData(forType: \"\(name)\") cannot remove \(name) from the file: \(linking.sorted().joined(separator: ", ")) still link to it. Remove those properties from their classes in this release, or keep \(name) declared."
             )
@@ -207,7 +206,7 @@ extension ObjectStore {
             do {
                 for key in try objectKeys(table) { try deleteObject(table, key, in: write) }
             } catch {
-                throw RealmError(wrapping: error)
+                throw StoreError(wrapping: error)
             }
         }
         do {
@@ -217,7 +216,7 @@ extension ObjectStore {
             }
             try write.trees.delete(.schema, Array((FileSchema.classKeyPrefix + name).utf8))
         } catch {
-            throw RealmError(error)
+            throw StoreError(error)
         }
         var schema = currentFileSchema
         schema.classes[name] = nil
@@ -225,8 +224,8 @@ extension ObjectStore {
     }
 
     /// The value a property added by a migration starts with.
-    static func defaultStored(for property: StoredProperty, info: ClassInfo) -> _StoredValue {
-        guard property.collection == .single, !property.isOptional, info.propertyIndex[property.name] != nil else { return .null }
+    package static func defaultStored(for property: StoredProperty, declared: DeclaredClass) -> StoreValue {
+        guard property.collection == .single, !property.isOptional, declared.propertyIndex[property.name] != nil else { return .null }
         switch property.type {
         case .bool: return .bool(false)
         case .int: return .int(0)
@@ -243,11 +242,11 @@ extension ObjectStore {
     }
 
     /// Removes every class and object from the file, and its stored schema.
-    func dropEverything(in write: WriteState) throws(RealmError) {
+    package func dropEverything(in write: WriteState) throws(StoreError) {
         do {
             try write.trees.dropAllTrees()
         } catch {
-            throw RealmError(error)
+            throw StoreError(error)
         }
         setFileSchema(.empty)
         write.schemaChanged = true

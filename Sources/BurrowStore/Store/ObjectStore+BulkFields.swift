@@ -1,10 +1,9 @@
 import BurrowStorage
-import BurrowStore
 
 /// One plain field set on many objects at once (`setValue(_:forKey:)` on a collection).
 extension ObjectStore {
     /// The objects of a table a bulk update sets.
-    enum BulkTargets {
+    package enum BulkTargets {
         /// These objects.
         case keys([ObjectKey])
         /// Every object of the table.
@@ -12,14 +11,30 @@ extension ObjectStore {
         /// Every object whose row passes the row tests of `filter` (the filter of a `rowFilter`
         /// query plan, see `QueryPlan`), each row tested as the update reaches it, before it
         /// changes it.
-        case matching(QueryExecutor.CompiledFilter)
+        case matching(RowMatcher)
+    }
+
+    /// How a bulk update tests the rows it walks: the filter of a `rowFilter` query plan.
+    package struct RowMatcher {
+        /// A row's verdict from its row tests alone: nil when only the filter's general
+        /// evaluation can tell.
+        let verdict: (UnsafeRawBufferPointer) -> Bool?
+        /// The filter's general evaluation of object `key`, whose row is given.
+        let matches: (ObjectKey, UnsafeRawBufferPointer) throws(StorageError) -> Bool
+
+        package init(
+            verdict: @escaping (UnsafeRawBufferPointer) -> Bool?, matches: @escaping (ObjectKey, UnsafeRawBufferPointer) throws(StorageError) -> Bool
+        ) {
+            self.verdict = verdict
+            self.matches = matches
+        }
     }
 
     /// Whether `setPayloads` may set field `field` of `table` to `payload`: a change that
     /// touches the row and the field's index alone. Not a link or `AnyRealmValue` (backlinks,
     /// embedded objects), not a collection, not the primary key, and a payload short enough to
     /// stay in the row (no blob).
-    static func setsInBulk(_ table: Table, _ field: Int, _ payload: [UInt8]?) -> Bool {
+    package static func setsInBulk(_ table: Table, _ field: Int, _ payload: [UInt8]?) -> Bool {
         let property = table.stored.properties[field]
         return !property.isPrimary && property.type != .object && property.type != .any && property.collection == .single
             && table.collectionTrees[field] == nil && (payload?.count ?? 0) <= Self.inlinePayloadLimit
@@ -37,7 +52,7 @@ extension ObjectStore {
     /// own. A row whose field holds a blob reference (its old value was long) goes through
     /// `setPayload`, which removes the blob; so does a row no row test can decide on, once the
     /// filter's general evaluation has matched it (it is not changed before).
-    func setPayloads(_ table: Table, _ targets: BulkTargets, _ field: Int, _ payload: [UInt8]?, in write: WriteState) throws(RealmError) {
+    package func setPayloads(_ table: Table, _ targets: BulkTargets, _ field: Int, _ payload: [UInt8]?, in write: WriteState) throws(StoreError) {
         let type = table.fieldTypes[field]
         let fields = table.fieldTypes.count
         let indexTree = table.fieldIndexTrees[field]
@@ -47,7 +62,7 @@ extension ObjectStore {
         do {
             guard let rows = try write.trees.id(table.rowsTree) else {
                 if case .keys(let keys) = targets, let first = keys.first {
-                    throw RealmError(.invalidObject, "\(table.name) \(first) was deleted; a deleted object cannot be changed.")
+                    throw StoreError(.invalidObject, "\(table.name) \(first) was deleted; a deleted object cannot be changed.")
                 }
                 return
             }
@@ -121,21 +136,20 @@ extension ObjectStore {
             if case .matching(let filter) = targets, !undecided.isEmpty {
                 // Rows no row test could decide on, unchanged so far: the filter's general
                 // evaluation, on each row as it was.
-                let executor = QueryExecutor(context: self)
                 for key in undecided {
                     let row = try key.withBytes { k throws(StorageError) in try write.trees.withValue(table.rowsTree, k) { Array($0) } }
                     guard let row else { continue }
-                    let matched = try row.withUnsafeBytes { bytes throws(StorageError) in try executor.matches(filter, table, key, bytes) }
+                    let matched = try row.withUnsafeBytes { bytes throws(StorageError) in try filter.matches(key, bytes) }
                     if matched { try setPayload(table, key, field, payload, in: write) }
                 }
             }
             // Every object that exists is changed by now, as `setPayload` on each would leave
             // them if the missing ones came last; the error makes the transaction keep nothing.
             if let firstMissing {
-                throw RealmError(.invalidObject, "\(table.name) \(firstMissing) was deleted; a deleted object cannot be changed.")
+                throw StoreError(.invalidObject, "\(table.name) \(firstMissing) was deleted; a deleted object cannot be changed.")
             }
         } catch {
-            throw RealmError(wrapping: error)
+            throw StoreError(wrapping: error)
         }
     }
 

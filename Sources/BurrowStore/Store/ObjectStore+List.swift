@@ -1,5 +1,4 @@
 import BurrowStorage
-import BurrowStore
 
 /// `List` fields keep their elements in a tree of their own, keyed by the owner's object key
 /// and a position number. Positions leave gaps, so an insertion between two elements takes the
@@ -12,10 +11,10 @@ import BurrowStore
 /// elements evenly. The counted tree counts a range's elements in two descents, so each
 /// insertion costs O(log n) amortized renumberings, however the insertions are placed.
 extension ObjectStore {
-    static let listFirstPosition: UInt64 = 1 << 40
-    static let listGap: UInt64 = 1 << 20
+    package static let listFirstPosition: UInt64 = 1 << 40
+    package static let listGap: UInt64 = 1 << 20
 
-    static func listEntryKey(_ owner: ObjectKey, _ position: UInt64) -> [UInt8] {
+    package static func listEntryKey(_ owner: ObjectKey, _ position: UInt64) -> [UInt8] {
         var key = owner.bytes
         withUnsafeBytes(of: position.bigEndian) { key.append(contentsOf: $0) }
         return key
@@ -30,12 +29,12 @@ extension ObjectStore {
     }
 
     /// Inserts `element` at `index` (0...count) of list field `field` of `owner`.
-    func listInsert(_ table: Table, _ owner: ObjectKey, _ field: Int, _ element: _StoredValue, at index: Int, in write: WriteState) throws(RealmError)
+    package func listInsert(_ table: Table, _ owner: ObjectKey, _ field: Int, _ element: StoreValue, at index: Int, in write: WriteState)
+        throws(StoreError)
     {
         let property = table.stored.properties[field]
-        guard case .single(let resolved) = try resolveLinks(.single(element), property: property, in: write) else { return }
         var payload: [UInt8] = []
-        ValueCodec.append(resolved, as: property.type, to: &payload)
+        ValueCodec.append(element, as: property.type, to: &payload)
         _ = try mutateCollection(table, owner, field, in: write) { tree throws(StorageError) in
             try putListEntry(payload, at: index, in: tree, table, owner, in: write)
             try adjustElementBacklink(payload, table, owner, field, by: 1, in: write)
@@ -104,7 +103,7 @@ extension ObjectStore {
     }
 
     /// Removes the element at `index` of list field `field` of `owner`.
-    func listRemove(_ table: Table, _ owner: ObjectKey, _ field: Int, at index: Int, in write: WriteState) throws(RealmError) {
+    package func listRemove(_ table: Table, _ owner: ObjectKey, _ field: Int, at index: Int, in write: WriteState) throws(StoreError) {
         let property = table.stored.properties[field]
         var removed: [UInt8] = []
         _ = try mutateCollection(table, owner, field, in: write) { tree throws(StorageError) in
@@ -121,7 +120,7 @@ extension ObjectStore {
     /// Moves the element at `from` to `to` (both in 0..<count) of list field `field` of
     /// `owner`. The element's stored value moves as it is: an embedded object stays the same
     /// object, and no backlink changes.
-    func listMove(_ table: Table, _ owner: ObjectKey, _ field: Int, from: Int, to: Int, in write: WriteState) throws(RealmError) {
+    package func listMove(_ table: Table, _ owner: ObjectKey, _ field: Int, from: Int, to: Int, in write: WriteState) throws(StoreError) {
         _ = try mutateCollection(table, owner, field, in: write) { tree throws(StorageError) in
             let start = try write.trees.position(tree, of: owner.bytes)
             guard let entry = try write.trees.entry(tree, at: start + from, { (Array($0), Array($1)) }) else { return 0 }
@@ -133,7 +132,7 @@ extension ObjectStore {
 
     /// Exchanges the elements at `i` and `j` (both in 0..<count) of list field `field` of
     /// `owner`, as `listMove` moves one: stored values as they are.
-    func listSwap(_ table: Table, _ owner: ObjectKey, _ field: Int, _ i: Int, _ j: Int, in write: WriteState) throws(RealmError) {
+    package func listSwap(_ table: Table, _ owner: ObjectKey, _ field: Int, _ i: Int, _ j: Int, in write: WriteState) throws(StoreError) {
         _ = try mutateCollection(table, owner, field, in: write) { tree throws(StorageError) in
             let start = try write.trees.position(tree, of: owner.bytes)
             guard let first = try write.trees.entry(tree, at: start + i, { (Array($0), Array($1)) }),
@@ -146,11 +145,12 @@ extension ObjectStore {
     }
 
     /// Replaces the element at `index` of list field `field` of `owner`.
-    func listSet(_ table: Table, _ owner: ObjectKey, _ field: Int, _ element: _StoredValue, at index: Int, in write: WriteState) throws(RealmError) {
+    package func listSet(_ table: Table, _ owner: ObjectKey, _ field: Int, _ element: StoreValue, at index: Int, in write: WriteState)
+        throws(StoreError)
+    {
         let property = table.stored.properties[field]
-        guard case .single(let resolved) = try resolveLinks(.single(element), property: property, in: write) else { return }
         var payload: [UInt8] = []
-        ValueCodec.append(resolved, as: property.type, to: &payload)
+        ValueCodec.append(element, as: property.type, to: &payload)
         var replaced: [UInt8] = []
         _ = try mutateCollection(table, owner, field, in: write) { tree throws(StorageError) in
             let start = try write.trees.position(tree, of: owner.bytes)

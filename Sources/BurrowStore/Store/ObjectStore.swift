@@ -1,30 +1,30 @@
 import BurrowStorage
-import BurrowStore
 
 /// The objects of one file as one realm reads and writes them, through the schema stored in
 /// the file: the version read, the open write transaction, the stored schema and the tables
 /// made from it, and (in the files beside this one) rows, fields, indexes, links and
 /// backlinks, lists, sets, maps, embedded objects, long values and key allocation.
 ///
-/// `Realm` sits above it: it opens, begins and ends transactions, maps Swift classes to stored
-/// ones (`Realm.table(for:creating:)`), and turns objects into field values and back. The store
-/// knows a Swift class only as a table's `ClassInfo`, which describes a `DynamicObject` class as
-/// well; the realm that owns it (`owner`) names the Swift class of a stored class and is the
-/// source of the live objects the store reads.
+/// The API sits above it: it maps its classes to stored ones (`Table`, made from a
+/// `DeclaredClass`), turns objects into values and keys and back, and asks the store to begin,
+/// commit or cancel the write transaction, which the store owns. Only keys and values cross
+/// into the store: a link is a class id and an object key (`ObjectLink`), never an object, and
+/// its errors are `StoreError`s, which the API maps to its own once.
 ///
 /// Exclusivity: the hot state (the write transaction, the tables and the caches of rows trees,
 /// the change stamp) is `@exclusivity(unchecked)`, so that reading objects pays no runtime
 /// access tracking. A store is confined to its realm's isolation domain, and each access to
 /// these properties is a single read or store that calls no code touching the same property.
-final class ObjectStore {
-    let storage: Storage
+package final class ObjectStore {
+    package let storage: Storage
     /// Where errors in messages happened (the realm's `displayName`).
-    let displayName: String
-    /// The realm this store serves; set by the realm as it opens, and it outlives the store's use.
-    unowned(safe) var owner: Realm?
+    package let displayName: String
+    /// The layer above's description of a class read through the stored schema alone, for the
+    /// dynamic tables the store makes (see `Table.program`).
+    private let dynamicProgram: (StoredClass, FileSchema) -> any AnyObject & Sendable
 
     /// The version read outside write transactions.
-    private(set) var snapshotReader: SnapshotReader {
+    package private(set) var snapshotReader: SnapshotReader {
         didSet {
             rowsTrees = TableIDMap()
             lastRowsTree = nil
@@ -41,47 +41,54 @@ final class ObjectStore {
     /// The secondary index tree of `snapshotReader` probed last (nil if the version has none):
     /// lookups by one indexed property, one after another, skip the reader's locked cache.
     @exclusivity(unchecked) private var lastIndexTree: (name: TreeName, tree: Tree?)?
-    /// The open write transaction, if any (begun and ended by the realm).
-    @exclusivity(unchecked) var write: WriteState?
+    /// The open write transaction, if any (see `beginWrite`).
+    @exclusivity(unchecked) package internal(set) var write: WriteState?
 
     /// The schema stored in the version being read.
-    private(set) var currentFileSchema: FileSchema
+    package private(set) var currentFileSchema: FileSchema
     /// The `info` entry of the schema tree the schema was loaded from, to notice changes cheaply.
     private var schemaStamp: [UInt8]?
     /// Whether `currentFileSchema` was loaded from the version read (false forces a reload).
-    var schemaLoaded = false
-    /// The tables of Swift classes made so far, by class.
-    @exclusivity(unchecked) private(set) var tables: [ObjectIdentifier: Table] = [:] {
+    package var schemaLoaded = false
+    /// The tables of the program's classes made so far, by the identity the layer above gives
+    /// each class (the API: its Swift class's). Emptied when the stored classes change.
+    @exclusivity(unchecked) package private(set) var tables: [ObjectIdentifier: Table] = [:] {
         didSet { lastTable = nil }
     }
     /// The table `knownTable(_:)` found last: code reads one class many times in a row, and this
-    /// spares hashing the type for each read.
+    /// spares hashing the identity for each read.
     @exclusivity(unchecked) private var lastTable: (type: ObjectIdentifier, table: Table)?
-    /// The tables of Swift classes made so far, by stored class id.
-    @exclusivity(unchecked) private(set) var tablesById: [UInt32: Table] = [:]
+    /// The tables of the program's classes made so far, by stored class id.
+    @exclusivity(unchecked) package private(set) var tablesById: [UInt32: Table] = [:]
     /// The dynamic tables made so far (`dynamicTable(id:)`), by class id; emptied with `tables`
     /// when the stored classes change.
     private var dynamicTablesById: [UInt32: Table] = [:]
     /// Changes whenever what the store reads may have changed (a new version, or a change made
     /// in the open write transaction). Live `Results` re-evaluate when it moves. Its top bits
-    /// count the realm's invalidations (see `Realm.invalidations`).
-    @exclusivity(unchecked) var changeStamp: UInt64 = 0
+    /// count the invalidations of the store's reader above (its `invalidate()` calls).
+    @exclusivity(unchecked) package var changeStamp: UInt64 = 0
 
     /// A store reading `snapshotReader`'s version, whose schema is `schema` (loaded by
     /// `loadSchemaIfChanged()` when not given).
-    init(storage: Storage, snapshotReader: SnapshotReader, schema: FileSchema?, displayName: String) {
+    /// `dynamicProgram` gives the layer above's description of each class the store reads
+    /// through the stored schema alone.
+    package init(
+        storage: Storage, snapshotReader: SnapshotReader, schema: FileSchema?, displayName: String,
+        dynamicProgram: @escaping (StoredClass, FileSchema) -> any AnyObject & Sendable
+    ) {
         self.storage = storage
         self.snapshotReader = snapshotReader
         self.displayName = displayName
+        self.dynamicProgram = dynamicProgram
         currentFileSchema = schema ?? .empty
     }
 
     /// The trees read now: the write transaction's while one is open.
-    var reader: any TreeReader { write?.trees ?? snapshotReader }
+    package var reader: any TreeReader { write?.trees ?? snapshotReader }
 
     /// Calls `body` with the row of object `key` of `table` (zero-copy, valid inside `body`)
     /// and returns its result, or nil if there is no such row.
-    func withRowBytes<R>(_ table: Table, _ key: ObjectKey, _ body: (UnsafeRawBufferPointer) -> R) throws(StorageError) -> R? {
+    package func withRowBytes<R>(_ table: Table, _ key: ObjectKey, _ body: (UnsafeRawBufferPointer) -> R) throws(StorageError) -> R? {
         if let write { return try withRowBytes(table, key, in: write.trees, body) }
         let tree: Tree
         if let last = lastRowsTree, last.tableID == table.id {
@@ -100,7 +107,7 @@ final class ObjectStore {
         }
     }
 
-    func firstIndexed(_ tree: TreeName, value: UnsafeRawBufferPointer) throws(StorageError) -> ObjectKey? {
+    package func firstIndexed(_ tree: TreeName, value: UnsafeRawBufferPointer) throws(StorageError) -> ObjectKey? {
         if let write { return try firstIndexed(tree, value: value, in: write.trees) }
         let handle: Tree?
         if let last = lastIndexTree, last.name == tree {
@@ -129,11 +136,11 @@ final class ObjectStore {
     /// Reads the newest version of the file from now on. `ownCommit` is the version the
     /// owner's commit just made without changing the schema: if it is still the newest, the
     /// schema loaded is that version's, and is not read again.
-    func readNewestVersion(ownCommit: UInt64? = nil) throws(RealmError) {
+    package func readNewestVersion(ownCommit: UInt64? = nil) throws(StoreError) {
         do {
             snapshotReader = SnapshotReader(try storage.snapshot())
         } catch {
-            throw RealmError(error)
+            throw StoreError(error)
         }
         noteChange()
         if schemaLoaded, let ownCommit, snapshotReader.snapshot.version == ownCommit { return }
@@ -141,17 +148,17 @@ final class ObjectStore {
     }
 
     /// Notes that what the store reads may have changed.
-    func noteChange() { changeStamp &+= 1 }
+    package func noteChange() { changeStamp &+= 1 }
 
     // MARK: Schema and tables
 
     /// Reloads the stored schema if the version being read changed it.
-    func loadSchemaIfChanged() throws(RealmError) {
+    package func loadSchemaIfChanged() throws(StoreError) {
         let stamp: [UInt8]?
         do {
             stamp = try FileSchema.stamp(in: reader)
         } catch {
-            throw RealmError(error)
+            throw StoreError(error)
         }
         if schemaLoaded, stamp == schemaStamp { return }
         let schema = try FileSchema.load(from: reader, stamp: stamp, path: displayName)
@@ -164,7 +171,7 @@ final class ObjectStore {
     /// the `LinkingObjects` the classes record changed, the typed tables stay (their rows and
     /// Swift classes are as they were, so objects read before and after keep one table) and
     /// only the dynamic ones, which read the records, go.
-    func setFileSchema(_ schema: FileSchema) {
+    package func setFileSchema(_ schema: FileSchema) {
         if schema.classes != currentFileSchema.classes {
             if Self.storedFields(of: schema.classes) != Self.storedFields(of: currentFileSchema.classes) {
                 tables = [:]
@@ -185,59 +192,46 @@ final class ObjectStore {
     }
 
     /// Writes `schema` (with the entries of `changed` classes) into the open transaction.
-    func storeSchema(_ schema: FileSchema, changing changed: [StoredClass], in write: WriteState) throws(RealmError) {
+    package func storeSchema(_ schema: FileSchema, changing changed: [StoredClass], in write: WriteState) throws(StoreError) {
         do {
             try write.trees.put(.schema, FileSchema.infoKey, FileSchema.encode(schema.info))
             for stored in changed {
                 try write.trees.put(.schema, Array((FileSchema.classKeyPrefix + stored.name).utf8), FileSchema.encode(stored))
             }
         } catch {
-            throw RealmError(error)
+            throw StoreError(error)
         }
         setFileSchema(schema)
         write.schemaChanged = true
     }
 
-    /// The table made for Swift class `type`, if any.
+    /// The table registered for the class whose identity is `type`, if any.
     @inline(__always)
-    func knownTable(_ type: ObjectBase.Type) -> Table? {
-        let id = ObjectIdentifier(type)
-        if let lastTable, lastTable.type == id { return lastTable.table }
-        guard let table = tables[id] else { return nil }
-        lastTable = (id, table)
+    package func knownTable(_ type: ObjectIdentifier) -> Table? {
+        if let lastTable, lastTable.type == type { return lastTable.table }
+        guard let table = tables[type] else { return nil }
+        lastTable = (type, table)
         return table
     }
 
-    /// Keeps `table`, of a Swift class, for later lookups by class and by id.
-    func register(_ table: Table) -> Table {
-        tables[ObjectIdentifier(table.info.type)] = table
+    /// Keeps `table`, of the program's class whose identity is `type`, for later lookups by
+    /// identity and by id.
+    package func register(_ table: Table, for type: ObjectIdentifier) -> Table {
+        tables[type] = table
         tablesById[table.id] = table
         return table
     }
-
-    /// The Swift classes the store has tables for, and those their links name.
-    var typesWithTables: [ObjectBase.Type] {
-        tables.values.flatMap { [$0.info.type] + $0.info.linkedTypes.compactMap { $0 } }
-    }
 }
 
-extension ObjectStore: ReadContext {
-    var objectSource: ObjectSource {
-        guard let owner else { preconditionFailure("internal error: an object store read objects before its realm was set") }
-        // A frozen realm's objects are the frozen version's.
-        if let frozen = owner.frozenVersion { return .frozen(frozen) }
-        return .live(owner)
-    }
-
-    func table(id: UInt32) -> Table? {
-        if let table = tablesById[id] { return table }
-        return owner?.typedTable(id: id)
-    }
-
-    func dynamicTable(id: UInt32) -> Table? {
+extension ObjectStore: RowReader {
+    package func dynamicTable(id: UInt32) -> Table? {
         if let table = dynamicTablesById[id] { return table }
         let table = makeDynamicTable(id: id)
         dynamicTablesById[id] = table
         return table
+    }
+
+    package func dynamicProgram(for stored: StoredClass) -> any AnyObject & Sendable {
+        dynamicProgram(stored, currentFileSchema)
     }
 }

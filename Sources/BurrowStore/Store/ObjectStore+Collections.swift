@@ -1,5 +1,4 @@
 import BurrowStorage
-import BurrowStore
 
 /// `MutableSet` and `Map` fields keep their elements in trees of their own (see `Table`), so
 /// inserting, removing or finding one element costs O(log n) however large the collection is.
@@ -7,13 +6,13 @@ import BurrowStore
 extension ObjectStore {
     /// The key of an element's entry: the owner's object key, then the element (a set's
     /// element in index-key form, a map's key in `KeyEncoding`).
-    static func collectionEntryKey(_ owner: ObjectKey, setElement element: _StoredValue) -> [UInt8] {
+    package static func collectionEntryKey<Link: StoredLink>(_ owner: ObjectKey, setElement element: StoredValue<Link>) -> [UInt8] {
         var key = owner.bytes
         IndexKey.append(element, to: &key)
         return key
     }
 
-    static func collectionEntryKey(_ owner: ObjectKey, mapKey: String) -> [UInt8] {
+    package static func collectionEntryKey(_ owner: ObjectKey, mapKey: String) -> [UInt8] {
         var key = owner.bytes
         KeyEncoding.appendBounded(mapKey.utf8, to: &key)
         return key
@@ -21,14 +20,13 @@ extension ObjectStore {
 
     /// Inserts `element` into set field `field` of `owner`. Returns whether it was new.
     @discardableResult
-    func setInsert(_ table: Table, _ owner: ObjectKey, _ field: Int, _ element: _StoredValue, in write: WriteState) throws(RealmError) -> Bool {
+    package func setInsert(_ table: Table, _ owner: ObjectKey, _ field: Int, _ element: StoreValue, in write: WriteState) throws(StoreError) -> Bool {
         let property = table.stored.properties[field]
-        guard case .single(let resolved) = try resolveLinks(.single(element), property: property, in: write) else { return false }
-        let key = Self.collectionEntryKey(owner, setElement: resolved)
+        let key = Self.collectionEntryKey(owner, setElement: element)
         return try mutateCollection(table, owner, field, in: write) { tree throws(StorageError) in
             guard try !write.trees.contains(tree, key) else { return 0 }
             var payload: [UInt8] = []
-            ValueCodec.append(resolved, as: property.type, to: &payload)
+            ValueCodec.append(element, as: property.type, to: &payload)
             try write.trees.put(tree, key, payload)
             try adjustElementBacklink(payload, table, owner, field, by: 1, in: write)
             return 1
@@ -37,7 +35,7 @@ extension ObjectStore {
 
     /// Removes `element` from set field `field` of `owner`. Returns whether it was there.
     @discardableResult
-    func setRemove(_ table: Table, _ owner: ObjectKey, _ field: Int, _ element: _StoredValue, in write: WriteState) throws(RealmError) -> Bool {
+    package func setRemove(_ table: Table, _ owner: ObjectKey, _ field: Int, _ element: StoreValue, in write: WriteState) throws(StoreError) -> Bool {
         let key = Self.collectionEntryKey(owner, setElement: element)
         return try mutateCollection(table, owner, field, in: write) { tree throws(StorageError) in
             guard let payload = try write.trees.withValue(tree, key, { Array($0) }) else { return 0 }
@@ -49,15 +47,16 @@ extension ObjectStore {
 
     /// Sets `mapKey` of map field `field` of `owner` to `value` (`.null` stores nil; use
     /// `mapRemove` to remove the key).
-    func mapSet(_ table: Table, _ owner: ObjectKey, _ field: Int, _ mapKey: String, _ value: _StoredValue, in write: WriteState) throws(RealmError) {
+    package func mapSet(_ table: Table, _ owner: ObjectKey, _ field: Int, _ mapKey: String, _ value: StoreValue, in write: WriteState)
+        throws(StoreError)
+    {
         let property = table.stored.properties[field]
-        guard case .single(let resolved) = try resolveLinks(.single(value), property: property, in: write) else { return }
         let key = Self.collectionEntryKey(owner, mapKey: mapKey)
         var entry: [UInt8] = []
         ValueCodec.appendLE(UInt32(mapKey.utf8.count), to: &entry)
         entry.append(contentsOf: mapKey.utf8)
         let valueStart = entry.count
-        ValueCodec.append(resolved, as: property.type, to: &entry)
+        ValueCodec.append(value, as: property.type, to: &entry)
         var replaced: [UInt8]?
         _ = try mutateCollection(table, owner, field, in: write) { tree throws(StorageError) in
             let old = try write.trees.withValue(tree, key) { Array($0) }
@@ -76,7 +75,7 @@ extension ObjectStore {
 
     /// Removes `mapKey` from map field `field` of `owner`. Returns whether it was there.
     @discardableResult
-    func mapRemove(_ table: Table, _ owner: ObjectKey, _ field: Int, _ mapKey: String, in write: WriteState) throws(RealmError) -> Bool {
+    package func mapRemove(_ table: Table, _ owner: ObjectKey, _ field: Int, _ mapKey: String, in write: WriteState) throws(StoreError) -> Bool {
         let key = Self.collectionEntryKey(owner, mapKey: mapKey)
         var removed: [UInt8]?
         let changed =
@@ -93,7 +92,9 @@ extension ObjectStore {
     }
 
     /// Replaces the whole content of a set or map field.
-    func replaceCollection(_ table: Table, _ owner: ObjectKey, _ field: Int, with content: FieldContent, in write: WriteState) throws(RealmError) {
+    package func replaceCollection(_ table: Table, _ owner: ObjectKey, _ field: Int, with content: FieldContent<ObjectLink>, in write: WriteState)
+        throws(StoreError)
+    {
         try clearCollection(table, owner, field, in: write)
         let isList = table.stored.properties[field].collection == .list
         switch content {
@@ -112,7 +113,7 @@ extension ObjectStore {
     }
 
     /// Removes every element of a set or map field (deleting embedded values it owned).
-    func clearCollection(_ table: Table, _ owner: ObjectKey, _ field: Int, in write: WriteState) throws(RealmError) {
+    package func clearCollection(_ table: Table, _ owner: ObjectKey, _ field: Int, in write: WriteState) throws(StoreError) {
         guard let tree = table.collectionTrees[field] else { return }
         let property = table.stored.properties[field]
         var entries: [(key: [UInt8], value: [UInt8])] = []
@@ -122,7 +123,7 @@ extension ObjectStore {
                 return true
             }
         } catch {
-            throw RealmError(error)
+            throw StoreError(error)
         }
         guard !entries.isEmpty else { return }
         _ = try mutateCollection(table, owner, field, in: write) { tree throws(StorageError) in
@@ -141,15 +142,15 @@ extension ObjectStore {
 
     /// Runs `change` on the collection's tree, then adds the count change it returns to the
     /// count in the owner's row.
-    func mutateCollection(
+    package func mutateCollection(
         _ table: Table, _ owner: ObjectKey, _ field: Int, in write: WriteState, _ change: (TreeName) throws(StorageError) -> Int
-    ) throws(RealmError) -> Int {
+    ) throws(StoreError) -> Int {
         guard let tree = table.collectionTrees[field] else {
             preconditionFailure("internal error: field \(field) of \(table.name) is not a set or map")
         }
         do {
             guard let row = try write.trees.withValue(table.rowsTree, owner.bytes, { Array($0) }) else {
-                throw RealmError(.invalidObject, "\(table.name) \(owner) was deleted; a deleted object's collections cannot be changed.")
+                throw StoreError(.invalidObject, "\(table.name) \(owner) was deleted; a deleted object's collections cannot be changed.")
             }
             let delta = try change(tree)
             write.changes?.modified(owner, field: field, in: table.id)
@@ -168,28 +169,28 @@ extension ObjectStore {
             noteChange()
             return delta
         } catch {
-            throw RealmError(wrapping: error)
+            throw StoreError(wrapping: error)
         }
     }
 
-    func adjustElementBacklink(_ element: [UInt8], _ table: Table, _ owner: ObjectKey, _ field: Int, by change: Int, in write: WriteState)
+    package func adjustElementBacklink(_ element: [UInt8], _ table: Table, _ owner: ObjectKey, _ field: Int, by change: Int, in write: WriteState)
         throws(StorageError)
     {
         let property = table.stored.properties[field]
         for link in links(in: element, Self.elementProperty(property)) {
-            try adjustBacklink(Backlinks.Target(table: link.table, key: link.key), from: table.id, field: field, source: owner, by: change, in: write)
+            try adjustBacklink(ObjectLink(table: link.table, key: link.key), from: table.id, field: field, source: owner, by: change, in: write)
         }
     }
 
     /// The property as one element of it (for reading one element's payload).
-    static func elementProperty(_ property: StoredProperty) -> StoredProperty {
+    package static func elementProperty(_ property: StoredProperty) -> StoredProperty {
         var single = property
         single.collection = .single
         return single
     }
 
     /// Where the value starts in a map entry (after the key's length and bytes).
-    static func mapValueOffset(_ entry: [UInt8]) -> Int {
+    package static func mapValueOffset(_ entry: [UInt8]) -> Int {
         4 + entry.withUnsafeBytes { Int(ValueCodec.u32($0, 0)) }
     }
 }

@@ -1,15 +1,14 @@
 import BurrowStorage
-import BurrowStore
 
 extension FileSchema {
     /// The bytes of the schema's `info` entry in the version `reader` reads: every schema change
     /// rewrites it, so comparing it tells whether the schema changed without reading classes.
-    static func stamp(in reader: any TreeReader) throws(StorageError) -> [UInt8]? {
+    package static func stamp(in reader: any TreeReader) throws(StorageError) -> [UInt8]? {
         try reader.withValue(.schema, infoKey) { Array($0) }
     }
 
     /// The schema stored in the version `reader` reads, whose `info` entry is `stamp`.
-    static func load(from reader: any TreeReader, stamp: [UInt8]?, path: String) throws(RealmError) -> FileSchema {
+    package static func load(from reader: any TreeReader, stamp: [UInt8]?, path: String) throws(StoreError) -> FileSchema {
         do {
             var schema = FileSchema.empty
             if let stamp {
@@ -31,7 +30,7 @@ extension FileSchema {
             if let failure { throw failure }
             return schema
         } catch {
-            throw RealmError(wrapping: error)
+            throw StoreError(wrapping: error)
         }
     }
 }

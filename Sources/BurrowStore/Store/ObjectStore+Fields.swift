@@ -1,15 +1,14 @@
 import BurrowStorage
-import BurrowStore
 
-/// Changing stored fields inside a write transaction, with everything a change implies: links
-/// resolved (unmanaged objects added, embedded objects created), backlinks and indexes kept in
-/// step, embedded objects that lose their parent deleted.
+/// Changing stored fields inside a write transaction, with everything a change implies:
+/// backlinks and indexes kept in step, embedded objects that lose their parent deleted. Links
+/// arrive as keys: the API has made the objects they name managed before it calls.
 extension ObjectStore {
     /// Calls `body` with each element of object `key` in collection tree `tree` (read through
     /// `reader`), a collection of `property`, in the collection's order: its key if it is a
     /// map's, and its stored bytes (valid inside `body`). Throws `corruptEntry` for an entry
     /// whose lengths do not fit what it must hold (`CollectionEntry`).
-    static func forEachStoredElement(
+    package static func forEachStoredElement(
         of key: ObjectKey, in tree: TreeName, of reader: any TreeReader, _ property: StoredProperty,
         _ body: (_ mapKey: String?, _ element: UnsafeRawBufferPointer) -> Void
     ) throws(StorageError) {
@@ -27,48 +26,23 @@ extension ObjectStore {
         if let damage { throw reader.damagedEntry(tree, of: key, property, damage) }
     }
 
-    /// The open write transaction; traps without one, as RealmSwift does for a managed object
-    /// changed outside a write (Swift gives setters no way to throw).
-    func requireWrite() -> WriteState {
-        guard let write else {
-            preconditionFailure(
-                "Cannot modify managed objects outside of a write transaction. Make the change inside realm.write { } or realm.asyncWrite { }.")
-        }
-        return write
-    }
-
-    /// A property setter of a managed object. Errors are recorded and thrown at commit.
-    func writeField(_ table: Table, _ key: ObjectKey, _ property: Int, _ value: _StoredValue) {
-        writeField(table, key, property, .single(value))
-    }
-
-    func writeField(_ table: Table, _ key: ObjectKey, _ property: Int, _ content: FieldContent) {
-        let write = requireWrite()
-        guard let field = table.fieldOf[property] else { return }
-        do {
-            try setField(table, key, field, content, in: write)
-        } catch {
-            write.fail(error)
-        }
-    }
-
     /// Sets field `field` of object `key` to `content`.
-    func setField(_ table: Table, _ key: ObjectKey, _ field: Int, _ content: FieldContent, in write: WriteState) throws(RealmError) {
+    package func setField(_ table: Table, _ key: ObjectKey, _ field: Int, _ content: FieldContent<ObjectLink>, in write: WriteState)
+        throws(StoreError)
+    {
         let property = table.stored.properties[field]
         if table.collectionTrees[field] != nil {
-            // Each element's link is resolved as it is inserted.
             try replaceCollection(table, key, field, with: content, in: write)
             return
         }
-        let resolved = try resolveLinks(content, property: property, in: write)
-        guard case .single(let value) = resolved else {
+        guard case .single(let value) = content else {
             preconditionFailure("internal error: a collection given for single property '\(property.name)'")
         }
         try setPayload(table, key, field, Self.payload(of: value, as: property.type), in: write)
     }
 
     /// How a single value is stored in a row field: its encoded bytes, or nil for null.
-    static func payload(of value: _StoredValue, as type: PropertyType) -> [UInt8]? {
+    package static func payload(of value: StoreValue, as type: PropertyType) -> [UInt8]? {
         var bytes: [UInt8] = []
         ValueCodec.append(value, as: type, to: &bytes)
         return bytes.isEmpty ? nil : bytes
@@ -76,18 +50,18 @@ extension ObjectStore {
 
     /// Sets single field `field` of object `key` to `payload` (links in it already resolved),
     /// keeping backlinks, indexes and blobs in step.
-    func setPayload(_ table: Table, _ key: ObjectKey, _ field: Int, _ payload: [UInt8]?, in write: WriteState) throws(RealmError) {
+    package func setPayload(_ table: Table, _ key: ObjectKey, _ field: Int, _ payload: [UInt8]?, in write: WriteState) throws(StoreError) {
         let property = table.stored.properties[field]
         do {
             guard let row = try key.withBytes({ k throws(StorageError) in try write.trees.withValue(table.rowsTree, k) { Array($0) } }) else {
-                throw RealmError(.invalidObject, "\(table.name) \(key) was deleted; a deleted object cannot be changed.")
+                throw StoreError(.invalidObject, "\(table.name) \(key) was deleted; a deleted object cannot be changed.")
             }
             let oldRowPayload = row.withUnsafeBytes { RowCodec.field($0, field).map(Array.init) }
             let oldPayload = fullPayload(oldRowPayload, table, key, field)
             if oldPayload == payload { return }
             if property.isPrimary {
                 guard write.primaryKeysMayChange else {
-                    throw RealmError(
+                    throw StoreError(
                         .invalidArgument,
                         "Primary key can't be changed after an object is inserted: '\(property.name)' of \(table.name) \(key). Create a new object with the new key instead."
                     )
@@ -105,7 +79,7 @@ extension ObjectStore {
             write.changes?.modified(key, field: field, in: table.id)
             try deleteOrphanedEmbedded(property, old: oldPayload, new: payload, in: write)
         } catch {
-            throw RealmError(wrapping: error)
+            throw StoreError(wrapping: error)
         }
         noteChange()
     }
@@ -120,9 +94,9 @@ extension ObjectStore {
         let oldValue = indexValue(old, property)
         let newValue = indexValue(new, property)
         if case .found(let holder, _) = try probePrimaryKey(table, newValue, in: write), holder != key {
-            throw RealmError(
+            throw StoreError(
                 .primaryKeyExists,
-                "A \(table.name) with primary key \(Realm.describe(newValue)) already exists; the migration cannot give it to \(table.name) \(key) as well."
+                "A \(table.name) with primary key \(PrimaryKey.describe(newValue)) already exists; the migration cannot give it to \(table.name) \(key) as well."
             )
         }
         if ObjectKey(derivedFrom: oldValue) != key { try write.trees.delete(table.primaryKeyTree, IndexKey.encode(oldValue)) }
@@ -130,48 +104,21 @@ extension ObjectStore {
     }
 
     /// The value an index holds for a payload of `property` (links are not indexed).
-    func indexValue(_ payload: [UInt8]?, _ property: StoredProperty) -> _StoredValue {
+    package func indexValue(_ payload: [UInt8]?, _ property: StoredProperty) -> StoreValue {
         guard let payload else { return .null }
         return payload.withUnsafeBytes { ValueCodec.decode($0, as: property.type, linkTarget: 0) { _, _ in .null } }
     }
 
     // MARK: Links
 
-    /// `content` with every object in it managed by this realm: unmanaged objects are added
-    /// (embedded ones created inside their new parent); objects of other realms, frozen or
-    /// deleted objects are errors.
-    func resolveLinks(_ content: FieldContent, property: StoredProperty, in write: WriteState) throws(RealmError) -> FieldContent {
-        guard property.type == .object || property.type == .any else { return content }
-        switch content {
-        case .single(let value): return .single(try resolveLink(value, property, in: write))
-        case .elements(let elements):
-            var resolved: [_StoredValue] = []
-            resolved.reserveCapacity(elements.count)
-            for element in elements { resolved.append(try resolveLink(element, property, in: write)) }
-            return .elements(resolved)
-        case .entries(let entries):
-            var resolved: [(key: String, value: _StoredValue)] = []
-            for entry in entries { resolved.append((entry.key, try resolveLink(entry.value, property, in: write))) }
-            return .entries(resolved)
-        }
-    }
-
-    /// `value`, with the object it holds (if any) managed by this store's realm: the realm adds
-    /// an unmanaged object (see `Realm.managedForLink`).
-    func resolveLink(_ value: _StoredValue, _ property: StoredProperty, in write: WriteState) throws(RealmError) -> _StoredValue {
-        guard case .object(let object) = value else { return value }
-        guard let owner else { preconditionFailure("internal error: an object store linked objects before its realm was set") }
-        return .object(try owner.managedForLink(object, property, in: write))
-    }
-
     /// Every link in a payload of `property`: the target table's id and object key.
-    func links(in payload: [UInt8]?, _ property: StoredProperty) -> [(table: UInt32, key: ObjectKey)] {
+    package func links(in payload: [UInt8]?, _ property: StoredProperty) -> [ObjectLink] {
         // Collection elements live in trees of their own; their field holds only a count.
         guard let payload, property.type == .object || property.type == .any, property.collection == .single else { return [] }
         let typedTarget = property.objectClassName.flatMap { storedClassId(named: $0) } ?? 0
-        var found: [(UInt32, ObjectKey)] = []
+        var found: [ObjectLink] = []
         payload.withUnsafeBytes { bytes in
-            if let link = ValueCodec.linkKey(bytes, as: property.type) { found.append((link.table ?? typedTarget, link.key)) }
+            if let link = ValueCodec.linkKey(bytes, as: property.type) { found.append(ObjectLink(table: link.table ?? typedTarget, key: link.key)) }
         }
         return found
     }
@@ -183,16 +130,16 @@ extension ObjectStore {
     {
         let property = table.stored.properties[field]
         guard property.type == .object || property.type == .any else { return }
-        var delta: [Backlinks.Target: Int] = [:]
-        for link in links(in: old, property) { delta[Backlinks.Target(table: link.table, key: link.key), default: 0] -= 1 }
-        for link in links(in: new, property) { delta[Backlinks.Target(table: link.table, key: link.key), default: 0] += 1 }
+        var delta: [ObjectLink: Int] = [:]
+        for link in links(in: old, property) { delta[link, default: 0] -= 1 }
+        for link in links(in: new, property) { delta[link, default: 0] += 1 }
         for (target, change) in delta where change != 0 {
             try adjustBacklink(target, from: table.id, field: field, source: key, by: change, in: write)
         }
     }
 
     /// How many links point at object `key` of `table`, counting up to `limit` at most.
-    func linkCount(to table: Table, _ key: ObjectKey, upTo limit: Int, in write: WriteState) throws(StorageError) -> Int {
+    package func linkCount(to table: Table, _ key: ObjectKey, upTo limit: Int, in write: WriteState) throws(StorageError) -> Int {
         var links = 0
         try write.trees.scan(table.backlinksTree, prefix: key.bytes) { _, count in
             links += Int(ValueCodec.u32(count, 0))
@@ -204,7 +151,9 @@ extension ObjectStore {
     /// The objects that link to object `key` of `table`, from its backlinks: each one's class
     /// id, the field that holds the link, and its object key (once per linking field, however
     /// many times the field holds the link).
-    func incomingLinks(to table: Table, _ key: ObjectKey, in write: WriteState) throws(RealmError) -> [(table: UInt32, field: Int, key: ObjectKey)] {
+    package func incomingLinks(to table: Table, _ key: ObjectKey, in write: WriteState) throws(StoreError) -> [(
+        table: UInt32, field: Int, key: ObjectKey
+    )] {
         var sources: [(table: UInt32, field: Int, key: ObjectKey)] = []
         do {
             try write.trees.scan(table.backlinksTree, prefix: key.bytes) { entry, _ in
@@ -214,12 +163,12 @@ extension ObjectStore {
                 return true
             }
         } catch {
-            throw RealmError(error)
+            throw StoreError(error)
         }
         return sources
     }
 
-    func adjustBacklink(_ target: Backlinks.Target, from table: UInt32, field: Int, source: ObjectKey, by change: Int, in write: WriteState)
+    package func adjustBacklink(_ target: ObjectLink, from table: UInt32, field: Int, source: ObjectKey, by change: Int, in write: WriteState)
         throws(StorageError)
     {
         let tree = Backlinks.treeName(target.table)
@@ -236,9 +185,9 @@ extension ObjectStore {
     }
 
     /// Deletes the embedded objects `old` linked to and `new` does not.
-    func deleteOrphanedEmbedded(_ property: StoredProperty, old: [UInt8]?, new: [UInt8]?, in write: WriteState) throws(RealmError) {
+    package func deleteOrphanedEmbedded(_ property: StoredProperty, old: [UInt8]?, new: [UInt8]?, in write: WriteState) throws(StoreError) {
         guard !write.keepsReplacedEmbedded, property.type == .object, let className = property.objectClassName,
-            let target = currentFileSchema.classes[className], target.isEmbedded, let targetTable = storedTable(id: target.id)
+            let target = currentFileSchema.classes[className], target.isEmbedded, let targetTable = dynamicTable(id: target.id)
         else { return }
         let kept = Set(links(in: new, property).map(\.key))
         for link in links(in: old, property) where !kept.contains(link.key) {

@@ -1,0 +1,53 @@
+import BurrowStorage
+
+/// The write transaction, which the store owns: the API asks it to begin one, and to commit or
+/// cancel it; in between, every change the store makes goes into it.
+extension ObjectStore {
+    /// Makes `transaction` (begun under the engine's write lock, on the version this store
+    /// reads) the store's open write. `recordingChanges`: whether to record what it changes,
+    /// for change streams.
+    package func beginWrite(_ transaction: WriteTransaction, recordingChanges: Bool) -> WriteState {
+        let state = WriteState(transaction)
+        if recordingChanges { state.changes = ChangeSet() }
+        write = state
+        noteChange()
+        return state
+    }
+
+    /// Makes the open write's changes a new version, pending its sync at `durability`, and
+    /// ends the write. On failure the write is cancelled (see `cancelWrite`), and nothing is
+    /// kept.
+    package func commitWrite(durability: Durability) throws(StoreError) -> (receipt: CommitReceipt, write: WriteState) {
+        guard let write else { preconditionFailure("internal error: a commit with no write transaction open") }
+        let receipt: CommitReceipt
+        do {
+            receipt = try write.transaction.commitPendingSync(durability: durability)
+        } catch {
+            cancelWrite()
+            throw StoreError(error)
+        }
+        self.write = nil
+        return (receipt, write)
+    }
+
+    /// Abandons the open write, if any: nothing it did is kept, and the store reads the version
+    /// it read before (the schema too, if the write changed it). Returns the write ended.
+    @discardableResult
+    package func cancelWrite() -> WriteState? {
+        guard let write else { return nil }
+        write.transaction.abort()
+        self.write = nil
+        if write.schemaChanged {
+            schemaLoaded = false
+            do {
+                try loadSchemaIfChanged()
+            } catch {
+                // The version read before the write, whose schema was read then: only damage
+                // met now fails this.
+                preconditionFailure("Reading \(displayName) failed: \(error.description)")
+            }
+        }
+        noteChange()
+        return write
+    }
+}
