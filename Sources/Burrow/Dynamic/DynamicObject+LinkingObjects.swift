@@ -15,7 +15,7 @@ extension ObjectBase {
         let store = realm.store
         return Results(
             realm: realm,
-            base: ResultsBase {
+            base: QueryBase {
                 guard let id = store.storedClassId(named: originName), let origin = store.dynamicTable(id: id),
                     let field = origin.stored.fieldIndex(of: originProperty)
                 else { return [] }

@@ -14,7 +14,7 @@ extension FrozenResults {
     func plan(_ steps: [QueryStep]) -> QueryPlan? {
         guard let version, table != nil else { return nil }
         let keys = self.keys
-        return QueryPlan(steps, table: table, base: ResultsBase { keys }, writing: false, in: version)
+        return QueryPlan(steps, table: table, base: QueryBase { keys }, writing: false, in: version)
     }
 
     /// The objects satisfying `isIncluded` (the typed query DSL, as `Results.where(_:)`).
@@ -42,7 +42,7 @@ extension FrozenResults {
     public func sorted<S: Sequence>(by sortDescriptors: S) -> FrozenResults<T> where S.Element == SortDescriptor {
         let descriptors = Array(sortDescriptors)
         for descriptor in descriptors { Results<T>.require(descriptor.keyPath, "sort", in: elementInfo) }
-        return applying(.sort(descriptors))
+        return applying(.sort(descriptors.map(\.querySort)))
     }
 
     /// The first object of each distinct combination of the values at `keyPaths`.

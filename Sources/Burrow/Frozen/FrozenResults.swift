@@ -74,7 +74,7 @@ extension Results {
 
     /// How `steps` are answered at `version` on the objects of the class (`Element`, or the
     /// stored class `className`), or on `base`'s (see `QueryPlan`).
-    static func plan(_ steps: some QuerySteps, className: String?, base: ResultsBase?, at version: FrozenVersion) -> QueryPlan {
+    static func plan(_ steps: some QuerySteps, className: String?, base: QueryBase?, at version: FrozenVersion) -> QueryPlan {
         QueryPlan(steps, table: table(at: version, className: className), base: base, writing: false, in: version)
     }
 

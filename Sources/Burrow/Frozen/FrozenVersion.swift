@@ -46,7 +46,7 @@ final class FrozenVersion: ReadContext, Sendable {
     }
     package var displayName: String { configuration.displayName }
 
-    func table(id: UInt32) -> Table? {
+    package func table(id: UInt32) -> Table? {
         if let table = tables.withLock({ $0[id] }) { return table }
         guard let stored = currentFileSchema.classes.values.first(where: { $0.id == id }),
             let type = Realm.swiftClass(named: stored.name, among: knownTypes), case let info = ClassInfo.of(type),

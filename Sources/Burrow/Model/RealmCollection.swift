@@ -195,7 +195,7 @@ extension List: RealmCollection {
     /// Results over the list's objects, in list order.
     public func _results<T: ObjectBase>(_ type: T.Type) -> Results<T> {
         guard let realm else { Self.unqueryable("List") }
-        return Results(realm: realm, base: ResultsBase { self.map { $0._stored.objectKey } })
+        return Results(realm: realm, base: QueryBase { self.map { $0._stored.objectKey } })
     }
 }
 
@@ -203,7 +203,7 @@ extension MutableSet: RealmCollection {
     /// Results over the set's objects.
     public func _results<T: ObjectBase>(_ type: T.Type) -> Results<T> {
         guard let realm else { Self.unqueryable("MutableSet") }
-        return Results(realm: realm, base: ResultsBase { self.map { $0._stored.objectKey } })
+        return Results(realm: realm, base: QueryBase { self.map { $0._stored.objectKey } })
     }
 }
 
@@ -223,7 +223,7 @@ extension LinkingObjects: RealmCollection {
         let propertyName = self.propertyName
         return Results(
             realm: realm,
-            base: ResultsBase {
+            base: QueryBase {
                 let executor = QueryExecutor(context: realm)
                 guard let origin = realm.store.storedClassId(named: ClassInfo.storedName(of: Element.self)).flatMap(realm.table(id:)),
                     let field = origin.stored.fieldIndex(of: propertyName)

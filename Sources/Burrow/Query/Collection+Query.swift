@@ -100,6 +100,6 @@ extension Map: _ObjectCollectionQuerying where Value: _QueryOptionalObject {
         guard let realm else {
             preconditionFailure("Only a managed Map can be queried; add its object to a realm first.")
         }
-        return Results(realm: realm, base: ResultsBase { self.values.compactMap { $0._queryObject?._state?.key } })
+        return Results(realm: realm, base: QueryBase { self.values.compactMap { $0._queryObject?._state?.key } })
     }
 }

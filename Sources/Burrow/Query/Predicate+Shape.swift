@@ -88,8 +88,8 @@ extension QueryValue {
         case .objectId: .objectId(ObjectId())
         case .uuid: .uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
         case .decimal128: .decimal128(Decimal128(0))
-        case .link(let table, _): .link(table: table, key: 0)
-        case .object(let className, _): .object(className: className, key: 0)
+        case .object(.stored(let table, _)): .object(.stored(table: table, key: 0))
+        case .object(.named(let className, _)): .object(.named(className: className, key: 0))
         }
     }
 
@@ -98,8 +98,8 @@ extension QueryValue {
         case (.null, .null), (.bool, .bool), (.int, .int), (.float, .float), (.double, .double), (.string, .string),
             (.data, .data), (.date, .date), (.objectId, .objectId), (.uuid, .uuid), (.decimal128, .decimal128):
             true
-        case (.link(let a, _), .link(let b, _)): a == b
-        case (.object(let a, _), .object(let b, _)): a == b
+        case (.object(.stored(let a, _)), .object(.stored(let b, _))): a == b
+        case (.object(.named(let a, _)), .object(.named(let b, _))): a == b
         default: false
         }
     }

@@ -293,7 +293,7 @@ enum QueryValidator {
         case .string: fits = constant.typeName == "string"
         case .data: fits = constant.typeName == "data" || (c.op.isStringOperator && constant.typeName == "string")
         case .object, .linkingObjects:
-            if case .object(let className, _) = constant {
+            if case .object(.named(let className, _)) = constant {
                 fits = path.linkedClass == nil || path.linkedClass?.name == className
             } else {
                 fits = false

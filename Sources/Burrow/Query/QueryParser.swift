@@ -109,7 +109,7 @@ struct QueryParser {
             if isKeyword("SORT") {
                 advance()
                 try expectSymbol("(", "'(' after SORT")
-                var descriptors: [SortDescriptor] = []
+                var descriptors: [QuerySort] = []
                 repeat {
                     if !descriptors.isEmpty { advance() }
                     let path = try parseKeyPathText()
@@ -120,7 +120,7 @@ struct QueryParser {
                         ascending = false
                         advance()
                     }
-                    descriptors.append(SortDescriptor(keyPath: path, ascending: ascending))
+                    descriptors.append(QuerySort(keyPath: path, ascending: ascending))
                 } while isSymbol(",")
                 try expectSymbol(")", "',' or ')' in SORT(…)")
                 trailing.append(.sort(descriptors))

@@ -49,7 +49,7 @@ extension Results {
     public func sorted<S: Sequence>(by sortDescriptors: S) -> Results<Element> where S.Element == SortDescriptor {
         let descriptors = Array(sortDescriptors)
         for descriptor in descriptors { Self.require(descriptor.keyPath, "sort", in: elementInfo) }
-        return appending(.sort(descriptors))
+        return appending(.sort(descriptors.map(\.querySort)))
     }
 
     /// The first object of each distinct combination of the values at `keyPaths`, in order.

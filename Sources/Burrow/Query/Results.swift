@@ -15,7 +15,7 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
 
     /// Every object of `Element` (`base` nil), or the objects of a collection; for results of
     /// `DynamicObject`, of the class stored as `className`.
-    init(realm: Realm, base: ResultsBase? = nil, className: String? = nil) {
+    init(realm: Realm, base: QueryBase? = nil, className: String? = nil) {
         owner = realm
         query = ResultsQuery(base: base, className: className)
         invalidations = realm.invalidations
@@ -32,7 +32,7 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
 
     /// Where the objects come from: nil for every object of the class, else the keys of a
     /// collection (a list, a set, linking objects), read anew at each evaluation.
-    var base: ResultsBase? { query.base }
+    var base: QueryBase? { query.base }
 
     /// These results with one more query step.
     func appending(_ step: QueryStep) -> Results<Element> {
@@ -249,7 +249,7 @@ final class ResultsQuery {
     let step: QueryStep?
     /// Where the objects come from: nil for every object of the class, else the keys of a
     /// collection (a list, a set, linking objects), read anew at each evaluation.
-    let base: ResultsBase?
+    let base: QueryBase?
     /// For results of `DynamicObject`: the stored class they are objects of.
     let className: String?
     private let depth: Int
@@ -263,7 +263,7 @@ final class ResultsQuery {
     var plannedKind: QueryPlan.Kind?
 
     /// The query of no steps over every object of a class (`base` nil) or a collection's.
-    init(base: ResultsBase?, className: String?) {
+    init(base: QueryBase?, className: String?) {
         parent = nil
         step = nil
         self.base = base
@@ -302,15 +302,5 @@ extension ResultsQuery: QuerySteps {
     var onlyFilter: QueryPredicate? {
         guard parent?.step == nil, case .filter(let predicate)? = step else { return nil }
         return predicate
-    }
-}
-
-/// The keys of the collection a `Results` filters (a list, a set, linking objects), read
-/// when the results evaluate, so that they follow the collection as it changes.
-final class ResultsBase {
-    let keys: () -> [ObjectKey]
-
-    init(_ keys: @escaping () -> [ObjectKey]) {
-        self.keys = keys
     }
 }

@@ -24,12 +24,7 @@ public struct SortDescriptor: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(keyPath) \(ascending ? "ASC" : "DESC")" }
 }
 
-/// One operation of a query, applied in the order they were chained: `filter` narrows, `sort`
-/// orders (stably), `distinct` keeps the first object of each combination of values, `limit`
-/// keeps the first objects.
-enum QueryStep: Sendable {
-    case filter(QueryPredicate)
-    case sort([SortDescriptor])
-    case distinct([String])
-    case limit(Int)
+extension SortDescriptor {
+    /// The sort key a query step holds.
+    var querySort: QuerySort { QuerySort(keyPath: keyPath, ascending: ascending) }
 }

@@ -8,8 +8,6 @@ import Foundation
 protocol ReadContext: RowReader {
     /// How objects read through this context refer back to it.
     var objectSource: ObjectSource { get }
-    /// The table of the class stored with `id`, if this context knows its Swift class.
-    func table(id: UInt32) -> Table?
 }
 
 extension Table {
@@ -41,18 +39,6 @@ extension ReadContext {
     func bind(_ object: ObjectBase, to table: Table, key: ObjectKey, row: UnsafeRawBufferPointer? = nil) {
         table.info.bind(object, managed: true)
         object._state = ObjectState(source: objectSource, table: table, key: key, row: row)
-    }
-
-    /// The table of the class stored with `id`: the dynamic one (`dynamic`), read through the
-    /// stored schema alone, or the one of the Swift class this context knows for it.
-    func table(id: UInt32, dynamic: Bool) -> Table? {
-        dynamic ? dynamicTable(id: id) : table(id: id)
-    }
-
-    /// A table of the class stored with `id` for code that works by stored field alone
-    /// (deletes, backlinks): its Swift class's if this context knows one, else the dynamic one.
-    func storedTable(id: UInt32) -> Table? {
-        table(id: id) ?? dynamicTable(id: id)
     }
 
     /// The value of `property` (a Swift property index) of object `key`.

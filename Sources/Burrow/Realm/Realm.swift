@@ -303,7 +303,7 @@ extension Realm: ReadContext {
         return .live(self)
     }
 
-    func table(id: UInt32) -> Table? {
+    package func table(id: UInt32) -> Table? {
         if let table = store.tablesById[id] { return table }
         return typedTable(id: id)
     }

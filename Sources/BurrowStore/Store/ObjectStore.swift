@@ -224,6 +224,8 @@ package final class ObjectStore {
 }
 
 extension ObjectStore: RowReader {
+    package func table(id: UInt32) -> Table? { tablesById[id] }
+
     package func dynamicTable(id: UInt32) -> Table? {
         if let table = dynamicTablesById[id] { return table }
         let table = makeDynamicTable(id: id)

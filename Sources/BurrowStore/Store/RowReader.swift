@@ -11,6 +11,9 @@ package protocol RowReader: AnyObject {
     var currentFileSchema: FileSchema { get }
     /// Where errors in messages happened.
     var displayName: String { get }
+    /// The table of the class stored with `id` as the program declares it, if this reader
+    /// knows the program's class.
+    func table(id: UInt32) -> Table?
     /// The table of the class stored with `id`, read through the stored schema alone, if the
     /// version read has that class.
     func dynamicTable(id: UInt32) -> Table?
@@ -78,6 +81,18 @@ extension RowReader {
     /// file has it.
     package func dynamicTable(named name: String) -> Table? {
         currentFileSchema.classes[name].flatMap { dynamicTable(id: $0.id) }
+    }
+
+    /// The table of the class stored with `id`: the dynamic one (`dynamic`), read through the
+    /// stored schema alone, or the one of the program's class this reader knows for it.
+    package func table(id: UInt32, dynamic: Bool) -> Table? {
+        dynamic ? dynamicTable(id: id) : table(id: id)
+    }
+
+    /// A table of the class stored with `id` for code that works by stored field alone
+    /// (deletes, backlinks, queries): the program's if this reader knows it, else the dynamic one.
+    package func storedTable(id: UInt32) -> Table? {
+        table(id: id) ?? dynamicTable(id: id)
     }
 
     /// A new dynamic table of the class stored with `id`, for a reader's cache.

@@ -71,6 +71,13 @@ package final class Table: Sendable {
         collectionTrees = stored.properties.indices.map { Self.collectionTreeName(stored.id, $0, stored.properties[$0].collection) }
     }
 
+    /// The `LinkingObjects` property named `name` the file records for a class read through the
+    /// stored schema alone (a dynamic table), if any.
+    package func recordedLinkingObjects(named name: String) -> Property? {
+        guard declared.isDynamic else { return nil }
+        return stored.linkingObjects?.first { $0.name == name }.map { Property($0) }
+    }
+
     /// The row field of declared property `property` and its payload in `row`, a row of this
     /// table; nil if the property is not stored or the field is null.
     @inline(__always)

@@ -1,3 +1,4 @@
+import BurrowStorage
 import Foundation
 
 /// A value as a row field, a collection element or an `AnyRealmValue` holds it: null, a value
@@ -21,6 +22,8 @@ public enum StoredValue<Link> {
 }
 
 extension StoredValue: Sendable where Link: Sendable {}
+extension StoredValue: Equatable where Link: Equatable {}
+extension StoredValue: Hashable where Link: Hashable {}
 
 extension StoredValue {
     /// Whether this is `.null`. (Not part of Burrow's API.)
@@ -62,6 +65,26 @@ extension StoredValue {
         case .objectId(let v): v
         case .uuid(let v): v
         case .decimal128(let v): v
+        }
+    }
+}
+
+extension StoredValue: CustomStringConvertible {
+    /// The value as a query prints it: strings quoted, nil as `nil`, a link as its link form.
+    public var description: String {
+        switch self {
+        case .null: "nil"
+        case .bool(let v): "\(v)"
+        case .int(let v): "\(v)"
+        case .float(let v): "\(v)"
+        case .double(let v): "\(v)"
+        case .string(let v): "'\(v)'"
+        case .data(let v): "<data \(counted(v.count, "byte"))>"
+        case .date(let v): "\(v)"
+        case .objectId(let v): "oid(\(v))"
+        case .uuid(let v): "uuid(\(v.uuidString))"
+        case .decimal128(let v): "\(v)"
+        case .object(let link): "\(link)"
         }
     }
 }

@@ -1,3 +1,4 @@
+import BurrowStore
 import BurrowTestTraits
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import BurrowStore
 import BurrowTestSupport
 import BurrowTestTraits
 import Foundation

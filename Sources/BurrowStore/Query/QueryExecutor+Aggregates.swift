@@ -1,12 +1,11 @@
 import BurrowStorage
-import BurrowStore
 
 /// Aggregates: of the values a path reaches in one object (`dogs.@sum.age`), and of one
 /// property over many objects (`sum(ofProperty:)`).
 extension QueryExecutor {
     /// The aggregate of `values`: `@count` counts them all; the others skip nulls. `@sum` of
     /// nothing is 0; `@avg`, `@min` and `@max` of nothing are null.
-    static func aggregate(_ aggregate: QueryAggregate, of values: [QueryValue]) -> QueryValue {
+    package static func aggregate(_ aggregate: QueryAggregate, of values: [QueryValue]) -> QueryValue {
         switch aggregate {
         case .count: return .int(Int64(values.count))
         case .min, .max:
@@ -67,7 +66,7 @@ extension QueryExecutor {
     /// object itself is read from each row in place and folded as it is read; other
     /// properties are collected as query values first.
     /// Traps if a read fails (`aggregateValue` throws instead).
-    func aggregate(_ aggregate: QueryAggregate, of keyPath: QueryPath, in table: Table, keys: [ObjectKey]?) -> QueryValue {
+    package func aggregate(_ aggregate: QueryAggregate, of keyPath: QueryPath, in table: Table, keys: [ObjectKey]?) -> QueryValue {
         do {
             return try aggregateValue(aggregate, of: keyPath, in: table, keys: keys)
         } catch {
@@ -76,7 +75,9 @@ extension QueryExecutor {
     }
 
     /// `aggregate(_:of:in:keys:)`, throwing where it would trap.
-    func aggregateValue(_ aggregate: QueryAggregate, of keyPath: QueryPath, in table: Table, keys: [ObjectKey]?) throws(StorageError) -> QueryValue {
+    package func aggregateValue(_ aggregate: QueryAggregate, of keyPath: QueryPath, in table: Table, keys: [ObjectKey]?) throws(StorageError)
+        -> QueryValue
+    {
         let path = compile(keyPath, from: table)
         guard let steps = path.steps, steps.count == 1, case .field(let field) = steps[0].kind,
             let kind = Self.fold(aggregate, steps[0].type)
@@ -114,19 +115,19 @@ extension QueryExecutor {
     /// An aggregate of a number field, folded one payload at a time; nulls are skipped. The
     /// results are those `aggregate(_:of:)` gives for the same values.
     private struct FieldFold {
-        enum Kind { case int, double, float }
-        let kind: Kind
-        var count = 0
-        var intSum: Int64 = 0
-        var doubleSum = 0.0
-        var low = Int64.max
-        var high = Int64.min
+        package enum Kind { case int, double, float }
+        package let kind: Kind
+        package var count = 0
+        package var intSum: Int64 = 0
+        package var doubleSum = 0.0
+        package var low = Int64.max
+        package var high = Int64.min
 
-        init(kind: Kind) { self.kind = kind }
+        package init(kind: Kind) { self.kind = kind }
 
         /// Adds the field that starts at `at` in `row` (nil: null, skipped).
         @inline(__always)
-        mutating func add(_ row: UnsafeRawBufferPointer, at: Int?) {
+        package mutating func add(_ row: UnsafeRawBufferPointer, at: Int?) {
             guard let at else { return }
             count += 1
             switch kind {
@@ -140,7 +141,7 @@ extension QueryExecutor {
             }
         }
 
-        func result(_ aggregate: QueryAggregate) -> QueryValue {
+        package func result(_ aggregate: QueryAggregate) -> QueryValue {
             switch (kind, aggregate) {
             case (.int, .sum): return .int(intSum)
             case (.int, .avg): return count > 0 ? .double(Double(intSum) / Double(count)) : .null

@@ -1,11 +1,10 @@
 import BurrowStorage
-import BurrowStore
 import Foundation
 
 /// Evaluating predicates on rows.
 extension QueryExecutor {
     /// A predicate compiled for one table.
-    indirect enum CompiledPredicate {
+    package indirect enum CompiledPredicate {
         case constant(Bool)
         case and([CompiledPredicate])
         case or([CompiledPredicate])
@@ -13,7 +12,7 @@ extension QueryExecutor {
         case comparison(CompiledComparison)
     }
 
-    enum CompiledSide {
+    package enum CompiledSide {
         case values([QueryValue])
         case path(CompiledPath)
         case aggregate(CompiledPath, QueryAggregate)
@@ -25,17 +24,17 @@ extension QueryExecutor {
         case element
     }
 
-    final class CompiledComparison {
-        let lhs: CompiledSide
-        let rhs: CompiledSide
-        let op: QueryOperator
-        let options: QueryStringOptions
-        let quantifier: QueryQuantifier
+    package final class CompiledComparison {
+        package let lhs: CompiledSide
+        package let rhs: CompiledSide
+        package let op: QueryOperator
+        package let options: QueryStringOptions
+        package let quantifier: QueryQuantifier
         /// For the common `property op constant(s)` on a field of the queried object itself:
         /// the row field and its type, read without collecting values into an array.
-        let directField: (field: Int, type: PropertyType)?
+        package let directField: (field: Int, type: PropertyType)?
 
-        init(lhs: CompiledSide, rhs: CompiledSide, op: QueryOperator, options: QueryStringOptions, quantifier: QueryQuantifier) {
+        package init(lhs: CompiledSide, rhs: CompiledSide, op: QueryOperator, options: QueryStringOptions, quantifier: QueryQuantifier) {
             self.lhs = lhs
             self.rhs = rhs
             self.op = op
@@ -52,7 +51,7 @@ extension QueryExecutor {
     /// `predicate` compiled for `table`, as a tree (see `compile(_:for:)` for filters).
     /// `element` compiles a value subquery's predicate, whose empty key paths stand for the
     /// element tested.
-    func compilePredicate(_ predicate: QueryPredicate, for table: Table, element: Bool = false) -> CompiledPredicate {
+    package func compilePredicate(_ predicate: QueryPredicate, for table: Table, element: Bool = false) -> CompiledPredicate {
         switch predicate {
         case .constant(let value): return .constant(value)
         case .and(let conditions): return .and(conditions.map { compilePredicate($0, for: table, element: element) })
@@ -89,8 +88,8 @@ extension QueryExecutor {
     /// A constant as it compares in this version: objects as links, strings folded.
     private func resolve(_ value: QueryValue, _ options: QueryStringOptions) -> QueryValue {
         switch value {
-        case .object(let className, let key):
-            return .link(table: context.storedClassId(named: className) ?? .max, key: key)
+        case .object(.named(let className, let key)):
+            return .object(.stored(table: context.storedClassId(named: className) ?? .max, key: key))
         case .string(let s) where !options.isEmpty:
             return .string(Self.fold(s, options))
         default:
@@ -99,7 +98,7 @@ extension QueryExecutor {
     }
 
     /// `s` with case and/or diacritics folded away, as `[c]`, `[d]` and `[cd]` compare.
-    static func fold(_ s: String, _ options: QueryStringOptions) -> String {
+    package static func fold(_ s: String, _ options: QueryStringOptions) -> String {
         var compareOptions: String.CompareOptions = []
         if options.contains(.caseInsensitive) { compareOptions.insert(.caseInsensitive) }
         if options.contains(.diacriticInsensitive) { compareOptions.insert(.diacriticInsensitive) }
@@ -107,7 +106,8 @@ extension QueryExecutor {
     }
 
     /// Whether the object `key` of `table`, whose row is `row`, satisfies `predicate`.
-    func matches(_ predicate: CompiledPredicate, _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer) throws(StorageError) -> Bool {
+    package func matches(_ predicate: CompiledPredicate, _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer) throws(StorageError) -> Bool
+    {
         switch predicate {
         case .constant(let value): return value
         case .and(let conditions):
@@ -134,7 +134,7 @@ extension QueryExecutor {
 
     /// Whether `element`, an element of a collection of values, satisfies a value subquery's
     /// `predicate` (compiled with `element: true`, so its sides are the element and constants).
-    func matches(_ predicate: CompiledPredicate, element: QueryValue) -> Bool {
+    package func matches(_ predicate: CompiledPredicate, element: QueryValue) -> Bool {
         switch predicate {
         case .constant(let value): return value
         case .and(let conditions):
@@ -176,7 +176,7 @@ extension QueryExecutor {
             var links: [QueryValue] = []
             try elements(path, table, key, row, into: &links)
             var count: Int64 = 0
-            for case .link(_, let target) in links {
+            for case .object(.stored(_, let target)) in links {
                 let objectKey = ObjectKey(target)
                 if try withRow(element, objectKey, { row throws(StorageError) in try matches(predicate, element, objectKey, row) }) == true {
                     count += 1
@@ -221,7 +221,7 @@ extension QueryExecutor {
         return others.contains { Self.test(subject, c.op, $0) }
     }
 
-    static func test(_ a: QueryValue, _ op: QueryOperator, _ b: QueryValue) -> Bool {
+    package static func test(_ a: QueryValue, _ op: QueryOperator, _ b: QueryValue) -> Bool {
         switch op {
         case .equal: return QueryValue.equal(a, b)
         case .notEqual: return !QueryValue.equal(a, b)
@@ -247,7 +247,7 @@ extension QueryExecutor {
     /// bytes; nil if the payload lives outside the row (a long string), which the general
     /// path fetches.
     @inline(__always)
-    static func testInPlace(_ payload: UnsafeRawBufferPointer, _ constant: UnsafeRawBufferPointer, _ op: QueryOperator) -> Bool? {
+    package static func testInPlace(_ payload: UnsafeRawBufferPointer, _ constant: UnsafeRawBufferPointer, _ op: QueryOperator) -> Bool? {
         guard !ValueCodec.isExternal(payload, as: .string) else { return nil }
         let count = Int(ValueCodec.u32(payload, 0))
         let text = UnsafeRawBufferPointer(rebasing: payload[4..<4 + count])
@@ -294,7 +294,7 @@ extension QueryExecutor {
     }
 
     /// One element of a `LIKE` pattern.
-    enum LikeToken: Equatable {
+    package enum LikeToken: Equatable {
         case scalar(Unicode.Scalar)
         case any
         case one
@@ -302,7 +302,7 @@ extension QueryExecutor {
 
     /// `pattern` as `LIKE` reads it: `*` matches any run of characters (Unicode scalars), `?`
     /// exactly one, and a backslash makes the character after it literal.
-    static func likeTokens(_ pattern: String) -> [LikeToken] {
+    package static func likeTokens(_ pattern: String) -> [LikeToken] {
         var tokens: [LikeToken] = []
         var escaped = false
         for scalar in pattern.unicodeScalars {
@@ -320,7 +320,7 @@ extension QueryExecutor {
     }
 
     /// Whether `text` matches `pattern` (greedy matching with backtracking to the last `*`).
-    static func like(_ text: [Unicode.Scalar], _ pattern: [LikeToken]) -> Bool {
+    package static func like(_ text: [Unicode.Scalar], _ pattern: [LikeToken]) -> Bool {
         var t = 0
         var p = 0
         var star = -1
@@ -349,7 +349,7 @@ extension QueryExecutor {
 extension QueryComparison {
     /// The comparison with a constant side on the right where that does not change its
     /// meaning: `5 < age` is `age > 5`, `3 IN ints` is `ints == 3`.
-    var normalized: QueryComparison {
+    package var normalized: QueryComparison {
         // The sides are tested one at a time: a switch over the pair would copy both.
         switch lhs {
         case .constant, .list: break

@@ -1,5 +1,3 @@
-import BurrowStore
-
 /// The one form every query takes, whatever wrote it (the typed `where { }` DSL or a query
 /// string): a tree of conditions over key paths of the queried class. `Sendable`, so frozen
 /// results keep their query. `QueryValidator` checks a predicate against a class's schema
@@ -8,7 +6,7 @@ import BurrowStore
 /// A chain of `AND`s (or of `OR`s) is one node with every condition in it, however long the
 /// chain: the tree is as deep as the query's nesting (parentheses, `NOT`, `SUBQUERY`), which
 /// the front ends bound (`maximumDepth`), so code that walks it recursively needs little stack.
-enum QueryPredicate: Sendable, CustomStringConvertible {
+package enum QueryPredicate: Sendable, CustomStringConvertible {
     /// TRUEPREDICATE or FALSEPREDICATE.
     case constant(Bool)
     /// Every condition holds (two or more, none of them an `.and`).
@@ -22,29 +20,29 @@ enum QueryPredicate: Sendable, CustomStringConvertible {
     /// How deeply conditions may nest (parentheses, `NOT`, `SUBQUERY`, and in the typed DSL
     /// conditions combined in a loop that alternates `&&` and `||`). Chains of `AND` or `OR`
     /// are flat and have no limit.
-    static let maximumDepth = 200
+    package static let maximumDepth = 200
 
     /// `a AND b`, with the conditions of either side that are ANDs already taken in.
-    static func conjunction(_ a: QueryPredicate, _ b: QueryPredicate) -> QueryPredicate {
+    package static func conjunction(_ a: QueryPredicate, _ b: QueryPredicate) -> QueryPredicate {
         .and(a.conjuncts + b.conjuncts)
     }
 
     /// `a OR b`, with the conditions of either side that are ORs already taken in.
-    static func disjunction(_ a: QueryPredicate, _ b: QueryPredicate) -> QueryPredicate {
+    package static func disjunction(_ a: QueryPredicate, _ b: QueryPredicate) -> QueryPredicate {
         .or(a.disjuncts + b.disjuncts)
     }
 
     /// `AND` of `conditions` (at least one), or the one condition.
-    static func all(_ conditions: [QueryPredicate]) -> QueryPredicate {
+    package static func all(_ conditions: [QueryPredicate]) -> QueryPredicate {
         conditions.count == 1 ? conditions[0] : .and(conditions.flatMap(\.conjuncts))
     }
 
     /// `OR` of `conditions` (at least one), or the one condition.
-    static func any(_ conditions: [QueryPredicate]) -> QueryPredicate {
+    package static func any(_ conditions: [QueryPredicate]) -> QueryPredicate {
         conditions.count == 1 ? conditions[0] : .or(conditions.flatMap(\.disjuncts))
     }
 
-    var description: String {
+    package var description: String {
         switch self {
         case .constant(let value): value ? "TRUEPREDICATE" : "FALSEPREDICATE"
         case .and(let conditions): "(" + conditions.map(\.description).joined(separator: " AND ") + ")"
@@ -56,7 +54,7 @@ enum QueryPredicate: Sendable, CustomStringConvertible {
 
     /// How deeply the predicate's conditions nest (a comparison without a subquery: 1), found
     /// without recursion, so that a predicate too deep to walk recursively can be refused.
-    var nestingDepth: Int {
+    package var nestingDepth: Int {
         if case .comparison(let c) = self {
             // Each side tested in place: a switch over the tuple of both would copy them.
             var nests = false
@@ -85,13 +83,13 @@ enum QueryPredicate: Sendable, CustomStringConvertible {
     }
 
     /// The predicate's conditions that must all hold (its top-level `AND`).
-    var conjuncts: [QueryPredicate] {
+    package var conjuncts: [QueryPredicate] {
         if case .and(let conditions) = self { return conditions }
         return [self]
     }
 
     /// The predicate's conditions of which one must hold (its top-level `OR`).
-    var disjuncts: [QueryPredicate] {
+    package var disjuncts: [QueryPredicate] {
         if case .or(let conditions) = self { return conditions }
         return [self]
     }
@@ -100,12 +98,12 @@ enum QueryPredicate: Sendable, CustomStringConvertible {
 /// A path from an object of the queried class to the values a condition tests:
 /// `name`, `favoriteToy.name`, `dogs.age` (through a collection: many values),
 /// `parks['Boston']`, `parks.@keys`.
-struct QueryPath: Sendable, Hashable, CustomStringConvertible {
+package struct QueryPath: Sendable, Hashable, CustomStringConvertible {
     /// How many steps (properties, `@links.Class.property`, map keys) a key path may take: far
     /// more than a model needs, and few enough that following one never exhausts the stack.
-    static let maximumSteps = 200
+    package static let maximumSteps = 200
 
-    enum Component: Sendable, Hashable {
+    package enum Component: Sendable, Hashable {
         /// A property of the object reached so far.
         case property(String)
         /// The value under a key of the map reached so far.
@@ -122,16 +120,16 @@ struct QueryPath: Sendable, Hashable, CustomStringConvertible {
         case allBacklinks
     }
 
-    var components: [Component]
+    package var components: [Component]
 
-    init(_ components: [Component]) { self.components = components }
+    package init(_ components: [Component]) { self.components = components }
 
     /// A path of properties, `"a.b.c"` split at its dots.
-    init(dotted: String) {
+    package init(dotted: String) {
         components = dotted.split(separator: ".", omittingEmptySubsequences: false).map { .property(String($0)) }
     }
 
-    var description: String {
+    package var description: String {
         // The object itself, or inside a SUBQUERY over values, the element.
         guard !components.isEmpty else { return "SELF" }
         var text = ""
@@ -150,12 +148,12 @@ struct QueryPath: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// An aggregate of the values a path reaches in one object: `dogs.@count`, `dogs.@sum.age`.
-enum QueryAggregate: String, Sendable {
+package enum QueryAggregate: String, Sendable {
     case count, sum, avg, min, max
 }
 
 /// One side of a comparison.
-enum QueryExpression: Sendable, CustomStringConvertible {
+package enum QueryExpression: Sendable, CustomStringConvertible {
     case constant(QueryValue)
     /// Several constants: the right side of `IN {…}` or `BETWEEN {a, b}`, or an array argument.
     case list([QueryValue])
@@ -165,7 +163,7 @@ enum QueryExpression: Sendable, CustomStringConvertible {
     /// `path` satisfy `predicate` (whose key paths start at those objects).
     indirect case subquery(QueryPath, QueryPredicate)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .constant(let v): v.description
         case .list(let values): "{" + values.map(\.description).joined(separator: ", ") + "}"
@@ -179,7 +177,7 @@ enum QueryExpression: Sendable, CustomStringConvertible {
         }
     }
 
-    var path: QueryPath? {
+    package var path: QueryPath? {
         switch self {
         case .path(let p), .aggregate(let p, _), .subquery(let p, _): p
         default: nil
@@ -188,7 +186,7 @@ enum QueryExpression: Sendable, CustomStringConvertible {
 }
 
 /// The operator of a comparison.
-enum QueryOperator: String, Sendable {
+package enum QueryOperator: String, Sendable {
     case equal = "=="
     case notEqual = "!="
     case less = "<"
@@ -202,14 +200,14 @@ enum QueryOperator: String, Sendable {
     /// `BETWEEN {low, high}`: the right side is a list of two values, both bounds included.
     case between = "BETWEEN"
 
-    var isOrdering: Bool {
+    package var isOrdering: Bool {
         switch self {
         case .less, .lessOrEqual, .greater, .greaterOrEqual, .between: true
         default: false
         }
     }
 
-    var isStringOperator: Bool {
+    package var isStringOperator: Bool {
         switch self {
         case .beginsWith, .endsWith, .contains, .like: true
         default: false
@@ -217,7 +215,7 @@ enum QueryOperator: String, Sendable {
     }
 
     /// The operator with its sides swapped: `a < b` is `b > a`.
-    var flipped: QueryOperator {
+    package var flipped: QueryOperator {
         switch self {
         case .less: .greater
         case .lessOrEqual: .greaterOrEqual
@@ -230,19 +228,22 @@ enum QueryOperator: String, Sendable {
 
 /// How a comparison of many values (a path through a collection) holds: for any of them
 /// (the default, as RealmSwift's `$0.dogs.age > 5`), for all, or for none.
-enum QueryQuantifier: String, Sendable {
+package enum QueryQuantifier: String, Sendable {
     case any = "ANY"
     case all = "ALL"
     case none = "NONE"
 }
 
 /// Options of string comparisons: `[c]` (case-insensitive) and `[d]` (diacritic-insensitive).
-struct QueryStringOptions: OptionSet, Sendable, Hashable {
-    let rawValue: UInt8
-    static let caseInsensitive = QueryStringOptions(rawValue: 1)
-    static let diacriticInsensitive = QueryStringOptions(rawValue: 2)
+package struct QueryStringOptions: OptionSet, Sendable, Hashable {
+    package let rawValue: UInt8
 
-    var suffix: String {
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    package static let caseInsensitive = QueryStringOptions(rawValue: 1)
+    package static let diacriticInsensitive = QueryStringOptions(rawValue: 2)
+
+    package var suffix: String {
         switch (contains(.caseInsensitive), contains(.diacriticInsensitive)) {
         case (true, true): "[cd]"
         case (true, false): "[c]"
@@ -259,14 +260,15 @@ struct QueryStringOptions: OptionSet, Sendable, Hashable {
 /// Immutable, and a class: a predicate is copied at every step from its building to its
 /// evaluation, and copying a class costs one reference count, where copying the sides' enums
 /// (paths, strings, lists) costs one for each value they hold.
-final class QueryComparison: Sendable, CustomStringConvertible {
-    let lhs: QueryExpression
-    let op: QueryOperator
-    let rhs: QueryExpression
-    let options: QueryStringOptions
-    let quantifier: QueryQuantifier
+package final class QueryComparison: Sendable, CustomStringConvertible {
+    package let lhs: QueryExpression
+    package let op: QueryOperator
+    package let rhs: QueryExpression
+    package let options: QueryStringOptions
+    package let quantifier: QueryQuantifier
 
-    init(lhs: QueryExpression, op: QueryOperator, rhs: QueryExpression, options: QueryStringOptions = [], quantifier: QueryQuantifier = .any) {
+    package init(lhs: QueryExpression, op: QueryOperator, rhs: QueryExpression, options: QueryStringOptions = [], quantifier: QueryQuantifier = .any)
+    {
         self.lhs = lhs
         self.op = op
         self.rhs = rhs
@@ -275,11 +277,11 @@ final class QueryComparison: Sendable, CustomStringConvertible {
     }
 
     /// The comparison with other sides (and operator), the rest unchanged.
-    func with(lhs: QueryExpression, op: QueryOperator? = nil, rhs: QueryExpression) -> QueryComparison {
+    package func with(lhs: QueryExpression, op: QueryOperator? = nil, rhs: QueryExpression) -> QueryComparison {
         QueryComparison(lhs: lhs, op: op ?? self.op, rhs: rhs, options: options, quantifier: quantifier)
     }
 
-    var description: String {
+    package var description: String {
         let prefix = quantifier == .any ? "" : quantifier.rawValue + " "
         if op == .equal, case .list = rhs { return "\(prefix)\(lhs) IN \(rhs)" }
         return "\(prefix)\(lhs) \(op.rawValue)\(options.suffix) \(rhs)"
@@ -287,7 +289,7 @@ final class QueryComparison: Sendable, CustomStringConvertible {
 }
 
 extension QueryPredicate {
-    static func compare(
+    package static func compare(
         _ lhs: QueryExpression, _ op: QueryOperator, _ rhs: QueryExpression, options: QueryStringOptions = [], quantifier: QueryQuantifier = .any
     ) -> QueryPredicate {
         .comparison(QueryComparison(lhs: lhs, op: op, rhs: rhs, options: options, quantifier: quantifier))

@@ -1,5 +1,4 @@
 import BurrowStorage
-import BurrowStore
 import Foundation
 
 /// Runs queries in one version of the file (a live realm's current version, the open write
@@ -17,19 +16,19 @@ import Foundation
 /// entry points: `evaluation`, `keys` and `aggregateValue` throw it, for APIs that can throw;
 /// `evaluate`, `count` and `aggregate` trap with it, for getters that cannot (see "Read errors"
 /// in Architecture.md).
-final class QueryExecutor {
-    let context: any ReadContext
-    let reader: any TreeReader
+package final class QueryExecutor {
+    package let context: any RowReader
+    package let reader: any TreeReader
     private var compiledPaths: [PathKey: CompiledPath] = [:]
 
     private struct PathKey: Hashable {
-        let table: UInt32
+        package let table: UInt32
         /// Whether the path starts from a dynamic table, whose links lead to dynamic tables.
-        let dynamic: Bool
-        let path: QueryPath
+        package let dynamic: Bool
+        package let path: QueryPath
     }
 
-    init(context: any ReadContext) {
+    package init(context: any RowReader) {
         self.context = context
         reader = context.reader
     }
@@ -37,8 +36,8 @@ final class QueryExecutor {
     // MARK: Paths
 
     /// One step of a path, resolved to the row fields and trees of one version.
-    struct Step {
-        enum Kind {
+    package struct Step {
+        package enum Kind {
             /// A row field holding one value (or link).
             case field(Int)
             /// A `List`, `MutableSet` or `Map` field: its elements' tree.
@@ -52,20 +51,20 @@ final class QueryExecutor {
             /// The keys of the map the previous step reached.
             case mapKeys
         }
-        let kind: Kind
-        let type: PropertyType
+        package let kind: Kind
+        package let type: PropertyType
         /// The table links point into (for link fields and collections of links).
-        let target: Table?
+        package let target: Table?
     }
 
     /// A path resolved for one table; nil steps mean the path reaches nothing in this version
     /// (a property the file does not have yet).
-    struct CompiledPath {
-        let steps: [Step]?
+    package struct CompiledPath {
+        package let steps: [Step]?
     }
 
-    func compile(_ path: QueryPath, from table: Table) -> CompiledPath {
-        let dynamic = table.info.isDynamic
+    package func compile(_ path: QueryPath, from table: Table) -> CompiledPath {
+        let dynamic = table.declared.isDynamic
         let cacheKey = PathKey(table: table.id, dynamic: dynamic, path: path)
         if let known = compiledPaths[cacheKey] { return known }
         var steps: [Step] = []
@@ -91,14 +90,14 @@ final class QueryExecutor {
                     previousWasMap = false
                     continue
                 }
-                guard let table = current, let index = table.info.propertyIndex[name] else {
+                guard let table = current, let index = table.declared.propertyIndex[name] else {
                     // A LinkingObjects property the file records for a class read without its
                     // Swift class.
-                    let recorded = current?.info.recordedLinkingObjects(named: name)
+                    let recorded = current?.recordedLinkingObjects(named: name)
                     valid = appendBacklinks(from: recorded?.objectClassName, recorded?.linkOriginPropertyName)
                     break
                 }
-                let property = table.info.properties[index]
+                let property = table.declared.properties[index]
                 if property.type == .linkingObjects {
                     valid = appendBacklinks(from: property.objectClassName, property.linkOriginPropertyName)
                     break
@@ -147,7 +146,7 @@ final class QueryExecutor {
     /// Appends the values `path` reaches from object `key` of `table`, whose row is `row`. A
     /// chain of single links broken by a nil link reaches one null (so `toy.name == nil` holds
     /// for a dog without a toy); a path through a collection reaches nothing from it.
-    func values(_ path: CompiledPath, _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer, into out: inout [QueryValue])
+    package func values(_ path: CompiledPath, _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer, into out: inout [QueryValue])
         throws(StorageError)
     {
         guard let steps = path.steps else {
@@ -156,7 +155,7 @@ final class QueryExecutor {
         }
         guard !steps.isEmpty else {
             // The object itself (`SELF`).
-            out.append(.link(table: table.id, key: key.rawValue))
+            out.append(.object(.stored(table: table.id, key: key.rawValue)))
             return
         }
         try collect(steps[...], table, key, row, many: false, into: &out)
@@ -165,7 +164,7 @@ final class QueryExecutor {
     /// Appends the elements of the collection `path` reaches from object `key` of `table`,
     /// for SUBQUERY: nothing where a nil link comes before the collection (where `values`
     /// reaches one null, which a collection of optionals could hold too).
-    func elements(_ path: CompiledPath, _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer, into out: inout [QueryValue])
+    package func elements(_ path: CompiledPath, _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer, into out: inout [QueryValue])
         throws(StorageError)
     {
         guard let steps = path.steps, !steps.isEmpty else { return }
@@ -219,7 +218,7 @@ final class QueryExecutor {
         case .backlinks(let origin, let originField):
             for source in try backlinks(to: key, of: table, from: origin, field: originField) {
                 if rest.isEmpty {
-                    out.append(.link(table: origin.id, key: source.rawValue))
+                    out.append(.object(.stored(table: origin.id, key: source.rawValue)))
                 } else {
                     try follow(rest, origin, source, many: true, into: &out)
                 }
@@ -236,7 +235,7 @@ final class QueryExecutor {
 
     /// The keys of the objects of `origin` whose field `field` links to object `key` of
     /// `table`, in key order.
-    func backlinks(to key: ObjectKey, of table: Table, from origin: Table, field: Int) throws(StorageError) -> [ObjectKey] {
+    package func backlinks(to key: ObjectKey, of table: Table, from origin: Table, field: Int) throws(StorageError) -> [ObjectKey] {
         var prefix = key.bytes
         withUnsafeBytes(of: origin.id.bigEndian) { prefix.append(contentsOf: $0) }
         withUnsafeBytes(of: UInt16(field).bigEndian) { prefix.append(contentsOf: $0) }
@@ -252,12 +251,12 @@ final class QueryExecutor {
     /// object `key` of `table`, whose row is `row` (the object itself when there are none),
     /// how many links point at it from every class and field; as in RealmSwift, each count is
     /// a value the comparison tests, none for a nil link.
-    func linkCounts(_ steps: [Step], _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer) throws(StorageError) -> [QueryValue] {
+    package func linkCounts(_ steps: [Step], _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer) throws(StorageError) -> [QueryValue] {
         guard steps.count > 1 else { return [.int(Int64(try linkCount(to: key, ofClass: table.id)))] }
         var reached: [QueryValue] = []
         try collect(steps.dropLast(), table, key, row, many: false, into: &reached)
         var counts: [QueryValue] = []
-        for case .link(let id, let target) in reached {
+        for case .object(.stored(let id, let target)) in reached {
             counts.append(.int(Int64(try linkCount(to: ObjectKey(target), ofClass: id))))
         }
         return counts
@@ -299,7 +298,7 @@ final class QueryExecutor {
 
     /// The value of field `field` (of `type`) in `row`, the row of object `key` of `table`.
     @inline(__always)
-    func fieldValue(_ row: UnsafeRawBufferPointer, _ field: Int, _ type: PropertyType, _ table: Table, _ key: ObjectKey) throws(StorageError)
+    package func fieldValue(_ row: UnsafeRawBufferPointer, _ field: Int, _ type: PropertyType, _ table: Table, _ key: ObjectKey) throws(StorageError)
         -> QueryValue
     {
         guard let payload = RowCodec.field(row, field) else { return .null }
@@ -316,21 +315,21 @@ final class QueryExecutor {
         case .bool: return payload.isEmpty ? .null : .bool(payload[0] != 0)
         case .object:
             guard let link = ValueCodec.linkKey(payload, as: type) else { return .null }
-            return .link(table: context.linkTarget(table, field), key: link.key.rawValue)
+            return .object(.stored(table: context.linkTarget(table, field), key: link.key.rawValue))
         case .any:
-            if let link = ValueCodec.linkKey(payload, as: type) { return .link(table: link.table ?? 0, key: link.key.rawValue) }
-            return QueryValue(decoded: try context.decodedPayload(payload, table, key, field))
+            if let link = ValueCodec.linkKey(payload, as: type) { return .object(.stored(table: link.table ?? 0, key: link.key.rawValue)) }
+            return try context.decodedPayload(payload, table, key, field) { .object(.stored(table: $0, key: $1.rawValue)) }
         default:
-            return QueryValue(decoded: try context.decodedPayload(payload, table, key, field))
+            return try context.decodedPayload(payload, table, key, field) { .object(.stored(table: $0, key: $1.rawValue)) }
         }
     }
 
     private func elementValue(_ payload: UnsafeRawBufferPointer, _ type: PropertyType, target: Table?) -> QueryValue {
         if type == .object || type == .any, let link = ValueCodec.linkKey(payload, as: type) {
-            return .link(table: link.table ?? target?.id ?? 0, key: link.key.rawValue)
+            return .object(.stored(table: link.table ?? target?.id ?? 0, key: link.key.rawValue))
         }
         if type == .object { return .null }
-        return QueryValue(decoded: ValueCodec.decode(payload, as: type, linkTarget: 0) { _, _ in .null })
+        return ValueCodec.decode(payload, as: type, linkTarget: 0) { _, _ in QueryValue.null }
     }
 
     /// Calls `body` with the row and object key of each object of `table` for whose row
@@ -342,7 +341,7 @@ final class QueryExecutor {
     /// takes, a throwing closure costs a fifth more instructions per row (a body that can fail
     /// keeps its error and returns false).
     @inline(__always)
-    func scanRows(
+    package func scanRows(
         _ table: Table, where wanted: (_ row: UnsafeRawBufferPointer) -> Bool,
         _ body: (_ row: UnsafeRawBufferPointer, _ key: ObjectKey) -> Bool
     ) throws(StorageError) {
@@ -359,7 +358,7 @@ final class QueryExecutor {
 
     /// `reader.scan` with a body that may fail: the scan stops at the body's first error, which
     /// is thrown.
-    func scan(
+    package func scan(
         _ tree: TreeName, from start: [UInt8], _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws(StorageError) -> Bool
     ) throws(StorageError) {
         var failure: StorageError?
@@ -376,7 +375,7 @@ final class QueryExecutor {
 
     /// Calls `body` with the row of object `key` and returns its result, or nil if there is no
     /// such row.
-    func withRow<R>(_ table: Table, _ key: ObjectKey, _ body: (UnsafeRawBufferPointer) throws(StorageError) -> R) throws(StorageError) -> R? {
+    package func withRow<R>(_ table: Table, _ key: ObjectKey, _ body: (UnsafeRawBufferPointer) throws(StorageError) -> R) throws(StorageError) -> R? {
         let result = try withUnsafeBytes(of: key.rawValue.bigEndian) { k throws(StorageError) in
             try reader.withValue(table.rowsTree, k) { row in Result { () throws(StorageError) in try body(row) } }
         }

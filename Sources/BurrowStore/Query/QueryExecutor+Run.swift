@@ -1,5 +1,4 @@
 import BurrowStorage
-import BurrowStore
 
 /// Running a chain of query steps.
 extension QueryExecutor {
@@ -8,7 +7,7 @@ extension QueryExecutor {
     /// (filters, and a limit after them): pointers into the pages of the version read, valid
     /// while that version is pinned and unchanged. `table` nil means the class has no objects in
     /// this version. The general evaluation, the `evaluation` plan's (see `QueryPlan`).
-    func evaluation(
+    package func evaluation(
         of steps: [QueryStep], table: Table?, base: [ObjectKey]?
     ) throws(StorageError) -> (keys: [ObjectKey], rows: [UnsafeRawBufferPointer]?) {
         guard let table else { return ([], nil) }
@@ -44,7 +43,7 @@ extension QueryExecutor {
     /// Every object of `table` satisfying `predicate`, in key order, and their rows (nil if
     /// they were not read): from an index's candidates if one applies, else by one scan of
     /// the rows.
-    func filterTable(
+    package func filterTable(
         _ predicate: QueryPredicate, _ table: Table, useIndexes: Bool = true
     ) throws(StorageError) -> (keys: [ObjectKey], rows: [UnsafeRawBufferPointer]?) {
         if useIndexes, let found = try filterByIndex(predicate, table) { return found }
@@ -53,7 +52,7 @@ extension QueryExecutor {
 
     /// Every object of `table` satisfying `filter`, in key order, and their rows: one scan of
     /// the rows (`filterTable` where no index applies, with the filter compiled already).
-    func scanTable(_ filter: CompiledFilter, _ table: Table) throws(StorageError) -> (keys: [ObjectKey], rows: [UnsafeRawBufferPointer]?) {
+    package func scanTable(_ filter: CompiledFilter, _ table: Table) throws(StorageError) -> (keys: [ObjectKey], rows: [UnsafeRawBufferPointer]?) {
         var keys: [ObjectKey] = []
         var rows: [UnsafeRawBufferPointer] = []
         try scanMatches(filter, table) { key, row in
@@ -65,13 +64,13 @@ extension QueryExecutor {
 
     /// How many objects of `table` satisfy `predicate`: `filterTable(predicate, table).keys.count`,
     /// without keeping the keys or rows of a scan.
-    func countMatches(_ predicate: QueryPredicate, _ table: Table) throws(StorageError) -> Int {
+    package func countMatches(_ predicate: QueryPredicate, _ table: Table) throws(StorageError) -> Int {
         if let found = try filterByIndex(predicate, table) { return found.keys.count }
         return try countMatches(compile(predicate, for: table), table)
     }
 
     /// How many objects of `table` satisfy `filter`, in one scan of the rows that keeps no key.
-    func countMatches(_ filter: CompiledFilter, _ table: Table) throws(StorageError) -> Int {
+    package func countMatches(_ filter: CompiledFilter, _ table: Table) throws(StorageError) -> Int {
         var count = 0
         try scanMatches(filter, table) { _, _ in count += 1 }
         return count
@@ -132,7 +131,7 @@ extension QueryExecutor {
     }
 
     /// Those of `keys` whose objects satisfy `predicate`, in order, and their rows.
-    func filter(
+    package func filter(
         _ keys: [ObjectKey], _ predicate: QueryPredicate, _ table: Table
     ) throws(StorageError) -> (keys: [ObjectKey], rows: [UnsafeRawBufferPointer]?) {
         let compiled = compile(predicate, for: table)
@@ -149,7 +148,7 @@ extension QueryExecutor {
     }
 
     /// The one value `keyPath` reaches from each of `keys` (null for a deleted object).
-    func values(of keyPath: QueryPath, _ keys: [ObjectKey], _ table: Table) throws(StorageError) -> [QueryValue] {
+    package func values(of keyPath: QueryPath, _ keys: [ObjectKey], _ table: Table) throws(StorageError) -> [QueryValue] {
         let path = compile(keyPath, from: table)
         var out: [QueryValue] = []
         var result: [QueryValue] = []
@@ -164,7 +163,7 @@ extension QueryExecutor {
 
     /// The one value `keyPath` reaches from every object of `table`, in key order: one scan
     /// of the rows, no descent per object.
-    func values(of keyPath: QueryPath, in table: Table) throws(StorageError) -> [QueryValue] {
+    package func values(of keyPath: QueryPath, in table: Table) throws(StorageError) -> [QueryValue] {
         let path = compile(keyPath, from: table)
         var result: [QueryValue] = []
         var out: [QueryValue] = []
@@ -188,7 +187,7 @@ extension QueryExecutor {
 
     /// Every object of `table`, sorted: the keys and each sort column read in one scan of the
     /// rows each (an integer column of one field: keys and column in the same scan).
-    private func sortTable(_ descriptors: [SortDescriptor], _ table: Table) throws(StorageError) -> [ObjectKey] {
+    private func sortTable(_ descriptors: [QuerySort], _ table: Table) throws(StorageError) -> [ObjectKey] {
         if descriptors.count == 1, let (keys, ints) = try intColumn(QueryPath(dotted: descriptors[0].keyPath), in: table) {
             return Self.stableOrder(ints, ascending: descriptors[0].ascending).map { keys[$0] }
         }
@@ -217,7 +216,7 @@ extension QueryExecutor {
         return (keys, ints)
     }
 
-    private func sort(_ keys: [ObjectKey], _ descriptors: [SortDescriptor], _ table: Table) throws(StorageError) -> [ObjectKey] {
+    private func sort(_ keys: [ObjectKey], _ descriptors: [QuerySort], _ table: Table) throws(StorageError) -> [ObjectKey] {
         guard !descriptors.isEmpty else { return keys }
         var columns: [[QueryValue]] = []
         for descriptor in descriptors { columns.append(try values(of: QueryPath(dotted: descriptor.keyPath), keys, table)) }
@@ -225,7 +224,7 @@ extension QueryExecutor {
     }
 
     /// `keys` ordered by `columns` (one value per key for each descriptor), stably.
-    private func sort(_ keys: [ObjectKey], _ descriptors: [SortDescriptor], columns: [[QueryValue]]) -> [ObjectKey] {
+    private func sort(_ keys: [ObjectKey], _ descriptors: [QuerySort], columns: [[QueryValue]]) -> [ObjectKey] {
         guard !descriptors.isEmpty, columns.allSatisfy({ $0.count == keys.count }) else { return keys }
         if descriptors.count == 1, let ints = Self.intColumn(columns[0]) {
             // One integer column: sorted as integers, not as query values.

@@ -1,5 +1,4 @@
 import BurrowStorage
-import BurrowStore
 import Foundation
 
 /// Narrowing a filter with the primary key or a secondary index.
@@ -16,12 +15,12 @@ extension QueryExecutor {
     /// condition if the index answered it exactly: an `==` or `IN` on values whose index keys
     /// are the values themselves, so that every key listed satisfies it and no row need be
     /// read to check it.
-    func indexCandidates(_ predicate: QueryPredicate, _ table: Table) throws(StorageError) -> (keys: [ObjectKey], exactConjunct: Int?)? {
+    package func indexCandidates(_ predicate: QueryPredicate, _ table: Table) throws(StorageError) -> (keys: [ObjectKey], exactConjunct: Int?)? {
         try indexCandidates(conjuncts: predicate.conjuncts, table)
     }
 
     /// `indexCandidates(_:_:)` for a predicate's `conjuncts`, found already.
-    func indexCandidates(
+    package func indexCandidates(
         conjuncts: some Collection<QueryPredicate>, _ table: Table
     ) throws(StorageError) -> (keys: [ObjectKey], exactConjunct: Int?)? {
         for (position, conjunct) in conjuncts.enumerated() {
@@ -54,7 +53,7 @@ extension QueryExecutor {
     /// primary key or an index answers exactly: `==` on the primary key or an indexed property
     /// with a constant whose index key is the value itself. Nil if the query has another form.
     /// Reads nothing: `QueryPlan` asks it, and `first(_:_:in:)` runs the probe.
-    static func indexProbe(_ predicate: QueryPredicate, _ table: Table) -> QueryPlan.IndexProbe? {
+    package static func indexProbe(_ predicate: QueryPredicate, _ table: Table) -> QueryPlan.IndexProbe? {
         guard case .comparison(let raw) = predicate else { return nil }
         let c = raw.normalized
         guard c.op == .equal, case .constant(let value) = c.rhs, exactlyIndexed(value),
@@ -69,12 +68,12 @@ extension QueryExecutor {
     /// descent, no row read. The entries of one value in an index follow each other in
     /// object-key order, so the first entry of the value is the first object. Static: it needs
     /// no executor, so `where { $0.name == x }.first` costs one descent and one object.
-    static func first(_ probe: QueryPlan.IndexProbe, _ table: Table, in context: some ReadContext) throws(StorageError) -> ObjectKey? {
+    package static func first(_ probe: QueryPlan.IndexProbe, _ table: Table, in context: some RowReader) throws(StorageError) -> ObjectKey? {
         switch probe {
         case .primaryKey(let value):
-            return try context.objectKey(table, primaryKey: value.stored)
+            return try context.objectKey(table, primaryKey: value.storeValue)
         case .index(let tree, let value):
-            let found = IndexKey.withEncoded(value.stored) { key in
+            let found = IndexKey.withEncoded(value.storeValue) { key in
                 Result { () throws(StorageError) in try context.firstIndexed(tree, value: key) }
             }
             return try found.get()
@@ -85,7 +84,7 @@ extension QueryExecutor {
     /// top-level conditions tests a property that has one, as `indexCandidates` looks for
     /// them. When none does, `indexCandidates` finds nothing without reading, and the filter is
     /// a scan. Reads nothing.
-    static func indexMayAnswer(_ predicate: QueryPredicate, _ table: Table) -> Bool {
+    package static func indexMayAnswer(_ predicate: QueryPredicate, _ table: Table) -> Bool {
         func indexed(_ condition: QueryPredicate) -> Bool {
             guard case .comparison(let raw) = condition, let field = indexableField(of: raw.normalized, in: table) else { return false }
             return field == table.primaryKeyField || table.fieldIndexTrees[field] != nil
@@ -99,7 +98,7 @@ extension QueryExecutor {
     /// has an index, and the operator and constant suit it, is the caller's to check.)
     private static func indexableField(of c: QueryComparison, in table: Table) -> Int? {
         guard c.options.isEmpty, c.quantifier == .any, case .path(let path) = c.lhs, path.components.count == 1,
-            case .property(let name) = path.components[0], let index = table.info.propertyIndex(named: name)
+            case .property(let name) = path.components[0], let index = table.declared.propertyIndex(named: name)
         else { return nil }
         return table.fieldOf[index]
     }
@@ -137,11 +136,11 @@ extension QueryExecutor {
     private func primaryKeyCandidates(_ c: QueryComparison, _ table: Table, _ type: PropertyType) throws(StorageError) -> [ObjectKey]? {
         switch (c.op, c.rhs) {
         case (.equal, .constant(let value)) where Self.indexable(value, type):
-            return try context.objectKey(table, primaryKey: value.stored).map { [$0] } ?? []
+            return try context.objectKey(table, primaryKey: value.storeValue).map { [$0] } ?? []
         case (.equal, .list(let values)) where values.allSatisfy({ Self.indexable($0, type) }):
             var keys: [ObjectKey] = []
             for value in values {
-                if let key = try context.objectKey(table, primaryKey: value.stored) { keys.append(key) }
+                if let key = try context.objectKey(table, primaryKey: value.storeValue) { keys.append(key) }
             }
             return keys
         default:
@@ -160,11 +159,11 @@ extension QueryExecutor {
         let complete: Bool
         switch (c.op, c.rhs) {
         case (.equal, .constant(let value)) where Self.indexable(value, type):
-            complete = try collect(tree, prefix: IndexKey.encode(value.stored), into: &found, &budget)
+            complete = try collect(tree, prefix: IndexKey.encode(value.storeValue), into: &found, &budget)
         case (.equal, .list(let values)) where values.allSatisfy({ Self.indexable($0, type) }):
             var all = true
             for value in values where all {
-                all = try collect(tree, prefix: IndexKey.encode(value.stored), into: &found, &budget)
+                all = try collect(tree, prefix: IndexKey.encode(value.storeValue), into: &found, &budget)
             }
             complete = all
         case (.between, .list(let bounds)) where bounds.count == 2 && bounds.allSatisfy({ Self.orderable($0, type) }):
@@ -194,19 +193,19 @@ extension QueryExecutor {
     /// row read through its key costs about as much as `scanShare` rows read in a scan.
     /// Tables of up to `smallTable` rows always take the index (either way is cheap there).
     private struct CandidateBudget {
-        static let scanShare = 16
-        static let smallTable = 1024
-        let executor: QueryExecutor
-        let table: Table
+        package static let scanShare = 16
+        package static let smallTable = 1024
+        package let executor: QueryExecutor
+        package let table: Table
         private var limit: Int?
 
-        init(executor: QueryExecutor, table: Table) {
+        package init(executor: QueryExecutor, table: Table) {
             self.executor = executor
             self.table = table
         }
 
         /// Whether `count` candidates are still worth reading through the index.
-        mutating func allows(_ count: Int) throws(StorageError) -> Bool {
+        package mutating func allows(_ count: Int) throws(StorageError) -> Bool {
             guard count > Self.smallTable else { return true }
             if limit == nil {
                 limit = max(Self.smallTable, try executor.reader.count(table.rowsTree) / Self.scanShare)
@@ -216,7 +215,7 @@ extension QueryExecutor {
 
         /// Whether the entries of `tree` from `start` up to `end` (nil: the end of the tree)
         /// are few enough, counted in two descents without reading them.
-        mutating func allows(_ tree: TreeName, from start: [UInt8], to end: [UInt8]?) throws(StorageError) -> Bool {
+        package mutating func allows(_ tree: TreeName, from start: [UInt8], to end: [UInt8]?) throws(StorageError) -> Bool {
             let reader = executor.reader
             let upper: Int
             if let end { upper = try reader.position(tree, of: end) } else { upper = try reader.count(tree) }
@@ -267,7 +266,8 @@ extension QueryExecutor {
     private func range(
         _ tree: TreeName, from low: QueryValue?, to high: QueryValue?, into found: inout [ObjectKey], _ budget: inout CandidateBudget
     ) throws(StorageError) -> Bool {
-        guard let tag = (low ?? high).map({ IndexKey.encode($0.stored)[0] }) else { return true }
+        guard let bound = low ?? high else { return true }
+        let tag = IndexKey.encode(bound.storeValue)[0]
         let start = low.map(Self.lowerBound) ?? [tag]
         let limit = high.map(Self.upperLimit) ?? [tag + 1]
         guard try budget.allows(tree, from: start, to: limit) else { return false }
@@ -299,7 +299,7 @@ extension QueryExecutor {
             KeyEncoding.appendBounded(Array(s.utf8.prefix(KeyEncoding.boundedLength)), to: &key)
             return key
         }
-        return IndexKey.encode(value.stored)
+        return IndexKey.encode(value.storeValue)
     }
 
     /// A key at or after the last entry of every value `<= value`.
@@ -312,6 +312,6 @@ extension QueryExecutor {
             key[key.count - 1] = 2
             return key
         }
-        return IndexKey.encode(value.stored) + [UInt8](repeating: 0xFF, count: 9)
+        return IndexKey.encode(value.storeValue) + [UInt8](repeating: 0xFF, count: 9)
     }
 }

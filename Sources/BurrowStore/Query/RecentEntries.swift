@@ -1,35 +1,33 @@
-import BurrowStore
-
 /// A few entries by key: a lookup is a linear search that compares keys only, and once
 /// `capacity` entries are held each new one replaces the oldest.
-struct RecentEntries<Key: Equatable, Value> {
+package struct RecentEntries<Key: Equatable, Value> {
     private var entries: [(key: Key, value: Value)] = []
     private var next = 0
-    let capacity: Int
+    package let capacity: Int
 
-    init(capacity: Int) {
+    package init(capacity: Int) {
         self.capacity = capacity
     }
 
     /// The value of the first entry under `key`, if any.
-    func value(for key: Key) -> Value? {
+    package func value(for key: Key) -> Value? {
         for entry in entries where entry.key == key { return entry.value }
         return nil
     }
 
     /// The value of the first entry under `key` that satisfies `matches`, if any.
-    func first(_ key: Key, where matches: (Value) -> Bool) -> Value? {
+    package func first(_ key: Key, where matches: (Value) -> Bool) -> Value? {
         for entry in entries where entry.key == key && matches(entry.value) { return entry.value }
         return nil
     }
 
     /// Whether some entry under `key` has a value satisfying `matches`.
-    func contains(_ key: Key, where matches: (Value) -> Bool) -> Bool {
+    package func contains(_ key: Key, where matches: (Value) -> Bool) -> Bool {
         entries.contains { $0.key == key && matches($0.value) }
     }
 
     /// Adds an entry, replacing the oldest once `capacity` are held.
-    mutating func add(_ key: Key, _ value: Value) {
+    package mutating func add(_ key: Key, _ value: Value) {
         if entries.count < capacity {
             entries.append((key, value))
         } else {

@@ -1,12 +1,10 @@
-import BurrowStore
-
 /// Sorting by one integer column, the commonest sort (`sorted(byKeyPath: "age")`): a radix
 /// sort, linear in the number of objects, over only the bytes in which the values differ
 /// (one pass for small ranges such as ages).
 extension QueryExecutor {
     /// The positions of `column` in sorted order, stably (equal values keep their order):
     /// ascending with nulls first, or descending with nulls last, as sorting query values does.
-    static func stableOrder(_ column: [Int64?], ascending: Bool) -> [Int] {
+    package static func stableOrder(_ column: [Int64?], ascending: Bool) -> [Int] {
         var nulls: [Int] = []
         var positions: [Int] = []
         var values: [UInt64] = []
@@ -31,7 +29,7 @@ extension QueryExecutor {
     /// The positions of `values` in ascending order, stably: a least-significant-byte-first
     /// radix sort of each value's distance from the smallest, skipping the high bytes in
     /// which every distance is zero.
-    static func radixOrder(_ values: [UInt64]) -> [Int] {
+    package static func radixOrder(_ values: [UInt64]) -> [Int] {
         guard let low = values.min(), let high = values.max() else { return [] }
         let range = high - low
         var order = Array(values.indices)

@@ -1,5 +1,4 @@
 import BurrowStorage
-import BurrowStore
 
 /// Running a `QueryPlan`: what each plan reads for the consumers of a query. Which plan a
 /// query gets, and why, is `QueryPlan`'s to decide; these only carry it out. Static: a plan
@@ -11,7 +10,7 @@ extension QueryExecutor {
     /// `filter` is `filterTable`'s (index candidates, or a scan); a `rowFilter` or `scan` is one
     /// scan with the plan's compiled filter; an `evaluation` is `evaluation(of:table:base:)`.
     /// Traps if a read fails (`evaluation(of:in:)` throws instead).
-    static func evaluate(_ plan: QueryPlan, in context: any ReadContext) -> (keys: [ObjectKey], rows: [UnsafeRawBufferPointer]?) {
+    package static func evaluate(_ plan: QueryPlan, in context: any RowReader) -> (keys: [ObjectKey], rows: [UnsafeRawBufferPointer]?) {
         do {
             return try evaluation(of: plan, in: context)
         } catch {
@@ -20,7 +19,7 @@ extension QueryExecutor {
     }
 
     /// `evaluate(_:in:)`, throwing where it would trap.
-    static func evaluation(of plan: QueryPlan, in context: any ReadContext) throws(StorageError) -> (
+    package static func evaluation(of plan: QueryPlan, in context: any RowReader) throws(StorageError) -> (
         keys: [ObjectKey], rows: [UnsafeRawBufferPointer]?
     ) {
         switch plan.strategy {
@@ -38,7 +37,7 @@ extension QueryExecutor {
     }
 
     /// The object keys `plan` gives (`evaluation(of:in:)` without the rows).
-    static func keys(of plan: QueryPlan, in context: any ReadContext) throws(StorageError) -> [ObjectKey] {
+    package static func keys(of plan: QueryPlan, in context: any RowReader) throws(StorageError) -> [ObjectKey] {
         try evaluation(of: plan, in: context).keys
     }
 
@@ -46,7 +45,7 @@ extension QueryExecutor {
     /// object of a class from its rows tree's counts, reading no key; one filter as its index
     /// candidates or one scan that counts the matches. An `evaluation` counts the keys it gives
     /// (results that keep those keys count them themselves). Traps if a read fails.
-    static func count(of plan: QueryPlan, in context: any ReadContext) -> Int {
+    package static func count(of plan: QueryPlan, in context: any RowReader) -> Int {
         do {
             switch plan.strategy {
             case .nothing:
@@ -68,8 +67,8 @@ extension QueryExecutor {
     /// The aggregate of the property at `keyPath` over the objects of `plan`: every object of a
     /// class folded as one scan reads its rows, no key listed; otherwise over the objects of
     /// `keys` (the plan's keys, which results may hold already). Traps if a read fails.
-    static func aggregate(
-        _ aggregate: QueryAggregate, of keyPath: QueryPath, _ plan: QueryPlan, in context: any ReadContext, keys: () -> [ObjectKey]
+    package static func aggregate(
+        _ aggregate: QueryAggregate, of keyPath: QueryPath, _ plan: QueryPlan, in context: any RowReader, keys: () -> [ObjectKey]
     ) -> QueryValue {
         switch plan.strategy {
         case .nothing:

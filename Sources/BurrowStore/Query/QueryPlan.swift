@@ -1,5 +1,4 @@
 import BurrowStorage
-import BurrowStore
 
 /// How a query is answered in one version, decided once, before anything is read, by
 /// `QueryPlan.init` from the query's steps, its class's table in that version and where its
@@ -48,9 +47,9 @@ import BurrowStore
 /// The plan is decided anew at each version (a new index, or a class first stored, changes
 /// it) and costs no allocation up to `probe`, the plan of `where { $0.name == x }.first`.
 /// Confined to the isolation of the version it was made for.
-struct QueryPlan {
+package struct QueryPlan {
     /// One probe of the primary key or an index for one value.
-    enum IndexProbe {
+    package enum IndexProbe {
         /// The realm's lookup by primary key.
         case primaryKey(QueryValue)
         /// The first entry of the value in this secondary index.
@@ -58,7 +57,7 @@ struct QueryPlan {
     }
 
     /// The ways a query is answered (see `QueryPlan`).
-    enum Strategy {
+    package enum Strategy {
         case nothing
         case everyObject(Table)
         /// `predicate` is the filter the probe answers, for consumers other than `first`.
@@ -67,25 +66,25 @@ struct QueryPlan {
         case scan(Table, QueryExecutor.CompiledFilter)
         case filter(Table, QueryPredicate)
         /// The steps, on `base`'s keys (nil: every object of the table).
-        case evaluation(Table, [QueryStep], base: ResultsBase?)
+        case evaluation(Table, [QueryStep], base: QueryBase?)
     }
 
     /// Which plan, without its parts: what tests and descriptions compare.
-    enum Kind: Equatable {
+    package enum Kind: Equatable {
         case nothing, everyObject, probe, rowFilter, scan, filter, evaluation
     }
 
-    let strategy: Strategy
+    package let strategy: Strategy
     /// Whether the rows an evaluation reads may be kept with its keys, for the objects made
     /// from them: in a pinned version, not inside a write transaction, whose next change may
     /// rewrite the pages they lie in.
-    let keepsRows: Bool
+    package let keepsRows: Bool
 
     /// The plan of `steps` on the objects of `table` (nil: the class has none in this version),
     /// or on `base`'s (nil: every object of the class), read through `context`. `writing` tells
     /// whether `context` is inside a write transaction. Reads nothing: a filter that no index
     /// can answer is compiled for `table`, which resolves paths only.
-    init(_ steps: some QuerySteps, table: Table?, base: ResultsBase?, writing: Bool, in context: any ReadContext) {
+    package init(_ steps: some QuerySteps, table: Table?, base: QueryBase?, writing: Bool, in context: any RowReader) {
         keepsRows = !writing
         guard let table else {
             strategy = .nothing
@@ -114,7 +113,7 @@ struct QueryPlan {
     }
 
     /// The table of the objects (nil for `nothing`).
-    var table: Table? {
+    package var table: Table? {
         switch strategy {
         case .nothing: nil
         case .everyObject(let table), .probe(let table, _, _), .rowFilter(let table, _), .scan(let table, _), .filter(let table, _),
@@ -123,7 +122,7 @@ struct QueryPlan {
         }
     }
 
-    var kind: Kind {
+    package var kind: Kind {
         switch strategy {
         case .nothing: .nothing
         case .everyObject: .everyObject
@@ -154,7 +153,7 @@ struct QueryPlan {
 /// A query's steps as the planner reads them: its shape first (no steps, or one filter), the
 /// whole list only for the general evaluation, so that the query of one `where` is planned
 /// without making an array of its steps.
-protocol QuerySteps {
+package protocol QuerySteps {
     /// Whether there are no steps.
     var hasNoSteps: Bool { get }
     /// The predicate, if the steps are one filter.
@@ -164,12 +163,22 @@ protocol QuerySteps {
 }
 
 extension Array: QuerySteps where Element == QueryStep {
-    var hasNoSteps: Bool { isEmpty }
+    package var hasNoSteps: Bool { isEmpty }
 
-    var onlyFilter: QueryPredicate? {
+    package var onlyFilter: QueryPredicate? {
         guard count == 1, case .filter(let predicate) = self[0] else { return nil }
         return predicate
     }
 
-    var steps: [QueryStep] { self }
+    package var steps: [QueryStep] { self }
+}
+
+/// The keys of the collection a query filters (a list, a set, linking objects), read when the
+/// query evaluates, so that they follow the collection as it changes.
+package final class QueryBase {
+    package let keys: () -> [ObjectKey]
+
+    package init(_ keys: @escaping () -> [ObjectKey]) {
+        self.keys = keys
+    }
 }

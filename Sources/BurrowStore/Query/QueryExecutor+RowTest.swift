@@ -1,5 +1,4 @@
 import BurrowStorage
-import BurrowStore
 
 /// Filters compiled for scans: the conditions of the commonest shape, a field of the queried
 /// object itself compared with one constant (`age < 2`, `name BEGINSWITH 'R'`, `flag == true`),
@@ -9,8 +8,8 @@ import BurrowStore
 /// evaluator afterwards; `AND` does not depend on order, so the results are the same.
 extension QueryExecutor {
     /// One condition on one row field, compared with one constant.
-    struct RowTest {
-        enum Constant {
+    package struct RowTest {
+        package enum Constant {
             /// An `Int` field (any integer width, enums of integers) against an integer.
             case int(Int64)
             /// An `Int` field between two integers, both included.
@@ -24,16 +23,16 @@ extension QueryExecutor {
             case bytes(UnsafeRawBufferPointer)
         }
 
-        let field: Int
-        let op: QueryOperator
-        let constant: Constant
+        package let field: Int
+        package let op: QueryOperator
+        package let constant: Constant
         /// `NONE` on a single value: the test's opposite.
-        let negated: Bool
+        package let negated: Bool
 
         /// Whether `row` satisfies the test, or nil if it cannot tell from the row alone (a
         /// string kept outside its row), when the general evaluator decides.
         @inline(__always)
-        func holds(_ row: UnsafeRawBufferPointer) -> Bool? {
+        package func holds(_ row: UnsafeRawBufferPointer) -> Bool? {
             guard let result = test(row) else { return nil }
             return negated ? !result : result
         }
@@ -83,7 +82,7 @@ extension QueryExecutor {
     /// payloads of a fixed size (integers, floating point, bools), whose end need not be found.
     /// A field's offset is 0 exactly when it is null (an empty payload is written as null).
     @inline(__always)
-    static func fixedPayload(_ row: UnsafeRawBufferPointer, _ field: Int) -> Int? {
+    package static func fixedPayload(_ row: UnsafeRawBufferPointer, _ field: Int) -> Int? {
         guard field < RowCodec.fieldCount(row) else { return nil }
         let offset = Int(ValueCodec.u32(row, 4 + 4 * field))
         return offset == 0 ? nil : offset
@@ -91,16 +90,16 @@ extension QueryExecutor {
 
     /// A predicate compiled for one table: its top-level conditions that are `RowTest`s, and
     /// the rest (nil if none).
-    final class CompiledFilter {
+    package final class CompiledFilter {
         /// The row tests, and for each the comparison it stands for (which decides when the
         /// test cannot). Owned by this filter: allocated in `init`, freed in `deinit`.
-        let tests: UnsafeMutableBufferPointer<RowTest>
-        let fallbacks: [CompiledComparison]
-        let residual: CompiledPredicate?
+        package let tests: UnsafeMutableBufferPointer<RowTest>
+        package let fallbacks: [CompiledComparison]
+        package let residual: CompiledPredicate?
         /// The bytes of the tests' string constants (the `.bytes` tests point into it).
         private let constants: UnsafeMutableRawBufferPointer
 
-        init(tests: [(RowTest, CompiledComparison)], constants: UnsafeMutableRawBufferPointer, residual: CompiledPredicate?) {
+        package init(tests: [(RowTest, CompiledComparison)], constants: UnsafeMutableRawBufferPointer, residual: CompiledPredicate?) {
             self.tests = .allocate(capacity: tests.count)
             _ = self.tests.initialize(from: tests.map(\.0))
             fallbacks = tests.map(\.1)
@@ -117,7 +116,7 @@ extension QueryExecutor {
         /// fails, true if all hold and nothing else is left to evaluate, nil if the general
         /// evaluator must decide (a test could not tell, or there are other conditions).
         @inline(__always)
-        func verdict(_ row: UnsafeRawBufferPointer) -> Bool? {
+        package func verdict(_ row: UnsafeRawBufferPointer) -> Bool? {
             var decided = residual == nil
             for index in tests.indices {
                 switch tests[index].holds(row) {
@@ -131,7 +130,7 @@ extension QueryExecutor {
     }
 
     /// `predicate` compiled for `table`, its row tests first.
-    func compile(_ predicate: QueryPredicate, for table: Table) -> CompiledFilter {
+    package func compile(_ predicate: QueryPredicate, for table: Table) -> CompiledFilter {
         var candidates: [(CompiledComparison, RowTest.Constant?, [UInt8]?)] = []
         var residual: [CompiledPredicate] = []
         for conjunct in predicate.conjuncts {
@@ -192,7 +191,7 @@ extension QueryExecutor {
     }
 
     /// Whether the object `key` of `table`, whose row is `row`, satisfies `filter`.
-    func matches(_ filter: CompiledFilter, _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer) throws(StorageError) -> Bool {
+    package func matches(_ filter: CompiledFilter, _ table: Table, _ key: ObjectKey, _ row: UnsafeRawBufferPointer) throws(StorageError) -> Bool {
         let tests = filter.tests
         for index in tests.indices {
             switch tests[index].holds(row) {
