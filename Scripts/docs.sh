@@ -14,14 +14,20 @@ graphs="$PWD/.build/docs-build/symbol-graphs"
 mkdir -p "$graphs"
 swift build --build-path .build/docs-build --target Burrow \
     -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs"
-# The engine's module is the package's own business (it has no public API).
-rm -f "$graphs"/BurrowStorage*.symbols.json
+# What docc reads: Burrow's graphs, with the store's public types that `import Burrow` brings
+# (Sources/Burrow/Exports.swift) documented as Burrow's. The engine's and the store's own
+# graphs are the package's business (they have no other public API).
+docc_graphs="$PWD/.build/docs-build/docc-graphs"
+rm -rf "$docc_graphs"
+mkdir -p "$docc_graphs"
+cp "$graphs"/Burrow@*.symbols.json "$docc_graphs"/
+swift Scripts/reexported-symbols.swift "$graphs" "$docc_graphs" ObjectId Decimal128 Property PropertyType CollectionKind
 
 options=(
     Sources/Burrow/Burrow.docc
     --fallback-display-name Burrow
     --fallback-bundle-identifier org.burrow.Burrow
-    --additional-symbol-graph-dir "$graphs"
+    --additional-symbol-graph-dir "$docc_graphs"
 )
 if [ "${1:-}" = preview ]; then
     exec docc preview "${options[@]}" --output-dir .build/docs-preview
