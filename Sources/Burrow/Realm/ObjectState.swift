@@ -75,7 +75,7 @@ struct ObjectState {
     /// Whether the object still exists in the version its source reads.
     var exists: Bool {
         switch source {
-        case .live(let realm): realm.isOpen && isCurrent(in: realm) && realm.store.rowExists(table, key)
+        case .live(let realm): realm.isOpen && isCurrent(in: realm) && realm.store.objectExists(table, key)
         case .frozen(let version): version.rowExists(table, key)
         }
     }
@@ -99,7 +99,7 @@ struct ObjectState {
         }
         if rowStamp != realm.changeStamp {
             checkCurrent(in: realm)
-            row = realm.store.snapshotRow(table, key)
+            row = realm.store.rowPointer(table, key)
             rowStamp = realm.changeStamp
         }
         return row

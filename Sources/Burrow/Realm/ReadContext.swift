@@ -8,6 +8,13 @@ import Foundation
 protocol ReadContext: RowReader {
     /// How objects read through this context refer back to it.
     var objectSource: ObjectSource { get }
+    /// The value of a row payload of field `field` of object `key`, links as keys. A live realm
+    /// reads it through its store's concrete code (see `ObjectStore+HotReads.swift`).
+    func storedFieldValue(_ payload: UnsafeRawBufferPointer, _ table: Table, _ key: ObjectKey, _ field: Int) throws(StorageError)
+        -> StoreValue
+    /// The value of `property` (a Swift property index) of object `key`, links as keys; traps
+    /// if the object does not exist. A live realm reads it through its store's concrete code.
+    func storedPropertyValue(_ table: Table, _ key: ObjectKey, _ property: Int) -> StoreValue
 }
 
 extension Table {
@@ -43,7 +50,14 @@ extension ReadContext {
 
     /// The value of `property` (a Swift property index) of object `key`.
     func readField(_ table: Table, _ key: ObjectKey, _ property: Int) -> _StoredValue {
-        withRow(table, key) { row in decodeField(table, key, property, row: row) }
+        let value = storedPropertyValue(table, key, property)
+        guard case .object(let link) = value else { return value._mapLink { _ in nil } }
+        guard let field = table.fieldOf[property] else { return .null }
+        return linkedObject(link.table, link.key, dynamic: table.info.isDynamic, anyValue: table.fieldTypes[field] == .any)
+    }
+
+    func storedPropertyValue(_ table: Table, _ key: ObjectKey, _ property: Int) -> StoreValue {
+        readPropertyValue(table, key, property)
     }
 
     /// The value of `property` in `row`, the row of object `key` of `table`.
@@ -60,7 +74,7 @@ extension ReadContext {
         if type != .object, type != .any, !ValueCodec.isExternal(payload, as: type) {
             // No link to resolve: the common case decodes without making a resolver.
             if let problem = ValueCodec.lengthProblem(payload, as: type) { fail(damagedRow(table, key, field, problem)) }
-            return ValueCodec.decode(payload, as: type, linkTarget: 0) { _, _ in .null }
+            return ValueCodec.plainValue(payload, as: type)._mapLink { _ in nil }
         }
         do {
             return try decodedPayload(payload, table, key, field)
@@ -73,7 +87,16 @@ extension ReadContext {
     func decodedPayload(_ payload: UnsafeRawBufferPointer, _ table: Table, _ key: ObjectKey, _ field: Int) throws(StorageError) -> _StoredValue {
         let dynamic = table.info.isDynamic
         let anyValue = table.fieldTypes[field] == .any
-        return try decodedPayload(payload, table, key, field) { id, key in self.linkedObject(id, key, dynamic: dynamic, anyValue: anyValue) }
+        return try storedFieldValue(payload, table, key, field)._mapLink { link -> ObjectBase? in
+            guard case .object(let object) = self.linkedObject(link.table, link.key, dynamic: dynamic, anyValue: anyValue) else { return nil }
+            return object
+        }
+    }
+
+    func storedFieldValue(_ payload: UnsafeRawBufferPointer, _ table: Table, _ key: ObjectKey, _ field: Int) throws(StorageError)
+        -> StoreValue
+    {
+        try storeValue(payload, table, key, field)
     }
 
     /// The object a link points at, or `.null` if it no longer exists: a `DynamicObject` if the

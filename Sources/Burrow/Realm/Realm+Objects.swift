@@ -29,7 +29,7 @@ extension Realm {
         guard let primaryKey = table.info.primaryKey, table.info.properties[primaryKey].type == KeyType._shape.type else {
             return try lookUp(type, anyPrimaryKey: key as Any)
         }
-        guard case .found(let objectKey, let row) = try probePrimaryKey(table, key._stored) else { return nil }
+        guard case .found(let objectKey, let row) = try store.primaryKeyProbe(table, key._stored.storeForm) else { return nil }
         return (object(table, objectKey, row: row) as! Element)
     }
 
@@ -70,7 +70,7 @@ extension Realm {
         } catch {
             preconditionFailure("\(error.description) (looking up \(table.name) by primary key)")
         }
-        guard let objectKey = try objectKey(table, primaryKey: value) else { return nil }
+        guard case .found(let objectKey, _) = try store.primaryKeyProbe(table, value.storeForm) else { return nil }
         return (object(table, objectKey) as! Element)
     }
 }

@@ -318,6 +318,16 @@ extension Realm: ReadContext {
     package func firstIndexed(_ tree: TreeName, value: UnsafeRawBufferPointer) throws(StorageError) -> ObjectKey? {
         try store.firstIndexed(tree, value: value)
     }
+
+    func storedPropertyValue(_ table: Table, _ key: ObjectKey, _ property: Int) -> StoreValue {
+        store.propertyValue(table, key, property)
+    }
+
+    func storedFieldValue(_ payload: UnsafeRawBufferPointer, _ table: Table, _ key: ObjectKey, _ field: Int) throws(StorageError)
+        -> StoreValue
+    {
+        try store.fieldValue(payload, table, key, field)
+    }
 }
 
 extension Realm: CustomStringConvertible {

@@ -8,7 +8,7 @@ import BurrowStorage
 package struct ObjectKey: Hashable, Sendable, Comparable, CustomStringConvertible {
     package let rawValue: UInt64
 
-    package init(_ rawValue: UInt64) { self.rawValue = rawValue }
+    @inlinable package init(_ rawValue: UInt64) { self.rawValue = rawValue }
 
     /// The 8-byte big-endian form that table, list and backlink trees are keyed by, so that
     /// keys sort numerically.
@@ -26,11 +26,12 @@ package struct ObjectKey: Hashable, Sendable, Comparable, CustomStringConvertibl
     }
 
     /// Reads the big-endian key at `offset` of `bytes`.
+    @inlinable
     package static func read(_ bytes: UnsafeRawBufferPointer, at offset: Int = 0) -> ObjectKey {
         ObjectKey(UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
     }
 
-    package static func < (a: ObjectKey, b: ObjectKey) -> Bool { a.rawValue < b.rawValue }
+    @inlinable package static func < (a: ObjectKey, b: ObjectKey) -> Bool { a.rawValue < b.rawValue }
 
     package var description: String { "#\(rawValue)" }
 }

@@ -69,7 +69,7 @@ package enum RowCodec {
     /// Every read stays inside `row` (it may point into a mapped page): a row too short for
     /// its offset table, or whose offsets point outside it or out of order, reads as nulls
     /// where it does not hold a payload.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func field(_ row: UnsafeRawBufferPointer, _ index: Int) -> UnsafeRawBufferPointer? {
         guard row.count >= 4 else { return nil }
         // Only offsets that lie inside the row are read.
@@ -95,7 +95,7 @@ package enum RowCodec {
         return a.elementsEqual(b)
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func fieldCount(_ row: UnsafeRawBufferPointer) -> Int {
         Int(ValueCodec.u32(row, 0))
     }

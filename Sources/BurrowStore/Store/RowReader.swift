@@ -157,6 +157,19 @@ extension RowReader {
         try decodedPayload(payload, table, key, field) { .object(ObjectLink(table: $0, key: $1)) }
     }
 
+    /// The value of declared property `property` of object `key`, links as keys. Traps if the
+    /// object does not exist or the read fails, as a property getter must.
+    package func readPropertyValue(_ table: Table, _ key: ObjectKey, _ property: Int) -> StoreValue {
+        withRow(table, key) { row in
+            guard let (field, payload) = table.storedField(property, in: row) else { return .null }
+            do throws(StorageError) {
+                return try storeValue(payload, table, key, field)
+            } catch {
+                fail(error)
+            }
+        }
+    }
+
     /// The error for field `field` of object `key`, whose payload `problem` makes unreadable.
     package func damagedRow(_ table: Table, _ key: ObjectKey, _ field: Int, _ problem: String) -> StorageError {
         .corruptEntry(

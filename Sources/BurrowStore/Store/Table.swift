@@ -80,7 +80,7 @@ package final class Table: Sendable {
 
     /// The row field of declared property `property` and its payload in `row`, a row of this
     /// table; nil if the property is not stored or the field is null.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func storedField(_ property: Int, in row: UnsafeRawBufferPointer) -> (field: Int, payload: UnsafeRawBufferPointer)? {
         guard let field = fieldOf[property], let payload = RowCodec.field(row, field) else { return nil }
         return (field, payload)

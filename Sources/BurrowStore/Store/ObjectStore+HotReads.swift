@@ -1,0 +1,44 @@
+import BurrowStorage
+
+/// The reads the API makes for every object and every property, as concrete members of the
+/// store. `RowReader`'s own are protocol-extension methods, generic over the reader: called
+/// from another module, they run unspecialized (run-time generic metadata, witness tables),
+/// while these are compiled here for the store itself.
+extension ObjectStore {
+    /// The row of object `key` in the version read (see `RowReader.snapshotRow`).
+    package func rowPointer(_ table: Table, _ key: ObjectKey) -> UnsafeRawBufferPointer? {
+        snapshotRow(table, key)
+    }
+
+    /// Whether object `key` exists in the version read (see `RowReader.rowExists`).
+    package func objectExists(_ table: Table, _ key: ObjectKey) -> Bool {
+        rowExists(table, key)
+    }
+
+    /// The value of declared property `property` of object `key`, links as keys. Traps if the
+    /// object does not exist or the read fails, as a property getter must.
+    package func propertyValue(_ table: Table, _ key: ObjectKey, _ property: Int) -> StoreValue {
+        readPropertyValue(table, key, property)
+    }
+
+    /// Where the object whose primary key is `value` is (see `RowReader.probePrimaryKey`).
+    package func primaryKeyProbe(_ table: Table, _ value: StoreValue) throws(StorageError) -> PrimaryKeyProbe {
+        try probePrimaryKey(table, value)
+    }
+
+    /// The value of a row payload of field `field` of object `key`, links as keys (see
+    /// `RowReader.storeValue`).
+    package func fieldValue(_ payload: UnsafeRawBufferPointer, _ table: Table, _ key: ObjectKey, _ field: Int) throws(StorageError)
+        -> StoreValue
+    {
+        try storeValue(payload, table, key, field)
+    }
+}
+
+extension ValueCodec {
+    /// The value of a payload of `type`, a type without links: `decode` compiled for the
+    /// store's values, for callers in other modules.
+    package static func plainValue(_ payload: UnsafeRawBufferPointer, as type: PropertyType) -> StoreValue {
+        decode(payload, as: type, linkTarget: 0) { _, _ in .null }
+    }
+}
