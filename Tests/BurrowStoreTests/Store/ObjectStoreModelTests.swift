@@ -80,6 +80,7 @@ enum StoreModelClasses {
                     p("flag", .bool, optional: false, .single, to: nil, primary: false, indexed: true),
                     p("next", .object, optional: true, .single, to: oidKeyed, primary: false, indexed: false),
                     p("stuff", .any, optional: true, .map, to: nil, primary: false, indexed: false),
+                    p("tag", .any, optional: true, .single, to: nil, primary: false, indexed: true),
                 ], isEmbedded: false),
             DeclaredClass(
                 name: note,
@@ -176,6 +177,8 @@ final class StoreModelRunner {
     var checks = 0
     /// Errors the store threw as expected (duplicate primary keys, deleted objects).
     var expectedErrors = 0
+    /// Set by an operation after which the transaction keeps nothing and must be cancelled.
+    var abandonsWrite = false
 
     /// A runner on `backing` replaying `seed` (the seed a run prints; each backing draws its
     /// own sequence from it).
@@ -221,13 +224,14 @@ final class StoreModelRunner {
         while operations < count {
             try harness.beginWrite(recordingChanges: rng.chance(30))
             let length = rng.int(1...12)
-            for _ in 0..<length where operations < count {
+            abandonsWrite = false
+            for _ in 0..<length where operations < count && !abandonsWrite {
                 operations += 1
                 try randomOperation()
             }
-            if rng.chance(15) { try check("inside the write") }
+            if rng.chance(15) && !abandonsWrite { try check("inside the write") }
             let roll = rng.int(0..<100)
-            if roll < 70 {
+            if roll < 70 && !abandonsWrite {
                 try harness.commit()
                 commits += 1
                 committed = state
@@ -353,6 +357,8 @@ final class StoreModelRunner {
         case 82..<87: try changeDeletedObject()
         case 87..<92: try insertDuplicatePrimaryKey()
         case 92..<95: try changePrimaryKey()
+        case 95..<98: try setFieldInBulk()
+        case 98: if rng.chance(25) { try deleteAllObjects() }
         default: try insertRandomObject()
         }
     }
@@ -646,11 +652,18 @@ final class StoreModelRunner {
         guard let (name, key) = randomObject(among: [StoreModelClasses.plain, StoreModelClasses.intKeyed, StoreModelClasses.stringKeyed])
         else { return }
         let table = table(name)
-        let candidates = table.stored.properties.indices.filter {
-            table.stored.properties[$0].collection != .single && !isEmbeddedLink(table.stored.properties[$0])
-        }
-        let field = rng.element(candidates)
+        let field = rng.element(table.stored.properties.indices.filter { table.stored.properties[$0].collection != .single })
         let property = table.stored.properties[field]
+        if isEmbeddedLink(property) {
+            // A list of embedded objects is given new ones; the ones it held are deleted.
+            let old = fields(name, key)[field].links
+            var notes: [StoreValue] = []
+            for _ in 0..<rng.int(0...3) { notes.append(.object(try newNote())) }
+            try store.setField(table, key, field, .elements(notes), in: write)
+            state.objects[name]![key]![field] = .list(notes)
+            for link in old { modelDelete(StoreModelClasses.note, link.key) }
+            return
+        }
         switch property.collection {
         case .list, .set:
             let elements = (0..<rng.int(0...4)).compactMap { _ in randomValue(property) }
@@ -679,6 +692,56 @@ final class StoreModelRunner {
         guard let (name, key) = randomObject(among: embedded ? [StoreModelClasses.note] : StoreModelClasses.topLevel) else { return }
         try store.deleteObject(table(name), key, in: write)
         modelDelete(name, key)
+    }
+
+    /// Sets one plain field of many objects at once (`setPayloads`), as `setValue(_:forKey:)` on
+    /// a collection does. A deleted object among them makes it throw `.invalidObject`, after
+    /// which the transaction keeps nothing: the run cancels it.
+    func setFieldInBulk() throws {
+        guard let (name, _) = randomObject(among: [StoreModelClasses.plain, StoreModelClasses.oidKeyed]) else { return }
+        let table = table(name)
+        let field = rng.element(
+            fieldIndices(name, .single).filter { table.stored.properties[$0].type != .object && table.stored.properties[$0].type != .any })
+        let property = table.stored.properties[field]
+        let value = randomScalar(property.type, optional: property.isOptional)
+        let payload = ObjectStore.payload(of: value, as: property.type)
+        guard ObjectStore.setsInBulk(table, field, payload) else { return }
+        let live = state.objects[name]!.keys.sorted()
+        var keys = live.filter { _ in rng.chance(50) }.shuffled(using: &rng)
+        let gone = state.deleted[name]!.keys.filter { state.objects[name]![$0] == nil }.sorted()
+        let failing = !gone.isEmpty && rng.chance(10)
+        if failing { keys.insert(rng.element(gone), at: rng.int(0...keys.count)) }
+        let all = !failing && rng.chance(30)
+        var failure: StoreError?
+        do throws(StoreError) {
+            try store.setPayloads(table, all ? .all : .keys(keys), field, payload, in: write)
+        } catch {
+            failure = error
+        }
+        if let failure {
+            try #require(failing && failure.kind == .invalidObject, "\(context): setting \(name) '\(property.name)' in bulk threw \(failure)")
+            expectedErrors += 1
+            abandonsWrite = true
+            return
+        }
+        try #require(!failing, "\(context): setting \(name) '\(property.name)' in bulk on a deleted object did not throw")
+        for key in all ? live : keys { state.objects[name]![key]![field] = .single(value) }
+    }
+
+    /// Deletes every object of every class; the schema stays, and no object key is handed out
+    /// again.
+    func deleteAllObjects() throws {
+        try store.deleteAllObjects(in: write)
+        for name in StoreModelClasses.declared.map(\.name) {
+            for (key, fields) in state.objects[name]! {
+                if let field = table(name).primaryKeyField, case .single(let primaryKey) = fields[field] {
+                    state.deleted[name]![key] = primaryKey
+                } else {
+                    state.deleted[name]![key] = .null
+                }
+            }
+            state.objects[name] = [:]
+        }
     }
 
     /// Changing a deleted object throws `.invalidObject`, and changes nothing.
@@ -884,7 +947,8 @@ final class StoreModelRunner {
             try #require(entries == objects.count, "\(place): index \(tree) holds \(entries) entries for \(objects.count) objects")
             var first: [[UInt8]: (key: ObjectKey, value: StoreValue)] = [:]
             for key in objects.keys.sorted() {
-                guard case .single(let value) = objects[key]![field] else { continue }
+                guard case .single(var value) = objects[key]![field] else { continue }
+                if case .object = value { value = .null }  // Links are not indexed.
                 let indexKey = IndexKey.encode(value)
                 if first[indexKey] == nil { first[indexKey] = (key, value) }
             }
@@ -894,7 +958,8 @@ final class StoreModelRunner {
                     found == holder.key,
                     "\(place): index \(tree) finds \(String(describing: found)) for \(describeStoredValue(holder.value)), not \(holder.key)")
             }
-            let absent = IndexKey.encode(randomScalar(table.fieldTypes[field], optional: false))
+            let type = table.fieldTypes[field]
+            let absent = IndexKey.encode(randomScalar(type == .any ? rng.element(StoreModelClasses.scalarTypes) : type, optional: false))
             if first[absent] == nil {
                 let found = try absent.withUnsafeBytes { bytes throws(StorageError) in try store.firstIndexed(tree, value: bytes) }
                 try #require(found == nil, "\(place): index \(tree) finds \(String(describing: found)) for a value no object holds")
