@@ -232,8 +232,9 @@ final class StoreModelRunner {
             if rng.chance(15) && !abandonsWrite { try check("inside the write") }
             let roll = rng.int(0..<100)
             if roll < 70 && !abandonsWrite {
-                try harness.commit()
+                let ended = try harness.commit()
                 commits += 1
+                if let changes = ended.changes { try checkChanges(changes) }
                 committed = state
                 try check("after commit")
                 if rng.chance(12) {
@@ -914,6 +915,44 @@ final class StoreModelRunner {
                 Issue.record("\(place): the backlinks of \(name) are [\(describe(stored))], the model's [\(describe(expected))]")
                 throw HarnessError("backlinks differ")
             }
+        }
+    }
+
+    /// The changes a committed write recorded (for change streams) cover what it changed: the
+    /// objects it inserted and deleted exactly, and every field it changed of the others.
+    func checkChanges(_ changes: ChangeSet) throws {
+        for (name, table) in harness.tables.sorted(by: { $0.key < $1.key }) {
+            let before = committed.objects[name]!
+            let after = state.objects[name]!
+            let recorded = changes.changes(of: table.id)
+            let inserted = Set(after.keys.filter { before[$0] == nil })
+            let deleted = Set(before.keys.filter { after[$0] == nil })
+            try #require(
+                recorded.inserted == inserted,
+                "\(context): the write recorded \(name) \(recorded.inserted.sorted()) inserted, the model \(inserted.sorted())")
+            try #require(
+                recorded.deleted == deleted,
+                "\(context): the write recorded \(name) \(recorded.deleted.sorted()) deleted, the model \(deleted.sorted())")
+            for (key, fields) in after {
+                guard let old = before[key] else { continue }
+                let fieldsRecorded = recorded.modified[key] ?? []
+                for field in fields.indices where !sameField(old[field], fields[field]) {
+                    try #require(
+                        fieldsRecorded.contains(field) || fieldsRecorded.contains(ChangeSet.ClassChanges.allFields),
+                        "\(context): the write changed \(name) \(key) '\(table.stored.properties[field].name)' and recorded \(fieldsRecorded.sorted())"
+                    )
+                }
+            }
+        }
+    }
+
+    func sameField(_ a: ModelField, _ b: ModelField) -> Bool {
+        switch (a, b) {
+        case (.single(let x), .single(let y)): sameStoredValue(x, y)
+        case (.list(let x), .list(let y)): sameStoredValues(x, y)
+        case (.set(let x), .set(let y)): x.keys == y.keys
+        case (.map(let x), .map(let y)): x.keys == y.keys && x.keys.allSatisfy { sameStoredValue(x[$0]!, y[$0]!) }
+        default: false
         }
     }
 

@@ -82,10 +82,13 @@ final class StoreHarness {
         return write
     }
 
-    /// Commits the open write transaction and reads the version it made.
-    func commit() throws {
+    /// Commits the open write transaction and reads the version it made. Returns the write
+    /// ended, with the changes it recorded.
+    @discardableResult
+    func commit() throws -> WriteState {
         let (receipt, write) = try store.commitWrite(durability: .normal)
         try store.readNewestVersion(ownCommit: write.schemaChanged ? nil : receipt.version)
+        return write
     }
 
     /// Cancels the open write transaction: the store reads the version it read before.
