@@ -57,6 +57,9 @@ let package = Package(
         .testTarget(
             name: "BurrowStorageTests",
             dependencies: ["BurrowStorage", "BurrowTestSupport", "BurrowTestTraits", "StorageCrashWorker", "SharedFileWorker"]),
+        // The object store on its own, below the API: values and codecs, tables and the stored
+        // schema, and a model-based test of objects, links and collections.
+        .testTarget(name: "BurrowStoreTests", dependencies: ["BurrowStore", "BurrowStorage", "BurrowTestSupport", "BurrowTestTraits"]),
         // realm-swift's example apps as a user ports them; `PortedProgramTests` runs it.
         .executableTarget(name: "PortedDogs", dependencies: ["Burrow"], path: "Tests/PortedDogs"),
         // A program with no model classes that prints a file's every object through the dynamic

@@ -2,8 +2,6 @@ import BurrowStore
 import BurrowTestTraits
 import Testing
 
-@testable import Burrow
-
 /// The names of the object store's trees: each family's name reads back as itself, and names the
 /// store never makes read back as nothing.
 @Suite("StoreTreeName", .temporaryDirectory)

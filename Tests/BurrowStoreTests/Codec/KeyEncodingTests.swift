@@ -3,8 +3,6 @@ import BurrowTestTraits
 import Foundation
 import Testing
 
-@testable import Burrow
-
 /// Encoded keys must sort exactly as their values do, alone and with more key parts after them.
 @Suite("KeyEncoding", .temporaryDirectory)
 struct KeyEncodingTests {
@@ -91,7 +89,7 @@ struct KeyEncodingTests {
         checkOrder([false, true], KeyEncoding.append, isLess: { !$0 && $1 }, "Bool")
         let dates = [Date.distantPast, Date(timeIntervalSince1970: -1.5), Date(timeIntervalSince1970: 0), Date(), Date.distantFuture]
         checkOrder(dates, KeyEncoding.append, isLess: <, "Date")
-        let ids = (0..<30).map { _ in ObjectId.generate() } + [ObjectId(), try ObjectId(string: "ffffffffffffffffffffffff")]
+        let ids = (0..<30).map { _ in ObjectId.generate() } + [ObjectId(), try ObjectId.parse("ffffffffffffffffffffffff").get()]
         checkOrder(ids, KeyEncoding.append, isLess: <, "ObjectId")
         let uuids = (0..<30).map { _ in UUID() }
         checkOrder(uuids, KeyEncoding.append, isLess: { $0.uuidString.lowercased() < $1.uuidString.lowercased() }, "UUID")

@@ -3,8 +3,6 @@ import BurrowTestSupport
 import Foundation
 import Testing
 
-@testable import Burrow
-
 /// `RowCodec.appendReplacing` (which splices rows in `Builder`'s form and rebuilds any other)
 /// against `RowCodec.replacing`, byte for byte, over random rows.
 struct RowSpliceTests {
