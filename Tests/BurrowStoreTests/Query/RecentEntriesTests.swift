@@ -1,6 +1,5 @@
+import BurrowStore
 import Testing
-
-@testable import Burrow
 
 /// The small cache of each thread (`RecentEntries`): the newest entries kept, found by key.
 struct RecentEntriesTests {
