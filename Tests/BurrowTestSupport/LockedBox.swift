@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 
 /// A value behind a lock, for a test that collects what `@Sendable` code reports — a migration
 /// block, a callback, a child task, another thread — and reads it once that code has run.
@@ -7,20 +7,27 @@ import Synchronization
 /// together, a wait for a state) keeps its fields in one `LockedBox` of a tuple or struct rather
 /// than writing a lock of its own. The value must be `Sendable`, since it is handed between
 /// threads; a test that must pass on objects that are not keeps them on one thread instead.
-public final class LockedBox<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
+///
+/// The lock is an `NSLock` (a pthread mutex), which ThreadSanitizer sees: the concurrency
+/// suites run under it in CI, and it does not see the lock of `Synchronization.Mutex` on Linux.
+// @unchecked Sendable: `value` is read and written only inside `lock`.
+public final class LockedBox<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
 
     /// A box that holds `value`.
-    public init(_ value: Value) { mutex = Mutex(value) }
+    public init(_ value: Value) { stored = value }
 
     /// Runs `body` with the value, which it may change, while holding the lock; returns what
     /// `body` returns and throws what it throws. `body` must not use this box again.
     public func withLock<Result: Sendable, Failure: Error>(
         _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        try mutex.withLock { (value: inout Value) throws(Failure) -> Result in try body(&value) }
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&stored)
     }
 
     /// The value now.
-    public var value: Value { mutex.withLock { $0 } }
+    public var value: Value { withLock { $0 } }
 }
