@@ -1,6 +1,7 @@
 /// XXH64 (Yann Collet's xxHash, 64-bit variant), written out here so the engine has no dependency.
 /// Every page and meta page carries one, seeded with the page's number so that a page written to
 /// the wrong place fails its check just as a damaged one does.
+@usableFromInline
 package enum Checksum {
     private static let p1: UInt64 = 11_400_714_785_074_694_791
     private static let p2: UInt64 = 14_029_467_366_897_019_727
@@ -18,6 +19,7 @@ package enum Checksum {
         (acc ^ round(0, value)) &* p1 &+ p4
     }
 
+    @usableFromInline
     package static func xxh64(_ bytes: UnsafeRawBufferPointer, seed: UInt64) -> UInt64 {
         guard let base = bytes.baseAddress else { return avalanche(seed &+ p5) }
         let length = bytes.count

@@ -5,6 +5,7 @@
 /// A count and its noun: "1 class", "2 classes", "0 objects", "1 entry", "3 entries". The noun
 /// is singular for exactly one; its plural is `plural`, or made by English's regular rules
 /// (`pluralOf`).
+@usableFromInline
 package func counted(_ count: some BinaryInteger, _ noun: String, plural: String? = nil) -> String {
     "\(count) \(count == 1 ? noun : plural ?? pluralOf(noun))"
 }

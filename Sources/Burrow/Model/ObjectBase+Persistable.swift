@@ -18,7 +18,7 @@ extension ObjectBase: _OptionalPersistable {
 
 extension ObjectBase: StoredLink {
     /// The object's class id and key, for the codecs; nil while it is unmanaged.
-    package var objectLink: ObjectLink? {
+    @usableFromInline package var objectLink: ObjectLink? {
         guard let state = _state else { return nil }
         return ObjectLink(table: state.table.id, key: state.key)
     }

@@ -45,7 +45,7 @@ public final class Realm {
     /// Changes whenever what this realm reads may have changed (a new version, or a change made
     /// in the open write transaction). Live `Results` re-evaluate when it moves.
     var changeStamp: UInt64 {
-        @inline(__always) get { store.changeStamp }
+        @inline(__always) get { store.currentChangeStamp }
     }
     private(set) var isOpen = true
     /// Its entry in `RealmCache`, if it is a domain's realm.

@@ -5,8 +5,9 @@ import BurrowStorage
 /// order and are never reused, even after the object is deleted; in a class with one, the key
 /// is derived from the primary key (see `ObjectKey(derivedFrom:)`), so an object added again
 /// with a deleted object's primary key gets its key back.
+@usableFromInline
 package struct ObjectKey: Hashable, Sendable, Comparable, CustomStringConvertible {
-    package let rawValue: UInt64
+    @usableFromInline package let rawValue: UInt64
 
     @inlinable package init(_ rawValue: UInt64) { self.rawValue = rawValue }
 
@@ -33,5 +34,5 @@ package struct ObjectKey: Hashable, Sendable, Comparable, CustomStringConvertibl
 
     @inlinable package static func < (a: ObjectKey, b: ObjectKey) -> Bool { a.rawValue < b.rawValue }
 
-    package var description: String { "#\(rawValue)" }
+    @usableFromInline package var description: String { "#\(rawValue)" }
 }

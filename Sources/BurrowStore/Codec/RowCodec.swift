@@ -10,6 +10,7 @@
 /// live in trees of their own. A string or data value longer than `the store's inline payload limit`
 /// lives in the class's blob tree, and its field holds a reference (`ValueCodec.externalMarker`),
 /// so that changing another field never copies it.
+@usableFromInline
 package enum RowCodec {
     /// A row of already encoded payloads, one per field (nil for null).
     package static func assemble(_ payloads: [[UInt8]?]) -> [UInt8] {

@@ -8,8 +8,10 @@ import Foundation
 /// the bytes; a link is the target's 8-byte object key (its class is the property's); an
 /// `AnyRealmValue` is a tag byte and the payload of the tagged type, a link adding the target
 /// table's 4-byte id before the key.
+@usableFromInline
 package enum ValueCodec {
     /// Tags of `AnyRealmValue` payloads. Stored in files: never renumber.
+    @usableFromInline
     package enum Tag: UInt8 {
         case null = 0
         case bool = 1
@@ -28,6 +30,7 @@ package enum ValueCodec {
     /// Resolves a link: the target table's id and the object key, to the value a layer holds
     /// for it (the store keeps the link; the API makes the object, or `.null` if it no longer
     /// exists).
+    @usableFromInline
     package typealias LinkResolver<Link> = (_ table: UInt32, _ key: ObjectKey) -> StoredValue<Link>
 
     // MARK: Encoding
@@ -166,6 +169,7 @@ package enum ValueCodec {
     }
 
     /// How messages name a value of fixed-size `type`.
+    @usableFromInline
     package static func valueName(of type: PropertyType) -> String {
         switch type {
         case .bool: "a Bool"
@@ -220,6 +224,7 @@ package enum ValueCodec {
     /// A string or data payload too long to keep in its row is stored in the class's blob tree,
     /// and the row keeps a reference: the length field holding this marker (no real value is
     /// that long). An `AnyRealmValue` keeps its tag byte before it.
+    @usableFromInline
     package static let externalMarker = UInt32.max
 
     /// The reference a row keeps for `payload`, a payload of `type` stored outside the row.

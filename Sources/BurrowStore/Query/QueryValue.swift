@@ -20,7 +20,7 @@ extension QueryLink: CustomStringConvertible, StoredLink {
 
     /// A link read from a row as the codecs write it; an object named by its class is
     /// resolved before a query writes it.
-    package var objectLink: ObjectLink? {
+    @usableFromInline package var objectLink: ObjectLink? {
         guard case .stored(let table, let key) = self else { return nil }
         return ObjectLink(table: table, key: ObjectKey(key))
     }

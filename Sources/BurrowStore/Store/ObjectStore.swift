@@ -15,6 +15,7 @@ import BurrowStorage
 /// the change stamp) is `@exclusivity(unchecked)`, so that reading objects pays no runtime
 /// access tracking. A store is confined to its realm's isolation domain, and each access to
 /// these properties is a single read or store that calls no code touching the same property.
+@usableFromInline
 package final class ObjectStore {
     package let storage: Storage
     /// Where errors in messages happened (the realm's `displayName`).
@@ -52,12 +53,12 @@ package final class ObjectStore {
     package var schemaLoaded = false
     /// The tables of the program's classes made so far, by the identity the layer above gives
     /// each class (the API: its Swift class's). Emptied when the stored classes change.
-    @exclusivity(unchecked) package private(set) var tables: [ObjectIdentifier: Table] = [:] {
+    @exclusivity(unchecked) @usableFromInline package private(set) var tables: [ObjectIdentifier: Table] = [:] {
         didSet { lastTable = nil }
     }
     /// The table `knownTable(_:)` found last: code reads one class many times in a row, and this
     /// spares hashing the identity for each read.
-    @exclusivity(unchecked) private var lastTable: (type: ObjectIdentifier, table: Table)?
+    @exclusivity(unchecked) @usableFromInline package var lastTable: (type: ObjectIdentifier, table: Table)?
     /// The tables of the program's classes made so far, by stored class id.
     @exclusivity(unchecked) package private(set) var tablesById: [UInt32: Table] = [:]
     /// The dynamic tables made so far (`dynamicTable(id:)`), by class id; emptied with `tables`
@@ -66,7 +67,13 @@ package final class ObjectStore {
     /// Changes whenever what the store reads may have changed (a new version, or a change made
     /// in the open write transaction). Live `Results` re-evaluate when it moves. Its top bits
     /// count the invalidations of the store's reader above (its `invalidate()` calls).
-    @exclusivity(unchecked) package var changeStamp: UInt64 = 0
+    @exclusivity(unchecked) @usableFromInline package var changeStamp: UInt64 = 0
+
+    /// `changeStamp`, for the layers above, which read it for every property of a live object:
+    /// inlined into them as this module compiles it, without the dynamic exclusivity check that
+    /// their own access to the property would make (`@exclusivity(unchecked)` holds in this
+    /// module only).
+    @inlinable package var currentChangeStamp: UInt64 { changeStamp }
 
     /// A store reading `snapshotReader`'s version, whose schema is `schema` (loaded by
     /// `loadSchemaIfChanged()` when not given).
@@ -206,7 +213,7 @@ package final class ObjectStore {
     }
 
     /// The table registered for the class whose identity is `type`, if any.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func knownTable(_ type: ObjectIdentifier) -> Table? {
         if let lastTable, lastTable.type == type { return lastTable.table }
         guard let table = tables[type] else { return nil }

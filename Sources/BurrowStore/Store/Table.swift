@@ -5,6 +5,7 @@
 /// `rows/<id>` (object key → row), `pk/<id>` (primary key → object key), `index/<id>/<field>`
 /// (value + object key → empty), `links/<id>` (backlinks to objects of this class: target key +
 /// source class id + source field + source key → count).
+@usableFromInline
 package final class Table: Sendable {
     /// The class as the program declares it; property `i` of the store's operations is
     /// `declared.properties[i]`.
@@ -15,7 +16,7 @@ package final class Table: Sendable {
     package let program: any AnyObject & Sendable
     package let stored: StoredClass
     /// Declared property index → row field index; nil for `LinkingObjects`, which are not stored.
-    package let fieldOf: [Int?]
+    @usableFromInline package let fieldOf: [Int?]
     /// Row field index → its declared property index (nil if the class has no such property).
     package let propertyOfField: [Int?]
     /// Row field index → its type.

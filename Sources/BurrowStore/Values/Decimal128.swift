@@ -33,6 +33,7 @@ public struct Decimal128: Sendable {
     /// The value with the given BID encoding, as `bidBits` returns it. Every bit pattern is a
     /// value: non-canonical encodings (a coefficient above 10³⁴ − 1) read as zero, as IEEE 754
     /// specifies.
+    @usableFromInline
     package init(bidBits: (low: UInt64, high: UInt64)) {
         low = bidBits.low
         high = bidBits.high
@@ -40,6 +41,7 @@ public struct Decimal128: Sendable {
 
     /// The BID encoding: `high` holds the sign, exponent and top coefficient bits, `low` the rest
     /// of the coefficient. BSON and realm-core store `low` then `high`, each little-endian.
+    @usableFromInline
     package var bidBits: (low: UInt64, high: UInt64) { (low, high) }
 
     // MARK: - Constants

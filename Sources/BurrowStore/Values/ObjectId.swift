@@ -67,6 +67,7 @@ public struct ObjectId: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     /// 64 bits that keep the order of ids made in one process: the creation second, the
     /// counter, and the five random bytes folded into one (see `ObjectKey(derivedFrom:)`).
+    @usableFromInline
     package var orderedKeyBits: UInt64 {
         let random = (high & 0xFFFF_FFFF) << 8 | UInt64(low >> 24)
         var folded = random
@@ -83,12 +84,14 @@ public struct ObjectId: Sendable, Hashable, Comparable, CustomStringConvertible 
     }
 
     /// The id whose 12 bytes start at `raw`, as `appendBytes(to:)` wrote them.
+    @usableFromInline
     package init(rawBytes raw: UnsafeRawBufferPointer) {
         high = UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self))
         low = UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
     }
 
     /// Appends the 12 bytes, in order, without building an intermediate array.
+    @usableFromInline
     package func appendBytes(to bytes: inout [UInt8]) {
         withUnsafeBytes(of: high.bigEndian) { bytes.append(contentsOf: $0) }
         withUnsafeBytes(of: low.bigEndian) { bytes.append(contentsOf: $0) }

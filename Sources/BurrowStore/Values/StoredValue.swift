@@ -90,20 +90,22 @@ extension StoredValue: CustomStringConvertible {
 }
 
 /// An object as the store refers to it: its class's id and its object key.
+@usableFromInline
 package struct ObjectLink: Hashable, Sendable, CustomStringConvertible {
-    package let table: UInt32
-    package let key: ObjectKey
+    @usableFromInline package let table: UInt32
+    @usableFromInline package let key: ObjectKey
 
     @inlinable package init(table: UInt32, key: ObjectKey) {
         self.table = table
         self.key = key
     }
 
-    package var description: String { "\(key) of class #\(table)" }
+    @usableFromInline package var description: String { "\(key) of class #\(table)" }
 }
 
 /// A link as the codecs write it: the linked object's class id and key, or nil for an object
 /// not stored yet (the API's unmanaged objects), which an index key records as a bare link tag.
+@usableFromInline
 package protocol StoredLink {
     var objectLink: ObjectLink? { get }
 }
