@@ -6,6 +6,7 @@ import Darwin
 
 /// Everything the storage engine can report. Each case carries what a person needs to act on it;
 /// `description` is the sentence to show them.
+@usableFromInline
 package enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file exists but does not start with a Burrow meta page.
     case notADatabase(path: String)
@@ -58,7 +59,7 @@ package enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An option is outside its allowed range.
     case invalidOption(String)
 
-    package var description: String {
+    @usableFromInline package var description: String {
         switch self {
         case .notADatabase(let path):
             return "\(path) is not a Burrow database (its first page has no Burrow meta header)."

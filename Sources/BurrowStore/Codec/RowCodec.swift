@@ -26,12 +26,14 @@ package enum RowCodec {
 
     /// Writes a row in one buffer: each field's payload is encoded straight into it, in field
     /// order, between `beginField` and `endField`.
+    @usableFromInline
     package struct Builder {
         /// The row so far; a field's payload is appended here after `beginField`.
-        package var bytes: [UInt8]
-        private var field = -1
-        private var fieldStart = 0
+        @usableFromInline package var bytes: [UInt8]
+        @usableFromInline package var field = -1
+        @usableFromInline package var fieldStart = 0
 
+        @inlinable
         package init(fieldCount: Int, capacity: Int = 64) {
             // One allocation, the offset table zeroed in place (null fields until written).
             let header = 4 + 4 * fieldCount
@@ -43,6 +45,7 @@ package enum RowCodec {
         }
 
         /// Starts field `index`, which must come after every field started before.
+        @inlinable
         package mutating func beginField(_ index: Int) {
             precondition(index > field, "internal error: row fields written out of order")
             field = index
@@ -50,14 +53,17 @@ package enum RowCodec {
         }
 
         /// Ends the field begun last: an empty payload makes it null.
+        @inlinable
         package mutating func endField() {
             if bytes.count > fieldStart { RowCodec.store(UInt32(fieldStart), at: 4 + 4 * field, in: &bytes) }
         }
 
         /// The payload of the field being written.
+        @inlinable
         package var currentPayload: ArraySlice<UInt8> { bytes[fieldStart...] }
 
         /// Replaces the payload of the field being written by `payload`.
+        @usableFromInline
         package mutating func replaceCurrentPayload(with payload: [UInt8]) {
             bytes.removeSubrange(fieldStart...)
             bytes.append(contentsOf: payload)
@@ -206,7 +212,8 @@ package enum RowCodec {
         }
     }
 
-    fileprivate static func store(_ value: UInt32, at offset: Int, in bytes: inout [UInt8]) {
+    @inlinable
+    package static func store(_ value: UInt32, at offset: Int, in bytes: inout [UInt8]) {
         withUnsafeBytes(of: value.littleEndian) { raw in
             for i in 0..<4 { bytes[offset + i] = raw[i] }
         }

@@ -4,6 +4,7 @@ import BurrowStorage
 /// of the store broken by what it was asked to do (a value that does not fit its property, a
 /// primary key another object has). The API turns it into its public error once, where it
 /// calls the store, keeping the engine error's file, `errno` and damaged page.
+@usableFromInline
 package struct StoreError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure this is.
     package enum Kind: Sendable, Equatable {
@@ -32,13 +33,14 @@ package struct StoreError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The store's form of an engine error.
+    @usableFromInline
     package init(_ error: StorageError) {
         kind = .storage
         message = error.description
         storage = error
     }
 
-    package var description: String { message }
+    @usableFromInline package var description: String { message }
 
     /// Any error met inside the store as a `StoreError`: an engine error wrapped, a store error
     /// as it is.

@@ -5,6 +5,7 @@ import BurrowStorage
 /// instead, and changing a short field of an object that also holds megabytes copies only the
 /// short row.
 extension ObjectStore {
+    @usableFromInline
     package static let inlinePayloadLimit = 1024
 
     package static func blobKey(_ key: ObjectKey, _ field: Int) -> [UInt8] {
@@ -16,6 +17,7 @@ extension ObjectStore {
     /// What the row keeps for `payload`, the full payload of field `field` of object `key`:
     /// the payload itself, or (when long) a reference, after storing it in the blob tree. An
     /// earlier blob of the field is replaced or removed.
+    @usableFromInline
     package func rowPayload(_ payload: [UInt8]?, _ table: Table, _ key: ObjectKey, _ field: Int, replacing old: [UInt8]?, in write: WriteState)
         throws(StorageError) -> [UInt8]?
     {

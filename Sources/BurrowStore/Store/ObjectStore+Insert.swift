@@ -1,6 +1,7 @@
 import BurrowStorage
 
 /// What a new object's field starts with, as the layer adding it gives it.
+@usableFromInline
 package enum NewField {
     /// A value written into the new row (a null one included).
     case stored(StoreValue)
@@ -19,7 +20,7 @@ extension ObjectStore {
     ///
     /// Throws `.primaryKeyExists` if an object has that primary key already, before anything
     /// is written.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func insertObject(
         _ table: Table, primaryKey: StoreValue?, probed: PrimaryKeyProbe?, in write: WriteState, field value: (Int) -> NewField
     ) throws(StoreError) -> ObjectKey {

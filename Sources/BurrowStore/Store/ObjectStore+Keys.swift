@@ -118,6 +118,7 @@ extension ObjectStore {
     /// object's primary key (nil for a class without one), `probed` what the caller's lookup
     /// of it found, if it made one. Throws `.primaryKeyExists` if an object has that primary
     /// key already: before anything is written.
+    @usableFromInline
     package func keyForNewObject(
         _ table: Table, primaryKey value: StoreValue?, probed: PrimaryKeyProbe?, in write: WriteState
     ) throws(StoreError) -> (key: ObjectKey, primaryKeyEntry: [UInt8]?) {
@@ -142,7 +143,7 @@ extension ObjectStore {
 
     /// Adds new object `key`'s entry for `value` to index tree `tree`, built in the
     /// transaction's reused buffer: no array per index entry.
-    @inline(__always)
+    @usableFromInline
     package func addIndexEntry(_ tree: TreeName, _ value: StoreValue, _ key: ObjectKey, in write: WriteState) throws(StorageError) {
         write.keyBuffer.removeAll(keepingCapacity: true)
         IndexKey.appendEntry(value, key, to: &write.keyBuffer)
@@ -151,6 +152,7 @@ extension ObjectStore {
 
     /// Writes the row of new object `key` of `table` (its index entries are added as its row
     /// is built, with `addIndexEntry`), and its `pk/<id>` entry if it has one.
+    @usableFromInline
     package func putNewRow(_ table: Table, _ key: ObjectKey, _ row: [UInt8], primaryKeyEntry: [UInt8]?, in write: WriteState) throws(StorageError) {
         write.changes?.inserted(key, in: table.id)
         try write.trees.put(table.rowsTree, key, row)

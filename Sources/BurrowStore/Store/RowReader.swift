@@ -31,6 +31,7 @@ package protocol RowReader: AnyObject {
 }
 
 /// What looking up a primary key found.
+@usableFromInline
 package enum PrimaryKeyProbe {
     /// The object with that primary key has this key; `row` is its row when the lookup read
     /// it (valid as long as the version read stays pinned and unchanged: use it only outside

@@ -20,13 +20,13 @@ package final class Table: Sendable {
     /// Row field index → its declared property index (nil if the class has no such property).
     package let propertyOfField: [Int?]
     /// Row field index → its type.
-    package let fieldTypes: [PropertyType]
+    @usableFromInline package let fieldTypes: [PropertyType]
     package let rowsTree: TreeName
     package let primaryKeyTree: TreeName
     /// Per declared property: its index tree, if it is indexed (and not the primary key).
     package let indexTrees: [TreeName?]
     /// Per row field: its index tree, if it is indexed (and not the primary key).
-    package let fieldIndexTrees: [TreeName?]
+    @usableFromInline package let fieldIndexTrees: [TreeName?]
     /// The row field of the primary key, if the class has one.
     package let primaryKeyField: Int?
     /// Per row field: the tree holding its elements, for a `List` (`list/<id>/<field>`: owner

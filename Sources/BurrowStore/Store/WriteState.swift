@@ -9,6 +9,7 @@ import BurrowStorage
 /// runtime access tracking. A write state is confined to its store's isolation, and each access
 /// to one of its properties is a single read or mutation that calls no code touching the same
 /// property.
+@usableFromInline
 package final class WriteState {
     package let transaction: WriteTransaction
     package let trees: TransactionTrees

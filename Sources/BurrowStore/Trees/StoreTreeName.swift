@@ -2,6 +2,7 @@
 /// `<family>/<class id>`, or `<family>/<class id>/<field>` for a tree of one field: every name
 /// the store writes is made here, and every name it reads back is parsed here, so the families
 /// a class owns are this type's cases and nothing else lists them.
+@usableFromInline
 package struct StoreTreeName: Hashable, Sendable {
     /// What a tree holds. The raw value is the first part of the tree's name in the file.
     package enum Family: String, CaseIterable, Sendable {

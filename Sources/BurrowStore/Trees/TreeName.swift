@@ -2,6 +2,7 @@
 /// or one of a stored class's trees (``StoreTreeName``). Code above the engine names trees only
 /// with this type; the engine's `String` name is made from it when a reader first looks the tree
 /// up, and parsed back only where the file's own list of trees is read.
+@usableFromInline
 package enum TreeName: Hashable, Sendable, CustomStringConvertible {
     /// The stored schema: the `info` entry and one entry per class (see `FileSchema`).
     case schema
@@ -37,7 +38,7 @@ package enum TreeName: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    package var description: String { string }
+    @usableFromInline package var description: String { string }
 
     /// The class tree this names, or nil for the schema and the key counters.
     package var storeTree: StoreTreeName? {

@@ -115,4 +115,5 @@ extension ObjectLink: StoredLink {
 }
 
 /// A value as the store holds it: a link is the linked object's class id and key.
+@usableFromInline
 package typealias StoreValue = StoredValue<ObjectLink>
