@@ -3,8 +3,10 @@ import BurrowStore
 
 extension Realm {
     /// Deletes `object` from the realm, with the embedded objects it owns. Links to it become
-    /// nil, and it is removed from every list, set and map that holds it. Live objects for it
-    /// become invalidated.
+    /// nil, it leaves every list and set that holds it (the other elements keep their order),
+    /// and a map that holds it keeps the key, with nil, as in RealmSwift. An embedded object
+    /// held in a list or map is deleted alone: its owner's other elements stay. Live objects for
+    /// it become invalidated.
     ///
     /// Throws `RealmError`: outside a write transaction (`.wrongState`), for an unmanaged object,
     /// or one managed by another realm or frozen (`.invalidObject`). Deleting an object that is

@@ -55,25 +55,70 @@ extension ObjectStore {
         noteChange()
     }
 
-    /// Removes every link to object `key` of `table` from the objects that hold one: a link
-    /// field becomes nil, list and set elements go, map values become nil.
+    /// Removes every link to object `key` of `table` from the objects that hold one, as
+    /// RealmSwift does: a link field becomes nil, the list and set elements that are the link
+    /// go (the others keep their order), and map values that are the link become nil (their
+    /// keys stay). Only those entries change: the collection's other elements, and the
+    /// embedded objects they hold, stay as they are.
     private func removeIncomingLinks(to table: Table, _ key: ObjectKey, in write: WriteState) throws(StoreError) {
-        let sources = try incomingLinks(to: table, key, in: write)
-        for source in sources {
+        let target = ObjectLink(table: table.id, key: key)
+        for source in try incomingLinks(to: table, key, in: write) {
             guard let sourceTable = dynamicTable(id: source.table) else { continue }
-            let target = ObjectLink(table: table.id, key: key)
-            let isTarget: (StoreValue) -> Bool = { value in
-                if case .object(let link) = value { return link == target }
-                return false
+            if sourceTable.collectionTrees[source.field] != nil {
+                try removeCollectionLinks(to: target, from: sourceTable, source.key, source.field, in: write)
+            } else {
+                // If `target` is embedded, `setPayload` queues it again as the object the field
+                // lets go of; by the time the queue reaches it, its row is gone and it is skipped.
+                try setPayload(sourceTable, source.key, source.field, nil, in: write)
             }
-            let current = content(sourceTable, source.key, source.field) { .object(ObjectLink(table: $0, key: $1)) }
-            let content: FieldContent<ObjectLink>
-            switch current {
-            case .single: content = .single(.null)
-            case .elements(let elements): content = .elements(elements.filter { !isTarget($0) })
-            case .entries(let entries): content = .entries(entries.map { isTarget($0.value) ? ($0.key, .null) : $0 })
+        }
+    }
+
+    /// Removes the links to `target` from list, set or map field `field` of `owner`: list and
+    /// set entries that hold it go, map entries that hold it are given nil. Reads the owner's
+    /// entries once (O(n) for its n elements) and rewrites only the matching ones; deletes no
+    /// embedded object (`target` is being deleted by the caller).
+    private func removeCollectionLinks(
+        to target: ObjectLink, from table: Table, _ owner: ObjectKey, _ field: Int, in write: WriteState
+    ) throws(StoreError) {
+        guard let tree = table.collectionTrees[field] else { return }
+        let property = table.stored.properties[field]
+        let elementProperty = Self.elementProperty(property)
+        let isMap = property.collection == .map
+        // Each matching entry: its key, its stored value, and where the element starts in it.
+        var matches: [(key: [UInt8], value: [UInt8], valueStart: Int)] = []
+        var damage: CollectionEntry.Problem?
+        do throws(StorageError) {
+            try write.trees.scan(tree, prefix: owner.bytes) { entryKey, value in
+                switch CollectionEntry.parts(key: entryKey, value: value, of: property) {
+                case .failure(let problem):
+                    damage = problem
+                    return false
+                case .success(let parts):
+                    let element = Array(parts.element)
+                    if links(in: element, elementProperty).contains(target) {
+                        matches.append((Array(entryKey), Array(value), value.count - element.count))
+                    }
+                    return true
+                }
             }
-            try setField(sourceTable, source.key, source.field, content, in: write)
+            if let damage { throw write.trees.damagedEntry(tree, of: owner, property, damage) }
+        } catch {
+            throw StoreError(error)
+        }
+        guard !matches.isEmpty else { return }
+        _ = try mutateCollection(table, owner, field, in: write) { tree throws(StorageError) in
+            for match in matches {
+                try adjustElementBacklink(Array(match.value[match.valueStart...]), table, owner, field, by: -1, in: write)
+                if isMap {
+                    var entry = Array(match.value[..<match.valueStart])
+                    ValueCodec.append(StoreValue.null, as: property.type, to: &entry)
+                    try write.trees.put(tree, match.key, entry)
+                } else {
+                    try write.trees.delete(tree, match.key)
+                }
+            }
+            return isMap ? 0 : -matches.count
         }
     }
 

@@ -4,9 +4,7 @@
 //
 // Replay a failure with the seed it prints:
 //     BURROW_SEED=<seed> swift test --filter ObjectStoreModel
-// Make a run longer with BURROW_MODEL_OPS=<operations per case>; delete embedded objects
-// directly too with BURROW_MODEL_DELETE_EMBEDDED=1 (off while the store has the bug
-// `EmbeddedDeleteTests` shows).
+// Make a run longer with BURROW_MODEL_OPS=<operations per case>.
 
 import BurrowStorage
 import BurrowStore
@@ -52,6 +50,7 @@ enum StoreModelClasses {
             p("named", .object, optional: true, .map, to: stringKeyed, primary: false, indexed: false),
             p("note", .object, optional: true, .single, to: note, primary: false, indexed: false),
             p("notes", .object, optional: false, .list, to: note, primary: false, indexed: false),
+            p("noteMap", .object, optional: true, .map, to: note, primary: false, indexed: false),
             p("anyList", .any, optional: true, .list, to: nil, primary: false, indexed: false),
         ]
         return [
@@ -210,11 +209,6 @@ final class StoreModelRunner {
         guard let name = harness.tables.first(where: { $0.value.id == tableId })?.key else { preconditionFailure("no class #\(tableId)") }
         return name
     }
-
-    /// Whether the operations delete embedded objects directly, not only through their owners.
-    /// Off by default while the store deletes the siblings of an embedded object deleted from a
-    /// list or map (see `EmbeddedDeleteTests`); `BURROW_MODEL_DELETE_EMBEDDED=1` turns it on.
-    static let deletesEmbeddedObjects = ProcessInfo.processInfo.environment["BURROW_MODEL_DELETE_EMBEDDED"] == "1"
 
     var context: String { "seed \(seed) (\(backing)), commit #\(commits), cancel #\(cancels), op #\(operations)" }
 
@@ -436,7 +430,8 @@ final class StoreModelRunner {
                 if !elements.isEmpty { later.append((field, .list(elements))) }
             case .map:
                 fields.append(.map([:]))
-                let entries = (0..<rng.int(0...3)).compactMap { _ in randomValue(property).map { (randomMapKey(), $0) } }
+                let entries =
+                    isEmbeddedLink(property) ? [] : (0..<rng.int(0...3)).compactMap { _ in randomValue(property).map { (randomMapKey(), $0) } }
                 newFields.append(entries.isEmpty ? .empty : .later)
                 if !entries.isEmpty { later.append((field, .map(Dictionary(entries, uniquingKeysWith: { $1 })))) }
             }
@@ -474,6 +469,10 @@ final class StoreModelRunner {
             if rng.chance(40) {
                 let notesField = properties.firstIndex { $0.name == "notes" }!
                 for index in 0..<rng.int(1...3) { try listInsert(name, key, notesField, .object(try newNote()), at: index) }
+            }
+            if rng.chance(40) {
+                let noteMapField = properties.firstIndex { $0.name == "noteMap" }!
+                for _ in 0..<rng.int(1...3) { try mapSet(name, key, noteMapField, randomMapKey(), .object(try newNote())) }
             }
         }
         return key
@@ -527,8 +526,13 @@ final class StoreModelRunner {
     func mapSet(_ name: String, _ key: ObjectKey, _ field: Int, _ mapKey: String, _ value: StoreValue) throws {
         try store.mapSet(table(name), key, field, mapKey, value, in: write)
         guard case .map(var entries) = fields(name, key)[field] else { preconditionFailure("not a map") }
+        let old = entries[mapKey]
         entries[mapKey] = value
         state.objects[name]![key]![field] = .map(entries)
+        // An embedded object whose key is given another value is deleted.
+        if isEmbeddedLink(table(name).stored.properties[field]), case .object(let oldLink) = old, !sameStoredValue(old!, value) {
+            modelDelete(StoreModelClasses.note, oldLink.key)
+        }
     }
 
     /// The fields of `name` of `collection` kind (single fields: not the primary key).
@@ -637,14 +641,23 @@ final class StoreModelRunner {
         let table = table(name)
         guard case .map(var entries) = fields(name, key)[field] else { preconditionFailure("not a map") }
         let mapKey = randomMapKey()
+        let embedded = isEmbeddedLink(table.stored.properties[field])
         if rng.chance(65) {
-            guard let value = randomValue(table.stored.properties[field]) else { return }
+            let value: StoreValue
+            if embedded {
+                value = rng.chance(20) ? .null : .object(try newNote())
+            } else {
+                guard let random = randomValue(table.stored.properties[field]) else { return }
+                value = random
+            }
             try mapSet(name, key, field, mapKey, value)
         } else {
             let removed = try store.mapRemove(table, key, field, mapKey, in: write)
             try #require(removed == (entries[mapKey] != nil), "\(context): mapRemove of \"\(mapKey)\" returned \(removed)")
-            entries[mapKey] = nil
+            let old = entries.removeValue(forKey: mapKey)
             state.objects[name]![key]![field] = .map(entries)
+            // The embedded object the key held is deleted with it.
+            if embedded, case .object(let link) = old { modelDelete(StoreModelClasses.note, link.key) }
         }
     }
 
@@ -656,12 +669,21 @@ final class StoreModelRunner {
         let field = rng.element(table.stored.properties.indices.filter { table.stored.properties[$0].collection != .single })
         let property = table.stored.properties[field]
         if isEmbeddedLink(property) {
-            // A list of embedded objects is given new ones; the ones it held are deleted.
+            // A list or map of embedded objects is given new ones; the ones it held are deleted.
             let old = fields(name, key)[field].links
-            var notes: [StoreValue] = []
-            for _ in 0..<rng.int(0...3) { notes.append(.object(try newNote())) }
-            try store.setField(table, key, field, .elements(notes), in: write)
-            state.objects[name]![key]![field] = .list(notes)
+            if property.collection == .map {
+                // Each key once: a note made for a key given twice would be linked from nowhere.
+                let mapKeys = Set((0..<rng.int(0...3)).map { _ in randomMapKey() }).sorted()
+                var entries: [(key: String, value: StoreValue)] = []
+                for mapKey in mapKeys { entries.append((mapKey, rng.chance(20) ? .null : .object(try newNote()))) }
+                try store.setField(table, key, field, .entries(entries), in: write)
+                state.objects[name]![key]![field] = .map(Dictionary(uniqueKeysWithValues: entries.map { ($0.key, $0.value) }))
+            } else {
+                var notes: [StoreValue] = []
+                for _ in 0..<rng.int(0...3) { notes.append(.object(try newNote())) }
+                try store.setField(table, key, field, .elements(notes), in: write)
+                state.objects[name]![key]![field] = .list(notes)
+            }
             for link in old { modelDelete(StoreModelClasses.note, link.key) }
             return
         }
@@ -686,10 +708,10 @@ final class StoreModelRunner {
         }
     }
 
-    /// Deletes a random object: a top-level one, or (when `deletesEmbeddedObjects`) sometimes an
-    /// embedded one, which leaves its owner's field.
+    /// Deletes a random object: a top-level one, or sometimes an embedded one, which leaves its
+    /// owner's field (a list element goes, a map value becomes nil, a link becomes nil).
     func deleteRandomObject() throws {
-        let embedded = Self.deletesEmbeddedObjects && rng.chance(25)
+        let embedded = rng.chance(25)
         guard let (name, key) = randomObject(among: embedded ? [StoreModelClasses.note] : StoreModelClasses.topLevel) else { return }
         try store.deleteObject(table(name), key, in: write)
         modelDelete(name, key)
