@@ -99,7 +99,7 @@ extension Realm {
         // once the row exists (so that a cycle back to this object finds it).
         var linked: [(Int, Any)] = []
         let key = try mapped { () throws(StoreError) in
-            try store.insertObject(table, primaryKey: primaryKey, probed: probed, in: write.store) { field in
+            try store.insertObject(table, primaryKey: primaryKey, probed: probed, in: write.store) { field -> NewField<ObjectBase> in
                 guard let property = table.propertyOfField[field] else { return .later }
                 let value: _UnmanagedField
                 if let pending {
@@ -117,7 +117,7 @@ extension Realm {
                     // No setter runs for a nil AnyRealmValue, but its index lists it as nil.
                     return .empty
                 }
-                return .stored(stored.storeForm)
+                return .stored(stored)
             }
         }
         write.added.append(object, info)

@@ -3,6 +3,7 @@
 /// of one type sort by value, and an `AnyRealmValue` index keeps types apart. Strings and data
 /// longer than `KeyEncoding.boundedLength` are cut and hashed, so a key always fits in a page. A secondary index
 /// appends the object key, so equal values stay distinct entries in object-key order.
+@usableFromInline
 package enum IndexKey {
     @inlinable
     package static func encode<Link: StoredLink>(_ value: StoredValue<Link>) -> [UInt8] {
@@ -58,10 +59,10 @@ package enum IndexKey {
             KeyEncoding.append(d, to: &key)
         case .string(let s):
             key.append(ValueCodec.Tag.string.rawValue)
-            KeyEncoding.appendBounded(s.utf8, to: &key)
+            KeyEncoding.appendBounded(string: s, to: &key)
         case .data(let d):
             key.append(ValueCodec.Tag.data.rawValue)
-            KeyEncoding.appendBounded(d, to: &key)
+            KeyEncoding.appendBounded(data: d, to: &key)
         case .date(let d):
             key.append(ValueCodec.Tag.date.rawValue)
             KeyEncoding.append(d, to: &key)

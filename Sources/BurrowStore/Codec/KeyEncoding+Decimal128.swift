@@ -6,6 +6,7 @@ extension KeyEncoding {
     /// coefficient scaled to exactly 34 digits. Equal numbers (`1.0`, `1.00`, `1`) have the same
     /// scaled form and so the same key; NaN sorts first, as `Decimal128`'s `<` orders it. Fixed
     /// length, so more key parts may follow.
+    @usableFromInline
     package static func appendDecimal128(_ value: Decimal128, to key: inout [UInt8]) {
         let half: UInt128 = 1 << 127
         let encoded: UInt128

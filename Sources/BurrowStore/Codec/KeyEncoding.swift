@@ -9,17 +9,21 @@ import Foundation
 /// Strings and data are self-delimiting (a zero byte is escaped and a terminator appended), so
 /// an encoded value may be followed by more key parts, such as the object key that makes an
 /// index entry unique, without changing the order.
+@usableFromInline
 package enum KeyEncoding {
     /// Integers: big-endian two's complement with the sign bit flipped.
+    @usableFromInline
     package static func append(_ value: Int64, to key: inout [UInt8]) {
         appendBigEndian(UInt64(bitPattern: value) ^ (1 << 63), to: &key)
     }
 
     /// Object keys and other unsigned numbers: big-endian.
+    @usableFromInline
     package static func append(_ value: UInt64, to key: inout [UInt8]) {
         appendBigEndian(value, to: &key)
     }
 
+    @usableFromInline
     package static func append(_ value: Bool, to key: inout [UInt8]) {
         key.append(value ? 1 : 0)
     }
@@ -27,6 +31,7 @@ package enum KeyEncoding {
     /// Doubles in numeric order: negative numbers have every bit inverted, others just the sign
     /// bit flipped. Both zeros encode as +0 (they are equal), and every NaN as one NaN that sorts
     /// before all numbers, so that equal values have equal keys.
+    @usableFromInline
     package static func append(_ value: Double, to key: inout [UInt8]) {
         if value.isNaN {
             appendBigEndian(0, to: &key)
@@ -36,32 +41,51 @@ package enum KeyEncoding {
         appendBigEndian(bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63), to: &key)
     }
 
+    @usableFromInline
     package static func append(_ value: Float, to key: inout [UInt8]) {
         append(Double(value), to: &key)
     }
 
     /// Dates by their instant, to the precision of `Double` seconds since 1970.
+    @usableFromInline
     package static func append(_ value: Date, to key: inout [UInt8]) {
         append(value.timeIntervalSince1970, to: &key)
     }
 
     /// Strings by their UTF-8 bytes (the order of Unicode scalars), self-delimiting.
+    @usableFromInline
     package static func append(_ value: String, to key: inout [UInt8]) {
         appendDelimited(value.utf8, to: &key)
     }
 
     /// Data by its bytes, self-delimiting.
+    @usableFromInline
     package static func append(_ value: Data, to key: inout [UInt8]) {
         appendDelimited(value, to: &key)
     }
 
     /// ObjectIds by their 12 bytes.
+    @usableFromInline
     package static func append(_ value: ObjectId, to key: inout [UInt8]) {
         value.appendBytes(to: &key)
     }
 
+    /// `appendBounded` of a string's UTF-8, compiled here: inlined codecs in other modules
+    /// call it rather than the generic form, which they would run unspecialized.
+    @usableFromInline
+    package static func appendBounded(string: String, to key: inout [UInt8]) {
+        appendBounded(string.utf8, to: &key)
+    }
+
+    /// `appendBounded` of data's bytes, compiled here (see `appendBounded(string:to:)`).
+    @usableFromInline
+    package static func appendBounded(data: Data, to key: inout [UInt8]) {
+        appendBounded(data, to: &key)
+    }
+
     /// The longest string or data value index keys hold whole; longer ones are cut (see
     /// `appendBounded`), so that every index key fits in a page whatever the value's length.
+    @usableFromInline
     package static let boundedLength = 256
 
     /// A string's or data's bytes as `appendDelimited` writes them if there are at most
@@ -89,11 +113,13 @@ package enum KeyEncoding {
     }
 
     /// UUIDs by their 16 bytes.
+    @usableFromInline
     package static func append(_ value: UUID, to key: inout [UInt8]) {
         withUnsafeBytes(of: value.uuid) { key.append(contentsOf: $0) }
     }
 
     /// The big-endian integer at the start of `bytes`, as `append(_: UInt64, to:)` wrote it.
+    @usableFromInline
     package static func readUInt64(_ bytes: some Collection<UInt8>) -> UInt64? {
         guard bytes.count >= 8 else { return nil }
         return bytes.prefix(8).reduce(0) { $0 << 8 | UInt64($1) }

@@ -22,6 +22,7 @@ package struct ObjectKey: Hashable, Sendable, Comparable, CustomStringConvertibl
         try withUnsafeBytes(of: rawValue.bigEndian) { bytes in Result { () throws(StorageError) in try body(bytes) } }.get()
     }
 
+    @inlinable
     package func append(to key: inout [UInt8]) {
         withUnsafeBytes(of: rawValue.bigEndian) { key.append(contentsOf: $0) }
     }

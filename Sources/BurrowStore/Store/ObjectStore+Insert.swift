@@ -1,10 +1,11 @@
 import BurrowStorage
 
-/// What a new object's field starts with, as the layer adding it gives it.
+/// What a new object's field starts with, as the layer adding it gives it, with links in its
+/// own form (`Link`): the codecs read only their `objectLink`.
 @usableFromInline
-package enum NewField {
+package enum NewField<Link: StoredLink> {
     /// A value written into the new row (a null one included).
-    case stored(StoreValue)
+    case stored(StoredValue<Link>)
     /// Nothing yet: the layer above sets it once the row exists (a link, a collection, an
     /// `AnyRealmValue`, which may link back to the new object).
     case later
@@ -21,18 +22,18 @@ extension ObjectStore {
     /// Throws `.primaryKeyExists` if an object has that primary key already, before anything
     /// is written.
     @inlinable @inline(__always)
-    package func insertObject(
-        _ table: Table, primaryKey: StoreValue?, probed: PrimaryKeyProbe?, in write: WriteState, field value: (Int) -> NewField
+    package func insertObject<Link: StoredLink>(
+        _ table: Table, primaryKey: StoreValue?, probed: PrimaryKeyProbe?, in write: WriteState, field value: (Int) -> NewField<Link>
     ) throws(StoreError) -> ObjectKey {
         let (key, primaryKeyEntry) = try keyForNewObject(table, primaryKey: primaryKey, probed: probed, in: write)
         var row = RowCodec.Builder(fieldCount: table.fieldTypes.count)
         do {
             for (field, type) in table.fieldTypes.enumerated() {
-                let stored: StoreValue
+                let stored: StoredValue<Link>
                 switch value(field) {
                 case .later: continue
                 case .empty:
-                    if let tree = table.fieldIndexTrees[field] { try addIndexEntry(tree, StoreValue.null, key, in: write) }
+                    if let tree = table.fieldIndexTrees[field] { try addIndexEntry(tree, StoredValue<Link>.null, key, in: write) }
                     continue
                 case .stored(let given): stored = given
                 }

@@ -143,10 +143,18 @@ extension ObjectStore {
 
     /// Adds new object `key`'s entry for `value` to index tree `tree`, built in the
     /// transaction's reused buffer: no array per index entry.
-    @usableFromInline
-    package func addIndexEntry(_ tree: TreeName, _ value: StoreValue, _ key: ObjectKey, in write: WriteState) throws(StorageError) {
+    @inlinable
+    package func addIndexEntry<Link: StoredLink>(_ tree: TreeName, _ value: StoredValue<Link>, _ key: ObjectKey, in write: WriteState)
+        throws(StorageError)
+    {
         write.keyBuffer.removeAll(keepingCapacity: true)
         IndexKey.appendEntry(value, key, to: &write.keyBuffer)
+        try putIndexKey(tree, in: write)
+    }
+
+    /// Puts the index entry built in the transaction's key buffer into index tree `tree`.
+    @usableFromInline
+    package func putIndexKey(_ tree: TreeName, in write: WriteState) throws(StorageError) {
         try write.trees.put(tree, write.keyBuffer, [])
     }
 

@@ -27,7 +27,7 @@ package final class WriteState {
     @exclusivity(unchecked) package var probedTables = TableIDMap<Bool>()
     /// A buffer that index keys and rows are built in, one at a time, reused so that adding an
     /// object allocates no array per index entry.
-    @exclusivity(unchecked) package var keyBuffer: [UInt8] = []
+    @exclusivity(unchecked) @usableFromInline package var keyBuffer: [UInt8] = []
     /// Whether the transaction changed the stored schema.
     @exclusivity(unchecked) package var schemaChanged = false
     /// Whether a managed object's primary key may change: only while a migration block runs,

@@ -43,11 +43,11 @@ struct EmbeddedDeleteTests {
         }
 
         func newOwner() throws -> ObjectKey {
-            try store.insertObject(owners, primaryKey: nil, probed: nil, in: harness.write) { _ in .empty }
+            try store.insertObject(owners, primaryKey: nil, probed: nil, in: harness.write) { _ -> NewField<ObjectLink> in .empty }
         }
 
         func newNote(_ text: String) throws -> ObjectKey {
-            try store.insertObject(notes, primaryKey: nil, probed: nil, in: harness.write) { field in
+            try store.insertObject(notes, primaryKey: nil, probed: nil, in: harness.write) { field -> NewField<ObjectLink> in
                 field == 0 ? .stored(.string(text)) : .empty
             }
         }

@@ -397,7 +397,7 @@ final class StoreModelRunner {
         let properties = table.stored.properties
         var fields: [ModelField] = []
         var later: [(field: Int, content: ModelField)] = []
-        var newFields: [NewField] = []
+        var newFields: [NewField<ObjectLink>] = []
         for (field, property) in properties.enumerated() {
             switch property.collection {
             case .single:
@@ -801,7 +801,7 @@ final class StoreModelRunner {
         let field = table.primaryKeyField!
         guard case .single(let primaryKey) = fields(name, key)[field] else { preconditionFailure("not a single field") }
         do throws(StoreError) {
-            _ = try store.insertObject(table, primaryKey: primaryKey, probed: nil, in: write) { field in
+            _ = try store.insertObject(table, primaryKey: primaryKey, probed: nil, in: write) { field -> NewField<ObjectLink> in
                 field == table.primaryKeyField ? .stored(primaryKey) : .empty
             }
             Issue.record("\(context): a second \(name) with primary key \(describeStoredValue(primaryKey)) was inserted")

@@ -25,7 +25,7 @@ struct StoreErrorTests {
     @discardableResult
     func insertItem(_ harness: StoreHarness, id: Int64, title: String) throws -> ObjectKey {
         let table = harness.table("Item")
-        return try harness.store.insertObject(table, primaryKey: .int(id), probed: nil, in: harness.write) { field in
+        return try harness.store.insertObject(table, primaryKey: .int(id), probed: nil, in: harness.write) { field -> NewField<ObjectLink> in
             switch field {
             case 0: .stored(.int(id))
             case 1: .stored(.string(title))
