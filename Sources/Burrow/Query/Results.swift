@@ -99,22 +99,21 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     /// primary key or an indexed property: the `probe` plan) find it with one probe of that
     /// index, as `object(ofType:forPrimaryKey:)` does, instead of evaluating every match.
     public var first: Element? {
-        var plan: QueryPlan?
-        if query.stamp != owner.changeStamp {
-            let planned = self.plan()
-            if case .probe(let table, let probe, _) = planned.strategy {
-                let key: ObjectKey?
-                do {
-                    key = try QueryExecutor.first(probe, table, in: owner)
-                } catch {
-                    owner.fail(error)
-                }
-                guard let key else { return nil }
-                let object = owner.object(table, key) as! Element
-                return object
-            }
-            plan = planned
+        guard query.stamp != owner.changeStamp else { return first(planned: nil) }
+        let planned = plan()
+        guard case .probe(let table, let probe, _) = planned.strategy else { return first(planned: planned) }
+        let key: ObjectKey?
+        do {
+            key = try owner.store.firstKey(probe, table)
+        } catch {
+            owner.fail(error)
         }
+        guard let key else { return nil }
+        return (owner.object(table, key) as! Element)
+    }
+
+    /// The first object of the results evaluated with `plan` (made if needed).
+    private func first(planned plan: QueryPlan?) -> Element? {
         let evaluation = current(planned: plan)
         guard let key = evaluation.keys.first else { return nil }
         let object = owner.object(evaluation.table!, key, row: evaluation.rows?[0]) as! Element

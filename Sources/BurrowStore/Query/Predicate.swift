@@ -235,10 +235,13 @@ package enum QueryQuantifier: String, Sendable {
 }
 
 /// Options of string comparisons: `[c]` (case-insensitive) and `[d]` (diacritic-insensitive).
+/// Inlinable, so that an option set literal the API writes (`[]` on every comparison it
+/// builds) compiles to a constant there rather than to a generic `SetAlgebra` call.
+@usableFromInline
 package struct QueryStringOptions: OptionSet, Sendable, Hashable {
-    package let rawValue: UInt8
+    @usableFromInline package let rawValue: UInt8
 
-    package init(rawValue: UInt8) { self.rawValue = rawValue }
+    @inlinable package init(rawValue: UInt8) { self.rawValue = rawValue }
 
     package static let caseInsensitive = QueryStringOptions(rawValue: 1)
     package static let diacriticInsensitive = QueryStringOptions(rawValue: 2)

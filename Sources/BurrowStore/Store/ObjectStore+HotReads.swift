@@ -26,6 +26,11 @@ extension ObjectStore {
         try probePrimaryKey(table, value)
     }
 
+    /// The first object `probe` finds in `table` (see `QueryExecutor.first`).
+    package func firstKey(_ probe: QueryPlan.IndexProbe, _ table: Table) throws(StorageError) -> ObjectKey? {
+        try QueryExecutor.first(probe, table, in: self)
+    }
+
     /// The value of a row payload of field `field` of object `key`, links as keys (see
     /// `RowReader.storeValue`).
     package func fieldValue(_ payload: UnsafeRawBufferPointer, _ table: Table, _ key: ObjectKey, _ field: Int) throws(StorageError)
