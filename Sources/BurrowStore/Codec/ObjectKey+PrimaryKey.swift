@@ -44,7 +44,7 @@ extension ObjectKey {
 package enum PrimaryKey {
     /// Whether `payload`, a row payload of `type`, holds primary key `value`, compared without
     /// decoding it; nil where only the decoded value can tell (strings, UUIDs, nil).
-    @inlinable @inline(__always)
+    @inline(__always)
     package static func payload<Link>(_ payload: UnsafeRawBufferPointer, of type: PropertyType, holds value: StoredValue<Link>) -> Bool? {
         switch value {
         case .objectId(let id): type == .objectId && payload.count >= 12 && ObjectId(rawBytes: payload) == id
@@ -54,7 +54,6 @@ package enum PrimaryKey {
     }
 
     /// Whether two primary-key values are the same key (types that can be primary keys only).
-    @inlinable
     package static func same<A, B>(_ a: StoredValue<A>, _ b: StoredValue<B>) -> Bool {
         switch (a, b) {
         case (.null, .null): true

@@ -134,7 +134,6 @@ extension RowReader {
 
     /// The value a row payload of field `field` of object `key` holds (fetching it from the
     /// blob tree if the row keeps only a reference), with links as `resolve` makes them.
-    @inlinable
     package func decodedPayload<Link>(
         _ payload: UnsafeRawBufferPointer, _ table: Table, _ key: ObjectKey, _ field: Int, resolve: ValueCodec.LinkResolver<Link>
     ) throws(StorageError) -> StoredValue<Link> {
