@@ -83,9 +83,11 @@ final class PortingContactV4: Object {
     override class func _realmObjectName() -> String? { "Contact" }
 }
 
-/// "Async writes": a method in an extension of RealmActor runs inside the actor. An extension
-/// is declared at file scope, where `Dog` is the test program's own Dog (ObjectTestModels), which
-/// has the properties the page's Dog has here.
+/// The Dog of the "Async writes" extension below, which is declared at file scope: the test
+/// program's own Dog, which has the properties the page's Dog has there.
+private typealias Dog = CommonModels.Dog
+
+/// "Async writes": a method in an extension of RealmActor runs inside the actor.
 extension RealmActor {
     func birthday(of id: ObjectId) async throws {
         try await realm.asyncWrite {
@@ -592,9 +594,9 @@ extension RealmActor {
     /// "Async writes": `asyncWrite` inside the actor, from a method of an extension.
     @Test func testAsyncWrites() async throws {
         // The extension's Dog is the test program's (see the extension).
-        typealias Dog = BurrowTests.Dog
+        typealias Dog = CommonModels.Dog
         var config = temporaryConfiguration()
-        config.objectTypes = [Dog.self, BurrowTests.DogToy.self, BurrowTests.Person.self, BurrowTests.Address.self]
+        config.objectTypes = [Dog.self, CommonModels.DogToy.self, CommonModels.Person.self, CommonModels.Address.self]
         let db = try await RealmActor(configuration: config)
         let rex = try await db.create(Dog.self, value: ["name": "Rex", "age": 1])
         // The guide's example (the extension is above):

@@ -17,7 +17,7 @@ final class SeedDog: Object {
     // Map of city name -> favorite park in that city
     @Persisted var favoriteParksByCity: Map<String, String>
     // The "Use Create to Copy an Object" example's version of the model links a toy.
-    @Persisted var favoriteToy: DogToy?
+    @Persisted var favoriteToy: CommonModels.DogToy?
     override class func _realmObjectName() -> String? { "Dog" }
 }
 
@@ -55,7 +55,7 @@ final class SeedPersonProjection: Projection<SeedPerson> {
 @Suite(.temporaryDirectory) struct SeedExamplesTests {
     private func seedRealm() throws -> Realm {
         var config = temporaryConfiguration()
-        config.objectTypes = [SeedDog.self, SeedPerson.self, SeedAddress.self, DogToy.self]
+        config.objectTypes = [SeedDog.self, SeedPerson.self, SeedAddress.self, CommonModels.DogToy.self]
         return try Realm(configuration: config)
     }
 
@@ -255,7 +255,7 @@ final class SeedPersonProjection: Projection<SeedPerson> {
     @Test func testUseCreateToCopyAnObjectIntoTheRealm() throws {
         let realm = try seedRealm()
         let other = try seedRealm()
-        let wubba = DogToy(value: ["name": "Wubba"])
+        let wubba = CommonModels.DogToy(value: ["name": "Wubba"])
         try other.write { try other.add(wubba) }
         let person = SeedPerson(value: ["id": 1])
         try realm.write { try realm.add(person) }
@@ -272,7 +272,7 @@ final class SeedPersonProjection: Projection<SeedPerson> {
         let thawedPersonRealm = try frozenPerson.thaw()!.realm!
         try thawedPersonRealm.write {
             // Use create to copy the existing object into the realm.
-            let toy = try thawedPersonRealm.create(DogToy.self, value: wubba, update: .error)
+            let toy = try thawedPersonRealm.create(CommonModels.DogToy.self, value: wubba, update: .error)
             let dog = try thawedPersonRealm.create(SeedDog.self, value: ["name": "Maui", "favoriteToy": toy], update: .error)
             thawedPerson.dogs.append(dog)
             #expect(toy.realm === thawedPersonRealm)
@@ -341,7 +341,7 @@ final class SeedPersonProjection: Projection<SeedPerson> {
             try realm.write {
                 let company = QSeedCompany()
                 company.employees.append(QSeedEmployee(value: ["name": "Dachary"]))
-                company.dogs.append(Dog(value: ["name": "Maui"]))
+                company.dogs.append(CommonModels.Dog(value: ["name": "Maui"]))
                 try realm.add(company)
             }
         }

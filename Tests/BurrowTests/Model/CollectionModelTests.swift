@@ -8,7 +8,7 @@ import Testing
 final class Playlist: Object {
     @Persisted(primaryKey: true) var id = 0
     @Persisted var tracks: List<Int>
-    @Persisted var songs: List<DogToy>
+    @Persisted var songs: List<CommonModels.DogToy>
     @Persisted var tags: MutableSet<String>
     @Persisted var ratings: Map<String, Int>
 }
@@ -89,7 +89,7 @@ final class Playlist: Object {
         #expect(playlist.songs.map(\.name) == ["a", "c"])
         try realm.write { playlist.songs.removeAll() }
         #expect(playlist.songs.isEmpty)
-        #expect(realm.objects(DogToy.self).count == 2, "removing from a list does not delete the object")
+        #expect(realm.objects(CommonModels.DogToy.self).count == 2, "removing from a list does not delete the object")
         _ = try realm.storage.snapshot().verify()
         let objectFindings = try ObjectVerifier.verify(realm.storage.snapshot()).findings.map(\.description)
         #expect(objectFindings == [])
@@ -139,7 +139,7 @@ final class Playlist: Object {
     @Test func testSetValueOnAListUpdatesEveryObjectInIt() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         let playlist = Playlist(value: ["id": 1, "songs": [["name": "a"], ["name": "b"]]])
-        let outside = DogToy(value: ["name": "c"])
+        let outside = CommonModels.DogToy(value: ["name": "c"])
         try realm.write {
             try realm.add(playlist)
             try realm.add(outside)

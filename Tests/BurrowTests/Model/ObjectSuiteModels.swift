@@ -4,7 +4,7 @@ import Testing
 
 // Models shared by CloseAndReopenTests, RollbackTests, ErrorTests, TrapTests,
 // ConcurrencyStressTests and FrozenTests. Every class name here is distinct from the models in
-// ObjectTestModels.swift, and none is stored under another class's name.
+// CommonModels.swift, and none is stored under another class's name.
 
 enum RTColor: Int, PersistableEnum {
     case red = 1

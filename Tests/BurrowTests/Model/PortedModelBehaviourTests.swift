@@ -5,7 +5,7 @@ import Testing
 
 final class Kennel: Object {
     @Persisted(primaryKey: true) var id = 0
-    @Persisted var toys: List<DogToy>
+    @Persisted var toys: List<CommonModels.DogToy>
     @Persisted var breeds: MutableSet<String>
     @Persisted var capacityByRoom: Map<String, Int>
     @Persisted var rooms: List<KennelRoom>
@@ -33,7 +33,7 @@ final class Postcard: Object {
         let toys = kennel.toys
         let breeds = kennel.breeds
         let capacity = kennel.capacityByRoom
-        toys.append(DogToy(value: ["name": "rope"]))
+        toys.append(CommonModels.DogToy(value: ["name": "rope"]))
         capacity["north"] = 4
         #expect(toys.realm == nil && breeds.realm == nil && capacity.realm == nil)
 
@@ -41,7 +41,7 @@ final class Postcard: Object {
         #expect(toys.realm != nil && breeds.realm != nil && capacity.realm != nil)
         #expect(toys.map(\.name) == ["rope"] && Array(capacity.keys) == ["north"] && breeds.isEmpty)
         try realm.write {
-            toys.append(DogToy(value: ["name": "ball"]))
+            toys.append(CommonModels.DogToy(value: ["name": "ball"]))
             breeds.insert("beagle")
             capacity["south"] = 2
         }
@@ -50,7 +50,7 @@ final class Postcard: Object {
         #expect(read.toys.map(\.name) == ["rope", "ball"])
         #expect(Array(read.breeds) == ["beagle"])
         #expect(read.capacityByRoom.map { "\($0.key)=\($0.value)" } == ["north=4", "south=2"])
-        #expect(realm.objects(DogToy.self).count == 2, "the appended toy was added to the realm")
+        #expect(realm.objects(CommonModels.DogToy.self).count == 2, "the appended toy was added to the realm")
         let findings = try ObjectVerifier.verify(realm.storage.snapshot()).findings.map(\.description)
         #expect(findings == [])
     }
@@ -95,15 +95,15 @@ final class Postcard: Object {
         let toys = kennel.toys
         let breeds = kennel.breeds
         let capacity = kennel.capacityByRoom
-        toys.append(DogToy(value: ["name": "rope"]))
+        toys.append(CommonModels.DogToy(value: ["name": "rope"]))
 
         try realm.beginWrite()
         try realm.add(kennel)
-        toys.append(DogToy(value: ["name": "ball"]))
+        toys.append(CommonModels.DogToy(value: ["name": "ball"]))
         try realm.cancelWrite()
         #expect(toys.realm == nil && breeds.realm == nil && capacity.realm == nil)
         #expect(toys.map(\.name) == ["rope"] && Array(breeds) == ["pug"] && capacity["north"] == 4)
-        toys.append(DogToy(value: ["name": "bone"]))
+        toys.append(CommonModels.DogToy(value: ["name": "bone"]))
 
         try realm.write { try realm.add(kennel) }
         #expect(toys.realm != nil)
@@ -112,12 +112,12 @@ final class Postcard: Object {
 
     @Test func testCommittedAddLetsGoOfTheUnmanagedElements() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        weak var unmanagedToy: DogToy?
+        weak var unmanagedToy: CommonModels.DogToy?
         weak var addedKennel: Kennel?
-        var toys: List<DogToy>? = nil
+        var toys: List<CommonModels.DogToy>? = nil
         do {
             let kennel = Kennel(value: ["id": 1])
-            let toy = DogToy(value: ["name": "rope"])
+            let toy = CommonModels.DogToy(value: ["name": "rope"])
             kennel.toys.append(toy)
             toys = kennel.toys
             unmanagedToy = toy
@@ -133,7 +133,7 @@ final class Postcard: Object {
     @Test func testACollectionGivenAsAValueIsCopiedNotTaken() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         let source = Kennel(value: ["id": 1, "breeds": ["pug"], "capacityByRoom": ["north": 4]])
-        source.toys.append(DogToy(value: ["name": "rope"]))
+        source.toys.append(CommonModels.DogToy(value: ["name": "rope"]))
         let fromValues = Kennel(value: [
             "id": 2, "toys": source.toys, "breeds": source.breeds, "capacityByRoom": source.capacityByRoom,
         ])
@@ -189,7 +189,7 @@ final class Postcard: Object {
     @Test func testMovesAndSwapsOfAnyListMatchAnArray() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         let kennel = try kennelWithRooms(realm)
-        let toys = (0..<5).map { DogToy(value: ["name": "t\($0)"]) }
+        let toys = (0..<5).map { CommonModels.DogToy(value: ["name": "t\($0)"]) }
         try realm.write { kennel.toys.append(objectsIn: toys) }
         var model = toys.map(\.name)
         let unmanaged = List<Int>()
@@ -209,7 +209,7 @@ final class Postcard: Object {
         }
         #expect(kennel.toys.map(\.name) == model)
         #expect(Array(unmanaged) == numbers)
-        #expect(realm.objects(DogToy.self).count == 5)
+        #expect(realm.objects(CommonModels.DogToy.self).count == 5)
     }
 
     @Test func testMovingOutOfBoundsTraps() async {
@@ -238,7 +238,7 @@ final class Postcard: Object {
     }
 
     @Test func testAModelWithoutItsOwnDescriptionPrintsItsProperties() {
-        let toy = DogToy(value: ["name": "rope"])
+        let toy = CommonModels.DogToy(value: ["name": "rope"])
         #expect(toy.description == "DogToy {\n\tname = rope;\n}")
         #expect("\(toy)" == toy.description)
     }

@@ -14,23 +14,25 @@ import Testing
 @Suite(.temporaryDirectory) struct HostileQuickWriteTests {
     private func configuration(_ name: String = #function) -> Realm.Configuration {
         var config = temporaryConfiguration(name)
-        config.objectTypes = [Dog.self, DogToy.self, Person.self, Address.self, HostileOwner.self]
+        config.objectTypes = [
+            CommonModels.Dog.self, CommonModels.DogToy.self, CommonModels.Person.self, CommonModels.Address.self, HostileOwner.self,
+        ]
         return config
     }
 
-    /// Deletes the `HostileOwner` with key 1 and every `Dog` from another actor.
+    /// Deletes the `HostileOwner` with key 1 and every `CommonModels.Dog` from another actor.
     private func deleteFromAnotherActor(_ config: Realm.Configuration) async throws {
         let db = try await RealmActor(configuration: config)
         try await db.asyncWrite { realm in
             try realm.delete(realm.objects(HostileOwner.self))
-            try realm.delete(realm.objects(Dog.self))
+            try realm.delete(realm.objects(CommonModels.Dog.self))
         }
     }
 
     @Test func propertyBindingOfObjectDeletedElsewhereReportsInsteadOfTrapping() async throws {
         let config = configuration()
         let realm = try Realm(configuration: config)
-        let dog = Dog(value: ["name": "Rex"])
+        let dog = CommonModels.Dog(value: ["name": "Rex"])
         try realm.write { try realm.add(dog) }
         @ObservedRealmObject var observed = dog
         let name = $observed.name
@@ -44,7 +46,7 @@ import Testing
         #expect($observed.error?.code == .invalidObject)
         #expect(!realm.isInWriteTransaction)
         #expect(dog.isInvalidated)
-        #expect(realm.objects(Dog.self).isEmpty, "nothing was written")
+        #expect(realm.objects(CommonModels.Dog.self).isEmpty, "nothing was written")
         ownerName.wrappedValue = "Ann"
         #expect(!realm.isInWriteTransaction)
         #expect(realm.objects(HostileOwner.self).isEmpty)
@@ -54,14 +56,14 @@ import Testing
         let config = configuration()
         let realm = try Realm(configuration: config)
         let owner = HostileOwner(value: ["id": 1])
-        owner.dogs.append(objectsIn: [Dog(value: ["name": "A"]), Dog(value: ["name": "B"])])
+        owner.dogs.append(objectsIn: [CommonModels.Dog(value: ["name": "A"]), CommonModels.Dog(value: ["name": "B"])])
         try realm.write { try realm.add(owner) }
         @ObservedRealmObject var observed = owner
         let dogs = $observed.dogs
         try await deleteFromAnotherActor(config)
-        dogs.append(Dog(value: ["name": "C"]))
+        dogs.append(CommonModels.Dog(value: ["name": "C"]))
         #expect($observed.error?.code == .invalidObject)
-        #expect(realm.objects(Dog.self).isEmpty, "the new dog was not added either")
+        #expect(realm.objects(CommonModels.Dog.self).isEmpty, "the new dog was not added either")
         for change in [{ dogs.remove(at: 0) }, { dogs.remove(atOffsets: [0, 1]) }, { dogs.move(fromOffsets: [0], toOffset: 2) }] {
             change()
             #expect($observed.error?.code == .invalidObject)
@@ -72,7 +74,7 @@ import Testing
     @Test func bindingsOfDeletedOrInvalidatedObjectsReadTheNewUnmanagedObject() async throws {
         let config = configuration()
         let realm = try Realm(configuration: config)
-        let dog = Dog(value: ["name": "Rex"])
+        let dog = CommonModels.Dog(value: ["name": "Rex"])
         let owner = HostileOwner(value: ["id": 1, "name": "Ann"])
         try realm.write {
             try realm.add(dog)
@@ -124,7 +126,7 @@ import Testing
         let frozen = try owner.freeze().frozenObject
         frozen.bind(\.name).wrappedValue = "Ann"
         #expect(owner.name == "Ann", "the live object was written")
-        frozen.bind(\.dogs).append(Dog(value: ["name": "Rex"]))
+        frozen.bind(\.dogs).append(CommonModels.Dog(value: ["name": "Rex"]))
         #expect(owner.dogs.count == 1)
 
         @ObservedRealmObject var observed = HostileOwner()
@@ -138,7 +140,7 @@ import Testing
     @Test func frozenObjectOfAnotherFileIsReportedAsSuch() throws {
         let config = configuration()
         let other = try Realm(configuration: configuration("otherFile"))
-        let foreign = Dog(value: ["name": "Far"])
+        let foreign = CommonModels.Dog(value: ["name": "Far"])
         try other.write { try other.add(foreign) }
         let frozen = try foreign.freeze().frozenObject
         let realm = try Realm(configuration: config)
@@ -149,21 +151,21 @@ import Testing
         #expect($observed.error?.code == .invalidObject)
         #expect($observed.error?.description.contains("another file") == true, "\($observed.error?.description ?? "")")
         #expect(owner.dogs.isEmpty)
-        @ObservedResults(Dog.self, configuration: config) var dogs
+        @ObservedResults(CommonModels.Dog.self, configuration: config) var dogs
         $dogs.append(frozen)
         #expect($dogs.error?.description.contains("another file") == true)
         #expect(dogs.isEmpty)
-        #expect(other.objects(Dog.self).count == 1)
+        #expect(other.objects(CommonModels.Dog.self).count == 1)
     }
 
     @Test func quickWriteInsideTheCallersTransactionIsReportedByItsCommit() async throws {
         let config = configuration()
         let realm = try Realm(configuration: config)
-        @ObservedResults(Dog.self, configuration: config) var dogs
+        @ObservedResults(CommonModels.Dog.self, configuration: config) var dogs
         _ = dogs.count
         let cancelled = trackOnce { _ = dogs.count }
         try realm.beginWrite()
-        $dogs.append(Dog(value: ["name": "A"]))
+        $dogs.append(CommonModels.Dog(value: ["name": "A"]))
         #expect(dogs.count == 1, "inside the transaction the change is visible")
         try realm.cancelWrite()
         #expect(dogs.isEmpty)
@@ -172,7 +174,7 @@ import Testing
 
         let committed = track { _ = dogs.count }
         try realm.beginWrite()
-        $dogs.append(Dog(value: ["name": "B"]))
+        $dogs.append(CommonModels.Dog(value: ["name": "B"]))
         try realm.commitWrite()
         await committed.wait()
         #expect(dogs.count == 1)
@@ -183,7 +185,7 @@ import Testing
         let realm = try Realm(configuration: config)
         let owner = HostileOwner(value: ["id": 1])
         try realm.write { try realm.add(owner) }
-        @ObservedResults(Dog.self, configuration: config) var dogs
+        @ObservedResults(CommonModels.Dog.self, configuration: config) var dogs
         @ObservedRealmObject var observed = owner
         try realm.beginWrite()
         // A view drawn while the transaction is open reads the wrappers first here, where no
@@ -196,7 +198,7 @@ import Testing
         let fromActor = track { _ = (dogs.count, observed.name) }
         let db = try await RealmActor(configuration: config)
         try await db.asyncWrite { realm in
-            try realm.add(Dog())
+            try realm.add(CommonModels.Dog())
             realm.object(ofType: HostileOwner.self, forPrimaryKey: 1)?.name = "Ann"
         }
         await fromActor.wait()
@@ -211,10 +213,10 @@ import Testing
         let owner = try #require(realm.object(ofType: HostileOwner.self, forPrimaryKey: 1))
         let count = TestEnvironment.count("BURROW_HOSTILE_WRAPPERS", default: 200)
         for _ in 0..<count {
-            @ObservedResults(Dog.self, configuration: config) var dogs
+            @ObservedResults(CommonModels.Dog.self, configuration: config) var dogs
             @ObservedRealmObject var observed = owner
             @StateRealmObject var list = owner.dogs
-            @ObservedSectionedResults(Dog.self, sectionKeyPath: \.name, configuration: config) var sections
+            @ObservedSectionedResults(CommonModels.Dog.self, sectionKeyPath: \.name, configuration: config) var sections
             _ = (dogs.count, observed.name, list.count, sections.count)
         }
         // Each wrapper's follower task ends once cancelled; give them the turns to do so.
@@ -228,7 +230,7 @@ import Testing
 final class HostileOwner: Object, ObjectKeyIdentifiable {
     @Persisted(primaryKey: true) var id = 0
     @Persisted var name = ""
-    @Persisted var dogs: List<Dog>
+    @Persisted var dogs: List<CommonModels.Dog>
     @Persisted var tags: MutableSet<String>
-    @Persisted var pets: Map<String, Dog?>
+    @Persisted var pets: Map<String, CommonModels.Dog?>
 }

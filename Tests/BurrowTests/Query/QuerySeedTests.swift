@@ -16,12 +16,12 @@ final class QSeedTodo: Object {
 
 final class QSeedEmployee: Object {
     @Persisted var name = ""
-    @Persisted var dogs: List<Dog>
+    @Persisted var dogs: List<CommonModels.Dog>
 }
 
 final class QSeedCompany: Object {
     @Persisted var employees: List<QSeedEmployee>
-    @Persisted var dogs: List<Dog>
+    @Persisted var dogs: List<CommonModels.Dog>
 }
 
 /// Every query of those examples, written as RealmSwift's documentation writes it (with `try`
@@ -33,20 +33,20 @@ final class QSeedCompany: Object {
         let realm = try Realm(configuration: temporaryConfiguration())
         try realm.write {
             // Create a person to take care of some dogs.
-            let person = Person(value: ["id": 1, "name": "Ali"])
+            let person = CommonModels.Person(value: ["id": 1, "name": "Ali"])
             try realm.add(person)
 
-            let dog = Dog(value: ["name": "Rex", "age": 1])
+            let dog = CommonModels.Dog(value: ["name": "Rex", "age": 1])
             try realm.add(dog)
-            try realm.add(Dog(value: ["name": "Old", "age": 9]))
+            try realm.add(CommonModels.Dog(value: ["name": "Old", "age": 9]))
 
             // Find dogs younger than 2.
-            let puppies = try realm.objects(Dog.self).filter("age < 2")
+            let puppies = try realm.objects(CommonModels.Dog.self).filter("age < 2")
 
             // Give all puppies to Ali.
             person.setValue(puppies, forKey: "dogs")
         }
-        let ali = try #require(realm.object(ofType: Person.self, forPrimaryKey: 1))
+        let ali = try #require(realm.object(ofType: CommonModels.Person.self, forPrimaryKey: 1))
         #expect(ali.dogs.map(\.name) == ["Rex"])
     }
 
@@ -54,20 +54,20 @@ final class QSeedCompany: Object {
     @Test func testFindADogByName() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         try realm.write {
-            try realm.add(Dog(value: ["name": "Wolfie"]))
-            try realm.add(Dog(value: ["name": "Rex"]))
+            try realm.add(CommonModels.Dog(value: ["name": "Wolfie"]))
+            try realm.add(CommonModels.Dog(value: ["name": "Rex"]))
         }
-        let wolfie = realm.objects(Dog.self).where {
+        let wolfie = realm.objects(CommonModels.Dog.self).where {
             $0.name == "Wolfie"
         }.first!
         #expect(wolfie.name == "Wolfie")
-        let rex = realm.objects(Dog.self).where {
+        let rex = realm.objects(CommonModels.Dog.self).where {
             $0.name == "Rex"
         }.first!
         try realm.write {
-            rex.companion = .object(Dog(value: ["name": "Regina"]))
+            rex.companion = .object(CommonModels.Dog(value: ["name": "Regina"]))
         }
-        #expect(realm.objects(Dog.self).where { $0.name == "Regina" }.count == 1)
+        #expect(realm.objects(CommonModels.Dog.self).where { $0.name == "Regina" }.count == 1)
     }
 
     /// "CRUD - Update", the async example: a query inside a function isolated to the actor.
@@ -100,7 +100,7 @@ final class QSeedCompany: Object {
         try realm.write {
             company.employees.append(QSeedEmployee(value: ["name": "Dachary"]))
             company.employees.append(QSeedEmployee(value: ["name": "Other"]))
-            company.dogs.append(Dog(value: ["name": "Maui"]))
+            company.dogs.append(CommonModels.Dog(value: ["name": "Maui"]))
             try realm.add(company)
             // An employee outside the company's list is not found through the list.
             try realm.add(QSeedEmployee(value: ["name": "Dachary"]))
