@@ -172,12 +172,12 @@ final class DeepKeyedLink: Object {
             }
             // And where an AnyRealmValue belongs, which holds no collections.
             do {
-                try realm.write { _ = try realm.create(RTMixed.self, value: ["id": 1, "value": value]) }
+                try realm.write { _ = try realm.create(ObjectSuiteModels.RTMixed.self, value: ["id": 1, "value": value]) }
                 exit(9)
             } catch let error as RealmError {
                 guard error.description.contains("'value'"), error.description.contains("entries") else { exit(10) }
             }
-            guard realm.objects(RTMixed.self).isEmpty else { exit(11) }
+            guard realm.objects(ObjectSuiteModels.RTMixed.self).isEmpty else { exit(11) }
         }
     }
 

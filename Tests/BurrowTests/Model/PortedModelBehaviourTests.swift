@@ -247,13 +247,13 @@ final class Postcard: Object {
     /// nil through key-value coding, unmanaged and managed, and one that holds a value reads as
     /// that value.
     @Test func keyValueCodingReadsAnEmptyOptionalAsNil() throws {
-        func check(_ object: RTEverything) {
+        func check(_ object: ObjectSuiteModels.RTEverything) {
             #expect(object.value(forKey: "optInt") == nil)
             #expect(object.value(forKey: "optString") == nil)
             #expect(object["optDate"] == nil)
             #expect(object.value(forKey: "int") as? Int == object.int, "a plain value is itself")
         }
-        let unmanaged = RTEverything()
+        let unmanaged = ObjectSuiteModels.RTEverything()
         check(unmanaged)
         let realm = try Realm(configuration: temporaryConfiguration())
         try realm.write { try realm.add(unmanaged) }

@@ -38,7 +38,7 @@ import Testing
         do {
             let realm = try Realm(configuration: config)
             try realm.write {
-                let o = RTEverything()
+                let o = ObjectSuiteModels.RTEverything()
                 o.id = "k"
                 o.bool = true
                 o.int = -5
@@ -64,7 +64,7 @@ import Testing
             }
         }
         let realm = try Realm(configuration: config)
-        let o = try #require(realm.object(ofType: RTEverything.self, forPrimaryKey: "k"))
+        let o = try #require(realm.object(ofType: ObjectSuiteModels.RTEverything.self, forPrimaryKey: "k"))
         #expect(o.bool == true)
         #expect(o.int == -5)
         #expect(o.int8 == -8)
