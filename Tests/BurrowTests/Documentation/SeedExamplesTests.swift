@@ -339,15 +339,15 @@ final class SeedPersonProjection: Projection<SeedPerson> {
         do {
             let realm = try Realm(configuration: config)
             try realm.write {
-                let company = QSeedCompany()
-                company.employees.append(QSeedEmployee(value: ["name": "Dachary"]))
+                let company = QuerySeedModels.Company()
+                company.employees.append(QuerySeedModels.Employee(value: ["name": "Dachary"]))
                 company.dogs.append(CommonModels.Dog(value: ["name": "Maui"]))
                 try realm.add(company)
             }
         }
         // The `frozenCompany` here represents an `@ObservedRealmObject var company: Company`
-        let frozenCompany = try Realm(configuration: config).objects(QSeedCompany.self).freeze().first!
-        func performAnExplicitWrite(company: Frozen<QSeedCompany>, employeeName: String, dogName: String) throws {
+        let frozenCompany = try Realm(configuration: config).objects(QuerySeedModels.Company.self).freeze().first!
+        func performAnExplicitWrite(company: Frozen<QuerySeedModels.Company>, employeeName: String, dogName: String) throws {
             // Get the realm that is managing the `Company` object you passed in.
             // Thaw the realm so you can write to it.
             let realm = try company.realm!.thaw()
@@ -362,7 +362,7 @@ final class SeedPersonProjection: Projection<SeedPerson> {
         }
         try performAnExplicitWrite(company: frozenCompany, employeeName: "Dachary", dogName: "Maui")
         let realm = try Realm(configuration: config)
-        #expect(realm.objects(QSeedEmployee.self).first?.dogs.map(\.name) == ["Maui"])
+        #expect(realm.objects(QuerySeedModels.Employee.self).first?.dogs.map(\.name) == ["Maui"])
         #expect(frozenCompany.employees.first?.dogs.isEmpty == true, "the frozen value still shows its version")
     }
 }

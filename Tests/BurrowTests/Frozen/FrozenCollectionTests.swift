@@ -14,8 +14,9 @@ import Testing
     private func configuration() -> Realm.Configuration {
         var config = temporaryConfiguration()
         config.objectTypes = [
-            Playlist.self, CommonModels.DogToy.self, CommonModels.Dog.self, CommonModels.Person.self, CommonModels.Address.self, QTag.self,
-            QShelf.self, QTagMap.self, QItem.self,
+            Playlist.self, CommonModels.DogToy.self, CommonModels.Dog.self, CommonModels.Person.self, CommonModels.Address.self,
+            QueryTestModels.Tag.self,
+            QueryTestModels.Shelf.self, QueryMapOfObjectsModels.TagMap.self, QueryTestModels.Item.self,
         ]
         return config
     }
@@ -193,11 +194,11 @@ import Testing
         let ali = CommonModels.Person(value: [
             "id": 1, "dogs": [["name": "Rex", "age": 1], ["name": "Ace", "age": 4], ["name": "Fido", "age": 2]],
         ])
-        let red = QTag(value: ["id": 1, "label": "red", "weight": 3])
-        let blue = QTag(value: ["id": 2, "label": "blue", "weight": 1])
-        let shelf = QShelf(value: ["tags": [red, blue]])
-        let map = QTagMap(value: ["id": 1, "byName": ["r": red, "b": blue]])
-        let item = QItem(value: ["id": 1, "name": "item", "links": [red]])
+        let red = QueryTestModels.Tag(value: ["id": 1, "label": "red", "weight": 3])
+        let blue = QueryTestModels.Tag(value: ["id": 2, "label": "blue", "weight": 1])
+        let shelf = QueryTestModels.Shelf(value: ["tags": [red, blue]])
+        let map = QueryMapOfObjectsModels.TagMap(value: ["id": 1, "byName": ["r": red, "b": blue]])
+        let item = QueryTestModels.Item(value: ["id": 1, "name": "item", "links": [red]])
         try realm.write {
             try realm.add(ali)
             try realm.add(shelf)
@@ -215,7 +216,7 @@ import Testing
             red.weight = 0
             shelf.tags.remove(blue)
             map.byName["b"] = nil
-            try realm.add(QItem(value: ["id": 2, "name": "later", "links": [red]]))
+            try realm.add(QueryTestModels.Item(value: ["id": 2, "name": "later", "links": [red]]))
         }
         // Each query sees the collection, and its objects, as they were when it was frozen.
         #expect(dogs.where { $0.age < 3 }.map(\.name) == ["Rex", "Fido"], "in list order")

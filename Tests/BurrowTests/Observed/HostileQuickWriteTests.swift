@@ -15,16 +15,16 @@ import Testing
     private func configuration(_ name: String = #function) -> Realm.Configuration {
         var config = temporaryConfiguration(name)
         config.objectTypes = [
-            CommonModels.Dog.self, CommonModels.DogToy.self, CommonModels.Person.self, CommonModels.Address.self, HostileOwner.self,
+            CommonModels.Dog.self, CommonModels.DogToy.self, CommonModels.Person.self, CommonModels.Address.self, HostileQuickWriteModels.Owner.self,
         ]
         return config
     }
 
-    /// Deletes the `HostileOwner` with key 1 and every `CommonModels.Dog` from another actor.
+    /// Deletes the `HostileQuickWriteModels.Owner` with key 1 and every `CommonModels.Dog` from another actor.
     private func deleteFromAnotherActor(_ config: Realm.Configuration) async throws {
         let db = try await RealmActor(configuration: config)
         try await db.asyncWrite { realm in
-            try realm.delete(realm.objects(HostileOwner.self))
+            try realm.delete(realm.objects(HostileQuickWriteModels.Owner.self))
             try realm.delete(realm.objects(CommonModels.Dog.self))
         }
     }
@@ -36,7 +36,7 @@ import Testing
         try realm.write { try realm.add(dog) }
         @ObservedRealmObject var observed = dog
         let name = $observed.name
-        let owner = HostileOwner(value: ["id": 1])
+        let owner = HostileQuickWriteModels.Owner(value: ["id": 1])
         try realm.write { try realm.add(owner) }
         let ownerName = owner.bind(\.name)
         try await deleteFromAnotherActor(config)
@@ -49,13 +49,13 @@ import Testing
         #expect(realm.objects(CommonModels.Dog.self).isEmpty, "nothing was written")
         ownerName.wrappedValue = "Ann"
         #expect(!realm.isInWriteTransaction)
-        #expect(realm.objects(HostileOwner.self).isEmpty)
+        #expect(realm.objects(HostileQuickWriteModels.Owner.self).isEmpty)
     }
 
     @Test func listQuickWritesOnOwnerDeletedElsewhereReportInsteadOfTrapping() async throws {
         let config = configuration()
         let realm = try Realm(configuration: config)
-        let owner = HostileOwner(value: ["id": 1])
+        let owner = HostileQuickWriteModels.Owner(value: ["id": 1])
         owner.dogs.append(objectsIn: [CommonModels.Dog(value: ["name": "A"]), CommonModels.Dog(value: ["name": "B"])])
         try realm.write { try realm.add(owner) }
         @ObservedRealmObject var observed = owner
@@ -75,7 +75,7 @@ import Testing
         let config = configuration()
         let realm = try Realm(configuration: config)
         let dog = CommonModels.Dog(value: ["name": "Rex"])
-        let owner = HostileOwner(value: ["id": 1, "name": "Ann"])
+        let owner = HostileQuickWriteModels.Owner(value: ["id": 1, "name": "Ann"])
         try realm.write {
             try realm.add(dog)
             try realm.add(owner)
@@ -88,7 +88,7 @@ import Testing
         #expect($observedDog.name.wrappedValue == "", "the new unmanaged Dog the wrapper shows")
 
         let other = try Realm(configuration: configuration("invalidated"))
-        let kept = HostileOwner(value: ["id": 2, "name": "Bo"])
+        let kept = HostileQuickWriteModels.Owner(value: ["id": 2, "name": "Bo"])
         try other.write { try other.add(kept) }
         @ObservedRealmObject var observedKept = kept
         other.invalidate()
@@ -100,11 +100,11 @@ import Testing
     @Test func aBindingKeptAcrossReassigningTheWrapperWritesItsOwnObject() throws {
         let config = configuration()
         let realm = try Realm(configuration: config)
-        let first = HostileOwner(value: ["id": 1])
+        let first = HostileQuickWriteModels.Owner(value: ["id": 1])
         try realm.write { try realm.add(first) }
         @ObservedRealmObject var observed = first
         let firstName = $observed.name
-        observed = HostileOwner(value: ["id": 2])
+        observed = HostileQuickWriteModels.Owner(value: ["id": 2])
         // The wrapper now shows an unmanaged object; the binding still writes the managed one,
         // in a write transaction of its realm.
         firstName.wrappedValue = "Ann"
@@ -121,7 +121,7 @@ import Testing
     @Test func frozenObjectsAreThawedForBindings() throws {
         let config = configuration()
         let realm = try Realm(configuration: config)
-        let owner = HostileOwner(value: ["id": 1])
+        let owner = HostileQuickWriteModels.Owner(value: ["id": 1])
         try realm.write { try realm.add(owner) }
         let frozen = try owner.freeze().frozenObject
         frozen.bind(\.name).wrappedValue = "Ann"
@@ -129,7 +129,7 @@ import Testing
         frozen.bind(\.dogs).append(CommonModels.Dog(value: ["name": "Rex"]))
         #expect(owner.dogs.count == 1)
 
-        @ObservedRealmObject var observed = HostileOwner()
+        @ObservedRealmObject var observed = HostileQuickWriteModels.Owner()
         observed = try owner.freeze().frozenObject
         #expect(!observed.isFrozen, "an assigned frozen object is thawed, as one given to init is")
         $observed.name.wrappedValue = "Bo"
@@ -144,7 +144,7 @@ import Testing
         try other.write { try other.add(foreign) }
         let frozen = try foreign.freeze().frozenObject
         let realm = try Realm(configuration: config)
-        let owner = HostileOwner(value: ["id": 1])
+        let owner = HostileQuickWriteModels.Owner(value: ["id": 1])
         try realm.write { try realm.add(owner) }
         @ObservedRealmObject var observed = owner
         $observed.dogs.append(frozen)
@@ -183,7 +183,7 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func wrappersFirstReadInsideAWriteFollowTheCommitsAfterIt() async throws {
         let config = configuration()
         let realm = try Realm(configuration: config)
-        let owner = HostileOwner(value: ["id": 1])
+        let owner = HostileQuickWriteModels.Owner(value: ["id": 1])
         try realm.write { try realm.add(owner) }
         @ObservedResults(CommonModels.Dog.self, configuration: config) var dogs
         @ObservedRealmObject var observed = owner
@@ -199,7 +199,7 @@ import Testing
         let db = try await RealmActor(configuration: config)
         try await db.asyncWrite { realm in
             try realm.add(CommonModels.Dog())
-            realm.object(ofType: HostileOwner.self, forPrimaryKey: 1)?.name = "Ann"
+            realm.object(ofType: HostileQuickWriteModels.Owner.self, forPrimaryKey: 1)?.name = "Ann"
         }
         await fromActor.wait()
         #expect(dogs.count == 1)
@@ -209,8 +209,8 @@ import Testing
     @Test func droppedWrappersLeaveTheFilesChangeHub() async throws {
         let config = configuration()
         let realm = try Realm(configuration: config)
-        try realm.write { try realm.add(HostileOwner(value: ["id": 1])) }
-        let owner = try #require(realm.object(ofType: HostileOwner.self, forPrimaryKey: 1))
+        try realm.write { try realm.add(HostileQuickWriteModels.Owner(value: ["id": 1])) }
+        let owner = try #require(realm.object(ofType: HostileQuickWriteModels.Owner.self, forPrimaryKey: 1))
         let count = TestEnvironment.count("BURROW_HOSTILE_WRAPPERS", default: 200)
         for _ in 0..<count {
             @ObservedResults(CommonModels.Dog.self, configuration: config) var dogs
@@ -227,10 +227,14 @@ import Testing
     }
 }
 
-final class HostileOwner: Object, ObjectKeyIdentifiable {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var name = ""
-    @Persisted var dogs: List<CommonModels.Dog>
-    @Persisted var tags: MutableSet<String>
-    @Persisted var pets: Map<String, CommonModels.Dog?>
+/// The model of `HostileQuickWriteTests`, stored under the name it had before it was namespaced.
+enum HostileQuickWriteModels {
+    final class Owner: Object, ObjectKeyIdentifiable {
+        override class func _realmObjectName() -> String? { "HostileOwner" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var name = ""
+        @Persisted var dogs: List<CommonModels.Dog>
+        @Persisted var tags: MutableSet<String>
+        @Persisted var pets: Map<String, CommonModels.Dog?>
+    }
 }

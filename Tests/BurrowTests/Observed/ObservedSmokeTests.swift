@@ -8,7 +8,9 @@ import Testing
 @Suite(.temporaryDirectory) struct ObservedSmokeTests {
     private func configuration() -> Realm.Configuration {
         var config = temporaryConfiguration()
-        config.objectTypes = [CommonModels.Dog.self, CommonModels.DogToy.self, CommonModels.Person.self, CommonModels.Address.self, SmokeOwner.self]
+        config.objectTypes = [
+            CommonModels.Dog.self, CommonModels.DogToy.self, CommonModels.Person.self, CommonModels.Address.self, ObservedSmokeModels.Owner.self,
+        ]
         return config
     }
 
@@ -40,7 +42,7 @@ import Testing
         $observed.name.wrappedValue = "Wolfie"
         #expect(dog.name == "Wolfie")
         #expect(!realm.isInWriteTransaction)
-        let person = SmokeOwner(value: ["id": 1])
+        let person = ObservedSmokeModels.Owner(value: ["id": 1])
         try realm.write { try realm.add(person) }
         @ObservedRealmObject var owner = person
         $owner.dogs.append(CommonModels.Dog(value: ["name": "Maui"]))
@@ -56,7 +58,7 @@ import Testing
         let config = configuration()
         let realm = try Realm(configuration: config)
         let rex = CommonModels.Dog(value: ["name": "Rex"])
-        let owner = SmokeOwner(value: ["id": 3])
+        let owner = ObservedSmokeModels.Owner(value: ["id": 3])
         try realm.write {
             try realm.add(rex)
             try realm.add(owner)
@@ -78,7 +80,7 @@ import Testing
     }
 
     @Test func stateObjectUnmanagedThenManaged() throws {
-        let object = SmokeOwner(value: ["id": 7])
+        let object = ObservedSmokeModels.Owner(value: ["id": 7])
         @StateRealmObject var state = object.dogs
         $state.append(CommonModels.Dog(value: ["name": "A"]))
         #expect(state.count == 1)
@@ -100,7 +102,11 @@ final class Signal: Sendable {
     func wait() async { for await _ in stream { return } }
 }
 
-final class SmokeOwner: Object, ObjectKeyIdentifiable {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var dogs: List<CommonModels.Dog>
+/// The model of `ObservedSmokeTests`, stored under the name it had before it was namespaced.
+enum ObservedSmokeModels {
+    final class Owner: Object, ObjectKeyIdentifiable {
+        override class func _realmObjectName() -> String? { "SmokeOwner" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var dogs: List<CommonModels.Dog>
+    }
 }

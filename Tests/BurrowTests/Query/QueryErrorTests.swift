@@ -130,7 +130,7 @@ import Testing
         ]
         let realm = try Realm(configuration: temporaryInMemoryConfiguration())
         for (query, fragments) in cases {
-            expectRefused(realm.objects(QItem.self), query, mentioning: fragments)
+            expectRefused(realm.objects(QueryTestModels.Item.self), query, mentioning: fragments)
         }
     }
 

@@ -37,7 +37,7 @@ import Testing
                 "Fido", "Rex", "Ace",
             ])
         // A class with no objects yet gives empty results and aggregates.
-        let none = realm.objects(QTag.self).where { $0.weight > 1 }
+        let none = realm.objects(QueryTestModels.Tag.self).where { $0.weight > 1 }
         #expect(none.isEmpty)
         #expect(none.sum(ofProperty: "weight") as Int == 0)
         #expect(none.max(ofProperty: "weight") as Int? == nil)
@@ -91,22 +91,22 @@ import Testing
     @Test func testQueriesThroughLinksInsideAWriteSeeTheWrite() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         _ = try QData.populate(realm, count: 60, seed: 7)
-        let before = try realm.objects(QItem.self).filter(
+        let before = try realm.objects(QueryTestModels.Item.self).filter(
             "link.weight > 4 OR ANY links.label == 'red' OR SUBQUERY(links, $t, $t.weight > 2).@count > 1"
         ).map(\.id)
         try realm.write {
-            let heavy = QTag(value: ["id": 100, "label": "red", "weight": 50])
+            let heavy = QueryTestModels.Tag(value: ["id": 100, "label": "red", "weight": 50])
             try realm.add(heavy)
-            let first = realm.objects(QItem.self).where { $0.id == 0 }.first!
+            let first = realm.objects(QueryTestModels.Item.self).where { $0.id == 0 }.first!
             first.link = heavy
-            let inWrite = try realm.objects(QItem.self).filter(
+            let inWrite = try realm.objects(QueryTestModels.Item.self).filter(
                 "link.weight > 4 OR ANY links.label == 'red' OR SUBQUERY(links, $t, $t.weight > 2).@count > 1"
             ).map(\.id)
             #expect(Set(inWrite) == Set(before).union([0]))
-            #expect(realm.objects(QTag.self).where { $0.owners.count > 0 }.count >= 1)
-            #expect(realm.objects(QItem.self).where { $0.link.weight == 50 }.map(\.id) == [0])
+            #expect(realm.objects(QueryTestModels.Tag.self).where { $0.owners.count > 0 }.count >= 1)
+            #expect(realm.objects(QueryTestModels.Item.self).where { $0.link.weight == 50 }.map(\.id) == [0])
         }
-        #expect(realm.objects(QItem.self).where { $0.link.weight == 50 }.map(\.id) == [0])
+        #expect(realm.objects(QueryTestModels.Item.self).where { $0.link.weight == 50 }.map(\.id) == [0])
     }
 
     @Test func testFrozenResultsKeepTheirQuery() async throws {
@@ -180,21 +180,23 @@ import Testing
 
     @Test func testMutableSetQueries() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        let shelf = QShelf()
+        let shelf = QueryTestModels.Shelf()
         try realm.write {
-            for (id, weight) in [(1, 5), (2, 9), (3, 1)] { shelf.tags.insert(QTag(value: ["id": id, "label": "t\(id)", "weight": weight])) }
+            for (id, weight) in [(1, 5), (2, 9), (3, 1)] {
+                shelf.tags.insert(QueryTestModels.Tag(value: ["id": id, "label": "t\(id)", "weight": weight]))
+            }
             try realm.add(shelf)
-            try realm.add(QTag(value: ["id": 4, "label": "outside", "weight": 100]))
+            try realm.add(QueryTestModels.Tag(value: ["id": 4, "label": "outside", "weight": 100]))
         }
         let heavy = shelf.tags.where { $0.weight > 2 }
         #expect(Set(heavy.map(\.id)) == [1, 2])
         #expect(try shelf.tags.filter("label BEGINSWITH 't'").count == 3)
         #expect(shelf.tags.sorted(byKeyPath: "weight").map(\.id) == [3, 1, 2])
         #expect(shelf.tags.sum(ofProperty: "weight") as Int == 15)
-        try realm.write { shelf.tags.insert(realm.object(ofType: QTag.self, forPrimaryKey: 4)!) }
+        try realm.write { shelf.tags.insert(realm.object(ofType: QueryTestModels.Tag.self, forPrimaryKey: 4)!) }
         #expect(Set(heavy.map(\.id)) == [1, 2, 4])
-        #expect(realm.objects(QShelf.self).where { $0.tags.weight > 50 }.count == 1)
-        #expect(try realm.objects(QShelf.self).filter("tags.@count == 4 AND ALL tags.weight >= 1").count == 1)
+        #expect(realm.objects(QueryTestModels.Shelf.self).where { $0.tags.weight > 50 }.count == 1)
+        #expect(try realm.objects(QueryTestModels.Shelf.self).filter("tags.@count == 4 AND ALL tags.weight >= 1").count == 1)
     }
 
     @Test func testDeletedAndLinkedObjectsInQueries() throws {
