@@ -89,7 +89,7 @@ import Testing
 
     @Test func resultsOfACollectionSayTheyCannotBeObservedYet() async throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        let playlist = Playlist(value: ["id": 1, "songs": [["name": "a"]]])
+        let playlist = CollectionModels.Playlist(value: ["id": 1, "songs": [["name": "a"]]])
         try realm.write { try realm.add(playlist) }
         let changes = playlist.songs.where { $0.name == "a" }.changes().makeAsyncIterator()
         guard case .error(let error) = await next(changes) else {

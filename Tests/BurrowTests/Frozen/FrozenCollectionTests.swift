@@ -14,9 +14,8 @@ import Testing
     private func configuration() -> Realm.Configuration {
         var config = temporaryConfiguration()
         config.objectTypes = [
-            Playlist.self, CommonModels.DogToy.self, CommonModels.Dog.self, CommonModels.Person.self, CommonModels.Address.self,
-            QueryTestModels.Tag.self,
-            QueryTestModels.Shelf.self, QueryMapOfObjectsModels.TagMap.self, QueryTestModels.Item.self,
+            CollectionModels.Playlist.self, CommonModels.DogToy.self, CommonModels.Dog.self, CommonModels.Person.self, CommonModels.Address.self,
+            QueryTestModels.Tag.self, QueryTestModels.Shelf.self, QueryMapOfObjectsModels.TagMap.self, QueryTestModels.Item.self,
         ]
         return config
     }
@@ -59,7 +58,7 @@ import Testing
         let seed = TestSeed.make("FrozenCollectionTests")
         var random = TestRandom(seed: seed)
         let realm = try Realm(configuration: configuration())
-        let playlist = Playlist(value: ["id": 1])
+        let playlist = CollectionModels.Playlist(value: ["id": 1])
         try realm.write { try realm.add(playlist) }
         var tracks: [Int] = []
         var songs: [String] = []
@@ -238,7 +237,7 @@ import Testing
 
     @Test func testThawGivesTheLiveCollectionOrNilOnceItsObjectIsDeleted() async throws {
         let realm = try Realm(configuration: configuration())
-        let playlist = Playlist(value: ["id": 1, "tracks": [1, 2], "tags": ["a"], "ratings": ["x": 1]])
+        let playlist = CollectionModels.Playlist(value: ["id": 1, "tracks": [1, 2], "tags": ["a"], "ratings": ["x": 1]])
         let rex = CommonModels.Dog(value: ["name": "Rex"])
         try realm.write {
             try realm.add(playlist)
@@ -282,10 +281,10 @@ import Testing
         #expect((#expect(throws: RealmError.self) { _ = try MutableSet<Int>().freeze() })?.code == .invalidObject)
         #expect((#expect(throws: RealmError.self) { _ = try Map<String, Int>().freeze() })?.code == .invalidObject)
         #expect((#expect(throws: RealmError.self) { _ = try CommonModels.Dog().owners.freeze() })?.code == .invalidObject)
-        #expect((#expect(throws: RealmError.self) { _ = try Playlist().tracks.freeze() })?.code == .invalidObject)
+        #expect((#expect(throws: RealmError.self) { _ = try CollectionModels.Playlist().tracks.freeze() })?.code == .invalidObject)
 
         let realm = try Realm(configuration: configuration())
-        let playlist = Playlist(value: ["id": 1, "tracks": [1]])
+        let playlist = CollectionModels.Playlist(value: ["id": 1, "tracks": [1]])
         try realm.write {
             try realm.add(playlist)
             let inWrite = #expect(throws: RealmError.self) { _ = try playlist.tracks.freeze() }
