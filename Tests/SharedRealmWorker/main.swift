@@ -14,14 +14,19 @@
 import Burrow
 import Foundation
 
-final class SharedCounter: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var value = 0
-}
+/// The worker's models, stored under the names `SharedFileRealmTests` declares them by.
+enum SharedRealmModels {
+    final class Counter: Object {
+        override class func _realmObjectName() -> String? { "SharedCounter" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var value = 0
+    }
 
-final class SharedItem: Object {
-    @Persisted var tag = ""
-    @Persisted var index = 0
+    final class Item: Object {
+        override class func _realmObjectName() -> String? { "SharedItem" }
+        @Persisted var tag = ""
+        @Persisted var index = 0
+    }
 }
 
 /// Writes `line` to standard output at once.
@@ -34,7 +39,8 @@ guard arguments.count >= 3 else {
     FileHandle.standardError.write(Data("usage: SharedRealmWorker increment|add|watch|hold|share <file> [n] [tag]\n".utf8))
     exit(2)
 }
-var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: arguments[2]), objectTypes: [SharedCounter.self, SharedItem.self])
+var configuration = Realm.Configuration(
+    fileURL: URL(fileURLWithPath: arguments[2]), objectTypes: [SharedRealmModels.Counter.self, SharedRealmModels.Item.self])
 let count = arguments.count > 3 ? Int(arguments[3]) ?? 0 : 0
 
 do {
@@ -43,7 +49,9 @@ do {
         let realm = try Realm(configuration: configuration)
         for _ in 0..<count {
             try realm.write {
-                let counter = try realm.object(ofType: SharedCounter.self, forPrimaryKey: 1) ?? realm.create(SharedCounter.self, value: ["id": 1])
+                let counter =
+                    try realm.object(ofType: SharedRealmModels.Counter.self, forPrimaryKey: 1)
+                    ?? realm.create(SharedRealmModels.Counter.self, value: ["id": 1])
                 counter.value += 1
             }
         }
@@ -52,13 +60,13 @@ do {
         let realm = try Realm(configuration: configuration)
         let tag = arguments.count > 4 ? arguments[4] : "child"
         for index in 0..<count {
-            try realm.write { try realm.add(SharedItem(value: ["tag": tag, "index": index])) }
+            try realm.write { try realm.add(SharedRealmModels.Item(value: ["tag": tag, "index": index])) }
         }
         say("done")
     case "watch":
         let task = Task { @MainActor in
             let realm = try Realm(configuration: configuration)
-            for await change in realm.objects(SharedItem.self).changes() {
+            for await change in realm.objects(SharedRealmModels.Item.self).changes() {
                 switch change {
                 case .initial(let items):
                     say("ready \(items.count)")
@@ -76,11 +84,11 @@ do {
     case "hold":
         configuration.exclusiveAccess = true
         let realm = try Realm(configuration: configuration)
-        say("holding \(realm.objects(SharedItem.self).count)")
+        say("holding \(realm.objects(SharedRealmModels.Item.self).count)")
         _ = FileHandle.standardInput.readDataToEndOfFile()
     case "share":
         let realm = try Realm(configuration: configuration)
-        say("sharing \(realm.objects(SharedItem.self).count)")
+        say("sharing \(realm.objects(SharedRealmModels.Item.self).count)")
         _ = FileHandle.standardInput.readDataToEndOfFile()
     default:
         FileHandle.standardError.write(Data("SharedRealmWorker: unknown role \(arguments[1])\n".utf8))

@@ -171,8 +171,8 @@ import Testing
         do {
             let realm = try Realm(configuration: CLIKennel.configuration(tool.path("copy.burrow")))
             // Reading first makes the class's table before any write.
-            #expect(realm.objects(CLIHound.self).first { $0.name == "Fido" }?.keepers.count == 2)
-            try realm.write { _ = try realm.create(CLIHound.self, value: ["name": "Zed"]) }
+            #expect(realm.objects(CLIKennel.Hound.self).first { $0.name == "Fido" }?.keepers.count == 2)
+            try realm.write { _ = try realm.create(CLIKennel.Hound.self, value: ["name": "Zed"]) }
             #expect(realm.schema["CLIHound"]?.computedProperties.map(\.name) == ["keepers", "collars"])
         }
         let run = try tool.run(["objects", "copy.burrow", "CLIHound", "--where", "keepers.@count > 0", "--sort", "name", "--format", "json"])
@@ -182,34 +182,37 @@ import Testing
     }
 }
 
-// A kennel: keepers (with a primary key) keep hounds in a list and have a favourite; collars
-// (without one) belong to a hound; each hound declares both inverses.
-
-final class CLIKeeper: Object {
-    @Persisted(primaryKey: true) var name = ""
-    @Persisted var age = 0
-    @Persisted var dogs: List<CLIHound>
-    @Persisted var favorite: CLIHound?
-    override class func shouldIncludeInDefaultSchema() -> Bool { false }
-}
-
-final class CLIHound: Object {
-    @Persisted(primaryKey: true) var name = ""
-    @Persisted(originProperty: "dogs") var keepers: LinkingObjects<CLIKeeper>
-    @Persisted(originProperty: "hound") var collars: LinkingObjects<CLICollar>
-    override class func shouldIncludeInDefaultSchema() -> Bool { false }
-}
-
-final class CLICollar: Object, ObjectKeyIdentifiable {
-    @Persisted var color = ""
-    @Persisted var hound: CLIHound?
-    override class func shouldIncludeInDefaultSchema() -> Bool { false }
-}
-
+/// A kennel: keepers (with a primary key) keep hounds in a list and have a favourite; collars
+/// (without one) belong to a hound; each hound declares both inverses. The classes are stored
+/// under the names they had before they were namespaced, which the tool's output shows.
 enum CLIKennel {
+    final class Keeper: Object {
+        override class func _realmObjectName() -> String? { "CLIKeeper" }
+        @Persisted(primaryKey: true) var name = ""
+        @Persisted var age = 0
+        @Persisted var dogs: List<CLIKennel.Hound>
+        @Persisted var favorite: CLIKennel.Hound?
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }
+    }
+
+    final class Hound: Object {
+        override class func _realmObjectName() -> String? { "CLIHound" }
+        @Persisted(primaryKey: true) var name = ""
+        @Persisted(originProperty: "dogs") var keepers: LinkingObjects<CLIKennel.Keeper>
+        @Persisted(originProperty: "hound") var collars: LinkingObjects<CLIKennel.Collar>
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }
+    }
+
+    final class Collar: Object, ObjectKeyIdentifiable {
+        override class func _realmObjectName() -> String? { "CLICollar" }
+        @Persisted var color = ""
+        @Persisted var hound: CLIKennel.Hound?
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }
+    }
+
     static func configuration(_ path: String) -> Realm.Configuration {
         var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
-        configuration.objectTypes = [CLIKeeper.self, CLIHound.self, CLICollar.self]
+        configuration.objectTypes = [CLIKennel.Keeper.self, CLIKennel.Hound.self, CLIKennel.Collar.self]
         return configuration
     }
 
@@ -226,13 +229,13 @@ enum CLIKennel {
         let realm = try Realm(configuration: configuration(path))
         var keys = Keys(red: 0, blue: 0)
         try realm.write {
-            let fido = try realm.create(CLIHound.self, value: ["name": "Fido"])
-            let rex = try realm.create(CLIHound.self, value: ["name": "Rex"])
-            let spot = try realm.create(CLIHound.self, value: ["name": "Spot"])
-            try realm.create(CLIKeeper.self, value: ["name": "Ali", "age": 41, "dogs": [fido, rex], "favorite": rex])
-            try realm.create(CLIKeeper.self, value: ["name": "Bo", "age": 23, "dogs": [fido], "favorite": spot])
-            let red = try realm.create(CLICollar.self, value: ["color": "red", "hound": rex])
-            let blue = try realm.create(CLICollar.self, value: ["color": "blue", "hound": rex])
+            let fido = try realm.create(CLIKennel.Hound.self, value: ["name": "Fido"])
+            let rex = try realm.create(CLIKennel.Hound.self, value: ["name": "Rex"])
+            let spot = try realm.create(CLIKennel.Hound.self, value: ["name": "Spot"])
+            try realm.create(CLIKennel.Keeper.self, value: ["name": "Ali", "age": 41, "dogs": [fido, rex], "favorite": rex])
+            try realm.create(CLIKennel.Keeper.self, value: ["name": "Bo", "age": 23, "dogs": [fido], "favorite": spot])
+            let red = try realm.create(CLIKennel.Collar.self, value: ["color": "red", "hound": rex])
+            let blue = try realm.create(CLIKennel.Collar.self, value: ["color": "blue", "hound": rex])
             keys = Keys(red: Int(red.id), blue: Int(blue.id))
         }
         return keys

@@ -29,7 +29,7 @@ import Testing
 
         // Read back through the Swift classes, value by value.
         let realm = try Realm(configuration: CLIShop.configuration(tool.path("copy.burrow")))
-        let values = try #require(realm.object(ofType: CLIValues.self, forPrimaryKey: 1))
+        let values = try #require(realm.object(ofType: CLIModels.Values.self, forPrimaryKey: 1))
         #expect(values.bool && values.int == -5 && values.int8 == -8 && values.int16 == 16 && values.int32 == -32)
         #expect(values.int64 == Int64.min && values.float == Float(1.1) && values.double == 0.1 + 0.2)
         #expect(values.string == "ü \"q\", line\nbreak" && values.data == Data([0xde, 0xad, 0, 0xff]))
@@ -39,7 +39,7 @@ import Testing
         #expect(values.optBool == false && values.optInt == Int.max && values.optFloat == .infinity)
         #expect(values.optDouble?.isNaN == true && values.optString == "" && values.optData == Data())
         #expect(values.optObjectId == CLIShop.tomId && values.optUUID == CLIShop.uuidB)
-        #expect(values.any.object(CLIPet.self)?.name == "Kit")
+        #expect(values.any.object(CLIModels.Pet.self)?.name == "Kit")
         #expect(Array(values.ints) == [3, -1, 3] && Array(values.optStrings) == ["a", nil, ""])
         #expect(Array(values.dates) == [CLIShop.oddDate, CLIShop.oldDate] && Array(values.datas) == [Data([1]), Data()])
         #expect(Array(values.decimals) == [Decimal128(1), try Decimal128(string: "0.001")])
@@ -50,10 +50,10 @@ import Testing
                 AnyRealmValue.none, .int(7), .bool(true), .float(2.5), .double(3.0), .double(-.infinity), .string("s"),
                 .data(Data([9, 8])), .date(CLIShop.oddDate), .objectId(CLIShop.tomId), .uuid(CLIShop.uuidB), .decimal128(Decimal128(12)),
             ])
-        #expect(anys[12].object(CLIBadge.self)?.label == "gold" && anys[13].object(CLIOwner.self)?.name == "Ann")
+        #expect(anys[12].object(CLIModels.Badge.self)?.label == "gold" && anys[13].object(CLIModels.Owner.self)?.name == "Ann")
         #expect(Set(values.stringSet) == ["x", "y"] && Array(values.uuidSet) == [CLIShop.uuidA])
         #expect(values.doubleMap["a"] == .some(1.5) && values.doubleMap["n"] == .some(nil))
-        #expect(values.anyMap["i"] == .int(1) && values.anyMap["s"] == .string("t") && values.anyMap["p"]?.object(CLIPet.self)?.name == "Rex")
+        #expect(values.anyMap["i"] == .int(1) && values.anyMap["s"] == .string("t") && values.anyMap["p"]?.object(CLIModels.Pet.self)?.name == "Rex")
         #expect(values.pet?.name == "Tom" && values.badge?.label == "gold")
         #expect(Set(values.petSet.map(\.name)) == ["Rex", "Kit"])
         #expect(values.petMap["best"]??.name == "Rex" && values.petMap["none"] == .some(nil))
@@ -62,18 +62,18 @@ import Testing
         #expect(values.addresses[1].previous?.street == "6 Inner St" && values.addresses[1].previous?.badge?.label == "silver")
         #expect(values.addressMap["home"]??.number == 7 && values.addressMap["none"] == .some(nil))
         #expect(values.addressMap["home"]??.resident?.name == "Kit", "a link inside an embedded object in a map")
-        let empty = try #require(realm.object(ofType: CLIValues.self, forPrimaryKey: 2))
+        let empty = try #require(realm.object(ofType: CLIModels.Values.self, forPrimaryKey: 2))
         #expect(empty.any == .none && empty.optInt == nil && empty.pet == nil && empty.addresses.isEmpty)
 
-        let ann = try #require(realm.object(ofType: CLIOwner.self, forPrimaryKey: "Ann"))
+        let ann = try #require(realm.object(ofType: CLIModels.Owner.self, forPrimaryKey: "Ann"))
         #expect(ann.age == 41 && ann.pets.map(\.name) == ["Rex", "Tom"] && ann.badge?.label == "silver")
         #expect(ann.home?.resident?.name == "Tom" && ann.home?.badge?.label == "gold")
         #expect(ann.home?.previous?.resident?.name == "Kit" && ann.home?.previous?.previous?.street == "3 First Ln")
-        let rex = try #require(realm.object(ofType: CLIPet.self, forPrimaryKey: CLIShop.rexId))
+        let rex = try #require(realm.object(ofType: CLIModels.Pet.self, forPrimaryKey: CLIShop.rexId))
         #expect(rex.owner?.name == "Ann" && rex.badges.map(\.label) == ["gold", "silver", "gold"])
         #expect(rex.badges[0].isSameObject(as: rex.badges[2]), "two links to one object without a primary key stay one object")
         #expect(rex.badges[0].pet?.name == "Rex")
-        #expect(realm.objects(CLIBadge.self).count == 2 && realm.objects(CLIOwner.self).count == 3)
+        #expect(realm.objects(CLIModels.Badge.self).count == 2 && realm.objects(CLIModels.Owner.self).count == 3)
         #expect(values.badge?.isSameObject(as: ann.home?.badge) == true)
 
         // The same export read from standard input.
@@ -92,12 +92,12 @@ import Testing
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.output == "Imported 10 objects into shop.burrow: 2 created, 8 updated.\n")
         let realm = try Realm(configuration: CLIShop.configuration(tool.path("shop.burrow")))
-        #expect(realm.objects(CLIOwner.self).count == 3 && realm.objects(CLIPet.self).count == 3)
-        #expect(realm.objects(CLIBadge.self).count == 4)
-        let rex = try #require(realm.object(ofType: CLIPet.self, forPrimaryKey: CLIShop.rexId))
+        #expect(realm.objects(CLIModels.Owner.self).count == 3 && realm.objects(CLIModels.Pet.self).count == 3)
+        #expect(realm.objects(CLIModels.Badge.self).count == 4)
+        let rex = try #require(realm.object(ofType: CLIModels.Pet.self, forPrimaryKey: CLIShop.rexId))
         #expect(rex.badges.map(\.label) == ["gold", "silver", "gold"])
         #expect(rex.badges[0].isSameObject(as: rex.badges[2]))
-        #expect(realm.objects(CLIBadge.self).filter { $0.label == "gold" }.count == 2)
+        #expect(realm.objects(CLIModels.Badge.self).filter { $0.label == "gold" }.count == 2)
     }
 
     @Test func aFailedImportLeavesNothingAndSaysWhere() throws {
@@ -163,9 +163,9 @@ import Testing
         do {
             let realm = try Realm(configuration: CLIShop.configuration(tool.path("deep.burrow")))
             try realm.write {
-                var address = CLIAddress(value: ["street": "end"])
-                for level in 0..<3000 { address = CLIAddress(value: ["street": "level \(level)", "previous": address]) }
-                try realm.create(CLIOwner.self, value: ["name": "Deep", "home": address])
+                var address = CLIModels.Address(value: ["street": "end"])
+                for level in 0..<3000 { address = CLIModels.Address(value: ["street": "level \(level)", "previous": address]) }
+                try realm.create(CLIModels.Owner.self, value: ["name": "Deep", "home": address])
             }
         }
         let export = try tool.run(["export", "deep.burrow", "--output", "deep.json"])
@@ -196,7 +196,7 @@ import Testing
         #expect(small.status == 0 && !small.errors.contains("objects\u{1B}[K"), "\(small.errors)")
         do {
             let realm = try Realm(configuration: CLIShop.configuration(tool.path("many.burrow")))
-            try realm.write { for index in 0..<10_000 { try realm.create(CLIBadge.self, value: ["label": "badge \(index)"]) } }
+            try realm.write { for index in 0..<10_000 { try realm.create(CLIModels.Badge.self, value: ["label": "badge \(index)"]) } }
         }
         let large = try tool.run(["objects", "many.burrow", "CLIBadge", "--format", "csv"], environment: ["BURROW_PROGRESS": "1"])
         #expect(large.status == 0 && large.errors.contains("\rCLIBadge: 0 of 10000 objects\u{1B}[K"), "\(large.errors)")

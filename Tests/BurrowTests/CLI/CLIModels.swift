@@ -3,95 +3,104 @@ import Testing
 
 @testable import Burrow
 
-// The classes the tool's tests write, outside the test program's default schema: a pet
-// shop with every kind of link (to classes with and without primary keys, embedded objects
-// in embedded objects, links inside embedded objects) and a class with every property type.
+/// The classes the tool's tests write, outside the test program's default schema: a pet
+/// shop with every kind of link (to classes with and without primary keys, embedded objects
+/// in embedded objects, links inside embedded objects) and a class with every property type.
+/// Each is stored under the name it had before it was namespaced, which the tool shows.
+enum CLIModels {
+    final class Owner: Object {
+        override class func _realmObjectName() -> String? { "CLIOwner" }
+        @Persisted(primaryKey: true) var name = ""
+        @Persisted var age: Int?
+        @Persisted(indexed: true) var city = ""
+        @Persisted var pets: List<CLIModels.Pet>
+        @Persisted var home: CLIModels.Address?
+        @Persisted var badge: CLIModels.Badge?
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }
+    }
 
-final class CLIOwner: Object {
-    @Persisted(primaryKey: true) var name = ""
-    @Persisted var age: Int?
-    @Persisted(indexed: true) var city = ""
-    @Persisted var pets: List<CLIPet>
-    @Persisted var home: CLIAddress?
-    @Persisted var badge: CLIBadge?
-    override class func shouldIncludeInDefaultSchema() -> Bool { false }
-}
+    final class Pet: Object {
+        override class func _realmObjectName() -> String? { "CLIPet" }
+        @Persisted(primaryKey: true) var _id: ObjectId
+        @Persisted var name = ""
+        @Persisted var weight = 0.0
+        @Persisted var owner: CLIModels.Owner?
+        @Persisted var badges: List<CLIModels.Badge>
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }
+    }
 
-final class CLIPet: Object {
-    @Persisted(primaryKey: true) var _id: ObjectId
-    @Persisted var name = ""
-    @Persisted var weight = 0.0
-    @Persisted var owner: CLIOwner?
-    @Persisted var badges: List<CLIBadge>
-    override class func shouldIncludeInDefaultSchema() -> Bool { false }
-}
+    /// A class without a primary key, linked from others and linking back.
+    final class Badge: Object {
+        override class func _realmObjectName() -> String? { "CLIBadge" }
+        @Persisted var label = ""
+        @Persisted var pet: CLIModels.Pet?
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }
+    }
 
-/// A class without a primary key, linked from others and linking back.
-final class CLIBadge: Object {
-    @Persisted var label = ""
-    @Persisted var pet: CLIPet?
-    override class func shouldIncludeInDefaultSchema() -> Bool { false }
-}
+    final class Address: EmbeddedObject {
+        override class func _realmObjectName() -> String? { "CLIAddress" }
+        @Persisted var street = ""
+        @Persisted var number: Int?
+        @Persisted var resident: CLIModels.Pet?
+        @Persisted var badge: CLIModels.Badge?
+        @Persisted var previous: CLIModels.Address?
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }
+    }
 
-final class CLIAddress: EmbeddedObject {
-    @Persisted var street = ""
-    @Persisted var number: Int?
-    @Persisted var resident: CLIPet?
-    @Persisted var badge: CLIBadge?
-    @Persisted var previous: CLIAddress?
-    override class func shouldIncludeInDefaultSchema() -> Bool { false }
-}
-
-final class CLIValues: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var bool = false
-    @Persisted var int = 0
-    @Persisted var int8: Int8 = 0
-    @Persisted var int16: Int16 = 0
-    @Persisted var int32: Int32 = 0
-    @Persisted var int64: Int64 = 0
-    @Persisted var float: Float = 0
-    @Persisted var double = 0.0
-    @Persisted var string = ""
-    @Persisted var data = Data()
-    @Persisted var date = Date(timeIntervalSince1970: 0)
-    @Persisted var objectId = ObjectId()
-    @Persisted var uuid = UUID(uuidString: "00000000-0000-0000-0000-000000000000")!
-    @Persisted var decimal = Decimal128(0)
-    @Persisted var optBool: Bool?
-    @Persisted var optInt: Int?
-    @Persisted var optFloat: Float?
-    @Persisted var optDouble: Double?
-    @Persisted var optString: String?
-    @Persisted var optData: Data?
-    @Persisted var optDate: Date?
-    @Persisted var optObjectId: ObjectId?
-    @Persisted var optUUID: UUID?
-    @Persisted var optDecimal: Decimal128?
-    @Persisted var any: AnyRealmValue
-    @Persisted var ints: List<Int>
-    @Persisted var optStrings: List<String?>
-    @Persisted var dates: List<Date>
-    @Persisted var datas: List<Data>
-    @Persisted var decimals: List<Decimal128>
-    @Persisted var anys: List<AnyRealmValue>
-    @Persisted var stringSet: MutableSet<String>
-    @Persisted var uuidSet: MutableSet<UUID>
-    @Persisted var doubleMap: Map<String, Double?>
-    @Persisted var anyMap: Map<String, AnyRealmValue>
-    @Persisted var pet: CLIPet?
-    @Persisted var badge: CLIBadge?
-    @Persisted var petSet: MutableSet<CLIPet>
-    @Persisted var petMap: Map<String, CLIPet?>
-    @Persisted var badges: List<CLIBadge>
-    @Persisted var addresses: List<CLIAddress>
-    @Persisted var addressMap: Map<String, CLIAddress?>
-    override class func shouldIncludeInDefaultSchema() -> Bool { false }
+    final class Values: Object {
+        override class func _realmObjectName() -> String? { "CLIValues" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var bool = false
+        @Persisted var int = 0
+        @Persisted var int8: Int8 = 0
+        @Persisted var int16: Int16 = 0
+        @Persisted var int32: Int32 = 0
+        @Persisted var int64: Int64 = 0
+        @Persisted var float: Float = 0
+        @Persisted var double = 0.0
+        @Persisted var string = ""
+        @Persisted var data = Data()
+        @Persisted var date = Date(timeIntervalSince1970: 0)
+        @Persisted var objectId = ObjectId()
+        @Persisted var uuid = UUID(uuidString: "00000000-0000-0000-0000-000000000000")!
+        @Persisted var decimal = Decimal128(0)
+        @Persisted var optBool: Bool?
+        @Persisted var optInt: Int?
+        @Persisted var optFloat: Float?
+        @Persisted var optDouble: Double?
+        @Persisted var optString: String?
+        @Persisted var optData: Data?
+        @Persisted var optDate: Date?
+        @Persisted var optObjectId: ObjectId?
+        @Persisted var optUUID: UUID?
+        @Persisted var optDecimal: Decimal128?
+        @Persisted var any: AnyRealmValue
+        @Persisted var ints: List<Int>
+        @Persisted var optStrings: List<String?>
+        @Persisted var dates: List<Date>
+        @Persisted var datas: List<Data>
+        @Persisted var decimals: List<Decimal128>
+        @Persisted var anys: List<AnyRealmValue>
+        @Persisted var stringSet: MutableSet<String>
+        @Persisted var uuidSet: MutableSet<UUID>
+        @Persisted var doubleMap: Map<String, Double?>
+        @Persisted var anyMap: Map<String, AnyRealmValue>
+        @Persisted var pet: CLIModels.Pet?
+        @Persisted var badge: CLIModels.Badge?
+        @Persisted var petSet: MutableSet<CLIModels.Pet>
+        @Persisted var petMap: Map<String, CLIModels.Pet?>
+        @Persisted var badges: List<CLIModels.Badge>
+        @Persisted var addresses: List<CLIModels.Address>
+        @Persisted var addressMap: Map<String, CLIModels.Address?>
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }
+    }
 }
 
 /// The pet shop the tests write, and what they expect to read back.
 enum CLIShop {
-    static let types: [ObjectBase.Type] = [CLIOwner.self, CLIPet.self, CLIBadge.self, CLIAddress.self, CLIValues.self]
+    static let types: [ObjectBase.Type] = [
+        CLIModels.Owner.self, CLIModels.Pet.self, CLIModels.Badge.self, CLIModels.Address.self, CLIModels.Values.self,
+    ]
     static let rexId = try! ObjectId(string: "65a000000000000000000001")
     static let tomId = try! ObjectId(string: "65a000000000000000000002")
     static let kitId = try! ObjectId(string: "65a000000000000000000003")
@@ -111,25 +120,25 @@ enum CLIShop {
     static func write(to path: String) throws {
         let realm = try Realm(configuration: configuration(path))
         try realm.write {
-            let ann = try realm.create(CLIOwner.self, value: ["name": "Ann", "age": 41, "city": "Oslo"])
-            let bo = try realm.create(CLIOwner.self, value: ["name": "Bo", "age": 29, "city": "Bergen"])
-            let cy = try realm.create(CLIOwner.self, value: ["name": "Cy", "city": "Oslo, \"Norway\""])
-            let rex = try realm.create(CLIPet.self, value: ["_id": rexId, "name": "Rex", "weight": 12.5, "owner": ann])
-            let tom = try realm.create(CLIPet.self, value: ["_id": tomId, "name": "Tom", "weight": 4.25, "owner": ann])
-            let kit = try realm.create(CLIPet.self, value: ["_id": kitId, "name": "Kit", "weight": 0.5, "owner": bo])
-            let gold = try realm.create(CLIBadge.self, value: ["label": "gold", "pet": rex])
-            let silver = try realm.create(CLIBadge.self, value: ["label": "silver"])
+            let ann = try realm.create(CLIModels.Owner.self, value: ["name": "Ann", "age": 41, "city": "Oslo"])
+            let bo = try realm.create(CLIModels.Owner.self, value: ["name": "Bo", "age": 29, "city": "Bergen"])
+            let cy = try realm.create(CLIModels.Owner.self, value: ["name": "Cy", "city": "Oslo, \"Norway\""])
+            let rex = try realm.create(CLIModels.Pet.self, value: ["_id": rexId, "name": "Rex", "weight": 12.5, "owner": ann])
+            let tom = try realm.create(CLIModels.Pet.self, value: ["_id": tomId, "name": "Tom", "weight": 4.25, "owner": ann])
+            let kit = try realm.create(CLIModels.Pet.self, value: ["_id": kitId, "name": "Kit", "weight": 0.5, "owner": bo])
+            let gold = try realm.create(CLIModels.Badge.self, value: ["label": "gold", "pet": rex])
+            let silver = try realm.create(CLIModels.Badge.self, value: ["label": "silver"])
             ann.pets.append(objectsIn: [rex, tom])
             bo.pets.append(kit)
             rex.badges.append(objectsIn: [gold, silver, gold])
             ann.badge = silver
-            ann.home = CLIAddress(value: [
+            ann.home = CLIModels.Address(value: [
                 "street": "1 Main St", "number": 5, "resident": tom, "badge": gold,
                 "previous": ["street": "2 Old Rd", "resident": kit, "previous": ["street": "3 First Ln"]],
             ])
             _ = cy
             try realm.create(
-                CLIValues.self,
+                CLIModels.Values.self,
                 value: [
                     "id": 1, "bool": true, "int": -5, "int8": Int8(-8), "int16": Int16(16), "int32": Int32(-32), "int64": Int64.min,
                     "float": Float(1.1), "double": 0.1 + 0.2, "string": "ü \"q\", line\nbreak", "data": Data([0xde, 0xad, 0, 0xff]),
@@ -146,14 +155,14 @@ enum CLIShop {
                     ],
                     "stringSet": ["y", "x"], "uuidSet": [uuidA], "doubleMap": ["a": 1.5, "n": nil] as [String: Double?],
                     "anyMap": ["i": AnyRealmValue.int(1), "p": .object(rex), "s": .string("t")],
-                    "pet": tom, "badge": gold, "petSet": [rex, kit], "petMap": ["best": rex, "none": nil] as [String: CLIPet?],
+                    "pet": tom, "badge": gold, "petSet": [rex, kit], "petMap": ["best": rex, "none": nil] as [String: CLIModels.Pet?],
                     "badges": [silver, gold],
                     "addresses": [
                         ["street": "4 List St", "resident": rex], ["street": "5 List St", "previous": ["street": "6 Inner St", "badge": silver]],
                     ],
                     "addressMap": ["home": ["street": "7 Map St", "number": 7, "resident": kit] as [String: Any], "none": NSNull()] as [String: Any],
                 ] as [String: Any])
-            try realm.create(CLIValues.self, value: ["id": 2])
+            try realm.create(CLIModels.Values.self, value: ["id": 2])
         }
     }
 }

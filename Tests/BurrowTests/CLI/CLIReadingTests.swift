@@ -157,7 +157,7 @@ import Testing
         let tool = try CLITool()
         do {
             let realm = try Realm(configuration: CLIShop.configuration(tool.path("odd.burrow")))
-            try realm.write { try realm.create(CLIBadge.self, value: ["label": "a\u{1B}[2Jb\tc\nd\u{7F}"]) }
+            try realm.write { try realm.create(CLIModels.Badge.self, value: ["label": "a\u{1B}[2Jb\tc\nd\u{7F}"]) }
         }
         let table = try tool.run(["objects", "odd.burrow", "CLIBadge"])
         #expect(table.output.contains(#"| a\u{1B}[2Jb\tc\nd\u{7F} |"#), "\(table.output)")

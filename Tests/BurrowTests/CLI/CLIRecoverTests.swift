@@ -6,19 +6,24 @@ import Testing
 @testable import Burrow
 @testable import BurrowStorage
 
-final class CLIRecoverItem: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var name = ""
-    @Persisted var tags: List<String>
-    @Persisted var friend: CLIRecoverItem?
-    @Persisted var note: CLIRecoverNote?
-    override class func shouldIncludeInDefaultSchema() -> Bool { false }
-}
+/// The models of `CLIRecoverTests`, stored under the names they had before they were namespaced.
+enum CLIRecoverModels {
+    final class Item: Object {
+        override class func _realmObjectName() -> String? { "CLIRecoverItem" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var name = ""
+        @Persisted var tags: List<String>
+        @Persisted var friend: CLIRecoverModels.Item?
+        @Persisted var note: CLIRecoverModels.Note?
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }
+    }
 
-/// A class without a primary key, in a file of its own pages.
-final class CLIRecoverNote: Object {
-    @Persisted var text = ""
-    override class func shouldIncludeInDefaultSchema() -> Bool { false }
+    /// A class without a primary key, in a file of its own pages.
+    final class Note: Object {
+        override class func _realmObjectName() -> String? { "CLIRecoverNote" }
+        @Persisted var text = ""
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }
+    }
 }
 
 /// `burrow recover`, `export --salvage` and `verify` on files with pages damaged on disk: the
@@ -28,7 +33,7 @@ final class CLIRecoverNote: Object {
     static let itemCount = 600
 
     static func configuration(_ path: String) -> Realm.Configuration {
-        Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [CLIRecoverItem.self, CLIRecoverNote.self])
+        Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [CLIRecoverModels.Item.self, CLIRecoverModels.Note.self])
     }
 
     /// Writes 600 items, each linking to the next and to a note, then one more commit that
@@ -37,21 +42,21 @@ final class CLIRecoverNote: Object {
     static func writeFile(_ path: String) throws {
         let realm = try Realm(configuration: configuration(path))
         try realm.write {
-            var previous: CLIRecoverItem?
+            var previous: CLIRecoverModels.Item?
             for i in (0..<itemCount).reversed() {
-                let item = CLIRecoverItem()
+                let item = CLIRecoverModels.Item()
                 item.id = i
                 item.name = "item \(i) " + String(repeating: "x", count: 40)
                 item.tags.append(objectsIn: ["t\(i)", "u\(i)"])
                 item.friend = previous
-                let note = CLIRecoverNote()
+                let note = CLIRecoverModels.Note()
                 note.text = "note \(i)"
                 item.note = note
                 try realm.add(item)
                 previous = item
             }
         }
-        try realm.write { try realm.add(CLIRecoverNote(value: ["text": "last"])) }
+        try realm.write { try realm.add(CLIRecoverModels.Note(value: ["text": "last"])) }
     }
 
     /// The leaf pages of tree `name`, and the keys each holds, read through the engine.
@@ -84,7 +89,7 @@ final class CLIRecoverNote: Object {
     static func ids(onLeaves leaves: [(page: PageNumber, keys: [[UInt8]])], of path: String) throws -> Set<Int> {
         let realm = try Realm(configuration: configuration(path))
         let keys = Set(leaves.flatMap(\.keys))
-        return Set(realm.objects(CLIRecoverItem.self).filter { keys.contains($0._state!.key.bytes) }.map(\.id))
+        return Set(realm.objects(CLIRecoverModels.Item.self).filter { keys.contains($0._state!.key.bytes) }.map(\.id))
     }
 
     /// A damaged copy of the file, with two leaves of the items' rows damaged; returns the ids
@@ -92,7 +97,7 @@ final class CLIRecoverNote: Object {
     static func damagedFile(_ tool: CLITool) throws -> (lost: Set<Int>, pages: [PageNumber], ranges: [ClosedRange<Int>]) {
         let path = tool.path("items.burrow")
         try writeFile(path)
-        let rowsTree = try Realm(configuration: configuration(path)).objects(CLIRecoverItem.self).first!._state!.table.rowsTree.string
+        let rowsTree = try Realm(configuration: configuration(path)).objects(CLIRecoverModels.Item.self).first!._state!.table.rowsTree.string
         let (pageSize, leaves) = try leaves(of: rowsTree, in: path)
         #expect(leaves.count >= 4, "the items fill several pages")
         let chosen = [leaves[1], leaves[leaves.count - 2]]
@@ -134,7 +139,7 @@ final class CLIRecoverNote: Object {
         #expect(try tool.run(["verify", "recovered.burrow"]).status == 0)
 
         let realm = try Realm(configuration: Self.configuration(tool.path("recovered.burrow")))
-        let items = realm.objects(CLIRecoverItem.self)
+        let items = realm.objects(CLIRecoverModels.Item.self)
         #expect(Set(items.map(\.id)) == Set(0..<Self.itemCount).subtracting(lost))
         for item in items {
             #expect(item.name.hasPrefix("item \(item.id) ") && Array(item.tags) == ["t\(item.id)", "u\(item.id)"])
@@ -165,7 +170,7 @@ final class CLIRecoverNote: Object {
         let imported = try tool.run(["import", "copy.burrow", "salvaged.json"])
         #expect(imported.status == 0, "\(imported.errors)")
         let realm = try Realm(configuration: Self.configuration(tool.path("copy.burrow")))
-        #expect(Set(realm.objects(CLIRecoverItem.self).map(\.id)) == Set(0..<Self.itemCount).subtracting(lost))
+        #expect(Set(realm.objects(CLIRecoverModels.Item.self).map(\.id)) == Set(0..<Self.itemCount).subtracting(lost))
 
         // A sound file salvages whole, with status 0 and the document `export` writes.
         let sound = try tool.run(["export", "items.burrow", "--salvage"])
@@ -184,8 +189,8 @@ final class CLIRecoverNote: Object {
         let rowsTree: String
         do {
             let realm = try Realm(configuration: CLIShop.configuration(path))
-            try realm.write { _ = try realm.create(CLIValues.self, value: ["id": 3]) }
-            rowsTree = try #require(realm.objects(CLIPet.self).first)._state!.table.rowsTree.string
+            try realm.write { _ = try realm.create(CLIModels.Values.self, value: ["id": 3]) }
+            rowsTree = try #require(realm.objects(CLIModels.Pet.self).first)._state!.table.rowsTree.string
         }
         let (pageSize, leaves) = try Self.leaves(of: rowsTree, in: path)
         #expect(leaves.count == 1)
@@ -208,18 +213,20 @@ final class CLIRecoverNote: Object {
         #expect(run.errors.contains("14 links to objects that were lost were set to null"), "\(run.errors)")
 
         let copy = try Realm(configuration: CLIShop.configuration(tool.path("recovered.burrow")))
-        #expect(copy.objects(CLIPet.self).isEmpty && copy.objects(CLIOwner.self).count == 3 && copy.objects(CLIBadge.self).count == 2)
-        let ann = try #require(copy.object(ofType: CLIOwner.self, forPrimaryKey: "Ann"))
+        #expect(
+            copy.objects(CLIModels.Pet.self).isEmpty && copy.objects(CLIModels.Owner.self).count == 3 && copy.objects(CLIModels.Badge.self).count == 2
+        )
+        let ann = try #require(copy.object(ofType: CLIModels.Owner.self, forPrimaryKey: "Ann"))
         #expect(ann.pets.isEmpty && ann.badge?.label == "silver")
         #expect(ann.home?.street == "1 Main St" && ann.home?.resident == nil && ann.home?.badge?.label == "gold")
         #expect(ann.home?.previous?.street == "2 Old Rd" && ann.home?.previous?.resident == nil)
         #expect(ann.home?.previous?.previous?.street == "3 First Ln")
-        let values = try #require(copy.object(ofType: CLIValues.self, forPrimaryKey: 1))
+        let values = try #require(copy.object(ofType: CLIModels.Values.self, forPrimaryKey: 1))
         #expect(values.any == .none && values.pet == nil && values.petSet.isEmpty && values.badges.map(\.label) == ["silver", "gold"])
         #expect(values.petMap.keys.sorted() == ["best", "none"] && values.petMap["best"] == .some(nil))
         #expect(values.anyMap["p"] == AnyRealmValue.none && values.anyMap["i"] == .int(1))
         #expect(values.addresses.map(\.street) == ["4 List St", "5 List St"] && values.addresses[0].resident == nil)
-        #expect(copy.objects(CLIValues.self).count == 3)
+        #expect(copy.objects(CLIModels.Values.self).count == 3)
     }
 
     @Test func anObjectWhoseListElementsAreOnADamagedPageIsLostWhole() throws {
@@ -229,10 +236,10 @@ final class CLIRecoverNote: Object {
         let (listTree, ids): (String, [UInt64: Int])
         do {
             let realm = try Realm(configuration: Self.configuration(path))
-            let table = try #require(realm.objects(CLIRecoverItem.self).first)._state!.table
+            let table = try #require(realm.objects(CLIRecoverModels.Item.self).first)._state!.table
             let field = try #require(table.stored.fieldIndex(of: "tags"))
             listTree = try #require(Table.collectionTreeName(table.stored.id, field, .list)).string
-            ids = Dictionary(uniqueKeysWithValues: realm.objects(CLIRecoverItem.self).map { ($0._state!.key.rawValue, $0.id) })
+            ids = Dictionary(uniqueKeysWithValues: realm.objects(CLIRecoverModels.Item.self).map { ($0._state!.key.rawValue, $0.id) })
         }
         let (pageSize, leaves) = try Self.leaves(of: listTree, in: path)
         #expect(leaves.count >= 3)
@@ -250,8 +257,8 @@ final class CLIRecoverNote: Object {
                 "CLIRecoverItem: \(Self.itemCount - lost.count) of \(Self.itemCount) objects recovered, \(lost.count) lost (\(lost.count) objects whose long values or collection elements were on damaged pages)"
             ), "\(run.errors)")
         let realm = try Realm(configuration: Self.configuration(tool.path("recovered.burrow")))
-        #expect(Set(realm.objects(CLIRecoverItem.self).map(\.id)) == Set(0..<Self.itemCount).subtracting(lost))
-        #expect(realm.objects(CLIRecoverItem.self).allSatisfy { Array($0.tags) == ["t\($0.id)", "u\($0.id)"] })
+        #expect(Set(realm.objects(CLIRecoverModels.Item.self).map(\.id)) == Set(0..<Self.itemCount).subtracting(lost))
+        #expect(realm.objects(CLIRecoverModels.Item.self).allSatisfy { Array($0.tags) == ["t\($0.id)", "u\($0.id)"] })
     }
 
     @Test func aFileWhosePagesAreAllDamagedGivesAReason() throws {

@@ -9,7 +9,7 @@ import Testing
 /// Change streams of results and objects: elements, indices, coalescing, silent writes, and
 /// streams ending.
 @Suite(.temporaryDirectory) struct ChangeStreamTests {
-    typealias ResultsChange = RealmCollectionChange<FrozenResults<RTIntKey>>
+    typealias ResultsChange = RealmCollectionChange<FrozenResults<ObjectSuiteModels.RTIntKey>>
 
     /// The update in `change`, or a recorded issue.
     private func update(
@@ -23,13 +23,13 @@ import Testing
     }
 
     private func add(_ realm: Realm, _ ids: [Int]) throws {
-        try realm.write { for id in ids { try realm.add(RTIntKey(value: ["id": id, "value": "v\(id)"])) } }
+        try realm.write { for id in ids { try realm.add(ObjectSuiteModels.RTIntKey(value: ["id": id, "value": "v\(id)"])) } }
     }
 
     @Test func resultsReportInsertionsDeletionsAndModificationsByIndex() async throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         try add(realm, [10, 20, 30])
-        let changes = realm.objects(RTIntKey.self).changes().makeAsyncIterator()
+        let changes = realm.objects(ObjectSuiteModels.RTIntKey.self).changes().makeAsyncIterator()
         guard case .initial(let initial) = await next(changes) else {
             Issue.record("no initial element")
             return
@@ -43,8 +43,8 @@ import Testing
         #expect(inserted?.deletions == [])
 
         try realm.write {
-            try realm.delete(realm.object(ofType: RTIntKey.self, forPrimaryKey: 10)!)
-            realm.object(ofType: RTIntKey.self, forPrimaryKey: 30)!.value = "changed"
+            try realm.delete(realm.object(ofType: ObjectSuiteModels.RTIntKey.self, forPrimaryKey: 10)!)
+            realm.object(ofType: ObjectSuiteModels.RTIntKey.self, forPrimaryKey: 30)!.value = "changed"
         }
         let changed = update(await next(changes))
         #expect(changed?.ids == [15, 20, 30, 40])
@@ -56,11 +56,11 @@ import Testing
     @Test func commitsMadeWhileTheConsumerIsBusyComeAsOneElement() async throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         try add(realm, [1])
-        let changes = realm.objects(RTIntKey.self).changes().makeAsyncIterator()
+        let changes = realm.objects(ObjectSuiteModels.RTIntKey.self).changes().makeAsyncIterator()
         _ = await next(changes)
         try add(realm, [2])
         try add(realm, [3])
-        try realm.write { realm.object(ofType: RTIntKey.self, forPrimaryKey: 1)!.value = "x" }
+        try realm.write { realm.object(ofType: ObjectSuiteModels.RTIntKey.self, forPrimaryKey: 1)!.value = "x" }
         let coalesced = update(await next(changes))
         #expect(coalesced?.ids == [1, 2, 3])
         #expect(coalesced?.insertions == [1, 2])
@@ -70,16 +70,16 @@ import Testing
     @Test func aFilteredQueryReportsObjectsEnteringAndLeavingIt() async throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         try add(realm, [1, 5, 9])
-        let changes = try realm.objects(RTIntKey.self).where { $0.value != "out" }.filter("id > 2").changes().makeAsyncIterator()
+        let changes = try realm.objects(ObjectSuiteModels.RTIntKey.self).where { $0.value != "out" }.filter("id > 2").changes().makeAsyncIterator()
         guard case .initial(let initial) = await next(changes) else {
             Issue.record("no initial element")
             return
         }
         #expect(initial.map(\.id) == [5, 9])
         try realm.write {
-            realm.object(ofType: RTIntKey.self, forPrimaryKey: 5)!.value = "out"  // leaves
-            try realm.add(RTIntKey(value: ["id": 7]))  // enters
-            try realm.add(RTIntKey(value: ["id": 2]))  // never in
+            realm.object(ofType: ObjectSuiteModels.RTIntKey.self, forPrimaryKey: 5)!.value = "out"  // leaves
+            try realm.add(ObjectSuiteModels.RTIntKey(value: ["id": 7]))  // enters
+            try realm.add(ObjectSuiteModels.RTIntKey(value: ["id": 2]))  // never in
         }
         let seen = update(await next(changes))
         #expect(seen?.ids == [7, 9])
@@ -89,7 +89,7 @@ import Testing
 
     @Test func resultsOfACollectionSayTheyCannotBeObservedYet() async throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        let playlist = Playlist(value: ["id": 1, "songs": [["name": "a"]]])
+        let playlist = CollectionModels.Playlist(value: ["id": 1, "songs": [["name": "a"]]])
         try realm.write { try realm.add(playlist) }
         let changes = playlist.songs.where { $0.name == "a" }.changes().makeAsyncIterator()
         guard case .error(let error) = await next(changes) else {
@@ -102,7 +102,7 @@ import Testing
 
     @Test func aWriteThatChangesNothingHidesNoEarlierChange() async throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        let changes = realm.objects(RTIntKey.self).changes().makeAsyncIterator()
+        let changes = realm.objects(ObjectSuiteModels.RTIntKey.self).changes().makeAsyncIterator()
         _ = await next(changes)
         try add(realm, [1])
         try realm.write {}  // makes no version
@@ -116,14 +116,14 @@ import Testing
     @Test func aWriteWithoutNotifyingIsTakenIntoTheBaseline() async throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         try add(realm, [1])
-        let stream = realm.objects(RTIntKey.self).changes()
-        let other = realm.objects(RTIntKey.self).changes()
+        let stream = realm.objects(ObjectSuiteModels.RTIntKey.self).changes()
+        let other = realm.objects(ObjectSuiteModels.RTIntKey.self).changes()
         let changes = stream.makeAsyncIterator()
         let otherChanges = other.makeAsyncIterator()
         _ = await next(changes)
         _ = await next(otherChanges)
 
-        try realm.write(withoutNotifying: [stream.token]) { try realm.add(RTIntKey(value: ["id": 2])) }
+        try realm.write(withoutNotifying: [stream.token]) { try realm.add(ObjectSuiteModels.RTIntKey(value: ["id": 2])) }
         try add(realm, [3])
         let following = update(await next(changes))
         #expect(following?.ids == [1, 2, 3])
@@ -135,11 +135,11 @@ import Testing
 
     @Test func changesPendingBeforeASilentWriteAreStillReported() async throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        let stream = realm.objects(RTIntKey.self).changes()
+        let stream = realm.objects(ObjectSuiteModels.RTIntKey.self).changes()
         let changes = stream.makeAsyncIterator()
         _ = await next(changes)
         try add(realm, [1])
-        try realm.write(withoutNotifying: [stream.token]) { try realm.add(RTIntKey(value: ["id": 2])) }
+        try realm.write(withoutNotifying: [stream.token]) { try realm.add(ObjectSuiteModels.RTIntKey(value: ["id": 2])) }
         try add(realm, [3])
         let first = update(await next(changes))
         #expect(first?.ids == [1], "the write before the silent one")
@@ -152,13 +152,13 @@ import Testing
     @Test func keyPathsLimitWhatCountsAsAModification() async throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         try realm.write {
-            try realm.add(RTIndexed(value: ["id": 1, "text": "a", "flag": false]))
-            try realm.add(RTIndexed(value: ["id": 2, "text": "b", "flag": false]))
+            try realm.add(ObjectSuiteModels.RTIndexed(value: ["id": 1, "text": "a", "flag": false]))
+            try realm.add(ObjectSuiteModels.RTIndexed(value: ["id": 2, "text": "b", "flag": false]))
         }
-        let changes = realm.objects(RTIndexed.self).changes(keyPaths: ["text"]).makeAsyncIterator()
+        let changes = realm.objects(ObjectSuiteModels.RTIndexed.self).changes(keyPaths: ["text"]).makeAsyncIterator()
         _ = await next(changes)
-        try realm.write { realm.object(ofType: RTIndexed.self, forPrimaryKey: 1)!.flag = true }
-        try realm.write { realm.object(ofType: RTIndexed.self, forPrimaryKey: 2)!.text = "B" }
+        try realm.write { realm.object(ofType: ObjectSuiteModels.RTIndexed.self, forPrimaryKey: 1)!.flag = true }
+        try realm.write { realm.object(ofType: ObjectSuiteModels.RTIndexed.self, forPrimaryKey: 2)!.text = "B" }
         guard case .update(_, let deletions, let insertions, let modifications) = await next(changes) else {
             Issue.record("expected an update")
             return
@@ -169,8 +169,8 @@ import Testing
 
     @Test func anObjectStreamReportsChangedPropertiesThenDeletion() async throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        let item = RTIntKey(value: ["id": 1, "value": "before"])
-        let bystander = RTIntKey(value: ["id": 2, "value": "other"])
+        let item = ObjectSuiteModels.RTIntKey(value: ["id": 1, "value": "before"])
+        let bystander = ObjectSuiteModels.RTIntKey(value: ["id": 2, "value": "other"])
         try realm.write { try realm.add([item, bystander]) }
         let changes = item.changes().makeAsyncIterator()
         try realm.write { bystander.value = "ignored" }
@@ -195,10 +195,10 @@ import Testing
     @Test func writesFromAnActorReachAStreamOfAnotherRealm() async throws {
         let config = temporaryConfiguration()
         let realm = try Realm(configuration: config)
-        let changes = realm.objects(RTIntKey.self).changes().makeAsyncIterator()
+        let changes = realm.objects(ObjectSuiteModels.RTIntKey.self).changes().makeAsyncIterator()
         _ = await next(changes)
         let db = try await RealmActor(configuration: config)
-        try await db.asyncWrite { realm in try realm.add(RTIntKey(value: ["id": 7])) }
+        try await db.asyncWrite { realm in try realm.add(ObjectSuiteModels.RTIntKey(value: ["id": 7])) }
         let seen = update(await next(changes))
         #expect(seen?.ids == [7])
         await db.close()
@@ -208,14 +208,14 @@ import Testing
         let config = temporaryConfiguration()
         let realm = try Realm(configuration: config)
         try add(realm, [1, 2])
-        let results = realm.objects(RTIntKey.self)
+        let results = realm.objects(ObjectSuiteModels.RTIntKey.self)
         _ = results.count
         // Another realm commits while no stream observes the file: nothing is recorded.
         try onAnotherThread {
             let writer = try Realm(configuration: config)
             try writer.write {
-                writer.object(ofType: RTIntKey.self, forPrimaryKey: 2)!.value = "changed"
-                try writer.add(RTIntKey(value: ["id": 3]))
+                writer.object(ofType: ObjectSuiteModels.RTIntKey.self, forPrimaryKey: 2)!.value = "changed"
+                try writer.add(ObjectSuiteModels.RTIntKey(value: ["id": 3]))
             }
         }
         let changes = results.changes().makeAsyncIterator()
@@ -233,7 +233,7 @@ import Testing
     @Test func deleteAllReportsEveryObjectDeleted() async throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         try add(realm, [1, 2, 3])
-        let changes = realm.objects(RTIntKey.self).changes().makeAsyncIterator()
+        let changes = realm.objects(ObjectSuiteModels.RTIntKey.self).changes().makeAsyncIterator()
         _ = await next(changes)
         try realm.write { try realm.deleteAll() }
         let cleared = update(await next(changes))
@@ -244,7 +244,7 @@ import Testing
     @Test func aStreamMadeInAWriteYieldsAnErrorAndEnds() async throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         try realm.beginWrite()
-        let changes = realm.objects(RTIntKey.self).changes().makeAsyncIterator()
+        let changes = realm.objects(ObjectSuiteModels.RTIntKey.self).changes().makeAsyncIterator()
         try realm.cancelWrite()
         guard case .error(let error) = await next(changes) else {
             Issue.record("expected an error")
@@ -256,7 +256,7 @@ import Testing
 
     @Test func cancellingTheConsumingTaskEndsTheIteration() async throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        let stream = realm.objects(RTIntKey.self).changes()
+        let stream = realm.objects(ObjectSuiteModels.RTIntKey.self).changes()
         let (received, receivedOne) = AsyncStream<Void>.makeStream()
         let consumer = Task {
             var count = 0
@@ -331,7 +331,7 @@ func next<Element: Sendable>(
         let rounds = TestEnvironment.count("BURROW_MODEL_OPS", default: 120)
         let realm = try Realm(configuration: temporaryConfiguration())
         var model: [Int: String] = [:]
-        let stream = realm.objects(RTIntKey.self).changes()
+        let stream = realm.objects(ObjectSuiteModels.RTIntKey.self).changes()
         let changes = stream.makeAsyncIterator()
         guard case .initial(let initial) = await next(changes) else {
             Issue.record("no initial element")
@@ -352,16 +352,16 @@ func next<Element: Sendable>(
                     let id = random.next(upperBound: 30)
                     switch random.next(upperBound: 3) {
                     case 0 where inWrite[id] == nil:
-                        try realm.add(RTIntKey(value: ["id": id, "value": "r\(round)"]))
+                        try realm.add(ObjectSuiteModels.RTIntKey(value: ["id": id, "value": "r\(round)"]))
                         inWrite[id] = "r\(round)"
                         touchedNow.insert(id)  // a deleted id made again counts as modified
                     case 1 where inWrite[id] != nil:
-                        try realm.delete(realm.object(ofType: RTIntKey.self, forPrimaryKey: id)!)
+                        try realm.delete(realm.object(ofType: ObjectSuiteModels.RTIntKey.self, forPrimaryKey: id)!)
                         inWrite[id] = nil
                         touchedNow.insert(id)
                     case 2 where inWrite[id] != nil:
                         let value = "m\(random.next(upperBound: 3))"
-                        realm.object(ofType: RTIntKey.self, forPrimaryKey: id)!.value = value
+                        realm.object(ofType: ObjectSuiteModels.RTIntKey.self, forPrimaryKey: id)!.value = value
                         if inWrite[id] != value { touchedNow.insert(id) }
                         inWrite[id] = value
                     default:

@@ -5,20 +5,25 @@ import Testing
 
 @testable import Burrow
 
-final class CCToy: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var name = ""
-    @Persisted var price = 0
-}
+/// The models of `CollectionChangeStreamTests`, stored under the names they had before they were namespaced.
+enum CollectionChangeStreamModels {
+    final class Toy: Object {
+        override class func _realmObjectName() -> String? { "CCToy" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var name = ""
+        @Persisted var price = 0
+    }
 
-final class CCOwner: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var label = ""
-    @Persisted var numbers: List<Int>
-    @Persisted var toys: List<CCToy>
-    @Persisted var tags: MutableSet<String>
-    @Persisted var scores: Map<String, Int>
-    @Persisted var toyByRoom: Map<String, CCToy?>
+    final class Owner: Object {
+        override class func _realmObjectName() -> String? { "CCOwner" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var label = ""
+        @Persisted var numbers: List<Int>
+        @Persisted var toys: List<CollectionChangeStreamModels.Toy>
+        @Persisted var tags: MutableSet<String>
+        @Persisted var scores: Map<String, Int>
+        @Persisted var toyByRoom: Map<String, CollectionChangeStreamModels.Toy?>
+    }
 }
 
 /// Change streams of lists, sets, maps and whole realms.
@@ -42,12 +47,14 @@ final class CCOwner: Object {
     }
 
     /// A realm with one owner (id 1) holding `numbers` and the toys 1, 2, 3.
-    private func seeded(numbers: [Int] = [1, 2, 3]) throws -> (Realm, CCOwner) {
+    private func seeded(numbers: [Int] = [1, 2, 3]) throws -> (Realm, CollectionChangeStreamModels.Owner) {
         let realm = try Realm(configuration: temporaryConfiguration())
-        let owner = CCOwner(value: ["id": 1, "numbers": numbers])
+        let owner = CollectionChangeStreamModels.Owner(value: ["id": 1, "numbers": numbers])
         try realm.write {
             try realm.add(owner)
-            for id in 1...3 { owner.toys.append(try realm.create(CCToy.self, value: ["id": id, "name": "toy \(id)", "price": id])) }
+            for id in 1...3 {
+                owner.toys.append(try realm.create(CollectionChangeStreamModels.Toy.self, value: ["id": id, "name": "toy \(id)", "price": id]))
+            }
         }
         return (realm, owner)
     }
@@ -108,7 +115,7 @@ final class CCOwner: Object {
         let changes = owner.toys.changes().makeAsyncIterator()
         _ = await next(changes)
 
-        try realm.write { realm.object(ofType: CCToy.self, forPrimaryKey: 2)!.name = "renamed" }
+        try realm.write { realm.object(ofType: CollectionChangeStreamModels.Toy.self, forPrimaryKey: 2)!.name = "renamed" }
         let modified = update(await next(changes))
         #expect(modified?.elements.map(\.id) == [1, 2, 3] && modified?.modifications == [1])
         #expect(modified?.elements[1].name == "renamed" && modified?.elements[1].isFrozen == true)
@@ -118,7 +125,7 @@ final class CCOwner: Object {
         #expect(moved?.elements.map(\.id) == [2, 3, 1] && moved?.deletions == [0] && moved?.insertions == [2])
 
         // Deleting a toy removes it from the list.
-        try realm.write { try realm.delete(realm.object(ofType: CCToy.self, forPrimaryKey: 3)!) }
+        try realm.write { try realm.delete(realm.object(ofType: CollectionChangeStreamModels.Toy.self, forPrimaryKey: 3)!) }
         let deleted = update(await next(changes))
         #expect(deleted?.elements.map(\.id) == [2, 1] && deleted?.deletions == [1])
     }
@@ -131,13 +138,13 @@ final class CCOwner: Object {
         let waiter = Task { await next(changes) }
         let consumerWaits = { try await waitUntil("the consumer waiting for a commit") { changes.isWaitingForACommit } }
         try await consumerWaits()
-        try realm.write { try realm.add(CCToy(value: ["id": 50, "name": "not listed"])) }  // a toy made elsewhere
+        try realm.write { try realm.add(CollectionChangeStreamModels.Toy(value: ["id": 50, "name": "not listed"])) }  // a toy made elsewhere
         try await consumerWaits()
         try realm.write { owner.label = "renamed" }  // another field of the owner
         try await consumerWaits()
-        try realm.write { realm.object(ofType: CCToy.self, forPrimaryKey: 50)!.price = 9 }  // a toy not in the list
+        try realm.write { realm.object(ofType: CollectionChangeStreamModels.Toy.self, forPrimaryKey: 50)!.price = 9 }  // a toy not in the list
         try await consumerWaits()
-        try realm.write { realm.object(ofType: CCToy.self, forPrimaryKey: 2)!.price = 7 }
+        try realm.write { realm.object(ofType: CollectionChangeStreamModels.Toy.self, forPrimaryKey: 2)!.price = 7 }
         let modified = update(await waiter.value)
         #expect(modified?.elements.map(\.id) == [1, 2, 3] && modified?.modifications == [1] && modified?.deletions == [])
         #expect(modified?.elements[1].price == 7)
@@ -147,8 +154,8 @@ final class CCOwner: Object {
         let (realm, owner) = try seeded()
         let changes = owner.toys.changes(keyPaths: ["price"]).makeAsyncIterator()
         _ = await next(changes)
-        try realm.write { realm.object(ofType: CCToy.self, forPrimaryKey: 1)!.name = "not observed" }
-        try realm.write { realm.object(ofType: CCToy.self, forPrimaryKey: 3)!.price = 30 }
+        try realm.write { realm.object(ofType: CollectionChangeStreamModels.Toy.self, forPrimaryKey: 1)!.name = "not observed" }
+        try realm.write { realm.object(ofType: CollectionChangeStreamModels.Toy.self, forPrimaryKey: 3)!.price = 30 }
         let priced = update(await next(changes))
         #expect(priced?.modifications == [2], "the name change is not reported")
     }
@@ -186,7 +193,7 @@ final class CCOwner: Object {
         try realm.write {
             owner.scores["a"] = 1
             owner.scores["b"] = 2
-            owner.toyByRoom["hall"] = realm.object(ofType: CCToy.self, forPrimaryKey: 1)
+            owner.toyByRoom["hall"] = realm.object(ofType: CollectionChangeStreamModels.Toy.self, forPrimaryKey: 1)
         }
         let scores = owner.scores.changes().makeAsyncIterator()
         let rooms = owner.toyByRoom.changes().makeAsyncIterator()
@@ -209,7 +216,7 @@ final class CCOwner: Object {
         #expect(map["b"] == 20 && map["c"] == 3 && map["a"] == nil)
         #expect(deletions == ["a"] && insertions == ["c"] && modifications == ["b"])
 
-        try realm.write { realm.object(ofType: CCToy.self, forPrimaryKey: 1)!.price = 100 }
+        try realm.write { realm.object(ofType: CollectionChangeStreamModels.Toy.self, forPrimaryKey: 1)!.price = 100 }
         guard case .update(let roomMap, _, _, let modifiedRooms) = await next(rooms) else {
             Issue.record("no update")
             return
@@ -228,7 +235,7 @@ final class CCOwner: Object {
         }
         #expect(version == realm.version)
 
-        try realm.write { realm.object(ofType: CCToy.self, forPrimaryKey: 1)!.price = 5 }
+        try realm.write { realm.object(ofType: CollectionChangeStreamModels.Toy.self, forPrimaryKey: 1)!.price = 5 }
         guard case .update(let first, let classes) = await next(changes) else {
             Issue.record("no update")
             return
@@ -237,7 +244,7 @@ final class CCOwner: Object {
 
         try realm.write(withoutNotifying: [stream.token]) { owner.label = "silent" }
         try realm.write {
-            try realm.add(CCToy(value: ["id": 9]))
+            try realm.add(CollectionChangeStreamModels.Toy(value: ["id": 9]))
             owner.label = "loud"
         }
         guard case .update(let second, let both) = await next(changes) else {
@@ -264,7 +271,7 @@ final class CCOwner: Object {
 
     @Test func aMapWithKeyPathsReportsModifiedObjectsAndEndsWithItsOwner() async throws {
         let (realm, owner) = try seeded()
-        let toy = try #require(realm.object(ofType: CCToy.self, forPrimaryKey: 1))
+        let toy = try #require(realm.object(ofType: CollectionChangeStreamModels.Toy.self, forPrimaryKey: 1))
         try realm.write { owner.toyByRoom["hall"] = toy }
         let rooms = owner.toyByRoom.changes(keyPaths: ["price"]).makeAsyncIterator()
         _ = await next(rooms)
@@ -286,11 +293,11 @@ final class CCOwner: Object {
 
     @Test func aRealmStreamDoesNotKnowTheClassesAfterASchemaChange() async throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        try realm.write { try realm.add(CCToy(value: ["id": 1])) }
+        try realm.write { try realm.add(CollectionChangeStreamModels.Toy(value: ["id": 1])) }
         let changes = realm.changes().makeAsyncIterator()
         _ = await next(changes)
         // The first object of a new class adds it to the stored schema in the same commit.
-        try realm.write { try realm.add(CCOwner(value: ["id": 1])) }
+        try realm.write { try realm.add(CollectionChangeStreamModels.Owner(value: ["id": 1])) }
         guard case .update(_, let classNames) = await next(changes) else {
             Issue.record("no update")
             return
@@ -300,8 +307,8 @@ final class CCOwner: Object {
 
     @Test func streamsThatCannotStartYieldOneError() async throws {
         let (realm, owner) = try seeded()
-        let unmanaged = CCOwner()
-        let frozenOwner = try #require(try realm.freeze().object(ofType: CCOwner.self, forPrimaryKey: owner.id))
+        let unmanaged = CollectionChangeStreamModels.Owner()
+        let frozenOwner = try #require(try realm.freeze().object(ofType: CollectionChangeStreamModels.Owner.self, forPrimaryKey: owner.id))
         for stream in [unmanaged.numbers.changes(), frozenOwner.numbers.changes()] {
             let changes = stream.makeAsyncIterator()
             guard case .error(let error) = await next(changes) else {
@@ -324,7 +331,7 @@ final class CCOwner: Object {
             Issue.record("a frozen realm has changes")
             return
         }
-        guard case .error = await next(CCOwner().scores.changes().makeAsyncIterator()) else {
+        guard case .error = await next(CollectionChangeStreamModels.Owner().scores.changes().makeAsyncIterator()) else {
             Issue.record("an unmanaged map has changes")
             return
         }

@@ -9,16 +9,16 @@ import Testing
 @Suite(.temporaryDirectory) struct KeyPathValidationTests {
     private func configuration() -> Realm.Configuration {
         var config = temporaryConfiguration()
-        config.objectTypes = [Dog.self, DogToy.self, Person.self, Address.self]
+        config.objectTypes = [CommonModels.Dog.self, CommonModels.DogToy.self, CommonModels.Person.self, CommonModels.Address.self]
         return config
     }
 
     @Test func resultsAndObjectStreamsRejectUnknownKeyPaths() async throws {
         let realm = try Realm(configuration: configuration())
-        let dog = Dog(value: ["name": "Rex"])
+        let dog = CommonModels.Dog(value: ["name": "Rex"])
         try realm.write { try realm.add(dog) }
 
-        var results = realm.objects(Dog.self).changes(keyPaths: ["name", "nmae"]).makeAsyncIterator()
+        var results = realm.objects(CommonModels.Dog.self).changes(keyPaths: ["name", "nmae"]).makeAsyncIterator()
         guard case .error(let error)? = await results.next() else {
             Issue.record("expected an error")
             return
@@ -34,7 +34,7 @@ import Testing
         }
         #expect(objectError.description.contains("'bogus'"))
 
-        var valid = realm.objects(Dog.self).changes(keyPaths: ["name", "favoriteToy.name"]).makeAsyncIterator()
+        var valid = realm.objects(CommonModels.Dog.self).changes(keyPaths: ["name", "favoriteToy.name"]).makeAsyncIterator()
         guard case .initial? = await valid.next() else {
             Issue.record("valid key paths start normally")
             return
@@ -43,7 +43,7 @@ import Testing
 
     @MainActor @Test func aWrapperWithAnUnknownKeyPathShowsTheError() async throws {
         let config = configuration()
-        @ObservedResults(Dog.self, keyPaths: ["nmae"], configuration: config) var dogs
+        @ObservedResults(CommonModels.Dog.self, keyPaths: ["nmae"], configuration: config) var dogs
         _ = dogs.count
         for _ in 0..<100 where $dogs.error == nil { await Task.yield() }
         #expect($dogs.error?.code == .invalidArgument)

@@ -5,11 +5,15 @@ import Testing
 
 @testable import Burrow
 
-final class RowReadItem: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var title = ""
-    @Persisted var small: Int8 = 0
-    @Persisted var count = 0
+/// The model of `LiveGetterTests`, stored under the name it had before it was namespaced.
+enum LiveGetterModels {
+    final class Item: Object {
+        override class func _realmObjectName() -> String? { "RowReadItem" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var title = ""
+        @Persisted var small: Int8 = 0
+        @Persisted var count = 0
+    }
 }
 
 /// The getters of integers and strings, which decode a live object's row directly, agree with
@@ -20,11 +24,11 @@ final class RowReadItem: Object {
         let realm = try Realm(configuration: config)
         let long = String(repeating: "long title ", count: 1_000)
         try realm.write {
-            try realm.add(RowReadItem(value: ["id": 1, "title": "first", "small": -3, "count": 10]))
-            try realm.add(RowReadItem(value: ["id": 2, "title": long, "small": 127, "count": Int.min]))
+            try realm.add(LiveGetterModels.Item(value: ["id": 1, "title": "first", "small": -3, "count": 10]))
+            try realm.add(LiveGetterModels.Item(value: ["id": 2, "title": long, "small": 127, "count": Int.min]))
         }
-        let item = try #require(realm.object(ofType: RowReadItem.self, forPrimaryKey: 1))
-        let other = try #require(realm.object(ofType: RowReadItem.self, forPrimaryKey: 2))
+        let item = try #require(realm.object(ofType: LiveGetterModels.Item.self, forPrimaryKey: 1))
+        let other = try #require(realm.object(ofType: LiveGetterModels.Item.self, forPrimaryKey: 2))
         #expect(item.title == "first" && item.small == -3 && item.count == 10)
         #expect(other.title == long, "a string kept in the blob tree is read through the general path")
         #expect(other.small == 127 && other.count == Int.min)
@@ -41,7 +45,7 @@ final class RowReadItem: Object {
         try onAnotherThread {
             let writer = try Realm(configuration: config)
             try writer.write {
-                let same = try #require(writer.object(ofType: RowReadItem.self, forPrimaryKey: 1))
+                let same = try #require(writer.object(ofType: LiveGetterModels.Item.self, forPrimaryKey: 1))
                 same.title = "from elsewhere"
                 same.small = 5
             }

@@ -4,11 +4,14 @@ import Testing
 
 @testable import Burrow
 
-final class Attachment: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var title = ""
-    @Persisted var body: Data?
-    @Persisted var note: AnyRealmValue
+/// The model of `LongValueTests`.
+enum LongValueModels {
+    final class Attachment: Object {
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var title = ""
+        @Persisted var body: Data?
+        @Persisted var note: AnyRealmValue
+    }
 }
 
 /// Long strings and data live outside their rows, so a row stays small whatever it holds.
@@ -19,7 +22,7 @@ final class Attachment: Object {
     }
 
     private func blobCount(_ realm: Realm) throws -> Int {
-        let table = try #require(try realm.table(for: Attachment.self, creating: false))
+        let table = try #require(try realm.table(for: LongValueModels.Attachment.self, creating: false))
         return try realm.store.reader.count(table.blobsTree)
     }
 
@@ -29,7 +32,7 @@ final class Attachment: Object {
         let longText = String(repeating: "é", count: 5_000)
         do {
             let realm = try Realm(configuration: config)
-            let attachment = Attachment(value: ["id": 1, "title": "t", "body": body, "note": AnyRealmValue.string(longText)])
+            let attachment = LongValueModels.Attachment(value: ["id": 1, "title": "t", "body": body, "note": AnyRealmValue.string(longText)])
             try realm.write { try realm.add(attachment) }
             #expect(try rowSize(realm, attachment) < 200, "the row keeps references, not the values")
             #expect(try blobCount(realm) == 2)
@@ -39,7 +42,7 @@ final class Attachment: Object {
             #expect(attachment.note == .string(longText))
         }
         let realm = try Realm(configuration: config)
-        let attachment = try #require(realm.object(ofType: Attachment.self, forPrimaryKey: 1))
+        let attachment = try #require(realm.object(ofType: LongValueModels.Attachment.self, forPrimaryKey: 1))
         #expect(attachment.title == "changed")
         #expect(attachment.body == body)
         #expect(attachment.note == .string(longText))
@@ -59,7 +62,7 @@ final class Attachment: Object {
         struct Stop: Error {}
         let realm = try Realm(configuration: temporaryConfiguration())
         let first = String(repeating: "a", count: 3_000)
-        let attachment = Attachment(value: ["id": 1, "note": AnyRealmValue.string(first)])
+        let attachment = LongValueModels.Attachment(value: ["id": 1, "note": AnyRealmValue.string(first)])
         try realm.write { try realm.add(attachment) }
         #expect(throws: Stop.self) {
             try realm.write {

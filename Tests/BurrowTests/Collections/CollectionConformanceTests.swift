@@ -3,26 +3,31 @@ import BurrowTestTraits
 import Foundation
 import Testing
 
-final class ConfDog: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted(indexed: true) var name = ""
-    @Persisted var age = 0
-    @Persisted var group = ""
-    @Persisted(originProperty: "dogs") var owners: LinkingObjects<ConfOwner>
-}
+/// The models of the collection conformance tests, stored under the names they had before they were namespaced.
+enum CollectionConformanceModels {
+    final class Dog: Object {
+        override class func _realmObjectName() -> String? { "ConfDog" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted(indexed: true) var name = ""
+        @Persisted var age = 0
+        @Persisted var group = ""
+        @Persisted(originProperty: "dogs") var owners: LinkingObjects<CollectionConformanceModels.Owner>
+    }
 
-final class ConfOwner: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var name = ""
-    @Persisted var dogs: List<ConfDog>
-    @Persisted var scores: List<Int>
-    @Persisted var tags: MutableSet<String>
-    @Persisted var pals: MutableSet<ConfDog>
-    @Persisted var ratings: Map<String, Int>
-}
+    final class Owner: Object {
+        override class func _realmObjectName() -> String? { "ConfOwner" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var name = ""
+        @Persisted var dogs: List<CollectionConformanceModels.Dog>
+        @Persisted var scores: List<Int>
+        @Persisted var tags: MutableSet<String>
+        @Persisted var pals: MutableSet<CollectionConformanceModels.Dog>
+        @Persisted var ratings: Map<String, Int>
+    }
 
-final class ConfDogProjection: Projection<ConfDog> {
-    @Projected(\ConfDog.name) var title
+    final class DogProjection: Projection<CollectionConformanceModels.Dog> {
+        @Projected(\CollectionConformanceModels.Dog.name) var title
+    }
 }
 
 // `Results` has its own `first` (an index probe before it is evaluated) and `map`; `List` and
@@ -71,19 +76,19 @@ extension MutableSet: OwnCollectionMembers {
 
     /// A realm of only this suite's classes, holding `dogs` and one owner (id 0) whose list and
     /// set hold every dog, the list in reverse order of id.
-    private func realm(with dogs: Dogs) throws -> (Realm, ConfOwner) {
+    private func realm(with dogs: Dogs) throws -> (Realm, CollectionConformanceModels.Owner) {
         var config = temporaryConfiguration()
-        config.objectTypes = [ConfDog.self, ConfOwner.self]
+        config.objectTypes = [CollectionConformanceModels.Dog.self, CollectionConformanceModels.Owner.self]
         let realm = try Realm(configuration: config)
-        let owner = ConfOwner(value: ["id": 0, "name": "owner"])
+        let owner = CollectionConformanceModels.Owner(value: ["id": 0, "name": "owner"])
         try realm.write {
             for id in dogs.ids {
-                let dog = ConfDog(value: ["id": id, "name": dogs.name(id), "age": dogs.age(id), "group": dogs.group(id)])
+                let dog = CollectionConformanceModels.Dog(value: ["id": id, "name": dogs.name(id), "age": dogs.age(id), "group": dogs.group(id)])
                 try realm.add(dog)
                 owner.pals.insert(dog)
             }
             try realm.add(owner)
-            for id in dogs.ids.reversed() { owner.dogs.append(realm.object(ofType: ConfDog.self, forPrimaryKey: id)!) }
+            for id in dogs.ids.reversed() { owner.dogs.append(realm.object(ofType: CollectionConformanceModels.Dog.self, forPrimaryKey: id)!) }
             for (offset, id) in dogs.ids.enumerated() {
                 owner.scores.append(dogs.age(id) * 10 + offset)
                 owner.tags.insert(dogs.name(id))
@@ -106,24 +111,31 @@ extension MutableSet: OwnCollectionMembers {
         let distinctAgesByName = byName.filter { seenAges.insert(dogs.age($0)).inserted }
 
         func checkEach() throws {
-            checkRandomAccessCollection(realm.objects(ConfDog.self), expectedContents: dogs.names(all), by: \.name)
-            checkRandomAccessCollection(realm.objects(ConfDog.self).sorted(byKeyPath: "name"), expectedContents: dogs.names(byName), by: \.name)
+            checkRandomAccessCollection(realm.objects(CollectionConformanceModels.Dog.self), expectedContents: dogs.names(all), by: \.name)
             checkRandomAccessCollection(
-                realm.objects(ConfDog.self).sorted(by: [SortDescriptor(keyPath: "age", ascending: false), SortDescriptor(keyPath: "name")]),
+                realm.objects(CollectionConformanceModels.Dog.self).sorted(byKeyPath: "name"), expectedContents: dogs.names(byName), by: \.name)
+            checkRandomAccessCollection(
+                realm.objects(CollectionConformanceModels.Dog.self).sorted(by: [
+                    SortDescriptor(keyPath: "age", ascending: false), SortDescriptor(keyPath: "name"),
+                ]),
                 expectedContents: dogs.names(byAgeDescending), by: \.name)
-            try checkRandomAccessCollection(try realm.objects(ConfDog.self).filter("age > 2"), expectedContents: dogs.names(olderThanTwo), by: \.name)
+            try checkRandomAccessCollection(
+                try realm.objects(CollectionConformanceModels.Dog.self).filter("age > 2"), expectedContents: dogs.names(olderThanTwo), by: \.name)
             checkRandomAccessCollection(
-                realm.objects(ConfDog.self).sorted(byKeyPath: "name").distinct(by: ["age"]), expectedContents: dogs.names(distinctAgesByName),
+                realm.objects(CollectionConformanceModels.Dog.self).sorted(byKeyPath: "name").distinct(by: ["age"]),
+                expectedContents: dogs.names(distinctAgesByName),
                 by: \.name
             )
             try checkRandomAccessCollection(try owner.dogs.filter("age >= 0"), expectedContents: dogs.names(all.reversed()), by: \.name)
             checkRandomAccessCollection(
-                AnyRealmCollection(realm.objects(ConfDog.self).sorted(byKeyPath: "name")), expectedContents: dogs.names(byName), by: \.name)
-            checkRandomAccessCollection(realm.objects(ConfDogProjection.self), expectedContents: dogs.names(all), by: \.title)
+                AnyRealmCollection(realm.objects(CollectionConformanceModels.Dog.self).sorted(byKeyPath: "name")),
+                expectedContents: dogs.names(byName), by: \.name)
+            checkRandomAccessCollection(realm.objects(CollectionConformanceModels.DogProjection.self), expectedContents: dogs.names(all), by: \.title)
             checkRandomAccessCollection(realm.dynamicObjects("ConfDog"), expectedContents: dogs.names(all), by: { $0["name"] as? String })
             try checkRandomAccessCollection(try owner.pals.filter("age >= 0"), expectedContents: dogs.names(all), by: \.name)
             try checkRandomAccessCollection(
-                try realm.objects(ConfDog.self).filter("age >= 0 SORT(name ASC) LIMIT(3)"), expectedContents: dogs.names(Array(byName.prefix(3))),
+                try realm.objects(CollectionConformanceModels.Dog.self).filter("age >= 0 SORT(name ASC) LIMIT(3)"),
+                expectedContents: dogs.names(Array(byName.prefix(3))),
                 by: \.name)
         }
         try checkEach()
@@ -138,15 +150,18 @@ extension MutableSet: OwnCollectionMembers {
         let dogs = Dogs(count: 7)
         let (realm, _) = try realm(with: dogs)
         try realm.write {
-            for id in [20, 12, 16] { try realm.add(ConfDog(value: ["id": id, "name": "twin", "age": id])) }
+            for id in [20, 12, 16] { try realm.add(CollectionConformanceModels.Dog(value: ["id": id, "name": "twin", "age": id])) }
         }
         // Unsorted results keep the order of the class's objects, whatever the order of adding.
-        let twins = realm.objects(ConfDog.self).map(\.id).filter { [20, 12, 16].contains($0) }
+        let twins = realm.objects(CollectionConformanceModels.Dog.self).map(\.id).filter { [20, 12, 16].contains($0) }
         #expect(Set(twins) == [20, 12, 16])
-        try checkRandomAccessCollection(try realm.objects(ConfDog.self).filter("name == 'twin'"), expectedContents: twins, by: \.id)
-        try checkRandomAccessCollection(try realm.objects(ConfDog.self).filter("name == %@", "rex"), expectedContents: [2], by: \.id)
-        try checkRandomAccessCollection(try realm.objects(ConfDog.self).filter("name == 'none'"), expectedContents: [], by: \.id)
-        try checkRandomAccessCollection(try realm.objects(ConfDog.self).filter("id == 16"), expectedContents: [16], by: \.id)
+        try checkRandomAccessCollection(
+            try realm.objects(CollectionConformanceModels.Dog.self).filter("name == 'twin'"), expectedContents: twins, by: \.id)
+        try checkRandomAccessCollection(
+            try realm.objects(CollectionConformanceModels.Dog.self).filter("name == %@", "rex"), expectedContents: [2], by: \.id)
+        try checkRandomAccessCollection(
+            try realm.objects(CollectionConformanceModels.Dog.self).filter("name == 'none'"), expectedContents: [], by: \.id)
+        try checkRandomAccessCollection(try realm.objects(CollectionConformanceModels.Dog.self).filter("id == 16"), expectedContents: [16], by: \.id)
     }
 
     /// Live collections read before a change and held across it answer as collections of what
@@ -156,7 +171,7 @@ extension MutableSet: OwnCollectionMembers {
     @Test func liveValuesHeldAcrossAChange() throws {
         let dogs = Dogs(count: 7)
         let (realm, owner) = try realm(with: dogs)
-        let all = realm.objects(ConfDog.self)
+        let all = realm.objects(CollectionConformanceModels.Dog.self)
         let olderThanTwo = try all.filter("age > 2")
         let byName = all.sorted(byKeyPath: "name")
         let erased = AnyRealmCollection(byName)
@@ -171,7 +186,7 @@ extension MutableSet: OwnCollectionMembers {
         let pals = owner.pals
         let rexByName = try all.filter("name == 'rex'")
         let rexById = try all.filter("id == 2")
-        let projected = realm.objects(ConfDogProjection.self)
+        let projected = realm.objects(CollectionConformanceModels.DogProjection.self)
         // Read each before the change, so that each holds what the change makes stale.
         _ = [
             all.count, olderThanTwo.count, byName.count, erased.count, sectioned.count, groupB.count, groupC.count, list.count, listResults.count,
@@ -216,13 +231,13 @@ extension MutableSet: OwnCollectionMembers {
         }
         checkHeld()
         try realm.write {
-            try realm.delete(realm.object(ofType: ConfDog.self, forPrimaryKey: 2)!)
+            try realm.delete(realm.object(ofType: CollectionConformanceModels.Dog.self, forPrimaryKey: 2)!)
             model.removeAll { $0.id == 2 }
             listed.removeAll { $0 == 2 }
-            let amy = ConfDog(value: ["id": 7, "name": "amy", "age": 6, "group": "a"])
+            let amy = CollectionConformanceModels.Dog(value: ["id": 7, "name": "amy", "age": 6, "group": "a"])
             try realm.add(amy)
             model.append((7, "amy", 6, "a"))
-            let ash = realm.object(ofType: ConfDog.self, forPrimaryKey: 1)!
+            let ash = realm.object(ofType: CollectionConformanceModels.Dog.self, forPrimaryKey: 1)!
             ash.age = 8
             ash.group = "c"
             model[model.firstIndex { $0.id == 1 }!].age = 8
@@ -249,12 +264,13 @@ extension MutableSet: OwnCollectionMembers {
         let (realm, owner) = try realm(with: dogs)
         let all = Array(dogs.ids)
         let byName = all.sorted { dogs.name($0) < dogs.name($1) }
-        let frozen = try realm.objects(ConfDog.self).freeze()
+        let frozen = try realm.objects(CollectionConformanceModels.Dog.self).freeze()
         checkRandomAccessCollection(frozen, expectedContents: dogs.names(all), by: { $0.name })
         checkRandomAccessCollection(frozen.sorted(byKeyPath: "name"), expectedContents: dogs.names(byName), by: { $0.name })
         try checkRandomAccessCollection(try frozen.filter("age > 2"), expectedContents: dogs.names(all.filter { dogs.age($0) > 2 }), by: { $0.name })
         try checkRandomAccessCollection(
-            try realm.objects(ConfDog.self).sorted(byKeyPath: "name").freeze(), expectedContents: dogs.names(byName), by: { $0.name })
+            try realm.objects(CollectionConformanceModels.Dog.self).sorted(byKeyPath: "name").freeze(), expectedContents: dogs.names(byName),
+            by: { $0.name })
         try checkRandomAccessCollection(try owner.dogs.filter("age >= 0").freeze(), expectedContents: dogs.names(all.reversed()), by: { $0.name })
     }
 
@@ -269,18 +285,20 @@ extension MutableSet: OwnCollectionMembers {
 
         try realm.write {
             checkMutableCollection(
-                owner.dogs, expectedContents: dogs.names(listed), replacement: ConfDog(value: ["id": 100, "name": "new"]), by: \.name)
+                owner.dogs, expectedContents: dogs.names(listed), replacement: CollectionConformanceModels.Dog(value: ["id": 100, "name": "new"]),
+                by: \.name)
             checkMutableCollection(owner.scores, expectedContents: scores, replacement: -1)
         }
         // The replacement dog was added by the first check; nothing else changed.
-        #expect(realm.objects(ConfDog.self).count == count + (count > 0 ? 1 : 0))
+        #expect(realm.objects(CollectionConformanceModels.Dog.self).count == count + (count > 0 ? 1 : 0))
         checkRandomAccessCollection(owner.dogs, expectedContents: dogs.names(listed), by: \.name)
         checkRandomAccessCollection(AnyRealmCollection(owner.dogs), expectedContents: dogs.names(listed), by: \.name)
         checkRandomAccessCollection(AnyRealmCollection(owner.scores), expectedContents: scores)
 
-        let unmanagedDogs = List<ConfDog>()
-        unmanagedDogs.append(objectsIn: listed.map { ConfDog(value: ["id": $0, "name": dogs.name($0)]) })
-        checkMutableCollection(unmanagedDogs, expectedContents: dogs.names(listed), replacement: ConfDog(value: ["name": "new"]), by: \.name)
+        let unmanagedDogs = List<CollectionConformanceModels.Dog>()
+        unmanagedDogs.append(objectsIn: listed.map { CollectionConformanceModels.Dog(value: ["id": $0, "name": dogs.name($0)]) })
+        checkMutableCollection(
+            unmanagedDogs, expectedContents: dogs.names(listed), replacement: CollectionConformanceModels.Dog(value: ["name": "new"]), by: \.name)
         let unmanagedScores = List<Int>()
         unmanagedScores.append(objectsIn: scores)
         checkMutableCollection(unmanagedScores, expectedContents: scores, replacement: -1)
@@ -291,15 +309,16 @@ extension MutableSet: OwnCollectionMembers {
     @Test func listWithRepeatedElements() throws {
         let dogs = Dogs(count: 3)
         let (realm, owner) = try realm(with: dogs)
-        let kit = realm.object(ofType: ConfDog.self, forPrimaryKey: 0)!
-        let ash = realm.object(ofType: ConfDog.self, forPrimaryKey: 1)!
+        let kit = realm.object(ofType: CollectionConformanceModels.Dog.self, forPrimaryKey: 0)!
+        let ash = realm.object(ofType: CollectionConformanceModels.Dog.self, forPrimaryKey: 1)!
         try realm.write {
             owner.dogs.removeAll()
             owner.dogs.append(objectsIn: [kit, ash, kit, kit])
             owner.scores.removeAll()
             owner.scores.append(objectsIn: [5, 5, 1, 5])
             checkMutableCollection(
-                owner.dogs, expectedContents: ["kit", "ash", "kit", "kit"], replacement: ConfDog(value: ["id": 100, "name": "new"]), by: \.name)
+                owner.dogs, expectedContents: ["kit", "ash", "kit", "kit"],
+                replacement: CollectionConformanceModels.Dog(value: ["id": 100, "name": "new"]), by: \.name)
             checkMutableCollection(owner.scores, expectedContents: [5, 5, 1, 5], replacement: -1)
         }
         try checkRandomAccessCollection(try owner.dogs.freeze(), expectedContents: ["kit", "ash", "kit", "kit"], by: \.name)
@@ -320,18 +339,18 @@ extension MutableSet: OwnCollectionMembers {
     @Test func frozenCollectionsFromConcurrentTasks() async throws {
         let dogs = Dogs(count: 7)
         let (realm, owner) = try realm(with: dogs)
-        let kit = realm.object(ofType: ConfDog.self, forPrimaryKey: 0)!
+        let kit = realm.object(ofType: CollectionConformanceModels.Dog.self, forPrimaryKey: 0)!
         try realm.write {
-            for id in 1...3 { try realm.add(ConfOwner(value: ["id": id, "name": "owner\(id)", "dogs": [kit]])) }
+            for id in 1...3 { try realm.add(CollectionConformanceModels.Owner(value: ["id": id, "name": "owner\(id)", "dogs": [kit]])) }
         }
-        let results = try realm.objects(ConfDog.self).sorted(byKeyPath: "name").freeze()
+        let results = try realm.objects(CollectionConformanceModels.Dog.self).sorted(byKeyPath: "name").freeze()
         let list = try owner.dogs.freeze()
         let scores = try owner.scores.freeze()
         let tags = try owner.tags.freeze()
         let pals = try owner.pals.freeze()
         let owners = try kit.owners.freeze()
         let ratings = try owner.ratings.freeze()
-        let sectioned = try realm.objects(ConfDog.self).sectioned(
+        let sectioned = try realm.objects(CollectionConformanceModels.Dog.self).sectioned(
             by: \.group, sortDescriptors: [SortDescriptor(keyPath: "group"), SortDescriptor(keyPath: "name")]
         ).freeze()
         let expectedScores = Array(owner.scores)
@@ -379,9 +398,9 @@ extension MutableSet: OwnCollectionMembers {
     /// to measure, not a test's).
     @Test func setSubscriptReadsTheElementAtItsPosition() throws {
         var config = temporaryConfiguration()
-        config.objectTypes = [ConfDog.self, ConfOwner.self]
+        config.objectTypes = [CollectionConformanceModels.Dog.self, CollectionConformanceModels.Owner.self]
         let realm = try Realm(configuration: config)
-        let owner = ConfOwner(value: ["id": 0])
+        let owner = CollectionConformanceModels.Owner(value: ["id": 0])
         let size = 5_000
         try realm.write {
             try realm.add(owner)
@@ -408,17 +427,17 @@ extension MutableSet: OwnCollectionMembers {
     /// The first dog's owners: `count` owners (in the order they were added) whose lists hold it.
     @Test(arguments: sizes) func linkingObjects(count: Int) throws {
         var config = temporaryConfiguration()
-        config.objectTypes = [ConfDog.self, ConfOwner.self]
+        config.objectTypes = [CollectionConformanceModels.Dog.self, CollectionConformanceModels.Owner.self]
         let realm = try Realm(configuration: config)
-        let dog = ConfDog(value: ["id": 0, "name": "kit"])
+        let dog = CollectionConformanceModels.Dog(value: ["id": 0, "name": "kit"])
         let ownerNames = (0..<count).map { "owner\($0)" }
         try realm.write {
             try realm.add(dog)
-            try realm.add(ConfDog(value: ["id": 1, "name": "ash"]))
+            try realm.add(CollectionConformanceModels.Dog(value: ["id": 1, "name": "ash"]))
             for (id, name) in ownerNames.enumerated() {
                 // Every other owner also lists another dog first, which must not matter.
-                let owner = ConfOwner(value: ["id": id, "name": name])
-                if id % 2 == 1 { owner.dogs.append(realm.object(ofType: ConfDog.self, forPrimaryKey: 1)!) }
+                let owner = CollectionConformanceModels.Owner(value: ["id": id, "name": name])
+                if id % 2 == 1 { owner.dogs.append(realm.object(ofType: CollectionConformanceModels.Dog.self, forPrimaryKey: 1)!) }
                 owner.dogs.append(dog)
                 try realm.add(owner)
             }
@@ -428,7 +447,7 @@ extension MutableSet: OwnCollectionMembers {
         try checkRandomAccessCollection(try dog.owners.freeze(), expectedContents: ownerNames, by: \.name)
         try checkRandomAccessCollection(try dog.owners.filter("name != ''"), expectedContents: ownerNames, by: \.name)
         // An unmanaged object's linking objects are empty.
-        checkRandomAccessCollection(ConfDog().owners, expectedContents: [String](), by: \.name)
+        checkRandomAccessCollection(CollectionConformanceModels.Dog().owners, expectedContents: [String](), by: \.name)
     }
 
     // MARK: SectionedResults
@@ -441,7 +460,7 @@ extension MutableSet: OwnCollectionMembers {
         let groups = Array(Set(dogs.ids.map(dogs.group))).sorted()
         let sections = groups.map { group in dogs.names(dogs.ids.filter { dogs.group($0) == group }).sorted() }
         let expected = zip(groups, sections).map { "\($0.0): \($0.1)" }
-        let sectioned = realm.objects(ConfDog.self).sectioned(
+        let sectioned = realm.objects(CollectionConformanceModels.Dog.self).sectioned(
             by: \.group, sortDescriptors: [SortDescriptor(keyPath: "group"), SortDescriptor(keyPath: "name")])
 
         checkRandomAccessCollection(sectioned, expectedContents: expected, by: { "\($0.key): \($0.map(\.name))" })
@@ -455,7 +474,7 @@ extension MutableSet: OwnCollectionMembers {
             try checkRandomAccessCollection(try sectioned[position].freeze(), expectedContents: names, by: { $0.name })
         }
         // Sectioned results that could not be made (no sort descriptors) have no sections.
-        let failed = realm.objects(ConfDog.self).sectioned(sortDescriptors: []) { $0.group }
+        let failed = realm.objects(CollectionConformanceModels.Dog.self).sectioned(sortDescriptors: []) { $0.group }
         checkRandomAccessCollection(failed, expectedContents: [String](), by: { "\($0.key)" })
     }
 

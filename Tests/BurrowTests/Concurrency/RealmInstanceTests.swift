@@ -48,9 +48,9 @@ import Testing
         let config = temporaryConfiguration()
         func addNote(_ text: String) throws {
             let realm = try Realm(configuration: config)
-            try realm.add(RTNote(value: ["text": text]))
+            try realm.add(ObjectSuiteModels.RTNote(value: ["text": text]))
         }
-        func noteCount() throws -> Int { try Realm(configuration: config).objects(RTNote.self).count }
+        func noteCount() throws -> Int { try Realm(configuration: config).objects(ObjectSuiteModels.RTNote.self).count }
 
         let realm = try Realm(configuration: config)
         try realm.beginWrite()
@@ -58,7 +58,7 @@ import Testing
         try addNote("two")
         #expect(try noteCount() == 2, "the helpers' realm is the one in the write transaction")
         try realm.commitWrite()
-        let stored = try onAnotherThread { try Realm(configuration: config).objects(RTNote.self).count }
+        let stored = try onAnotherThread { try Realm(configuration: config).objects(ObjectSuiteModels.RTNote.self).count }
         #expect(stored == 2)
     }
 
@@ -73,23 +73,23 @@ import Testing
         }
         #expect(writing != nil, "a realm in a write stays alive though nothing holds it")
         #expect(try Realm(configuration: config).isInWriteTransaction, "and stays the main actor's realm")
-        _ = try Realm(configuration: config).create(RTNote.self, value: ["text": "kept"])
+        _ = try Realm(configuration: config).create(ObjectSuiteModels.RTNote.self, value: ["text": "kept"])
         try Realm(configuration: config).commitWrite()
         #expect(writing == nil, "with its write ended, nothing holds it")
-        #expect(try Realm(configuration: config).objects(RTNote.self).map(\.text) == ["kept"])
+        #expect(try Realm(configuration: config).objects(ObjectSuiteModels.RTNote.self).map(\.text) == ["kept"])
     }
 
     @MainActor
     @Test func testCancellingAWriteInvalidatesWhatCreateMadeAndUnmanagesWhatAddAdded() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         try realm.beginWrite()
-        let created = try realm.create(RTNote.self, value: ["text": "made"])
-        let added = RTNote(value: ["text": "given"])
+        let created = try realm.create(ObjectSuiteModels.RTNote.self, value: ["text": "made"])
+        let added = ObjectSuiteModels.RTNote(value: ["text": "given"])
         try realm.add(added)
         try realm.cancelWrite()
         #expect(created.isInvalidated, "RealmSwift: an object create made in a cancelled write is invalidated")
         #expect(!added.isInvalidated && added.realm == nil && added.text == "given", "the caller's own instance is unmanaged again")
-        #expect(realm.objects(RTNote.self).isEmpty)
+        #expect(realm.objects(ObjectSuiteModels.RTNote.self).isEmpty)
     }
 
     @Test func testAWriteBegunWhileOneIsOpenThrowsAndDoesNotWait() throws {
@@ -97,7 +97,7 @@ import Testing
         let first = try Realm(configuration: config)
         try first.beginWrite()
         let second = try Realm(configuration: config)
-        let error = #expect(throws: RealmError.self) { try second.write { try second.add(RTNote()) } }
+        let error = #expect(throws: RealmError.self) { try second.write { try second.add(ObjectSuiteModels.RTNote()) } }
         #expect(error?.code == .wrongState)
         #expect(error?.description.contains("already open here") == true, "\(error?.description ?? "")")
         #expect(first.isInWriteTransaction, "the open transaction is untouched")
@@ -107,15 +107,17 @@ import Testing
     @Test func testAnActorsRealmIsTheSameEveryWayItIsOpened() async throws {
         let config = temporaryConfiguration()
         let db = try await RealmActor(configuration: config)
-        try await db.asyncWrite { realm in try realm.add(RTIntKey(value: ["id": 1])) }
-        let frozen = try #require(try await db.object(ofType: RTIntKey.self, forPrimaryKey: 1))
+        try await db.asyncWrite { realm in try realm.add(ObjectSuiteModels.RTIntKey(value: ["id": 1])) }
+        let frozen = try #require(try await db.object(ofType: ObjectSuiteModels.RTIntKey.self, forPrimaryKey: 1))
         #expect(try await Self.allTheSame(in: db, config, frozen))
         let other = try await RealmActor(configuration: config)
         let (mine, theirs) = (await Self.identity(in: db), await Self.identity(in: other))
         #expect(mine != theirs, "each actor has its own realm")
     }
 
-    private static func allTheSame(in db: isolated RealmActor, _ config: Realm.Configuration, _ frozen: Frozen<RTIntKey>) async throws -> Bool {
+    private static func allTheSame(in db: isolated RealmActor, _ config: Realm.Configuration, _ frozen: Frozen<ObjectSuiteModels.RTIntKey>)
+        async throws -> Bool
+    {
         let opened = try Realm(configuration: config)
         let awaited = try await Realm.open(configuration: config)
         let thawed = try frozen.thaw()
@@ -134,11 +136,11 @@ import Testing
     @Test func testARealmLivesOnlyWhileSomethingHoldsIt() throws {
         let config = temporaryConfiguration()
         weak var released: Realm?
-        var note: RTNote?
+        var note: ObjectSuiteModels.RTNote?
         do {
             let realm = try Realm(configuration: config)
             released = realm
-            let added = RTNote(value: ["text": "kept"])
+            let added = ObjectSuiteModels.RTNote(value: ["text": "kept"])
             try realm.write { try realm.add(added) }
             note = added
         }
@@ -162,7 +164,7 @@ import Testing
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(identities.allSatisfy { $0.count == 2 && $0[0] == $0[1] }, "within an actor, one realm")
-        let stored = try onAnotherThread { try Realm(configuration: config).objects(RTIntKey.self).count }
+        let stored = try onAnotherThread { try Realm(configuration: config).objects(ObjectSuiteModels.RTIntKey.self).count }
         #expect(stored == count, "every actor's write landed")
     }
 
@@ -171,7 +173,7 @@ import Testing
     @MainActor
     @Test func testAnotherSchemaVersionInTheSameDomainThrows() throws {
         var config = temporaryConfiguration()
-        config.objectTypes = [RTNote.self]
+        config.objectTypes = [ObjectSuiteModels.RTNote.self]
         let realm = try Realm(configuration: config)
         var higher = config
         higher.schemaVersion = 3
@@ -184,10 +186,10 @@ import Testing
     @MainActor
     @Test func testObjectTypesBeyondTheOpenRealmsThrow() throws {
         var config = temporaryConfiguration()
-        config.objectTypes = [RTNote.self]
+        config.objectTypes = [ObjectSuiteModels.RTNote.self]
         let realm = try Realm(configuration: config)
         var wider = config
-        wider.objectTypes = [RTNote.self, RTIntKey.self]
+        wider.objectTypes = [ObjectSuiteModels.RTNote.self, ObjectSuiteModels.RTIntKey.self]
         let error = #expect(throws: RealmError.self) { _ = try Realm(configuration: wider) }
         #expect(error?.code == .wrongState)
         #expect(error?.description.contains("RTIntKey") == true, "\(error?.description ?? "")")
@@ -213,12 +215,12 @@ import Testing
     @Test func testRealmsAreEqualAndHashAsTheirIdentity() throws {
         let config = temporaryConfiguration()
         let realm = try Realm(configuration: config)
-        try realm.write { try realm.add(RTNote()) }
+        try realm.write { try realm.add(ObjectSuiteModels.RTNote()) }
         let frozen = try realm.freeze()
         let frozenAgain = try realm.freeze()
         #expect(frozen == frozenAgain && frozen.hashValue == frozenAgain.hashValue, "frozen at one version")
         #expect(frozen != realm)
-        try realm.write { try realm.add(RTNote()) }
+        try realm.write { try realm.add(ObjectSuiteModels.RTNote()) }
         #expect(try realm.freeze() != frozen, "another version")
         #expect(Set([realm, try Realm(configuration: config), frozen, frozenAgain]).count == 2)
     }
@@ -227,42 +229,42 @@ import Testing
 
     @Test func testInvalidateInvalidatesObjectsAndTheRealmKeepsWorking() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        let note = RTNote(value: ["text": "first"])
+        let note = ObjectSuiteModels.RTNote(value: ["text": "first"])
         try realm.write { try realm.add(note) }
-        let before = realm.objects(RTNote.self)
+        let before = realm.objects(ObjectSuiteModels.RTNote.self)
         realm.invalidate()
         #expect(note.isInvalidated)
         #expect(before.isInvalidated && before.where({ $0.text == "first" }).isInvalidated, "results made before, and results derived from them")
-        #expect(!realm.objects(RTNote.self).isInvalidated)
-        try realm.write { try realm.add(RTNote(value: ["text": "second"])) }
-        #expect(realm.objects(RTNote.self).count == 2)
+        #expect(!realm.objects(ObjectSuiteModels.RTNote.self).isInvalidated)
+        try realm.write { try realm.add(ObjectSuiteModels.RTNote(value: ["text": "second"])) }
+        #expect(realm.objects(ObjectSuiteModels.RTNote.self).count == 2)
         #expect(note.isInvalidated, "still invalidated after the realm is used again")
-        #expect(realm.objects(RTNote.self).first?.isInvalidated == false)
+        #expect(realm.objects(ObjectSuiteModels.RTNote.self).first?.isInvalidated == false)
     }
 
     @Test func testInvalidateReadsTheNewestVersionNextAndCancelsAnOpenWrite() throws {
         let config = temporaryConfiguration()
         let realm = try Realm(configuration: config)
-        #expect(realm.objects(RTNote.self).isEmpty)
+        #expect(realm.objects(ObjectSuiteModels.RTNote.self).isEmpty)
         try onAnotherThread {
             let other = try Realm(configuration: config)
-            try other.write { try other.add(RTNote(value: ["text": "elsewhere"])) }
+            try other.write { try other.add(ObjectSuiteModels.RTNote(value: ["text": "elsewhere"])) }
         }
         realm.invalidate()
-        #expect(realm.objects(RTNote.self).map(\.text) == ["elsewhere"])
+        #expect(realm.objects(ObjectSuiteModels.RTNote.self).map(\.text) == ["elsewhere"])
 
         try realm.beginWrite()
-        let pending = RTNote(value: ["text": "never"])
+        let pending = ObjectSuiteModels.RTNote(value: ["text": "never"])
         try realm.add(pending)
         realm.invalidate()
         #expect(!realm.isInWriteTransaction && !pending.isInvalidated && pending.realm == nil, "the write was cancelled")
-        #expect(realm.objects(RTNote.self).count == 1)
+        #expect(realm.objects(ObjectSuiteModels.RTNote.self).count == 1)
     }
 
     @Test func testReadingAnInvalidatedObjectTraps() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "trap-invalidated-read"))
-            let note = RTNote(value: ["text": "gone"])
+            let note = ObjectSuiteModels.RTNote(value: ["text": "gone"])
             try realm.write { try realm.add(note) }
             realm.invalidate()
             _ = note.text
@@ -274,20 +276,20 @@ import Testing
     @Test func testReadingAnObjectFetchedAfterInvalidateExitsCleanly() async throws {
         await #expect(processExitsWith: .success) {
             let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "no-trap-invalidated-read"))
-            try realm.write { try realm.add(RTNote(value: ["text": "kept"])) }
+            try realm.write { try realm.add(ObjectSuiteModels.RTNote(value: ["text": "kept"])) }
             realm.invalidate()
-            guard realm.objects(RTNote.self).first?.text == "kept" else { exit(3) }
+            guard realm.objects(ObjectSuiteModels.RTNote.self).first?.text == "kept" else { exit(3) }
         }
     }
 
     @Test func testAsyncRefreshMovesToTheNewestVersion() async throws {
         let config = temporaryConfiguration()
         let realm = try Realm(configuration: config)
-        let notes = realm.objects(RTNote.self)
+        let notes = realm.objects(ObjectSuiteModels.RTNote.self)
         #expect(notes.isEmpty)
         #expect(await realm.asyncRefresh() == false, "nothing new")
         let db = try await RealmActor(configuration: config)
-        try await db.asyncWrite { realm in try realm.add(RTNote()) }
+        try await db.asyncWrite { realm in try realm.add(ObjectSuiteModels.RTNote()) }
         #expect(notes.isEmpty, "the realm reads its version until told")
         #expect(await realm.asyncRefresh())
         #expect(notes.count == 1)
@@ -307,7 +309,7 @@ private actor NoteStore {
 
     func openTwiceAndWrite(_ id: Int) async throws -> [ObjectIdentifier] {
         let again = try Realm(configuration: realm.configuration)
-        try await again.asyncWrite { try again.add(RTIntKey(value: ["id": id])) }
+        try await again.asyncWrite { try again.add(ObjectSuiteModels.RTIntKey(value: ["id": id])) }
         return [ObjectIdentifier(realm), ObjectIdentifier(again)]
     }
 
@@ -325,7 +327,7 @@ private actor NoteStore {
 
     nonisolated static func helper(_ configuration: Realm.Configuration) throws {
         let realm = try Realm(configuration: configuration)
-        try realm.write { try realm.add(RTNote()) }
+        try realm.write { try realm.add(ObjectSuiteModels.RTNote()) }
     }
 }
 
@@ -355,7 +357,7 @@ private actor NoteStore {
     @Test func testReadingThroughAnotherThreadsRealmTraps() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let theirs = try Self.realmOfAnotherThread(Realm.Configuration(inMemoryIdentifier: "trap-other-thread"))
-            _ = theirs.objects(RTNote.self)
+            _ = theirs.objects(ObjectSuiteModels.RTNote.self)
         }
         let stderr = standardError(of: result)
         #expect(stderr.contains("incorrect thread"), "\(stderr)")
@@ -365,8 +367,8 @@ private actor NoteStore {
         await #expect(processExitsWith: .success) {
             let count = try onAnotherThread {
                 let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "no-trap-own-thread"))
-                try realm.write { try realm.add(RTNote()) }
-                return realm.objects(RTNote.self).count
+                try realm.write { try realm.add(ObjectSuiteModels.RTNote()) }
+                return realm.objects(ObjectSuiteModels.RTNote.self).count
             }
             guard count == 1 else { exit(3) }
         }

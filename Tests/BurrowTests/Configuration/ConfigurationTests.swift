@@ -13,14 +13,14 @@ import Testing
         // Calls as RealmSwift code writes them, in RealmSwift's parameter order.
         let readOnly = Realm.Configuration(readOnly: true, schemaVersion: 1)
         #expect(readOnly.readOnly && readOnly.schemaVersion == 1 && readOnly.fileURL == Realm.Configuration.defaultFileURL)
-        let typed = Realm.Configuration(schemaVersion: 1, migrationBlock: nil, objectTypes: [Person.self])
+        let typed = Realm.Configuration(schemaVersion: 1, migrationBlock: nil, objectTypes: [CommonModels.Person.self])
         #expect(typed.schemaVersion == 1 && typed.migrationBlock == nil && typed.objectTypes?.count == 1)
         let url = temporaryConfiguration().fileURL!
         let ran = LockedBox(0)
         let every = Realm.Configuration(
             fileURL: url, inMemoryIdentifier: nil, readOnly: false, schemaVersion: 3,
             migrationBlock: { _, _ in ran.withLock { $0 += 1 } }, deleteRealmIfMigrationNeeded: true,
-            objectTypes: [Dog.self, DogToy.self, Person.self, Address.self], durability: .normal)
+            objectTypes: [CommonModels.Dog.self, CommonModels.DogToy.self, CommonModels.Person.self, CommonModels.Address.self], durability: .normal)
         #expect(every.fileURL == url && every.inMemoryIdentifier == nil && !every.readOnly && every.schemaVersion == 3)
         #expect(every.migrationBlock != nil && every.deleteRealmIfMigrationNeeded && every.objectTypes?.count == 4)
         #expect(every.durability == .normal, "Burrow's own parameter comes last")

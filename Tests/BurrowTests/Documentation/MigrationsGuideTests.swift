@@ -67,18 +67,21 @@ extension LadderV1 {
     }
 }
 
-/// "`objectTypes`, and why it matters on Linux": an older version of a model, kept beside the
-/// new one and left out of the default schema.
-final class GuideKeptPersonV0: Object {
-    override class func _realmObjectName() -> String? { "Person" }
-    override class func shouldIncludeInDefaultSchema() -> Bool { false }
-    @Persisted var firstName = ""
+/// The page's models that the migration ladder does not declare.
+enum MigrationsPage {
+    /// "`objectTypes`, and why it matters on Linux": an older version of a model, kept beside the
+    /// new one and left out of the default schema.
+    final class KeptPersonV0: Object {
+        override class func _realmObjectName() -> String? { "Person" }
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }
+        @Persisted var firstName = ""
+    }
 }
 
 @Suite(.temporaryDirectory) struct MigrationsGuideTests {
     @Test func testAKeptModelIsLeftOutOfTheDefaultSchema() {
-        #expect(!GuideKeptPersonV0.shouldIncludeInDefaultSchema())
-        #expect(!(ProgramClasses.byStoredName["Person"] ?? []).contains { $0 == GuideKeptPersonV0.self })
+        #expect(!MigrationsPage.KeptPersonV0.shouldIncludeInDefaultSchema())
+        #expect(!(ProgramClasses.byStoredName["Person"] ?? []).contains { $0 == MigrationsPage.KeptPersonV0.self })
         #expect(LadderV5.Person.shouldIncludeInDefaultSchema() == LadderDefaultSchema.includes(5))
     }
 

@@ -8,13 +8,13 @@ import Testing
 // name the models of RealmCollectionTests, so that the example reads as in the guide.
 
 @Suite(.temporaryDirectory) struct PortingGuideCollectionTests {
-    typealias Dog = RCDog
+    typealias Dog = RealmCollectionModels.RCDog
 
     @Test func testQueriesAndResultsRealmCollection() throws {
         var config = temporaryConfiguration()
-        config.objectTypes = [RCDog.self, RCOwner.self, RCKennel.self]
+        config.objectTypes = [RealmCollectionModels.RCDog.self, RealmCollectionModels.RCOwner.self, RealmCollectionModels.RCKennel.self]
         let realm = try Realm(configuration: config)
-        let person = RCKennel(value: ["id": 1])
+        let person = RealmCollectionModels.RCKennel(value: ["id": 1])
         try realm.write {
             try realm.add(person)
             for (name, age) in [("Rex", 4), ("Ace", 0), ("Bo", 2)] { person.dogs.append(Dog(value: ["name": name, "age": age])) }

@@ -45,47 +45,50 @@ enum PortingPage {
         @Persisted var street: String?
         @Persisted var city: String?
     }
+
+    /// "Models": a model class need not be final.
+    class Cat: Object {
+        override class func _realmObjectName() -> String? { "PortingCat" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var name = ""
+    }
+
+    /// "Migrations": the class before and after version 2 added `nickname`.
+    final class ContactV1: Object {
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var name = ""
+        override class func _realmObjectName() -> String? { "Contact" }
+    }
+
+    final class ContactV2: Object {
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var name = ""
+        @Persisted var nickname = ""
+        override class func _realmObjectName() -> String? { "Contact" }
+    }
+
+    /// "Migrations", renaming `name` to `fullName` in two releases: version 3 has both, version 4
+    /// only `fullName`.
+    final class ContactV3: Object {
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var name = ""
+        @Persisted var fullName = ""
+        override class func _realmObjectName() -> String? { "Contact" }
+    }
+
+    final class ContactV4: Object {
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var fullName = ""
+        @Persisted var initials = ""
+        override class func _realmObjectName() -> String? { "Contact" }
+    }
 }
 
-/// "Models": a model class need not be final.
-class PortingCat: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var name = ""
-}
+/// The Dog of the "Async writes" extension below, which is declared at file scope: the test
+/// program's own Dog, which has the properties the page's Dog has there.
+private typealias Dog = CommonModels.Dog
 
-/// "Migrations": the class before and after version 2 added `nickname`.
-final class PortingContactV1: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var name = ""
-    override class func _realmObjectName() -> String? { "Contact" }
-}
-
-final class PortingContactV2: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var name = ""
-    @Persisted var nickname = ""
-    override class func _realmObjectName() -> String? { "Contact" }
-}
-
-/// "Migrations", renaming `name` to `fullName` in two releases: version 3 has both, version 4
-/// only `fullName`.
-final class PortingContactV3: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var name = ""
-    @Persisted var fullName = ""
-    override class func _realmObjectName() -> String? { "Contact" }
-}
-
-final class PortingContactV4: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var fullName = ""
-    @Persisted var initials = ""
-    override class func _realmObjectName() -> String? { "Contact" }
-}
-
-/// "Async writes": a method in an extension of RealmActor runs inside the actor. An extension
-/// is declared at file scope, where `Dog` is the test program's own Dog (ObjectTestModels), which
-/// has the properties the page's Dog has here.
+/// "Async writes": a method in an extension of RealmActor runs inside the actor.
 extension RealmActor {
     func birthday(of id: ObjectId) async throws {
         try await realm.asyncWrite {
@@ -142,10 +145,10 @@ extension RealmActor {
         #expect(realm.objects(Address.self).count == 1)
         #expect(realm.objects(Dog.self).map(\.id) == [rex.id], "ObjectKeyIdentifiable gives an id")
         var cats = temporaryConfiguration()
-        cats.objectTypes = [PortingCat.self]
+        cats.objectTypes = [PortingPage.Cat.self]
         let catRealm = try Realm(configuration: cats)
-        try catRealm.write { try catRealm.add(PortingCat(value: ["id": 1, "name": "Tom"])) }
-        #expect(catRealm.object(ofType: PortingCat.self, forPrimaryKey: 1)?.name == "Tom", "a class that is not final")
+        try catRealm.write { try catRealm.add(PortingPage.Cat(value: ["id": 1, "name": "Tom"])) }
+        #expect(catRealm.object(ofType: PortingPage.Cat.self, forPrimaryKey: 1)?.name == "Tom", "a class that is not final")
     }
 
     /// "Models": a `Codable` model decodes into an unmanaged object, added as any other.
@@ -592,9 +595,9 @@ extension RealmActor {
     /// "Async writes": `asyncWrite` inside the actor, from a method of an extension.
     @Test func testAsyncWrites() async throws {
         // The extension's Dog is the test program's (see the extension).
-        typealias Dog = BurrowTests.Dog
+        typealias Dog = CommonModels.Dog
         var config = temporaryConfiguration()
-        config.objectTypes = [Dog.self, BurrowTests.DogToy.self, BurrowTests.Person.self, BurrowTests.Address.self]
+        config.objectTypes = [Dog.self, CommonModels.DogToy.self, CommonModels.Person.self, CommonModels.Address.self]
         let db = try await RealmActor(configuration: config)
         let rex = try await db.create(Dog.self, value: ["name": "Rex", "age": 1])
         // The guide's example (the extension is above):
@@ -714,21 +717,21 @@ extension RealmActor {
         #expect(unsupported?.code == .invalidArgument)
     }
 
-    /// A new file as release 1 of the guide's migrations wrote it: one `PortingContactV1` (id 1,
+    /// A new file as release 1 of the guide's migrations wrote it: one `PortingPage.ContactV1` (id 1,
     /// named `contact`) at `schemaVersion`.
     private func releaseOneFile(contact: String, schemaVersion: UInt64 = 1) throws -> URL {
         var v1 = temporaryConfiguration()
-        v1.objectTypes = [PortingContactV1.self]
+        v1.objectTypes = [PortingPage.ContactV1.self]
         v1.schemaVersion = schemaVersion
         let realm = try Realm(configuration: v1)
-        try realm.write { try realm.add(PortingContactV1(value: ["id": 1, "name": contact])) }
+        try realm.write { try realm.add(PortingPage.ContactV1(value: ["id": 1, "name": contact])) }
         return v1.fileURL!
     }
 
     /// "Migrations": a new property filled in by `migrationBlock`.
     @Test func testMigrations() throws {
         let url = try releaseOneFile(contact: "Alice")
-        typealias Contact = PortingContactV2
+        typealias Contact = PortingPage.ContactV2
         // The guide's example:
         var config = Realm.Configuration(fileURL: url)
         config.objectTypes = [Contact.self]
@@ -772,22 +775,22 @@ extension RealmActor {
         let url = temporaryConfiguration().fileURL!
         do {
             let realm = try Realm(configuration: Realm.Configuration(fileURL: url))
-            try realm.write { try realm.add(PortingContactV1(value: ["id": 1, "name": "Alice"])) }
+            try realm.write { try realm.add(PortingPage.ContactV1(value: ["id": 1, "name": "Alice"])) }
         }
         let ran = SampleLog()
         var config = Realm.Configuration(fileURL: url)
         config.schemaVersion = 1
         config.migrationBlock = { _, _ in ran.appendLine("ran") }
         let realm = try Realm(configuration: config)
-        #expect(realm.objects(PortingContactV2.self).map(\.name) == ["Alice"], "migrated on first use")
-        #expect(realm.objects(PortingContactV2.self).map(\.nickname) == [""])
+        #expect(realm.objects(PortingPage.ContactV2.self).map(\.name) == ["Alice"], "migrated on first use")
+        #expect(realm.objects(PortingPage.ContactV2.self).map(\.nickname) == [""])
         #expect(ran.lines == ["ran"], "the migration block runs without objectTypes too")
     }
 
     /// "Migrations": RealmSwift's migration API, from release 1 to release 4 in one step.
     @Test func testMigrationsWithTheMigrationAPI() throws {
         let url = try releaseOneFile(contact: "Alice")
-        typealias Contact = PortingContactV4
+        typealias Contact = PortingPage.ContactV4
         var config = Realm.Configuration(fileURL: url)
         config.objectTypes = [Contact.self]
         // The guide's example:
@@ -815,29 +818,29 @@ extension RealmActor {
         // Release 3: both properties; the block copies.
         do {
             var config = Realm.Configuration(fileURL: url)
-            config.objectTypes = [PortingContactV3.self]
+            config.objectTypes = [PortingPage.ContactV3.self]
             config.schemaVersion = 3
             config.migrationBlock = { migration, oldSchemaVersion in
                 if oldSchemaVersion < 3 {
-                    for contact in migration.realm.objects(PortingContactV3.self) { contact.fullName = contact.name }
+                    for contact in migration.realm.objects(PortingPage.ContactV3.self) { contact.fullName = contact.name }
                 }
             }
             let realm = try Realm(configuration: config)
-            #expect(realm.objects(PortingContactV3.self).map(\.fullName) == ["Alice"])
+            #expect(realm.objects(PortingPage.ContactV3.self).map(\.fullName) == ["Alice"])
         }
         // Release 4: `name` goes; `fullName` keeps its values.
         var config = Realm.Configuration(fileURL: url)
-        config.objectTypes = [PortingContactV4.self]
+        config.objectTypes = [PortingPage.ContactV4.self]
         config.schemaVersion = 4
         let realm = try Realm(configuration: config)
-        #expect(realm.objects(PortingContactV4.self).map(\.fullName) == ["Alice"])
+        #expect(realm.objects(PortingPage.ContactV4.self).map(\.fullName) == ["Alice"])
         // In one step, the old values are gone before the block runs: a renamed property
         // starts from its default.
         let oneStep = try releaseOneFile(contact: "Alice", schemaVersion: 0)
         var direct = Realm.Configuration(fileURL: oneStep)
-        direct.objectTypes = [PortingContactV4.self]
+        direct.objectTypes = [PortingPage.ContactV4.self]
         direct.schemaVersion = 1
-        #expect(try Realm(configuration: direct).objects(PortingContactV4.self).map(\.fullName) == [""])
+        #expect(try Realm(configuration: direct).objects(PortingPage.ContactV4.self).map(\.fullName) == [""])
     }
 
     /// "Moving your data": a .realm file does not open; data comes over as dictionaries.

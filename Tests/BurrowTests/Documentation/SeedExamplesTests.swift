@@ -4,48 +4,50 @@ import Testing
 
 @testable import Burrow
 
-// The models of RealmSwift's documentation page "CRUD - Update", stored under its class names.
-final class SeedDog: Object {
-    // The migration ladder's releases are this test program's Person, Dog and Address.
-    override class func shouldIncludeInDefaultSchema() -> Bool { false }
-    @Persisted var name = ""
-    @Persisted var age = 0
-    @Persisted var color = ""
-    @Persisted var currentCity = ""
-    @Persisted var citiesVisited: MutableSet<String>
-    @Persisted var companion: AnyRealmValue
-    // Map of city name -> favorite park in that city
-    @Persisted var favoriteParksByCity: Map<String, String>
-    // The "Use Create to Copy an Object" example's version of the model links a toy.
-    @Persisted var favoriteToy: DogToy?
-    override class func _realmObjectName() -> String? { "Dog" }
-}
+/// The models of RealmSwift's documentation page "CRUD - Update", stored under its class names.
+enum SeedExamplesModels {
+    final class Dog: Object {
+        // The migration ladder's releases are this test program's Person, Dog and Address.
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }
+        @Persisted var name = ""
+        @Persisted var age = 0
+        @Persisted var color = ""
+        @Persisted var currentCity = ""
+        @Persisted var citiesVisited: MutableSet<String>
+        @Persisted var companion: AnyRealmValue
+        // Map of city name -> favorite park in that city
+        @Persisted var favoriteParksByCity: Map<String, String>
+        // The "Use Create to Copy an Object" example's version of the model links a toy.
+        @Persisted var favoriteToy: CommonModels.DogToy?
+        override class func _realmObjectName() -> String? { "Dog" }
+    }
 
-final class SeedPerson: Object {
-    // The migration ladder's releases are this test program's Person, Dog and Address.
-    override class func shouldIncludeInDefaultSchema() -> Bool { false }
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var name = ""
-    // To-many relationship - a person can have many dogs
-    @Persisted var dogs: List<SeedDog>
-    // Embed a single object.
-    @Persisted var address: SeedAddress?
-    override class func _realmObjectName() -> String? { "Person" }
-}
+    final class Person: Object {
+        // The migration ladder's releases are this test program's Person, Dog and Address.
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var name = ""
+        // To-many relationship - a person can have many dogs
+        @Persisted var dogs: List<SeedExamplesModels.Dog>
+        // Embed a single object.
+        @Persisted var address: SeedExamplesModels.Address?
+        override class func _realmObjectName() -> String? { "Person" }
+    }
 
-final class SeedAddress: EmbeddedObject {
-    // The migration ladder's releases are this test program's Person, Dog and Address.
-    override class func shouldIncludeInDefaultSchema() -> Bool { false }
-    @Persisted var street: String?
-    @Persisted var city: String?
-    @Persisted var country: String?
-    @Persisted var postalCode: String?
-    override class func _realmObjectName() -> String? { "Address" }
-}
+    final class Address: EmbeddedObject {
+        // The migration ladder's releases are this test program's Person, Dog and Address.
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }
+        @Persisted var street: String?
+        @Persisted var city: String?
+        @Persisted var country: String?
+        @Persisted var postalCode: String?
+        override class func _realmObjectName() -> String? { "Address" }
+    }
 
-final class SeedPersonProjection: Projection<SeedPerson> {
-    @Projected(\SeedPerson.name) var firstName
-    @Projected(\SeedPerson.address?.city) var homeCity
+    final class PersonProjection: Projection<SeedExamplesModels.Person> {
+        @Projected(\SeedExamplesModels.Person.name) var firstName
+        @Projected(\SeedExamplesModels.Person.address?.city) var homeCity
+    }
 }
 
 /// The examples of RealmSwift's documentation pages "CRUD - Update", "Write Transactions" and
@@ -55,24 +57,24 @@ final class SeedPersonProjection: Projection<SeedPerson> {
 @Suite(.temporaryDirectory) struct SeedExamplesTests {
     private func seedRealm() throws -> Realm {
         var config = temporaryConfiguration()
-        config.objectTypes = [SeedDog.self, SeedPerson.self, SeedAddress.self, DogToy.self]
+        config.objectTypes = [SeedExamplesModels.Dog.self, SeedExamplesModels.Person.self, SeedExamplesModels.Address.self, CommonModels.DogToy.self]
         return try Realm(configuration: config)
     }
 
     @Test func testRunATransaction() throws {
         let realm = try seedRealm()
         try realm.write {
-            try realm.add(SeedPerson(value: ["id": 1, "name": "Ali"]))
+            try realm.add(SeedExamplesModels.Person(value: ["id": 1, "name": "Ali"]))
         }
-        #expect(realm.objects(SeedPerson.self).count == 1)
+        #expect(realm.objects(SeedExamplesModels.Person.self).count == 1)
     }
 
     @Test func testUpdateAnObject() throws {
         let realm = try seedRealm()
-        try realm.write { try realm.add(SeedDog(value: ["name": "Rex", "age": 1])) }
+        try realm.write { try realm.add(SeedExamplesModels.Dog(value: ["name": "Rex", "age": 1])) }
 
         // Get a dog to update
-        let dog = realm.objects(SeedDog.self).first!
+        let dog = realm.objects(SeedExamplesModels.Dog.self).first!
         // Open a thread-safe transaction
         try realm.write {
             // Update some properties on the instance.
@@ -80,17 +82,17 @@ final class SeedPersonProjection: Projection<SeedPerson> {
             dog.name = "Wolfie"
             dog.age += 1
         }
-        #expect(realm.objects(SeedDog.self).first?.name == "Wolfie")
-        #expect(realm.objects(SeedDog.self).first?.age == 2)
+        #expect(realm.objects(SeedExamplesModels.Dog.self).first?.name == "Wolfie")
+        #expect(realm.objects(SeedExamplesModels.Dog.self).first?.age == 2)
     }
 
     @Test func testUpdatePropertiesWithKeyValueCoding() throws {
         let realm = try seedRealm()
         try realm.write {
-            try realm.add(SeedDog(value: ["name": "Rex", "currentCity": "Paris"]))
-            try realm.add(SeedDog(value: ["name": "Fido", "currentCity": "Oslo"]))
+            try realm.add(SeedExamplesModels.Dog(value: ["name": "Rex", "currentCity": "Paris"]))
+            try realm.add(SeedExamplesModels.Dog(value: ["name": "Fido", "currentCity": "Oslo"]))
         }
-        let allDogs = realm.objects(SeedDog.self)
+        let allDogs = realm.objects(SeedExamplesModels.Dog.self)
         try realm.write {
             allDogs.first?.setValue("Sparky", forKey: "name")
             // Move the dogs to Toronto for vacation
@@ -103,30 +105,30 @@ final class SeedPersonProjection: Projection<SeedPerson> {
     @Test func testUpsertAnObject() throws {
         let realm = try seedRealm()
         try realm.write {
-            let person1 = SeedPerson(value: ["id": 1234, "name": "Jones"])
+            let person1 = SeedExamplesModels.Person(value: ["id": 1234, "name": "Jones"])
             // Add a new person to the realm. Since nobody with ID 1234
             // has been added yet, this adds the instance to the realm.
             try realm.add(person1, update: .modified)
 
-            let person2 = SeedPerson(value: ["id": 1234, "name": "Bowie"])
+            let person2 = SeedExamplesModels.Person(value: ["id": 1234, "name": "Bowie"])
             // Judging by the ID, it's the same person, just with a
             // different name.
             try realm.add(person2, update: .modified)
         }
-        #expect(realm.objects(SeedPerson.self).count == 1)
-        #expect(realm.object(ofType: SeedPerson.self, forPrimaryKey: 1234)?.name == "Bowie")
+        #expect(realm.objects(SeedExamplesModels.Person.self).count == 1)
+        #expect(realm.object(ofType: SeedExamplesModels.Person.self, forPrimaryKey: 1234)?.name == "Bowie")
     }
 
     @Test func testUpsertPartialUpdateByPrimaryKey() throws {
         let realm = try seedRealm()
-        try realm.write { try realm.add(SeedPerson(value: ["id": 123, "name": "Ali"])) }
+        try realm.write { try realm.add(SeedExamplesModels.Person(value: ["id": 123, "name": "Ali"])) }
         try realm.write {
             // Use .modified to only update the provided values.
             // Note that the "name" property will remain the same
             // for the person with primary key "id" 123.
-            try realm.create(SeedPerson.self, value: ["id": 123, "dogs": [["Buster", 5]]], update: .modified)
+            try realm.create(SeedExamplesModels.Person.self, value: ["id": 123, "dogs": [["Buster", 5]]], update: .modified)
         }
-        let person = try #require(realm.object(ofType: SeedPerson.self, forPrimaryKey: 123))
+        let person = try #require(realm.object(ofType: SeedExamplesModels.Person.self, forPrimaryKey: 123))
         #expect(person.name == "Ali")
         #expect(person.dogs.map(\.name) == ["Buster"])
         #expect(person.dogs.first?.age == 5)
@@ -135,12 +137,12 @@ final class SeedPersonProjection: Projection<SeedPerson> {
     @Test func testUpdateAMapDictionary() throws {
         let realm = try seedRealm()
         try realm.write {
-            let wolfie = SeedDog(value: ["name": "Wolfie"])
+            let wolfie = SeedExamplesModels.Dog(value: ["name": "Wolfie"])
             wolfie.favoriteParksByCity["New York"] = "Domino Park"
             try realm.add(wolfie)
         }
         // Find the dog we want to update
-        let wolfie = realm.objects(SeedDog.self).where {
+        let wolfie = realm.objects(SeedExamplesModels.Dog.self).where {
             $0.name == "Wolfie"
         }.first!
         #expect(wolfie.favoriteParksByCity["New York"] == "Domino Park")
@@ -158,13 +160,13 @@ final class SeedPersonProjection: Projection<SeedPerson> {
 
     @Test func testUpdateAMutableSetProperty() throws {
         let realm = try seedRealm()
-        let dog2 = SeedDog(value: ["name": "Maui's friend"])
+        let dog2 = SeedExamplesModels.Dog(value: ["name": "Maui's friend"])
         dog2.citiesVisited.insert("Toronto")
         dog2.citiesVisited.insert("Montreal")
         try realm.write { try realm.add(dog2) }
 
         // Record a dog's name, current city, and store it to the cities visited.
-        let dog = SeedDog()
+        let dog = SeedExamplesModels.Dog()
         dog.name = "Maui"
         dog.currentCity = "New York"
         try realm.write {
@@ -197,26 +199,26 @@ final class SeedPersonProjection: Projection<SeedPerson> {
 
     @Test func testUpdateAnAnyRealmValueProperty() throws {
         let realm = try seedRealm()
-        try realm.write { try realm.add(SeedDog(value: ["name": "Rex"])) }
+        try realm.write { try realm.add(SeedExamplesModels.Dog(value: ["name": "Rex"])) }
         // Get a dog to update
-        let rex = realm.objects(SeedDog.self).where {
+        let rex = realm.objects(SeedExamplesModels.Dog.self).where {
             $0.name == "Rex"
         }.first!
         try realm.write {
             // As with creating an object with an AnyRealmValue, you must specify the
             // type of the value when you update the property.
-            rex.companion = .object(SeedDog(value: ["name": "Regina"]))
+            rex.companion = .object(SeedExamplesModels.Dog(value: ["name": "Regina"]))
         }
-        #expect((rex.companion.objectValue as? SeedDog)?.name == "Regina")
-        #expect(realm.objects(SeedDog.self).count == 2)
+        #expect((rex.companion.objectValue as? SeedExamplesModels.Dog)?.name == "Regina")
+        #expect(realm.objects(SeedExamplesModels.Dog.self).count == 2)
     }
 
     @Test func testUpdateAnEmbeddedObjectProperty() throws {
         let realm = try seedRealm()
-        try realm.write { try realm.add(SeedPerson(value: ["id": 123, "address": ["street": "1 Old Road"]])) }
+        try realm.write { try realm.add(SeedExamplesModels.Person(value: ["id": 123, "address": ["street": "1 Old Road"]])) }
         let idOfPersonToUpdate = 123
         // Find the person to update by ID
-        guard let person = realm.object(ofType: SeedPerson.self, forPrimaryKey: idOfPersonToUpdate) else {
+        guard let person = realm.object(ofType: SeedExamplesModels.Person.self, forPrimaryKey: idOfPersonToUpdate) else {
             Issue.record("Person \(idOfPersonToUpdate) not found")
             return
         }
@@ -233,13 +235,13 @@ final class SeedPersonProjection: Projection<SeedPerson> {
 
     @Test func testOverwriteAnEmbeddedObject() throws {
         let realm = try seedRealm()
-        try realm.write { try realm.add(SeedPerson(value: ["id": 123, "address": ["street": "1 Old Road"]])) }
-        guard let person = realm.object(ofType: SeedPerson.self, forPrimaryKey: 123) else {
+        try realm.write { try realm.add(SeedExamplesModels.Person(value: ["id": 123, "address": ["street": "1 Old Road"]])) }
+        guard let person = realm.object(ofType: SeedExamplesModels.Person.self, forPrimaryKey: 123) else {
             Issue.record("Person 123 not found")
             return
         }
         try realm.write {
-            let newAddress = SeedAddress()
+            let newAddress = SeedExamplesModels.Address()
             newAddress.street = "789 Any Street"
             newAddress.city = "Anytown"
             newAddress.country = "USA"
@@ -248,22 +250,22 @@ final class SeedPersonProjection: Projection<SeedPerson> {
             person.address = newAddress
         }
         #expect(person.address?.country == "USA")
-        #expect(realm.objects(SeedAddress.self).count == 1)
+        #expect(realm.objects(SeedExamplesModels.Address.self).count == 1)
     }
 
     @MainActor
     @Test func testUseCreateToCopyAnObjectIntoTheRealm() throws {
         let realm = try seedRealm()
         let other = try seedRealm()
-        let wubba = DogToy(value: ["name": "Wubba"])
+        let wubba = CommonModels.DogToy(value: ["name": "Wubba"])
         try other.write { try other.add(wubba) }
-        let person = SeedPerson(value: ["id": 1])
+        let person = SeedExamplesModels.Person(value: ["id": 1])
         try realm.write { try realm.add(person) }
         let frozenPerson = try person.freeze()
 
         // Adding an object that links to another realm's object fails as RealmSwift's documentation describes.
         let error = #expect(throws: RealmError.self) {
-            try realm.write { person.dogs.append(SeedDog(value: ["name": "Maui", "favoriteToy": wubba])) }
+            try realm.write { person.dogs.append(SeedExamplesModels.Dog(value: ["name": "Maui", "favoriteToy": wubba])) }
         }
         #expect(error?.description.contains("Use create instead to copy it into this Realm") == true)
 
@@ -272,8 +274,8 @@ final class SeedPersonProjection: Projection<SeedPerson> {
         let thawedPersonRealm = try frozenPerson.thaw()!.realm!
         try thawedPersonRealm.write {
             // Use create to copy the existing object into the realm.
-            let toy = try thawedPersonRealm.create(DogToy.self, value: wubba, update: .error)
-            let dog = try thawedPersonRealm.create(SeedDog.self, value: ["name": "Maui", "favoriteToy": toy], update: .error)
+            let toy = try thawedPersonRealm.create(CommonModels.DogToy.self, value: wubba, update: .error)
+            let dog = try thawedPersonRealm.create(SeedExamplesModels.Dog.self, value: ["name": "Maui", "favoriteToy": toy], update: .error)
             thawedPerson.dogs.append(dog)
             #expect(toy.realm === thawedPersonRealm)
         }
@@ -286,27 +288,27 @@ final class SeedPersonProjection: Projection<SeedPerson> {
     @Test func testChangeClassProjectionProperties() throws {
         let realm = try seedRealm()
         try realm.write {
-            try realm.add(SeedPerson(value: ["id": 1, "name": "Jason", "address": ["city": "Tulsa"]]))
-            try realm.add(SeedPerson(value: ["id": 2, "name": "Ali"]))
+            try realm.add(SeedExamplesModels.Person(value: ["id": 1, "name": "Jason", "address": ["city": "Tulsa"]]))
+            try realm.add(SeedExamplesModels.Person(value: ["id": 2, "name": "Ali"]))
         }
         // Retrieve all class projections of the given type `PersonProjection`
         // and filter for the first class projection where the `firstName` property
         // value is "Jason"
-        let person = realm.objects(SeedPersonProjection.self).first(where: { $0.firstName == "Jason" })!
+        let person = realm.objects(SeedExamplesModels.PersonProjection.self).first(where: { $0.firstName == "Jason" })!
         // Update class projection property in a write transaction
         try realm.write {
             person.firstName = "David"
         }
-        #expect(realm.object(ofType: SeedPerson.self, forPrimaryKey: 1)?.name == "David")
+        #expect(realm.object(ofType: SeedExamplesModels.Person.self, forPrimaryKey: 1)?.name == "David")
         #expect(person.homeCity == "Tulsa")
-        #expect(realm.objects(SeedPersonProjection.self).map(\.firstName) == ["David", "Ali"])
+        #expect(realm.objects(SeedExamplesModels.PersonProjection.self).map(\.firstName) == ["David", "Ali"])
     }
 
     /// crud-transactions.rst, "Interface-Driven Writes": a write that one observer does not hear
     /// about (RealmSwift's `observe` token is the stream's `token` here).
     @Test func testInterfaceDrivenWrites() async throws {
         let realm = try seedRealm()
-        let collection = realm.objects(SeedDog.self)
+        let collection = realm.objects(SeedExamplesModels.Dog.self)
         // Observe Realm Notifications
         let stream = collection.changes()
         let observer = stream.makeAsyncIterator()
@@ -318,10 +320,10 @@ final class SeedPersonProjection: Projection<SeedPerson> {
         // Later, pass the token in an array to the realm.write(withoutNotifying:)
         // method to write without sending a notification to that observer.
         try realm.write(withoutNotifying: [stream.token]) {
-            try realm.add(SeedDog(value: ["name": "Rex"]))
+            try realm.add(SeedExamplesModels.Dog(value: ["name": "Rex"]))
         }
         // The next element this observer gets is for the next ordinary write.
-        try realm.write { try realm.add(SeedDog(value: ["name": "Wolfie"])) }
+        try realm.write { try realm.add(SeedExamplesModels.Dog(value: ["name": "Wolfie"])) }
         guard case .update(let updated, let deletions, let insertions, _) = await next(observer) else {
             Issue.record("expected an update")
             return
@@ -339,15 +341,15 @@ final class SeedPersonProjection: Projection<SeedPerson> {
         do {
             let realm = try Realm(configuration: config)
             try realm.write {
-                let company = QSeedCompany()
-                company.employees.append(QSeedEmployee(value: ["name": "Dachary"]))
-                company.dogs.append(Dog(value: ["name": "Maui"]))
+                let company = QuerySeedModels.Company()
+                company.employees.append(QuerySeedModels.Employee(value: ["name": "Dachary"]))
+                company.dogs.append(CommonModels.Dog(value: ["name": "Maui"]))
                 try realm.add(company)
             }
         }
         // The `frozenCompany` here represents an `@ObservedRealmObject var company: Company`
-        let frozenCompany = try Realm(configuration: config).objects(QSeedCompany.self).freeze().first!
-        func performAnExplicitWrite(company: Frozen<QSeedCompany>, employeeName: String, dogName: String) throws {
+        let frozenCompany = try Realm(configuration: config).objects(QuerySeedModels.Company.self).freeze().first!
+        func performAnExplicitWrite(company: Frozen<QuerySeedModels.Company>, employeeName: String, dogName: String) throws {
             // Get the realm that is managing the `Company` object you passed in.
             // Thaw the realm so you can write to it.
             let realm = try company.realm!.thaw()
@@ -362,7 +364,7 @@ final class SeedPersonProjection: Projection<SeedPerson> {
         }
         try performAnExplicitWrite(company: frozenCompany, employeeName: "Dachary", dogName: "Maui")
         let realm = try Realm(configuration: config)
-        #expect(realm.objects(QSeedEmployee.self).first?.dogs.map(\.name) == ["Maui"])
+        #expect(realm.objects(QuerySeedModels.Employee.self).first?.dogs.map(\.name) == ["Maui"])
         #expect(frozenCompany.employees.first?.dogs.isEmpty == true, "the frozen value still shows its version")
     }
 }

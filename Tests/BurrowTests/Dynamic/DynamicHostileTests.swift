@@ -19,8 +19,8 @@ enum DynamicHostileModels {
         @Persisted var children: List<DynamicHostileModels.Node>
         @Persisted var tags: List<Int>
         @Persisted var scores: Map<String, Int>
-        @Persisted var address: DynSmokeAddress?
-        @Persisted var addresses: List<DynSmokeAddress>
+        @Persisted var address: DynamicSmokeModels.Address?
+        @Persisted var addresses: List<DynamicSmokeModels.Address>
         /// An embedded class that embeds itself (CreateCopiesTests' unit): chains of any depth.
         @Persisted var box: CreateCopiesModels.Unit?
     }
@@ -139,7 +139,7 @@ final class DynHosRecord: @unchecked Sendable {
     private func nodeRealm(_ name: String = #function) throws -> Realm {
         var config = temporaryConfiguration(name)
         config.objectTypes = [
-            DynamicHostileModels.Node.self, DynSmokeAddress.self, CreateCopiesModels.Unit.self, CreateCopiesModels.Tag.self,
+            DynamicHostileModels.Node.self, DynamicSmokeModels.Address.self, CreateCopiesModels.Unit.self, CreateCopiesModels.Tag.self,
             DynamicHostileModels.Mixed.self,
         ]
         return try Realm(configuration: config)
@@ -360,7 +360,7 @@ final class DynHosRecord: @unchecked Sendable {
         #expect((one["address"] as? DynamicObject)?["city"] as? String == "Oslo")
         #expect((one["addresses"] as? List<DynamicObject>)?.map { $0["city"] as? String } == ["x", "y"])
         #expect(two["address"] == nil && (two["addresses"] as? List<DynamicObject>)?.isEmpty == true)
-        #expect(realm.objects(DynSmokeAddress.self).count == 3)
+        #expect(realm.objects(DynamicSmokeModels.Address.self).count == 3)
     }
 
     @Test func listsSetToThemselvesToAnotherObjectsAndToFrozenOnes() throws {
@@ -396,7 +396,7 @@ final class DynHosRecord: @unchecked Sendable {
     @Test func twoActorsCreateTheSameObjectsAtOnce() async throws {
         var config = temporaryConfiguration()
         config.objectTypes = [
-            DynamicHostileModels.Node.self, DynSmokeAddress.self, CreateCopiesModels.Unit.self, CreateCopiesModels.Tag.self,
+            DynamicHostileModels.Node.self, DynamicSmokeModels.Address.self, CreateCopiesModels.Unit.self, CreateCopiesModels.Tag.self,
             DynamicHostileModels.Mixed.self,
         ]
         let a = try await DynHostileStore(configuration: config)
@@ -618,7 +618,7 @@ final class DynHosRecord: @unchecked Sendable {
         let path = try Self.temporaryPath()
         do {
             var config = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
-            config.objectTypes = [DynamicHostileModels.Node.self, DynSmokeAddress.self, CreateCopiesModels.Unit.self]
+            config.objectTypes = [DynamicHostileModels.Node.self, DynamicSmokeModels.Address.self, CreateCopiesModels.Unit.self]
             let realm = try Realm(configuration: config)
             try realm.write {
                 try realm.add(DynamicHostileModels.Node(value: ["id": 1, "address": ["city": "a"], "addresses": [["city": "b"], ["city": "c"]]]))

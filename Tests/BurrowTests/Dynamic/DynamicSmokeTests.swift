@@ -4,25 +4,31 @@ import Testing
 
 @testable import Burrow
 
-final class DynSmokeToy: Object {
-    @Persisted var name = ""
-}
+/// The models of `DynamicSmokeTests`, stored under the names they had before they were namespaced.
+enum DynamicSmokeModels {
+    final class Toy: Object {
+        override class func _realmObjectName() -> String? { "DynSmokeToy" }
+        @Persisted var name = ""
+    }
 
-final class DynSmokeAddress: EmbeddedObject {
-    @Persisted var city = ""
-}
+    final class Address: EmbeddedObject {
+        override class func _realmObjectName() -> String? { "DynSmokeAddress" }
+        @Persisted var city = ""
+    }
 
-final class DynSmokeDog: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var name = ""
-    @Persisted var weight: Double?
-    @Persisted var toy: DynSmokeToy?
-    @Persisted var toys: List<DynSmokeToy>
-    @Persisted var tags: List<String>
-    @Persisted var scores: MutableSet<Int>
-    @Persisted var notes: Map<String, String?>
-    @Persisted var address: DynSmokeAddress?
-    @Persisted var anything: AnyRealmValue
+    final class Dog: Object {
+        override class func _realmObjectName() -> String? { "DynSmokeDog" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var name = ""
+        @Persisted var weight: Double?
+        @Persisted var toy: DynamicSmokeModels.Toy?
+        @Persisted var toys: List<DynamicSmokeModels.Toy>
+        @Persisted var tags: List<String>
+        @Persisted var scores: MutableSet<Int>
+        @Persisted var notes: Map<String, String?>
+        @Persisted var address: DynamicSmokeModels.Address?
+        @Persisted var anything: AnyRealmValue
+    }
 }
 
 @Suite(.temporaryDirectory) struct DynamicSmokeTests {
@@ -30,16 +36,16 @@ final class DynSmokeDog: Object {
         let configuration = temporaryConfiguration()
         let realm = try Realm(configuration: configuration)
         try realm.write {
-            let dog = DynSmokeDog()
+            let dog = DynamicSmokeModels.Dog()
             dog.id = 1
             dog.name = "Rex"
             dog.weight = 12.5
-            dog.toy = DynSmokeToy(value: ["name": "ball"])
-            dog.toys.append(DynSmokeToy(value: ["name": "rope"]))
+            dog.toy = DynamicSmokeModels.Toy(value: ["name": "ball"])
+            dog.toys.append(DynamicSmokeModels.Toy(value: ["name": "rope"]))
             dog.tags.append(objectsIn: ["a", "b"])
             dog.scores.insert(7)
             dog.notes["x"] = "y"
-            dog.address = DynSmokeAddress(value: ["city": "Oslo"])
+            dog.address = DynamicSmokeModels.Address(value: ["city": "Oslo"])
             dog.anything = .int(5)
             try realm.add(dog)
         }
@@ -65,7 +71,7 @@ final class DynSmokeDog: Object {
     @Test func dynamicWritesReadTyped() throws {
         let configuration = temporaryConfiguration()
         let realm = try Realm(configuration: configuration)
-        try realm.write { try realm.add(DynSmokeDog(value: ["id": 9])) }
+        try realm.write { try realm.add(DynamicSmokeModels.Dog(value: ["id": 9])) }
         try realm.write {
             let dog = try realm.dynamicCreate(
                 "DynSmokeDog",
@@ -76,7 +82,7 @@ final class DynSmokeDog: Object {
             dog["weight"] = 3.0
             dog.anything = "text"
         }
-        let dog = try #require(realm.object(ofType: DynSmokeDog.self, forPrimaryKey: 2))
+        let dog = try #require(realm.object(ofType: DynamicSmokeModels.Dog.self, forPrimaryKey: 2))
         #expect(dog.name == "Fido")
         #expect(dog.weight == 3.0)
         #expect(dog.toy?.name == "stick")
@@ -85,7 +91,7 @@ final class DynSmokeDog: Object {
         #expect(dog.address?.city == "Rome")
         #expect(dog.notes["k"] == .some("v"))
         #expect(dog.anything == .string("text"))
-        #expect(realm.objects(DynSmokeToy.self).count == 3)
+        #expect(realm.objects(DynamicSmokeModels.Toy.self).count == 3)
         try realm.write {
             try realm.dynamicCreate("DynSmokeDog", value: ["id": 2, "name": "Fido II"], update: .modified)
         }
@@ -94,7 +100,7 @@ final class DynSmokeDog: Object {
         #expect(throws: RealmError.self) {
             try realm.write { try realm.dynamicCreate("DynSmokeDog", value: ["id": 3, "name": 5]) }
         }
-        #expect(realm.objects(DynSmokeDog.self).count == 2)
+        #expect(realm.objects(DynamicSmokeModels.Dog.self).count == 2)
     }
 }
 
@@ -102,16 +108,16 @@ final class DynSmokeDog: Object {
     @Test func anObjectInAnAnyRealmValueReadsAsADynamicObject() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         try realm.write {
-            let toy = DynSmokeToy(value: ["name": "ball"])
-            try realm.add(DynSmokeDog(value: ["id": 1, "anything": AnyRealmValue.object(toy)]))
-            try realm.add(DynSmokeDog(value: ["id": 2, "anything": AnyRealmValue.int(3)]))
+            let toy = DynamicSmokeModels.Toy(value: ["name": "ball"])
+            try realm.add(DynamicSmokeModels.Dog(value: ["id": 1, "anything": AnyRealmValue.object(toy)]))
+            try realm.add(DynamicSmokeModels.Dog(value: ["id": 2, "anything": AnyRealmValue.int(3)]))
         }
-        let dog = try #require(realm.object(ofType: DynSmokeDog.self, forPrimaryKey: 1))
+        let dog = try #require(realm.object(ofType: DynamicSmokeModels.Dog.self, forPrimaryKey: 1))
         let dynamic = try #require(dog.anything.dynamicObject)
         #expect(dynamic["name"] as? String == "ball" && dynamic.objectSchema.className == "DynSmokeToy")
         #expect(dynamic.objectKeyIdentity == dog.anything.objectValue?.objectKeyIdentity, "the same row")
-        #expect(realm.object(ofType: DynSmokeDog.self, forPrimaryKey: 2)?.anything.dynamicObject == nil)
-        #expect(AnyRealmValue.object(DynSmokeToy()).dynamicObject == nil, "an unmanaged object has no stored class to read by")
+        #expect(realm.object(ofType: DynamicSmokeModels.Dog.self, forPrimaryKey: 2)?.anything.dynamicObject == nil)
+        #expect(AnyRealmValue.object(DynamicSmokeModels.Toy()).dynamicObject == nil, "an unmanaged object has no stored class to read by")
         let frozen = try dog.freeze()
         #expect(frozen.frozenObject.anything.dynamicObject?["name"] as? String == "ball")
     }
@@ -121,18 +127,18 @@ final class DynSmokeDog: Object {
     @Test func dynamicResultsSetAPropertyOnEveryObject() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         try realm.write {
-            for id in 1...3 { try realm.add(DynSmokeDog(value: ["id": id, "name": "d\(id)"])) }
+            for id in 1...3 { try realm.add(DynamicSmokeModels.Dog(value: ["id": id, "name": "d\(id)"])) }
         }
         let dogs = realm.dynamicObjects("DynSmokeDog")
         try realm.write {
             dogs.setValue("same", forKey: "name")
             dogs.setValue(2.5, forKey: "weight")
         }
-        #expect(realm.objects(DynSmokeDog.self).map(\.name) == ["same", "same", "same"])
-        #expect(realm.objects(DynSmokeDog.self).map(\.weight) == [2.5, 2.5, 2.5])
+        #expect(realm.objects(DynamicSmokeModels.Dog.self).map(\.name) == ["same", "same", "same"])
+        #expect(realm.objects(DynamicSmokeModels.Dog.self).map(\.weight) == [2.5, 2.5, 2.5])
         #expect(throws: RealmError.self, "a wrong value fails the write") {
             try realm.write { dogs.setValue("heavy", forKey: "weight") }
         }
-        #expect(realm.objects(DynSmokeDog.self).map(\.weight) == [2.5, 2.5, 2.5])
+        #expect(realm.objects(DynamicSmokeModels.Dog.self).map(\.weight) == [2.5, 2.5, 2.5])
     }
 }

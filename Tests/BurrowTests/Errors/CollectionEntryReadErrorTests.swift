@@ -5,11 +5,15 @@ import Testing
 @testable import Burrow
 @testable import BurrowStorage
 
-final class CEBox: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var ints: List<Int>
-    @Persisted var tags: MutableSet<String>
-    @Persisted var nums: Map<String, Int>
+/// The model of `CollectionEntryReadErrorTests`, stored under the name it had before it was namespaced.
+enum CollectionEntryReadErrorModels {
+    final class Box: Object {
+        override class func _realmObjectName() -> String? { "CEBox" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var ints: List<Int>
+        @Persisted var tags: MutableSet<String>
+        @Persisted var nums: Map<String, Int>
+    }
 }
 
 /// A file whose pages are all sound (checksums and structure) but one entry of a collection of
@@ -21,13 +25,13 @@ private struct DamagedEntryFile: Sendable {
     let tree: String
 
     var configuration: Realm.Configuration {
-        Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [CEBox.self])
+        Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [CollectionEntryReadErrorModels.Box.self])
     }
 
     static func make(_ target: Target, _ name: String = #function) throws -> DamagedEntryFile {
         let configuration = temporaryConfiguration(name + "\(target)")
         let realm = try Realm(configuration: configuration)
-        let box = CEBox()
+        let box = CollectionEntryReadErrorModels.Box()
         box.id = 1
         box.ints.append(objectsIn: [7, 8])
         box.tags.insert("hi")
@@ -79,7 +83,7 @@ private struct DamagedEntryFile: Sendable {
             case .setElement: "ANY tags == 'hi'"
             case .mapKeyLength, .mapElement: "ANY nums == 1"
             }
-        #expect { try realm.objects(CEBox.self).filter(query).freeze() } throws: { file.isReport($0) }
+        #expect { try realm.objects(CollectionEntryReadErrorModels.Box.self).filter(query).freeze() } throws: { file.isReport($0) }
     }
 
     @Test(arguments: [DamagedEntryFile.Target.mapKeyLength, .mapElement])
@@ -87,7 +91,7 @@ private struct DamagedEntryFile: Sendable {
         let file = try DamagedEntryFile.make(target)
         let db = try await RealmActor(configuration: file.configuration)
         do {
-            let boxes = try await db.objects(CEBox.self, where: { $0.nums["a"] == 1 })
+            let boxes = try await db.objects(CollectionEntryReadErrorModels.Box.self, where: { $0.nums["a"] == 1 })
             Issue.record("found \(boxes.count) boxes through a damaged map entry")
         } catch {
             #expect(file.isReport(error), "\(error)")
@@ -106,8 +110,9 @@ private struct DamagedEntryFile: Sendable {
         let file = try DamagedEntryFile.make(target)
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             [path = file.path as String, target = target as DamagedEntryFile.Target] in
-            let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [CEBox.self]))
-            let box = try #require(realm.object(ofType: CEBox.self, forPrimaryKey: 1))
+            let realm = try Realm(
+                configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [CollectionEntryReadErrorModels.Box.self]))
+            let box = try #require(realm.object(ofType: CollectionEntryReadErrorModels.Box.self, forPrimaryKey: 1))
             switch target {
             case .mapKeyLength, .mapElement: print(box.nums["a"] ?? -1)
             case .setElement: print(Array(box.tags))

@@ -4,8 +4,12 @@ import Testing
 
 @testable import Burrow
 
-final class ECDog: Object {
-    @Persisted var name = ""
+/// The model of `ErrorCodesTests`, stored under the name it had before it was namespaced.
+enum ErrorCodesModels {
+    final class Dog: Object {
+        override class func _realmObjectName() -> String? { "ECDog" }
+        @Persisted var name = ""
+    }
 }
 
 /// `Realm.Error` is `RealmError` with RealmSwift's codes: a code is a `catch` pattern, a failed
@@ -14,7 +18,7 @@ final class ECDog: Object {
 @Suite(.temporaryDirectory) struct ErrorCodesTests {
     private func missingFileReadOnly() -> Realm.Configuration {
         var configuration = temporaryConfiguration()
-        configuration.objectTypes = [ECDog.self]
+        configuration.objectTypes = [ErrorCodesModels.Dog.self]
         configuration.readOnly = true
         return configuration
     }
@@ -59,7 +63,7 @@ final class ECDog: Object {
 
     @Test func writingACopyOverAFileIsFileExists() throws {
         var configuration = temporaryConfiguration()
-        configuration.objectTypes = [ECDog.self]
+        configuration.objectTypes = [ErrorCodesModels.Dog.self]
         let realm = try Realm(configuration: configuration)
         let target = try #require(temporaryConfiguration("copy target").fileURL)
         try Data("keep".utf8).write(to: target)
@@ -75,7 +79,7 @@ final class ECDog: Object {
 
     @Test func aFileThatIsNoDatabaseIsInvalidDatabase() throws {
         var configuration = temporaryConfiguration()
-        configuration.objectTypes = [ECDog.self]
+        configuration.objectTypes = [ErrorCodesModels.Dog.self]
         let url = try #require(configuration.fileURL)
         try Data(repeating: 0x41, count: 16384).write(to: url)
         do {

@@ -81,62 +81,62 @@ enum ErrKennelB {
 
     @Test func testDuplicatePrimaryKeyUnderErrorPolicyThrowsAndChangesNothing() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        let original = RTNode(value: ["name": "rex", "weight": 1])
+        let original = ObjectSuiteModels.RTNode(value: ["name": "rex", "weight": 1])
         try realm.write { try realm.add(original) }
-        let duplicate = RTNode(value: ["name": "rex", "weight": 2])
+        let duplicate = ObjectSuiteModels.RTNode(value: ["name": "rex", "weight": 2])
         try realm.write {
             expectRealmError(.primaryKeyExists, mentioning: ["RTNode", "rex", "update"]) {
                 try realm.add(duplicate)
             }
             expectRealmError(.primaryKeyExists, mentioning: ["RTNode", "rex"]) {
-                try realm.create(RTNode.self, value: ["name": "rex", "weight": 3])
+                try realm.create(ObjectSuiteModels.RTNode.self, value: ["name": "rex", "weight": 3])
             }
             expectRealmError(.primaryKeyExists, mentioning: ["RTNode", "rex"]) {
                 try realm.add(duplicate, update: .error)
             }
             // A failure before anything changed leaves the transaction usable.
-            try realm.add(RTNode(value: ["name": "other"]))
+            try realm.add(ObjectSuiteModels.RTNode(value: ["name": "other"]))
         }
         #expect(duplicate.realm == nil)
         #expect(duplicate.weight == 2)
         #expect(original.weight == 1)
-        #expect(Set(realm.objects(RTNode.self).map(\.name)) == ["rex", "other"])
+        #expect(Set(realm.objects(ObjectSuiteModels.RTNode.self).map(\.name)) == ["rex", "other"])
     }
 
     @Test func testDuplicatePrimaryKeyWithinOneTransactionThrows() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         try realm.write {
-            try realm.add(RTTarget(value: ["id": 5, "label": "first"]))
+            try realm.add(ObjectSuiteModels.RTTarget(value: ["id": 5, "label": "first"]))
             expectRealmError(.primaryKeyExists, mentioning: ["RTTarget", "5"]) {
-                try realm.add(RTTarget(value: ["id": 5, "label": "second"]))
+                try realm.add(ObjectSuiteModels.RTTarget(value: ["id": 5, "label": "second"]))
             }
         }
-        #expect(realm.objects(RTTarget.self).map(\.label) == ["first"])
+        #expect(realm.objects(ObjectSuiteModels.RTTarget.self).map(\.label) == ["first"])
     }
 
     @Test func testUpdatePolicyOnAClassWithoutPrimaryKeyThrowsAndChangesNothing() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        try realm.write { try realm.add(RTNote(value: ["text": "existing"])) }
-        let note = RTNote(value: ["text": "new"])
+        try realm.write { try realm.add(ObjectSuiteModels.RTNote(value: ["text": "existing"])) }
+        let note = ObjectSuiteModels.RTNote(value: ["text": "new"])
         try realm.write {
             for policy in [UpdatePolicy.modified, .all] {
                 expectRealmError(.invalidArgument, mentioning: ["RTNote", "primary key"]) {
                     try realm.add(note, update: policy)
                 }
                 expectRealmError(.invalidArgument, mentioning: ["RTNote", "primary key"]) {
-                    try realm.create(RTNote.self, value: ["text": "created"], update: policy)
+                    try realm.create(ObjectSuiteModels.RTNote.self, value: ["text": "created"], update: policy)
                 }
             }
         }
         #expect(note.realm == nil)
-        #expect(realm.objects(RTNote.self).map(\.text) == ["existing"])
+        #expect(realm.objects(ObjectSuiteModels.RTNote.self).map(\.text) == ["existing"])
     }
 
     @Test func testChangingAPrimaryKeyFailsTheCommitAndChangesNothing() throws {
         let config = temporaryConfiguration()
         do {
             let realm = try Realm(configuration: config)
-            let node = RTNode(value: ["name": "before", "weight": 1])
+            let node = ObjectSuiteModels.RTNode(value: ["name": "before", "weight": 1])
             try realm.write { try realm.add(node) }
             expectRealmError(.invalidArgument, mentioning: ["name", "RTNode", "primary key"]) {
                 try realm.write {
@@ -149,13 +149,13 @@ enum ErrKennelB {
             expectRealmError(.invalidArgument, mentioning: ["name", "RTNode", "primary key"]) {
                 try realm.write { node.setValue("after", forKey: "name") }
             }
-            #expect(realm.object(ofType: RTNode.self, forPrimaryKey: "after") == nil)
-            #expect(realm.object(ofType: RTNode.self, forPrimaryKey: "before")?.weight == 1)
+            #expect(realm.object(ofType: ObjectSuiteModels.RTNode.self, forPrimaryKey: "after") == nil)
+            #expect(realm.object(ofType: ObjectSuiteModels.RTNode.self, forPrimaryKey: "before")?.weight == 1)
             // Setting the key to the value it has is not a change.
             try realm.write { node.name = "before" }
         }
         let reopened = try Realm(configuration: config)
-        #expect(reopened.objects(RTNode.self).map(\.name) == ["before"])
+        #expect(reopened.objects(ObjectSuiteModels.RTNode.self).map(\.name) == ["before"])
     }
 
     // MARK: Objects of other realms, deleted, frozen, embedded
@@ -163,16 +163,16 @@ enum ErrKennelB {
     @Test func testAddingAnObjectManagedByAnotherRealmThrowsUseCreate() throws {
         let first = try Realm(configuration: temporaryConfiguration())
         let second = try Realm(configuration: temporaryConfiguration())
-        let node = RTNode(value: ["name": "first's"])
+        let node = ObjectSuiteModels.RTNode(value: ["name": "first's"])
         try first.write { try first.add(node) }
         try second.write {
             expectRealmError(.invalidObject, mentioning: ["RTNode", "another Realm", "create"]) { try second.add(node) }
             expectRealmError(.invalidObject, mentioning: ["RTNode", "another Realm"]) { try second.delete(node) }
         }
         #expect(node.realm === first)
-        #expect(second.objects(RTNode.self).isEmpty)
+        #expect(second.objects(ObjectSuiteModels.RTNode.self).isEmpty)
         // Linking it from an object of the second realm fails that transaction's commit.
-        let holder = RTNode(value: ["name": "holder"])
+        let holder = ObjectSuiteModels.RTNode(value: ["name": "holder"])
         try second.write { try second.add(holder) }
         expectRealmError(.invalidObject, mentioning: ["RTNode", "another Realm", "create"]) {
             try second.write {
@@ -183,16 +183,16 @@ enum ErrKennelB {
         #expect(holder.weight == 0)
         #expect(holder.next == nil)
         // create copies it, as the message says.
-        let copy = try second.write { try second.create(RTNode.self, value: node) }
+        let copy = try second.write { try second.create(ObjectSuiteModels.RTNode.self, value: node) }
         #expect(copy.realm === second)
         #expect(copy.name == "first's")
-        #expect(first.objects(RTNode.self).count == 1)
+        #expect(first.objects(ObjectSuiteModels.RTNode.self).count == 1)
     }
 
     @Test func testAddingOrLinkingADeletedObjectThrowsAndChangesNothing() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        let node = RTNode(value: ["name": "gone"])
-        let holder = RTNode(value: ["name": "holder"])
+        let node = ObjectSuiteModels.RTNode(value: ["name": "gone"])
+        let holder = ObjectSuiteModels.RTNode(value: ["name": "holder"])
         try realm.write { try realm.add([node, holder]) }
         try realm.write { try realm.delete(node) }
         #expect(node.isInvalidated)
@@ -207,12 +207,12 @@ enum ErrKennelB {
         }
         #expect(holder.weight == 0)
         #expect(holder.children.isEmpty)
-        #expect(realm.objects(RTNode.self).map(\.name) == ["holder"])
+        #expect(realm.objects(ObjectSuiteModels.RTNode.self).map(\.name) == ["holder"])
     }
 
     @Test func testAddingOrDeletingAFrozenObjectThrowsAndChangesNothing() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        let node = RTNode(value: ["name": "ice", "weight": 1])
+        let node = ObjectSuiteModels.RTNode(value: ["name": "ice", "weight": 1])
         try realm.write { try realm.add(node) }
         let frozen = try node.freeze().frozenObject
         #expect(frozen.isFrozen)
@@ -221,34 +221,34 @@ enum ErrKennelB {
             expectRealmError(.invalidObject, mentioning: ["frozen", "RTNode", "thaw"]) { try realm.add(frozen, update: .modified) }
             expectRealmError(.invalidObject, mentioning: ["frozen", "RTNode", "thaw"]) { try realm.delete(frozen) }
         }
-        let holder = RTNode(value: ["name": "holder"])
+        let holder = ObjectSuiteModels.RTNode(value: ["name": "holder"])
         try realm.write { try realm.add(holder) }
         expectRealmError(.invalidObject, mentioning: ["frozen", "RTNode", "thaw"]) {
             try realm.write { holder.next = frozen }
         }
         #expect(holder.next == nil)
         #expect(!node.isInvalidated)
-        #expect(Set(realm.objects(RTNode.self).map(\.name)) == ["ice", "holder"])
+        #expect(Set(realm.objects(ObjectSuiteModels.RTNode.self).map(\.name)) == ["ice", "holder"])
     }
 
     @Test func testWritingToAFrozenRealmThrowsWrongState() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        try realm.write { try realm.add(RTNote(value: ["text": "a"])) }
+        try realm.write { try realm.add(ObjectSuiteModels.RTNote(value: ["text": "a"])) }
         let frozenRealm = try realm.freeze()
         #expect(frozenRealm.isFrozen)
-        expectRealmError(.wrongState, mentioning: ["frozen"]) { try frozenRealm.write { try frozenRealm.add(RTNote()) } }
+        expectRealmError(.wrongState, mentioning: ["frozen"]) { try frozenRealm.write { try frozenRealm.add(ObjectSuiteModels.RTNote()) } }
         expectRealmError(.wrongState, mentioning: ["frozen"]) { try frozenRealm.beginWrite() }
         #expect(!frozenRealm.isInWriteTransaction)
-        #expect(frozenRealm.objects(RTNote.self).count == 1)
-        #expect(realm.objects(RTNote.self).count == 1)
+        #expect(frozenRealm.objects(ObjectSuiteModels.RTNote.self).count == 1)
+        #expect(realm.objects(ObjectSuiteModels.RTNote.self).count == 1)
     }
 
     @Test func testAddingAnEmbeddedObjectOnItsOwnThrows() throws {
         // The public `add` and `create` take `Object`, so Swift rejects an EmbeddedObject at
         // compile time; the runtime guard below is what any other route into the realm meets.
         let realm = try Realm(configuration: temporaryConfiguration())
-        try realm.write { try realm.add(RTNote(value: ["text": "schema"])) }
-        let place = RTPlace(value: ["street": "Nowhere"])
+        try realm.write { try realm.add(ObjectSuiteModels.RTNote(value: ["text": "schema"])) }
+        let place = ObjectSuiteModels.RTPlace(value: ["street": "Nowhere"])
         try realm.beginWrite()
         let write = try #require(realm.write)
         expectRealmError(.invalidArgument, mentioning: ["RTPlace", "EmbeddedObject", "parent"]) {
@@ -256,13 +256,13 @@ enum ErrKennelB {
         }
         try realm.commitWrite()
         #expect(place.realm == nil)
-        #expect(realm.objects(RTPlace.self).isEmpty)
+        #expect(realm.objects(ObjectSuiteModels.RTPlace.self).isEmpty)
     }
 
     @Test func testGivingAnEmbeddedObjectASecondParentThrows() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        let first = RTNode(value: ["name": "first", "home": ["street": "Shared"]])
-        let second = RTNode(value: ["name": "second"])
+        let first = ObjectSuiteModels.RTNode(value: ["name": "first", "home": ["street": "Shared"]])
+        let second = ObjectSuiteModels.RTNode(value: ["name": "second"])
         try realm.write { try realm.add([first, second]) }
         let home = try #require(first.home)
         expectRealmError(.invalidArgument, mentioning: ["RTPlace", "home", "parent"]) {
@@ -274,7 +274,7 @@ enum ErrKennelB {
         #expect(second.home == nil)
         #expect(second.weight == 0)
         #expect(first.home?.street == "Shared")
-        #expect(realm.objects(RTPlace.self).count == 1)
+        #expect(realm.objects(ObjectSuiteModels.RTPlace.self).count == 1)
     }
 
     // MARK: Transactions
@@ -282,20 +282,20 @@ enum ErrKennelB {
     @Test func testANestedWriteThrowsAndTheOuterWriteStillCommits() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         try realm.write {
-            try realm.add(RTNote(value: ["text": "outer"]))
+            try realm.add(ObjectSuiteModels.RTNote(value: ["text": "outer"]))
             expectRealmError(.wrongState, mentioning: ["nested", "write transaction"]) {
-                try realm.write { try realm.add(RTNote(value: ["text": "inner"])) }
+                try realm.write { try realm.add(ObjectSuiteModels.RTNote(value: ["text": "inner"])) }
             }
             expectRealmError(.wrongState, mentioning: ["nested"]) { try realm.beginWrite() }
             #expect(realm.isInWriteTransaction)
         }
-        #expect(realm.objects(RTNote.self).map(\.text) == ["outer"])
+        #expect(realm.objects(ObjectSuiteModels.RTNote.self).map(\.text) == ["outer"])
     }
 
     @Test func testANestedAsyncWriteThrows() async throws {
         let db = try await RealmActor(configuration: temporaryConfiguration())
         let message = try await db.asyncWrite { realm -> String in
-            try realm.add(RTNote(value: ["text": "outer"]))
+            try realm.add(ObjectSuiteModels.RTNote(value: ["text": "outer"]))
             do {
                 try realm.beginWrite()
                 return "no error"
@@ -305,12 +305,12 @@ enum ErrKennelB {
         }
         #expect(message.hasPrefix("wrongState"))
         #expect(message.contains("nested"))
-        #expect(try await db.objects(RTNote.self).map(\.text) == ["outer"])
+        #expect(try await db.objects(ObjectSuiteModels.RTNote.self).map(\.text) == ["outer"])
     }
 
     @Test func testCommitOrCancelWithNoWriteTransactionThrows() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        try realm.write { try realm.add(RTNote(value: ["text": "a"])) }
+        try realm.write { try realm.add(ObjectSuiteModels.RTNote(value: ["text": "a"])) }
         let version = realm.version
         expectRealmError(.wrongState, mentioning: ["commitWrite", "no write transaction"]) { try realm.commitWrite() }
         expectRealmError(.wrongState, mentioning: ["cancelWrite", "no write transaction"]) { try realm.cancelWrite() }
@@ -318,48 +318,48 @@ enum ErrKennelB {
         expectRealmError(.wrongState, mentioning: ["commitWrite"]) { try realm.commitWrite() }
         #expect(realm.version >= version)
         #expect(!realm.isInWriteTransaction)
-        #expect(realm.objects(RTNote.self).map(\.text) == ["a"])
+        #expect(realm.objects(ObjectSuiteModels.RTNote.self).map(\.text) == ["a"])
     }
 
     @Test func testChangesOutsideAWriteThatCanThrowDoThrowWrongState() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        let note = RTNote(value: ["text": "a"])
+        let note = ObjectSuiteModels.RTNote(value: ["text": "a"])
         expectRealmError(.wrongState, mentioning: ["write transaction"]) { try realm.add(note) }
-        expectRealmError(.wrongState, mentioning: ["write transaction"]) { try realm.create(RTNote.self, value: ["text": "b"]) }
+        expectRealmError(.wrongState, mentioning: ["write transaction"]) { try realm.create(ObjectSuiteModels.RTNote.self, value: ["text": "b"]) }
         expectRealmError(.wrongState, mentioning: ["write transaction"]) { try realm.deleteAll() }
         #expect(note.realm == nil)
         try realm.write { try realm.add(note) }
         expectRealmError(.wrongState, mentioning: ["write transaction"]) { try realm.delete(note) }
-        #expect(realm.objects(RTNote.self).count == 1)
+        #expect(realm.objects(ObjectSuiteModels.RTNote.self).count == 1)
     }
 
     @Test func testWritingToAReadOnlyRealmThrowsWrongState() throws {
         var config = temporaryConfiguration()
         do {
             let realm = try Realm(configuration: config)
-            try realm.write { try realm.add(RTNote(value: ["text": "a"])) }
+            try realm.write { try realm.add(ObjectSuiteModels.RTNote(value: ["text": "a"])) }
         }
         config.readOnly = true
         let readOnly = try Realm(configuration: config)
-        expectRealmError(.wrongState, mentioning: ["read-only"]) { try readOnly.write { try readOnly.add(RTNote()) } }
-        #expect(readOnly.objects(RTNote.self).map(\.text) == ["a"])
+        expectRealmError(.wrongState, mentioning: ["read-only"]) { try readOnly.write { try readOnly.add(ObjectSuiteModels.RTNote()) } }
+        #expect(readOnly.objects(ObjectSuiteModels.RTNote.self).map(\.text) == ["a"])
     }
 
     // MARK: Values that do not fit
 
     @Test func testWrongValueTypeInInitValueThrowsWhenAdded() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        try realm.write { try realm.add(RTNode(value: ["name": "existing"])) }
-        let wrongType = RTNode(value: ["name": "w", "weight": "heavy"])
-        let unknownKey = RTNode(value: ["name": "u", "colour": "red"])
-        let tooMany = RTNote(value: ["text", 1, "extra"])
-        let notAContainer = RTNote(value: 42)
-        let nilForNonOptional = RTNote(value: ["text": NSNull()])
-        let outOfRange = RTEverything(value: ["id": "r", "int8": 300])
-        let badEnum = RTEverything(value: ["id": "e", "color": 9])
-        let badNested = RTNode(value: ["name": "n", "next": ["name": "inner", "weight": "x"]])
-        let wrongLinkClass = RTNode(value: ["name": "l", "next": RTNote()])
-        let listOfWrongElements = RTEverything(value: ["id": "l", "ints": [1, "two", 3]])
+        try realm.write { try realm.add(ObjectSuiteModels.RTNode(value: ["name": "existing"])) }
+        let wrongType = ObjectSuiteModels.RTNode(value: ["name": "w", "weight": "heavy"])
+        let unknownKey = ObjectSuiteModels.RTNode(value: ["name": "u", "colour": "red"])
+        let tooMany = ObjectSuiteModels.RTNote(value: ["text", 1, "extra"])
+        let notAContainer = ObjectSuiteModels.RTNote(value: 42)
+        let nilForNonOptional = ObjectSuiteModels.RTNote(value: ["text": NSNull()])
+        let outOfRange = ObjectSuiteModels.RTEverything(value: ["id": "r", "int8": 300])
+        let badEnum = ObjectSuiteModels.RTEverything(value: ["id": "e", "color": 9])
+        let badNested = ObjectSuiteModels.RTNode(value: ["name": "n", "next": ["name": "inner", "weight": "x"]])
+        let wrongLinkClass = ObjectSuiteModels.RTNode(value: ["name": "l", "next": ObjectSuiteModels.RTNote()])
+        let listOfWrongElements = ObjectSuiteModels.RTEverything(value: ["id": "l", "ints": [1, "two", 3]])
         try realm.write {
             expectRealmError(.invalidArgument, mentioning: ["weight", "heavy"]) { try realm.add(wrongType) }
             expectRealmError(.invalidArgument, mentioning: ["RTNode", "colour"]) { try realm.add(unknownKey) }
@@ -377,73 +377,73 @@ enum ErrKennelB {
         ] as [Object] {
             #expect(object.realm == nil)
         }
-        #expect(realm.objects(RTNode.self).map(\.name) == ["existing"])
-        #expect(realm.objects(RTNote.self).isEmpty)
-        #expect(realm.objects(RTEverything.self).isEmpty)
+        #expect(realm.objects(ObjectSuiteModels.RTNode.self).map(\.name) == ["existing"])
+        #expect(realm.objects(ObjectSuiteModels.RTNote.self).isEmpty)
+        #expect(realm.objects(ObjectSuiteModels.RTEverything.self).isEmpty)
     }
 
     @Test func testWrongValueTypeOrUnknownKeyInCreateThrowsBeforeAnythingChanges() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         try realm.write {
-            try realm.add(RTNode(value: ["name": "existing", "weight": 1]))
+            try realm.add(ObjectSuiteModels.RTNode(value: ["name": "existing", "weight": 1]))
             expectRealmError(.invalidArgument, mentioning: ["weight", "heavy"]) {
-                try realm.create(RTNode.self, value: ["name": "w", "weight": "heavy"])
+                try realm.create(ObjectSuiteModels.RTNode.self, value: ["name": "w", "weight": "heavy"])
             }
             expectRealmError(.invalidArgument, mentioning: ["RTNode", "colour"]) {
-                try realm.create(RTNode.self, value: ["name": "u", "colour": "red"])
+                try realm.create(ObjectSuiteModels.RTNode.self, value: ["name": "u", "colour": "red"])
             }
             expectRealmError(.invalidArgument, mentioning: ["weight", "heavy"]) {
-                try realm.create(RTNode.self, value: ["name": "existing", "weight": "heavy"], update: .modified)
+                try realm.create(ObjectSuiteModels.RTNode.self, value: ["name": "existing", "weight": "heavy"], update: .modified)
             }
             expectRealmError(.invalidArgument, mentioning: ["RTNote"]) {
-                try realm.create(RTNote.self, value: ["too", 1, "many"])
+                try realm.create(ObjectSuiteModels.RTNote.self, value: ["too", 1, "many"])
             }
             expectRealmError(.invalidArgument, mentioning: ["RTNote"]) {
-                try realm.create(RTNote.self, value: "not a dictionary")
+                try realm.create(ObjectSuiteModels.RTNote.self, value: "not a dictionary")
             }
             expectRealmError(.invalidArgument, mentioning: ["int16", "70000"]) {
-                try realm.create(RTEverything.self, value: ["id": "r", "int16": 70_000])
+                try realm.create(ObjectSuiteModels.RTEverything.self, value: ["id": "r", "int16": 70_000])
             }
             expectRealmError(.invalidArgument, mentioning: ["text", "nil"]) {
-                try realm.create(RTNote.self, value: ["text": NSNull()])
+                try realm.create(ObjectSuiteModels.RTNote.self, value: ["text": NSNull()])
             }
             expectRealmError(.invalidArgument, mentioning: ["label"]) {
-                try realm.create(RTEverything.self, value: ["id": "nested", "link": ["id": 1, "label": 5]])
+                try realm.create(ObjectSuiteModels.RTEverything.self, value: ["id": "nested", "link": ["id": 1, "label": 5]])
             }
             expectRealmError(.invalidArgument, mentioning: ["targets"]) {
-                try realm.create(RTEverything.self, value: ["id": "list", "targets": "not a list"])
+                try realm.create(ObjectSuiteModels.RTEverything.self, value: ["id": "list", "targets": "not a list"])
             }
             expectRealmError(.invalidArgument, mentioning: ["mood", "RTMood"]) {
-                try realm.create(RTEverything.self, value: ["id": "enum", "mood": "grumpy"])
+                try realm.create(ObjectSuiteModels.RTEverything.self, value: ["id": "enum", "mood": "grumpy"])
             }
             expectRealmError(.invalidArgument, mentioning: ["linkedFrom"]) {
-                try realm.create(RTTarget.self, value: ["id": 2, "linkedFrom": []])
+                try realm.create(ObjectSuiteModels.RTTarget.self, value: ["id": 2, "linkedFrom": []])
             }
             // The transaction is still usable: nothing was written by the failed calls.
-            try realm.create(RTNote.self, value: ["text": "fine"])
+            try realm.create(ObjectSuiteModels.RTNote.self, value: ["text": "fine"])
         }
-        #expect(realm.objects(RTNode.self).map(\.name) == ["existing"])
-        #expect(realm.object(ofType: RTNode.self, forPrimaryKey: "existing")?.weight == 1)
-        #expect(realm.objects(RTNote.self).map(\.text) == ["fine"])
-        #expect(realm.objects(RTEverything.self).isEmpty)
-        #expect(realm.objects(RTTarget.self).isEmpty)
+        #expect(realm.objects(ObjectSuiteModels.RTNode.self).map(\.name) == ["existing"])
+        #expect(realm.object(ofType: ObjectSuiteModels.RTNode.self, forPrimaryKey: "existing")?.weight == 1)
+        #expect(realm.objects(ObjectSuiteModels.RTNote.self).map(\.text) == ["fine"])
+        #expect(realm.objects(ObjectSuiteModels.RTEverything.self).isEmpty)
+        #expect(realm.objects(ObjectSuiteModels.RTTarget.self).isEmpty)
     }
 
     @Test func testWrongValueTypeOrUnknownKeyThroughKeyValueCodingFailsTheCommit() throws {
         let config = temporaryConfiguration()
         do {
             let realm = try Realm(configuration: config)
-            let node = RTNode(value: ["name": "kvc", "weight": 1])
+            let node = ObjectSuiteModels.RTNode(value: ["name": "kvc", "weight": 1])
             try realm.write { try realm.add(node) }
             expectRealmError(.invalidArgument, mentioning: ["weight", "heavy"]) {
                 try realm.write {
-                    try realm.add(RTNote(value: ["text": "added in the failing write"]))
+                    try realm.add(ObjectSuiteModels.RTNote(value: ["text": "added in the failing write"]))
                     node.setValue(5, forKey: "weight")
                     node.setValue("heavy", forKey: "weight")
                 }
             }
             #expect(node.weight == 1)
-            #expect(realm.objects(RTNote.self).isEmpty)
+            #expect(realm.objects(ObjectSuiteModels.RTNote.self).isEmpty)
             expectRealmError(.invalidArgument, mentioning: ["RTNode", "colour"]) {
                 try realm.write { node["colour"] = "red" }
             }
@@ -451,22 +451,22 @@ enum ErrKennelB {
                 try realm.write { node.setValue(nil, forKey: "weight") }
             }
             expectRealmError(.invalidArgument, mentioning: ["weight"]) {
-                try realm.write { realm.objects(RTNode.self).setValue("heavy", forKey: "weight") }
+                try realm.write { realm.objects(ObjectSuiteModels.RTNode.self).setValue("heavy", forKey: "weight") }
             }
             #expect(node.weight == 1)
             // On an unmanaged object the error waits for add.
-            let unmanaged = RTNode(value: ["name": "unmanaged"])
+            let unmanaged = ObjectSuiteModels.RTNode(value: ["name": "unmanaged"])
             unmanaged.setValue(Date(), forKey: "weight")
             unmanaged["nonsense"] = 1
             try realm.write {
                 expectRealmError(.invalidArgument, mentioning: ["weight"]) { try realm.add(unmanaged) }
             }
             #expect(unmanaged.realm == nil)
-            #expect(realm.objects(RTNode.self).count == 1)
+            #expect(realm.objects(ObjectSuiteModels.RTNode.self).count == 1)
         }
         let reopened = try Realm(configuration: config)
-        #expect(reopened.objects(RTNode.self).map(\.weight) == [1])
-        #expect(reopened.objects(RTNote.self).isEmpty)
+        #expect(reopened.objects(ObjectSuiteModels.RTNode.self).map(\.weight) == [1])
+        #expect(reopened.objects(ObjectSuiteModels.RTNote.self).isEmpty)
     }
 
     // MARK: Schema

@@ -4,8 +4,12 @@ import Testing
 
 @testable import Burrow
 
-final class REVItem: Object {
-    @Persisted var name = ""
+/// The model of `RealmErrorValueTests`, stored under the name it had before it was namespaced.
+enum RealmErrorValueModels {
+    final class Item: Object {
+        override class func _realmObjectName() -> String? { "REVItem" }
+        @Persisted var name = ""
+    }
 }
 
 /// What a `RealmError` carries: the file and `errno` of file errors, and how it bridges to
@@ -13,7 +17,7 @@ final class REVItem: Object {
 @Suite(.temporaryDirectory) struct RealmErrorValueTests {
     @Test func openingAMissingFileReadOnlyNamesTheFileAndENOENT() throws {
         var configuration = temporaryConfiguration()
-        configuration.objectTypes = [REVItem.self]
+        configuration.objectTypes = [RealmErrorValueModels.Item.self]
         configuration.readOnly = true
         let url = try #require(configuration.fileURL)
         #expect { try Realm(configuration: configuration) } throws: { error in
@@ -24,7 +28,7 @@ final class REVItem: Object {
 
     @Test func writingACopyOverAFileNamesTheFileAndEEXIST() throws {
         var configuration = temporaryConfiguration()
-        configuration.objectTypes = [REVItem.self]
+        configuration.objectTypes = [RealmErrorValueModels.Item.self]
         let realm = try Realm(configuration: configuration)
         let target = try #require(temporaryConfiguration("copy target").fileURL)
         try Data("keep".utf8).write(to: target)

@@ -6,9 +6,13 @@ import Testing
 @testable import Burrow
 @testable import BurrowStorage
 
-final class RPNote: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var text = ""
+/// The model of `RowPayloadReadErrorTests`, stored under the name it had before it was namespaced.
+enum RowPayloadReadErrorModels {
+    final class Note: Object {
+        override class func _realmObjectName() -> String? { "RPNote" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var text = ""
+    }
 }
 
 /// A row field whose payload passes the page checks but whose length does not fit its type is
@@ -16,12 +20,12 @@ final class RPNote: Object {
 /// the object, instead of reading it as nil or as a wrong value.
 @Suite(.temporaryDirectory) struct RowPayloadReadErrorTests {
     @Test func aStringWhoseLengthRunsPastItsPayloadTraps() async throws {
-        let configuration = Realm.Configuration(fileURL: temporaryConfiguration().fileURL, objectTypes: [RPNote.self])
+        let configuration = Realm.Configuration(fileURL: temporaryConfiguration().fileURL, objectTypes: [RowPayloadReadErrorModels.Note.self])
         let path = configuration.fileURL!.path
         let rowsTree: String
         do {
             let realm = try Realm(configuration: configuration)
-            let note = RPNote()
+            let note = RowPayloadReadErrorModels.Note()
             note.id = 1
             note.text = "hello"
             try realm.write { try realm.add(note) }
@@ -38,8 +42,9 @@ final class RPNote: Object {
             _ = try transaction.commit()
         }
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [path = path as String] in
-            let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [RPNote.self]))
-            print(realm.object(ofType: RPNote.self, forPrimaryKey: 1)?.text ?? "none")
+            let realm = try Realm(
+                configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [RowPayloadReadErrorModels.Note.self]))
+            print(realm.object(ofType: RowPayloadReadErrorModels.Note.self, forPrimaryKey: 1)?.text ?? "none")
         }
         let message = standardError(of: result)
         #expect(

@@ -15,7 +15,7 @@ import Testing
     @Test func testAssigningAManagedPropertyOutsideAWriteTraps() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "trap-outside-write"))
-            let node = RTNode(value: ["name": "n"])
+            let node = ObjectSuiteModels.RTNode(value: ["name": "n"])
             try realm.write { try realm.add(node) }
             node.weight = 1
         }
@@ -25,7 +25,7 @@ import Testing
     @Test func testAssigningAManagedPropertyInsideAWriteExitsCleanly() async throws {
         await #expect(processExitsWith: .success) {
             let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "trap-inside-write"))
-            let node = RTNode(value: ["name": "n"])
+            let node = ObjectSuiteModels.RTNode(value: ["name": "n"])
             try realm.write { try realm.add(node) }
             try realm.write { node.weight = 1 }
             guard node.weight == 1 else { exit(3) }
@@ -35,9 +35,9 @@ import Testing
     @Test func testChangingAManagedListOutsideAWriteTraps() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "trap-list-outside-write"))
-            let node = RTNode(value: ["name": "n"])
+            let node = ObjectSuiteModels.RTNode(value: ["name": "n"])
             try realm.write { try realm.add(node) }
-            node.children.append(RTNode(value: ["name": "child"]))
+            node.children.append(ObjectSuiteModels.RTNode(value: ["name": "child"]))
         }
         #expect(standardError(of: result).contains("outside of a write transaction"), "\(standardError(of: result))")
     }
@@ -45,7 +45,7 @@ import Testing
     @Test func testSetValueForKeyOnAManagedObjectOutsideAWriteTraps() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "trap-kvc-outside-write"))
-            let node = RTNode(value: ["name": "n"])
+            let node = ObjectSuiteModels.RTNode(value: ["name": "n"])
             try realm.write { try realm.add(node) }
             node.setValue(3, forKey: "weight")
         }
@@ -57,7 +57,7 @@ import Testing
     @Test func testReadingADeletedObjectsPropertyTraps() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "trap-read-deleted"))
-            let node = RTNode(value: ["name": "n", "weight": 4])
+            let node = ObjectSuiteModels.RTNode(value: ["name": "n", "weight": 4])
             try realm.write { try realm.add(node) }
             try realm.write { try realm.delete(node) }
             print(node.weight)
@@ -70,7 +70,7 @@ import Testing
     @Test func testReadingAnObjectDeletedInTheSameWriteTraps() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "trap-read-deleted-in-write"))
-            let node = RTNode(value: ["name": "n", "weight": 4])
+            let node = ObjectSuiteModels.RTNode(value: ["name": "n", "weight": 4])
             try realm.write { try realm.add(node) }
             try realm.write {
                 try realm.delete(node)
@@ -83,7 +83,7 @@ import Testing
     @Test func testReadingAnObjectBeforeItsDeletionAndCheckingIsInvalidatedAfterExitsCleanly() async throws {
         await #expect(processExitsWith: .success) {
             let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "trap-read-before-delete"))
-            let node = RTNode(value: ["name": "n", "weight": 4])
+            let node = ObjectSuiteModels.RTNode(value: ["name": "n", "weight": 4])
             try realm.write { try realm.add(node) }
             guard node.weight == 4 else { exit(3) }
             try realm.write { try realm.delete(node) }
@@ -96,7 +96,7 @@ import Testing
     @Test func testModifyingAFrozenObjectTraps() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "trap-modify-frozen"))
-            let node = RTNode(value: ["name": "n"])
+            let node = ObjectSuiteModels.RTNode(value: ["name": "n"])
             try realm.write { try realm.add(node) }
             let frozen = try node.freeze().frozenObject
             try realm.write { frozen.weight = 2 }
@@ -107,10 +107,10 @@ import Testing
     @Test func testModifyingAFrozenObjectsListTraps() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "trap-modify-frozen-list"))
-            let node = RTNode(value: ["name": "n"])
+            let node = ObjectSuiteModels.RTNode(value: ["name": "n"])
             try realm.write { try realm.add(node) }
             let frozen = try node.freeze()
-            try realm.write { frozen.children.append(RTNode(value: ["name": "child"])) }
+            try realm.write { frozen.children.append(ObjectSuiteModels.RTNode(value: ["name": "child"])) }
         }
         #expect(standardError(of: result).contains("frozen"), "\(standardError(of: result))")
     }
@@ -118,7 +118,7 @@ import Testing
     @Test func testModifyingTheThawedObjectOfAFrozenOneExitsCleanly() async throws {
         await #expect(processExitsWith: .success) {
             let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "trap-modify-thawed"))
-            let node = RTNode(value: ["name": "n"])
+            let node = ObjectSuiteModels.RTNode(value: ["name": "n"])
             try realm.write { try realm.add(node) }
             let frozen = try node.freeze()
             guard let thawed = realm.thaw(frozen) else { exit(3) }
@@ -132,8 +132,8 @@ import Testing
     @Test func testLookingUpAClassWithoutPrimaryKeyByKeyTraps() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "trap-lookup-no-pk"))
-            try realm.write { try realm.add(RTNote(value: ["text": "n"])) }
-            _ = realm.object(ofType: RTNote.self, forPrimaryKey: 1)
+            try realm.write { try realm.add(ObjectSuiteModels.RTNote(value: ["text": "n"])) }
+            _ = realm.object(ofType: ObjectSuiteModels.RTNote.self, forPrimaryKey: 1)
         }
         #expect(standardError(of: result).contains("RTNote has no primary key"), "\(standardError(of: result))")
     }
@@ -141,8 +141,8 @@ import Testing
     @Test func testLookingUpByAKeyOfTheWrongTypeTraps() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "trap-lookup-wrong-type"))
-            try realm.write { try realm.add(RTNode(value: ["name": "n"])) }
-            _ = realm.object(ofType: RTNode.self, forPrimaryKey: 42)
+            try realm.write { try realm.add(ObjectSuiteModels.RTNode(value: ["name": "n"])) }
+            _ = realm.object(ofType: ObjectSuiteModels.RTNode.self, forPrimaryKey: 42)
         }
         let message = standardError(of: result)
         #expect(message.contains("'name'") && message.contains("RTNode") && message.contains("42"), "\(message)")

@@ -238,12 +238,12 @@ enum Compaction {
     @Test(arguments: ["share", "hold"])
     func compactRefusesAFileAnotherProcessHasOpen(role: String) throws {
         var configuration = temporaryConfiguration()
-        configuration.objectTypes = [TSharedCounter.self, TSharedItem.self]
+        configuration.objectTypes = [SharedFileRealmModels.Counter.self, SharedFileRealmModels.Item.self]
         let url = try #require(configuration.fileURL)
         do {
             let realm = try Realm(configuration: configuration)
-            try realm.write { for index in 0..<200 { try realm.add(TSharedItem(value: ["tag": "t", "index": index])) } }
-            try realm.write { try realm.delete(realm.objects(TSharedItem.self)) }
+            try realm.write { for index in 0..<200 { try realm.add(SharedFileRealmModels.Item(value: ["tag": "t", "index": index])) } }
+            try realm.write { try realm.delete(realm.objects(SharedFileRealmModels.Item.self)) }
         }
         let bytes = try Data(contentsOf: url)
         let worker = try sharedRealmWorker([role, url.path], in: url.deletingLastPathComponent().path, label: role)
@@ -262,7 +262,7 @@ enum Compaction {
                 calls.add(1, ordering: .relaxed)
                 return true
             }
-            #expect(try Realm(configuration: launching).objects(TSharedItem.self).isEmpty)
+            #expect(try Realm(configuration: launching).objects(SharedFileRealmModels.Item.self).isEmpty)
             #expect(calls.load(ordering: .relaxed) == 0)
             #expect(try Data(contentsOf: url) == bytes)
         }

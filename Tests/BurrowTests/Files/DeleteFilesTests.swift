@@ -9,18 +9,18 @@ import Testing
         let config = temporaryConfiguration()
         do {
             let realm = try Realm(configuration: config)
-            try realm.write { try realm.add(DogToy(value: ["name": "kept"])) }
+            try realm.write { try realm.add(CommonModels.DogToy(value: ["name": "kept"])) }
         }
         #expect(try Realm.deleteFiles(for: config))
         #expect(!FileManager.default.fileExists(atPath: config.fileURL!.path))
         let reopened = try Realm(configuration: config)
-        #expect(reopened.objects(DogToy.self).isEmpty)
+        #expect(reopened.objects(CommonModels.DogToy.self).isEmpty)
     }
 
     @Test func refusesAFileOpenInThisProcessAndSaysSo() throws {
         let config = temporaryConfiguration()
         let realm = try Realm(configuration: config)
-        try realm.write { try realm.add(DogToy(value: ["name": "kept"])) }
+        try realm.write { try realm.add(CommonModels.DogToy(value: ["name": "kept"])) }
         do {
             try Realm.deleteFiles(for: config)
             Issue.record("deleted an open file")
@@ -30,7 +30,7 @@ import Testing
             #expect(!error.description.contains("another process"), "\(error)")
             #expect(error.fileURL?.path == config.fileURL!.path)
         }
-        #expect(realm.objects(DogToy.self).count == 1)
+        #expect(realm.objects(CommonModels.DogToy.self).count == 1)
         #expect(FileManager.default.fileExists(atPath: config.fileURL!.path))
     }
 
@@ -38,8 +38,8 @@ import Testing
         let config = temporaryConfiguration()
         let frozen = try {
             let realm = try Realm(configuration: config)
-            try realm.write { try realm.add(DogToy(value: ["name": "kept"])) }
-            return try realm.objects(DogToy.self).freeze()
+            try realm.write { try realm.add(CommonModels.DogToy(value: ["name": "kept"])) }
+            return try realm.objects(CommonModels.DogToy.self).freeze()
         }()
         #expect(throws: RealmError.self) { try Realm.deleteFiles(for: config) }
         #expect(frozen.first?.name == "kept")
@@ -49,7 +49,7 @@ import Testing
     @Test func refusesAFileOpenInAnotherProcessAndSaysSo() async throws {
         let config = temporaryConfiguration()
         let realm = try Realm(configuration: config)
-        try realm.write { try realm.add(DogToy(value: ["name": "kept"])) }
+        try realm.write { try realm.add(CommonModels.DogToy(value: ["name": "kept"])) }
         let path = config.fileURL!.path
         // The child is the other process: this one holds the file.
         await #expect(processExitsWith: .success) { [path = path as String] in
@@ -65,7 +65,7 @@ import Testing
                 exit(6)
             }
         }
-        #expect(realm.objects(DogToy.self).count == 1)
+        #expect(realm.objects(CommonModels.DogToy.self).count == 1)
         #expect(FileManager.default.fileExists(atPath: path))
     }
 

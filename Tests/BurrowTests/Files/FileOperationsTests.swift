@@ -4,9 +4,13 @@ import Testing
 
 @testable import Burrow
 
-final class FOBird: Object {
-    @Persisted(primaryKey: true) var name = ""
-    @Persisted var wingspan = 0.0
+/// The model of `FileOperationsTests`, stored under the name it had before it was namespaced.
+enum FileOperationsModels {
+    final class Bird: Object {
+        override class func _realmObjectName() -> String? { "FOBird" }
+        @Persisted(primaryKey: true) var name = ""
+        @Persisted var wingspan = 0.0
+    }
 }
 
 /// `Realm.fileExists(for:)`, `writeCopy(configuration:)` and `Configuration.seedFilePath`, with
@@ -14,14 +18,14 @@ final class FOBird: Object {
 @Suite(.temporaryDirectory) struct FileOperationsTests {
     private func configuration(_ name: String = #function) -> Realm.Configuration {
         var configuration = temporaryConfiguration(name)
-        configuration.objectTypes = [FOBird.self]
+        configuration.objectTypes = [FileOperationsModels.Bird.self]
         return configuration
     }
 
     private func writeBirds(_ names: [String], to configuration: Realm.Configuration) throws {
         let realm = try Realm(configuration: configuration)
         try realm.write {
-            for name in names { _ = try realm.create(FOBird.self, value: ["name": name]) }
+            for name in names { _ = try realm.create(FileOperationsModels.Bird.self, value: ["name": name]) }
         }
     }
 
@@ -39,7 +43,7 @@ final class FOBird: Object {
         let destination = configuration("destination")
         try Realm(configuration: source).writeCopy(configuration: destination)
         let copy = try Realm(configuration: destination)
-        #expect(copy.objects(FOBird.self).map(\.name).sorted() == ["Robin", "Wren"])
+        #expect(copy.objects(FileOperationsModels.Bird.self).map(\.name).sorted() == ["Robin", "Wren"])
     }
 
     @Test func writeCopyRefusesAnExistingFileAndAnInMemoryTarget() throws {
@@ -49,7 +53,7 @@ final class FOBird: Object {
         let destination = configuration("destination")
         try writeBirds(["Owl"], to: destination)
         #expect { try realm.writeCopy(configuration: destination) } throws: { ($0 as? RealmError)?.code == .fileExists }
-        #expect(try Realm(configuration: destination).objects(FOBird.self).map(\.name) == ["Owl"], "the file is left alone")
+        #expect(try Realm(configuration: destination).objects(FileOperationsModels.Bird.self).map(\.name) == ["Owl"], "the file is left alone")
         #expect { try realm.writeCopy(configuration: Realm.Configuration(inMemoryIdentifier: "fo-\(UUID())")) } throws: {
             ($0 as? RealmError)?.code == .invalidArgument
         }
@@ -63,9 +67,9 @@ final class FOBird: Object {
         try Realm.copySeedFileIfNeeded(configuration)
         #expect(Realm.fileExists(for: configuration))
         let realm = try Realm(configuration: configuration)
-        #expect(realm.objects(FOBird.self).map(\.name).sorted() == ["Robin", "Wren"])
-        try realm.write { _ = try realm.create(FOBird.self, value: ["name": "Owl"]) }
-        #expect(try Realm(configuration: seed).objects(FOBird.self).count == 2, "the seed is not changed")
+        #expect(realm.objects(FileOperationsModels.Bird.self).map(\.name).sorted() == ["Robin", "Wren"])
+        try realm.write { _ = try realm.create(FileOperationsModels.Bird.self, value: ["name": "Owl"]) }
+        #expect(try Realm(configuration: seed).objects(FileOperationsModels.Bird.self).count == 2, "the seed is not changed")
     }
 
     @Test func openingCopiesTheSeed() throws {
@@ -74,7 +78,7 @@ final class FOBird: Object {
         var configuration = configuration()
         configuration.seedFilePath = seed.fileURL
         let realm = try Realm(configuration: configuration)
-        #expect(realm.objects(FOBird.self).map(\.name) == ["Robin"])
+        #expect(realm.objects(FileOperationsModels.Bird.self).map(\.name) == ["Robin"])
     }
 
     @Test func anExistingFileIsOpenedAsItIsNotReplacedByTheSeed() throws {
@@ -84,7 +88,7 @@ final class FOBird: Object {
         try writeBirds(["Owl"], to: configuration)
         configuration.seedFilePath = seed.fileURL
         try Realm.copySeedFileIfNeeded(configuration)
-        #expect(try Realm(configuration: configuration).objects(FOBird.self).map(\.name) == ["Owl"])
+        #expect(try Realm(configuration: configuration).objects(FileOperationsModels.Bird.self).map(\.name) == ["Owl"])
     }
 
     @Test func aMissingSeedFileThrowsFileNotFoundAndCreatesNothing() throws {

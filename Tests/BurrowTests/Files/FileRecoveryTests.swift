@@ -16,7 +16,7 @@ import Testing
         let version: UInt64 = try {
             let realm = try Realm(configuration: configuration)
             try realm.write {
-                for i in 0..<300 { try realm.add(Person(value: ["id": i, "name": "Person \(i)"])) }
+                for i in 0..<300 { try realm.add(CommonModels.Person(value: ["id": i, "name": "Person \(i)"])) }
             }
             return realm.version
         }()
@@ -37,12 +37,12 @@ import Testing
         #expect(recovery.openedVersion == realm.version && realm.version < version)
         #expect(recovery.reason == .truncated(expectedBytes: size, actualBytes: size - 1))
         #expect(recovery.description.contains("truncated to \(size - 1) bytes"))
-        #expect(realm.objects(Person.self).count == 0)
+        #expect(realm.objects(CommonModels.Person.self).count == 0)
         // The actor of the same file says the same.
         let actor = try await RealmActor(configuration: realm.configuration)
         #expect(await actor.recovery == recovery)
         // The next commit is allowed (the app has been told); the report stays.
-        try realm.write { try realm.add(Person(value: ["id": 1, "name": "After"])) }
+        try realm.write { try realm.add(CommonModels.Person(value: ["id": 1, "name": "After"])) }
         #expect(realm.recovery == recovery)
     }
 
@@ -62,7 +62,7 @@ import Testing
 
     @Test func testRealmOpenedWholeHasNoRecovery() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        try realm.write { try realm.add(Person(value: ["id": 1, "name": "One"])) }
+        try realm.write { try realm.add(CommonModels.Person(value: ["id": 1, "name": "One"])) }
         #expect(realm.recovery == nil)
     }
 
@@ -87,7 +87,7 @@ import Testing
     @Test func testDamagedWriteCopyIsAnErrorOrTheDataAsWritten() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         try realm.write {
-            for i in 0..<400 { try realm.add(Person(value: ["id": i, "name": "Person \(i)", "dogs": [["name": "Dog \(i)"]]])) }
+            for i in 0..<400 { try realm.add(CommonModels.Person(value: ["id": i, "name": "Person \(i)", "dogs": [["name": "Dog \(i)"]]])) }
         }
         let copyURL = temporaryConfiguration().fileURL!
         try realm.writeCopy(toFile: copyURL)

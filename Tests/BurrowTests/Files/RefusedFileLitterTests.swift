@@ -4,8 +4,12 @@ import Testing
 
 @testable import Burrow
 
-final class RFDog: Object {
-    @Persisted var name = ""
+/// The model of `RefusedFileLitterTests`, stored under the name it had before it was namespaced.
+enum RefusedFileLitterModels {
+    final class Dog: Object {
+        override class func _realmObjectName() -> String? { "RFDog" }
+        @Persisted var name = ""
+    }
 }
 
 /// Opening a file Burrow refuses (empty or all zeros when read-only, cut short, not Burrow's,
@@ -15,10 +19,10 @@ final class RFDog: Object {
     @Test func openingARefusedFileLeavesNothingBesideIt() throws {
         let directory = try testDirectory()
         let database = directory.file("good.burrow")
-        let configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: database), objectTypes: [RFDog.self])
+        let configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: database), objectTypes: [RefusedFileLitterModels.Dog.self])
         do {
             let realm = try Realm(configuration: configuration)
-            try realm.write { try realm.add(RFDog(value: ["name": "Rex"])) }
+            try realm.write { try realm.add(RefusedFileLitterModels.Dog(value: ["name": "Rex"])) }
         }
         for name in try RefusedFiles.make(in: directory.path, from: database) {
             // Writable, an empty file (or one of zeros, left by a creation that was
@@ -42,7 +46,7 @@ final class RFDog: Object {
         try foreignLock.write(to: directory.fileURL("future.burrow.lock"))
         for name in ["blocked.burrow", "future.burrow"] {
             let before = try RefusedFiles.listing(directory.path)
-            let configuration = Realm.Configuration(fileURL: directory.fileURL(name), objectTypes: [RFDog.self])
+            let configuration = Realm.Configuration(fileURL: directory.fileURL(name), objectTypes: [RefusedFileLitterModels.Dog.self])
             do {
                 _ = try Realm(configuration: configuration)
                 Issue.record("\(name) was created")
@@ -55,7 +59,7 @@ final class RFDog: Object {
             #expect(try RefusedFiles.listing(directory.path) == before, "creating \(name) left a file behind")
         }
         // Exclusive use needs no lock file, and creates the file.
-        var exclusive = Realm.Configuration(fileURL: directory.fileURL("blocked.burrow"), objectTypes: [RFDog.self])
+        var exclusive = Realm.Configuration(fileURL: directory.fileURL("blocked.burrow"), objectTypes: [RefusedFileLitterModels.Dog.self])
         exclusive.exclusiveAccess = true
         _ = try Realm(configuration: exclusive)
         #expect(FileManager.default.fileExists(atPath: directory.file("blocked.burrow")))

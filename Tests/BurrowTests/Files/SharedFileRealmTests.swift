@@ -4,20 +4,23 @@ import BurrowTestTraits
 import Foundation
 import Testing
 
-/// `SharedRealmWorker`'s counter, as this program declares it.
-final class TSharedCounter: Object {
-    override class func _realmObjectName() -> String? { "SharedCounter" }
-    override class func shouldIncludeInDefaultSchema() -> Bool { false }
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var value = 0
-}
+/// `SharedRealmWorker`'s models, as this program declares them, stored under the worker's names.
+enum SharedFileRealmModels {
+    /// `SharedRealmWorker`'s counter, as this program declares it.
+    final class Counter: Object {
+        override class func _realmObjectName() -> String? { "SharedCounter" }
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var value = 0
+    }
 
-/// `SharedRealmWorker`'s item, as this program declares it.
-final class TSharedItem: Object {
-    override class func _realmObjectName() -> String? { "SharedItem" }
-    override class func shouldIncludeInDefaultSchema() -> Bool { false }
-    @Persisted var tag = ""
-    @Persisted var index = 0
+    /// `SharedRealmWorker`'s item, as this program declares it.
+    final class Item: Object {
+        override class func _realmObjectName() -> String? { "SharedItem" }
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }
+        @Persisted var tag = ""
+        @Persisted var index = 0
+    }
 }
 
 /// `SharedRealmWorker` (see its `main.swift` for the roles) started with `arguments`, its
@@ -39,7 +42,7 @@ func sharedRealmWorker(_ arguments: [String], in directory: String, label: Strin
     /// A configuration of a new file, and the directory for the workers' output.
     private func configuration() -> (Realm.Configuration, String) {
         var configuration = temporaryConfiguration()
-        configuration.objectTypes = [TSharedCounter.self, TSharedItem.self]
+        configuration.objectTypes = [SharedFileRealmModels.Counter.self, SharedFileRealmModels.Item.self]
         let url = configuration.fileURL!
         return (configuration, url.deletingLastPathComponent().path)
     }
@@ -52,24 +55,26 @@ func sharedRealmWorker(_ arguments: [String], in directory: String, label: Strin
         let realm = try Realm(configuration: configuration)
         for _ in 0..<n {
             try realm.write {
-                let counter = try realm.object(ofType: TSharedCounter.self, forPrimaryKey: 1) ?? realm.create(TSharedCounter.self, value: ["id": 1])
+                let counter =
+                    try realm.object(ofType: SharedFileRealmModels.Counter.self, forPrimaryKey: 1)
+                    ?? realm.create(SharedFileRealmModels.Counter.self, value: ["id": 1])
                 counter.value += 1
             }
         }
         for worker in workers { try worker.expectSuccess() }
         realm.refresh()
-        #expect(realm.object(ofType: TSharedCounter.self, forPrimaryKey: 1)?.value == 3 * n)
+        #expect(realm.object(ofType: SharedFileRealmModels.Counter.self, forPrimaryKey: 1)?.value == 3 * n)
     }
 
     @Test func refreshReadsAnotherProcesssCommits() throws {
         let (configuration, directory) = configuration()
         let realm = try Realm(configuration: configuration)
-        #expect(realm.objects(TSharedItem.self).isEmpty)
+        #expect(realm.objects(SharedFileRealmModels.Item.self).isEmpty)
         let worker = try sharedRealmWorker(["add", configuration.fileURL!.path, "3", "child"], in: directory, label: "add")
         try worker.expectSuccess()
-        #expect(realm.objects(TSharedItem.self).isEmpty, "a realm reads one version until it refreshes")
+        #expect(realm.objects(SharedFileRealmModels.Item.self).isEmpty, "a realm reads one version until it refreshes")
         #expect(realm.refresh())
-        #expect(realm.objects(TSharedItem.self).map { $0.index }.sorted() == [0, 1, 2])
+        #expect(realm.objects(SharedFileRealmModels.Item.self).map { $0.index }.sorted() == [0, 1, 2])
     }
 
     @Test func aChangeStreamHearsOfAnotherProcesssCommits() async throws {
@@ -79,7 +84,7 @@ func sharedRealmWorker(_ arguments: [String], in directory: String, label: Strin
         let seen = try await Task { @MainActor () -> Int in
             let realm = try Realm(configuration: configuration)
             var worker: ChildProcess?
-            for await change in realm.objects(TSharedItem.self).changes() {
+            for await change in realm.objects(SharedFileRealmModels.Item.self).changes() {
                 switch change {
                 case .initial:
                     worker = try sharedRealmWorker(["add", path, "\(expected)", "child"], in: directory, label: "add")
@@ -105,7 +110,7 @@ func sharedRealmWorker(_ arguments: [String], in directory: String, label: Strin
         let watcher = try sharedRealmWorker(["watch", configuration.fileURL!.path, "\(expected)"], in: directory, label: "watch")
         try watcher.expectLine("ready")
         for index in 0..<expected {
-            try realm.write { try realm.add(TSharedItem(value: ["tag": "parent", "index": index])) }
+            try realm.write { try realm.add(SharedFileRealmModels.Item(value: ["tag": "parent", "index": index])) }
         }
         try watcher.expectSuccess()
         #expect(watcher.lines.last == "saw \(expected)", "\(watcher.lines)")
@@ -123,11 +128,11 @@ func sharedRealmWorker(_ arguments: [String], in directory: String, label: Strin
         var exclusive = configuration
         exclusive.exclusiveAccess = true
         let realm = try Realm(configuration: exclusive)
-        try realm.write { try realm.add(TSharedItem(value: ["tag": "parent"])) }
+        try realm.write { try realm.add(SharedFileRealmModels.Item(value: ["tag": "parent"])) }
         let adder = try sharedRealmWorker(["add", path, "1", "child"], in: directory, label: "add")
         adder.closeInput()
         #expect(adder.waitForExit(timeout: 120) == 1, "\(adder.summary)")
-        #expect(realm.objects(TSharedItem.self).count == 1)
+        #expect(realm.objects(SharedFileRealmModels.Item.self).count == 1)
     }
 
     @Test func deleteFilesRemovesTheLockFileAndTheFIFOs() throws {
@@ -135,7 +140,7 @@ func sharedRealmWorker(_ arguments: [String], in directory: String, label: Strin
         let path = configuration.fileURL!.path
         do {
             let realm = try Realm(configuration: configuration)
-            try realm.write { try realm.add(TSharedItem(value: ["tag": "parent"])) }
+            try realm.write { try realm.add(SharedFileRealmModels.Item(value: ["tag": "parent"])) }
             #expect(FileManager.default.fileExists(atPath: path + ".lock"))
         }
         #expect(try Realm.deleteFiles(for: configuration))

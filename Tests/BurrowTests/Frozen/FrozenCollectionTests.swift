@@ -13,7 +13,10 @@ import Testing
     /// bound to these classes: other suites store other classes under "Dog" and "Person".
     private func configuration() -> Realm.Configuration {
         var config = temporaryConfiguration()
-        config.objectTypes = [Playlist.self, DogToy.self, Dog.self, Person.self, Address.self, QTag.self, QShelf.self, QTagMap.self, QItem.self]
+        config.objectTypes = [
+            CollectionModels.Playlist.self, CommonModels.DogToy.self, CommonModels.Dog.self, CommonModels.Person.self, CommonModels.Address.self,
+            QueryTestModels.Tag.self, QueryTestModels.Shelf.self, QueryMapOfObjectsModels.TagMap.self, QueryTestModels.Item.self,
+        ]
         return config
     }
 
@@ -22,7 +25,7 @@ import Testing
     /// What a frozen snapshot must hold: the model's contents when it was taken.
     private struct Snapshot: Sendable {
         let tracks: FrozenList<Int>
-        let songs: FrozenList<DogToy>
+        let songs: FrozenList<CommonModels.DogToy>
         let tags: FrozenMutableSet<String>
         let ratings: FrozenMap<String, Int>
         let expectedTracks: [Int]
@@ -55,7 +58,7 @@ import Testing
         let seed = TestSeed.make("FrozenCollectionTests")
         var random = TestRandom(seed: seed)
         let realm = try Realm(configuration: configuration())
-        let playlist = Playlist(value: ["id": 1])
+        let playlist = CollectionModels.Playlist(value: ["id": 1])
         try realm.write { try realm.add(playlist) }
         var tracks: [Int] = []
         var songs: [String] = []
@@ -83,7 +86,7 @@ import Testing
                     case 3:
                         let name = "song \(round)-\(random.next(upperBound: 100))"
                         let index = random.next(upperBound: songs.count + 1)
-                        playlist.songs.insert(DogToy(value: ["name": name]), at: index)
+                        playlist.songs.insert(CommonModels.DogToy(value: ["name": name]), at: index)
                         songs.insert(name, at: index)
                     case 4 where !songs.isEmpty:
                         let index = random.next(upperBound: songs.count)
@@ -132,7 +135,7 @@ import Testing
         for i in 0..<10 {
             try realm.write {
                 playlist.tracks.removeAll()
-                playlist.songs.append(DogToy(value: ["name": "late \(i)"]))
+                playlist.songs.append(CommonModels.DogToy(value: ["name": "late \(i)"]))
                 playlist.tags.removeAll()
                 playlist.ratings["late"] = i
             }
@@ -146,12 +149,12 @@ import Testing
 
     @Test func testFrozenLinkingObjectsKeepTheirVersion() async throws {
         let realm = try Realm(configuration: configuration())
-        let rex = Dog(value: ["name": "Rex"])
-        try realm.write { try realm.add(Person(value: ["id": 1, "name": "Ali", "dogs": [rex]])) }
-        let owners: FrozenLinkingObjects<Person> = try rex.owners.freeze()
+        let rex = CommonModels.Dog(value: ["name": "Rex"])
+        try realm.write { try realm.add(CommonModels.Person(value: ["id": 1, "name": "Ali", "dogs": [rex]])) }
+        let owners: FrozenLinkingObjects<CommonModels.Person> = try rex.owners.freeze()
         try realm.write {
-            try realm.add(Person(value: ["id": 2, "name": "Bo", "dogs": [rex]]))
-            realm.object(ofType: Person.self, forPrimaryKey: 1)!.name = "Ali II"
+            try realm.add(CommonModels.Person(value: ["id": 2, "name": "Bo", "dogs": [rex]]))
+            realm.object(ofType: CommonModels.Person.self, forPrimaryKey: 1)!.name = "Ali II"
         }
         #expect(owners.map(\.name) == ["Ali"] && owners.count == 1 && owners.isFrozen)
         #expect(owners.propertyName == "dogs" && owners[0].isFrozen)
@@ -163,7 +166,9 @@ import Testing
 
     @Test func testAFrozenListOfObjectsYieldsFrozenObjectsOfItsVersion() throws {
         let realm = try Realm(configuration: configuration())
-        let ali = Person(value: ["id": 1, "dogs": [["name": "Rex", "age": 1], ["name": "Fido", "age": 2], ["name": "Rex", "age": 3]]])
+        let ali = CommonModels.Person(value: [
+            "id": 1, "dogs": [["name": "Rex", "age": 1], ["name": "Fido", "age": 2], ["name": "Rex", "age": 3]],
+        ])
         try realm.write { try realm.add(ali) }
         let dogs = try ali.dogs.freeze()
         try realm.write {
@@ -171,7 +176,7 @@ import Testing
             ali.dogs[1].age = 20
         }
         #expect(dogs.map(\.age) == [1, 2, 3], "order and values of the frozen version")
-        let second: Frozen<Dog> = try dogs[1].freeze()
+        let second: Frozen<CommonModels.Dog> = try dogs[1].freeze()
         #expect(second.age == 2 && second.versionNumber == dogs.versionNumber, "an element freezes to its own version")
         #expect(dogs.description.hasPrefix("FrozenList<Dog>("))
         // A list read through a frozen owner freezes at that owner's version.
@@ -185,12 +190,14 @@ import Testing
 
     @Test func testQueriesOnFrozenCollectionsOfObjectsRunInTheirVersion() throws {
         let realm = try Realm(configuration: configuration())
-        let ali = Person(value: ["id": 1, "dogs": [["name": "Rex", "age": 1], ["name": "Ace", "age": 4], ["name": "Fido", "age": 2]]])
-        let red = QTag(value: ["id": 1, "label": "red", "weight": 3])
-        let blue = QTag(value: ["id": 2, "label": "blue", "weight": 1])
-        let shelf = QShelf(value: ["tags": [red, blue]])
-        let map = QTagMap(value: ["id": 1, "byName": ["r": red, "b": blue]])
-        let item = QItem(value: ["id": 1, "name": "item", "links": [red]])
+        let ali = CommonModels.Person(value: [
+            "id": 1, "dogs": [["name": "Rex", "age": 1], ["name": "Ace", "age": 4], ["name": "Fido", "age": 2]],
+        ])
+        let red = QueryTestModels.Tag(value: ["id": 1, "label": "red", "weight": 3])
+        let blue = QueryTestModels.Tag(value: ["id": 2, "label": "blue", "weight": 1])
+        let shelf = QueryTestModels.Shelf(value: ["tags": [red, blue]])
+        let map = QueryMapOfObjectsModels.TagMap(value: ["id": 1, "byName": ["r": red, "b": blue]])
+        let item = QueryTestModels.Item(value: ["id": 1, "name": "item", "links": [red]])
         try realm.write {
             try realm.add(ali)
             try realm.add(shelf)
@@ -208,7 +215,7 @@ import Testing
             red.weight = 0
             shelf.tags.remove(blue)
             map.byName["b"] = nil
-            try realm.add(QItem(value: ["id": 2, "name": "later", "links": [red]]))
+            try realm.add(QueryTestModels.Item(value: ["id": 2, "name": "later", "links": [red]]))
         }
         // Each query sees the collection, and its objects, as they were when it was frozen.
         #expect(dogs.where { $0.age < 3 }.map(\.name) == ["Rex", "Fido"], "in list order")
@@ -230,11 +237,11 @@ import Testing
 
     @Test func testThawGivesTheLiveCollectionOrNilOnceItsObjectIsDeleted() async throws {
         let realm = try Realm(configuration: configuration())
-        let playlist = Playlist(value: ["id": 1, "tracks": [1, 2], "tags": ["a"], "ratings": ["x": 1]])
-        let rex = Dog(value: ["name": "Rex"])
+        let playlist = CollectionModels.Playlist(value: ["id": 1, "tracks": [1, 2], "tags": ["a"], "ratings": ["x": 1]])
+        let rex = CommonModels.Dog(value: ["name": "Rex"])
         try realm.write {
             try realm.add(playlist)
-            try realm.add(Person(value: ["id": 1, "dogs": [rex]]))
+            try realm.add(CommonModels.Person(value: ["id": 1, "dogs": [rex]]))
         }
         let tracks = try playlist.tracks.freeze()
         let tags = try playlist.tags.freeze()
@@ -273,11 +280,11 @@ import Testing
         #expect(unmanaged?.code == .invalidObject && unmanaged?.description.contains("managed object") == true)
         #expect((#expect(throws: RealmError.self) { _ = try MutableSet<Int>().freeze() })?.code == .invalidObject)
         #expect((#expect(throws: RealmError.self) { _ = try Map<String, Int>().freeze() })?.code == .invalidObject)
-        #expect((#expect(throws: RealmError.self) { _ = try Dog().owners.freeze() })?.code == .invalidObject)
-        #expect((#expect(throws: RealmError.self) { _ = try Playlist().tracks.freeze() })?.code == .invalidObject)
+        #expect((#expect(throws: RealmError.self) { _ = try CommonModels.Dog().owners.freeze() })?.code == .invalidObject)
+        #expect((#expect(throws: RealmError.self) { _ = try CollectionModels.Playlist().tracks.freeze() })?.code == .invalidObject)
 
         let realm = try Realm(configuration: configuration())
-        let playlist = Playlist(value: ["id": 1, "tracks": [1]])
+        let playlist = CollectionModels.Playlist(value: ["id": 1, "tracks": [1]])
         try realm.write {
             try realm.add(playlist)
             let inWrite = #expect(throws: RealmError.self) { _ = try playlist.tracks.freeze() }
@@ -293,15 +300,15 @@ import Testing
 
     @Test func testFrozenObjectKeyIdentifiableObjectsAreIdentifiableAcrossVersions() throws {
         let realm = try Realm(configuration: configuration())
-        let rex = Dog(value: ["name": "Rex"])
-        let fido = Dog(value: ["name": "Fido"])
+        let rex = CommonModels.Dog(value: ["name": "Rex"])
+        let fido = CommonModels.Dog(value: ["name": "Fido"])
         try realm.write {
             try realm.add(rex)
             try realm.add(fido)
         }
-        let before = try realm.objects(Dog.self).freeze()
+        let before = try realm.objects(CommonModels.Dog.self).freeze()
         try realm.write { rex.age = 5 }
-        let after = try realm.objects(Dog.self).freeze()
+        let after = try realm.objects(CommonModels.Dog.self).freeze()
         func ids<C: Collection>(_ items: C) -> [C.Element.ID] where C.Element: Identifiable { items.map(\.id) }
         #expect(ids(before) == [rex.id, fido.id], "the object's own id")
         #expect(ids(after) == ids(before), "the same at every version")

@@ -12,10 +12,10 @@ import Testing
 @MainActor
 @Suite(.temporaryDirectory) struct ThawTests {
     /// A file with one person who has one dog, and a frozen view of the person.
-    private func fixture() throws -> (Realm.Configuration, Frozen<Person>) {
+    private func fixture() throws -> (Realm.Configuration, Frozen<CommonModels.Person>) {
         let configuration = temporaryConfiguration()
         let realm = try Realm(configuration: configuration)
-        let person = Person(value: ["id": 1, "name": "Ali", "dogs": [["_id": ObjectId.generate(), "name": "Rex"]]])
+        let person = CommonModels.Person(value: ["id": 1, "name": "Ali", "dogs": [["_id": ObjectId.generate(), "name": "Rex"]]])
         try realm.write { try realm.add(person) }
         return (configuration, try person.freeze())
     }
@@ -44,7 +44,7 @@ import Testing
     @Test func testThawingAnObjectDeletedSinceGivesNil() throws {
         let (configuration, frozen) = try fixture()
         let realm = try Realm(configuration: configuration)
-        try realm.write { try realm.delete(realm.objects(Person.self)) }
+        try realm.write { try realm.delete(realm.objects(CommonModels.Person.self)) }
         #expect(try frozen.thaw() == nil)
         #expect(!frozen.isInvalidated, "the frozen value still reads its version")
     }
@@ -54,11 +54,11 @@ import Testing
         let thawedRealm = try frozen.realm!.thaw()
         let newer = try onAnotherThread {
             let writer = try Realm(configuration: configuration)
-            try writer.write { try writer.add(Person(value: ["id": 2, "name": "Bo"])) }
-            return try writer.object(ofType: Person.self, forPrimaryKey: 2)!.freeze()
+            try writer.write { try writer.add(CommonModels.Person(value: ["id": 2, "name": "Bo"])) }
+            return try writer.object(ofType: CommonModels.Person.self, forPrimaryKey: 2)!.freeze()
         }
         // `thawedRealm` still reads the older version; thawing the newer value moves it up.
-        #expect(thawedRealm.object(ofType: Person.self, forPrimaryKey: 2) == nil)
+        #expect(thawedRealm.object(ofType: CommonModels.Person.self, forPrimaryKey: 2) == nil)
         let bo = try #require(try newer.thaw())
         #expect(bo.realm === thawedRealm && bo.name == "Bo")
     }
@@ -72,15 +72,15 @@ import Testing
         #expect(a.sameRealm && b.sameRealm, "two thaws in one actor share a realm")
         #expect(a.realm != b.realm, "actors do not share realms")
         let realm = try Realm(configuration: frozen.frozenObject.realm!.configuration)
-        #expect(realm.object(ofType: Person.self, forPrimaryKey: 1)?.name == "from second")
+        #expect(realm.object(ofType: CommonModels.Person.self, forPrimaryKey: 1)?.name == "from second")
     }
 }
 
 /// Thaws in its own isolation and reports what it saw.
 private actor ThawingActor {
-    private var kept: [Person] = []
+    private var kept: [CommonModels.Person] = []
 
-    func thawTwiceAndRename(_ frozen: Frozen<Person>, to name: String) throws -> (sameRealm: Bool, realm: ObjectIdentifier) {
+    func thawTwiceAndRename(_ frozen: Frozen<CommonModels.Person>, to name: String) throws -> (sameRealm: Bool, realm: ObjectIdentifier) {
         let person = try #require(try frozen.thaw())
         let realm = try frozen.realm!.thaw()
         let thawedAgain = try frozen.thaw()

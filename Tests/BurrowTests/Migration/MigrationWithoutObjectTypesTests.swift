@@ -5,37 +5,42 @@ import Testing
 
 @testable import Burrow
 
-/// Release 1 of a model the program has since changed: kept in the program but out of its
-/// default schema, as RealmSwift programs keep older models.
-final class SoloPersonV1: Object {
-    override class func _realmObjectName() -> String? { "SoloPerson" }
-    override class func shouldIncludeInDefaultSchema() -> Bool { false }
-    @Persisted var firstName = ""
-    @Persisted var lastName = ""
-    @Persisted var pets: List<SoloPet>
-}
+/// The models of `MigrationWithoutObjectTypesTests`, stored under the names they had before they were namespaced.
+enum MigrationWithoutObjectTypesModels {
+    /// Release 1 of a model the program has since changed: kept in the program but out of its
+    /// default schema, as RealmSwift programs keep older models.
+    final class PersonV1: Object {
+        override class func _realmObjectName() -> String? { "SoloPerson" }
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }
+        @Persisted var firstName = ""
+        @Persisted var lastName = ""
+        @Persisted var pets: List<MigrationWithoutObjectTypesModels.Pet>
+    }
 
-/// The program's `SoloPerson` now: the only class of the default schema stored under that name.
-final class SoloPerson: Object {
-    @Persisted var fullName = ""
-    @Persisted var pets: List<SoloPet>
-}
+    /// The program's `SoloPerson` now: the only class of the default schema stored under that name.
+    final class Person: Object {
+        override class func _realmObjectName() -> String? { "SoloPerson" }
+        @Persisted var fullName = ""
+        @Persisted var pets: List<MigrationWithoutObjectTypesModels.Pet>
+    }
 
-final class SoloPet: Object {
-    @Persisted var name = ""
-}
+    final class Pet: Object {
+        override class func _realmObjectName() -> String? { "SoloPet" }
+        @Persisted var name = ""
+    }
 
-/// Two classes the program keeps under one name, both in its default schema: which one a file
-/// means cannot be told.
-final class TwinCardA: Object {
-    override class func _realmObjectName() -> String? { "TwinCard" }
-    @Persisted var text = ""
-}
+    /// Two classes the program keeps under one name, both in its default schema: which one a file
+    /// means cannot be told.
+    final class TwinCardA: Object {
+        override class func _realmObjectName() -> String? { "TwinCard" }
+        @Persisted var text = ""
+    }
 
-final class TwinCardB: Object {
-    override class func _realmObjectName() -> String? { "TwinCard" }
-    @Persisted var text = ""
-    @Persisted var added = 7
+    final class TwinCardB: Object {
+        override class func _realmObjectName() -> String? { "TwinCard" }
+        @Persisted var text = ""
+        @Persisted var added = 7
+    }
 }
 
 enum SoloNamespace {
@@ -46,8 +51,10 @@ enum SoloNamespace {
 
 @Suite(.temporaryDirectory) struct MigrationWithoutObjectTypesTests {
     @Test func theProgramsModelClassesAreFound() {
-        #expect(ProgramClasses.uniqueClass(named: "SoloPerson") == SoloPerson.self, "the older model is out of the default schema")
-        #expect(ProgramClasses.uniqueClass(named: "SoloPet") == SoloPet.self)
+        #expect(
+            ProgramClasses.uniqueClass(named: "SoloPerson") == MigrationWithoutObjectTypesModels.Person.self,
+            "the older model is out of the default schema")
+        #expect(ProgramClasses.uniqueClass(named: "SoloPet") == MigrationWithoutObjectTypesModels.Pet.self)
         #expect(ProgramClasses.uniqueClass(named: "Nested") == SoloNamespace.Nested.self, "a class nested in an enum")
         #expect(ProgramClasses.byStoredName["TwinCard"]?.count == 2)
         #expect(ProgramClasses.uniqueClass(named: "TwinCard") == nil, "two classes of one name: unknown")
@@ -58,14 +65,17 @@ enum SoloNamespace {
     /// Writes release 1's file: two people, one with a pet, and two cards.
     private func releaseOne() throws -> Realm.Configuration {
         var config = temporaryConfiguration()
-        config.objectTypes = [SoloPersonV1.self, SoloPet.self, TwinCardA.self]
+        config.objectTypes = [
+            MigrationWithoutObjectTypesModels.PersonV1.self, MigrationWithoutObjectTypesModels.Pet.self,
+            MigrationWithoutObjectTypesModels.TwinCardA.self,
+        ]
         let realm = try Realm(configuration: config)
         try realm.write {
-            let ada = SoloPersonV1(value: ["firstName": "Ada", "lastName": "Lovelace"])
-            ada.pets.append(SoloPet(value: ["name": "Rex"]))
+            let ada = MigrationWithoutObjectTypesModels.PersonV1(value: ["firstName": "Ada", "lastName": "Lovelace"])
+            ada.pets.append(MigrationWithoutObjectTypesModels.Pet(value: ["name": "Rex"]))
             try realm.add(ada)
-            try realm.add(SoloPersonV1(value: ["firstName": "Alan", "lastName": "Turing"]))
-            try realm.add(TwinCardA(value: ["text": "one"]))
+            try realm.add(MigrationWithoutObjectTypesModels.PersonV1(value: ["firstName": "Alan", "lastName": "Turing"]))
+            try realm.add(MigrationWithoutObjectTypesModels.TwinCardA(value: ["text": "one"]))
         }
         config.objectTypes = nil
         return config
@@ -77,7 +87,7 @@ enum SoloNamespace {
         let seen = LockedBox<[String]>([])
         config.migrationBlock = { migration, oldVersion in
             #expect(oldVersion == 0)
-            migration.enumerateObjects(ofType: SoloPerson.className()) { oldObject, newObject in
+            migration.enumerateObjects(ofType: MigrationWithoutObjectTypesModels.Person.className()) { oldObject, newObject in
                 let first = oldObject!["firstName"] as! String
                 let last = oldObject!["lastName"] as! String
                 newObject!["fullName"] = "\(first) \(last)"
@@ -92,13 +102,15 @@ enum SoloNamespace {
         }
         let realm = try Realm(configuration: config)
         #expect(seen.withLock { $0 }.sorted() == ["Ada: [\"Rex\"]", "Alan: []"])
-        #expect(realm.objects(SoloPerson.self).map(\.fullName).sorted() == ["Ada Lovelace", "Alan Turing"])
-        #expect(realm.objects(SoloPerson.self).first { $0.fullName.hasPrefix("Ada") }?.pets.map(\.name) == ["Rex"])
+        #expect(realm.objects(MigrationWithoutObjectTypesModels.Person.self).map(\.fullName).sorted() == ["Ada Lovelace", "Alan Turing"])
+        #expect(realm.objects(MigrationWithoutObjectTypesModels.Person.self).first { $0.fullName.hasPrefix("Ada") }?.pets.map(\.name) == ["Rex"])
         #expect(realm.currentFileSchema.classes["SoloPerson"]?.fieldIndex(of: "firstName") == nil, "dropped after the block ran")
         #expect(realm.currentFileSchema.info.pendingClasses == ["TwinCard"])
         // First used through one of its classes, the pending class migrates to it then.
-        #expect(realm.objects(TwinCardB.self).map(\.text) == ["one!"])
-        #expect(realm.objects(TwinCardB.self).map(\.added) == [0], "an added property starts at its type's default, as any migration gives it")
+        #expect(realm.objects(MigrationWithoutObjectTypesModels.TwinCardB.self).map(\.text) == ["one!"])
+        #expect(
+            realm.objects(MigrationWithoutObjectTypesModels.TwinCardB.self).map(\.added) == [0],
+            "an added property starts at its type's default, as any migration gives it")
         #expect(realm.currentFileSchema.info.pendingClasses == nil)
         #expect(try schemaVersionAtURL(config.fileURL!) == 1)
     }
@@ -116,9 +128,12 @@ enum SoloNamespace {
         var again = config
         again.schemaVersion = 0
         again.migrationBlock = nil
-        again.objectTypes = [SoloPersonV1.self, SoloPet.self, TwinCardA.self]
+        again.objectTypes = [
+            MigrationWithoutObjectTypesModels.PersonV1.self, MigrationWithoutObjectTypesModels.Pet.self,
+            MigrationWithoutObjectTypesModels.TwinCardA.self,
+        ]
         let realm = try Realm(configuration: again)
-        #expect(realm.objects(SoloPersonV1.self).map(\.firstName).sorted() == ["Ada", "Alan"])
+        #expect(realm.objects(MigrationWithoutObjectTypesModels.PersonV1.self).map(\.firstName).sorted() == ["Ada", "Alan"])
     }
 
     @Test func anOldListSetOnTheNewObjectOfTheSameKeyGivesItsElements() throws {
@@ -132,7 +147,7 @@ enum SoloNamespace {
             }
         }
         let realm = try Realm(configuration: config)
-        #expect(realm.objects(SoloPerson.self).first { $0.fullName == "Ada" }?.pets.map(\.name) == ["Rex"])
+        #expect(realm.objects(MigrationWithoutObjectTypesModels.Person.self).first { $0.fullName == "Ada" }?.pets.map(\.name) == ["Rex"])
     }
 
     @Test func anOldObjectTheMigrationDeletedCannotBeLinked() throws {
@@ -151,12 +166,12 @@ enum SoloNamespace {
 
     @Test func aStoredClassNoProgramClassMatchesStays() throws {
         var config = temporaryConfiguration()
-        config.objectTypes = [TwinCardA.self, SoloPet.self]
+        config.objectTypes = [MigrationWithoutObjectTypesModels.TwinCardA.self, MigrationWithoutObjectTypesModels.Pet.self]
         do {
             let realm = try Realm(configuration: config)
             try realm.write {
-                try realm.add(TwinCardA(value: ["text": "kept"]))
-                try realm.add(SoloPet(value: ["name": "Tom"]))
+                try realm.add(MigrationWithoutObjectTypesModels.TwinCardA(value: ["text": "kept"]))
+                try realm.add(MigrationWithoutObjectTypesModels.Pet(value: ["name": "Tom"]))
             }
         }
         config.objectTypes = nil
@@ -164,7 +179,7 @@ enum SoloNamespace {
         let realm = try Realm(configuration: config)
         #expect(realm.dynamicObjects("TwinCard").map { $0["text"] as? String } == ["kept"])
         #expect(realm.currentFileSchema.classes["TwinCard"]?.properties.map(\.name) == ["text"])
-        #expect(realm.objects(SoloPet.self).map(\.name) == ["Tom"])
+        #expect(realm.objects(MigrationWithoutObjectTypesModels.Pet.self).map(\.name) == ["Tom"])
     }
 }
 

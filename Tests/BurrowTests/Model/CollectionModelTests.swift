@@ -5,12 +5,15 @@ import Testing
 
 @testable import Burrow
 
-final class Playlist: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var tracks: List<Int>
-    @Persisted var songs: List<DogToy>
-    @Persisted var tags: MutableSet<String>
-    @Persisted var ratings: Map<String, Int>
+/// The model of `CollectionModelTests`.
+enum CollectionModels {
+    final class Playlist: Object {
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var tracks: List<Int>
+        @Persisted var songs: List<CommonModels.DogToy>
+        @Persisted var tags: MutableSet<String>
+        @Persisted var ratings: Map<String, Int>
+    }
 }
 
 /// Lists, sets and maps of managed objects checked against Swift arrays, sets and dictionaries
@@ -23,8 +26,8 @@ final class Playlist: Object {
         var random = TestRandom(seed: seed)
         let config = temporaryConfiguration()
         let realm = try Realm(configuration: config)
-        let playlist = Playlist(value: ["id": 1])
-        let other = Playlist(value: ["id": 2, "tracks": [7, 8, 9]])
+        let playlist = CollectionModels.Playlist(value: ["id": 1])
+        let other = CollectionModels.Playlist(value: ["id": 2, "tracks": [7, 8, 9]])
         try realm.write {
             try realm.add(playlist)
             try realm.add(other)
@@ -67,7 +70,7 @@ final class Playlist: Object {
         #expect(Array(playlist.tracks) == model, "seed \(seed)")
         #expect(Array(other.tracks) == [7, 8, 9], "a neighbour's list is untouched, seed \(seed)")
         let reopened = try Realm(configuration: config)
-        #expect(Array(reopened.object(ofType: Playlist.self, forPrimaryKey: 1)!.tracks) == model, "seed \(seed)")
+        #expect(Array(reopened.object(ofType: CollectionModels.Playlist.self, forPrimaryKey: 1)!.tracks) == model, "seed \(seed)")
         _ = try realm.storage.snapshot().verify()
         let objectFindings = try ObjectVerifier.verify(realm.storage.snapshot()).findings.map(\.description)
         #expect(objectFindings == [])
@@ -75,7 +78,7 @@ final class Playlist: Object {
 
     @Test func testListOfObjectsKeepsBacklinksAndLosesDeletedObjects() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        let playlist = Playlist(value: ["id": 1, "songs": [["name": "a"], ["name": "b"], ["name": "c"]]])
+        let playlist = CollectionModels.Playlist(value: ["id": 1, "songs": [["name": "a"], ["name": "b"], ["name": "c"]]])
         try realm.write { try realm.add(playlist) }
         let b = playlist.songs[1]
         try realm.write {
@@ -89,7 +92,7 @@ final class Playlist: Object {
         #expect(playlist.songs.map(\.name) == ["a", "c"])
         try realm.write { playlist.songs.removeAll() }
         #expect(playlist.songs.isEmpty)
-        #expect(realm.objects(DogToy.self).count == 2, "removing from a list does not delete the object")
+        #expect(realm.objects(CommonModels.DogToy.self).count == 2, "removing from a list does not delete the object")
         _ = try realm.storage.snapshot().verify()
         let objectFindings = try ObjectVerifier.verify(realm.storage.snapshot()).findings.map(\.description)
         #expect(objectFindings == [])
@@ -99,7 +102,7 @@ final class Playlist: Object {
         let seed = TestSeed.make("CollectionModelTests.testSetAndMapMatchSwiftCollections")
         var random = TestRandom(seed: seed)
         let realm = try Realm(configuration: temporaryConfiguration())
-        let playlist = Playlist(value: ["id": 1])
+        let playlist = CollectionModels.Playlist(value: ["id": 1])
         try realm.write { try realm.add(playlist) }
         var tags = Set<String>()
         var ratings: [String: Int] = [:]
@@ -138,8 +141,8 @@ final class Playlist: Object {
 @Suite(.temporaryDirectory) struct ListKeyValueCodingTests {
     @Test func testSetValueOnAListUpdatesEveryObjectInIt() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        let playlist = Playlist(value: ["id": 1, "songs": [["name": "a"], ["name": "b"]]])
-        let outside = DogToy(value: ["name": "c"])
+        let playlist = CollectionModels.Playlist(value: ["id": 1, "songs": [["name": "a"], ["name": "b"]]])
+        let outside = CommonModels.DogToy(value: ["name": "c"])
         try realm.write {
             try realm.add(playlist)
             try realm.add(outside)

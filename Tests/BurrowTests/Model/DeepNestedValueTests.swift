@@ -4,10 +4,14 @@ import Testing
 
 @testable import Burrow
 
-final class DeepKeyedLink: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var label = ""
-    @Persisted var next: DeepKeyedLink?
+/// The model of `DeepNestedValueTests`, stored under the name it had before it was namespaced.
+enum DeepNestedValueModels {
+    final class KeyedLink: Object {
+        override class func _realmObjectName() -> String? { "DeepKeyedLink" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var label = ""
+        @Persisted var next: DeepNestedValueModels.KeyedLink?
+    }
 }
 
 /// Objects built from values nested far deeper than any stack could recurse through:
@@ -133,14 +137,14 @@ final class DeepKeyedLink: Object {
                 }
             }
             let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "deep-upsert"))
-            try realm.write { _ = try realm.create(DeepKeyedLink.self, value: keyed("first")) }
-            try realm.write { _ = try realm.create(DeepKeyedLink.self, value: keyed("second"), update: .modified) }
-            let all = realm.objects(DeepKeyedLink.self)
+            try realm.write { _ = try realm.create(DeepNestedValueModels.KeyedLink.self, value: keyed("first")) }
+            try realm.write { _ = try realm.create(DeepNestedValueModels.KeyedLink.self, value: keyed("second"), update: .modified) }
+            let all = realm.objects(DeepNestedValueModels.KeyedLink.self)
             guard all.count == depth else { exit(3) }
             guard all.allSatisfy({ $0.label == "second" }) else { exit(4) }
             // Without update, the existing key at the top fails and changes nothing.
             do {
-                try realm.write { _ = try realm.create(DeepKeyedLink.self, value: keyed("third")) }
+                try realm.write { _ = try realm.create(DeepNestedValueModels.KeyedLink.self, value: keyed("third")) }
                 exit(5)
             } catch let error as RealmError where error.code == .primaryKeyExists {
             }
@@ -172,12 +176,12 @@ final class DeepKeyedLink: Object {
             }
             // And where an AnyRealmValue belongs, which holds no collections.
             do {
-                try realm.write { _ = try realm.create(RTMixed.self, value: ["id": 1, "value": value]) }
+                try realm.write { _ = try realm.create(ObjectSuiteModels.RTMixed.self, value: ["id": 1, "value": value]) }
                 exit(9)
             } catch let error as RealmError {
                 guard error.description.contains("'value'"), error.description.contains("entries") else { exit(10) }
             }
-            guard realm.objects(RTMixed.self).isEmpty else { exit(11) }
+            guard realm.objects(ObjectSuiteModels.RTMixed.self).isEmpty else { exit(11) }
         }
     }
 

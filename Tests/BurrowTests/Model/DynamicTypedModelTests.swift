@@ -5,39 +5,43 @@ import Testing
 
 @testable import Burrow
 
-final class DTMItem: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var flag = false
-    @Persisted var count = 0
-    @Persisted var small: Int16?
-    @Persisted var ratio = 0.0
-    @Persisted var score: Float?
-    @Persisted var name = ""
-    @Persisted var note: String?
-    @Persisted var blob: Data?
-    @Persisted var when = Date(timeIntervalSince1970: 0)
-    @Persisted var oid: ObjectId?
-    @Persisted var uid = DTMItem.zeroUUID
-    @Persisted var amount: Decimal128?
-    @Persisted var tiny: Int8 = 0
-    @Persisted var mid: Int32?
-    @Persisted var big: Int64 = 0
-    @Persisted var maybe: Bool?
-    @Persisted var precise: Double?
-    @Persisted var stamp: Date?
-    @Persisted var ident: UUID?
-    @Persisted var code = ObjectId()
-    @Persisted var bytes = Data()
-    @Persisted var price = Decimal128(0)
-    @Persisted var any: AnyRealmValue
-    @Persisted var partner: DTMItem?
-    @Persisted var friends: List<DTMItem>
-    @Persisted var numbers: List<Int>
-    @Persisted var labels: List<String?>
-    @Persisted var tags: MutableSet<String>
-    @Persisted var scores: Map<String, Int>
+/// The model of `DynamicTypedModelTests`, stored under the name it had before it was namespaced.
+enum DynamicTypedModels {
+    final class Item: Object {
+        override class func _realmObjectName() -> String? { "DTMItem" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var flag = false
+        @Persisted var count = 0
+        @Persisted var small: Int16?
+        @Persisted var ratio = 0.0
+        @Persisted var score: Float?
+        @Persisted var name = ""
+        @Persisted var note: String?
+        @Persisted var blob: Data?
+        @Persisted var when = Date(timeIntervalSince1970: 0)
+        @Persisted var oid: ObjectId?
+        @Persisted var uid = DynamicTypedModels.Item.zeroUUID
+        @Persisted var amount: Decimal128?
+        @Persisted var tiny: Int8 = 0
+        @Persisted var mid: Int32?
+        @Persisted var big: Int64 = 0
+        @Persisted var maybe: Bool?
+        @Persisted var precise: Double?
+        @Persisted var stamp: Date?
+        @Persisted var ident: UUID?
+        @Persisted var code = ObjectId()
+        @Persisted var bytes = Data()
+        @Persisted var price = Decimal128(0)
+        @Persisted var any: AnyRealmValue
+        @Persisted var partner: DynamicTypedModels.Item?
+        @Persisted var friends: List<DynamicTypedModels.Item>
+        @Persisted var numbers: List<Int>
+        @Persisted var labels: List<String?>
+        @Persisted var tags: MutableSet<String>
+        @Persisted var scores: Map<String, Int>
 
-    static let zeroUUID = UUID(uuidString: "00000000-0000-0000-0000-000000000000")!
+        static let zeroUUID = UUID(uuidString: "00000000-0000-0000-0000-000000000000")!
+    }
 }
 
 /// What an `AnyRealmValue` of the model holds: a link is the id of the item it points to.
@@ -49,7 +53,7 @@ enum DTMAny: Equatable {
     case link(Int)
 }
 
-/// One `DTMItem` as plain Swift values: links are ids.
+/// One `DynamicTypedModels.Item` as plain Swift values: links are ids.
 /// The scalar properties the typed item and its model share, set by name in one place.
 protocol DTMScalars {
     var flag: Bool { get set }
@@ -76,7 +80,7 @@ protocol DTMScalars {
     var price: Decimal128 { get set }
 }
 
-extension DTMItem: DTMScalars {}
+extension DynamicTypedModels.Item: DTMScalars {}
 
 struct DTMItemModel: Equatable, DTMScalars {
     var flag = false
@@ -89,7 +93,7 @@ struct DTMItemModel: Equatable, DTMScalars {
     var blob: Data?
     var when = Date(timeIntervalSince1970: 0)
     var oid: ObjectId?
-    var uid = DTMItem.zeroUUID
+    var uid = DynamicTypedModels.Item.zeroUUID
     var amount: Decimal128?
     var tiny: Int8 = 0
     var mid: Int32?
@@ -207,7 +211,7 @@ struct DTMItemModel: Equatable, DTMScalars {
     // MARK: Writes
 
     /// Sets scalar `name` of the typed item.
-    private static func setTyped(_ name: String, _ value: Any?, on item: DTMItem, in realm: Realm) {
+    private static func setTyped(_ name: String, _ value: Any?, on item: DynamicTypedModels.Item, in realm: Realm) {
         guard name == "any" else {
             var item = item
             return assignScalar(name, value, to: &item)
@@ -217,7 +221,7 @@ struct DTMItemModel: Equatable, DTMScalars {
         case .int(let v): item.any = .int(v)
         case .string(let v): item.any = .string(v)
         case .date(let v): item.any = .date(v)
-        case .link(let id): item.any = .object(realm.object(ofType: DTMItem.self, forPrimaryKey: id)!)
+        case .link(let id): item.any = .object(realm.object(ofType: DynamicTypedModels.Item.self, forPrimaryKey: id)!)
         }
     }
 
@@ -236,14 +240,14 @@ struct DTMItemModel: Equatable, DTMScalars {
     // MARK: Reads
 
     /// The typed item as the model holds it.
-    private static func readTyped(_ item: DTMItem) -> DTMItemModel {
+    private static func readTyped(_ item: DynamicTypedModels.Item) -> DTMItemModel {
         let any: DTMAny
         switch item.any {
         case .none: any = .none
         case .int(let v): any = .int(v)
         case .string(let v): any = .string(v)
         case .date(let v): any = .date(v)
-        case .object(let o): any = .link((o as? DTMItem)?.id ?? -1)
+        case .object(let o): any = .link((o as? DynamicTypedModels.Item)?.id ?? -1)
         default: any = .string("unexpected \(item.any)")
         }
         return DTMItemModel(
@@ -315,13 +319,13 @@ struct DTMItemModel: Equatable, DTMScalars {
 
     /// Every item read through both APIs equals the model.
     private static func check(_ realm: Realm, _ model: [Int: DTMItemModel], step: Int, seed: UInt64) {
-        let typed = realm.objects(DTMItem.self)
+        let typed = realm.objects(DynamicTypedModels.Item.self)
         let dynamic = realm.dynamicObjects("DTMItem")
         #expect(typed.count == model.count, "seed \(seed) step \(step): typed count")
         #expect(dynamic.count == model.count, "seed \(seed) step \(step): dynamic count")
         #expect(Set(dynamic.compactMap { $0["id"] as? Int }) == Set(model.keys), "seed \(seed) step \(step): dynamic ids")
         for (id, expected) in model {
-            guard let item = realm.object(ofType: DTMItem.self, forPrimaryKey: id) else {
+            guard let item = realm.object(ofType: DynamicTypedModels.Item.self, forPrimaryKey: id) else {
                 Issue.record("seed \(seed) step \(step): typed item \(id) missing")
                 continue
             }
@@ -338,7 +342,7 @@ struct DTMItemModel: Equatable, DTMScalars {
         let seed = TestSeed.make("DynamicTypedModelTests, \(steps) steps")
         var random = TestRandom(seed: seed)
         var configuration = temporaryConfiguration()
-        configuration.objectTypes = [DTMItem.self]
+        configuration.objectTypes = [DynamicTypedModels.Item.self]
         let realm = try Realm(configuration: configuration)
         var model: [Int: DTMItemModel] = [:]
         var nextId = 1
@@ -365,13 +369,13 @@ struct DTMItemModel: Equatable, DTMScalars {
                     if dynamic {
                         try realm.dynamicCreate("DTMItem", value: values)
                     } else {
-                        try realm.create(DTMItem.self, value: values)
+                        try realm.create(DynamicTypedModels.Item.self, value: values)
                     }
                     model[nextId] = item
                     nextId += 1
                     return
                 }
-                let typed = realm.object(ofType: DTMItem.self, forPrimaryKey: id)!
+                let typed = realm.object(ofType: DynamicTypedModels.Item.self, forPrimaryKey: id)!
                 let object = realm.dynamicObject(ofType: "DTMItem", forPrimaryKey: id)!
                 switch operation {
                 case 1, 2, 3:
@@ -389,7 +393,7 @@ struct DTMItemModel: Equatable, DTMScalars {
                     if dynamic {
                         object["partner"] = partner.map { realm.dynamicObject(ofType: "DTMItem", forPrimaryKey: $0)! }
                     } else {
-                        typed.partner = partner.map { realm.object(ofType: DTMItem.self, forPrimaryKey: $0)! }
+                        typed.partner = partner.map { realm.object(ofType: DynamicTypedModels.Item.self, forPrimaryKey: $0)! }
                     }
                 case 5:
                     let count = model[id]!.friends.count
@@ -405,7 +409,7 @@ struct DTMItemModel: Equatable, DTMScalars {
                             (object["friends"] as! List<DynamicObject>).insert(
                                 realm.dynamicObject(ofType: "DTMItem", forPrimaryKey: friend)!, at: index)
                         } else {
-                            typed.friends.insert(realm.object(ofType: DTMItem.self, forPrimaryKey: friend)!, at: index)
+                            typed.friends.insert(realm.object(ofType: DynamicTypedModels.Item.self, forPrimaryKey: friend)!, at: index)
                         }
                     }
                 case 6:
@@ -415,7 +419,7 @@ struct DTMItemModel: Equatable, DTMScalars {
                         object["friends"] = friends.map { realm.dynamicObject(ofType: "DTMItem", forPrimaryKey: $0)! }
                     } else {
                         typed.friends.removeAll()
-                        typed.friends.append(objectsIn: friends.map { realm.object(ofType: DTMItem.self, forPrimaryKey: $0)! })
+                        typed.friends.append(objectsIn: friends.map { realm.object(ofType: DynamicTypedModels.Item.self, forPrimaryKey: $0)! })
                     }
                 case 7:
                     let count = model[id]!.numbers.count
@@ -489,7 +493,7 @@ struct DTMItemModel: Equatable, DTMScalars {
                         if dynamic {
                             try realm.dynamicCreate("DTMItem", value: values, update: policy)
                         } else {
-                            try realm.create(DTMItem.self, value: values, update: policy)
+                            try realm.create(DynamicTypedModels.Item.self, value: values, update: policy)
                         }
                     }
                 }
@@ -506,65 +510,72 @@ struct DTMItemModel: Equatable, DTMScalars {
 
 enum DRKind: String, PersistableEnum { case dog, cat }
 
-final class DRAddress: EmbeddedObject {
-    @Persisted var street = ""
-    @Persisted var number: Int?
-}
+/// The classes of the file `DynamicReader` reads, stored under the names they had before they were namespaced.
+enum DynamicReaderModels {
+    final class Address: EmbeddedObject {
+        override class func _realmObjectName() -> String? { "DRAddress" }
+        @Persisted var street = ""
+        @Persisted var number: Int?
+    }
 
-final class DRPerson: Object {
-    @Persisted var name = ""
-    @Persisted var age: Int?
-    @Persisted var pets: List<DRPet>
-    @Persisted var home: DRAddress?
-}
+    final class Person: Object {
+        override class func _realmObjectName() -> String? { "DRPerson" }
+        @Persisted var name = ""
+        @Persisted var age: Int?
+        @Persisted var pets: List<DynamicReaderModels.Pet>
+        @Persisted var home: DynamicReaderModels.Address?
+    }
 
-final class DRPet: Object {
-    @Persisted(primaryKey: true) var tag = ""
-    @Persisted var kind = DRKind.dog
-    @Persisted var weight: Double?
-    @Persisted var owner: DRPerson?
-    @Persisted(originProperty: "pets") var keepers: LinkingObjects<DRPerson>
-}
+    final class Pet: Object {
+        override class func _realmObjectName() -> String? { "DRPet" }
+        @Persisted(primaryKey: true) var tag = ""
+        @Persisted var kind = DRKind.dog
+        @Persisted var weight: Double?
+        @Persisted var owner: DynamicReaderModels.Person?
+        @Persisted(originProperty: "pets") var keepers: LinkingObjects<DynamicReaderModels.Person>
+    }
 
-/// Stored under another name than its Swift class's.
-final class DRRenamedTag: Object {
-    @Persisted var label = ""
-    @Persisted var pet: DRPet?
-    override class func _realmObjectName() -> String? { "DRTag" }
-}
+    /// Stored under another name than its Swift class's.
+    final class RenamedTag: Object {
+        @Persisted var label = ""
+        @Persisted var pet: DynamicReaderModels.Pet?
+        override class func _realmObjectName() -> String? { "DRTag" }
+    }
 
-final class DRValues: Object {
-    @Persisted(primaryKey: true) var id = ObjectId()
-    @Persisted var bool = false
-    @Persisted var int = 0
-    @Persisted var int8: Int8 = 0
-    @Persisted var int16: Int16 = 0
-    @Persisted var int32: Int32 = 0
-    @Persisted var int64: Int64 = 0
-    @Persisted var float: Float = 0
-    @Persisted var double = 0.0
-    @Persisted var string = ""
-    @Persisted var data = Data()
-    @Persisted var date = Date(timeIntervalSince1970: 0)
-    @Persisted var uuid = DTMItem.zeroUUID
-    @Persisted var decimal = Decimal128(0)
-    @Persisted var optInt: Int?
-    @Persisted var optString: String?
-    @Persisted var optDate: Date?
-    @Persisted var optUUID: UUID?
-    @Persisted var optBool: Bool?
-    @Persisted var optFloat: Float?
-    @Persisted var optObjectId: ObjectId?
-    @Persisted var any: AnyRealmValue
-    @Persisted var ints: List<Int>
-    @Persisted var optStrings: List<String?>
-    @Persisted var uuids: List<UUID>
-    @Persisted var stringSet: MutableSet<String>
-    @Persisted var optIntMap: Map<String, Int?>
-    @Persisted var pets: List<DRPet>
-    @Persisted var petSet: MutableSet<DRPet>
-    @Persisted var petMap: Map<String, DRPet?>
-    @Persisted var addresses: List<DRAddress>
+    final class Values: Object {
+        override class func _realmObjectName() -> String? { "DRValues" }
+        @Persisted(primaryKey: true) var id = ObjectId()
+        @Persisted var bool = false
+        @Persisted var int = 0
+        @Persisted var int8: Int8 = 0
+        @Persisted var int16: Int16 = 0
+        @Persisted var int32: Int32 = 0
+        @Persisted var int64: Int64 = 0
+        @Persisted var float: Float = 0
+        @Persisted var double = 0.0
+        @Persisted var string = ""
+        @Persisted var data = Data()
+        @Persisted var date = Date(timeIntervalSince1970: 0)
+        @Persisted var uuid = DynamicTypedModels.Item.zeroUUID
+        @Persisted var decimal = Decimal128(0)
+        @Persisted var optInt: Int?
+        @Persisted var optString: String?
+        @Persisted var optDate: Date?
+        @Persisted var optUUID: UUID?
+        @Persisted var optBool: Bool?
+        @Persisted var optFloat: Float?
+        @Persisted var optObjectId: ObjectId?
+        @Persisted var any: AnyRealmValue
+        @Persisted var ints: List<Int>
+        @Persisted var optStrings: List<String?>
+        @Persisted var uuids: List<UUID>
+        @Persisted var stringSet: MutableSet<String>
+        @Persisted var optIntMap: Map<String, Int?>
+        @Persisted var pets: List<DynamicReaderModels.Pet>
+        @Persisted var petSet: MutableSet<DynamicReaderModels.Pet>
+        @Persisted var petMap: Map<String, DynamicReaderModels.Pet?>
+        @Persisted var addresses: List<DynamicReaderModels.Address>
+    }
 }
 
 /// A file written with Swift classes, read by another program (`Tests/DynamicReader`) that
@@ -575,7 +586,10 @@ final class DRValues: Object {
     @Test func testAProgramWithoutTheClassesReadsEveryClassObjectAndValue() throws {
         let directory = try testDirectory()
         var configuration = Realm.Configuration(fileURL: directory.fileURL("pets.burrow"))
-        configuration.objectTypes = [DRAddress.self, DRPerson.self, DRPet.self, DRRenamedTag.self, DRValues.self]
+        configuration.objectTypes = [
+            DynamicReaderModels.Address.self, DynamicReaderModels.Person.self, DynamicReaderModels.Pet.self, DynamicReaderModels.RenamedTag.self,
+            DynamicReaderModels.Values.self,
+        ]
         let first = try ObjectId(string: "65a000000000000000000001")
         let second = try ObjectId(string: "65a000000000000000000002")
         let uuidA = UUID(uuidString: "AAAAAAAA-0000-4000-8000-000000000001")!
@@ -585,13 +599,14 @@ final class DRValues: Object {
         do {
             let realm = try Realm(configuration: configuration)
             try realm.write {
-                let ann = try realm.create(DRPerson.self, value: ["name": "Ann", "age": 41, "home": ["street": "1 Main St", "number": 5]])
-                try realm.create(DRPerson.self, value: ["name": "Bo"])
-                let rex = try realm.create(DRPet.self, value: ["tag": "rex", "kind": DRKind.dog, "weight": 12.5, "owner": ann])
-                let tom = try realm.create(DRPet.self, value: ["tag": "tom", "kind": DRKind.cat])
+                let ann = try realm.create(
+                    DynamicReaderModels.Person.self, value: ["name": "Ann", "age": 41, "home": ["street": "1 Main St", "number": 5]])
+                try realm.create(DynamicReaderModels.Person.self, value: ["name": "Bo"])
+                let rex = try realm.create(DynamicReaderModels.Pet.self, value: ["tag": "rex", "kind": DRKind.dog, "weight": 12.5, "owner": ann])
+                let tom = try realm.create(DynamicReaderModels.Pet.self, value: ["tag": "tom", "kind": DRKind.cat])
                 ann.pets.append(objectsIn: [rex, tom])
                 try realm.create(
-                    DRValues.self,
+                    DynamicReaderModels.Values.self,
                     value: [
                         "id": first, "bool": true, "int": -5, "int8": Int8(8), "int16": Int16(-16), "int32": Int32(32), "int64": Int64.min,
                         "float": Float(1.25), "double": -2.5, "string": "ü \"q\"", "data": Data([0xde, 0xad, 0]),
@@ -600,10 +615,10 @@ final class DRValues: Object {
                         "optObjectId": second, "any": AnyRealmValue.object(rex),
                         "ints": [3, 1, 3], "optStrings": ["a", nil] as [String?], "uuids": [uuidA, uuidB], "stringSet": ["y", "x"],
                         "optIntMap": ["a": 1, "n": nil] as [String: Int?], "pets": [tom, rex, tom], "petSet": [rex],
-                        "petMap": ["best": rex, "none": nil] as [String: DRPet?], "addresses": [["street": "2 Side St"]],
+                        "petMap": ["best": rex, "none": nil] as [String: DynamicReaderModels.Pet?], "addresses": [["street": "2 Side St"]],
                     ] as [String: Any])
-                try realm.create(DRValues.self, value: ["id": second, "any": AnyRealmValue.string("text")])
-                try realm.create(DRRenamedTag.self, value: ["label": "good", "pet": tom])
+                try realm.create(DynamicReaderModels.Values.self, value: ["id": second, "any": AnyRealmValue.string("text")])
+                try realm.create(DynamicReaderModels.RenamedTag.self, value: ["label": "good", "pet": tom])
             }
             schemaLines = realm.schema.objectSchema.sorted { $0.className < $1.className }.map {
                 "class \($0.className)\($0.isEmbedded ? " embedded" : "") \($0.properties.map(\.description).joined(separator: "; "))"
@@ -651,11 +666,11 @@ final class DRValues: Object {
 
         // What the other program wrote through the dynamic API, read through the classes.
         let realm = try Realm(configuration: configuration)
-        let kit = try #require(realm.object(ofType: DRPet.self, forPrimaryKey: "kit"))
+        let kit = try #require(realm.object(ofType: DynamicReaderModels.Pet.self, forPrimaryKey: "kit"))
         #expect(kit.kind == .cat && kit.weight == 0.5 && kit.owner?.name == "Bo")
-        #expect(realm.objects(DRPerson.self).map { $0.pets.map(\.tag) } == [["rex", "tom"], ["kit"]])
+        #expect(realm.objects(DynamicReaderModels.Person.self).map { $0.pets.map(\.tag) } == [["rex", "tom"], ["kit"]])
         #expect(kit.keepers.map(\.name) == ["Bo"])
-        #expect(realm.objects(DRPet.self).count == 3)
+        #expect(realm.objects(DynamicReaderModels.Pet.self).count == 3)
     }
 
     /// A realm opened with no `objectTypes` in a fresh process describes the stored classes in
@@ -667,10 +682,11 @@ final class DRValues: Object {
         let path = try testDirectory().file("people.burrow")
         await #expect(processExitsWith: .success) { [path = path as String] in
             var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
-            configuration.objectTypes = [DRAddress.self, DRPerson.self, DRPet.self]
+            configuration.objectTypes = [DynamicReaderModels.Address.self, DynamicReaderModels.Person.self, DynamicReaderModels.Pet.self]
             let realm = try Realm(configuration: configuration)
             try realm.write {
-                try realm.create(DRPet.self, value: ["tag": "rex", "weight": 3.5, "owner": ["name": "Ann", "home": ["street": "s"]]])
+                try realm.create(
+                    DynamicReaderModels.Pet.self, value: ["tag": "rex", "weight": 3.5, "owner": ["name": "Ann", "home": ["street": "s"]]])
             }
         }
         await #expect(processExitsWith: .success) { [path = path as String] in

@@ -9,19 +9,19 @@ import Testing
 @Suite(.temporaryDirectory) struct ObjectIdentityTests {
     private func configuration() -> Realm.Configuration {
         var config = temporaryConfiguration()
-        config.objectTypes = [RCDog.self, RCOwner.self, RCKennel.self]
+        config.objectTypes = [RealmCollectionModels.RCDog.self, RealmCollectionModels.RCOwner.self, RealmCollectionModels.RCKennel.self]
         return config
     }
 
     @Test func testTwoReadsOfOneRowAreTheSameObject() throws {
         let realm = try Realm(configuration: configuration())
-        let fido = RCDog(value: ["name": "Fido"])
-        let rex = RCDog(value: ["name": "Rex"])
+        let fido = RealmCollectionModels.RCDog(value: ["name": "Fido"])
+        let rex = RealmCollectionModels.RCDog(value: ["name": "Rex"])
         try realm.write {
             try realm.add(fido)
             try realm.add(rex)
         }
-        let read = realm.objects(RCDog.self).first!
+        let read = realm.objects(RealmCollectionModels.RCDog.self).first!
         #expect(read !== fido)
         #expect(read.isSameObject(as: fido))
         #expect(fido.isSameObject(as: read))
@@ -30,8 +30,8 @@ import Testing
     }
 
     @Test func testUnmanagedObjectsAreOnlyThemselves() {
-        let a = RCDog(value: ["name": "Twin"])
-        let b = RCDog(value: ["name": "Twin"])
+        let a = RealmCollectionModels.RCDog(value: ["name": "Twin"])
+        let b = RealmCollectionModels.RCDog(value: ["name": "Twin"])
         #expect(a.isSameObject(as: a))
         #expect(!a.isSameObject(as: b))
     }
@@ -39,27 +39,27 @@ import Testing
     @Test func testObjectsOfAnotherFileOrKindOfRealmAreNotTheSame() throws {
         let realm = try Realm(configuration: configuration())
         let other = try Realm(configuration: configuration())
-        try realm.write { try realm.add(RCDog(value: ["name": "Here"])) }
-        try other.write { try other.add(RCDog(value: ["name": "There"])) }
-        let here = realm.objects(RCDog.self)[0]
-        let there = other.objects(RCDog.self)[0]
+        try realm.write { try realm.add(RealmCollectionModels.RCDog(value: ["name": "Here"])) }
+        try other.write { try other.add(RealmCollectionModels.RCDog(value: ["name": "There"])) }
+        let here = realm.objects(RealmCollectionModels.RCDog.self)[0]
+        let there = other.objects(RealmCollectionModels.RCDog.self)[0]
         // Same class and object key, other file.
         #expect(!here.isSameObject(as: there))
         // A live object and a frozen one of its row are not the same; two frozen of one version are.
         let frozenRealm = try realm.freeze()
-        let frozen = frozenRealm.objects(RCDog.self)[0]
+        let frozen = frozenRealm.objects(RealmCollectionModels.RCDog.self)[0]
         #expect(!here.isSameObject(as: frozen))
-        #expect(frozen.isSameObject(as: frozenRealm.objects(RCDog.self)[0]))
-        try realm.write { try realm.add(RCDog(value: ["name": "Later"])) }
-        let laterFrozen = try realm.freeze().objects(RCDog.self)[0]
+        #expect(frozen.isSameObject(as: frozenRealm.objects(RealmCollectionModels.RCDog.self)[0]))
+        try realm.write { try realm.add(RealmCollectionModels.RCDog(value: ["name": "Later"])) }
+        let laterFrozen = try realm.freeze().objects(RealmCollectionModels.RCDog.self)[0]
         #expect(!frozen.isSameObject(as: laterFrozen))
     }
 
     @Test func testADeletedObjectIsNoLongerTheSame() throws {
         let realm = try Realm(configuration: configuration())
-        let dog = RCDog(value: ["name": "Gone"])
+        let dog = RealmCollectionModels.RCDog(value: ["name": "Gone"])
         try realm.write { try realm.add(dog) }
-        let read = realm.objects(RCDog.self)[0]
+        let read = realm.objects(RealmCollectionModels.RCDog.self)[0]
         try realm.write { try realm.delete(dog) }
         #expect(!read.isSameObject(as: dog))
         #expect(dog.isSameObject(as: dog))

@@ -4,7 +4,7 @@ import Testing
 
 // Models shared by CloseAndReopenTests, RollbackTests, ErrorTests, TrapTests,
 // ConcurrencyStressTests and FrozenTests. Every class name here is distinct from the models in
-// ObjectTestModels.swift, and none is stored under another class's name.
+// CommonModels.swift, and none is stored under another class's name.
 
 enum RTColor: Int, PersistableEnum {
     case red = 1
@@ -13,105 +13,170 @@ enum RTColor: Int, PersistableEnum {
 }
 enum RTMood: String, PersistableEnum { case calm, wild, sleepy }
 
-/// A link target, with the inverse of both kinds of link to it.
-final class RTTarget: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var label = ""
-    @Persisted(originProperty: "link") var linkedFrom: LinkingObjects<RTEverything>
-    @Persisted(originProperty: "targets") var listedIn: LinkingObjects<RTEverything>
-}
+/// The models of the object suites. They keep their RT names, which the suites' messages show
+/// (`Property 'next' links to RTNode`), and so are stored under the names they had at the top level.
+enum ObjectSuiteModels {
+    /// A link target, with the inverse of both kinds of link to it.
+    final class RTTarget: Object {
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var label = ""
+        @Persisted(originProperty: "link") var linkedFrom: LinkingObjects<ObjectSuiteModels.RTEverything>
+        @Persisted(originProperty: "targets") var listedIn: LinkingObjects<ObjectSuiteModels.RTEverything>
+    }
 
-/// An embedded object with a value, an optional and a list of its own.
-final class RTPlace: EmbeddedObject {
-    @Persisted var street = ""
-    @Persisted var number: Int?
-    @Persisted var tags: List<String>
-}
+    /// An embedded object with a value, an optional and a list of its own.
+    final class RTPlace: EmbeddedObject {
+        @Persisted var street = ""
+        @Persisted var number: Int?
+        @Persisted var tags: List<String>
+    }
 
-/// One property of every type the object layer stores: every scalar, the optional of every
-/// scalar, `AnyRealmValue`, lists of scalars, optionals and mixed values, a to-one link, a list
-/// of links, an embedded object and a list of embedded objects.
-final class RTEverything: Object {
-    @Persisted(primaryKey: true) var id = ""
-    @Persisted var bool = false
-    @Persisted var int = 0
-    @Persisted var int8: Int8 = 0
-    @Persisted var int16: Int16 = 0
-    @Persisted var int32: Int32 = 0
-    @Persisted var int64: Int64 = 0
-    @Persisted var float: Float = 0
-    @Persisted var double = 0.0
-    @Persisted var string = ""
-    @Persisted var data = Data()
-    @Persisted var date = Date(timeIntervalSince1970: 0)
-    @Persisted var objectId = ObjectId()
-    @Persisted var uuid = UUID()
-    @Persisted var decimal = Decimal128()
-    @Persisted var color = RTColor.red
-    @Persisted var mood = RTMood.calm
+    /// One property of every type the object layer stores: every scalar, the optional of every
+    /// scalar, `AnyRealmValue`, lists of scalars, optionals and mixed values, a to-one link, a list
+    /// of links, an embedded object and a list of embedded objects.
+    final class RTEverything: Object {
+        @Persisted(primaryKey: true) var id = ""
+        @Persisted var bool = false
+        @Persisted var int = 0
+        @Persisted var int8: Int8 = 0
+        @Persisted var int16: Int16 = 0
+        @Persisted var int32: Int32 = 0
+        @Persisted var int64: Int64 = 0
+        @Persisted var float: Float = 0
+        @Persisted var double = 0.0
+        @Persisted var string = ""
+        @Persisted var data = Data()
+        @Persisted var date = Date(timeIntervalSince1970: 0)
+        @Persisted var objectId = ObjectId()
+        @Persisted var uuid = UUID()
+        @Persisted var decimal = Decimal128()
+        @Persisted var color = RTColor.red
+        @Persisted var mood = RTMood.calm
 
-    @Persisted var optBool: Bool?
-    @Persisted var optInt: Int?
-    @Persisted var optInt8: Int8?
-    @Persisted var optInt16: Int16?
-    @Persisted var optInt32: Int32?
-    @Persisted var optInt64: Int64?
-    @Persisted var optFloat: Float?
-    @Persisted var optDouble: Double?
-    @Persisted var optString: String?
-    @Persisted var optData: Data?
-    @Persisted var optDate: Date?
-    @Persisted var optObjectId: ObjectId?
-    @Persisted var optUUID: UUID?
-    @Persisted var optDecimal: Decimal128?
-    @Persisted var optColor: RTColor?
-    @Persisted var optMood: RTMood?
+        @Persisted var optBool: Bool?
+        @Persisted var optInt: Int?
+        @Persisted var optInt8: Int8?
+        @Persisted var optInt16: Int16?
+        @Persisted var optInt32: Int32?
+        @Persisted var optInt64: Int64?
+        @Persisted var optFloat: Float?
+        @Persisted var optDouble: Double?
+        @Persisted var optString: String?
+        @Persisted var optData: Data?
+        @Persisted var optDate: Date?
+        @Persisted var optObjectId: ObjectId?
+        @Persisted var optUUID: UUID?
+        @Persisted var optDecimal: Decimal128?
+        @Persisted var optColor: RTColor?
+        @Persisted var optMood: RTMood?
 
-    @Persisted var any: AnyRealmValue
+        @Persisted var any: AnyRealmValue
 
-    @Persisted var bools: List<Bool>
-    @Persisted var ints: List<Int>
-    @Persisted var int8s: List<Int8>
-    @Persisted var int64s: List<Int64>
-    @Persisted var floats: List<Float>
-    @Persisted var doubles: List<Double>
-    @Persisted var strings: List<String>
-    @Persisted var datas: List<Data>
-    @Persisted var dates: List<Date>
-    @Persisted var objectIds: List<ObjectId>
-    @Persisted var uuids: List<UUID>
-    @Persisted var decimals: List<Decimal128>
-    @Persisted var colors: List<RTColor>
-    @Persisted var optInts: List<Int?>
-    @Persisted var optStrings: List<String?>
-    @Persisted var anys: List<AnyRealmValue>
+        @Persisted var bools: List<Bool>
+        @Persisted var ints: List<Int>
+        @Persisted var int8s: List<Int8>
+        @Persisted var int64s: List<Int64>
+        @Persisted var floats: List<Float>
+        @Persisted var doubles: List<Double>
+        @Persisted var strings: List<String>
+        @Persisted var datas: List<Data>
+        @Persisted var dates: List<Date>
+        @Persisted var objectIds: List<ObjectId>
+        @Persisted var uuids: List<UUID>
+        @Persisted var decimals: List<Decimal128>
+        @Persisted var colors: List<RTColor>
+        @Persisted var optInts: List<Int?>
+        @Persisted var optStrings: List<String?>
+        @Persisted var anys: List<AnyRealmValue>
 
-    @Persisted var link: RTTarget?
-    @Persisted var targets: List<RTTarget>
-    @Persisted var place: RTPlace?
-    @Persisted var places: List<RTPlace>
-}
+        @Persisted var link: ObjectSuiteModels.RTTarget?
+        @Persisted var targets: List<ObjectSuiteModels.RTTarget>
+        @Persisted var place: ObjectSuiteModels.RTPlace?
+        @Persisted var places: List<ObjectSuiteModels.RTPlace>
+    }
 
-/// An `AnyRealmValue` holder, one object per case.
-final class RTMixed: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var value: AnyRealmValue
-}
+    /// An `AnyRealmValue` holder, one object per case.
+    final class RTMixed: Object {
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var value: AnyRealmValue
+    }
 
-/// A node of a graph: links to itself allow chains and cycles.
-final class RTNode: Object {
-    @Persisted(primaryKey: true) var name = ""
-    @Persisted var weight = 0
-    @Persisted var next: RTNode?
-    @Persisted var children: List<RTNode>
-    @Persisted var home: RTPlace?
-    @Persisted(originProperty: "next") var previous: LinkingObjects<RTNode>
-}
+    /// A node of a graph: links to itself allow chains and cycles.
+    final class RTNode: Object {
+        @Persisted(primaryKey: true) var name = ""
+        @Persisted var weight = 0
+        @Persisted var next: ObjectSuiteModels.RTNode?
+        @Persisted var children: List<ObjectSuiteModels.RTNode>
+        @Persisted var home: ObjectSuiteModels.RTPlace?
+        @Persisted(originProperty: "next") var previous: LinkingObjects<ObjectSuiteModels.RTNode>
+    }
 
-/// A class without a primary key.
-final class RTNote: Object {
-    @Persisted var text = ""
-    @Persisted var stars = 0
+    /// A class without a primary key.
+    final class RTNote: Object {
+        @Persisted var text = ""
+        @Persisted var stars = 0
+    }
+
+    /// Sets and maps of values, optionals, mixed values, links and embedded objects.
+    final class RTCollections: Object {
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var strings: MutableSet<String>
+        @Persisted var ints: MutableSet<Int>
+        @Persisted var datas: MutableSet<Data>
+        @Persisted var dates: MutableSet<Date>
+        @Persisted var uuids: MutableSet<UUID>
+        @Persisted var optInts: MutableSet<Int?>
+        @Persisted var anys: MutableSet<AnyRealmValue>
+        @Persisted var targets: MutableSet<ObjectSuiteModels.RTTarget>
+        @Persisted var scores: Map<String, Int>
+        @Persisted var nicknames: Map<String, String?>
+        @Persisted var mixed: Map<String, AnyRealmValue>
+        @Persisted var linked: Map<String, ObjectSuiteModels.RTTarget?>
+        @Persisted var places: Map<String, ObjectSuiteModels.RTPlace?>
+    }
+
+    /// Primary keys of every key type, and indexed properties.
+    final class RTIntKey: Object {
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var value = ""
+    }
+
+    final class RTStringKey: Object {
+        @Persisted(primaryKey: true) var id = ""
+        @Persisted var value = 0
+    }
+
+    final class RTObjectIdKey: Object {
+        @Persisted(primaryKey: true) var id: ObjectId
+        @Persisted var value = 0
+    }
+
+    final class RTUUIDKey: Object {
+        @Persisted(primaryKey: true) var id: UUID
+        @Persisted var value = 0
+    }
+
+    final class RTOptionalKey: Object {
+        @Persisted(primaryKey: true) var id: Int?
+        @Persisted var value = 0
+    }
+
+    final class RTIndexed: Object {
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted(indexed: true) var text = ""
+        @Persisted(indexed: true) var when = Date(timeIntervalSince1970: 0)
+        @Persisted(indexed: true) var flag = false
+        @Persisted(indexed: true) var count: Int?
+    }
+
+    /// Large values.
+    final class RTBlob: Object {
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var data = Data()
+        @Persisted var text = ""
+        @Persisted var numbers: List<Int>
+        @Persisted var blobs: List<Data>
+    }
 }
 
 /// Fixed values that every suite writes and expects back.
@@ -131,8 +196,8 @@ enum RTFixture {
 
     /// An unmanaged object with every property set to a non-default value (optionals non-nil),
     /// linking to two new targets and holding new embedded objects.
-    static func full(id: String, targetBase: Int = 0) -> RTEverything {
-        let o = RTEverything()
+    static func full(id: String, targetBase: Int = 0) -> ObjectSuiteModels.RTEverything {
+        let o = ObjectSuiteModels.RTEverything()
         o.id = id
         o.bool = true
         o.int = Int.min
@@ -190,18 +255,19 @@ enum RTFixture {
             .objectId(objectId), .uuid(uuid), .decimal128(decimal), .float(0.5),
         ])
 
-        o.link = RTTarget(value: ["id": targetBase + 1, "label": "one"])
+        o.link = ObjectSuiteModels.RTTarget(value: ["id": targetBase + 1, "label": "one"])
         o.targets.append(objectsIn: [
-            RTTarget(value: ["id": targetBase + 2, "label": "two"]), RTTarget(value: ["id": targetBase + 3, "label": "three"]),
+            ObjectSuiteModels.RTTarget(value: ["id": targetBase + 2, "label": "two"]),
+            ObjectSuiteModels.RTTarget(value: ["id": targetBase + 3, "label": "three"]),
         ])
-        let place = RTPlace()
+        let place = ObjectSuiteModels.RTPlace()
         place.street = "1 Main Street"
         place.number = 12
         place.tags.append(objectsIn: ["corner", "red door"])
         o.place = place
-        let first = RTPlace()
+        let first = ObjectSuiteModels.RTPlace()
         first.street = "First"
-        let second = RTPlace()
+        let second = ObjectSuiteModels.RTPlace()
         second.street = "Second"
         second.number = -2
         o.places.append(objectsIn: [first, second])
@@ -209,7 +275,7 @@ enum RTFixture {
     }
 
     /// Expects `o` to hold exactly what `full(id:targetBase:)` put in it (managed or not).
-    static func expectFull(_ o: RTEverything, id: String, targetBase: Int = 0, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectFull(_ o: ObjectSuiteModels.RTEverything, id: String, targetBase: Int = 0, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(o.id == id, sourceLocation: sourceLocation)
         #expect(o.bool == true, sourceLocation: sourceLocation)
         #expect(o.int == Int.min, sourceLocation: sourceLocation)
@@ -280,7 +346,7 @@ enum RTFixture {
     }
 
     /// Expects `o` to hold the declared defaults: optionals nil, lists empty, links nil.
-    static func expectDefaults(_ o: RTEverything, id: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectDefaults(_ o: ObjectSuiteModels.RTEverything, id: String, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(o.id == id, sourceLocation: sourceLocation)
         #expect(o.bool == false && o.int == 0 && o.int8 == 0 && o.int16 == 0 && o.int32 == 0 && o.int64 == 0, sourceLocation: sourceLocation)
         #expect(o.float == 0 && o.double == 0 && o.string == "" && o.data == Data(), sourceLocation: sourceLocation)
@@ -310,65 +376,4 @@ enum RTFixture {
         #expect(o.optInts.isEmpty && o.optStrings.isEmpty && o.anys.isEmpty, sourceLocation: sourceLocation)
         #expect(o.link == nil && o.targets.isEmpty && o.place == nil && o.places.isEmpty, sourceLocation: sourceLocation)
     }
-}
-
-/// Sets and maps of values, optionals, mixed values, links and embedded objects.
-final class RTCollections: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var strings: MutableSet<String>
-    @Persisted var ints: MutableSet<Int>
-    @Persisted var datas: MutableSet<Data>
-    @Persisted var dates: MutableSet<Date>
-    @Persisted var uuids: MutableSet<UUID>
-    @Persisted var optInts: MutableSet<Int?>
-    @Persisted var anys: MutableSet<AnyRealmValue>
-    @Persisted var targets: MutableSet<RTTarget>
-    @Persisted var scores: Map<String, Int>
-    @Persisted var nicknames: Map<String, String?>
-    @Persisted var mixed: Map<String, AnyRealmValue>
-    @Persisted var linked: Map<String, RTTarget?>
-    @Persisted var places: Map<String, RTPlace?>
-}
-
-/// Primary keys of every key type, and indexed properties.
-final class RTIntKey: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var value = ""
-}
-
-final class RTStringKey: Object {
-    @Persisted(primaryKey: true) var id = ""
-    @Persisted var value = 0
-}
-
-final class RTObjectIdKey: Object {
-    @Persisted(primaryKey: true) var id: ObjectId
-    @Persisted var value = 0
-}
-
-final class RTUUIDKey: Object {
-    @Persisted(primaryKey: true) var id: UUID
-    @Persisted var value = 0
-}
-
-final class RTOptionalKey: Object {
-    @Persisted(primaryKey: true) var id: Int?
-    @Persisted var value = 0
-}
-
-final class RTIndexed: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted(indexed: true) var text = ""
-    @Persisted(indexed: true) var when = Date(timeIntervalSince1970: 0)
-    @Persisted(indexed: true) var flag = false
-    @Persisted(indexed: true) var count: Int?
-}
-
-/// Large values.
-final class RTBlob: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var data = Data()
-    @Persisted var text = ""
-    @Persisted var numbers: List<Int>
-    @Persisted var blobs: List<Data>
 }

@@ -3,24 +3,27 @@ import Testing
 
 @testable import Burrow
 
-final class Kennel: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var toys: List<DogToy>
-    @Persisted var breeds: MutableSet<String>
-    @Persisted var capacityByRoom: Map<String, Int>
-    @Persisted var rooms: List<KennelRoom>
-    @Persisted var annex: Kennel?
-}
+/// The models of `PortedModelBehaviourTests`.
+enum PortedModelBehaviourModels {
+    final class Kennel: Object {
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var toys: List<CommonModels.DogToy>
+        @Persisted var breeds: MutableSet<String>
+        @Persisted var capacityByRoom: Map<String, Int>
+        @Persisted var rooms: List<PortedModelBehaviourModels.KennelRoom>
+        @Persisted var annex: PortedModelBehaviourModels.Kennel?
+    }
 
-final class KennelRoom: EmbeddedObject {
-    @Persisted var number = 0
-    @Persisted var beds: List<Int>
-}
+    final class KennelRoom: EmbeddedObject {
+        @Persisted var number = 0
+        @Persisted var beds: List<Int>
+    }
 
-/// A model that prints itself its own way, as RealmSwift models may.
-final class Postcard: Object {
-    @Persisted var greeting = ""
-    override var description: String { "Postcard saying \(greeting)" }
+    /// A model that prints itself its own way, as RealmSwift models may.
+    final class Postcard: Object {
+        @Persisted var greeting = ""
+        override var description: String { "Postcard saying \(greeting)" }
+    }
 }
 
 /// Model behaviours that code ported from RealmSwift relies on.
@@ -29,11 +32,11 @@ final class Postcard: Object {
 
     @Test func testCollectionsTakenBeforeAddWriteToTheFileAfterIt() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        let kennel = Kennel(value: ["id": 1])
+        let kennel = PortedModelBehaviourModels.Kennel(value: ["id": 1])
         let toys = kennel.toys
         let breeds = kennel.breeds
         let capacity = kennel.capacityByRoom
-        toys.append(DogToy(value: ["name": "rope"]))
+        toys.append(CommonModels.DogToy(value: ["name": "rope"]))
         capacity["north"] = 4
         #expect(toys.realm == nil && breeds.realm == nil && capacity.realm == nil)
 
@@ -41,27 +44,27 @@ final class Postcard: Object {
         #expect(toys.realm != nil && breeds.realm != nil && capacity.realm != nil)
         #expect(toys.map(\.name) == ["rope"] && Array(capacity.keys) == ["north"] && breeds.isEmpty)
         try realm.write {
-            toys.append(DogToy(value: ["name": "ball"]))
+            toys.append(CommonModels.DogToy(value: ["name": "ball"]))
             breeds.insert("beagle")
             capacity["south"] = 2
         }
 
-        let read = try #require(realm.objects(Kennel.self).first)
+        let read = try #require(realm.objects(PortedModelBehaviourModels.Kennel.self).first)
         #expect(read.toys.map(\.name) == ["rope", "ball"])
         #expect(Array(read.breeds) == ["beagle"])
         #expect(read.capacityByRoom.map { "\($0.key)=\($0.value)" } == ["north=4", "south=2"])
-        #expect(realm.objects(DogToy.self).count == 2, "the appended toy was added to the realm")
+        #expect(realm.objects(CommonModels.DogToy.self).count == 2, "the appended toy was added to the realm")
         let findings = try ObjectVerifier.verify(realm.storage.snapshot()).findings.map(\.description)
         #expect(findings == [])
     }
 
     @Test func testCollectionsOfLinkedAndEmbeddedObjectsBecomeManagedWithTheirParent() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        let annex = Kennel(value: ["id": 2])
+        let annex = PortedModelBehaviourModels.Kennel(value: ["id": 2])
         let annexBreeds = annex.breeds
-        let room = KennelRoom(value: ["number": 7])
+        let room = PortedModelBehaviourModels.KennelRoom(value: ["number": 7])
         let beds = room.beds
-        let kennel = Kennel(value: ["id": 1, "annex": annex])
+        let kennel = PortedModelBehaviourModels.Kennel(value: ["id": 1, "annex": annex])
         kennel.rooms.append(room)
 
         try realm.write {
@@ -70,54 +73,54 @@ final class Postcard: Object {
             beds.append(3)
         }
         #expect(annexBreeds.realm != nil && beds.realm != nil)
-        let readAnnex = try #require(realm.object(ofType: Kennel.self, forPrimaryKey: 2))
+        let readAnnex = try #require(realm.object(ofType: PortedModelBehaviourModels.Kennel.self, forPrimaryKey: 2))
         #expect(Array(readAnnex.breeds) == ["collie"])
-        let readRoom = try #require(realm.object(ofType: Kennel.self, forPrimaryKey: 1)?.rooms.first)
+        let readRoom = try #require(realm.object(ofType: PortedModelBehaviourModels.Kennel.self, forPrimaryKey: 1)?.rooms.first)
         #expect(Array(readRoom.beds) == [3])
     }
 
     @Test func testAddThatUpdatesAnExistingObjectMakesItsCollectionsManaged() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        try realm.write { try realm.add(Kennel(value: ["id": 1, "breeds": ["pug"]])) }
-        let replacement = Kennel(value: ["id": 1, "breeds": ["husky"]])
+        try realm.write { try realm.add(PortedModelBehaviourModels.Kennel(value: ["id": 1, "breeds": ["pug"]])) }
+        let replacement = PortedModelBehaviourModels.Kennel(value: ["id": 1, "breeds": ["husky"]])
         let breeds = replacement.breeds
         try realm.write {
             try realm.add(replacement, update: .modified)
             breeds.insert("akita")
         }
         #expect(breeds.realm != nil)
-        #expect(Array(try #require(realm.object(ofType: Kennel.self, forPrimaryKey: 1)).breeds) == ["akita", "husky"])
+        #expect(Array(try #require(realm.object(ofType: PortedModelBehaviourModels.Kennel.self, forPrimaryKey: 1)).breeds) == ["akita", "husky"])
     }
 
     @Test func testCancelledAddLeavesTakenCollectionsUnmanagedWithTheirElements() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        let kennel = Kennel(value: ["id": 1, "breeds": ["pug"], "capacityByRoom": ["north": 4]])
+        let kennel = PortedModelBehaviourModels.Kennel(value: ["id": 1, "breeds": ["pug"], "capacityByRoom": ["north": 4]])
         let toys = kennel.toys
         let breeds = kennel.breeds
         let capacity = kennel.capacityByRoom
-        toys.append(DogToy(value: ["name": "rope"]))
+        toys.append(CommonModels.DogToy(value: ["name": "rope"]))
 
         try realm.beginWrite()
         try realm.add(kennel)
-        toys.append(DogToy(value: ["name": "ball"]))
+        toys.append(CommonModels.DogToy(value: ["name": "ball"]))
         try realm.cancelWrite()
         #expect(toys.realm == nil && breeds.realm == nil && capacity.realm == nil)
         #expect(toys.map(\.name) == ["rope"] && Array(breeds) == ["pug"] && capacity["north"] == 4)
-        toys.append(DogToy(value: ["name": "bone"]))
+        toys.append(CommonModels.DogToy(value: ["name": "bone"]))
 
         try realm.write { try realm.add(kennel) }
         #expect(toys.realm != nil)
-        #expect(try #require(realm.objects(Kennel.self).first).toys.map(\.name) == ["rope", "bone"])
+        #expect(try #require(realm.objects(PortedModelBehaviourModels.Kennel.self).first).toys.map(\.name) == ["rope", "bone"])
     }
 
     @Test func testCommittedAddLetsGoOfTheUnmanagedElements() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        weak var unmanagedToy: DogToy?
-        weak var addedKennel: Kennel?
-        var toys: List<DogToy>? = nil
+        weak var unmanagedToy: CommonModels.DogToy?
+        weak var addedKennel: PortedModelBehaviourModels.Kennel?
+        var toys: List<CommonModels.DogToy>? = nil
         do {
-            let kennel = Kennel(value: ["id": 1])
-            let toy = DogToy(value: ["name": "rope"])
+            let kennel = PortedModelBehaviourModels.Kennel(value: ["id": 1])
+            let toy = CommonModels.DogToy(value: ["name": "rope"])
             kennel.toys.append(toy)
             toys = kennel.toys
             unmanagedToy = toy
@@ -132,12 +135,12 @@ final class Postcard: Object {
 
     @Test func testACollectionGivenAsAValueIsCopiedNotTaken() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        let source = Kennel(value: ["id": 1, "breeds": ["pug"], "capacityByRoom": ["north": 4]])
-        source.toys.append(DogToy(value: ["name": "rope"]))
-        let fromValues = Kennel(value: [
+        let source = PortedModelBehaviourModels.Kennel(value: ["id": 1, "breeds": ["pug"], "capacityByRoom": ["north": 4]])
+        source.toys.append(CommonModels.DogToy(value: ["name": "rope"]))
+        let fromValues = PortedModelBehaviourModels.Kennel(value: [
             "id": 2, "toys": source.toys, "breeds": source.breeds, "capacityByRoom": source.capacityByRoom,
         ])
-        let fromObject = Kennel(value: source)
+        let fromObject = PortedModelBehaviourModels.Kennel(value: source)
         fromObject.id = 3
         try realm.write {
             try realm.add(fromValues)
@@ -153,8 +156,8 @@ final class Postcard: Object {
 
     // MARK: Moving embedded objects within their list
 
-    private func kennelWithRooms(_ realm: Realm) throws -> Kennel {
-        let kennel = Kennel(value: ["id": 1, "rooms": (0..<4).map { ["number": $0, "beds": [$0]] }])
+    private func kennelWithRooms(_ realm: Realm) throws -> PortedModelBehaviourModels.Kennel {
+        let kennel = PortedModelBehaviourModels.Kennel(value: ["id": 1, "rooms": (0..<4).map { ["number": $0, "beds": [$0]] }])
         try realm.write { try realm.add(kennel) }
         return kennel
     }
@@ -189,7 +192,7 @@ final class Postcard: Object {
     @Test func testMovesAndSwapsOfAnyListMatchAnArray() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         let kennel = try kennelWithRooms(realm)
-        let toys = (0..<5).map { DogToy(value: ["name": "t\($0)"]) }
+        let toys = (0..<5).map { CommonModels.DogToy(value: ["name": "t\($0)"]) }
         try realm.write { kennel.toys.append(objectsIn: toys) }
         var model = toys.map(\.name)
         let unmanaged = List<Int>()
@@ -209,14 +212,14 @@ final class Postcard: Object {
         }
         #expect(kennel.toys.map(\.name) == model)
         #expect(Array(unmanaged) == numbers)
-        #expect(realm.objects(DogToy.self).count == 5)
+        #expect(realm.objects(CommonModels.DogToy.self).count == 5)
     }
 
     @Test func testMovingOutOfBoundsTraps() async {
         await #expect(processExitsWith: .failure) {
             // In memory: the child ends in a trap, which would leave a file behind.
             let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "traps"))
-            let kennel = Kennel(value: ["id": 1, "rooms": [["number": 0]]])
+            let kennel = PortedModelBehaviourModels.Kennel(value: ["id": 1, "rooms": [["number": 0]]])
             try realm.write {
                 try realm.add(kennel)
                 kennel.rooms.move(from: 0, to: 1)
@@ -227,18 +230,18 @@ final class Postcard: Object {
     // MARK: description
 
     @Test func testAModelsOwnDescriptionIsUsed() throws {
-        let card = Postcard(value: ["greeting": "hello"])
+        let card = PortedModelBehaviourModels.Postcard(value: ["greeting": "hello"])
         #expect(card.description == "Postcard saying hello")
         #expect("\(card)" == "Postcard saying hello")
         let realm = try Realm(configuration: temporaryConfiguration())
         try realm.write { try realm.add(card) }
-        let read = try #require(realm.objects(Postcard.self).first)
+        let read = try #require(realm.objects(PortedModelBehaviourModels.Postcard.self).first)
         #expect(String(describing: read) == "Postcard saying hello")
         #expect(String(describing: [read as ObjectBase]) == "[Postcard saying hello]")
     }
 
     @Test func testAModelWithoutItsOwnDescriptionPrintsItsProperties() {
-        let toy = DogToy(value: ["name": "rope"])
+        let toy = CommonModels.DogToy(value: ["name": "rope"])
         #expect(toy.description == "DogToy {\n\tname = rope;\n}")
         #expect("\(toy)" == toy.description)
     }
@@ -247,13 +250,13 @@ final class Postcard: Object {
     /// nil through key-value coding, unmanaged and managed, and one that holds a value reads as
     /// that value.
     @Test func keyValueCodingReadsAnEmptyOptionalAsNil() throws {
-        func check(_ object: RTEverything) {
+        func check(_ object: ObjectSuiteModels.RTEverything) {
             #expect(object.value(forKey: "optInt") == nil)
             #expect(object.value(forKey: "optString") == nil)
             #expect(object["optDate"] == nil)
             #expect(object.value(forKey: "int") as? Int == object.int, "a plain value is itself")
         }
-        let unmanaged = RTEverything()
+        let unmanaged = ObjectSuiteModels.RTEverything()
         check(unmanaged)
         let realm = try Realm(configuration: temporaryConfiguration())
         try realm.write { try realm.add(unmanaged) }

@@ -4,22 +4,26 @@ import Testing
 
 @testable import Burrow
 
-final class RCDog: Object {
-    @Persisted var name = ""
-    @Persisted var age = 0
-    @Persisted var owner: RCOwner?
-}
+/// The models of `RealmCollectionTests`. They keep their RC names, which descriptions show
+/// (`Results<RCDog>`), and so are stored under the names they had at the top level.
+enum RealmCollectionModels {
+    final class RCDog: Object {
+        @Persisted var name = ""
+        @Persisted var age = 0
+        @Persisted var owner: RealmCollectionModels.RCOwner?
+    }
 
-final class RCOwner: Object {
-    @Persisted var name = ""
-    @Persisted(originProperty: "owner") var dogs: LinkingObjects<RCDog>
-}
+    final class RCOwner: Object {
+        @Persisted var name = ""
+        @Persisted(originProperty: "owner") var dogs: LinkingObjects<RealmCollectionModels.RCDog>
+    }
 
-final class RCKennel: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var dogs: List<RCDog>
-    @Persisted var dogSet: MutableSet<RCDog>
-    @Persisted var scores: List<Int>
+    final class RCKennel: Object {
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var dogs: List<RealmCollectionModels.RCDog>
+        @Persisted var dogSet: MutableSet<RealmCollectionModels.RCDog>
+        @Persisted var scores: List<Int>
+    }
 }
 
 /// What generic code over `RealmCollection` sees of a collection of dogs.
@@ -44,7 +48,7 @@ private struct DogSummary: Equatable {
 }
 
 /// Written once against the protocol, as ported code over RealmSwift's collections is.
-private func summarize<C: RealmCollection>(_ dogs: C) throws -> DogSummary where C.Element == RCDog {
+private func summarize<C: RealmCollection>(_ dogs: C) throws -> DogSummary where C.Element == RealmCollectionModels.RCDog {
     var summary = DogSummary()
     summary.count = dogs.count
     summary.olderThanOne = try dogs.filter("age > %@", 1).count
@@ -81,19 +85,19 @@ private func summarize<C: RealmCollection>(_ dogs: C) throws -> DogSummary where
 @Suite(.temporaryDirectory) struct RealmCollectionTests {
     private func configuration() -> Realm.Configuration {
         var config = temporaryConfiguration()
-        config.objectTypes = [RCDog.self, RCOwner.self, RCKennel.self]
+        config.objectTypes = [RealmCollectionModels.RCDog.self, RealmCollectionModels.RCOwner.self, RealmCollectionModels.RCKennel.self]
         return config
     }
 
     /// A realm with three dogs (ages 1, 3, 5) owned by one owner, in one kennel's list and set.
-    private func kennel() throws -> (Realm, RCKennel, RCOwner) {
+    private func kennel() throws -> (Realm, RealmCollectionModels.RCKennel, RealmCollectionModels.RCOwner) {
         let realm = try Realm(configuration: configuration())
-        let owner = RCOwner(value: ["name": "Ali"])
-        let kennel = RCKennel(value: ["id": 1, "scores": [4, 8, 15]])
+        let owner = RealmCollectionModels.RCOwner(value: ["name": "Ali"])
+        let kennel = RealmCollectionModels.RCKennel(value: ["id": 1, "scores": [4, 8, 15]])
         try realm.write {
             try realm.add(kennel)
             for (name, age) in [("Fido", 1), ("Bowie", 3), ("Maui", 5)] {
-                let dog = RCDog(value: ["name": name, "age": age, "owner": owner])
+                let dog = RealmCollectionModels.RCDog(value: ["name": name, "age": age, "owner": owner])
                 try realm.add(dog)
                 kennel.dogs.append(dog)
                 kennel.dogSet.insert(dog)
@@ -109,7 +113,7 @@ private func summarize<C: RealmCollection>(_ dogs: C) throws -> DogSummary where
             namesByName: ["Bowie", "Fido", "Maui"], distinctAges: 3, indexMatchesObject: true, indexOfOldest: "Maui",
             minAge: 1, maxAge: 5, sumAge: 9, averageAge: 3, keyedNames: ["Bowie", "Fido", "Maui"], maxByKeyPath: 5,
             hasRealm: true, isFrozen: false, isInvalidated: false)
-        let results = realm.objects(RCDog.self)
+        let results = realm.objects(RealmCollectionModels.RCDog.self)
         #expect(try summarize(results) == expected)
         #expect(try summarize(kennel.dogs) == expected)
         #expect(try summarize(kennel.dogSet) == expected)
@@ -121,14 +125,14 @@ private func summarize<C: RealmCollection>(_ dogs: C) throws -> DogSummary where
 
     @Test func testAnyRealmCollectionHoldsAnyKindOfCollection() throws {
         let (realm, kennel, owner) = try kennel()
-        let all: [AnyRealmCollection<RCDog>] = [
-            AnyRealmCollection(realm.objects(RCDog.self)), AnyRealmCollection(kennel.dogs),
+        let all: [AnyRealmCollection<RealmCollectionModels.RCDog>] = [
+            AnyRealmCollection(realm.objects(RealmCollectionModels.RCDog.self)), AnyRealmCollection(kennel.dogs),
             AnyRealmCollection(kennel.dogSet), AnyRealmCollection(owner.dogs),
         ]
         #expect(all.map(\.count) == [3, 3, 3, 3])
-        #expect(all.map { $0.base is List<RCDog> } == [false, true, false, false])
+        #expect(all.map { $0.base is List<RealmCollectionModels.RCDog> } == [false, true, false, false])
         // Wrapping a wrapper wraps what it wraps.
-        #expect(AnyRealmCollection(all[1]).base is List<RCDog>)
+        #expect(AnyRealmCollection(all[1]).base is List<RealmCollectionModels.RCDog>)
         #expect(all[0].description.hasPrefix("AnyRealmCollection(Results<RCDog>"))
         // It stays live: a change to the wrapped list shows through.
         try realm.write { kennel.dogs.remove(at: 0) }
@@ -142,15 +146,15 @@ private func summarize<C: RealmCollection>(_ dogs: C) throws -> DogSummary where
 
     @Test func testSetValueForKeyChangesEveryObjectOfAnyCollection() throws {
         let (realm, kennel, owner) = try kennel()
-        func setAges<C: RealmCollection>(_ dogs: C, to age: Int) where C.Element == RCDog {
+        func setAges<C: RealmCollection>(_ dogs: C, to age: Int) where C.Element == RealmCollectionModels.RCDog {
             dogs.setValue(age, forKey: "age")
         }
         try realm.write { setAges(kennel.dogSet, to: 7) }
-        #expect(realm.objects(RCDog.self).map(\.age) == [7, 7, 7])
+        #expect(realm.objects(RealmCollectionModels.RCDog.self).map(\.age) == [7, 7, 7])
         try realm.write { setAges(owner.dogs, to: 8) }
-        #expect(realm.objects(RCDog.self).map(\.age) == [8, 8, 8])
-        try realm.write { setAges(AnyRealmCollection(realm.objects(RCDog.self)), to: 9) }
-        #expect(realm.objects(RCDog.self).map(\.age) == [9, 9, 9])
+        #expect(realm.objects(RealmCollectionModels.RCDog.self).map(\.age) == [8, 8, 8])
+        try realm.write { setAges(AnyRealmCollection(realm.objects(RealmCollectionModels.RCDog.self)), to: 9) }
+        #expect(realm.objects(RealmCollectionModels.RCDog.self).map(\.age) == [9, 9, 9])
     }
 
     @Test func testValueForKeyPathAppliesCollectionOperators() throws {
@@ -167,10 +171,10 @@ private func summarize<C: RealmCollection>(_ dogs: C) throws -> DogSummary where
         #expect(dogs.value(forKeyPath: "@median.age") == nil)
         // Through an object: a step that reaches a collection applies the rest to it.
         #expect(kennel.value(forKeyPath: "dogs.@sum.age") as? Int == 9)
-        #expect(realm.objects(RCDog.self).first?.value(forKeyPath: "owner.name") as? String == "Ali")
-        #expect(realm.objects(RCDog.self).first?.value(forKeyPath: "owner.nothing") == nil)
+        #expect(realm.objects(RealmCollectionModels.RCDog.self).first?.value(forKeyPath: "owner.name") as? String == "Ali")
+        #expect(realm.objects(RealmCollectionModels.RCDog.self).first?.value(forKeyPath: "owner.nothing") == nil)
         // Nothing to aggregate: a sum is 0, the others nil.
-        let none = try realm.objects(RCDog.self).filter("age > 100")
+        let none = try realm.objects(RealmCollectionModels.RCDog.self).filter("age > 100")
         #expect(none.value(forKeyPath: "@sum.age") as? Int == 0)
         #expect(none.value(forKeyPath: "@avg.age") == nil)
         #expect(none.value(forKeyPath: "@max.age") == nil)
@@ -179,16 +183,16 @@ private func summarize<C: RealmCollection>(_ dogs: C) throws -> DogSummary where
 
     @Test func testValueForKeyReadsEachElement() throws {
         let (realm, kennel, _) = try kennel()
-        let results = realm.objects(RCDog.self)
-        let selves = results.value(forKey: "self") as? [RCDog]
+        let results = realm.objects(RealmCollectionModels.RCDog.self)
+        let selves = results.value(forKey: "self") as? [RealmCollectionModels.RCDog]
         #expect(selves?.count == 3)
         #expect(zip(selves ?? [], results).allSatisfy { $0.isSameObject(as: $1) })
         #expect(kennel.scores.value(forKey: "self") as? [Int] == [4, 8, 15])
         #expect(results.value(forKey: "age") as? [Int] == [1, 3, 5])
         // An unmanaged list answers from its own elements.
-        let unmanaged = List<RCDog>()
-        unmanaged.append(RCDog(value: ["name": "Pup", "age": 2]))
-        unmanaged.append(RCDog(value: ["name": "Old", "age": 12]))
+        let unmanaged = List<RealmCollectionModels.RCDog>()
+        unmanaged.append(RealmCollectionModels.RCDog(value: ["name": "Pup", "age": 2]))
+        unmanaged.append(RealmCollectionModels.RCDog(value: ["name": "Old", "age": 12]))
         #expect(unmanaged.value(forKey: "name") as? [String] == ["Pup", "Old"])
         #expect(unmanaged.value(forKeyPath: "@sum.age") as? Int == 14)
         // Its aggregates read its elements, as RealmSwift's unmanaged lists do.
@@ -196,35 +200,35 @@ private func summarize<C: RealmCollection>(_ dogs: C) throws -> DogSummary where
         #expect(unmanaged.min(ofProperty: "age") as Int? == 2)
         #expect(unmanaged.max(ofProperty: "age") as Int? == 12)
         #expect(unmanaged.average(ofProperty: "age") as Double? == 7)
-        #expect(List<RCDog>().sum(ofProperty: "age") as Int == 0)
-        #expect(List<RCDog>().max(ofProperty: "age") as Int? == nil)
+        #expect(List<RealmCollectionModels.RCDog>().sum(ofProperty: "age") as Int == 0)
+        #expect(List<RealmCollectionModels.RCDog>().max(ofProperty: "age") as Int? == nil)
         #expect(unmanaged.realm == nil && !unmanaged.isInvalidated && !unmanaged.isFrozen)
         #expect(unmanaged.index(of: unmanaged[1]) == 1)
-        #expect(unmanaged.index(of: RCDog(value: ["name": "Old", "age": 12])) == nil)
+        #expect(unmanaged.index(of: RealmCollectionModels.RCDog(value: ["name": "Old", "age": 12])) == nil)
     }
 
     @Test func testCollectionsFindOnlyTheirOwnRealmsObjects() throws {
         let (realm, home, _) = try kennel()
         let (other, _, _) = try self.kennel()
-        let results = realm.objects(RCDog.self)
-        let stranger = other.objects(RCDog.self)[1]
+        let results = realm.objects(RealmCollectionModels.RCDog.self)
+        let stranger = other.objects(RealmCollectionModels.RCDog.self)[1]
         // Same class, same object key, another file: not in these results.
         #expect(results.index(of: stranger) == nil)
         #expect(home.dogs.index(of: stranger) == nil)
         #expect(home.dogSet.index(of: stranger) == nil)
         #expect(AnyRealmCollection(home.dogs).index(of: home.dogs[1]) == 1)
         #expect(results.index(of: results[1]) == 1)
-        #expect(results.index(of: RCDog(value: ["name": "Fido", "age": 1])) == nil)
+        #expect(results.index(of: RealmCollectionModels.RCDog(value: ["name": "Fido", "age": 1])) == nil)
         #expect(try results.filter("age > 1").index(of: results[0]) == nil)
         #expect(try results.filter("age > 1").index(of: results[2]) == 1)
     }
 
     @Test func testResultsAreFrozenOnlyInAFrozenRealm() throws {
         let (realm, _, _) = try kennel()
-        #expect(!realm.objects(RCDog.self).isFrozen)
+        #expect(!realm.objects(RealmCollectionModels.RCDog.self).isFrozen)
         let frozen = try realm.freeze()
-        #expect(frozen.objects(RCDog.self).isFrozen)
-        #expect(frozen.objects(RCDog.self).count == 3)
+        #expect(frozen.objects(RealmCollectionModels.RCDog.self).isFrozen)
+        #expect(frozen.objects(RealmCollectionModels.RCDog.self).count == 3)
     }
 
     @Test func testLinkingObjectsFollowTheirObject() throws {
@@ -233,13 +237,13 @@ private func summarize<C: RealmCollection>(_ dogs: C) throws -> DogSummary where
         #expect(dogs.realm != nil && !dogs.isInvalidated)
         try realm.write { try realm.delete(owner) }
         #expect(dogs.isInvalidated)
-        #expect(RCOwner().dogs.realm == nil)
+        #expect(RealmCollectionModels.RCOwner().dogs.realm == nil)
     }
 
     @Test func testAggregatingTextOfAnUnmanagedListTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let list = List<RCDog>()
-            list.append(RCDog())
+            let list = List<RealmCollectionModels.RCDog>()
+            list.append(RealmCollectionModels.RCDog())
             let total: Int = list.sum(ofProperty: "name")
             print(total)
         }
@@ -249,8 +253,8 @@ private func summarize<C: RealmCollection>(_ dogs: C) throws -> DogSummary where
 
     @Test func testQueryingAnUnmanagedListTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let list = List<RCDog>()
-            list.append(RCDog())
+            let list = List<RealmCollectionModels.RCDog>()
+            list.append(RealmCollectionModels.RCDog())
             _ = list.where { $0.age > 1 }.count
         }
         let message = standardError(of: result)

@@ -14,15 +14,16 @@ import Testing
         let rounds = TestEnvironment.count("BURROW_FLOOD_ROUNDS", default: 100)
         let config = {
             var config = temporaryConfiguration()
-            config.objectTypes = [Dog.self, DogToy.self, Person.self, Address.self]
+            config.objectTypes = [CommonModels.Dog.self, CommonModels.DogToy.self, CommonModels.Person.self, CommonModels.Address.self]
             return config
         }()
         let realm = try Realm(configuration: config)
-        try realm.write { for index in 0..<10 { try realm.add(Dog(value: ["name": "counted\(index)"])) } }
-        let ids = realm.objects(Dog.self).map(\._id)
-        @ObservedResults(Dog.self, configuration: config, filter: "name BEGINSWITH 'counted'", sortDescriptor: SortDescriptor(keyPath: "name"))
+        try realm.write { for index in 0..<10 { try realm.add(CommonModels.Dog(value: ["name": "counted\(index)"])) } }
+        let ids = realm.objects(CommonModels.Dog.self).map(\._id)
+        @ObservedResults(
+            CommonModels.Dog.self, configuration: config, filter: "name BEGINSWITH 'counted'", sortDescriptor: SortDescriptor(keyPath: "name"))
         var counted
-        @ObservedResults(Dog.self, configuration: config, filter: "name == 'extra'") var extras
+        @ObservedResults(CommonModels.Dog.self, configuration: config, filter: "name == 'extra'") var extras
         #expect(counted.count == 10)
 
         let writers = Task {
@@ -33,8 +34,8 @@ import Testing
                         for _ in 0..<rounds {
                             // One commit raises every counted dog's age by one.
                             try await db.asyncWrite { realm in
-                                for id in ids { realm.object(ofType: Dog.self, forPrimaryKey: id)?.age += 1 }
-                                try realm.add(Dog(value: ["name": "extra"]))
+                                for id in ids { realm.object(ofType: CommonModels.Dog.self, forPrimaryKey: id)?.age += 1 }
+                                try realm.add(CommonModels.Dog(value: ["name": "extra"]))
                             }
                         }
                     }
@@ -48,7 +49,7 @@ import Testing
             let ages = counted.map(\.age)
             #expect(Set(ages).count == 1, "a commit seen in part: \(ages)")
             if step % 3 == 0 {
-                $extras.append(Dog(value: ["name": "extra"]))
+                $extras.append(CommonModels.Dog(value: ["name": "extra"]))
                 quickAdds += 1
             }
             if step % 4 == 0, !extras.isEmpty {

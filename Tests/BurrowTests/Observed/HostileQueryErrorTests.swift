@@ -10,14 +10,14 @@ import Testing
 @Suite(.temporaryDirectory) struct HostileQueryErrorTests {
     private func configuration(_ name: String = #function) -> Realm.Configuration {
         var config = temporaryConfiguration(name)
-        config.objectTypes = [Dog.self, DogToy.self, Person.self, Address.self]
+        config.objectTypes = [CommonModels.Dog.self, CommonModels.DogToy.self, CommonModels.Person.self, CommonModels.Address.self]
         return config
     }
 
     @Test func aCorrectedFilterOrSortClearsTheQuerysError() throws {
         let config = configuration()
-        @ObservedResults(Dog.self, configuration: config) var dogs
-        $dogs.append(Dog(value: ["name": "Rex", "age": 3]))
+        @ObservedResults(CommonModels.Dog.self, configuration: config) var dogs
+        $dogs.append(CommonModels.Dog(value: ["name": "Rex", "age": 3]))
         $dogs.filter = "age =="
         #expect(dogs.isEmpty)
         #expect($dogs.error?.code == .invalidArgument)
@@ -34,10 +34,10 @@ import Testing
 
     @Test func aQuickWritesErrorIsNotClearedByAQueryThatWorks() throws {
         let config = configuration()
-        @ObservedResults(Dog.self, configuration: config) var dogs
-        let rex = Dog(value: ["name": "Rex"])
+        @ObservedResults(CommonModels.Dog.self, configuration: config) var dogs
+        let rex = CommonModels.Dog(value: ["name": "Rex"])
         $dogs.append(rex)
-        $dogs.append(Dog(value: ["_id": rex._id, "name": "Copy"]))
+        $dogs.append(CommonModels.Dog(value: ["_id": rex._id, "name": "Copy"]))
         #expect($dogs.error?.code == .primaryKeyExists)
         $dogs.filter = "age >= 0"
         #expect(dogs.count == 1)
@@ -47,8 +47,9 @@ import Testing
     @Test func aCorrectedSortClearsTheSectioningsError() throws {
         let config = configuration()
         let realm = try Realm(configuration: config)
-        try realm.write { try realm.add(Dog(value: ["name": "Rex"])) }
-        @ObservedSectionedResults(Dog.self, sectionKeyPath: \.name, sortDescriptors: [SortDescriptor(keyPath: "age")], configuration: config)
+        try realm.write { try realm.add(CommonModels.Dog(value: ["name": "Rex"])) }
+        @ObservedSectionedResults(
+            CommonModels.Dog.self, sectionKeyPath: \.name, sortDescriptors: [SortDescriptor(keyPath: "age")], configuration: config)
         var byName
         #expect(byName.isEmpty)
         #expect($byName.error != nil)

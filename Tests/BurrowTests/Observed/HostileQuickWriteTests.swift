@@ -14,27 +14,29 @@ import Testing
 @Suite(.temporaryDirectory) struct HostileQuickWriteTests {
     private func configuration(_ name: String = #function) -> Realm.Configuration {
         var config = temporaryConfiguration(name)
-        config.objectTypes = [Dog.self, DogToy.self, Person.self, Address.self, HostileOwner.self]
+        config.objectTypes = [
+            CommonModels.Dog.self, CommonModels.DogToy.self, CommonModels.Person.self, CommonModels.Address.self, HostileQuickWriteModels.Owner.self,
+        ]
         return config
     }
 
-    /// Deletes the `HostileOwner` with key 1 and every `Dog` from another actor.
+    /// Deletes the `HostileQuickWriteModels.Owner` with key 1 and every `CommonModels.Dog` from another actor.
     private func deleteFromAnotherActor(_ config: Realm.Configuration) async throws {
         let db = try await RealmActor(configuration: config)
         try await db.asyncWrite { realm in
-            try realm.delete(realm.objects(HostileOwner.self))
-            try realm.delete(realm.objects(Dog.self))
+            try realm.delete(realm.objects(HostileQuickWriteModels.Owner.self))
+            try realm.delete(realm.objects(CommonModels.Dog.self))
         }
     }
 
     @Test func propertyBindingOfObjectDeletedElsewhereReportsInsteadOfTrapping() async throws {
         let config = configuration()
         let realm = try Realm(configuration: config)
-        let dog = Dog(value: ["name": "Rex"])
+        let dog = CommonModels.Dog(value: ["name": "Rex"])
         try realm.write { try realm.add(dog) }
         @ObservedRealmObject var observed = dog
         let name = $observed.name
-        let owner = HostileOwner(value: ["id": 1])
+        let owner = HostileQuickWriteModels.Owner(value: ["id": 1])
         try realm.write { try realm.add(owner) }
         let ownerName = owner.bind(\.name)
         try await deleteFromAnotherActor(config)
@@ -44,24 +46,24 @@ import Testing
         #expect($observed.error?.code == .invalidObject)
         #expect(!realm.isInWriteTransaction)
         #expect(dog.isInvalidated)
-        #expect(realm.objects(Dog.self).isEmpty, "nothing was written")
+        #expect(realm.objects(CommonModels.Dog.self).isEmpty, "nothing was written")
         ownerName.wrappedValue = "Ann"
         #expect(!realm.isInWriteTransaction)
-        #expect(realm.objects(HostileOwner.self).isEmpty)
+        #expect(realm.objects(HostileQuickWriteModels.Owner.self).isEmpty)
     }
 
     @Test func listQuickWritesOnOwnerDeletedElsewhereReportInsteadOfTrapping() async throws {
         let config = configuration()
         let realm = try Realm(configuration: config)
-        let owner = HostileOwner(value: ["id": 1])
-        owner.dogs.append(objectsIn: [Dog(value: ["name": "A"]), Dog(value: ["name": "B"])])
+        let owner = HostileQuickWriteModels.Owner(value: ["id": 1])
+        owner.dogs.append(objectsIn: [CommonModels.Dog(value: ["name": "A"]), CommonModels.Dog(value: ["name": "B"])])
         try realm.write { try realm.add(owner) }
         @ObservedRealmObject var observed = owner
         let dogs = $observed.dogs
         try await deleteFromAnotherActor(config)
-        dogs.append(Dog(value: ["name": "C"]))
+        dogs.append(CommonModels.Dog(value: ["name": "C"]))
         #expect($observed.error?.code == .invalidObject)
-        #expect(realm.objects(Dog.self).isEmpty, "the new dog was not added either")
+        #expect(realm.objects(CommonModels.Dog.self).isEmpty, "the new dog was not added either")
         for change in [{ dogs.remove(at: 0) }, { dogs.remove(atOffsets: [0, 1]) }, { dogs.move(fromOffsets: [0], toOffset: 2) }] {
             change()
             #expect($observed.error?.code == .invalidObject)
@@ -72,8 +74,8 @@ import Testing
     @Test func bindingsOfDeletedOrInvalidatedObjectsReadTheNewUnmanagedObject() async throws {
         let config = configuration()
         let realm = try Realm(configuration: config)
-        let dog = Dog(value: ["name": "Rex"])
-        let owner = HostileOwner(value: ["id": 1, "name": "Ann"])
+        let dog = CommonModels.Dog(value: ["name": "Rex"])
+        let owner = HostileQuickWriteModels.Owner(value: ["id": 1, "name": "Ann"])
         try realm.write {
             try realm.add(dog)
             try realm.add(owner)
@@ -86,7 +88,7 @@ import Testing
         #expect($observedDog.name.wrappedValue == "", "the new unmanaged Dog the wrapper shows")
 
         let other = try Realm(configuration: configuration("invalidated"))
-        let kept = HostileOwner(value: ["id": 2, "name": "Bo"])
+        let kept = HostileQuickWriteModels.Owner(value: ["id": 2, "name": "Bo"])
         try other.write { try other.add(kept) }
         @ObservedRealmObject var observedKept = kept
         other.invalidate()
@@ -98,11 +100,11 @@ import Testing
     @Test func aBindingKeptAcrossReassigningTheWrapperWritesItsOwnObject() throws {
         let config = configuration()
         let realm = try Realm(configuration: config)
-        let first = HostileOwner(value: ["id": 1])
+        let first = HostileQuickWriteModels.Owner(value: ["id": 1])
         try realm.write { try realm.add(first) }
         @ObservedRealmObject var observed = first
         let firstName = $observed.name
-        observed = HostileOwner(value: ["id": 2])
+        observed = HostileQuickWriteModels.Owner(value: ["id": 2])
         // The wrapper now shows an unmanaged object; the binding still writes the managed one,
         // in a write transaction of its realm.
         firstName.wrappedValue = "Ann"
@@ -119,15 +121,15 @@ import Testing
     @Test func frozenObjectsAreThawedForBindings() throws {
         let config = configuration()
         let realm = try Realm(configuration: config)
-        let owner = HostileOwner(value: ["id": 1])
+        let owner = HostileQuickWriteModels.Owner(value: ["id": 1])
         try realm.write { try realm.add(owner) }
         let frozen = try owner.freeze().frozenObject
         frozen.bind(\.name).wrappedValue = "Ann"
         #expect(owner.name == "Ann", "the live object was written")
-        frozen.bind(\.dogs).append(Dog(value: ["name": "Rex"]))
+        frozen.bind(\.dogs).append(CommonModels.Dog(value: ["name": "Rex"]))
         #expect(owner.dogs.count == 1)
 
-        @ObservedRealmObject var observed = HostileOwner()
+        @ObservedRealmObject var observed = HostileQuickWriteModels.Owner()
         observed = try owner.freeze().frozenObject
         #expect(!observed.isFrozen, "an assigned frozen object is thawed, as one given to init is")
         $observed.name.wrappedValue = "Bo"
@@ -138,32 +140,32 @@ import Testing
     @Test func frozenObjectOfAnotherFileIsReportedAsSuch() throws {
         let config = configuration()
         let other = try Realm(configuration: configuration("otherFile"))
-        let foreign = Dog(value: ["name": "Far"])
+        let foreign = CommonModels.Dog(value: ["name": "Far"])
         try other.write { try other.add(foreign) }
         let frozen = try foreign.freeze().frozenObject
         let realm = try Realm(configuration: config)
-        let owner = HostileOwner(value: ["id": 1])
+        let owner = HostileQuickWriteModels.Owner(value: ["id": 1])
         try realm.write { try realm.add(owner) }
         @ObservedRealmObject var observed = owner
         $observed.dogs.append(frozen)
         #expect($observed.error?.code == .invalidObject)
         #expect($observed.error?.description.contains("another file") == true, "\($observed.error?.description ?? "")")
         #expect(owner.dogs.isEmpty)
-        @ObservedResults(Dog.self, configuration: config) var dogs
+        @ObservedResults(CommonModels.Dog.self, configuration: config) var dogs
         $dogs.append(frozen)
         #expect($dogs.error?.description.contains("another file") == true)
         #expect(dogs.isEmpty)
-        #expect(other.objects(Dog.self).count == 1)
+        #expect(other.objects(CommonModels.Dog.self).count == 1)
     }
 
     @Test func quickWriteInsideTheCallersTransactionIsReportedByItsCommit() async throws {
         let config = configuration()
         let realm = try Realm(configuration: config)
-        @ObservedResults(Dog.self, configuration: config) var dogs
+        @ObservedResults(CommonModels.Dog.self, configuration: config) var dogs
         _ = dogs.count
         let cancelled = trackOnce { _ = dogs.count }
         try realm.beginWrite()
-        $dogs.append(Dog(value: ["name": "A"]))
+        $dogs.append(CommonModels.Dog(value: ["name": "A"]))
         #expect(dogs.count == 1, "inside the transaction the change is visible")
         try realm.cancelWrite()
         #expect(dogs.isEmpty)
@@ -172,7 +174,7 @@ import Testing
 
         let committed = track { _ = dogs.count }
         try realm.beginWrite()
-        $dogs.append(Dog(value: ["name": "B"]))
+        $dogs.append(CommonModels.Dog(value: ["name": "B"]))
         try realm.commitWrite()
         await committed.wait()
         #expect(dogs.count == 1)
@@ -181,9 +183,9 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func wrappersFirstReadInsideAWriteFollowTheCommitsAfterIt() async throws {
         let config = configuration()
         let realm = try Realm(configuration: config)
-        let owner = HostileOwner(value: ["id": 1])
+        let owner = HostileQuickWriteModels.Owner(value: ["id": 1])
         try realm.write { try realm.add(owner) }
-        @ObservedResults(Dog.self, configuration: config) var dogs
+        @ObservedResults(CommonModels.Dog.self, configuration: config) var dogs
         @ObservedRealmObject var observed = owner
         try realm.beginWrite()
         // A view drawn while the transaction is open reads the wrappers first here, where no
@@ -196,8 +198,8 @@ import Testing
         let fromActor = track { _ = (dogs.count, observed.name) }
         let db = try await RealmActor(configuration: config)
         try await db.asyncWrite { realm in
-            try realm.add(Dog())
-            realm.object(ofType: HostileOwner.self, forPrimaryKey: 1)?.name = "Ann"
+            try realm.add(CommonModels.Dog())
+            realm.object(ofType: HostileQuickWriteModels.Owner.self, forPrimaryKey: 1)?.name = "Ann"
         }
         await fromActor.wait()
         #expect(dogs.count == 1)
@@ -207,14 +209,14 @@ import Testing
     @Test func droppedWrappersLeaveTheFilesChangeHub() async throws {
         let config = configuration()
         let realm = try Realm(configuration: config)
-        try realm.write { try realm.add(HostileOwner(value: ["id": 1])) }
-        let owner = try #require(realm.object(ofType: HostileOwner.self, forPrimaryKey: 1))
+        try realm.write { try realm.add(HostileQuickWriteModels.Owner(value: ["id": 1])) }
+        let owner = try #require(realm.object(ofType: HostileQuickWriteModels.Owner.self, forPrimaryKey: 1))
         let count = TestEnvironment.count("BURROW_HOSTILE_WRAPPERS", default: 200)
         for _ in 0..<count {
-            @ObservedResults(Dog.self, configuration: config) var dogs
+            @ObservedResults(CommonModels.Dog.self, configuration: config) var dogs
             @ObservedRealmObject var observed = owner
             @StateRealmObject var list = owner.dogs
-            @ObservedSectionedResults(Dog.self, sectionKeyPath: \.name, configuration: config) var sections
+            @ObservedSectionedResults(CommonModels.Dog.self, sectionKeyPath: \.name, configuration: config) var sections
             _ = (dogs.count, observed.name, list.count, sections.count)
         }
         // Each wrapper's follower task ends once cancelled; give them the turns to do so.
@@ -225,10 +227,14 @@ import Testing
     }
 }
 
-final class HostileOwner: Object, ObjectKeyIdentifiable {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var name = ""
-    @Persisted var dogs: List<Dog>
-    @Persisted var tags: MutableSet<String>
-    @Persisted var pets: Map<String, Dog?>
+/// The model of `HostileQuickWriteTests`, stored under the name it had before it was namespaced.
+enum HostileQuickWriteModels {
+    final class Owner: Object, ObjectKeyIdentifiable {
+        override class func _realmObjectName() -> String? { "HostileOwner" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var name = ""
+        @Persisted var dogs: List<CommonModels.Dog>
+        @Persisted var tags: MutableSet<String>
+        @Persisted var pets: Map<String, CommonModels.Dog?>
+    }
 }

@@ -7,13 +7,15 @@ import Testing
 /// The misuses of observed wrappers that trap, as in RealmSwift, each in a child process with
 /// a twin that does the same without the misuse and must exit successfully.
 @Suite(.temporaryDirectory) struct HostileTrapTests {
-    /// A `HostileOwner` added to a new in-memory realm named `name` (in the child process).
+    /// A `HostileQuickWriteModels.Owner` added to a new in-memory realm named `name` (in the child process).
     @MainActor
-    private static func addedOwner(_ name: String) throws -> HostileOwner {
+    private static func addedOwner(_ name: String) throws -> HostileQuickWriteModels.Owner {
         var config = Realm.Configuration(inMemoryIdentifier: name)
-        config.objectTypes = [HostileOwner.self, Dog.self, DogToy.self, Person.self, Address.self]
+        config.objectTypes = [
+            HostileQuickWriteModels.Owner.self, CommonModels.Dog.self, CommonModels.DogToy.self, CommonModels.Person.self, CommonModels.Address.self,
+        ]
         let realm = try Realm(configuration: config)
-        let owner = HostileOwner(value: ["id": 1])
+        let owner = HostileQuickWriteModels.Owner(value: ["id": 1])
         try realm.write { try realm.add(owner) }
         return owner
     }
@@ -44,8 +46,8 @@ import Testing
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             await MainActor.run {
                 var config = Realm.Configuration(inMemoryIdentifier: "hostile-trap-schema")
-                config.objectTypes = [DogToy.self]
-                @ObservedResults(Dog.self, configuration: config) var dogs
+                config.objectTypes = [CommonModels.DogToy.self]
+                @ObservedResults(CommonModels.Dog.self, configuration: config) var dogs
                 _ = dogs.count
             }
         }
@@ -56,8 +58,8 @@ import Testing
         await #expect(processExitsWith: .success) {
             await MainActor.run {
                 var config = Realm.Configuration(inMemoryIdentifier: "hostile-trap-schema-twin")
-                config.objectTypes = [DogToy.self]
-                @ObservedResults(DogToy.self, configuration: config) var toys
+                config.objectTypes = [CommonModels.DogToy.self]
+                @ObservedResults(CommonModels.DogToy.self, configuration: config) var toys
                 guard toys.isEmpty else { exit(3) }
             }
         }

@@ -10,8 +10,8 @@ import Testing
 @Suite(.temporaryDirectory) struct ObservedFrozenInputTests {
     @Test func frozenObjectAppendedToResultsIsAlreadyThere() throws {
         let config = observedConfiguration()
-        let rex = try added(QWDog(value: ["name": "Rex"]), config)
-        @ObservedResults(QWDog.self, configuration: config) var dogs
+        let rex = try added(ObservedTestModels.Dog(value: ["name": "Rex"]), config)
+        @ObservedResults(ObservedTestModels.Dog.self, configuration: config) var dogs
         $dogs.append(try rex.freeze().frozenObject)
         #expect($dogs.error == nil)
         #expect(dogs.count == 1)
@@ -22,8 +22,8 @@ import Testing
 
     @Test func frozenObjectAppendedToAList() throws {
         let config = observedConfiguration()
-        let rex = try added(QWDog(value: ["name": "Rex"]), config)
-        @ObservedRealmObject var person = try added(QWPerson(), config)
+        let rex = try added(ObservedTestModels.Dog(value: ["name": "Rex"]), config)
+        @ObservedRealmObject var person = try added(ObservedTestModels.Person(), config)
         $person.dogs.append(try rex.freeze().frozenObject)
         #expect($person.error == nil)
         #expect(person.dogs.map(\.name) == ["Rex"])
@@ -31,7 +31,7 @@ import Testing
 
     @Test func observedFrozenObjectBindingWritesTheLiveObject() throws {
         let config = observedConfiguration()
-        let rex = try added(QWDog(value: ["name": "Rex"]), config)
+        let rex = try added(ObservedTestModels.Dog(value: ["name": "Rex"]), config)
         @ObservedRealmObject var dog = try rex.freeze().frozenObject
         $dog.name.wrappedValue = "Wolfie"
         #expect($dog.error == nil)
@@ -40,16 +40,16 @@ import Testing
 
     @Test func observedFrozenPersonListAppendWritesTheLiveList() throws {
         let config = observedConfiguration()
-        let ali = try added(QWPerson(), config)
+        let ali = try added(ObservedTestModels.Person(), config)
         @ObservedRealmObject var person = try ali.freeze().frozenObject
-        $person.dogs.append(QWDog(value: ["name": "Maui"]))
+        $person.dogs.append(ObservedTestModels.Dog(value: ["name": "Maui"]))
         #expect($person.error == nil)
         #expect(ali.dogs.map(\.name) == ["Maui"])
     }
 
     @Test func bindingWriteTheRealmRefusesChangesNothing() throws {
         let config = observedConfiguration()
-        let rex = try added(QWDog(value: ["name": "Rex"]), config)
+        let rex = try added(ObservedTestModels.Dog(value: ["name": "Rex"]), config)
         @ObservedRealmObject var dog = rex
         let id = rex._id
         $dog._id.wrappedValue = ObjectId()  // a primary key cannot change
@@ -62,8 +62,8 @@ import Testing
 
     @Test func frozenObjectsIntoSetsAndMaps() throws {
         let config = observedConfiguration()
-        let rex = try added(QWDog(value: ["name": "Rex"]), config)
-        @ObservedRealmObject var person = try added(QWPerson(), config)
+        let rex = try added(ObservedTestModels.Dog(value: ["name": "Rex"]), config)
+        @ObservedRealmObject var person = try added(ObservedTestModels.Person(), config)
         $person.friends.insert(try rex.freeze().frozenObject)
         $person.dogsByRole.set(object: try rex.freeze().frozenObject, for: "guard")
         #expect($person.error == nil)
@@ -76,20 +76,20 @@ import Testing
     @Test func deletedFrozenObjectChangesNothingThenASuccessClearsTheError() throws {
         let config = observedConfiguration()
         let realm = try Realm(configuration: config)
-        let doomed = try added(QWDog(value: ["name": "Doomed"]), config)
+        let doomed = try added(ObservedTestModels.Dog(value: ["name": "Doomed"]), config)
         let frozen = try doomed.freeze().frozenObject
         try realm.write { try realm.delete(doomed) }
-        @ObservedResults(QWDog.self, configuration: config) var dogs
+        @ObservedResults(ObservedTestModels.Dog.self, configuration: config) var dogs
         $dogs.append(frozen)
         #expect($dogs.error?.code == .invalidObject)
         $dogs.remove(frozen)  // already gone: nothing to do
-        @ObservedRealmObject var person = try added(QWPerson(), config)
+        @ObservedRealmObject var person = try added(ObservedTestModels.Person(), config)
         $person.dogs.append(frozen)
         #expect($person.error?.code == .invalidObject)
         #expect(person.dogs.isEmpty)
-        #expect(realm.objects(QWDog.self).isEmpty)
-        $person.dogs.append(QWDog(value: ["name": "Maui"]))
-        $dogs.append(QWDog(value: ["name": "Rex"]))
+        #expect(realm.objects(ObservedTestModels.Dog.self).isEmpty)
+        $person.dogs.append(ObservedTestModels.Dog(value: ["name": "Maui"]))
+        $dogs.append(ObservedTestModels.Dog(value: ["name": "Rex"]))
         #expect($person.error == nil)
         #expect($dogs.error == nil)
         #expect(dogs.count == 2)
@@ -97,8 +97,8 @@ import Testing
 
     @Test func frozenObjectIntoAnUnmanagedListIsAnError() throws {
         let config = observedConfiguration()
-        let rex = try added(QWDog(value: ["name": "Rex"]), config)
-        @StateRealmObject var dogs = QWPerson().dogs
+        let rex = try added(ObservedTestModels.Dog(value: ["name": "Rex"]), config)
+        @StateRealmObject var dogs = ObservedTestModels.Person().dogs
         $dogs.append(try rex.freeze().frozenObject)
         #expect(_dogs.error?.code == .invalidObject)
         #expect(dogs.isEmpty)

@@ -13,7 +13,7 @@ import Testing
 
     @Test func unmanagedThenManagedObjectBindings() throws {
         let config = observedConfiguration()
-        let rex = QWDog(value: ["name": "Rex"])
+        let rex = ObservedTestModels.Dog(value: ["name": "Rex"])
         @StateRealmObject var dog = rex
         $dog.name.wrappedValue = "Wolfie"  // a plain assignment while unmanaged
         #expect(dog.name == "Wolfie")
@@ -23,13 +23,13 @@ import Testing
         _dog.update()
         $dog.name.wrappedValue = "Maui"  // now one write transaction
         #expect(!realm.isInWriteTransaction)
-        #expect(try Realm(configuration: config).objects(QWDog.self).first?.name == "Maui")
+        #expect(try Realm(configuration: config).objects(ObservedTestModels.Dog.self).first?.name == "Maui")
         #expect(_dog.error == nil)
     }
 
     @Test func managedObjectBindingSkipsEqualValueAndObservesItsOwnWrite() throws {
         let config = observedConfiguration()
-        @ObservedRealmObject var dog = try added(QWDog(value: ["name": "Rex"]), config)
+        @ObservedRealmObject var dog = try added(ObservedTestModels.Dog(value: ["name": "Rex"]), config)
         let realm = try Realm(configuration: config)
         let version = realm.version
         $dog.name.wrappedValue = "Rex"
@@ -43,7 +43,7 @@ import Testing
 
     @Test func deletedObjectShowsANewUnmanagedObjectAndBindingsKeepTheLastValue() throws {
         let config = observedConfiguration()
-        let rex = try added(QWDog(value: ["name": "Rex"]), config)
+        let rex = try added(ObservedTestModels.Dog(value: ["name": "Rex"]), config)
         @ObservedRealmObject var dog = rex
         let name = $dog.name
         #expect(name.wrappedValue == "Rex")
@@ -56,17 +56,17 @@ import Testing
         name.wrappedValue = "Ghost"  // writes nothing, no error
         #expect(name.wrappedValue == "Rex")
         #expect($dog.error == nil)
-        #expect(try Realm(configuration: config).objects(QWDog.self).isEmpty)
+        #expect(try Realm(configuration: config).objects(ObservedTestModels.Dog.self).isEmpty)
     }
 
     @Test func deletionByAnotherActorIsObserved() async throws {
         let config = observedConfiguration()
-        let rex = try added(QWDog(value: ["name": "Rex"]), config)
+        let rex = try added(ObservedTestModels.Dog(value: ["name": "Rex"]), config)
         @ObservedRealmObject var dog = rex
         let name = $dog.name
         let signal = track { _ = dog.name }
         let db = try await RealmActor(configuration: config)
-        try await db.asyncWrite { realm in try realm.delete(realm.objects(QWDog.self)) }
+        try await db.asyncWrite { realm in try realm.delete(realm.objects(ObservedTestModels.Dog.self)) }
         await signal.wait()
         #expect(dog.realm == nil)
         #expect(dog.name == "")
@@ -75,10 +75,10 @@ import Testing
 
     @Test func commitOfAnotherActorReachesAnObservedObject() async throws {
         let config = observedConfiguration()
-        @ObservedRealmObject var dog = try added(QWDog(value: ["name": "Rex"]), config)
+        @ObservedRealmObject var dog = try added(ObservedTestModels.Dog(value: ["name": "Rex"]), config)
         let signal = track { _ = dog.name }
         let db = try await RealmActor(configuration: config)
-        try await db.asyncWrite { realm in realm.objects(QWDog.self).first!.name = "Wolfie" }
+        try await db.asyncWrite { realm in realm.objects(ObservedTestModels.Dog.self).first!.name = "Wolfie" }
         await signal.wait()
         #expect(dog.name == "Wolfie")
         #expect($dog.name.wrappedValue == "Wolfie")
@@ -86,7 +86,7 @@ import Testing
 
     @Test func bindToAProperty() throws {
         let config = observedConfiguration()
-        let dog = QWDog(value: ["name": "Rex"])
+        let dog = ObservedTestModels.Dog(value: ["name": "Rex"])
         let binding = dog.bind(\.name)
         #expect(binding.wrappedValue == "Rex")
         binding.wrappedValue = "Maui"
@@ -107,7 +107,7 @@ import Testing
         let binding = Binding.constant("Rex")
         binding.wrappedValue = "Maui"
         #expect(binding.wrappedValue == "Rex")
-        let dog = QWDog(value: ["name": "Rex"])
+        let dog = ObservedTestModels.Dog(value: ["name": "Rex"])
         let bound = Binding.constant(dog)
         #expect(bound.wrappedValue === dog)
     }
@@ -116,7 +116,7 @@ import Testing
 
     @Test func listOfPrimitivesUnmanagedThenManaged() throws {
         let config = observedConfiguration()
-        let ali = QWPerson()
+        let ali = ObservedTestModels.Person()
         @StateRealmObject var numbers = ali.luckyNumbers
         $numbers.append(7)
         $numbers.append(3)
@@ -136,51 +136,51 @@ import Testing
     @Test func listOfObjectsThroughAnObservedObject() throws {
         let config = observedConfiguration()
         let realm = try Realm(configuration: config)
-        @ObservedRealmObject var person = try added(QWPerson(value: ["firstName": "Ali"]), config)
-        let unmanaged = QWDog(value: ["name": "A"])
+        @ObservedRealmObject var person = try added(ObservedTestModels.Person(value: ["firstName": "Ali"]), config)
+        let unmanaged = ObservedTestModels.Dog(value: ["name": "A"])
         $person.dogs.append(unmanaged)
         #expect(unmanaged.realm == realm)
-        let managed = try added(QWDog(value: ["name": "B"]), config)
+        let managed = try added(ObservedTestModels.Dog(value: ["name": "B"]), config)
         $person.dogs.append(managed)
-        let frozen = try added(QWDog(value: ["name": "C"]), config).freeze()
+        let frozen = try added(ObservedTestModels.Dog(value: ["name": "C"]), config).freeze()
         $person.dogs.append(frozen)
         #expect(person.dogs.map(\.name) == ["A", "B", "C"])
         $person.dogs.move(fromOffsets: [0, 1], toOffset: 3)
         #expect(person.dogs.map(\.name) == ["C", "A", "B"])
         $person.dogs.remove(atOffsets: [0, 2])
         #expect(person.dogs.map(\.name) == ["A"])
-        #expect(realm.objects(QWDog.self).count == 3)  // removing from a list deletes nothing
+        #expect(realm.objects(ObservedTestModels.Dog.self).count == 3)  // removing from a list deletes nothing
         #expect($person.error == nil)
     }
 
     @Test func failedListQuickWritesChangeNothingAndReport() throws {
         let config = observedConfiguration()
-        @ObservedRealmObject var person = try added(QWPerson(value: ["dogs": [["name": "A"]]]), config)
+        @ObservedRealmObject var person = try added(ObservedTestModels.Person(value: ["dogs": [["name": "A"]]]), config)
         $person.dogs.remove(at: 4)
         #expect($person.error?.code == .invalidArgument)
         $person.dogs.remove(atOffsets: [0, 1])
         #expect($person.error?.code == .invalidArgument)
         $person.dogs.move(fromOffsets: [0], toOffset: 5)
         #expect($person.error?.code == .invalidArgument)
-        $person.dogs.append(QWDog(value: ["_id": person.dogs[0]._id, "name": "Twin"]))
+        $person.dogs.append(ObservedTestModels.Dog(value: ["_id": person.dogs[0]._id, "name": "Twin"]))
         #expect($person.error?.code == .primaryKeyExists)
-        let doomed = try added(QWDog(value: ["name": "Doomed"]), config)
+        let doomed = try added(ObservedTestModels.Dog(value: ["name": "Doomed"]), config)
         let frozen = try doomed.freeze()
         let realm = try Realm(configuration: config)
         try realm.write { try realm.delete(doomed) }
         $person.dogs.append(frozen)
         #expect($person.error?.code == .invalidObject)
         #expect(person.dogs.map(\.name) == ["A"])
-        #expect(realm.objects(QWDog.self).count == 1)
-        $person.dogs.append(QWDog(value: ["name": "B"]))
+        #expect(realm.objects(ObservedTestModels.Dog.self).count == 1)
+        $person.dogs.append(ObservedTestModels.Dog(value: ["name": "B"]))
         #expect($person.error == nil)
         #expect(person.dogs.count == 2)
     }
 
     @Test func frozenObjectIntoAnUnmanagedListIsAnError() throws {
         let config = observedConfiguration()
-        let frozen = try added(QWDog(value: ["name": "Rex"]), config).freeze()
-        @StateRealmObject var dogs = QWPerson().dogs
+        let frozen = try added(ObservedTestModels.Dog(value: ["name": "Rex"]), config).freeze()
+        @StateRealmObject var dogs = ObservedTestModels.Person().dogs
         $dogs.append(frozen)
         #expect(_dogs.error?.code == .invalidObject)
         #expect(dogs.isEmpty)
@@ -188,12 +188,14 @@ import Testing
 
     @Test func observedListFollowsAnotherActor() async throws {
         let config = observedConfiguration()
-        let ali = try added(QWPerson(value: ["firstName": "Ali"]), config)
+        let ali = try added(ObservedTestModels.Person(value: ["firstName": "Ali"]), config)
         @ObservedRealmObject var dogs = ali.dogs
         #expect(dogs.isEmpty)
         let signal = track { _ = dogs.count }
         let db = try await RealmActor(configuration: config)
-        try await db.asyncWrite { realm in realm.objects(QWPerson.self).first!.dogs.append(QWDog(value: ["name": "Rex"])) }
+        try await db.asyncWrite { realm in
+            realm.objects(ObservedTestModels.Person.self).first!.dogs.append(ObservedTestModels.Dog(value: ["name": "Rex"]))
+        }
         await signal.wait()
         #expect(dogs.map(\.name) == ["Rex"])
     }
@@ -202,7 +204,7 @@ import Testing
 
     @Test func setOfPrimitivesUnmanagedThenManaged() throws {
         let config = observedConfiguration()
-        let ali = QWPerson()
+        let ali = ObservedTestModels.Person()
         @StateRealmObject var nicknames = ali.nicknames
         $nicknames.insert("Al")
         $nicknames.insert("Al")
@@ -219,20 +221,20 @@ import Testing
     @Test func setOfObjectsUnmanagedManagedAndFrozen() throws {
         let config = observedConfiguration()
         let realm = try Realm(configuration: config)
-        let ali = try added(QWPerson(), config)
+        let ali = try added(ObservedTestModels.Person(), config)
         @StateRealmObject var friends = ali.friends
-        let rex = QWDog(value: ["name": "Rex"])
+        let rex = ObservedTestModels.Dog(value: ["name": "Rex"])
         $friends.insert(rex)
         #expect(rex.realm == realm)
-        let maui = try added(QWDog(value: ["name": "Maui"]), config)
+        let maui = try added(ObservedTestModels.Dog(value: ["name": "Maui"]), config)
         $friends.insert(try maui.freeze())
         #expect(friends.count == 2)
         $friends.remove(try rex.freeze())
         $friends.remove(maui)
         #expect(friends.isEmpty)
-        #expect(realm.objects(QWDog.self).count == 2)
+        #expect(realm.objects(ObservedTestModels.Dog.self).count == 2)
         #expect(_friends.error == nil)
-        let doomed = try added(QWDog(), config)
+        let doomed = try added(ObservedTestModels.Dog(), config)
         let frozen = try doomed.freeze()
         try realm.write { try realm.delete(doomed) }
         $friends.insert(frozen)
@@ -244,7 +246,7 @@ import Testing
 
     @Test func mapOfPrimitivesUnmanagedThenManaged() throws {
         let config = observedConfiguration()
-        let ali = QWPerson()
+        let ali = ObservedTestModels.Person()
         @StateRealmObject var scores = ali.scores
         $scores.set(object: 3, for: "golf")
         #expect($scores["golf"] == 3)
@@ -262,33 +264,33 @@ import Testing
     @Test func mapOfObjectsUnmanagedManagedAndFrozen() throws {
         let config = observedConfiguration()
         let realm = try Realm(configuration: config)
-        let ali = try added(QWPerson(), config)
+        let ali = try added(ObservedTestModels.Person(), config)
         @StateRealmObject var roles = ali.dogsByRole
-        let rex = QWDog(value: ["name": "Rex"])
+        let rex = ObservedTestModels.Dog(value: ["name": "Rex"])
         $roles.set(object: rex, for: "guard")
         #expect(rex.realm == realm)
-        let maui = try added(QWDog(value: ["name": "Maui"]), config)
+        let maui = try added(ObservedTestModels.Dog(value: ["name": "Maui"]), config)
         $roles.set(object: try maui.freeze(), for: "pet")
         #expect(roles.count == 2)
         #expect(($roles["pet"] ?? nil)?.name == "Maui")
         $roles.remove(key: "guard")
         #expect(roles.keys == ["pet"])
         #expect(_roles.error == nil)
-        $roles.set(object: QWDog(value: ["_id": maui._id]), for: "twin")
+        $roles.set(object: ObservedTestModels.Dog(value: ["_id": maui._id]), for: "twin")
         #expect(_roles.error?.code == .primaryKeyExists)
         #expect(roles.keys == ["pet"])
     }
 
     @Test func observedSetAndMapFollowAnotherActor() async throws {
         let config = observedConfiguration()
-        let ali = try added(QWPerson(), config)
+        let ali = try added(ObservedTestModels.Person(), config)
         @StateRealmObject var nicknames = ali.nicknames
         @StateRealmObject var scores = ali.scores
         let setChanged = track { _ = nicknames.count }
         let mapChanged = track { _ = scores.count }
         let db = try await RealmActor(configuration: config)
         try await db.asyncWrite { realm in
-            let person = realm.objects(QWPerson.self).first!
+            let person = realm.objects(ObservedTestModels.Person.self).first!
             person.nicknames.insert("Al")
             person.scores["golf"] = 4
         }
@@ -302,13 +304,13 @@ import Testing
 
     @Test func projectionUnmanagedThenManaged() throws {
         let config = observedConfiguration()
-        let rex = QWDog(value: ["name": "Rex", "age": 2])
-        @StateRealmObject var card = QWDogCard(projecting: rex)
+        let rex = ObservedTestModels.Dog(value: ["name": "Rex", "age": 2])
+        @StateRealmObject var card = ObservedTestModels.DogCard(projecting: rex)
         #expect(card.label == "Rex")
         let realm = try Realm(configuration: config)
         try realm.write { try realm.add(rex) }
         _card.update()
-        @ObservedRealmObject var observed = QWDogCard(projecting: rex)
+        @ObservedRealmObject var observed = ObservedTestModels.DogCard(projecting: rex)
         $observed.label.wrappedValue = "Wolfie"
         #expect(rex.name == "Wolfie")
         #expect(!realm.isInWriteTransaction)
@@ -319,15 +321,15 @@ import Testing
 
     @Test func projectionFollowsAnotherActorAndItsRootsDeletion() async throws {
         let config = observedConfiguration()
-        let rex = try added(QWDog(value: ["name": "Rex"]), config)
-        @ObservedRealmObject var card = QWDogCard(projecting: rex)
+        let rex = try added(ObservedTestModels.Dog(value: ["name": "Rex"]), config)
+        @ObservedRealmObject var card = ObservedTestModels.DogCard(projecting: rex)
         let signal = track { _ = card.label }
         let db = try await RealmActor(configuration: config)
-        try await db.asyncWrite { realm in realm.objects(QWDog.self).first!.name = "Wolfie" }
+        try await db.asyncWrite { realm in realm.objects(ObservedTestModels.Dog.self).first!.name = "Wolfie" }
         await signal.wait()
         #expect(card.label == "Wolfie")
         let gone = track { _ = card.label }
-        try await db.asyncWrite { realm in try realm.delete(realm.objects(QWDog.self)) }
+        try await db.asyncWrite { realm in try realm.delete(realm.objects(ObservedTestModels.Dog.self)) }
         await gone.wait()
         #expect(card.label == "")
         #expect(card.rootObject.realm == nil)
@@ -337,8 +339,8 @@ import Testing
 
     @Test func stateObjectDeleteThroughItsBinding() throws {
         let config = observedConfiguration()
-        @ObservedResults(QWDog.self, configuration: config) var dogs
-        @StateRealmObject var dog = QWDog(value: ["name": "Rex"])
+        @ObservedResults(ObservedTestModels.Dog.self, configuration: config) var dogs
+        @StateRealmObject var dog = ObservedTestModels.Dog(value: ["name": "Rex"])
         $dog.delete()  // unmanaged: nothing to delete
         #expect(dogs.isEmpty)
         $dogs.append(dog)

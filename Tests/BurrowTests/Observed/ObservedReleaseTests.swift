@@ -8,8 +8,8 @@ import Testing
 @MainActor
 @Suite(.temporaryDirectory) struct ObservedReleaseTests {
     private func observeAndDrop(_ config: Realm.Configuration) throws {
-        @ObservedResults(QWDog.self, configuration: config) var dogs
-        $dogs.append(QWDog(value: ["name": "Rex"]))
+        @ObservedResults(ObservedTestModels.Dog.self, configuration: config) var dogs
+        $dogs.append(ObservedTestModels.Dog(value: ["name": "Rex"]))
         @ObservedRealmObject var rex = dogs[0]
         $rex.name.wrappedValue = "Wolfie"
         #expect(dogs.map(\.name) == ["Wolfie"])

@@ -11,8 +11,8 @@ import Testing
 @Suite(.temporaryDirectory) struct ObservedResultsQuickWriteTests {
     @Test func appendUnmanagedThenManagedObjects() throws {
         let config = observedConfiguration()
-        @ObservedResults(QWDog.self, configuration: config) var dogs
-        let rex = QWDog(value: ["name": "Rex"])
+        @ObservedResults(ObservedTestModels.Dog.self, configuration: config) var dogs
+        let rex = ObservedTestModels.Dog(value: ["name": "Rex"])
         #expect(rex.realm == nil)
         $dogs.append(rex)
         #expect(rex.realm != nil)
@@ -23,20 +23,20 @@ import Testing
         #expect($dogs.error == nil)
         // A managed object added elsewhere shows through the same realm.
         let realm = try Realm(configuration: config)
-        try realm.write { try realm.add(QWDog(value: ["name": "Maui"])) }
+        try realm.write { try realm.add(ObservedTestModels.Dog(value: ["name": "Maui"])) }
         #expect(dogs.map(\.name).sorted() == ["Maui", "Rex"])
     }
 
     @Test func removeManagedAndFrozenObjects() throws {
         let config = observedConfiguration()
         let realm = try Realm(configuration: config)
-        let rex = QWDog(value: ["name": "Rex"])
-        let maui = QWDog(value: ["name": "Maui"])
+        let rex = ObservedTestModels.Dog(value: ["name": "Rex"])
+        let maui = ObservedTestModels.Dog(value: ["name": "Maui"])
         try realm.write {
             try realm.add(rex)
             try realm.add(maui)
         }
-        @ObservedResults(QWDog.self, configuration: config) var dogs
+        @ObservedResults(ObservedTestModels.Dog.self, configuration: config) var dogs
         let frozenMaui = try maui.freeze()
         $dogs.remove(rex)
         #expect(dogs.map(\.name) == ["Maui"])
@@ -44,17 +44,17 @@ import Testing
         #expect(dogs.isEmpty)
         // Removing what is already gone, or was never added, changes nothing and is no error.
         $dogs.remove(frozenMaui)
-        $dogs.remove(QWDog(value: ["name": "Stray"]))
+        $dogs.remove(ObservedTestModels.Dog(value: ["name": "Stray"]))
         #expect($dogs.error == nil)
-        #expect(realm.objects(QWDog.self).isEmpty)
+        #expect(realm.objects(ObservedTestModels.Dog.self).isEmpty)
     }
 
     @Test func appendFrozenObjectAddsNothingNew() throws {
         let config = observedConfiguration()
         let realm = try Realm(configuration: config)
-        let rex = QWDog(value: ["name": "Rex"])
+        let rex = ObservedTestModels.Dog(value: ["name": "Rex"])
         try realm.write { try realm.add(rex) }
-        @ObservedResults(QWDog.self, configuration: config) var dogs
+        @ObservedResults(ObservedTestModels.Dog.self, configuration: config) var dogs
         $dogs.append(try rex.freeze())
         #expect(dogs.count == 1)
         #expect($dogs.error == nil)
@@ -63,39 +63,39 @@ import Testing
     @Test func appendOfADeletedFrozenObjectFailsThenASuccessClearsTheError() throws {
         let config = observedConfiguration()
         let realm = try Realm(configuration: config)
-        let rex = QWDog(value: ["name": "Rex"])
+        let rex = ObservedTestModels.Dog(value: ["name": "Rex"])
         try realm.write { try realm.add(rex) }
         let frozen = try rex.freeze()
         try realm.write { try realm.delete(rex) }
-        @ObservedResults(QWDog.self, configuration: config) var dogs
+        @ObservedResults(ObservedTestModels.Dog.self, configuration: config) var dogs
         $dogs.append(frozen)
         #expect($dogs.error?.code == .invalidObject)
         #expect(dogs.isEmpty)
-        $dogs.append(QWDog(value: ["name": "Maui"]))
+        $dogs.append(ObservedTestModels.Dog(value: ["name": "Maui"]))
         #expect($dogs.error == nil)
         #expect(dogs.count == 1)
     }
 
     @Test func duplicatePrimaryKeyChangesNothingAndIsObservable() throws {
         let config = observedConfiguration()
-        @ObservedResults(QWDog.self, configuration: config) var dogs
-        let rex = QWDog(value: ["name": "Rex"])
+        @ObservedResults(ObservedTestModels.Dog.self, configuration: config) var dogs
+        let rex = ObservedTestModels.Dog(value: ["name": "Rex"])
         $dogs.append(rex)
         let fired = trackOnce { _ = $dogs.error }
-        $dogs.append(QWDog(value: ["_id": rex._id, "name": "Impostor"]))
+        $dogs.append(ObservedTestModels.Dog(value: ["_id": rex._id, "name": "Impostor"]))
         #expect(fired.isSet)
         #expect($dogs.error?.code == .primaryKeyExists)
         #expect(dogs.map(\.name) == ["Rex"])
-        #expect(try Realm(configuration: config).objects(QWDog.self).map(\.name) == ["Rex"])
-        $dogs.append(QWDog(value: ["name": "Maui"]))
+        #expect(try Realm(configuration: config).objects(ObservedTestModels.Dog.self).map(\.name) == ["Rex"])
+        $dogs.append(ObservedTestModels.Dog(value: ["name": "Maui"]))
         #expect($dogs.error == nil)
         #expect(dogs.count == 2)
     }
 
     @Test func removeAtOffsetsOutOfBoundsChangesNothing() throws {
         let config = observedConfiguration()
-        @ObservedResults(QWDog.self, configuration: config, sortDescriptor: SortDescriptor(keyPath: "name")) var dogs
-        for name in ["C", "A", "B"] { $dogs.append(QWDog(value: ["name": name])) }
+        @ObservedResults(ObservedTestModels.Dog.self, configuration: config, sortDescriptor: SortDescriptor(keyPath: "name")) var dogs
+        for name in ["C", "A", "B"] { $dogs.append(ObservedTestModels.Dog(value: ["name": name])) }
         $dogs.remove(atOffsets: [1, 3])
         #expect($dogs.error?.code == .invalidArgument)
         #expect(dogs.map(\.name) == ["A", "B", "C"])
@@ -109,17 +109,20 @@ import Testing
         let realm = try Realm(configuration: config)
         try realm.write {
             for (name, age) in [("Rex", 5), ("Pup", 1), ("Ace", 0), ("Old", 12)] {
-                try realm.add(QWDog(value: ["name": name, "age": age]))
+                try realm.add(ObservedTestModels.Dog(value: ["name": name, "age": age]))
             }
         }
-        @ObservedResults(QWDog.self, configuration: config, filter: "age < 2", sortDescriptor: SortDescriptor(keyPath: "name")) var puppies
-        @ObservedResults(QWDog.self, configuration: config, where: { $0.age > 2 }, sortDescriptor: SortDescriptor(keyPath: "age", ascending: false))
+        @ObservedResults(ObservedTestModels.Dog.self, configuration: config, filter: "age < 2", sortDescriptor: SortDescriptor(keyPath: "name"))
+        var puppies
+        @ObservedResults(
+            ObservedTestModels.Dog.self, configuration: config, where: { $0.age > 2 },
+            sortDescriptor: SortDescriptor(keyPath: "age", ascending: false))
         var adults
         #expect(puppies.map(\.name) == ["Ace", "Pup"])
         #expect(adults.map(\.name) == ["Old", "Rex"])
 
         // An appended object the filter leaves out is added, but not shown.
-        $puppies.append(QWDog(value: ["name": "Big", "age": 7]))
+        $puppies.append(ObservedTestModels.Dog(value: ["name": "Big", "age": 7]))
         #expect(puppies.map(\.name) == ["Ace", "Pup"])
         #expect(adults.map(\.name) == ["Old", "Big", "Rex"])
 
@@ -141,11 +144,11 @@ import Testing
     @Test func badFilterOrSortShowsNothingAndSetsError() throws {
         let config = observedConfiguration()
         let realm = try Realm(configuration: config)
-        try realm.write { try realm.add(QWDog(value: ["name": "Rex"])) }
-        @ObservedResults(QWDog.self, configuration: config, filter: "noSuchProperty == 1") var dogs
+        try realm.write { try realm.add(ObservedTestModels.Dog(value: ["name": "Rex"])) }
+        @ObservedResults(ObservedTestModels.Dog.self, configuration: config, filter: "noSuchProperty == 1") var dogs
         #expect(dogs.isEmpty)
         #expect($dogs.error != nil)
-        @ObservedResults(QWDog.self, configuration: config, sortDescriptor: SortDescriptor(keyPath: "nope")) var sorted
+        @ObservedResults(ObservedTestModels.Dog.self, configuration: config, sortDescriptor: SortDescriptor(keyPath: "nope")) var sorted
         #expect(sorted.isEmpty)
         #expect($sorted.error != nil)
         $dogs.filter = "name == 'Rex'"
@@ -154,16 +157,16 @@ import Testing
 
     @Test func commitOfAnotherActorReachesObservation() async throws {
         let config = observedConfiguration()
-        @ObservedResults(QWDog.self, configuration: config, filter: "age < 2") var puppies
+        @ObservedResults(ObservedTestModels.Dog.self, configuration: config, filter: "age < 2") var puppies
         #expect(puppies.isEmpty)
         let signal = track { _ = puppies.count }
         let db = try await RealmActor(configuration: config)
-        try await db.asyncWrite { realm in try realm.add(QWDog(value: ["name": "Pup", "age": 1])) }
+        try await db.asyncWrite { realm in try realm.add(ObservedTestModels.Dog(value: ["name": "Pup", "age": 1])) }
         await signal.wait()
         #expect(puppies.map(\.name) == ["Pup"])
         // And a deletion by the other actor.
         let gone = track { _ = puppies.count }
-        try await db.asyncWrite { realm in try realm.delete(realm.objects(QWDog.self)) }
+        try await db.asyncWrite { realm in try realm.delete(realm.objects(ObservedTestModels.Dog.self)) }
         await gone.wait()
         #expect(puppies.isEmpty)
     }
@@ -171,20 +174,20 @@ import Testing
     @Test func keyPathsLimitWhatCounts() async throws {
         let config = observedConfiguration()
         let realm = try Realm(configuration: config)
-        try realm.write { try realm.add(QWDog(value: ["name": "Rex", "age": 1])) }
-        @ObservedResults(QWDog.self, keyPaths: ["name"], configuration: config) var names
-        @ObservedResults(QWDog.self, configuration: config) var everything
+        try realm.write { try realm.add(ObservedTestModels.Dog(value: ["name": "Rex", "age": 1])) }
+        @ObservedResults(ObservedTestModels.Dog.self, keyPaths: ["name"], configuration: config) var names
+        @ObservedResults(ObservedTestModels.Dog.self, configuration: config) var everything
         _ = names.count
         _ = everything.count
         let namesFired = trackOnce { _ = names.first?.name }
         let fence = track { _ = everything.first?.age }
         let db = try await RealmActor(configuration: config)
-        try await db.asyncWrite { realm in realm.objects(QWDog.self).first!.age = 2 }
+        try await db.asyncWrite { realm in realm.objects(ObservedTestModels.Dog.self).first!.age = 2 }
         await fence.wait()
         for _ in 0..<50 { await Task.yield() }
         #expect(!namesFired.isSet)
         let renamed = track { _ = names.first?.name }
-        try await db.asyncWrite { realm in realm.objects(QWDog.self).first!.name = "Wolfie" }
+        try await db.asyncWrite { realm in realm.objects(ObservedTestModels.Dog.self).first!.name = "Wolfie" }
         await renamed.wait()
         #expect(names.first?.name == "Wolfie")
         #expect(names.first?.age == 2)
@@ -192,10 +195,10 @@ import Testing
 
     @Test func updateRefreshesTheRealm() async throws {
         let config = observedConfiguration()
-        @ObservedResults(QWDog.self, configuration: config) var dogs
+        @ObservedResults(ObservedTestModels.Dog.self, configuration: config) var dogs
         #expect(dogs.isEmpty)
         let db = try await RealmActor(configuration: config)
-        try await db.asyncWrite { realm in try realm.add(QWDog(value: ["name": "Rex"])) }
+        try await db.asyncWrite { realm in try realm.add(ObservedTestModels.Dog(value: ["name": "Rex"])) }
         _dogs.update()
         #expect(dogs.count == 1)
     }
@@ -204,10 +207,10 @@ import Testing
     /// there, so a write in it shows at once.
     @Test func resultsLiveInTheMainActorsRealm() throws {
         let config = observedConfiguration()
-        @ObservedResults(QWDog.self, configuration: config) var dogs
+        @ObservedResults(ObservedTestModels.Dog.self, configuration: config) var dogs
         let realm = try Realm(configuration: config)
         #expect(dogs.realm == realm)
-        try realm.write { try realm.add(QWDog()) }
+        try realm.write { try realm.add(ObservedTestModels.Dog()) }
         #expect(dogs.count == 1)
     }
 }

@@ -10,27 +10,27 @@ import Testing
 @Suite(.temporaryDirectory) struct ObservedSectionedResultsTests {
     private func configuration() -> Realm.Configuration {
         var config = temporaryConfiguration()
-        config.objectTypes = [Dog.self, DogToy.self, Person.self, Address.self]
+        config.objectTypes = [CommonModels.Dog.self, CommonModels.DogToy.self, CommonModels.Person.self, CommonModels.Address.self]
         return config
     }
 
     private func add(_ dogs: [(String, String)], _ config: Realm.Configuration) throws {
         let realm = try Realm(configuration: config)
         try realm.write {
-            for (name, color) in dogs { try realm.add(Dog(value: ["name": name, "color": color])) }
+            for (name, color) in dogs { try realm.add(CommonModels.Dog(value: ["name": name, "color": color])) }
         }
     }
 
     @Test func sectionsByKeyPathFollowAnotherActorsCommit() async throws {
         let config = configuration()
         try add([("Rex", "brown"), ("Spot", "black"), ("Maui", "brown")], config)
-        @ObservedSectionedResults(Dog.self, sectionKeyPath: \.color, configuration: config) var byColor
+        @ObservedSectionedResults(CommonModels.Dog.self, sectionKeyPath: \.color, configuration: config) var byColor
         #expect(byColor.allKeys == ["black", "brown"])
         #expect(byColor[1].map(\.name).sorted() == ["Maui", "Rex"])
 
         let fired = track { _ = byColor.count }
         let db = try await RealmActor(configuration: config)
-        try await db.asyncWrite { realm in try realm.add(Dog(value: ["name": "Snow", "color": "white"])) }
+        try await db.asyncWrite { realm in try realm.add(CommonModels.Dog(value: ["name": "Snow", "color": "white"])) }
         await fired.wait()
         #expect(byColor.allKeys == ["black", "brown", "white"])
         #expect($byColor.error == nil)
@@ -40,13 +40,13 @@ import Testing
         let config = configuration()
         try add([("Rex", "brown"), ("Spot", "black"), ("Maui", "brown")], config)
         @ObservedSectionedResults(
-            Dog.self, sectionKeyPath: \.color, sortDescriptors: [SortDescriptor(keyPath: "color"), SortDescriptor(keyPath: "name")],
+            CommonModels.Dog.self, sectionKeyPath: \.color, sortDescriptors: [SortDescriptor(keyPath: "color"), SortDescriptor(keyPath: "name")],
             configuration: config) var byColor
         let brown = byColor[1]
         #expect(brown.map(\.name) == ["Maui", "Rex"])
         $byColor.remove(atOffsets: [1], section: brown)
         #expect(byColor[1].map(\.name) == ["Maui"])
-        #expect(try Realm(configuration: config).objects(Dog.self).count == 2)
+        #expect(try Realm(configuration: config).objects(CommonModels.Dog.self).count == 2)
 
         $byColor.remove(atOffsets: [3], section: byColor[1])
         #expect($byColor.error?.code == .invalidArgument)
@@ -57,7 +57,8 @@ import Testing
         let config = configuration()
         try add([("Rex", "brown"), ("Spot", "black"), ("Ruby", "white")], config)
         @ObservedSectionedResults(
-            Dog.self, sectionBlock: { String($0.name.prefix(1)) }, sortDescriptors: [SortDescriptor(keyPath: "name")], configuration: config)
+            CommonModels.Dog.self, sectionBlock: { String($0.name.prefix(1)) }, sortDescriptors: [SortDescriptor(keyPath: "name")],
+            configuration: config)
         var byInitial
         #expect(byInitial.allKeys == ["R", "S"])
         #expect(byInitial[0].map(\.name) == ["Rex", "Ruby"])
@@ -71,11 +72,12 @@ import Testing
     @Test func sectioningThatCannotWorkShowsNothingAndReports() throws {
         let config = configuration()
         try add([("Rex", "brown")], config)
-        @ObservedSectionedResults(Dog.self, sectionBlock: { $0.color }, sortDescriptors: [], configuration: config) var unsorted
+        @ObservedSectionedResults(CommonModels.Dog.self, sectionBlock: { $0.color }, sortDescriptors: [], configuration: config) var unsorted
         #expect(unsorted.isEmpty)
         #expect($unsorted.error?.code == .invalidArgument)
 
-        @ObservedSectionedResults(Dog.self, sectionKeyPath: \.color, sortDescriptors: [SortDescriptor(keyPath: "name")], configuration: config)
+        @ObservedSectionedResults(
+            CommonModels.Dog.self, sectionKeyPath: \.color, sortDescriptors: [SortDescriptor(keyPath: "name")], configuration: config)
         var mismatched
         #expect(mismatched.isEmpty)
         #expect($mismatched.error?.code == .invalidArgument)

@@ -12,7 +12,7 @@ import Testing
     @Test func favoriteToyBindingWrites() throws {
         let config = observedConfiguration()
         let realm = try Realm(configuration: config)
-        let rex = QWDog(value: ["name": "Rex", "favoriteToy": "ball"])
+        let rex = ObservedTestModels.Dog(value: ["name": "Rex", "favoriteToy": "ball"])
         try realm.write { try realm.add(rex) }
 
         @ObservedRealmObject var dog = rex
@@ -24,39 +24,39 @@ import Testing
         #expect(rex.favoriteToy == "rope")
         #expect($dog.error == nil)
         let other = try Realm(configuration: config)
-        #expect(other.objects(QWDog.self).first?.favoriteToy == "rope")
+        #expect(other.objects(ObservedTestModels.Dog.self).first?.favoriteToy == "rope")
     }
 
     /// "Add or Remove Objects in an ObservedResults Collection": the add button appends a new
     /// dog, `.onDelete(perform: $dogs.remove)` deletes the offsets it is given.
     @Test func resultsAppendAndOnDelete() throws {
         let config = observedConfiguration()
-        @ObservedResults(QWDog.self, configuration: config) var dogs
+        @ObservedResults(ObservedTestModels.Dog.self, configuration: config) var dogs
         #expect(dogs.isEmpty)
-        $dogs.append(QWDog(value: ["name": "Bandido"]))
-        $dogs.append(QWDog(value: ["name": "Maui"]))
+        $dogs.append(ObservedTestModels.Dog(value: ["name": "Bandido"]))
+        $dogs.append(ObservedTestModels.Dog(value: ["name": "Maui"]))
         #expect(dogs.map(\.name) == ["Bandido", "Maui"])
 
         let onDelete: (IndexSet) -> Void = $dogs.remove
         onDelete(IndexSet(integer: 0))
         #expect(dogs.map(\.name) == ["Maui"])
         #expect($dogs.error == nil)
-        #expect(try Realm(configuration: config).objects(QWDog.self).count == 1)
+        #expect(try Realm(configuration: config).objects(ObservedTestModels.Dog.self).count == 1)
     }
 
     /// "Append an Object to a List": the save button appends a new dog to the person's list.
     @Test func appendDogToPersonsList() throws {
         let config = observedConfiguration()
         let realm = try Realm(configuration: config)
-        let ali = QWPerson(value: ["firstName": "Ali"])
+        let ali = ObservedTestModels.Person(value: ["firstName": "Ali"])
         try realm.write { try realm.add(ali) }
 
         @ObservedRealmObject var person = ali
-        let dog = QWDog(value: ["name": "Maui", "favoriteToy": "wubba"])
+        let dog = ObservedTestModels.Dog(value: ["name": "Maui", "favoriteToy": "wubba"])
         $person.dogs.append(dog)
         #expect(person.dogs.map(\.name) == ["Maui"])
         #expect(dog.realm != nil)  // the unmanaged dog became managed
-        #expect(realm.objects(QWDog.self).count == 1)
+        #expect(realm.objects(ObservedTestModels.Dog.self).count == 1)
         #expect($person.error == nil)
     }
 
@@ -65,8 +65,8 @@ import Testing
     @Test func createWithExistingToyThroughThawedRealm() throws {
         let config = observedConfiguration()
         let realm = try Realm(configuration: config)
-        let wubba = QWToy(value: ["name": "Wubba"])
-        let owner = QWPerson(value: ["firstName": "Ali"])
+        let wubba = ObservedTestModels.Toy(value: ["name": "Wubba"])
+        let owner = ObservedTestModels.Person(value: ["firstName": "Ali"])
         try realm.write {
             try realm.add(wubba)
             try realm.add(owner)
@@ -76,11 +76,12 @@ import Testing
 
         let thawedPersonRealm = try frozenPerson.thaw()!.realm!
         try thawedPersonRealm.write {
-            let dog = try thawedPersonRealm.create(QWDog.self, value: ["name": "Maui", "favoriteToy": "", "toy": wubba], update: .modified)
+            let dog = try thawedPersonRealm.create(
+                ObservedTestModels.Dog.self, value: ["name": "Maui", "favoriteToy": "", "toy": wubba], update: .modified)
             person.dogs.append(dog)
         }
         #expect(person.dogs.first?.toy?.name == "Wubba")
-        #expect(realm.objects(QWToy.self).count == 1)  // the toy was linked, not copied
+        #expect(realm.objects(ObservedTestModels.Toy.self).count == 1)  // the toy was linked, not copied
         #expect(thawedPersonRealm == realm)
     }
 
@@ -90,14 +91,14 @@ import Testing
     @Test func performAnExplicitWriteOnAFrozenCompany() throws {
         let config = observedConfiguration()
         let realm = try Realm(configuration: config)
-        let live = QWCompany(value: [
+        let live = ObservedTestModels.Company(value: [
             "companyName": "Doggo Inc", "employees": [["name": "Dachary"], ["name": "Nate"]], "dogs": [["name": "Maui"], ["name": "Rex"]],
         ])
         try realm.write { try realm.add(live) }
         @ObservedRealmObject var company = live
         let frozenCompany = try company.freeze().frozenObject
 
-        func performAnExplicitWrite(company: QWCompany, employeeName: String, dogName: String) throws {
+        func performAnExplicitWrite(company: ObservedTestModels.Company, employeeName: String, dogName: String) throws {
             let realm = try company.realm!.thaw()
             let thawedCompany = try company.thaw()!
             let thisEmployee = thawedCompany.employees.where { $0.name == employeeName }.first!
@@ -110,13 +111,13 @@ import Testing
 
         #expect(company.employees.first?.dogs.map(\.name) == ["Maui"])
         #expect(company.employees.last?.dogs.isEmpty == true)
-        #expect(realm.objects(QWDog.self).count == 2)
+        #expect(realm.objects(ObservedTestModels.Dog.self).count == 2)
     }
 
     /// A live object's `thaw()` and a live realm's `thaw()` give themselves.
     @Test func thawOfLiveValuesIsIdentity() throws {
         let realm = try Realm(configuration: observedConfiguration())
-        let person = QWPerson()
+        let person = ObservedTestModels.Person()
         try realm.write { try realm.add(person) }
         #expect(try person.thaw() === person)
         #expect(try realm.thaw() == realm)

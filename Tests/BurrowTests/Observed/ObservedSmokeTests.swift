@@ -8,20 +8,22 @@ import Testing
 @Suite(.temporaryDirectory) struct ObservedSmokeTests {
     private func configuration() -> Realm.Configuration {
         var config = temporaryConfiguration()
-        config.objectTypes = [Dog.self, DogToy.self, Person.self, Address.self, SmokeOwner.self]
+        config.objectTypes = [
+            CommonModels.Dog.self, CommonModels.DogToy.self, CommonModels.Person.self, CommonModels.Address.self, ObservedSmokeModels.Owner.self,
+        ]
         return config
     }
 
     @Test func resultsFollowAnotherActorsCommit() async throws {
         let config = configuration()
-        @ObservedResults(Dog.self, configuration: config) var dogs
+        @ObservedResults(CommonModels.Dog.self, configuration: config) var dogs
         #expect(dogs.isEmpty)
-        $dogs.append(Dog(value: ["name": "Bandido"]))
+        $dogs.append(CommonModels.Dog(value: ["name": "Bandido"]))
         #expect(dogs.count == 1)
         #expect($dogs.error == nil)
         let fired = track { _ = dogs.count }
         let db = try await RealmActor(configuration: config)
-        try await db.asyncWrite { realm in try realm.add(Dog(value: ["name": "Rex"])) }
+        try await db.asyncWrite { realm in try realm.add(CommonModels.Dog(value: ["name": "Rex"])) }
         await fired.wait()
         #expect(dogs.count == 2)
         $dogs.remove(atOffsets: [0])
@@ -34,18 +36,18 @@ import Testing
     @Test func objectBindingWrites() throws {
         let config = configuration()
         let realm = try Realm(configuration: config)
-        let dog = Dog(value: ["name": "Rex"])
+        let dog = CommonModels.Dog(value: ["name": "Rex"])
         try realm.write { try realm.add(dog) }
         @ObservedRealmObject var observed = dog
         $observed.name.wrappedValue = "Wolfie"
         #expect(dog.name == "Wolfie")
         #expect(!realm.isInWriteTransaction)
-        let person = SmokeOwner(value: ["id": 1])
+        let person = ObservedSmokeModels.Owner(value: ["id": 1])
         try realm.write { try realm.add(person) }
         @ObservedRealmObject var owner = person
-        $owner.dogs.append(Dog(value: ["name": "Maui"]))
+        $owner.dogs.append(CommonModels.Dog(value: ["name": "Maui"]))
         #expect(person.dogs.count == 1)
-        $owner.dogs.append(Dog(value: ["_id": dog._id, "name": "dup"]))
+        $owner.dogs.append(CommonModels.Dog(value: ["_id": dog._id, "name": "dup"]))
         #expect(person.dogs.count == 1)
         #expect($owner.error?.code == .primaryKeyExists)
         let thawed = try person.thaw()!.realm!
@@ -55,8 +57,8 @@ import Testing
     @Test func frozenObjectsAreThawedForQuickWrites() throws {
         let config = configuration()
         let realm = try Realm(configuration: config)
-        let rex = Dog(value: ["name": "Rex"])
-        let owner = SmokeOwner(value: ["id": 3])
+        let rex = CommonModels.Dog(value: ["name": "Rex"])
+        let owner = ObservedSmokeModels.Owner(value: ["id": 3])
         try realm.write {
             try realm.add(rex)
             try realm.add(owner)
@@ -69,7 +71,7 @@ import Testing
         @ObservedRealmObject var thawedRex = frozenRex
         #expect(!thawedRex.isFrozen, "the wrapper thaws a frozen object, as RealmSwift's does")
         #expect(thawedRex.realm == realm, "into the main actor's realm")
-        @ObservedResults(Dog.self, configuration: config) var dogs
+        @ObservedResults(CommonModels.Dog.self, configuration: config) var dogs
         $dogs.remove(frozenRex)
         #expect(dogs.isEmpty)
         $dogs.append(frozenRex)
@@ -78,16 +80,16 @@ import Testing
     }
 
     @Test func stateObjectUnmanagedThenManaged() throws {
-        let object = SmokeOwner(value: ["id": 7])
+        let object = ObservedSmokeModels.Owner(value: ["id": 7])
         @StateRealmObject var state = object.dogs
-        $state.append(Dog(value: ["name": "A"]))
+        $state.append(CommonModels.Dog(value: ["name": "A"]))
         #expect(state.count == 1)
         let realm = try Realm(configuration: configuration())
         try realm.write { try realm.add(object) }
         _state.update()
-        $state.append(Dog(value: ["name": "B"]))
+        $state.append(CommonModels.Dog(value: ["name": "B"]))
         #expect(state.count == 2)
-        #expect(realm.objects(Dog.self).count == 2)
+        #expect(realm.objects(CommonModels.Dog.self).count == 2)
     }
 }
 
@@ -100,7 +102,11 @@ final class Signal: Sendable {
     func wait() async { for await _ in stream { return } }
 }
 
-final class SmokeOwner: Object, ObjectKeyIdentifiable {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var dogs: List<Dog>
+/// The model of `ObservedSmokeTests`, stored under the name it had before it was namespaced.
+enum ObservedSmokeModels {
+    final class Owner: Object, ObjectKeyIdentifiable {
+        override class func _realmObjectName() -> String? { "SmokeOwner" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var dogs: List<CommonModels.Dog>
+    }
 }

@@ -16,7 +16,7 @@ import Testing
 
     /// The account's balances keep their sum and each actor's entries match its count, in the
     /// state the wrappers show now. Returns that state's change count.
-    private static func checkConsistent(_ account: QWAccount, _ entries: Results<QWEntry>) -> Int {
+    private static func checkConsistent(_ account: ObservedTestModels.Account, _ entries: Results<ObservedTestModels.Entry>) -> Int {
         #expect(account.a + account.b == total)
         #expect(entries.where { $0.source == "first" }.count == account.byFirstActor)
         #expect(entries.where { $0.source == "second" }.count == account.bySecondActor)
@@ -28,10 +28,10 @@ import Testing
         print("ObservedStressTests: \(writes) writes per writer (BURROW_OBSERVED_STRESS_WRITES)")
         let config = observedConfiguration()
         let realm = try Realm(configuration: config)
-        try realm.write { try realm.add(QWAccount(value: ["id": 1, "a": 0, "b": Self.total])) }
+        try realm.write { try realm.add(ObservedTestModels.Account(value: ["id": 1, "a": 0, "b": Self.total])) }
 
-        @ObservedRealmObject var account = realm.object(ofType: QWAccount.self, forPrimaryKey: 1)!
-        @ObservedResults(QWEntry.self, configuration: config) var entries
+        @ObservedRealmObject var account = realm.object(ofType: ObservedTestModels.Account.self, forPrimaryKey: 1)!
+        @ObservedResults(ObservedTestModels.Entry.self, configuration: config) var entries
 
         // Each actor write moves one unit from b to a (or back), counts itself, and adds an
         // entry, all in one transaction.
@@ -39,10 +39,10 @@ import Testing
             let db = try await RealmActor(configuration: config)
             for seq in 0..<writes {
                 try await db.asyncWrite { realm in
-                    let account = realm.object(ofType: QWAccount.self, forPrimaryKey: 1)!
+                    let account = realm.object(ofType: ObservedTestModels.Account.self, forPrimaryKey: 1)!
                     account.deposit = step
                     if source == "first" { account.byFirstActor += 1 } else { account.bySecondActor += 1 }
-                    try realm.add(QWEntry(value: ["source": source, "seq": seq]))
+                    try realm.add(ObservedTestModels.Entry(value: ["source": source, "seq": seq]))
                 }
                 await Task.yield()
             }
@@ -70,7 +70,7 @@ import Testing
         // units, each its own write transaction.
         let deposit = $account.deposit
         for seq in 0..<writes {
-            $entries.append(QWEntry(value: ["source": "main", "seq": seq]))
+            $entries.append(ObservedTestModels.Entry(value: ["source": "main", "seq": seq]))
             deposit.wrappedValue = 2
             #expect($entries.error == nil)
             #expect($account.error == nil)
@@ -80,7 +80,7 @@ import Testing
         try await first.value
         try await second.value
         done.set()
-        $entries.append(QWEntry(value: ["source": "main", "seq": writes]))  // wakes the observer to end
+        $entries.append(ObservedTestModels.Entry(value: ["source": "main", "seq": writes]))  // wakes the observer to end
         let observed = await observer.value
         _entries.update()
         _account.update()

@@ -4,85 +4,97 @@ import Foundation
 import Observation
 import Synchronization
 
-// Models of the observed-wrapper tests: the seed's DoggoDB shapes (a dog with a favorite toy
-// string and a toy object, a person with a list of dogs, a company with employees), plus the
-// collection kinds the quick writes change and a two-balance account for the stress test.
+/// The models of the observed-wrapper tests: the seed's DoggoDB shapes (a dog with a favorite toy
+/// string and a toy object, a person with a list of dogs, a company with employees), plus the
+/// collection kinds the quick writes change and a two-balance account for the stress test. Each
+/// is stored under the name it had before it was namespaced.
+enum ObservedTestModels {
+    final class Toy: Object, ObjectKeyIdentifiable {
+        override class func _realmObjectName() -> String? { "QWToy" }
+        @Persisted(primaryKey: true) var _id: ObjectId
+        @Persisted var name = ""
+    }
 
-final class QWToy: Object, ObjectKeyIdentifiable {
-    @Persisted(primaryKey: true) var _id: ObjectId
-    @Persisted var name = ""
-}
+    final class Dog: Object, ObjectKeyIdentifiable {
+        override class func _realmObjectName() -> String? { "QWDog" }
+        @Persisted(primaryKey: true) var _id: ObjectId
+        @Persisted var name = ""
+        @Persisted var age = 0
+        @Persisted var favoriteToy = ""
+        @Persisted var toy: ObservedTestModels.Toy?
+    }
 
-final class QWDog: Object, ObjectKeyIdentifiable {
-    @Persisted(primaryKey: true) var _id: ObjectId
-    @Persisted var name = ""
-    @Persisted var age = 0
-    @Persisted var favoriteToy = ""
-    @Persisted var toy: QWToy?
-}
+    final class Person: Object, ObjectKeyIdentifiable {
+        override class func _realmObjectName() -> String? { "QWPerson" }
+        @Persisted(primaryKey: true) var _id: ObjectId
+        @Persisted var firstName = ""
+        @Persisted var lastName = ""
+        @Persisted var dogs: List<ObservedTestModels.Dog>
+        @Persisted var luckyNumbers: List<Int>
+        @Persisted var nicknames: MutableSet<String>
+        @Persisted var friends: MutableSet<ObservedTestModels.Dog>
+        @Persisted var scores: Map<String, Int>
+        @Persisted var dogsByRole: Map<String, ObservedTestModels.Dog?>
+    }
 
-final class QWPerson: Object, ObjectKeyIdentifiable {
-    @Persisted(primaryKey: true) var _id: ObjectId
-    @Persisted var firstName = ""
-    @Persisted var lastName = ""
-    @Persisted var dogs: List<QWDog>
-    @Persisted var luckyNumbers: List<Int>
-    @Persisted var nicknames: MutableSet<String>
-    @Persisted var friends: MutableSet<QWDog>
-    @Persisted var scores: Map<String, Int>
-    @Persisted var dogsByRole: Map<String, QWDog?>
-}
+    final class Employee: Object, ObjectKeyIdentifiable {
+        override class func _realmObjectName() -> String? { "QWEmployee" }
+        @Persisted(primaryKey: true) var _id: ObjectId
+        @Persisted var name = ""
+        @Persisted var dogs: List<ObservedTestModels.Dog>
+    }
 
-final class QWEmployee: Object, ObjectKeyIdentifiable {
-    @Persisted(primaryKey: true) var _id: ObjectId
-    @Persisted var name = ""
-    @Persisted var dogs: List<QWDog>
-}
+    final class Company: Object, ObjectKeyIdentifiable {
+        override class func _realmObjectName() -> String? { "QWCompany" }
+        @Persisted(primaryKey: true) var _id: ObjectId
+        @Persisted var companyName = ""
+        @Persisted var employees: List<ObservedTestModels.Employee>
+        @Persisted var dogs: List<ObservedTestModels.Dog>
+    }
 
-final class QWCompany: Object, ObjectKeyIdentifiable {
-    @Persisted(primaryKey: true) var _id: ObjectId
-    @Persisted var companyName = ""
-    @Persisted var employees: List<QWEmployee>
-    @Persisted var dogs: List<QWDog>
-}
+    final class DogCard: Projection<ObservedTestModels.Dog> {
+        @Projected(\ObservedTestModels.Dog.name) var label
+        @Projected(\ObservedTestModels.Dog.age) var years
+    }
 
-final class QWDogCard: Projection<QWDog> {
-    @Projected(\QWDog.name) var label
-    @Projected(\QWDog.age) var years
-}
+    /// Two balances whose sum never changes: every change moves an amount between them through
+    /// `deposit`'s setter, which also counts the change, all in the one write that sets it.
+    final class Account: Object, ObjectKeyIdentifiable {
+        override class func _realmObjectName() -> String? { "QWAccount" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var a = 0
+        @Persisted var b = 0
+        @Persisted var changes = 0
+        @Persisted var byFirstActor = 0
+        @Persisted var bySecondActor = 0
 
-/// Two balances whose sum never changes: every change moves an amount between them through
-/// `deposit`'s setter, which also counts the change, all in the one write that sets it.
-final class QWAccount: Object, ObjectKeyIdentifiable {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var a = 0
-    @Persisted var b = 0
-    @Persisted var changes = 0
-    @Persisted var byFirstActor = 0
-    @Persisted var bySecondActor = 0
-
-    /// Always 0; setting it moves that amount from `b` to `a` (reading both inside the write
-    /// that sets it) and counts one change.
-    var deposit: Int {
-        get { 0 }
-        set {
-            a += newValue
-            b -= newValue
-            changes += 1
+        /// Always 0; setting it moves that amount from `b` to `a` (reading both inside the write
+        /// that sets it) and counts one change.
+        var deposit: Int {
+            get { 0 }
+            set {
+                a += newValue
+                b -= newValue
+                changes += 1
+            }
         }
     }
-}
 
-final class QWEntry: Object, ObjectKeyIdentifiable {
-    @Persisted(primaryKey: true) var _id: ObjectId
-    @Persisted var source = ""
-    @Persisted var seq = 0
+    final class Entry: Object, ObjectKeyIdentifiable {
+        override class func _realmObjectName() -> String? { "QWEntry" }
+        @Persisted(primaryKey: true) var _id: ObjectId
+        @Persisted var source = ""
+        @Persisted var seq = 0
+    }
 }
 
 /// A temporary configuration holding the observed-wrapper test models.
 func observedConfiguration(_ name: String = #function) -> Realm.Configuration {
     var config = temporaryConfiguration(name)
-    config.objectTypes = [QWToy.self, QWDog.self, QWPerson.self, QWEmployee.self, QWCompany.self, QWAccount.self, QWEntry.self]
+    config.objectTypes = [
+        ObservedTestModels.Toy.self, ObservedTestModels.Dog.self, ObservedTestModels.Person.self, ObservedTestModels.Employee.self,
+        ObservedTestModels.Company.self, ObservedTestModels.Account.self, ObservedTestModels.Entry.self,
+    ]
     return config
 }
 

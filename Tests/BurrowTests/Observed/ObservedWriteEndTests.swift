@@ -11,10 +11,10 @@ import Testing
     @Test(arguments: [true, false]) func followsOnceAWriteHeldAcrossSuspensionsEnds(byCommitting: Bool) async throws {
         let config = observedConfiguration()
         let realm = try Realm(configuration: config)
-        @ObservedResults(QWDog.self, configuration: config) var dogs
+        @ObservedResults(ObservedTestModels.Dog.self, configuration: config) var dogs
         try realm.beginWrite()
         _ = dogs.count
-        if byCommitting { try realm.add(QWDog(value: ["name": "Rex"])) }
+        if byCommitting { try realm.add(ObservedTestModels.Dog(value: ["name": "Rex"])) }
         try await Task.sleep(for: .milliseconds(20))  // the transaction stays open across suspensions
         if byCommitting {
             let changed = track { _ = dogs.count }
@@ -26,7 +26,7 @@ import Testing
         }
         let before = dogs.count
         let db = try await RealmActor(configuration: config)
-        try await db.asyncWrite { realm in try realm.add(QWDog(value: ["name": "Spot"])) }
+        try await db.asyncWrite { realm in try realm.add(ObservedTestModels.Dog(value: ["name": "Spot"])) }
         // The wrapper reports when it starts following, and again when the actor's commit
         // reaches it: wait, through Observation, until it shows that commit.
         while dogs.count != before + 1 {

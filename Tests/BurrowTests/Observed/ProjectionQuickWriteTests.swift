@@ -10,8 +10,8 @@ import Testing
     @Test func bindWritesTheRootsPropertyInOneQuickWrite() throws {
         let config = observedConfiguration()
         let realm = try Realm(configuration: config)
-        let dog = try added(QWDog(value: ["name": "Rex", "age": 3]), config)
-        let card = QWDogCard(projecting: dog)
+        let dog = try added(ObservedTestModels.Dog(value: ["name": "Rex", "age": 3]), config)
+        let card = ObservedTestModels.DogCard(projecting: dog)
         let label = card.bind(\.label)
         label.wrappedValue = "Wolfie"
         #expect(dog.name == "Wolfie")
@@ -24,11 +24,11 @@ import Testing
     @Test func deleteRemovesTheRootObject() throws {
         let config = observedConfiguration()
         let realm = try Realm(configuration: config)
-        let dog = try added(QWDog(value: ["name": "Rex"]), config)
-        @StateRealmObject var card = QWDogCard(projecting: dog)
+        let dog = try added(ObservedTestModels.Dog(value: ["name": "Rex"]), config)
+        @StateRealmObject var card = ObservedTestModels.DogCard(projecting: dog)
         $card.delete()
         #expect(dog.isInvalidated)
-        #expect(realm.objects(QWDog.self).isEmpty)
+        #expect(realm.objects(ObservedTestModels.Dog.self).isEmpty)
         #expect(_card.error == nil)
         $card.delete()
         #expect(_card.error == nil, "deleting what is already deleted does nothing")

@@ -24,7 +24,7 @@ import Testing
         let seed = TestSeed.make("QuickWriteMoveTests")
         var generator = TestRandom(seed: seed)
         var config = temporaryConfiguration()
-        config.objectTypes = [MoveHolder.self]
+        config.objectTypes = [QuickWriteMoveModels.Holder.self]
         let realm = try Realm(configuration: config)
         for round in 0..<60 {
             let count = Int.random(in: 0...12, using: &generator)
@@ -34,13 +34,13 @@ import Testing
             let destination = Int.random(in: 0...count, using: &generator)
             let want = expected(values, moving: offsets, to: destination)
 
-            let holder = MoveHolder()
+            let holder = QuickWriteMoveModels.Holder()
             holder.values.append(objectsIn: values)
             @StateRealmObject var unmanaged = holder.values
             $unmanaged.move(fromOffsets: offsets, toOffset: destination)
             #expect(Array(holder.values) == want, "round \(round): \(values) moving \(Array(offsets)) to \(destination)")
 
-            let managed = MoveHolder()
+            let managed = QuickWriteMoveModels.Holder()
             managed.values.append(objectsIn: values)
             try realm.write { try realm.add(managed) }
             @StateRealmObject var list = managed.values
@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test func offsetsOutOfBoundsChangeNothingAndAreReported() throws {
-        let holder = MoveHolder()
+        let holder = QuickWriteMoveModels.Holder()
         holder.values.append(objectsIn: [1, 2, 3])
         @StateRealmObject var list = holder.values
         $list.move(fromOffsets: [1, 3], toOffset: 0)
@@ -69,6 +69,10 @@ import Testing
     }
 }
 
-final class MoveHolder: Object, ObjectKeyIdentifiable {
-    @Persisted var values: List<Int>
+/// The model of `QuickWriteMoveTests`, stored under the name it had before it was namespaced.
+enum QuickWriteMoveModels {
+    final class Holder: Object, ObjectKeyIdentifiable {
+        override class func _realmObjectName() -> String? { "MoveHolder" }
+        @Persisted var values: List<Int>
+    }
 }

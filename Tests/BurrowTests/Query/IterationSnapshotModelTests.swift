@@ -23,24 +23,26 @@ import Testing
             for kind in Kind.allCases {
                 try realm.write {
                     try realm.deleteAll()
-                    let holder = try realm.create(IterHolder.self, value: ["id": 1])
+                    let holder = try realm.create(IterationSnapshotModels.Holder.self, value: ["id": 1])
                     for _ in 0..<random.next(upperBound: 40) {
                         let item = try realm.create(
-                            IterItem.self, value: ["id": nextId, "rank": random.next(upperBound: 20), "group": random.next(upperBound: 2)])
+                            IterationSnapshotModels.Item.self,
+                            value: ["id": nextId, "rank": random.next(upperBound: 20), "group": random.next(upperBound: 2)])
                         nextId += 1
                         holder.items.append(item)
                         holder.itemSet.insert(item)
                         holder.itemMap["k\(item.id)"] = item
-                        if random.next() % 2 == 0 { try realm.add(IterHolder(value: ["id": 100 + item.id, "items": [item]])) }
+                        if random.next() % 2 == 0 { try realm.add(IterationSnapshotModels.Holder(value: ["id": 100 + item.id, "items": [item]])) }
                     }
                 }
-                let holder = realm.object(ofType: IterHolder.self, forPrimaryKey: 1)!
-                let target = realm.objects(IterItem.self).first
+                let holder = realm.object(ofType: IterationSnapshotModels.Holder.self, forPrimaryKey: 1)!
+                let target = realm.objects(IterationSnapshotModels.Item.self).first
                 // The elements each kind visits, as object keys, before the loop.
                 func keysNow() -> [ObjectKey] {
                     switch kind {
-                    case .results: realm.objects(IterItem.self).evaluated.keys
-                    case .filteredSorted: realm.objects(IterItem.self).where { $0.group == 0 }.sorted(byKeyPath: "rank").evaluated.keys
+                    case .results: realm.objects(IterationSnapshotModels.Item.self).evaluated.keys
+                    case .filteredSorted:
+                        realm.objects(IterationSnapshotModels.Item.self).where { $0.group == 0 }.sorted(byKeyPath: "rank").evaluated.keys
                     case .list: (0..<holder.items.count).map { holder.items[$0]._state!.key }
                     case .set: holder.itemSet.elements.map { $0._state!.key }
                     case .map: holder.itemMap.keys.compactMap { holder.itemMap[$0]??._state?.key }
@@ -51,7 +53,7 @@ import Testing
                 var visited: [ObjectKey] = []
                 try realm.write {
                     func mutate() throws {
-                        let all = Array(realm.objects(IterItem.self))
+                        let all = Array(realm.objects(IterationSnapshotModels.Item.self))
                         guard !all.isEmpty else { return }
                         let item = all[random.next(upperBound: all.count)]
                         switch random.next() % 8 {
@@ -59,7 +61,7 @@ import Testing
                         case 1: item.rank = random.next(upperBound: 20)
                         case 2: item.group = 1 - item.group
                         case 3:
-                            let added = try realm.create(IterItem.self, value: ["id": nextId, "group": 0])
+                            let added = try realm.create(IterationSnapshotModels.Item.self, value: ["id": nextId, "group": 0])
                             nextId += 1
                             holder.items.insert(added, at: random.next(upperBound: holder.items.count + 1))
                             holder.itemSet.insert(added)
@@ -79,9 +81,11 @@ import Testing
                         for _ in 0..<random.next(upperBound: 3) { try mutate() }
                     }
                     switch kind {
-                    case .results: for item in realm.objects(IterItem.self) { try visit(item) }
+                    case .results: for item in realm.objects(IterationSnapshotModels.Item.self) { try visit(item) }
                     case .filteredSorted:
-                        for item in realm.objects(IterItem.self).where({ $0.group == 0 }).sorted(byKeyPath: "rank") { try visit(item) }
+                        for item in realm.objects(IterationSnapshotModels.Item.self).where({ $0.group == 0 }).sorted(byKeyPath: "rank") {
+                            try visit(item)
+                        }
                     case .list: for item in holder.items { try visit(item) }
                     case .set: for item in holder.itemSet { try visit(item) }
                     case .map: for (_, item) in holder.itemMap { try visit(item) }

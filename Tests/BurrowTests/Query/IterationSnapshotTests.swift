@@ -5,19 +5,24 @@ import Testing
 
 @testable import Burrow
 
-final class IterItem: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var rank = 0
-    @Persisted var group = 0
-    @Persisted(originProperty: "items") var holders: LinkingObjects<IterHolder>
-}
+/// The models of `IterationSnapshotTests`, stored under the names they had before they were namespaced.
+enum IterationSnapshotModels {
+    final class Item: Object {
+        override class func _realmObjectName() -> String? { "IterItem" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var rank = 0
+        @Persisted var group = 0
+        @Persisted(originProperty: "items") var holders: LinkingObjects<IterationSnapshotModels.Holder>
+    }
 
-final class IterHolder: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var items: List<IterItem>
-    @Persisted var itemSet: MutableSet<IterItem>
-    @Persisted var itemMap: Map<String, IterItem?>
-    @Persisted var numbers: MutableSet<Int>
+    final class Holder: Object {
+        override class func _realmObjectName() -> String? { "IterHolder" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var items: List<IterationSnapshotModels.Item>
+        @Persisted var itemSet: MutableSet<IterationSnapshotModels.Item>
+        @Persisted var itemMap: Map<String, IterationSnapshotModels.Item?>
+        @Persisted var numbers: MutableSet<Int>
+    }
 }
 
 /// Iterating a live collection visits its elements as they were when the loop began, as in
@@ -25,13 +30,13 @@ final class IterHolder: Object {
 @Suite(.temporaryDirectory) struct IterationSnapshotTests {
     /// A realm with `count` items (ids 0..<count, rank = id, group = id % 2) and one holder
     /// whose list, set and map hold them all.
-    private func populated(_ count: Int = 100, name: String = #function) throws -> (Realm, IterHolder) {
+    private func populated(_ count: Int = 100, name: String = #function) throws -> (Realm, IterationSnapshotModels.Holder) {
         let realm = try Realm(configuration: temporaryInMemoryConfiguration(name))
-        let holder = IterHolder(value: ["id": 1])
+        let holder = IterationSnapshotModels.Holder(value: ["id": 1])
         try realm.write {
             try realm.add(holder)
             for id in 0..<count {
-                let item = try realm.create(IterItem.self, value: ["id": id, "rank": id, "group": id % 2])
+                let item = try realm.create(IterationSnapshotModels.Item.self, value: ["id": id, "rank": id, "group": id % 2])
                 holder.items.append(item)
                 holder.itemSet.insert(item)
                 holder.itemMap[String(format: "k%04d", id)] = item
@@ -47,7 +52,7 @@ final class IterHolder: Object {
 
     @Test func testDeletingEveryObjectOfResultsWhileIteratingVisitsEach() throws {
         let (realm, _) = try populated()
-        let items = realm.objects(IterItem.self)
+        let items = realm.objects(IterationSnapshotModels.Item.self)
         var visited = 0
         try realm.write {
             for item in items {
@@ -61,7 +66,7 @@ final class IterHolder: Object {
 
     @Test func testDeletingFilteredSortedResultsWhileIteratingVisitsEach() throws {
         let (realm, _) = try populated()
-        let evens = realm.objects(IterItem.self).where { $0.group == 0 }.sorted(byKeyPath: "rank", ascending: false)
+        let evens = realm.objects(IterationSnapshotModels.Item.self).where { $0.group == 0 }.sorted(byKeyPath: "rank", ascending: false)
         var ids: [Int] = []
         try realm.write {
             for item in evens {
@@ -71,12 +76,12 @@ final class IterHolder: Object {
         }
         #expect(ids == Array(stride(from: 98, through: 0, by: -2)))
         #expect(evens.isEmpty)
-        #expect(realm.objects(IterItem.self).count == 50)
+        #expect(realm.objects(IterationSnapshotModels.Item.self).count == 50)
     }
 
     @Test func testTakingObjectsOutOfTheFilterWhileIteratingVisitsEach() throws {
         let (realm, _) = try populated()
-        let evens = realm.objects(IterItem.self).where { $0.group == 0 }
+        let evens = realm.objects(IterationSnapshotModels.Item.self).where { $0.group == 0 }
         var ids: [Int] = []
         try realm.write {
             for item in evens {
@@ -91,7 +96,7 @@ final class IterHolder: Object {
 
     @Test func testMovingObjectsInTheSortWhileIteratingVisitsEachInTheStartingOrder() throws {
         let (realm, _) = try populated(20)
-        let byRank = realm.objects(IterItem.self).sorted(byKeyPath: "rank")
+        let byRank = realm.objects(IterationSnapshotModels.Item.self).sorted(byKeyPath: "rank")
         var ids: [Int] = []
         try realm.write {
             for item in byRank {
@@ -105,13 +110,13 @@ final class IterHolder: Object {
 
     @Test func testAddingObjectsWhileIteratingResultsVisitsOnlyTheObjectsAtTheStart() throws {
         let (realm, _) = try populated(10)
-        let items = realm.objects(IterItem.self)
+        let items = realm.objects(IterationSnapshotModels.Item.self)
         var visited = 0
         try realm.write {
             for _ in items {
                 visited += 1
                 if visited > 10 { break }  // a live iteration would never end
-                try realm.add(IterItem(value: ["id": 1000 + visited]))
+                try realm.add(IterationSnapshotModels.Item(value: ["id": 1000 + visited]))
             }
         }
         #expect(visited == 10)
@@ -120,7 +125,7 @@ final class IterHolder: Object {
 
     @Test func testDeletingAllResultsInsideTheLoopVisitsTheRestInvalidated() throws {
         let (realm, _) = try populated(10)
-        let items = realm.objects(IterItem.self)
+        let items = realm.objects(IterationSnapshotModels.Item.self)
         var invalidated = 0
         var visited = 0
         try realm.write {
@@ -140,7 +145,7 @@ final class IterHolder: Object {
 
     @Test func testSequenceOperationsOnResultsSeeTheObjectsAtTheStart() throws {
         let (realm, _) = try populated(20)
-        let evens = realm.objects(IterItem.self).where { $0.group == 0 }
+        let evens = realm.objects(IterationSnapshotModels.Item.self).where { $0.group == 0 }
         try realm.write {
             let mapped = evens.map { item -> Int in
                 item.group = 1
@@ -152,7 +157,7 @@ final class IterHolder: Object {
             var seen: [Int] = []
             // `forEach` itself is what this test proves, not a `for` loop.
             // swift-format-ignore: ReplaceForEachWithForLoop
-            realm.objects(IterItem.self).forEach { item in
+            realm.objects(IterationSnapshotModels.Item.self).forEach { item in
                 seen.append(item.id)
                 item.group = 0
             }
@@ -164,8 +169,8 @@ final class IterHolder: Object {
             #expect(kept.count == 20)
         }
         try realm.write {
-            for id in 0..<10 { try realm.add(IterItem(value: ["id": id, "rank": id])) }
-            let items = realm.objects(IterItem.self).sorted(byKeyPath: "rank")
+            for id in 0..<10 { try realm.add(IterationSnapshotModels.Item(value: ["id": id, "rank": id])) }
+            let items = realm.objects(IterationSnapshotModels.Item.self).sorted(byKeyPath: "rank")
             var offsets: [Int] = []
             for (offset, item) in items.enumerated() {
                 offsets.append(offset)
@@ -174,8 +179,8 @@ final class IterHolder: Object {
             #expect(offsets == Array(0..<10))
         }
         try realm.write {
-            for id in 0..<10 { try realm.add(IterItem(value: ["id": id])) }
-            let items = realm.objects(IterItem.self)
+            for id in 0..<10 { try realm.add(IterationSnapshotModels.Item(value: ["id": id])) }
+            let items = realm.objects(IterationSnapshotModels.Item.self)
             var ids: [Int] = []
             for item in items.lazy.filter({ $0.rank == 0 }) {
                 ids.append(item.id)
@@ -189,9 +194,9 @@ final class IterHolder: Object {
     @Test func testIteratingResultsOutsideAWriteWhileCommittingInsideTheLoop() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         try realm.write {
-            for id in 0..<300 { try realm.add(IterItem(value: ["id": id, "rank": id])) }
+            for id in 0..<300 { try realm.add(IterationSnapshotModels.Item(value: ["id": id, "rank": id])) }
         }
-        let items = realm.objects(IterItem.self).where { $0.rank >= 0 }
+        let items = realm.objects(IterationSnapshotModels.Item.self).where { $0.rank >= 0 }
         var ids: [Int] = []
         var ranks: [Int] = []
         for item in items {
@@ -200,8 +205,8 @@ final class IterHolder: Object {
             // Each commit moves the realm to a new version: the iterator must read the next
             // objects there, not the rows of the version it started in.
             try realm.write {
-                if let next = realm.object(ofType: IterItem.self, forPrimaryKey: item.id + 1) { next.rank = item.id + 1001 }
-                try realm.add(IterItem(value: ["id": 10_000 + item.id, "rank": -1]))
+                if let next = realm.object(ofType: IterationSnapshotModels.Item.self, forPrimaryKey: item.id + 1) { next.rank = item.id + 1001 }
+                try realm.add(IterationSnapshotModels.Item(value: ["id": 10_000 + item.id, "rank": -1]))
                 try realm.delete(item)
             }
         }
@@ -333,29 +338,29 @@ final class IterHolder: Object {
         // RealmSwift's LinkingObjects are live: a value held across writes counts what links
         // to its object now (its own testLinkingObjects asserts this).
         let realm = try Realm(configuration: temporaryInMemoryConfiguration())
-        let item = IterItem(value: ["id": 1])
-        try realm.write { try realm.add(IterHolder(value: ["id": 0, "items": [item]])) }
+        let item = IterationSnapshotModels.Item(value: ["id": 1])
+        try realm.write { try realm.add(IterationSnapshotModels.Holder(value: ["id": 0, "items": [item]])) }
         let holders = item.holders
         #expect(holders.count == 1 && holders.first?.id == 0)
         try realm.write {
-            try realm.add(IterHolder(value: ["id": 1, "items": [item]]))
+            try realm.add(IterationSnapshotModels.Holder(value: ["id": 1, "items": [item]]))
             #expect(holders.count == 2, "inside the write, its own links count")
         }
         #expect(holders.map(\.id) == [0, 1])
         let frozen = try holders.freeze()
-        try realm.write { realm.objects(IterHolder.self).where { $0.id == 0 }.first!.items.removeAll() }
+        try realm.write { realm.objects(IterationSnapshotModels.Holder.self).where { $0.id == 0 }.first!.items.removeAll() }
         #expect(holders.map(\.id) == [1])
         #expect(frozen.map(\.id) == [0, 1], "a frozen value keeps its version")
-        try realm.write { try realm.delete(realm.objects(IterHolder.self)) }
+        try realm.write { try realm.delete(realm.objects(IterationSnapshotModels.Holder.self)) }
         #expect(holders.isEmpty)
         #expect(frozen.count == 2)
     }
 
     @Test func testUnlinkingOrDeletingLinkingObjectsWhileIteratingVisitsEach() throws {
         let realm = try Realm(configuration: temporaryInMemoryConfiguration())
-        let item = IterItem(value: ["id": 1])
+        let item = IterationSnapshotModels.Item(value: ["id": 1])
         try realm.write {
-            for id in 0..<20 { try realm.add(IterHolder(value: ["id": id, "items": [item]])) }
+            for id in 0..<20 { try realm.add(IterationSnapshotModels.Holder(value: ["id": id, "items": [item]])) }
         }
         var ids: [Int] = []
         try realm.write {
@@ -367,16 +372,16 @@ final class IterHolder: Object {
         #expect(ids == Array(0..<20))
         #expect(item.holders.isEmpty)
         try realm.write {
-            for holder in realm.objects(IterHolder.self) { holder.items.append(item) }
+            for holder in realm.objects(IterationSnapshotModels.Holder.self) { holder.items.append(item) }
         }
         var visited = 0
         try realm.write {
             for holder in item.holders {
                 visited += 1
-                if !holder.isInvalidated { try realm.delete(realm.objects(IterHolder.self).where { $0.id >= holder.id }) }
+                if !holder.isInvalidated { try realm.delete(realm.objects(IterationSnapshotModels.Holder.self).where { $0.id >= holder.id }) }
             }
         }
         #expect(visited == 20)
-        #expect(realm.objects(IterHolder.self).isEmpty)
+        #expect(realm.objects(IterationSnapshotModels.Holder.self).isEmpty)
     }
 }

@@ -15,7 +15,7 @@ import Testing
     static func seeded() throws -> Realm {
         let realm = try Realm(configuration: temporaryInMemoryConfiguration())
         try realm.write {
-            for rank in 0..<10 { try realm.add(QItem(value: ["id": rank, "rank": rank, "score": Double(rank) + 0.25])) }
+            for rank in 0..<10 { try realm.add(QueryTestModels.Item(value: ["id": rank, "rank": rank, "score": Double(rank) + 0.25])) }
         }
         return realm
     }
@@ -25,7 +25,7 @@ import Testing
             let realm = try LongQueryTests.seeded()
             // Every score differs from each x.5, so only `rank < 3` decides.
             let query = (0..<LongQueryTests.terms).map { "score != \($0).5" }.joined(separator: " AND ") + " AND rank < 3"
-            let ranks = try realm.objects(QItem.self).filter(query).map(\.rank)
+            let ranks = try realm.objects(QueryTestModels.Item.self).filter(query).map(\.rank)
             guard ranks.sorted() == [0, 1, 2] else { exit(3) }
         }
     }
@@ -34,7 +34,7 @@ import Testing
         await #expect(processExitsWith: .success) {
             let realm = try LongQueryTests.seeded()
             let query = (100..<100 + LongQueryTests.terms).map { "rank == \($0)" }.joined(separator: " OR ") + " OR rank == 2 || rank == 5"
-            let ranks = try realm.objects(QItem.self).filter(query).map(\.rank)
+            let ranks = try realm.objects(QueryTestModels.Item.self).filter(query).map(\.rank)
             guard ranks.sorted() == [2, 5] else { exit(3) }
         }
     }
@@ -43,7 +43,7 @@ import Testing
         let realm = try Self.seeded()
         let depth = 10_000
         let query = String(repeating: "(", count: depth) + "rank == 1" + String(repeating: ")", count: depth)
-        let error = #expect(throws: RealmError.self) { try realm.objects(QItem.self).filter(query) }
+        let error = #expect(throws: RealmError.self) { try realm.objects(QueryTestModels.Item.self).filter(query) }
         #expect(error?.code == .invalidArgument)
         #expect(error?.description.contains("nested more than \(QueryPredicate.maximumDepth) levels") == true, "\(String(describing: error))")
     }
@@ -51,7 +51,7 @@ import Testing
     @Test func testADeepChainOfNotIsRefusedWithTheLimit() throws {
         let realm = try Self.seeded()
         let query = String(repeating: "NOT ", count: 10_000) + "rank == 1"
-        let error = #expect(throws: RealmError.self) { try realm.objects(QItem.self).filter(query) }
+        let error = #expect(throws: RealmError.self) { try realm.objects(QueryTestModels.Item.self).filter(query) }
         #expect(error?.description.contains("nested more than \(QueryPredicate.maximumDepth) levels") == true, "\(String(describing: error))")
     }
 
@@ -59,19 +59,19 @@ import Testing
         let realm = try Self.seeded()
         let depth = QueryPredicate.maximumDepth - 1
         let query = String(repeating: "(", count: depth) + "rank == 1" + String(repeating: ")", count: depth)
-        #expect(try realm.objects(QItem.self).filter(query).map(\.rank) == [1])
+        #expect(try realm.objects(QueryTestModels.Item.self).filter(query).map(\.rank) == [1])
     }
 
     @Test func testChainsOfAHundredThousandConditionsBuiltInALoopWork() async {
         await #expect(processExitsWith: .success) {
             let realm = try LongQueryTests.seeded()
-            let all = realm.objects(QItem.self).where { item in
+            let all = realm.objects(QueryTestModels.Item.self).where { item in
                 var condition = item.score != 0.5
                 for term in 1..<LongQueryTests.terms { condition = condition && item.score != Double(term) + 0.5 }
                 return condition && item.rank < 3
             }
             guard all.map(\.rank).sorted() == [0, 1, 2] else { exit(3) }
-            let any = realm.objects(QItem.self).where { item in
+            let any = realm.objects(QueryTestModels.Item.self).where { item in
                 var condition = item.rank == 100
                 for term in 101..<100 + LongQueryTests.terms { condition = condition || item.rank == term }
                 return condition || item.rank == 2 || item.rank == 5
@@ -82,7 +82,7 @@ import Testing
 
     @Test func testAChainReusedFromTheMiddleKeepsItsOwnConditions() throws {
         let realm = try Self.seeded()
-        let results = realm.objects(QItem.self)
+        let results = realm.objects(QueryTestModels.Item.self)
         let both = results.where { item in
             let base = item.rank < 5 && item.rank > 0
             _ = base && item.rank == 3  // appended in place
@@ -94,7 +94,7 @@ import Testing
     @Test func testConditionsNestedInALoopBeyondTheLimitTrap() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try LongQueryTests.seeded()
-            _ = realm.objects(QItem.self).where { item in
+            _ = realm.objects(QueryTestModels.Item.self).where { item in
                 var condition = item.rank == 0
                 for term in 1..<1_000 { condition = !(condition || item.rank == term) }
                 return condition

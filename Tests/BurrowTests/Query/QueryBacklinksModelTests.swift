@@ -34,7 +34,7 @@ import Testing
         func check(_ query: String, _ args: [Any] = [], sourceLocation: SourceLocation = #_sourceLocation, _ expected: (Int) -> Bool) {
             let want = (0..<tagCount).filter(expected)
             do {
-                let typed = try realm.objects(QTag.self).filter(query, arguments: args).map(\.id)
+                let typed = try realm.objects(QueryTestModels.Tag.self).filter(query, arguments: args).map(\.id)
                 let dynamic = try realm.dynamicObjects("QTag").filter(query, arguments: args).map { $0["id"] as! Int }
                 #expect(typed == want, "\(query) (seed \(seed)): typed \(typed), the model expects \(want)", sourceLocation: sourceLocation)
                 #expect(dynamic == want, "\(query) (seed \(seed)): dynamic \(dynamic), the model expects \(want)", sourceLocation: sourceLocation)
@@ -106,21 +106,22 @@ import Testing
         // many objects: each one's count, any of which may match, as RealmSwift compares them.
         for n in [0, counts[counts.count / 2]] {
             let want = f.items.filter { $0.link.map { f.allLinks($0) > n } ?? false }.map(\.id)
-            #expect(try f.realm.objects(QItem.self).filter("link.@links.@count > %@", n).map(\.id) == want, "seed \(f.seed)")
+            #expect(try f.realm.objects(QueryTestModels.Item.self).filter("link.@links.@count > %@", n).map(\.id) == want, "seed \(f.seed)")
             #expect(try f.realm.dynamicObjects("QItem").filter("link.@links.@count > %@", n).map { $0["id"] as! Int } == want)
             let wantThroughList = f.items.filter { $0.links.contains { f.allLinks($0) == n } }.map(\.id)
-            #expect(try f.realm.objects(QItem.self).filter("links.@links.@count == %@", n).map(\.id) == wantThroughList, "seed \(f.seed)")
+            #expect(
+                try f.realm.objects(QueryTestModels.Item.self).filter("links.@links.@count == %@", n).map(\.id) == wantThroughList, "seed \(f.seed)")
         }
-        #expect(try f.realm.objects(QItem.self).filter("link.@links.@count == 0").count == 0, "a nil link has no count")
+        #expect(try f.realm.objects(QueryTestModels.Item.self).filter("link.@links.@count == 0").count == 0, "a nil link has no count")
         // Frozen results run the same queries on their version.
-        let frozen = try f.realm.objects(QTag.self).freeze()
+        let frozen = try f.realm.objects(QueryTestModels.Tag.self).freeze()
         #expect(
             try frozen.filter("@links.@count > 3 OR ANY @links.QItem.link.flag == true").map(\.id)
                 == (0..<f.tagCount).filter { f.allLinks($0) > 3 || f.linkers($0).contains(where: \.flag) })
         // Links from a second class count too.
         try f.realm.write {
-            let shelf = try f.realm.create(QShelf.self)
-            shelf.tags.insert(f.realm.object(ofType: QTag.self, forPrimaryKey: 0)!)
+            let shelf = try f.realm.create(QueryTestModels.Shelf.self)
+            shelf.tags.insert(f.realm.object(ofType: QueryTestModels.Tag.self, forPrimaryKey: 0)!)
         }
         f.check("@links.@count == %@", [f.allLinks(0) + 1]) { $0 == 0 || f.allLinks($0) == f.allLinks(0) + 1 }
         f.check("@links.QShelf.tags.@count == 1") { $0 == 0 }
@@ -128,7 +129,7 @@ import Testing
 
     @Test func testTheTypedDSLAgreesWithQueryStringsOverLinkingObjects() throws {
         let f = try fixture()
-        let tags = f.realm.objects(QTag.self)
+        let tags = f.realm.objects(QueryTestModels.Tag.self)
         #expect(tags.where { $0.owners.count > 30 }.map(\.id) == (try tags.filter("@links.QItem.links.@count > 30")).map(\.id))
         #expect(tags.where { $0.owners.name == "Rex" }.map(\.id) == (try tags.filter("ANY @links.QItem.links.name == 'Rex'")).map(\.id))
         #expect(tags.where { $0.owners.rank.sum > 20 }.map(\.id) == (try tags.filter("@links.QItem.links.@sum.rank > 20")).map(\.id))
@@ -137,8 +138,8 @@ import Testing
     @Test func testBadLinksPathsNameWhatDoesNotExist() throws {
         let realm = try Realm(configuration: temporaryInMemoryConfiguration())
         try realm.write {
-            let item = QItem()
-            item.link = QTag()
+            let item = QueryTestModels.Item()
+            item.link = QueryTestModels.Tag()
             try realm.add(item)
         }
         let cases: [(String, [String])] = [
@@ -154,7 +155,7 @@ import Testing
             ("@links.QItem.links.@count == 'many'", ["cannot be compared"]),
         ]
         for (query, fragments) in cases {
-            for results in [realm.objects(QTag.self), realm.dynamicObjects("QTag")] as [any QueryableResults] {
+            for results in [realm.objects(QueryTestModels.Tag.self), realm.dynamicObjects("QTag")] as [any QueryableResults] {
                 do {
                     try results.run(query)
                     Issue.record("\(query) did not throw")

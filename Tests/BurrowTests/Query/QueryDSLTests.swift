@@ -14,9 +14,9 @@ import Testing
     @Test func testDSLQueriesMatchTheirQueryStrings() throws {
         let realm = try Realm(configuration: temporaryInMemoryConfiguration())
         _ = try QData.populate(realm, count: 200, seed: seed)
-        let items = realm.objects(QItem.self)
-        let tag = try #require(realm.object(ofType: QTag.self, forPrimaryKey: 1))
-        func same(_ dsl: Results<QItem>, _ query: String, _ args: Any..., sourceLocation: SourceLocation = #_sourceLocation) {
+        let items = realm.objects(QueryTestModels.Item.self)
+        let tag = try #require(realm.object(ofType: QueryTestModels.Tag.self, forPrimaryKey: 1))
+        func same(_ dsl: Results<QueryTestModels.Item>, _ query: String, _ args: Any..., sourceLocation: SourceLocation = #_sourceLocation) {
             do {
                 let expected = try items.filter(query, arguments: args).map(\.id)
                 #expect(dsl.map(\.id) == expected, "\(query) (seed \(seed))", sourceLocation: sourceLocation)
@@ -101,7 +101,7 @@ import Testing
             "SUBQUERY(links, $t, $t.weight > 2 AND $t.label == 'blue').@count > 0")
         same(items.where { !($0.links.weight < 5).count.contains(1...2) }, "NOT SUBQUERY(links, $t, $t.weight < 5).@count BETWEEN {1, 2}")
 
-        let tags = realm.objects(QTag.self)
+        let tags = realm.objects(QueryTestModels.Tag.self)
         #expect(
             tags.where { ($0.owners.rank > 2 && $0.owners.flag).count > 1 }.map(\.id)
                 == (try tags.filter("SUBQUERY(owners, $o, $o.rank > 2 AND $o.flag == true).@count > 1")).map(\.id))
@@ -114,11 +114,11 @@ import Testing
     @Test func testASubqueryOverTwoCollectionsTraps() async {
         await #expect(processExitsWith: .failure) {
             let realm = try Realm(configuration: temporaryInMemoryConfiguration())
-            _ = realm.objects(QItem.self).where { ($0.numbers > 1 && $0.links.weight > 1).count > 0 }
+            _ = realm.objects(QueryTestModels.Item.self).where { ($0.numbers > 1 && $0.links.weight > 1).count > 0 }
         }
         await #expect(processExitsWith: .failure) {
             let realm = try Realm(configuration: temporaryInMemoryConfiguration())
-            _ = realm.objects(QItem.self).where { ($0.rank > 1).count > 0 }
+            _ = realm.objects(QueryTestModels.Item.self).where { ($0.rank > 1).count > 0 }
         }
     }
 }

@@ -10,7 +10,7 @@ import Testing
     private func message(_ query: String, _ args: Any...) throws -> String? {
         let realm = try Realm(configuration: temporaryInMemoryConfiguration())
         do {
-            _ = try realm.objects(Dog.self).filter(query, arguments: args)
+            _ = try realm.objects(CommonModels.Dog.self).filter(query, arguments: args)
             return nil
         } catch {
             #expect(error.code == .invalidArgument, "\(query)")
@@ -39,7 +39,7 @@ import Testing
         ]
         for (query, args, fragments) in cases {
             let realm = try Realm(configuration: temporaryInMemoryConfiguration())
-            expectRefused(realm.objects(Dog.self), query, args, mentioning: fragments)
+            expectRefused(realm.objects(CommonModels.Dog.self), query, args, mentioning: fragments)
         }
     }
 
@@ -48,7 +48,7 @@ import Testing
     /// (a constant's type, the operator, its options, the class, the key path) is still checked.
     @Test func testAQueryOfAValidatedShapeIsStillCheckedWhereItDiffers() throws {
         let realm = try Realm(configuration: temporaryInMemoryConfiguration())
-        let dogs = realm.objects(Dog.self)
+        let dogs = realm.objects(CommonModels.Dog.self)
         // Valid queries, run twice so that their shapes are in the memo.
         for _ in 0..<2 {
             _ = try dogs.filter("age == %@", 3)
@@ -74,13 +74,13 @@ import Testing
         }
         // The same shape on another class is checked against that class.
         do {
-            _ = try realm.objects(DogToy.self).filter("age == %@", 3)
+            _ = try realm.objects(CommonModels.DogToy.self).filter("age == %@", 3)
             Issue.record("age on DogToy did not throw")
         } catch {
             #expect(error.description.contains("DogToy has no property 'age'"), "\(error.description)")
         }
         // And the valid shapes still give their results.
-        try realm.write { try realm.add(Dog(value: ["name": "Rex", "age": 3])) }
+        try realm.write { try realm.add(CommonModels.Dog(value: ["name": "Rex", "age": 3])) }
         #expect(try dogs.filter("age == %@", 3).count == 1)
         #expect(try dogs.filter("name == %@", "Rex").count == 1)
         #expect(dogs.where { $0.name == "Rex" }.count == 1)
@@ -113,7 +113,7 @@ import Testing
         ]
         for (query, args, fragment) in cases {
             let realm = try Realm(configuration: temporaryInMemoryConfiguration())
-            expectRefused(realm.objects(Dog.self), query, args, mentioning: [fragment])
+            expectRefused(realm.objects(CommonModels.Dog.self), query, args, mentioning: [fragment])
         }
     }
 
@@ -130,7 +130,7 @@ import Testing
         ]
         let realm = try Realm(configuration: temporaryInMemoryConfiguration())
         for (query, fragments) in cases {
-            expectRefused(realm.objects(QItem.self), query, mentioning: fragments)
+            expectRefused(realm.objects(QueryTestModels.Item.self), query, mentioning: fragments)
         }
     }
 
@@ -143,7 +143,9 @@ import Testing
         }
         // Nesting within the limit works.
         let realm = try Realm(configuration: temporaryInMemoryConfiguration())
-        #expect(try realm.objects(Dog.self).filter(String(repeating: "(", count: 50) + "age < 1" + String(repeating: ")", count: 50)).isEmpty)
+        #expect(
+            try realm.objects(CommonModels.Dog.self).filter(String(repeating: "(", count: 50) + "age < 1" + String(repeating: ")", count: 50)).isEmpty
+        )
     }
 }
 
@@ -171,11 +173,11 @@ import Testing
         var r = TestRandom(seed: TestSeed.make("QueryParserFuzzTests"))
         let realm = try Realm(configuration: temporaryInMemoryConfiguration())
         try realm.write {
-            let toy = DogToy(value: ["name": "ball"])
-            let dog = Dog(value: ["name": "Rex", "age": 2, "favoriteToy": toy, "companion": AnyRealmValue.int(3)])
-            try realm.add(Person(value: ["id": 1, "name": "Ali", "dogs": [dog]]))
+            let toy = CommonModels.DogToy(value: ["name": "ball"])
+            let dog = CommonModels.Dog(value: ["name": "Rex", "age": 2, "favoriteToy": toy, "companion": AnyRealmValue.int(3)])
+            try realm.add(CommonModels.Person(value: ["id": 1, "name": "Ali", "dogs": [dog]]))
         }
-        let dogs = realm.objects(Dog.self)
+        let dogs = realm.objects(CommonModels.Dog.self)
         let args: [Any] = ["age", 2, "r", [1, 2], 1.5]
         var ran = 0
         var threw = 0

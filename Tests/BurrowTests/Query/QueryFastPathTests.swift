@@ -17,12 +17,12 @@ import Testing
     private static let names = ["Rex", "Fido", "Rex 1", "", "Bella", "Zed\u{0}x"]
 
     /// The keys of `results` in order, evaluated whole: the general path.
-    private func keys(_ results: Results<QItem>) -> [ObjectKey] {
+    private func keys(_ results: Results<QueryTestModels.Item>) -> [ObjectKey] {
         results.map { $0._state!.key }
     }
 
     private func check(_ realm: Realm, _ note: String) throws {
-        let all = realm.objects(QItem.self)
+        let all = realm.objects(QueryTestModels.Item.self)
         let live = Array(all)
         for name in Self.names + ["nobody"] {
             let expected = live.first { $0.name == name }?._state?.key
@@ -52,7 +52,7 @@ import Testing
         }
         for id in 0..<40 {
             let expected = live.first { $0.id == id }?._state?.key
-            #expect(realm.object(ofType: QItem.self, forPrimaryKey: id)?._state?.key == expected, "id \(id) \(note) (seed \(seed))")
+            #expect(realm.object(ofType: QueryTestModels.Item.self, forPrimaryKey: id)?._state?.key == expected, "id \(id) \(note) (seed \(seed))")
             #expect(all.where { $0.id == id }.first?._state?.key == expected, "where id \(id) \(note) (seed \(seed))")
         }
     }
@@ -64,11 +64,11 @@ import Testing
         for round in 0..<40 {
             try realm.beginWrite()
             for _ in 0..<r.int(1...10) {
-                let items = realm.objects(QItem.self)
+                let items = realm.objects(QueryTestModels.Item.self)
                 let count = items.count
                 switch r.int(0..<5) {
                 case 0, 1:
-                    let item = QItem()
+                    let item = QueryTestModels.Item()
                     item.id = nextID
                     nextID += 1
                     item.name = r.element(Self.names)
@@ -92,10 +92,10 @@ import Testing
         let frozen = try realm.freeze()
         try check(frozen, "frozen")
         // The frozen realm keeps its version while the live one changes.
-        let before = frozen.objects(QItem.self).where { $0.name == "Rex" }.first?._state?.key
-        try realm.write { try realm.delete(realm.objects(QItem.self).where { $0.name == "Rex" }) }
-        #expect(realm.objects(QItem.self).where { $0.name == "Rex" }.first == nil)
-        #expect(frozen.objects(QItem.self).where { $0.name == "Rex" }.first?._state?.key == before)
+        let before = frozen.objects(QueryTestModels.Item.self).where { $0.name == "Rex" }.first?._state?.key
+        try realm.write { try realm.delete(realm.objects(QueryTestModels.Item.self).where { $0.name == "Rex" }) }
+        #expect(realm.objects(QueryTestModels.Item.self).where { $0.name == "Rex" }.first == nil)
+        #expect(frozen.objects(QueryTestModels.Item.self).where { $0.name == "Rex" }.first?._state?.key == before)
         try check(frozen, "frozen, after the live realm changed")
         try check(realm, "after deleting every Rex")
     }
@@ -120,8 +120,8 @@ import Testing
     @Test func testAPreparedQueryStringParsesAsTheFullParse() throws {
         let realm = try Realm(configuration: temporaryInMemoryConfiguration())
         _ = try QData.populate(realm, count: 30, seed: seed)
-        let managed = try #require(realm.objects(QTag.self).first)
-        let info = ClassInfo.of(QItem.self)
+        let managed = try #require(realm.objects(QueryTestModels.Tag.self).first)
+        let info = ClassInfo.of(QueryTestModels.Item.self)
         let texts = [
             "name == %@", "name = $0", "name != %@", "name BEGINSWITH[c] %@", "rank > %@", "rank == %@", "optName == %@", "uid == %@",
             "when >= %@", "id == %@", "ANY tags == %@", "name IN %@", "rank BETWEEN %@", "flag == %@", "score < %@", "nosuch == %@",
@@ -130,7 +130,7 @@ import Testing
         ]
         let arguments: [Any] = [
             "Rex", "", "Fido", 3, -1, 2.5, Int64(7), true, QData.uuids[0], QData.date(2), ["Rex", "Fido"], [1, 4],
-            Optional<String>.none as Any, Optional("Rex") as Any, managed, QTag(), ObjectId(), Decimal128(1), Data([1, 2]),
+            Optional<String>.none as Any, Optional("Rex") as Any, managed, QueryTestModels.Tag(), ObjectId(), Decimal128(1), Data([1, 2]),
         ]
         var r = TestRandom(seed: seed)
         for _ in 0..<1500 {

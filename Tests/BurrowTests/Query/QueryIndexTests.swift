@@ -48,8 +48,8 @@ import Testing
     }
 
     private func check(_ realm: Realm, _ note: String) throws {
-        let table = try #require(try realm.table(for: QItem.self, creating: false))
-        let info = ClassInfo.of(QItem.self)
+        let table = try #require(try realm.table(for: QueryTestModels.Item.self, creating: false))
+        let info = ClassInfo.of(QueryTestModels.Item.self)
         let executor = QueryExecutor(context: realm)
         for (query, args) in Self.queries() {
             let predicate = try QueryParser.parse(query, arguments: args, for: info).predicate
@@ -64,7 +64,7 @@ import Testing
             if let probe = QueryExecutor.indexProbe(predicate, table) {
                 #expect(try QueryExecutor.first(probe, table, in: realm) == viaScan.first, "\(query) \(args) probed \(note) (seed \(seed))")
             }
-            let first = try realm.objects(QItem.self).filter(query, arguments: args).first
+            let first = try realm.objects(QueryTestModels.Item.self).filter(query, arguments: args).first
             #expect(first?._state?.key == viaScan.first, "\(query) \(args) first \(note) (seed \(seed))")
             // The unindexed twin of `name` agrees too.
             if query.hasPrefix("name") {
@@ -78,8 +78,8 @@ import Testing
     @Test func testAnIndexListingTooManyObjectsGivesWayToAScan() throws {
         let realm = try Realm(configuration: temporaryInMemoryConfiguration())
         let (items, _) = try QData.populate(realm, count: 3000, seed: seed)
-        let table = try #require(try realm.table(for: QItem.self, creating: false))
-        let info = ClassInfo.of(QItem.self)
+        let table = try #require(try realm.table(for: QueryTestModels.Item.self, creating: false))
+        let info = ClassInfo.of(QueryTestModels.Item.self)
         let executor = QueryExecutor(context: realm)
         // (query, whether the index is worth reading: few objects match)
         let cases: [(String, Bool)] = [
@@ -98,8 +98,8 @@ import Testing
     @Test func testFirstProbesAnIndexOnlyWhereItAnswersExactly() throws {
         let realm = try Realm(configuration: temporaryInMemoryConfiguration())
         _ = try QData.populate(realm, count: 400, seed: seed)
-        let table = try #require(try realm.table(for: QItem.self, creating: false))
-        let info = ClassInfo.of(QItem.self)
+        let table = try #require(try realm.table(for: QueryTestModels.Item.self, creating: false))
+        let info = ClassInfo.of(QueryTestModels.Item.self)
         let long = QData.longPrefix + "aa"
         // (query, whether one probe answers it)
         let cases: [(String, [Any], Bool)] = [
@@ -112,24 +112,25 @@ import Testing
             let predicate = try QueryParser.parse(query, arguments: args, for: info).predicate
             let probe = QueryExecutor.indexProbe(predicate, table)
             #expect((probe != nil) == probes, "\(query) (seed \(seed))")
-            let all = try realm.objects(QItem.self).filter(query, arguments: args)
+            let all = try realm.objects(QueryTestModels.Item.self).filter(query, arguments: args)
             let expected = try QueryExecutor(context: realm).filterTable(predicate, table, useIndexes: false).keys.first
-            #expect(try realm.objects(QItem.self).filter(query, arguments: args).first?._state?.key == expected, "\(query) (seed \(seed))")
+            #expect(
+                try realm.objects(QueryTestModels.Item.self).filter(query, arguments: args).first?._state?.key == expected, "\(query) (seed \(seed))")
             // Evaluated results answer from their keys.
             _ = all.count
             #expect(all.first?._state?.key == expected, "\(query) evaluated (seed \(seed))")
         }
         // The typed DSL takes the same path, and a probe sees the open write's changes.
-        let rex = try #require(realm.objects(QItem.self).where { $0.name == "Rex" }.first)
+        let rex = try #require(realm.objects(QueryTestModels.Item.self).where { $0.name == "Rex" }.first)
         let key = rex._state?.key
         try realm.beginWrite()
         rex.name = "Rexford"
-        #expect(realm.objects(QItem.self).where { $0.name == "Rexford" }.first?._state?.key == key)
-        #expect(realm.objects(QItem.self).where { $0.name == "Rex" }.first?._state?.key != key)
+        #expect(realm.objects(QueryTestModels.Item.self).where { $0.name == "Rexford" }.first?._state?.key == key)
+        #expect(realm.objects(QueryTestModels.Item.self).where { $0.name == "Rex" }.first?._state?.key != key)
         try realm.delete(rex)
-        #expect(realm.objects(QItem.self).where { $0.name == "Rexford" }.first == nil)
+        #expect(realm.objects(QueryTestModels.Item.self).where { $0.name == "Rexford" }.first == nil)
         try realm.cancelWrite()
-        #expect(realm.objects(QItem.self).where { $0.name == "Rex" }.first?._state?.key == key)
+        #expect(realm.objects(QueryTestModels.Item.self).where { $0.name == "Rex" }.first?._state?.key == key)
     }
 
     @Test func testIndexAndScanGiveIdenticalResults() throws {
@@ -138,7 +139,7 @@ import Testing
         try check(realm, "in a snapshot")
         try realm.write {
             var r = TestRandom(seed: seed)
-            let items = realm.objects(QItem.self)
+            let items = realm.objects(QueryTestModels.Item.self)
             for _ in 0..<60 {
                 let item = items[r.next(upperBound: items.count)]
                 if r.next(upperBound: 3) == 0 {

@@ -5,10 +5,14 @@ import Testing
 
 @testable import Burrow
 
-/// A map of objects, for queries on `Map<String, QTag?>`.
-final class QTagMap: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var byName: Map<String, QTag?>
+/// The model of `QueryMapOfObjectsTests`, stored under the name it had before it was namespaced.
+enum QueryMapOfObjectsModels {
+    /// A map of objects, for queries on `Map<String, QueryTestModels.Tag?>`.
+    final class TagMap: Object {
+        override class func _realmObjectName() -> String? { "QTagMap" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var byName: Map<String, QueryTestModels.Tag?>
+    }
 }
 
 /// `where`, `filter`, sorting and aggregates on a `Map` of objects give results over its
@@ -28,8 +32,8 @@ final class QTagMap: Object {
             maps[index].sorted { $0.key < $1.key }.compactMap(\.value)
         }
 
-        func map(_ index: Int) throws -> Map<String, QTag?> {
-            try #require(realm.object(ofType: QTagMap.self, forPrimaryKey: index)).byName
+        func map(_ index: Int) throws -> Map<String, QueryTestModels.Tag?> {
+            try #require(realm.object(ofType: QueryMapOfObjectsModels.TagMap.self, forPrimaryKey: index)).byName
         }
     }
 
@@ -40,9 +44,9 @@ final class QTagMap: Object {
         var tags: [(String, Int)] = []
         var maps: [[String: Int?]] = []
         try realm.write {
-            var tagObjects: [QTag] = []
+            var tagObjects: [QueryTestModels.Tag] = []
             for id in 0..<8 {
-                let tag = QTag()
+                let tag = QueryTestModels.Tag()
                 tag.id = id
                 tag.label = QData.labels[r.next(upperBound: QData.labels.count)]
                 tag.weight = r.next(upperBound: 10)
@@ -56,7 +60,7 @@ final class QTagMap: Object {
                     let key = ["a", "b", "c", "d", "e", "f"][r.next(upperBound: 6)]
                     model[key] = r.next(upperBound: 4) == 0 ? Int?.none : r.next(upperBound: tags.count)
                 }
-                let object = QTagMap()
+                let object = QueryMapOfObjectsModels.TagMap()
                 object.id = id
                 try realm.add(object)
                 for (key, tag) in model { object.byName[key] = tag.map { tagObjects[$0] } }
@@ -105,7 +109,7 @@ final class QTagMap: Object {
         let map = try f.map(0)
         let heavy = map.where { $0.weight >= 0 }
         let before = heavy.count
-        let tag = try #require(f.realm.object(ofType: QTag.self, forPrimaryKey: 1))
+        let tag = try #require(f.realm.object(ofType: QueryTestModels.Tag.self, forPrimaryKey: 1))
         try f.realm.write {
             map.removeAll()
             map["z"] = tag
@@ -119,7 +123,7 @@ final class QTagMap: Object {
 
     @Test func testAnUnmanagedMapTraps() async {
         await #expect(processExitsWith: .failure) {
-            _ = Map<String, QTag?>().where { $0.weight > 1 }
+            _ = Map<String, QueryTestModels.Tag?>().where { $0.weight > 1 }
         }
     }
 }

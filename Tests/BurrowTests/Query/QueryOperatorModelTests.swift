@@ -20,7 +20,7 @@ import Testing
         func check(_ query: String, _ args: [Any] = [], sourceLocation: SourceLocation = #_sourceLocation, _ expected: (QItemModel) -> Bool) {
             let want = items.filter(expected).map(\.id)
             do {
-                let results = try realm.objects(QItem.self).filter(query, arguments: args)
+                let results = try realm.objects(QueryTestModels.Item.self).filter(query, arguments: args)
                 // Counted before the results are evaluated: the count scans without keeping keys.
                 let counted = results.count
                 let got = results.map(\.id)
@@ -268,17 +268,17 @@ import Testing
         f.check("links.@avg.weight >= 4") {
             $0.links.isEmpty ? false : Double($0.links.map { tags[$0].weight }.reduce(0, +)) / Double($0.links.count) >= 4
         }
-        let tag = try #require(f.realm.object(ofType: QTag.self, forPrimaryKey: 2))
+        let tag = try #require(f.realm.object(ofType: QueryTestModels.Tag.self, forPrimaryKey: 2))
         f.check("link == %@", [tag]) { $0.link == 2 }
         f.check("%@ IN links", [tag]) { $0.links.contains(2) }
-        f.check("link IN %@", [try f.realm.objects(QTag.self).filter("id < 2")]) { $0.link.map { $0 < 2 } ?? false }
+        f.check("link IN %@", [try f.realm.objects(QueryTestModels.Tag.self).filter("id < 2")]) { $0.link.map { $0 < 2 } ?? false }
         // Linking objects, from the other side.
         let owners = (0..<tags.count).map { t in f.items.filter { $0.links.contains(t) } }
         for n in [0, 1, 5] {
-            let got = try f.realm.objects(QTag.self).filter("owners.@count > %@", n).map(\.id)
+            let got = try f.realm.objects(QueryTestModels.Tag.self).filter("owners.@count > %@", n).map(\.id)
             #expect(got == (0..<tags.count).filter { owners[$0].count > n }, "seed \(f.seed)")
         }
-        let named = try f.realm.objects(QTag.self).filter("ANY owners.name BEGINSWITH 'R'").map(\.id)
+        let named = try f.realm.objects(QueryTestModels.Tag.self).filter("ANY owners.name BEGINSWITH 'R'").map(\.id)
         #expect(named == (0..<tags.count).filter { owners[$0].contains { $0.name.hasPrefix("R") } }, "seed \(f.seed)")
     }
 
@@ -292,20 +292,20 @@ import Testing
         f.check("rank > 2 && flag || !(score >= 1)") { ($0.rank > 2 && $0.flag) || !($0.score >= 1) }
         f.check("$1 < rank AND name == $0", ["Rex", 1]) { $0.rank > 1 && $0.name == "Rex" }
 
-        let sorted = try f.realm.objects(QItem.self).filter("rank >= 0 SORT(rank DESC, score ASC, id DESC)").map(\.id)
+        let sorted = try f.realm.objects(QueryTestModels.Item.self).filter("rank >= 0 SORT(rank DESC, score ASC, id DESC)").map(\.id)
         let want = f.items.filter { $0.rank >= 0 }.sorted {
             ($0.rank, -$0.score, $0.id) > ($1.rank, -$1.score, $1.id)
         }.map(\.id)
         #expect(sorted == want, "seed \(f.seed)")
 
-        let distinct = try f.realm.objects(QItem.self).filter("TRUEPREDICATE DISTINCT(rank, flag)").map(\.id)
+        let distinct = try f.realm.objects(QueryTestModels.Item.self).filter("TRUEPREDICATE DISTINCT(rank, flag)").map(\.id)
         var seen = Set<[String]>()
         #expect(distinct == f.items.filter { seen.insert(["\($0.rank)", "\($0.flag)"]).inserted }.map(\.id), "seed \(f.seed)")
 
-        let limited = try f.realm.objects(QItem.self).filter("flag == true SORT(id DESC) LIMIT(5)").map(\.id)
+        let limited = try f.realm.objects(QueryTestModels.Item.self).filter("flag == true SORT(id DESC) LIMIT(5)").map(\.id)
         #expect(limited == Array(f.items.filter(\.flag).map(\.id).reversed().prefix(5)))
 
-        let byLink = f.realm.objects(QItem.self).sorted(byKeyPath: "link.weight").map(\.id)
+        let byLink = f.realm.objects(QueryTestModels.Item.self).sorted(byKeyPath: "link.weight").map(\.id)
         let linkWeights = f.items.map { $0.link.map { f.tags[$0].weight } }
         #expect(
             byLink
@@ -320,7 +320,7 @@ import Testing
 
         // One integer key with nulls, both directions: nulls first ascending, last descending.
         for ascending in [true, false] {
-            let got = f.realm.objects(QItem.self).sorted(byKeyPath: "optInt", ascending: ascending).map(\.id)
+            let got = f.realm.objects(QueryTestModels.Item.self).sorted(byKeyPath: "optInt", ascending: ascending).map(\.id)
             let want = f.items.indices.sorted { a, b in
                 let x = f.items[a].optInt
                 let y = f.items[b].optInt
@@ -330,10 +330,10 @@ import Testing
                 return ascending ? x < y : x > y
             }.map { f.items[$0].id }
             #expect(got == want, "optInt ascending: \(ascending)")
-            let filtered = try f.realm.objects(QItem.self).filter("rank > 0 SORT(optInt \(ascending ? "ASC" : "DESC"))").map(\.id)
+            let filtered = try f.realm.objects(QueryTestModels.Item.self).filter("rank > 0 SORT(optInt \(ascending ? "ASC" : "DESC"))").map(\.id)
             #expect(filtered == want.filter { id in f.items[id].rank > 0 })
         }
-        let results = f.realm.objects(QItem.self).where { $0.rank > 0 }
+        let results = f.realm.objects(QueryTestModels.Item.self).where { $0.rank > 0 }
         #expect(results.sum(ofProperty: "rank") as Int == f.items.filter { $0.rank > 0 }.map(\.rank).reduce(0, +))
         #expect(results.min(ofProperty: "score") as Double? == f.items.filter { $0.rank > 0 }.map(\.score).min())
         #expect(results.max(ofProperty: "when") as Date? == f.items.filter { $0.rank > 0 }.map(\.when).max())
@@ -341,14 +341,14 @@ import Testing
         #expect(results.average(ofProperty: "score") as Double? == (scores.isEmpty ? nil : scores.reduce(0, +) / Double(scores.count)))
         #expect(results.sum(ofProperty: "amount") as Decimal128 == f.items.filter { $0.rank > 0 }.map(\.amount).reduce(Decimal128(0), +))
         // Over every object (one scan of the rows).
-        let all = f.realm.objects(QItem.self)
+        let all = f.realm.objects(QueryTestModels.Item.self)
         #expect(all.sum(ofProperty: "rank") as Int == f.items.map(\.rank).reduce(0, +))
         #expect(all.min(ofProperty: "amount") as Decimal128? == f.items.map(\.amount).min())
         #expect(all.max(ofProperty: "when") as Date? == f.items.map(\.when).max())
         #expect(all.average(ofProperty: "ratio") as Double? == Double(f.items.map { Double($0.ratio) }.reduce(0, +)) / Double(f.items.count))
         #expect(all.sum(ofProperty: "link.weight") as Int == f.items.compactMap { $0.link.map { f.tags[$0].weight } }.reduce(0, +))
-        #expect(f.realm.objects(QItem.self).where { $0.rank > 100 }.average(ofProperty: "rank") as Double? == nil)
-        #expect(f.realm.objects(QItem.self).where { $0.rank > 100 }.sum(ofProperty: "rank") as Int == 0)
+        #expect(f.realm.objects(QueryTestModels.Item.self).where { $0.rank > 100 }.average(ofProperty: "rank") as Double? == nil)
+        #expect(f.realm.objects(QueryTestModels.Item.self).where { $0.rank > 100 }.sum(ofProperty: "rank") as Int == 0)
         #expect(results.sum(ofProperty: "optInt") as Int == f.items.filter { $0.rank > 0 }.compactMap(\.optInt).reduce(0, +))
     }
 
@@ -380,7 +380,7 @@ import Testing
 
     @Test func testSortingByOneIntegerMatchesTheModel() throws {
         let f = try fixture()
-        let all = f.realm.objects(QItem.self)
+        let all = f.realm.objects(QueryTestModels.Item.self)
         for ascending in [true, false] {
             // Stable: equal values keep key (id) order; nulls first ascending, last descending.
             func want(_ items: [QItemModel], _ value: (QItemModel) -> Int?) -> [Int] {

@@ -3,47 +3,57 @@ import Foundation
 
 @testable import Burrow
 
-// Models of the query suites. Class names start with Q to stay apart from other suites' models.
+/// The models of the query suites, stored under the names they had before they were namespaced
+/// (which start with Q, apart from other suites' models).
+enum QueryTestModels {
+    final class Tag: Object {
+        override class func _realmObjectName() -> String? { "QTag" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var label = ""
+        @Persisted var weight = 0
+        @Persisted(originProperty: "links") var owners: LinkingObjects<QueryTestModels.Item>
+    }
 
-final class QTag: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var label = ""
-    @Persisted var weight = 0
-    @Persisted(originProperty: "links") var owners: LinkingObjects<QItem>
+    /// One property of every kind a query can test; indexed properties have unindexed twins where
+    /// a test compares index and scan.
+    final class Item: Object {
+        override class func _realmObjectName() -> String? { "QItem" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted(indexed: true) var name = ""
+        @Persisted var plainName = ""
+        @Persisted(indexed: true) var rank = 0
+        @Persisted var score = 0.0
+        @Persisted var ratio: Float = 0
+        @Persisted var flag = false
+        @Persisted(indexed: true) var when = Date(timeIntervalSince1970: 0)
+        @Persisted var amount = Decimal128()
+        @Persisted var oid = ObjectId()
+        @Persisted(indexed: true) var uid = UUID()
+        @Persisted var blob = Data()
+        @Persisted var optInt: Int?
+        @Persisted(indexed: true) var optName: String?
+        @Persisted var level = QLevel.low
+        @Persisted var any: AnyRealmValue
+        @Persisted var tags: List<String>
+        @Persisted var numbers: List<Int>
+        @Persisted var numberSet: MutableSet<Int>
+        @Persisted var map: Map<String, Int>
+        @Persisted var link: QueryTestModels.Tag?
+        @Persisted var links: List<QueryTestModels.Tag>
+    }
+
+    /// A set of objects, for queries on `MutableSet`.
+    final class Shelf: Object {
+        override class func _realmObjectName() -> String? { "QShelf" }
+        @Persisted var tags: MutableSet<QueryTestModels.Tag>
+    }
 }
 
 enum QLevel: Int, PersistableEnum {
     case low, mid, high
 }
 
-/// One property of every kind a query can test; indexed properties have unindexed twins where
-/// a test compares index and scan.
-final class QItem: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted(indexed: true) var name = ""
-    @Persisted var plainName = ""
-    @Persisted(indexed: true) var rank = 0
-    @Persisted var score = 0.0
-    @Persisted var ratio: Float = 0
-    @Persisted var flag = false
-    @Persisted(indexed: true) var when = Date(timeIntervalSince1970: 0)
-    @Persisted var amount = Decimal128()
-    @Persisted var oid = ObjectId()
-    @Persisted(indexed: true) var uid = UUID()
-    @Persisted var blob = Data()
-    @Persisted var optInt: Int?
-    @Persisted(indexed: true) var optName: String?
-    @Persisted var level = QLevel.low
-    @Persisted var any: AnyRealmValue
-    @Persisted var tags: List<String>
-    @Persisted var numbers: List<Int>
-    @Persisted var numberSet: MutableSet<Int>
-    @Persisted var map: Map<String, Int>
-    @Persisted var link: QTag?
-    @Persisted var links: List<QTag>
-}
-
-/// The plain Swift values of one `QItem`, which the model evaluates conditions on.
+/// The plain Swift values of one `QueryTestModels.Item`, which the model evaluates conditions on.
 struct QItemModel {
     var id = 0
     var name = ""
@@ -104,9 +114,9 @@ enum QData {
         var tagModels: [(String, Int)] = []
         var items: [QItemModel] = []
         try realm.write {
-            var tags: [QTag] = []
+            var tags: [QueryTestModels.Tag] = []
             for id in 0..<6 {
-                let tag = QTag()
+                let tag = QueryTestModels.Tag()
                 tag.id = id
                 tag.label = labels[r.next(upperBound: labels.count)]
                 tag.weight = r.next(upperBound: 10)
@@ -138,7 +148,7 @@ enum QData {
                 m.link = r.next(upperBound: 3) == 0 ? nil : r.next(upperBound: tags.count)
                 m.links = (0..<r.next(upperBound: 4)).map { _ in r.next(upperBound: tags.count) }
 
-                let item = QItem()
+                let item = QueryTestModels.Item()
                 item.id = m.id
                 item.name = m.name
                 item.plainName = m.name
@@ -167,9 +177,4 @@ enum QData {
         }
         return (items, tagModels)
     }
-}
-
-/// A set of objects, for queries on `MutableSet`.
-final class QShelf: Object {
-    @Persisted var tags: MutableSet<QTag>
 }

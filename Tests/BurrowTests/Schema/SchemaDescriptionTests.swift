@@ -4,21 +4,27 @@ import Testing
 
 @testable import Burrow
 
-final class SDAddress: EmbeddedObject {
-    @Persisted var street = ""
-}
+/// The models of `SchemaDescriptionTests`, stored under the names they had before they were namespaced.
+enum SchemaDescriptionModels {
+    final class Address: EmbeddedObject {
+        override class func _realmObjectName() -> String? { "SDAddress" }
+        @Persisted var street = ""
+    }
 
-final class SDDog: Object {
-    @Persisted(primaryKey: true) var name = ""
-    @Persisted(indexed: true) var age = 0
-    @Persisted(originProperty: "dogs") var owners: LinkingObjects<SDPerson>
-    @Persisted var nickname: String?
-}
+    final class Dog: Object {
+        override class func _realmObjectName() -> String? { "SDDog" }
+        @Persisted(primaryKey: true) var name = ""
+        @Persisted(indexed: true) var age = 0
+        @Persisted(originProperty: "dogs") var owners: LinkingObjects<SchemaDescriptionModels.Person>
+        @Persisted var nickname: String?
+    }
 
-final class SDPerson: Object {
-    @Persisted var name = ""
-    @Persisted var dogs: List<SDDog>
-    @Persisted var address: SDAddress?
+    final class Person: Object {
+        override class func _realmObjectName() -> String? { "SDPerson" }
+        @Persisted var name = ""
+        @Persisted var dogs: List<SchemaDescriptionModels.Dog>
+        @Persisted var address: SchemaDescriptionModels.Address?
+    }
 }
 
 /// `Realm.schema`, `Object.sharedSchema()` and `objectSchema` describe the classes as RealmSwift
@@ -26,12 +32,12 @@ final class SDPerson: Object {
 @Suite(.temporaryDirectory) struct SchemaDescriptionTests {
     private func realm(_ name: String = #function) throws -> Realm {
         var configuration = temporaryConfiguration(name)
-        configuration.objectTypes = [SDDog.self, SDPerson.self, SDAddress.self]
+        configuration.objectTypes = [SchemaDescriptionModels.Dog.self, SchemaDescriptionModels.Person.self, SchemaDescriptionModels.Address.self]
         return try Realm(configuration: configuration)
     }
 
     @Test func linkingObjectsAreComputedPropertiesNotProperties() throws {
-        let schema = try #require(SDDog.sharedSchema())
+        let schema = try #require(SchemaDescriptionModels.Dog.sharedSchema())
         #expect(schema.className == "SDDog")
         #expect(schema.properties.map(\.name) == ["name", "age", "nickname"])
         #expect(schema.computedProperties.map(\.name) == ["owners"])
@@ -41,20 +47,20 @@ final class SDPerson: Object {
         #expect(schema["owners"]?.type == .linkingObjects, "the subscript finds computed properties too")
         #expect(schema.primaryKeyProperty?.name == "name")
         #expect(schema["age"]?.isIndexed == true && schema["nickname"]?.isOptional == true)
-        #expect(SDDog().objectSchema == schema)
+        #expect(SchemaDescriptionModels.Dog().objectSchema == schema)
     }
 
     @Test func sharedSchemaIsNilForTheBaseClasses() {
         #expect(Object.sharedSchema() == nil)
         #expect(EmbeddedObject.sharedSchema() == nil)
-        #expect(SDAddress.sharedSchema()?.isEmbedded == true)
+        #expect(SchemaDescriptionModels.Address.sharedSchema()?.isEmbedded == true)
     }
 
     @Test func realmSchemaListsTheConfiguredClassesByName() throws {
         let realm = try realm()
         let schema = realm.schema
         #expect(schema.objectSchema.map(\.className) == ["SDAddress", "SDDog", "SDPerson"])
-        #expect(schema["SDDog"] == SDDog.sharedSchema())
+        #expect(schema["SDDog"] == SchemaDescriptionModels.Dog.sharedSchema())
         #expect(schema["SDPerson"]?["dogs"]?.isArray == true)
         #expect(schema["SDPerson"]?["dogs"]?.objectClassName == "SDDog")
         #expect(schema["SDPerson"]?["address"]?.type == .object)
@@ -64,10 +70,10 @@ final class SDPerson: Object {
 
     @Test func aRealmOpenedWithoutClassesDescribesWhatTheFileStores() throws {
         var configuration = temporaryConfiguration()
-        configuration.objectTypes = [SDDog.self, SDPerson.self, SDAddress.self]
+        configuration.objectTypes = [SchemaDescriptionModels.Dog.self, SchemaDescriptionModels.Person.self, SchemaDescriptionModels.Address.self]
         do {
             let realm = try Realm(configuration: configuration)
-            try realm.write { _ = try realm.create(SDDog.self, value: ["name": "Rex"]) }
+            try realm.write { _ = try realm.create(SchemaDescriptionModels.Dog.self, value: ["name": "Rex"]) }
         }
         configuration.objectTypes = nil
         let reopened = try Realm(configuration: configuration)
@@ -81,18 +87,18 @@ final class SDPerson: Object {
     /// (the dynamic API, the `burrow` tool) describes, reads and queries them by name.
     @Test func aRealmOpenedWithoutClassesReadsTheLinkingObjectsTheFileRecords() throws {
         var configuration = temporaryConfiguration()
-        configuration.objectTypes = [SDDog.self, SDPerson.self, SDAddress.self]
+        configuration.objectTypes = [SchemaDescriptionModels.Dog.self, SchemaDescriptionModels.Person.self, SchemaDescriptionModels.Address.self]
         do {
             let realm = try Realm(configuration: configuration)
             try realm.write {
-                let rex = try realm.create(SDDog.self, value: ["name": "Rex"])
-                _ = try realm.create(SDDog.self, value: ["name": "Fido"])
-                _ = try realm.create(SDPerson.self, value: ["name": "Ali", "dogs": [rex]])
+                let rex = try realm.create(SchemaDescriptionModels.Dog.self, value: ["name": "Rex"])
+                _ = try realm.create(SchemaDescriptionModels.Dog.self, value: ["name": "Fido"])
+                _ = try realm.create(SchemaDescriptionModels.Person.self, value: ["name": "Ali", "dogs": [rex]])
             }
         }
         configuration.objectTypes = nil
         let reopened = try Realm(configuration: configuration)
-        #expect(reopened.schema["SDDog"]?.computedProperties == SDDog.sharedSchema()?.computedProperties)
+        #expect(reopened.schema["SDDog"]?.computedProperties == SchemaDescriptionModels.Dog.sharedSchema()?.computedProperties)
         #expect(reopened.schema["SDDog"]?.properties.map(\.name) == ["name", "age", "nickname"])
         let rex = try #require(reopened.dynamicObject(ofType: "SDDog", forPrimaryKey: "Rex"))
         let owners = try #require(rex["owners"] as? Results<DynamicObject>)
@@ -109,15 +115,15 @@ final class SDPerson: Object {
     @Test func whatNeedsLinkingObjectsStillFindsThem() throws {
         let realm = try realm()
         try realm.write {
-            let rex = try realm.create(SDDog.self, value: ["name": "Rex", "age": 3])
-            _ = try realm.create(SDPerson.self, value: ["name": "Ali", "dogs": [rex]])
-            _ = try realm.create(SDDog.self, value: ["name": "Fido", "age": 1])
+            let rex = try realm.create(SchemaDescriptionModels.Dog.self, value: ["name": "Rex", "age": 3])
+            _ = try realm.create(SchemaDescriptionModels.Person.self, value: ["name": "Ali", "dogs": [rex]])
+            _ = try realm.create(SchemaDescriptionModels.Dog.self, value: ["name": "Fido", "age": 1])
         }
-        let rex = try #require(realm.object(ofType: SDDog.self, forPrimaryKey: "Rex"))
+        let rex = try #require(realm.object(ofType: SchemaDescriptionModels.Dog.self, forPrimaryKey: "Rex"))
         #expect(rex.owners.map(\.name) == ["Ali"])
-        #expect((rex.value(forKey: "owners") as? LinkingObjects<SDPerson>)?.count == 1)
-        #expect(try realm.objects(SDDog.self).filter("owners.@count > 0").map(\.name) == ["Rex"])
-        #expect(try realm.objects(SDDog.self).filter("ANY owners.name == 'Ali'").map(\.name) == ["Rex"])
+        #expect((rex.value(forKey: "owners") as? LinkingObjects<SchemaDescriptionModels.Person>)?.count == 1)
+        #expect(try realm.objects(SchemaDescriptionModels.Dog.self).filter("owners.@count > 0").map(\.name) == ["Rex"])
+        #expect(try realm.objects(SchemaDescriptionModels.Dog.self).filter("ANY owners.name == 'Ali'").map(\.name) == ["Rex"])
         #expect(rex.description.contains("owners"))
     }
 }

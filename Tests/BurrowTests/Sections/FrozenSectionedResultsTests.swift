@@ -10,12 +10,12 @@ import Testing
     @MainActor
     @Test func frozenSectionsKeepTheirVersionAndThawIntoTheLiveOnes() throws {
         let realm = try fruitRealm()
-        let words = realm.objects(STWord.self)
+        let words = realm.objects(SectionTestModels.Word.self)
         for (ascending, newText) in [(true, "dune"), (false, "echo")] {
             let live = words.sectioned(by: \.firstLetter, ascending: ascending)
             let frozen = try live.freeze()
             let before = frozen.allKeys
-            try realm.write { try realm.add(STWord(words.count + 1, newText)) }
+            try realm.write { try realm.add(SectionTestModels.Word(words.count + 1, newText)) }
             let newKey = String(newText.first!)
             #expect(frozen.isFrozen && !frozen.isInvalidated)
             #expect(frozen.allKeys == before && frozen.map(\.key) == before, "later writes do not change it")
@@ -31,33 +31,33 @@ import Testing
     @Test func aFrozenSectionKeepsItsObjectsAndThawsIntoItsKeysLiveSection() throws {
         let realm = try fruitRealm()
         for (ascending, key) in [(true, "a"), (false, "c")] {
-            let frozen = try realm.objects(STWord.self).sectioned(by: \.firstLetter, ascending: ascending)[0].freeze()
-            try realm.write { try realm.add(STWord(realm.objects(STWord.self).count + 1, key + "zz")) }
+            let frozen = try realm.objects(SectionTestModels.Word.self).sectioned(by: \.firstLetter, ascending: ascending)[0].freeze()
+            try realm.write { try realm.add(SectionTestModels.Word(realm.objects(SectionTestModels.Word.self).count + 1, key + "zz")) }
             #expect(frozen.isFrozen && frozen.key == key && frozen.id == key && frozen.count == 1 && !frozen.isInvalidated)
             let thawed = try frozen.thaw()
             #expect(thawed?.isFrozen == false && thawed?.key == key && thawed?.count == 2)
         }
-        let c = try realm.objects(STWord.self).sectioned(by: \.firstLetter).last!.freeze()
-        try realm.write { try realm.delete(realm.objects(STWord.self).where { $0.text.starts(with: "c") }) }
+        let c = try realm.objects(SectionTestModels.Word.self).sectioned(by: \.firstLetter).last!.freeze()
+        try realm.write { try realm.delete(realm.objects(SectionTestModels.Word.self).where { $0.text.starts(with: "c") }) }
         #expect(try c.thaw() == nil, "no object has the key any more")
         #expect(c.map(\.text) == ["chalk", "czz"], "the frozen section still has them")
     }
 
     @Test func subscriptsAndIndexPathsOfFrozenSections() throws {
         let realm = try fruitRealm()
-        let frozen = try realm.objects(STWord.self).sectioned(by: \.firstLetter).freeze()
+        let frozen = try realm.objects(SectionTestModels.Word.self).sectioned(by: \.firstLetter).freeze()
         #expect(frozen.count == 3 && frozen[1].count == 2)
         #expect(frozen[1][1].text == "box")
         #expect(frozen[IndexPath(item: 1, section: 1)].text == "box")
         #expect(texts(frozen) == [["apple"], ["banana", "box"], ["chalk"]])
         #expect(frozen == frozen && frozen[0] == frozen[0] && frozen[0] != frozen[1])
-        #expect(frozen != (try realm.objects(STWord.self).sectioned(by: \.firstLetter, ascending: false).freeze()))
+        #expect(frozen != (try realm.objects(SectionTestModels.Word.self).sectioned(by: \.firstLetter, ascending: false).freeze()))
         #expect(frozen.description.contains("3 sections"))
     }
 
     @Test func frozenSectionsAreReadFromAnotherTask() async throws {
         let realm = try fruitRealm()
-        let frozen = try realm.objects(STWord.self).sectioned(by: \.firstLetter).freeze()
+        let frozen = try realm.objects(SectionTestModels.Word.self).sectioned(by: \.firstLetter).freeze()
         let section = frozen[1]
         let (keys, words, item) = await Task.detached {
             (frozen.allKeys, section.map(\.text), frozen[IndexPath(item: 0, section: 2)].text)
@@ -73,7 +73,7 @@ import Testing
 
     @Test func freezingInsideAWriteThrows() throws {
         let realm = try fruitRealm()
-        let sections = realm.objects(STWord.self).sectioned(by: \.firstLetter)
+        let sections = realm.objects(SectionTestModels.Word.self).sectioned(by: \.firstLetter)
         try realm.write {
             #expect(throws: RealmError.self) { try sections.freeze() }
             #expect(throws: RealmError.self) { try sections[0].freeze() }
@@ -92,7 +92,7 @@ import Testing
     }
 
     @Test func aFrozenSectionOfAnotherFileDoesNotThawHere() throws {
-        let frozen = try fruitRealm().objects(STWord.self).sectioned(by: \.firstLetter).freeze()
+        let frozen = try fruitRealm().objects(SectionTestModels.Word.self).sectioned(by: \.firstLetter).freeze()
         let other = try Realm(configuration: temporaryConfiguration())
         #expect(other.thaw(frozen) == nil)
     }

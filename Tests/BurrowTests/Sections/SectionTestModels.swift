@@ -1,27 +1,31 @@
 import Burrow
 import Foundation
 
-/// A word, sectioned by its first letter in the tests of sectioned results.
-final class STWord: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var text = ""
-    @Persisted var flag = false
-    @Persisted var count = 0
-    @Persisted var tags: List<String>
-    @Persisted var related: List<STWord>
+/// The model of the sectioned results tests, stored under the name it had before it was namespaced.
+enum SectionTestModels {
+    /// A word, sectioned by its first letter in the tests of sectioned results.
+    final class Word: Object {
+        override class func _realmObjectName() -> String? { "STWord" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var text = ""
+        @Persisted var flag = false
+        @Persisted var count = 0
+        @Persisted var tags: List<String>
+        @Persisted var related: List<SectionTestModels.Word>
 
-    /// The first letter of `text` (empty for an empty text): a section key computed from one
-    /// property, as RealmSwift's tests use.
-    var firstLetter: String { text.first.map(String.init) ?? "" }
+        /// The first letter of `text` (empty for an empty text): a section key computed from one
+        /// property, as RealmSwift's tests use.
+        var firstLetter: String { text.first.map(String.init) ?? "" }
 
-    /// Reads two properties: no sort can follow it.
-    var textAndCount: String { "\(text)\(count)" }
+        /// Reads two properties: no sort can follow it.
+        var textAndCount: String { "\(text)\(count)" }
 
-    convenience init(_ id: Int, _ text: String, count: Int = 0) {
-        self.init()
-        self.id = id
-        self.text = text
-        self.count = count
+        convenience init(_ id: Int, _ text: String, count: Int = 0) {
+            self.init()
+            self.id = id
+            self.text = text
+            self.count = count
+        }
     }
 }
 
@@ -33,23 +37,26 @@ func fruitRealm(
 ) throws -> Realm {
     let realm = try Realm(configuration: configuration, isolation: isolation)
     try realm.write {
-        try realm.add([STWord(1, "banana"), STWord(2, "box"), STWord(3, "apple"), STWord(4, "chalk")])
+        try realm.add([
+            SectionTestModels.Word(1, "banana"), SectionTestModels.Word(2, "box"), SectionTestModels.Word(3, "apple"),
+            SectionTestModels.Word(4, "chalk"),
+        ])
     }
     return realm
 }
 
 extension Realm {
     /// The word with `id`.
-    func word(_ id: Int) -> STWord { object(ofType: STWord.self, forPrimaryKey: id)! }
+    func word(_ id: Int) -> SectionTestModels.Word { object(ofType: SectionTestModels.Word.self, forPrimaryKey: id)! }
 }
 
 /// The texts of each section, in order.
-func texts<S: Collection>(_ sections: S) -> [[String]] where S.Element: Collection, S.Element.Element == STWord {
+func texts<S: Collection>(_ sections: S) -> [[String]] where S.Element: Collection, S.Element.Element == SectionTestModels.Word {
     sections.map { $0.map(\.text) }
 }
 
 /// The texts of each frozen section, in order.
-func texts(_ sections: FrozenSectionedResults<String, STWord>) -> [[String]] {
+func texts(_ sections: FrozenSectionedResults<String, SectionTestModels.Word>) -> [[String]] {
     sections.map { $0.map(\.text) }
 }
 

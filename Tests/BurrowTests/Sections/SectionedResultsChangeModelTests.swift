@@ -12,7 +12,7 @@ import Testing
     /// Sections as (key, object ids).
     private typealias Sections = [(key: String, ids: [Int])]
 
-    private static func sections(of frozen: FrozenSectionedResults<String, STWord>) -> Sections {
+    private static func sections(of frozen: FrozenSectionedResults<String, SectionTestModels.Word>) -> Sections {
         frozen.map { ($0.key, $0.map(\.id)) }
     }
 
@@ -70,7 +70,7 @@ import Testing
         let seed = TestSeed.make("SectionedResultsChangeModelTests, \(rounds) rounds (BURROW_MODEL_OPS sets the rounds)")
         var random = TestRandom(seed: seed)
         let realm = try Realm(configuration: temporaryConfiguration())
-        let sections = realm.objects(STWord.self).sectioned(
+        let sections = realm.objects(SectionTestModels.Word.self).sectioned(
             by: \.firstLetter, sortDescriptors: [SortDescriptor(keyPath: "text"), SortDescriptor(keyPath: "id")])
         let changes = sections.changes().makeAsyncIterator()
         guard let first = initial(await next(changes)) else { return }
@@ -92,7 +92,7 @@ import Testing
                     switch candidates.isEmpty ? 0 : random.next(upperBound: 4) {
                     case 0:
                         let text = randomText()
-                        try realm.add(STWord(nextId, text))
+                        try realm.add(SectionTestModels.Word(nextId, text))
                         model[nextId] = text
                         touched.insert(nextId)
                         described.append("add \(nextId) \(text)")

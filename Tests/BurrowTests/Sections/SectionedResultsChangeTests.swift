@@ -45,13 +45,13 @@ func initial<C>(_ change: SectionedResultsChange<C>?, sourceLocation: SourceLoca
 @Suite(.temporaryDirectory) struct SectionedResultsChangeTests {
     @Test func objectsLeavingMovingAndArrivingAcrossSections() async throws {
         let realm = try fruitRealm()
-        let changes = realm.objects(STWord.self).sectioned(by: \.firstLetter).changes(keyPaths: ["text"]).makeAsyncIterator()
+        let changes = realm.objects(SectionTestModels.Word.self).sectioned(by: \.firstLetter).changes(keyPaths: ["text"]).makeAsyncIterator()
         #expect(initial(await next(changes))?.count == 3)
 
         try realm.write {
             try realm.delete([realm.word(1), realm.word(3)])  // banana, apple: section a goes
             realm.word(2).text = "bog"  // box: modified, moves to item 0 of b
-            try realm.add(STWord(5, "zebra"))  // a new section z
+            try realm.add(SectionTestModels.Word(5, "zebra"))  // a new section z
         }
         guard let (sections, first) = update(await next(changes)) else { return }
         #expect(texts(sections) == [["bog"], ["chalk"], ["zebra"]])
@@ -72,7 +72,7 @@ func initial<C>(_ change: SectionedResultsChange<C>?, sourceLocation: SourceLoca
 
     @Test func aModificationIsReportedAtItsIndexPathBeforeTheChange() async throws {
         let realm = try fruitRealm()
-        let changes = realm.objects(STWord.self).sectioned(by: \.firstLetter).changes().makeAsyncIterator()
+        let changes = realm.objects(SectionTestModels.Word.self).sectioned(by: \.firstLetter).changes().makeAsyncIterator()
         _ = await next(changes)
         try realm.write {
             try realm.delete(realm.word(3))  // apple: section a (0) goes, chalk's section moves from 2 to 1
@@ -86,10 +86,13 @@ func initial<C>(_ change: SectionedResultsChange<C>?, sourceLocation: SourceLoca
     @Test func aSectionKeyChangeMovesTheObjectEvenWhenTheSortOrderStays() async throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         try realm.write {
-            try realm.add([STWord(1, "banana", count: 1), STWord(2, "box", count: 2), STWord(3, "apple", count: 3), STWord(4, "chalk", count: 4)])
+            try realm.add([
+                SectionTestModels.Word(1, "banana", count: 1), SectionTestModels.Word(2, "box", count: 2),
+                SectionTestModels.Word(3, "apple", count: 3), SectionTestModels.Word(4, "chalk", count: 4),
+            ])
         }
         // Sorted by count, keyed by first letter; only `flag` counts as a modification.
-        let sections = realm.objects(STWord.self).sectioned(sortDescriptors: [SortDescriptor(keyPath: "count")]) { $0.firstLetter }
+        let sections = realm.objects(SectionTestModels.Word.self).sectioned(sortDescriptors: [SortDescriptor(keyPath: "count")]) { $0.firstLetter }
         #expect(texts(sections) == [["banana", "box"], ["apple"], ["chalk"]])
         let changes = sections.changes(keyPaths: ["flag"]).makeAsyncIterator()
         _ = await next(changes)
@@ -101,7 +104,7 @@ func initial<C>(_ change: SectionedResultsChange<C>?, sourceLocation: SourceLoca
 
     @Test func sectionStreamsReportOnlyTheirSection() async throws {
         let realm = try fruitRealm()
-        let sections = realm.objects(STWord.self).sectioned(by: \.firstLetter)
+        let sections = realm.objects(SectionTestModels.Word.self).sectioned(by: \.firstLetter)
         let a = sections[0].changes(keyPaths: ["text"]).makeAsyncIterator()
         let b = sections[1].changes(keyPaths: ["text"]).makeAsyncIterator()
         #expect(initial(await next(a))?.map(\.text) == ["apple"])
@@ -116,13 +119,13 @@ func initial<C>(_ change: SectionedResultsChange<C>?, sourceLocation: SourceLoca
 
         try realm.write {
             realm.word(2).text = "bog"  // box moves behind bag
-            try realm.add(STWord(5, "bag"))
+            try realm.add(SectionTestModels.Word(5, "bag"))
         }
         guard let (bNow, bSecond) = update(await next(b)) else { return }
         #expect(bNow.map(\.text) == ["bag", "bog"])
         #expect(bSecond == SectionUpdate(deletions: [path(0, 0)], insertions: [path(0, 0), path(0, 1)]))
 
-        try realm.write { try realm.add(STWord(6, "app")) }  // a comes back; b is untouched
+        try realm.write { try realm.add(SectionTestModels.Word(6, "app")) }  // a comes back; b is untouched
         guard let (aBack, aSecond) = update(await next(a)) else { return }
         #expect(aSecond == SectionUpdate(insertions: [path(0, 0)], sectionsToInsert: [0]))
         #expect(aBack.map(\.text) == ["app"] && !aBack.isInvalidated)
@@ -136,7 +139,7 @@ func initial<C>(_ change: SectionedResultsChange<C>?, sourceLocation: SourceLoca
 
     @Test func aSectionStreamWithKeyPathsIgnoresOtherProperties() async throws {
         let realm = try fruitRealm()
-        let a = realm.objects(STWord.self).sectioned(by: \.firstLetter)[0].changes(keyPaths: ["flag"]).makeAsyncIterator()
+        let a = realm.objects(SectionTestModels.Word.self).sectioned(by: \.firstLetter)[0].changes(keyPaths: ["flag"]).makeAsyncIterator()
         _ = await next(a)
         try realm.write { realm.word(3).count = 123 }  // apple, not observed
         try realm.write { realm.word(3).count = 456 }
@@ -149,7 +152,7 @@ func initial<C>(_ change: SectionedResultsChange<C>?, sourceLocation: SourceLoca
 
     @Test func keyPathsLimitModificationsButNotMovesBetweenSections() async throws {
         let realm = try fruitRealm()
-        let changes = realm.objects(STWord.self).sectioned(by: \.firstLetter).changes(keyPaths: ["flag"]).makeAsyncIterator()
+        let changes = realm.objects(SectionTestModels.Word.self).sectioned(by: \.firstLetter).changes(keyPaths: ["flag"]).makeAsyncIterator()
         _ = await next(changes)
 
         try realm.write { realm.word(3).text = "box" }  // apple leaves a for b
@@ -166,7 +169,7 @@ func initial<C>(_ change: SectionedResultsChange<C>?, sourceLocation: SourceLoca
 
     @Test func aSilencedWriteProducesNoElementAndBecomesTheBaseline() async throws {
         let realm = try fruitRealm()
-        let sections = realm.objects(STWord.self).sectioned(by: \.firstLetter)
+        let sections = realm.objects(SectionTestModels.Word.self).sectioned(by: \.firstLetter)
         let silenced = sections.changes()
         let quiet = silenced.makeAsyncIterator()
         let loud = sections.changes().makeAsyncIterator()
@@ -176,12 +179,12 @@ func initial<C>(_ change: SectionedResultsChange<C>?, sourceLocation: SourceLoca
         _ = await next(loud)
         _ = await next(quietSection)
 
-        try realm.write(withoutNotifying: [silenced.token, section.token]) { try realm.delete(realm.objects(STWord.self)) }
+        try realm.write(withoutNotifying: [silenced.token, section.token]) { try realm.delete(realm.objects(SectionTestModels.Word.self)) }
         guard let (empty, everything) = update(await next(loud)) else { return }
         #expect(empty.isEmpty)
         #expect(everything == SectionUpdate(sectionsToDelete: [0, 1, 2]))
 
-        try realm.write { try realm.add([STWord(5, "zebra"), STWord(6, "bee")]) }
+        try realm.write { try realm.add([SectionTestModels.Word(5, "zebra"), SectionTestModels.Word(6, "bee")]) }
         guard let (now, seen) = update(await next(quiet)) else { return }
         #expect(now.allKeys == ["b", "z"])
         #expect(seen == SectionUpdate(insertions: [path(0, 0), path(1, 0)], sectionsToInsert: [0, 1]), "relative to the silenced commit")
@@ -192,9 +195,9 @@ func initial<C>(_ change: SectionedResultsChange<C>?, sourceLocation: SourceLoca
 
     @Test func aStreamMadeInsideAWriteYieldsAnError() async throws {
         let realm = try fruitRealm()
-        let sections = realm.objects(STWord.self).sectioned(by: \.firstLetter)
-        var streams: [ChangeStream<SectionedResultsChange<FrozenSectionedResults<String, STWord>>>] = []
-        var sectionStreams: [ChangeStream<SectionedResultsChange<FrozenResultsSection<String, STWord>>>] = []
+        let sections = realm.objects(SectionTestModels.Word.self).sectioned(by: \.firstLetter)
+        var streams: [ChangeStream<SectionedResultsChange<FrozenSectionedResults<String, SectionTestModels.Word>>>] = []
+        var sectionStreams: [ChangeStream<SectionedResultsChange<FrozenResultsSection<String, SectionTestModels.Word>>>] = []
         try realm.write {
             streams.append(sections.changes())
             sectionStreams.append(sections[0].changes())
@@ -226,12 +229,12 @@ func initial<C>(_ change: SectionedResultsChange<C>?, sourceLocation: SourceLoca
 
     @Test func aStreamOfAnInvalidatedRealmsSectionsFollowsItsFile() async throws {
         let realm = try fruitRealm()
-        let sections = realm.objects(STWord.self).sectioned(by: \.firstLetter)
+        let sections = realm.objects(SectionTestModels.Word.self).sectioned(by: \.firstLetter)
         _ = sections.count
         realm.invalidate()
         let changes = sections.changes().makeAsyncIterator()
         #expect(initial(await next(changes))?.allKeys == ["a", "b", "c"])
-        try realm.write { try realm.add(STWord(5, "dune")) }
+        try realm.write { try realm.add(SectionTestModels.Word(5, "dune")) }
         #expect(update(await next(changes))?.1 == SectionUpdate(insertions: [path(3, 0)], sectionsToInsert: [3]))
     }
 }

@@ -9,7 +9,7 @@ import Testing
 @Suite(.temporaryDirectory) struct SectionedResultsTests {
     @Test func sectionsComeInTheOrderOfThePrimarySortEitherWay() throws {
         let realm = try fruitRealm()
-        let words = realm.objects(STWord.self)
+        let words = realm.objects(SectionTestModels.Word.self)
         for ascending in [true, false] {
             let expected = ascending ? [["apple"], ["banana", "box"], ["chalk"]] : [["chalk"], ["box", "banana"], ["apple"]]
             let byKeyPath = words.sectioned(by: \.firstLetter, ascending: ascending)
@@ -30,26 +30,29 @@ import Testing
     @Test func laterSortDescriptorsOrderTheObjectsOfASection() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         try realm.write {
-            try realm.add([STWord(1, "b", count: 2), STWord(2, "a", count: 1), STWord(3, "c", count: 2), STWord(4, "d", count: 1)])
+            try realm.add([
+                SectionTestModels.Word(1, "b", count: 2), SectionTestModels.Word(2, "a", count: 1), SectionTestModels.Word(3, "c", count: 2),
+                SectionTestModels.Word(4, "d", count: 1),
+            ])
         }
-        let byCount = realm.objects(STWord.self).sectioned(
+        let byCount = realm.objects(SectionTestModels.Word.self).sectioned(
             by: \.count, sortDescriptors: [SortDescriptor(keyPath: "count", ascending: false), SortDescriptor(keyPath: "text", ascending: false)])
         #expect(byCount.allKeys == [2, 1])
         #expect(texts(byCount) == [["c", "b"], ["d", "a"]])
-        let byFlag = realm.objects(STWord.self).sectioned(by: \.flag)
+        let byFlag = realm.objects(SectionTestModels.Word.self).sectioned(by: \.flag)
         #expect(byFlag.allKeys == [false])
         #expect(byFlag[0].count == 4)
     }
 
     @Test func sectioningKeepsTheQueryOfTheResults() throws {
         let realm = try fruitRealm()
-        let sections = realm.objects(STWord.self).where { $0.text != "box" }.sectioned(by: \.firstLetter)
+        let sections = realm.objects(SectionTestModels.Word.self).where { $0.text != "box" }.sectioned(by: \.firstLetter)
         #expect(texts(sections) == [["apple"], ["banana"], ["chalk"]])
     }
 
     @Test func allKeysSubscriptsAndIndexPaths() throws {
         let realm = try fruitRealm()
-        let sections = realm.objects(STWord.self).sectioned(by: \.firstLetter, ascending: true)
+        let sections = realm.objects(SectionTestModels.Word.self).sectioned(by: \.firstLetter, ascending: true)
         #expect(sections.allKeys == ["a", "b", "c"])
         let first = sections[0]
         #expect(first.key == "a" && first.id == "a" && first.count == 1)
@@ -64,11 +67,11 @@ import Testing
 
     @Test func sectionsAppearAndDisappearAsTheRealmChanges() throws {
         let realm = try fruitRealm()
-        let sections = realm.objects(STWord.self).sectioned(by: \.firstLetter)
+        let sections = realm.objects(SectionTestModels.Word.self).sectioned(by: \.firstLetter)
         let a = sections[0]
         #expect(a.count == 1)
 
-        try realm.write { try realm.add(STWord(5, "zebra")) }
+        try realm.write { try realm.add(SectionTestModels.Word(5, "zebra")) }
         #expect(sections.allKeys == ["a", "b", "c", "z"], "a new key makes a new section")
 
         try realm.write { try realm.delete(realm.word(3)) }
@@ -76,7 +79,7 @@ import Testing
         #expect(a.isEmpty && a.isInvalidated, "a section held from before is empty while its key has no object")
 
         try realm.write {
-            try realm.add(STWord(6, "avocado"))
+            try realm.add(SectionTestModels.Word(6, "avocado"))
             #expect(sections.allKeys == ["a", "b", "c", "z"], "inside the write, the sections see its changes")
         }
         #expect(a.map(\.text) == ["avocado"] && !a.isInvalidated, "the held section follows its key back")
@@ -87,12 +90,12 @@ import Testing
 
     @Test func loopsVisitTheSectionsAndObjectsThereWereWhenTheyBegan() throws {
         let realm = try fruitRealm()
-        let sections = realm.objects(STWord.self).sectioned(by: \.firstLetter)
+        let sections = realm.objects(SectionTestModels.Word.self).sectioned(by: \.firstLetter)
         var seen: [String] = []
         try realm.write {
             for section in sections {
                 seen.append(section.key)
-                if section.key == "a" { try realm.add(STWord(5, "dune")) }  // a section after c
+                if section.key == "a" { try realm.add(SectionTestModels.Word(5, "dune")) }  // a section after c
             }
         }
         #expect(seen == ["a", "b", "c"] && sections.allKeys == ["a", "b", "c", "d"])
@@ -106,7 +109,7 @@ import Testing
                     continue
                 }
                 visited.append(word.text)
-                try realm.delete(realm.objects(STWord.self).where { $0.text.starts(with: "b") })
+                try realm.delete(realm.objects(SectionTestModels.Word.self).where { $0.text.starts(with: "b") })
             }
         }
         #expect(visited == ["banana"] && invalidated == 1, "box was deleted before the loop reached it")
@@ -116,14 +119,14 @@ import Testing
     @Test func objectsWithOneKeyShareASectionEvenWhenTheSortSeparatesThem() throws {
         let realm = try fruitRealm()
         // Sorted by text, keyed by length parity: the sort does not decide the key.
-        let sections = realm.objects(STWord.self).sectioned(sortDescriptors: [SortDescriptor(keyPath: "text")]) { $0.text.count % 2 }
+        let sections = realm.objects(SectionTestModels.Word.self).sectioned(sortDescriptors: [SortDescriptor(keyPath: "text")]) { $0.text.count % 2 }
         #expect(sections.allKeys == [1, 0], "keys in the order of their first objects: apple (5), banana (6)")
         #expect(texts(sections) == [["apple", "box", "chalk"], ["banana"]])
     }
 
     @Test func equalityIsIdentityOfOneSectioning() throws {
         let realm = try fruitRealm()
-        let words = realm.objects(STWord.self)
+        let words = realm.objects(SectionTestModels.Word.self)
         let sections = words.sectioned(by: \.firstLetter)
         let copy = sections
         #expect(sections == sections && sections == copy)
@@ -134,7 +137,7 @@ import Testing
 
     @Test func sectionsAreIdentifiableByKey() throws {
         let realm = try fruitRealm()
-        let sections = realm.objects(STWord.self).sectioned(by: \.firstLetter)
+        let sections = realm.objects(SectionTestModels.Word.self).sectioned(by: \.firstLetter)
         func ids<S: Sequence>(_ sections: S) -> [String] where S.Element: Identifiable, S.Element.ID == String { sections.map(\.id) }
         #expect(ids(sections) == ["a", "b", "c"])
         #expect(ids(try sections.freeze()) == ["a", "b", "c"])
@@ -143,8 +146,8 @@ import Testing
     @Test func sectionsOfAFrozenRealmAreFrozen() throws {
         let realm = try fruitRealm()
         let frozenRealm = try realm.freeze()
-        let sections = frozenRealm.objects(STWord.self).sectioned(by: \.firstLetter)
-        try realm.write { try realm.add(STWord(5, "zebra")) }
+        let sections = frozenRealm.objects(SectionTestModels.Word.self).sectioned(by: \.firstLetter)
+        try realm.write { try realm.add(SectionTestModels.Word(5, "zebra")) }
         #expect(sections.isFrozen && sections[0].isFrozen)
         #expect(sections.allKeys == ["a", "b", "c"])
     }
@@ -153,7 +156,8 @@ import Testing
 
     /// Sectioned results that failed: no sections, the error from `freeze()` and `changes()`.
     private func expectFailure(
-        _ sections: SectionedResults<some Hashable & Sendable, STWord>, _ message: String, sourceLocation: SourceLocation = #_sourceLocation
+        _ sections: SectionedResults<some Hashable & Sendable, SectionTestModels.Word>, _ message: String,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) async {
         #expect(sections.isEmpty && sections.allKeys.isEmpty, sourceLocation: sourceLocation)
         #expect(sections.description.contains("failed"), sourceLocation: sourceLocation)
@@ -176,31 +180,33 @@ import Testing
 
     @Test func aSectioningWithoutSortDescriptorsFailsWithoutTrapping() async throws {
         let realm = try fruitRealm()
-        await expectFailure(realm.objects(STWord.self).sectioned(sortDescriptors: []) { $0.firstLetter }, "without a sort descriptor")
-        await expectFailure(realm.objects(STWord.self).sectioned(by: \.firstLetter, sortDescriptors: []), "without a sort descriptor")
+        await expectFailure(realm.objects(SectionTestModels.Word.self).sectioned(sortDescriptors: []) { $0.firstLetter }, "without a sort descriptor")
+        await expectFailure(realm.objects(SectionTestModels.Word.self).sectioned(by: \.firstLetter, sortDescriptors: []), "without a sort descriptor")
     }
 
     @Test func aSectionKeyPathThatIsNotThePrimarySortFailsWithoutTrapping() async throws {
         let realm = try fruitRealm()
-        let sections = realm.objects(STWord.self).sectioned(
+        let sections = realm.objects(SectionTestModels.Word.self).sectioned(
             by: \.firstLetter, sortDescriptors: [SortDescriptor(keyPath: "count"), SortDescriptor(keyPath: "text")])
         await expectFailure(sections, "must match the primary sort descriptor")
     }
 
     @Test func aKeyPathNoSortCanUseFailsWithoutTrapping() async throws {
         let realm = try fruitRealm()
-        await expectFailure(realm.objects(STWord.self).sectioned(by: \.textAndCount), "does not read one @Persisted property")
-        await expectFailure(realm.objects(STWord.self).sectioned(by: \.tags.count), "tags")
-        await expectFailure(realm.objects(STWord.self).sectioned(sortDescriptors: [SortDescriptor(keyPath: "nope")]) { $0.text }, "nope")
-        await expectFailure(realm.objects(STWord.self).sectioned(sortDescriptors: [SortDescriptor(keyPath: "tags")]) { $0.text }, "tags")
+        await expectFailure(realm.objects(SectionTestModels.Word.self).sectioned(by: \.textAndCount), "does not read one @Persisted property")
+        await expectFailure(realm.objects(SectionTestModels.Word.self).sectioned(by: \.tags.count), "tags")
+        await expectFailure(
+            realm.objects(SectionTestModels.Word.self).sectioned(sortDescriptors: [SortDescriptor(keyPath: "nope")]) { $0.text }, "nope")
+        await expectFailure(
+            realm.objects(SectionTestModels.Word.self).sectioned(sortDescriptors: [SortDescriptor(keyPath: "tags")]) { $0.text }, "tags")
     }
 
     @Test func sectionedResultsOfAnInvalidatedRealmSayItAndDoNotTrap() throws {
         let realm = try fruitRealm()
-        let byBlock = realm.objects(STWord.self).sectioned(sortDescriptors: [SortDescriptor(keyPath: "text")]) {
+        let byBlock = realm.objects(SectionTestModels.Word.self).sectioned(sortDescriptors: [SortDescriptor(keyPath: "text")]) {
             $0.text.first.map(String.init) ?? ""
         }
-        let byKeyPath = realm.objects(STWord.self).sectioned(by: \.firstLetter)
+        let byKeyPath = realm.objects(SectionTestModels.Word.self).sectioned(by: \.firstLetter)
         #expect(byBlock.count == 3 && byKeyPath.count == 3)
         let section = byBlock[1]
         realm.invalidate()
@@ -209,7 +215,7 @@ import Testing
         // from the invalidated objects read before.
         #expect(byBlock.allKeys == ["a", "b", "c"] && byKeyPath.allKeys == ["a", "b", "c"])
         #expect(section.map(\.text) == ["banana", "box"])
-        let fresh = realm.objects(STWord.self).sectioned(by: \.firstLetter)
+        let fresh = realm.objects(SectionTestModels.Word.self).sectioned(by: \.firstLetter)
         #expect(!fresh.isInvalidated && fresh.count == 3)
     }
 
@@ -217,7 +223,7 @@ import Testing
     @Test func onTheMainActorSectionsAreLiveAndTheirStreamRunsInATask() async throws {
         let config = temporaryConfiguration()
         let realm = try fruitRealm(config)
-        let sections = realm.objects(STWord.self).sectioned(by: \.firstLetter)
+        let sections = realm.objects(SectionTestModels.Word.self).sectioned(by: \.firstLetter)
         #expect(sections.allKeys == ["a", "b", "c"])
         let stream = sections.changes()
         let reader = Task {
@@ -233,7 +239,7 @@ import Testing
             return keys
         }
         let db = try await RealmActor(configuration: config)
-        try await db.asyncWrite { realm in try realm.add(STWord(5, "zebra")) }
+        try await db.asyncWrite { realm in try realm.add(SectionTestModels.Word(5, "zebra")) }
         #expect(await reader.value == [["a", "b", "c"], ["a", "b", "c", "z"]], "a commit of another actor arrives")
         realm.refresh()
         #expect(sections.allKeys == ["a", "b", "c", "z"])

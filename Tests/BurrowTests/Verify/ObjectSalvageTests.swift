@@ -6,14 +6,19 @@ import Testing
 @testable import Burrow
 @testable import BurrowStorage
 
-final class OSParent: Object {
-    @Persisted(primaryKey: true) var id = 0
-    @Persisted var child: OSChild?
-}
+/// The models of `ObjectSalvageTests`, stored under the names they had before they were namespaced.
+enum ObjectSalvageModels {
+    final class Parent: Object {
+        override class func _realmObjectName() -> String? { "OSParent" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var child: ObjectSalvageModels.Child?
+    }
 
-final class OSChild: EmbeddedObject {
-    @Persisted var name = ""
-    @Persisted var next: OSChild?
+    final class Child: EmbeddedObject {
+        override class func _realmObjectName() -> String? { "OSChild" }
+        @Persisted var name = ""
+        @Persisted var next: ObjectSalvageModels.Child?
+    }
 }
 
 /// `ObjectSalvage` on rows whose links no sound file holds: what it writes out is a tree under
@@ -35,14 +40,15 @@ final class OSChild: EmbeddedObject {
     }
 
     @Test func anEmbeddedObjectLinkedTwiceOrInALoopIsWrittenOnce() throws {
-        let configuration = Realm.Configuration(fileURL: temporaryConfiguration().fileURL, objectTypes: [OSParent.self, OSChild.self])
+        let configuration = Realm.Configuration(
+            fileURL: temporaryConfiguration().fileURL, objectTypes: [ObjectSalvageModels.Parent.self, ObjectSalvageModels.Child.self])
         let realm = try Realm(configuration: configuration)
         try realm.write {
-            try realm.create(OSParent.self, value: ["id": 1, "child": ["name": "a", "next": ["name": "b"]]])
-            try realm.create(OSParent.self, value: ["id": 2, "child": ["name": "c"]])
+            try realm.create(ObjectSalvageModels.Parent.self, value: ["id": 1, "child": ["name": "a", "next": ["name": "b"]]])
+            try realm.create(ObjectSalvageModels.Parent.self, value: ["id": 2, "child": ["name": "c"]])
         }
-        let first = try #require(realm.object(ofType: OSParent.self, forPrimaryKey: 1))
-        let second = try #require(realm.object(ofType: OSParent.self, forPrimaryKey: 2))
+        let first = try #require(realm.object(ofType: ObjectSalvageModels.Parent.self, forPrimaryKey: 1))
+        let second = try #require(realm.object(ofType: ObjectSalvageModels.Parent.self, forPrimaryKey: 2))
         let a = try #require(first.child)
         let aKey = a._state!.key
         // a links to itself, and the second parent links to a too.
@@ -72,9 +78,10 @@ final class OSChild: EmbeddedObject {
     }
 
     @Test func lostRangesNameIntPrimaryKeysOnlyWhenEveryObjectKeyDerivesFromOne() throws {
-        let configuration = Realm.Configuration(fileURL: temporaryConfiguration().fileURL, objectTypes: [OSParent.self, OSChild.self])
+        let configuration = Realm.Configuration(
+            fileURL: temporaryConfiguration().fileURL, objectTypes: [ObjectSalvageModels.Parent.self, ObjectSalvageModels.Child.self])
         let realm = try Realm(configuration: configuration)
-        try realm.write { try realm.create(OSParent.self, value: ["id": 1]) }
+        try realm.write { try realm.create(ObjectSalvageModels.Parent.self, value: ["id": 1]) }
         func intPrimaryKey() throws -> String? {
             try ObjectSalvage(try realm.storage.snapshot()).report.classes.first { $0.className == "OSParent" }?.intPrimaryKey
         }
@@ -82,7 +89,7 @@ final class OSChild: EmbeddedObject {
 
         // An object whose key does not derive from its primary key, as the primary-key tree
         // records it (after a collision, or a migration that changed primary keys).
-        let table = try #require(realm.object(ofType: OSParent.self, forPrimaryKey: 1)?._state?.table)
+        let table = try #require(realm.object(ofType: ObjectSalvageModels.Parent.self, forPrimaryKey: 1)?._state?.table)
         let transaction = try realm.storage.beginWriteBlocking()
         let tree = try transaction.openTree(named: table.primaryKeyTree.string)
         _ = try transaction.put(IndexKey.encode(StoreValue.int(2)), ObjectKey(7).bytes, in: tree)

@@ -23,11 +23,11 @@ import Testing
 
     /// Adds `count` notes numbered from 0, keeping every `keptEvery`-th and a weak reference
     /// to each of the others.
-    private func addNotes(_ realm: Realm, count: Int, keptEvery: Int) throws -> (kept: [RTNote], dropped: [Weak]) {
-        var kept: [RTNote] = []
+    private func addNotes(_ realm: Realm, count: Int, keptEvery: Int) throws -> (kept: [ObjectSuiteModels.RTNote], dropped: [Weak]) {
+        var kept: [ObjectSuiteModels.RTNote] = []
         var dropped: [Weak] = []
         for number in 0..<count {
-            let note = RTNote(value: ["text": "note \(number)", "stars": number])
+            let note = ObjectSuiteModels.RTNote(value: ["text": "note \(number)", "stars": number])
             try realm.add(note)
             if number % keptEvery == 0 { kept.append(note) } else { dropped.append(Weak(note)) }
         }
@@ -43,8 +43,8 @@ import Testing
         #expect(realm.write!.added.count < 200 + kept.count)
         #expect(kept.allSatisfy { $0.realm === realm })
         try realm.commitWrite()
-        #expect(realm.objects(RTNote.self).count == 1_000)
-        #expect(realm.objects(RTNote.self).sum(ofProperty: "stars") as Int == (0..<1_000).reduce(0, +))
+        #expect(realm.objects(ObjectSuiteModels.RTNote.self).count == 1_000)
+        #expect(realm.objects(ObjectSuiteModels.RTNote.self).sum(ofProperty: "stars") as Int == (0..<1_000).reduce(0, +))
         #expect(kept.map(\.stars) == Array(stride(from: 0, to: 1_000, by: 100)))
         #expect(kept.allSatisfy { $0.realm === realm && !$0.isInvalidated })
     }
@@ -53,11 +53,11 @@ import Testing
         let realm = try Realm(configuration: temporaryConfiguration())
         try beginWrite(realm, threshold: 64)
         let (kept, _) = try addNotes(realm, count: 1_000, keptEvery: 100)
-        let made = try realm.create(RTNote.self, value: ["text": "made", "stars": -1])
+        let made = try realm.create(ObjectSuiteModels.RTNote.self, value: ["text": "made", "stars": -1])
         // More adds, so that passes run after `create`'s object was listed.
         _ = try addNotes(realm, count: 300, keptEvery: 1_000)
         try realm.cancelWrite()
-        #expect(realm.objects(RTNote.self).isEmpty)
+        #expect(realm.objects(ObjectSuiteModels.RTNote.self).isEmpty)
         for (index, note) in kept.enumerated() {
             #expect(note.realm == nil && !note.isInvalidated)
             #expect(note.text == "note \(index * 100)" && note.stars == index * 100)
@@ -69,10 +69,10 @@ import Testing
         let realm = try Realm(configuration: temporaryConfiguration())
         let depth = 500
         try beginWrite(realm, threshold: 64)
-        var head: RTNode? = RTNode(value: ["name": "0", "weight": 0])
+        var head: ObjectSuiteModels.RTNode? = ObjectSuiteModels.RTNode(value: ["name": "0", "weight": 0])
         var tail = head!
         for number in 1..<depth {
-            let next = RTNode(value: ["name": "\(number)", "weight": number])
+            let next = ObjectSuiteModels.RTNode(value: ["name": "\(number)", "weight": number])
             tail.next = next
             tail = next
         }
@@ -82,8 +82,8 @@ import Testing
         // unmanaged values hold them) until the commit.
         _ = try addNotes(realm, count: 2_000, keptEvery: 10_000)
         try realm.commitWrite()
-        #expect(realm.objects(RTNode.self).count == depth)
-        var node = try #require(realm.object(ofType: RTNode.self, forPrimaryKey: "0"))
+        #expect(realm.objects(ObjectSuiteModels.RTNode.self).count == depth)
+        var node = try #require(realm.object(ofType: ObjectSuiteModels.RTNode.self, forPrimaryKey: "0"))
         var steps = 0
         while let next = node.next {
             node = next
@@ -95,14 +95,14 @@ import Testing
     @Test func testCancellingAfterAChainWasDroppedLeavesTheHeldTailUnmanaged() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         try beginWrite(realm, threshold: 64)
-        var head: RTNode? = RTNode(value: ["name": "head"])
-        let tail = RTNode(value: ["name": "tail", "weight": 7])
+        var head: ObjectSuiteModels.RTNode? = ObjectSuiteModels.RTNode(value: ["name": "head"])
+        let tail = ObjectSuiteModels.RTNode(value: ["name": "tail", "weight": 7])
         head!.next = tail
         try realm.add(head!)
         head = nil
         _ = try addNotes(realm, count: 500, keptEvery: 10_000)
         try realm.cancelWrite()
         #expect(tail.realm == nil && !tail.isInvalidated && tail.name == "tail" && tail.weight == 7)
-        #expect(realm.objects(RTNode.self).isEmpty)
+        #expect(realm.objects(ObjectSuiteModels.RTNode.self).isEmpty)
     }
 }

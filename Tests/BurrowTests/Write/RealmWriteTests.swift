@@ -10,19 +10,19 @@ import Testing
         let id: ObjectId
         do {
             let realm = try Realm(configuration: config)
-            let dog = Dog(value: ["name": "Rex", "age": 3, "color": "brown"])
+            let dog = CommonModels.Dog(value: ["name": "Rex", "age": 3, "color": "brown"])
             id = dog._id
             try realm.write {
                 try realm.add(dog)
-                dog.favoriteToy = DogToy(value: ["name": "Wubba"])
+                dog.favoriteToy = CommonModels.DogToy(value: ["name": "Wubba"])
                 dog.companion = .string("cat")
             }
             #expect(dog.realm === realm)
-            #expect(realm.objects(Dog.self).count == 1)
-            #expect(realm.objects(DogToy.self).count == 1)
+            #expect(realm.objects(CommonModels.Dog.self).count == 1)
+            #expect(realm.objects(CommonModels.DogToy.self).count == 1)
         }
         let realm = try Realm(configuration: config)
-        let dog = try #require(realm.object(ofType: Dog.self, forPrimaryKey: id))
+        let dog = try #require(realm.object(ofType: CommonModels.Dog.self, forPrimaryKey: id))
         #expect(dog.name == "Rex")
         #expect(dog.age == 3)
         #expect(dog.color == "brown")
@@ -38,7 +38,7 @@ import Testing
         do {
             let realm = try Realm(configuration: config)
             try realm.write {
-                let o = RTEverything()
+                let o = ObjectSuiteModels.RTEverything()
                 o.id = "k"
                 o.bool = true
                 o.int = -5
@@ -64,7 +64,7 @@ import Testing
             }
         }
         let realm = try Realm(configuration: config)
-        let o = try #require(realm.object(ofType: RTEverything.self, forPrimaryKey: "k"))
+        let o = try #require(realm.object(ofType: ObjectSuiteModels.RTEverything.self, forPrimaryKey: "k"))
         #expect(o.bool == true)
         #expect(o.int == -5)
         #expect(o.int8 == -8)
@@ -90,25 +90,25 @@ import Testing
     @Test func testDuplicatePrimaryKeyThrowsAndUpsertUpdates() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         try realm.write {
-            try realm.add(Person(value: ["id": 1234, "name": "Jones"]), update: .modified)
-            try realm.add(Person(value: ["id": 1234, "name": "Bowie"]), update: .modified)
+            try realm.add(CommonModels.Person(value: ["id": 1234, "name": "Jones"]), update: .modified)
+            try realm.add(CommonModels.Person(value: ["id": 1234, "name": "Bowie"]), update: .modified)
         }
-        #expect(realm.objects(Person.self).count == 1)
-        #expect(realm.object(ofType: Person.self, forPrimaryKey: 1234)?.name == "Bowie")
+        #expect(realm.objects(CommonModels.Person.self).count == 1)
+        #expect(realm.object(ofType: CommonModels.Person.self, forPrimaryKey: 1234)?.name == "Bowie")
         let error = #expect(throws: RealmError.self) {
-            try realm.write { try realm.add(Person(value: ["id": 1234, "name": "Again"])) }
+            try realm.write { try realm.add(CommonModels.Person(value: ["id": 1234, "name": "Again"])) }
         }
         #expect(error?.code == .primaryKeyExists)
-        #expect(realm.object(ofType: Person.self, forPrimaryKey: 1234)?.name == "Bowie")
+        #expect(realm.object(ofType: CommonModels.Person.self, forPrimaryKey: 1234)?.name == "Bowie")
     }
 
     @Test func testPartialUpdateByPrimaryKeyKeepsOtherProperties() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         try realm.write {
-            try realm.add(Person(value: ["id": 123, "name": "Ali"]))
-            try realm.create(Person.self, value: ["id": 123, "dogs": [["name": "Buster", "age": 5]]], update: .modified)
+            try realm.add(CommonModels.Person(value: ["id": 123, "name": "Ali"]))
+            try realm.create(CommonModels.Person.self, value: ["id": 123, "dogs": [["name": "Buster", "age": 5]]], update: .modified)
         }
-        let person = try #require(realm.object(ofType: Person.self, forPrimaryKey: 123))
+        let person = try #require(realm.object(ofType: CommonModels.Person.self, forPrimaryKey: 123))
         #expect(person.name == "Ali")
         #expect(person.dogs.count == 1)
         #expect(person.dogs[0].name == "Buster")
@@ -118,7 +118,7 @@ import Testing
     @Test func testThrowingWriteLeavesNoTraceAndUnmanagesAddedObjects() throws {
         struct Stop: Error {}
         let realm = try Realm(configuration: temporaryConfiguration())
-        let dog = Dog(value: ["name": "Rex"])
+        let dog = CommonModels.Dog(value: ["name": "Rex"])
         #expect(throws: Stop.self) {
             try realm.write {
                 try realm.add(dog)
@@ -128,53 +128,53 @@ import Testing
         }
         #expect(dog.realm == nil)
         #expect(dog.name == "Rex")
-        #expect(realm.objects(Dog.self).count == 0)
+        #expect(realm.objects(CommonModels.Dog.self).count == 0)
         #expect(!realm.isInWriteTransaction)
     }
 
     @Test func testDeleteNullsLinksAndRemovesFromLists() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        let person = Person(value: ["id": 1, "name": "Ali", "dogs": [["name": "A"], ["name": "B"]]])
+        let person = CommonModels.Person(value: ["id": 1, "name": "Ali", "dogs": [["name": "A"], ["name": "B"]]])
         try realm.write { try realm.add(person) }
         let a = person.dogs[0]
         try realm.write { try realm.delete(a) }
         #expect(a.isInvalidated)
         #expect(person.dogs.count == 1)
         #expect(person.dogs[0].name == "B")
-        #expect(realm.objects(Dog.self).count == 1)
+        #expect(realm.objects(CommonModels.Dog.self).count == 1)
     }
 
     @Test func testEmbeddedObjectsGoWithTheirParent() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        let person = Person(value: ["id": 1, "address": ["street": "1 Main", "city": "Anytown"]])
+        let person = CommonModels.Person(value: ["id": 1, "address": ["street": "1 Main", "city": "Anytown"]])
         try realm.write { try realm.add(person) }
         #expect(person.address?.city == "Anytown")
         try realm.write { person.address?.city = "Othertown" }
         #expect(person.address?.city == "Othertown")
-        #expect(realm.objects(Address.self).count == 1)
+        #expect(realm.objects(CommonModels.Address.self).count == 1)
         try realm.write {
-            let replacement = Address()
+            let replacement = CommonModels.Address()
             replacement.street = "789 Any Street"
             person.address = replacement
         }
-        #expect(realm.objects(Address.self).count == 1)
+        #expect(realm.objects(CommonModels.Address.self).count == 1)
         #expect(person.address?.street == "789 Any Street")
         try realm.write { try realm.delete(person) }
-        #expect(realm.objects(Address.self).count == 0)
+        #expect(realm.objects(CommonModels.Address.self).count == 0)
     }
 
     @Test func testMisusesThrowActionableErrors() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         #expect(throws: RealmError.self) { try realm.commitWrite() }
         #expect(throws: RealmError.self) { try realm.cancelWrite() }
-        #expect(throws: RealmError.self) { try realm.add(Dog()) }
+        #expect(throws: RealmError.self) { try realm.add(CommonModels.Dog()) }
         try realm.beginWrite()
         #expect(throws: RealmError.self) { try realm.beginWrite() }
-        #expect(throws: RealmError.self) { try realm.add(DogToy(), update: .modified) }
-        #expect(throws: RealmError.self) { try realm.create(Dog.self, value: ["nonsense": 1]) }
-        #expect(throws: RealmError.self) { try realm.create(Dog.self, value: ["age": "old"]) }
+        #expect(throws: RealmError.self) { try realm.add(CommonModels.DogToy(), update: .modified) }
+        #expect(throws: RealmError.self) { try realm.create(CommonModels.Dog.self, value: ["nonsense": 1]) }
+        #expect(throws: RealmError.self) { try realm.create(CommonModels.Dog.self, value: ["age": "old"]) }
         try realm.cancelWrite()
-        let bad = Dog(value: ["age": "old"])
+        let bad = CommonModels.Dog(value: ["age": "old"])
         let error = #expect(throws: RealmError.self) { try realm.write { try realm.add(bad) } }
         #expect(error?.description.contains("age") == true)
     }
@@ -182,11 +182,11 @@ import Testing
     @Test func testObjectFromAnotherRealmMustBeCopiedWithCreate() throws {
         let first = try Realm(configuration: temporaryConfiguration())
         let second = try Realm(configuration: temporaryConfiguration())
-        let toy = DogToy(value: ["name": "Wubba"])
+        let toy = CommonModels.DogToy(value: ["name": "Wubba"])
         try first.write { try first.add(toy) }
         let error = #expect(throws: RealmError.self) { try second.write { try second.add(toy) } }
         #expect(error?.description.contains("Use create") == true)
-        let copy = try second.write { try second.create(DogToy.self, value: toy) }
+        let copy = try second.write { try second.create(CommonModels.DogToy.self, value: toy) }
         #expect(copy.name == "Wubba")
         #expect(copy.realm === second)
     }
@@ -194,27 +194,27 @@ import Testing
     @Test func testKeyValueCodingUpdatesInBulk() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         try realm.write {
-            for name in ["A", "B", "C"] { try realm.add(Dog(value: ["name": name, "currentCity": "Paris"])) }
+            for name in ["A", "B", "C"] { try realm.add(CommonModels.Dog(value: ["name": name, "currentCity": "Paris"])) }
         }
         try realm.write {
-            realm.objects(Dog.self).first?.setValue("Sparky", forKey: "name")
-            realm.objects(Dog.self).setValue("Toronto", forKey: "currentCity")
+            realm.objects(CommonModels.Dog.self).first?.setValue("Sparky", forKey: "name")
+            realm.objects(CommonModels.Dog.self).setValue("Toronto", forKey: "currentCity")
         }
-        #expect(realm.objects(Dog.self).allSatisfy { $0.currentCity == "Toronto" })
-        #expect(realm.objects(Dog.self).first?.name == "Sparky")
-        #expect(realm.objects(Dog.self).first?["age"] as? Int == 0)
+        #expect(realm.objects(CommonModels.Dog.self).allSatisfy { $0.currentCity == "Toronto" })
+        #expect(realm.objects(CommonModels.Dog.self).first?.name == "Sparky")
+        #expect(realm.objects(CommonModels.Dog.self).first?["age"] as? Int == 0)
     }
 
     @Test func testFrozenObjectsAreReadableFromOtherTasks() async throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        let dog = Dog(value: ["name": "Wolfie", "age": 2])
+        let dog = CommonModels.Dog(value: ["name": "Wolfie", "age": 2])
         try realm.write { try realm.add(dog) }
         let frozen = try dog.freeze()
         try realm.write { dog.age = 3 }
         let age = await Task.detached { frozen.age }.value
         #expect(age == 2)
         #expect(realm.thaw(frozen)?.age == 3)
-        let results = try realm.objects(Dog.self).freeze()
+        let results = try realm.objects(CommonModels.Dog.self).freeze()
         let names = await Task.detached { results.map(\.name) }.value
         #expect(names == ["Wolfie"])
     }
@@ -222,16 +222,16 @@ import Testing
     @Test func testRealmActorWritesAndReturnsFrozenValues() async throws {
         let db = try await RealmActor(configuration: temporaryConfiguration())
         try await db.asyncWrite { realm in
-            try realm.add(Dog(value: ["name": "Rex", "age": 1]))
+            try realm.add(CommonModels.Dog(value: ["name": "Rex", "age": 1]))
         }
-        let dogs = try await db.objects(Dog.self)
+        let dogs = try await db.objects(CommonModels.Dog.self)
         #expect(dogs.count == 1)
         let id = try #require(dogs.first)._id
         try await db.asyncWrite { realm in
-            guard let dog = realm.object(ofType: Dog.self, forPrimaryKey: id) else { return }
+            guard let dog = realm.object(ofType: CommonModels.Dog.self, forPrimaryKey: id) else { return }
             dog.age += 1
         }
-        #expect(try await db.object(ofType: Dog.self, forPrimaryKey: id)?.age == 2)
+        #expect(try await db.object(ofType: CommonModels.Dog.self, forPrimaryKey: id)?.age == 2)
     }
 
     // Concurrent increments of one counter from many actors: ConcurrencyStressTests'
@@ -242,15 +242,15 @@ import Testing
     @Test func testWriteCopyHoldsEveryObject() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         try realm.write {
-            for i in 0..<50 { try realm.add(Person(value: ["id": i, "name": "P\(i)", "dogs": [["name": "D\(i)"]]])) }
+            for i in 0..<50 { try realm.add(CommonModels.Person(value: ["id": i, "name": "P\(i)", "dogs": [["name": "D\(i)"]]])) }
         }
         let copyURL = temporaryConfiguration().fileURL!
         try realm.writeCopy(toFile: copyURL)
         #expect(throws: RealmError.self) { try realm.writeCopy(toFile: copyURL) }
         let copy = try Realm(configuration: Realm.Configuration(fileURL: copyURL))
-        #expect(copy.objects(Person.self).count == 50)
-        #expect(copy.object(ofType: Person.self, forPrimaryKey: 7)?.dogs.first?.name == "D7")
-        #expect(copy.object(ofType: Person.self, forPrimaryKey: 7)?.dogs.first?.owners.first?.name == "P7")
+        #expect(copy.objects(CommonModels.Person.self).count == 50)
+        #expect(copy.object(ofType: CommonModels.Person.self, forPrimaryKey: 7)?.dogs.first?.name == "D7")
+        #expect(copy.object(ofType: CommonModels.Person.self, forPrimaryKey: 7)?.dogs.first?.owners.first?.name == "P7")
     }
 }
 
@@ -262,30 +262,30 @@ import Testing
         var keys: [UInt64] = []
         do {
             let realm = try Realm(configuration: config)
-            let a = DogToy(value: ["name": "a"])
-            let b = DogToy(value: ["name": "b"])
+            let a = CommonModels.DogToy(value: ["name": "a"])
+            let b = CommonModels.DogToy(value: ["name": "b"])
             try realm.write { try realm.add([a, b]) }
             keys += [key(a), key(b)]
             try realm.write { try realm.delete(b) }  // the largest key goes
         }
         let realm = try Realm(configuration: config)
-        let c = DogToy(value: ["name": "c"])
+        let c = CommonModels.DogToy(value: ["name": "c"])
         try realm.write { try realm.add(c) }
         #expect(key(c) > keys.max()!, "a deleted object's key is not handed out again, even after reopening")
         keys.append(key(c))
         try realm.write { try realm.deleteAll() }
-        let d = DogToy(value: ["name": "d"])
+        let d = CommonModels.DogToy(value: ["name": "d"])
         try realm.write { try realm.add(d) }
         #expect(key(d) > keys.max()!, "nor after deleteAll")
         struct Stop: Error {}
-        let e = DogToy(value: ["name": "e"])
+        let e = CommonModels.DogToy(value: ["name": "e"])
         #expect(throws: Stop.self) {
             try realm.write {
                 try realm.add(e)
                 throw Stop()
             }
         }
-        let f = DogToy(value: ["name": "f"])
+        let f = CommonModels.DogToy(value: ["name": "f"])
         try realm.write { try realm.add(f) }
         #expect(key(f) > key(d))
     }

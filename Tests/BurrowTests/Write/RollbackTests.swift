@@ -9,17 +9,17 @@ struct AbandonWrite: Error, Equatable {}
 
 /// A committed starting point: `keep` (modified by the failed write), `doomed` (deleted by it),
 /// a target both link to, and an embedded place.
-private func seed(_ realm: Realm) throws -> (keep: RTNode, doomed: RTNode, target: RTTarget) {
-    let keep = RTNode(value: ["name": "keep", "weight": 1])
-    let doomed = RTNode(value: ["name": "doomed", "weight": 2])
-    let place = RTPlace()
+private func seed(_ realm: Realm) throws -> (keep: ObjectSuiteModels.RTNode, doomed: ObjectSuiteModels.RTNode, target: ObjectSuiteModels.RTTarget) {
+    let keep = ObjectSuiteModels.RTNode(value: ["name": "keep", "weight": 1])
+    let doomed = ObjectSuiteModels.RTNode(value: ["name": "doomed", "weight": 2])
+    let place = ObjectSuiteModels.RTPlace()
     place.street = "Old Street"
     place.number = 1
     keep.home = place
     keep.next = doomed
     keep.children.append(doomed)
-    let target = RTTarget(value: ["id": 1, "label": "target"])
-    let holder = RTEverything(value: ["id": "holder"])
+    let target = ObjectSuiteModels.RTTarget(value: ["id": 1, "label": "target"])
+    let holder = ObjectSuiteModels.RTEverything(value: ["id": "holder"])
     holder.link = target
     holder.ints.append(objectsIn: [1, 2, 3])
     try realm.write {
@@ -31,51 +31,55 @@ private func seed(_ realm: Realm) throws -> (keep: RTNode, doomed: RTNode, targe
 
 /// Makes every kind of change to the seeded objects: scalar, link, list, embedded, delete,
 /// add (with nested new objects), new class.
-private func changeEverything(_ realm: Realm, _ seeded: (keep: RTNode, doomed: RTNode, target: RTTarget), added: RTEverything) throws {
+private func changeEverything(
+    _ realm: Realm, _ seeded: (keep: ObjectSuiteModels.RTNode, doomed: ObjectSuiteModels.RTNode, target: ObjectSuiteModels.RTTarget),
+    added: ObjectSuiteModels.RTEverything
+) throws {
     seeded.keep.weight = 100
     seeded.keep.next = nil
-    let newHome = RTPlace()
+    let newHome = ObjectSuiteModels.RTPlace()
     newHome.street = "New Street"
     seeded.keep.home = newHome
-    seeded.keep.children.append(RTNode(value: ["name": "child added in the failed write"]))
+    seeded.keep.children.append(ObjectSuiteModels.RTNode(value: ["name": "child added in the failed write"]))
     try realm.delete(seeded.doomed)
     seeded.target.label = "changed"
-    let holder = realm.object(ofType: RTEverything.self, forPrimaryKey: "holder")!
+    let holder = realm.object(ofType: ObjectSuiteModels.RTEverything.self, forPrimaryKey: "holder")!
     holder.ints.removeAll()
     holder.link = nil
     try realm.add(added)
-    try realm.add(RTMixed(value: ["id": 1, "value": AnyRealmValue.int(1)]))
+    try realm.add(ObjectSuiteModels.RTMixed(value: ["id": 1, "value": AnyRealmValue.int(1)]))
 }
 
 /// Expects the seeded state, untouched, in `realm` (live objects `seeded` if given).
 private func expectSeededState(_ realm: Realm, sourceLocation: SourceLocation = #_sourceLocation) throws {
     #expect(!realm.isInWriteTransaction, sourceLocation: sourceLocation)
-    #expect(realm.objects(RTNode.self).count == 2, sourceLocation: sourceLocation)
-    #expect(realm.objects(RTEverything.self).count == 1, sourceLocation: sourceLocation)
-    #expect(realm.objects(RTTarget.self).count == 1, sourceLocation: sourceLocation)
-    #expect(realm.objects(RTPlace.self).count == 1, sourceLocation: sourceLocation)
-    #expect(realm.objects(RTMixed.self).count == 0, sourceLocation: sourceLocation)
-    let keep = try #require(realm.object(ofType: RTNode.self, forPrimaryKey: "keep"), sourceLocation: sourceLocation)
+    #expect(realm.objects(ObjectSuiteModels.RTNode.self).count == 2, sourceLocation: sourceLocation)
+    #expect(realm.objects(ObjectSuiteModels.RTEverything.self).count == 1, sourceLocation: sourceLocation)
+    #expect(realm.objects(ObjectSuiteModels.RTTarget.self).count == 1, sourceLocation: sourceLocation)
+    #expect(realm.objects(ObjectSuiteModels.RTPlace.self).count == 1, sourceLocation: sourceLocation)
+    #expect(realm.objects(ObjectSuiteModels.RTMixed.self).count == 0, sourceLocation: sourceLocation)
+    let keep = try #require(realm.object(ofType: ObjectSuiteModels.RTNode.self, forPrimaryKey: "keep"), sourceLocation: sourceLocation)
     #expect(keep.weight == 1, sourceLocation: sourceLocation)
     #expect(keep.next?.name == "doomed", sourceLocation: sourceLocation)
     #expect(keep.children.map(\.name) == ["doomed"], sourceLocation: sourceLocation)
     #expect(keep.home?.street == "Old Street", sourceLocation: sourceLocation)
     #expect(keep.home?.number == 1, sourceLocation: sourceLocation)
-    let doomed = try #require(realm.object(ofType: RTNode.self, forPrimaryKey: "doomed"), sourceLocation: sourceLocation)
+    let doomed = try #require(realm.object(ofType: ObjectSuiteModels.RTNode.self, forPrimaryKey: "doomed"), sourceLocation: sourceLocation)
     #expect(doomed.weight == 2, sourceLocation: sourceLocation)
     #expect(doomed.previous.map(\.name) == ["keep"], sourceLocation: sourceLocation)
-    let holder = try #require(realm.object(ofType: RTEverything.self, forPrimaryKey: "holder"), sourceLocation: sourceLocation)
+    let holder = try #require(realm.object(ofType: ObjectSuiteModels.RTEverything.self, forPrimaryKey: "holder"), sourceLocation: sourceLocation)
     #expect(Array(holder.ints) == [1, 2, 3], sourceLocation: sourceLocation)
     #expect(holder.link?.label == "target", sourceLocation: sourceLocation)
-    let target = try #require(realm.object(ofType: RTTarget.self, forPrimaryKey: 1), sourceLocation: sourceLocation)
+    let target = try #require(realm.object(ofType: ObjectSuiteModels.RTTarget.self, forPrimaryKey: 1), sourceLocation: sourceLocation)
     #expect(target.linkedFrom.map(\.id) == ["holder"], sourceLocation: sourceLocation)
-    #expect(realm.object(ofType: RTEverything.self, forPrimaryKey: "added") == nil, sourceLocation: sourceLocation)
-    #expect(realm.object(ofType: RTTarget.self, forPrimaryKey: 11) == nil, sourceLocation: sourceLocation)
+    #expect(realm.object(ofType: ObjectSuiteModels.RTEverything.self, forPrimaryKey: "added") == nil, sourceLocation: sourceLocation)
+    #expect(realm.object(ofType: ObjectSuiteModels.RTTarget.self, forPrimaryKey: 11) == nil, sourceLocation: sourceLocation)
 }
 
 /// Expects the live objects of the seeded state to read their committed values again.
 private func expectLiveObjectsReadOldValues(
-    _ seeded: (keep: RTNode, doomed: RTNode, target: RTTarget), sourceLocation: SourceLocation = #_sourceLocation
+    _ seeded: (keep: ObjectSuiteModels.RTNode, doomed: ObjectSuiteModels.RTNode, target: ObjectSuiteModels.RTTarget),
+    sourceLocation: SourceLocation = #_sourceLocation
 ) {
     #expect(!seeded.keep.isInvalidated, sourceLocation: sourceLocation)
     #expect(seeded.keep.weight == 1, sourceLocation: sourceLocation)
@@ -89,7 +93,7 @@ private func expectLiveObjectsReadOldValues(
 
 /// Expects `added` (and the objects it links to) to be unmanaged and to hold what
 /// `RTFixture.full` gave them.
-private func expectAddedObjectIsUnmanagedWithItsValues(_ added: RTEverything, sourceLocation: SourceLocation = #_sourceLocation) {
+private func expectAddedObjectIsUnmanagedWithItsValues(_ added: ObjectSuiteModels.RTEverything, sourceLocation: SourceLocation = #_sourceLocation) {
     #expect(added.realm == nil, sourceLocation: sourceLocation)
     #expect(!added.isInvalidated, sourceLocation: sourceLocation)
     #expect(!added.isFrozen, sourceLocation: sourceLocation)
@@ -107,7 +111,10 @@ private func expectAddedObjectIsUnmanagedWithItsValues(_ added: RTEverything, so
 @discardableResult
 private func expectAbandonedWriteLeavesNoTrace(
     sourceLocation: SourceLocation = #_sourceLocation,
-    _ abandon: (Realm, _ seeded: (keep: RTNode, doomed: RTNode, target: RTTarget), _ added: RTEverything) async throws -> Void
+    _ abandon: (
+        Realm, _ seeded: (keep: ObjectSuiteModels.RTNode, doomed: ObjectSuiteModels.RTNode, target: ObjectSuiteModels.RTTarget),
+        _ added: ObjectSuiteModels.RTEverything
+    ) async throws -> Void
 ) async throws -> Realm {
     let config = temporaryConfiguration()
     let added = RTFixture.full(id: "added", targetBase: 10)
@@ -128,8 +135,8 @@ private func expectAbandonedWriteLeavesNoTrace(
     @Test func testThrowingWriteLeavesNoTraceInLiveObjectsOrTheFile() async throws {
         let reopened = try await expectAbandonedWriteLeavesNoTrace { realm, seeded, added in
             let versionBefore = realm.version
-            let heldNodes = realm.objects(RTNode.self)
-            let heldMixed = realm.objects(RTMixed.self)
+            let heldNodes = realm.objects(ObjectSuiteModels.RTNode.self)
+            let heldMixed = realm.objects(ObjectSuiteModels.RTMixed.self)
             #expect(heldNodes.count == 2)
             #expect(throws: AbandonWrite.self) {
                 try realm.write {
@@ -144,7 +151,7 @@ private func expectAbandonedWriteLeavesNoTrace(
             #expect(Set(heldNodes.map(\.name)) == ["keep", "doomed"], "results held across the failed write read the old version")
             #expect(heldMixed.isEmpty)
         }
-        #expect(!reopened.objects(RTMixed.self).contains { _ in true })
+        #expect(!reopened.objects(ObjectSuiteModels.RTMixed.self).contains { _ in true })
     }
 
     @Test func testCancelWriteLeavesNoTraceInLiveObjectsOrTheFile() async throws {
@@ -169,30 +176,30 @@ private func expectAbandonedWriteLeavesNoTrace(
     @Test func testThrowingRealmActorWriteKeepsNothingAndTheActorCanWriteAgain() async throws {
         let config = temporaryConfiguration()
         let db = try await RealmActor(configuration: config)
-        try await db.asyncWrite { realm in try realm.add(RTNote(value: ["text": "before", "stars": 1])) }
+        try await db.asyncWrite { realm in try realm.add(ObjectSuiteModels.RTNote(value: ["text": "before", "stars": 1])) }
         await #expect(throws: AbandonWrite.self) {
             try await db.asyncWrite { realm in
-                realm.objects(RTNote.self).first!.stars = 99
-                try realm.add(RTNote(value: ["text": "abandoned"]))
+                realm.objects(ObjectSuiteModels.RTNote.self).first!.stars = 99
+                try realm.add(ObjectSuiteModels.RTNote(value: ["text": "abandoned"]))
                 throw AbandonWrite()
             }
         }
-        let afterFailure = try await db.objects(RTNote.self)
+        let afterFailure = try await db.objects(ObjectSuiteModels.RTNote.self)
         #expect(afterFailure.map(\.text) == ["before"])
         #expect(afterFailure.first?.stars == 1)
         #expect(try await db.read { realm in realm.isInWriteTransaction } == false)
-        try await db.asyncWrite { realm in try realm.add(RTNote(value: ["text": "after"])) }
-        #expect(try await db.objects(RTNote.self).map(\.text) == ["before", "after"])
+        try await db.asyncWrite { realm in try realm.add(ObjectSuiteModels.RTNote(value: ["text": "after"])) }
+        #expect(try await db.objects(ObjectSuiteModels.RTNote.self).map(\.text) == ["before", "after"])
         await db.close()
         let reopened = try Realm(configuration: config)
-        #expect(reopened.objects(RTNote.self).map(\.text) == ["before", "after"])
-        #expect(reopened.objects(RTNote.self).first?.stars == 1)
+        #expect(reopened.objects(ObjectSuiteModels.RTNote.self).map(\.text) == ["before", "after"])
+        #expect(reopened.objects(ObjectSuiteModels.RTNote.self).first?.stars == 1)
     }
 
     @Test func testObjectsAddedInAFailedWriteKeepTheValuesTheyHadWhenAdded() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        let node = RTNode(value: ["name": "n", "weight": 5])
-        let ints = RTEverything(value: ["id": "e", "ints": [1, 2]])
+        let node = ObjectSuiteModels.RTNode(value: ["name": "n", "weight": 5])
+        let ints = ObjectSuiteModels.RTEverything(value: ["id": "e", "ints": [1, 2]])
         #expect(throws: AbandonWrite.self) {
             try realm.write {
                 try realm.add(node)
@@ -217,7 +224,7 @@ private func expectAbandonedWriteLeavesNoTrace(
 
     @Test func testAnObjectAddedAndDeletedInAFailedWriteIsUnmanagedWithItsValues() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        let node = RTNode(value: ["name": "brief", "weight": 3, "home": ["street": "Short Street"]])
+        let node = ObjectSuiteModels.RTNode(value: ["name": "brief", "weight": 3, "home": ["street": "Short Street"]])
         #expect(throws: AbandonWrite.self) {
             try realm.write {
                 try realm.add(node)
@@ -232,19 +239,19 @@ private func expectAbandonedWriteLeavesNoTrace(
         #expect(node.weight == 3)
         #expect(node.home?.street == "Short Street")
         #expect(node.home?.realm == nil)
-        #expect(realm.objects(RTNode.self).isEmpty)
-        #expect(realm.objects(RTPlace.self).isEmpty)
+        #expect(realm.objects(ObjectSuiteModels.RTNode.self).isEmpty)
+        #expect(realm.objects(ObjectSuiteModels.RTPlace.self).isEmpty)
     }
 
     @Test func testCancelWriteInsideAWriteBlockKeepsNothingAndTheBlockReturns() throws {
         let config = temporaryConfiguration()
-        let node = RTNode(value: ["name": "cancelled", "weight": 1])
+        let node = ObjectSuiteModels.RTNode(value: ["name": "cancelled", "weight": 1])
         do {
             let realm = try Realm(configuration: config)
-            try realm.write { try realm.add(RTNote(value: ["text": "kept"])) }
+            try realm.write { try realm.add(ObjectSuiteModels.RTNote(value: ["text": "kept"])) }
             let returned = try realm.write {
                 try realm.add(node)
-                realm.objects(RTNote.self).first!.stars = 5
+                realm.objects(ObjectSuiteModels.RTNote.self).first!.stars = 5
                 try realm.cancelWrite()
                 return "returned"
             }
@@ -252,21 +259,21 @@ private func expectAbandonedWriteLeavesNoTrace(
             #expect(!realm.isInWriteTransaction)
             #expect(node.realm == nil)
             #expect(node.weight == 1)
-            #expect(realm.objects(RTNote.self).first?.stars == 0)
-            #expect(realm.objects(RTNode.self).isEmpty)
+            #expect(realm.objects(ObjectSuiteModels.RTNote.self).first?.stars == 0)
+            #expect(realm.objects(ObjectSuiteModels.RTNode.self).isEmpty)
         }
         let reopened = try Realm(configuration: config)
-        #expect(reopened.objects(RTNode.self).isEmpty)
-        #expect(reopened.objects(RTNote.self).map(\.stars) == [0])
+        #expect(reopened.objects(ObjectSuiteModels.RTNode.self).isEmpty)
+        #expect(reopened.objects(ObjectSuiteModels.RTNote.self).map(\.stars) == [0])
     }
 
     @Test func testAnObjectReachedTwiceByOneFailedAddIsUnmanagedOnce() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        let shared = RTTarget(value: ["id": 1, "label": "shared"])
-        let o = RTEverything(value: ["id": "o"])
+        let shared = ObjectSuiteModels.RTTarget(value: ["id": 1, "label": "shared"])
+        let o = ObjectSuiteModels.RTEverything(value: ["id": "o"])
         o.link = shared
         o.targets.append(objectsIn: [shared, shared])
-        let mixed = RTMixed(value: ["id": 1, "value": AnyRealmValue.object(shared)])
+        let mixed = ObjectSuiteModels.RTMixed(value: ["id": 1, "value": AnyRealmValue.object(shared)])
         #expect(throws: AbandonWrite.self) {
             try realm.write {
                 try realm.add(o)
@@ -279,9 +286,9 @@ private func expectAbandonedWriteLeavesNoTrace(
         #expect(shared.label == "shared")
         #expect(o.link === shared)
         #expect(o.targets.count == 2 && o.targets.allSatisfy { $0 === shared })
-        #expect(mixed.value.object(RTTarget.self) === shared)
+        #expect(mixed.value.object(ObjectSuiteModels.RTTarget.self) === shared)
         try realm.write { try realm.add([o]) }
-        #expect(realm.objects(RTTarget.self).count == 1)
+        #expect(realm.objects(ObjectSuiteModels.RTTarget.self).count == 1)
         #expect(o.targets.map(\.id) == [1, 1])
         #expect(shared.listedIn.count == 1)
     }
@@ -301,42 +308,43 @@ private func expectAbandonedWriteLeavesNoTrace(
             try realm.write { try realm.add(added) }
             #expect(added.realm === realm)
             RTFixture.expectFull(added, id: "added", targetBase: 10)
-            #expect(realm.objects(RTTarget.self).count == 3)
-            #expect(realm.objects(RTPlace.self).count == 3)
+            #expect(realm.objects(ObjectSuiteModels.RTTarget.self).count == 3)
+            #expect(realm.objects(ObjectSuiteModels.RTPlace.self).count == 3)
         }
         let reopened = try Realm(configuration: config)
-        RTFixture.expectFull(try #require(reopened.object(ofType: RTEverything.self, forPrimaryKey: "added")), id: "added", targetBase: 10)
-        #expect(reopened.objects(RTTarget.self).count == 3)
+        RTFixture.expectFull(
+            try #require(reopened.object(ofType: ObjectSuiteModels.RTEverything.self, forPrimaryKey: "added")), id: "added", targetBase: 10)
+        #expect(reopened.objects(ObjectSuiteModels.RTTarget.self).count == 3)
     }
 
     @Test func testAFailedWriteThatCreatedTheFirstObjectOfAClassLeavesNoClassInTheFile() throws {
         let config = temporaryConfiguration()
         do {
             let realm = try Realm(configuration: config)
-            try realm.write { try realm.add(RTNote(value: ["text": "a note"])) }
+            try realm.write { try realm.add(ObjectSuiteModels.RTNote(value: ["text": "a note"])) }
             let schemaBefore = realm.currentFileSchema
             #expect(throws: AbandonWrite.self) {
                 try realm.write {
-                    try realm.add(RTMixed(value: ["id": 1]))
+                    try realm.add(ObjectSuiteModels.RTMixed(value: ["id": 1]))
                     throw AbandonWrite()
                 }
             }
             #expect(realm.currentFileSchema == schemaBefore)
             #expect(realm.currentFileSchema.classes["RTMixed"] == nil)
-            #expect(realm.objects(RTMixed.self).isEmpty)
+            #expect(realm.objects(ObjectSuiteModels.RTMixed.self).isEmpty)
         }
         let reopened = try Realm(configuration: config)
         #expect(reopened.currentFileSchema.classes["RTMixed"] == nil)
         #expect(reopened.currentFileSchema.classes["RTNote"] != nil)
-        try reopened.write { try reopened.add(RTMixed(value: ["id": 1, "value": 5])) }
-        #expect(reopened.object(ofType: RTMixed.self, forPrimaryKey: 1)?.value == .int(5))
+        try reopened.write { try reopened.add(ObjectSuiteModels.RTMixed(value: ["id": 1, "value": 5])) }
+        #expect(reopened.object(ofType: ObjectSuiteModels.RTMixed.self, forPrimaryKey: 1)?.value == .int(5))
     }
 
     @Test func testAnUpsertInAFailedWriteLeavesTheExistingObjectAndTheGivenObjectAsTheyWere() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        let existing = RTNode(value: ["name": "same", "weight": 1])
+        let existing = ObjectSuiteModels.RTNode(value: ["name": "same", "weight": 1])
         try realm.write { try realm.add(existing) }
-        let update = RTNode(value: ["name": "same", "weight": 2, "next": ["name": "new next"]])
+        let update = ObjectSuiteModels.RTNode(value: ["name": "same", "weight": 2, "next": ["name": "new next"]])
         #expect(throws: AbandonWrite.self) {
             try realm.write {
                 try realm.add(update, update: .modified)
@@ -350,19 +358,19 @@ private func expectAbandonedWriteLeavesNoTrace(
         #expect(update.weight == 2)
         #expect(update.next?.name == "new next")
         #expect(update.next?.realm == nil)
-        #expect(realm.objects(RTNode.self).count == 1)
+        #expect(realm.objects(ObjectSuiteModels.RTNode.self).count == 1)
     }
 
     @Test func testPrimaryKeyDuplicateDeepInACascadeFailsTheAddAndKeepsNothing() throws {
         let config = temporaryConfiguration()
         do {
             let realm = try Realm(configuration: config)
-            try realm.write { try realm.add(RTNode(value: ["name": "taken", "weight": 1])) }
+            try realm.write { try realm.add(ObjectSuiteModels.RTNode(value: ["name": "taken", "weight": 1])) }
             // root → a (new) → b (new) → c whose key is taken: the duplicate is three links deep.
-            let root = RTNode(value: ["name": "root"])
-            let a = RTNode(value: ["name": "a"])
-            let b = RTNode(value: ["name": "b"])
-            let c = RTNode(value: ["name": "taken", "weight": 2])
+            let root = ObjectSuiteModels.RTNode(value: ["name": "root"])
+            let a = ObjectSuiteModels.RTNode(value: ["name": "a"])
+            let b = ObjectSuiteModels.RTNode(value: ["name": "b"])
+            let c = ObjectSuiteModels.RTNode(value: ["name": "taken", "weight": 2])
             root.next = a
             a.children.append(b)
             b.next = c
@@ -379,20 +387,20 @@ private func expectAbandonedWriteLeavesNoTrace(
             #expect(a.children.first === b)
             #expect(b.next === c)
             #expect(c.weight == 2)
-            #expect(realm.objects(RTNode.self).map(\.name) == ["taken"])
-            #expect(realm.object(ofType: RTNode.self, forPrimaryKey: "taken")?.weight == 1)
+            #expect(realm.objects(ObjectSuiteModels.RTNode.self).map(\.name) == ["taken"])
+            #expect(realm.object(ofType: ObjectSuiteModels.RTNode.self, forPrimaryKey: "taken")?.weight == 1)
         }
         let reopened = try Realm(configuration: config)
-        #expect(reopened.objects(RTNode.self).map(\.name) == ["taken"])
+        #expect(reopened.objects(ObjectSuiteModels.RTNode.self).map(\.name) == ["taken"])
     }
 
     @Test func testPrimaryKeyDuplicateDeepInACascadeFailsTheCommitEvenIfTheAddErrorIsCaught() throws {
         let config = temporaryConfiguration()
         do {
             let realm = try Realm(configuration: config)
-            try realm.write { try realm.add(RTNode(value: ["name": "taken", "weight": 1])) }
-            let innocent = RTNote(value: ["text": "added before the failing add"])
-            let root = RTNode(value: ["name": "root", "children": [["name": "fine"], ["name": "taken", "weight": 2]]])
+            try realm.write { try realm.add(ObjectSuiteModels.RTNode(value: ["name": "taken", "weight": 1])) }
+            let innocent = ObjectSuiteModels.RTNote(value: ["text": "added before the failing add"])
+            let root = ObjectSuiteModels.RTNode(value: ["name": "root", "children": [["name": "fine"], ["name": "taken", "weight": 2]]])
             let error = #expect(throws: RealmError.self) {
                 try realm.write {
                     try realm.add(innocent)
@@ -401,75 +409,75 @@ private func expectAbandonedWriteLeavesNoTrace(
                     } catch {
                         // Ignored: the half-added cascade must still not be committed.
                     }
-                    try realm.add(RTNote(value: ["text": "added after the failing add"]))
+                    try realm.add(ObjectSuiteModels.RTNote(value: ["text": "added after the failing add"]))
                 }
             }
             #expect(error?.code == .primaryKeyExists)
             #expect(innocent.realm == nil)
             #expect(root.realm == nil)
             #expect(root.children.allSatisfy { $0.realm == nil })
-            #expect(realm.objects(RTNote.self).isEmpty)
-            #expect(realm.objects(RTNode.self).map(\.name) == ["taken"])
+            #expect(realm.objects(ObjectSuiteModels.RTNote.self).isEmpty)
+            #expect(realm.objects(ObjectSuiteModels.RTNode.self).map(\.name) == ["taken"])
             #expect(!realm.isInWriteTransaction)
         }
         let reopened = try Realm(configuration: config)
-        #expect(reopened.objects(RTNote.self).isEmpty)
-        #expect(reopened.objects(RTNode.self).map(\.name) == ["taken"])
-        #expect(reopened.object(ofType: RTNode.self, forPrimaryKey: "taken")?.weight == 1)
+        #expect(reopened.objects(ObjectSuiteModels.RTNote.self).isEmpty)
+        #expect(reopened.objects(ObjectSuiteModels.RTNode.self).map(\.name) == ["taken"])
+        #expect(reopened.object(ofType: ObjectSuiteModels.RTNode.self, forPrimaryKey: "taken")?.weight == 1)
     }
 
     @Test func testPrimaryKeyDuplicateAppendedToAManagedListFailsTheCommit() throws {
         let config = temporaryConfiguration()
         do {
             let realm = try Realm(configuration: config)
-            let parent = RTNode(value: ["name": "parent"])
+            let parent = ObjectSuiteModels.RTNode(value: ["name": "parent"])
             try realm.write {
                 try realm.add(parent)
-                try realm.add(RTNode(value: ["name": "taken"]))
+                try realm.add(ObjectSuiteModels.RTNode(value: ["name": "taken"]))
             }
             let error = #expect(throws: RealmError.self) {
                 try realm.write {
                     parent.weight = 50
-                    parent.children.append(RTNode(value: ["name": "new child"]))
-                    parent.children.append(RTNode(value: ["name": "taken", "weight": 3]))
+                    parent.children.append(ObjectSuiteModels.RTNode(value: ["name": "new child"]))
+                    parent.children.append(ObjectSuiteModels.RTNode(value: ["name": "taken", "weight": 3]))
                 }
             }
             #expect(error?.code == .primaryKeyExists)
             #expect(error?.description.contains("taken") == true)
             #expect(parent.weight == 0)
             #expect(parent.children.isEmpty)
-            #expect(realm.objects(RTNode.self).count == 2)
-            #expect(realm.object(ofType: RTNode.self, forPrimaryKey: "new child") == nil)
+            #expect(realm.objects(ObjectSuiteModels.RTNode.self).count == 2)
+            #expect(realm.object(ofType: ObjectSuiteModels.RTNode.self, forPrimaryKey: "new child") == nil)
         }
         let reopened = try Realm(configuration: config)
-        #expect(Set(reopened.objects(RTNode.self).map(\.name)) == ["parent", "taken"])
-        #expect(reopened.object(ofType: RTNode.self, forPrimaryKey: "parent")?.children.isEmpty == true)
+        #expect(Set(reopened.objects(ObjectSuiteModels.RTNode.self).map(\.name)) == ["parent", "taken"])
+        #expect(reopened.object(ofType: ObjectSuiteModels.RTNode.self, forPrimaryKey: "parent")?.children.isEmpty == true)
     }
 
     @Test func testAFailedCommitLeavesTheRealmUsableForTheNextWrite() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        try realm.write { try realm.add(RTNode(value: ["name": "taken"])) }
+        try realm.write { try realm.add(ObjectSuiteModels.RTNode(value: ["name": "taken"])) }
         #expect(throws: RealmError.self) {
-            try realm.write { try realm.add(RTNode(value: ["name": "x", "next": ["name": "taken"]])) }
+            try realm.write { try realm.add(ObjectSuiteModels.RTNode(value: ["name": "x", "next": ["name": "taken"]])) }
         }
         #expect(!realm.isInWriteTransaction)
         // The keys, indexes and backlinks of the failed write are all gone: the same objects add cleanly.
         try realm.write {
-            try realm.add(RTNode(value: ["name": "x", "next": ["name": "y"]]))
+            try realm.add(ObjectSuiteModels.RTNode(value: ["name": "x", "next": ["name": "y"]]))
         }
-        #expect(realm.object(ofType: RTNode.self, forPrimaryKey: "x")?.next?.name == "y")
-        #expect(realm.object(ofType: RTNode.self, forPrimaryKey: "y")?.previous.map(\.name) == ["x"])
-        #expect(realm.objects(RTNode.self).count == 3)
+        #expect(realm.object(ofType: ObjectSuiteModels.RTNode.self, forPrimaryKey: "x")?.next?.name == "y")
+        #expect(realm.object(ofType: ObjectSuiteModels.RTNode.self, forPrimaryKey: "y")?.previous.map(\.name) == ["x"])
+        #expect(realm.objects(ObjectSuiteModels.RTNode.self).count == 3)
     }
 
     @Test func testALinkToAnEmbeddedObjectReplacedInAFailedWriteReadsTheOldObject() throws {
         let realm = try Realm(configuration: temporaryConfiguration())
-        let node = RTNode(value: ["name": "n", "home": ["street": "Old", "tags": ["a"]]])
+        let node = ObjectSuiteModels.RTNode(value: ["name": "n", "home": ["street": "Old", "tags": ["a"]]])
         try realm.write { try realm.add(node) }
         let oldHome = try #require(node.home)
         #expect(throws: AbandonWrite.self) {
             try realm.write {
-                node.home = RTPlace(value: ["street": "New"])
+                node.home = ObjectSuiteModels.RTPlace(value: ["street": "New"])
                 #expect(oldHome.isInvalidated, "the replaced embedded object is deleted inside the write")
                 throw AbandonWrite()
             }
@@ -478,7 +486,7 @@ private func expectAbandonedWriteLeavesNoTrace(
         #expect(oldHome.street == "Old")
         #expect(Array(oldHome.tags) == ["a"])
         #expect(node.home?.street == "Old")
-        #expect(realm.objects(RTPlace.self).count == 1)
+        #expect(realm.objects(ObjectSuiteModels.RTPlace.self).count == 1)
     }
 
     @Test func testDeleteAllInAFailedWriteKeepsEverything() throws {
