@@ -97,11 +97,13 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     /// The first object, or nil if there is none. Results not evaluated at the realm's
     /// current version whose query is one condition an index answers exactly (`==` on the
     /// primary key or an indexed property: the `probe` plan) find it with one probe of that
-    /// index, as `object(ofType:forPrimaryKey:)` does, instead of evaluating every match.
+    /// index, as `object(ofType:forPrimaryKey:)` does, instead of evaluating every match
+    /// (and without making the whole plan).
     public var first: Element? {
         guard query.stamp != owner.changeStamp else { return first(planned: nil) }
-        let planned = plan()
-        guard case .probe(let table, let probe, _) = planned.strategy else { return first(planned: planned) }
+        let table = self.table
+        guard let table, let probe = QueryPlan.probe(query, table: table, base: query.base) else { return first(planned: plan()) }
+        query.plannedKind = .probe
         let key: ObjectKey?
         do {
             key = try owner.store.firstKey(probe, table)

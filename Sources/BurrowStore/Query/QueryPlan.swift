@@ -112,6 +112,14 @@ package struct QueryPlan {
         }
     }
 
+    /// The index probe of the plan of `steps` on the objects of `table` if that plan is
+    /// `probe`, else nil: the planner's decision for one filter of every object, asked alone
+    /// by `first`, which runs a probe without making a plan (`init` asks it the same way).
+    package static func probe(_ steps: some QuerySteps, table: Table?, base: QueryBase?) -> IndexProbe? {
+        guard let table, base == nil, let predicate = steps.onlyFilter else { return nil }
+        return QueryExecutor.indexProbe(predicate, table)
+    }
+
     /// The table of the objects (nil for `nothing`).
     package var table: Table? {
         switch strategy {
