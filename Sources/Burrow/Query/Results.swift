@@ -101,16 +101,16 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     /// (and without making the whole plan).
     public var first: Element? {
         guard query.stamp != owner.changeStamp else { return first(planned: nil) }
-        let table = self.table
-        guard let table, let probe = QueryPlan.probe(query, table: table, base: query.base) else { return first(planned: plan()) }
-        query.plannedKind = .probe
-        let key: ObjectKey?
+        guard let table else { return first(planned: plan()) }
+        let probed: ObjectKey??
         do {
-            key = try owner.store.firstKey(probe, table)
+            probed = try owner.store.firstKey(probing: query, table, base: query.base)
         } catch {
             owner.fail(error)
         }
-        guard let key else { return nil }
+        guard let probed else { return first(planned: plan()) }
+        query.plannedKind = .probe
+        guard let key = probed else { return nil }
         return (owner.object(table, key) as! Element)
     }
 

@@ -26,9 +26,13 @@ extension ObjectStore {
         try probePrimaryKey(table, value)
     }
 
-    /// The first object `probe` finds in `table` (see `QueryExecutor.first`).
-    package func firstKey(_ probe: QueryPlan.IndexProbe, _ table: Table) throws(StorageError) -> ObjectKey? {
-        try QueryExecutor.first(probe, table, in: self)
+    /// The first object of `steps` on the objects of `table` (`base` nil: every object) if
+    /// their plan is `probe`, found with one descent (see `QueryPlan.probe` and
+    /// `QueryExecutor.first`): `.some(nil)` if no object has the value, nil if the plan is
+    /// another. The probe never leaves the store, so the API neither copies nor destroys it.
+    package func firstKey(probing steps: some QuerySteps, _ table: Table, base: QueryBase?) throws(StorageError) -> ObjectKey?? {
+        guard let probe = QueryPlan.probe(steps, table: table, base: base) else { return nil }
+        return .some(try QueryExecutor.first(probe, table, in: self))
     }
 
     /// The value of a row payload of field `field` of object `key`, links as keys (see
