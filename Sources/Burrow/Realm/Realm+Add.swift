@@ -124,7 +124,11 @@ extension Realm {
         bind(object, to: table, key: key)
         // A managed dynamic object reads its row; the values it was made from are in `linked`.
         if pending != nil { (object as? DynamicObject)?.pending = nil }
-        try setLinkedProperties(object, table, values: linked, in: write)
+        if linked.isEmpty {
+            info.adoptHeldCollections(of: object)  // what `setLinkedProperties` does without values, without the call
+        } else {
+            try setLinkedProperties(object, table, values: linked, in: write)
+        }
     }
 
     /// An object made managed whose links and collections (`values`, by property) are still

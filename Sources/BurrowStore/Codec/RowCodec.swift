@@ -33,7 +33,7 @@ package enum RowCodec {
         @usableFromInline package var field = -1
         @usableFromInline package var fieldStart = 0
 
-        @inlinable
+        @inlinable @inline(__always)
         package init(fieldCount: Int, capacity: Int = 64) {
             // One allocation, the offset table zeroed in place (null fields until written).
             let header = 4 + 4 * fieldCount

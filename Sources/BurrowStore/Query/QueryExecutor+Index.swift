@@ -73,7 +73,8 @@ extension QueryExecutor {
         case .primaryKey(let value):
             return try context.objectKey(table, primaryKey: value.storeValue)
         case .index(let tree, let value):
-            let found = IndexKey.withEncoded(value.storeValue) { key in
+            // A probed value is never a link (`indexable`), so it is encoded as the query holds it.
+            let found = IndexKey.withEncoded(value) { key in
                 Result { () throws(StorageError) in try context.firstIndexed(tree, value: key) }
             }
             return try found.get()
