@@ -9,8 +9,8 @@ import Synchronization
 /// `Sendable`, `Hashable` and `Codable` (as its 24-character hex string).
 public struct ObjectId: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Bytes 0–7 and 8–11, big-endian, so that comparing the integers compares the bytes.
-    private let high: UInt64
-    private let low: UInt32
+    @usableFromInline let high: UInt64
+    @usableFromInline let low: UInt32
 
     /// The zero id (all bytes 0), as RealmSwift's `ObjectId()` gives. Use `generate()` for a new id.
     public init() {
@@ -67,7 +67,7 @@ public struct ObjectId: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     /// 64 bits that keep the order of ids made in one process: the creation second, the
     /// counter, and the five random bytes folded into one (see `ObjectKey(derivedFrom:)`).
-    @usableFromInline
+    @inlinable
     package var orderedKeyBits: UInt64 {
         let random = (high & 0xFFFF_FFFF) << 8 | UInt64(low >> 24)
         var folded = random
@@ -84,14 +84,14 @@ public struct ObjectId: Sendable, Hashable, Comparable, CustomStringConvertible 
     }
 
     /// The id whose 12 bytes start at `raw`, as `appendBytes(to:)` wrote them.
-    @usableFromInline
+    @inlinable
     package init(rawBytes raw: UnsafeRawBufferPointer) {
         high = UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self))
         low = UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
     }
 
     /// Appends the 12 bytes, in order, without building an intermediate array.
-    @usableFromInline
+    @inlinable
     package func appendBytes(to bytes: inout [UInt8]) {
         withUnsafeBytes(of: high.bigEndian) { bytes.append(contentsOf: $0) }
         withUnsafeBytes(of: low.bigEndian) { bytes.append(contentsOf: $0) }
