@@ -16,7 +16,8 @@ package struct TreeHandles<Handle> {
     /// exist. A name found in the dictionary becomes the most recent; the array's order is that
     /// of arrival, so a hit there moves nothing.
     package mutating func lookup(_ name: TreeName) -> Handle?? {
-        for entry in recent where entry.name == name { return .some(entry.handle) }
+        // By index: iterating the array itself would retain its buffer on every lookup.
+        for index in recent.indices where recent[index].name == name { return .some(recent[index].handle) }
         guard let handle = older.removeValue(forKey: name) else { return nil }
         push(name, handle)
         return .some(handle)
