@@ -59,9 +59,9 @@ extension QueryExecutor {
         guard c.op == .equal, case .constant(let value) = c.rhs, exactlyIndexed(value),
             let field = indexableField(of: c, in: table), indexable(value, table.fieldTypes[field])
         else { return nil }
-        if field == table.primaryKeyField { return .primaryKey(value) }
+        if field == table.primaryKeyField { return QueryPlan.IndexProbe(index: nil, value: value) }
         guard let tree = table.fieldIndexTrees[field] else { return nil }
-        return .index(tree, value)
+        return QueryPlan.IndexProbe(index: tree, value: value)
     }
 
     /// The first object `probe` finds in `table`, or nil if no object has the value: one
@@ -69,16 +69,12 @@ extension QueryExecutor {
     /// object-key order, so the first entry of the value is the first object. Static: it needs
     /// no executor, so `where { $0.name == x }.first` costs one descent and one object.
     package static func first(_ probe: QueryPlan.IndexProbe, _ table: Table, in context: some RowReader) throws(StorageError) -> ObjectKey? {
-        switch probe {
-        case .primaryKey(let value):
-            return try context.objectKey(table, primaryKey: value.storeValue)
-        case .index(let tree, let value):
-            // A probed value is never a link (`indexable`), so it is encoded as the query holds it.
-            let found = IndexKey.withEncoded(value) { key in
-                Result { () throws(StorageError) in try context.firstIndexed(tree, value: key) }
-            }
-            return try found.get()
+        guard let tree = probe.index else { return try context.objectKey(table, primaryKey: probe.value.storeValue) }
+        // A probed value is never a link (`indexable`), so it is encoded as the query holds it.
+        let found = IndexKey.withEncoded(probe.value) { key in
+            Result { () throws(StorageError) in try context.firstIndexed(tree, value: key) }
         }
+        return try found.get()
     }
 
     /// Whether the primary key or an index might give candidates for `predicate`: one of its

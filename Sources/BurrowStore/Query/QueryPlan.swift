@@ -48,12 +48,14 @@ import BurrowStorage
 /// it) and costs no allocation up to `probe`, the plan of `where { $0.name == x }.first`.
 /// Confined to the isolation of the version it was made for.
 package struct QueryPlan {
-    /// One probe of the primary key or an index for one value.
-    package enum IndexProbe {
-        /// The realm's lookup by primary key.
-        case primaryKey(QueryValue)
-        /// The first entry of the value in this secondary index.
-        case index(TreeName, QueryValue)
+    /// One probe of the primary key or an index for one value. A struct rather than an enum of
+    /// the two: a plan is made for every `first`, and a struct of two fields is copied and
+    /// destroyed in line, where an enum with these payloads goes through outlined copies.
+    package struct IndexProbe {
+        /// The secondary index to take the value's first entry of; nil for the realm's lookup
+        /// by primary key.
+        package let index: TreeName?
+        package let value: QueryValue
     }
 
     /// The ways a query is answered (see `QueryPlan`).
