@@ -186,6 +186,7 @@ package enum QueryExpression: Sendable, CustomStringConvertible {
 }
 
 /// The operator of a comparison.
+@usableFromInline
 package enum QueryOperator: String, Sendable {
     case equal = "=="
     case notEqual = "!="
@@ -228,6 +229,7 @@ package enum QueryOperator: String, Sendable {
 
 /// How a comparison of many values (a path through a collection) holds: for any of them
 /// (the default, as RealmSwift's `$0.dogs.age > 5`), for all, or for none.
+@usableFromInline
 package enum QueryQuantifier: String, Sendable {
     case any = "ANY"
     case all = "ALL"
