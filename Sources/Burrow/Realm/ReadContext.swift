@@ -74,7 +74,7 @@ extension ReadContext {
         if type != .object, type != .any, !ValueCodec.isExternal(payload, as: type) {
             // No link to resolve: the common case decodes without making a resolver.
             if let problem = ValueCodec.lengthProblem(payload, as: type) { fail(damagedRow(table, key, field, problem)) }
-            return ValueCodec.plainValue(payload, as: type)._mapLink { _ in nil }
+            return ValueCodec.decode(payload, as: type, linkTarget: 0) { _, _ in .null }
         }
         do {
             return try decodedPayload(payload, table, key, field)

@@ -43,11 +43,3 @@ extension ObjectStore {
         try storeValue(payload, table, key, field)
     }
 }
-
-extension ValueCodec {
-    /// The value of a payload of `type`, a type without links: `decode` compiled for the
-    /// store's values, for callers in other modules.
-    package static func plainValue(_ payload: UnsafeRawBufferPointer, as type: PropertyType) -> StoreValue {
-        decode(payload, as: type, linkTarget: 0) { _, _ in .null }
-    }
-}
