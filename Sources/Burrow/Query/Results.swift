@@ -218,10 +218,7 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
             owner.setValue(value, forKey: key, ofObjects: .all, keys: { owner.store.allKeys(table) }, in: table)
         case .rowFilter(let table, let filter):
             // One filter of row tests: each row tested as the update walks the rows.
-            let executor = QueryExecutor(context: owner)
-            let matcher = ObjectStore.RowMatcher(verdict: filter.verdict) { key, row throws(StorageError) in
-                try executor.matches(filter, table, key, row)
-            }
+            let matcher = ObjectStore.RowMatcher(filter, table, in: owner)
             owner.setValue(value, forKey: key, ofObjects: .matching(matcher), keys: { current(planned: plan).keys }, in: table)
         default:
             let evaluation = current(planned: plan)

@@ -15,6 +15,9 @@ protocol ReadContext: RowReader {
     /// The value of `property` (a Swift property index) of object `key`, links as keys; traps
     /// if the object does not exist. A live realm reads it through its store's concrete code.
     func storedPropertyValue(_ table: Table, _ key: ObjectKey, _ property: Int) -> StoreValue
+    /// What field `field` of object `key` holds, links as keys; traps if the read fails. A live
+    /// realm reads it through its store's concrete code.
+    func storedContent(_ table: Table, _ key: ObjectKey, _ field: Int) -> FieldContent<ObjectLink>
 }
 
 extension Table {
@@ -129,7 +132,14 @@ extension ReadContext {
     func readContent(_ table: Table, _ key: ObjectKey, _ field: Int) -> FieldContent<ObjectBase> {
         let dynamic = table.info.isDynamic
         let anyValue = table.stored.properties[field].type == .any
-        return content(table, key, field) { id, key in self.linkedObject(id, key, dynamic: dynamic, anyValue: anyValue) }
+        return storedContent(table, key, field).mapLinks { link -> ObjectBase? in
+            guard case .object(let object) = self.linkedObject(link.table, link.key, dynamic: dynamic, anyValue: anyValue) else { return nil }
+            return object
+        }
+    }
+
+    func storedContent(_ table: Table, _ key: ObjectKey, _ field: Int) -> FieldContent<ObjectLink> {
+        content(table, key, field) { id, key in .object(ObjectLink(table: id, key: key)) }
     }
 
     /// The element at `index` of list or set field `field` of object `key` (a set's in its

@@ -328,6 +328,10 @@ extension Realm: ReadContext {
     {
         try store.fieldValue(payload, table, key, field)
     }
+
+    func storedContent(_ table: Table, _ key: ObjectKey, _ field: Int) -> FieldContent<ObjectLink> {
+        store.fieldContent(table, key, field)
+    }
 }
 
 extension Realm: CustomStringConvertible {

@@ -2,6 +2,7 @@ import BurrowStorage
 
 /// What a field holds: one value, a list's or set's elements, or a map's entries, with links
 /// in the form of the layer holding it (`StoredValue`).
+@usableFromInline
 package enum FieldContent<Link> {
     case single(StoredValue<Link>)
     case elements([StoredValue<Link>])
@@ -25,6 +26,9 @@ package enum FieldContent<Link> {
     }
 
     /// The same content with its links in another form (see `StoredValue._mapLink`).
+    /// Inlinable: the API maps every element of a collection it sets, and from another module
+    /// a generic function runs unspecialized.
+    @inlinable
     package func mapLinks<Other, E: Error>(_ transform: (Link) throws(E) -> Other?) throws(E) -> FieldContent<Other> {
         func map(_ value: StoredValue<Link>) throws(E) -> StoredValue<Other> {
             guard case .object(let link) = value else { return value._mapLink { _ in nil } }

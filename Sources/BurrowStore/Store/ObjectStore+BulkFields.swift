@@ -28,6 +28,14 @@ extension ObjectStore {
             self.verdict = verdict
             self.matches = matches
         }
+
+        /// The matcher of `filter`, the compiled filter of a `rowFilter` plan of `table`, whose
+        /// general evaluation reads through `context`. Made here, so that its closures compile
+        /// with the row tests they run rather than calling them from another module.
+        package init(_ filter: QueryExecutor.CompiledFilter, _ table: Table, in context: any RowReader) {
+            let executor = QueryExecutor(context: context)
+            self.init(verdict: { filter.verdict($0) }) { key, row throws(StorageError) in try executor.matches(filter, table, key, row) }
+        }
     }
 
     /// Whether `setPayloads` may set field `field` of `table` to `payload`: a change that

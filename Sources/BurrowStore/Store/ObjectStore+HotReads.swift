@@ -35,6 +35,11 @@ extension ObjectStore {
         return .some(try QueryExecutor.first(probe, table, in: self))
     }
 
+    /// What field `field` of object `key` holds, links as keys (see `RowReader.content`).
+    package func fieldContent(_ table: Table, _ key: ObjectKey, _ field: Int) -> FieldContent<ObjectLink> {
+        content(table, key, field) { id, key in .object(ObjectLink(table: id, key: key)) }
+    }
+
     /// The value of a row payload of field `field` of object `key`, links as keys (see
     /// `RowReader.storeValue`).
     package func fieldValue(_ payload: UnsafeRawBufferPointer, _ table: Table, _ key: ObjectKey, _ field: Int) throws(StorageError)
