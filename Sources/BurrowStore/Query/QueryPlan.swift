@@ -115,8 +115,9 @@ package struct QueryPlan {
     }
 
     /// The index probe of the plan of `steps` on the objects of `table` if that plan is
-    /// `probe`, else nil: the planner's decision for one filter of every object, asked alone
-    /// by `first`, which runs a probe without making a plan (`init` asks it the same way).
+    /// `probe`, else nil: the planner's first decision, asked alone by `first`, which runs a
+    /// probe without making a plan. `init` decides it the same way, by the same
+    /// `QueryExecutor.indexProbe`, for one filter of every object.
     package static func probe(_ steps: some QuerySteps, table: Table?, base: QueryBase?) -> IndexProbe? {
         guard let table, base == nil, let predicate = steps.onlyFilter else { return nil }
         return QueryExecutor.indexProbe(predicate, table)
