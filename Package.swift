@@ -20,6 +20,8 @@ let package = Package(
         .target(name: "BurrowStore", dependencies: ["BurrowStorage"]),
         // The public API, RealmSwift's: objects, realms, results, changes. Built on the store.
         .target(name: "Burrow", dependencies: ["BurrowStore", "BurrowStorage"]),
+        // Replication of a Burrow file with PostgreSQL, through libpq loaded at run time.
+        .target(name: "BurrowSync", dependencies: ["Burrow"], linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // The command-line tool `burrow` (demo, info, dump, verify).
         .executableTarget(name: "BurrowCLI", dependencies: ["Burrow", "BurrowStore", "BurrowStorage"]),
         // SQLite's C interface for the benchmark, bound to the system library at run time, so that
@@ -70,6 +72,8 @@ let package = Package(
         // The programs the tests run (PortedDogs, ObservedDemo, DynamicReader, SharedRealmWorker) are built by
         // `swift test` with every target, and not linked in: their model classes are not this
         // test program's.
+        // BurrowSync against a real PostgreSQL the tests start themselves.
+        .testTarget(name: "BurrowSyncTests", dependencies: ["BurrowSync", "Burrow", "BurrowTestSupport", "BurrowTestTraits"]),
         .testTarget(name: "BurrowTests", dependencies: ["Burrow", "BurrowStore", "BurrowTestSupport", "BurrowTestTraits"]),
     ],
     swiftLanguageModes: [.v6]

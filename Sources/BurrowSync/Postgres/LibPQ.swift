@@ -1,0 +1,102 @@
+import Burrow
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// libpq, PostgreSQL's own C client library, bound at run time: building needs neither its
+/// headers nor the library, and a program that never syncs never loads it.
+///
+/// The library is looked up as `libpq.so.5` (`libpq.5.dylib` on Apple's platforms), or at the
+/// path in the environment variable `BURROW_LIBPQ`. Only the calls sync makes are bound.
+struct LibPQ: Sendable {
+    typealias Connect = @convention(c) (UnsafePointer<CChar>) -> OpaquePointer?
+    typealias ConnectionStatus = @convention(c) (OpaquePointer?) -> Int32
+    typealias ConnectionMessage = @convention(c) (OpaquePointer?) -> UnsafeMutablePointer<CChar>?
+    typealias Finish = @convention(c) (OpaquePointer?) -> Void
+    typealias ExecParams =
+        @convention(c) (
+            OpaquePointer?, UnsafePointer<CChar>, Int32, UnsafePointer<UInt32>?, UnsafePointer<UnsafePointer<CChar>?>?,
+            UnsafePointer<Int32>?, UnsafePointer<Int32>?, Int32
+        ) -> OpaquePointer?
+    typealias ResultStatus = @convention(c) (OpaquePointer?) -> Int32
+    typealias ResultMessage = @convention(c) (OpaquePointer?) -> UnsafeMutablePointer<CChar>?
+    typealias ResultField = @convention(c) (OpaquePointer?, Int32) -> UnsafeMutablePointer<CChar>?
+    typealias Count = @convention(c) (OpaquePointer?) -> Int32
+    typealias Value = @convention(c) (OpaquePointer?, Int32, Int32) -> UnsafeMutablePointer<CChar>?
+    typealias Cell = @convention(c) (OpaquePointer?, Int32, Int32) -> Int32
+    typealias Name = @convention(c) (OpaquePointer?, Int32) -> UnsafeMutablePointer<CChar>?
+    typealias Clear = @convention(c) (OpaquePointer?) -> Void
+
+    let connect: Connect
+    let status: ConnectionStatus
+    let errorMessage: ConnectionMessage
+    let finish: Finish
+    let execParams: ExecParams
+    let resultStatus: ResultStatus
+    let resultErrorMessage: ResultMessage
+    let resultErrorField: ResultField
+    let tupleCount: Count
+    let fieldCount: Count
+    let value: Value
+    let isNull: Cell
+    let length: Cell
+    let fieldName: Name
+    let clear: Clear
+
+    /// The library every connection uses: loaded on first use, from `BURROW_LIBPQ` or the
+    /// system's default place, or the error that says what to install.
+    static let shared: Result<LibPQ, RealmError> = load(path: ProcessInfo.processInfo.environment["BURROW_LIBPQ"])
+
+    /// The name the system's loader finds libpq by.
+    static var defaultName: String {
+        #if canImport(Darwin)
+        "libpq.5.dylib"
+        #else
+        "libpq.so.5"
+        #endif
+    }
+
+    /// Loads libpq from `path` (nil: `defaultName`) and binds its calls. The error names the
+    /// package to install, and the loader's own reason.
+    static func load(path: String?) -> Result<LibPQ, RealmError> {
+        let name = path ?? defaultName
+        guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) else {
+            let reason = dlerror().map { String(cString: $0) } ?? "not found"
+            return .failure(
+                RealmError(
+                    .fail,
+                    "BurrowSync needs libpq, PostgreSQL's client library, and could not load \(name) (\(reason)). Install it (Debian and Ubuntu: apt-get install libpq5; macOS: brew install libpq), or set BURROW_LIBPQ to its path."
+                ))
+        }
+        // The handle is never closed: the bound functions live as long as the process.
+        var missing: [String] = []
+        func bind<F>(_ symbol: String, as type: F.Type) -> F? {
+            guard let address = dlsym(handle, symbol) else {
+                missing.append(symbol)
+                return nil
+            }
+            return unsafeBitCast(address, to: type)
+        }
+        guard let connect = bind("PQconnectdb", as: Connect.self), let status = bind("PQstatus", as: ConnectionStatus.self),
+            let errorMessage = bind("PQerrorMessage", as: ConnectionMessage.self), let finish = bind("PQfinish", as: Finish.self),
+            let execParams = bind("PQexecParams", as: ExecParams.self), let resultStatus = bind("PQresultStatus", as: ResultStatus.self),
+            let resultErrorMessage = bind("PQresultErrorMessage", as: ResultMessage.self),
+            let resultErrorField = bind("PQresultErrorField", as: ResultField.self), let tupleCount = bind("PQntuples", as: Count.self),
+            let fieldCount = bind("PQnfields", as: Count.self), let value = bind("PQgetvalue", as: Value.self),
+            let isNull = bind("PQgetisnull", as: Cell.self), let length = bind("PQgetlength", as: Cell.self),
+            let fieldName = bind("PQfname", as: Name.self), let clear = bind("PQclear", as: Clear.self)
+        else {
+            return .failure(RealmError(.fail, "\(name) is not a usable libpq: it lacks \(missing.joined(separator: ", "))."))
+        }
+        return .success(
+            LibPQ(
+                connect: connect, status: status, errorMessage: errorMessage, finish: finish, execParams: execParams,
+                resultStatus: resultStatus, resultErrorMessage: resultErrorMessage, resultErrorField: resultErrorField,
+                tupleCount: tupleCount, fieldCount: fieldCount, value: value, isNull: isNull, length: length, fieldName: fieldName,
+                clear: clear))
+    }
+}
