@@ -27,7 +27,7 @@ struct LibPQ: Sendable {
     typealias ResultField = @convention(c) (OpaquePointer?, Int32) -> UnsafeMutablePointer<CChar>?
     typealias Count = @convention(c) (OpaquePointer?) -> Int32
     typealias Value = @convention(c) (OpaquePointer?, Int32, Int32) -> UnsafeMutablePointer<CChar>?
-    typealias Cell = @convention(c) (OpaquePointer?, Int32, Int32) -> Int32
+    typealias IsNull = @convention(c) (OpaquePointer?, Int32, Int32) -> Int32
     typealias Name = @convention(c) (OpaquePointer?, Int32) -> UnsafeMutablePointer<CChar>?
     typealias Clear = @convention(c) (OpaquePointer?) -> Void
 
@@ -42,8 +42,7 @@ struct LibPQ: Sendable {
     let tupleCount: Count
     let fieldCount: Count
     let value: Value
-    let isNull: Cell
-    let length: Cell
+    let isNull: IsNull
     let fieldName: Name
     let clear: Clear
 
@@ -87,7 +86,7 @@ struct LibPQ: Sendable {
             let resultErrorMessage = bind("PQresultErrorMessage", as: ResultMessage.self),
             let resultErrorField = bind("PQresultErrorField", as: ResultField.self), let tupleCount = bind("PQntuples", as: Count.self),
             let fieldCount = bind("PQnfields", as: Count.self), let value = bind("PQgetvalue", as: Value.self),
-            let isNull = bind("PQgetisnull", as: Cell.self), let length = bind("PQgetlength", as: Cell.self),
+            let isNull = bind("PQgetisnull", as: IsNull.self),
             let fieldName = bind("PQfname", as: Name.self), let clear = bind("PQclear", as: Clear.self)
         else {
             return .failure(RealmError(.fail, "\(name) is not a usable libpq: it lacks \(missing.joined(separator: ", "))."))
@@ -96,7 +95,7 @@ struct LibPQ: Sendable {
             LibPQ(
                 connect: connect, status: status, errorMessage: errorMessage, finish: finish, execParams: execParams,
                 resultStatus: resultStatus, resultErrorMessage: resultErrorMessage, resultErrorField: resultErrorField,
-                tupleCount: tupleCount, fieldCount: fieldCount, value: value, isNull: isNull, length: length, fieldName: fieldName,
+                tupleCount: tupleCount, fieldCount: fieldCount, value: value, isNull: isNull, fieldName: fieldName,
                 clear: clear))
     }
 }
