@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Burrow", targets: ["Burrow"]),
+        .library(name: "BurrowSync", targets: ["BurrowSync"]),
         .executable(name: "burrow", targets: ["BurrowCLI"]),
         .executable(name: "burrow-bench", targets: ["BurrowBench"]),
         .executable(name: "burrow-observed-demo", targets: ["ObservedDemo"]),
@@ -21,7 +22,9 @@ let package = Package(
         // The public API, RealmSwift's: objects, realms, results, changes. Built on the store.
         .target(name: "Burrow", dependencies: ["BurrowStore", "BurrowStorage"]),
         // Replication of a Burrow file with PostgreSQL, through libpq loaded at run time.
-        .target(name: "BurrowSync", dependencies: ["Burrow"], linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        .target(
+            name: "BurrowSync", dependencies: ["Burrow", "BurrowStore", "BurrowStorage"],
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // The command-line tool `burrow` (demo, info, dump, verify).
         .executableTarget(name: "BurrowCLI", dependencies: ["Burrow", "BurrowStore", "BurrowStorage"]),
         // SQLite's C interface for the benchmark, bound to the system library at run time, so that
@@ -73,7 +76,7 @@ let package = Package(
         // `swift test` with every target, and not linked in: their model classes are not this
         // test program's.
         // BurrowSync against a real PostgreSQL the tests start themselves.
-        .testTarget(name: "BurrowSyncTests", dependencies: ["BurrowSync", "Burrow", "BurrowTestSupport", "BurrowTestTraits"]),
+        .testTarget(name: "BurrowSyncTests", dependencies: ["BurrowSync", "Burrow", "BurrowStore", "BurrowTestSupport", "BurrowTestTraits"]),
         .testTarget(name: "BurrowTests", dependencies: ["Burrow", "BurrowStore", "BurrowTestSupport", "BurrowTestTraits"]),
     ],
     swiftLanguageModes: [.v6]

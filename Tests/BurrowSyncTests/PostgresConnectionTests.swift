@@ -23,8 +23,9 @@ struct PostgresConnectionTests {
         let connection = try PostgresConnection(server.connectionString)
         try connection.execute("CREATE TABLE dogs (id bigint PRIMARY KEY)")
         try connection.execute("INSERT INTO dogs VALUES (1)")
-        let error = #expect(throws: RealmError.self) { try connection.execute("INSERT INTO dogs VALUES ($1)", ["1"]) }
+        let error = #expect(throws: PostgresError.self) { try connection.execute("INSERT INTO dogs VALUES ($1)", ["1"]) }
         #expect(error?.description.contains("duplicate key") == true)
+        #expect(error?.sqlState == "23505")
         #expect(error?.description.contains("SQLSTATE 23505") == true)
         // The connection stays usable after the error.
         #expect(try connection.execute("SELECT count(*) FROM dogs").rows == [["1"]])

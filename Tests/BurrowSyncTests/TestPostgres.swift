@@ -1,5 +1,8 @@
 import Foundation
+import Synchronization
 import Testing
+
+@testable import BurrowSync
 
 /// A PostgreSQL server of the tests' own: a new cluster (`initdb`) in a temporary directory,
 /// started with `pg_ctl`, reachable on a Unix socket in that directory only (no TCP port), and
@@ -31,6 +34,7 @@ final class TestPostgres {
 
     let directory: String
     private var isRunning = false
+    private var keepsDirectory = false
 
     /// The libpq connection string of the server's `postgres` database, as its superuser.
     var connectionString: String { "host=\(directory) dbname=postgres user=postgres" }
@@ -57,13 +61,69 @@ final class TestPostgres {
 
     deinit { stop() }
 
+    /// One server for the whole test run, started on first use and stopped when the process
+    /// exits; tests that share it each take a database of their own (`newDatabase()`). Its
+    /// directory, or why it could not start.
+    static let shared: Result<String, TestPostgresError> = {
+        do {
+            let server = try TestPostgres()
+            let directory = server.detach()
+            atexit {
+                if let bin = TestPostgres.binDirectory, case .success(let directory) = TestPostgres.shared {
+                    TestPostgres.stopServer(bin: bin, directory: directory)
+                }
+            }
+            return .success(directory)
+        } catch let error as TestPostgresError {
+            return .failure(error)
+        } catch {
+            return .failure(TestPostgresError("\(error)"))
+        }
+    }()
+
+    /// Leaves the server running and its directory in place when this instance goes; returns
+    /// the directory.
+    private func detach() -> String {
+        isRunning = false
+        keepsDirectory = true
+        return directory
+    }
+
+    private static let databaseCount = LockedCounter()
+
+    /// A new, empty database on the shared server; returns its connection string (as the
+    /// superuser).
+    static func newDatabase() throws -> String {
+        let directory = try shared.get()
+        let name = "test_\(databaseCount.next())"
+        let connection = try PostgresConnection("host=\(directory) dbname=postgres user=postgres")
+        try connection.execute("CREATE DATABASE \(name)")
+        return "host=\(directory) dbname=\(name) user=postgres"
+    }
+
+    /// Stops the server in `directory` at once (from the exit handler: no instance there).
+    private static func stopServer(bin: String, directory: String) {
+        var pid: pid_t = 0
+        let arguments =
+            geteuid() == 0
+            ? ["/usr/sbin/runuser", "-u", "postgres", "--", bin + "/pg_ctl", "-D", directory + "/data", "-m", "immediate", "-w", "stop"]
+            : [bin + "/pg_ctl", "-D", directory + "/data", "-m", "immediate", "-w", "stop"]
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { for argument in argv { free(argument) } }
+        if posix_spawn(&pid, arguments[0], nil, nil, argv, environ) == 0 {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
     /// Stops the server at once and removes its directory.
     func stop() {
         if isRunning, let bin = Self.binDirectory {
             try? run(bin + "/pg_ctl", ["-D", directory + "/data", "-m", "immediate", "-w", "stop"])
             isRunning = false
         }
-        try? FileManager.default.removeItem(atPath: directory)
+        if !keepsDirectory { try? FileManager.default.removeItem(atPath: directory) }
     }
 
     /// Runs `executable` with `arguments` (as `postgres` under root, if `asPostgres`) and
@@ -91,6 +151,18 @@ final class TestPostgres {
             let all = (try? Data(contentsOf: URL(fileURLWithPath: outputPath))) ?? Data()
             let text = String(decoding: all.dropFirst(start), as: UTF8.self)
             throw TestPostgresError("\(command.joined(separator: " ")) failed (wait status \(status)): \(text)")
+        }
+    }
+}
+
+/// Numbers 1, 2, 3, … to callers on any thread.
+final class LockedCounter: Sendable {
+    private let value = Mutex(0)
+
+    func next() -> Int {
+        value.withLock { value in
+            value += 1
+            return value
         }
     }
 }

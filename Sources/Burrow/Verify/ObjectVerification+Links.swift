@@ -61,12 +61,13 @@ extension ObjectVerification {
         }
     }
 
-    /// Checks that every tree that holds entries is one the schema gives a class: `schema`,
-    /// `sequences`, or a tree of a class's family (see `Table`) for a field of the right kind.
+    /// Checks that every tree that holds entries is one the schema gives a class, or one of the
+    /// file's own (`schema`, `sequences`, `sync`, `outbox`): a tree of a class's family (see
+    /// `Table`) for a field of the right kind.
     func checkTreeNames() throws(StorageError) {
         for name in try reader.snapshot.treeNames() {
             let parsed = TreeName(parsing: name)
-            if parsed == .schema || parsed == .sequences { continue }
+            if parsed?.isFileWide == true { continue }
             let entries = try reader.snapshot.tree(named: name)?.count ?? 0
             guard entries > 0 else { continue }
             guard let tree = parsed?.storeTree else {

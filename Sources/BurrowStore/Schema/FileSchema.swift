@@ -2,8 +2,8 @@ import Foundation
 
 /// The schema as the file stores it, in the `schema` tree:
 ///
-/// - `info` → `FileSchema.Info` (JSON): the schema version, the next class id, and the
-///   classes still to be migrated on first use;
+/// - `info` → `FileSchema.Info` (JSON): the schema version, the next class id, the classes
+///   still to be migrated on first use, and the classes sync queues changes of;
 /// - `class/<name>` → `StoredClass` (JSON) for every class.
 ///
 /// A class's row fields are its stored properties in the order listed; properties added by a
@@ -16,11 +16,16 @@ package struct FileSchema: Sendable, Equatable {
         /// program's class for them was not known then: each is brought to its Swift class
         /// when it is first used, at this schema version. Absent when there are none.
         package var pendingClasses: [String]?
+        /// The classes whose changes every commit queues for sync, in the same transaction
+        /// (see `ObjectStore+Sync`): recorded by the first sync client of the file, sorted.
+        /// Absent when nothing is synced; a reader that does not know this member ignores it.
+        package var syncedClasses: [String]?
 
-        package init(schemaVersion: UInt64, nextClassId: UInt32, pendingClasses: [String]? = nil) {
+        package init(schemaVersion: UInt64, nextClassId: UInt32, pendingClasses: [String]? = nil, syncedClasses: [String]? = nil) {
             self.schemaVersion = schemaVersion
             self.nextClassId = nextClassId
             self.pendingClasses = pendingClasses
+            self.syncedClasses = syncedClasses
         }
     }
 

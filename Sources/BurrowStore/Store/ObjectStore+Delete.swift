@@ -140,7 +140,7 @@ extension ObjectStore {
             }
             for name in try write.transaction.treeNames() {
                 let tree = TreeName(parsing: name)
-                if tree == .schema || tree == .sequences { continue }
+                if tree?.isFileWide == true { continue }
                 guard let id = try write.transaction.tree(named: name) else { continue }
                 try write.transaction.removeAll(in: id)
             }

@@ -5,26 +5,30 @@ import BurrowStorage
 extension ObjectStore {
     /// Makes `transaction` (begun under the engine's write lock, on the version this store
     /// reads) the store's open write. `recordingChanges`: whether to record what it changes,
-    /// for change streams.
+    /// for change streams; a file with synced classes records them anyway, for the outbox.
     package func beginWrite(_ transaction: WriteTransaction, recordingChanges: Bool) -> WriteState {
         let state = WriteState(transaction)
-        if recordingChanges { state.changes = ChangeSet() }
+        if recordingChanges || !syncedClassNames.isEmpty { state.changes = ChangeSet() }
         write = state
         noteChange()
         return state
     }
 
     /// Makes the open write's changes a new version, pending its sync at `durability`, and
-    /// ends the write. On failure the write is cancelled (see `cancelWrite`), and nothing is
-    /// kept.
+    /// ends the write; the changes of synced classes are queued for upload in the same
+    /// version. On failure the write is cancelled (see `cancelWrite`), and nothing is kept.
     package func commitWrite(durability: Durability) throws(StoreError) -> (receipt: CommitReceipt, write: WriteState) {
         guard let write else { preconditionFailure("internal error: a commit with no write transaction open") }
         let receipt: CommitReceipt
         do {
+            try queueSyncChanges(in: write)
             receipt = try write.transaction.commitPendingSync(durability: durability)
+        } catch let error as StoreError {
+            cancelWrite()
+            throw error
         } catch {
             cancelWrite()
-            throw StoreError(error)
+            throw StoreError(wrapping: error)
         }
         self.write = nil
         return (receipt, write)

@@ -41,7 +41,11 @@ package final class WriteState {
     /// working through them (see `ObjectStore.deleteObject`).
     @exclusivity(unchecked) package var pendingDeletes: [(table: Table, key: ObjectKey)] = []
     @exclusivity(unchecked) package var isDeleting = false
-    /// What the transaction changed, recorded while some change stream observes the file.
+    /// Whether the commit queues the changes of synced classes for upload: false for a write
+    /// of the sync client's that applies what it downloaded (see `ObjectStore+Sync`).
+    package var queuesSyncChanges = true
+    /// What the transaction changed, recorded while some change stream observes the file or
+    /// some class is synced.
     @exclusivity(unchecked) package var changes: ChangeSet?
 
     package init(_ transaction: WriteTransaction) {

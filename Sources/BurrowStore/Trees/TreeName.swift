@@ -8,6 +8,11 @@ package enum TreeName: Hashable, Sendable, CustomStringConvertible {
     case schema
     /// Per class, the object key its next object gets (see `ObjectStore+Keys`).
     case sequences
+    /// What sync keeps in the file beside the objects: the client's id, the next outbox
+    /// sequence number and the checkpoint of the last download (see `ObjectStore+Sync`).
+    case sync
+    /// The changes of synced classes still to upload: sequence number → `OutboxEntry`.
+    case outbox
     /// A tree of one stored class: its rows, an index, a collection field's elements, …
     case store(StoreTreeName)
 
@@ -23,6 +28,8 @@ package enum TreeName: Hashable, Sendable, CustomStringConvertible {
         switch name {
         case "schema": self = .schema
         case "sequences": self = .sequences
+        case "sync": self = .sync
+        case "outbox": self = .outbox
         default:
             guard let tree = StoreTreeName(parsing: name) else { return nil }
             self = .store(tree)
@@ -34,13 +41,19 @@ package enum TreeName: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .schema: "schema"
         case .sequences: "sequences"
+        case .sync: "sync"
+        case .outbox: "outbox"
         case .store(let tree): tree.string
         }
     }
 
     @usableFromInline package var description: String { string }
 
-    /// The class tree this names, or nil for the schema and the key counters.
+    /// Whether the tree belongs to the file rather than to one class: the schema, the key
+    /// counters and sync's trees.
+    package var isFileWide: Bool { storeTree == nil }
+
+    /// The class tree this names, or nil for the schema, the key counters and sync's trees.
     package var storeTree: StoreTreeName? {
         if case .store(let tree) = self { return tree }
         return nil

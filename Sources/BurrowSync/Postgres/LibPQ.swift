@@ -30,6 +30,10 @@ struct LibPQ: Sendable {
     typealias IsNull = @convention(c) (OpaquePointer?, Int32, Int32) -> Int32
     typealias Name = @convention(c) (OpaquePointer?, Int32) -> UnsafeMutablePointer<CChar>?
     typealias Clear = @convention(c) (OpaquePointer?) -> Void
+    typealias Socket = @convention(c) (OpaquePointer?) -> Int32
+    typealias ConsumeInput = @convention(c) (OpaquePointer?) -> Int32
+    typealias Notifies = @convention(c) (OpaquePointer?) -> UnsafeMutableRawPointer?
+    typealias FreeMemory = @convention(c) (UnsafeMutableRawPointer?) -> Void
 
     let connect: Connect
     let status: ConnectionStatus
@@ -45,6 +49,10 @@ struct LibPQ: Sendable {
     let isNull: IsNull
     let fieldName: Name
     let clear: Clear
+    let socket: Socket
+    let consumeInput: ConsumeInput
+    let notifies: Notifies
+    let freeMemory: FreeMemory
 
     /// The library every connection uses: loaded on first use, from `BURROW_LIBPQ` or the
     /// system's default place, or the error that says what to install.
@@ -87,7 +95,9 @@ struct LibPQ: Sendable {
             let resultErrorField = bind("PQresultErrorField", as: ResultField.self), let tupleCount = bind("PQntuples", as: Count.self),
             let fieldCount = bind("PQnfields", as: Count.self), let value = bind("PQgetvalue", as: Value.self),
             let isNull = bind("PQgetisnull", as: IsNull.self),
-            let fieldName = bind("PQfname", as: Name.self), let clear = bind("PQclear", as: Clear.self)
+            let fieldName = bind("PQfname", as: Name.self), let clear = bind("PQclear", as: Clear.self),
+            let socket = bind("PQsocket", as: Socket.self), let consumeInput = bind("PQconsumeInput", as: ConsumeInput.self),
+            let notifies = bind("PQnotifies", as: Notifies.self), let freeMemory = bind("PQfreemem", as: FreeMemory.self)
         else {
             return .failure(RealmError(.fail, "\(name) is not a usable libpq: it lacks \(missing.joined(separator: ", "))."))
         }
@@ -96,6 +106,6 @@ struct LibPQ: Sendable {
                 connect: connect, status: status, errorMessage: errorMessage, finish: finish, execParams: execParams,
                 resultStatus: resultStatus, resultErrorMessage: resultErrorMessage, resultErrorField: resultErrorField,
                 tupleCount: tupleCount, fieldCount: fieldCount, value: value, isNull: isNull, fieldName: fieldName,
-                clear: clear))
+                clear: clear, socket: socket, consumeInput: consumeInput, notifies: notifies, freeMemory: freeMemory))
     }
 }

@@ -38,19 +38,20 @@ final class PostgresConnection {
     deinit { library.finish(handle) }
 
     /// Runs `sql`, one statement whose `$1`, `$2`, … are `parameters` (nil: SQL NULL), and
-    /// returns its rows. Throws a `RealmError` carrying PostgreSQL's message and SQLSTATE.
+    /// returns its rows. Throws a `PostgresError` carrying PostgreSQL's message and SQLSTATE.
     @discardableResult
-    func execute(_ sql: String, _ parameters: [String?] = []) throws(RealmError) -> PostgresRows {
+    func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> PostgresRows {
         let result = Self.withCStrings(parameters) { values in
             sql.withCString { library.execParams(handle, $0, Int32(values.count), nil, values, nil, nil, 0) }
         }
-        guard let result else { throw RealmError(.fail, "PostgreSQL: \(Self.text(library.errorMessage(handle)))") }
+        guard let result else { throw PostgresError(message: Self.text(library.errorMessage(handle)), sqlState: nil) }
         defer { library.clear(result) }
         let status = library.resultStatus(result)
         guard status == Self.commandOK || status == Self.tuplesOK else {
-            let message = Self.text(library.resultErrorMessage(result))
+            var message = Self.text(library.resultErrorMessage(result))
+            if message.isEmpty { message = Self.text(library.errorMessage(handle)) }
             let state = library.resultErrorField(result, Self.sqlStateField).map { String(cString: $0) }
-            throw RealmError(.fail, "PostgreSQL: \(message)\(state.map { " (SQLSTATE \($0))" } ?? "")")
+            throw PostgresError(message: message, sqlState: state)
         }
         let columns = (0..<library.fieldCount(result)).map { Self.text(library.fieldName(result, $0)) }
         let rows = (0..<library.tupleCount(result)).map { row in
@@ -59,6 +60,34 @@ final class PostgresConnection {
             }
         }
         return PostgresRows(columns: columns, rows: rows)
+    }
+
+    /// Waits up to `timeout` seconds for a notification on a channel this connection listens
+    /// on (`LISTEN`), and returns how many arrived (0 after the timeout). Throws if the
+    /// connection broke.
+    func waitForNotifications(timeout: Double) throws(PostgresError) -> Int {
+        var count = drainNotifications()
+        guard count == 0 else { return count }
+        let descriptor = library.socket(handle)
+        guard descriptor >= 0 else { throw PostgresError(message: "the connection is closed", sqlState: nil) }
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&poller, 1, Int32(timeout * 1000))
+        guard ready > 0 else { return 0 }
+        guard library.consumeInput(handle) == 1 else {
+            throw PostgresError(message: "the connection broke (\(Self.text(library.errorMessage(handle))))", sqlState: nil)
+        }
+        count = drainNotifications()
+        return count
+    }
+
+    /// Frees the notifications libpq has read, and counts them.
+    private func drainNotifications() -> Int {
+        var count = 0
+        while let notification = library.notifies(handle) {
+            library.freeMemory(notification)
+            count += 1
+        }
+        return count
     }
 
     /// libpq's `CONNECTION_OK`, `PGRES_COMMAND_OK`, `PGRES_TUPLES_OK` and `PG_DIAG_SQLSTATE`.
@@ -78,6 +107,26 @@ final class PostgresConnection {
         defer { for copy in copies { free(copy) } }
         return body(copies.map { $0.map { UnsafePointer($0) } })
     }
+}
+
+/// A statement PostgreSQL refused or could not run: its message, and its SQLSTATE when the
+/// server sent one (none when the connection failed).
+struct PostgresError: Error, Sendable, CustomStringConvertible {
+    let message: String
+    let sqlState: String?
+
+    var description: String { "PostgreSQL: \(message)\(sqlState.map { " (SQLSTATE \($0))" } ?? "")" }
+
+    /// Whether PostgreSQL refused the statement for what it does (a privilege, a row-level
+    /// security policy, a constraint, a value the column cannot hold), not because the
+    /// connection or the server failed: the same statement would fail again.
+    var isRefusal: Bool {
+        guard let sqlState else { return false }
+        return ["22", "23", "42", "44"].contains(String(sqlState.prefix(2)))
+    }
+
+    /// The error as Burrow's.
+    var realmError: RealmError { RealmError(.fail, description) }
 }
 
 /// The rows of a statement, as PostgreSQL's text form of each value (nil: NULL).

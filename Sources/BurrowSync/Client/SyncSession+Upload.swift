@@ -1,0 +1,171 @@
+import Burrow
+import BurrowStore
+import Foundation
+
+/// Uploading: the outbox, oldest first, in batches; each batch one PostgreSQL transaction that
+/// also records the client's highest applied sequence number, so that a batch sent again after
+/// a lost reply skips what the first attempt applied.
+extension SyncSession {
+    /// What an upload did: the sequence number it went through, and the changes PostgreSQL
+    /// refused.
+    struct UploadResult {
+        var through: UInt64?
+        var rejections: [SyncRejection] = []
+    }
+
+    /// Uploads one batch from the outbox of the newest version; nil `through` when the outbox
+    /// is empty. A batch PostgreSQL refuses is sent again one object at a time, so that only
+    /// the refused changes are taken out (and reported); every other error is thrown and the
+    /// batch stays queued. `acknowledging`: whether to take the batch out of the outbox once
+    /// PostgreSQL committed it (false stands for a process that dies in between).
+    func uploadBatch(acknowledging: Bool = true) throws -> UploadResult {
+        _ = realm.refresh()
+        let entries = try realm.pendingUploads(limit: Self.uploadBatchSize)
+        guard let last = entries.last?.sequence else { return UploadResult(through: nil) }
+        let changes = Self.coalesced(entries)
+        var result = UploadResult(through: last)
+        do {
+            try apply(changes, through: last)
+        } catch let error as PostgresError where error.isRefusal {
+            // Find the refused changes: each object in a transaction of its own.
+            for change in changes {
+                do {
+                    try apply([change], through: change.sequence)
+                } catch let error as PostgresError where error.isRefusal {
+                    result.rejections.append(
+                        SyncRejection(className: change.className, primaryKey: change.primaryKeyText, error: error.realmError))
+                    try recordRefusal(through: change.sequence)
+                    refetch[change.className, default: []].insert(change.primaryKeyText)
+                }
+            }
+        }
+        if acknowledging {
+            try realm.writeFromSync(withoutNotifying: silenced) { try realm.removeUploaded(through: last) }
+        }
+        return result
+    }
+
+    /// One object's changes in a batch, merged: the last kind, and every property an update
+    /// named.
+    struct ObjectChange {
+        let className: String
+        let primaryKey: StoreValue
+        let primaryKeyText: String
+        var kind: OutboxEntry.Kind
+        var properties: Set<String>
+        /// The sequence number of the object's last entry in the batch.
+        var sequence: UInt64
+    }
+
+    /// `entries` merged per object, in the order of each object's first entry: an update after
+    /// an insert stays an insert, a delete replaces what came before, an insert after a delete
+    /// makes the object anew.
+    static func coalesced(_ entries: [OutboxEntry]) -> [ObjectChange] {
+        var changes: [ObjectChange] = []
+        var positions: [String: Int] = [:]
+        for entry in entries {
+            let keyText = SyncValues.parameter(entry.primaryKey) ?? ""
+            let identity = entry.className + "\u{0}" + keyText
+            guard let position = positions[identity] else {
+                positions[identity] = changes.count
+                changes.append(
+                    ObjectChange(
+                        className: entry.className, primaryKey: entry.primaryKey, primaryKeyText: keyText, kind: entry.kind,
+                        properties: Set(entry.properties), sequence: entry.sequence))
+                continue
+            }
+            changes[position].sequence = entry.sequence
+            switch (changes[position].kind, entry.kind) {
+            case (.insert, .update): break
+            case (.update, .update): changes[position].properties.formUnion(entry.properties)
+            case (_, .delete), (_, .insert):
+                changes[position].kind = entry.kind
+                changes[position].properties = []
+            case (.delete, .update):
+                changes[position].kind = .update
+                changes[position].properties = Set(entry.properties)
+            }
+        }
+        return changes
+    }
+
+    /// Applies `changes` in one transaction that records `through` as applied, skipping them
+    /// all if a transaction before recorded as much (an earlier attempt whose reply was lost).
+    private func apply(_ changes: [ObjectChange], through: UInt64) throws {
+        try connection.execute("BEGIN")
+        do {
+            let done = try connection.execute("SELECT burrow_sync.begin_upload($1::uuid)", [clientID.uuidString]).rows
+            let applied = done.first?.first.flatMap { $0.flatMap { UInt64($0) } } ?? 0
+            for change in changes where change.sequence > applied {
+                try apply(change)
+            }
+            try connection.execute("SELECT burrow_sync.end_upload($1::uuid, $2::bigint)", [clientID.uuidString, String(through)])
+            try connection.execute("COMMIT")
+        } catch {
+            _ = try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Records a refused change as done, so that it is not sent again.
+    private func recordRefusal(through sequence: UInt64) throws {
+        try connection.execute("BEGIN")
+        do {
+            _ = try connection.execute("SELECT burrow_sync.begin_upload($1::uuid)", [clientID.uuidString])
+            try connection.execute("SELECT burrow_sync.end_upload($1::uuid, $2::bigint)", [clientID.uuidString, String(sequence)])
+            try connection.execute("COMMIT")
+        } catch {
+            _ = try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The statement for one object's change, with the values the object holds now.
+    private func apply(_ change: ObjectChange) throws {
+        guard let table = table(named: change.className) else { return }
+        let key = table.primaryKey
+        if change.kind == .delete {
+            try connection.execute(
+                "DELETE FROM \(table.quotedName) WHERE \(key.quotedName) = \(key.parameter(1))", [change.primaryKeyText])
+            return
+        }
+        // An object deleted since is deleted by a later entry: nothing to send for it now.
+        guard let values = try currentValues(of: table, primaryKey: change.primaryKey) else { return }
+        if change.kind == .insert {
+            let columns = table.columns.indices
+            let names = columns.map { table.columns[$0].quotedName }.joined(separator: ", ")
+            let placeholders = columns.map { table.columns[$0].parameter($0 + 1) }.joined(separator: ", ")
+            let updates = columns.filter { $0 != table.primaryKeyColumn }.map {
+                "\(table.columns[$0].quotedName) = EXCLUDED.\(table.columns[$0].quotedName)"
+            }
+            let conflict = updates.isEmpty ? "DO NOTHING" : "DO UPDATE SET \(updates.joined(separator: ", "))"
+            try connection.execute(
+                "INSERT INTO \(table.quotedName) (\(names)) VALUES (\(placeholders)) ON CONFLICT (\(key.quotedName)) \(conflict)", values)
+            return
+        }
+        // An update sets the properties it changed, and only on a row that still exists: a
+        // delete that reached the server first wins.
+        let changed = table.columns.indices.filter { change.properties.contains(table.columns[$0].property.name) && $0 != table.primaryKeyColumn }
+        guard !changed.isEmpty else { return }
+        let assignments = changed.enumerated().map { "\(table.columns[$1].quotedName) = \(table.columns[$1].parameter($0 + 2))" }
+        try connection.execute(
+            "UPDATE \(table.quotedName) SET \(assignments.joined(separator: ", ")) WHERE \(key.quotedName) = \(key.parameter(1))",
+            [change.primaryKeyText] + changed.map { values[$0] })
+    }
+
+    /// The text form of each column's value of the object whose primary key is `primaryKey`,
+    /// as it is in the version the realm reads; nil if there is no such object.
+    private func currentValues(of table: SyncedTable, primaryKey: StoreValue) throws -> [String?]? {
+        let store = realm.objectStore
+        guard let stored = store.dynamicTable(named: table.className), let key = try store.objectKey(stored, primaryKey: primaryKey) else {
+            return nil
+        }
+        return try table.columns.map { column throws -> String? in
+            guard let field = stored.stored.fieldIndex(of: column.property.name) else { return nil }
+            let value = try storedValue(stored, key, field)
+            guard case .object(let link) = value else { return SyncValues.parameter(value) }
+            guard let target = store.table(id: link.table, dynamic: true), let targetField = target.primaryKeyField else { return nil }
+            return SyncValues.parameter(try storedValue(target, link.key, targetField))
+        }
+    }
+}

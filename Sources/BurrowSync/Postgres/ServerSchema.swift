@@ -1,0 +1,146 @@
+import Burrow
+
+/// What sync needs in a PostgreSQL database, and the statements that make it.
+///
+/// - The schema `burrow_sync` holds sync's bookkeeping: `info` (the database's sync id, which
+///   a checkpoint names, so that a file moved to another database downloads everything
+///   again), `changes` (one row per changed row of a synced table: its table, primary key and
+///   the id of the transaction that changed it) and `clients` (per client, the highest
+///   sequence number of its uploads applied).
+/// - Each synced table has two triggers: one per row, which records the change in `changes`,
+///   and one per statement, which notifies the channel `burrow_sync`, so that every client
+///   downloads as soon as the transaction commits.
+/// - The functions clients call (`changes_since`, `begin_upload`, `end_upload`) run with the
+///   rights of the role that set sync up (`SECURITY DEFINER`): a client's role needs `EXECUTE`
+///   on them and `USAGE` on the schema, never rights on the bookkeeping tables.
+///
+/// Downloads find changes by transaction visibility, not by order of ids: a client's checkpoint
+/// is a snapshot (`pg_current_snapshot()`), and a download takes the changes whose transactions
+/// are visible in a new snapshot and were not in the checkpoint. A transaction that began
+/// first and committed last is not visible in the checkpoint taken between the two commits, so
+/// the next download takes it: no change is skipped whatever order transactions commit in.
+enum ServerSchema {
+    /// The channel the statement triggers notify.
+    static let channel = "burrow_sync"
+
+    /// The advisory lock key sync takes while it sets up a database, so that two clients
+    /// setting up at once do not race on `CREATE`.
+    static let setupLock = "7235891746237"
+
+    /// The statements that make `burrow_sync`, in one transaction. Each may run again.
+    static let bookkeeping: [String] = [
+        "CREATE SCHEMA IF NOT EXISTS burrow_sync",
+        """
+        CREATE TABLE IF NOT EXISTS burrow_sync.info (key text PRIMARY KEY, value text NOT NULL)
+        """,
+        """
+        INSERT INTO burrow_sync.info (key, value) VALUES ('database', gen_random_uuid()::text), ('version', '1')
+        ON CONFLICT (key) DO NOTHING
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS burrow_sync.changes (
+            id bigserial PRIMARY KEY,
+            xid xid8 NOT NULL DEFAULT pg_current_xact_id(),
+            table_name text NOT NULL,
+            primary_key text NOT NULL)
+        """,
+        "CREATE INDEX IF NOT EXISTS changes_by_xid ON burrow_sync.changes (xid)",
+        """
+        CREATE TABLE IF NOT EXISTS burrow_sync.clients (
+            client_id uuid PRIMARY KEY,
+            uploaded_through bigint NOT NULL DEFAULT 0)
+        """,
+        "REVOKE ALL ON burrow_sync.info, burrow_sync.changes, burrow_sync.clients FROM PUBLIC",
+        """
+        CREATE OR REPLACE FUNCTION burrow_sync.record_change() RETURNS trigger
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog AS $$
+        DECLARE
+            old_key text;
+            new_key text;
+        BEGIN
+            IF TG_OP <> 'INSERT' THEN old_key := to_jsonb(OLD) ->> TG_ARGV[0]; END IF;
+            IF TG_OP <> 'DELETE' THEN new_key := to_jsonb(NEW) ->> TG_ARGV[0]; END IF;
+            IF old_key IS NOT NULL AND old_key IS DISTINCT FROM new_key THEN
+                INSERT INTO burrow_sync.changes (table_name, primary_key) VALUES (TG_TABLE_NAME, old_key);
+            END IF;
+            IF new_key IS NOT NULL THEN
+                INSERT INTO burrow_sync.changes (table_name, primary_key) VALUES (TG_TABLE_NAME, new_key);
+            END IF;
+            RETURN NULL;
+        END $$
+        """,
+        """
+        CREATE OR REPLACE FUNCTION burrow_sync.notify_change() RETURNS trigger
+        LANGUAGE plpgsql SET search_path = pg_catalog AS $$
+        BEGIN
+            PERFORM pg_notify('burrow_sync', TG_TABLE_NAME);
+            RETURN NULL;
+        END $$
+        """,
+        """
+        CREATE OR REPLACE FUNCTION burrow_sync.database_id() RETURNS text
+        LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog AS $$
+            SELECT value FROM burrow_sync.info WHERE key = 'database'
+        $$
+        """,
+        """
+        CREATE OR REPLACE FUNCTION burrow_sync.changes_since(since text)
+        RETURNS TABLE (table_name text, primary_key text)
+        LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog AS $$
+            SELECT DISTINCT c.table_name, c.primary_key FROM burrow_sync.changes c
+            WHERE c.xid >= pg_snapshot_xmin(since::pg_snapshot)
+              AND pg_visible_in_snapshot(c.xid, pg_current_snapshot())
+              AND NOT pg_visible_in_snapshot(c.xid, since::pg_snapshot)
+        $$
+        """,
+        """
+        CREATE OR REPLACE FUNCTION burrow_sync.begin_upload(client uuid) RETURNS bigint
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog AS $$
+        DECLARE done bigint;
+        BEGIN
+            INSERT INTO burrow_sync.clients (client_id) VALUES (client) ON CONFLICT (client_id) DO NOTHING;
+            SELECT uploaded_through INTO done FROM burrow_sync.clients WHERE client_id = client FOR UPDATE;
+            RETURN done;
+        END $$
+        """,
+        """
+        CREATE OR REPLACE FUNCTION burrow_sync.end_upload(client uuid, through bigint) RETURNS void
+        LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog AS $$
+            UPDATE burrow_sync.clients SET uploaded_through = greatest(uploaded_through, through) WHERE client_id = client
+        $$
+        """,
+    ]
+
+    /// The statements that make `table` in the connection's default schema, or widen it, and
+    /// give it sync's triggers. Each may run again.
+    static func statements(for table: SyncedTable, existingColumns: Set<String>?) -> [String] {
+        var statements: [String] = []
+        if existingColumns == nil {
+            let columns = table.columns.map { column in
+                "\(column.quotedName) \(column.sqlType)\(column.property.isPrimary ? " PRIMARY KEY" : "")"
+            }
+            statements.append("CREATE TABLE IF NOT EXISTS \(table.quotedName) (\(columns.joined(separator: ", ")))")
+        } else {
+            for column in table.columns where existingColumns?.contains(column.property.name) == false {
+                statements.append("ALTER TABLE \(table.quotedName) ADD COLUMN IF NOT EXISTS \(column.quotedName) \(column.sqlType)")
+            }
+        }
+        let keyName = "'" + table.primaryKey.property.name.replacingOccurrences(of: "'", with: "''") + "'"
+        statements.append(
+            """
+            CREATE OR REPLACE TRIGGER burrow_sync_record AFTER INSERT OR UPDATE OR DELETE ON \(table.quotedName)
+            FOR EACH ROW EXECUTE FUNCTION burrow_sync.record_change(\(keyName))
+            """)
+        statements.append(
+            """
+            CREATE OR REPLACE TRIGGER burrow_sync_notify AFTER INSERT OR UPDATE OR DELETE ON \(table.quotedName)
+            FOR EACH STATEMENT EXECUTE FUNCTION burrow_sync.notify_change()
+            """)
+        return statements
+    }
+
+    /// PostgreSQL's name of a column type in `information_schema.columns.data_type`.
+    static func informationSchemaName(of sqlType: String) -> String {
+        sqlType == "timestamptz" ? "timestamp with time zone" : sqlType
+    }
+}

@@ -1,0 +1,245 @@
+import Burrow
+import BurrowTestSupport
+import Foundation
+import Testing
+
+@testable import BurrowSync
+
+/// Sync clients against a real PostgreSQL: uploads, downloads, conflicts, plain SQL.
+@MainActor
+@Suite(.enabled(if: TestPostgres.isAvailable, TestPostgres.skipNote))
+struct SyncClientTests {
+    typealias Todo = SyncModels.SyncTodo
+    typealias Person = SyncModels.SyncPerson
+
+    /// A file and a client for it, on the database `database`.
+    private func client(_ directory: TemporaryDirectory, _ name: String, database: String) async throws -> (SyncClient, Realm.Configuration) {
+        let configuration = Realm.Configuration(fileURL: directory.fileURL(name + ".burrow"), objectTypes: SyncModels.types)
+        let client = try await SyncClient(configuration: configuration, server: PostgresServer(database), classes: SyncModels.synced)
+        return (client, configuration)
+    }
+
+    @Test func anObjectGoesUpAndComesDownOnAnotherClient() async throws {
+        let directory = try TemporaryDirectory()
+        let database = try TestPostgres.newDatabase()
+        let (first, firstConfig) = try await client(directory, "first", database: database)
+        let (second, secondConfig) = try await client(directory, "second", database: database)
+        defer {
+            Task {
+                await first.stop()
+                await second.stop()
+            }
+        }
+        try await first.start()
+        try await second.start()
+
+        let firstRealm = try Realm(configuration: firstConfig)
+        let due = Date(timeIntervalSince1970: 1_700_000_000.25)
+        let reference = ObjectId()
+        let token = UUID()
+        try firstRealm.write {
+            let person = Person()
+            person.id = 7
+            person.name = "Ali"
+            let todo = Todo(id: "t1", title: "Walk \"Rex\"; 'twice'")
+            todo.priority = -3
+            todo.due = due
+            todo.score = 0.1
+            todo.attachment = Data([0, 1, 254, 255])
+            todo.reference = reference
+            todo.token = token
+            todo.amount = try Decimal128(string: "12.50")
+            todo.assignee = person
+            try firstRealm.add(todo)
+        }
+        try await first.waitForUpload()
+        #expect(try await first.pendingUploads == 0)
+
+        let sql = try PostgresConnection(database)
+        #expect(try sql.execute("SELECT title, priority, assignee FROM \"SyncTodo\"").rows == [["Walk \"Rex\"; 'twice'", "-3", "7"]])
+
+        try await second.waitForDownload()
+        let secondRealm = try Realm(configuration: secondConfig)
+        let copy = try #require(secondRealm.object(ofType: Todo.self, forPrimaryKey: "t1"))
+        #expect(copy.title == "Walk \"Rex\"; 'twice'")
+        #expect(copy.priority == -3)
+        #expect(copy.due == due)
+        #expect(copy.score == 0.1)
+        #expect(copy.attachment == Data([0, 1, 254, 255]))
+        #expect(copy.reference == reference)
+        #expect(copy.token == token)
+        #expect(try copy.amount == Decimal128(string: "12.50"))
+        #expect(copy.assignee?.name == "Ali")
+        // What came down is not queued to go up again.
+        #expect(try await second.pendingUploads == 0)
+
+        // A delete travels the same way.
+        try secondRealm.write { try secondRealm.delete(copy) }
+        try await second.waitForUpload()
+        try await first.waitForDownload()
+        _ = firstRealm.refresh()
+        #expect(firstRealm.object(ofType: Todo.self, forPrimaryKey: "t1") == nil)
+    }
+
+    @Test func plainSQLReachesTheClient() async throws {
+        let directory = try TemporaryDirectory()
+        let database = try TestPostgres.newDatabase()
+        let (client, configuration) = try await client(directory, "sql", database: database)
+        defer { Task { await client.stop() } }
+        try await client.start()
+        let sql = try PostgresConnection(database)
+        try sql.execute("INSERT INTO \"SyncTodo\" (id, title, done, priority, score) VALUES ('s1', 'from SQL', true, 2, 1.5)")
+        try await client.waitForDownload()
+        let realm = try Realm(configuration: configuration)
+        #expect(realm.object(ofType: Todo.self, forPrimaryKey: "s1")?.title == "from SQL")
+        try sql.execute("UPDATE \"SyncTodo\" SET title = 'changed by SQL' WHERE id = 's1'")
+        try await client.waitForDownload()
+        _ = realm.refresh()
+        #expect(realm.object(ofType: Todo.self, forPrimaryKey: "s1")?.title == "changed by SQL")
+        try sql.execute("DELETE FROM \"SyncTodo\" WHERE id = 's1'")
+        try await client.waitForDownload()
+        _ = realm.refresh()
+        #expect(realm.object(ofType: Todo.self, forPrimaryKey: "s1") == nil)
+    }
+
+    @Test func aTransactionThatCommitsAfterALaterOneIsNotMissed() async throws {
+        let directory = try TemporaryDirectory()
+        let database = try TestPostgres.newDatabase()
+        let (client, configuration) = try await client(directory, "order", database: database)
+        defer { Task { await client.stop() } }
+        try await client.start()
+        let early = try PostgresConnection(database)
+        let late = try PostgresConnection(database)
+        try early.execute("BEGIN")
+        try early.execute("INSERT INTO \"SyncTodo\" (id, title) VALUES ('early', 'began first')")
+        try late.execute("INSERT INTO \"SyncTodo\" (id, title) VALUES ('late', 'began second, committed first')")
+        try await client.waitForDownload()
+        let realm = try Realm(configuration: configuration)
+        #expect(realm.object(ofType: Todo.self, forPrimaryKey: "late") != nil)
+        #expect(realm.object(ofType: Todo.self, forPrimaryKey: "early") == nil)
+        try early.execute("COMMIT")
+        try await client.waitForDownload()
+        _ = realm.refresh()
+        #expect(realm.object(ofType: Todo.self, forPrimaryKey: "early")?.title == "began first")
+    }
+
+    @Test func eachPropertyKeepsItsLastWriter() async throws {
+        let directory = try TemporaryDirectory()
+        let database = try TestPostgres.newDatabase()
+        let (first, firstConfig) = try await client(directory, "first", database: database)
+        let (second, secondConfig) = try await client(directory, "second", database: database)
+        defer {
+            Task {
+                await first.stop()
+                await second.stop()
+            }
+        }
+        try await first.start()
+        let firstRealm = try Realm(configuration: firstConfig)
+        try firstRealm.write { try firstRealm.add(Todo(id: "shared", title: "original")) }
+        try await first.waitForUpload()
+        try await second.start()
+        let secondRealm = try Realm(configuration: secondConfig)
+        #expect(secondRealm.object(ofType: Todo.self, forPrimaryKey: "shared") != nil)
+
+        // Both offline: one changes the title, the other the priority.
+        await first.pause()
+        await second.pause()
+        try firstRealm.write { firstRealm.object(ofType: Todo.self, forPrimaryKey: "shared")!.title = "first's title" }
+        try secondRealm.write { secondRealm.object(ofType: Todo.self, forPrimaryKey: "shared")!.priority = 9 }
+        await first.resume()
+        try await first.waitForUpload()
+        await second.resume()
+        try await second.waitForUpload()
+        try await second.waitForDownload()
+        try await first.waitForDownload()
+        for realm in [firstRealm, secondRealm] {
+            _ = realm.refresh()
+            let todo = try #require(realm.object(ofType: Todo.self, forPrimaryKey: "shared"))
+            #expect(todo.title == "first's title")
+            #expect(todo.priority == 9)
+        }
+    }
+
+    @Test func aDeleteWinsOverAConcurrentUpdate() async throws {
+        let directory = try TemporaryDirectory()
+        let database = try TestPostgres.newDatabase()
+        let (first, firstConfig) = try await client(directory, "first", database: database)
+        let (second, secondConfig) = try await client(directory, "second", database: database)
+        defer {
+            Task {
+                await first.stop()
+                await second.stop()
+            }
+        }
+        try await first.start()
+        let firstRealm = try Realm(configuration: firstConfig)
+        try firstRealm.write { try firstRealm.add(Todo(id: "doomed", title: "original")) }
+        try await first.waitForUpload()
+        try await second.start()
+        await second.pause()
+        let secondRealm = try Realm(configuration: secondConfig)
+        try secondRealm.write { secondRealm.object(ofType: Todo.self, forPrimaryKey: "doomed")!.title = "updated offline" }
+        try firstRealm.write { try firstRealm.delete(firstRealm.object(ofType: Todo.self, forPrimaryKey: "doomed")!) }
+        try await first.waitForUpload()
+        await second.resume()
+        try await second.waitForUpload()
+        try await second.waitForDownload()
+        _ = secondRealm.refresh()
+        #expect(secondRealm.object(ofType: Todo.self, forPrimaryKey: "doomed") == nil)
+        let sql = try PostgresConnection(database)
+        #expect(try sql.execute("SELECT count(*) FROM \"SyncTodo\" WHERE id = 'doomed'").rows == [["0"]])
+    }
+
+    @Test func pendingChangesStayOnTopOfWhatComesDown() async throws {
+        let directory = try TemporaryDirectory()
+        let database = try TestPostgres.newDatabase()
+        let (client, configuration) = try await client(directory, "pending", database: database)
+        defer { Task { await client.stop() } }
+        try await client.start()
+        let realm = try Realm(configuration: configuration)
+        try realm.write { try realm.add(Todo(id: "mine", title: "local")) }
+        try await client.waitForUpload()
+        await client.pause()
+        try realm.write { realm.object(ofType: Todo.self, forPrimaryKey: "mine")!.title = "local, not uploaded" }
+        let sql = try PostgresConnection(database)
+        try sql.execute("UPDATE \"SyncTodo\" SET title = 'server', priority = 5 WHERE id = 'mine'")
+        // Download alone, as a round would before this client's upload: the pending title stays.
+        let session = SyncSession(
+            realm: realm, connection: try PostgresConnection(database),
+            tables: try SyncModels.synced.map { try SyncedTable($0.className(), in: realm.currentFileSchema) },
+            clientID: try #require(try realm.syncClientID()), silenced: [])
+        _ = try session.download()
+        _ = realm.refresh()
+        let todo = try #require(realm.object(ofType: Todo.self, forPrimaryKey: "mine"))
+        #expect(todo.title == "local, not uploaded")
+        #expect(todo.priority == 5)
+        await client.resume()
+        try await client.waitForUpload()
+        #expect(try sql.execute("SELECT title, priority FROM \"SyncTodo\" WHERE id = 'mine'").rows == [["local, not uploaded", "5"]])
+    }
+
+    @Test func aBatchSentAgainAfterALostReplyIsAppliedOnce() async throws {
+        let directory = try TemporaryDirectory()
+        let database = try TestPostgres.newDatabase()
+        let (client, configuration) = try await client(directory, "retry", database: database)
+        try await client.start()
+        await client.stop()
+        let realm = try Realm(configuration: configuration)
+        try realm.write { try realm.add(Todo(id: "once", title: "t")) }
+        let session = SyncSession(
+            realm: realm, connection: try PostgresConnection(database),
+            tables: try SyncModels.synced.map { try SyncedTable($0.className(), in: realm.currentFileSchema) },
+            clientID: try #require(try realm.syncClientID()), silenced: [])
+        // The batch reaches PostgreSQL, but the file still holds it: the process died before
+        // the acknowledgement.
+        _ = try session.uploadBatch(acknowledging: false)
+        #expect(try realm.pendingUploadCount() == 1)
+        let sql = try PostgresConnection(database)
+        // A plain SQL change after that upload must not be overwritten by the batch sent again.
+        try sql.execute("UPDATE \"SyncTodo\" SET title = 'changed by SQL' WHERE id = 'once'")
+        _ = try session.uploadBatch()
+        #expect(try sql.execute("SELECT title, priority FROM \"SyncTodo\" WHERE id = 'once'").rows == [["changed by SQL", "0"]])
+        #expect(try realm.pendingUploadCount() == 0)
+    }
+}
