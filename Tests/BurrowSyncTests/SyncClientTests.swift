@@ -243,3 +243,100 @@ struct SyncClientTests {
         #expect(try realm.pendingUploadCount() == 0)
     }
 }
+
+/// Lists, sets, maps, embedded objects and `AnyRealmValue` as `jsonb` columns.
+@MainActor
+@Suite(.enabled(if: TestPostgres.isAvailable, TestPostgres.skipNote))
+struct SyncCollectionTests {
+    typealias Todo = SyncModels.SyncTodo
+    typealias Person = SyncModels.SyncPerson
+    typealias Step = SyncModels.SyncStep
+
+    @Test func collectionsEmbeddedObjectsAndAnyValuesRoundTrip() async throws {
+        let directory = try TemporaryDirectory()
+        let database = try TestPostgres.newDatabase()
+        let firstConfig = Realm.Configuration(fileURL: directory.fileURL("first.burrow"), objectTypes: SyncModels.types)
+        let secondConfig = Realm.Configuration(fileURL: directory.fileURL("second.burrow"), objectTypes: SyncModels.types)
+        let first = try await SyncClient(configuration: firstConfig, server: PostgresServer(database), classes: SyncModels.synced)
+        let second = try await SyncClient(configuration: secondConfig, server: PostgresServer(database), classes: SyncModels.synced)
+        defer {
+            Task {
+                await first.stop()
+                await second.stop()
+            }
+        }
+        try await first.start()
+        try await second.start()
+
+        let realm = try Realm(configuration: firstConfig)
+        let day = Date(timeIntervalSince1970: 86_400.5)
+        try realm.write {
+            let ali = Person()
+            ali.id = 1
+            ali.name = "Ali"
+            let bo = Person()
+            bo.id = 2
+            bo.name = "Bo"
+            let todo = Todo(id: "c1", title: "collections")
+            todo.tags.append(objectsIn: ["a", "quote \" and \\ backslash", "üñí\u{1}"])
+            todo.ratings.insert(objectsIn: [3, 1, 2])
+            todo.labels["colour"] = "red"
+            todo.labels["none"] = .some(nil)
+            todo.steps.append(Step("outer", substeps: [Step("inner", substeps: [Step("innermost")])]))
+            todo.steps.append(Step("second"))
+            todo.plan = Step("the plan")
+            todo.extra = .decimal128(try Decimal128(string: "1.25"))
+            todo.watchers.append(objectsIn: [ali, bo, ali])
+            todo.dates.append(day)
+            try realm.add(todo)
+        }
+        try await first.waitForUpload()
+        try await second.waitForDownload()
+
+        let other = try Realm(configuration: secondConfig)
+        let copy = try #require(other.object(ofType: Todo.self, forPrimaryKey: "c1"))
+        #expect(Array(copy.tags) == ["a", "quote \" and \\ backslash", "üñí\u{1}"])
+        #expect(Set(copy.ratings) == [1, 2, 3])
+        #expect(copy.labels["colour"] == .some("red"))
+        #expect(copy.labels.keys.contains("none"))
+        #expect(copy.steps.map(\.title) == ["outer", "second"])
+        #expect(copy.steps.first?.substeps.first?.substeps.first?.title == "innermost")
+        #expect(copy.plan?.title == "the plan")
+        #expect(try copy.extra == .decimal128(Decimal128(string: "1.25")))
+        #expect(copy.watchers.map(\.id) == [1, 2, 1])
+        #expect(copy.dates.first == day)
+
+        // Plain SQL sees JSON it can query.
+        let sql = try PostgresConnection(database)
+        #expect(
+            try sql.execute("SELECT tags->>1, plan->>'title', extra->>'type' FROM \"SyncTodo\"").rows == [
+                ["quote \" and \\ backslash", "the plan", "decimal128"]
+            ])
+
+        // A change inside an embedded object goes up as a change of its owner's property.
+        try realm.write { realm.object(ofType: Todo.self, forPrimaryKey: "c1")!.steps[0].substeps[0].title = "inner, renamed" }
+        try await first.waitForUpload()
+        try await second.waitForDownload()
+        _ = other.refresh()
+        #expect(other.object(ofType: Todo.self, forPrimaryKey: "c1")?.steps[0].substeps[0].title == "inner, renamed")
+    }
+
+    @Test func aRowThatDoesNotReadAsAnObjectIsReportedNotApplied() async throws {
+        let directory = try TemporaryDirectory()
+        let database = try TestPostgres.newDatabase()
+        let config = Realm.Configuration(fileURL: directory.fileURL("bad.burrow"), objectTypes: SyncModels.types)
+        let client = try await SyncClient(configuration: config, server: PostgresServer(database), classes: SyncModels.synced)
+        defer { Task { await client.stop() } }
+        try await client.start()
+        let sql = try PostgresConnection(database)
+        try sql.execute("INSERT INTO \"SyncTodo\" (id, title, tags) VALUES ('bad', 'tags are not a list', '{\"not\": \"a list\"}')")
+        try sql.execute("INSERT INTO \"SyncTodo\" (id, title, tags) VALUES ('good', 'fine', '[\"x\"]')")
+        try await client.waitForDownload()
+        let realm = try Realm(configuration: config)
+        #expect(realm.object(ofType: Todo.self, forPrimaryKey: "bad") == nil)
+        #expect(realm.object(ofType: Todo.self, forPrimaryKey: "good")?.tags.first == "x")
+        let problems = await client.unreadableRows
+        #expect(problems.map(\.primaryKey) == ["bad"])
+        #expect(problems.first?.error.description.contains("tags") == true)
+    }
+}

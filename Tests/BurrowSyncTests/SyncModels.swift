@@ -15,6 +15,14 @@ enum SyncModels {
         @Persisted var token: UUID?
         @Persisted var amount: Decimal128?
         @Persisted var assignee: SyncPerson?
+        @Persisted var tags: List<String>
+        @Persisted var ratings: MutableSet<Int>
+        @Persisted var labels: Map<String, String?>
+        @Persisted var steps: List<SyncStep>
+        @Persisted var plan: SyncStep?
+        @Persisted var extra: AnyRealmValue
+        @Persisted var watchers: List<SyncPerson>
+        @Persisted var dates: List<Date>
 
         override class func _realmObjectName() -> String? { "SyncTodo" }
 
@@ -32,6 +40,21 @@ enum SyncModels {
         override class func _realmObjectName() -> String? { "SyncPerson" }
     }
 
+    /// An embedded step of a todo, which may hold steps of its own.
+    final class SyncStep: EmbeddedObject {
+        @Persisted var title: String = ""
+        @Persisted var done: Bool = false
+        @Persisted var substeps: List<SyncStep>
+
+        override class func _realmObjectName() -> String? { "SyncStep" }
+
+        convenience init(_ title: String, substeps: [SyncStep] = []) {
+            self.init()
+            self.title = title
+            self.substeps.append(objectsIn: substeps)
+        }
+    }
+
     /// A class with no primary key, which cannot be synced.
     final class SyncNote: Object {
         @Persisted var text: String = ""
@@ -39,6 +62,6 @@ enum SyncModels {
         override class func _realmObjectName() -> String? { "SyncNote" }
     }
 
-    static let types: [ObjectBase.Type] = [SyncTodo.self, SyncPerson.self, SyncNote.self]
+    static let types: [ObjectBase.Type] = [SyncTodo.self, SyncPerson.self, SyncStep.self, SyncNote.self]
     static let synced: [Object.Type] = [SyncTodo.self, SyncPerson.self]
 }

@@ -52,6 +52,7 @@ public actor SyncClient {
     private var downloadsBegun = 0
     private var downloadsEnded = 0
     private var rejections: [SyncRejection] = []
+    private var unreadable: [SyncRejection] = []
     /// `start()` calls waiting for the first round, or its first failure.
     private var startWaiters: [CheckedContinuation<Void, any Error>] = []
 
@@ -96,6 +97,11 @@ public actor SyncClient {
     /// row-level security policy, a value a column cannot hold): each was taken out of the
     /// upload queue and its object downloaded again, so the file shows the server's state.
     public var rejectedUploads: [SyncRejection] { rejections }
+
+    /// The server rows that did not read as objects of their class since the client was made
+    /// (a value of the wrong type, JSON of another shape): each was left out of the file, whole,
+    /// and is downloaded again when the server changes it.
+    public var unreadableRows: [SyncRejection] { unreadable }
 
     /// Connects, uploads what is pending, downloads what the server has, then keeps up with
     /// both sides until `stop()`. Returns once the first round is done; if the server cannot
@@ -260,7 +266,7 @@ public actor SyncClient {
         uploadWaiters.removeAll { $0.sequence < next }
         downloadsBegun += 1
         let round = downloadsBegun
-        _ = try session.download()
+        unreadable += try session.download().unreadable
         downloadsEnded = round
         let downloaded = downloadWaiters.filter { $0.round <= round }
         downloadWaiters.removeAll { $0.round <= round }

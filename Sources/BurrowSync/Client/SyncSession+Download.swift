@@ -149,6 +149,21 @@ extension SyncSession {
                 if property.isOptional { values[property.name] = NSNull() }
                 continue
             }
+            if column.isJSON {
+                do {
+                    values[property.name] = try JSONColumn.value(ofJSON: text, for: property, in: realm.currentFileSchema) {
+                        className, key in
+                        let keyName = realm.currentFileSchema.classNamed(className)?.properties.first(where: \.isPrimary)?.name ?? ""
+                        return try linkedObject(className, key: key, keyName: keyName)
+                    }
+                } catch let error as RealmError {
+                    throw RealmError(
+                        .invalidArgument,
+                        "Column \(table.className).\(property.name) holds JSON that is not a \(property.summary) (\(error.localizedDescription)); the row was not applied."
+                    )
+                }
+                continue
+            }
             if let target = column.linkTarget {
                 guard let key = SyncValues.value(text, as: target.primaryKey.type) else {
                     throw unreadable(text, column, of: table)

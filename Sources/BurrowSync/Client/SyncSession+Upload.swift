@@ -162,6 +162,7 @@ extension SyncSession {
         }
         return try table.columns.map { column throws -> String? in
             guard let field = stored.stored.fieldIndex(of: column.property.name) else { return nil }
+            if column.isJSON { return try JSONColumn.text(of: stored, key, field: field, in: self) }
             let value = try storedValue(stored, key, field)
             guard case .object(let link) = value else { return SyncValues.parameter(value) }
             guard let target = store.table(id: link.table, dynamic: true), let targetField = target.primaryKeyField else { return nil }

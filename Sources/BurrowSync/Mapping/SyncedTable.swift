@@ -9,8 +9,12 @@ struct SyncedTable: Sendable {
         let property: StoredProperty
         /// The column's PostgreSQL type.
         let sqlType: String
-        /// For a link: the target class and the type of its primary key, which the column holds.
+        /// For a link to an object with a primary key: the target class and its primary key,
+        /// whose value the column holds.
         let linkTarget: (className: String, primaryKey: StoredProperty)?
+        /// Whether the column is `jsonb` (see `JSONColumn`): a collection, an embedded object or
+        /// an `AnyRealmValue`.
+        var isJSON: Bool { sqlType == "jsonb" }
 
         /// The column name, quoted for SQL.
         var quotedName: String { SQL.identifier(property.name) }
@@ -41,7 +45,7 @@ struct SyncedTable: Sendable {
     var quotedName: String { SQL.identifier(className) }
 
     /// The table of `className` in `schema`. Throws for a class sync cannot map: not in the
-    /// file, embedded, without a primary key, or with a property of a kind sync does not carry.
+    /// file, embedded, without a primary key, or with a link to a class without one.
     init(_ className: String, in schema: FileSchema) throws(RealmError) {
         guard let stored = schema.classNamed(className) else {
             throw RealmError(.invalidArgument, "\(className) cannot be synced: the file has no class of that name.")
@@ -62,22 +66,21 @@ struct SyncedTable: Sendable {
     }
 
     private static func column(_ property: StoredProperty, of className: String, in schema: FileSchema) throws(RealmError) -> Column {
-        guard property.collection == .single, property.type != .any else {
-            throw RealmError(
-                .invalidArgument,
-                "\(className).\(property.name) cannot be synced yet: sync carries single values and links; \(property.summary) is not one.")
-        }
-        if property.type == .object {
-            guard let targetName = property.objectClassName, let target = schema.classNamed(targetName),
-                let targetKey = target.properties.first(where: \.isPrimary), !target.isEmbedded
-            else {
+        var linkTarget: (className: String, primaryKey: StoredProperty)?
+        if property.type == .object, let targetName = property.objectClassName, let target = schema.classNamed(targetName),
+            !target.isEmbedded
+        {
+            guard let targetKey = target.properties.first(where: \.isPrimary) else {
                 throw RealmError(
                     .invalidArgument,
-                    "\(className).\(property.name) cannot be synced: it links to \(property.objectClassName ?? "a class") without a primary key, which the column would hold."
-                )
+                    "\(className).\(property.name) cannot be synced: it links to \(targetName), which has no primary key to name its objects by.")
             }
-            return Column(property: property, sqlType: sqlType(of: targetKey.type), linkTarget: (targetName, targetKey))
+            linkTarget = (targetName, targetKey)
         }
+        if property.collection != .single || property.type == .any || (property.type == .object && linkTarget == nil) {
+            return Column(property: property, sqlType: "jsonb", linkTarget: linkTarget)
+        }
+        if let linkTarget { return Column(property: property, sqlType: sqlType(of: linkTarget.primaryKey.type), linkTarget: linkTarget) }
         return Column(property: property, sqlType: sqlType(of: property.type), linkTarget: nil)
     }
 
