@@ -72,9 +72,11 @@ let package = Package(
         .executableTarget(name: "DynamicReader", dependencies: ["Burrow"], path: "Tests/DynamicReader"),
         // A program that shares a realm file with the test process; `SharedFileRealmTests` runs it.
         .executableTarget(name: "SharedRealmWorker", dependencies: ["Burrow"], path: "Tests/SharedRealmWorker"),
-        // The programs the tests run (PortedDogs, ObservedDemo, DynamicReader, SharedRealmWorker) are built by
-        // `swift test` with every target, and not linked in: their model classes are not this
-        // test program's.
+        // A program that syncs a file while `SyncKillTests` kills it.
+        .executableTarget(name: "SyncWorker", dependencies: ["Burrow", "BurrowSync"], path: "Tests/SyncWorker"),
+        // The programs the tests run (PortedDogs, ObservedDemo, DynamicReader, SharedRealmWorker,
+        // SyncWorker) are built by `swift test` with every target, and not linked in: their model
+        // classes are not this test program's.
         // BurrowSync against a real PostgreSQL the tests start themselves.
         .testTarget(name: "BurrowSyncTests", dependencies: ["BurrowSync", "Burrow", "BurrowStore", "BurrowTestSupport", "BurrowTestTraits"]),
         .testTarget(name: "BurrowTests", dependencies: ["Burrow", "BurrowStore", "BurrowTestSupport", "BurrowTestTraits"]),

@@ -62,6 +62,13 @@ enum SyncModels {
         override class func _realmObjectName() -> String? { "SyncNote" }
     }
 
+    /// The class `SyncWorker` syncs, declared as the worker declares it.
+    final class KillTodo: Object {
+        override class func _realmObjectName() -> String? { "KillTodo" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var title = ""
+    }
+
     static let types: [ObjectBase.Type] = [SyncTodo.self, SyncPerson.self, SyncStep.self, SyncNote.self]
     static let synced: [Object.Type] = [SyncTodo.self, SyncPerson.self]
 }

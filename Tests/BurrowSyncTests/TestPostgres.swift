@@ -50,13 +50,7 @@ final class TestPostgres {
             try run("/bin/chown", ["postgres:postgres", directory], asPostgres: false)
         }
         try run(bin + "/initdb", ["-D", directory + "/data", "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"])
-        try run(
-            bin + "/pg_ctl",
-            [
-                "-D", directory + "/data", "-l", directory + "/server.log", "-w", "-t", "60", "-o",
-                "-k \(directory) -c listen_addresses='' -c fsync=off", "start",
-            ])
-        isRunning = true
+        try start()
     }
 
     deinit { stop() }
@@ -115,6 +109,25 @@ final class TestPostgres {
             while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         }
         try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Starts the cluster's server (again, after `kill()`).
+    func start() throws {
+        guard let bin = Self.binDirectory else { throw TestPostgresError(Self.skipNote.rawValue) }
+        try run(
+            bin + "/pg_ctl",
+            [
+                "-D", directory + "/data", "-l", directory + "/server.log", "-w", "-t", "60", "-o",
+                "-k \(directory) -c listen_addresses='' -c fsync=off", "start",
+            ])
+        isRunning = true
+    }
+
+    /// Stops the server at once, as a crash would, keeping its cluster for `start()`.
+    func kill() throws {
+        guard isRunning, let bin = Self.binDirectory else { return }
+        try run(bin + "/pg_ctl", ["-D", directory + "/data", "-m", "immediate", "-w", "stop"])
+        isRunning = false
     }
 
     /// Stops the server at once and removes its directory.

@@ -226,7 +226,8 @@ public actor SyncClient {
     private static let lastRetryDelay = 30.0
 
     private func connectIfNeeded() throws -> SyncSession {
-        if let session { return session }
+        if let session, listener?.hasFailed != true { return session }
+        disconnect()
         guard let realm else { throw RealmError(.wrongState, "The sync client was stopped.") }
         channel.publish(.connecting)
         let connection = try PostgresConnection(server.connectionString)

@@ -13,5 +13,5 @@ public struct SyncRejection: Sendable, CustomStringConvertible {
     /// Why: PostgreSQL's error, or what in the row does not read.
     public let error: RealmError
 
-    public var description: String { "\(className) \(primaryKey): \(error.localizedDescription)" }
+    public var description: String { "\(className) \(primaryKey): \(error.description)" }
 }

@@ -159,7 +159,7 @@ extension SyncSession {
                 } catch let error as RealmError {
                     throw RealmError(
                         .invalidArgument,
-                        "Column \(table.className).\(property.name) holds JSON that is not a \(property.summary) (\(error.localizedDescription)); the row was not applied."
+                        "Column \(table.className).\(property.name) holds JSON that is not a \(property.summary) (\(error.description)); the row was not applied."
                     )
                 }
                 continue

@@ -71,7 +71,7 @@ final class SyncSession {
             _ = try? connection.execute("ROLLBACK")
             throw RealmError(
                 .fail,
-                "Setting up sync in PostgreSQL failed: \(missing.joined(separator: ", ")) \(missing.count == 1 ? "is" : "are") missing, and making \(missing.count == 1 ? "it" : "them") failed. Connect once with a role that may create schemas, tables, functions and triggers, or have your database administrator run the set-up. \(error.localizedDescription)"
+                "Setting up sync in PostgreSQL failed: \(missing.joined(separator: ", ")) \(missing.count == 1 ? "is" : "are") missing, and making \(missing.count == 1 ? "it" : "them") failed. Connect once with a role that may create schemas, tables, functions and triggers, or have your database administrator run the set-up. \(error.description)"
             )
         }
     }

@@ -22,7 +22,7 @@ public enum SyncState: Sendable, CustomStringConvertible {
         case .connecting: "connecting"
         case .syncing(let pending): "syncing (\(pending) pending upload\(pending == 1 ? "" : "s"))"
         case .idle: "idle"
-        case .offline(let error): "offline: \(error.localizedDescription)"
+        case .offline(let error): "offline: \(error.description)"
         case .stopped: "stopped"
         }
     }

@@ -6,9 +6,14 @@ import Foundation
 /// wait is a blocking `poll`), and calls `onNotify` after each transaction that changed a
 /// synced table commits, and `onFailure` if the connection breaks.
 ///
-/// State: `isStopping` is behind its lock; the connection belongs to the thread.
+/// State: `isStopping` and `failed` are behind their locks; the connection belongs to the
+/// thread.
 final class NotificationListener: Sendable {
     private let isStopping = Locked(false)
+    private let failed = Locked(false)
+
+    /// Whether the connection broke: the listener no longer hears the server.
+    var hasFailed: Bool { failed.withLock { $0 } }
 
     /// Connects with `connectionString`, listens, and calls back from its thread until
     /// `stop()`. Throws if the connection or the `LISTEN` fails.
@@ -20,12 +25,13 @@ final class NotificationListener: Sendable {
         let connection = try PostgresConnection(connectionString)
         try connection.execute("LISTEN \(ServerSchema.channel)")
         let handoff = ConnectionHandoff(connection)
-        let thread = Thread { [isStopping] in
+        let thread = Thread { [isStopping, failed] in
             let connection = handoff.take()
             while !isStopping.withLock({ $0 }) {
                 do throws(PostgresError) {
                     if try connection.waitForNotifications(timeout: 0.2) > 0 { onNotify() }
                 } catch {
+                    failed.withLock { $0 = true }
                     if !isStopping.withLock({ $0 }) { onFailure(error.realmError) }
                     return
                 }

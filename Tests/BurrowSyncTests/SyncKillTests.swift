@@ -1,0 +1,103 @@
+import Burrow
+import BurrowTestSupport
+import Foundation
+import Testing
+
+@testable import BurrowSync
+
+/// Sync clients killed at the worst moments: no change lost, none applied twice.
+@MainActor
+@Suite(.enabled(if: TestPostgres.isAvailable, TestPostgres.skipNote))
+struct SyncKillTests {
+    typealias KillTodo = SyncModels.KillTodo
+
+    /// A database whose `KillTodo` table counts, per row, how many statements wrote it.
+    private func countingDatabase(_ directory: TemporaryDirectory) async throws -> String {
+        let database = try TestPostgres.newDatabase()
+        let setup = try await SyncClient(
+            configuration: Realm.Configuration(fileURL: directory.fileURL("setup.burrow"), objectTypes: [KillTodo.self]),
+            server: PostgresServer(database), classes: [KillTodo.self])
+        try await setup.start()
+        await setup.stop()
+        let sql = try PostgresConnection(database)
+        try sql.execute("CREATE TABLE writes (id bigint PRIMARY KEY, n int NOT NULL)")
+        try sql.execute(
+            """
+            CREATE FUNCTION count_write() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                INSERT INTO writes VALUES (NEW.id, 1) ON CONFLICT (id) DO UPDATE SET n = writes.n + 1;
+                RETURN NULL;
+            END $$
+            """)
+        try sql.execute("CREATE TRIGGER count_write AFTER INSERT OR UPDATE ON \"KillTodo\" FOR EACH ROW EXECUTE FUNCTION count_write()")
+        return database
+    }
+
+    @Test func aBatchWhoseAcknowledgementWasKilledIsAppliedOnce() async throws {
+        let directory = try TemporaryDirectory()
+        let database = try await countingDatabase(directory)
+        let file = directory.file("killed.burrow")
+        let configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: file), objectTypes: [KillTodo.self])
+        let worker = try ChildProcess(
+            try ChildProcess.executable("SyncWorker"), arguments: ["written", file, database, "1", "50"], directory: directory.path,
+            label: "worker")
+        _ = try worker.expectLine("written")
+        // Hold the file's write lock, so that the worker's acknowledgement (a write) waits after
+        // PostgreSQL committed its batch; kill it there.
+        let blocker = try Realm(configuration: configuration)
+        try blocker.beginWrite()
+        worker.closeInput()
+        let sql = try PostgresConnection(database)
+        let deadline = Date().addingTimeInterval(60)
+        while try sql.execute("SELECT count(*) FROM \"KillTodo\"").rows != [["50"]] {
+            guard Date() < deadline else { throw TestPostgresError("the worker's batch did not reach PostgreSQL within 60 s") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        worker.kill()
+        try blocker.cancelWrite()
+        #expect(try blocker.pendingUploadCount() == 50)
+
+        // A change by plain SQL after the lost acknowledgement: sending the batch again must not
+        // overwrite it.
+        try sql.execute("UPDATE \"KillTodo\" SET title = 'changed by SQL' WHERE id = 1")
+        let client = try await SyncClient(configuration: configuration, server: PostgresServer(database), classes: [KillTodo.self])
+        defer { Task { await client.stop() } }
+        try await client.start()
+        try await client.waitForUpload()
+        #expect(try await client.pendingUploads == 0)
+        #expect(try sql.execute("SELECT count(*), max(n) FROM writes WHERE id <> 1").rows == [["49", "1"]])
+        #expect(try sql.execute("SELECT title FROM \"KillTodo\" WHERE id = 1").rows == [["changed by SQL"]])
+        _ = blocker.refresh()
+        #expect(blocker.object(ofType: KillTodo.self, forPrimaryKey: 1)?.title == "changed by SQL")
+    }
+
+    @Test func aClientKilledAtRandomPointsLosesAndDuplicatesNothing() async throws {
+        let directory = try TemporaryDirectory()
+        let database = try await countingDatabase(directory)
+        let file = directory.file("random.burrow")
+        let configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: file), objectTypes: [KillTodo.self])
+        var random = TestRandom(seed: TestSeed.make("SyncKillTests random kills"))
+        let rounds = TestEnvironment.count("BURROW_SYNC_KILL_ROUNDS", default: 4)
+        var next = 1
+        for round in 0..<rounds {
+            let worker = try ChildProcess(
+                try ChildProcess.executable("SyncWorker"), arguments: ["stream", file, database, String(next), "40"],
+                directory: directory.path, label: "worker-\(round)")
+            let killAfter = Int(random.next() % 40)
+            _ = try worker.expectLine("wrote \(next + killAfter)")
+            worker.kill()
+            let realm = try Realm(configuration: configuration)
+            next = (realm.objects(KillTodo.self).max(ofProperty: "id") as Int? ?? 0) + 1
+        }
+        let client = try await SyncClient(configuration: configuration, server: PostgresServer(database), classes: [KillTodo.self])
+        defer { Task { await client.stop() } }
+        try await client.start()
+        try await client.waitForUpload()
+        let realm = try Realm(configuration: configuration)
+        let local = realm.objects(KillTodo.self).count
+        let sql = try PostgresConnection(database)
+        #expect(try sql.execute("SELECT count(*) FROM \"KillTodo\"").rows == [[String(local)]])
+        #expect(try sql.execute("SELECT count(*) FROM writes WHERE n <> 1").rows == [["0"]])
+        #expect(local == next - 1)
+    }
+}
