@@ -61,3 +61,49 @@ struct SyncServerFailureTests {
         #expect(error?.description.contains("Another sync client") == true)
     }
 }
+
+/// Downloaded changes in the file's change streams, told apart from local ones.
+@MainActor
+@Suite(.enabled(if: TestPostgres.isAvailable, TestPostgres.skipNote))
+struct SyncChangeStreamTests {
+    typealias Todo = SyncModels.SyncTodo
+
+    @Test func aDownloadIsACommitTheStreamsSeeAndTheClientNames() async throws {
+        let directory = try TemporaryDirectory()
+        let database = try TestPostgres.newDatabase()
+        let config = Realm.Configuration(fileURL: directory.fileURL("streams.burrow"), objectTypes: SyncModels.types)
+        let client = try await SyncClient(configuration: config, server: PostgresServer(database), classes: SyncModels.synced)
+        defer { Task { await client.stop() } }
+        try await client.start()
+        let realm = try Realm(configuration: config)
+        var downloads = client.downloads.makeAsyncIterator()
+        var changes = realm.changes().makeAsyncIterator()
+        guard case .initial = await changes.next() else { throw TestPostgresError("the stream did not start with .initial") }
+
+        // A local write, uploaded: its echo from the server changes nothing, so no download.
+        try realm.write { try realm.add(Todo(id: "local", title: "t")) }
+        guard case .update(let localVersion, let localClasses) = await changes.next() else {
+            throw TestPostgresError("no update for the local write")
+        }
+        #expect(localClasses == ["SyncTodo"])
+        try await client.waitForUpload()
+        try await client.waitForDownload()
+
+        let sql = try PostgresConnection(database)
+        try sql.execute("UPDATE \"SyncTodo\" SET title = 'remote' WHERE id = 'local'")
+        try await client.waitForDownload()
+        let download = try #require(await downloads.next())
+        #expect(download.classNames == ["SyncTodo"])
+        #expect(download.objectCount == 1)
+        #expect(download.versionNumber > localVersion)
+        guard case .update(let remoteVersion, let remoteClasses) = await changes.next() else {
+            throw TestPostgresError("no update for the download")
+        }
+        // The update covers the commits after the previous one up to its version: the download
+        // is among them.
+        #expect(download.versionNumber <= remoteVersion)
+        #expect(remoteClasses == ["SyncTodo"])
+        _ = realm.refresh()
+        #expect(realm.object(ofType: Todo.self, forPrimaryKey: "local")?.title == "remote")
+    }
+}

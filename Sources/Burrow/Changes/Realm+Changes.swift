@@ -7,8 +7,9 @@ extension Realm {
     /// modified. What RealmSwift's `observe` on a realm tells, as a `Sendable` stream; read the
     /// changes themselves through the realm, after `refresh()`, or through a frozen realm.
     ///
-    /// Made inside a write transaction, or on a frozen realm, the stream yields one `.error`
-    /// and ends.
+    /// Commits that change no object (sync's bookkeeping of what it uploaded and downloaded)
+    /// yield nothing. Made inside a write transaction, or on a frozen realm, the stream yields
+    /// one `.error` and ends.
     public func changes() -> ChangeStream<RealmChange> {
         do {
             guard !isFrozen else {
@@ -43,6 +44,9 @@ struct RealmObserver: ChangeObserver {
         baseline = version
         guard changes.isComplete else { return .update(versionNumber: version.version, classNames: nil) }
         let changed = Set(changes.changedTableIds)
+        // Commits that changed no object (sync's bookkeeping: its upload queue and checkpoint)
+        // are not reported; the next update's version covers them.
+        guard !changed.isEmpty else { return nil }
         let names = version.currentFileSchema.classes.values.filter { changed.contains($0.id) }.map(\.name)
         return .update(versionNumber: version.version, classNames: Set(names))
     }

@@ -36,7 +36,8 @@ public actor SyncClient {
     /// The names of the synced classes.
     public nonisolated let classNames: [String]
 
-    private let channel = StateChannel(.stopped)
+    private let channel = Broadcast<SyncState>(.stopped, replaysLatest: true)
+    private let downloadChannel = Broadcast<SyncDownload>(replaysLatest: false)
     private var realm: Realm?
     private var session: SyncSession?
     private var listener: NotificationListener?
@@ -83,6 +84,13 @@ public actor SyncClient {
     /// `.syncing(pendingUploads:)`, `.idle`, `.offline(_:)` when PostgreSQL cannot be reached
     /// or refuses, and `.stopped`. After `stop()` the stream ends.
     public nonisolated var states: AsyncStream<SyncState> { channel.stream() }
+
+    /// Each download that changed the file, once its write committed: its version and the
+    /// classes it changed. Every other commit that changed objects was local. An update of a
+    /// change stream covers the commits after the stream's previous element up to its
+    /// `versionNumber`, so it holds a download when the download's version is in that range.
+    /// Ends when the client stops.
+    public nonisolated var downloads: AsyncStream<SyncDownload> { downloadChannel.stream() }
 
     /// The number of changed objects waiting for upload, in the newest version of the file.
     public var pendingUploads: Int {
@@ -167,6 +175,7 @@ public actor SyncClient {
         downloadWaiters = []
         startWaiters = []
         channel.finish(with: .stopped)
+        downloadChannel.finish()
         realm = nil
     }
 
@@ -267,7 +276,9 @@ public actor SyncClient {
         uploadWaiters.removeAll { $0.sequence < next }
         downloadsBegun += 1
         let round = downloadsBegun
-        unreadable += try session.download().unreadable
+        let download = try session.download()
+        unreadable += download.unreadable
+        if let committed = download.committed { downloadChannel.publish(committed) }
         downloadsEnded = round
         let downloaded = downloadWaiters.filter { $0.round <= round }
         downloadWaiters.removeAll { $0.round <= round }

@@ -19,8 +19,9 @@ extension SyncSession {
     /// What a download did: whether it changed the file, and the server rows that could not
     /// be read as objects (reported, not applied).
     struct DownloadResult {
-        var applied = 0
         var unreadable: [SyncRejection] = []
+        /// The download's write, if it changed any object.
+        var committed: SyncDownload?
     }
 
     func download() throws -> DownloadResult {
@@ -56,6 +57,8 @@ extension SyncSession {
             throw error
         }
         var result = DownloadResult()
+        var changedClasses: Set<String> = []
+        var objectCount = 0
         try realm.writeFromSync(withoutNotifying: silenced) {
             let pending = try pendingChanges()
             for table in tables {
@@ -68,18 +71,26 @@ extension SyncSession {
                     if let row = tableRows[key] {
                         if let waiting, waiting == nil { continue }  // inserted or deleted here, not uploaded yet
                         do {
-                            try apply(row, of: table, keeping: waiting ?? nil)
-                            result.applied += 1
+                            if try apply(row, of: table, keeping: waiting ?? nil) {
+                                changedClasses.insert(table.className)
+                                objectCount += 1
+                            }
                         } catch let error as RealmError {
                             result.unreadable.append(SyncRejection(className: table.className, primaryKey: key, error: error))
                         }
                     } else {
                         if let waiting, waiting == nil { continue }
-                        try deleteLocal(table, key: key)
+                        if try deleteLocal(table, key: key) {
+                            changedClasses.insert(table.className)
+                            objectCount += 1
+                        }
                     }
                 }
             }
             try realm.setSyncCheckpoint(Array((database + " " + snapshot).utf8))
+        }
+        if objectCount > 0 {
+            result.committed = SyncDownload(versionNumber: realm.version, classNames: changedClasses, objectCount: objectCount)
         }
         refetch = [:]
         return result
@@ -138,9 +149,10 @@ extension SyncSession {
     }
 
     /// Sets the object of `table` that `row` describes to the row's values, making it if it
-    /// does not exist, except the properties in `kept` (changes waiting for upload). Throws,
-    /// changing nothing, for a value that does not read as its property's type.
-    private func apply(_ row: [String?], of table: SyncedTable, keeping kept: Set<String>?) throws {
+    /// does not exist, except the properties in `kept` (changes waiting for upload); returns
+    /// whether the object changed. Throws, changing nothing, for a value that does not read as
+    /// its property's type.
+    private func apply(_ row: [String?], of table: SyncedTable, keeping kept: Set<String>?) throws -> Bool {
         var values: [String: Any] = [:]
         for (index, column) in table.columns.enumerated() {
             let property = column.property
@@ -174,7 +186,9 @@ extension SyncSession {
             guard let value = SyncValues.value(text, as: property.type) else { throw unreadable(text, column, of: table) }
             values[property.name] = SyncValues.swiftValue(value)
         }
+        let before = realm.objectStore.currentChangeStamp
         _ = try realm.dynamicCreate(table.className, value: values, update: .modified)
+        return realm.objectStore.currentChangeStamp != before
     }
 
     private func unreadable(_ text: String, _ column: SyncedTable.Column, of table: SyncedTable) -> RealmError {
@@ -192,12 +206,14 @@ extension SyncSession {
         return try realm.dynamicCreate(className, value: [keyName: swiftKey], update: .modified)
     }
 
-    /// Deletes the object of `table` whose primary key text is `key`, if the file has it.
-    private func deleteLocal(_ table: SyncedTable, key: String) throws {
+    /// Deletes the object of `table` whose primary key text is `key`, if the file has it;
+    /// returns whether it did.
+    private func deleteLocal(_ table: SyncedTable, key: String) throws -> Bool {
         guard let value = SyncValues.value(key, as: table.primaryKey.property.type), let swiftKey = SyncValues.swiftValue(value),
             let object = realm.dynamicObject(ofType: table.className, forPrimaryKey: swiftKey)
-        else { return }
+        else { return false }
         try realm.delete(object)
+        return true
     }
 
     /// The primary key texts of every object of `table` in the file.

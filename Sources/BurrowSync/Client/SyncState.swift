@@ -43,3 +43,13 @@ public struct PostgresServer: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { "PostgreSQL (\(connectionString))" }
 }
+
+/// A download that changed the file: what `SyncClient.downloads` tells.
+public struct SyncDownload: Sendable, Hashable {
+    /// The version of the file the download's write made.
+    public let versionNumber: UInt64
+    /// The classes whose objects it inserted, changed or deleted.
+    public let classNames: Set<String>
+    /// How many objects it wrote or deleted.
+    public let objectCount: Int
+}
