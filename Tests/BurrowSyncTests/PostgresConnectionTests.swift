@@ -1,4 +1,5 @@
 import Burrow
+import BurrowTestSupport
 import Testing
 
 @testable import BurrowSync
@@ -7,7 +8,7 @@ import Testing
 @Suite(.enabled(if: TestPostgres.isAvailable, TestPostgres.skipNote))
 struct PostgresConnectionTests {
     @Test func parametersAndNullsRoundTrip() throws {
-        let server = try TestPostgres()
+        let server = try PostgresCluster()
         defer { server.stop() }
         let connection = try PostgresConnection(server.connectionString)
         try connection.execute("CREATE TABLE dogs (id bigint PRIMARY KEY, name text)")
@@ -18,7 +19,7 @@ struct PostgresConnectionTests {
     }
 
     @Test func aFailedStatementCarriesPostgreSQLsMessageAndState() throws {
-        let server = try TestPostgres()
+        let server = try PostgresCluster()
         defer { server.stop() }
         let connection = try PostgresConnection(server.connectionString)
         try connection.execute("CREATE TABLE dogs (id bigint PRIMARY KEY)")
@@ -32,7 +33,7 @@ struct PostgresConnectionTests {
     }
 
     @Test func aRefusedConnectionSaysWhy() throws {
-        let server = try TestPostgres()
+        let server = try PostgresCluster()
         defer { server.stop() }
         let error = #expect(throws: RealmError.self) {
             _ = try PostgresConnection("host=\(server.directory) dbname=no_such_database user=postgres")

@@ -13,7 +13,7 @@ struct SyncServerFailureTests {
 
     @Test func localWritesGoOnWhileTheServerIsDownAndGoUpWhenItIsBack() async throws {
         let directory = try TemporaryDirectory()
-        let server = try TestPostgres()
+        let server = try PostgresCluster()
         defer { server.stop() }
         let config = Realm.Configuration(fileURL: directory.fileURL("offline.burrow"), objectTypes: SyncModels.types)
         let client = try await SyncClient(configuration: config, server: PostgresServer(server.connectionString), classes: SyncModels.synced)
