@@ -33,7 +33,7 @@ let package = Package(
             name: "CSQLite", path: "Benchmarks/CSQLite",
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .executableTarget(
-            name: "BurrowBench", dependencies: ["BurrowStorage", "BurrowStore", "Burrow", "CSQLite"],
+            name: "BurrowBench", dependencies: ["BurrowStorage", "BurrowStore", "Burrow", "BurrowSync", "BurrowTestSupport", "CSQLite"],
             path: "Benchmarks/BurrowBench"),
         // A dog list's model driven with the observed property wrappers and quick writes;
         // `ObservedDemoTests` runs it.

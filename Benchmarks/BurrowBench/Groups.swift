@@ -42,6 +42,7 @@ struct BenchmarkGroup: Sendable {
         ChangeStreamWorkloads.group,
         ProcessWorkloads.group,
         ScaleWorkloads.group,
+        SyncWorkloads.group,
     ]
 
     static func named(_ name: String) -> BenchmarkGroup? {

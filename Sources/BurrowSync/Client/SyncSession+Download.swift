@@ -110,10 +110,7 @@ extension SyncSession {
         let key = table.primaryKey
         let result: PostgresRows
         if let keys {
-            let list =
-                "{"
-                + keys.sorted().map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
-                .joined(separator: ",") + "}"
+            let list = SQL.arrayLiteral(keys.sorted())
             result = try connection.execute(
                 "SELECT \(key.quotedName)::text, \(columns) FROM \(table.quotedName) WHERE \(key.quotedName) = ANY($1::\(key.sqlType)[])", [list])
         } else {

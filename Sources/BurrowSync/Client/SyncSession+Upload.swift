@@ -96,9 +96,7 @@ extension SyncSession {
         do {
             let done = try connection.execute("SELECT burrow_sync.begin_upload($1::uuid)", [clientID.uuidString]).rows
             let applied = done.first?.first.flatMap { $0.flatMap { UInt64($0) } } ?? 0
-            for change in changes where change.sequence > applied {
-                try apply(change)
-            }
+            try apply(changes.filter { $0.sequence > applied })
             try connection.execute("SELECT burrow_sync.end_upload($1::uuid, $2::bigint)", [clientID.uuidString, String(through)])
             try connection.execute("COMMIT")
         } catch {
@@ -120,37 +118,79 @@ extension SyncSession {
         }
     }
 
-    /// The statement for one object's change, with the values the object holds now.
-    private func apply(_ change: ObjectChange) throws {
-        guard let table = table(named: change.className) else { return }
-        let key = table.primaryKey
-        if change.kind == .delete {
-            try connection.execute(
-                "DELETE FROM \(table.quotedName) WHERE \(key.quotedName) = \(key.parameter(1))", [change.primaryKeyText])
-            return
-        }
-        // An object deleted since is deleted by a later entry: nothing to send for it now.
-        guard let values = try currentValues(of: table, primaryKey: change.primaryKey) else { return }
-        if change.kind == .insert {
-            let columns = table.columns.indices
-            let names = columns.map { table.columns[$0].quotedName }.joined(separator: ", ")
-            let placeholders = columns.map { table.columns[$0].parameter($0 + 1) }.joined(separator: ", ")
-            let updates = columns.filter { $0 != table.primaryKeyColumn }.map {
-                "\(table.columns[$0].quotedName) = EXCLUDED.\(table.columns[$0].quotedName)"
+    /// The statements for `changes`, with the values the objects hold now: per class, one
+    /// `DELETE` for the deleted objects, multi-row `INSERT … ON CONFLICT DO UPDATE`s for the new
+    /// ones, and one `UPDATE … FROM (VALUES …)` per set of changed properties. Each object has
+    /// one change in a batch (`coalesced`), so their order does not matter.
+    private func apply(_ changes: [ObjectChange]) throws {
+        var byClass: [String: [ObjectChange]] = [:]
+        for change in changes { byClass[change.className, default: []].append(change) }
+        for (className, changes) in byClass.sorted(by: { $0.key < $1.key }) {
+            guard let table = table(named: className) else { continue }
+            let deleted = changes.filter { $0.kind == .delete }.map(\.primaryKeyText)
+            if !deleted.isEmpty {
+                let key = table.primaryKey
+                try connection.execute(
+                    "DELETE FROM \(table.quotedName) WHERE \(key.quotedName) = ANY($1::\(key.sqlType)[])", [SQL.arrayLiteral(deleted)])
             }
-            let conflict = updates.isEmpty ? "DO NOTHING" : "DO UPDATE SET \(updates.joined(separator: ", "))"
-            try connection.execute(
-                "INSERT INTO \(table.quotedName) (\(names)) VALUES (\(placeholders)) ON CONFLICT (\(key.quotedName)) \(conflict)", values)
-            return
+            var inserted: [[String?]] = []
+            var updated: [[Int]: [[String?]]] = [:]
+            for change in changes where change.kind != .delete {
+                // An object deleted since is deleted by a later entry: nothing to send for it now.
+                guard let values = try currentValues(of: table, primaryKey: change.primaryKey) else { continue }
+                if change.kind == .insert {
+                    inserted.append(values)
+                    continue
+                }
+                let columns = table.columns.indices.filter {
+                    $0 != table.primaryKeyColumn && change.properties.contains(table.columns[$0].property.name)
+                }
+                if !columns.isEmpty { updated[columns, default: []].append([values[table.primaryKeyColumn]] + columns.map { values[$0] }) }
+            }
+            try insert(inserted, into: table)
+            for (columns, rows) in updated.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+                try update(rows, columns: columns, of: table)
+            }
         }
-        // An update sets the properties it changed, and only on a row that still exists: a
-        // delete that reached the server first wins.
-        let changed = table.columns.indices.filter { change.properties.contains(table.columns[$0].property.name) && $0 != table.primaryKeyColumn }
-        guard !changed.isEmpty else { return }
-        let assignments = changed.enumerated().map { "\(table.columns[$1].quotedName) = \(table.columns[$1].parameter($0 + 2))" }
-        try connection.execute(
-            "UPDATE \(table.quotedName) SET \(assignments.joined(separator: ", ")) WHERE \(key.quotedName) = \(key.parameter(1))",
-            [change.primaryKeyText] + changed.map { values[$0] })
+    }
+
+    /// PostgreSQL takes at most this many parameters in one statement.
+    private static let parameterLimit = 65_535
+
+    /// Inserts `rows` (each every column's value), or updates every column of those whose key
+    /// the table holds.
+    private func insert(_ rows: [[String?]], into table: SyncedTable) throws {
+        let columns = table.columns
+        let names = columns.map(\.quotedName).joined(separator: ", ")
+        let updates = columns.indices.filter { $0 != table.primaryKeyColumn }.map {
+            "\(columns[$0].quotedName) = EXCLUDED.\(columns[$0].quotedName)"
+        }
+        let conflict = updates.isEmpty ? "DO NOTHING" : "DO UPDATE SET \(updates.joined(separator: ", "))"
+        for chunk in rows.chunked(Self.parameterLimit / columns.count) {
+            let tuples = chunk.indices.map { row in
+                "(" + columns.indices.map { columns[$0].parameter(row * columns.count + $0 + 1) }.joined(separator: ", ") + ")"
+            }
+            try connection.execute(
+                "INSERT INTO \(table.quotedName) (\(names)) VALUES \(tuples.joined(separator: ", ")) ON CONFLICT (\(table.primaryKey.quotedName)) \(conflict)",
+                chunk.flatMap { $0 })
+        }
+    }
+
+    /// Sets `columns` of the rows whose keys `rows` give (each the key, then the columns'
+    /// values), and only of rows that still exist: a delete that reached the server first wins.
+    private func update(_ rows: [[String?]], columns: [Int], of table: SyncedTable) throws {
+        let key = table.primaryKey
+        let all = [key] + columns.map { table.columns[$0] }
+        let aliases = (0..<all.count).map { "c\($0)" }
+        let assignments = columns.indices.map { "\(table.columns[columns[$0]].quotedName) = v.c\($0 + 1)" }
+        for chunk in rows.chunked(Self.parameterLimit / all.count) {
+            let tuples = chunk.indices.map { row in
+                "(" + all.indices.map { all[$0].parameter(row * all.count + $0 + 1) }.joined(separator: ", ") + ")"
+            }
+            try connection.execute(
+                "UPDATE \(table.quotedName) SET \(assignments.joined(separator: ", ")) FROM (VALUES \(tuples.joined(separator: ", "))) AS v(\(aliases.joined(separator: ", "))) WHERE \(table.quotedName).\(key.quotedName) = v.c0",
+                chunk.flatMap { $0 })
+        }
     }
 
     /// The text form of each column's value of the object whose primary key is `primaryKey`,

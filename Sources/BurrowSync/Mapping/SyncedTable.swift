@@ -102,10 +102,22 @@ struct SyncedTable: Sendable {
     }
 }
 
-/// Quoting for SQL text made from names.
+/// Quoting for SQL text made from names and lists.
 enum SQL {
+    /// `elements` as the text of a PostgreSQL array (`{"a","b"}`), each element quoted.
+    static func arrayLiteral(_ elements: [String]) -> String {
+        "{" + elements.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }.joined(separator: ",") + "}"
+    }
+
     /// `name` as a quoted identifier: in double quotes, each double quote doubled.
     static func identifier(_ name: String) -> String {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+extension Array {
+    /// The array in consecutive slices of at most `size` elements.
+    func chunked(_ size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: Swift.max(1, size)).map { self[$0..<Swift.min($0 + Swift.max(1, size), count)] }
     }
 }

@@ -10,7 +10,7 @@ import Darwin
 ///
 /// Like a libpq connection, it is used from one isolation at a time (a sync client's actor owns
 /// its connections); it is not `Sendable`.
-final class PostgresConnection {
+package final class PostgresConnection {
     private let library: LibPQ
     private let handle: OpaquePointer
 
@@ -31,7 +31,7 @@ final class PostgresConnection {
     }
 
     /// Connects with libpq from `LibPQ.shared`.
-    convenience init(_ connectionString: String) throws(RealmError) {
+    package convenience init(_ connectionString: String) throws(RealmError) {
         try self.init(connectionString, library: LibPQ.shared.get())
     }
 
@@ -40,7 +40,7 @@ final class PostgresConnection {
     /// Runs `sql`, one statement whose `$1`, `$2`, … are `parameters` (nil: SQL NULL), and
     /// returns its rows. Throws a `PostgresError` carrying PostgreSQL's message and SQLSTATE.
     @discardableResult
-    func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> PostgresRows {
+    package func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> PostgresRows {
         let result = Self.withCStrings(parameters) { values in
             sql.withCString { library.execParams(handle, $0, Int32(values.count), nil, values, nil, nil, 0) }
         }
@@ -111,11 +111,11 @@ final class PostgresConnection {
 
 /// A statement PostgreSQL refused or could not run: its message, and its SQLSTATE when the
 /// server sent one (none when the connection failed).
-struct PostgresError: Error, Sendable, CustomStringConvertible {
-    let message: String
-    let sqlState: String?
+package struct PostgresError: Error, Sendable, CustomStringConvertible {
+    package let message: String
+    package let sqlState: String?
 
-    var description: String { "PostgreSQL: \(message)\(sqlState.map { " (SQLSTATE \($0))" } ?? "")" }
+    package var description: String { "PostgreSQL: \(message)\(sqlState.map { " (SQLSTATE \($0))" } ?? "")" }
 
     /// Whether PostgreSQL refused the statement for what it does (a privilege, a row-level
     /// security policy, a constraint, a value the column cannot hold), not because the
@@ -130,9 +130,9 @@ struct PostgresError: Error, Sendable, CustomStringConvertible {
 }
 
 /// The rows of a statement, as PostgreSQL's text form of each value (nil: NULL).
-struct PostgresRows: Sendable, Equatable {
-    let columns: [String]
-    let rows: [[String?]]
+package struct PostgresRows: Sendable, Equatable {
+    package let columns: [String]
+    package let rows: [[String?]]
 }
 
 extension String {
