@@ -8,7 +8,7 @@ import Synchronization
 /// (a new cluster, on a Unix socket, `fsync` off, as the sync tests run it).
 ///
 /// - `upload`: one client uploads 10,000 new objects committed in one local write, from the
-///   commit's return to `waitForUpload()`'s.
+///   commit's return to `waitForUpload()`'s (no other client runs meanwhile).
 /// - `download`: the same 10,000 rows written by one SQL statement, from its commit to
 ///   `waitForDownload()`'s return on an idle client.
 /// - Both beside the floor (the second column): the same rows inserted through libpq directly,
@@ -116,7 +116,6 @@ enum SyncWorkloads {
             let writer = try await SyncClient(configuration: writerConfig, server: server, classes: [SyncBenchTodo.self])
             let reader = try await SyncClient(configuration: readerConfig, server: server, classes: [SyncBenchTodo.self])
             try await writer.start()
-            try await reader.start()
             let writerRealm = try await RealmActor(configuration: writerConfig)
             try await writerRealm.asyncWrite { realm in
                 for id in 0..<count {
@@ -133,9 +132,10 @@ enum SyncWorkloads {
             let uploadStart = clock.now
             try await writer.waitForUpload()
             let upload = (clock.now - uploadStart).seconds
-            // The reader downloaded them meanwhile; a SQL statement changes them all for the
-            // timed download.
-            try await reader.waitForDownload()
+            // The reader starts once they are in (so that it does not share the machine with the
+            // upload) and downloads them; a SQL statement then changes them all for the timed
+            // download.
+            try await reader.start()
             let sql = try PostgresConnection(server.connectionString)
             try sql.execute("UPDATE \"SyncBenchTodo\" SET title = title || ' (changed)'")
             let downloadStart = clock.now

@@ -100,6 +100,15 @@ struct SyncClientTests {
         try await client.waitForDownload()
         _ = realm.refresh()
         #expect(realm.object(ofType: Todo.self, forPrimaryKey: "s1") == nil)
+        // TRUNCATE names no row: the client compares the whole table.
+        try sql.execute("INSERT INTO \"SyncTodo\" (id, title) VALUES ('s2', 'two'), ('s3', 'three')")
+        try await client.waitForDownload()
+        _ = realm.refresh()
+        #expect(realm.objects(Todo.self).count == 2)
+        try sql.execute("TRUNCATE \"SyncTodo\"")
+        try await client.waitForDownload()
+        _ = realm.refresh()
+        #expect(realm.objects(Todo.self).isEmpty)
     }
 
     @Test func aTransactionThatCommitsAfterALaterOneIsNotMissed() async throws {

@@ -39,11 +39,20 @@ extension SyncSession {
             database = head.first?[1] ?? ""
             if let since = Self.snapshot(in: checkpoint, of: database) {
                 var changed = refetch
-                for row in try connection.execute("SELECT table_name, primary_key FROM burrow_sync.changes_since($1)", [since]).rows {
+                var wholeTables: Set<String> = []
+                for row in try connection.execute("SELECT table_name, primary_key, whole_table FROM burrow_sync.changes_since($1)", [since]).rows {
                     guard let name = row[0], let key = row[1], table(named: name) != nil else { continue }
-                    changed[name, default: []].insert(key)
+                    if row[2] == "t" { wholeTables.insert(name) } else { changed[name, default: []].insert(key) }
                 }
-                for (name, tableKeys) in changed {
+                // After a TRUNCATE, every row of the table is read, and every local object is
+                // compared with them.
+                for name in wholeTables {
+                    guard let table = table(named: name) else { continue }
+                    let all = try select(table, keys: nil)
+                    rows[name] = all
+                    changed[name] = Set(all.keys).union(try localKeys(of: table))
+                }
+                for (name, tableKeys) in changed where !wholeTables.contains(name) {
                     guard let table = table(named: name) else { continue }
                     rows[name] = try select(table, keys: tableKeys)
                 }

@@ -135,9 +135,11 @@ extension SyncSession {
             }
             var inserted: [[String?]] = []
             var updated: [[Int]: [[String?]]] = [:]
+            guard let stored = realm.objectStore.dynamicTable(named: className) else { continue }
+            let fields = table.columns.map { stored.stored.fieldIndex(of: $0.property.name) }
             for change in changes where change.kind != .delete {
                 // An object deleted since is deleted by a later entry: nothing to send for it now.
-                guard let values = try currentValues(of: table, primaryKey: change.primaryKey) else { continue }
+                guard let values = try currentValues(of: table, stored, fields: fields, primaryKey: change.primaryKey) else { continue }
                 if change.kind == .insert {
                     inserted.append(values)
                     continue
@@ -194,19 +196,40 @@ extension SyncSession {
     }
 
     /// The text form of each column's value of the object whose primary key is `primaryKey`,
-    /// as it is in the version the realm reads; nil if there is no such object.
-    private func currentValues(of table: SyncedTable, primaryKey: StoreValue) throws -> [String?]? {
+    /// as it is in the version the realm reads; nil if there is no such object. `stored` and
+    /// `fields` are the class's table and each column's row field (nil: not in the file).
+    private func currentValues(of table: SyncedTable, _ stored: Table, fields: [Int?], primaryKey: StoreValue) throws -> [String?]? {
         let store = realm.objectStore
-        guard let stored = store.dynamicTable(named: table.className), let key = try store.objectKey(stored, primaryKey: primaryKey) else {
-            return nil
+        guard let key = try store.objectKey(stored, primaryKey: primaryKey) else { return nil }
+        // The row is read once; a long value or a collection is fetched where it is kept.
+        let payloads = try store.withRowBytes(stored, key) { row in fields.map { $0.flatMap { RowCodec.field(row, $0).map(Array.init) } } }
+        guard let payloads else { return nil }
+        var values: [String?] = []
+        values.reserveCapacity(fields.count)
+        for (index, column) in table.columns.enumerated() {
+            guard let field = fields[index] else {
+                values.append(nil)
+                continue
+            }
+            if column.isJSON {
+                values.append(try JSONColumn.text(of: stored, key, field: field, in: self))
+                continue
+            }
+            guard let payload = payloads[index] else {
+                values.append(nil)
+                continue
+            }
+            let value = try payload.withUnsafeBytes { try store.storeValue($0, stored, key, field) }
+            guard case .object(let link) = value else {
+                values.append(SyncValues.parameter(value))
+                continue
+            }
+            guard let target = store.table(id: link.table, dynamic: true), let targetField = target.primaryKeyField else {
+                values.append(nil)
+                continue
+            }
+            values.append(SyncValues.parameter(try storedValue(target, link.key, targetField)))
         }
-        return try table.columns.map { column throws -> String? in
-            guard let field = stored.stored.fieldIndex(of: column.property.name) else { return nil }
-            if column.isJSON { return try JSONColumn.text(of: stored, key, field: field, in: self) }
-            let value = try storedValue(stored, key, field)
-            guard case .object(let link) = value else { return SyncValues.parameter(value) }
-            guard let target = store.table(id: link.table, dynamic: true), let targetField = target.primaryKeyField else { return nil }
-            return SyncValues.parameter(try storedValue(target, link.key, targetField))
-        }
+        return values
     }
 }

@@ -52,10 +52,10 @@ final class SyncSession {
                 }
             }
             let triggers = try connection.execute(
-                "SELECT count(*) FROM pg_trigger WHERE tgrelid = to_regclass($1) AND tgname IN ('burrow_sync_record', 'burrow_sync_notify')",
+                "SELECT count(*) FROM pg_trigger WHERE tgrelid = to_regclass($1) AND tgname IN ('burrow_sync_insert', 'burrow_sync_update', 'burrow_sync_delete', 'burrow_sync_truncate')",
                 [table.quotedName]
             ).rows
-            let complete = columns != nil && table.columns.allSatisfy { columns?[$0.property.name] != nil } && triggers.first?.first == "2"
+            let complete = columns != nil && table.columns.allSatisfy { columns?[$0.property.name] != nil } && triggers.first?.first == "4"
             if !complete {
                 missing.append("table \(table.className) with every column and sync's triggers")
                 statements += ServerSchema.statements(for: table, existingColumns: columns.map { Set($0.keys) })

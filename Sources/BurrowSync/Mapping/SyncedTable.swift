@@ -106,7 +106,9 @@ struct SyncedTable: Sendable {
 enum SQL {
     /// `elements` as the text of a PostgreSQL array (`{"a","b"}`), each element quoted.
     static func arrayLiteral(_ elements: [String]) -> String {
-        "{" + elements.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }.joined(separator: ",") + "}"
+        "{"
+            + elements.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }.joined(
+                separator: ",") + "}"
     }
 
     /// `name` as a quoted identifier: in double quotes, each double quote doubled.

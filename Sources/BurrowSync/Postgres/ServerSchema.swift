@@ -42,7 +42,8 @@ enum ServerSchema {
             id bigserial PRIMARY KEY,
             xid xid8 NOT NULL DEFAULT pg_current_xact_id(),
             table_name text NOT NULL,
-            primary_key text NOT NULL)
+            primary_key text NOT NULL,
+            whole_table boolean NOT NULL DEFAULT false)
         """,
         "CREATE INDEX IF NOT EXISTS changes_by_xid ON burrow_sync.changes (xid)",
         """
@@ -52,27 +53,23 @@ enum ServerSchema {
         """,
         "REVOKE ALL ON burrow_sync.info, burrow_sync.changes, burrow_sync.clients FROM PUBLIC",
         """
-        CREATE OR REPLACE FUNCTION burrow_sync.record_change() RETURNS trigger
+        CREATE OR REPLACE FUNCTION burrow_sync.record_rows() RETURNS trigger
         LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog AS $$
-        DECLARE
-            old_key text;
-            new_key text;
         BEGIN
-            IF TG_OP <> 'INSERT' THEN old_key := to_jsonb(OLD) ->> TG_ARGV[0]; END IF;
-            IF TG_OP <> 'DELETE' THEN new_key := to_jsonb(NEW) ->> TG_ARGV[0]; END IF;
-            IF old_key IS NOT NULL AND old_key IS DISTINCT FROM new_key THEN
-                INSERT INTO burrow_sync.changes (table_name, primary_key) VALUES (TG_TABLE_NAME, old_key);
+            IF TG_OP = 'INSERT' THEN
+                INSERT INTO burrow_sync.changes (table_name, primary_key)
+                SELECT TG_TABLE_NAME, to_jsonb(n) ->> TG_ARGV[0] FROM new_rows n;
+            ELSIF TG_OP = 'UPDATE' THEN
+                INSERT INTO burrow_sync.changes (table_name, primary_key)
+                SELECT TG_TABLE_NAME, k FROM (
+                    SELECT to_jsonb(n) ->> TG_ARGV[0] AS k FROM new_rows n
+                    UNION SELECT to_jsonb(o) ->> TG_ARGV[0] FROM old_rows o) keys;
+            ELSIF TG_OP = 'DELETE' THEN
+                INSERT INTO burrow_sync.changes (table_name, primary_key)
+                SELECT TG_TABLE_NAME, to_jsonb(o) ->> TG_ARGV[0] FROM old_rows o;
+            ELSE
+                INSERT INTO burrow_sync.changes (table_name, primary_key, whole_table) VALUES (TG_TABLE_NAME, '', true);
             END IF;
-            IF new_key IS NOT NULL THEN
-                INSERT INTO burrow_sync.changes (table_name, primary_key) VALUES (TG_TABLE_NAME, new_key);
-            END IF;
-            RETURN NULL;
-        END $$
-        """,
-        """
-        CREATE OR REPLACE FUNCTION burrow_sync.notify_change() RETURNS trigger
-        LANGUAGE plpgsql SET search_path = pg_catalog AS $$
-        BEGIN
             PERFORM pg_notify('burrow_sync', TG_TABLE_NAME);
             RETURN NULL;
         END $$
@@ -85,9 +82,9 @@ enum ServerSchema {
         """,
         """
         CREATE OR REPLACE FUNCTION burrow_sync.changes_since(since text)
-        RETURNS TABLE (table_name text, primary_key text)
+        RETURNS TABLE (table_name text, primary_key text, whole_table boolean)
         LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog AS $$
-            SELECT DISTINCT c.table_name, c.primary_key FROM burrow_sync.changes c
+            SELECT DISTINCT c.table_name, c.primary_key, c.whole_table FROM burrow_sync.changes c
             WHERE c.xid >= pg_snapshot_xmin(since::pg_snapshot)
               AND pg_visible_in_snapshot(c.xid, pg_current_snapshot())
               AND NOT pg_visible_in_snapshot(c.xid, since::pg_snapshot)
@@ -126,16 +123,16 @@ enum ServerSchema {
             }
         }
         let keyName = "'" + table.primaryKey.property.name.replacingOccurrences(of: "'", with: "''") + "'"
-        statements.append(
-            """
-            CREATE OR REPLACE TRIGGER burrow_sync_record AFTER INSERT OR UPDATE OR DELETE ON \(table.quotedName)
-            FOR EACH ROW EXECUTE FUNCTION burrow_sync.record_change(\(keyName))
-            """)
-        statements.append(
-            """
-            CREATE OR REPLACE TRIGGER burrow_sync_notify AFTER INSERT OR UPDATE OR DELETE ON \(table.quotedName)
-            FOR EACH STATEMENT EXECUTE FUNCTION burrow_sync.notify_change()
-            """)
+        for (event, transitions) in [
+            ("INSERT", "REFERENCING NEW TABLE AS new_rows"), ("UPDATE", "REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows"),
+            ("DELETE", "REFERENCING OLD TABLE AS old_rows"), ("TRUNCATE", ""),
+        ] {
+            statements.append(
+                """
+                CREATE OR REPLACE TRIGGER burrow_sync_\(event.lowercased()) AFTER \(event) ON \(table.quotedName) \(transitions)
+                FOR EACH STATEMENT EXECUTE FUNCTION burrow_sync.record_rows(\(keyName))
+                """)
+        }
         return statements
     }
 
