@@ -74,7 +74,9 @@ extension Realm {
         try mapped { () throws(StoreError) in try store.removeOutboxEntries(through: sequence, in: write) }
     }
 
-    private func openSyncWrite() throws(RealmError) -> WriteState {
+    /// In a `writeFromSync` block: the store's write transaction, for sync's writes of stored
+    /// values.
+    package func openSyncWrite() throws(RealmError) -> WriteState {
         guard let write, !write.store.queuesSyncChanges else {
             throw RealmError(.wrongState, "Sync's bookkeeping changes only inside writeFromSync.")
         }

@@ -272,7 +272,7 @@ public actor SyncClient {
             guard upload.through != nil else { break }
         }
         let next = (try realm?.pendingUploads(limit: 1).first?.sequence) ?? .max
-        let uploaded = uploadWaiters.filter { $0.sequence < next }
+        for waiter in uploadWaiters where waiter.sequence < next { waiter.continuation.resume() }
         uploadWaiters.removeAll { $0.sequence < next }
         downloadsBegun += 1
         let round = downloadsBegun
@@ -282,7 +282,6 @@ public actor SyncClient {
         downloadsEnded = round
         let downloaded = downloadWaiters.filter { $0.round <= round }
         downloadWaiters.removeAll { $0.round <= round }
-        for waiter in uploaded { waiter.continuation.resume() }
         for waiter in downloaded { waiter.continuation.resume() }
     }
 

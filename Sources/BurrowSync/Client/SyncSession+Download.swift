@@ -156,45 +156,154 @@ extension SyncSession {
 
     /// Sets the object of `table` that `row` describes to the row's values, making it if it
     /// does not exist, except the properties in `kept` (changes waiting for upload); returns
-    /// whether the object changed. Throws, changing nothing, for a value that does not read as
-    /// its property's type.
+    /// whether the object changed. Single values are compared with what the row holds and
+    /// written through the store, only where they differ; a `jsonb` column is compared as
+    /// JSON and set through the dynamic API. Throws, before writing, for a value that does not
+    /// read as its property's type. A `NULL` in the column of a required property reads as
+    /// the type's zero value.
     private func apply(_ row: [String?], of table: SyncedTable, keeping kept: Set<String>?) throws -> Bool {
-        var values: [String: Any] = [:]
+        let store = realm.objectStore
+        let write = try realm.openSyncWrite()
+        guard let stored = store.dynamicTable(named: table.className) else { return false }
+        // The values of the single-value columns, read before anything is written.
+        var values: [Int: StoreValue] = [:]
+        var json: [(column: Int, field: Int, text: String?)] = []
         for (index, column) in table.columns.enumerated() {
             let property = column.property
             if let kept, kept.contains(property.name), !property.isPrimary { continue }
-            guard let text = row[index] else {
-                if property.isOptional { values[property.name] = NSNull() }
-                continue
-            }
+            guard let field = stored.stored.fieldIndex(of: property.name) else { continue }
             if column.isJSON {
-                do {
-                    values[property.name] = try JSONColumn.value(ofJSON: text, for: property, in: realm.currentFileSchema) {
-                        className, key in
-                        let keyName = realm.currentFileSchema.classNamed(className)?.properties.first(where: \.isPrimary)?.name ?? ""
-                        return try linkedObject(className, key: key, keyName: keyName)
-                    }
-                } catch let error as RealmError {
-                    throw RealmError(
-                        .invalidArgument,
-                        "Column \(table.className).\(property.name) holds JSON that is not a \(property.summary) (\(error.description)); the row was not applied."
-                    )
-                }
+                json.append((index, field, row[index]))
                 continue
             }
-            if let target = column.linkTarget {
-                guard let key = SyncValues.value(text, as: target.primaryKey.type) else {
-                    throw unreadable(text, column, of: table)
-                }
-                values[property.name] = try linkedObject(target.className, key: key, keyName: target.primaryKey.name)
+            guard let text = row[index] else {
+                values[field] = property.isOptional ? .null : Self.zeroValue(of: column.linkTarget?.primaryKey.type ?? property.type)
                 continue
             }
-            guard let value = SyncValues.value(text, as: property.type) else { throw unreadable(text, column, of: table) }
-            values[property.name] = SyncValues.swiftValue(value)
+            let type = column.linkTarget?.primaryKey.type ?? property.type
+            guard let value = SyncValues.value(text, as: type) else { throw unreadable(text, column, of: table) }
+            values[field] = value
         }
-        let before = realm.objectStore.currentChangeStamp
-        _ = try realm.dynamicCreate(table.className, value: values, update: .modified)
-        return realm.objectStore.currentChangeStamp != before
+        guard let keyField = stored.primaryKeyField, let primaryKey = values[keyField] else { return false }
+        // JSON is read once before anything is written, with stand-ins for the links, so that
+        // a row whose JSON does not read changes nothing.
+        for (index, _, text) in json {
+            guard let text else { continue }
+            _ = try decode(text, table.columns[index], of: table) { _, _ in DynamicObject() }
+        }
+        // Links name their targets by primary key: found, or made with only their key.
+        for column in table.columns {
+            guard let target = column.linkTarget, let field = stored.stored.fieldIndex(of: column.property.name),
+                let targetKey = values[field], !column.isJSON
+            else { continue }
+            if case .null = targetKey { continue }
+            values[field] = .object(try linkedObjectLink(target.className, key: targetKey))
+        }
+        var changed = false
+        let key: ObjectKey
+        if let existing = try store.objectKey(stored, primaryKey: primaryKey) {
+            key = existing
+            for (field, value) in values where field != keyField {
+                let type = stored.fieldTypes[field]
+                let new = ObjectStore.payload(of: value, as: type)
+                let current = try store.withRowBytes(stored, key) { row in RowCodec.field(row, field).map(Array.init) } ?? nil
+                let full = try current.map { payload in try payload.withUnsafeBytes { try store.storedPayload($0, stored, key, field) } }
+                if full != new {
+                    try store.setField(stored, key, field, .single(value), in: write)
+                    changed = true
+                }
+            }
+        } else {
+            key = try store.insertObject(stored, primaryKey: primaryKey, probed: nil, in: write) { field -> NewField<ObjectLink> in
+                if let value = values[field] { return .stored(value) }
+                let property = stored.stored.properties[field]
+                if property.collection != .single || property.type == .object || property.type == .any { return .later }
+                return .stored(property.isOptional ? .null : Self.zeroValue(of: property.type))
+            }
+            changed = true
+        }
+        guard !json.isEmpty else { return changed }
+        let object = try dynamicObject(table, primaryKey: primaryKey)
+        for (index, field, text) in json {
+            let column = table.columns[index]
+            let local = try JSONColumn.text(of: stored, key, field: field, in: self)
+            if let text, Self.sameJSON(text, local) { continue }
+            if text == nil, !Self.hasContent(local) { continue }
+            let value = try text.map { text in try decode(text, column, of: table) { try linkedObject($0, key: $1) } } ?? NSNull()
+            object[column.property.name] = value
+            changed = true
+        }
+        return changed
+    }
+
+    /// The dynamic API's value of `column` that `text` describes; throws the error that says
+    /// the row was not applied.
+    private func decode(_ text: String, _ column: SyncedTable.Column, of table: SyncedTable, resolve: JSONColumn.LinkResolver) throws -> Any {
+        do {
+            return try JSONColumn.value(ofJSON: text, for: column.property, in: realm.currentFileSchema, resolve: resolve)
+        } catch let error as RealmError {
+            throw RealmError(
+                .invalidArgument,
+                "Column \(table.className).\(column.property.name) holds JSON that is not a \(column.property.summary) (\(error.description)); the row was not applied."
+            )
+        }
+    }
+
+    /// Whether two JSON texts hold the same value (PostgreSQL writes `jsonb` with its own
+    /// spacing and key order).
+    private static func sameJSON(_ left: String, _ right: String) -> Bool {
+        if left == right { return true }
+        guard let a = try? JSONSerialization.jsonObject(with: Data(left.utf8), options: .fragmentsAllowed) as? NSObject,
+            let b = try? JSONSerialization.jsonObject(with: Data(right.utf8), options: .fragmentsAllowed) as? NSObject
+        else { return false }
+        return a.isEqual(b)
+    }
+
+    /// Whether the JSON of a local value holds anything (an empty collection or a null does not).
+    private static func hasContent(_ json: String) -> Bool { !["null", "[]", "{}"].contains(json) }
+
+    /// The value a required property of `type` takes when its column is `NULL`.
+    static func zeroValue(of type: PropertyType) -> StoreValue {
+        switch type {
+        case .bool: .bool(false)
+        case .int: .int(0)
+        case .float: .float(0)
+        case .double: .double(0)
+        case .string: .string("")
+        case .data: .data(Data())
+        case .date: .date(Date(timeIntervalSince1970: 0))
+        case .objectId: .objectId(withUnsafeBytes(of: (UInt64(0), UInt32(0))) { ObjectId(rawBytes: UnsafeRawBufferPointer(rebasing: $0[0..<12])) })
+        case .uuid: .uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+        case .decimal128: .decimal128(Decimal128(0))
+        case .object, .any, .linkingObjects: .null
+        }
+    }
+
+    /// The object of `table` whose primary key is `primaryKey`, through the dynamic API.
+    private func dynamicObject(_ table: SyncedTable, primaryKey: StoreValue) throws -> DynamicObject {
+        guard let key = SyncValues.swiftValue(primaryKey), let object = realm.dynamicObject(ofType: table.className, forPrimaryKey: key) else {
+            throw RealmError(.fail, "internal error: \(table.className) \(primaryKey) was just written and cannot be found")
+        }
+        return object
+    }
+
+    /// The link to the object of `className` whose primary key is `key`; the object is made,
+    /// with only its key, if the file does not have it yet (its row comes down with it, or
+    /// later).
+    private func linkedObjectLink(_ className: String, key: StoreValue) throws -> ObjectLink {
+        let store = realm.objectStore
+        guard let target = store.dynamicTable(named: className) else {
+            throw RealmError(.invalidArgument, "the link's target class \(className) is not in the file")
+        }
+        if let existing = try store.objectKey(target, primaryKey: key) { return ObjectLink(table: target.id, key: existing) }
+        let write = try realm.openSyncWrite()
+        let made = try store.insertObject(target, primaryKey: key, probed: nil, in: write) { field -> NewField<ObjectLink> in
+            let property = target.stored.properties[field]
+            if property.isPrimary { return .stored(key) }
+            if property.collection != .single || property.type == .object || property.type == .any { return .later }
+            return .stored(property.isOptional ? .null : Self.zeroValue(of: property.type))
+        }
+        return ObjectLink(table: target.id, key: made)
     }
 
     private func unreadable(_ text: String, _ column: SyncedTable.Column, of table: SyncedTable) -> RealmError {
@@ -204,12 +313,14 @@ extension SyncSession {
         )
     }
 
-    /// The object of `className` whose primary key is `key`; one with only its key, if the
-    /// file does not have it yet (its row comes down with it, or later).
-    private func linkedObject(_ className: String, key: StoreValue, keyName: String) throws -> DynamicObject {
-        let swiftKey = SyncValues.swiftValue(key) ?? NSNull()
-        if let object = realm.dynamicObject(ofType: className, forPrimaryKey: swiftKey) { return object }
-        return try realm.dynamicCreate(className, value: [keyName: swiftKey], update: .modified)
+    /// The object of `className` whose primary key is `key`, through the dynamic API; one with
+    /// only its key if the file does not have it yet (see `linkedObjectLink`).
+    private func linkedObject(_ className: String, key: StoreValue) throws -> DynamicObject {
+        _ = try linkedObjectLink(className, key: key)
+        guard let swiftKey = SyncValues.swiftValue(key), let object = realm.dynamicObject(ofType: className, forPrimaryKey: swiftKey) else {
+            throw RealmError(.fail, "internal error: \(className) \(key) was just written and cannot be found")
+        }
+        return object
     }
 
     /// Deletes the object of `table` whose primary key text is `key`, if the file has it;

@@ -106,9 +106,22 @@ struct SyncedTable: Sendable {
 enum SQL {
     /// `elements` as the text of a PostgreSQL array (`{"a","b"}`), each element quoted.
     static func arrayLiteral(_ elements: [String]) -> String {
-        "{"
-            + elements.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }.joined(
-                separator: ",") + "}"
+        var text = "{"
+        text.reserveCapacity(elements.reduce(2) { $0 + $1.utf8.count + 3 })
+        for (index, element) in elements.enumerated() {
+            if index > 0 { text += "," }
+            text += "\""
+            if element.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+                for character in element {
+                    if character == "\"" || character == "\\" { text += "\\" }
+                    text.append(character)
+                }
+            } else {
+                text += element
+            }
+            text += "\""
+        }
+        return text + "}"
     }
 
     /// `name` as a quoted identifier: in double quotes, each double quote doubled.
