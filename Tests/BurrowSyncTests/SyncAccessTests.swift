@@ -85,3 +85,30 @@ struct SyncAccessTests {
         #expect(error?.description.contains("permission denied") == true, "\(String(describing: error))")
     }
 }
+
+/// Values PostgreSQL cannot hold are refused and reported, never cut short.
+@MainActor
+@Suite(.enabled(if: TestPostgres.isAvailable, TestPostgres.skipNote))
+struct SyncUnrepresentableValueTests {
+    typealias Todo = SyncModels.SyncTodo
+
+    @Test func aStringWithANulCharacterIsRefusedNotTruncated() async throws {
+        let directory = try TemporaryDirectory()
+        let database = try TestPostgres.newDatabase()
+        let config = Realm.Configuration(fileURL: directory.fileURL("nul.burrow"), objectTypes: SyncModels.types)
+        let client = try await SyncClient(configuration: config, server: PostgresServer(database), classes: SyncModels.synced)
+        defer { Task { await client.stop() } }
+        try await client.start()
+        let realm = try Realm(configuration: config)
+        try realm.write {
+            try realm.add(Todo(id: "nul", title: "before\u{0}after"))
+            try realm.add(Todo(id: "plain", title: "fine"))
+        }
+        try await client.waitForUpload()
+        let rejected = await client.rejectedUploads
+        #expect(rejected.map(\.primaryKey) == ["nul"])
+        #expect(rejected.first?.error.description.contains("NUL") == true)
+        let sql = try PostgresConnection(database)
+        #expect(try sql.execute("SELECT id, title FROM \"SyncTodo\" ORDER BY id").rows == [["plain", "fine"]])
+    }
+}

@@ -163,19 +163,35 @@ extension SyncSession {
     /// the table holds.
     private func insert(_ rows: [[String?]], into table: SyncedTable) throws {
         let columns = table.columns
-        let names = columns.map(\.quotedName).joined(separator: ", ")
-        let updates = columns.indices.filter { $0 != table.primaryKeyColumn }.map {
-            "\(columns[$0].quotedName) = EXCLUDED.\(columns[$0].quotedName)"
-        }
-        let conflict = updates.isEmpty ? "DO NOTHING" : "DO UPDATE SET \(updates.joined(separator: ", "))"
         for chunk in rows.chunked(Self.parameterLimit / columns.count) {
-            let tuples = chunk.indices.map { row in
-                "(" + columns.indices.map { columns[$0].parameter(row * columns.count + $0 + 1) }.joined(separator: ", ") + ")"
+            let sql = statement("insert \(table.className) \(chunk.count)") {
+                let names = columns.map(\.quotedName).joined(separator: ", ")
+                let updates = columns.indices.filter { $0 != table.primaryKeyColumn }.map {
+                    "\(columns[$0].quotedName) = EXCLUDED.\(columns[$0].quotedName)"
+                }
+                let conflict = updates.isEmpty ? "DO NOTHING" : "DO UPDATE SET \(updates.joined(separator: ", "))"
+                return
+                    "INSERT INTO \(table.quotedName) (\(names)) VALUES \(Self.tuples(columns, rows: chunk.count)) ON CONFLICT (\(table.primaryKey.quotedName)) \(conflict)"
             }
-            try connection.execute(
-                "INSERT INTO \(table.quotedName) (\(names)) VALUES \(tuples.joined(separator: ", ")) ON CONFLICT (\(table.primaryKey.quotedName)) \(conflict)",
-                chunk.flatMap { $0 })
+            try connection.execute(sql, chunk.flatMap { $0 })
         }
+    }
+
+    /// The text of the statement named `name`, made by `make` the first time: a batch of the
+    /// same size and shape as an earlier one reuses its text.
+    private func statement(_ name: String, _ make: () -> String) -> String {
+        if let known = statements[name] { return known }
+        let made = make()
+        if statements.count > 1_000 { statements = [:] }
+        statements[name] = made
+        return made
+    }
+
+    /// `rows` tuples of parameters as `columns`' types: `($1::bigint, $2::text), ($3::bigint, …`.
+    private static func tuples(_ columns: [SyncedTable.Column], rows: Int) -> String {
+        (0..<rows).map { row in
+            "(" + columns.indices.map { columns[$0].parameter(row * columns.count + $0 + 1) }.joined(separator: ", ") + ")"
+        }.joined(separator: ", ")
     }
 
     /// Sets `columns` of the rows whose keys `rows` give (each the key, then the columns'
@@ -183,15 +199,14 @@ extension SyncSession {
     private func update(_ rows: [[String?]], columns: [Int], of table: SyncedTable) throws {
         let key = table.primaryKey
         let all = [key] + columns.map { table.columns[$0] }
-        let aliases = (0..<all.count).map { "c\($0)" }
-        let assignments = columns.indices.map { "\(table.columns[columns[$0]].quotedName) = v.c\($0 + 1)" }
         for chunk in rows.chunked(Self.parameterLimit / all.count) {
-            let tuples = chunk.indices.map { row in
-                "(" + all.indices.map { all[$0].parameter(row * all.count + $0 + 1) }.joined(separator: ", ") + ")"
+            let sql = statement("update \(table.className) \(columns) \(chunk.count)") {
+                let aliases = (0..<all.count).map { "c\($0)" }
+                let assignments = columns.indices.map { "\(table.columns[columns[$0]].quotedName) = v.c\($0 + 1)" }
+                return
+                    "UPDATE \(table.quotedName) SET \(assignments.joined(separator: ", ")) FROM (VALUES \(Self.tuples(all, rows: chunk.count))) AS v(\(aliases.joined(separator: ", "))) WHERE \(table.quotedName).\(key.quotedName) = v.c0"
             }
-            try connection.execute(
-                "UPDATE \(table.quotedName) SET \(assignments.joined(separator: ", ")) FROM (VALUES \(tuples.joined(separator: ", "))) AS v(\(aliases.joined(separator: ", "))) WHERE \(table.quotedName).\(key.quotedName) = v.c0",
-                chunk.flatMap { $0 })
+            try connection.execute(sql, chunk.flatMap { $0 })
         }
     }
 
@@ -206,6 +221,7 @@ extension SyncSession {
         guard let payloads else { return nil }
         var values: [String?] = []
         values.reserveCapacity(fields.count)
+        let links = fields.map { $0.map { store.linkTarget(stored, $0) } ?? 0 }
         for (index, column) in table.columns.enumerated() {
             guard let field = fields[index] else {
                 values.append(nil)
@@ -219,9 +235,24 @@ extension SyncSession {
                 values.append(nil)
                 continue
             }
-            let value = try payload.withUnsafeBytes { try store.storeValue($0, stored, key, field) }
+            let type = stored.fieldTypes[field]
+            // An inline payload decodes here, specialized; a long one is fetched by the store.
+            let value =
+                try payload.withUnsafeBytes { bytes -> StoreValue in
+                    guard !ValueCodec.isExternal(bytes, as: type), ValueCodec.lengthProblem(bytes, as: type) == nil else {
+                        return try store.storeValue(bytes, stored, key, field)
+                    }
+                    return ValueCodec.decode(bytes, as: type, linkTarget: links[index]) { .object(ObjectLink(table: $0, key: $1)) }
+                }
             guard case .object(let link) = value else {
-                values.append(SyncValues.parameter(value))
+                let text = SyncValues.parameter(value)
+                // PostgreSQL's text holds no NUL character: refused, as the server would.
+                if let text, text.utf8.contains(0) {
+                    throw PostgresError(
+                        message: "\(table.className).\(column.property.name) holds a NUL character, which PostgreSQL's text cannot hold",
+                        sqlState: "22021")
+                }
+                values.append(text)
                 continue
             }
             guard let target = store.table(id: link.table, dynamic: true), let targetField = target.primaryKeyField else {

@@ -17,9 +17,11 @@ final class SyncSession {
     /// text form): those whose local change PostgreSQL refused, so the file shows the
     /// server's state again.
     var refetch: [String: Set<String>] = [:]
+    /// Statement texts made for upload batches, by their shape (see `statement(_:_:)`).
+    var statements: [String: String] = [:]
 
     /// How many outbox entries one upload transaction carries at most.
-    static let uploadBatchSize = 500
+    static let uploadBatchSize = 2000
 
     init(realm: Realm, connection: PostgresConnection, tables: [SyncedTable], clientID: UUID, silenced: [ChangeToken]) {
         self.realm = realm

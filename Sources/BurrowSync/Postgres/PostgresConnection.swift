@@ -102,10 +102,24 @@ package final class PostgresConnection {
     }
 
     /// Calls `body` with C strings of `strings` (null pointers for nil), valid during the call.
+    /// The strings are copied into one buffer, each followed by a NUL.
     private static func withCStrings<R>(_ strings: [String?], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
-        let copies: [UnsafeMutablePointer<CChar>?] = strings.map { $0.map { strdup($0)! } }
-        defer { for copy in copies { free(copy) } }
-        return body(copies.map { $0.map { UnsafePointer($0) } })
+        var buffer: [CChar] = []
+        buffer.reserveCapacity(strings.reduce(0) { $0 + ($1?.utf8.count ?? 0) + 1 })
+        var offsets: [Int?] = []
+        offsets.reserveCapacity(strings.count)
+        for string in strings {
+            guard let string else {
+                offsets.append(nil)
+                continue
+            }
+            offsets.append(buffer.count)
+            for byte in string.utf8 { buffer.append(CChar(bitPattern: byte)) }
+            buffer.append(0)
+        }
+        return buffer.withUnsafeBufferPointer { bytes in
+            body(offsets.map { $0.map { bytes.baseAddress! + $0 } })
+        }
     }
 }
 
@@ -114,6 +128,11 @@ package final class PostgresConnection {
 package struct PostgresError: Error, Sendable, CustomStringConvertible {
     package let message: String
     package let sqlState: String?
+
+    package init(message: String, sqlState: String?) {
+        self.message = message
+        self.sqlState = sqlState
+    }
 
     package var description: String { "PostgreSQL: \(message)\(sqlState.map { " (SQLSTATE \($0))" } ?? "")" }
 
