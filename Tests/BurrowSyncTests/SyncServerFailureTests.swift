@@ -107,3 +107,47 @@ struct SyncChangeStreamTests {
         #expect(realm.object(ofType: Todo.self, forPrimaryKey: "local")?.title == "remote")
     }
 }
+
+/// `burrow_sync.prune` keeps the change log small without a client missing a change.
+@MainActor
+@Suite(.enabled(if: TestPostgres.isAvailable, TestPostgres.skipNote))
+struct SyncPruneTests {
+    typealias Todo = SyncModels.SyncTodo
+
+    @Test func aClientLongAwayDownloadsEverythingAfterPruning() async throws {
+        let directory = try TemporaryDirectory()
+        let database = try TestPostgres.newDatabase()
+        let activeConfig = Realm.Configuration(fileURL: directory.fileURL("active.burrow"), objectTypes: SyncModels.types)
+        let awayConfig = Realm.Configuration(fileURL: directory.fileURL("away.burrow"), objectTypes: SyncModels.types)
+        let active = try await SyncClient(configuration: activeConfig, server: PostgresServer(database), classes: SyncModels.synced)
+        defer { Task { await active.stop() } }
+        try await active.start()
+        let away = try await SyncClient(configuration: awayConfig, server: PostgresServer(database), classes: SyncModels.synced)
+        try await away.start()
+        await away.stop()
+        let awayID = try #require(try Realm(configuration: awayConfig).syncClientID())
+
+        let sql = try PostgresConnection(database)
+        try sql.execute("INSERT INTO \"SyncTodo\" (id, title) VALUES ('while-away', 'missed?')")
+        try await active.waitForDownload()
+        // The away client was last seen long ago: pruning no longer keeps changes for it.
+        try sql.execute("UPDATE burrow_sync.clients SET seen = now() - interval '60 days' WHERE client_id = $1::uuid", [awayID.uuidString])
+        // A client's checkpoint keeps every change after the oldest transaction running in the
+        // cluster when it was taken (other tests' included): prune after downloads until the
+        // change is gone.
+        var pruned = false
+        for _ in 0..<100 where !pruned {
+            try await active.waitForDownload()
+            _ = try sql.execute("SELECT burrow_sync.prune()")
+            pruned = try sql.execute("SELECT count(*) FROM burrow_sync.changes WHERE primary_key = 'while-away'").rows == [["0"]]
+            if !pruned { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(pruned)
+
+        let back = try await SyncClient(configuration: awayConfig, server: PostgresServer(database), classes: SyncModels.synced)
+        defer { Task { await back.stop() } }
+        try await back.start()
+        let realm = try Realm(configuration: awayConfig)
+        #expect(realm.object(ofType: Todo.self, forPrimaryKey: "while-away")?.title == "missed?")
+    }
+}

@@ -34,10 +34,17 @@ extension SyncSession {
         var rows: [String: [String: [String?]]] = [:]
         var keys: [String: Set<String>]?
         do {
-            let head = try connection.execute("SELECT pg_current_snapshot()::text, burrow_sync.database_id()").rows
+            let head = try connection.execute(
+                "SELECT pg_current_snapshot()::text, burrow_sync.database_id(), burrow_sync.pruned_below()::text"
+            ).rows
             snapshot = head.first?[0] ?? ""
             database = head.first?[1] ?? ""
-            if let since = Self.snapshot(in: checkpoint, of: database) {
+            let prunedBelow = head.first?[2] ?? nil
+            // A checkpoint older than what `burrow_sync.prune` deleted reads everything again.
+            if let since = Self.snapshot(in: checkpoint, of: database),
+                try prunedBelow == nil
+                    || connection.execute("SELECT pg_snapshot_xmin($1::pg_snapshot) >= $2::xid8", [since, prunedBelow]).rows.first?.first == "t"
+            {
                 var changed = refetch
                 var wholeTables: Set<String> = []
                 for row in try connection.execute("SELECT table_name, primary_key, whole_table FROM burrow_sync.changes_since($1)", [since]).rows {
@@ -98,6 +105,8 @@ extension SyncSession {
             }
             try realm.setSyncCheckpoint(Array((database + " " + snapshot).utf8))
         }
+        // The server learns how far this client downloaded, so that pruning keeps what it needs.
+        try connection.execute("SELECT burrow_sync.end_download($1::uuid, $2)", [clientID.uuidString, snapshot])
         if objectCount > 0 {
             result.committed = SyncDownload(versionNumber: realm.version, classNames: changedClasses, objectCount: objectCount)
         }

@@ -38,7 +38,7 @@ final class SyncSession {
     /// error that says what is missing. Checks that existing columns have the types the
     /// properties need.
     func prepareServer() throws {
-        let hasBookkeeping = try connection.execute("SELECT to_regprocedure('burrow_sync.end_upload(uuid,bigint)') IS NOT NULL").rows
+        let hasBookkeeping = try connection.execute("SELECT to_regprocedure('burrow_sync.prune(interval)') IS NOT NULL").rows
         var missing: [String] = hasBookkeeping.first?.first == "t" ? [] : ["sync's bookkeeping schema burrow_sync"]
         var statements: [String] = missing.isEmpty ? [] : ServerSchema.bookkeeping
         for table in tables {

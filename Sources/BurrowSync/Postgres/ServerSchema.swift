@@ -10,7 +10,11 @@ import Burrow
 /// - Each synced table has two triggers: one per row, which records the change in `changes`,
 ///   and one per statement, which notifies the channel `burrow_sync`, so that every client
 ///   downloads as soon as the transaction commits.
-/// - The functions clients call (`changes_since`, `begin_upload`, `end_upload`) run with the
+/// - `burrow_sync.prune(interval)` deletes the changes every client seen within the interval
+///   (30 days by default) has downloaded, and records how far it deleted: a client whose
+///   checkpoint is older downloads every row again.
+/// - The functions clients call (`changes_since`, `begin_upload`, `end_upload`, `end_download`)
+///   run with the
 ///   rights of the role that set sync up (`SECURITY DEFINER`): a client's role needs `EXECUTE`
 ///   on them and `USAGE` on the schema, never rights on the bookkeeping tables.
 ///
@@ -49,7 +53,9 @@ enum ServerSchema {
         """
         CREATE TABLE IF NOT EXISTS burrow_sync.clients (
             client_id uuid PRIMARY KEY,
-            uploaded_through bigint NOT NULL DEFAULT 0)
+            uploaded_through bigint NOT NULL DEFAULT 0,
+            downloaded_through xid8,
+            seen timestamptz NOT NULL DEFAULT now())
         """,
         "REVOKE ALL ON burrow_sync.info, burrow_sync.changes, burrow_sync.clients FROM PUBLIC",
         """
@@ -98,6 +104,37 @@ enum ServerSchema {
             INSERT INTO burrow_sync.clients (client_id) VALUES (client) ON CONFLICT (client_id) DO NOTHING;
             SELECT uploaded_through INTO done FROM burrow_sync.clients WHERE client_id = client FOR UPDATE;
             RETURN done;
+        END $$
+        """,
+        """
+        CREATE OR REPLACE FUNCTION burrow_sync.end_download(client uuid, checkpoint text) RETURNS void
+        LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog AS $$
+            INSERT INTO burrow_sync.clients (client_id, downloaded_through) VALUES (client, pg_snapshot_xmin(checkpoint::pg_snapshot))
+            ON CONFLICT (client_id) DO UPDATE
+            SET downloaded_through = greatest(burrow_sync.clients.downloaded_through, EXCLUDED.downloaded_through), seen = now()
+        $$
+        """,
+        """
+        CREATE OR REPLACE FUNCTION burrow_sync.pruned_below() RETURNS xid8
+        LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog AS $$
+            SELECT value::xid8 FROM burrow_sync.info WHERE key = 'pruned_below'
+        $$
+        """,
+        """
+        CREATE OR REPLACE FUNCTION burrow_sync.prune(keep_clients_seen_within interval DEFAULT '30 days') RETURNS bigint
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog AS $$
+        DECLARE
+            below xid8;
+            removed bigint;
+        BEGIN
+            SELECT min(downloaded_through) INTO below FROM burrow_sync.clients
+            WHERE seen > now() - keep_clients_seen_within AND downloaded_through IS NOT NULL;
+            IF below IS NULL THEN RETURN 0; END IF;
+            DELETE FROM burrow_sync.changes WHERE xid < below;
+            GET DIAGNOSTICS removed = ROW_COUNT;
+            INSERT INTO burrow_sync.info (key, value) VALUES ('pruned_below', below::text)
+            ON CONFLICT (key) DO UPDATE SET value = greatest(burrow_sync.info.value::xid8, EXCLUDED.value::xid8)::text;
+            RETURN removed;
         END $$
         """,
         """
