@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "burrow", targets: ["BurrowCLI"]),
         .executable(name: "burrow-bench", targets: ["BurrowBench"]),
         .executable(name: "burrow-observed-demo", targets: ["ObservedDemo"]),
+        .executable(name: "burrow-sync-demo", targets: ["SyncDemo"]),
     ],
     targets: [
         // The storage engine: pages, copy-on-write B+trees, versions, commit. No knowledge of objects.
@@ -38,6 +39,8 @@ let package = Package(
         // A dog list's model driven with the observed property wrappers and quick writes;
         // `ObservedDemoTests` runs it.
         .executableTarget(name: "ObservedDemo", dependencies: ["Burrow"], path: "Examples/ObservedDemo"),
+        // Two sync clients of one PostgreSQL database converging: the Sync article's walk-through.
+        .executableTarget(name: "SyncDemo", dependencies: ["Burrow", "BurrowSync"], path: "Examples/SyncDemo"),
         // Everything the tests share lives in Tests/BurrowTestSupport, as two modules. This one is
         // linked by every test target and every worker process the tests start: the seeded
         // generator, the seed a run replays from (`BURROW_SEED`), child processes, temporary

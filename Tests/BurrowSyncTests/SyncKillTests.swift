@@ -101,3 +101,18 @@ struct SyncKillTests {
         #expect(local == next - 1)
     }
 }
+
+/// The Sync article's walk-through, as a newcomer runs it.
+@Suite(.enabled(if: TestPostgres.isAvailable, TestPostgres.skipNote))
+struct SyncDemoTests {
+    @Test func twoClientsOfTheDemoConverge() throws {
+        let directory = try TemporaryDirectory()
+        let database = try TestPostgres.newDatabase()
+        let demo = try ChildProcess(
+            try ChildProcess.executable("burrow-sync-demo"), arguments: [database, directory.path], directory: directory.path, label: "demo")
+        try demo.expectSuccess(timeout: 120)
+        let output = demo.lines.joined(separator: "\n")
+        #expect(output.contains("The phone has: [\"Walk Rex\"]"), "\(output)")
+        #expect(output.contains("The laptop sees it done: [true]"), "\(output)")
+    }
+}
