@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Builds Burrow's documentation (the DocC catalog Sources/Burrow/Burrow.docc and the public
-# API's doc comments) with the toolchain's own `docc`, from the symbol graphs the compiler emits.
+# API's doc comments) with the toolchain's own `docc`, from the symbol graphs the compiler emits,
+# and BurrowSync's (Sources/BurrowSync/BurrowSync.docc) beside it.
 #
-#   Scripts/docs.sh            build it into .build/docs (a static site); warnings fail
-#   Scripts/docs.sh preview    build it and serve it at http://localhost:8080/documentation/burrow
+#   Scripts/docs.sh            build them into .build/docs and .build/docs-sync (static sites);
+#                              warnings fail
+#   Scripts/docs.sh preview    build Burrow's and serve it at http://localhost:8080/documentation/burrow
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,7 +14,7 @@ cd "$(dirname "$0")/.."
 # module's graph when it compiles the module, so the graphs stay between runs.
 graphs="$PWD/.build/docs-build/symbol-graphs"
 mkdir -p "$graphs"
-swift build --build-path .build/docs-build --target Burrow \
+swift build --build-path .build/docs-build --target BurrowSync \
     -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs"
 # What docc reads: Burrow's graphs, with the store's public types that `import Burrow` brings
 # (Sources/Burrow/Exports.swift) documented as Burrow's. The engine's and the store's own
@@ -34,4 +36,13 @@ if [ "${1:-}" = preview ]; then
 fi
 rm -rf .build/docs
 docc convert "${options[@]}" --output-path .build/docs --transform-for-static-hosting --warnings-as-errors
-echo "The documentation is in .build/docs; 'Scripts/docs.sh preview' serves it."
+
+# BurrowSync: its own graph; the Burrow types it names link as text.
+sync_graphs="$PWD/.build/docs-build/docc-sync-graphs"
+rm -rf "$sync_graphs" .build/docs-sync
+mkdir -p "$sync_graphs"
+cp "$graphs"/BurrowSync.symbols.json "$sync_graphs"/
+docc convert Sources/BurrowSync/BurrowSync.docc --fallback-display-name BurrowSync \
+    --fallback-bundle-identifier org.burrow.BurrowSync --additional-symbol-graph-dir "$sync_graphs" \
+    --output-path .build/docs-sync --transform-for-static-hosting --warnings-as-errors
+echo "The documentation is in .build/docs and .build/docs-sync; 'Scripts/docs.sh preview' serves Burrow's."

@@ -16,10 +16,14 @@ import Testing
     }
 
     static let docc = "Sources/Burrow/Burrow.docc/"
+    static let syncDocc = "Sources/BurrowSync/BurrowSync.docc/"
     static let tests = "Tests/BurrowTests/Documentation/"
+    static let syncGuide = "Tests/BurrowSyncTests/SyncGuideTests.swift"
 
     static let pages: [Page] = [
-        Page(path: "README.md", sources: []),
+        Page(path: "README.md", sources: [syncGuide]),
+        Page(path: syncDocc + "BurrowSync.md", sources: [syncGuide]),
+        Page(path: syncDocc + "Sync.md", sources: [syncGuide]),
         Page(path: docc + "Burrow.md", sources: [tests + "OverviewGuideTests.swift"]),
         Page(path: docc + "GettingStarted.md", sources: [tests + "GettingStartedGuideTests.swift"]),
         Page(path: docc + "Concurrency.md", sources: [tests + "ConcurrencyGuideTests.swift"]),
@@ -27,7 +31,7 @@ import Testing
         Page(path: docc + "ObservedObjects.md", sources: [tests + "ObservedObjectsGuideTests.swift"]),
         Page(
             path: docc + "PortingFromRealmSwift.md",
-            sources: [tests + "PortingGuideTests.swift", tests + "PortingGuideCollectionTests.swift"]),
+            sources: [tests + "PortingGuideTests.swift", tests + "PortingGuideCollectionTests.swift", syncGuide]),
         // The guide's whole example is release 5 of the migration ladder, whose classes are
         // stored under the guide's names and take their place in the default schema from the
         // ladder; its members are `static`.
@@ -64,10 +68,12 @@ import Testing
 
     /// Every DocC article is checked.
     @Test func testEveryArticleIsListed() throws {
-        let articles = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent(Self.docc).path)
-            .filter { $0.hasSuffix(".md") }
-        for article in articles {
-            #expect(Self.pages.contains { $0.path == Self.docc + article }, "\(article) is not checked")
+        for catalog in [Self.docc, Self.syncDocc] {
+            let articles = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent(catalog).path)
+                .filter { $0.hasSuffix(".md") }
+            for article in articles {
+                #expect(Self.pages.contains { $0.path == catalog + article }, "\(article) is not checked")
+            }
         }
     }
 
