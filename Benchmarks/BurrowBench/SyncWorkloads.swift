@@ -102,14 +102,8 @@ enum SyncWorkloads {
 
     /// Burrow's upload and download of the rows, on two clients of `database`.
     static func burrowSeconds(_ bench: Workbench, database: String, run: Int) throws -> (upload: Double, download: Double) {
-        let writerFile = "sync-writer-\(run).burrow"
-        let readerFile = "sync-reader-\(run).burrow"
-        defer {
-            bench.remove(writerFile)
-            bench.remove(readerFile)
-        }
-        let writerConfig = configuration(bench.path(writerFile))
-        let readerConfig = configuration(bench.path(readerFile))
+        let (writerConfig, readerConfig) = configurations(bench, "sync-\(run)")
+        defer { removeFiles(bench, "sync-\(run)") }
         let server = PostgresServer(database)
         let count = objects
         return try AsyncBridge.run {
@@ -156,14 +150,8 @@ enum SyncWorkloads {
 
     /// One object committed on a client to the element of a results stream on another.
     static func latency(_ bench: Workbench, database: String) throws -> Measurement {
-        let writerFile = "sync-latency-writer.burrow"
-        let readerFile = "sync-latency-reader.burrow"
-        defer {
-            bench.remove(writerFile)
-            bench.remove(readerFile)
-        }
-        let writerConfig = configuration(bench.path(writerFile))
-        let readerConfig = configuration(bench.path(readerFile))
+        let (writerConfig, readerConfig) = configurations(bench, "sync-latency")
+        defer { removeFiles(bench, "sync-latency") }
         let server = PostgresServer(database)
         let rounds = commits
         bench.log("sync latency: \(rounds) commits of one object on one client, to a results stream's element on another")
@@ -218,6 +206,16 @@ enum SyncWorkloads {
 
     static func makeStream(in db: isolated RealmActor) throws -> ChangeStream<RealmCollectionChange<FrozenResults<SyncBenchTodo>>> {
         db.realm.objects(SyncBenchTodo.self).changes()
+    }
+
+    /// The writer's and the reader's files named after `stem`.
+    static func configurations(_ bench: Workbench, _ stem: String) -> (writer: Realm.Configuration, reader: Realm.Configuration) {
+        (configuration(bench.path(stem + "-writer.burrow")), configuration(bench.path(stem + "-reader.burrow")))
+    }
+
+    static func removeFiles(_ bench: Workbench, _ stem: String) {
+        bench.remove(stem + "-writer.burrow")
+        bench.remove(stem + "-reader.burrow")
     }
 
     static func configuration(_ path: String) -> Realm.Configuration {

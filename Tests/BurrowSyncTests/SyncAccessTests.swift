@@ -39,7 +39,7 @@ struct SyncAccessTests {
         let (_, device) = try await restrictedDatabase(directory)
         let config = Realm.Configuration(fileURL: directory.fileURL("device.burrow"), objectTypes: SyncModels.types)
         let client = try await SyncClient(configuration: config, server: PostgresServer(device), classes: SyncModels.synced)
-        defer { Task { await client.stop() } }
+        defer { stopLater(client) }
         try await client.start()
         let realm = try Realm(configuration: config)
         #expect(realm.objects(Todo.self).map(\.id) == ["device_a-1"])
@@ -50,7 +50,7 @@ struct SyncAccessTests {
         let (admin, device) = try await restrictedDatabase(directory)
         let config = Realm.Configuration(fileURL: directory.fileURL("device.burrow"), objectTypes: SyncModels.types)
         let client = try await SyncClient(configuration: config, server: PostgresServer(device), classes: SyncModels.synced)
-        defer { Task { await client.stop() } }
+        defer { stopLater(client) }
         try await client.start()
         let realm = try Realm(configuration: config)
         try realm.write {
@@ -79,7 +79,7 @@ struct SyncAccessTests {
         let device = admin.replacingOccurrences(of: "user=postgres", with: "user=device_plain")
         let config = Realm.Configuration(fileURL: directory.fileURL("plain.burrow"), objectTypes: SyncModels.types)
         let client = try await SyncClient(configuration: config, server: PostgresServer(device), classes: SyncModels.synced)
-        defer { Task { await client.stop() } }
+        defer { stopLater(client) }
         let error = await #expect(throws: RealmError.self) { try await client.start() }
         #expect(error?.description.contains("burrow_sync") == true)
         #expect(error?.description.contains("permission denied") == true, "\(String(describing: error))")
@@ -97,7 +97,7 @@ struct SyncUnrepresentableValueTests {
         let database = try TestPostgres.newDatabase()
         let config = Realm.Configuration(fileURL: directory.fileURL("nul.burrow"), objectTypes: SyncModels.types)
         let client = try await SyncClient(configuration: config, server: PostgresServer(database), classes: SyncModels.synced)
-        defer { Task { await client.stop() } }
+        defer { stopLater(client) }
         try await client.start()
         let realm = try Realm(configuration: config)
         try realm.write {

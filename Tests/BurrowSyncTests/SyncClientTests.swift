@@ -12,6 +12,15 @@ struct SyncClientTests {
     typealias Todo = SyncModels.SyncTodo
     typealias Person = SyncModels.SyncPerson
 
+    /// Two files, "first" and "second", and a client for each, on `database`.
+    private func twoClients(
+        _ directory: TemporaryDirectory, database: String
+    ) async throws -> (SyncClient, Realm.Configuration, SyncClient, Realm.Configuration) {
+        let (first, firstConfig) = try await client(directory, "first", database: database)
+        let (second, secondConfig) = try await client(directory, "second", database: database)
+        return (first, firstConfig, second, secondConfig)
+    }
+
     /// A file and a client for it, on the database `database`.
     private func client(_ directory: TemporaryDirectory, _ name: String, database: String) async throws -> (SyncClient, Realm.Configuration) {
         let configuration = Realm.Configuration(fileURL: directory.fileURL(name + ".burrow"), objectTypes: SyncModels.types)
@@ -22,14 +31,8 @@ struct SyncClientTests {
     @Test func anObjectGoesUpAndComesDownOnAnotherClient() async throws {
         let directory = try TemporaryDirectory()
         let database = try TestPostgres.newDatabase()
-        let (first, firstConfig) = try await client(directory, "first", database: database)
-        let (second, secondConfig) = try await client(directory, "second", database: database)
-        defer {
-            Task {
-                await first.stop()
-                await second.stop()
-            }
-        }
+        let (first, firstConfig, second, secondConfig) = try await twoClients(directory, database: database)
+        defer { stopLater(first, second) }
         try await first.start()
         try await second.start()
 
@@ -85,7 +88,7 @@ struct SyncClientTests {
         let directory = try TemporaryDirectory()
         let database = try TestPostgres.newDatabase()
         let (client, configuration) = try await client(directory, "sql", database: database)
-        defer { Task { await client.stop() } }
+        defer { stopLater(client) }
         try await client.start()
         let sql = try PostgresConnection(database)
         try sql.execute("INSERT INTO \"SyncTodo\" (id, title, done, priority, score) VALUES ('s1', 'from SQL', true, 2, 1.5)")
@@ -115,7 +118,7 @@ struct SyncClientTests {
         let directory = try TemporaryDirectory()
         let database = try TestPostgres.newDatabase()
         let (client, configuration) = try await client(directory, "order", database: database)
-        defer { Task { await client.stop() } }
+        defer { stopLater(client) }
         try await client.start()
         let early = try PostgresConnection(database)
         let late = try PostgresConnection(database)
@@ -135,14 +138,8 @@ struct SyncClientTests {
     @Test func eachPropertyKeepsItsLastWriter() async throws {
         let directory = try TemporaryDirectory()
         let database = try TestPostgres.newDatabase()
-        let (first, firstConfig) = try await client(directory, "first", database: database)
-        let (second, secondConfig) = try await client(directory, "second", database: database)
-        defer {
-            Task {
-                await first.stop()
-                await second.stop()
-            }
-        }
+        let (first, firstConfig, second, secondConfig) = try await twoClients(directory, database: database)
+        defer { stopLater(first, second) }
         try await first.start()
         let firstRealm = try Realm(configuration: firstConfig)
         try firstRealm.write { try firstRealm.add(Todo(id: "shared", title: "original")) }
@@ -173,14 +170,8 @@ struct SyncClientTests {
     @Test func aDeleteWinsOverAConcurrentUpdate() async throws {
         let directory = try TemporaryDirectory()
         let database = try TestPostgres.newDatabase()
-        let (first, firstConfig) = try await client(directory, "first", database: database)
-        let (second, secondConfig) = try await client(directory, "second", database: database)
-        defer {
-            Task {
-                await first.stop()
-                await second.stop()
-            }
-        }
+        let (first, firstConfig, second, secondConfig) = try await twoClients(directory, database: database)
+        defer { stopLater(first, second) }
         try await first.start()
         let firstRealm = try Realm(configuration: firstConfig)
         try firstRealm.write { try firstRealm.add(Todo(id: "doomed", title: "original")) }
@@ -204,7 +195,7 @@ struct SyncClientTests {
         let directory = try TemporaryDirectory()
         let database = try TestPostgres.newDatabase()
         let (client, configuration) = try await client(directory, "pending", database: database)
-        defer { Task { await client.stop() } }
+        defer { stopLater(client) }
         try await client.start()
         let realm = try Realm(configuration: configuration)
         try realm.write { try realm.add(Todo(id: "mine", title: "local")) }
@@ -268,12 +259,7 @@ struct SyncCollectionTests {
         let secondConfig = Realm.Configuration(fileURL: directory.fileURL("second.burrow"), objectTypes: SyncModels.types)
         let first = try await SyncClient(configuration: firstConfig, server: PostgresServer(database), classes: SyncModels.synced)
         let second = try await SyncClient(configuration: secondConfig, server: PostgresServer(database), classes: SyncModels.synced)
-        defer {
-            Task {
-                await first.stop()
-                await second.stop()
-            }
-        }
+        defer { stopLater(first, second) }
         try await first.start()
         try await second.start()
 
@@ -335,7 +321,7 @@ struct SyncCollectionTests {
         let database = try TestPostgres.newDatabase()
         let config = Realm.Configuration(fileURL: directory.fileURL("bad.burrow"), objectTypes: SyncModels.types)
         let client = try await SyncClient(configuration: config, server: PostgresServer(database), classes: SyncModels.synced)
-        defer { Task { await client.stop() } }
+        defer { stopLater(client) }
         try await client.start()
         let sql = try PostgresConnection(database)
         try sql.execute("INSERT INTO \"SyncTodo\" (id, title, tags) VALUES ('bad', 'tags are not a list', '{\"not\": \"a list\"}')")

@@ -39,7 +39,7 @@ struct SyncConvergenceTests {
             clients.append(client)
             realms.append(try Realm(configuration: config))
         }
-        defer { Task { for client in clients { await client.stop() } } }
+        defer { stopLater(clients) }
         let sql = try PostgresConnection(database)
         var online = [true, true, true]
         let ids = (0..<10).map { "k\($0)" }

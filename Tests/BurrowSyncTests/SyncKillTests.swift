@@ -61,7 +61,7 @@ struct SyncKillTests {
         // overwrite it.
         try sql.execute("UPDATE \"KillTodo\" SET title = 'changed by SQL' WHERE id = 1")
         let client = try await SyncClient(configuration: configuration, server: PostgresServer(database), classes: [KillTodo.self])
-        defer { Task { await client.stop() } }
+        defer { stopLater(client) }
         try await client.start()
         try await client.waitForUpload()
         #expect(try await client.pendingUploads == 0)
@@ -90,7 +90,7 @@ struct SyncKillTests {
             next = (realm.objects(KillTodo.self).max(ofProperty: "id") as Int? ?? 0) + 1
         }
         let client = try await SyncClient(configuration: configuration, server: PostgresServer(database), classes: [KillTodo.self])
-        defer { Task { await client.stop() } }
+        defer { stopLater(client) }
         try await client.start()
         try await client.waitForUpload()
         let realm = try Realm(configuration: configuration)

@@ -17,7 +17,7 @@ struct SyncServerFailureTests {
         defer { server.stop() }
         let config = Realm.Configuration(fileURL: directory.fileURL("offline.burrow"), objectTypes: SyncModels.types)
         let client = try await SyncClient(configuration: config, server: PostgresServer(server.connectionString), classes: SyncModels.synced)
-        defer { Task { await client.stop() } }
+        defer { stopLater(client) }
         try await client.start()
         let realm = try Realm(configuration: config)
         try realm.write { try realm.add(Todo(id: "before", title: "t")) }
@@ -53,10 +53,10 @@ struct SyncServerFailureTests {
         let database = try TestPostgres.newDatabase()
         let config = Realm.Configuration(fileURL: directory.fileURL("one.burrow"), objectTypes: SyncModels.types)
         let first = try await SyncClient(configuration: config, server: PostgresServer(database), classes: SyncModels.synced)
-        defer { Task { await first.stop() } }
+        defer { stopLater(first) }
         try await first.start()
         let second = try await SyncClient(configuration: config, server: PostgresServer(database), classes: SyncModels.synced)
-        defer { Task { await second.stop() } }
+        defer { stopLater(second) }
         let error = await #expect(throws: RealmError.self) { try await second.start() }
         #expect(error?.description.contains("Another sync client") == true)
     }
@@ -73,7 +73,7 @@ struct SyncChangeStreamTests {
         let database = try TestPostgres.newDatabase()
         let config = Realm.Configuration(fileURL: directory.fileURL("streams.burrow"), objectTypes: SyncModels.types)
         let client = try await SyncClient(configuration: config, server: PostgresServer(database), classes: SyncModels.synced)
-        defer { Task { await client.stop() } }
+        defer { stopLater(client) }
         try await client.start()
         let realm = try Realm(configuration: config)
         var downloads = client.downloads.makeAsyncIterator()
@@ -120,7 +120,7 @@ struct SyncPruneTests {
         let activeConfig = Realm.Configuration(fileURL: directory.fileURL("active.burrow"), objectTypes: SyncModels.types)
         let awayConfig = Realm.Configuration(fileURL: directory.fileURL("away.burrow"), objectTypes: SyncModels.types)
         let active = try await SyncClient(configuration: activeConfig, server: PostgresServer(database), classes: SyncModels.synced)
-        defer { Task { await active.stop() } }
+        defer { stopLater(active) }
         try await active.start()
         let away = try await SyncClient(configuration: awayConfig, server: PostgresServer(database), classes: SyncModels.synced)
         try await away.start()
@@ -145,7 +145,7 @@ struct SyncPruneTests {
         #expect(pruned)
 
         let back = try await SyncClient(configuration: awayConfig, server: PostgresServer(database), classes: SyncModels.synced)
-        defer { Task { await back.stop() } }
+        defer { stopLater(back) }
         try await back.start()
         let realm = try Realm(configuration: awayConfig)
         #expect(realm.object(ofType: Todo.self, forPrimaryKey: "while-away")?.title == "missed?")

@@ -51,3 +51,10 @@ struct TestPostgresError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+/// Stops `clients` once the test is done with them (from a `defer`, which cannot await).
+func stopLater(_ clients: SyncClient...) { stopLater(clients) }
+
+func stopLater(_ clients: [SyncClient]) {
+    Task { for client in clients { await client.stop() } }
+}

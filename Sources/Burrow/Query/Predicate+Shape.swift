@@ -77,19 +77,9 @@ extension QueryValue {
     /// An empty value of the same case (of the same class, for an object).
     fileprivate var shape: QueryValue {
         switch self {
-        case .null: .null
-        case .bool: .bool(false)
-        case .int: .int(0)
-        case .float: .float(0)
-        case .double: .double(0)
-        case .string: .string("")
-        case .data: .data(Data())
-        case .date: .date(Date(timeIntervalSinceReferenceDate: 0))
-        case .objectId: .objectId(ObjectId())
-        case .uuid: .uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
-        case .decimal128: .decimal128(Decimal128(0))
         case .object(.stored(let table, _)): .object(.stored(table: table, key: 0))
         case .object(.named(let className, _)): .object(.named(className: className, key: 0))
+        default: valueType.flatMap { QueryValue.zero(of: $0) } ?? .null
         }
     }
 

@@ -83,6 +83,9 @@ public struct ObjectId: Sendable, Hashable, Comparable, CustomStringConvertible 
             + (0..<4).map { UInt8(truncatingIfNeeded: low >> (24 - 8 * UInt32($0))) }
     }
 
+    /// The id whose 12 bytes are all zero.
+    package static let zero = ObjectId(high: 0, low: 0)
+
     /// The id whose 12 bytes start at `raw`, as `appendBytes(to:)` wrote them.
     @inlinable
     package init(rawBytes raw: UnsafeRawBufferPointer) {
@@ -120,7 +123,8 @@ public struct ObjectId: Sendable, Hashable, Comparable, CustomStringConvertible 
         (lhs.high, lhs.low) < (rhs.high, rhs.low)
     }
 
-    private static func nibble(_ digit: UInt8) -> UInt8? {
+    /// The value of the hexadecimal digit `digit` (either case), or nil if it is not one.
+    package static func nibble(_ digit: UInt8) -> UInt8? {
         switch digit {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10

@@ -117,3 +117,41 @@ extension ObjectLink: StoredLink {
 /// A value as the store holds it: a link is the linked object's class id and key.
 @usableFromInline
 package typealias StoreValue = StoredValue<ObjectLink>
+
+extension StoredValue {
+    /// The zero value of `type`: `false`, 0, the empty string or data, the reference date, the
+    /// all-zero `ObjectId` and `UUID`, 0 as a `Decimal128`; nil for a link, `AnyRealmValue`
+    /// and `LinkingObjects`, which have none.
+    package static func zero(of type: PropertyType) -> StoredValue? {
+        switch type {
+        case .bool: .bool(false)
+        case .int: .int(0)
+        case .float: .float(0)
+        case .double: .double(0)
+        case .string: .string("")
+        case .data: .data(Data())
+        case .date: .date(Date(timeIntervalSinceReferenceDate: 0))
+        case .objectId: .objectId(ObjectId.zero)
+        case .uuid: .uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+        case .decimal128: .decimal128(Decimal128(0))
+        case .object, .any, .linkingObjects: nil
+        }
+    }
+
+    /// The type of the value's case; nil for null and for a link.
+    package var valueType: PropertyType? {
+        switch self {
+        case .null, .object: nil
+        case .bool: .bool
+        case .int: .int
+        case .float: .float
+        case .double: .double
+        case .string: .string
+        case .data: .data
+        case .date: .date
+        case .objectId: .objectId
+        case .uuid: .uuid
+        case .decimal128: .decimal128
+        }
+    }
+}

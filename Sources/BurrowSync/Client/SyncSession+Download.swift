@@ -271,22 +271,9 @@ extension SyncSession {
     /// Whether the JSON of a local value holds anything (an empty collection or a null does not).
     private static func hasContent(_ json: String) -> Bool { !["null", "[]", "{}"].contains(json) }
 
-    /// The value a required property of `type` takes when its column is `NULL`.
-    static func zeroValue(of type: PropertyType) -> StoreValue {
-        switch type {
-        case .bool: .bool(false)
-        case .int: .int(0)
-        case .float: .float(0)
-        case .double: .double(0)
-        case .string: .string("")
-        case .data: .data(Data())
-        case .date: .date(Date(timeIntervalSince1970: 0))
-        case .objectId: .objectId(withUnsafeBytes(of: (UInt64(0), UInt32(0))) { ObjectId(rawBytes: UnsafeRawBufferPointer(rebasing: $0[0..<12])) })
-        case .uuid: .uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
-        case .decimal128: .decimal128(Decimal128(0))
-        case .object, .any, .linkingObjects: .null
-        }
-    }
+    /// The value a required property of `type` takes when its column is `NULL`: the type's
+    /// zero.
+    static func zeroValue(of type: PropertyType) -> StoreValue { StoreValue.zero(of: type) ?? .null }
 
     /// The object of `table` whose primary key is `primaryKey`, through the dynamic API.
     private func dynamicObject(_ table: SyncedTable, primaryKey: StoreValue) throws -> DynamicObject {
