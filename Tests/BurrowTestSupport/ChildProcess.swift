@@ -96,6 +96,30 @@ public final class ChildProcess {
     /// The child's process identifier.
     public var pid: Int32 { process.processIdentifier }
 
+    /// The child's end as this type saw it when it reaped the child itself: its exit status
+    /// (or the signal that ended it), and whether a signal ended it. Foundation's `Process` on
+    /// Linux can miss the end of a child (one that exits at once, while many processes come
+    /// and go), and then reports it running forever; so every wait here also asks the kernel
+    /// (`waitpid` with `WNOHANG`), and never waits without a limit.
+    private var reaped: (status: Int32, signaled: Bool)?
+
+    /// Whether the child still runs.
+    public var isRunning: Bool {
+        if reaped != nil || !process.isRunning { return false }
+        var status: Int32 = 0
+        let result = waitpid(pid, &status, WNOHANG)
+        guard result == pid else { return process.isRunning }
+        let signal = status & 0x7f
+        reaped = signal == 0 ? ((status >> 8) & 0xff, false) : (signal, true)
+        return false
+    }
+
+    /// The child's exit status, or the number of the signal that ended it; read once it ended.
+    public var exitStatus: Int32 { reaped?.status ?? process.terminationStatus }
+
+    /// Whether a signal ended the child; read once it ended.
+    public var endedBySignal: Bool { reaped?.signaled ?? (process.terminationReason == .uncaughtSignal) }
+
     /// Reads whatever the child has written since the last call; returns the new complete lines.
     @discardableResult
     public func poll() -> [String] {
@@ -123,7 +147,7 @@ public final class ChildProcess {
         let deadline = Date().addingTimeInterval(timeout)
         var checked = 0
         while true {
-            let running = process.isRunning
+            let running = isRunning
             poll()
             while checked < lines.count {
                 if condition(lines[checked]) { return lines[checked] }
@@ -150,16 +174,15 @@ public final class ChildProcess {
     /// still running (then it is killed).
     public func waitForExit(timeout: Double) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
+        while isRunning {
             if Date() > deadline {
                 kill()
                 return nil
             }
             usleep(1_000)
         }
-        process.waitUntilExit()
         poll()
-        return process.terminationStatus
+        return exitStatus
     }
 
     /// Closes standard input and waits for a clean exit (status 0); throws with what the child
@@ -169,16 +192,18 @@ public final class ChildProcess {
         guard let status = waitForExit(timeout: timeout) else {
             throw ChildProcessError("\(label) did not finish within \(timeout) s and was killed: \(summary)")
         }
-        if status != 0 || process.terminationReason != .exit {
-            let how = process.terminationReason == .exit ? "exit" : "signal"
+        if status != 0 || endedBySignal {
+            let how = endedBySignal ? "signal" : "exit"
             throw ChildProcessError("\(label) exited with status \(status) (\(how)): \(summary)")
         }
     }
 
-    /// Sends SIGKILL if the child still runs, reaps it, and reads what it wrote last.
+    /// Sends SIGKILL if the child still runs, reaps it (waiting a minute at most), and reads
+    /// what it wrote last.
     public func kill() {
-        if process.isRunning { sendKill(process.processIdentifier) }
-        if process.processIdentifier != 0 { process.waitUntilExit() }
+        if isRunning { sendKill(pid) }
+        let deadline = Date().addingTimeInterval(60)
+        while isRunning && Date() < deadline { usleep(1_000) }
         closeInput()
         poll()
     }

@@ -123,6 +123,15 @@ public final class PostgresCluster {
         }
     }
 
+    #if !canImport(Darwin)
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np`, which its module map does not show
+    /// Swift: looked up at run time.
+    private static let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
+    #endif
+
     /// Runs `command`, its output appended to `output`, and returns its wait status.
     private static func spawn(_ command: [String], output: String) throws -> Int32 {
         var actions = posix_spawn_file_actions_t()
@@ -131,10 +140,24 @@ public final class PostgresCluster {
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        // Nothing else of this process goes to the child: the server `pg_ctl` starts lives on,
+        // and a descriptor it inherited (the write end of another child's input pipe, say)
+        // would stay open as long as it runs.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        #if canImport(Darwin)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_CLOEXEC_DEFAULT))
+        #else
+        guard let closeFrom = Self.closeFrom else {
+            throw PostgresClusterError("the C library has no posix_spawn_file_actions_addclosefrom_np (glibc 2.34 or later has it)")
+        }
+        _ = closeFrom(&actions, 3)
+        #endif
         let argv = command.map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, environ)
+        let spawned = posix_spawn(&pid, command[0], &actions, &attributes, argv, environ)
         guard spawned == 0 else { throw PostgresClusterError("could not start \(command[0]): errno \(spawned)") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}

@@ -181,10 +181,10 @@ struct CrashTests {
                 usleep(UInt32(rng.int(0...1_500)))
             }
         }
-        let exitedEarly = !worker.process.isRunning
+        let exitedEarly = !worker.isRunning
         worker.kill()
         if exitedEarly {
-            throw FailureTestError("the worker exited on its own (status \(worker.process.terminationStatus)): \(worker.errorOutput)")
+            throw FailureTestError("the worker exited on its own (status \(worker.exitStatus)): \(worker.errorOutput)")
         }
 
         let lines = worker.lines

@@ -21,7 +21,7 @@ import Testing
         // Wait for the file's first class, then read while the writer adds.
         var reads = 0
         var counts: [Int] = []
-        while writer.process.isRunning || reads == 0 {
+        while writer.isRunning || reads == 0 {
             let run = try tool.run(["objects", file, "SharedItem", "--format", "json"])
             reads += 1
             // The writer has not made the file, or has not stored the class, yet.
