@@ -133,26 +133,11 @@ extension JSONColumn {
             else { throw mismatch(json, "a link to an object with a primary key") }
             return .object(try resolve(className, primaryKey))
         }
-        let types: [String: PropertyType] = [
-            "bool": .bool, "int": .int, "float": .float, "double": .double, "string": .string, "data": .data, "date": .date,
-            "objectId": .objectId, "uuid": .uuid, "decimal128": .decimal128,
-        ]
-        guard let propertyType = types[type], let stored = scalar(value, as: propertyType) else {
+        // The type names are `PropertyType`'s own (`JSONColumn.tagged` writes them).
+        guard let propertyType = PropertyType(rawValue: type), let stored = scalar(value, as: propertyType) else {
             throw mismatch(json, "an AnyRealmValue")
         }
-        switch stored {
-        case .bool(let value): return .bool(value)
-        case .int(let value): return .int(Int(value))
-        case .float(let value): return .float(value)
-        case .double(let value): return .double(value)
-        case .string(let value): return .string(value)
-        case .data(let value): return .data(value)
-        case .date(let value): return .date(value)
-        case .objectId(let value): return .objectId(value)
-        case .uuid(let value): return .uuid(value)
-        case .decimal128(let value): return .decimal128(value)
-        case .null, .object: return .none
-        }
+        return AnyRealmValue._fromStored(stored._mapLink { _ -> ObjectBase? in nil })
     }
 
     /// A value of `type` from its JSON form; nil if `json` is not one.

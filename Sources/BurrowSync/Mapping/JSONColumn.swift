@@ -110,28 +110,11 @@ enum JSONColumn {
         }
     }
 
-    /// An `AnyRealmValue` as JSON that says its type (links are written by the caller).
+    /// An `AnyRealmValue` as JSON that says its type, by `PropertyType`'s name (links are
+    /// written by the caller).
     static func tagged(_ value: StoreValue) -> String {
-        guard let type = typeName(of: value) else { return "null" }
-        return "{\"type\":\"\(type)\",\"value\":\(plain(value))}"
-    }
-
-    /// The name an `AnyRealmValue`'s JSON gives its type.
-    static func typeName(of value: StoreValue) -> String? {
-        switch value {
-        case .null: nil
-        case .bool: "bool"
-        case .int: "int"
-        case .float: "float"
-        case .double: "double"
-        case .string: "string"
-        case .data: "data"
-        case .date: "date"
-        case .objectId: "objectId"
-        case .uuid: "uuid"
-        case .decimal128: "decimal128"
-        case .object: "link"
-        }
+        guard let type = value.valueType else { return "null" }
+        return "{\"type\":\"\(type.rawValue)\",\"value\":\(plain(value))}"
     }
 
     private static func number(_ value: Double, _ description: String) -> String {
