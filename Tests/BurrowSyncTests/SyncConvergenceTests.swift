@@ -107,7 +107,7 @@ struct SyncConvergenceTests {
             #expect(
                 local == server,
                 "client \(index) differs from PostgreSQL (seed \(seed)): \(local.symmetricDifference(server).sorted { $0.id < $1.id })")
-            #expect(try await clients[index].pendingUploads == 0)
+            #expect(await clients[index].pendingUploads == 0)
         }
     }
 }

@@ -64,7 +64,7 @@ struct SyncKillTests {
         defer { stopLater(client) }
         try await client.start()
         try await client.waitForUpload()
-        #expect(try await client.pendingUploads == 0)
+        #expect(await client.pendingUploads == 0)
         #expect(try sql.execute("SELECT count(*), max(n) FROM writes WHERE id <> 1").rows == [["49", "1"]])
         #expect(try sql.execute("SELECT title FROM \"KillTodo\" WHERE id = 1").rows == [["changed by SQL"]])
         _ = blocker.refresh()

@@ -47,15 +47,17 @@ public actor SyncClient {
     private let wakes: AsyncStream<Void>
     private var isPaused = false
     private var isStopped = false
-    private var uploadWaiters: [(sequence: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
-    private var downloadWaiters: [(round: Int, continuation: CheckedContinuation<Void, any Error>)] = []
+    private var uploadWaiters: [(sequence: UInt64, completion: Completion)] = []
+    private var downloadWaiters: [(round: Int, completion: Completion)] = []
     /// Download rounds begun and ended.
     private var downloadsBegun = 0
     private var downloadsEnded = 0
     private var rejections: [SyncRejection] = []
     private var unreadable: [SyncRejection] = []
     /// `start()` calls waiting for the first round, or its first failure.
-    private var startWaiters: [CheckedContinuation<Void, any Error>] = []
+    private var startWaiters: [Completion] = []
+    /// The number of changed objects waiting for upload when it was last read.
+    private var lastPendingCount = 0
 
     /// Makes a client for the file `configuration` opens, replicating the objects of `classes`
     /// with `server`, and records the classes in the file, so that every commit from now on
@@ -92,13 +94,13 @@ public actor SyncClient {
     /// Ends when the client stops.
     public nonisolated var downloads: AsyncStream<SyncDownload> { downloadChannel.stream() }
 
-    /// The number of changed objects waiting for upload, in the newest version of the file.
+    /// The number of changed objects waiting for upload, in the newest version of the file
+    /// (if the file cannot be read now, the number last read).
     public var pendingUploads: Int {
-        get throws {
-            guard let realm else { return 0 }
-            _ = realm.refresh()
-            return try realm.pendingUploadCount()
-        }
+        guard let realm else { return lastPendingCount }
+        _ = realm.refresh()
+        if let count = try? realm.pendingUploadCount() { lastPendingCount = count }
+        return lastPendingCount
     }
 
     /// The local changes PostgreSQL refused since the client was made (a grant or a
@@ -115,32 +117,55 @@ public actor SyncClient {
     /// both sides until `stop()`. Returns once the first round is done; if the server cannot
     /// be reached, throws that error and keeps trying in the background (the state says
     /// `.offline`).
-    public func start() async throws {
+    public nonisolated func start() async throws {
+        try await startCompletion()?.wait()
+    }
+
+    /// What `start()` waits for; nil if the client runs already.
+    private func startCompletion() throws -> Completion? {
         guard !isStopped else { throw RealmError(.wrongState, "This sync client was stopped; make a new one.") }
-        guard loop == nil else { return }
+        guard loop == nil else { return nil }
         try listenForLocalCommits()
+        let completion = Completion()
+        startWaiters.append(completion)
         loop = Task { await self.run() }
-        try await withCheckedThrowingContinuation { startWaiters.append($0) }
+        return completion
     }
 
     /// Waits until every change committed to the file before the call is in PostgreSQL (or
     /// refused: see `rejectedUploads`). Throws if the client stops first.
-    public func waitForUpload() async throws {
-        guard let realm else { return }
+    public nonisolated func waitForUpload() async throws {
+        try await uploadCompletion()?.wait()
+    }
+
+    /// The `waitForUpload()` calls waiting now.
+    var uploadWaiterCount: Int { uploadWaiters.count }
+
+    /// What `waitForUpload()` waits for; nil if nothing is queued.
+    private func uploadCompletion() throws -> Completion? {
+        guard let realm else { return nil }
         _ = realm.refresh()
-        guard let last = try realm.lastPendingUpload() else { return }
+        guard let last = try realm.lastPendingUpload() else { return nil }
         try checkRunning()
+        let completion = Completion()
+        uploadWaiters.append((last, completion))
         wake.yield()
-        try await withCheckedThrowingContinuation { uploadWaiters.append((last, $0)) }
+        return completion
     }
 
     /// Waits until every transaction PostgreSQL committed before the call is in the file.
     /// Throws if the client stops first.
-    public func waitForDownload() async throws {
+    public nonisolated func waitForDownload() async throws {
+        try await downloadCompletion().wait()
+    }
+
+    /// What `waitForDownload()` waits for: the end of the next download round to begin.
+    private func downloadCompletion() throws -> Completion {
         try checkRunning()
-        let round = downloadsBegun + 1
+        let completion = Completion()
+        downloadWaiters.append((downloadsBegun + 1, completion))
         wake.yield()
-        try await withCheckedThrowingContinuation { downloadWaiters.append((round, $0)) }
+        return completion
     }
 
     /// Stops uploading and downloading until `resume()`; local writes go on and are queued.
@@ -168,9 +193,9 @@ public actor SyncClient {
         wake.finish()
         disconnect()
         let stopped = RealmError(.wrongState, "The sync client was stopped.")
-        for waiter in uploadWaiters { waiter.continuation.resume(throwing: stopped) }
-        for waiter in downloadWaiters { waiter.continuation.resume(throwing: stopped) }
-        for waiter in startWaiters { waiter.resume(throwing: stopped) }
+        for waiter in uploadWaiters { waiter.completion.end(.failure(stopped)) }
+        for waiter in downloadWaiters { waiter.completion.end(.failure(stopped)) }
+        for waiter in startWaiters { waiter.end(.failure(stopped)) }
         uploadWaiters = []
         downloadWaiters = []
         startWaiters = []
@@ -212,10 +237,10 @@ public actor SyncClient {
             }
             do {
                 let session = try connectIfNeeded()
-                try round(session)
+                guard try await round(session) else { continue }
                 delay = Self.firstRetryDelay
                 channel.publish(.idle)
-                for waiter in startWaiters { waiter.resume() }
+                for waiter in startWaiters { waiter.end() }
                 startWaiters = []
                 if await wakes.next() == nil { return }
             } catch {
@@ -223,7 +248,7 @@ public actor SyncClient {
                 guard !isStopped else { return }
                 let failure = Self.realmError(error)
                 channel.publish(.offline(failure))
-                for waiter in startWaiters { waiter.resume(throwing: failure) }
+                for waiter in startWaiters { waiter.end(.failure(failure)) }
                 startWaiters = []
                 try? await Task.sleep(for: .seconds(delay))
                 delay = min(delay * 2, Self.lastRetryDelay)
@@ -263,17 +288,19 @@ public actor SyncClient {
         session = nil
     }
 
-    /// One round: uploads every batch, then downloads once, and tells the waiters.
-    private func round(_ session: SyncSession) throws {
-        channel.publish(.syncing(pendingUploads: try pendingUploads))
-        while true {
-            let upload = try session.uploadBatch()
-            rejections += upload.rejections
-            guard upload.through != nil else { break }
+    /// One round: uploads every batch, then downloads once, and tells the waiters. Between
+    /// batches and before the download it lets the actor's other calls run (a `waitFor…`
+    /// registering, `pendingUploads`, `pause()`), so that a wait for an upload ends with the
+    /// upload, not with the round. False if `pause()` or `stop()` came meanwhile: the round
+    /// ends there, and what it did not do is done by the next.
+    private func round(_ session: SyncSession) async throws -> Bool {
+        channel.publish(.syncing(pendingUploads: pendingUploads))
+        while let through = try uploadBatch(session) {
+            for waiter in uploadWaiters where waiter.sequence <= through { waiter.completion.end() }
+            uploadWaiters.removeAll { $0.sequence <= through }
+            guard await isStillCurrent(session) else { return false }
         }
-        let next = (try realm?.pendingUploads(limit: 1).first?.sequence) ?? .max
-        for waiter in uploadWaiters where waiter.sequence < next { waiter.continuation.resume() }
-        uploadWaiters.removeAll { $0.sequence < next }
+        guard await isStillCurrent(session) else { return false }
         downloadsBegun += 1
         let round = downloadsBegun
         let download = try session.download()
@@ -282,7 +309,22 @@ public actor SyncClient {
         downloadsEnded = round
         let downloaded = downloadWaiters.filter { $0.round <= round }
         downloadWaiters.removeAll { $0.round <= round }
-        for waiter in downloaded { waiter.continuation.resume() }
+        for waiter in downloaded { waiter.completion.end() }
+        return true
+    }
+
+    /// Uploads one batch; the sequence number it went through, nil if nothing was queued.
+    private func uploadBatch(_ session: SyncSession) throws -> UInt64? {
+        let upload = try session.uploadBatch()
+        rejections += upload.rejections
+        return upload.through
+    }
+
+    /// Lets the calls waiting for the actor run, then tells whether the round may go on: the
+    /// client is neither paused nor stopped, and `session` is still its session.
+    private func isStillCurrent(_ session: SyncSession) async -> Bool {
+        await Task.yield()
+        return !isStopped && !isPaused && self.session === session
     }
 
     private static func realmError(_ error: any Error) -> RealmError {

@@ -4,12 +4,16 @@ import Burrow
 ///
 /// - The schema `burrow_sync` holds sync's bookkeeping: `info` (the database's sync id, which
 ///   a checkpoint names, so that a file moved to another database downloads everything
-///   again), `changes` (one row per changed row of a synced table: its table, primary key and
-///   the id of the transaction that changed it) and `clients` (per client, the highest
-///   sequence number of its uploads applied).
-/// - Each synced table has two triggers: one per row, which records the change in `changes`,
-///   and one per statement, which notifies the channel `burrow_sync`, so that every client
-///   downloads as soon as the transaction commits.
+///   again), `changes` (per statement that changed a synced table, its table, the primary
+///   keys of the rows it changed, in text form, and the id of its transaction) and
+///   `clients` (per client, the highest sequence number of its uploads applied).
+/// - Each synced table has a trigger per kind of statement (`INSERT`, `UPDATE`, `DELETE`,
+///   `TRUNCATE`), run once per statement: it collects the changed rows' keys from the
+///   statement's transition tables into a row of `changes` per 10,000 keys (a `TRUNCATE`
+///   marks the whole table), and notifies the channel `burrow_sync`, so that every client
+///   downloads as soon as the transaction commits. A row per statement, not per changed row:
+///   an upload of 2,000 objects writes one bookkeeping row, not 2,000, and no row grows
+///   towards PostgreSQL's limit of a value, however many rows a statement changes.
 /// - `burrow_sync.prune(interval)` deletes the changes every client seen within the interval
 ///   (30 days by default) has downloaded, and records how far it deleted: a client whose
 ///   checkpoint is older downloads every row again.
@@ -46,7 +50,7 @@ enum ServerSchema {
             id bigserial PRIMARY KEY,
             xid xid8 NOT NULL DEFAULT pg_current_xact_id(),
             table_name text NOT NULL,
-            primary_key text NOT NULL,
+            primary_keys text[] NOT NULL,
             whole_table boolean NOT NULL DEFAULT false)
         """,
         "CREATE INDEX IF NOT EXISTS changes_by_xid ON burrow_sync.changes (xid)",
@@ -61,20 +65,21 @@ enum ServerSchema {
         """
         CREATE OR REPLACE FUNCTION burrow_sync.record_rows() RETURNS trigger
         LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog AS $$
+        DECLARE keyed text;
         BEGIN
             IF TG_OP = 'INSERT' THEN
-                INSERT INTO burrow_sync.changes (table_name, primary_key)
-                SELECT TG_TABLE_NAME, to_jsonb(n) ->> TG_ARGV[0] FROM new_rows n;
+                keyed := format('SELECT %I::text AS k FROM new_rows', TG_ARGV[0]);
             ELSIF TG_OP = 'UPDATE' THEN
-                INSERT INTO burrow_sync.changes (table_name, primary_key)
-                SELECT TG_TABLE_NAME, k FROM (
-                    SELECT to_jsonb(n) ->> TG_ARGV[0] AS k FROM new_rows n
-                    UNION SELECT to_jsonb(o) ->> TG_ARGV[0] FROM old_rows o) keys;
+                keyed := format('SELECT %1$I::text AS k FROM new_rows UNION SELECT %1$I::text FROM old_rows', TG_ARGV[0]);
             ELSIF TG_OP = 'DELETE' THEN
-                INSERT INTO burrow_sync.changes (table_name, primary_key)
-                SELECT TG_TABLE_NAME, to_jsonb(o) ->> TG_ARGV[0] FROM old_rows o;
+                keyed := format('SELECT %I::text AS k FROM old_rows', TG_ARGV[0]);
             ELSE
-                INSERT INTO burrow_sync.changes (table_name, primary_key, whole_table) VALUES (TG_TABLE_NAME, '', true);
+                INSERT INTO burrow_sync.changes (table_name, primary_keys, whole_table) VALUES (TG_TABLE_NAME, '{}', true);
+            END IF;
+            IF keyed IS NOT NULL THEN
+                EXECUTE 'INSERT INTO burrow_sync.changes (table_name, primary_keys) SELECT $1, array_agg(k) FROM '
+                    || '(SELECT k, (row_number() OVER ()) / 10000 AS chunk FROM (' || keyed || ') keys) numbered GROUP BY chunk'
+                USING TG_TABLE_NAME;
             END IF;
             PERFORM pg_notify('burrow_sync', TG_TABLE_NAME);
             RETURN NULL;
@@ -90,7 +95,8 @@ enum ServerSchema {
         CREATE OR REPLACE FUNCTION burrow_sync.changes_since(since text)
         RETURNS TABLE (table_name text, primary_key text, whole_table boolean)
         LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog AS $$
-            SELECT DISTINCT c.table_name, c.primary_key, c.whole_table FROM burrow_sync.changes c
+            SELECT DISTINCT c.table_name, coalesce(k.primary_key, ''), c.whole_table
+            FROM burrow_sync.changes c LEFT JOIN LATERAL unnest(c.primary_keys) AS k(primary_key) ON true
             WHERE c.xid >= pg_snapshot_xmin(since::pg_snapshot)
               AND pg_visible_in_snapshot(c.xid, pg_current_snapshot())
               AND NOT pg_visible_in_snapshot(c.xid, since::pg_snapshot)
