@@ -94,4 +94,40 @@ struct SyncUploadTests {
         #expect(uploaded == [["goes up"]])
         try await client.waitForDownload()
     }
+
+    @Test func refusalsInLaterBatchesTakeOutOnlyTheRefusedObjects() async throws {
+        let directory = try TemporaryDirectory()
+        let database = try TestPostgres.newDatabase()
+        let (client, configuration) = try await client(directory, database: database)
+        defer { stopLater(client) }
+        try await client.start()
+        let sql = try PostgresConnection(database)
+        try sql.execute("ALTER TABLE \"SyncTodo\" ADD CONSTRAINT no_refused_titles CHECK (title <> 'refused')")
+
+        // Three batches: the second is read while the first runs, and holds an object the
+        // server refuses; the third holds one the client refuses before sending.
+        let count = SyncSession.uploadBatchSize * 2 + 1000
+        let refused = "todo \(SyncSession.uploadBatchSize + 500)"
+        let unsendable = "todo \(SyncSession.uploadBatchSize * 2 + 500)"
+        let realm = try Realm(configuration: configuration)
+        try realm.write {
+            for index in 0..<count {
+                let todo = Todo(id: "todo \(index)", title: "number \(index)")
+                if todo.id == refused { todo.title = "refused" }
+                if todo.id == unsendable { todo.title = "nul \u{0} inside" }
+                try realm.add(todo)
+            }
+        }
+        try await client.waitForUpload()
+        try await client.waitForDownload()
+
+        #expect(Set(await client.rejectedUploads.map(\.primaryKey)) == [refused, unsendable])
+        #expect(try sql.execute("SELECT count(*), count(DISTINCT id) FROM \"SyncTodo\"").rows == [["\(count - 2)", "\(count - 2)"]])
+        #expect(try sql.execute("SELECT count(*) FROM \"SyncTodo\" WHERE id IN ($1, $2)", [refused, unsendable]).rows == [["0"]])
+        _ = realm.refresh()
+        // The refused objects are undone: the server does not hold them.
+        #expect(realm.objects(Todo.self).count == count - 2)
+        #expect(realm.object(ofType: Todo.self, forPrimaryKey: refused) == nil)
+        #expect(await client.pendingUploads == 0)
+    }
 }

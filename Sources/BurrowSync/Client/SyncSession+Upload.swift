@@ -13,24 +13,34 @@ extension SyncSession {
         var rejections: [SyncRejection] = []
     }
 
-    /// Uploads one batch from the outbox of the newest version; nil `through` when the outbox
-    /// is empty. A batch PostgreSQL refuses is sent again one object at a time, so that only
-    /// the refused changes are taken out (and reported); every other error is thrown and the
-    /// batch stays queued. `acknowledging`: whether to take the batch out of the outbox once
-    /// PostgreSQL committed it (false stands for a process that dies in between).
+    /// Uploads one batch from the outbox; nil `through` when the outbox is empty. A batch
+    /// PostgreSQL refuses is sent again one object at a time, so that only the refused changes
+    /// are taken out (and reported); every other error is thrown and the batch stays queued.
+    /// `acknowledging`: whether to take the batch out of the outbox once PostgreSQL committed
+    /// it (false stands for a process that dies in between).
+    ///
+    /// While PostgreSQL runs a batch's last statement, the next batch is read and its
+    /// statements made, so that the client's work and the server's overlap; the next call
+    /// sends it. A call without one reads the outbox of the newest version.
     func uploadBatch(acknowledging: Bool = true) throws -> UploadResult {
-        _ = realm.refresh()
-        let entries = try realm.pendingUploads(limit: Self.uploadBatchSize)
-        guard let last = entries.last?.sequence else { return UploadResult(through: nil) }
-        let changes = Self.coalesced(entries)
-        var result = UploadResult(through: last)
+        let batch: PreparedBatch
+        if let prepared = nextBatch {
+            batch = prepared
+        } else {
+            _ = realm.refresh()
+            guard let read = try readBatch(after: 0) else { return UploadResult(through: nil) }
+            batch = read
+        }
+        nextBatch = nil
+        var result = UploadResult(through: batch.through)
+        var next: PreparedBatch?
         do {
-            try apply(changes, through: last)
+            next = try apply(batch, preparingNext: acknowledging)
         } catch let error as PostgresError where error.isRefusal {
             // Find the refused changes: each object in a transaction of its own.
-            for change in changes {
+            for change in batch.changes {
                 do {
-                    try apply([change], through: change.sequence)
+                    _ = try apply(PreparedBatch(through: change.sequence, changes: [change]), preparingNext: false)
                 } catch let error as PostgresError where error.isRefusal {
                     result.rejections.append(
                         SyncRejection(className: change.className, primaryKey: change.primaryKeyText, error: error.realmError))
@@ -40,9 +50,35 @@ extension SyncSession {
             }
         }
         if acknowledging {
-            try realm.writeFromSync(withoutNotifying: silenced) { try realm.removeUploaded(through: last) }
+            try realm.writeFromSync(withoutNotifying: silenced) { try realm.removeUploaded(through: batch.through) }
+            nextBatch = next
         }
         return result
+    }
+
+    /// A batch read from the outbox: its changes merged per object, the sequence number of its
+    /// last entry, and its statements, made from the objects' values when it was read (nil
+    /// if making them failed: they are made again in the batch's transaction, where a refusal
+    /// is handled).
+    struct PreparedBatch {
+        let through: UInt64
+        let changes: [ObjectChange]
+        var statements: [Statement]?
+    }
+
+    /// One statement and its parameters.
+    struct Statement {
+        let sql: String
+        let parameters: [String?]
+    }
+
+    /// The first batch of the outbox after sequence number `sequence`, in the version the
+    /// realm reads; nil if none is queued.
+    private func readBatch(after sequence: UInt64) throws -> PreparedBatch? {
+        let entries = try realm.pendingUploads(after: sequence, limit: Self.uploadBatchSize)
+        guard let last = entries.last?.sequence else { return nil }
+        let changes = Self.coalesced(entries)
+        return PreparedBatch(through: last, changes: changes, statements: try? statements(for: changes))
     }
 
     /// One object's changes in a batch, merged: the last kind, and every property an update
@@ -89,20 +125,36 @@ extension SyncSession {
         return changes
     }
 
-    /// Applies `changes` in one transaction that records `through` as applied, skipping them
-    /// all if a transaction before recorded as much (an earlier attempt whose reply was lost).
-    private func apply(_ changes: [ObjectChange], through: UInt64) throws {
+    /// Applies `batch` in one transaction that records its `through` as applied, skipping the
+    /// changes a transaction before recorded as applied (an earlier attempt whose reply was
+    /// lost). With `preparingNext`, reads the next batch while PostgreSQL runs the last
+    /// statement, and returns it.
+    private func apply(_ batch: PreparedBatch, preparingNext: Bool) throws -> PreparedBatch? {
+        var next: PreparedBatch?
         try connection.execute("BEGIN")
         do {
             let done = try connection.execute("SELECT burrow_sync.begin_upload($1::uuid)", [clientID.uuidString]).rows
             let applied = done.first?.first.flatMap { $0.flatMap { UInt64($0) } } ?? 0
-            try apply(changes.filter { $0.sequence > applied })
-            try connection.execute("SELECT burrow_sync.end_upload($1::uuid, $2::bigint)", [clientID.uuidString, String(through)])
+            var statements = batch.statements
+            if statements == nil || batch.changes.contains(where: { $0.sequence <= applied }) {
+                statements = try self.statements(for: batch.changes.filter { $0.sequence > applied })
+            }
+            for (index, statement) in (statements ?? []).enumerated() {
+                if preparingNext && index == (statements?.count ?? 0) - 1 {
+                    // A batch that cannot be read now is read again, and its error thrown, by
+                    // the next call.
+                    try connection.execute(statement.sql, statement.parameters) { next = try? readBatch(after: batch.through) }
+                } else {
+                    try connection.execute(statement.sql, statement.parameters)
+                }
+            }
+            try connection.execute("SELECT burrow_sync.end_upload($1::uuid, $2::bigint)", [clientID.uuidString, String(batch.through)])
             try connection.execute("COMMIT")
         } catch {
             _ = try? connection.execute("ROLLBACK")
             throw error
         }
+        return next
     }
 
     /// Records a refused change as done, so that it is not sent again.
@@ -122,7 +174,8 @@ extension SyncSession {
     /// `DELETE` for the deleted objects, multi-row `INSERT … ON CONFLICT DO UPDATE`s for the new
     /// ones, and one `UPDATE … FROM (VALUES …)` per set of changed properties. Each object has
     /// one change in a batch (`coalesced`), so their order does not matter.
-    private func apply(_ changes: [ObjectChange]) throws {
+    private func statements(for changes: [ObjectChange]) throws -> [Statement] {
+        var statements: [Statement] = []
         var byClass: [String: [ObjectChange]] = [:]
         for change in changes { byClass[change.className, default: []].append(change) }
         for (className, changes) in byClass.sorted(by: { $0.key < $1.key }) {
@@ -130,8 +183,10 @@ extension SyncSession {
             let deleted = changes.filter { $0.kind == .delete }.map(\.primaryKeyText)
             if !deleted.isEmpty {
                 let key = table.primaryKey
-                try connection.execute(
-                    "DELETE FROM \(table.quotedName) WHERE \(key.quotedName) = ANY($1::\(key.sqlType)[])", [SQL.arrayLiteral(deleted)])
+                statements.append(
+                    Statement(
+                        sql: "DELETE FROM \(table.quotedName) WHERE \(key.quotedName) = ANY($1::\(key.sqlType)[])",
+                        parameters: [SQL.arrayLiteral(deleted)]))
             }
             var inserted: [[String?]] = []
             var updated: [[Int]: [[String?]]] = [:]
@@ -149,11 +204,12 @@ extension SyncSession {
                 }
                 if !columns.isEmpty { updated[columns, default: []].append([values[table.primaryKeyColumn]] + columns.map { values[$0] }) }
             }
-            try insert(inserted, into: table)
+            statements += insert(inserted, into: table)
             for (columns, rows) in updated.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
-                try update(rows, columns: columns, of: table)
+                statements += update(rows, columns: columns, of: table)
             }
         }
+        return statements
     }
 
     /// PostgreSQL takes at most this many parameters in one statement.
@@ -161,9 +217,9 @@ extension SyncSession {
 
     /// Inserts `rows` (each every column's value), or updates every column of those whose key
     /// the table holds.
-    private func insert(_ rows: [[String?]], into table: SyncedTable) throws {
+    private func insert(_ rows: [[String?]], into table: SyncedTable) -> [Statement] {
         let columns = table.columns
-        for chunk in rows.chunked(Self.parameterLimit / columns.count) {
+        return rows.chunked(Self.parameterLimit / columns.count).map { chunk in
             let sql = statement("insert \(table.className) \(chunk.count)") {
                 let names = columns.map(\.quotedName).joined(separator: ", ")
                 let updates = columns.indices.filter { $0 != table.primaryKeyColumn }.map {
@@ -173,17 +229,17 @@ extension SyncSession {
                 return
                     "INSERT INTO \(table.quotedName) (\(names)) VALUES \(Self.tuples(columns, rows: chunk.count)) ON CONFLICT (\(table.primaryKey.quotedName)) \(conflict)"
             }
-            try connection.execute(sql, chunk.flatMap { $0 })
+            return Statement(sql: sql, parameters: chunk.flatMap { $0 })
         }
     }
 
     /// The text of the statement named `name`, made by `make` the first time: a batch of the
     /// same size and shape as an earlier one reuses its text.
     private func statement(_ name: String, _ make: () -> String) -> String {
-        if let known = statements[name] { return known }
+        if let known = statementTexts[name] { return known }
         let made = make()
-        if statements.count > 1_000 { statements = [:] }
-        statements[name] = made
+        if statementTexts.count > 1_000 { statementTexts = [:] }
+        statementTexts[name] = made
         return made
     }
 
@@ -196,17 +252,17 @@ extension SyncSession {
 
     /// Sets `columns` of the rows whose keys `rows` give (each the key, then the columns'
     /// values), and only of rows that still exist: a delete that reached the server first wins.
-    private func update(_ rows: [[String?]], columns: [Int], of table: SyncedTable) throws {
+    private func update(_ rows: [[String?]], columns: [Int], of table: SyncedTable) -> [Statement] {
         let key = table.primaryKey
         let all = [key] + columns.map { table.columns[$0] }
-        for chunk in rows.chunked(Self.parameterLimit / all.count) {
+        return rows.chunked(Self.parameterLimit / all.count).map { chunk in
             let sql = statement("update \(table.className) \(columns) \(chunk.count)") {
                 let aliases = (0..<all.count).map { "c\($0)" }
                 let assignments = columns.indices.map { "\(table.columns[columns[$0]].quotedName) = v.c\($0 + 1)" }
                 return
                     "UPDATE \(table.quotedName) SET \(assignments.joined(separator: ", ")) FROM (VALUES \(Self.tuples(all, rows: chunk.count))) AS v(\(aliases.joined(separator: ", "))) WHERE \(table.quotedName).\(key.quotedName) = v.c0"
             }
-            try connection.execute(sql, chunk.flatMap { $0 })
+            return Statement(sql: sql, parameters: chunk.flatMap { $0 })
         }
     }
 

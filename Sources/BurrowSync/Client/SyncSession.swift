@@ -18,7 +18,10 @@ final class SyncSession {
     /// server's state again.
     var refetch: [String: Set<String>] = [:]
     /// Statement texts made for upload batches, by their shape (see `statement(_:_:)`).
-    var statements: [String: String] = [:]
+    var statementTexts: [String: String] = [:]
+    /// The upload batch read while PostgreSQL ran the previous one, for the next upload to
+    /// send (see `uploadBatch(acknowledging:)`).
+    var nextBatch: PreparedBatch?
 
     /// How many outbox entries one upload transaction carries at most.
     static let uploadBatchSize = 2000

@@ -22,6 +22,12 @@ struct LibPQ: Sendable {
             OpaquePointer?, UnsafePointer<CChar>, Int32, UnsafePointer<UInt32>?, UnsafePointer<UnsafePointer<CChar>?>?,
             UnsafePointer<Int32>?, UnsafePointer<Int32>?, Int32
         ) -> OpaquePointer?
+    typealias SendQueryParams =
+        @convention(c) (
+            OpaquePointer?, UnsafePointer<CChar>, Int32, UnsafePointer<UInt32>?, UnsafePointer<UnsafePointer<CChar>?>?,
+            UnsafePointer<Int32>?, UnsafePointer<Int32>?, Int32
+        ) -> Int32
+    typealias GetResult = @convention(c) (OpaquePointer?) -> OpaquePointer?
     typealias ResultStatus = @convention(c) (OpaquePointer?) -> Int32
     typealias ResultMessage = @convention(c) (OpaquePointer?) -> UnsafeMutablePointer<CChar>?
     typealias ResultField = @convention(c) (OpaquePointer?, Int32) -> UnsafeMutablePointer<CChar>?
@@ -40,6 +46,8 @@ struct LibPQ: Sendable {
     let errorMessage: ConnectionMessage
     let finish: Finish
     let execParams: ExecParams
+    let sendQueryParams: SendQueryParams
+    let getResult: GetResult
     let resultStatus: ResultStatus
     let resultErrorMessage: ResultMessage
     let resultErrorField: ResultField
@@ -90,7 +98,9 @@ struct LibPQ: Sendable {
         }
         guard let connect = bind("PQconnectdb", as: Connect.self), let status = bind("PQstatus", as: ConnectionStatus.self),
             let errorMessage = bind("PQerrorMessage", as: ConnectionMessage.self), let finish = bind("PQfinish", as: Finish.self),
-            let execParams = bind("PQexecParams", as: ExecParams.self), let resultStatus = bind("PQresultStatus", as: ResultStatus.self),
+            let execParams = bind("PQexecParams", as: ExecParams.self),
+            let sendQueryParams = bind("PQsendQueryParams", as: SendQueryParams.self),
+            let getResult = bind("PQgetResult", as: GetResult.self), let resultStatus = bind("PQresultStatus", as: ResultStatus.self),
             let resultErrorMessage = bind("PQresultErrorMessage", as: ResultMessage.self),
             let resultErrorField = bind("PQresultErrorField", as: ResultField.self), let tupleCount = bind("PQntuples", as: Count.self),
             let fieldCount = bind("PQnfields", as: Count.self), let value = bind("PQgetvalue", as: Value.self),
@@ -104,6 +114,7 @@ struct LibPQ: Sendable {
         return .success(
             LibPQ(
                 connect: connect, status: status, errorMessage: errorMessage, finish: finish, execParams: execParams,
+                sendQueryParams: sendQueryParams, getResult: getResult,
                 resultStatus: resultStatus, resultErrorMessage: resultErrorMessage, resultErrorField: resultErrorField,
                 tupleCount: tupleCount, fieldCount: fieldCount, value: value, isNull: isNull, fieldName: fieldName,
                 clear: clear, socket: socket, consumeInput: consumeInput, notifies: notifies, freeMemory: freeMemory))

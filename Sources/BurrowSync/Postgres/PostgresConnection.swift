@@ -46,6 +46,33 @@ package final class PostgresConnection {
         }
         guard let result else { throw PostgresError(message: Self.text(library.errorMessage(handle)), sqlState: nil) }
         defer { library.clear(result) }
+        return try rows(of: result)
+    }
+
+    /// Runs `sql` with `parameters` as `execute` does, and calls `meanwhile` while PostgreSQL
+    /// runs it: the statement is sent first, and its result read once `meanwhile` returns.
+    /// Whatever `meanwhile` does, the result is read before this returns, so the connection is
+    /// ready for the next statement (a `ROLLBACK` after an error included).
+    @discardableResult
+    func execute(_ sql: String, _ parameters: [String?], meanwhile: () -> Void) throws(PostgresError) -> PostgresRows {
+        let sent = Self.withCStrings(parameters) { values in
+            sql.withCString { library.sendQueryParams(handle, $0, Int32(values.count), nil, values, nil, nil, 0) }
+        }
+        guard sent == 1 else { throw PostgresError(message: Self.text(library.errorMessage(handle)), sqlState: nil) }
+        meanwhile()
+        // One statement sends one result, then libpq's end of results (nil); read both, so
+        // that nothing of this statement is left for the next to trip on.
+        var first: OpaquePointer?
+        while let result = library.getResult(handle) {
+            if first == nil { first = result } else { library.clear(result) }
+        }
+        guard let first else { throw PostgresError(message: Self.text(library.errorMessage(handle)), sqlState: nil) }
+        defer { library.clear(first) }
+        return try rows(of: first)
+    }
+
+    /// The rows of `result`, or the error it carries.
+    private func rows(of result: OpaquePointer) throws(PostgresError) -> PostgresRows {
         let status = library.resultStatus(result)
         guard status == Self.commandOK || status == Self.tuplesOK else {
             var message = Self.text(library.resultErrorMessage(result))
