@@ -20,6 +20,11 @@ let package = Package(
         // The object store: values and their byte forms, tables and the stored schema, reading and
         // writing objects as keys and values, queries over rows. No knowledge of Swift classes.
         .target(name: "BurrowStore", dependencies: ["BurrowStorage"]),
+        // realm-core's .realm files, read-only: the file and its encryption (libcrypto loaded at
+        // run time), its nodes and B+trees, its tables and their objects.
+        .target(
+            name: "BurrowRealmFile", dependencies: ["BurrowStore"],
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // The public API, RealmSwift's: objects, realms, results, changes. Built on the store.
         .target(name: "Burrow", dependencies: ["BurrowStore", "BurrowStorage"]),
         // Replication of a Burrow file with PostgreSQL, through libpq loaded at run time.
@@ -83,6 +88,10 @@ let package = Package(
         // BurrowSync against a real PostgreSQL the tests start themselves.
         .testTarget(name: "BurrowSyncTests", dependencies: ["BurrowSync", "Burrow", "BurrowStore", "BurrowTestSupport", "BurrowTestTraits"]),
         .testTarget(name: "BurrowTests", dependencies: ["Burrow", "BurrowStore", "BurrowTestSupport", "BurrowTestTraits"]),
+        // The reader of realm-core's files, on files realm-core wrote (Fixtures, with their note).
+        .testTarget(
+            name: "BurrowRealmFileTests", dependencies: ["BurrowRealmFile", "BurrowTestSupport", "BurrowTestTraits"],
+            exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )
