@@ -17,8 +17,20 @@ enum MixedLeaf {
 
     /// realm-core's data types a mixed value has.
     enum DataType: Int64 {
-        case int = 0, bool = 1, string = 2, binary = 4, timestamp = 8, float = 9, double = 10, decimal = 11
-        case link = 12, objectId = 15, typedLink = 16, uuid = 17, list = 19, dictionary = 21
+        case int = 0
+        case bool = 1
+        case string = 2
+        case binary = 4
+        case timestamp = 8
+        case float = 9
+        case double = 10
+        case decimal = 11
+        case link = 12
+        case objectId = 15
+        case typedLink = 16
+        case uuid = 17
+        case list = 19
+        case dictionary = 21
     }
 
     static func values(_ node: Node, in image: FileImage, depth: Int) throws(RealmFileError) -> [RealmValue] {
