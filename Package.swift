@@ -26,7 +26,7 @@ let package = Package(
             name: "BurrowRealmFile", dependencies: ["BurrowStore"],
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // The public API, RealmSwift's: objects, realms, results, changes. Built on the store.
-        .target(name: "Burrow", dependencies: ["BurrowStore", "BurrowStorage"]),
+        .target(name: "Burrow", dependencies: ["BurrowStore", "BurrowStorage", "BurrowRealmFile"]),
         // Replication of a Burrow file with PostgreSQL, through libpq loaded at run time.
         .target(
             name: "BurrowSync", dependencies: ["Burrow", "BurrowStore", "BurrowStorage"],
@@ -90,7 +90,7 @@ let package = Package(
         .testTarget(name: "BurrowTests", dependencies: ["Burrow", "BurrowStore", "BurrowTestSupport", "BurrowTestTraits"]),
         // The reader of realm-core's files, on files realm-core wrote (Fixtures, with their note).
         .testTarget(
-            name: "BurrowRealmFileTests", dependencies: ["BurrowRealmFile", "BurrowTestSupport", "BurrowTestTraits"],
+            name: "BurrowRealmFileTests", dependencies: ["BurrowRealmFile", "Burrow", "BurrowStore", "BurrowTestSupport", "BurrowTestTraits"],
             exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,121 @@
+import Burrow
+import BurrowTestSupport
+import Foundation
+import Testing
+
+@testable import BurrowRealmFile
+
+/// `Realm.importRealmFile`: a RealmSwift app's `.realm` file becomes a new Burrow file.
+@MainActor
+struct RealmImportTests {
+    /// realm-core's `class_Table` of `client_schema_version_011.realm`, as an app declares it.
+    final class ImportedTable: Object {
+        @Persisted(primaryKey: true) var label = ""
+        @Persisted var value = 0
+        override class func _realmObjectName() -> String? { "Table" }
+    }
+
+    @Test func aFileBecomesANewBurrowFileWithItsClasses() throws {
+        let directory = try TemporaryDirectory()
+        let configuration = Realm.Configuration(fileURL: directory.fileURL("imported.burrow"))
+        let report = try Realm.importRealmFile(
+            at: RealmFileFixtures.directory.appendingPathComponent("client_schema_version_011.realm"), configuration: configuration)
+        #expect(report.fileFormatVersion == 22)
+        #expect(report.importedClasses.map { "\($0.className) \($0.objectCount)" } == ["Table 3"])
+        #expect(report.omissions.isEmpty)
+        let realm = try Realm(configuration: configuration)
+        let rows = realm.dynamicObjects("Table").map { ($0["label"] as? String ?? "?", $0["value"] as? Int ?? -1) }
+        #expect(Dictionary(uniqueKeysWithValues: rows) == ["Banach": 88, "Hausdorff": 66, "Hilbert": 77])
+        #expect(realm.dynamicObject(ofType: "Table", forPrimaryKey: "Hilbert")?["value"] as? Int == 77)
+    }
+
+    @Test func theAppsModelClassesReceiveTheObjects() throws {
+        let directory = try TemporaryDirectory()
+        let configuration = Realm.Configuration(fileURL: directory.fileURL("typed.burrow"), objectTypes: [ImportedTable.self])
+        let report = try Realm.importRealmFile(
+            at: RealmFileFixtures.directory.appendingPathComponent("client_schema_version_011.realm"), configuration: configuration)
+        #expect(report.objectCount == 3)
+        let realm = try Realm(configuration: configuration)
+        #expect(realm.object(ofType: ImportedTable.self, forPrimaryKey: "Banach")?.value == 88)
+        #expect(realm.objects(ImportedTable.self).sorted(byKeyPath: "value").map(\.label) == ["Hausdorff", "Hilbert", "Banach"])
+    }
+
+    @Test func linksListsAndSetsComeAcross() throws {
+        let directory = try TemporaryDirectory()
+        let configuration = Realm.Configuration(fileURL: directory.fileURL("metadata.burrow"))
+        let source = RealmFileFixtures.directory.appendingPathComponent("sync-metadata-v6.realm")
+        let report = try Realm.importRealmFile(at: source, configuration: configuration)
+        #expect(report.realmSchemaVersion == 6)
+        let counts = Dictionary(uniqueKeysWithValues: report.importedClasses.map { ($0.className, $0.objectCount) })
+        #expect(counts["UserMetadata"] == 13)
+        #expect(counts["UserIdentity"] == 3)
+        let realm = try Realm(configuration: configuration)
+        let users = realm.dynamicObjects("UserMetadata")
+        #expect(users.count == 13)
+        // As many links and paths as the .realm file holds, read by the reader itself.
+        let file = try RealmFileContents(RealmFile(path: source.path))
+        let userClass = try #require(file.classes.first { $0.name == "UserMetadata" })
+        let identitiesColumn = try #require(userClass.table.columns.firstIndex { $0.name == "identities" })
+        let pathsColumn = try #require(userClass.table.columns.firstIndex { $0.name == "local_realm_paths" })
+        func count(_ value: RealmValue) -> Int {
+            switch value {
+            case .list(let values), .set(let values): values.count
+            default: 0
+            }
+        }
+        var listed = 0
+        var paths = 0
+        for user in users {
+            guard let list = user["identities"] as? List<DynamicObject>, let set = user["local_realm_paths"] as? MutableSet<String> else {
+                Issue.record("identities or local_realm_paths is not a collection")
+                continue
+            }
+            listed += list.count
+            paths += set.count
+            #expect(list.allSatisfy { $0.objectSchema.className == "UserIdentity" })
+        }
+        #expect(listed == userClass.objects.reduce(0) { $0 + count($1.values[identitiesColumn]) })
+        #expect(paths == userClass.objects.reduce(0) { $0 + count($1.values[pathsColumn]) })
+        #expect(listed > 0)
+    }
+
+    @Test func anImportNeverWritesOverAFileOrLeavesOneBehindWhenItFails() throws {
+        let directory = try TemporaryDirectory()
+        let existing = Realm.Configuration(fileURL: directory.fileURL("existing.burrow"))
+        _ = try Realm(configuration: existing)
+        let before = try Data(contentsOf: directory.fileURL("existing.burrow"))
+        #expect {
+            try Realm.importRealmFile(
+                at: RealmFileFixtures.directory.appendingPathComponent("client_schema_version_011.realm"), configuration: existing)
+        } throws: { error in
+            (error as? RealmError)?.code == .fileExists
+        }
+        #expect(try Data(contentsOf: directory.fileURL("existing.burrow")) == before)
+
+        let fresh = Realm.Configuration(fileURL: directory.fileURL("fresh.burrow"))
+        let failures: [(String, Data?, RealmError.Code)] = [
+            ("test_upgrade_database_11.realm", nil, .unsupportedFileFormatVersion),
+            ("test_shared_decrypt_4k_page.realm", nil, .invalidFile),
+            ("test_shared_decrypt_4k_page.realm", Data(repeating: 7, count: 64), .invalidFile),
+            ("README.md", nil, .invalidFile),
+        ]
+        for (name, key, code) in failures {
+            #expect {
+                try Realm.importRealmFile(at: RealmFileFixtures.directory.appendingPathComponent(name), encryptionKey: key, configuration: fresh)
+            } throws: { error in
+                guard let error = error as? RealmError else { return false }
+                return error.code == code && error.description.contains(name)
+            }
+            #expect(!FileManager.default.fileExists(atPath: directory.fileURL("fresh.burrow").path), "\(name)")
+        }
+    }
+
+    @Test func aClassTheModelLacksIsReportedNotImported() throws {
+        let directory = try TemporaryDirectory()
+        let configuration = Realm.Configuration(fileURL: directory.fileURL("partial.burrow"), objectTypes: [ImportedTable.self])
+        let report = try Realm.importRealmFile(
+            at: RealmFileFixtures.directory.appendingPathComponent("sync-metadata-v6.realm"), configuration: configuration)
+        #expect(report.importedClasses.isEmpty)
+        #expect(report.omissions.contains { $0.what == "class UserMetadata" && $0.reason.contains("objectTypes") })
+    }
+}
