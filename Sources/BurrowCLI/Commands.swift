@@ -89,6 +89,20 @@ struct Command {
                 """,
             operands: 2...2, valueOptions: [], flagOptions: ["merge"], run: ImportCommand.run),
         Command(
+            name: "import-realm", synopsis: "FILE.realm OUTPUT [--key HEX]",
+            summary: "Convert a RealmSwift app's .realm file into a new Burrow file.",
+            details: """
+                Reads realm-core's file formats 20 to 24 (every RealmSwift 10 or later writes
+                one), encrypted or not, and writes every object of the app's classes into
+                OUTPUT in one write transaction: values, links, lists, sets, maps, embedded
+                objects. Prints each class with its object count, and anything it left out
+                with the reason. FILE.realm is only read. OUTPUT must not exist; if the import
+                fails, nothing is left there. A progress line shows on a terminal.
+
+                  --key HEX        the app's 64-byte encryption key, as 128 hexadecimal digits
+                """,
+            operands: 2...2, valueOptions: ["key"], flagOptions: [], run: ImportRealmCommand.run),
+        Command(
             name: "info", synopsis: "FILE [--raw]",
             summary: "Show a file's version, pages, and classes with their object counts.",
             details: """

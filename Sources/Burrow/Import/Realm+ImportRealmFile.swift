@@ -32,12 +32,22 @@ extension Realm {
     public static func importRealmFile(
         at url: URL, encryptionKey: Data? = nil, configuration: Realm.Configuration = .defaultConfiguration
     ) throws -> RealmImportReport {
+        try importRealmFile(at: url, encryptionKey: encryptionKey, configuration: configuration, progress: { _ in })
+    }
+
+    /// `importRealmFile(at:encryptionKey:configuration:)`, telling `progress` how far it got:
+    /// once the `.realm` file is read, then every 1,000 objects written. For `burrow
+    /// import-realm`'s progress line.
+    package static func importRealmFile(
+        at url: URL, encryptionKey: Data?, configuration: Realm.Configuration, progress: @escaping (RealmImportProgress) -> Void
+    ) throws -> RealmImportReport {
         let path = url.path
         let file: RealmFile
         let contents: RealmFileContents
         do {
             file = try RealmFile(path: path, encryptionKey: encryptionKey.map { [UInt8]($0) })
             contents = try RealmFileContents(file)
+            progress(RealmImportProgress(written: 0, total: contents.classes.reduce(0) { $0 + $1.objects.count }))
         } catch {
             throw RealmError(importing: error, at: path)
         }
@@ -49,7 +59,7 @@ extension Realm {
         }
         do {
             let realm = try Realm(configuration: configuration)
-            var importer = RealmFileImporter(realm: realm, contents: contents)
+            var importer = RealmFileImporter(realm: realm, contents: contents, progress: progress)
             try realm.write { try importer.run() }
             return RealmImportReport(
                 importedClasses: importer.imported, omissions: importer.omissions, fileFormatVersion: file.formatVersion,
@@ -73,4 +83,10 @@ extension RealmError {
             }
         self.init(code, "\(path): \(error.message)")
     }
+}
+
+/// How far an import got: objects written to the Burrow file of all the `.realm` file holds.
+package struct RealmImportProgress: Sendable, Equatable {
+    package let written: Int
+    package let total: Int
 }

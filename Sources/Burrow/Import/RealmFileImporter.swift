@@ -30,9 +30,22 @@ struct RealmFileImporter {
     /// The embedded objects' values, ready to be set on their parents, by address.
     private var embedded: [Address: [String: Any]] = [:]
 
-    init(realm: Realm, contents: RealmFileContents) {
+    /// Told every 1,000 objects written.
+    private let progress: (RealmImportProgress) -> Void
+    private let total: Int
+    private var written = 0
+
+    init(realm: Realm, contents: RealmFileContents, progress: @escaping (RealmImportProgress) -> Void) {
         self.realm = realm
         self.contents = contents
+        self.progress = progress
+        total = contents.classes.reduce(0) { $0 + $1.objects.count }
+    }
+
+    /// Counts an object written, and tells `progress` at every 1,000th.
+    private mutating func wrote() {
+        written += 1
+        if written % 1000 == 0 || written == total { progress(RealmImportProgress(written: written, total: total)) }
     }
 
     mutating func run() throws {
@@ -44,6 +57,7 @@ struct RealmFileImporter {
                     values[property.name] = try value(object.values[index], for: property, of: plan, object)
                 }
                 created[Address(table: plan.source.table.key, key: object.key)] = try realm.dynamicCreate(plan.source.name, value: values)
+                wrote()
             }
         }
         try makeEmbeddedValues(plans)
@@ -192,6 +206,7 @@ struct RealmFileImporter {
                     values[property.name] = try value(object.values[index], for: property, of: plan, object)
                 }
                 embedded[address] = values
+                wrote()
             }
         }
     }
