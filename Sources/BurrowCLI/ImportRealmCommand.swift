@@ -14,7 +14,10 @@ enum ImportRealmCommand {
         var key: Data?
         if let hex = arguments.values["key"] {
             guard let bytes = Self.bytes(hex: hex), bytes.count == 64 else {
-                throw UsageError(message: "--key takes the 64-byte encryption key as 128 hexadecimal digits; \"\(hex.prefix(20))\(hex.count > 20 ? "…" : "")\" is not one")
+                throw UsageError(
+                    message:
+                        "--key takes the 64-byte encryption key as 128 hexadecimal digits; \"\(hex.prefix(20))\(hex.count > 20 ? "…" : "")\" is not one"
+                )
             }
             key = Data(bytes)
         }

@@ -119,3 +119,60 @@ struct RealmImportTests {
         #expect(report.omissions.contains { $0.what == "class UserMetadata" && $0.reason.contains("objectTypes") })
     }
 }
+
+/// Format 24's every property type, imported into the app's model as it ports it.
+@MainActor
+struct RealmImportAllTypesTests {
+    typealias AllTypes = ImportedModel.AllTypes
+    typealias Owner = ImportedModel.Owner
+
+    @Test func everyPropertyTypeComesIntoTheModel() throws {
+        let directory = try TemporaryDirectory()
+        let configuration = Realm.Configuration(
+            fileURL: directory.fileURL("ported.burrow"),
+            objectTypes: [AllTypes.self, Owner.self, ImportedModel.Address.self, ImportedModel.Coordinates.self])
+        let source = RealmFileFixtures.directory.appendingPathComponent("format24_all_types.realm")
+        let report = try Realm.importRealmFile(at: source, configuration: configuration)
+        #expect(report.fileFormatVersion == 24)
+        #expect(report.realmSchemaVersion == 42)
+        #expect(
+            Dictionary(uniqueKeysWithValues: report.importedClasses.map { ($0.className, $0.objectCount) }) == [
+                "AllTypes": 23, "Owner": 5, "Address": 5, "Coordinates": 3,
+            ])
+        // Only AnyRealmValues holding collections are left out, each named.
+        #expect(report.omissions.allSatisfy { $0.reason.contains("AnyRealmValue holding a list or a dictionary") })
+        #expect(report.omissions.count == 6)
+
+        let realm = try Realm(configuration: configuration)
+        let maxima = try #require(realm.object(ofType: AllTypes.self, forPrimaryKey: try ObjectId.parse("000000000000000000000001").get()))
+        #expect(maxima.int == Int.max)
+        #expect(maxima.optInt == Int.min)
+        #expect(maxima.float == .greatestFiniteMagnitude)
+        #expect(maxima.optFloat?.isNaN == true)
+        #expect(maxima.double == 0 && maxima.double.sign == .minus)
+        #expect(maxima.string.utf8.count == 5000)
+        #expect(maxima.optString?.utf8.count == 70_000)
+        #expect(maxima.data.count == 10_000)
+        #expect(maxima.optData == Data())
+        #expect(maxima.optDate == Date(timeIntervalSince1970: 1_700_000_000.123456789))
+        #expect(maxima.decimal == (try Decimal128.parseOrExplain("123456789012345678901234567890.1234").get()))
+        #expect(maxima.optDecimal?.isNaN == true)
+        #expect(maxima.any == .int(42))
+        #expect(maxima.owner?.name == "alice")
+        #expect(maxima.address?.city == "Cupertino")
+        #expect(maxima.address?.coordinates?.lat == 37.33182)
+        #expect(maxima.addressList.map(\.city) == ["Berlin", nil])
+        #expect(maxima.intList.count > 0)
+        #expect(maxima.stringMap.keys.sorted() == [""] + (0...8).map { "k\($0)" })
+        #expect(maxima.stringMap["k1"] == "a")
+        // LinkingObjects follow from the links.
+        let alice = try #require(realm.object(ofType: Owner.self, forPrimaryKey: "alice"))
+        #expect(alice.owned.contains(maxima))
+        // The links to "eve", deleted while linked, read as nil or leave their collections.
+        let links = try #require(realm.object(ofType: AllTypes.self, forPrimaryKey: try ObjectId.parse("000000000000000000000030").get()))
+        #expect(links.owner == nil)
+        #expect(links.ownerList.allSatisfy { $0.name != "eve (tombstoned)" })
+        #expect(realm.object(ofType: Owner.self, forPrimaryKey: "eve (tombstoned)") == nil)
+        #expect(realm.objects(Owner.self).count == 5)
+    }
+}

@@ -225,7 +225,8 @@ struct RealmFileImporter {
     /// arrays and dictionaries for collections, the created object (or an embedded object's
     /// values) for a link.
     private mutating func value(_ value: RealmValue, for property: Property, of plan: Plan, _ object: RealmObject) throws -> Any {
-        let place = "\(plan.source.name) \(object.key).\(property.name)"
+        let place = "\(plan.source.name) \(Self.name(of: object, in: plan.source)).\(property.name)"
+        guard property.collection != .single else { return single(value, for: property, at: place) }
         switch value {
         case .list(let values), .set(let values):
             return values.compactMap { element -> Any? in
@@ -287,6 +288,18 @@ struct RealmFileImporter {
         case .list, .set, .dictionary:
             omit(place, "an AnyRealmValue holding a list or a dictionary, which Burrow's AnyRealmValue does not hold yet; it is imported as nil.")
             return .none
+        }
+    }
+
+    /// How a report names `object`: by its primary key, or by its key in the `.realm` file.
+    private static func name(of object: RealmObject, in source: RealmFileContents.Class) -> String {
+        guard let column = source.table.primaryKey else { return "#\(object.key)" }
+        switch object.values[column] {
+        case .string(let key): return "'\(key)'"
+        case .int(let key): return "\(key)"
+        case .objectId(let key): return "\(key)"
+        case .uuid(let key): return key.uuidString
+        default: return "#\(object.key)"
         }
     }
 

@@ -17,7 +17,8 @@ import Testing
         let before = try Data(contentsOf: URL(fileURLWithPath: source))
         let run = try tool.run(["import-realm", source, "converted.burrow"], environment: ["BURROW_PROGRESS": "1"])
         #expect(run.status == 0)
-        #expect(run.lines.first?.hasPrefix("Imported 3 objects of 1 classes from \(source) (realm-core file format 22) into converted.burrow:") == true)
+        #expect(
+            run.lines.first?.hasPrefix("Imported 3 objects of 1 classes from \(source) (realm-core file format 22) into converted.burrow:") == true)
         #expect(run.lines.contains("  Table: 3"))
         // The progress line was drawn on standard error, and erased.
         #expect(run.errors.hasPrefix("\rreading \(source)"))
@@ -34,7 +35,10 @@ import Testing
             (["import-realm", Self.fixture("test_upgrade_database_11.realm"), "out.burrow"], 1, "file format 11"),
             (["import-realm", Self.fixture("test_shared_decrypt_4k_page.realm"), "out.burrow"], 1, "64-byte key"),
             (["import-realm", Self.fixture("test_shared_decrypt_4k_page.realm"), "out.burrow", "--key", "abc"], 2, "128 hexadecimal digits"),
-            (["import-realm", Self.fixture("test_shared_decrypt_4k_page.realm"), "out.burrow", "--key", String(repeating: "0f", count: 64)], 1, "key"),
+            (
+                ["import-realm", Self.fixture("test_shared_decrypt_4k_page.realm"), "out.burrow", "--key", String(repeating: "0f", count: 64)], 1,
+                "key"
+            ),
             (["import-realm", "missing.realm", "out.burrow"], 1, "no such file"),
         ]
         for (arguments, status, message) in cases {
