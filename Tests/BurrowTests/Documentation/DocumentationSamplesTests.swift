@@ -29,6 +29,7 @@ import Testing
         Page(path: docc + "Concurrency.md", sources: [tests + "ConcurrencyGuideTests.swift"]),
         Page(path: docc + "Queries.md", sources: [tests + "QueriesGuideTests.swift", tests + "SectionedResultsGuideTests.swift"]),
         Page(path: docc + "ObservedObjects.md", sources: [tests + "ObservedObjectsGuideTests.swift"]),
+        Page(path: docc + "ImportingRealmFiles.md", sources: [tests + "ImportingRealmFilesGuideTests.swift"]),
         Page(
             path: docc + "PortingFromRealmSwift.md",
             sources: [tests + "PortingGuideTests.swift", tests + "PortingGuideCollectionTests.swift", syncGuide]),
