@@ -176,3 +176,31 @@ struct RealmImportAllTypesTests {
         #expect(realm.objects(Owner.self).count == 5)
     }
 }
+
+/// Imports of damaged `.realm` files: each imports or throws a `RealmError`, and a failed one
+/// leaves no Burrow file. `BURROW_REALM_DAMAGE_CASES` / 4 flipped files (25).
+@MainActor
+struct RealmImportDamageTests {
+    @Test func aDamagedFileImportsOrFailsLeavingNothing() throws {
+        let directory = try TemporaryDirectory()
+        let seed = TestSeed.make("realm import damage")
+        var random = TestRandom(seed: seed)
+        let original = try RealmFileFixtures.bytes("format24_all_types.realm")
+        let source = directory.fileURL("damaged.realm")
+        for index in 0..<max(1, RealmFileDamageTests.cases / 4) {
+            var bytes = original
+            for _ in 0..<random.int(1...3) {
+                let offset = random.chance(50) ? random.int(0..<bytes.count) : random.int(0..<(bytes.count / 8)) * 8 + random.int(4...7)
+                bytes[offset] ^= UInt8(random.int(1...255))
+            }
+            try Data(bytes).write(to: source)
+            let target = Realm.Configuration(fileURL: directory.fileURL("imported \(index).burrow"))
+            do {
+                try Realm.importRealmFile(at: source, configuration: target)
+            } catch let error as RealmError {
+                #expect(!error.description.isEmpty)
+                #expect(!FileManager.default.fileExists(atPath: target.fileURL!.path), "case \(index): \(error)")
+            }
+        }
+    }
+}

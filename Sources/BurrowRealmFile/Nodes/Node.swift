@@ -17,6 +17,10 @@ struct Node {
         case ignore = 2
     }
 
+    /// The most elements a node without payload may have: realm-core's nodes hold at most
+    /// 1,000 elements (a leaf of optional integers one more).
+    static let maximumEmptyCount = 1 << 16
+
     let ref: Int
     let isInnerBPlusTreeNode: Bool
     let hasRefs: Bool
@@ -54,6 +58,11 @@ struct Node {
         }
         guard payloadBytes <= image.count - payload else {
             throw .damaged("a node of \(count) elements runs past the end of the file", at: ref)
+        }
+        // Elements of no bytes (all zero, or all null) come in leaves of at most about 1,000;
+        // a node claiming millions in none would only make the reader's memory explode.
+        guard payloadBytes > 0 || count <= Self.maximumEmptyCount else {
+            throw .damaged("a node claims \(count) elements in no bytes", at: ref)
         }
     }
 

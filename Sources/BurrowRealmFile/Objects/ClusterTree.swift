@@ -29,18 +29,18 @@ struct ClusterTree {
         var inner: [Node] = []
         var largest = 0
         var pending: [(node: Node, offset: UInt64)] = [(try Node(image, at: root), 0)]
-        var visits: [(node: Node, offset: UInt64)] = []
+        var seen: Set<Int> = [root]
         // First every node, to learn the shift compact inner nodes route by.
-        while let (node, offset) = pending.popLast() {
+        while let (node, _) = pending.popLast() {
             guard node.hasRefs, node.count >= 1 else { throw .damaged("a cluster is not an array of references", at: node.ref) }
-            visits.append((node, offset))
-            guard visits.count <= image.count / 8 else { throw .damaged("a cluster tree's references loop", at: node.ref) }
             if node.isInnerBPlusTreeNode {
                 guard node.count >= 4 else { throw .damaged("an inner cluster has no children", at: node.ref) }
                 inner.append(node)
                 largest = max(largest, node.count - 3)
                 for child in 3..<node.count {
                     guard let ref = try node.ref(child, in: image) else { throw .damaged("an inner cluster lacks a child", at: node.ref) }
+                    // realm-core never shares a node: one reached twice is a loop or damage.
+                    guard seen.insert(ref).inserted else { throw .damaged("a cluster tree reaches one node twice", at: node.ref) }
                     pending.append((try Node(image, at: ref), 0))
                 }
             } else {
