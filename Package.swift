@@ -16,7 +16,7 @@ let package = Package(
     ],
     targets: [
         // The storage engine: pages, copy-on-write B+trees, versions, commit. No knowledge of objects.
-        .target(name: "BurrowStorage"),
+        .target(name: "BurrowStorage", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // The object store: values and their byte forms, tables and the stored schema, reading and
         // writing objects as keys and values, queries over rows. No knowledge of Swift classes.
         .target(name: "BurrowStore", dependencies: ["BurrowStorage"]),

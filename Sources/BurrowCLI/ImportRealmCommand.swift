@@ -1,4 +1,5 @@
 import Burrow
+import BurrowStore
 import Foundation
 
 /// `burrow import-realm FILE.realm OUTPUT [--key HEX]`: converts a RealmSwift app's `.realm`
@@ -56,18 +57,9 @@ enum ImportRealmCommand {
         guard digits.count % 2 == 0 else { return nil }
         var bytes: [UInt8] = []
         for index in stride(from: 0, to: digits.count, by: 2) {
-            guard let high = hexDigit(digits[index]), let low = hexDigit(digits[index + 1]) else { return nil }
+            guard let high = ObjectId.nibble(digits[index]), let low = ObjectId.nibble(digits[index + 1]) else { return nil }
             bytes.append(high << 4 | low)
         }
         return bytes
-    }
-
-    private static func hexDigit(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

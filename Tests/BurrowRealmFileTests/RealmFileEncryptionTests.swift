@@ -81,3 +81,13 @@ struct RealmFileEncryptionTests {
         }
     }
 }
+
+@Test func aMissingLibcryptoNamesThePackageToInstall() {
+    guard case .failure(let error) = LibCrypto.load(path: "/nonexistent/libcrypto.so.3") else {
+        Issue.record("a library that does not exist loaded")
+        return
+    }
+    #expect(error.kind == .unavailable)
+    #expect(error.message.contains("apt-get install libssl3"))
+    #expect(error.message.contains("BURROW_LIBCRYPTO"))
+}

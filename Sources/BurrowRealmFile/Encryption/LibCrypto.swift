@@ -1,3 +1,4 @@
+import BurrowStorage
 import Foundation
 
 #if canImport(Glibc)
@@ -53,39 +54,27 @@ struct LibCrypto: Sendable {
     /// Loads libcrypto from `path` (nil: the first of `defaultNames` the loader finds) and binds
     /// its calls.
     static func load(path: String?) -> Result<LibCrypto, RealmFileError> {
-        var reasons: [String] = []
-        var handle: UnsafeMutableRawPointer?
-        for name in path.map({ [$0] }) ?? defaultNames {
-            handle = dlopen(name, RTLD_NOW | RTLD_LOCAL)
-            if handle != nil { break }
-            reasons.append(dlerror().map { String(cString: $0) } ?? "\(name): not found")
-        }
-        guard let handle else {
+        let library: SystemLibrary
+        switch SystemLibrary.load(path.map { [$0] } ?? defaultNames) {
+        case .success(let loaded): library = loaded
+        case .failure(let failure):
             return .failure(
                 RealmFileError(
                     .unavailable,
-                    "Reading an encrypted .realm file needs libcrypto (OpenSSL), and it could not be loaded (\(reasons.joined(separator: "; "))). Install it (Debian and Ubuntu: apt-get install libssl3; macOS: brew install openssl@3), or set BURROW_LIBCRYPTO to its path."
+                    "Reading an encrypted .realm file needs libcrypto (OpenSSL), and it could not be loaded (\(failure.reasons.joined(separator: "; "))). Install it (Debian and Ubuntu: apt-get install libssl3; macOS: brew install openssl@3), or set BURROW_LIBCRYPTO to its path."
                 ))
         }
-        // The handle is never closed: the bound functions live as long as the process.
-        var missing: [String] = []
-        func bind<F>(_ symbol: String, as type: F.Type) -> F? {
-            guard let address = dlsym(handle, symbol) else {
-                missing.append(symbol)
-                return nil
-            }
-            return unsafeBitCast(address, to: type)
-        }
-        guard let contextNew = bind("EVP_CIPHER_CTX_new", as: ContextNew.self),
-            let contextFree = bind("EVP_CIPHER_CTX_free", as: ContextFree.self),
-            let aes256CBC = bind("EVP_aes_256_cbc", as: Algorithm.self),
-            let decryptInit = bind("EVP_DecryptInit_ex", as: DecryptInit.self),
-            let setPadding = bind("EVP_CIPHER_CTX_set_padding", as: SetPadding.self),
-            let decryptUpdate = bind("EVP_DecryptUpdate", as: DecryptUpdate.self),
-            let decryptFinal = bind("EVP_DecryptFinal_ex", as: DecryptFinal.self), let hmac = bind("HMAC", as: HMACFunction.self),
-            let sha224 = bind("EVP_sha224", as: Algorithm.self)
+        guard let contextNew = library.function("EVP_CIPHER_CTX_new", as: ContextNew.self),
+            let contextFree = library.function("EVP_CIPHER_CTX_free", as: ContextFree.self),
+            let aes256CBC = library.function("EVP_aes_256_cbc", as: Algorithm.self),
+            let decryptInit = library.function("EVP_DecryptInit_ex", as: DecryptInit.self),
+            let setPadding = library.function("EVP_CIPHER_CTX_set_padding", as: SetPadding.self),
+            let decryptUpdate = library.function("EVP_DecryptUpdate", as: DecryptUpdate.self),
+            let decryptFinal = library.function("EVP_DecryptFinal_ex", as: DecryptFinal.self),
+            let hmac = library.function("HMAC", as: HMACFunction.self),
+            let sha224 = library.function("EVP_sha224", as: Algorithm.self)
         else {
-            return .failure(RealmFileError(.unavailable, "The libcrypto found is not usable: it lacks \(missing.joined(separator: ", "))."))
+            return .failure(RealmFileError(.unavailable, "The libcrypto found is not usable: it lacks \(library.missing.joined(separator: ", "))."))
         }
         return .success(
             LibCrypto(

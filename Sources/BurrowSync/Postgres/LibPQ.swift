@@ -1,4 +1,5 @@
 import Burrow
+import BurrowStorage
 import Foundation
 
 #if canImport(Glibc)
@@ -79,37 +80,33 @@ struct LibPQ: Sendable {
     /// package to install, and the loader's own reason.
     static func load(path: String?) -> Result<LibPQ, RealmError> {
         let name = path ?? defaultName
-        guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) else {
-            let reason = dlerror().map { String(cString: $0) } ?? "not found"
+        let library: SystemLibrary
+        switch SystemLibrary.load([name]) {
+        case .success(let loaded): library = loaded
+        case .failure(let failure):
             return .failure(
                 RealmError(
                     .fail,
-                    "BurrowSync needs libpq, PostgreSQL's client library, and could not load \(name) (\(reason)). Install it (Debian and Ubuntu: apt-get install libpq5; macOS: brew install libpq), or set BURROW_LIBPQ to its path."
+                    "BurrowSync needs libpq, PostgreSQL's client library, and could not load \(name) (\(failure.reasons.joined(separator: "; "))). Install it (Debian and Ubuntu: apt-get install libpq5; macOS: brew install libpq), or set BURROW_LIBPQ to its path."
                 ))
         }
-        // The handle is never closed: the bound functions live as long as the process.
-        var missing: [String] = []
-        func bind<F>(_ symbol: String, as type: F.Type) -> F? {
-            guard let address = dlsym(handle, symbol) else {
-                missing.append(symbol)
-                return nil
-            }
-            return unsafeBitCast(address, to: type)
-        }
-        guard let connect = bind("PQconnectdb", as: Connect.self), let status = bind("PQstatus", as: ConnectionStatus.self),
-            let errorMessage = bind("PQerrorMessage", as: ConnectionMessage.self), let finish = bind("PQfinish", as: Finish.self),
-            let execParams = bind("PQexecParams", as: ExecParams.self),
-            let sendQueryParams = bind("PQsendQueryParams", as: SendQueryParams.self),
-            let getResult = bind("PQgetResult", as: GetResult.self), let resultStatus = bind("PQresultStatus", as: ResultStatus.self),
-            let resultErrorMessage = bind("PQresultErrorMessage", as: ResultMessage.self),
-            let resultErrorField = bind("PQresultErrorField", as: ResultField.self), let tupleCount = bind("PQntuples", as: Count.self),
-            let fieldCount = bind("PQnfields", as: Count.self), let value = bind("PQgetvalue", as: Value.self),
-            let isNull = bind("PQgetisnull", as: IsNull.self),
-            let fieldName = bind("PQfname", as: Name.self), let clear = bind("PQclear", as: Clear.self),
-            let socket = bind("PQsocket", as: Socket.self), let consumeInput = bind("PQconsumeInput", as: ConsumeInput.self),
-            let notifies = bind("PQnotifies", as: Notifies.self), let freeMemory = bind("PQfreemem", as: FreeMemory.self)
+        guard let connect = library.function("PQconnectdb", as: Connect.self), let status = library.function("PQstatus", as: ConnectionStatus.self),
+            let errorMessage = library.function("PQerrorMessage", as: ConnectionMessage.self),
+            let finish = library.function("PQfinish", as: Finish.self),
+            let execParams = library.function("PQexecParams", as: ExecParams.self),
+            let sendQueryParams = library.function("PQsendQueryParams", as: SendQueryParams.self),
+            let getResult = library.function("PQgetResult", as: GetResult.self),
+            let resultStatus = library.function("PQresultStatus", as: ResultStatus.self),
+            let resultErrorMessage = library.function("PQresultErrorMessage", as: ResultMessage.self),
+            let resultErrorField = library.function("PQresultErrorField", as: ResultField.self),
+            let tupleCount = library.function("PQntuples", as: Count.self),
+            let fieldCount = library.function("PQnfields", as: Count.self), let value = library.function("PQgetvalue", as: Value.self),
+            let isNull = library.function("PQgetisnull", as: IsNull.self),
+            let fieldName = library.function("PQfname", as: Name.self), let clear = library.function("PQclear", as: Clear.self),
+            let socket = library.function("PQsocket", as: Socket.self), let consumeInput = library.function("PQconsumeInput", as: ConsumeInput.self),
+            let notifies = library.function("PQnotifies", as: Notifies.self), let freeMemory = library.function("PQfreemem", as: FreeMemory.self)
         else {
-            return .failure(RealmError(.fail, "\(name) is not a usable libpq: it lacks \(missing.joined(separator: ", "))."))
+            return .failure(RealmError(.fail, "\(name) is not a usable libpq: it lacks \(library.missing.joined(separator: ", "))."))
         }
         return .success(
             LibPQ(
