@@ -6,6 +6,7 @@ import Foundation
 enum ImportedModel {
     final class Owner: Object {
         override class func _realmObjectName() -> String? { "Owner" }
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }  // test only
         @Persisted(primaryKey: true) var name: String = ""
         @Persisted var age: Int = 0
         @Persisted(originProperty: "owner") var owned: LinkingObjects<AllTypes>
@@ -13,12 +14,14 @@ enum ImportedModel {
 
     final class Coordinates: EmbeddedObject {
         override class func _realmObjectName() -> String? { "Coordinates" }
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }  // test only
         @Persisted var lat: Double = 0
         @Persisted var lon: Double = 0
     }
 
     final class Address: EmbeddedObject {
         override class func _realmObjectName() -> String? { "Address" }
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }  // test only
         @Persisted var street: String = ""
         @Persisted var city: String?
         @Persisted var coordinates: Coordinates?
@@ -26,6 +29,7 @@ enum ImportedModel {
 
     final class AllTypes: Object {
         override class func _realmObjectName() -> String? { "AllTypes" }
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }  // test only
         @Persisted(primaryKey: true) var _id: ObjectId = ObjectId()
         @Persisted var bool: Bool = false
         @Persisted var optBool: Bool?

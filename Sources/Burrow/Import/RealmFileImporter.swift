@@ -308,7 +308,9 @@ struct RealmFileImporter {
         Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1_000_000_000)
     }
 
+    /// Reports what was left out, once however many of its values were.
     private mutating func omit(_ what: String, _ reason: String) {
-        omissions.append(RealmImportReport.Omission(what: what, reason: reason))
+        let omission = RealmImportReport.Omission(what: what, reason: reason)
+        if omissions.last != omission { omissions.append(omission) }
     }
 }
