@@ -205,3 +205,38 @@ struct RealmImportDamageTests {
         }
     }
 }
+
+/// Two imports into one new file at once: one makes it, the other is refused and removes
+/// nothing.
+struct RealmImportRaceTests {
+    @Test func twoImportsIntoOneFileAtOnceLeaveOneWholeFile() async throws {
+        let directory = try TemporaryDirectory()
+        let source = RealmFileFixtures.directory.appendingPathComponent("format24_many.realm")
+        for round in 0..<2 {
+            let target = directory.fileURL("race \(round).burrow")
+            let outcomes = await withTaskGroup(of: RealmError.Code?.self) { group in
+                for _ in 0..<2 {
+                    group.addTask {
+                        do {
+                            try Realm.importRealmFile(at: source, configuration: Realm.Configuration(fileURL: target))
+                            return nil
+                        } catch let error as RealmError {
+                            return error.code
+                        } catch {
+                            return .fail
+                        }
+                    }
+                }
+                var outcomes: [RealmError.Code?] = []
+                for await outcome in group { outcomes.append(outcome) }
+                return outcomes
+            }
+            #expect(outcomes.filter { $0 == nil }.count == 1, "round \(round): \(outcomes)")
+            #expect(outcomes.contains(.fileExists), "round \(round): \(outcomes)")
+            let count = try await Task.detached {
+                try Realm(configuration: Realm.Configuration(fileURL: target)).dynamicObjects("Item").count
+            }.value
+            #expect(count == 4286)
+        }
+    }
+}

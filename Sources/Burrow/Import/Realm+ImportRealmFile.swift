@@ -2,6 +2,12 @@ import BurrowRealmFile
 import BurrowStore
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension Realm {
     /// Converts the `.realm` file a RealmSwift app left at `url` into a new Burrow file, the
     /// one `configuration` opens, in one write transaction, and returns what it carried and
@@ -51,11 +57,19 @@ extension Realm {
         } catch {
             throw RealmError(importing: error, at: path)
         }
-        if let target = configuration.fileURL, FileManager.default.fileExists(atPath: target.path) {
-            throw RealmError(
-                .fileExists,
-                "\(target.path) exists already: importing \(url.lastPathComponent) makes a new Burrow file. Delete it (or choose another fileURL) and import again."
-            )
+        if let target = configuration.fileURL {
+            // The new file is made here, empty, and only if there is none: two imports into one
+            // file cannot both go on, and the one that fails never removes the other's file.
+            let code = createEmptyFile(target.path)
+            guard code == 0 else {
+                if code == EEXIST {
+                    throw RealmError(
+                        .fileExists,
+                        "\(target.path) exists already: importing \(url.lastPathComponent) makes a new Burrow file. Delete it (or choose another fileURL) and import again."
+                    )
+                }
+                throw RealmError(.fileAccess, "\(target.path) cannot be created for the import: \(String(cString: strerror(code))).")
+            }
         }
         do {
             let realm = try Realm(configuration: configuration)
@@ -89,4 +103,13 @@ extension RealmError {
 package struct RealmImportProgress: Sendable, Equatable {
     package let written: Int
     package let total: Int
+}
+
+/// Creates an empty file at `path` if there is none; 0, or the `errno` of the failure (`EEXIST`
+/// if a file is there).
+private func createEmptyFile(_ path: String) -> Int32 {
+    let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY, 0o644)
+    guard descriptor >= 0 else { return errno }
+    close(descriptor)
+    return 0
 }
