@@ -40,14 +40,10 @@ enum ImportRealmCommand {
             throw ToolError(message: error.description)
         }
         line.finish()
-        var lines = [
-            "Imported \(report.objectCount) objects of \(report.importedClasses.count) classes from \(source) (realm-core file format \(report.fileFormatVersion)) into \(output):"
-        ]
-        lines += report.importedClasses.map { "  \($0.className): \($0.objectCount)" }
-        if !report.omissions.isEmpty {
-            lines.append("Left out:")
-            lines += report.omissions.map { "  \($0)" }
-        }
+        let lines =
+            [
+                "Imported \(report.objectCount) objects of \(report.importedClasses.count) classes from \(source) (realm-core file format \(report.fileFormatVersion)) into \(output):"
+            ] + report.details
         print(lines.joined(separator: "\n"))
     }
 

@@ -53,7 +53,7 @@ extension Realm {
         do {
             file = try RealmFile(path: path, encryptionKey: encryptionKey.map { [UInt8]($0) })
             contents = try RealmFileContents(file)
-            progress(RealmImportProgress(written: 0, total: contents.classes.reduce(0) { $0 + $1.objects.count }))
+            progress(RealmImportProgress(written: 0, total: contents.objectCount))
         } catch {
             throw RealmError(importing: error, at: path)
         }

@@ -39,7 +39,7 @@ struct RealmFileImporter {
         self.realm = realm
         self.contents = contents
         self.progress = progress
-        total = contents.classes.reduce(0) { $0 + $1.objects.count }
+        total = contents.objectCount
     }
 
     /// Counts an object written, and tells `progress` at every 1,000th.

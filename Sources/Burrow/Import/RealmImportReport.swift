@@ -32,12 +32,17 @@ public struct RealmImportReport: Sendable, CustomStringConvertible {
     public var objectCount: Int { importedClasses.reduce(0) { $0 + $1.objectCount } }
 
     public var description: String {
-        var lines = ["Imported \(objectCount) objects of \(importedClasses.count) classes from a .realm file of format \(fileFormatVersion):"]
-        lines += importedClasses.map { "  \($0.className): \($0.objectCount)" }
+        (["Imported \(objectCount) objects of \(importedClasses.count) classes from a .realm file of format \(fileFormatVersion):"] + details)
+            .joined(separator: "\n")
+    }
+
+    /// The lines under the summary: each class with its count, then what was left out.
+    package var details: [String] {
+        var lines = importedClasses.map { "  \($0.className): \($0.objectCount)" }
         if !omissions.isEmpty {
             lines.append("Left out:")
             lines += omissions.map { "  \($0)" }
         }
-        return lines.joined(separator: "\n")
+        return lines
     }
 }

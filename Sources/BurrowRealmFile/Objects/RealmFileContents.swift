@@ -41,6 +41,9 @@ package struct RealmFileContents {
         self.schemaVersion = schemaVersion
     }
 
+    /// The number of objects of every class, embedded ones included.
+    package var objectCount: Int { classes.reduce(0) { $0 + $1.objects.count } }
+
     /// The class whose table's key is `key`.
     package func `class`(tableKey key: Int) -> Class? { classes.first { $0.table.key == key } }
 }
