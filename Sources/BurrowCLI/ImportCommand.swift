@@ -401,8 +401,33 @@ struct Importer {
         return object
     }
 
-    /// An `any` value from its JSON (tagged where JSON does not tell the type).
+    /// An `any` value from its JSON (tagged where JSON does not tell the type); its lists
+    /// (`{"$list": [...]}`) and dictionaries (`{"$dictionary": {...}}`) read with a loop.
     private func any(_ value: JSONValue, place: String) throws(ToolError) -> AnyRealmValue {
+        try NestedValues.fold(
+            (value, place),
+            shape: { (node: (JSONValue, String)) throws(ToolError) -> NestedValues.Shape<(JSONValue, String)> in
+                guard case .object(let members) = node.0, members.count == 1, let (tag, inner) = members.first else { return .leaf }
+                switch (tag, inner) {
+                case ("$list", .array(let elements)):
+                    return .list(elements.enumerated().map { ($1, "\(node.1)[\($0)]") })
+                case ("$dictionary", .object(let entries)):
+                    return .dictionary(entries.map { (key: $0.0, value: ($0.1, "\(node.1).\($0.0)")) })
+                case ("$list", _), ("$dictionary", _):
+                    throw ToolError(message: "\(node.1): \(tag) takes \(tag == "$list" ? "an array" : "an object"), not \(inner.kind).")
+                default:
+                    return .leaf
+                }
+            },
+            leaf: { (node: (JSONValue, String)) throws(ToolError) -> AnyRealmValue in try scalarAny(node.0, place: node.1) },
+            list: { (elements: [AnyRealmValue]) throws(ToolError) -> AnyRealmValue in .fromArray(elements) },
+            dictionary: { (entries: [(key: String, value: AnyRealmValue)]) throws(ToolError) -> AnyRealmValue in
+                .fromDictionary(Dictionary(entries.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 }))
+            })
+    }
+
+    /// An `any` value that is no list or dictionary, from its JSON.
+    private func scalarAny(_ value: JSONValue, place: String) throws(ToolError) -> AnyRealmValue {
         switch value {
         case .null: return .none
         case .bool(let flag): return .bool(flag)
@@ -432,7 +457,10 @@ struct Importer {
                 return .object(try link(key, to: className, place: place))
             default: break
             }
-            throw ToolError(message: "\(place): \(tag) is not a tag of an any value ($float, $double, $data, $date, $oid, $uuid, $decimal, $link).")
+            throw ToolError(
+                message:
+                    "\(place): \(tag) is not a tag of an any value ($float, $double, $data, $date, $oid, $uuid, $decimal, $link, $list, $dictionary)."
+            )
         }
     }
 

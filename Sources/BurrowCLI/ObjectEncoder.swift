@@ -19,7 +19,8 @@ extension DynamicObject: ObjectKeyIdentifiable {}
 /// - an `any` value as JSON where JSON tells the type (null, booleans, integers, doubles
 ///   written with a fraction or an exponent, strings) and tagged otherwise: `{"$float": …}`,
 ///   `{"$double": "NaN"}`, `{"$data": base64}`, `{"$date": iso}`, `{"$oid": …}`, `{"$uuid": …}`,
-///   `{"$decimal": …}`, `{"$link": class, "primaryKey": …}` or `{"$link": class, "$key": N}`;
+///   `{"$decimal": …}`, `{"$link": class, "primaryKey": …}` or `{"$link": class, "$key": N}`,
+///   and a list or dictionary as `{"$list": [...]}` or `{"$dictionary": {...}}` of such values;
 /// - an object of a class without a primary key carries its object key as member `"$key"`;
 /// - where asked for, a `LinkingObjects` property the file records is a member after the
 ///   stored ones: an array of the linking objects, each as a link to it is written.
@@ -158,6 +159,9 @@ struct ObjectEncoder {
     /// An `any` value, tagged where JSON alone does not tell its type.
     func any(_ value: Any) -> ValueNode {
         var value = value
+        // A dynamic object reads a list or dictionary an AnyRealmValue holds as the collection.
+        if let list = value as? List<AnyRealmValue> { value = AnyRealmValue.list(list) }
+        if let dictionary = value as? Map<String, AnyRealmValue> { value = AnyRealmValue.dictionary(dictionary) }
         if let any = value as? AnyRealmValue {
             switch any {
             case .none: return .null
@@ -172,6 +176,11 @@ struct ObjectEncoder {
             case .uuid(let v): value = v
             case .decimal128(let v): value = v
             case .object: value = any.dynamicObject as Any
+            // Elements are encoded as the writer reaches them, so nesting takes no stack here.
+            case .list(let list):
+                return .members([("$list", .array(AnyIterator(list.lazy.map { self.any($0) }.makeIterator())))])
+            case .dictionary(let map):
+                return .members([("$dictionary", .object(AnyIterator(map.lazy.map { ($0.key, self.any($0.value)) }.makeIterator())))])
             }
         }
         guard let value = unwrapOptional(value) else { return .null }

@@ -51,6 +51,12 @@ struct SalvageEncoder {
             return .array(AnyIterator(elements.lazy.map { node(of: $0, property) }.makeIterator()))
         case .entries(let entries):
             return .object(AnyIterator(entries.lazy.map { ($0.0, node(of: $0.1, property)) }.makeIterator()))
+        // An AnyRealmValue's, as `ObjectEncoder.any` writes them (the writer reaches the
+        // elements one at a time, so nesting takes no stack here).
+        case .list(let elements):
+            return .members([("$list", .array(AnyIterator(elements.lazy.map { node(of: $0, property) }.makeIterator())))])
+        case .dictionary(let entries):
+            return .members([("$dictionary", .object(AnyIterator(entries.lazy.map { ($0.0, node(of: $0.1, property)) }.makeIterator())))])
         }
     }
 }

@@ -314,6 +314,24 @@ struct SyncCollectionTests {
         try await second.waitForDownload()
         _ = other.refresh()
         #expect(other.object(ofType: Todo.self, forPrimaryKey: "c1")?.steps[0].substeps[0].title == "inner, renamed")
+
+        // An AnyRealmValue holding a dictionary that holds a list, with a link inside.
+        try realm.write {
+            let todo = realm.object(ofType: Todo.self, forPrimaryKey: "c1")!
+            todo.extra = .fromDictionary([
+                "list": .fromArray([.int(1), .string("two"), .fromDictionary([:])]),
+                "who": .object(realm.object(ofType: Person.self, forPrimaryKey: 2)!),
+            ])
+        }
+        try await first.waitForUpload()
+        try await second.waitForDownload()
+        _ = other.refresh()
+        let extra = try #require(other.object(ofType: Todo.self, forPrimaryKey: "c1")?.extra.dictionaryValue)
+        #expect(extra["list"]?.listValue.map { Array($0.prefix(2)) } == [.int(1), .string("two")])
+        #expect(extra["list"]?.listValue?.last?.dictionaryValue?.count == 0)
+        #expect(extra["who"]?.object(Person.self)?.name == "Bo")
+        #expect(
+            try sql.execute("SELECT extra->>'type', extra->'value'->'list'->'value'->1->>'value' FROM \"SyncTodo\"").rows == [["dictionary", "two"]])
     }
 
     @Test func aRowThatDoesNotReadAsAnObjectIsReportedNotApplied() async throws {

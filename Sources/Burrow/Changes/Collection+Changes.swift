@@ -4,7 +4,9 @@ extension List {
     /// A stream of this list's changes: first `.initial` with the list as it is, then an
     /// `.update` for each commit that changed it (coalesced while the consumer is busy), with the
     /// indices of the elements deleted, inserted and modified. The elements are frozen lists,
-    /// which any task can read.
+    /// which any task can read. A list inside an `AnyRealmValue` is observed at its place: if
+    /// the value there is replaced by one that is not a list, the stream reports every element
+    /// deleted and ends.
     ///
     /// A value replaced in place is reported as deleted and inserted at its index; an object
     /// element is modified when the object changed (`keyPaths` limits that to those of its
@@ -12,7 +14,7 @@ extension List {
     /// and ends. The list must be managed and not frozen; otherwise, or inside a write
     /// transaction, the stream yields one `.error` and ends.
     public func changes(keyPaths: [String]? = nil) -> ChangeStream<RealmCollectionChange<FrozenList<Element>>> {
-        ElementsObserver<FrozenList<Element>>.stream(binding, what: "List<\(Element.self)>", keyPaths: keyPaths)
+        ElementsObserver<FrozenList<Element>>.stream(binding, nested: nested, what: "List<\(Element.self)>", keyPaths: keyPaths)
     }
 }
 
@@ -20,7 +22,7 @@ extension MutableSet {
     /// A stream of this set's changes, as `List.changes(keyPaths:)` describes, with indices in
     /// the set's order (frozen sets, as the set iterates).
     public func changes(keyPaths: [String]? = nil) -> ChangeStream<RealmCollectionChange<FrozenMutableSet<Element>>> {
-        ElementsObserver<FrozenMutableSet<Element>>.stream(binding, what: "MutableSet<\(Element.self)>", keyPaths: keyPaths)
+        ElementsObserver<FrozenMutableSet<Element>>.stream(binding, nested: nil, what: "MutableSet<\(Element.self)>", keyPaths: keyPaths)
     }
 }
 
@@ -30,12 +32,13 @@ extension Map {
     /// removed, added, and whose value changed (or whose object changed: `keyPaths` limits that
     /// to those of its properties). The elements are frozen maps, which any task can read.
     ///
-    /// If the map's object is deleted, the stream reports every key removed and ends. The map
-    /// must be managed and not frozen; otherwise, or inside a write transaction, the stream
-    /// yields one `.error` and ends.
+    /// If the map's object is deleted (or, for a dictionary inside an `AnyRealmValue`, the
+    /// value at its place is replaced by one that is not a dictionary), the stream reports every
+    /// key removed and ends. The map must be managed and not frozen; otherwise, or inside a
+    /// write transaction, the stream yields one `.error` and ends.
     public func changes(keyPaths: [String]? = nil) -> ChangeStream<RealmMapChange<FrozenMap<Key, Value>>> {
         do {
-            let owner = try CollectionOwner<Map<Key, Value>>(binding, what: "Map<\(Key.self), \(Value.self)>")
+            let owner = try CollectionOwner<Map<Key, Value>>(binding, nested: nested, what: "Map<\(Key.self), \(Value.self)>")
             return ChangeStream(core: StreamCore(MapObserver<Key, Value>(owner, keyPaths: observedPropertyNames(keyPaths))))
         } catch {
             return ChangeStream(core: StreamCore(failing: .error(error)))
@@ -52,20 +55,23 @@ struct CollectionOwner<Live: _PersistedValue>: Sendable {
     /// The name of the class its elements link to, if they are objects.
     let linkedClassName: String?
 
-    /// The collection `binding` reads, frozen; throws if it cannot be observed.
-    init(_ binding: CollectionBinding?, what: String) throws(RealmError) {
-        guard let binding else {
+    /// The collection `binding` reads (or the list or dictionary at `nested` inside an
+    /// `AnyRealmValue`), frozen; throws if it cannot be observed.
+    init(_ binding: CollectionBinding?, nested: NestedCollectionBinding?, what: String) throws(RealmError) {
+        guard let (owner, property) = nested.map({ ($0.owner, $0.property) }) ?? binding.map({ ($0.owner, $0.property) }) else {
             throw RealmError(.invalidObject, "Only the \(what) of a managed object has changes; add its object to a realm first.")
         }
-        guard !binding.owner.isFrozen else {
+        guard !owner.isFrozen else {
             throw RealmError(.wrongState, "A frozen \(what) never changes; observe the live one instead (thaw it first).")
         }
-        frozen = try FrozenCollection(owner: binding.owner, property: binding.property, what: "object that owns this \(what)")
+        try nested?.checkExists(what)
+        frozen = try FrozenCollection(owner: owner, property: property, nested: nested, what: "object that owns this \(what)")
         baseline = frozen.version
-        // Managed: freezing it would have thrown otherwise.
-        let property = binding.owner._state!.table.info.properties[binding.property]
-        propertyType = property.type
-        linkedClassName = property.objectClassName
+        // Managed: freezing it would have thrown otherwise. A nested collection's property is
+        // an `AnyRealmValue` (or a collection of them), whose type is `.any`.
+        let stored = owner._state!.table.info.properties[property]
+        propertyType = stored.type
+        linkedClassName = stored.objectClassName
     }
 
     /// The version the observer last moved to. `frozen` is at this version or, after commits
@@ -77,6 +83,10 @@ struct CollectionOwner<Live: _PersistedValue>: Sendable {
     /// The stored elements at the baseline, in the collection's order (for a map, with their
     /// keys), or nil if the owner does not exist there.
     func storedElements() -> [(mapKey: String?, bytes: [UInt8])]? {
+        if let nested = frozen.nested {
+            guard ownerExists, let value = nested.read() else { return nil }
+            return Self.elements(of: value)
+        }
         let version = frozen.version
         guard ownerExists, let table = frozen.ownerTable(at: version),
             let field = table.fieldOf[frozen.property],
@@ -91,6 +101,21 @@ struct CollectionOwner<Live: _PersistedValue>: Sendable {
             version.fail(error)
         }
         return elements
+    }
+
+    /// The elements of `value`, a list or dictionary inside an `AnyRealmValue`, as a
+    /// collection property's are stored (a dictionary's in the order of its keys).
+    private static func elements(of value: _StoredValue) -> [(mapKey: String?, bytes: [UInt8])] {
+        func bytes(_ element: _StoredValue) -> [UInt8] {
+            var bytes: [UInt8] = []
+            ValueCodec.appendAny(element._mapLink { $0._state.map { ObjectLink(table: $0.table.id, key: $0.key) } }, to: &bytes)
+            return bytes
+        }
+        switch value {
+        case .list(let elements): return elements.map { (nil, bytes($0)) }
+        case .dictionary(let entries): return entries.sorted { NestedValues.keyPrecedes($0.key, $1.key) }.map { ($0.key, bytes($0.value)) }
+        default: return []
+        }
     }
 
     /// What moving the baseline to a new version found.
@@ -156,7 +181,10 @@ struct CollectionOwner<Live: _PersistedValue>: Sendable {
         baseline = version
         guard let table = frozen.ownerTable(at: version) else { return }
         ownerExists = version.rowExists(table, frozen.key)
-        frozen = FrozenCollection(version: version, table: table, key: frozen.key, property: frozen.property, ownerExists: ownerExists)
+        frozen = FrozenCollection(
+            version: version, table: table, key: frozen.key, property: frozen.property, nested: frozen.nested, ownerExists: ownerExists)
+        // A nested collection whose place holds no such collection any more is gone as well.
+        if ownerExists, let nested = frozen.nested, nested.read() == nil { ownerExists = false }
     }
 
     /// A test of whether the object an element links to was modified between `old` and `new`
@@ -231,9 +259,11 @@ struct ElementsObserver<Frozen: FrozenElements>: CollectionObserver {
     var isFinished = false
 
     /// The stream of `binding`'s collection, or a stream of its one error.
-    static func stream(_ binding: CollectionBinding?, what: String, keyPaths: [String]?) -> ChangeStream<RealmCollectionChange<Frozen>> {
+    static func stream(_ binding: CollectionBinding?, nested: NestedCollectionBinding?, what: String, keyPaths: [String]?)
+        -> ChangeStream<RealmCollectionChange<Frozen>>
+    {
         do {
-            let owner = try CollectionOwner<Frozen.Live>(binding, what: what)
+            let owner = try CollectionOwner<Frozen.Live>(binding, nested: nested, what: what)
             return ChangeStream(core: StreamCore(Self(owner: owner, keyPaths: observedPropertyNames(keyPaths))))
         } catch {
             return ChangeStream(core: StreamCore(failing: .error(error)))

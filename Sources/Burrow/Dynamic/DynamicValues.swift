@@ -9,12 +9,21 @@ enum DynamicValues {
     // MARK: Reading
 
     /// Property `property` of the managed dynamic `object` (of class `info`), as
-    /// `DynamicObject` documents it.
+    /// `DynamicObject` documents it: an `AnyRealmValue` holding a list or dictionary reads as
+    /// that live `List<AnyRealmValue>` or `Map<String, AnyRealmValue>`.
     static func value(of object: ObjectBase, _ property: Int, _ info: ClassInfo) -> Any? {
         let stored = info.properties[property]
         let element = elementType(stored)
         switch stored.collection {
-        case .single: return plain(object._readField(property))
+        case .single:
+            let value = object._readField(property)
+            guard value.isNestedCollection else { return plain(value) }
+            // A list or dictionary an AnyRealmValue holds: the live collection.
+            switch AnyRealmValue._get(object, property) {
+            case .list(let list): return list
+            case .dictionary(let dictionary): return dictionary
+            default: return nil
+            }
         case .list: return list(element, object, property)
         case .set: return set(element, object, property)
         case .map: return map(element, object, property)

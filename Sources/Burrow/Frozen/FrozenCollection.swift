@@ -21,35 +21,48 @@ struct FrozenCollection<Collection: _PersistedValue>: @unchecked Sendable {
     let owner: ObjectBase
     /// The index of the collection property in the owner's class.
     let property: Int
-    /// The collection property of `owner`, read at `version`.
+    /// For a list or dictionary inside an `AnyRealmValue` of property `property`, its place
+    /// in `owner`; nil for the collection property itself.
+    let nested: NestedCollectionBinding?
+    /// The collection property of `owner` (or the collection at `nested`), read at `version`.
     let collection: Collection
 
-    /// Freezes collection property `property` of the managed object `owner` (live or frozen).
-    /// `what` names the collection in messages.
+    /// Freezes collection property `property` of the managed object `owner` (live or frozen),
+    /// or the list or dictionary at `nested` inside it. `what` names the collection in messages.
     ///
     /// Throws `.invalidObject` if `owner` is unmanaged or deleted, `.wrongState` inside a write
     /// transaction (whose changes are not a version yet).
-    init(owner live: ObjectBase, property: Int, what: String) throws(RealmError) {
+    init(owner live: ObjectBase, property: Int, nested: NestedCollectionBinding? = nil, what: String) throws(RealmError) {
         let (version, table, key) = try live.frozenLocation(freezing: what)
-        self.init(version: version, table: table, key: key, property: property, ownerExists: true)
+        self.init(version: version, table: table, key: key, property: property, nested: nested, ownerExists: true)
     }
 
-    /// Collection property `property` of object `key` of `table`, at `version`. An object that
-    /// does not exist there (`ownerExists` false) has an empty collection (a change stream's
-    /// last element after its owner was deleted), an unmanaged one, which reads nothing.
-    init(version: FrozenVersion, table: Table, key: ObjectKey, property: Int, ownerExists: Bool) {
+    /// Collection property `property` of object `key` of `table` (or the list or dictionary at
+    /// `nested` inside it), at `version`. An object that does not exist there (`ownerExists`
+    /// false) has an empty collection (a change stream's last element after its owner was
+    /// deleted), an unmanaged one, which reads nothing.
+    init(version: FrozenVersion, table: Table, key: ObjectKey, property: Int, nested: NestedCollectionBinding?, ownerExists: Bool) {
         self.version = version
         tableId = table.id
         self.key = key
         self.property = property
         owner = version.object(table, key)
-        collection = ownerExists ? Collection._get(owner, property) : Collection._defaultValue()
+        self.nested = nested?.moved(to: owner)
+        collection = ownerExists ? Self.collection(of: owner, property, at: self.nested) : Collection._defaultValue()
     }
 
     /// The live collection in `realm`, or nil if the owner was deleted since (or `realm` is of
     /// another file).
     func thaw(in realm: Realm) -> Collection? {
-        realm.liveObject(of: type(of: owner), frozenAt: version, tableId: tableId, key: key).map { Collection._get($0, property) }
+        realm.liveObject(of: type(of: owner), frozenAt: version, tableId: tableId, key: key).map {
+            Self.collection(of: $0, property, at: nested?.moved(to: $0))
+        }
+    }
+
+    /// Collection property `property` of `owner`, or the list or dictionary at `nested`.
+    private static func collection(of owner: ObjectBase, _ property: Int, at nested: NestedCollectionBinding?) -> Collection {
+        guard let nested, let view = Collection.self as? any NestedCollectionView.Type else { return Collection._get(owner, property) }
+        return view.init(nested: nested) as? Collection ?? Collection._defaultValue()
     }
 
     /// The live collection in the live realm of the caller's isolation (see `Frozen.thaw()`).

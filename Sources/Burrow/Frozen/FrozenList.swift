@@ -44,8 +44,15 @@ extension List {
     /// The list as of the realm's current version, frozen: `Sendable`, immutable, in order.
     ///
     /// Throws `RealmError`: `.invalidObject` for an unmanaged list (or one whose object was
-    /// deleted); `.wrongState` inside a write transaction (whose changes are not a version yet).
+    /// deleted, or a list inside an `AnyRealmValue` whose place no longer holds it);
+    /// `.wrongState` inside a write transaction (whose changes are not a version yet).
     public func freeze() throws -> FrozenList<Element> {
+        if let nested {
+            try nested.checkExists("List<\(Element.self)>")
+            return FrozenList(
+                frozen: try FrozenCollection(
+                    owner: nested.owner, property: nested.property, nested: nested, what: "object that holds this List<\(Element.self)>"))
+        }
         guard let binding else {
             throw RealmError(.invalidObject, "Only the List of a managed object can be frozen; add its object to a realm first.")
         }

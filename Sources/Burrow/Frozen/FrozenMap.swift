@@ -47,8 +47,15 @@ extension Map {
     /// The map as of the realm's current version, frozen: `Sendable` and immutable.
     ///
     /// Throws `RealmError`: `.invalidObject` for an unmanaged map (or one whose object was
-    /// deleted); `.wrongState` inside a write transaction (whose changes are not a version yet).
+    /// deleted, or a dictionary inside an `AnyRealmValue` whose place no longer holds it);
+    /// `.wrongState` inside a write transaction (whose changes are not a version yet).
     public func freeze() throws -> FrozenMap<Key, Value> {
+        if let nested {
+            try nested.checkExists("Map<\(Key.self), \(Value.self)>")
+            return FrozenMap(
+                frozen: try FrozenCollection(
+                    owner: nested.owner, property: nested.property, nested: nested, what: "object that holds this Map<\(Key.self), \(Value.self)>"))
+        }
         guard let binding else {
             throw RealmError(.invalidObject, "Only the Map of a managed object can be frozen; add its object to a realm first.")
         }

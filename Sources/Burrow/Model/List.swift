@@ -24,26 +24,67 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
     /// Set while the list is managed. Unchecked for exclusivity, so that reading pays no access
     /// tracking: see `HeldCollection` for when it changes.
     @exclusivity(unchecked) var binding: CollectionBinding?
+    /// Set for a list inside a managed `AnyRealmValue` (then `binding` is nil): where it is.
+    let nested: NestedCollectionBinding?
 
     /// A new, empty, unmanaged list.
-    public init() { binding = nil }
+    public init() {
+        binding = nil
+        nested = nil
+    }
 
     init(owner: ObjectBase, property: Int) {
         binding = CollectionBinding(owner: owner, property: property)
+        nested = nil
+    }
+
+    /// The list inside a managed `AnyRealmValue` at `place`.
+    init(nested place: NestedCollectionBinding) {
+        binding = nil
+        nested = place
     }
 
     /// Every element as stored now, in order (one scan).
     private var elements: [Element] {
+        if let nested { return nestedValues(nested).enumerated().map { element($1, at: $0) } }
         guard let binding, let field = binding.field else { return storage }
         guard case .elements(let values) = binding.context.readContent(binding.state.table, binding.state.key, field) else { return [] }
-        return values.map(Element._fromStored)
+        return values.enumerated().map { element($1, at: $0) }
     }
 
-    /// Runs `change` in the owner's write transaction (managed), or on the array (unmanaged).
+    /// The element stored as `value` at `index`: a list or dictionary inside an
+    /// `AnyRealmValue` as the live collection there.
+    @inline(__always)
+    private func element(_ value: _StoredValue, at index: Int) -> Element {
+        guard value.isNestedCollection else { return Element._fromStored(value) }
+        let place =
+            nested?.child(.index(index)) ?? binding.map { NestedCollectionBinding(owner: $0.owner, property: $0.property, root: .listElement(index)) }
+        // Only an `AnyRealmValue` holds a list or a dictionary.
+        guard let place else { return Element._fromStored(value) }
+        return AnyRealmValue.view(of: value, at: place) as! Element
+    }
+
+    /// The elements of the list inside an `AnyRealmValue` at `place`, as stored now.
+    private func nestedValues(_ place: NestedCollectionBinding) -> [_StoredValue] {
+        guard case .list(let values)? = place.read() else { return [] }
+        return values
+    }
+
+    /// Runs `change` in the owner's write transaction (managed), on the stored elements of a
+    /// list inside an `AnyRealmValue` (`nested`), or on the array (unmanaged).
     private func change(
         unmanaged: (inout [Element]) -> Void,
+        nested nestedChange: (inout [_StoredValue]) -> Void,
         managed: (Realm, Table, ObjectKey, Int, RealmWrite) throws(RealmError) -> Void
     ) {
+        if let nested {
+            nested.modify { value in
+                guard case .list(var values) = value else { return }
+                nestedChange(&values)
+                value = .list(values)
+            }
+            return
+        }
         guard let binding else {
             unmanaged(&storage)
             return
@@ -55,6 +96,7 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
 
     /// The number of elements (one field read when managed).
     public var endIndex: Int {
+        if let nested { return nestedValues(nested).count }
         guard let binding, let field = binding.field else { return storage.count }
         return binding.context.collectionCount(binding.state.table, binding.state.key, field)
     }
@@ -62,15 +104,22 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
     /// The element at `position` (O(log n) when managed). Like an array, traps out of bounds.
     public subscript(position: Int) -> Element {
         get {
+            if let nested {
+                let values = nestedValues(nested)
+                precondition(
+                    values.indices.contains(position), "Index \(position) is out of bounds (the list has \(counted(values.count, "element")))")
+                return element(values[position], at: position)
+            }
             guard let binding, let field = binding.field else { return storage[position] }
             guard let value = binding.context.listElement(binding.state.table, binding.state.key, field, at: position) else {
                 preconditionFailure("Index \(position) is out of bounds (the list has \(counted(count, "element")))")
             }
-            return Element._fromStored(value)
+            return element(value, at: position)
         }
         set {
             checkIndex(position, allowingEnd: false)
-            change(unmanaged: { $0[position] = newValue }) { realm, table, key, field, write throws(RealmError) in
+            change(unmanaged: { $0[position] = newValue }, nested: { $0[position] = newValue._stored }) {
+                realm, table, key, field, write throws(RealmError) in
                 try realm.listSet(table, key, field, newValue._stored, at: position, in: write)
             }
         }
@@ -115,7 +164,8 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
     /// Inserts `element` at `index` (0 through `count`; O(log n) when managed).
     public func insert(_ element: Element, at index: Int) {
         checkIndex(index, allowingEnd: true)
-        change(unmanaged: { $0.insert(element, at: index) }) { realm, table, key, field, write throws(RealmError) in
+        change(unmanaged: { $0.insert(element, at: index) }, nested: { $0.insert(element._stored, at: index) }) {
+            realm, table, key, field, write throws(RealmError) in
             try realm.listInsert(table, key, field, element._stored, at: index, in: write)
         }
     }
@@ -125,7 +175,7 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
     public func remove(at index: Int) -> Element {
         checkIndex(index, allowingEnd: false)
         let removed = self[index]
-        change(unmanaged: { $0.remove(at: index) }) { realm, table, key, field, write throws(RealmError) in
+        change(unmanaged: { $0.remove(at: index) }, nested: { $0.remove(at: index) }) { realm, table, key, field, write throws(RealmError) in
             try realm.listRemove(table, key, field, at: index, in: write)
         }
         return removed
@@ -138,7 +188,7 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
 
     /// Removes every element.
     public func removeAll() {
-        change(unmanaged: { $0.removeAll() }) { realm, table, key, field, write throws(RealmError) in
+        change(unmanaged: { $0.removeAll() }, nested: { $0.removeAll() }) { realm, table, key, field, write throws(RealmError) in
             try realm.clearCollection(table, key, field, in: write)
         }
     }
@@ -149,7 +199,8 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
     public func move(from: Int, to: Int) {
         checkIndex(from, allowingEnd: false)
         checkIndex(to, allowingEnd: false)
-        change(unmanaged: { $0.insert($0.remove(at: from), at: to) }) { realm, table, key, field, write throws(RealmError) in
+        change(unmanaged: { $0.insert($0.remove(at: from), at: to) }, nested: { $0.insert($0.remove(at: from), at: to) }) {
+            realm, table, key, field, write throws(RealmError) in
             try realm.listMove(table, key, field, from: from, to: to, in: write)
         }
     }
@@ -161,7 +212,7 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
         checkIndex(i, allowingEnd: false)
         checkIndex(j, allowingEnd: false)
         guard i != j else { return }
-        change(unmanaged: { $0.swapAt(i, j) }) { realm, table, key, field, write throws(RealmError) in
+        change(unmanaged: { $0.swapAt(i, j) }, nested: { $0.swapAt(i, j) }) { realm, table, key, field, write throws(RealmError) in
             try realm.listSwap(table, key, field, i, j, in: write)
         }
     }
@@ -188,13 +239,29 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
     }
 
     /// The realm of the list's object, or nil if unmanaged.
-    public var realm: Realm? { binding?.owner.realm }
-    /// Whether the list's object was deleted.
-    public var isInvalidated: Bool { binding?.owner.isInvalidated ?? false }
+    public var realm: Realm? { nested?.realm ?? binding?.owner.realm }
+    /// Whether the list's object was deleted (for a list inside an `AnyRealmValue`, also
+    /// whether the value holding it was replaced or removed).
+    public var isInvalidated: Bool { nested?.isInvalidated ?? binding?.owner.isInvalidated ?? false }
     /// Whether the list belongs to a frozen object.
-    public var isFrozen: Bool { binding?.owner.isFrozen ?? false }
+    public var isFrozen: Bool { nested?.isFrozen ?? binding?.owner.isFrozen ?? false }
 
     func dropUnmanagedElements() { storage = [] }
+
+    /// The elements of an unmanaged list; nil for a managed one.
+    var unmanagedElements: [Element]? { binding == nil && nested == nil ? storage : nil }
+
+    /// The list as one stored value, read whole (a managed one as stored now).
+    var storedValue: _StoredValue {
+        if let nested { return nested.read() ?? .list([]) }
+        return .list(elements.map(\._stored))
+    }
+
+    /// Whether `other` is this list: the same managed list, another, or (both unmanaged)
+    /// a list to compare by its contents.
+    func sameness(as other: List) -> CollectionSameness {
+        CollectionSameness((binding, nested), (other.binding, other.nested))
+    }
 
     public var description: String { "List<\(Element.self)>(\(elements.map { "\($0)" }.joined(separator: ", ")))" }
 

@@ -8,6 +8,15 @@ struct CollectionBinding {
     let property: Int
 
     var state: ObjectState { owner._state! }
+
+    /// Whether `other` is this collection: the same property of the same object (managed, so
+    /// by key).
+    func isSame(as other: CollectionBinding) -> Bool {
+        guard property == other.property else { return false }
+        if owner === other.owner { return true }
+        guard let mine = owner._state, let theirs = other.owner._state else { return false }
+        return mine.key == theirs.key && mine.table.id == theirs.table.id
+    }
     var field: Int? { state.table.fieldOf[property] }
     var context: any ReadContext { state.source.context }
 
@@ -25,6 +34,25 @@ struct CollectionBinding {
         } catch {
             write.fail(error)
             return nil
+        }
+    }
+}
+
+/// How two `List`s or `Map`s compare as values of an `AnyRealmValue`: as one managed
+/// collection, as two, or (both unmanaged) by their contents.
+enum CollectionSameness {
+    case same
+    case different
+    case compareContents
+
+    /// How a collection placed by `mine` (a property's binding, or a place inside an
+    /// `AnyRealmValue`; neither while unmanaged) compares with one placed by `theirs`.
+    init(_ mine: (CollectionBinding?, NestedCollectionBinding?), _ theirs: (CollectionBinding?, NestedCollectionBinding?)) {
+        switch (mine, theirs) {
+        case ((nil, nil), (nil, nil)): self = .compareContents
+        case ((_, let mine?), (_, let theirs?)): self = mine.isSame(as: theirs) ? .same : .different
+        case ((let mine?, _), (let theirs?, _)): self = mine.isSame(as: theirs) ? .same : .different
+        default: self = .different
         }
     }
 }

@@ -23,27 +23,62 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence, _Collection
     /// Set while the map is managed. Unchecked for exclusivity, so that reading pays no access
     /// tracking: see `HeldCollection` for when it changes.
     @exclusivity(unchecked) var binding: CollectionBinding?
+    /// Set for a dictionary inside a managed `AnyRealmValue` (then `binding` is nil): where it is.
+    let nested: NestedCollectionBinding?
 
     /// A new, empty, unmanaged map.
-    public init() { binding = nil }
+    public init() {
+        binding = nil
+        nested = nil
+    }
 
     init(owner: ObjectBase, property: Int) {
         binding = CollectionBinding(owner: owner, property: property)
+        nested = nil
+    }
+
+    /// The dictionary inside a managed `AnyRealmValue` at `place`.
+    init(nested place: NestedCollectionBinding) {
+        binding = nil
+        nested = place
     }
 
     var entries: [(key: Key, value: Value)] {
+        if let nested {
+            return nestedEntries(nested).sorted { NestedValues.keyPrecedes($0.key, $1.key) }.map {
+                (Key(_mapKey: $0.key), value($0.value, under: $0.key))
+            }
+        }
         guard let binding, let field = binding.field else {
             return storage.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         }
         guard case .entries(let stored) = binding.context.readContent(binding.state.table, binding.state.key, field) else { return [] }
-        return stored.map { (Key(_mapKey: $0.key), Value._fromStored($0.value)) }
+        return stored.map { (Key(_mapKey: $0.key), value($0.value, under: $0.key)) }
+    }
+
+    /// The value stored as `stored` under `key`: a list or dictionary inside an
+    /// `AnyRealmValue` as the live collection there.
+    @inline(__always)
+    private func value(_ stored: _StoredValue, under key: String) -> Value {
+        guard stored.isNestedCollection else { return Value._fromStored(stored) }
+        let place = nested?.child(.key(key)) ?? binding.map { NestedCollectionBinding(owner: $0.owner, property: $0.property, root: .mapValue(key)) }
+        // Only an `AnyRealmValue` holds a list or a dictionary.
+        guard let place else { return Value._fromStored(stored) }
+        return AnyRealmValue.view(of: stored, at: place) as! Value
+    }
+
+    /// The entries of the dictionary inside an `AnyRealmValue` at `place`, as stored now.
+    private func nestedEntries(_ place: NestedCollectionBinding) -> [String: _StoredValue] {
+        guard case .dictionary(let entries)? = place.read() else { return [:] }
+        return entries
     }
 
     /// The value under `key`, or nil if the map has no such key. Setting nil removes the key.
     public subscript(key: Key) -> Value? {
         get {
+            if let nested { return nestedEntries(nested)[key._mapKey].map { value($0, under: key._mapKey) } }
             guard let binding, let field = binding.field else { return storage[key] }
-            return binding.context.mapValue(binding.state.table, binding.state.key, field, key._mapKey).map(Value._fromStored)
+            return binding.context.mapValue(binding.state.table, binding.state.key, field, key._mapKey).map { value($0, under: key._mapKey) }
         }
         set {
             if let newValue { updateValue(newValue, forKey: key) } else { removeObject(for: key) }
@@ -52,6 +87,14 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence, _Collection
 
     /// Sets the value under `key`, adding the key if it is new.
     public func updateValue(_ value: Value, forKey key: Key) {
+        if let nested {
+            nested.modify { stored in
+                guard case .dictionary(var entries) = stored else { return }
+                entries[key._mapKey] = value._stored
+                stored = .dictionary(entries)
+            }
+            return
+        }
         guard let binding else {
             storage[key] = value
             return
@@ -82,6 +125,14 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence, _Collection
 
     /// Removes `key` and its value, if present.
     public func removeObject(for key: Key) {
+        if let nested {
+            nested.modify { stored in
+                guard case .dictionary(var entries) = stored else { return }
+                entries[key._mapKey] = nil
+                stored = .dictionary(entries)
+            }
+            return
+        }
         guard let binding else {
             storage[key] = nil
             return
@@ -93,6 +144,10 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence, _Collection
 
     /// Removes every entry.
     public func removeAll() {
+        if let nested {
+            nested.modify { stored in stored = .dictionary([:]) }
+            return
+        }
         guard let binding else {
             storage = [:]
             return
@@ -104,6 +159,7 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence, _Collection
 
     /// The number of entries (one field read when managed).
     public var count: Int {
+        if let nested { return nestedEntries(nested).count }
         guard let binding, let field = binding.field else { return storage.count }
         return binding.context.collectionCount(binding.state.table, binding.state.key, field)
     }
@@ -121,13 +177,32 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence, _Collection
     public func makeIterator() -> IndexingIterator<[(key: Key, value: Value)]> { entries.makeIterator() }
 
     /// The realm of the map's object, or nil if unmanaged.
-    public var realm: Realm? { binding?.owner.realm }
-    /// Whether the map's object was deleted.
-    public var isInvalidated: Bool { binding?.owner.isInvalidated ?? false }
+    public var realm: Realm? { nested?.realm ?? binding?.owner.realm }
+    /// Whether the map's object was deleted (for a dictionary inside an `AnyRealmValue`, also
+    /// whether the value holding it was replaced or removed).
+    public var isInvalidated: Bool { nested?.isInvalidated ?? binding?.owner.isInvalidated ?? false }
     /// Whether the map belongs to a frozen object.
-    public var isFrozen: Bool { binding?.owner.isFrozen ?? false }
+    public var isFrozen: Bool { nested?.isFrozen ?? binding?.owner.isFrozen ?? false }
 
     func dropUnmanagedElements() { storage = [:] }
+
+    /// The entries of an unmanaged map; nil for a managed one.
+    var unmanagedEntries: [String: Value]? {
+        guard binding == nil, nested == nil else { return nil }
+        return Dictionary(storage.map { ($0.key._mapKey, $0.value) }, uniquingKeysWith: { $1 })
+    }
+
+    /// The map as one stored value, read whole (a managed one as stored now).
+    var storedValue: _StoredValue {
+        if let nested { return nested.read() ?? .dictionary([:]) }
+        return .dictionary(Dictionary(entries.map { ($0.key._mapKey, $0.value._stored) }, uniquingKeysWith: { $1 }))
+    }
+
+    /// Whether `other` is this map: the same managed map, another, or (both unmanaged) a
+    /// map to compare by its contents.
+    func sameness(as other: Map) -> CollectionSameness {
+        CollectionSameness((binding, nested), (other.binding, other.nested))
+    }
 
     public var description: String { "Map<\(Key.self), \(Value.self)>(\(entries.map { "\($0.key): \($0.value)" }.joined(separator: ", ")))" }
 

@@ -14,6 +14,7 @@ enum StoredValueConversion {
             }
             return .null
         }
+        if shape.type == .any, isSwiftCollection(value) { return try nestedAnyValue(value, property: property) }
         if let stored = storedValue(value, as: shape.type) { return stored }
         if shape.type == .object, let objectType = shape.objectType {
             return .object(try object(value, of: objectType, property: property))
@@ -84,6 +85,51 @@ enum StoredValueConversion {
         case .object, .linkingObjects:
             return nil
         }
+    }
+
+    /// The list (from an array) or dictionary (from a dictionary with `String` keys) that an
+    /// `AnyRealmValue` property is given as Swift collections, at any depth up to
+    /// `NestedValues.maximumDepth`; elements may be `AnyRealmValue`s or values of its types.
+    /// Built with a loop.
+    private static func nestedAnyValue(_ value: Any, property: String) throws(RealmError) -> _StoredValue {
+        typealias Node = (value: Any, depth: Int)
+        return try NestedValues.fold(
+            (value, 0) as Node,
+            shape: { (node: Node) throws(RealmError) -> NestedValues.Shape<Node> in
+                let children: NestedValues.Shape<Any>
+                if let array = node.value as? [Any] {
+                    children = .list(array)
+                } else if let dictionary = node.value as? [String: Any] {
+                    children = .dictionary(dictionary.map { (key: $0.key, value: $0.value) })
+                } else {
+                    return .leaf
+                }
+                guard node.depth < NestedValues.maximumDepth else {
+                    throw RealmError(
+                        .invalidArgument,
+                        "The value for property '\(property)' nests arrays and dictionaries more than \(NestedValues.maximumDepth) levels deep; an AnyRealmValue nests at most \(NestedValues.maximumDepth) levels, as in RealmSwift."
+                    )
+                }
+                switch children {
+                case .leaf: return .leaf
+                case .list(let elements): return .list(elements.map { ($0, node.depth + 1) })
+                case .dictionary(let entries): return .dictionary(entries.map { (key: $0.key, value: ($0.value, node.depth + 1)) })
+                }
+            },
+            leaf: { (node: Node) throws(RealmError) -> _StoredValue in
+                if isNil(node.value) { return .null }
+                guard let stored = storedValue(node.value, as: .any) else {
+                    throw RealmError(
+                        .invalidArgument,
+                        "Property '\(property)' is an AnyRealmValue, and its value holds \(describe(node.value)), which an AnyRealmValue cannot hold."
+                    )
+                }
+                return stored
+            },
+            list: { (elements: [_StoredValue]) throws(RealmError) -> _StoredValue in .list(elements) },
+            dictionary: { (entries: [(key: String, value: _StoredValue)]) throws(RealmError) -> _StoredValue in
+                .dictionary(Dictionary(entries.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 }))
+            })
     }
 
     /// Any integer that fits in 64 bits.

@@ -54,9 +54,14 @@ extension ReadContext {
     /// The value of `property` (a Swift property index) of object `key`.
     func readField(_ table: Table, _ key: ObjectKey, _ property: Int) -> _StoredValue {
         let value = storedPropertyValue(table, key, property)
-        guard case .object(let link) = value else { return value._mapLink { _ in nil } }
         guard let field = table.fieldOf[property] else { return .null }
-        return linkedObject(link.table, link.key, dynamic: table.info.isDynamic, anyValue: table.fieldTypes[field] == .any)
+        let dynamic = table.info.isDynamic
+        let anyValue = table.fieldTypes[field] == .any
+        // A link, or the links an `AnyRealmValue`'s lists and dictionaries hold.
+        return value._mapLink { link -> ObjectBase? in
+            guard case .object(let object) = self.linkedObject(link.table, link.key, dynamic: dynamic, anyValue: anyValue) else { return nil }
+            return object
+        }
     }
 
     func storedPropertyValue(_ table: Table, _ key: ObjectKey, _ property: Int) -> StoreValue {

@@ -9,8 +9,15 @@ extension Realm {
     /// `managedForLink`) and named by its key. Objects of other realms, frozen or deleted
     /// objects are errors.
     func storeValue(_ value: _StoredValue, _ property: StoredProperty, in write: RealmWrite) throws(RealmError) -> StoreValue {
-        guard case .object(let object) = value else { return value.storeForm }
-        return try StoredValue.object(managedForLink(object, property, in: write)).storeForm
+        switch value {
+        case .object(let object): return try StoredValue.object(managedForLink(object, property, in: write)).storeForm
+        case .list, .dictionary:
+            try Self.checkNested(value, property)
+            return try value._mapLink { (object: ObjectBase) throws(RealmError) -> ObjectLink? in
+                try managedForLink(object, property, in: write).objectLink
+            }
+        default: return value.storeForm
+        }
     }
 
     /// `content` as the store takes it (see `storeValue`).
@@ -18,8 +25,34 @@ extension Realm {
         -> FieldContent<ObjectLink>
     {
         guard property.type == .object || property.type == .any else { return content.mapLinks { _ in nil } }
+        if property.type == .any {
+            switch content {
+            case .single(let value): try Self.checkNested(value, property)
+            case .elements(let elements): for element in elements { try Self.checkNested(element, property) }
+            case .entries(let entries): for entry in entries { try Self.checkNested(entry.value, property) }
+            }
+        }
         return try content.mapLinks { (object: ObjectBase) throws(RealmError) -> ObjectLink? in
             try managedForLink(object, property, in: write).objectLink
+        }
+    }
+
+    /// Throws if `value`, a value of `AnyRealmValue` property `property`, is a list or
+    /// dictionary the property cannot hold: one in a `MutableSet`, or one nested deeper than
+    /// `NestedValues.maximumDepth`.
+    private static func checkNested(_ value: _StoredValue, _ property: StoredProperty) throws(RealmError) {
+        guard value.isNestedCollection else { return }
+        if property.collection == .set {
+            throw RealmError(
+                .invalidArgument,
+                "Property '\(property.name)' is a MutableSet<AnyRealmValue>, which cannot hold a list or a dictionary (as in RealmSwift); use a List<AnyRealmValue> or an AnyRealmValue property."
+            )
+        }
+        guard value.nestingDepth(exceeding: NestedValues.maximumDepth) <= NestedValues.maximumDepth else {
+            throw RealmError(
+                .invalidArgument,
+                "The value for property '\(property.name)' nests lists and dictionaries more than \(NestedValues.maximumDepth) levels deep (or holds itself); an AnyRealmValue nests at most \(NestedValues.maximumDepth) levels, as in RealmSwift."
+            )
         }
     }
 

@@ -18,6 +18,10 @@ package enum SalvagedValue: Sendable {
     case elements([SalvagedValue])
     /// The entries of a map, in key order.
     case entries([(String, SalvagedValue)])
+    /// A list inside an `AnyRealmValue`.
+    case list([SalvagedValue])
+    /// A dictionary inside an `AnyRealmValue`, in key order.
+    case dictionary([(String, SalvagedValue)])
 }
 
 /// A salvaged object: its key in the damaged file and its values, one per property of its
@@ -187,8 +191,25 @@ package final class ObjectSalvage {
                 }
                 return resolved
             case .plain(let plain): return .plain(plain)
+            case .list, .dictionary: return nested(raw)
             case .null, .elements, .entries: return .null
             }
+        }
+        // A list or dictionary inside an `AnyRealmValue`: a lost link leaves a list, and is
+        // nil in a dictionary, as a deleted one does.
+        func nested(_ raw: RawValue) -> SalvagedValue? {
+            NestedValues.fold(
+                raw,
+                shape: { (raw: RawValue) -> NestedValues.Shape<RawValue> in
+                    switch raw {
+                    case .list(let elements): .list(elements)
+                    case .dictionary(let entries): .dictionary(entries.map { (key: $0.0, value: $0.1) })
+                    default: .leaf
+                    }
+                },
+                leaf: { element($0) },
+                list: { .list($0.compactMap { $0 }) },
+                dictionary: { .dictionary($0.map { ($0.key, $0.value ?? .null) }) })
         }
         func value(_ raw: RawValue) -> SalvagedValue {
             switch raw {
@@ -276,6 +297,9 @@ enum RawValue {
     case link(RawLink)
     case elements([RawValue])
     case entries([(String, RawValue)])
+    /// A list or dictionary inside an `AnyRealmValue` (a dictionary's entries in key order).
+    case list([RawValue])
+    case dictionary([(String, RawValue)])
 }
 
 /// The objects of a damaged version as read from their sound pages, before links are resolved:
@@ -418,13 +442,17 @@ struct RawObjects {
     static func decode(_ payload: UnsafeRawBufferPointer, _ property: StoredProperty, _ schema: FileSchema) -> RawValue? {
         if ObjectVerification.payloadProblem(payload, as: property.type) != nil { return nil }
         let linkTarget = property.objectClassName.flatMap { schema.classes[$0]?.id } ?? 0
-        var link: RawLink?
-        let value: StoredValue<ObjectLink> = ValueCodec.decode(payload, as: property.type, linkTarget: linkTarget) { table, key in
-            link = RawLink(table: table, key: key.rawValue)
-            return .null
+        let value: StoreValue = ValueCodec.decode(payload, as: property.type, linkTarget: linkTarget) { table, key in
+            .object(ObjectLink(table: table, key: key))
         }
-        if let link { return .link(link) }
-        return value.plainValue.map { .plain($0) } ?? .null
+        return NestedValues.fold(
+            value, shape: \.nestedShape,
+            leaf: { (leaf: StoreValue) -> RawValue in
+                if case .object(let link) = leaf { return .link(RawLink(table: link.table, key: link.key.rawValue)) }
+                return leaf.plainValue.map { .plain($0) } ?? .null
+            },
+            list: { .list($0) },
+            dictionary: { .dictionary($0.map { ($0.key, $0.value) }) })
     }
 }
 

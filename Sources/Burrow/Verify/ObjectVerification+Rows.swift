@@ -55,7 +55,16 @@ extension ObjectVerification {
                 ? "holds a string that is not valid UTF-8" : nil
         case .any:
             guard let tag = ValueCodec.Tag(rawValue: payload[0]), tag != .null, tag != .link else { return nil }
-            return payloadProblem(UnsafeRawBufferPointer(rebasing: payload[1...]), as: tag.propertyType)  // One level: a tag's type is never `.any`.
+            guard tag.isCollection else {
+                // One level: a scalar tag's type is never `.any`.
+                return payloadProblem(UnsafeRawBufferPointer(rebasing: payload[1...]), as: tag.propertyType)
+            }
+            // The lengths and depth are sound (`lengthProblem`): each value inside, with a loop.
+            var found: String?
+            NestedValues.forEachLeaf(of: payload, shape: { ValueCodec.nestedParts($0) ?? .leaf }) { leaf in
+                if found == nil, let problem = payloadProblem(leaf, as: .any) { found = "holds a nested value that \(problem)" }
+            }
+            return found
         default: return nil
         }
     }
@@ -70,7 +79,17 @@ extension ObjectVerification {
     /// Records the link in `payload`, a sound payload of `property` held by field `field` of
     /// object `source` of class `id` (a row field or a collection element), if it holds one.
     func recordLink(_ payload: UnsafeRawBufferPointer, _ property: StoredProperty, from id: UInt32, _ source: UInt64, field: Int) {
-        guard let link = ValueCodec.linkKey(payload, as: property.type) else { return }
+        if property.type == .any {
+            // Its own link, or every link its lists and dictionaries hold.
+            ValueCodec.forEachLink(inAny: payload) { table, key in record((table, key), property, from: id, source, field: field) }
+        } else if let link = ValueCodec.linkKey(payload, as: property.type) {
+            record(link, property, from: id, source, field: field)
+        }
+    }
+
+    /// Records one link, to object `link.key` of class `link.table` (or of the property's
+    /// class), held by field `field` of object `source` of class `id`.
+    private func record(_ link: (table: UInt32?, key: ObjectKey), _ property: StoredProperty, from id: UInt32, _ source: UInt64, field: Int) {
         guard let targetTable = link.table ?? targetId(property) else {
             note(id, source, field: field, "links to class '\(property.objectClassName ?? "")', which the schema does not have")
             return

@@ -81,6 +81,10 @@ package enum IndexKey {
             } else {
                 key.append(ValueCodec.Tag.link.rawValue)
             }
+        // An `AnyRealmValue`'s list or dictionary is indexed by its kind alone: no query
+        // compares a value with one.
+        case .list: key.append(ValueCodec.Tag.list.rawValue)
+        case .dictionary: key.append(ValueCodec.Tag.dictionary.rawValue)
         }
     }
 

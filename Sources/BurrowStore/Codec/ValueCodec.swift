@@ -7,7 +7,7 @@ import Foundation
 /// collections. Fixed-size values are little-endian; strings and data are a UInt32 length and
 /// the bytes; a link is the target's 8-byte object key (its class is the property's); an
 /// `AnyRealmValue` is a tag byte and the payload of the tagged type, a link adding the target
-/// table's 4-byte id before the key.
+/// table's 4-byte id before the key, a list or dictionary its elements (`ValueCodec+Nested`).
 @usableFromInline
 package enum ValueCodec {
     /// Tags of `AnyRealmValue` payloads. Stored in files: never renumber.
@@ -25,6 +25,8 @@ package enum ValueCodec {
         case uuid = 9
         case decimal128 = 10
         case link = 11
+        case list = 12
+        case dictionary = 13
     }
 
     /// Resolves a link: the target table's id and the object key, to the value a layer holds
@@ -61,6 +63,7 @@ package enum ValueCodec {
         case .object(let object):
             guard let link = object.objectLink else { preconditionFailure("internal error: encoding a link to an unmanaged object") }
             appendLE(link.key.rawValue, to: &bytes)
+        case .list, .dictionary: preconditionFailure("internal error: a list or dictionary stored as a value of a property of type \(type)")
         }
     }
 
@@ -86,6 +89,9 @@ package enum ValueCodec {
             bytes.append(Tag.link.rawValue)
             appendLE(link.table, to: &bytes)
             appendLE(link.key.rawValue, to: &bytes)
+            return
+        case .list, .dictionary:
+            appendNested(value, to: &bytes)
             return
         }
         bytes.append(tag.rawValue)
@@ -135,6 +141,7 @@ package enum ValueCodec {
             guard let tag = Tag(rawValue: payload[0]), tag != .null else { return .null }
             let rest = UnsafeRawBufferPointer(rebasing: payload[1...])
             if tag == .link { return rest.count >= 12 ? resolve(u32(rest, 0), ObjectKey(u64(rest, 4))) : .null }
+            if tag.isCollection { return decodeNested(payload, resolve: resolve) }
             return decode(rest, as: tag.propertyType, linkTarget: 0, resolve: resolve)
         }
     }
@@ -158,7 +165,8 @@ package enum ValueCodec {
             switch tag {
             case .null: return rest == 0 ? nil : "holds \(counted(rest, "byte")) after its nil tag"
             case .link: return rest == 12 ? nil : "holds \(counted(rest, "byte")) where a link takes 12"
-            // One level: a tag's type is never `.any`.
+            case .list, .dictionary: return nestedProblem(payload)
+            // One level: a scalar tag's type is never `.any`.
             default: return lengthProblem(UnsafeRawBufferPointer(rebasing: payload[1...]), as: tag.propertyType)
             }
         case .linkingObjects: return "holds a value, but LinkingObjects are never stored"
@@ -240,8 +248,8 @@ package enum ValueCodec {
         switch type {
         case .string, .data: return payload.count == 4 && u32(payload, 0) == externalMarker
         case .any:
-            return payload.count == 5 && (payload[0] == Tag.string.rawValue || payload[0] == Tag.data.rawValue)
-                && u32(payload, 1) == externalMarker
+            guard payload.count == 5, let tag = Tag(rawValue: payload[0]) else { return false }
+            return (tag == .string || tag == .data || tag.isCollection) && u32(payload, 1) == externalMarker
         default: return false
         }
     }
@@ -279,6 +287,11 @@ extension ValueCodec.Tag {
         case .objectId: .objectId
         case .uuid: .uuid
         case .decimal128: .decimal128
+        case .list, .dictionary: .any
         }
     }
+
+    /// Whether this tags a list or a dictionary.
+    @inlinable
+    package var isCollection: Bool { self == .list || self == .dictionary }
 }

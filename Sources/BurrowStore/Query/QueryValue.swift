@@ -49,6 +49,8 @@ extension StoredValue where Link == QueryLink {
         case .uuid: "uuid"
         case .decimal128: "decimal128"
         case .object: "object"
+        case .list: "list"
+        case .dictionary: "dictionary"
         }
     }
 
@@ -174,6 +176,8 @@ extension QueryValue {
         case .objectId: 6
         case .uuid: 7
         case .object: 8
+        case .list: 9
+        case .dictionary: 10
         }
     }
 }

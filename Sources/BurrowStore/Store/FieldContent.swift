@@ -31,8 +31,7 @@ package enum FieldContent<Link> {
     @inlinable
     package func mapLinks<Other, E: Error>(_ transform: (Link) throws(E) -> Other?) throws(E) -> FieldContent<Other> {
         func map(_ value: StoredValue<Link>) throws(E) -> StoredValue<Other> {
-            guard case .object(let link) = value else { return value._mapLink { _ in nil } }
-            return try transform(link).map { .object($0) } ?? .null
+            try value._mapLink(transform)
         }
         switch self {
         case .single(let value): return .single(try map(value))

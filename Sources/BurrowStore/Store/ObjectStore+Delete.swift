@@ -64,8 +64,19 @@ extension ObjectStore {
         let target = ObjectLink(table: table.id, key: key)
         for source in try incomingLinks(to: table, key, in: write) {
             guard let sourceTable = dynamicTable(id: source.table) else { continue }
+            let payload: [UInt8]?
+            do {
+                payload =
+                    sourceTable.stored.properties[source.field].type == .any && sourceTable.collectionTrees[source.field] == nil
+                    ? try fieldPayload(sourceTable, source.key, source.field, in: write) : nil
+            } catch {
+                throw StoreError(error)
+            }
             if sourceTable.collectionTrees[source.field] != nil {
                 try removeCollectionLinks(to: target, from: sourceTable, source.key, source.field, in: write)
+            } else if let payload, payload.first.flatMap(ValueCodec.Tag.init)?.isCollection == true {
+                // A list or dictionary in an `AnyRealmValue` loses only the link.
+                try setPayload(sourceTable, source.key, source.field, Self.removingLinks(to: target, fromNested: payload), in: write)
             } else {
                 // If `target` is embedded, `setPayload` queues it again as the object the field
                 // lets go of; by the time the queue reaches it, its row is gone and it is skipped.
@@ -107,19 +118,49 @@ extension ObjectStore {
             throw StoreError(error)
         }
         guard !matches.isEmpty else { return }
+        var removed = 0
         _ = try mutateCollection(table, owner, field, in: write) { tree throws(StorageError) in
             for match in matches {
-                try adjustElementBacklink(Array(match.value[match.valueStart...]), table, owner, field, by: -1, in: write)
+                let element = Array(match.value[match.valueStart...])
+                if property.type == .any, element.first.flatMap(ValueCodec.Tag.init)?.isCollection == true {
+                    // A list or dictionary in an `AnyRealmValue` element loses only the link.
+                    let kept = Self.removingLinks(to: target, fromNested: element)
+                    try adjustElementBacklink(element, table, owner, field, by: -1, in: write)
+                    try adjustElementBacklink(kept, table, owner, field, by: 1, in: write)
+                    try write.trees.put(tree, match.key, Array(match.value[..<match.valueStart]) + kept)
+                    continue
+                }
+                try adjustElementBacklink(element, table, owner, field, by: -1, in: write)
                 if isMap {
                     var entry = Array(match.value[..<match.valueStart])
                     ValueCodec.append(StoreValue.null, as: property.type, to: &entry)
                     try write.trees.put(tree, match.key, entry)
                 } else {
                     try write.trees.delete(tree, match.key)
+                    removed += 1
                 }
             }
-            return isMap ? 0 : -matches.count
+            return -removed
         }
+    }
+
+    /// `payload`, an `AnyRealmValue`'s list or dictionary, without its links to `target`, as
+    /// realm-core removes them: the list elements that are the link go, the dictionary values
+    /// that are the link become nil, at every depth.
+    static func removingLinks(to target: ObjectLink, fromNested payload: [UInt8]) -> [UInt8] {
+        let value: StoreValue = payload.withUnsafeBytes {
+            ValueCodec.decodeNested($0) { table, key in .object(ObjectLink(table: table, key: key)) }
+        }
+        let isTarget = { (element: StoreValue) -> Bool in
+            if case .object(let link) = element { link == target } else { false }
+        }
+        let kept = NestedValues.fold(
+            value, shape: \.nestedShape, leaf: { $0 },
+            list: { StoreValue.list($0.filter { !isTarget($0) }) },
+            dictionary: { StoreValue.dictionary(Dictionary($0.map { ($0.key, isTarget($0.value) ? .null : $0.value) }, uniquingKeysWith: { $1 })) })
+        var bytes: [UInt8] = []
+        ValueCodec.appendAny(kept, to: &bytes)
+        return bytes
     }
 
     /// Deletes every object of every class; the schema stays. Each table's largest key is

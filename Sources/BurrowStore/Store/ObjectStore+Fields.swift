@@ -84,6 +84,15 @@ extension ObjectStore {
         noteChange()
     }
 
+    /// The full payload of single field `field` of object `key` as the write sees it (nil for
+    /// null, or if the object is gone).
+    package func fieldPayload(_ table: Table, _ key: ObjectKey, _ field: Int, in write: WriteState) throws(StorageError) -> [UInt8]? {
+        let rowPayload = try key.withBytes { k throws(StorageError) in
+            try write.trees.withValue(table.rowsTree, k) { RowCodec.field($0, field).map(Array.init) }
+        }
+        return fullPayload(rowPayload ?? nil, table, key, field)
+    }
+
     /// Gives object `key` the primary key `new` instead of `old` (in a migration): the object
     /// keeps its object key, so a primary key whose derived key is not `key` is mapped to it in
     /// the `pk/<id>` tree (see `ObjectKey(derivedFrom:)`). Throws `.primaryKeyExists` if
@@ -111,14 +120,20 @@ extension ObjectStore {
 
     // MARK: Links
 
-    /// Every link in a payload of `property`: the target table's id and object key.
+    /// Every link in a payload of `property`: the target table's id and object key (an
+    /// `AnyRealmValue`'s lists and dictionaries may hold several, and one link more than once).
     package func links(in payload: [UInt8]?, _ property: StoredProperty) -> [ObjectLink] {
         // Collection elements live in trees of their own; their field holds only a count.
         guard let payload, property.type == .object || property.type == .any, property.collection == .single else { return [] }
         let typedTarget = property.objectClassName.flatMap { storedClassId(named: $0) } ?? 0
         var found: [ObjectLink] = []
         payload.withUnsafeBytes { bytes in
-            if let link = ValueCodec.linkKey(bytes, as: property.type) { found.append(ObjectLink(table: link.table ?? typedTarget, key: link.key)) }
+            if property.type == .any {
+                // Its own link, or those of the lists and dictionaries it holds.
+                ValueCodec.forEachLink(inAny: bytes) { table, key in found.append(ObjectLink(table: table, key: key)) }
+            } else if let link = ValueCodec.linkKey(bytes, as: property.type) {
+                found.append(ObjectLink(table: link.table ?? typedTarget, key: link.key))
+            }
         }
         return found
     }

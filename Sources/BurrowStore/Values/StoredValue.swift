@@ -5,7 +5,8 @@ import Foundation
 /// of one of the stored types, or a link. This is the one list of the stored types, which every
 /// layer uses: `Link` is how the layer holding the value refers to an object. The store and its
 /// queries use `ObjectLink` (the object's class id and object key), so that what they hold is
-/// keys and values alone; the API uses the object itself.
+/// keys and values alone; the API uses the object itself. Lists and dictionaries are the
+/// collections an `AnyRealmValue` may hold, nested up to `NestedValues.maximumDepth`.
 public enum StoredValue<Link> {
     case null
     case bool(Bool)
@@ -19,6 +20,10 @@ public enum StoredValue<Link> {
     case uuid(UUID)
     case decimal128(Decimal128)
     case object(Link)
+    /// A list inside an `AnyRealmValue`: its elements, each an `AnyRealmValue`'s value.
+    case list([StoredValue<Link>])
+    /// A dictionary inside an `AnyRealmValue`: string keys to `AnyRealmValue` values.
+    case dictionary([String: StoredValue<Link>])
 }
 
 extension StoredValue: Sendable where Link: Sendable {}
@@ -33,7 +38,7 @@ extension StoredValue {
 
     /// (Not part of Burrow's API.) The same value with its link (if it is one) in another form; `transform` returns nil
     /// for a link that has none, which becomes `.null`.
-    @inlinable public func _mapLink<Other>(_ transform: (Link) throws -> Other?) rethrows -> StoredValue<Other> {
+    @inlinable public func _mapLink<Other, E: Error>(_ transform: (Link) throws(E) -> Other?) throws(E) -> StoredValue<Other> {
         switch self {
         case .null: .null
         case .bool(let v): .bool(v)
@@ -47,14 +52,27 @@ extension StoredValue {
         case .uuid(let v): .uuid(v)
         case .decimal128(let v): .decimal128(v)
         case .object(let link): try transform(link).map { .object($0) } ?? .null
+        case .list, .dictionary: try _mapNestedLinks(transform)
         }
+    }
+
+    /// `_mapLink` of a list or dictionary, rebuilt without recursion.
+    @usableFromInline
+    func _mapNestedLinks<Other, E: Error>(_ transform: (Link) throws(E) -> Other?) throws(E) -> StoredValue<Other> {
+        try NestedValues.fold(
+            self, shape: { (value: StoredValue) throws(E) in value.nestedShape },
+            leaf: { (value: StoredValue) throws(E) in try value._mapLink(transform) },
+            list: { (elements: [StoredValue<Other>]) throws(E) in .list(elements) },
+            dictionary: { (entries: [(key: String, value: StoredValue<Other>)]) throws(E) in
+                .dictionary(Dictionary(entries.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 }))
+            })
     }
 
     /// The plain Swift value (integers as `Int`, as key-value coding reads them); nil for null
     /// and for a link, which has no plain value.
     package var plainValue: (any Sendable)? {
         switch self {
-        case .null, .object: nil
+        case .null, .object, .list, .dictionary: nil
         case .bool(let v): v
         case .int(let v): Int(v)
         case .float(let v): v
@@ -85,6 +103,10 @@ extension StoredValue: CustomStringConvertible {
         case .uuid(let v): "uuid(\(v.uuidString))"
         case .decimal128(let v): "\(v)"
         case .object(let link): "\(link)"
+        case .list, .dictionary:
+            NestedValues.fold(
+                self, shape: \.nestedShape, leaf: \.description, list: { "[\($0.joined(separator: ", "))]" },
+                dictionary: { "[\($0.isEmpty ? ":" : $0.map { "'\($0.key)': \($0.value)" }.joined(separator: ", "))]" })
         }
     }
 }
@@ -138,10 +160,10 @@ extension StoredValue {
         }
     }
 
-    /// The type of the value's case; nil for null and for a link.
+    /// The type of the value's case; nil for null, for a link and for a list or dictionary.
     package var valueType: PropertyType? {
         switch self {
-        case .null, .object: nil
+        case .null, .object, .list, .dictionary: nil
         case .bool: .bool
         case .int: .int
         case .float: .float

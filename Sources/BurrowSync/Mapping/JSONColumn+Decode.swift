@@ -122,8 +122,34 @@ extension JSONColumn {
         }
     }
 
-    /// An `AnyRealmValue` from its tagged JSON (`{"type": "int", "value": 5}`).
+    /// An `AnyRealmValue` from its tagged JSON (`{"type": "int", "value": 5}`, a list
+    /// `{"type": "list", "value": [...]}`, a dictionary `{"type": "dictionary", "value": {...}}`),
+    /// nested lists and dictionaries read with a loop.
     private static func anyValue(_ json: Any, in schema: FileSchema, resolve: LinkResolver) throws -> AnyRealmValue {
+        try NestedValues.fold(
+            json,
+            shape: { (node: Any) throws -> NestedValues.Shape<Any> in
+                guard let object = node as? [String: Any], let type = object["type"] as? String else { return .leaf }
+                switch type {
+                case "list":
+                    guard let elements = object["value"] as? [Any] else { throw mismatch(node, "a list of AnyRealmValues") }
+                    return .list(elements)
+                case "dictionary":
+                    guard let entries = object["value"] as? [String: Any] else { throw mismatch(node, "a dictionary of AnyRealmValues") }
+                    return .dictionary(entries.map { (key: $0.key, value: $0.value) })
+                default:
+                    return .leaf
+                }
+            },
+            leaf: { (node: Any) throws -> AnyRealmValue in try scalarAnyValue(node, in: schema, resolve: resolve) },
+            list: { (elements: [AnyRealmValue]) throws -> AnyRealmValue in .fromArray(elements) },
+            dictionary: { (entries: [(key: String, value: AnyRealmValue)]) throws -> AnyRealmValue in
+                .fromDictionary(Dictionary(entries.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 }))
+            })
+    }
+
+    /// An `AnyRealmValue` that is no list or dictionary, from its tagged JSON.
+    private static func scalarAnyValue(_ json: Any, in schema: FileSchema, resolve: LinkResolver) throws -> AnyRealmValue {
         guard let object = json as? [String: Any], let type = object["type"] as? String, let value = object["value"] else {
             throw mismatch(json, "an AnyRealmValue ({\"type\": …, \"value\": …})")
         }

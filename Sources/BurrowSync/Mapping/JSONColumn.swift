@@ -11,7 +11,9 @@ import Foundation
 /// string. The other types are strings too: `Data` in base64, `ObjectId` as 24 hexadecimal
 /// digits, `UUID` in its usual form, `Decimal128` as its digits; a `Date` is a number of
 /// seconds since 1970. A link is the target's primary key. An `AnyRealmValue` says its type:
-/// `{"type": "int", "value": 5}`, and a link `{"type": "link", "class": "Person", "value": 7}`.
+/// `{"type": "int", "value": 5}`, a link `{"type": "link", "class": "Person", "value": 7}`, a
+/// list `{"type": "list", "value": [...]}` and a dictionary `{"type": "dictionary", "value":
+/// {...}}` of such values.
 ///
 /// Writing walks embedded objects with a stack of its own, so a chain of any depth takes the
 /// same machine stack.
@@ -64,6 +66,21 @@ enum JSONColumn {
                     }
                     steps.append(.text("{"))
                 }
+            case .value(.list(let elements), let property):
+                steps.append(.text("]}"))
+                for (index, element) in elements.enumerated().reversed() {
+                    steps.append(.value(element, property))
+                    if index > 0 { steps.append(.text(",")) }
+                }
+                steps.append(.text("{\"type\":\"list\",\"value\":["))
+            case .value(.dictionary(let entries), let property):
+                steps.append(.text("}}"))
+                let sorted = entries.sorted { NestedValues.keyPrecedes($0.key, $1.key) }
+                for (index, entry) in sorted.enumerated().reversed() {
+                    steps.append(.value(entry.value, property))
+                    steps.append(.text((index > 0 ? "," : "") + quoted(entry.key) + ":"))
+                }
+                steps.append(.text("{\"type\":\"dictionary\",\"value\":{"))
             case .value(let value, let property):
                 guard case .object(let link) = value else {
                     output += property.type == .any ? tagged(value) : plain(value)
@@ -96,7 +113,8 @@ enum JSONColumn {
     /// A value of a known type as JSON.
     static func plain(_ value: StoreValue) -> String {
         switch value {
-        case .null, .object: "null"
+        // Lists and dictionaries are written by `text(of:_:field:in:)`, element by element.
+        case .null, .object, .list, .dictionary: "null"
         case .bool(let value): value ? "true" : "false"
         case .int(let value): String(value)
         case .float(let value): number(Double(value), value.description)

@@ -9,7 +9,8 @@ enum SyncValues {
     /// A link is passed as its target's primary key, by the caller.
     static func parameter(_ value: StoreValue) -> String? {
         switch value {
-        case .null, .object: nil
+        // Links are passed by the caller; lists and dictionaries are only in `jsonb` columns.
+        case .null, .object, .list, .dictionary: nil
         case .bool(let value): value ? "true" : "false"
         case .int(let value): String(value)
         case .float(let value): floatingText(Double(value), description: value.description)
@@ -59,7 +60,7 @@ enum SyncValues {
     /// the value's type.
     static func swiftValue(_ value: StoreValue) -> Any? {
         switch value {
-        case .null, .object: nil
+        case .null, .object, .list, .dictionary: nil
         case .bool(let value): value
         case .int(let value): Int(value)
         case .float(let value): value

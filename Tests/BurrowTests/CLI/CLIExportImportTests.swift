@@ -63,7 +63,10 @@ import Testing
         #expect(values.addressMap["home"]??.number == 7 && values.addressMap["none"] == .some(nil))
         #expect(values.addressMap["home"]??.resident?.name == "Kit", "a link inside an embedded object in a map")
         let empty = try #require(realm.object(ofType: CLIModels.Values.self, forPrimaryKey: 2))
-        #expect(empty.any == .none && empty.optInt == nil && empty.pet == nil && empty.addresses.isEmpty)
+        #expect(empty.optInt == nil && empty.pet == nil && empty.addresses.isEmpty)
+        let pets = try #require(empty.any.dictionaryValue?["pets"]?.listValue)
+        #expect(pets.count == 3 && pets[0].object(CLIModels.Pet.self)?.name == "Rex" && pets[1] == .none)
+        #expect(pets[2].listValue?.isEmpty == true && empty.any.dictionaryValue?["deep"]?.dictionaryValue?["n"] == .int(-1))
 
         let ann = try #require(realm.object(ofType: CLIModels.Owner.self, forPrimaryKey: "Ann"))
         #expect(ann.age == 41 && ann.pets.map(\.name) == ["Rex", "Tom"] && ann.badge?.label == "silver")
@@ -156,6 +159,28 @@ import Testing
         try other.write(toFile: tool.path("other.json"), atomically: true, encoding: .utf8)
         let mismatch = try tool.run(["import", "new.burrow", "other.json"])
         #expect(mismatch.status == 1 && mismatch.errors.contains("stores the class Dog with other properties"), "\(mismatch.errors)")
+    }
+
+    @Test func anAnyValueNestingMoreThanAHundredLevelsIsRefused() throws {
+        let tool = try CLITool()
+        func export(_ depth: Int) -> String {
+            let value = String(repeating: "{\"$list\": [", count: depth) + "1" + String(repeating: "]}", count: depth)
+            return """
+                {"burrowExport": 1, "schemaVersion": 0,
+                 "classes": [{"name": "Box", "embedded": false, "properties": [{"name": "value", "type": "any", "optional": true}]}],
+                 "objects": {"Box": [{"value": \(value)}]}}
+                """
+        }
+        try export(101).write(toFile: tool.path("deep.json"), atomically: true, encoding: .utf8)
+        let refused = try tool.run(["import", "box.burrow", "deep.json"])
+        #expect(refused.status == 1)
+        #expect(refused.errors.contains("more than 100 levels deep"), "\(refused.errors)")
+        #expect(!FileManager.default.fileExists(atPath: tool.path("box.burrow")))
+
+        try export(100).write(toFile: tool.path("deep.json"), atomically: true, encoding: .utf8)
+        #expect(try tool.run(["import", "box.burrow", "deep.json"]).status == 0)
+        let exported = try tool.run(["export", "box.burrow"])
+        #expect(exported.output.contains(String(repeating: "{\"$list\":[", count: 100) + "1" + String(repeating: "]}", count: 100)))
     }
 
     @Test func aChainOfEmbeddedObjectsExportsAtAnyDepth() throws {

@@ -162,7 +162,15 @@ enum CLIShop {
                     ],
                     "addressMap": ["home": ["street": "7 Map St", "number": 7, "resident": kit] as [String: Any], "none": NSNull()] as [String: Any],
                 ] as [String: Any])
-            try realm.create(CLIModels.Values.self, value: ["id": 2])
+            // An AnyRealmValue holding a dictionary that holds a list, a link among its values.
+            try realm.create(
+                CLIModels.Values.self,
+                value: [
+                    "id": 2,
+                    "any": AnyRealmValue.fromDictionary([
+                        "pets": .fromArray([.object(rex), .none, .fromArray([])]), "deep": .fromDictionary(["n": .int(-1)]),
+                    ]),
+                ])
         }
     }
 }

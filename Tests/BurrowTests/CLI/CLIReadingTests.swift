@@ -108,6 +108,15 @@ import Testing
         #expect((anys[9] as? [String: String])?["$oid"] == CLIShop.tomId.stringValue)
         #expect((anys[12] as? [String: Any])?["$key"] as? Int == gold)
         #expect((anys[13] as? [String: Any])?["primaryKey"] as? String == "Ann")
+
+        // Lists and dictionaries inside an AnyRealmValue, tagged.
+        let second = try #require(
+            try Self.objects(try tool.run(["objects", "shop.burrow", "CLIValues", "--format", "json", "--where", "id == 2"])).first)
+        let dictionary = try #require((second["any"] as? [String: Any])?["$dictionary"] as? [String: Any])
+        let pets = try #require((dictionary["pets"] as? [String: Any])?["$list"] as? [Any])
+        #expect(pets.count == 3 && (pets[0] as? [String: Any])?["$link"] as? String == "CLIPet" && pets[1] is NSNull)
+        #expect((pets[2] as? [String: [Any]])?["$list"]?.isEmpty == true)
+        #expect(((dictionary["deep"] as? [String: Any])?["$dictionary"] as? [String: Int])?["n"] == -1)
     }
 
     @Test func datesAreISO8601TextThatKeepsEveryDigit() throws {

@@ -209,8 +209,9 @@ enum CLIRecoverModels {
         #expect(run.errors.contains("CLIOwner: 3 of 3 objects recovered\n"), "\(run.errors)")
         #expect(run.errors.contains("CLIAddress: 7 of 7 objects recovered\n"), "\(run.errors)")
         // Ann's two pets, Bo's one, two residents of Ann's addresses, gold's pet; and in the
-        // values: any, pet, two set elements, a map value, an any in a map, two residents.
-        #expect(run.errors.contains("14 links to objects that were lost were set to null"), "\(run.errors)")
+        // values: any, pet, two set elements, a map value, an any in a map, two residents, and
+        // one in a list inside an any.
+        #expect(run.errors.contains("15 links to objects that were lost were set to null"), "\(run.errors)")
 
         let copy = try Realm(configuration: CLIShop.configuration(tool.path("recovered.burrow")))
         #expect(
@@ -227,6 +228,10 @@ enum CLIRecoverModels {
         #expect(values.anyMap["p"] == AnyRealmValue.none && values.anyMap["i"] == .int(1))
         #expect(values.addresses.map(\.street) == ["4 List St", "5 List St"] && values.addresses[0].resident == nil)
         #expect(copy.objects(CLIModels.Values.self).count == 3)
+        // A list inside an AnyRealmValue leaves out the lost link, as it does a deleted one.
+        let second = try #require(copy.object(ofType: CLIModels.Values.self, forPrimaryKey: 2))
+        #expect(second.any.dictionaryValue?["pets"]?.listValue.map { $0.count } == 2)
+        #expect(second.any.dictionaryValue?["deep"]?.dictionaryValue?["n"] == .int(-1))
     }
 
     @Test func anObjectWhoseListElementsAreOnADamagedPageIsLostWhole() throws {

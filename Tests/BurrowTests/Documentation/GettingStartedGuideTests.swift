@@ -21,6 +21,7 @@ enum GettingStartedPage {
         @Persisted var age = 0
         @Persisted var favoriteToy: DogToy?  // a link: optional
         @Persisted var citiesVisited: MutableSet<String>
+        @Persisted var companion: AnyRealmValue  // a value of any type, or none
         @Persisted(originProperty: "dogs") var owners: LinkingObjects<Person>
     }
 
@@ -87,6 +88,17 @@ enum GettingStartedPage {
         print(rex.value(forKey: "name") ?? "none")  // Rex II
         #expect(rex.value(forKey: "name") as? String == "Rex II")
         #expect(realm.objects(Dog.self).map(\.age) == [3, 3])
+
+        // "Values of any type"
+        try realm.write {
+            rex.companion = .fromDictionary(["toys": .fromArray([.string("ball")]), "naps": .int(3)])
+        }
+        try realm.write {
+            rex.companion.dictionaryValue?["toys"]?.listValue?.append(.string("rope"))
+        }
+        print(rex.companion.dictionaryValue?["toys"]?.listValue?.count ?? 0)  // 2
+        #expect(rex.companion.dictionaryValue?["toys"]?.listValue.map(Array.init) == [.string("ball"), .string("rope")])
+        #expect(rex.companion.dictionaryValue?["naps"] == .int(3))
 
         // "Reading"
         let dogs = realm.objects(Dog.self)  // lazy and live
