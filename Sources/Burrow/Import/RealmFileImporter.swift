@@ -269,8 +269,27 @@ struct RealmFileImporter {
         }
     }
 
-    /// A value for an `AnyRealmValue` property.
+    /// A value for an `AnyRealmValue` property, with the lists and dictionaries it may hold
+    /// nested in each other. As in a list property, a nested list leaves out its links to
+    /// objects deleted while linked; a nested dictionary holds nil for them.
     private mutating func anyValue(_ value: RealmValue, at place: String) -> AnyRealmValue {
+        NestedValues.fold(
+            value,
+            shape: { value -> NestedValues.Shape<RealmValue> in
+                switch value {
+                case .list(let elements):
+                    return .list(elements.filter { if case .link(_, let key) = $0, key < 0 { false } else { true } })
+                case .dictionary(let entries): return .dictionary(entries.map { (key: $0.key, value: $0.value) })
+                default: return .leaf
+                }
+            },
+            leaf: { scalarAnyValue($0, at: place) },
+            list: { AnyRealmValue.fromArray($0) },
+            dictionary: { AnyRealmValue.fromDictionary(Dictionary($0, uniquingKeysWith: { first, _ in first })) })
+    }
+
+    /// A value for an `AnyRealmValue` property that holds no list or dictionary.
+    private mutating func scalarAnyValue(_ value: RealmValue, at place: String) -> AnyRealmValue {
         switch value {
         case .null: return .none
         case .int(let value): return .int(Int(value))
@@ -285,9 +304,11 @@ struct RealmFileImporter {
         case .uuid(let value): return .uuid(value)
         case .link(let table, let key):
             return created[Address(table: table, key: key)].map { AnyRealmValue.object($0) } ?? .none
-        case .list, .set, .dictionary:
-            omit(place, "an AnyRealmValue holding a list or a dictionary, which Burrow's AnyRealmValue does not hold yet; it is imported as nil.")
+        case .set:
+            omit(place, "a set inside an AnyRealmValue, which neither realm-core nor Burrow nests; it is imported as nil.")
             return .none
+        case .list, .dictionary:
+            preconditionFailure("anyValue(_:at:) folds lists and dictionaries")
         }
     }
 
