@@ -41,7 +41,7 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
     /// The list inside a managed `AnyRealmValue` at `place`.
     init(nested place: NestedCollectionBinding) {
         binding = nil
-        nested = place
+        nested = place.viewed(as: .list)
     }
 
     /// Every element as stored now, in order (one scan).

@@ -40,7 +40,7 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence, _Collection
     /// The dictionary inside a managed `AnyRealmValue` at `place`.
     init(nested place: NestedCollectionBinding) {
         binding = nil
-        nested = place
+        nested = place.viewed(as: .dictionary)
     }
 
     var entries: [(key: Key, value: Value)] {

@@ -24,10 +24,19 @@ struct NestedCollectionBinding {
         case key(String)
     }
 
+    /// Which collection the place is expected to hold.
+    enum Kind {
+        case list
+        case dictionary
+    }
+
     let owner: ObjectBase
     let property: Int
     let root: Root
     private(set) var path: [Step] = []
+    /// Set by the `List` or `Map` that views the place: a place that holds the other kind of
+    /// collection now holds none of this one (the value there was replaced).
+    private(set) var kind = Kind.list
 
     init(owner: ObjectBase, property: Int, root: Root) {
         self.owner = owner
@@ -39,7 +48,15 @@ struct NestedCollectionBinding {
     func moved(to owner: ObjectBase) -> NestedCollectionBinding {
         var moved = NestedCollectionBinding(owner: owner, property: property, root: root)
         moved.path = path
+        moved.kind = kind
         return moved
+    }
+
+    /// This place, expected to hold a collection of `kind`.
+    func viewed(as kind: Kind) -> NestedCollectionBinding {
+        var viewed = self
+        viewed.kind = kind
+        return viewed
     }
 
     /// The collection one level further down, at `step`.
@@ -52,7 +69,7 @@ struct NestedCollectionBinding {
     /// Whether `other` is this collection: of the same object (managed, so by key), property,
     /// place and path.
     func isSame(as other: NestedCollectionBinding) -> Bool {
-        guard property == other.property, root == other.root, path == other.path else { return false }
+        guard property == other.property, root == other.root, path == other.path, kind == other.kind else { return false }
         if owner === other.owner { return true }
         guard let mine = owner._state, let theirs = other.owner._state else { return false }
         return mine.key == theirs.key && mine.table.id == theirs.table.id
@@ -66,7 +83,7 @@ struct NestedCollectionBinding {
             guard let next = Self.value(at: step, in: value) else { return nil }
             value = next
         }
-        return value.isNestedCollection ? value : nil
+        return holdsKind(value) ? value : nil
     }
 
     /// Changes the collection with `change`, given its value, and writes the property's value
@@ -87,7 +104,7 @@ struct NestedCollectionBinding {
                 chain.append(next)
             }
         }
-        guard chain.count == path.count + 1, var value = chain.popLast(), value.isNestedCollection else {
+        guard chain.count == path.count + 1, var value = chain.popLast(), holdsKind(value) else {
             write.fail(Self.goneError(describedKind))
             return
         }
@@ -139,8 +156,15 @@ struct NestedCollectionBinding {
     var isFrozen: Bool { owner.isFrozen }
 
     private var describedKind: String {
-        if case .key? = path.last { return "value" }
-        return "collection"
+        kind == .list ? "list" : "dictionary"
+    }
+
+    /// Whether `value` is a collection of the place's kind.
+    private func holdsKind(_ value: _StoredValue) -> Bool {
+        switch (kind, value) {
+        case (.list, .list), (.dictionary, .dictionary): true
+        default: false
+        }
     }
 
     /// The outermost value: what the root place holds now.

@@ -41,7 +41,7 @@ extension ValueCodec {
 
     /// The children of `payload`, an `AnyRealmValue` payload: `.leaf` for one that holds no
     /// collection, the elements (or keys and values) of a list or dictionary, or nil for a
-    /// list or dictionary whose lengths do not fit its bytes.
+    /// list or dictionary whose lengths do not fit its bytes (or a key that is not UTF-8).
     package static func nestedParts(_ payload: UnsafeRawBufferPointer) -> NestedValues.Shape<UnsafeRawBufferPointer>? {
         guard let first = payload.first, let tag = Tag(rawValue: first), tag.isCollection else { return .leaf }
         guard payload.count >= 5 else { return nil }
@@ -62,8 +62,8 @@ extension ValueCodec {
         elements.reserveCapacity(count)
         for _ in 0..<count {
             if tag == .dictionary {
-                guard let key = part() else { return nil }
-                keys.append(String(decoding: key, as: UTF8.self))
+                guard let bytes = part(), let key = String(validating: bytes, as: UTF8.self) else { return nil }
+                keys.append(key)
             }
             guard let element = part() else { return nil }
             elements.append(element)
@@ -113,7 +113,9 @@ extension ValueCodec {
             }
             switch nestedParts(node.bytes) {
             case nil, .leaf?:
-                return "holds \(tag == .list ? "a list" : "a dictionary") whose lengths do not fit its \(counted(node.bytes.count, "byte"))"
+                return tag == .list
+                    ? "holds a list whose lengths do not fit its \(counted(node.bytes.count, "byte"))"
+                    : "holds a dictionary whose lengths do not fit its \(counted(node.bytes.count, "byte")), or whose keys are not UTF-8"
             case .list(let elements)?:
                 for element in elements { stack.append((element, node.depth + 1)) }
             case .dictionary(let entries)?:

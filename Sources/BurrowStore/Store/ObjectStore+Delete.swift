@@ -24,8 +24,10 @@ extension ObjectStore {
     /// `deleteObject`.
     private func deleteOne(_ table: Table, _ key: ObjectKey, in write: WriteState) throws(StoreError) {
         do {
-            guard let row = try write.trees.withValue(table.rowsTree, key.bytes, { Array($0) }) else { return }
             try removeIncomingLinks(to: table, key, in: write)
+            // Read once its links are gone (an object that does not exist has none): removing
+            // those it holds to itself (inside an `AnyRealmValue` of its own) rewrites its fields.
+            guard let row = try write.trees.withValue(table.rowsTree, key.bytes, { Array($0) }) else { return }
             for field in table.collectionTrees.indices where table.collectionTrees[field] != nil {
                 try clearCollection(table, key, field, in: write)
             }

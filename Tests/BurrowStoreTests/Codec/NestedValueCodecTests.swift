@@ -89,6 +89,11 @@ import Testing
         #expect(problem(dictionary(["a", "b"])) == nil)
         #expect(problem(dictionary(["b", "a"]))?.contains("out of order") == true)
         #expect(problem(dictionary(["a", "a"]))?.contains("repeated") == true)
+        // A key that is not UTF-8 is damage, and reads as null rather than as another key.
+        var bytes = dictionary(["ab"])
+        bytes[9] = 0xFF
+        #expect(problem(bytes)?.contains("not UTF-8") == true)
+        #expect(decoded(bytes) == .null)
     }
 
     @Test func lengthsThatDoNotFitAreDamageAndNeverReadPastTheBytes() {

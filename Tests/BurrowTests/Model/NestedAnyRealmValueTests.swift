@@ -526,4 +526,53 @@ enum NestedAnyModels {
         #expect(migrated.anyList.first?.dictionaryValue?["l"]?.listValue.map(Array.init) == [.int(1), .int(2)])
         #expect(try findings(realm).isEmpty)
     }
+
+    @Test func aViewWhosePlaceNowHoldsTheOtherKindOfCollectionIsGone() async throws {
+        let realm = try realm(temporaryConfiguration())
+        let holder = Holder()
+        holder.anyValue = .fromDictionary(["a": .int(1)])
+        try realm.write { try realm.add(holder) }
+        let dictionary = try #require(holder.anyValue.dictionaryValue)
+        var changes = dictionary.changes().makeAsyncIterator()
+        _ = await changes.next()
+        try realm.write { holder.anyValue = .fromArray([.int(1), .int(2), .int(3)]) }
+        #expect(dictionary.isInvalidated && dictionary.isEmpty)
+        // Its stream reports its keys removed and ends.
+        guard case .update(_, let deletions, let insertions, _)? = await changes.next() else {
+            Issue.record("expected the keys removed")
+            return
+        }
+        #expect(deletions == ["a"] && insertions == [])
+        #expect(await changes.next() == nil)
+        // A change through it changes nothing, and says why.
+        let error = #expect(throws: RealmError.self) { try realm.write { dictionary.removeAll() } }
+        #expect(error?.description.contains("dictionary inside an AnyRealmValue no longer exists") == true)
+        #expect(holder.anyValue.listValue.map(Array.init) == [.int(1), .int(2), .int(3)])
+        #expect(throws: RealmError.self) { try dictionary.freeze() }
+
+        let list = try #require(holder.anyValue.listValue)
+        try realm.write { holder.anyValue = .fromDictionary(["b": .int(2)]) }
+        #expect(list.isInvalidated)
+        #expect(throws: RealmError.self) { try realm.write { list.append(.int(4)) } }
+        #expect(holder.anyValue.dictionaryValue?["b"] == .int(2))
+    }
+
+    @Test func anObjectWhoseValueLinksToItselfIsDeleted() throws {
+        let realm = try realm(temporaryConfiguration())
+        for (id, padding) in [(1, 10), (2, 1000), (3, 5000)] {
+            let holder = Holder()
+            holder.id = id
+            try realm.write {
+                try realm.add(holder)
+                // Long enough with the link to be kept outside the row, and short enough without it not to be.
+                holder.anyValue = .fromArray([.object(holder), .string(String(repeating: "x", count: padding))])
+                holder.anyMap["me"] = .fromDictionary(["me": .object(holder)])
+                holder.anyList.append(.fromArray([.object(holder)]))
+            }
+            try realm.write { try realm.delete(holder) }
+            #expect(holder.isInvalidated)
+        }
+        #expect(realm.objects(Holder.self).isEmpty)
+        #expect(try findings(realm).isEmpty)
+    }
 }
