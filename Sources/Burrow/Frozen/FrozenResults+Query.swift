@@ -62,22 +62,22 @@ extension FrozenResults {
 
     /// The smallest value of `property`, or nil if there are no objects.
     public func min<V: MinMaxType>(ofProperty property: String) -> V? {
-        Results<T>.convert(aggregate(.min, property))
+        aggregate(.min, property).converted()
     }
 
     /// The largest value of `property`, or nil if there are no objects.
     public func max<V: MinMaxType>(ofProperty property: String) -> V? {
-        Results<T>.convert(aggregate(.max, property))
+        aggregate(.max, property).converted()
     }
 
     /// The sum of `property` (0 if there are no objects).
     public func sum<V: AddableType>(ofProperty property: String) -> V {
-        Results<T>.convert(aggregate(.sum, property)) ?? V._fromStored(.int(0))
+        aggregate(.sum, property).converted() ?? V._fromStored(.int(0))
     }
 
     /// The average of `property`, or nil if there are no objects.
     public func average<V: AddableType>(ofProperty property: String) -> V? {
-        Results<T>.convert(aggregate(.avg, property))
+        aggregate(.avg, property).converted()
     }
 }
 

@@ -181,11 +181,6 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
         return removed
     }
 
-    /// Removes the last element.
-    public func removeLast() {
-        remove(at: count - 1)
-    }
-
     /// Removes every element.
     public func removeAll() {
         change(unmanaged: { $0.removeAll() }, nested: { $0.removeAll() }) { realm, table, key, field, write throws(RealmError) in

@@ -77,8 +77,9 @@ public struct _UnmanagedField {
     let isEmpty: Bool
 }
 
-/// A value that fits in one row field or collection element.
-public protocol _Persistable: _PersistedValue {
+/// A value that fits in one row field or collection element; `Hashable`, as RealmSwift's
+/// `RealmCollectionValue` is.
+public protocol _Persistable: _PersistedValue, Hashable {
     static func _fromStored(_ value: _StoredValue) -> Self
     var _stored: _StoredValue { get }
 }

@@ -4,7 +4,8 @@ import Foundation
 
 /// A type a `List`, `MutableSet`, `Map`, `Results` or any `RealmCollection` can hold: the values
 /// and objects a property can store, as in RealmSwift. The same protocol as `_Persistable`,
-/// under RealmSwift's name.
+/// under RealmSwift's name; like RealmSwift's, it refines `Hashable`, so generic code over
+/// collection values can compare and hash them.
 public typealias RealmCollectionValue = _Persistable
 
 /// What `Results`, `List`, `MutableSet`, `LinkingObjects` and `AnyRealmCollection` share, as
@@ -139,25 +140,25 @@ extension RealmCollection where Element: ObjectBase {
 
     /// The smallest value of `property` among the collection's objects (nil if there are none).
     public func min<T: MinMaxType>(ofProperty property: String) -> T? {
-        guard realm != nil else { return Results<Element>.convert(unmanagedAggregate(.min, property, allowDates: true)) }
+        guard realm != nil else { return unmanagedAggregate(.min, property, allowDates: true).converted() }
         return _results(Element.self).min(ofProperty: property)
     }
 
     /// The largest value of `property` among the collection's objects (nil if there are none).
     public func max<T: MinMaxType>(ofProperty property: String) -> T? {
-        guard realm != nil else { return Results<Element>.convert(unmanagedAggregate(.max, property, allowDates: true)) }
+        guard realm != nil else { return unmanagedAggregate(.max, property, allowDates: true).converted() }
         return _results(Element.self).max(ofProperty: property)
     }
 
     /// The sum of `property` over the collection's objects (0 if there are none).
     public func sum<T: AddableType>(ofProperty property: String) -> T {
-        guard realm != nil else { return Results<Element>.convert(unmanagedAggregate(.sum, property, allowDates: false)) ?? T._fromStored(.int(0)) }
+        guard realm != nil else { return unmanagedAggregate(.sum, property, allowDates: false).converted() ?? T._fromStored(.int(0)) }
         return _results(Element.self).sum(ofProperty: property)
     }
 
     /// The average of `property` over the collection's objects (nil if there are none).
     public func average<T: AddableType>(ofProperty property: String) -> T? {
-        guard realm != nil else { return Results<Element>.convert(unmanagedAggregate(.avg, property, allowDates: false)) }
+        guard realm != nil else { return unmanagedAggregate(.avg, property, allowDates: false).converted() }
         return _results(Element.self).average(ofProperty: property)
     }
 

@@ -52,7 +52,7 @@ extension Binding {
         quickWrite(realm: list.realm) {
             try QuickWrite.requireValid(list.isInvalidated, "object holding the \(Value.self)")
             try QuickWriteOffsets.check(offsets, count: list.count)
-            for offset in offsets.reversed() { list.remove(at: offset) }
+            list.remove(atOffsets: offsets)
         }
     }
 
@@ -65,7 +65,7 @@ extension Binding {
         quickWrite(realm: list.realm) {
             try QuickWrite.requireValid(list.isInvalidated, "object holding the \(Value.self)")
             try QuickWriteOffsets.check(offsets, count: list.count, allowingEnd: destination)
-            for (from, to) in QuickWriteOffsets.moves(of: offsets, to: destination) { list.move(from: from, to: to) }
+            list.move(fromOffsets: offsets, toOffset: destination)
         }
     }
 }

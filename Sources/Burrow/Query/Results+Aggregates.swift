@@ -22,22 +22,22 @@ extension Date: MinMaxType {}
 extension Results {
     /// The smallest value of `property`, or nil if there are no objects (or all are nil).
     public func min<T: MinMaxType>(ofProperty property: String) -> T? {
-        Self.convert(aggregate(.min, property, allowDates: true))
+        aggregate(.min, property, allowDates: true).converted()
     }
 
     /// The largest value of `property`, or nil if there are no objects (or all are nil).
     public func max<T: MinMaxType>(ofProperty property: String) -> T? {
-        Self.convert(aggregate(.max, property, allowDates: true))
+        aggregate(.max, property, allowDates: true).converted()
     }
 
     /// The sum of `property` over the objects (0 if there are none).
     public func sum<T: AddableType>(ofProperty property: String) -> T {
-        Self.convert(aggregate(.sum, property, allowDates: false)) ?? T._fromStored(.int(0))
+        aggregate(.sum, property, allowDates: false).converted() ?? T._fromStored(.int(0))
     }
 
     /// The average of `property`, or nil if there are no objects (or all are nil).
     public func average<T: AddableType>(ofProperty property: String) -> T? {
-        Self.convert(aggregate(.avg, property, allowDates: false))
+        aggregate(.avg, property, allowDates: false).converted()
     }
 
     private func aggregate(_ aggregate: QueryAggregate, _ property: String, allowDates: Bool) -> QueryValue {
@@ -61,27 +61,29 @@ extension Results {
         precondition(
             allowed.contains(type), "Cannot compute \(aggregate.rawValue)(ofProperty: \"\(property)\") of \(Element.self): it holds \(type) values.")
     }
+}
 
-    /// `value` as a `T`, converting between number types (an average of integers, a `Double`,
-    /// read as `Int` is truncated).
-    static func convert<T: _Persistable>(_ value: QueryValue) -> T? {
-        if value.isNull { return nil }
-        let stored: _StoredValue
+extension QueryValue {
+    /// The aggregate as a `T`, converting between number types (an average of integers, a
+    /// `Double`, read as `Int` is truncated); nil for null.
+    func converted<T: _Persistable>() -> T? {
+        if isNull { return nil }
+        let result: _StoredValue
         switch T._shape.type {
         case .int:
-            guard let d = value.doubleValue else { return nil }
-            if case .int(let i) = value { stored = .int(i) } else { stored = .int(Int64(exactly: d.rounded(.towardZero)) ?? 0) }
-        case .double: stored = value.doubleValue.map { .double($0) } ?? .null
-        case .float: stored = value.doubleValue.map { .float(Float($0)) } ?? .null
+            guard let d = doubleValue else { return nil }
+            if case .int(let i) = self { result = .int(i) } else { result = .int(Int64(exactly: d.rounded(.towardZero)) ?? 0) }
+        case .double: result = doubleValue.map { .double($0) } ?? .null
+        case .float: result = doubleValue.map { .float(Float($0)) } ?? .null
         case .decimal128:
-            switch value {
-            case .decimal128(let d): stored = .decimal128(d)
-            case .int(let i): stored = .decimal128(Decimal128(i))
-            default: stored = value.doubleValue.map { .decimal128(Decimal128($0)) } ?? .null
+            switch self {
+            case .decimal128(let d): result = .decimal128(d)
+            case .int(let i): result = .decimal128(Decimal128(i))
+            default: result = doubleValue.map { .decimal128(Decimal128($0)) } ?? .null
             }
-        default: stored = value.stored
+        default: result = stored
         }
-        if case .null = stored { return nil }
-        return T._fromStored(stored)
+        if case .null = result { return nil }
+        return T._fromStored(result)
     }
 }
