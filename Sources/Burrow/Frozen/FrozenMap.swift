@@ -23,8 +23,11 @@ public struct FrozenMap<Key: _MapKey, Value: _Persistable>: Sequence, Sendable, 
     /// The values, in key order.
     public var values: [Value] { frozen.collection.values }
 
-    /// Iterates over the entries in key order (one scan).
-    public func makeIterator() -> IndexingIterator<[(key: Key, value: Value)]> { frozen.collection.makeIterator() }
+    /// Iterates over the entries in key order (one scan), as `SingleMapEntry`s, as a `Map` does.
+    public func makeIterator() -> IndexingIterator<[SingleMapEntry<Key, Value>]> { frozen.collection.makeIterator() }
+
+    /// The entries as `(key:value:)` tuples, in key order (one scan).
+    public func asKeyValueSequence() -> Map<Key, Value>.KeyValueSequence { frozen.collection.asKeyValueSequence() }
 
     /// Always true: a frozen map never changes.
     public var isFrozen: Bool { true }

@@ -53,7 +53,7 @@ extension Map: Decodable where Value: Decodable {
 
 extension Map: Encodable where Value: Encodable {
     public func encode(to encoder: any Encoder) throws {
-        try encodeEntries(self, to: encoder)
+        try encodeEntries(asKeyValueSequence(), to: encoder)
     }
 }
 
@@ -114,7 +114,7 @@ extension FrozenMutableSet: Encodable where Element: Encodable {
 
 extension FrozenMap: Encodable where Value: Encodable {
     public func encode(to encoder: any Encoder) throws {
-        try encodeEntries(self, to: encoder)
+        try encodeEntries(asKeyValueSequence(), to: encoder)
     }
 }
 

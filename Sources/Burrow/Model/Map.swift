@@ -170,11 +170,15 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence, _Collection
     /// The values, in key order.
     public var values: [Value] { entries.map(\.value) }
 
-    /// Iterates over the entries, in key order, as they are when iteration starts (one scan
-    /// when managed), as RealmSwift does: setting or removing keys, or deleting objects, inside
-    /// the loop visits each of those entries exactly once. A deleted object is still visited,
+    /// Iterates over the entries, in key order, as `SingleMapEntry`s (`entry.key`,
+    /// `entry.value`), as RealmSwift does; `asKeyValueSequence()` iterates over
+    /// `(key:value:)` tuples. The entries are those the map has when iteration starts (one
+    /// scan when managed): setting or removing keys, or deleting objects, inside the loop
+    /// visits each of those entries exactly once. A deleted object is still visited,
     /// invalidated. `keys` and `values` are likewise read once, when asked for.
-    public func makeIterator() -> IndexingIterator<[(key: Key, value: Value)]> { entries.makeIterator() }
+    public func makeIterator() -> IndexingIterator<[SingleMapEntry<Key, Value>]> {
+        entries.map { SingleMapEntry(key: $0.key, value: $0.value) }.makeIterator()
+    }
 
     /// The realm of the map's object, or nil if unmanaged.
     public var realm: Realm? { nested?.realm ?? binding?.owner.realm }

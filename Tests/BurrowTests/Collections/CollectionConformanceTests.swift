@@ -486,7 +486,7 @@ extension MutableSet: OwnCollectionMembers {
         let dogs = Dogs(count: count)
         let (_, owner) = try realm(with: dogs)
         let expected = dogs.ids.sorted { dogs.name($0) < dogs.name($1) }.map { "\(dogs.name($0))=\(dogs.age($0))" }
-        let entry: ((key: String, value: Int)) -> String = { "\($0.key)=\($0.value)" }
+        let entry: (SingleMapEntry<String, Int>) -> String = { "\($0.key)=\($0.value)" }
 
         checkSequence(owner.ratings, expectedContents: expected, by: entry)
         #expect(owner.ratings.count == count && owner.ratings.isEmpty == (count == 0))

@@ -88,7 +88,7 @@ import Testing
                         }
                     case .list: for item in holder.items { try visit(item) }
                     case .set: for item in holder.itemSet { try visit(item) }
-                    case .map: for (_, item) in holder.itemMap { try visit(item) }
+                    case .map: for entry in holder.itemMap { try visit(entry.value) }
                     case .linkingObjects: if let target { for owner in target.holders { try visit(owner) } }
                     }
                 }

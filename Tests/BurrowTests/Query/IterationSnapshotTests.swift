@@ -313,19 +313,19 @@ enum IterationSnapshotModels {
         let (realm, holder) = try populated(30)
         var keys: [String] = []
         try realm.write {
-            for (key, item) in holder.itemMap {
-                keys.append(key)
-                holder.itemMap.removeObject(for: key)
-                holder.itemMap["a" + key] = item
+            for entry in holder.itemMap {
+                keys.append(entry.key)
+                holder.itemMap.removeObject(for: entry.key)
+                holder.itemMap["a" + entry.key] = entry.value
             }
         }
         #expect(keys == (0..<30).map { String(format: "k%04d", $0) })
         #expect(holder.itemMap.count == 30)
         var visited = 0
         try realm.write {
-            for (_, item) in holder.itemMap {
+            for entry in holder.itemMap {
                 visited += 1
-                if let item, !item.isInvalidated { try realm.delete(item) }
+                if let item = entry.value, !item.isInvalidated { try realm.delete(item) }
                 if visited == 2 { holder.itemMap.removeAll() }
             }
         }
