@@ -3,8 +3,11 @@ import BurrowStore
 import Foundation
 
 /// The block a migration runs (`Realm.Configuration.migrationBlock`): the migration, and the
-/// schema version the file had before it, as RealmSwift's `MigrationBlock`.
-public typealias MigrationBlock = @Sendable (_ migration: Migration, _ oldSchemaVersion: UInt64) -> Void
+/// schema version the file had before it, as RealmSwift's `MigrationBlock`. It may throw (so
+/// that `try realm.create(…)` and other throwing calls need no `try!` inside it): an error it
+/// throws fails the migration, opening throws it (a `RealmError` as it is, any other error as
+/// a `RealmError` of code `.fail` that describes it), and the file is left as it was.
+public typealias MigrationBlock = @Sendable (_ migration: Migration, _ oldSchemaVersion: UInt64) throws -> Void
 
 /// An object in a migration, read and set by property name: RealmSwift's `MigrationObject`,
 /// which is a `DynamicObject`. An `oldObject` reads the file as it was before the migration
@@ -12,8 +15,9 @@ public typealias MigrationBlock = @Sendable (_ migration: Migration, _ oldSchema
 public typealias MigrationObject = DynamicObject
 
 /// What `Migration.enumerateObjects(ofType:_:)` calls with each object: as it was, and as it is
-/// now (nil where there is none), as RealmSwift's `MigrationObjectEnumerateBlock`.
-public typealias MigrationObjectEnumerateBlock = (_ oldObject: MigrationObject?, _ newObject: MigrationObject?) -> Void
+/// now (nil where there is none), as RealmSwift's `MigrationObjectEnumerateBlock`. It may
+/// throw; `enumerateObjects` then stops and throws the error on.
+public typealias MigrationObjectEnumerateBlock = (_ oldObject: MigrationObject?, _ newObject: MigrationObject?) throws -> Void
 
 /// Passed to `migrationBlock`: the realm being migrated, inside its migration write, and the
 /// objects as they were before it, as RealmSwift's `Migration` offers them.
@@ -72,18 +76,18 @@ public final class Migration {
     /// (`newObject`, whose properties are set by name; nil if the migration deleted it, or the
     /// program no longer declares the class). Objects created by the migration are not
     /// enumerated, except for a class the file did not have, whose objects come with no old
-    /// object, as in RealmSwift.
-    public func enumerateObjects(ofType typeName: String, _ block: MigrationObjectEnumerateBlock) {
+    /// object, as in RealmSwift. An error `block` throws stops the enumeration and is thrown on.
+    public func enumerateObjects(ofType typeName: String, _ block: MigrationObjectEnumerateBlock) rethrows {
         let table = newTable(named: typeName)
         guard let oldTable = old.dynamicTable(named: typeName) else {
             // A class new in this migration: its objects, with no old objects, as in RealmSwift.
             guard let table else { return }
-            for key in realm.store.allKeys(table) { block(nil, realm.object(table, key) as? DynamicObject) }
+            for key in realm.store.allKeys(table) { try block(nil, realm.object(table, key) as? DynamicObject) }
             return
         }
         for key in old.allKeys(oldTable) {
             let now = table.flatMap { table in realm.store.rowExists(table, key) ? realm.object(table, key) as? DynamicObject : nil }
-            block(old.object(oldTable, key) as? DynamicObject, now)
+            try block(old.object(oldTable, key) as? DynamicObject, now)
         }
     }
 
@@ -175,7 +179,7 @@ public final class Migration {
     }
 
     /// Records `error` in the migration's write: its commit throws it, and opening the realm
-    /// with it, leaving the file as it was. (The block cannot throw, as in RealmSwift.)
+    /// with it, leaving the file as it was.
     private func fail(_ error: any Error) {
         realm.requireWrite().fail(error as? RealmError ?? RealmError(.invalidArgument, "The migration failed: \(error)"))
     }

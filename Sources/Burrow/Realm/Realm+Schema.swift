@@ -219,9 +219,17 @@ extension Realm {
                     newClassNames: migratesWithoutTypes ? known.union(ambiguous) : known)
                 write.primaryKeysMayChange = true
                 write.migration = migration
-                block(migration, oldVersion)
-                write.migration = nil
-                write.primaryKeysMayChange = false
+                defer {
+                    write.migration = nil
+                    write.primaryKeysMayChange = false
+                }
+                do {
+                    try block(migration, oldVersion)
+                } catch let error as RealmError {
+                    throw error
+                } catch {
+                    throw RealmError(.fail, "The migration block threw an error, so the file was left as it was: \(error)")
+                }
             }
             // After the block, which may still read them as the old objects' values.
             try mapped { () throws(StoreError) in try store.deleteEmbeddedOrphans(orphans, in: write.store) }

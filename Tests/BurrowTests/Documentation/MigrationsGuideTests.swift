@@ -24,7 +24,7 @@ extension LadderV5 {
 
     /// "Renaming, creating and deleting": release 5's block, then people over 43 deleted.
     static let deletingBlock: MigrationBlock = { migration, oldSchemaVersion in
-        migrationBlock(migration, oldSchemaVersion)
+        try migrationBlock(migration, oldSchemaVersion)
         migration.enumerateObjects(ofType: Person.className()) { oldObject, newObject in
             if oldObject!["age"] as! Int > 43 {
                 migration.delete(newObject!)
@@ -55,7 +55,7 @@ extension LadderV5 {
 extension LadderV3 {
     /// "Renaming, creating and deleting": release 3's block, then the old class removed.
     static let blockRemovingDogs: MigrationBlock = { migration, oldSchemaVersion in
-        migrationBlock(migration, oldSchemaVersion)
+        try migrationBlock(migration, oldSchemaVersion)
         migration.deleteData(forType: "Dog")
     }
 }

@@ -115,7 +115,7 @@ enum LadderFailure: String, Sendable, CaseIterable, CustomTestStringConvertible 
         let runs = LockedBox<[UInt64]>([])
         config.migrationBlock = { migration, oldSchemaVersion in
             runs.withLock { $0.append(oldSchemaVersion) }
-            new.migrationBlock(migration, oldSchemaVersion)
+            try new.migrationBlock(migration, oldSchemaVersion)
         }
         try Realm.performMigration(for: config)
         #expect(runs.withLock { $0 } == [old.schemaVersion], "performMigration ran the block once, from the file's version")
@@ -170,7 +170,7 @@ enum LadderFailure: String, Sendable, CaseIterable, CustomTestStringConvertible 
             migration.enumerateObjects(ofType: "Dog") { oldObject, newObject in
                 seen.withLock { $0.append("dog \(oldObject!["name"] as! String)\(newObject == nil ? "" : " with a new object")") }
             }
-            release.migrationBlock(migration, oldSchemaVersion)
+            try release.migrationBlock(migration, oldSchemaVersion)
         }
         let realm = try Realm(configuration: config)
         release.migrationCheck(realm, sourceLocation: #_sourceLocation)
@@ -190,7 +190,7 @@ enum LadderFailure: String, Sendable, CaseIterable, CustomTestStringConvertible 
         var config = Self.configuration(LadderV3.self, at: url, withObjectTypes: true)
         let deleted = LockedBox<Bool?>(nil)
         config.migrationBlock = { migration, oldSchemaVersion in
-            LadderV3.migrationBlock(migration, oldSchemaVersion)
+            try LadderV3.migrationBlock(migration, oldSchemaVersion)
             let hadDogs = migration.deleteData(forType: "Dog")
             deleted.withLock { $0 = hadDogs }
         }
@@ -241,7 +241,7 @@ enum LadderFailure: String, Sendable, CaseIterable, CustomTestStringConvertible 
 
         var failing = Self.configuration(LadderV5.self, at: url, withObjectTypes: true)
         failing.migrationBlock = { migration, oldSchemaVersion in
-            LadderV5.migrationBlock(migration, oldSchemaVersion)
+            try LadderV5.migrationBlock(migration, oldSchemaVersion)
             failure.apply(migration)
         }
         let opening = #expect(throws: RealmError.self) { _ = try Realm(configuration: failing) }
@@ -269,7 +269,7 @@ enum LadderFailure: String, Sendable, CaseIterable, CustomTestStringConvertible 
             LadderDefaultSchema.release.store(5, ordering: .relaxed)
             var config = MigrationLadderTests.configuration(LadderV5.self, at: URL(fileURLWithPath: path), withObjectTypes: withObjectTypes)
             config.migrationBlock = { migration, oldSchemaVersion in
-                LadderV5.migrationBlock(migration, oldSchemaVersion)
+                try LadderV5.migrationBlock(migration, oldSchemaVersion)
                 preconditionFailure("the migration traps after its work")
             }
             let realm = try Realm(configuration: config)

@@ -92,7 +92,7 @@ enum MigrationModels {
         return v1
     }
 
-    private func releaseTwo(_ v1: Realm.Configuration, _ block: @escaping @Sendable (Migration, UInt64) -> Void) -> Realm.Configuration {
+    private func releaseTwo(_ v1: Realm.Configuration, _ block: @escaping MigrationBlock) -> Realm.Configuration {
         var v2 = v1
         v2.objectTypes = [MigrationModels.PersonV2.self]
         v2.schemaVersion = 2
@@ -304,5 +304,42 @@ enum MigrationModels {
         #expect(realm.objects(MigrationModels.PersonV1.self).map(\.firstName).sorted() == ["Ada", "Alan"])
         #expect(realm.objects(MigrationModels.CardV1.self).count == 3)
         #expect(realm.currentFileSchema.info.schemaVersion == 1)
+    }
+
+    /// The blocks may throw: throwing calls take `try`, and a thrown error fails the migration
+    /// as a recorded one does.
+    @Test func testABlockThatThrowsFailsTheMigrationAndLeavesTheFileAsItWas() throws {
+        struct NoTitle: Error, CustomStringConvertible {
+            let id: Int
+            var description: String { "person \(id) has no title" }
+        }
+        let v1 = try releaseOne()
+        let throwing = releaseTwo(v1) { migration, _ in
+            try migration.enumerateObjects(ofType: "MigPerson") { oldObject, newObject in
+                newObject!["fullName"] = oldObject!["firstName"]
+                if oldObject!["id"] as? Int == 2 { throw NoTitle(id: 2) }
+            }
+        }
+        expectRealmError(.fail, mentioning: ["migration block threw", "person 2 has no title"]) { _ = try Realm(configuration: throwing) }
+        // A RealmError a throwing call inside the block throws comes out as it is.
+        let duplicate = releaseTwo(v1) { migration, _ in
+            try migration.realm.create(MigrationModels.PersonV2.self, value: ["id": 1, "fullName": "again"])
+        }
+        expectRealmError(.primaryKeyExists, mentioning: []) { _ = try Realm(configuration: duplicate) }
+        do {
+            let realm = try Realm(configuration: v1)
+            #expect(realm.currentFileSchema.info.schemaVersion == 1)
+            #expect(realm.objects(MigrationModels.PersonV1.self).map(\.firstName).sorted() == ["Ada", "Alan"])
+        }
+
+        // A block that throws nothing migrates, with `try` where the calls throw.
+        let working = releaseTwo(v1) { migration, _ in
+            migration.enumerateObjects(ofType: "MigPerson") { oldObject, newObject in
+                newObject!["fullName"] = "\(oldObject!["firstName"] as! String) \(oldObject!["lastName"] as! String)"
+            }
+            try migration.realm.create(MigrationModels.PersonV2.self, value: ["id": 3, "fullName": "Grace Hopper"])
+        }
+        let migrated = try Realm(configuration: working)
+        #expect(migrated.objects(MigrationModels.PersonV2.self).map(\.fullName).sorted() == ["Ada Lovelace", "Alan Turing", "Grace Hopper"])
     }
 }
