@@ -119,9 +119,7 @@ enum DatabaseFile {
     /// The schema version the file stores, or nil if it stores no class yet.
     private static func storedSchemaVersion(_ path: String) throws(ToolError) -> UInt64? {
         do {
-            return try schemaVersionAtURL(URL(fileURLWithPath: path))
-        } catch let error as RealmError where error.code == .fail {
-            return nil
+            return try Burrow.storedSchemaVersion(at: URL(fileURLWithPath: path))
         } catch {
             throw explain(error, path)
         }
