@@ -162,7 +162,8 @@ enum DatabaseFile {
     nonisolated static func explain(_ error: any Error, _ path: String) -> ToolError {
         guard let error = error as? RealmError else { return ToolError(message: "\(path): \(error)") }
         switch error.code {
-        case .fileNotFound:
+        // A missing file, or a path through a file that is not a directory.
+        case .fileNotFound, .fileOperationFailed:
             return missing(path)
         default:
             let fileName = (path as NSString).lastPathComponent

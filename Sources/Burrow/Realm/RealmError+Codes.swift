@@ -18,7 +18,9 @@ extension RealmError.Code {
     /// it, else `.fileAccess`.
     init(fileAccessErrno errno: Int32) {
         switch errno {
-        case ENOENT, ENOTDIR: self = .fileNotFound
+        case ENOENT: self = .fileNotFound
+        // A path through a file that is not a directory, as RealmSwift reports it.
+        case ENOTDIR: self = .fileOperationFailed
         case EACCES, EPERM, EROFS: self = .filePermissionDenied
         case EEXIST: self = .fileExists
         case ENOSPC, EDQUOT: self = .outOfDiskSpace

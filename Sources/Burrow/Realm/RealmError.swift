@@ -61,8 +61,8 @@ public struct RealmError: Error, Sendable, Equatable, CustomStringConvertible, L
         /// The file should not exist and does (`EEXIST`), as when writing a copy over a file. A
         /// kind of `.fileAccess`.
         case fileExists
-        /// The file or its directory does not exist (`ENOENT`, `ENOTDIR`), as when opening a
-        /// missing file read-only. A kind of `.fileAccess`.
+        /// The file or its directory does not exist (`ENOENT`), as when opening a missing file
+        /// read-only. A kind of `.fileAccess`.
         case fileNotFound
         /// The file must be upgraded to a newer format, which a read-only open may not do.
         /// Burrow has one file format and never reports it; it is here for RealmSwift's name.
@@ -79,8 +79,8 @@ public struct RealmError: Error, Sendable, Equatable, CustomStringConvertible, L
         /// The file was written by a newer Burrow, whose format this one cannot read. A kind of
         /// `.invalidFile`.
         case unsupportedFileFormatVersion
-        /// A file operation on the realm's files other than opening it failed. A kind of
-        /// `.fileAccess`.
+        /// A path to the file runs through a file that is not a directory (`ENOTDIR`, as for
+        /// `/dev/null/foo`), as RealmSwift reports it. A kind of `.fileAccess`.
         case fileOperationFailed
     }
 

@@ -40,6 +40,24 @@ enum ErrorCodesModels {
         }
     }
 
+    /// RealmSwift's `testOpeningInvalidPathThrows` and `testCatchSpecificErrors`: a path through
+    /// a file that is not a directory.
+    @Test func aPathThroughAFileThatIsNoDirectoryIsFileOperationFailed() {
+        let url = URL(fileURLWithPath: "/dev/null/foo")
+        do {
+            _ = try Realm(configuration: Realm.Configuration(fileURL: url))
+            Issue.record("opened \(url.path)")
+        } catch Realm.Error.fileOperationFailed {
+            // expected
+        } catch {
+            Issue.record("caught \(error) instead of fileOperationFailed")
+        }
+        let error = #expect(throws: RealmError.self) { try Realm(configuration: Realm.Configuration(fileURL: url)) }
+        #expect(error?.code == .fileOperationFailed && error?.errno == ENOTDIR)
+        #expect(error?.description.contains("/dev/null") == true, "\(String(describing: error))")
+        #expect(error.map { RealmError.fileAccess ~= $0 } == true)
+    }
+
     @Test func aMissingFileHasCodeFileNotFoundAndMatchesFileAccessAsAPattern() {
         do {
             _ = try Realm(configuration: missingFileReadOnly())
@@ -93,7 +111,7 @@ enum ErrorCodesModels {
     }
 
     @Test(arguments: [
-        (ENOENT, RealmError.Code.fileNotFound), (ENOTDIR, .fileNotFound), (EACCES, .filePermissionDenied),
+        (ENOENT, RealmError.Code.fileNotFound), (ENOTDIR, .fileOperationFailed), (EACCES, .filePermissionDenied),
         (EPERM, .filePermissionDenied), (EROFS, .filePermissionDenied), (EEXIST, .fileExists), (ENOSPC, .outOfDiskSpace),
         (ENOMEM, .addressSpaceExhausted), (EIO, .fileAccess),
     ])
