@@ -14,9 +14,7 @@ extension List {
         // Copied first: `newElements` may be a slice of this very list.
         let replacements = Array(newElements)
         let kept = Swift.min(range.count, replacements.count)
-        for offset in 0..<kept where self[range.lowerBound + offset] != replacements[offset] {
-            self[range.lowerBound + offset] = replacements[offset]
-        }
+        for offset in 0..<kept { self[range.lowerBound + offset] = replacements[offset] }
         for _ in kept..<range.count { remove(at: range.lowerBound + kept) }
         for offset in kept..<replacements.count { insert(replacements[offset], at: range.lowerBound + offset) }
     }

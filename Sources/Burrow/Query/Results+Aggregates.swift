@@ -1,9 +1,11 @@
 import BurrowStore
 import Foundation
 
-/// A type `min(ofProperty:)` and `max(ofProperty:)` can return: numbers and dates.
+/// A type `min(ofProperty:)` and `max(ofProperty:)` can return: numbers and dates, their
+/// optionals, and `AnyRealmValue`.
 public protocol MinMaxType: _Persistable {}
-/// A type `sum(ofProperty:)` and `average(ofProperty:)` can return: numbers.
+/// A type `sum(ofProperty:)` and `average(ofProperty:)` can return: numbers, their optionals,
+/// and `AnyRealmValue`.
 public protocol AddableType: _Persistable {}
 
 extension Int: MinMaxType, AddableType {}

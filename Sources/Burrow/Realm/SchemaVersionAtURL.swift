@@ -6,8 +6,8 @@ import Foundation
 /// class is checked and nothing is migrated), as RealmSwift's `schemaVersionAtURL(_:)`. A file
 /// this process has open is read through its open handle. Any isolation.
 ///
-/// A file that stores no class yet (opened with none) has version 0, the version a file
-/// starts at, as in RealmSwift.
+/// A file that stores no class yet (opened with none) reports version 0, the version a file
+/// starts at: its schema version is recorded with its first class.
 ///
 /// Throws `RealmError`: `.fileNotFound` if there is no file; `.fileLocked` if another process
 /// keeps it for its own use; `.invalidFile` or `.corruptFile` if it is not a readable Burrow

@@ -116,7 +116,7 @@ enum MapFormsModels {
             #expect(holder.ints.average() as Double? == nil)
             holder.ints.merge(["a": 3, "b": 1, "c": 2]) { old, _ in old }
             holder.optionalDoubles.merge(["a": 1.5, "b": nil, "c": 2.5]) { old, _ in old }
-            holder.anys.merge(["a": .int(4), "b": .string("not a number"), "c": .decimal128(Decimal128(2))]) { old, _ in old }
+            holder.anys.merge(["a": .string("not a number"), "b": .int(4), "c": .decimal128(Decimal128(2))]) { old, _ in old }
             #expect(holder.ints.min() == 1 && holder.ints.max() == 3 && holder.ints.sum() == 6)
             #expect(holder.ints.average() as Double? == 2)
             #expect(holder.optionalDoubles.sum() == .some(4) && holder.optionalDoubles.max() == .some(2.5))
