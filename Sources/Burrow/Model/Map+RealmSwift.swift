@@ -33,11 +33,6 @@ extension Map {
         try asKeyValueSequence().contains { try predicate($0.key, $0.value) }
     }
 
-    /// The aggregate of the map's values, nil values and values that are not numbers (or
-    /// dates) left out.
-    fileprivate func aggregate(_ aggregate: QueryAggregate) -> QueryValue {
-        QueryExecutor.aggregate(aggregate, of: values.compactMap { try? QueryValue.argument($0) ?? nil })
-    }
 }
 
 extension Map: Equatable {
@@ -63,14 +58,14 @@ extension Map: Equatable {
 /// `Map<String, AnyRealmValue>`) over its values, as RealmSwift's.
 extension Map where Value: MinMaxType {
     /// The smallest value, or nil if the map holds none.
-    public func min() -> Value? { aggregate(.min).converted() }
+    public func min() -> Value? { QueryValue.aggregate(.min, ofValues: values).converted() }
     /// The largest value, or nil if the map holds none.
-    public func max() -> Value? { aggregate(.max).converted() }
+    public func max() -> Value? { QueryValue.aggregate(.max, ofValues: values).converted() }
 }
 
 extension Map where Value: AddableType {
     /// The sum of the values (0 if the map holds none).
-    public func sum() -> Value { aggregate(.sum).converted() ?? Value._fromStored(.int(0)) }
+    public func sum() -> Value { QueryValue.aggregate(.sum, ofValues: values).converted() ?? Value._fromStored(.int(0)) }
     /// The average of the values, as a `T`, or nil if the map holds none.
-    public func average<T: AddableType>() -> T? { aggregate(.avg).converted() }
+    public func average<T: AddableType>() -> T? { QueryValue.aggregate(.avg, ofValues: values).converted() }
 }

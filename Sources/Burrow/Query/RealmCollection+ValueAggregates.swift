@@ -11,24 +11,42 @@ extension AnyRealmValue: MinMaxType, AddableType {}
 extension RealmCollection where Element: MinMaxType {
     /// The smallest value, or nil if the collection holds none.
     public func min() -> Element? {
-        aggregate(.min, at: "self").converted()
+        QueryValue.aggregate(.min, ofValues: Array(self)).converted()
     }
 
     /// The largest value, or nil if the collection holds none.
     public func max() -> Element? {
-        aggregate(.max, at: "self").converted()
+        QueryValue.aggregate(.max, ofValues: Array(self)).converted()
     }
 }
 
 extension RealmCollection where Element: AddableType {
     /// The sum of the values (0 if the collection holds none).
     public func sum() -> Element {
-        aggregate(.sum, at: "self").converted() ?? Element._fromStored(.int(0))
+        QueryValue.aggregate(.sum, ofValues: Array(self)).converted() ?? Element._fromStored(.int(0))
     }
 
     /// The average of the values, as a `T` (`Double`, `Decimal128`, or the element's own
     /// type), or nil if the collection holds none.
     public func average<T: AddableType>() -> T? {
-        aggregate(.avg, at: "self").converted()
+        QueryValue.aggregate(.avg, ofValues: Array(self)).converted()
+    }
+}
+
+extension QueryValue {
+    /// The aggregate of `values`, values of a collection or map: `min` and `max` compare the
+    /// numbers and dates, `sum` and `avg` add the numbers; nil and any other value (a string or
+    /// a link an `AnyRealmValue` holds) is left out wherever it stands.
+    static func aggregate<V: _Persistable>(_ aggregate: QueryAggregate, ofValues values: [V]) -> QueryValue {
+        let arguments = values.compactMap { try? QueryValue.argument($0) ?? nil }
+        guard aggregate == .min || aggregate == .max else { return QueryExecutor.aggregate(aggregate, of: arguments) }
+        return QueryExecutor.aggregate(
+            aggregate,
+            of: arguments.filter {
+                switch $0 {
+                case .int, .float, .double, .decimal128, .date: true
+                default: false
+                }
+            })
     }
 }

@@ -3,16 +3,14 @@ import BurrowStorage
 /// Aggregates: of the values a path reaches in one object (`dogs.@sum.age`), and of one
 /// property over many objects (`sum(ofProperty:)`).
 extension QueryExecutor {
-    /// The aggregate of `values`: `@count` counts them all; `@min` and `@max` take the numbers
-    /// and dates, `@sum` and `@avg` the numbers, leaving out nulls and any other value (a string
-    /// or a link an `AnyRealmValue` holds). `@sum` of nothing is 0; `@avg`, `@min` and `@max` of
-    /// nothing are null.
+    /// The aggregate of `values`: `@count` counts them all; the others skip nulls. `@sum` of
+    /// nothing is 0; `@avg`, `@min` and `@max` of nothing are null.
     package static func aggregate(_ aggregate: QueryAggregate, of values: [QueryValue]) -> QueryValue {
         switch aggregate {
         case .count: return .int(Int64(values.count))
         case .min, .max:
             var best: QueryValue?
-            for value in values where isNumberOrDate(value) {
+            for value in values where !value.isNull {
                 guard let current = best else {
                     best = value
                     continue
@@ -51,14 +49,6 @@ extension QueryExecutor {
                 if aggregate == .sum { return .decimal128(sum) }
                 return count > 0 ? .decimal128(sum / Decimal128(count)) : .null
             }
-        }
-    }
-
-    /// Whether `value` is one `@min` and `@max` compare: a number or a date.
-    private static func isNumberOrDate(_ value: QueryValue) -> Bool {
-        switch value {
-        case .int, .float, .double, .decimal128, .date: true
-        default: false
         }
     }
 
