@@ -32,12 +32,17 @@ enum ListFormsModels {
     typealias Holder = ListFormsModels.Holder
     typealias Item = ListFormsModels.Item
 
+    /// A realm of a new file with the suite's classes.
+    private func makeRealm() throws -> Realm {
+        var configuration = temporaryConfiguration()
+        configuration.objectTypes = ListFormsModels.types
+        return try Realm(configuration: configuration)
+    }
+
     /// Runs `body` on the ints of an unmanaged holder, then of a managed one inside a write.
     private func onBothLists(_ body: (List<Int>) throws -> Void) throws {
         try body(Holder().ints)
-        var configuration = temporaryConfiguration()
-        configuration.objectTypes = ListFormsModels.types
-        let realm = try Realm(configuration: configuration)
+        let realm = try makeRealm()
         let holder = Holder()
         try realm.write {
             try realm.add(holder)
@@ -68,9 +73,7 @@ enum ListFormsModels {
     }
 
     @Test func replaceSubrangeWritesValuesSwiftCallsEqual() throws {
-        var configuration = temporaryConfiguration()
-        configuration.objectTypes = ListFormsModels.types
-        let realm = try Realm(configuration: configuration)
+        let realm = try makeRealm()
         let holder = Holder()
         try realm.write {
             try realm.add(holder)
@@ -158,9 +161,7 @@ enum ListFormsModels {
         third.append(items[2])
         #expect(first == third)
 
-        var configuration = temporaryConfiguration()
-        configuration.objectTypes = ListFormsModels.types
-        let realm = try Realm(configuration: configuration)
+        let realm = try makeRealm()
         let holder = Holder()
         let other = Holder()
         try realm.write { try realm.add([holder, other]) }
@@ -171,9 +172,7 @@ enum ListFormsModels {
     }
 
     @Test func valuesAggregateThemselves() throws {
-        var configuration = temporaryConfiguration()
-        configuration.objectTypes = ListFormsModels.types
-        let realm = try Realm(configuration: configuration)
+        let realm = try makeRealm()
         let managed = Holder()
         try realm.write { try realm.add(managed) }
         for holder in [Holder(), managed] {
