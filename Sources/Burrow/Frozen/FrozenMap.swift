@@ -24,7 +24,7 @@ public struct FrozenMap<Key: _MapKey, Value: _Persistable>: Sequence, Sendable, 
     public var values: [Value] { frozen.collection.values }
 
     /// Iterates over the entries in key order (one scan), as `SingleMapEntry`s, as a `Map` does.
-    public func makeIterator() -> IndexingIterator<[SingleMapEntry<Key, Value>]> { frozen.collection.makeIterator() }
+    public func makeIterator() -> Map<Key, Value>.Iterator { frozen.collection.makeIterator() }
 
     /// The entries as `(key:value:)` tuples, in key order (one scan).
     public func asKeyValueSequence() -> Map<Key, Value>.KeyValueSequence { frozen.collection.asKeyValueSequence() }

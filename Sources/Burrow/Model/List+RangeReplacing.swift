@@ -86,12 +86,7 @@ extension List: Equatable {
     /// Whether two lists are equal, as RealmSwift's `==`: the same managed list (of the same
     /// object and property), or, both unmanaged, lists of equal elements in the same order.
     public static func == (lhs: List, rhs: List) -> Bool {
-        if lhs === rhs { return true }
-        switch lhs.sameness(as: rhs) {
-        case .same: return true
-        case .different: return false
-        case .compareContents: return lhs.unmanagedElements == rhs.unmanagedElements
-        }
+        lhs === rhs || lhs.sameness(as: rhs).isEqual { lhs.unmanagedElements == rhs.unmanagedElements }
     }
 
     /// Whether `object` is a list equal to this one (`==`), as RealmSwift's `isEqual(_:)`.

@@ -55,6 +55,16 @@ enum CollectionSameness {
         default: self = .different
         }
     }
+
+    /// Whether the two collections are equal, as RealmSwift's `==` has it: one managed
+    /// collection, or two unmanaged ones whose contents `contentsEqual` finds equal.
+    func isEqual(contentsEqual: () -> Bool) -> Bool {
+        switch self {
+        case .same: true
+        case .different: false
+        case .compareContents: contentsEqual()
+        }
+    }
 }
 
 /// A `List`, `MutableSet` or `Map` instance, which an unmanaged object's field may hold. As in

@@ -39,12 +39,7 @@ extension Map: Equatable {
     /// Whether two maps are equal, as RealmSwift's `==`: the same managed map (of the same
     /// object and property), or, both unmanaged, maps of the same keys with equal values.
     public static func == (lhs: Map, rhs: Map) -> Bool {
-        if lhs === rhs { return true }
-        switch lhs.sameness(as: rhs) {
-        case .same: return true
-        case .different: return false
-        case .compareContents: return lhs.unmanagedEntries == rhs.unmanagedEntries
-        }
+        lhs === rhs || lhs.sameness(as: rhs).isEqual { lhs.unmanagedEntries == rhs.unmanagedEntries }
     }
 
     /// Whether `object` is a map equal to this one (`==`), as RealmSwift's `isEqual(_:)`.

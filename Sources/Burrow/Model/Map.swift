@@ -176,8 +176,8 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence, _Collection
     /// scan when managed): setting or removing keys, or deleting objects, inside the loop
     /// visits each of those entries exactly once. A deleted object is still visited,
     /// invalidated. `keys` and `values` are likewise read once, when asked for.
-    public func makeIterator() -> IndexingIterator<[SingleMapEntry<Key, Value>]> {
-        entries.map { SingleMapEntry(key: $0.key, value: $0.value) }.makeIterator()
+    public func makeIterator() -> LazyMapSequence<[(key: Key, value: Value)], SingleMapEntry<Key, Value>>.Iterator {
+        entries.lazy.map { SingleMapEntry(key: $0.key, value: $0.value) }.makeIterator()
     }
 
     /// The realm of the map's object, or nil if unmanaged.
