@@ -1,6 +1,6 @@
 import BurrowStore
 
-extension Results {
+extension Results where Element: ObjectBase {
     /// A stream of this query's changes: first `.initial` with the results as they are, then an
     /// `.update` for each commit that changed them (coalesced while the consumer is busy), with
     /// the indices of the objects deleted, inserted and modified. The elements are frozen

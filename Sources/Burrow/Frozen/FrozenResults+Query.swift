@@ -41,19 +41,19 @@ extension FrozenResults {
     /// The objects sorted by several key paths.
     public func sorted<S: Sequence>(by sortDescriptors: S) -> FrozenResults<T> where S.Element == SortDescriptor {
         let descriptors = Array(sortDescriptors)
-        for descriptor in descriptors { Results<T>.require(descriptor.keyPath, "sort", in: elementInfo) }
+        for descriptor in descriptors { Results<T>.require(descriptor.keyPath, "sort", in: .object(elementInfo)) }
         return applying(.sort(descriptors.map(\.querySort)))
     }
 
     /// The first object of each distinct combination of the values at `keyPaths`.
     public func distinct<S: Sequence>(by keyPaths: S) -> FrozenResults<T> where S.Element == String {
         let paths = Array(keyPaths)
-        for path in paths { Results<T>.require(path, "distinct", in: elementInfo) }
+        for path in paths { Results<T>.require(path, "distinct", in: .object(elementInfo)) }
         return applying(.distinct(paths))
     }
 
     private func aggregate(_ aggregate: QueryAggregate, _ property: String) -> QueryValue {
-        Results<T>.require(property, "aggregate", in: elementInfo)
+        Results<T>.require(property, "aggregate", in: .object(elementInfo))
         guard let version, let plan = plan([]) else { return QueryExecutor.aggregate(aggregate, of: []) }
         return QueryExecutor.aggregate(aggregate, of: QueryPath(dotted: property), plan, in: version) {
             QueryExecutor.evaluate(plan, in: version).keys

@@ -29,7 +29,7 @@ public struct FrozenResults<T: ObjectBase>: RandomAccessCollection, Sendable {
     public var versionNumber: UInt64 { version?.version ?? 0 }
 }
 
-extension Results {
+extension Results where Element: ObjectBase {
     /// The results as of the realm's current version, frozen: `Sendable`, immutable.
     ///
     /// Throws `RealmError`: `.wrongState` inside a write transaction; `.corruptFile` (naming the

@@ -43,5 +43,5 @@ public struct AnyRealmCollection<Element: RealmCollectionValue>: RealmCollection
 
     public func index(of object: Element) -> Int? { base.index(of: object) }
     public func setValue(_ value: Any?, forKey key: String) { base.setValue(value, forKey: key) }
-    public func _results<T: ObjectBase>(_ type: T.Type) -> Results<T> { base._results(type) }
+    public func _results() -> Results<Element> { base._results() }
 }

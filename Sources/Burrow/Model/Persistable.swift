@@ -233,7 +233,7 @@ extension Optional: _PersistedValue, _Persistable where Wrapped: _OptionalPersis
 ///     final class Task: Object { @Persisted var status = TaskStatus.open }
 ///
 /// A raw value in the file that no case has (a case removed since) reads as the first case.
-public protocol PersistableEnum: _OptionalPersistable, RawRepresentable, CaseIterable
+public protocol PersistableEnum: _OptionalPersistable, RawRepresentable, CaseIterable, SortableType
 where RawValue: _OptionalPersistable {}
 
 extension PersistableEnum {

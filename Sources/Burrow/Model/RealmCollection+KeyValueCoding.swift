@@ -27,7 +27,9 @@ extension RealmCollection {
         guard let aggregate = QueryAggregate(rawValue: String(name.dropFirst())), aggregate != .count else { return nil }
         return self.aggregate(aggregate, at: String(rest)).stored.plainValue
     }
+}
 
+extension Sequence where Element: _Persistable {
     /// The aggregate of what `keyPath` reaches in each element, read from the elements (not
     /// queried), so that an unmanaged collection aggregates too. A value a query cannot compare
     /// (an object, a collection) takes no part.
@@ -41,7 +43,7 @@ extension RealmCollection {
 
     /// What `keyPath` reaches in `element`: the element itself for `"self"`, else for an object
     /// its value at `keyPath`.
-    private static func value(of element: Element, at keyPath: String) -> Any {
+    static func value(of element: Element, at keyPath: String) -> Any {
         if keyPath == "self" { return element }
         guard case .object(let object) = element._stored else { return Optional<Any>.none as Any }
         return object.value(forKeyPath: keyPath) as Any

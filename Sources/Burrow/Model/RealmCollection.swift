@@ -19,10 +19,11 @@ public typealias RealmCollectionValue = _Persistable
 /// `Sendable`. Freeze the concrete collection (`freeze()`) to hand it to another task, and
 /// observe it with the concrete collection's `changes()` (RealmSwift's `observe`).
 ///
-/// The queries (`filter`, `where`, `sorted`, `distinct`, `index(matching:)`) are for
-/// collections of objects and give live `Results`; like RealmSwift's, they trap for an
-/// unmanaged collection, which has no realm to query. The aggregates (`min`, `max`, `sum`,
-/// `average(ofProperty:)`) work on unmanaged collections too.
+/// The queries (`filter`, `where`, `sorted`, `distinct`) give live `Results`: of objects for
+/// a collection of objects, of values for a collection of values (`scores.sorted()`,
+/// `tags.filter("self BEGINSWITH 'a'")`). Like RealmSwift's, they trap for an unmanaged
+/// collection, which has no realm to query. `index(matching:)` and the aggregates (`min`,
+/// `max`, `sum`, `average`) work on unmanaged collections too.
 public protocol RealmCollection<Element>: RandomAccessCollection, CustomStringConvertible
 where Element: RealmCollectionValue, Index == Int {
     /// The realm the collection belongs to, or nil for an unmanaged `List` or `MutableSet`.
@@ -40,9 +41,9 @@ where Element: RealmCollectionValue, Index == Int {
     /// each. On a managed collection it needs a write transaction (outside one it traps, as any
     /// managed change does); a value that does not fit is thrown by the commit.
     func setValue(_ value: Any?, forKey key: String)
-    /// Live `Results` over the collection's objects, of class `type` (the collection's
-    /// `Element`). The queries of collections of objects start from it.
-    func _results<T: ObjectBase>(_ type: T.Type) -> Results<T>
+    /// Live `Results` over the collection's elements, objects or values. The queries start
+    /// from it; it traps for an unmanaged collection.
+    func _results() -> Results<Element>
 }
 
 extension RealmCollection {
@@ -73,65 +74,127 @@ extension RealmCollection {
         }
     }
 
-    /// Traps: only a managed collection of objects can be queried.
+    /// Traps: only a managed collection can be queried.
     static func unqueryable(_ what: String) -> Never {
-        preconditionFailure("Only a managed \(what) of objects can be queried; add its object to a realm first.")
+        preconditionFailure("Only a managed \(what) can be queried; add its object to a realm first.")
     }
 }
 
-/// The queries of a collection of objects: each gives live `Results` over the collection's
-/// objects (in the collection's order), evaluated on use and re-evaluated as the collection and
-/// its objects change. They trap for an unmanaged collection, which has no realm to query;
-/// the aggregates read an unmanaged collection's elements instead.
-extension RealmCollection where Element: ObjectBase {
-    /// The collection's objects satisfying `isIncluded`, written with the typed query DSL (see
-    /// `Results.where(_:)`).
+/// The queries of any collection: each gives live `Results` over the collection's elements
+/// (in the collection's order), evaluated on use and re-evaluated as the collection and its
+/// objects change. A collection of values is queried by the values themselves: the closure's
+/// argument is the value (`$0 > 5`), a query string names it `self`. They trap for an
+/// unmanaged collection, which has no realm to query; `index(matching:)` and the aggregates
+/// read an unmanaged collection's elements instead.
+extension RealmCollection {
+    /// The collection's elements satisfying `isIncluded`, written with the typed query DSL
+    /// (see `Results.where(_:)`).
     public func `where`(_ isIncluded: (Query<Element>) -> Query<Bool>) -> Results<Element> {
-        _results(Element.self).where(isIncluded)
+        _results().where(isIncluded)
     }
 
-    /// The collection's objects satisfying a query string, with `%@` for the arguments that
+    /// The collection's elements satisfying a query string, with `%@` for the arguments that
     /// follow (see `Results.filter(_:_:)`). Throws `RealmError` (`.invalidArgument`) for a bad
     /// query.
     public func filter(_ predicateFormat: String, _ args: Any...) throws(RealmError) -> Results<Element> {
-        try _results(Element.self).filter(predicateFormat, arguments: args)
+        try _results().filter(predicateFormat, arguments: args)
     }
 
+    /// The collection's elements sorted by several key paths: by the first, then among equals
+    /// by the next (for values, the one key path is `self`).
+    public func sorted<S: Sequence>(by sortDescriptors: S) -> Results<Element> where S.Element == SortDescriptor {
+        _results().sorted(by: sortDescriptors)
+    }
+
+    /// The position of the first element satisfying `isIncluded`, or nil if none does. A
+    /// collection of values is searched in memory, unmanaged too, as in RealmSwift.
+    public func index(matching isIncluded: (Query<Element>) -> Query<Bool>) -> Int? {
+        guard Element._holdsObjects else {
+            return firstPosition(of: [.filter(Query<Element>.predicate(isIncluded, in: .values(.values(Element._shape))))])
+        }
+        return position(of: self.where(isIncluded).first)
+    }
+
+    /// The position of the first element satisfying a query string, or nil if none does.
+    /// Throws `RealmError` (`.invalidArgument`) for a bad query.
+    public func index(matching predicateFormat: String, _ args: Any...) throws(RealmError) -> Int? {
+        guard Element._holdsObjects else {
+            return firstPosition(of: try QueryParser.parse(predicateFormat, arguments: args, forValues: .values(Element._shape)).steps)
+        }
+        return position(of: try _results().filter(predicateFormat, arguments: args).first)
+    }
+
+    private func position(of match: Element?) -> Int? {
+        match.flatMap { index(of: $0) }
+    }
+
+    /// The position in this collection of values of the first value `steps` give.
+    private func firstPosition(of steps: [QueryStep]) -> Int? {
+        let values = map { element in (try? QueryValue(element._stored)) ?? .null }
+        return QueryExecutor.evaluation(of: steps, elements: values).first
+    }
+}
+
+/// Sorting and deduplicating a collection of values by the values themselves.
+extension RealmCollection where Element: SortableType {
+    /// The values sorted, smallest first (`ascending`) or largest first (see
+    /// `Results.sorted(ascending:)`).
+    public func sorted(ascending: Bool = true) -> Results<Element> {
+        _results().sorted(ascending: ascending)
+    }
+
+    /// The first of each distinct value, in order.
+    public func distinct() -> Results<Element> {
+        _results().distinct()
+    }
+}
+
+/// The queries and aggregates of a collection of objects by their properties.
+extension RealmCollection where Element: ObjectBase {
     /// The collection's objects sorted by the value at `keyPath`. Traps for an unknown key path.
     public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Element> {
-        _results(Element.self).sorted(byKeyPath: keyPath, ascending: ascending)
+        _results().sorted(byKeyPath: keyPath, ascending: ascending)
     }
 
     /// The collection's objects sorted by the property `keyPath` names.
     public func sorted<V>(by keyPath: KeyPath<Element, V>, ascending: Bool = true) -> Results<Element> {
-        _results(Element.self).sorted(by: keyPath, ascending: ascending)
-    }
-
-    /// The collection's objects sorted by several key paths: by the first, then among equals by
-    /// the next.
-    public func sorted<S: Sequence>(by sortDescriptors: S) -> Results<Element> where S.Element == SortDescriptor {
-        _results(Element.self).sorted(by: sortDescriptors)
+        _results().sorted(by: keyPath, ascending: ascending)
     }
 
     /// The first of the collection's objects for each distinct combination of the values at
     /// `keyPaths`.
     public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == String {
-        _results(Element.self).distinct(by: keyPaths)
+        _results().distinct(by: keyPaths)
     }
 
-    /// The position of the first object satisfying `isIncluded`, or nil if none does.
-    public func index(matching isIncluded: (Query<Element>) -> Query<Bool>) -> Int? {
-        position(of: self.where(isIncluded).first)
+    /// The first of the collection's objects for each distinct combination of the properties
+    /// `keyPaths` name.
+    public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == PartialKeyPath<Element> {
+        distinct(by: keyPaths.map(KeyPathName.name(ofPartial:)))
     }
 
-    /// The position of the first object satisfying a query string, or nil if none does.
-    /// Throws `RealmError` (`.invalidArgument`) for a bad query.
-    public func index(matching predicateFormat: String, _ args: Any...) throws(RealmError) -> Int? {
-        position(of: try _results(Element.self).filter(predicateFormat, arguments: args).first)
+    /// The smallest value of the property `keyPath` names among the collection's objects (nil
+    /// if there are none).
+    public func min<T: MinMaxType>(of keyPath: KeyPath<Element, T>) -> T? {
+        min(ofProperty: KeyPathName.name(of: keyPath))
     }
 
-    private func position(of match: Element?) -> Int? {
-        match.flatMap { index(of: $0) }
+    /// The largest value of the property `keyPath` names among the collection's objects (nil
+    /// if there are none).
+    public func max<T: MinMaxType>(of keyPath: KeyPath<Element, T>) -> T? {
+        max(ofProperty: KeyPathName.name(of: keyPath))
+    }
+
+    /// The sum of the property `keyPath` names over the collection's objects (0 if there are
+    /// none).
+    public func sum<T: AddableType>(of keyPath: KeyPath<Element, T>) -> T {
+        sum(ofProperty: KeyPathName.name(of: keyPath))
+    }
+
+    /// The average of the property `keyPath` names over the collection's objects (nil if there
+    /// are none).
+    public func average<T: AddableType>(of keyPath: KeyPath<Element, T>) -> T? {
+        average(ofProperty: KeyPathName.name(of: keyPath))
     }
 
     // The aggregates work on unmanaged collections too, as in RealmSwift: those are read
@@ -141,25 +204,25 @@ extension RealmCollection where Element: ObjectBase {
     /// The smallest value of `property` among the collection's objects (nil if there are none).
     public func min<T: MinMaxType>(ofProperty property: String) -> T? {
         guard realm != nil else { return unmanagedAggregate(.min, property, allowDates: true).converted() }
-        return _results(Element.self).min(ofProperty: property)
+        return _results().min(ofProperty: property)
     }
 
     /// The largest value of `property` among the collection's objects (nil if there are none).
     public func max<T: MinMaxType>(ofProperty property: String) -> T? {
         guard realm != nil else { return unmanagedAggregate(.max, property, allowDates: true).converted() }
-        return _results(Element.self).max(ofProperty: property)
+        return _results().max(ofProperty: property)
     }
 
     /// The sum of `property` over the collection's objects (0 if there are none).
     public func sum<T: AddableType>(ofProperty property: String) -> T {
         guard realm != nil else { return unmanagedAggregate(.sum, property, allowDates: false).converted() ?? T._fromStored(.int(0)) }
-        return _results(Element.self).sum(ofProperty: property)
+        return _results().sum(ofProperty: property)
     }
 
     /// The average of `property` over the collection's objects (nil if there are none).
     public func average<T: AddableType>(ofProperty property: String) -> T? {
         guard realm != nil else { return unmanagedAggregate(.avg, property, allowDates: false).converted() }
-        return _results(Element.self).average(ofProperty: property)
+        return _results().average(ofProperty: property)
     }
 
     private func unmanagedAggregate(_ aggregate: QueryAggregate, _ property: String, allowDates: Bool) -> QueryValue {
@@ -180,31 +243,48 @@ extension Results: RealmCollection {
     public var isFrozen: Bool { owner.isFrozen }
 
     /// The position of `object` in the results, or nil if it is not there (or is unmanaged, or
-    /// of another realm file). Found among the object keys, without reading objects.
+    /// of another realm file). Found among the object keys, without reading objects. In
+    /// results of values, the position of the first equal value.
     public func index(of object: Element) -> Int? {
-        guard let state = object._state, state.source.storage === owner.storage else { return nil }
+        let target = object._stored
+        if query.source != nil { return currentValues.firstIndex { StoredIdentity.same($0, target) } }
+        guard case .object(let targetObject) = target, let state = targetObject._state, state.source.storage === owner.storage else { return nil }
         let (table, keys) = evaluated
         guard table?.id == state.table.id else { return nil }
         return keys.firstIndex(of: state.key)
     }
 
-    /// These results, as results of `type` (their own class).
-    public func _results<T: ObjectBase>(_ type: T.Type) -> Results<T> { self as! Results<T> }
+    /// These results themselves.
+    public func _results() -> Results<Element> { self }
 }
 
-extension List: RealmCollection {
-    /// Results over the list's objects, in list order.
-    public func _results<T: ObjectBase>(_ type: T.Type) -> Results<T> {
-        guard let realm else { Self.unqueryable("List") }
+extension RealmCollection {
+    /// Live results over the elements of this managed `List` or `MutableSet` of `realm`, in
+    /// its order: its objects' keys, or its values, read anew at each evaluation.
+    func elementResults(in realm: Realm) -> Results<Element> {
+        guard Element._holdsObjects else { return Results(realm: realm, values: ValueSource(Element._shape) { self.map(\._stored) }) }
         return Results(realm: realm, base: QueryBase { self.map { $0._stored.objectKey } })
     }
 }
 
+extension _Persistable {
+    /// Whether a collection of this type holds objects (links), not values.
+    static var _holdsObjects: Bool { _shape.type == .object }
+}
+
+extension List: RealmCollection {
+    /// Results over the list's elements, in list order.
+    public func _results() -> Results<Element> {
+        guard let realm else { Self.unqueryable("List") }
+        return elementResults(in: realm)
+    }
+}
+
 extension MutableSet: RealmCollection {
-    /// Results over the set's objects.
-    public func _results<T: ObjectBase>(_ type: T.Type) -> Results<T> {
+    /// Results over the set's elements.
+    public func _results() -> Results<Element> {
         guard let realm else { Self.unqueryable("MutableSet") }
-        return Results(realm: realm, base: QueryBase { self.map { $0._stored.objectKey } })
+        return elementResults(in: realm)
     }
 }
 
@@ -217,7 +297,7 @@ extension LinkingObjects: RealmCollection {
     public var isFrozen: Bool { linkedObject?.isFrozen ?? false }
 
     /// Results over the objects linking here, read anew at each evaluation.
-    public func _results<T: ObjectBase>(_ type: T.Type) -> Results<T> {
+    public func _results() -> Results<Element> {
         guard let owner = linkedObject, let realm = owner.realm, let state = owner._state else {
             Self.unqueryable("LinkingObjects")
         }

@@ -18,7 +18,7 @@ public protocol _QueryResults {
     func average<T: AddableType>(ofProperty property: String) -> T?
 }
 
-extension Results: _QueryResults {
+extension Results: _QueryResults where Element: ObjectBase {
     /// The class of the objects.
     public typealias _Object = Element
 }
@@ -28,11 +28,10 @@ extension FrozenResults: _QueryResults {
     public typealias _Object = T
 }
 
-/// Queries on a `Map` of objects or a frozen collection of objects: results over the
-/// collection's objects (in the collection's order; a map's values in the order of their keys).
-/// For a managed map they are live `Results`, like any results: each evaluation reads the map
-/// as it is then. For a frozen collection they are `FrozenResults` of its version. (`List`,
-/// `MutableSet` and `LinkingObjects` query as every `RealmCollection` does.)
+/// Queries on a frozen collection of objects: `FrozenResults` over the collection's objects
+/// (in the collection's order; a map's values in the order of their keys), of its version.
+/// (`List`, `MutableSet` and `LinkingObjects` query as every `RealmCollection` does, and a
+/// live `Map` as `Map+Query.swift` says.)
 public protocol _ObjectCollectionQuerying {
     /// The results the collection's queries give.
     associatedtype _Results: _QueryResults
@@ -91,15 +90,4 @@ public protocol _QueryOptionalObject {
 extension Optional: _QueryOptionalObject where Wrapped: ObjectBase {
     /// The wrapped object.
     public var _queryObject: Wrapped? { self }
-}
-
-extension Map: _ObjectCollectionQuerying where Value: _QueryOptionalObject {
-    /// Results over the map's objects, in the order of their keys; keys holding nil are left
-    /// out, as in RealmSwift.
-    public var _queryResults: Results<Value._Object> {
-        guard let realm else {
-            preconditionFailure("Only a managed Map can be queried; add its object to a realm first.")
-        }
-        return Results(realm: realm, base: QueryBase { self.values.compactMap { $0._queryObject?._state?.key } })
-    }
 }

@@ -33,6 +33,17 @@ enum KeyPathName {
         }
     }
 
+    /// The name of the `@Persisted` property of `Root` that `keyPath` reads, whatever its
+    /// value type (`\Dog.age` as a `PartialKeyPath<Dog>`). Traps as `name(of:)` does.
+    static func name<Root>(ofPartial keyPath: PartialKeyPath<Root>) -> String {
+        func named<Value>(_: Value.Type) -> String {
+            // A key path from `Root` whose value type is `Value`: so typed by construction.
+            name(of: keyPath as! KeyPath<Root, Value>)
+        }
+        // The value type, known only at run time, opened as a generic parameter.
+        return _openExistential(type(of: keyPath).valueType, do: named)
+    }
+
     /// The name of the `@Persisted` property of `Root` that `keyPath` reads; throws if it
     /// reads none or several, or `Root` is not an object class.
     static func resolve<Root, Value>(_ keyPath: KeyPath<Root, Value>) throws(RealmError) -> String {

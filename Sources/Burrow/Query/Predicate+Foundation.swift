@@ -9,7 +9,7 @@ import Foundation
 /// values, key paths of `@Persisted` properties (through links with `?.` or `!`),
 /// `starts(with:)`, `contains(_:)` on strings, `[…].contains($0.x)` (IN), and
 /// `$0.list.contains(x)`. Anything else throws `RealmError` naming the construct.
-extension Results {
+extension Results where Element: ObjectBase {
     /// The objects satisfying a Foundation `Predicate`. Throws `RealmError`
     /// (`.invalidArgument`) naming any construct the predicate uses that Burrow cannot
     /// translate, or an invalid comparison.

@@ -16,10 +16,23 @@ enum QueryValidator {
         var linkedClass: ClassInfo?
         /// The last property on the path.
         var property: Property
-        /// The class declaring `property`.
-        var owner: ClassInfo
+        /// The class declaring `property`; nil for the values of a collection of values
+        /// queried themselves (`PathInfo.values`).
+        var owner: ClassInfo?
 
-        var what: String { "property '\(property.name)' of \(owner.name)" }
+        var what: String {
+            guard let owner else { return "the collection of \(property.name) values" }
+            return "property '\(property.name)' of \(owner.name)"
+        }
+
+        /// The element of a collection of values of `shape` queried itself (`self`): what the
+        /// queries of `List<Int>`, `MutableSet<String?>` or a `Map`'s values test.
+        static func values(_ shape: _PropertyShape) -> PathInfo {
+            let element = Property(
+                name: shape.type.description + (shape.isOptional ? "?" : ""), type: shape.type, isOptional: shape.isOptional,
+                collection: .single, objectClassName: nil, linkOriginPropertyName: nil, isPrimary: false, isIndexed: false)
+            return PathInfo(type: shape.type, isOptional: shape.isOptional, isMany: false, linkedClass: nil, property: element, owner: nil)
+        }
     }
 
     /// What `path` reaches from an object of `info`'s class. Throws for an unknown property,
@@ -149,11 +162,13 @@ enum QueryValidator {
         }
     }
 
-    /// What the key paths of a predicate start from: an object of a class, or (inside a
-    /// SUBQUERY over a collection of values) the element, which only the variable names.
+    /// What the key paths of a predicate start from: an object of a class, (inside a
+    /// SUBQUERY over a collection of values) the element, which only the variable names, or
+    /// (in a query of a collection of values) the element, which only `self` names.
     enum Scope {
         case object(ClassInfo)
         case element(PathInfo)
+        case values(PathInfo)
     }
 
     /// Checks every comparison of `predicate` against `info`'s class.
@@ -186,6 +201,14 @@ enum QueryValidator {
                 throw RealmError(
                     .invalidArgument,
                     "Invalid key path '\(path)' in SUBQUERY: its variable stands for one \(element.type) value of \(element.what), which has no properties; compare the variable itself."
+                )
+            }
+            return element
+        case .values(let element):
+            guard path.components.isEmpty else {
+                throw RealmError(
+                    .invalidArgument,
+                    "Invalid key path '\(path)': the query is of \(element.property.name) values, which have no properties; compare the value itself, 'self'."
                 )
             }
             return element
@@ -335,6 +358,22 @@ enum QueryValidator {
         if !c.options.isEmpty, !holdsText {
             throw RealmError(
                 .invalidArgument, "Invalid comparison '\(c)': \(c.options.suffix) applies to strings, and \(path.what) holds \(type) values.")
+        }
+    }
+
+    /// Checks a key path used to sort or deduplicate in `scope`: for objects, one value per
+    /// object (`checkSingleValued`); for a collection of values, the value itself (`self`).
+    static func checkOrderingKeyPath(_ keyPath: String, in scope: Scope, purpose: String) throws(RealmError) {
+        switch scope {
+        case .object(let info):
+            _ = try checkSingleValued(keyPath, in: info, purpose: purpose)
+        case .element(let element), .values(let element):
+            guard keyPath.lowercased() == "self" else {
+                throw RealmError(
+                    .invalidArgument,
+                    "Cannot \(purpose) by '\(keyPath)': \(element.property.name) values have no properties; \(purpose) by the value itself, 'self'."
+                )
+            }
         }
     }
 

@@ -92,11 +92,18 @@ public struct Query<T> {
         }
     }
 
-    /// The predicate `isIncluded` builds for `Root`, checked against `Root`'s schema. Traps
-    /// with the reason if it is invalid (the DSL's types rule out most mistakes).
+    /// The predicate `isIncluded` builds for `T`, checked against `T`'s schema. Traps with
+    /// the reason if it is invalid (the DSL's types rule out most mistakes).
     static func predicate(_ isIncluded: (Query<T>) -> Query<Bool>) -> QueryPredicate where T: ObjectBase {
+        predicate(isIncluded, in: .object(ClassInfo.of(T.self)))
+    }
+
+    /// The predicate `isIncluded` builds, checked in `scope`: against a class's schema for a
+    /// query of objects (`T` the class, or for a map's objects, `T?`), or for a query of values
+    /// (`T` the value type; the closure's argument is the value itself). Traps with the reason
+    /// if it is invalid.
+    static func predicate(_ isIncluded: (Query<T>) -> Query<Bool>, in scope: QueryValidator.Scope) -> QueryPredicate {
         do {
-            let info = ClassInfo.of(T.self)
             let built = isIncluded(Query<T>()).predicate
             // Conditions combined in a loop can nest without bound (`q = !(q || c)`): checked
             // without recursion, before anything walks the predicate recursively.
@@ -105,6 +112,10 @@ public struct Query<T> {
                 preconditionFailure(
                     "The query's conditions nest \(depth) levels deep; at most \(QueryPredicate.maximumDepth) are allowed. Chains of && (or of ||) are flat and may be of any length: combine conditions in a loop with one operator, or use IN for many values."
                 )
+            }
+            guard case .object(let info) = scope else {
+                try QueryValidator.validate(built, in: scope)
+                return built
             }
             let predicate = try built.resolvingSubqueries(in: info)
             try QueryValidator.validate(predicate, for: info)

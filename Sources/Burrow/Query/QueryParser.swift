@@ -46,20 +46,7 @@ struct QueryParser {
         let tokens = try tokenize(text)
         var parser = QueryParser(text: text, tokens: tokens, arguments: arguments)
         let parsed = try parser.parseQuery()
-        do {
-            try QueryValidator.validate(parsed.predicate, for: info)
-            for step in parsed.trailing {
-                switch step {
-                case .sort(let descriptors):
-                    for d in descriptors { _ = try QueryValidator.checkSingleValued(d.keyPath, in: info, purpose: "sort") }
-                case .distinct(let paths):
-                    for p in paths { _ = try QueryValidator.checkSingleValued(p, in: info, purpose: "distinct") }
-                default: break
-                }
-            }
-        } catch {
-            throw RealmError(error.code, "\(error.description) Query: \(text)")
-        }
+        try validate(parsed, of: text, in: .object(info))
         // A string prepared already (for an argument of another type, which its prepared form
         // does not take) is not prepared again: a second entry would never be found.
         if !memo.preparedComparisons.contains(ObjectIdentifier(info), where: { $0.text == text }),
@@ -68,6 +55,39 @@ struct QueryParser {
             memo.preparedComparisons.add(ObjectIdentifier(info), prepared)
         }
         return parsed
+    }
+
+    /// Parses `text` as a query of a collection of values (`self > 5`, `self BEGINSWITH 'a'
+    /// SORT(self DESC)`), whose only key path is the value itself, and validates it for
+    /// values of `element`'s type.
+    static func parse(_ text: String, arguments: [Any], forValues element: QueryValidator.PathInfo) throws(RealmError) -> Parsed {
+        var parser = QueryParser(text: text, tokens: try tokenize(text), arguments: arguments)
+        let parsed = try parser.parseQuery()
+        try validate(parsed, of: text, in: .values(element))
+        return parsed
+    }
+
+    /// Checks the predicate and the trailing steps' key paths of `parsed` in `scope`; an
+    /// error names `text`.
+    private static func validate(_ parsed: Parsed, of text: String, in scope: QueryValidator.Scope) throws(RealmError) {
+        do {
+            if case .object(let info) = scope {
+                try QueryValidator.validate(parsed.predicate, for: info)
+            } else {
+                try QueryValidator.validate(parsed.predicate, in: scope)
+            }
+            for step in parsed.trailing {
+                switch step {
+                case .sort(let descriptors):
+                    for d in descriptors { try QueryValidator.checkOrderingKeyPath(d.keyPath, in: scope, purpose: "sort") }
+                case .distinct(let paths):
+                    for p in paths { try QueryValidator.checkOrderingKeyPath(p, in: scope, purpose: "distinct") }
+                default: break
+                }
+            }
+        } catch {
+            throw RealmError(error.code, "\(error.description) Query: \(text)")
+        }
     }
 
     // MARK: Tokens
@@ -398,7 +418,7 @@ struct QueryParser {
             case "nil", "null":
                 advance()
                 return .constant(.null)
-            case "self" where name == "SELF":
+            case "self":
                 advance()
                 return try continueKeyPath([])
             case "oid", "uuid":

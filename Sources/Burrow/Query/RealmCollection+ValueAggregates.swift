@@ -38,7 +38,11 @@ extension QueryValue {
     /// numbers and dates, `sum` and `avg` add the numbers; nil and any other value (a string or
     /// a link an `AnyRealmValue` holds) is left out wherever it stands.
     static func aggregate<V: _Persistable>(_ aggregate: QueryAggregate, ofValues values: [V]) -> QueryValue {
-        let arguments = values.compactMap { try? QueryValue.argument($0) ?? nil }
+        Self.aggregate(aggregate, ofQueryValues: values.compactMap { try? QueryValue($0._stored) })
+    }
+
+    /// The aggregate of `values` (see `aggregate(_:ofValues:)`), in their query form.
+    static func aggregate(_ aggregate: QueryAggregate, ofQueryValues arguments: [QueryValue]) -> QueryValue {
         guard aggregate == .min || aggregate == .max else { return QueryExecutor.aggregate(aggregate, of: arguments) }
         return QueryExecutor.aggregate(
             aggregate,

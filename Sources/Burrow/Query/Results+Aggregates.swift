@@ -43,6 +43,14 @@ extension Results {
     }
 
     private func aggregate(_ aggregate: QueryAggregate, _ property: String, allowDates: Bool) -> QueryValue {
+        if query.source != nil {
+            // Results of values: RealmSwift's `min(ofProperty: "self")`.
+            precondition(
+                property.lowercased() == "self",
+                "Cannot compute \(aggregate.rawValue)(ofProperty: \"\(property)\") of \(Element.self) values: values have no properties; aggregate the values themselves (\"self\")."
+            )
+            return QueryValue.aggregate(aggregate, ofQueryValues: currentValues.compactMap { try? QueryValue($0) })
+        }
         Self.requireAggregatable(aggregate, property, allowDates: allowDates, in: elementInfo)
         // Every object of a class in one scan of its rows; any other query over its keys, as
         // these results hold them (evaluated now if the realm changed).

@@ -1,7 +1,9 @@
 import BurrowStore
 
 /// Filtering, sorting and deduplicating results. Each returns new results with one more step
-/// in their query; none reads anything until the new results are used.
+/// in their query; none reads anything until the new results are used. Results of values
+/// query the values themselves: the closure's argument is the value (`$0 > 5`), and a query
+/// string names it `self` (`"self > 5"`, `SORT(self DESC)`).
 extension Results {
     /// The objects satisfying `isIncluded`, written with the typed query DSL:
     ///
@@ -10,7 +12,7 @@ extension Results {
     /// Traps if the closure reads a property that is not `@Persisted` (no query can test it),
     /// as RealmSwift does.
     public func `where`(_ isIncluded: (Query<Element>) -> Query<Bool>) -> Results<Element> {
-        appending(.filter(Query<Element>.predicate(isIncluded)))
+        appending(.filter(Query<Element>.predicate(isIncluded, in: queryScope)))
     }
 
     /// The objects satisfying a query string, with `%@` (or `$0`, `$1`…) standing for the
@@ -27,7 +29,12 @@ extension Results {
 
     /// `filter(_:_:)` with its arguments as an array.
     public func filter(_ predicateFormat: String, arguments: [Any]) throws(RealmError) -> Results<Element> {
-        let parsed = try QueryParser.parse(predicateFormat, arguments: arguments, for: elementInfo)
+        let parsed =
+            if let source = query.source {
+                try QueryParser.parse(predicateFormat, arguments: arguments, forValues: source.element)
+            } else {
+                try QueryParser.parse(predicateFormat, arguments: arguments, for: elementInfo)
+            }
         // The filter, then the trailing steps (`parsed.steps`, without making that array).
         var results = appending(.filter(parsed.predicate))
         for step in parsed.trailing { results = results.appending(step) }
@@ -40,31 +47,33 @@ extension Results {
         sorted(by: [SortDescriptor(keyPath: keyPath, ascending: ascending)])
     }
 
-    /// The objects sorted by the value at `keyPath`.
-    public func sorted<V>(by keyPath: KeyPath<Element, V>, ascending: Bool = true) -> Results<Element> {
-        sorted(byKeyPath: KeyPathName.name(of: keyPath), ascending: ascending)
-    }
-
     /// The objects sorted by several key paths: by the first, then among equals by the next.
     public func sorted<S: Sequence>(by sortDescriptors: S) -> Results<Element> where S.Element == SortDescriptor {
         let descriptors = Array(sortDescriptors)
-        for descriptor in descriptors { Self.require(descriptor.keyPath, "sort", in: elementInfo) }
+        for descriptor in descriptors { Self.require(descriptor.keyPath, "sort", in: queryScope) }
         return appending(.sort(descriptors.map(\.querySort)))
     }
 
     /// The first object of each distinct combination of the values at `keyPaths`, in order.
     public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == String {
         let paths = Array(keyPaths)
-        for path in paths { Self.require(path, "distinct", in: elementInfo) }
+        for path in paths { Self.require(path, "distinct", in: queryScope) }
         return appending(.distinct(paths))
     }
 
-    /// Traps with the reason if `keyPath` cannot sort or deduplicate objects of `info`.
-    static func require(_ keyPath: String, _ purpose: String, in info: ClassInfo) {
+    /// Traps with the reason if `keyPath` cannot sort or deduplicate in `scope`.
+    static func require(_ keyPath: String, _ purpose: String, in scope: QueryValidator.Scope) {
         do {
-            _ = try QueryValidator.checkSingleValued(keyPath, in: info, purpose: purpose)
+            try QueryValidator.checkOrderingKeyPath(keyPath, in: scope, purpose: purpose)
         } catch {
             preconditionFailure(error.description)
         }
+    }
+}
+
+extension Results where Element: ObjectBase {
+    /// The objects sorted by the value at `keyPath`.
+    public func sorted<V>(by keyPath: KeyPath<Element, V>, ascending: Bool = true) -> Results<Element> {
+        sorted(byKeyPath: KeyPathName.name(of: keyPath), ascending: ascending)
     }
 }

@@ -5,7 +5,13 @@ import BurrowStore
 /// lazily evaluated and live. A `Results` reads nothing until it is used, and it re-evaluates
 /// its whole query when its realm moves to a new version or the open write transaction
 /// changes the objects. Confined to its realm's isolation, like the realm.
-public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomStringConvertible {
+///
+/// As in RealmSwift, results can also hold the values of a managed collection of values
+/// (`Results<Int>` from `scores.sorted()`, `Results<String>` from
+/// `tags.filter("self BEGINSWITH 'a'")`), or a map's optional objects (`Results<Dog?>` from
+/// `dogsByName.sorted(byKeyPath: "age")`); those are live the same way, re-read from their
+/// collection when it changes.
+public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, CustomStringConvertible {
     let owner: Realm
     /// The query: its steps and where the objects come from, with what it found last.
     let query: ResultsQuery
@@ -18,6 +24,13 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     init(realm: Realm, base: QueryBase? = nil, className: String? = nil) {
         owner = realm
         query = ResultsQuery(base: base, className: className)
+        invalidations = realm.invalidations
+    }
+
+    /// The values of a collection of values, read from `source` at each evaluation.
+    init(realm: Realm, values source: ValueSource) {
+        owner = realm
+        query = ResultsQuery(values: source)
         invalidations = realm.invalidations
     }
 
@@ -39,12 +52,21 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
         Results(realm: owner, query: ResultsQuery(appending: step, to: query), invalidations: invalidations)
     }
 
+    /// The class of the objects: `Element`, or for results of a map's optional objects
+    /// (`Results<Dog?>`), the wrapped class. Only results of objects ask.
+    static var objectClass: ObjectBase.Type {
+        guard let type = Element._shape.objectType else {
+            preconditionFailure("internal error: results of \(Element.self) values read as objects")
+        }
+        return type
+    }
+
     /// The table of `Element` in the realm's current version (nil if it has no objects yet):
     /// for dynamic results, the stored class's dynamic table.
     var table: Table? {
         if let className = query.className { return owner.store.dynamicTable(named: className) }
         do {
-            return try owner.table(for: Element.self, creating: false)
+            return try owner.table(for: Self.objectClass, creating: false)
         } catch {
             // `objects(_:)` cannot throw, as in RealmSwift. Configure `objectTypes` to have
             // a schema mismatch thrown when the realm opens instead.
@@ -55,10 +77,10 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     /// The class of the objects: `Element`'s, or for results of `DynamicObject` the stored
     /// class's (or, before the file stores it, the program's Swift class of that name).
     var elementInfo: ClassInfo {
-        guard let className = query.className else { return ClassInfo.of(Element.self) }
+        guard let className = query.className else { return ClassInfo.of(Self.objectClass) }
         if let table { return table.info }
         if let type = Realm.swiftClass(named: className, among: owner.knownTypes) { return ClassInfo.of(type) }
-        return ClassInfo.of(Element.self)
+        return ClassInfo.of(Self.objectClass)
     }
 
     /// How the query is answered in the realm's current version (see `QueryPlan`): what
@@ -100,6 +122,7 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     /// index, as `object(ofType:forPrimaryKey:)` does, instead of evaluating every match
     /// (and without making the whole plan).
     public var first: Element? {
+        if query.source != nil { return currentValues.first.map(Element._fromStored) }
         guard query.stamp != owner.changeStamp else { return first(planned: nil) }
         guard let table else { return first(planned: plan()) }
         let probed: ObjectKey??
@@ -127,6 +150,7 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     /// key, as RealmSwift counts a table; the objects of one filter of a class without keeping
     /// their keys; any other query by evaluating it (and keeping its keys).
     public var count: Int {
+        if query.source != nil { return currentValues.count }
         guard query.stamp != owner.changeStamp else { return query.keys.count }
         let plan = self.plan()
         if case .evaluation = plan.strategy { return current(planned: plan).keys.count }
@@ -137,10 +161,17 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     public var isEmpty: Bool { count == 0 }
 
     public var startIndex: Int { 0 }
-    public var endIndex: Int { current.keys.count }
+    public var endIndex: Int { query.source != nil ? currentValues.count : current.keys.count }
 
-    /// The object at `position`, which must be less than `count`.
+    /// The object (or value) at `position`, which must be less than `count`.
     public subscript(position: Int) -> Element {
+        if query.source != nil {
+            let values = currentValues
+            precondition(
+                position >= 0 && position < values.count,
+                "Index \(position) is out of bounds (\(Element.self) results have \(counted(values.count, "value")))")
+            return Element._fromStored(values[position])
+        }
         let evaluation = current
         precondition(
             position >= 0 && position < evaluation.keys.count,
@@ -159,6 +190,7 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     /// `for`-`in`, `forEach`, `map`, `filter`, `reduce`, `enumerated()` and `lazy` all iterate
     /// this way. Confined to the realm's isolation, like the results.
     public func makeIterator() -> Iterator {
+        if query.source != nil { return Iterator(owner: owner, values: currentValues) }
         let evaluation = current
         return Iterator(owner: owner, table: evaluation.table, keys: evaluation.keys, rows: evaluation.rows, stamp: evaluation.stamp)
     }
@@ -168,21 +200,23 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     public func map<T, E: Error>(_ transform: (Element) throws(E) -> T) throws(E) -> [T] {
         var iterator = makeIterator()
         var mapped: [T] = []
-        mapped.reserveCapacity(iterator.keys.count)
+        mapped.reserveCapacity(iterator.count)
         while let object = iterator.next() { mapped.append(try transform(object)) }
         return mapped
     }
 
     /// Iterates over the objects of `Results` as they were when iteration began: the object
-    /// keys evaluated then (shared with the results, not copied). Confined to the realm's
-    /// isolation.
+    /// keys evaluated then (shared with the results, not copied); for results of values, the
+    /// values. Confined to the realm's isolation.
     public struct Iterator: IteratorProtocol {
         private let owner: Realm
         private let table: Table?
-        fileprivate let keys: [ObjectKey]
+        private let keys: [ObjectKey]
         /// The rows the evaluation read for `keys`, valid while the realm stays at `stamp`.
         private let rows: [UnsafeRawBufferPointer]?
         private let stamp: UInt64
+        /// For results of values: the values evaluated when iteration began.
+        private let values: [_StoredValue]?
         private var position = 0
 
         init(owner: Realm, table: Table?, keys: [ObjectKey], rows: [UnsafeRawBufferPointer]?, stamp: UInt64) {
@@ -191,10 +225,29 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
             self.keys = keys
             self.rows = rows
             self.stamp = stamp
+            values = nil
         }
 
-        /// The next object (invalidated if it was deleted since iteration began), or nil.
+        init(owner: Realm, values: [_StoredValue]) {
+            self.owner = owner
+            table = nil
+            keys = []
+            rows = nil
+            stamp = 0
+            self.values = values
+        }
+
+        /// How many elements the iteration visits in all.
+        var count: Int { values?.count ?? keys.count }
+
+        /// The next object (invalidated if it was deleted since iteration began) or value, or
+        /// nil.
         public mutating func next() -> Element? {
+            if let values {
+                guard position < values.count else { return nil }
+                defer { position += 1 }
+                return Element._fromStored(values[position])
+            }
             guard position < keys.count else { return nil }
             defer { position += 1 }
             // A row read by the evaluation lives as long as the version it was read in: only
@@ -209,6 +262,8 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     /// update that reads no property it does not change. Must be called in a write
     /// transaction; a value that does not fit is recorded and thrown at commit.
     public func setValue(_ value: Any?, forKey key: String) {
+        // Values have no properties to set, as `setValue(_:forKey:)` of any collection of values.
+        guard query.source == nil else { return }
         let plan = self.plan()
         switch plan.strategy {
         case .nothing:
@@ -230,7 +285,9 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     /// The realm these results belong to.
     public var realm: Realm? { owner }
 
-    public var description: String { "Results<\(Element.self)> (\(counted(count, "object")))" }
+    public var description: String {
+        "Results<\(Element.self)> (\(counted(count, query.source != nil ? "value" : "object")))"
+    }
 }
 
 /// The query of a `Results`: its last step and the query that step extends, so that chaining a
@@ -250,12 +307,17 @@ final class ResultsQuery {
     let base: QueryBase?
     /// For results of `DynamicObject`: the stored class they are objects of.
     let className: String?
+    /// For results of values: the collection they come from. Its steps filter, sort and
+    /// deduplicate the values (`QueryExecutor.evaluation(of:elements:)`).
+    let source: ValueSource?
     private let depth: Int
 
     var stamp: UInt64 = .max
     var table: Table?
     var keys: [ObjectKey] = []
     var rows: [UnsafeRawBufferPointer]?
+    /// For results of values: the values evaluation found, at `stamp`.
+    var values: [_StoredValue] = []
     /// The kind of plan made last for this query (by `Results.plan()`), whichever consumer
     /// asked: what tests read to see which plan each consumer ran.
     var plannedKind: QueryPlan.Kind?
@@ -266,6 +328,17 @@ final class ResultsQuery {
         step = nil
         self.base = base
         self.className = className
+        source = nil
+        depth = 0
+    }
+
+    /// The query of no steps over the values of a collection of values.
+    init(values source: ValueSource) {
+        parent = nil
+        step = nil
+        base = nil
+        className = nil
+        self.source = source
         depth = 0
     }
 
@@ -274,11 +347,12 @@ final class ResultsQuery {
         self.step = step
         base = parent.base
         className = parent.className
+        source = parent.source
         depth = parent.depth + 1
     }
 
     /// Whether this is every object of the class, with no steps.
-    var isAllObjects: Bool { step == nil && base == nil }
+    var isAllObjects: Bool { step == nil && base == nil && source == nil }
 
     /// The steps, in the order they were chained.
     var steps: [QueryStep] {

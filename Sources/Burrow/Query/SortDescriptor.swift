@@ -18,10 +18,24 @@ public struct SortDescriptor: Sendable, Hashable, CustomStringConvertible {
         self.ascending = ascending
     }
 
+    /// Sorts by the `@Persisted` property `keyPath` names (`\Dog.age`), ascending unless
+    /// `ascending` is false. Traps for a key path that names no `@Persisted` property.
+    public init<Root: ObjectBase>(keyPath: PartialKeyPath<Root>, ascending: Bool = true) {
+        self.init(keyPath: KeyPathName.name(ofPartial: keyPath), ascending: ascending)
+    }
+
     /// The same key path in the other direction.
-    public var reversed: SortDescriptor { SortDescriptor(keyPath: keyPath, ascending: !ascending) }
+    public func reversed() -> SortDescriptor { SortDescriptor(keyPath: keyPath, ascending: !ascending) }
 
     public var description: String { "\(keyPath) \(ascending ? "ASC" : "DESC")" }
+}
+
+extension SortDescriptor: ExpressibleByStringLiteral {
+    /// Sorts by the key path the literal spells, ascending: `["name", "age"]` as an array of
+    /// descriptors.
+    public init(stringLiteral keyPath: String) {
+        self.init(keyPath: keyPath)
+    }
 }
 
 extension SortDescriptor {

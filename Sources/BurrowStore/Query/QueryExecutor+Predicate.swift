@@ -120,21 +120,21 @@ extension QueryExecutor {
         case .comparison(let c):
             if let direct = c.directField, case .values(let right) = c.rhs {
                 let value = try fieldValue(row, direct.field, direct.type, table, key)
-                return c.quantifier == .none ? !test(value, right, c) : test(value, right, c)
+                return c.quantifier == .none ? !Self.test(value, right, c) : Self.test(value, right, c)
             }
             let left = try values(c.lhs, table, key, row)
             let right = try values(c.rhs, table, key, row)
             switch c.quantifier {
-            case .any: return left.contains { test($0, right, c) }
-            case .all: return left.allSatisfy { test($0, right, c) }
-            case .none: return !left.contains { test($0, right, c) }
+            case .any: return left.contains { Self.test($0, right, c) }
+            case .all: return left.allSatisfy { Self.test($0, right, c) }
+            case .none: return !left.contains { Self.test($0, right, c) }
             }
         }
     }
 
     /// Whether `element`, an element of a collection of values, satisfies a value subquery's
     /// `predicate` (compiled with `element: true`, so its sides are the element and constants).
-    package func matches(_ predicate: CompiledPredicate, element: QueryValue) -> Bool {
+    package static func matches(_ predicate: CompiledPredicate, element: QueryValue) -> Bool {
         switch predicate {
         case .constant(let value): return value
         case .and(let conditions):
@@ -146,11 +146,11 @@ extension QueryExecutor {
         case .not(let a): return !matches(a, element: element)
         case .comparison(let c):
             let right = elementSide(c.rhs, element)
-            return elementSide(c.lhs, element).contains { test($0, right, c) }
+            return elementSide(c.lhs, element).contains { Self.test($0, right, c) }
         }
     }
 
-    private func elementSide(_ side: CompiledSide, _ element: QueryValue) -> [QueryValue] {
+    private static func elementSide(_ side: CompiledSide, _ element: QueryValue) -> [QueryValue] {
         switch side {
         case .element: [element]
         case .values(let values): values
@@ -170,7 +170,7 @@ extension QueryExecutor {
         case .valueSubquery(let path, let predicate):
             var found: [QueryValue] = []
             try elements(path, table, key, row, into: &found)
-            return [.int(Int64(found.count { matches(predicate, element: $0) }))]
+            return [.int(Int64(found.count { Self.matches(predicate, element: $0) }))]
         case .subquery(let path, let element, let predicate):
             guard let element, let predicate else { return [.int(0)] }
             var links: [QueryValue] = []
@@ -208,7 +208,7 @@ extension QueryExecutor {
 
     /// Whether `value` satisfies the comparison against the other side's values (any of them,
     /// or for `BETWEEN`, between the two).
-    private func test(_ value: QueryValue, _ others: [QueryValue], _ c: CompiledComparison) -> Bool {
+    private static func test(_ value: QueryValue, _ others: [QueryValue], _ c: CompiledComparison) -> Bool {
         if c.op == .between {
             guard others.count == 2, let low = QueryValue.order(value, others[0]), let high = QueryValue.order(value, others[1]) else { return false }
             return low >= 0 && high <= 0

@@ -226,18 +226,23 @@ extension QueryExecutor {
     /// `keys` ordered by `columns` (one value per key for each descriptor), stably.
     private func sort(_ keys: [ObjectKey], _ descriptors: [QuerySort], columns: [[QueryValue]]) -> [ObjectKey] {
         guard !descriptors.isEmpty, columns.allSatisfy({ $0.count == keys.count }) else { return keys }
-        if descriptors.count == 1, let ints = Self.intColumn(columns[0]) {
+        return Self.sortedPositions(count: keys.count, descriptors, columns: columns).map { keys[$0] }
+    }
+
+    /// The positions `0..<count` ordered by `columns` (one value per position for each
+    /// descriptor), stably: by the first column, then among equals by the next.
+    static func sortedPositions(count: Int, _ descriptors: [QuerySort], columns: [[QueryValue]]) -> [Int] {
+        if descriptors.count == 1, let ints = intColumn(columns[0]) {
             // One integer column: sorted as integers, not as query values.
-            return Self.stableOrder(ints, ascending: descriptors[0].ascending).map { keys[$0] }
+            return stableOrder(ints, ascending: descriptors[0].ascending)
         }
-        let order = keys.indices.sorted { a, b in
+        return (0..<count).sorted { a, b in
             for (column, descriptor) in zip(columns, descriptors) {
                 let o = QueryValue.sortOrder(column[a], column[b])
                 if o != 0 { return descriptor.ascending ? o < 0 : o > 0 }
             }
             return a < b
         }
-        return order.map { keys[$0] }
     }
 
     /// The column as integers (nil for null) if every value is an integer or null.
@@ -257,7 +262,13 @@ extension QueryExecutor {
     private func distinct(_ keys: [ObjectKey], _ keyPaths: [String], _ table: Table) throws(StorageError) -> [ObjectKey] {
         var columns: [[QueryValue]] = []
         for keyPath in keyPaths { columns.append(try values(of: QueryPath(dotted: keyPath), keys, table)) }
+        return Self.distinctPositions(count: keys.count, columns: columns).map { keys[$0] }
+    }
+
+    /// The first of the positions `0..<count` for each distinct combination of the values of
+    /// `columns` (one value per position in each), in order.
+    static func distinctPositions(count: Int, columns: [[QueryValue]]) -> [Int] {
         var seen: Set<[QueryValue]> = []
-        return keys.indices.filter { index in seen.insert(columns.map { $0[index] }).inserted }.map { keys[$0] }
+        return (0..<count).filter { index in seen.insert(columns.map { $0[index] }).inserted }
     }
 }

@@ -128,7 +128,8 @@ extension QueryValue {
         case (.null, .null): return true
         case (.null, _), (_, .null): return false
         case (.bool(let x), .bool(let y)): return x == y
-        case (.object(.stored(let t1, let k1)), .object(.stored(let t2, let k2))): return t1 == t2 && k1 == k2
+        // Links read from rows, or (in a query of values held in memory) named links.
+        case (.object(let x), .object(let y)): return x == y
         case (.string(let x), .string(let y)): return x.utf8.elementsEqual(y.utf8)
         default: return order(a, b) == 0
         }

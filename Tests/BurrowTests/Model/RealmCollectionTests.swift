@@ -258,6 +258,6 @@ private func summarize<C: RealmCollection>(_ dogs: C) throws -> DogSummary where
             _ = list.where { $0.age > 1 }.count
         }
         let message = standardError(of: result)
-        #expect(message.contains("Only a managed List of objects can be queried"), "\(message)")
+        #expect(message.contains("Only a managed List can be queried"), "\(message)")
     }
 }

@@ -76,13 +76,13 @@ enum QueryMapOfObjectsModels {
             let map = try f.map(index)
             for weight in [0, 3, 7] {
                 let want = f.values(index).filter { f.tags[$0].weight > weight }
-                #expect(map.where { $0.weight > weight }.map(\.id) == want, "seed \(f.seed), map \(index)")
-                #expect(try map.filter("weight > %@", weight).map(\.id) == want, "seed \(f.seed), map \(index)")
+                #expect(map.where { $0.weight > weight }.map { $0!.id } == want, "seed \(f.seed), map \(index)")
+                #expect(try map.filter("weight > %@", weight).map { $0!.id } == want, "seed \(f.seed), map \(index)")
             }
             for label in ["red", "blue"] {
                 let want = f.values(index).filter { f.tags[$0].label.lowercased() == label }
-                #expect(map.where { $0.label.equals(label, options: .caseInsensitive) }.map(\.id) == want, "seed \(f.seed)")
-                #expect(try map.filter("label ==[c] %@", label).map(\.id) == want, "seed \(f.seed)")
+                #expect(map.where { $0.label.equals(label, options: .caseInsensitive) }.map { $0!.id } == want, "seed \(f.seed)")
+                #expect(try map.filter("label ==[c] %@", label).map { $0!.id } == want, "seed \(f.seed)")
             }
             #expect(try map.filter("TRUEPREDICATE").count == f.values(index).count, "seed \(f.seed)")
         }
@@ -95,9 +95,9 @@ enum QueryMapOfObjectsModels {
             let values = f.values(index)
             let weights = values.map { f.tags[$0].weight }
             let byWeight = values.enumerated().sorted { (f.tags[$0.1].weight, $0.0) < (f.tags[$1.1].weight, $1.0) }.map(\.1)
-            #expect(map.sorted(byKeyPath: "weight").map(\.id) == byWeight, "seed \(f.seed)")
+            #expect(map.sorted(byKeyPath: "weight").map { $0!.id } == byWeight, "seed \(f.seed)")
             var seen = Set<String>()
-            #expect(map.distinct(by: ["label"]).map(\.id) == values.filter { seen.insert(f.tags[$0].label).inserted }, "seed \(f.seed)")
+            #expect(map.distinct(by: ["label"]).map { $0!.id } == values.filter { seen.insert(f.tags[$0].label).inserted }, "seed \(f.seed)")
             #expect(map.sum(ofProperty: "weight") as Int == weights.reduce(0, +), "seed \(f.seed)")
             #expect(map.max(ofProperty: "weight") as Int? == weights.max(), "seed \(f.seed)")
             #expect(map.min(ofProperty: "weight") as Int? == weights.min(), "seed \(f.seed)")
@@ -116,7 +116,7 @@ enum QueryMapOfObjectsModels {
             map["y"] = nil
             map.updateValue(nil, forKey: "x")
         }
-        #expect(heavy.map(\.id) == [1], "seed \(f.seed), \(before) values before")
+        #expect(heavy.map { $0!.id } == [1], "seed \(f.seed), \(before) values before")
         try f.realm.write { try f.realm.delete(tag) }
         #expect(heavy.isEmpty)
     }

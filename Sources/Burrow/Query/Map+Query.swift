@@ -1,0 +1,130 @@
+import BurrowStore
+
+/// The queries of a managed `Map`, as RealmSwift's: live `Results` over the map's values, in
+/// the order of their keys, re-read from the map at each evaluation. A map of values gives
+/// results of its values (`Results<Int>`), queried by the values themselves (`$0 > 5`,
+/// `"self > 5"`); a map of objects gives results of its optional objects (`Results<Dog?>`),
+/// queried by their properties, with the keys holding nil left out, as in RealmSwift. They trap
+/// for an unmanaged map, which has no realm to query; the aggregates read an unmanaged map's
+/// values instead.
+extension Map {
+    /// Live results over the map's values. Traps for an unmanaged map.
+    func _results() -> Results<Value> {
+        guard let realm else { preconditionFailure("Only a managed Map can be queried; add its object to a realm first.") }
+        guard Value._holdsObjects else { return Results(realm: realm, values: ValueSource(Value._shape) { self.values.map(\._stored) }) }
+        return Results(
+            realm: realm,
+            base: QueryBase {
+                self.values.compactMap { value in
+                    guard case .object(let object) = value._stored else { return nil }
+                    return object._state?.key
+                }
+            })
+    }
+
+    /// The map's values satisfying `isIncluded`, written with the typed query DSL (see
+    /// `Results.where(_:)`).
+    public func `where`(_ isIncluded: (Query<Value>) -> Query<Bool>) -> Results<Value> {
+        _results().where(isIncluded)
+    }
+
+    /// The map's values satisfying a query string (see `Results.filter(_:_:)`). Throws
+    /// `RealmError` (`.invalidArgument`) for a bad query.
+    public func filter(_ predicateFormat: String, _ args: Any...) throws(RealmError) -> Results<Value> {
+        try _results().filter(predicateFormat, arguments: args)
+    }
+
+    /// The map's values sorted by the value at `keyPath` (`"self"` for a map of values).
+    /// Traps for an unknown key path.
+    public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Value> {
+        _results().sorted(byKeyPath: keyPath, ascending: ascending)
+    }
+
+    /// The map's values sorted by several key paths: by the first, then among equals by the
+    /// next.
+    public func sorted<S: Sequence>(by sortDescriptors: S) -> Results<Value> where S.Element == SortDescriptor {
+        _results().sorted(by: sortDescriptors)
+    }
+
+    /// The first of the map's values for each distinct combination of the values at
+    /// `keyPaths` (`["self"]` for a map of values).
+    public func distinct<S: Sequence>(by keyPaths: S) -> Results<Value> where S.Element == String {
+        _results().distinct(by: keyPaths)
+    }
+
+    // The aggregates read an unmanaged map's values, as RealmSwift's do; each traps unless
+    // `property` holds one number (or date, for `min` and `max`) per object (`"self"` for a
+    // map of values).
+
+    /// The smallest value of `property` among the map's objects (nil if there are none).
+    public func min<T: MinMaxType>(ofProperty property: String) -> T? {
+        guard realm != nil else { return unmanagedAggregate(.min, property, allowDates: true).converted() }
+        return _results().min(ofProperty: property)
+    }
+
+    /// The largest value of `property` among the map's objects (nil if there are none).
+    public func max<T: MinMaxType>(ofProperty property: String) -> T? {
+        guard realm != nil else { return unmanagedAggregate(.max, property, allowDates: true).converted() }
+        return _results().max(ofProperty: property)
+    }
+
+    /// The sum of `property` over the map's objects (0 if there are none).
+    public func sum<T: AddableType>(ofProperty property: String) -> T {
+        guard realm != nil else { return unmanagedAggregate(.sum, property, allowDates: false).converted() ?? T._fromStored(.int(0)) }
+        return _results().sum(ofProperty: property)
+    }
+
+    /// The average of `property` over the map's objects (nil if there are none).
+    public func average<T: AddableType>(ofProperty property: String) -> T? {
+        guard realm != nil else { return unmanagedAggregate(.avg, property, allowDates: false).converted() }
+        return _results().average(ofProperty: property)
+    }
+
+    private func unmanagedAggregate(_ aggregate: QueryAggregate, _ property: String, allowDates: Bool) -> QueryValue {
+        if let objectType = Value._shape.objectType {
+            Results<Value>.requireAggregatable(aggregate, property, allowDates: allowDates, in: ClassInfo.of(objectType))
+        } else {
+            precondition(
+                property == "self",
+                "Cannot compute \(aggregate.rawValue)(ofProperty: \"\(property)\") of a Map of \(Value.self) values: values have no properties; aggregate the values themselves (\"self\")."
+            )
+        }
+        return values.aggregate(aggregate, at: property)
+    }
+}
+
+extension Map where Value: SortableType {
+    /// The map's values sorted, smallest first (`ascending`) or largest first (see
+    /// `Results.sorted(ascending:)`).
+    public func sorted(ascending: Bool = true) -> Results<Value> {
+        _results().sorted(ascending: ascending)
+    }
+}
+
+/// The key-path forms of a map of objects' sorting and aggregates, as RealmSwift's.
+extension Map where Value: _QueryOptionalObject {
+    /// The map's objects sorted by the property `keyPath` names.
+    public func sorted<T>(by keyPath: KeyPath<Value._Object, T>, ascending: Bool = true) -> Results<Value> {
+        sorted(byKeyPath: KeyPathName.name(of: keyPath), ascending: ascending)
+    }
+
+    /// The smallest value of the property `keyPath` names among the map's objects.
+    public func min<T: MinMaxType>(of keyPath: KeyPath<Value._Object, T>) -> T? {
+        min(ofProperty: KeyPathName.name(of: keyPath))
+    }
+
+    /// The largest value of the property `keyPath` names among the map's objects.
+    public func max<T: MinMaxType>(of keyPath: KeyPath<Value._Object, T>) -> T? {
+        max(ofProperty: KeyPathName.name(of: keyPath))
+    }
+
+    /// The sum of the property `keyPath` names over the map's objects.
+    public func sum<T: AddableType>(of keyPath: KeyPath<Value._Object, T>) -> T {
+        sum(ofProperty: KeyPathName.name(of: keyPath))
+    }
+
+    /// The average of the property `keyPath` names over the map's objects.
+    public func average<T: AddableType>(of keyPath: KeyPath<Value._Object, T>) -> T? {
+        average(ofProperty: KeyPathName.name(of: keyPath))
+    }
+}

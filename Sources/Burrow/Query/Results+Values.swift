@@ -1,0 +1,82 @@
+import BurrowStore
+import Foundation
+
+/// Where results of values come from: a managed collection of values (`List<Int>`,
+/// `MutableSet<String?>`, a `Map`'s values, a `List<AnyRealmValue>`), read anew at each
+/// evaluation so that the results follow the collection. Confined to its realm's isolation.
+final class ValueSource {
+    /// The collection's values now, in its order (a map's in the order of its keys).
+    let elements: () -> [_StoredValue]
+    /// What one value is to the query validator: its type, queried as `self`.
+    let element: QueryValidator.PathInfo
+
+    init(_ shape: _PropertyShape, elements: @escaping () -> [_StoredValue]) {
+        self.elements = elements
+        element = .values(shape)
+    }
+}
+
+extension Results {
+    /// The values of results of values (`query.source` set) at the realm's current change
+    /// stamp: the collection's values, through the query's steps. Evaluated when the realm
+    /// changed since the last evaluation.
+    var currentValues: [_StoredValue] {
+        let evaluation = query
+        guard evaluation.stamp != owner.changeStamp, let source = evaluation.source else { return evaluation.values }
+        let elements = source.elements()
+        let steps = evaluation.steps
+        if steps.isEmpty {
+            evaluation.values = elements
+        } else {
+            // A value no query can compare (an unmanaged object, which a managed collection
+            // never holds) compares as null.
+            let compared = elements.map { element in (try? QueryValue(element)) ?? .null }
+            evaluation.values = QueryExecutor.evaluation(of: steps, elements: compared).map { elements[$0] }
+        }
+        evaluation.stamp = owner.changeStamp
+        return evaluation.values
+    }
+
+    /// The scope the queries of these results are checked in: the objects' class, or for
+    /// results of values, the value itself.
+    var queryScope: QueryValidator.Scope {
+        if let source = query.source { return .values(source.element) }
+        return .object(elementInfo)
+    }
+}
+
+/// A type whose values `sorted(ascending:)` and `distinct()` order by themselves, as
+/// RealmSwift's: numbers, strings, data, dates, `Decimal128`, `AnyRealmValue`, enums of a
+/// persistable raw type, and their optionals.
+public protocol SortableType: _Persistable {}
+
+extension Int: SortableType {}
+extension Int8: SortableType {}
+extension Int16: SortableType {}
+extension Int32: SortableType {}
+extension Int64: SortableType {}
+extension Float: SortableType {}
+extension Double: SortableType {}
+extension Decimal128: SortableType {}
+extension String: SortableType {}
+extension Data: SortableType {}
+extension Date: SortableType {}
+extension AnyRealmValue: SortableType {}
+extension Optional: SortableType where Wrapped: SortableType & _OptionalPersistable {}
+
+/// Sorting and deduplicating results of values by the values themselves, as RealmSwift's
+/// `sorted(ascending:)` and `distinct()`.
+extension Results where Element: SortableType {
+    /// The values sorted, smallest first (`ascending`, nil before any value) or largest first.
+    /// Sorting is stable. Strings sort by their Unicode scalars, numbers of every type
+    /// together; in `AnyRealmValue`s, values of different kinds sort by kind (numbers, then
+    /// strings, data, dates, object ids, UUIDs, objects).
+    public func sorted(ascending: Bool = true) -> Results<Element> {
+        sorted(by: [SortDescriptor(keyPath: "self", ascending: ascending)])
+    }
+
+    /// The first of each distinct value, in order.
+    public func distinct() -> Results<Element> {
+        distinct(by: ["self"])
+    }
+}
