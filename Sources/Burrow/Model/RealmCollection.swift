@@ -196,38 +196,28 @@ extension RealmCollection where Element: ObjectBase {
     public func average<T: AddableType>(of keyPath: KeyPath<Element, T>) -> T? {
         average(ofProperty: KeyPathName.name(of: keyPath))
     }
+}
 
-    // The aggregates work on unmanaged collections too, as in RealmSwift: those are read
-    // element by element. Each traps unless `property` holds one number (or date, for `min`
-    // and `max`) per object.
+/// The aggregates of any collection by a property of its objects (or `"self"`, its values).
+/// They work on unmanaged collections too, as in RealmSwift: those are read element by
+/// element. Each traps unless `property` holds one number (or date, for `min` and `max`) per
+/// element.
+extension RealmCollection {
+    /// The smallest value of `property` among the collection's elements (nil if there are
+    /// none).
+    public func min<T: MinMaxType>(ofProperty property: String) -> T? { propertyAggregates.min(property) }
 
-    /// The smallest value of `property` among the collection's objects (nil if there are none).
-    public func min<T: MinMaxType>(ofProperty property: String) -> T? {
-        guard realm != nil else { return unmanagedAggregate(.min, property, allowDates: true).converted() }
-        return _results().min(ofProperty: property)
-    }
+    /// The largest value of `property` among the collection's elements (nil if there are none).
+    public func max<T: MinMaxType>(ofProperty property: String) -> T? { propertyAggregates.max(property) }
 
-    /// The largest value of `property` among the collection's objects (nil if there are none).
-    public func max<T: MinMaxType>(ofProperty property: String) -> T? {
-        guard realm != nil else { return unmanagedAggregate(.max, property, allowDates: true).converted() }
-        return _results().max(ofProperty: property)
-    }
+    /// The sum of `property` over the collection's elements (0 if there are none).
+    public func sum<T: AddableType>(ofProperty property: String) -> T { propertyAggregates.sum(property) }
 
-    /// The sum of `property` over the collection's objects (0 if there are none).
-    public func sum<T: AddableType>(ofProperty property: String) -> T {
-        guard realm != nil else { return unmanagedAggregate(.sum, property, allowDates: false).converted() ?? T._fromStored(.int(0)) }
-        return _results().sum(ofProperty: property)
-    }
+    /// The average of `property` over the collection's elements (nil if there are none).
+    public func average<T: AddableType>(ofProperty property: String) -> T? { propertyAggregates.average(property) }
 
-    /// The average of `property` over the collection's objects (nil if there are none).
-    public func average<T: AddableType>(ofProperty property: String) -> T? {
-        guard realm != nil else { return unmanagedAggregate(.avg, property, allowDates: false).converted() }
-        return _results().average(ofProperty: property)
-    }
-
-    private func unmanagedAggregate(_ aggregate: QueryAggregate, _ property: String, allowDates: Bool) -> QueryValue {
-        Results<Element>.requireAggregatable(aggregate, property, allowDates: allowDates, in: ClassInfo.of(Element.self))
-        return self.aggregate(aggregate, at: property)
+    private var propertyAggregates: PropertyAggregates<Element> {
+        PropertyAggregates(results: realm == nil ? nil : _results(), elements: { Array(self) })
     }
 }
 
@@ -235,8 +225,11 @@ extension RealmCollection where Element: ObjectBase {
 
 extension Results: RealmCollection {
     /// Whether the results' realm was closed, or invalidated (`invalidate()`) since they were
-    /// made.
-    public var isInvalidated: Bool { !owner.isOpen || invalidations != owner.invalidations }
+    /// made, or (for results of a collection) the collection's object was deleted: as in
+    /// RealmSwift, reading them then traps.
+    public var isInvalidated: Bool {
+        !owner.isOpen || invalidations != owner.invalidations || query.sourceInvalidated?() == true
+    }
 
     /// Whether these are results of a frozen realm (they never change). Results of a live realm
     /// are not; `freeze()` gives `FrozenResults`.
@@ -262,8 +255,11 @@ extension RealmCollection {
     /// Live results over the elements of this managed `List` or `MutableSet` of `realm`, in
     /// its order: its objects' keys, or its values, read anew at each evaluation.
     func elementResults(in realm: Realm) -> Results<Element> {
-        guard Element._holdsObjects else { return Results(realm: realm, values: ValueSource(Element._shape) { self.map(\._stored) }) }
-        return Results(realm: realm, base: QueryBase { self.map { $0._stored.objectKey } })
+        guard Element._holdsObjects else {
+            return Results(
+                realm: realm, values: ValueSource(Element._shape, elements: { self.map(\._stored) }, isInvalidated: { self.isInvalidated }))
+        }
+        return Results(realm: realm, base: QueryBase { self.map { $0._stored.objectKey } }, sourceInvalidated: { self.isInvalidated })
     }
 }
 
@@ -314,7 +310,8 @@ extension LinkingObjects: RealmCollection {
                 } catch {
                     realm.fail(error)
                 }
-            })
+            },
+            sourceInvalidated: { owner.isInvalidated })
     }
 }
 

@@ -11,7 +11,10 @@ extension Map {
     /// Live results over the map's values. Traps for an unmanaged map.
     func _results() -> Results<Value> {
         guard let realm else { preconditionFailure("Only a managed Map can be queried; add its object to a realm first.") }
-        guard Value._holdsObjects else { return Results(realm: realm, values: ValueSource(Value._shape) { self.values.map(\._stored) }) }
+        guard Value._holdsObjects else {
+            return Results(
+                realm: realm, values: ValueSource(Value._shape, elements: { self.values.map(\._stored) }, isInvalidated: { self.isInvalidated }))
+        }
         return Results(
             realm: realm,
             base: QueryBase {
@@ -19,7 +22,8 @@ extension Map {
                     guard case .object(let object) = value._stored else { return nil }
                     return object._state?.key
                 }
-            })
+            },
+            sourceInvalidated: { self.isInvalidated })
     }
 
     /// The map's values satisfying `isIncluded`, written with the typed query DSL (see
@@ -57,39 +61,19 @@ extension Map {
     // map of values).
 
     /// The smallest value of `property` among the map's objects (nil if there are none).
-    public func min<T: MinMaxType>(ofProperty property: String) -> T? {
-        guard realm != nil else { return unmanagedAggregate(.min, property, allowDates: true).converted() }
-        return _results().min(ofProperty: property)
-    }
+    public func min<T: MinMaxType>(ofProperty property: String) -> T? { propertyAggregates.min(property) }
 
     /// The largest value of `property` among the map's objects (nil if there are none).
-    public func max<T: MinMaxType>(ofProperty property: String) -> T? {
-        guard realm != nil else { return unmanagedAggregate(.max, property, allowDates: true).converted() }
-        return _results().max(ofProperty: property)
-    }
+    public func max<T: MinMaxType>(ofProperty property: String) -> T? { propertyAggregates.max(property) }
 
     /// The sum of `property` over the map's objects (0 if there are none).
-    public func sum<T: AddableType>(ofProperty property: String) -> T {
-        guard realm != nil else { return unmanagedAggregate(.sum, property, allowDates: false).converted() ?? T._fromStored(.int(0)) }
-        return _results().sum(ofProperty: property)
-    }
+    public func sum<T: AddableType>(ofProperty property: String) -> T { propertyAggregates.sum(property) }
 
     /// The average of `property` over the map's objects (nil if there are none).
-    public func average<T: AddableType>(ofProperty property: String) -> T? {
-        guard realm != nil else { return unmanagedAggregate(.avg, property, allowDates: false).converted() }
-        return _results().average(ofProperty: property)
-    }
+    public func average<T: AddableType>(ofProperty property: String) -> T? { propertyAggregates.average(property) }
 
-    private func unmanagedAggregate(_ aggregate: QueryAggregate, _ property: String, allowDates: Bool) -> QueryValue {
-        if let objectType = Value._shape.objectType {
-            Results<Value>.requireAggregatable(aggregate, property, allowDates: allowDates, in: ClassInfo.of(objectType))
-        } else {
-            precondition(
-                property == "self",
-                "Cannot compute \(aggregate.rawValue)(ofProperty: \"\(property)\") of a Map of \(Value.self) values: values have no properties; aggregate the values themselves (\"self\")."
-            )
-        }
-        return values.aggregate(aggregate, at: property)
+    private var propertyAggregates: PropertyAggregates<Value> {
+        PropertyAggregates(results: realm == nil ? nil : _results(), elements: { self.values })
     }
 }
 
@@ -126,5 +110,14 @@ extension Map where Value: _QueryOptionalObject {
     /// The average of the property `keyPath` names over the map's objects.
     public func average<T: AddableType>(of keyPath: KeyPath<Value._Object, T>) -> T? {
         average(ofProperty: KeyPathName.name(of: keyPath))
+    }
+}
+
+/// Freezing the results of a map of objects.
+extension Results where Element: _QueryOptionalObject {
+    /// The map's objects these results hold, as of the realm's current version, frozen (see
+    /// `Results.freeze()`): `FrozenResults` of the objects' class.
+    public func freeze() throws -> FrozenResults<Element._Object> {
+        try Results<Element._Object>(realm: owner, query: query, invalidations: invalidations).freeze()
     }
 }

@@ -196,20 +196,15 @@ enum QueryValidator {
         switch scope {
         case .object(let info):
             return try resolve(path, in: info)
-        case .element(let element):
+        case .element(let element), .values(let element):
             guard path.components.isEmpty else {
-                throw RealmError(
-                    .invalidArgument,
-                    "Invalid key path '\(path)' in SUBQUERY: its variable stands for one \(element.type) value of \(element.what), which has no properties; compare the variable itself."
-                )
-            }
-            return element
-        case .values(let element):
-            guard path.components.isEmpty else {
-                throw RealmError(
-                    .invalidArgument,
-                    "Invalid key path '\(path)': the query is of \(element.property.name) values, which have no properties; compare the value itself, 'self'."
-                )
+                let reason =
+                    if case .element = scope {
+                        " in SUBQUERY: its variable stands for one \(element.type) value of \(element.what), which has no properties; compare the variable itself."
+                    } else {
+                        ": the query is of \(element.property.name) values, which have no properties; compare the value itself, 'self'."
+                    }
+                throw RealmError(.invalidArgument, "Invalid key path '\(path)'\(reason)")
             }
             return element
         }

@@ -7,11 +7,14 @@ import Foundation
 final class ValueSource {
     /// The collection's values now, in its order (a map's in the order of its keys).
     let elements: () -> [_StoredValue]
+    /// Whether the collection can no longer be read (its object was deleted).
+    let isInvalidated: () -> Bool
     /// What one value is to the query validator: its type, queried as `self`.
     let element: QueryValidator.PathInfo
 
-    init(_ shape: _PropertyShape, elements: @escaping () -> [_StoredValue]) {
+    init(_ shape: _PropertyShape, elements: @escaping () -> [_StoredValue], isInvalidated: @escaping () -> Bool) {
         self.elements = elements
+        self.isInvalidated = isInvalidated
         element = .values(shape)
     }
 }

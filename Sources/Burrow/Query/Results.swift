@@ -19,11 +19,12 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     /// they are invalidated, as RealmSwift's are.
     let invalidations: UInt64
 
-    /// Every object of `Element` (`base` nil), or the objects of a collection; for results of
+    /// Every object of `Element` (`base` nil), or the objects of a collection, which
+    /// `sourceInvalidated` says has become invalidated (its object deleted); for results of
     /// `DynamicObject`, of the class stored as `className`.
-    init(realm: Realm, base: QueryBase? = nil, className: String? = nil) {
+    init(realm: Realm, base: QueryBase? = nil, className: String? = nil, sourceInvalidated: (() -> Bool)? = nil) {
         owner = realm
-        query = ResultsQuery(base: base, className: className)
+        query = ResultsQuery(base: base, className: className, sourceInvalidated: sourceInvalidated)
         invalidations = realm.invalidations
     }
 
@@ -34,7 +35,8 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         invalidations = realm.invalidations
     }
 
-    private init(realm: Realm, query: ResultsQuery, invalidations: UInt64) {
+    /// Results of `query`, made when the realm had been invalidated `invalidations` times.
+    init(realm: Realm, query: ResultsQuery, invalidations: UInt64) {
         owner = realm
         self.query = query
         self.invalidations = invalidations
@@ -310,6 +312,9 @@ final class ResultsQuery {
     /// For results of values: the collection they come from. Its steps filter, sort and
     /// deduplicate the values (`QueryExecutor.evaluation(of:elements:)`).
     let source: ValueSource?
+    /// For results of a collection (of objects or values): whether the collection can no
+    /// longer be read (its object was deleted), which invalidates the results.
+    let sourceInvalidated: (() -> Bool)?
     private let depth: Int
 
     var stamp: UInt64 = .max
@@ -323,12 +328,13 @@ final class ResultsQuery {
     var plannedKind: QueryPlan.Kind?
 
     /// The query of no steps over every object of a class (`base` nil) or a collection's.
-    init(base: QueryBase?, className: String?) {
+    init(base: QueryBase?, className: String?, sourceInvalidated: (() -> Bool)?) {
         parent = nil
         step = nil
         self.base = base
         self.className = className
         source = nil
+        self.sourceInvalidated = sourceInvalidated
         depth = 0
     }
 
@@ -339,6 +345,7 @@ final class ResultsQuery {
         base = nil
         className = nil
         self.source = source
+        sourceInvalidated = source.isInvalidated
         depth = 0
     }
 
@@ -348,6 +355,7 @@ final class ResultsQuery {
         base = parent.base
         className = parent.className
         source = parent.source
+        sourceInvalidated = parent.sourceInvalidated
         depth = parent.depth + 1
     }
 

@@ -200,6 +200,20 @@ enum ValueResultsModels {
         #expect(byKeyPath.index(of: holder.itemMap["key2"]!) == 1)
     }
 
+    @Test func valuesAggregateAsSelfUnmanagedAndManaged() throws {
+        // RealmSwift's `min()` of values is `min(ofProperty: "self")`.
+        let unmanaged = Holder()
+        unmanaged.ints.append(objectsIn: [4, 9, 2])
+        let (realm, holder) = try makeHolder()
+        try realm.write { holder.ints.append(objectsIn: [4, 9, 2]) }
+        for ints in [unmanaged.ints, holder.ints] {
+            #expect(ints.min(ofProperty: "self") as Int? == 2)
+            #expect(ints.max(ofProperty: "self") as Int? == 9)
+            #expect(ints.sum(ofProperty: "self") as Int == 15)
+            #expect(ints.average(ofProperty: "self") as Double? == 5)
+        }
+    }
+
     @Test func anUnmanagedMapOfObjectsAggregatesItsValues() {
         // MapTests.testKeyedAggregatable runs on an unmanaged object first.
         let holder = Holder()
@@ -261,6 +275,53 @@ enum ValueResultsModels {
         #expect(holder.items.sum(of: \.weight) == 5)
         #expect(holder.items.average(of: \.weight) == 1)  // 5 / 3, as an Int
         #expect(holder.items.distinct(by: [\Item.weight]).map(\.name) == ["b", "c"])
+    }
+
+    @Test func aListInsideAnAnyRealmValueQueriesItsValues() throws {
+        let (realm, holder) = try makeHolder()
+        try realm.write { holder.anys.append(.fromArray([.int(3), .string("x"), .int(1)])) }
+        let nested = try #require(holder.anys[0].listValue)
+        #expect(Array(nested.sorted()) == [.int(1), .int(3), .string("x")])
+        #expect(Array(try nested.filter("self > 1")) == [.int(3)])
+        try realm.write { nested.append(.int(7)) }
+        #expect(Array(nested.where { $0 == .int(7) }) == [.int(7)])
+    }
+
+    @Test func resultsOfADeletedObjectsCollectionAreInvalidated() throws {
+        // RealmSwift invalidates results whose collection's object is deleted; reading them
+        // traps (below).
+        let (realm, holder) = try makeHolder()
+        try realm.write { holder.ints.append(objectsIn: [2, 1]) }
+        let values = holder.ints.sorted()
+        let objects = holder.items.sorted(byKeyPath: "name")
+        let mapped = holder.itemMap.sorted(byKeyPath: "name")
+        #expect(!values.isInvalidated && !objects.isInvalidated && !mapped.isInvalidated)
+        try realm.write { try realm.delete(holder) }
+        #expect(values.isInvalidated && objects.isInvalidated && mapped.isInvalidated)
+    }
+
+    @Test func readingResultsOfADeletedObjectsCollectionTraps() async {
+        await #expect(processExitsWith: .failure) {
+            var configuration = Realm.Configuration(inMemoryIdentifier: "value-results-deleted")
+            configuration.objectTypes = ValueResultsModels.types
+            let realm = try! Realm(configuration: configuration)
+            let holder = Holder()
+            try! realm.write { try realm.add(holder) }
+            let values = holder.ints.sorted()
+            try! realm.write { try realm.delete(holder) }
+            _ = values.count
+        }
+    }
+
+    @Test func resultsOfAMapOfObjectsFreeze() throws {
+        let (realm, holder) = try makeHolder()
+        try realm.write {
+            holder.itemMap["b"] = Item(value: ["name": "b"])
+            holder.itemMap["a"] = Item(value: ["name": "a"])
+        }
+        let frozen: FrozenResults<Item> = try holder.itemMap.sorted(byKeyPath: "name", ascending: false).freeze()
+        try realm.write { holder.itemMap.removeAll() }
+        #expect(frozen.map(\.name) == ["b", "a"])
     }
 
     @Test func sortingValuesByAPropertyTraps() async {
