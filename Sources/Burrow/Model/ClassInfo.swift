@@ -115,7 +115,7 @@ final class ClassInfo: Sendable {
             let options = accessor.options(at: base + offset)
             let linkedName = shape.objectType.map { Self.storedName(of: $0) }
             let property = Property(
-                name: propertyName, type: shape.type, isOptional: shape.isOptional, collection: shape.collection,
+                name: propertyName, type: shape.type, isOptional: shape.isOptionalInSchema, collection: shape.collection,
                 objectClassName: linkedName, linkOriginPropertyName: options.origin,
                 isPrimary: options.primaryKey, isIndexed: options.indexed || options.primaryKey)
             problems += Self.check(property, shape: shape, in: name, embedded: isEmbedded)

@@ -16,20 +16,34 @@ public struct _PropertyShape: Sendable {
     let collection: CollectionKind
     /// The linked class, for links, collections of links and `LinkingObjects`.
     let objectType: ObjectBase.Type?
+    /// Whether the Swift type reads a nil link as a value of its own (a `CustomPersistable`
+    /// stored as an embedded object): then a link property, or a map's values, are optional
+    /// in the schema even where the Swift type is not, as in RealmSwift.
+    let readsNilLink: Bool
 
-    init(_ type: PropertyType, optional: Bool = false, collection: CollectionKind = .single, objectType: ObjectBase.Type? = nil) {
+    init(
+        _ type: PropertyType, optional: Bool = false, collection: CollectionKind = .single, objectType: ObjectBase.Type? = nil,
+        readsNilLink: Bool = false
+    ) {
         self.type = type
         self.isOptional = optional
         self.collection = collection
         self.objectType = objectType
+        self.readsNilLink = readsNilLink
     }
 
     func with(optional: Bool) -> _PropertyShape {
-        _PropertyShape(type, optional: optional, collection: collection, objectType: objectType)
+        _PropertyShape(type, optional: optional, collection: collection, objectType: objectType, readsNilLink: readsNilLink)
     }
 
     func with(collection: CollectionKind) -> _PropertyShape {
-        _PropertyShape(type, optional: isOptional, collection: collection, objectType: objectType)
+        _PropertyShape(type, optional: isOptional, collection: collection, objectType: objectType, readsNilLink: readsNilLink)
+    }
+
+    /// Whether the schema's property is optional: the Swift type is, or it reads a nil link as
+    /// a value where the schema has one (a link property, a map's values).
+    var isOptionalInSchema: Bool {
+        isOptional || (readsNilLink && type == .object && (collection == .single || collection == .map))
     }
 }
 
@@ -85,7 +99,17 @@ public protocol _Persistable: _PersistedValue, Hashable {
 }
 
 /// A `_Persistable` whose optional form is persistable too.
-public protocol _OptionalPersistable: _Persistable {}
+public protocol _OptionalPersistable: _Persistable {
+    /// The value an optional of this type reads from `value`: nil for null, and for a
+    /// `FailableCustomPersistable` a value that does not convert.
+    static func _fromStoredOptional(_ value: _StoredValue) -> Self?
+}
+
+extension _OptionalPersistable {
+    public static func _fromStoredOptional(_ value: _StoredValue) -> Self? {
+        if case .null = value { nil } else { _fromStored(value) }
+    }
+}
 
 extension _Persistable {
     public static func _get(_ object: ObjectBase, _ property: Int) -> Self {
@@ -218,9 +242,7 @@ extension Decimal128: _OptionalPersistable {
 extension Optional: _PersistedValue, _Persistable where Wrapped: _OptionalPersistable {
     public static var _shape: _PropertyShape { Wrapped._shape.with(optional: true) }
     public static func _defaultValue() -> Wrapped? { nil }
-    public static func _fromStored(_ value: _StoredValue) -> Wrapped? {
-        if case .null = value { nil } else { Wrapped._fromStored(value) }
-    }
+    public static func _fromStored(_ value: _StoredValue) -> Wrapped? { Wrapped._fromStoredOptional(value) }
     public var _stored: _StoredValue { self?._stored ?? .null }
     public var _anyValue: Any { self.map { $0._anyValue } as Any }
 }

@@ -16,6 +16,9 @@ enum StoredValueConversion {
         }
         if shape.type == .any, isSwiftCollection(value) { return try nestedAnyValue(value, property: property) }
         if let stored = storedValue(value, as: shape.type) { return stored }
+        // A `CustomPersistable` value (given for an optional or `AnyRealmValue` property, or in
+        // a dictionary of values) converts as what it is stored as.
+        if let custom = value as? any _CustomPersistable { return try convert(custom.persistableValue, to: shape, property: property) }
         if shape.type == .object, let objectType = shape.objectType {
             return .object(try object(value, of: objectType, property: property))
         }

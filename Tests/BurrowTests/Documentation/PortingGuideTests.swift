@@ -97,6 +97,13 @@ extension RealmActor {
     }
 }
 
+/// "Models": a URL stored as a String.
+extension URL: FailableCustomPersistable {
+    public typealias PersistedType = String
+    public init?(persistedValue: String) { self.init(string: persistedValue) }
+    public var persistableValue: String { absoluteString }
+}
+
 @Suite(.temporaryDirectory) struct PortingGuideTests {
     typealias DogToy = PortingPage.DogToy
     typealias Dog = PortingPage.Dog
@@ -166,6 +173,21 @@ extension RealmActor {
         #expect(try JSONDecoder().decode(DogToy.self, from: Data("{}".utf8)).name == "", "a missing key gives the default")
         #expect(throws: EncodingError.self) { try JSONEncoder().encode(toy) }
         #expect(String(decoding: try JSONEncoder().encode(DogToy(value: ["name": "rope"])), as: UTF8.self) == #"{"name":"rope"}"#)
+    }
+
+    /// "Models": a custom persistable type is stored as its persisted type.
+    @Test func testModelsCustomPersistable() throws {
+        let realm = try Realm(configuration: temporaryConfiguration())
+        // The guide's example:
+        final class Bookmark: Object {
+            @Persisted var url: URL?
+        }
+        // What it claims:
+        let link = try #require(URL(string: "https://example.com"))
+        try realm.write { try realm.add(Bookmark(value: ["url": link])) }
+        #expect(realm.objects(Bookmark.self).first?.url == link)
+        #expect(try realm.objects(Bookmark.self).filter("url == %@", link).count == 1)
+        #expect(try realm.objects(Bookmark.self).filter("url == 'https://example.com'").count == 1)
     }
 
     /// "Writes": RealmSwift's write code, with `try` on the calls that throw in Burrow.
