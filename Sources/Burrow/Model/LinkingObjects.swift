@@ -128,7 +128,14 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, _Pers
         }
     }
 
-    public var description: String { "LinkingObjects<\(Element.self)>(\(counted(count, "object")))" }
+    /// The objects as RealmSwift prints them: `LinkingObjects<Person> <0x…> (` then
+    /// `[0] Person { … }` a line.
+    public var description: String { description(maxDepth: ObjectBase.descriptionMaxDepth) }
+
+    func description(maxDepth depth: Int) -> String {
+        let objects = Array(self)
+        return CollectionDescription.describe("LinkingObjects", of: objects, count: objects.count, instance: owner, depth: depth)
+    }
 
     /// The object whose inverse relationship this is (nil on an unmanaged object's).
     var linkedObject: ObjectBase? { owner }

@@ -258,7 +258,14 @@ public final class List<Element: _Persistable>: RandomAccessCollection, MutableC
         CollectionSameness((binding, nested), (other.binding, other.nested))
     }
 
-    public var description: String { "List<\(Element.self)>(\(elements.map { "\($0)" }.joined(separator: ", ")))" }
+    /// The elements as RealmSwift prints a list: `List<Dog> <0x…> (` then `[0] Dog { … }` a
+    /// line, objects nested as deep as an object's description prints them.
+    public var description: String { description(maxDepth: ObjectBase.descriptionMaxDepth) }
+
+    func description(maxDepth depth: Int) -> String {
+        let elements = self.elements
+        return CollectionDescription.describe("List", of: elements, count: elements.count, instance: self, depth: depth)
+    }
 
     // MARK: _PersistedValue
 

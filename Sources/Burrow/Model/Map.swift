@@ -208,7 +208,13 @@ public final class Map<Key: _MapKey, Value: _Persistable>: Sequence, _Collection
         CollectionSameness((binding, nested), (other.binding, other.nested))
     }
 
-    public var description: String { "Map<\(Key.self), \(Value.self)>(\(entries.map { "\($0.key): \($0.value)" }.joined(separator: ", ")))" }
+    /// The entries as RealmSwift prints a map: `Map<string, Dog> <0x…> (` then
+    /// `[key]: Dog { … }` a line.
+    public var description: String { description(maxDepth: ObjectBase.descriptionMaxDepth) }
+
+    func description(maxDepth depth: Int) -> String {
+        CollectionDescription.describe(map: entries.map { (key: $0.key._mapKey, value: $0.value) }, instance: self, depth: depth)
+    }
 
     // MARK: _PersistedValue
 

@@ -146,7 +146,13 @@ public final class MutableSet<Element: _Persistable>: RandomAccessCollection, _C
 
     func dropUnmanagedElements() { storage = [] }
 
-    public var description: String { "MutableSet<\(Element.self)>(\(elements.map { "\($0)" }.joined(separator: ", ")))" }
+    /// The elements as RealmSwift prints a set: `MutableSet<int> <0x…> (` then `[0] 5` a line.
+    public var description: String { description(maxDepth: ObjectBase.descriptionMaxDepth) }
+
+    func description(maxDepth depth: Int) -> String {
+        let elements = self.elements
+        return CollectionDescription.describe("MutableSet", of: elements, count: elements.count, instance: self, depth: depth)
+    }
 
     // MARK: _PersistedValue
 

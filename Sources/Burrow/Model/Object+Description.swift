@@ -18,7 +18,7 @@ extension ObjectBase: CustomStringConvertible {
         return description(maxDepth: Self.descriptionMaxDepth)
     }
 
-    private func description(maxDepth depth: Int) -> String {
+    func description(maxDepth depth: Int) -> String {
         guard depth > 0 else { return "<Maximum depth exceeded>" }
         let info = classInfo
         let properties = info.properties.map { property -> String in
@@ -27,10 +27,8 @@ extension ObjectBase: CustomStringConvertible {
             case let object as ObjectBase:
                 let nested = object.isInvalidated ? "[invalid object]" : object.description(maxDepth: depth - 1)
                 return "\t\(property.name) = \(nested.replacingOccurrences(of: "\n", with: "\n\t"));"
-            case let objects as any Collection where property.type == .linkingObjects:
-                return "\t\(property.name) = LinkingObjects (\(counted(objects.count, "object")));"
-            case is any _CollectionValue:
-                return "\t\(property.name) = \(property.description.split(separator: ":").last!.trimmingCharacters(in: .whitespaces));"
+            case let collection as any DepthDescribable:
+                return "\t\(property.name) = \(collection.description(maxDepth: depth - 1).replacingOccurrences(of: "\n", with: "\n\t"));"
             case let value?: return "\t\(property.name) = \(value);"
             case nil: return "\t\(property.name) = nil;"
             }

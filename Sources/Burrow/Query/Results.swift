@@ -287,8 +287,13 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     /// The realm these results belong to.
     public var realm: Realm? { owner }
 
-    public var description: String {
-        "Results<\(Element.self)> (\(counted(count, query.source != nil ? "value" : "object")))"
+    /// The elements as RealmSwift prints results: `Results<Dog> <0x…> (` then `[0] Dog { … }`
+    /// a line (at most 100). Evaluates the results.
+    public var description: String { description(maxDepth: ObjectBase.descriptionMaxDepth) }
+
+    func description(maxDepth depth: Int) -> String {
+        let elements = Array(self)
+        return CollectionDescription.describe("Results", of: elements, count: elements.count, instance: query, depth: depth)
     }
 }
 
