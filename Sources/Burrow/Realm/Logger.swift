@@ -1,5 +1,6 @@
 import BurrowStorage
 import BurrowStore
+import Foundation
 import Synchronization
 
 /// How much a `Logger` reports, from nothing (`off`) to everything (`all`), as RealmSwift's
@@ -15,9 +16,9 @@ public enum LogLevel: Int, Sendable, Hashable, Comparable, CaseIterable, CustomS
     /// What a person should know: a file opened at an older version than its newest commit
     /// (recovery), a file deleted because its schema changed (`deleteRealmIfMigrationNeeded`).
     case warn
-    /// Changes to a file's schema: migrations, classes added.
+    /// Changes to a file's schema that migrate it; compacting on launch.
     case info
-    /// Each realm opened: the file, its version and schema version.
+    /// Each realm opened: the file, its version and schema version; classes added.
     case detail
     /// Each commit: the file and the version it made.
     case debug
@@ -27,6 +28,20 @@ public enum LogLevel: Int, Sendable, Hashable, Comparable, CaseIterable, CustomS
     case all
 
     public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// The word the default logger starts a line with, as RealmSwift's: `Warning`, `Info`….
+    var prefix: String {
+        switch self {
+        case .off, .all: ""
+        case .fatal: "Fatal"
+        case .error: "Error"
+        case .warn: "Warning"
+        case .info: "Info"
+        case .detail: "Detail"
+        case .debug: "Debug"
+        case .trace: "Trace"
+        }
+    }
 
     /// The level's name, as `"warn"`.
     public var description: String {
@@ -46,7 +61,9 @@ public enum LogLevel: Int, Sendable, Hashable, Comparable, CaseIterable, CustomS
 
 /// Where Burrow reports what it does, as RealmSwift's `Logger`: a level and a function that
 /// receives each message at or below that level. `Logger.shared` is the logger Burrow uses; by
-/// default it logs nothing (level `.off`).
+/// default, as RealmSwift's, it writes the messages at `.info` and below to standard error, one
+/// a line with the level first (`Warning: …`), and a program that opens realms as usual sees
+/// none.
 ///
 /// ```swift
 /// Logger.shared = Logger(level: .info) { level, message in
@@ -54,10 +71,11 @@ public enum LogLevel: Int, Sendable, Hashable, Comparable, CaseIterable, CustomS
 /// }
 /// ```
 ///
-/// Burrow logs at `.warn` when a file opens at an older version than its newest commit
-/// (see `Realm.recovery`) or is deleted by `deleteRealmIfMigrationNeeded`, at `.info` when a
-/// schema changes (migrations, new classes), at `.detail` for each realm opened and at `.debug`
-/// for each commit. Nothing is logged per object or per read. Any isolation: `logFunction`
+/// Burrow logs at `.error` when a quick write or a sectioning fails, at `.warn` when a file
+/// opens at an older version than its newest commit (see `Realm.recovery`) or is deleted by
+/// `deleteRealmIfMigrationNeeded`, at `.info` when a schema is migrated or a file compacted on
+/// launch, at `.detail` for each realm opened and class added, and at `.debug` for each
+/// commit. Nothing is logged per object or per read. Any isolation: `logFunction`
 /// runs on the thread that logs, so it must be thread-safe (it is `@Sendable`).
 public final class Logger: Sendable {
     /// The level, read with one atomic load before any message is made.
@@ -94,8 +112,8 @@ public final class Logger: Sendable {
         level != .off && level.rawValue <= threshold.load(ordering: .relaxed)
     }
 
-    /// The logger Burrow reports to. By default one at `.off`, which logs nothing. Settable from
-    /// any thread.
+    /// The logger Burrow reports to. By default one at `.info` that writes to standard error
+    /// (`Logger.standardError`). Settable from any thread.
     public static var shared: Logger {
         get { current.withLock { $0 } }
         set {
@@ -106,11 +124,20 @@ public final class Logger: Sendable {
         }
     }
 
-    private static let current = Locked(Logger(level: .off) { _, _ in })
+    /// A new logger at `level` that writes each message to standard error as RealmSwift's
+    /// default logger does to the system log: `Warning: <message>`, one a line. What
+    /// `Logger.shared` is by default, at `.info`.
+    public static func standardError(level: LogLevel = .info) -> Logger {
+        Logger(level: level) { level, message in
+            FileHandle.standardError.write(Data("\(level.prefix): \(message)\n".utf8))
+        }
+    }
+
+    private static let current = Locked(Logger.standardError())
     /// The level of `shared`, so that a message it would not log costs one atomic load (no
     /// lock). Changed with `shared`, and with the shared logger's `level`, under `current`'s
     /// lock.
-    private static let sharedThreshold = Atomic(LogLevel.off.rawValue)
+    private static let sharedThreshold = Atomic(LogLevel.info.rawValue)
 
     /// Logs a message at `level` to `Logger.shared`, making the message only if it is logged.
     static func log(_ level: LogLevel, _ message: @autoclosure () -> String) {

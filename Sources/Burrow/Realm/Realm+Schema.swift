@@ -236,8 +236,9 @@ extension Realm {
             try settleObjectsThatBecameEmbedded(changed.filter { $0.0.isEmbedded && !$0.1.isEmbedded }.map(\.0.name), in: write)
         }
         if decidedOnAnotherSchema { return try prepareClasses() }
+        // Classes only added (a new file, a new class) are routine; a migration is news.
         Logger.log(
-            .info,
+            changed.isEmpty && oldVersion == currentFileSchema.info.schemaVersion ? .detail : .info,
             Self.schemaChangeMessage(
                 displayName, from: oldVersion, to: currentFileSchema.info.schemaVersion, added: missing.map(\.name), changed: changed.map(\.0.name)))
     }

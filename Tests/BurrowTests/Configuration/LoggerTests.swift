@@ -34,7 +34,8 @@ private final class LogRecorder: Sendable {
     }
 }
 
-/// `Logger` and `LogLevel` as in RealmSwift: nothing is logged by default; a logger receives the
+/// `Logger` and `LogLevel` as in RealmSwift: the default logger writes `.info` and below to
+/// standard error, and opening realms writes nothing there; a logger receives the
 /// messages at its level and below; opening, schema changes and recovery are logged at the
 /// levels RealmSwift uses. Serialized, because `Logger.shared` is one for the process.
 @Suite(.serialized, .temporaryDirectory) struct LoggerTests {
@@ -71,16 +72,42 @@ private final class LogRecorder: Sendable {
         #expect(commits.first?.1 == "Committed version \(stored) of \(path).", "the commit that made the file's newest version")
     }
 
-    @Test func theDefaultLoggerLogsNothing() {
-        #expect(Logger.shared.level == .off)
+    @Test func theDefaultLoggerIsAtInfo() {
+        // RealmSwift's default logger is at `.info`; a message for a level it does not log is
+        // not even made.
+        #expect(Logger.shared.level == .info)
         var made = false
         Logger.log(
-            .fatal,
+            .detail,
             {
                 made = true
                 return "never made"
             }())
-        #expect(!made, "a message for a logger that is off is not even made")
+        #expect(!made, "a message above the logger's level is not made")
+    }
+
+    @Test func theDefaultLoggerWritesToStandardErrorAndOpeningARealmWritesNothing() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            var configuration = Realm.Configuration(inMemoryIdentifier: "default-logger")
+            configuration.objectTypes = [LoggerModels.BirdV1.self]
+            let realm = try! Realm(configuration: configuration)
+            try! realm.write { _ = try realm.create(LoggerModels.BirdV1.self, value: ["name": "Robin"]) }
+            Logger.shared.log(level: .warn, message: "a warning")
+            Logger.shared.log(level: .info, message: "some news")
+            Logger.shared.log(level: .detail, message: "a detail")
+        }
+        let output = standardError(of: result)
+        #expect(output == "Warning: a warning\nInfo: some news\n", "\(output)")
+    }
+
+    @Test func addingClassesIsLoggedAtDetail() throws {
+        var configuration = temporaryConfiguration()
+        configuration.objectTypes = [LoggerModels.BirdV1.self]
+        let path = try #require(configuration.fileURL).path
+        let recorder = LogRecorder()
+        try with(recorder.logger(level: .detail)) { _ = try Realm(configuration: configuration) }
+        let added = recorder.messages(about: path).filter { $0.1.contains("added LGBird") }
+        #expect(added.map(\.0) == [.detail], "\(recorder.messages(about: path))")
     }
 
     @Test func aLoggerPassesItsLevelAndTheLevelsBefore() {
