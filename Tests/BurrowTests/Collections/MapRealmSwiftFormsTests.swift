@@ -11,15 +11,21 @@ enum MapFormsModels {
         @Persisted var name = ""
     }
 
+    final class Leaf: EmbeddedObject {
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }
+        @Persisted var value = 0
+    }
+
     final class Holder: Object {
         override class func shouldIncludeInDefaultSchema() -> Bool { false }
+        @Persisted var leaves: Map<String, Leaf?>
         @Persisted var items: Map<String, Item?>
         @Persisted var ints: Map<String, Int>
         @Persisted var optionalDoubles: Map<String, Double?>
         @Persisted var anys: Map<String, AnyRealmValue>
     }
 
-    static let types: [ObjectBase.Type] = [Item.self, Holder.self]
+    static let types: [ObjectBase.Type] = [Item.self, Leaf.self, Holder.self]
 }
 
 /// `Map` as RealmSwift has it: `merge`, `==` and `isEqual`, iteration as `SingleMapEntry` and
@@ -40,6 +46,44 @@ enum MapFormsModels {
             try realm.add(holder)
             try body(holder)
         }
+    }
+
+    @Test func embeddedObjectsJoinTheMapAndKeepOneParent() throws {
+        // MapTests.testAppendEmbedded and testSetEmbedded: each assigned object becomes the
+        // map's; the one it replaces is deleted; an object the map holds already cannot be
+        // assigned again (RealmSwift raises "Cannot add an existing managed embedded object";
+        // Burrow records it and the commit throws it, changing nothing).
+        var configuration = temporaryConfiguration()
+        configuration.objectTypes = MapFormsModels.types
+        let realm = try Realm(configuration: configuration)
+        let holder = Holder()
+        try realm.write { try realm.add(holder) }
+        let map = holder.leaves
+        let replaced = try realm.write { () -> MapFormsModels.Leaf in
+            for i in 0..<10 { map["\(i)"] = MapFormsModels.Leaf(value: [i]) }
+            return try #require(map["0"] ?? nil)
+        }
+        #expect(map.count == 10)
+        for entry in map {
+            #expect(Int(entry.key) == entry.value?.value)
+            #expect(entry.value?.realm != nil)
+        }
+        let leaf = MapFormsModels.Leaf(value: [42])
+        try realm.write { map["0"] = leaf }
+        #expect(map["0"]??.isSameObject(as: leaf) == true)
+        #expect(leaf.realm != nil && leaf.value == 42)
+        #expect(replaced.isInvalidated)
+
+        for reassign in [{ map["unassigned"] = map["1"] ?? nil }, { map["0"] = leaf }] {
+            #expect(throws: RealmError.self) { try realm.write { reassign() } }
+        }
+        do {
+            try realm.write { map["other"] = leaf }
+            Issue.record("assigning a managed embedded object again did not throw")
+        } catch {
+            #expect("\(error)".contains("exactly one parent"), "\(error)")
+        }
+        #expect(map.count == 10 && map["unassigned"] == nil && map["other"] == nil)
     }
 
     @Test func mergeKeepsWhatTheCombiningClosureReturns() throws {
