@@ -64,17 +64,8 @@ extension Realm {
                     .primaryKeyExists,
                     "A \(table.name) with primary key \(PrimaryKey.describe(keyValue)) already exists. Use update: .modified or .all to update it.")
             }
-            let values = unmanagedFields(of: object, table).map(\.value)
-            // A dynamic object made from a dictionary updates only the properties it names.
-            let given = (object as? DynamicObject)?.pending?.given
-            write.added.append(object, table.info)
-            bind(object, to: table, key: existing)
-            if table.info.isDynamic { (object as? DynamicObject)?.pending = nil }
             try withCascadePolicy(update, in: write) { () throws(RealmError) in
-                try setLinkedProperties(
-                    object, table,
-                    values: values.enumerated().filter { $0.offset != primaryKey && given?[$0.offset] != false }.map { ($0.offset, $0.element) },
-                    in: write)
+                try self.update(object, asStored: existing, of: table, skipping: primaryKey, in: write)
             }
             return object
         }
@@ -82,6 +73,25 @@ extension Realm {
             try insert(object, into: table, probed: probe, in: write)
         }
         return object
+    }
+
+    /// Makes the unmanaged `object` the stored object `key` of `table`, and writes its
+    /// properties there (but `primaryKey`, which found it) under the write's cascade policy:
+    /// what an update by primary key does, and what `.modified` does with an embedded object
+    /// given where the field holds one (see `setFieldModifying`).
+    func update(_ object: ObjectBase, asStored key: ObjectKey, of table: Table, skipping primaryKey: Int?, in write: RealmWrite)
+        throws(RealmError)
+    {
+        let values = unmanagedFields(of: object, table).map(\.value)
+        // A dynamic object made from a dictionary updates only the properties it names.
+        let given = (object as? DynamicObject)?.pending?.given
+        write.added.append(object, table.info)
+        bind(object, to: table, key: key)
+        if table.info.isDynamic { (object as? DynamicObject)?.pending = nil }
+        try setLinkedProperties(
+            object, table,
+            values: values.enumerated().filter { $0.offset != primaryKey && given?[$0.offset] != false }.map { ($0.offset, $0.element) },
+            in: write)
     }
 
     /// Makes the unmanaged `object` a new object of `table`: one row written with every

@@ -87,6 +87,7 @@ extension Realm {
     func setField(_ table: Table, _ key: ObjectKey, _ field: Int, _ content: FieldContent<ObjectBase>, in write: RealmWrite)
         throws(RealmError)
     {
+        if try setFieldModifying(table, key, field, content, in: write) { return }
         let stored = try storeContent(content, table.stored.properties[field], in: write)
         try mapped { () throws(StoreError) in try store.setField(table, key, field, stored, in: write.store) }
     }
@@ -147,6 +148,7 @@ extension Realm {
     func replaceCollection(_ table: Table, _ key: ObjectKey, _ field: Int, with content: FieldContent<ObjectBase>, in write: RealmWrite)
         throws(RealmError)
     {
+        if try setFieldModifying(table, key, field, content, in: write) { return }
         let stored = try storeContent(content, table.stored.properties[field], in: write)
         try mapped { () throws(StoreError) in try store.replaceCollection(table, key, field, with: stored, in: write.store) }
     }
