@@ -41,6 +41,28 @@ struct RealmImportTests {
         #expect(realm.objects(ImportedTable.self).sorted(byKeyPath: "value").map(\.label) == ["Hausdorff", "Hilbert", "Banach"])
     }
 
+    /// The same class, its properties named otherwise in Swift and mapped to the file's
+    /// columns with `propertiesMapping()`.
+    final class RenamedTable: Object {
+        @Persisted(primaryKey: true) var name = ""
+        @Persisted var score = 0
+        override class func _realmObjectName() -> String? { "Table" }
+        override class func propertiesMapping() -> [String: String] { ["name": "label", "score": "value"] }
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }  // test only
+    }
+
+    @Test func aModelWithAPropertiesMappingReceivesTheColumnsItNames() throws {
+        let directory = try TemporaryDirectory()
+        let configuration = Realm.Configuration(fileURL: directory.fileURL("mapped.burrow"), objectTypes: [RenamedTable.self])
+        let report = try Realm.importRealmFile(
+            at: RealmFileFixtures.directory.appendingPathComponent("client_schema_version_011.realm"), configuration: configuration)
+        #expect(report.objectCount == 3)
+        #expect(report.omissions.isEmpty)
+        let realm = try Realm(configuration: configuration)
+        #expect(realm.object(ofType: RenamedTable.self, forPrimaryKey: "Banach")?.score == 88)
+        #expect(try realm.objects(RenamedTable.self).filter("score > 70").count == 2)
+    }
+
     @Test func linksListsAndSetsComeAcross() throws {
         let directory = try TemporaryDirectory()
         let configuration = Realm.Configuration(fileURL: directory.fileURL("metadata.burrow"))

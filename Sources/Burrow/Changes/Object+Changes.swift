@@ -76,21 +76,22 @@ struct ObjectObserver<T: ObjectBase>: ChangeObserver {
         guard let before = old.snapshotRow(oldTable, key), let after = new.snapshotRow(newTable, key) else { return [] }
         var changes: [PropertyChange] = []
         for (field, stored) in newTable.stored.properties.enumerated() {
-            if let names, !names.contains(stored.name) { continue }
-            if let fields, !fields.contains(field) { continue }
             guard let property = newTable.propertyOfField[field] else { continue }
+            let name = newTable.declared.properties[property].name
+            if let names, !names.contains(name) { continue }
+            if let fields, !fields.contains(field) { continue }
             let oldField = oldTable.stored.fieldIndex(of: stored.name)
             let same = RowCodec.sameField(oldField.flatMap { RowCodec.field(before, $0) }, RowCodec.field(after, field))
             if newTable.collectionTrees[field] != nil {
                 // A collection's field holds its count. Recorded changes name collections that
                 // changed; without a record, only a changed count shows.
-                if fields != nil || !same { changes.append(PropertyChange(name: stored.name, oldValue: nil, newValue: nil)) }
+                if fields != nil || !same { changes.append(PropertyChange(name: name, oldValue: nil, newValue: nil)) }
                 continue
             }
             if same { continue }
             changes.append(
                 PropertyChange(
-                    name: stored.name,
+                    name: name,
                     oldValue: oldField.map { old.readField(oldTable, key, oldTable.propertyOfField[$0] ?? property).plainValue } ?? nil,
                     newValue: new.readField(newTable, key, property).plainValue))
         }

@@ -56,7 +56,7 @@ struct ObjectModifications {
     /// Whether the modified `fields` include a property of `names`.
     private func touches(_ fields: Set<Int>, _ names: Set<String>) -> Bool {
         guard let table = from.table, !fields.contains(ChangeSet.ClassChanges.allFields) else { return true }
-        return fields.contains { table.stored.properties.indices.contains($0) && names.contains(table.stored.properties[$0].name) }
+        return fields.contains { table.stored.properties.indices.contains($0) && names.contains(table.declaredName(ofField: $0)) }
     }
 
     /// Whether object `key`'s row differs between the two versions (in the fields of
@@ -67,7 +67,7 @@ struct ObjectModifications {
         else { return true }
         guard let keyPaths else { return !before.elementsEqual(after) }
         return keyPaths.contains { name in
-            guard let oldField = oldTable.stored.fieldIndex(of: name), let newField = newTable.stored.fieldIndex(of: name) else { return true }
+            guard let oldField = oldTable.field(named: name), let newField = newTable.field(named: name) else { return true }
             return !RowCodec.sameField(RowCodec.field(before, oldField), RowCodec.field(after, newField))
         }
     }

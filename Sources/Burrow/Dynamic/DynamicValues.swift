@@ -328,8 +328,9 @@ extension DynamicObject {
             }
         case let object as ObjectBase:
             let source = object.classInfo
-            for (property, stored) in properties.enumerated() where source.propertyIndex[stored.name] != nil {
-                given[property] = object.value(forKey: stored.name)
+            // A typed object gives its properties by the names the file stores them under.
+            for (property, stored) in properties.enumerated() where source.propertyIndex(columnNamed: stored.name) != nil {
+                given[property] = Self.value(of: object, columnNamed: stored.name)
                 isGiven[property] = true
             }
         default:
@@ -341,7 +342,7 @@ extension DynamicObject {
         var fields: [_UnmanagedField] = []
         fields.reserveCapacity(properties.count)
         for (index, property) in properties.enumerated() {
-            var value = isGiven[index] ? given[index] : defaults?.value(forKey: property.name)
+            var value = isGiven[index] ? given[index] : defaults.flatMap { Self.value(of: $0, columnNamed: property.name) }
             if value == nil, !isGiven[index], property.collection == .single, !property.isOptional, property.type != .any, property.type != .object {
                 throw RealmError(
                     .invalidArgument,
@@ -352,5 +353,11 @@ extension DynamicObject {
             fields.append(try DynamicValues.unmanagedField(value!, property))
         }
         pending = PendingDynamicObject(info: info, fields: fields, given: isGiven)
+    }
+
+    /// The value of the property of the typed `object` the file stores as `columnName`.
+    private static func value(of object: ObjectBase, columnNamed columnName: String) -> Any? {
+        let info = object.classInfo
+        return info.propertyIndex(columnNamed: columnName).flatMap { object.value(forKey: info.properties[$0].name) }
     }
 }

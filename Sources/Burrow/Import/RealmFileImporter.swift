@@ -54,7 +54,7 @@ struct RealmFileImporter {
             for object in plan.source.objects {
                 var values: [String: Any] = [:]
                 for (index, property) in plan.columns where !Self.involvesLinks(property) {
-                    values[property.name] = try value(object.values[index], for: property, of: plan, object)
+                    values[property.columnName] = try value(object.values[index], for: property, of: plan, object)
                 }
                 created[Address(table: plan.source.table.key, key: object.key)] = try realm.dynamicCreate(plan.source.name, value: values)
                 wrote()
@@ -67,7 +67,7 @@ struct RealmFileImporter {
             for object in plan.source.objects {
                 guard let target = created[Address(table: plan.source.table.key, key: object.key)] else { continue }
                 for (index, property) in links {
-                    target[property.name] = try value(object.values[index], for: property, of: plan, object)
+                    target[property.columnName] = try value(object.values[index], for: property, of: plan, object)
                 }
             }
         }
@@ -112,7 +112,7 @@ struct RealmFileImporter {
             }
             var columns: [(index: Int, property: Property)] = []
             for (index, property) in fileProperties {
-                guard let declared = model[property.name] else {
+                guard let declared = model.properties.first(where: { $0.columnName == property.name }) else {
                     omit("\(source.name).\(property.name)", "the model's class \(source.name) has no property of that name.")
                     continue
                 }
@@ -203,7 +203,7 @@ struct RealmFileImporter {
                 }
                 var values: [String: Any] = [:]
                 for (index, property) in plan.columns {
-                    values[property.name] = try value(object.values[index], for: property, of: plan, object)
+                    values[property.columnName] = try value(object.values[index], for: property, of: plan, object)
                 }
                 embedded[address] = values
                 wrote()

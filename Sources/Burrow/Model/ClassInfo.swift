@@ -52,6 +52,10 @@ final class ClassInfo: Sendable {
 
     /// The index of the property named `name`, if the class has one.
     func propertyIndex(named name: String) -> Int? { declared.propertyIndex(named: name) }
+    /// The index of the stored property the file stores under `columnName`.
+    func propertyIndex(columnNamed columnName: String) -> Int? { declared.propertyIndex(columnNamed: columnName) }
+    /// The name the file stores the property named `name` under (`name` if there is none).
+    func columnName(of name: String) -> String { propertyIndex(named: name).map { properties[$0].columnName } ?? name }
     var isEmbedded: Bool { schema.isEmbedded }
 
     /// Every class discovered in this process, by Swift type and by stored name.
@@ -106,6 +110,7 @@ final class ClassInfo: Sendable {
         var fields: [Field] = []
         var linked: [ObjectBase.Type?] = []
         var problems: [String] = []
+        var columnNames = type.propertiesMapping()
         // 1: `_EachFieldOptions.classType`, spelled by value because the option is a mutable static.
         _ = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1)) { label, offset, fieldType, _ in
             guard let accessor = fieldType as? any PersistedField.Type else { return true }
@@ -114,10 +119,13 @@ final class ClassInfo: Sendable {
             let shape = accessor.shape
             let options = accessor.options(at: base + offset)
             let linkedName = shape.objectType.map { Self.storedName(of: $0) }
+            // A `LinkingObjects` follows its origin property as the file stores it.
+            let origin = options.origin.map { origin in shape.objectType?.propertiesMapping()[origin] ?? origin }
             let property = Property(
                 name: propertyName, type: shape.type, isOptional: shape.isOptionalInSchema, collection: shape.collection,
-                objectClassName: linkedName, linkOriginPropertyName: options.origin,
-                isPrimary: options.primaryKey, isIndexed: options.indexed || options.primaryKey)
+                objectClassName: linkedName, linkOriginPropertyName: origin,
+                isPrimary: options.primaryKey, isIndexed: options.indexed || options.primaryKey,
+                columnName: columnNames.removeValue(forKey: propertyName))
             problems += Self.check(property, shape: shape, in: name, embedded: isEmbedded)
             properties.append(property)
             fields.append(Field(offset: offset, accessor: accessor, bindOffset: offset + accessor.managedPropertyOffset))
@@ -126,6 +134,7 @@ final class ClassInfo: Sendable {
         }
         withExtendedLifetime(prototype) {}
 
+        problems += Self.checkColumnNames(properties, unused: columnNames.keys, in: name)
         let primaryKeys = properties.indices.filter { properties[$0].isPrimary }
         if primaryKeys.count > 1 {
             problems.append(
@@ -179,6 +188,33 @@ final class ClassInfo: Sendable {
             return properties[property].objectClassName.flatMap { dynamicSchema.classes[$0] }.map { ClassInfo(dynamic: $0, in: dynamicSchema) }
         }
         return linkedTypes[property].map { ClassInfo.of($0) }
+    }
+
+    /// What is wrong with the column names `properties` have from `propertiesMapping()`, which
+    /// also named the properties `unused` that the class does not have.
+    private static func checkColumnNames(_ properties: [Property], unused: some Collection<String>, in className: String) -> [String] {
+        var problems: [String] = []
+        if !unused.isEmpty {
+            problems.append(
+                "propertiesMapping() names \(unused.sorted().map { "'\($0)'" }.joined(separator: ", ")), which \(unused.count == 1 ? "is not a property" : "are not properties") of \(className) (its properties: \(properties.map(\.name).joined(separator: ", ")))."
+            )
+        }
+        var owners: [String: String] = [:]
+        for property in properties where property.columnName != property.name {
+            if property.type == .linkingObjects {
+                problems.append("propertiesMapping() gives LinkingObjects property '\(property.name)' a stored name, but it is not stored.")
+            } else if property.columnName.isEmpty {
+                problems.append("propertiesMapping() gives property '\(property.name)' an empty stored name.")
+            }
+        }
+        for property in properties where property.type != .linkingObjects {
+            if let owner = owners.updateValue(property.name, forKey: property.columnName) {
+                problems.append(
+                    "Properties '\(owner)' and '\(property.name)' would both be stored as '\(property.columnName)'; give each its own name in propertiesMapping()."
+                )
+            }
+        }
+        return problems
     }
 
     private static let primaryKeyTypes: Set<PropertyType> = [.int, .string, .objectId, .uuid]

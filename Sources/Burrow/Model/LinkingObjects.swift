@@ -49,7 +49,7 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, _Pers
         let context = state.source.context
         let origin = context.storedClassId(named: ClassInfo.storedName(of: Element.self)).flatMap(context.table(id:))
         originTable = origin
-        originField = origin?.stored.fieldIndex(of: propertyName)
+        originField = origin?.stored.fieldIndex(of: ClassInfo.of(Element.self).columnName(of: propertyName))
         found = FoundKeys()
         // A frozen owner's keys are read now, once: frozen values are read from any thread,
         // so they must not change afterwards.

@@ -51,6 +51,24 @@ open class ObjectBase {
     /// its Swift name (for example, to keep a file's class names after renaming a Swift class).
     open class func _realmObjectName() -> String? { nil }
 
+    /// The names the file stores properties under, where they differ from their Swift names:
+    /// Swift name → stored name (`Property.columnName`), as RealmSwift's. Override to keep a
+    /// file's property names after renaming Swift properties, or to store names Swift cannot
+    /// spell.
+    ///
+    /// ```swift
+    /// override class func propertiesMapping() -> [String: String] {
+    ///     ["firstName": "first_name"]
+    /// }
+    /// ```
+    ///
+    /// Your code names the properties by their Swift names: typed objects, queries, sorting,
+    /// key-value coding and change streams. What reads the file without your classes names
+    /// them as the file stores them: `DynamicObject`s, migrations (`renameProperty`, the old
+    /// and new objects of `enumerateObjects`), the `burrow` tool, imports and sync. Changing
+    /// the mapping changes the file's schema, so it needs a migration.
+    open class func propertiesMapping() -> [String: String] { [:] }
+
     /// Whether the class is in a realm's default schema: the program's classes that a realm
     /// opened without `objectTypes` brings a file to when its schema version is raised (see
     /// <doc:Migrations>). Override to return false for a class the program keeps but does not

@@ -297,13 +297,13 @@ extension LinkingObjects: RealmCollection {
         guard let owner = linkedObject, let realm = owner.realm, let state = owner._state else {
             Self.unqueryable("LinkingObjects")
         }
-        let propertyName = self.propertyName
+        let columnName = ClassInfo.of(Element.self).columnName(of: propertyName)
         return Results(
             realm: realm,
             base: QueryBase {
                 let executor = QueryExecutor(context: realm)
                 guard let origin = realm.store.storedClassId(named: ClassInfo.storedName(of: Element.self)).flatMap(realm.table(id:)),
-                    let field = origin.stored.fieldIndex(of: propertyName)
+                    let field = origin.stored.fieldIndex(of: columnName)
                 else { return [] }
                 do throws(StorageError) {
                     return try executor.backlinks(to: state.key, of: state.table, from: origin, field: field)

@@ -54,7 +54,7 @@ extension ClassInfo {
         }
         let property = Property(
             name: "@links.\(className).\(name)", type: .linkingObjects, isOptional: false, collection: .single, objectClassName: className,
-            linkOriginPropertyName: name, isPrimary: false, isIndexed: false)
+            linkOriginPropertyName: linking.columnName, isPrimary: false, isIndexed: false)
         return (property, origin)
     }
 }

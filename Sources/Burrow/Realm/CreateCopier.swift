@@ -101,12 +101,18 @@ struct CreateCopier {
             for property in properties {
                 let schema = info.properties[property]
                 guard schema.type != .linkingObjects else { continue }
-                // A source of a subclass gives the properties it shares by name.
-                guard let from = sourceInfo === info ? property : sourceInfo.propertyIndex(named: schema.name) else { continue }
+                // A source of a subclass gives the properties it shares by name; a dynamic
+                // source names them as the file stores them.
+                let from =
+                    sourceInfo === info
+                    ? property
+                    : sourceInfo.isDynamic ? sourceInfo.propertyIndex(columnNamed: schema.columnName) : sourceInfo.propertyIndex(named: schema.name)
+                guard let from else { continue }
                 let read: Any
                 if sourceInfo.isDynamic {
                     // A dynamic object has no Swift fields: its values by name, converted.
-                    read = try info.fields[property].accessor.convert(source.value(forKey: schema.name) as Any, property: schema.name)
+                    read = try info.fields[property].accessor.convert(
+                        source.value(forKey: sourceInfo.properties[from].name) as Any, property: schema.name)
                 } else {
                     let field = sourceInfo.fields[from]
                     read =

@@ -71,11 +71,13 @@ package final class QueryExecutor {
         var current: Table? = table
         var valid = true
         var previousWasMap = false
-        /// Follows the links of `originProperty` of class `originName` back to their objects.
-        func appendBacklinks(from originName: String?, _ originProperty: String?) -> Bool {
+        /// Follows the links of `originProperty` of class `originName` back to their objects:
+        /// the property the file stores under that name, or (`declaredName`) the one the class
+        /// declares by that name.
+        func appendBacklinks(from originName: String?, _ originProperty: String?, declaredName: Bool = false) -> Bool {
             guard let originName, let originProperty, let id = context.storedClassId(named: originName),
                 let origin = dynamic ? context.dynamicTable(id: id) : context.storedTable(id: id),
-                let originField = origin.stored.fieldIndex(of: originProperty)
+                let originField = declaredName ? origin.field(named: originProperty) : origin.stored.fieldIndex(of: originProperty)
             else { return false }
             steps.append(Step(kind: .backlinks(origin: origin, originField: originField), type: .object, target: origin))
             current = origin
@@ -128,7 +130,7 @@ package final class QueryExecutor {
                 steps.append(Step(kind: .mapKeys, type: .string, target: nil))
                 previousWasMap = false
             case .backlinks(let className, let property):
-                valid = current != nil && appendBacklinks(from: className, property)
+                valid = current != nil && appendBacklinks(from: className, property, declaredName: true)
             case .allBacklinks:
                 steps.append(Step(kind: .allBacklinks, type: .object, target: nil))
                 current = nil

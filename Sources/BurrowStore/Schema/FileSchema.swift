@@ -85,8 +85,9 @@ package struct StoredProperty: Codable, Sendable, Equatable {
     package var isPrimary: Bool
     package var isIndexed: Bool
 
+    /// The stored form of `property`, under its column name.
     package init(_ property: Property) {
-        name = property.name
+        name = property.columnName
         type = property.type
         isOptional = property.isOptional
         collection = property.collection

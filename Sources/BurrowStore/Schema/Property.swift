@@ -25,8 +25,13 @@ public enum CollectionKind: String, Sendable, Hashable {
 
 /// One property of a class, as discovered from its `@Persisted` declarations.
 public struct Property: Sendable, Hashable, CustomStringConvertible {
-    /// The property's name in Swift (and in the file).
+    /// The property's name in Swift: the name queries, key-value coding, change streams and
+    /// typed objects use.
     public let name: String
+    /// The name the file stores the property under: `name`, unless the class's
+    /// `propertiesMapping()` gives another, as RealmSwift's `columnName`. Dynamic objects,
+    /// migrations, the `burrow` tool, imports and sync see the property by this name.
+    public let columnName: String
     /// The type of its value, or of its elements for a collection.
     public let type: PropertyType
     /// Whether the value (or each element) may be nil.
@@ -44,9 +49,10 @@ public struct Property: Sendable, Hashable, CustomStringConvertible {
 
     package init(
         name: String, type: PropertyType, isOptional: Bool, collection: CollectionKind, objectClassName: String?,
-        linkOriginPropertyName: String?, isPrimary: Bool, isIndexed: Bool
+        linkOriginPropertyName: String?, isPrimary: Bool, isIndexed: Bool, columnName: String? = nil
     ) {
         self.name = name
+        self.columnName = columnName ?? name
         self.type = type
         self.isOptional = isOptional
         self.collection = collection
@@ -73,6 +79,7 @@ public struct Property: Sendable, Hashable, CustomStringConvertible {
         case .map: text += "Map<String, \(element)>"
         }
         if isPrimary { text += " (primary key)" } else if isIndexed { text += " (indexed)" }
+        if columnName != name { text += " (stored as '\(columnName)')" }
         return text
     }
 }

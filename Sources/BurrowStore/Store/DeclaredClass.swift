@@ -18,6 +18,8 @@ package final class DeclaredClass: Sendable {
     package let primaryKey: Int?
     /// Property index by name.
     package let propertyIndex: [String: Int]
+    /// Property index by the name the file stores it under (`Property.columnName`).
+    private let columnIndex: [String: Int]
     /// The properties' names, parallel to `properties`.
     private let propertyNames: [String]
 
@@ -33,6 +35,13 @@ package final class DeclaredClass: Sendable {
         for (i, property) in properties.enumerated() { index[property.name] = i }
         propertyIndex = index
         propertyNames = properties.map(\.name)
+        if properties.allSatisfy({ $0.columnName == $0.name }) {
+            columnIndex = index
+        } else {
+            var columns: [String: Int] = [:]
+            for (i, property) in properties.enumerated() where property.type != .linkingObjects { columns[property.columnName] = i }
+            columnIndex = columns
+        }
     }
 
     /// The class `stored` as the file stores it: its properties are the stored ones, in field
@@ -47,5 +56,10 @@ package final class DeclaredClass: Sendable {
     /// short names are equal in their bits.
     package func propertyIndex(named name: String) -> Int? {
         propertyNames.count <= 8 ? propertyNames.firstIndex(of: name) : propertyIndex[name]
+    }
+
+    /// The index of the stored property the file stores under `columnName`, if any.
+    package func propertyIndex(columnNamed columnName: String) -> Int? {
+        columnIndex[columnName]
     }
 }

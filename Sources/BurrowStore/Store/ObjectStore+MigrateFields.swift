@@ -225,7 +225,7 @@ extension ObjectStore {
 
     /// The value a property added by a migration starts with.
     package static func defaultStored(for property: StoredProperty, declared: DeclaredClass) -> StoreValue {
-        guard property.collection == .single, !property.isOptional, declared.propertyIndex[property.name] != nil else { return .null }
+        guard property.collection == .single, !property.isOptional, declared.propertyIndex(columnNamed: property.name) != nil else { return .null }
         switch property.type {
         case .bool: return .bool(false)
         case .int: return .int(0)

@@ -52,13 +52,13 @@ package final class Table: Sendable {
         self.declared = declared
         self.program = program
         self.stored = stored
-        fieldOf = declared.properties.map { stored.fieldIndex(of: $0.name) }
-        propertyOfField = stored.properties.map { declared.propertyIndex[$0.name] }
+        fieldOf = declared.properties.map { $0.type == .linkingObjects ? nil : stored.fieldIndex(of: $0.columnName) }
+        propertyOfField = stored.properties.map { declared.propertyIndex(columnNamed: $0.name) }
         fieldTypes = stored.properties.map(\.type)
         rowsTree = TreeName(.rows, stored.id)
         primaryKeyTree = TreeName(.primaryKey, stored.id)
         indexTrees = declared.properties.enumerated().map { index, property in
-            guard property.isIndexed, !property.isPrimary, let field = stored.fieldIndex(of: property.name) else { return nil }
+            guard property.isIndexed, !property.isPrimary, let field = stored.fieldIndex(of: property.columnName) else { return nil }
             return TreeName(.index, stored.id, field: field)
         }
         backlinksTree = TreeName(.backlinks, stored.id)
@@ -77,6 +77,17 @@ package final class Table: Sendable {
     package func recordedLinkingObjects(named name: String) -> Property? {
         guard declared.isDynamic else { return nil }
         return stored.linkingObjects?.first { $0.name == name }.map { Property($0) }
+    }
+
+    /// The row field of the declared property named `name` (its Swift name), if it is stored.
+    package func field(named name: String) -> Int? {
+        declared.propertyIndex(named: name).flatMap { fieldOf[$0] }
+    }
+
+    /// The name of row field `field` as the declared class names it (its Swift name), or as
+    /// the file does if the class does not declare it.
+    package func declaredName(ofField field: Int) -> String {
+        propertyOfField[field].map { declared.properties[$0].name } ?? stored.properties[field].name
     }
 
     /// The row field of declared property `property` and its payload in `row`, a row of this
@@ -105,16 +116,16 @@ package final class Table: Sendable {
     package static func mismatch(_ declared: DeclaredClass, _ stored: StoredClass) -> String? {
         var differences: [String] = []
         for property in declared.storedProperties {
-            guard let index = stored.fieldIndex(of: property.name) else {
-                differences.append("property '\(property.name)' was added")
+            let name = property.columnName == property.name ? "'\(property.name)'" : "'\(property.name)' (stored as '\(property.columnName)')"
+            guard let index = stored.fieldIndex(of: property.columnName) else {
+                differences.append("property \(name) was added")
                 continue
             }
             if !stored.properties[index].matches(property) {
-                differences.append(
-                    "property '\(property.name)' changed from \(stored.properties[index].summary) to \(StoredProperty(property).summary)")
+                differences.append("property \(name) changed from \(stored.properties[index].summary) to \(StoredProperty(property).summary)")
             }
         }
-        for stored in stored.properties where declared.propertyIndex[stored.name] == nil {
+        for stored in stored.properties where declared.propertyIndex(columnNamed: stored.name) == nil {
             differences.append("property '\(stored.name)' was removed")
         }
         if declared.isEmbedded != stored.isEmbedded {

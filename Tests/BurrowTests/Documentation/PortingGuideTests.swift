@@ -82,6 +82,13 @@ enum PortingPage {
         @Persisted var initials = ""
         override class func _realmObjectName() -> String? { "Contact" }
     }
+
+    final class Reading: Object {
+        override class func shouldIncludeInDefaultSchema() -> Bool { false }  // test only
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var celsius = 0.0
+        override class func propertiesMapping() -> [String: String] { ["celsius": "temp_c"] }
+    }
 }
 
 /// The Dog of the "Async writes" extension below, which is declared at file scope: the test
@@ -105,6 +112,19 @@ extension URL: FailableCustomPersistable {
 }
 
 @Suite(.temporaryDirectory) struct PortingGuideTests {
+    /// "Models": `propertiesMapping()` stores `celsius` as `temp_c`; Swift code names it
+    /// `celsius`, the file and dynamic objects `temp_c`.
+    @Test func aPropertiesMappingStoresPropertiesUnderTheirColumnNames() throws {
+        var configuration = temporaryConfiguration()
+        configuration.objectTypes = [PortingPage.Reading.self]
+        let realm = try Realm(configuration: configuration)
+        try realm.write { try realm.add(PortingPage.Reading(value: ["id": 1, "celsius": 21.5] as [String: Any])) }
+        #expect(try realm.objects(PortingPage.Reading.self).filter("celsius > 20").first?.celsius == 21.5)
+        #expect(realm.schema["Reading"]?["celsius"]?.columnName == "temp_c")
+        #expect(realm.dynamicObject(ofType: "Reading", forPrimaryKey: 1)?["temp_c"] as? Double == 21.5)
+        #expect(realm.currentFileSchema.classes["Reading"]?.properties.map(\.name) == ["id", "temp_c"])
+    }
+
     typealias DogToy = PortingPage.DogToy
     typealias Dog = PortingPage.Dog
     typealias Person = PortingPage.Person
