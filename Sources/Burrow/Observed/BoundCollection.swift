@@ -82,10 +82,17 @@ extension ObservedResults {
         append(frozen.frozenObject)
     }
 
-    /// Deletes `object` from the realm if the results show it, in one write transaction.
+    /// Deletes `object` from the realm if the results show it, in one write transaction. An
+    /// unmanaged object, which no realm holds, changes nothing and sets `error` (RealmSwift
+    /// throws).
     public func remove(_ object: Element) {
         let results = storage.results
         storage.quickWrite(in: results.realm) {
+            guard object._state != nil else {
+                throw RealmError(
+                    .invalidObject,
+                    "The \(Element.self) to remove is unmanaged: it was never added to a realm, so the results cannot hold it; nothing was changed.")
+            }
             let object = try QuickWrite.thawingFrozen(object, into: results.realm)
             if results.index(of: object) != nil { try results.realm?.delete(object) }
         }

@@ -42,11 +42,14 @@ import Testing
         #expect(dogs.map(\.name) == ["Maui"])
         $dogs.remove(frozenMaui)
         #expect(dogs.isEmpty)
-        // Removing what is already gone, or was never added, changes nothing and is no error.
+        // Removing what was deleted since it was frozen changes nothing and says so.
         $dogs.remove(frozenMaui)
+        #expect($dogs.error?.code == .invalidObject)
+        // So does removing an unmanaged object, which RealmSwift's wrapper throws for.
+        try realm.write { try realm.add(ObservedTestModels.Dog(value: ["name": "Kept"])) }
         $dogs.remove(ObservedTestModels.Dog(value: ["name": "Stray"]))
-        #expect($dogs.error == nil)
-        #expect(realm.objects(ObservedTestModels.Dog.self).isEmpty)
+        #expect($dogs.error?.description.contains("unmanaged") == true)
+        #expect(realm.objects(ObservedTestModels.Dog.self).map(\.name) == ["Kept"])
     }
 
     @Test func appendFrozenObjectAddsNothingNew() throws {
