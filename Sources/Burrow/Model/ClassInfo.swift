@@ -224,6 +224,11 @@ final class ClassInfo: Sendable {
     private static func check(_ p: Property, shape: _PropertyShape, in className: String, embedded: Bool) -> [String] {
         var problems: [String] = []
         let what = "Property '\(p.name)'"
+        if shape.isProjection {
+            problems.append(
+                "\(what) is a Projection, which views an object and cannot be stored; store the \(p.objectClassName ?? "object") it projects."
+            )
+        }
         if p.type == .object, p.collection == .single, !p.isOptional {
             problems.append("\(what) links to \(p.objectClassName ?? "an object") and must be optional (\(p.objectClassName ?? "Object")?).")
         }

@@ -20,24 +20,30 @@ public struct _PropertyShape: Sendable {
     /// stored as an embedded object): then a link property, or a map's values, are optional
     /// in the schema even where the Swift type is not, as in RealmSwift.
     let readsNilLink: Bool
+    /// Whether the Swift type is a `Projection` of `objectType`, which results can hold but no
+    /// property can store.
+    let isProjection: Bool
 
     init(
         _ type: PropertyType, optional: Bool = false, collection: CollectionKind = .single, objectType: ObjectBase.Type? = nil,
-        readsNilLink: Bool = false
+        readsNilLink: Bool = false, isProjection: Bool = false
     ) {
         self.type = type
         self.isOptional = optional
         self.collection = collection
         self.objectType = objectType
         self.readsNilLink = readsNilLink
+        self.isProjection = isProjection
     }
 
     func with(optional: Bool) -> _PropertyShape {
-        _PropertyShape(type, optional: optional, collection: collection, objectType: objectType, readsNilLink: readsNilLink)
+        _PropertyShape(
+            type, optional: optional, collection: collection, objectType: objectType, readsNilLink: readsNilLink, isProjection: isProjection)
     }
 
     func with(collection: CollectionKind) -> _PropertyShape {
-        _PropertyShape(type, optional: isOptional, collection: collection, objectType: objectType, readsNilLink: readsNilLink)
+        _PropertyShape(
+            type, optional: isOptional, collection: collection, objectType: objectType, readsNilLink: readsNilLink, isProjection: isProjection)
     }
 
     /// Whether the schema's property is optional: the Swift type is, or it reads a nil link as
@@ -96,6 +102,13 @@ public struct _UnmanagedField {
 public protocol _Persistable: _PersistedValue, Hashable {
     static func _fromStored(_ value: _StoredValue) -> Self
     var _stored: _StoredValue { get }
+    /// Whether values of this type are projections of the objects results read, made from
+    /// each object (`_fromStored`) rather than the object itself.
+    static var _isProjection: Bool { get }
+}
+
+extension _Persistable {
+    public static var _isProjection: Bool { false }
 }
 
 /// A `_Persistable` whose optional form is persistable too.

@@ -10,6 +10,10 @@ import BurrowStore
 ///     let p = realm.objects(PersonProjection.self).first(where: { $0.firstName == "Jason" })!
 ///     try realm.write { p.firstName = "David" }     // writes through to the Person
 ///
+/// `realm.objects(PersonProjection.self)` is `Results` of projections: its queries and sorts
+/// name the root class's properties (`filter("name == 'Jason'")`), and each element is the
+/// projection of one `Person`.
+///
 /// A projection reads its root object's properties as they are now, and assigning a projected
 /// property whose key path is writable assigns the root's property (so it needs a write
 /// transaction, like any change to a managed object).
@@ -75,24 +79,12 @@ public struct Projected<Root: ObjectBase, Value> {
     }
 }
 
-/// The projections of every object of a class: `Results` of the root class, each element
-/// wrapped in its projection. Lazy and live like the results it maps.
-public struct ProjectedResults<Element: Projection<Root>, Root: ObjectBase>: RandomAccessCollection {
-    let results: Results<Root>
-
-    public var startIndex: Int { results.startIndex }
-    public var endIndex: Int { results.endIndex }
-
-    /// The projection of the object at `position`.
-    public subscript(position: Int) -> Element {
-        Element(projecting: results[position])
-    }
-}
-
 extension Realm {
-    /// The projections of every object of `Element`'s root class, as `objects(_:)` gives the
-    /// objects themselves.
-    public func objects<Element: Projection<Root>, Root: ObjectBase>(_ type: Element.Type) -> ProjectedResults<Element, Root> {
-        ProjectedResults(results: objects(Root.self))
+    /// The projections of every object of `Element`'s root class, as RealmSwift's
+    /// `objects(_:)` gives them: results that read the root class's objects (queries and sorts
+    /// name its properties: `filter("name BEGINSWITH 'J'")`) and give each in its projection.
+    public func objects<Element: Projection<Root>, Root: ObjectBase>(_ type: Element.Type) -> Results<Element> {
+        checkThread()
+        return Results(realm: self)
     }
 }

@@ -66,14 +66,13 @@ enum QuickWriteOffsets {
 
 // MARK: Results
 
-extension ObservedResults {
+extension ObservedResults where ResultType: Object {
     /// Adds `object` to the realm, in one write transaction: an unmanaged object becomes
     /// managed; a managed one is already there. If the query filters it out, it is added but
     /// not shown, as in RealmSwift. A failure (a duplicate primary key) changes nothing and
     /// sets `error`.
     public func append(_ object: Element) {
-        let results = storage.results
-        storage.quickWrite(in: results.realm) { try results.realm?.add(try QuickWrite.thawingFrozen(object, into: results.realm)) }
+        appendObject(object)
     }
 
     /// Adds the live object of `frozen` (already in the realm, unless deleted since, which
@@ -86,32 +85,62 @@ extension ObservedResults {
     /// unmanaged object, which no realm holds, changes nothing and sets `error` (RealmSwift
     /// throws).
     public func remove(_ object: Element) {
-        let results = storage.results
-        storage.quickWrite(in: results.realm) {
-            guard object._state != nil else {
-                throw RealmError(
-                    .invalidObject,
-                    "The \(Element.self) to remove is unmanaged: it was never added to a realm, so the results cannot hold it; nothing was changed.")
-            }
-            let object = try QuickWrite.thawingFrozen(object, into: results.realm)
-            if results.index(of: object) != nil { try results.realm?.delete(object) }
-        }
+        removeObject(object)
     }
 
     /// Deletes the live object of `frozen` if the results show it.
     public func remove(_ frozen: Frozen<Element>) {
         remove(frozen.frozenObject)
     }
+}
 
-    /// Deletes the objects at `offsets` of the results, in one write transaction, as
-    /// `.onDelete(perform: $dogs.remove)` asks. An offset out of bounds changes nothing and
-    /// sets `error`.
+extension ObservedResults {
+    /// Adds the object `projection` projects to the realm, as `append` does an object.
+    public func append<Root: Object>(_ projection: Element) where Element: Projection<Root> {
+        appendObject(projection.rootObject)
+    }
+
+    /// Deletes the object `projection` projects if the results show it, as `remove` does an
+    /// object.
+    public func remove<Root: Object>(_ projection: Element) where Element: Projection<Root> {
+        removeObject(projection.rootObject)
+    }
+
+    /// Deletes the objects at `offsets` of the results (those their projections project, for
+    /// projections), in one write transaction, as `.onDelete(perform: $dogs.remove)` asks. An
+    /// offset out of bounds changes nothing and sets `error`.
     public func remove(atOffsets offsets: IndexSet) {
         let results = storage.results
         storage.quickWrite(in: results.realm) {
             try QuickWriteOffsets.check(offsets, count: results.count)
-            try results.realm?.delete(offsets.map { results[$0] })
+            try results.realm?.delete(offsets.map { Self.object(of: results[$0]) })
         }
+    }
+
+    private func appendObject<O: Object>(_ object: O) {
+        let results = storage.results
+        storage.quickWrite(in: results.realm) { try results.realm?.add(try QuickWrite.thawingFrozen(object, into: results.realm)) }
+    }
+
+    private func removeObject<O: Object>(_ object: O) {
+        let results = storage.results
+        storage.quickWrite(in: results.realm) {
+            guard object._state != nil else {
+                throw RealmError(
+                    .invalidObject,
+                    "The \(O.self) to remove is unmanaged: it was never added to a realm, so the results cannot hold it; nothing was changed.")
+            }
+            let object = try QuickWrite.thawingFrozen(object, into: results.realm)
+            if Results<O>(rebinding: results).index(of: object) != nil { try results.realm?.delete(object) }
+        }
+    }
+
+    /// The object `element` is, or projects.
+    private static func object(of element: Element) -> ObjectBase {
+        guard case .object(let object) = element._stored else {
+            preconditionFailure("internal error: results of \(Element.self) hold no objects")
+        }
+        return object
     }
 }
 

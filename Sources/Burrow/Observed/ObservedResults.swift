@@ -26,41 +26,25 @@ import BurrowStore
 /// `move(fromOffsets:toOffset:)`) never throw: a failed one changes nothing and sets
 /// `$dogs.error`.
 ///
+/// `@ObservedResults(PersonProjection.self) var people` shows the projections of the root
+/// class's objects, as in RealmSwift: `filter`, `sortDescriptor` and `keyPaths` name the root
+/// class's properties, and `$people.append(projection)` adds the projected object.
+///
 /// Isolation: the main actor. Use it as a stored property of a main-actor type (a SwiftUI
 /// view), or as a local in main-actor code.
 @MainActor
 @propertyWrapper
-public struct ObservedResults<ResultType: Object>: BoundCollection {
+public struct ObservedResults<ResultType: _ObservedResultsValue>: BoundCollection {
     public typealias Element = ResultType
 
     let storage: ResultsStorage<ResultType>
 
-    /// Results of `type` on the main actor's realm of `configuration` (the default
-    /// configuration if nil), filtered by the query string `filter`, sorted by
-    /// `sortDescriptor`, with changes of `keyPaths` only counting as modifications.
-    public init(
-        _ type: ResultType.Type, configuration: Realm.Configuration? = nil, filter: String? = nil, keyPaths: [String]? = nil,
-        sortDescriptor: SortDescriptor? = nil
+    private init(
+        configuration: Realm.Configuration?, filter: ResultsStorage<ResultType>.Filter?, keyPaths: [String]?,
+        sortDescriptor: SortDescriptor?, follow: @escaping @MainActor (ResultsStorage<ResultType>, Results<ResultType>) -> Void
     ) {
-        storage = ResultsStorage(configuration: configuration, keyPaths: keyPaths)
-        storage.query = ResultsStorage.Query(filter: filter.map { .string($0) }, sortDescriptors: sortDescriptor.map { [$0] } ?? [])
-    }
-
-    /// Results of `type` filtered with the typed query `where`.
-    public init(
-        _ type: ResultType.Type, configuration: Realm.Configuration? = nil, where: ((Burrow.Query<ResultType>) -> Burrow.Query<Bool>)? = nil,
-        keyPaths: [String]? = nil, sortDescriptor: SortDescriptor? = nil
-    ) {
-        storage = ResultsStorage(configuration: configuration, keyPaths: keyPaths)
-        storage.query = ResultsStorage.Query(filter: `where`.map { .typed($0) }, sortDescriptors: sortDescriptor.map { [$0] } ?? [])
-    }
-
-    /// Results of every object of `type`, with changes of `keyPaths` only counting as
-    /// modifications.
-    public init(_ type: ResultType.Type, keyPaths: [String]? = nil, configuration: Realm.Configuration? = nil, sortDescriptor: SortDescriptor? = nil)
-    {
-        storage = ResultsStorage(configuration: configuration, keyPaths: keyPaths)
-        storage.query = ResultsStorage.Query(filter: nil, sortDescriptors: sortDescriptor.map { [$0] } ?? [])
+        storage = ResultsStorage(configuration: configuration, keyPaths: keyPaths, follow: follow)
+        storage.query = ResultsStorage.Query(filter: filter, sortDescriptors: sortDescriptor.map { [$0] } ?? [])
     }
 
     /// The live results, on the main actor's realm.
@@ -98,3 +82,56 @@ public struct ObservedResults<ResultType: Object>: BoundCollection {
     /// view is drawn: the realm reads its newest version.
     public func update() { storage.update() }
 }
+
+extension ObservedResults where ResultType: Object {
+    /// Results of `type` on the main actor's realm of `configuration` (the default
+    /// configuration if nil), filtered by the query string `filter`, sorted by
+    /// `sortDescriptor`, with changes of `keyPaths` only counting as modifications.
+    public init(
+        _ type: ResultType.Type, configuration: Realm.Configuration? = nil, filter: String? = nil, keyPaths: [String]? = nil,
+        sortDescriptor: SortDescriptor? = nil
+    ) {
+        self.init(
+            configuration: configuration, filter: filter.map { .string($0) }, keyPaths: keyPaths, sortDescriptor: sortDescriptor,
+            follow: { $0.followObjects($1) })
+    }
+
+    /// Results of `type` filtered with the typed query `where`.
+    public init(
+        _ type: ResultType.Type, configuration: Realm.Configuration? = nil, where: ((Burrow.Query<ResultType>) -> Burrow.Query<Bool>)? = nil,
+        keyPaths: [String]? = nil, sortDescriptor: SortDescriptor? = nil
+    ) {
+        self.init(
+            configuration: configuration, filter: `where`.map { .typed($0) }, keyPaths: keyPaths, sortDescriptor: sortDescriptor,
+            follow: { $0.followObjects($1) })
+    }
+
+    /// Results of every object of `type`, with changes of `keyPaths` only counting as
+    /// modifications.
+    public init(_ type: ResultType.Type, keyPaths: [String]? = nil, configuration: Realm.Configuration? = nil, sortDescriptor: SortDescriptor? = nil)
+    {
+        self.init(configuration: configuration, filter: nil, keyPaths: keyPaths, sortDescriptor: sortDescriptor, follow: { $0.followObjects($1) })
+    }
+}
+
+extension ObservedResults {
+    /// The projections of the objects of `type`'s root class on the main actor's realm of
+    /// `configuration`, filtered by the query string `filter` and sorted by `sortDescriptor`
+    /// (both naming the root class's properties), with changes of `keyPaths` (the root's) only
+    /// counting as modifications.
+    public init<Root: Object>(
+        _ type: ResultType.Type, configuration: Realm.Configuration? = nil, filter: String? = nil, keyPaths: [String]? = nil,
+        sortDescriptor: SortDescriptor? = nil
+    ) where ResultType: Projection<Root> {
+        self.init(
+            configuration: configuration, filter: filter.map { .string($0) }, keyPaths: keyPaths, sortDescriptor: sortDescriptor,
+            follow: { $0.followObjects(Results<Root>(rebinding: $1)) })
+    }
+}
+
+/// What `@ObservedResults` shows: objects, or projections of them, as RealmSwift's
+/// `_ObservedResultsValue`. For Burrow's own use; not meant to be adopted elsewhere.
+public protocol _ObservedResultsValue: RealmCollectionValue {}
+
+extension Object: _ObservedResultsValue {}
+extension Projection: _ObservedResultsValue {}

@@ -39,7 +39,7 @@ public struct ObservedSectionedResults<Key: Hashable & Sendable, ResultType: Obj
         _ sectioning: SectionsState<Key, ResultType>.Sectioning, sortDescriptors: [SortDescriptor],
         filter: ResultsStorage<ResultType>.Filter?, keyPaths: [String]?, configuration: Realm.Configuration?
     ) {
-        storage = ResultsStorage(configuration: configuration, keyPaths: keyPaths)
+        storage = ResultsStorage(configuration: configuration, keyPaths: keyPaths, follow: { $0.followObjects($1) })
         storage.query = ResultsStorage.Query(filter: filter, sortDescriptors: [])
         sections = SectionsState(sectioning, sortDescriptors: sortDescriptors)
     }

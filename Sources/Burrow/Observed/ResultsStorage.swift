@@ -1,9 +1,9 @@
 import BurrowStore
 
 /// What `@ObservedResults` shows: the query, the live results it gives on the main actor's
-/// realm, and the change stream of those results.
+/// realm (of objects, or of their projections), and the change stream of those results.
 @MainActor
-final class ResultsStorage<T: Object>: ObservedStorage {
+final class ResultsStorage<T: _ObservedResultsValue>: ObservedStorage {
     enum Filter {
         case string(String)
         case typed((Burrow.Query<T>) -> Burrow.Query<Bool>)
@@ -16,6 +16,9 @@ final class ResultsStorage<T: Object>: ObservedStorage {
 
     let configuration: Realm.Configuration?
     let keyPaths: [String]?
+    /// Starts following the changes of results: the wrapper's, which knows the class of the
+    /// objects they read (`followObjects`).
+    private let follow: @MainActor (ResultsStorage<T>, Results<T>) -> Void
     /// The query; changing it shows new results.
     var query = Query(filter: nil, sortDescriptors: []) {
         didSet {
@@ -50,9 +53,10 @@ final class ResultsStorage<T: Object>: ObservedStorage {
     private(set) var generation = 0
     private var isFollowing = false
 
-    init(configuration: Realm.Configuration?, keyPaths: [String]?) {
+    init(configuration: Realm.Configuration?, keyPaths: [String]?, follow: @escaping @MainActor (ResultsStorage<T>, Results<T>) -> Void) {
         self.configuration = configuration
         self.keyPaths = keyPaths
+        self.follow = follow
     }
 
     /// The live results, made on first use.
@@ -79,7 +83,7 @@ final class ResultsStorage<T: Object>: ObservedStorage {
     /// query cannot run (and `error` cleared of that once a query runs again).
     private func make() -> Results<T> {
         let realm = ObservedRealm.open(configuration)
-        let all = realm.objects(T.self)
+        let all = Results<T>(realm: realm)
         do {
             var results = all
             switch query.filter {
@@ -88,7 +92,7 @@ final class ResultsStorage<T: Object>: ObservedStorage {
             case nil: break
             }
             for descriptor in query.sortDescriptors {
-                _ = try QueryValidator.checkSingleValued(descriptor.keyPath, in: ClassInfo.of(T.self), purpose: "sort")
+                _ = try QueryValidator.checkSingleValued(descriptor.keyPath, in: ClassInfo.of(Results<T>.objectClass), purpose: "sort")
             }
             reportShown(.query, failure: nil)
             return query.sortDescriptors.isEmpty ? results : results.sorted(by: query.sortDescriptors)
@@ -111,7 +115,14 @@ final class ResultsStorage<T: Object>: ObservedStorage {
             }
             return
         }
-        follow(results.changes(keyPaths: keyPaths), refreshing: realm, skipsFirst: true) { change throws(RealmError) in
+        follow(self, results)
+    }
+
+    /// Follows the changes of `objects`, the objects the results read (the results themselves,
+    /// or those their projections project).
+    func followObjects<O: ObjectBase>(_ objects: Results<O>) {
+        guard let realm = objects.realm else { return }
+        follow(objects.changes(keyPaths: keyPaths), refreshing: realm, skipsFirst: true) { change throws(RealmError) in
             switch change {
             case .initial: return false
             case .update: return true

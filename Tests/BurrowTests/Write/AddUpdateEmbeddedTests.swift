@@ -67,6 +67,16 @@ enum AddUpdateEmbeddedModels {
         return try Realm(configuration: configuration)
     }
 
+    /// `parent` is the stored object `parent2` became, holding the second tree's nodes
+    /// (values 6 to 11).
+    private func expectTheSecondTree(in parent: Parent, addedAs parent2: Parent) {
+        #expect(parent.isSameObject(as: parent2))
+        #expect(parent.object?.value == 6)
+        #expect(parent.object?.child?.value == 7)
+        #expect(parent.object?.children.map(\.value) == [8, 9])
+        #expect(parent.array.map(\.value) == [10, 11])
+    }
+
     @Test func updatingAllReplacesTheEmbeddedTree() throws {
         let factory = Factory()
         let parent = factory.tree()
@@ -85,11 +95,7 @@ enum AddUpdateEmbeddedModels {
                     #expect(object.value == i)
                 }
             }
-            #expect(parent.isSameObject(as: parent2))
-            #expect(parent.object?.value == 6)
-            #expect(parent.object?.child?.value == 7)
-            #expect(parent.object?.children.map(\.value) == [8, 9])
-            #expect(parent.array.map(\.value) == [10, 11])
+            expectTheSecondTree(in: parent, addedAs: parent2)
         }
         #expect(realm.objects(Node.self).count == 6)
     }
@@ -111,11 +117,7 @@ enum AddUpdateEmbeddedModels {
                 #expect(object.value == (i < 6 ? i + 6 : i), "node \(i)")
             }
             for i in 0..<6 { #expect(made[i].isSameObject(as: made[i + 6]), "node \(i)") }
-            #expect(parent.isSameObject(as: parent2))
-            #expect(parent.object?.value == 6)
-            #expect(parent.object?.child?.value == 7)
-            #expect(parent.object?.children.map(\.value) == [8, 9])
-            #expect(parent.array.map(\.value) == [10, 11])
+            expectTheSecondTree(in: parent, addedAs: parent2)
         }
         #expect(realm.objects(Node.self).count == 6)
         #expect(realm.objects(Node.self).map(\.value).sorted() == Array(6..<12))
