@@ -211,6 +211,23 @@ enum AddUpdateEmbeddedModels {
         #expect(realm.objects(Node.self).isEmpty)
     }
 
+    /// The dynamic API's `.modified` update does the same.
+    @Test func dynamicCreateModifiedUpdatesInPlace() throws {
+        let realm = try realm()
+        let stored = try realm.write {
+            try realm.create(Parent.self, value: ["id": 1, "object": ["value": 1], "array": [["value": 2], ["value": 3]]])
+        }
+        let object = try #require(stored.object)
+        let first = stored.array[0]
+        try realm.write {
+            _ = try realm.dynamicCreate("Parent", value: ["id": 1, "object": ["value": 10], "array": [["value": 20]]], update: .modified)
+        }
+        #expect(object.value == 10 && !object.isInvalidated)
+        #expect(first.value == 20 && !first.isInvalidated)
+        #expect(stored.array.count == 1)
+        #expect(realm.objects(Node.self).count == 2)
+    }
+
     /// Cancelling the write undoes an in-place update: the stored objects keep their values and
     /// the instances given are unmanaged again.
     @Test func cancellingAModifiedUpdateRestoresTheTree() throws {
