@@ -288,9 +288,15 @@ enum CustomColumnModels {
             #expect(migration.oldSchema["Counter"]?["count"] != nil)
             #expect(migration.newSchema["Counter"]?["count"]?.columnName == "item_count")
             migration.renameProperty(onType: "Counter", from: "count", to: "item_count")
+            // The old and new objects name properties as the file stores them.
+            migration.enumerateObjects(ofType: "Counter") { oldObject, newObject in
+                #expect(oldObject?["count"] as? Int == 42)
+                #expect(newObject?["item_count"] as? Int == 42)
+                newObject?["item_count"] = 43
+            }
         }
         let realm = try Realm(configuration: v2)
-        #expect(realm.object(ofType: CustomColumnModels.CounterV2.self, forPrimaryKey: 1)?.count == 42)
+        #expect(realm.object(ofType: CustomColumnModels.CounterV2.self, forPrimaryKey: 1)?.count == 43)
         #expect(realm.currentFileSchema.classes["Counter"]?.properties.map(\.name) == ["id", "item_count"])
     }
 }
