@@ -103,7 +103,8 @@ public protocol _Persistable: _PersistedValue, Hashable {
     static func _fromStored(_ value: _StoredValue) -> Self
     var _stored: _StoredValue { get }
     /// Whether values of this type are projections of the objects results read, made from
-    /// each object (`_fromStored`) rather than the object itself.
+    /// each object (`_fromStored`) rather than the object itself: `_shape.isProjection`, without
+    /// making the shape, since results ask it for every object they read.
     static var _isProjection: Bool { get }
 }
 

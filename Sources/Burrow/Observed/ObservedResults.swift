@@ -61,13 +61,6 @@ public struct ObservedResults<ResultType: _ObservedResultsValue>: BoundCollectio
         nonmutating set { storage.filterFormat = newValue }
     }
 
-    /// The typed query the results are filtered by; setting it shows the new results.
-    /// Exclusive with `filter`.
-    public var `where`: ((Burrow.Query<ResultType>) -> Burrow.Query<Bool>)? {
-        get { storage.typedFilter }
-        nonmutating set { storage.typedFilter = newValue }
-    }
-
     /// The sort of the results; setting it shows the results sorted anew.
     public var sortDescriptor: SortDescriptor? {
         get { storage.query.sortDescriptors.first }
@@ -111,6 +104,14 @@ extension ObservedResults where ResultType: Object {
     public init(_ type: ResultType.Type, keyPaths: [String]? = nil, configuration: Realm.Configuration? = nil, sortDescriptor: SortDescriptor? = nil)
     {
         self.init(configuration: configuration, filter: nil, keyPaths: keyPaths, sortDescriptor: sortDescriptor, follow: { $0.followObjects($1) })
+    }
+
+    /// The typed query the results are filtered by; setting it shows the new results.
+    /// Exclusive with `filter`. (Projections have none: a typed query reads the properties of
+    /// the class queried, and a projection's are not stored.)
+    public var `where`: ((Burrow.Query<ResultType>) -> Burrow.Query<Bool>)? {
+        get { storage.typedFilter }
+        nonmutating set { storage.typedFilter = newValue }
     }
 }
 

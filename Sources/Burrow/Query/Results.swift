@@ -70,12 +70,12 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         return type
     }
 
-    /// `object`, made from the results' table, as an `Element`: the results' class, or for a
-    /// map's objects the optional of it, or a projection of it. Not `as!`: with `Element` unconstrained, that is a
-    /// generic dynamic cast on every object read (measured: the indexed lookup
-    /// `where { }.first` lost about 6% to it). A class reference and an optional of one have
-    /// the same layout, and the object is of the results' class (its table's), so the
-    /// reference is reinterpreted as it is.
+    /// `object`, made from the results' table, as an `Element`: a projection of it, made from
+    /// it; or the object itself, as the results' class or (for a map's objects) the optional
+    /// of it. Not `as!`: with `Element` unconstrained, that is a generic dynamic cast on every
+    /// object read (measured: the indexed lookup `where { }.first` lost about 6% to it). A
+    /// class reference and an optional of one have the same layout, and the object is of the
+    /// results' class (its table's), so the reference is reinterpreted as it is.
     @inline(__always)
     static func element(_ object: ObjectBase) -> Element {
         if Element._isProjection { return Element._fromStored(.object(object)) }

@@ -103,10 +103,14 @@ struct CreateCopier {
                 guard schema.type != .linkingObjects else { continue }
                 // A source of a subclass gives the properties it shares by name; a dynamic
                 // source names them as the file stores them.
-                let from =
-                    sourceInfo === info
-                    ? property
-                    : sourceInfo.isDynamic ? sourceInfo.propertyIndex(columnNamed: schema.columnName) : sourceInfo.propertyIndex(named: schema.name)
+                let from: Int?
+                if sourceInfo === info {
+                    from = property
+                } else if sourceInfo.isDynamic {
+                    from = sourceInfo.propertyIndex(columnNamed: schema.columnName)
+                } else {
+                    from = sourceInfo.propertyIndex(named: schema.name)
+                }
                 guard let from else { continue }
                 let read: Any
                 if sourceInfo.isDynamic {
