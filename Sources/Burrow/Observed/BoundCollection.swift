@@ -113,7 +113,7 @@ extension ObservedResults {
         let results = storage.results
         storage.quickWrite(in: results.realm) {
             try QuickWriteOffsets.check(offsets, count: results.count)
-            try results.realm?.delete(offsets.map { Self.object(of: results[$0]) })
+            try results.realm?.delete(offsets.map { results[$0].shownObject })
         }
     }
 
@@ -133,14 +133,6 @@ extension ObservedResults {
             let object = try QuickWrite.thawingFrozen(object, into: results.realm)
             if Results<O>(rebinding: results).index(of: object) != nil { try results.realm?.delete(object) }
         }
-    }
-
-    /// The object `element` is, or projects.
-    private static func object(of element: Element) -> ObjectBase {
-        guard case .object(let object) = element._stored else {
-            preconditionFailure("internal error: results of \(Element.self) hold no objects")
-        }
-        return object
     }
 }
 

@@ -130,9 +130,20 @@ extension ObservedResults {
     }
 }
 
-/// What `@ObservedResults` shows: objects, or projections of them, as RealmSwift's
-/// `_ObservedResultsValue`. For Burrow's own use; not meant to be adopted elsewhere.
-public protocol _ObservedResultsValue: RealmCollectionValue {}
+/// What `@ObservedResults` and `@ObservedSectionedResults` show: objects, or projections of
+/// them, as RealmSwift's `_ObservedResultsValue`. For Burrow's own use; not meant to be adopted
+/// elsewhere.
+public protocol _ObservedResultsValue: _ObjectResultsValue {}
 
 extension Object: _ObservedResultsValue {}
 extension Projection: _ObservedResultsValue {}
+
+extension _ObservedResultsValue {
+    /// The object this is, or projects.
+    var shownObject: ObjectBase {
+        guard case .object(let object) = _stored else {
+            preconditionFailure("internal error: a \(Self.self) shown by a results wrapper holds no object")
+        }
+        return object
+    }
+}

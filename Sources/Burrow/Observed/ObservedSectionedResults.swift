@@ -25,10 +25,15 @@ import Foundation
 /// literal, or a closure literal capturing nothing), since frozen sections and change streams
 /// compute keys on other tasks.
 ///
+/// `@ObservedSectionedResults(DogCard.self, sectionKeyPath: \.title) var cards` sections the
+/// projections of the root class's objects, as in RealmSwift: a projected property as the
+/// section key path sorts by the root property it reads, and `filter`, `sortDescriptors` and
+/// `keyPaths` name the root's properties.
+///
 /// Isolation: the main actor.
 @MainActor
 @propertyWrapper
-public struct ObservedSectionedResults<Key: Hashable & Sendable, ResultType: Object>: BoundCollection {
+public struct ObservedSectionedResults<Key: Hashable & Sendable, ResultType: _ObservedResultsValue>: BoundCollection {
     public typealias Element = ResultType
 
     /// The filtered, unsorted results the sections are made of (sectioning sorts them).
@@ -37,58 +42,12 @@ public struct ObservedSectionedResults<Key: Hashable & Sendable, ResultType: Obj
 
     private init(
         _ sectioning: SectionsState<Key, ResultType>.Sectioning, sortDescriptors: [SortDescriptor],
-        filter: ResultsStorage<ResultType>.Filter?, keyPaths: [String]?, configuration: Realm.Configuration?
+        filter: ResultsStorage<ResultType>.Filter?, keyPaths: [String]?, configuration: Realm.Configuration?,
+        follow: @escaping @MainActor (ResultsStorage<ResultType>, Results<ResultType>) -> Void
     ) {
-        storage = ResultsStorage(configuration: configuration, keyPaths: keyPaths, follow: { $0.followObjects($1) })
+        storage = ResultsStorage(configuration: configuration, keyPaths: keyPaths, follow: follow)
         storage.query = ResultsStorage.Query(filter: filter, sortDescriptors: [])
         sections = SectionsState(sectioning, sortDescriptors: sortDescriptors)
-    }
-
-    /// Objects of `type` in sections of equal values at `sectionKeyPath`, sorted by
-    /// `sortDescriptors` (by `sectionKeyPath` if there are none; otherwise the first must sort
-    /// by it), filtered by the query string `filter`, with changes of `keyPaths` only counting
-    /// as modifications.
-    public init(
-        _ type: ResultType.Type, sectionKeyPath: KeyPath<ResultType, Key> & Sendable, sortDescriptors: [SortDescriptor] = [],
-        filter: String? = nil, keyPaths: [String]? = nil, configuration: Realm.Configuration? = nil
-    ) {
-        self.init(
-            .keyPath(sectionKeyPath), sortDescriptors: sortDescriptors, filter: filter.map { .string($0) }, keyPaths: keyPaths,
-            configuration: configuration)
-    }
-
-    /// Objects of `type` in sections of equal values at `sectionKeyPath`, filtered with the
-    /// typed query `where`.
-    public init(
-        _ type: ResultType.Type, sectionKeyPath: KeyPath<ResultType, Key> & Sendable, sortDescriptors: [SortDescriptor] = [],
-        where: ((Burrow.Query<ResultType>) -> Burrow.Query<Bool>)?, keyPaths: [String]? = nil, configuration: Realm.Configuration? = nil
-    ) {
-        self.init(
-            .keyPath(sectionKeyPath), sortDescriptors: sortDescriptors, filter: `where`.map { .typed($0) }, keyPaths: keyPaths,
-            configuration: configuration)
-    }
-
-    /// Objects of `type` in sections of equal keys `sectionBlock` gives, sorted by
-    /// `sortDescriptors`, whose first descriptor must decide the key, filtered by the query
-    /// string `filter`.
-    public init(
-        _ type: ResultType.Type, sectionBlock: @escaping @Sendable (ResultType) -> Key, sortDescriptors: [SortDescriptor],
-        filter: String? = nil, keyPaths: [String]? = nil, configuration: Realm.Configuration? = nil
-    ) {
-        self.init(
-            .block(sectionBlock), sortDescriptors: sortDescriptors, filter: filter.map { .string($0) }, keyPaths: keyPaths,
-            configuration: configuration)
-    }
-
-    /// Objects of `type` in sections of equal keys `sectionBlock` gives, filtered with the
-    /// typed query `where`.
-    public init(
-        _ type: ResultType.Type, sectionBlock: @escaping @Sendable (ResultType) -> Key, sortDescriptors: [SortDescriptor],
-        where: ((Burrow.Query<ResultType>) -> Burrow.Query<Bool>)?, keyPaths: [String]? = nil, configuration: Realm.Configuration? = nil
-    ) {
-        self.init(
-            .block(sectionBlock), sortDescriptors: sortDescriptors, filter: `where`.map { .typed($0) }, keyPaths: keyPaths,
-            configuration: configuration)
     }
 
     /// The live sections, on the main actor's realm.
@@ -104,13 +63,6 @@ public struct ObservedSectionedResults<Key: Hashable & Sendable, ResultType: Obj
     public var filter: String? {
         get { storage.filterFormat }
         nonmutating set { storage.filterFormat = newValue }
-    }
-
-    /// The typed query the objects are filtered by; setting it shows the new sections.
-    /// Exclusive with `filter`.
-    public var `where`: ((Burrow.Query<ResultType>) -> Burrow.Query<Bool>)? {
-        get { storage.typedFilter }
-        nonmutating set { storage.typedFilter = newValue }
     }
 
     /// The sort of the objects, whose first descriptor decides the sections' order; setting it
@@ -131,15 +83,100 @@ public struct ObservedSectionedResults<Key: Hashable & Sendable, ResultType: Obj
     /// view is drawn: the realm reads its newest version.
     public func update() { storage.update() }
 
-    /// Deletes the objects at `offsets` of `section`, in one write transaction, as
+    /// Deletes the objects at `offsets` of `section` (those their projections project, for
+    /// projections), in one write transaction, as
     /// `.onDelete { $byColor.remove(atOffsets: $0, section: section) }` asks. An offset out of
     /// bounds changes nothing and sets `error`.
     public func remove(atOffsets offsets: IndexSet, section: ResultsSection<Key, ResultType>) {
         let realm = storage.results.realm
         storage.quickWrite(in: realm) {
             try QuickWriteOffsets.check(offsets, count: section.count)
-            try realm?.delete(offsets.map { section[$0] })
+            try realm?.delete(offsets.map { section[$0].shownObject })
         }
+    }
+}
+
+extension ObservedSectionedResults where ResultType: Object {
+    /// Objects of `type` in sections of equal values at `sectionKeyPath`, sorted by
+    /// `sortDescriptors` (by `sectionKeyPath` if there are none; otherwise the first must sort
+    /// by it), filtered by the query string `filter`, with changes of `keyPaths` only counting
+    /// as modifications.
+    public init(
+        _ type: ResultType.Type, sectionKeyPath: KeyPath<ResultType, Key> & Sendable, sortDescriptors: [SortDescriptor] = [],
+        filter: String? = nil, keyPaths: [String]? = nil, configuration: Realm.Configuration? = nil
+    ) {
+        self.init(
+            .keyPath(sectionKeyPath), sortDescriptors: sortDescriptors, filter: filter.map { .string($0) }, keyPaths: keyPaths,
+            configuration: configuration, follow: { $0.followObjects($1) })
+    }
+
+    /// Objects of `type` in sections of equal values at `sectionKeyPath`, filtered with the
+    /// typed query `where`.
+    public init(
+        _ type: ResultType.Type, sectionKeyPath: KeyPath<ResultType, Key> & Sendable, sortDescriptors: [SortDescriptor] = [],
+        where: ((Burrow.Query<ResultType>) -> Burrow.Query<Bool>)?, keyPaths: [String]? = nil, configuration: Realm.Configuration? = nil
+    ) {
+        self.init(
+            .keyPath(sectionKeyPath), sortDescriptors: sortDescriptors, filter: `where`.map { .typed($0) }, keyPaths: keyPaths,
+            configuration: configuration, follow: { $0.followObjects($1) })
+    }
+
+    /// Objects of `type` in sections of equal keys `sectionBlock` gives, sorted by
+    /// `sortDescriptors`, whose first descriptor must decide the key, filtered by the query
+    /// string `filter`.
+    public init(
+        _ type: ResultType.Type, sectionBlock: @escaping @Sendable (ResultType) -> Key, sortDescriptors: [SortDescriptor],
+        filter: String? = nil, keyPaths: [String]? = nil, configuration: Realm.Configuration? = nil
+    ) {
+        self.init(
+            .block(sectionBlock), sortDescriptors: sortDescriptors, filter: filter.map { .string($0) }, keyPaths: keyPaths,
+            configuration: configuration, follow: { $0.followObjects($1) })
+    }
+
+    /// Objects of `type` in sections of equal keys `sectionBlock` gives, filtered with the
+    /// typed query `where`.
+    public init(
+        _ type: ResultType.Type, sectionBlock: @escaping @Sendable (ResultType) -> Key, sortDescriptors: [SortDescriptor],
+        where: ((Burrow.Query<ResultType>) -> Burrow.Query<Bool>)?, keyPaths: [String]? = nil, configuration: Realm.Configuration? = nil
+    ) {
+        self.init(
+            .block(sectionBlock), sortDescriptors: sortDescriptors, filter: `where`.map { .typed($0) }, keyPaths: keyPaths,
+            configuration: configuration, follow: { $0.followObjects($1) })
+    }
+
+    /// The typed query the objects are filtered by; setting it shows the new sections.
+    /// Exclusive with `filter`. (Projections have none, as with `@ObservedResults`.)
+    public var `where`: ((Burrow.Query<ResultType>) -> Burrow.Query<Bool>)? {
+        get { storage.typedFilter }
+        nonmutating set { storage.typedFilter = newValue }
+    }
+}
+
+extension ObservedSectionedResults {
+    /// The projections of the objects of `type`'s root class, in sections of equal values at
+    /// `sectionKeyPath` (a projected property: the objects are sorted by the root property it
+    /// reads), sorted by `sortDescriptors` (naming the root's properties; the first must sort by
+    /// that property), filtered by the query string `filter` (naming the root's properties),
+    /// with changes of `keyPaths` (the root's) only counting as modifications.
+    public init<Root: Object>(
+        _ type: ResultType.Type, sectionKeyPath: KeyPath<ResultType, Key> & Sendable, sortDescriptors: [SortDescriptor] = [],
+        filter: String? = nil, keyPaths: [String]? = nil, configuration: Realm.Configuration? = nil
+    ) where ResultType: Projection<Root> {
+        self.init(
+            .keyPath(sectionKeyPath), sortDescriptors: sortDescriptors, filter: filter.map { .string($0) }, keyPaths: keyPaths,
+            configuration: configuration, follow: { $0.followObjects(Results<Root>(rebinding: $1)) })
+    }
+
+    /// The projections of the objects of `type`'s root class, in sections of equal keys
+    /// `sectionBlock` gives, sorted by `sortDescriptors` (naming the root's properties), whose
+    /// first descriptor must decide the key, filtered by the query string `filter`.
+    public init<Root: Object>(
+        _ type: ResultType.Type, sectionBlock: @escaping @Sendable (ResultType) -> Key, sortDescriptors: [SortDescriptor],
+        filter: String? = nil, keyPaths: [String]? = nil, configuration: Realm.Configuration? = nil
+    ) where ResultType: Projection<Root> {
+        self.init(
+            .block(sectionBlock), sortDescriptors: sortDescriptors, filter: filter.map { .string($0) }, keyPaths: keyPaths,
+            configuration: configuration, follow: { $0.followObjects(Results<Root>(rebinding: $1)) })
     }
 }
 
@@ -147,7 +184,7 @@ public struct ObservedSectionedResults<Key: Hashable & Sendable, ResultType: Obj
 /// again only when the query or the sort changes (the sections are live, so a new version
 /// needs no new ones).
 @MainActor
-final class SectionsState<Key: Hashable & Sendable, T: Object> {
+final class SectionsState<Key: Hashable & Sendable, T: _ObservedResultsValue> {
     enum Sectioning {
         case keyPath(KeyPath<T, Key> & Sendable)
         case block(@Sendable (T) -> Key)

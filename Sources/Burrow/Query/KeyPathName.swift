@@ -111,9 +111,12 @@ enum KeyPathName {
     }
 
     /// The class of `Root` and the indices of the `@Persisted` fields that reading `keyPath` on
-    /// a fresh instance reads. Throws if `Root` is not an object class.
+    /// a fresh instance reads; for a `Projection`, the fields of its root class that reading
+    /// `keyPath` on a projection of a fresh root object reads. Throws if `Root` is neither an
+    /// object class nor a projection.
     private static func fieldsRead<Root, Value>(by keyPath: KeyPath<Root, Value>) throws(RealmError) -> (ClassInfo, [Int]) {
-        guard let type = Root.self as? ObjectBase.Type else {
+        let projection = (Root.self as? any _Persistable.Type).flatMap { $0._isProjection ? $0 : nil }
+        guard let type = projection?._shape.objectType ?? Root.self as? ObjectBase.Type else {
             throw RealmError(
                 .invalidArgument,
                 "The key path \(keyPath) cannot be queried: queries name properties of Object and EmbeddedObject classes, not of \(Root.self).")
@@ -124,7 +127,8 @@ enum KeyPathName {
         for field in info.fields {
             (field.accessor as? any TraceableField.Type)?.reset(at: base + field.offset)
         }
-        _ = (object as! Root)[keyPath: keyPath]
+        let root = projection.map { $0._fromStored(.object(object)) } ?? object
+        _ = (root as! Root)[keyPath: keyPath]
         let read = info.fields.indices.filter { index in
             (info.fields[index].accessor as? any TraceableField.Type)?.wasRead(at: base + info.fields[index].offset) ?? false
         }

@@ -71,8 +71,9 @@ extension Results {
     }
 }
 
-extension Results where Element: ObjectBase {
-    /// The objects sorted by the value at `keyPath`.
+extension Results where Element: _ObjectResultsValue {
+    /// The objects sorted by the value at `keyPath` (for projections, by the root property the
+    /// projected property reads).
     public func sorted<V>(by keyPath: KeyPath<Element, V>, ascending: Bool = true) -> Results<Element> {
         sorted(byKeyPath: KeyPathName.name(of: keyPath), ascending: ascending)
     }

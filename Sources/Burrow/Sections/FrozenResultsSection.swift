@@ -65,7 +65,7 @@ public struct FrozenResultsSection<Key: Hashable & Sendable, T: ObjectBase>: Ran
     public var description: String { "FrozenResultsSection<\(Key.self), \(T.self)>(\(key), \(counted(count, "object")) at version \(versionNumber))" }
 }
 
-extension ResultsSection {
+extension ResultsSection where T: ObjectBase {
     /// The section as of the realm's current version, frozen: `Sendable`, immutable (empty if
     /// no object has its key now).
     ///

@@ -104,7 +104,7 @@ public struct FrozenSectionedResults<Key: Hashable & Sendable, T: ObjectBase>: R
     public var description: String { "FrozenSectionedResults<\(Key.self), \(T.self)> (\(count) sections at version \(versionNumber))" }
 }
 
-extension SectionedResults {
+extension SectionedResults where SectionElement: ObjectBase {
     /// The sectioned results as of the realm's current version, frozen: `Sendable`, immutable.
     ///
     /// Throws `RealmError`: the error that kept the results from being sectioned; `.wrongState`

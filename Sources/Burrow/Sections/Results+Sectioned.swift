@@ -13,7 +13,7 @@ import BurrowStore
 /// The section key is computed from the objects (live ones, and frozen ones for frozen sectioned
 /// results and change streams, on the task reading the stream), so a section block must be
 /// `@Sendable`; a closure literal that captures nothing or only `Sendable` values is.
-extension Results where Element: ObjectBase {
+extension Results where Element: _ObjectResultsValue {
     /// The results sorted by the property `keyPath` reads, in sections of equal values of
     /// `keyPath`:
     ///

@@ -8,7 +8,9 @@ import BurrowStore
 /// changes. Once no object has the key, the section is empty and `isInvalidated`; it fills
 /// again if an object takes the key. Confined to its realm's isolation; `freeze()` gives a
 /// `Sendable` `FrozenResultsSection`.
-public struct ResultsSection<Key: Hashable & Sendable, T: ObjectBase>: RandomAccessCollection, Identifiable, Equatable, CustomStringConvertible {
+public struct ResultsSection<Key: Hashable & Sendable, T: _ObjectResultsValue>: RandomAccessCollection, Identifiable, Equatable,
+    CustomStringConvertible
+{
     public typealias Element = T
 
     /// The sectioned results this section is a part of.

@@ -1,7 +1,7 @@
 import BurrowStore
 import Foundation
 
-extension SectionedResults {
+extension SectionedResults where SectionElement: ObjectBase {
     /// A stream of these sectioned results' changes: first `.initial` with the sections as they
     /// are, then an `.update` for each commit that changed them (coalesced while the consumer is
     /// busy), with the index paths of the objects deleted, inserted and modified and the
@@ -43,7 +43,7 @@ extension SectionedResults {
     }
 }
 
-extension ResultsSection {
+extension ResultsSection where T: ObjectBase {
     /// A stream of this section's changes, as RealmSwift's `ResultsSection.observe`: first
     /// `.initial` with the section as it is, then an `.update` for each commit that changed it:
     /// its objects deleted and modified (index paths in the previous sectioned results), its

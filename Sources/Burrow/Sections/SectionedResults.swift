@@ -20,7 +20,9 @@ import Foundation
 /// Sectioned results that could not be made (an empty list of sort descriptors, a section key
 /// path that is not the primary sort, a key path no sort can use) have no sections; their
 /// `changes()` yields the error and `freeze()` throws it.
-public struct SectionedResults<Key: Hashable & Sendable, SectionElement: ObjectBase>: RandomAccessCollection, Equatable, CustomStringConvertible {
+public struct SectionedResults<Key: Hashable & Sendable, SectionElement: _ObjectResultsValue>: RandomAccessCollection, Equatable,
+    CustomStringConvertible
+{
     public typealias Element = ResultsSection<Key, SectionElement>
 
     /// The results, sorted by the sectioning's sort descriptors.

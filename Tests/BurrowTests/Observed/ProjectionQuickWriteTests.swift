@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Projections in the observed wrappers as RealmSwift's `SwiftUITests` have them:
-/// `@ObservedResults` of a projection class and its quick writes, `$card.delete()` through a
+/// `@ObservedResults` and `@ObservedSectionedResults` of a projection class and their quick writes, `$card.delete()` through a
 /// `@StateRealmObject` projection's binding, and `card.bind(\.label)`.
 @MainActor
 @Suite(.temporaryDirectory) struct ProjectionQuickWriteTests {
@@ -91,6 +91,91 @@ import Testing
         #expect(cards.isEmpty && realm.objects(ObservedTestModels.Dog.self).isEmpty)
         $cards.remove(ObservedTestModels.DogCard(projecting: ObservedTestModels.Dog()))
         #expect($cards.error?.code == .invalidObject)
+    }
+
+    /// `testObservedSectionedResultsWithProjection`: sections of projections by a projected
+    /// property, following commits, filtered by the root's properties.
+    @Test func observedSectionedResultsOfAProjection() throws {
+        let config = observedConfiguration()
+        let realm = try Realm(configuration: config)
+        @ObservedSectionedResults(ObservedTestModels.DogCard.self, sectionKeyPath: \.label, configuration: config) var cards
+        #expect(cards.isEmpty)
+        _ = try added(ObservedTestModels.Dog(value: ["name": "abc", "age": 1]), config)
+        #expect(cards.count == 1 && cards[0].key == "abc")
+        let card: ObservedTestModels.DogCard = cards[0][0]
+        #expect(card.years == 1)
+        _ = try added(ObservedTestModels.Dog(value: ["name": "def", "age": 1]), config)
+        #expect(cards.allKeys == ["abc", "def"])
+
+        @ObservedSectionedResults(ObservedTestModels.DogCard.self, sectionKeyPath: \.label, filter: "name == 'def'", configuration: config)
+        var filtered
+        #expect(filtered.allKeys == ["def"])
+        $cards.filter = "name != 'def'"
+        #expect(cards.allKeys == ["abc"])
+        #expect($cards.error == nil && $filtered.error == nil)
+        #expect(realm.objects(ObservedTestModels.Dog.self).count == 2)
+    }
+
+    /// The projection constructors of `testAllObservedSectionedResultsConstructors`.
+    @Test func everyProjectionConstructorOfObservedSectionedResults() throws {
+        let config = observedConfiguration()
+        _ = try added(ObservedTestModels.Dog(value: ["name": "foo"]), config)
+        _ = try added(ObservedTestModels.Dog(value: ["name": "bar"]), config)
+        typealias Sections = ObservedSectionedResults<String, ObservedTestModels.DogCard>
+        func labels(_ sections: Sections) -> [[String]] { sections.wrappedValue.map { $0.map(\.label) } }
+
+        let byLabel = Sections(ObservedTestModels.DogCard.self, sectionKeyPath: \.label, configuration: config)
+        #expect(byLabel.wrappedValue.allKeys == ["bar", "foo"] && labels(byLabel) == [["bar"], ["foo"]])
+        let descending = Sections(
+            ObservedTestModels.DogCard.self, sectionKeyPath: \.label, sortDescriptors: [SortDescriptor(keyPath: "name", ascending: false)],
+            configuration: config)
+        #expect(descending.wrappedValue.allKeys == ["foo", "bar"] && labels(descending) == [["foo"], ["bar"]])
+        let filtered = Sections(
+            ObservedTestModels.DogCard.self, sectionKeyPath: \.label, sortDescriptors: [SortDescriptor(keyPath: "name")],
+            filter: "name == 'foo'", configuration: config)
+        #expect(filtered.wrappedValue.allKeys == ["foo"] && labels(filtered) == [["foo"]])
+
+        let byInitial = Sections(
+            ObservedTestModels.DogCard.self, sectionBlock: { $0.label.first.map(String.init) ?? "" },
+            sortDescriptors: [SortDescriptor(keyPath: "name")], configuration: config)
+        #expect(byInitial.wrappedValue.allKeys == ["b", "f"] && labels(byInitial) == [["bar"], ["foo"]])
+        let filteredByInitial = Sections(
+            ObservedTestModels.DogCard.self, sectionBlock: { $0.label.first.map(String.init) ?? "" },
+            sortDescriptors: [SortDescriptor(keyPath: "name")], filter: "name == 'foo'", configuration: config)
+        #expect(filteredByInitial.wrappedValue.allKeys == ["f"] && labels(filteredByInitial) == [["foo"]])
+
+        let wrongPrimary = Sections(
+            ObservedTestModels.DogCard.self, sectionKeyPath: \.label, sortDescriptors: [SortDescriptor(keyPath: "age")],
+            configuration: config)
+        #expect(wrongPrimary.wrappedValue.isEmpty)
+        #expect(wrongPrimary.error?.code == .invalidArgument, "a primary sort other than the root property the key path reads")
+    }
+
+    @Test func projectionSectionsFollowAnotherActorAndDeleteTheirRoots() async throws {
+        let config = observedConfiguration()
+        let realm = try Realm(configuration: config)
+        for (name, age) in [("Rex", 3), ("Maui", 1), ("Bandido", 3)] {
+            _ = try added(ObservedTestModels.Dog(value: ["name": name, "age": age]), config)
+        }
+        @ObservedSectionedResults(
+            ObservedTestModels.DogCard.self, sectionKeyPath: \.years,
+            sortDescriptors: [SortDescriptor(keyPath: "age"), SortDescriptor(keyPath: "name")],
+            configuration: config) var byAge
+        #expect(byAge.allKeys == [1, 3] && byAge[1].map(\.label) == ["Bandido", "Rex"])
+
+        let fired = track { _ = byAge.count }
+        let db = try await RealmActor(configuration: config)
+        try await db.asyncWrite { realm in try realm.add(ObservedTestModels.Dog(value: ["name": "Spot", "age": 2])) }
+        await fired.wait()
+        #expect(byAge.allKeys == [1, 2, 3])
+
+        $byAge.remove(atOffsets: [1], section: byAge[2])
+        #expect(byAge[2].map(\.label) == ["Bandido"])
+        #expect(realm.objects(ObservedTestModels.Dog.self).map(\.name).sorted() == ["Bandido", "Maui", "Spot"])
+        $byAge.remove(atOffsets: [5], section: byAge[0])
+        #expect($byAge.error?.code == .invalidArgument)
+        $byAge.sortDescriptors = [SortDescriptor(keyPath: "age", ascending: false)]
+        #expect(byAge.allKeys == [3, 2, 1])
     }
 
     /// `realm.objects(_:)` of a projection class is `Results` of projections.

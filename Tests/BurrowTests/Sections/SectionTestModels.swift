@@ -27,6 +27,16 @@ enum SectionTestModels {
             self.count = count
         }
     }
+
+    /// A projection of a word, sectioned by its projected and computed properties.
+    final class WordCard: Projection<SectionTestModels.Word> {
+        @Projected(\SectionTestModels.Word.text) var title
+        @Projected(\SectionTestModels.Word.count) var uses
+        @Projected(\SectionTestModels.Word.related.count) var relatedCount
+
+        /// The first letter of `title`: computed from one projected property.
+        var initial: String { title.first.map(String.init) ?? "" }
+    }
 }
 
 /// A realm holding banana (1), box (2), apple (3) and chalk (4), RealmSwift's fixture for
