@@ -9,8 +9,12 @@ extension Results where Element: ObjectBase {
     /// `keyPaths` limits modifications to changes of those properties (the first component of
     /// each path is used); insertions and deletions are always reported. A key path that names
     /// no property of the class makes the stream yield one `.error` and end. Made inside a write
-    /// transaction, or on results filtered from a collection (not supported yet), the stream
-    /// yields one `.error` and ends.
+    /// transaction, the stream yields one `.error` and ends.
+    ///
+    /// Results of a collection (`person.dogs.where { $0.age > 2 }`, a map's objects, linking
+    /// objects) follow the collection: an object it gains or loses that the query keeps is
+    /// inserted or deleted, in the collection's order. If the collection's object is deleted,
+    /// every object is reported deleted.
     public func changes(keyPaths: [String]? = nil) -> ChangeStream<RealmCollectionChange<FrozenResults<Element>>> {
         do {
             return ChangeStream(core: StreamCore(try observer(keyPaths: keyPaths)))
@@ -26,12 +30,12 @@ extension Results where Element: ObjectBase {
         guard let evaluate = frozenEvaluation() else {
             throw RealmError(
                 .invalidArgument,
-                "Change streams of results filtered from a List, MutableSet or LinkingObjects are not supported yet; observe the collection itself (its changes()), or a query on realm.objects(\(Element.self).self)."
+                "These results of a collection cannot be followed: the collection is not a property of a managed object. Observe the collection itself (its changes()), or a query on realm.objects(\(Element.self).self)."
             )
         }
         return ResultsObserver(
-            baseline: version, results: evaluate(version), evaluate: evaluate, readsOnlyItsClass: steps.isEmpty,
-            isAllObjects: query.isAllObjects, keyPaths: try observedPropertyNames(keyPaths, of: elementInfo))
+            baseline: version, results: evaluate(version), evaluate: evaluate, readsOnlyItsClass: steps.isEmpty && base == nil,
+            isAllObjects: query.isAllObjects, mayRepeat: base != nil, keyPaths: try observedPropertyNames(keyPaths, of: elementInfo))
     }
 }
 
@@ -47,19 +51,23 @@ struct ResultsObserver<T: ObjectBase>: ChangeObserver {
     /// Whether the results are every object of the class, in key order (no filter, sort or
     /// distinct), so that commits that insert and delete none keep the same keys.
     let isAllObjects: Bool
+    /// Whether an object can be in the results more than once (results of a list, or of a
+    /// map's values, may hold one object at several places).
+    let mayRepeat: Bool
     /// Property names whose changes count as modifications; nil for all.
     let keyPaths: Set<String>?
     var isFinished: Bool { false }
 
     init(
         baseline: FrozenVersion, results: FrozenResults<T>, evaluate: @escaping @Sendable (FrozenVersion) -> FrozenResults<T>,
-        readsOnlyItsClass: Bool, isAllObjects: Bool = false, keyPaths: Set<String>?
+        readsOnlyItsClass: Bool, isAllObjects: Bool = false, mayRepeat: Bool = false, keyPaths: Set<String>?
     ) {
         self.baseline = baseline
         self.results = results
         self.evaluate = evaluate
         self.readsOnlyItsClass = readsOnlyItsClass
         self.isAllObjects = isAllObjects
+        self.mayRepeat = mayRepeat
         self.keyPaths = keyPaths
     }
 
@@ -91,7 +99,10 @@ struct ResultsObserver<T: ObjectBase>: ChangeObserver {
             if indices.isEmpty { return nil }
             return .update(new, deletions: [], insertions: [], modifications: indices)
         }
-        let diff = CollectionDiff(old: old.keys, new: new.keys, isModified: modified.contains)
+        let diff =
+            mayRepeat
+            ? CollectionDiff(repeating: old.keys, new.keys, isModified: modified.contains)
+            : CollectionDiff(old: old.keys, new: new.keys, isModified: modified.contains)
         if diff.isEmpty { return nil }
         return .update(new, deletions: diff.deletions, insertions: diff.insertions, modifications: diff.modifications)
     }

@@ -13,6 +13,9 @@ extension ObjectBase {
             let originProperty = property.linkOriginPropertyName
         else { return nil }
         let store = realm.store
+        let frozenBase = FrozenQueryBase.backlinks(
+            to: state.key, ofTable: state.table.id, dynamicOwner: classInfo.isDynamic, from: originName, dynamicOrigin: true,
+            column: originProperty)
         return Results(
             realm: realm,
             base: QueryBase {
@@ -25,6 +28,6 @@ extension ObjectBase {
                     store.fail(error)
                 }
             },
-            className: originName)
+            frozenBase: frozenBase, className: originName)
     }
 }

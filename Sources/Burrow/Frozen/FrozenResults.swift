@@ -50,15 +50,21 @@ extension Results where Element: ObjectBase {
     }
 
     /// Evaluates these results' query at a frozen version: what change streams run at each new
-    /// version (trapping if a read fails, as they cannot throw). Nil for results of a
-    /// collection, whose keys are read from the live collection.
+    /// version (trapping if a read fails, as they cannot throw). For results of a collection,
+    /// the query runs on the collection as it is at that version (see `FrozenQueryBase`); nil
+    /// if the collection cannot be read there.
     func frozenEvaluation() -> (@Sendable (FrozenVersion) -> FrozenResults<Element>)? {
-        guard base == nil else { return nil }
+        let frozenBase = query.frozenBase
+        guard base == nil || frozenBase != nil else { return nil }
         let steps = self.steps
         let className = query.className
         return { version in
+            let base = frozenBase.map { frozenBase in
+                let keys = frozenBase.keys(version)
+                return QueryBase { keys }
+            }
             do throws(StorageError) {
-                return try Self.evaluate(Self.plan(steps, className: className, base: nil, at: version), steps, at: version)
+                return try Self.evaluate(Self.plan(steps, className: className, base: base, at: version), steps, at: version)
             } catch {
                 version.fail(error)
             }

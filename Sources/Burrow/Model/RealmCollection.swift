@@ -253,13 +253,16 @@ extension Results: RealmCollection {
 
 extension RealmCollection {
     /// Live results over the elements of this managed `List` or `MutableSet` of `realm`, in
-    /// its order: its objects' keys, or its values, read anew at each evaluation.
-    func elementResults(in realm: Realm) -> Results<Element> {
+    /// its order: its objects' keys, or its values, read anew at each evaluation. `binding` is
+    /// where the collection is, for reading it at other versions (see `FrozenQueryBase`).
+    func elementResults(in realm: Realm, binding: CollectionBinding?) -> Results<Element> {
         guard Element._holdsObjects else {
             return Results(
                 realm: realm, values: ValueSource(Element._shape, elements: { self.map(\._stored) }, isInvalidated: { self.isInvalidated }))
         }
-        return Results(realm: realm, base: QueryBase { self.map { $0._stored.objectKey } }, sourceInvalidated: { self.isInvalidated })
+        return Results(
+            realm: realm, base: QueryBase { self.map { $0._stored.objectKey } }, frozenBase: FrozenQueryBase.collection(binding),
+            sourceInvalidated: { self.isInvalidated })
     }
 }
 
@@ -272,7 +275,7 @@ extension List: RealmCollection {
     /// Results over the list's elements, in list order.
     public func _results() -> Results<Element> {
         guard let realm else { Self.unqueryable("List") }
-        return elementResults(in: realm)
+        return elementResults(in: realm, binding: binding)
     }
 }
 
@@ -280,7 +283,7 @@ extension MutableSet: RealmCollection {
     /// Results over the set's elements.
     public func _results() -> Results<Element> {
         guard let realm else { Self.unqueryable("MutableSet") }
-        return elementResults(in: realm)
+        return elementResults(in: realm, binding: binding)
     }
 }
 
@@ -298,6 +301,9 @@ extension LinkingObjects: RealmCollection {
             Self.unqueryable("LinkingObjects")
         }
         let columnName = ClassInfo.of(Element.self).columnName(of: propertyName)
+        let frozenBase = FrozenQueryBase.backlinks(
+            to: state.key, ofTable: state.table.id, dynamicOwner: owner.classInfo.isDynamic, from: ClassInfo.storedName(of: Element.self),
+            dynamicOrigin: false, column: columnName)
         return Results(
             realm: realm,
             base: QueryBase {
@@ -311,6 +317,7 @@ extension LinkingObjects: RealmCollection {
                     realm.fail(error)
                 }
             },
+            frozenBase: frozenBase,
             sourceInvalidated: { owner.isInvalidated })
     }
 }

@@ -23,7 +23,7 @@ extension Map {
                     return object._state?.key
                 }
             },
-            sourceInvalidated: { self.isInvalidated })
+            frozenBase: FrozenQueryBase.collection(binding), sourceInvalidated: { self.isInvalidated })
     }
 
     /// The map's values satisfying `isIncluded`, written with the typed query DSL (see

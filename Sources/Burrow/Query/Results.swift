@@ -22,9 +22,16 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     /// Every object of `Element` (`base` nil), or the objects of a collection, which
     /// `sourceInvalidated` says has become invalidated (its object deleted); for results of
     /// `DynamicObject`, of the class stored as `className`.
-    init(realm: Realm, base: QueryBase? = nil, className: String? = nil, sourceInvalidated: (() -> Bool)? = nil) {
+    ///
+    /// `frozenBase` reads the collection's keys at any frozen version of the file, for change
+    /// streams (which evaluate the query at each new version); without it, results of the
+    /// collection have no change stream.
+    init(
+        realm: Realm, base: QueryBase? = nil, frozenBase: FrozenQueryBase? = nil, className: String? = nil,
+        sourceInvalidated: (() -> Bool)? = nil
+    ) {
         owner = realm
-        query = ResultsQuery(base: base, className: className, sourceInvalidated: sourceInvalidated)
+        query = ResultsQuery(base: base, frozenBase: frozenBase, className: className, sourceInvalidated: sourceInvalidated)
         invalidations = realm.invalidations
     }
 
@@ -332,6 +339,8 @@ final class ResultsQuery {
     /// Where the objects come from: nil for every object of the class, else the keys of a
     /// collection (a list, a set, linking objects), read anew at each evaluation.
     let base: QueryBase?
+    /// For results of a collection of objects: the keys of the collection at a frozen version.
+    let frozenBase: FrozenQueryBase?
     /// For results of `DynamicObject`: the stored class they are objects of.
     let className: String?
     /// For results of values: the collection they come from. Its steps filter, sort and
@@ -353,10 +362,11 @@ final class ResultsQuery {
     var plannedKind: QueryPlan.Kind?
 
     /// The query of no steps over every object of a class (`base` nil) or a collection's.
-    init(base: QueryBase?, className: String?, sourceInvalidated: (() -> Bool)?) {
+    init(base: QueryBase?, frozenBase: FrozenQueryBase?, className: String?, sourceInvalidated: (() -> Bool)?) {
         parent = nil
         step = nil
         self.base = base
+        self.frozenBase = frozenBase
         self.className = className
         source = nil
         self.sourceInvalidated = sourceInvalidated
@@ -368,6 +378,7 @@ final class ResultsQuery {
         parent = nil
         step = nil
         base = nil
+        frozenBase = nil
         className = nil
         self.source = source
         sourceInvalidated = source.isInvalidated
@@ -378,6 +389,7 @@ final class ResultsQuery {
         self.parent = parent
         self.step = step
         base = parent.base
+        frozenBase = parent.frozenBase
         className = parent.className
         source = parent.source
         sourceInvalidated = parent.sourceInvalidated

@@ -116,8 +116,12 @@ extension SectionedResults where SectionElement: ObjectBase {
     /// `freeze()`, with its error type.
     func frozen() throws(RealmError) -> FrozenSectionedResults<Key, SectionElement> {
         if let failure { throw failure }
-        return FrozenSectionedResults(results: try results.frozen(), sectionKey: sectionKey, steps: results.base == nil ? results.steps : nil)
+        return FrozenSectionedResults(results: try results.frozen(), sectionKey: sectionKey, steps: thawingSteps)
     }
+
+    /// The query steps that make the results again from every object of the class, for
+    /// `thaw()`; nil for results of a collection, which no query on the class makes.
+    var thawingSteps: [QueryStep]? { results.base == nil ? results.steps : nil }
 }
 
 extension Realm {

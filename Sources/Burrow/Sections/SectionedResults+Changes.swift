@@ -17,9 +17,8 @@ extension SectionedResults where SectionElement: ObjectBase {
     /// reported. The section keys are computed on the task reading the stream, from frozen
     /// objects. A write made `withoutNotifying: [stream.token]` produces no element.
     ///
-    /// Made inside a write transaction, on sectioned results of a `List`, `MutableSet` or
-    /// `LinkingObjects` (not supported yet), or on sectioned results that could not be made,
-    /// the stream yields one `.error` and ends. Call it where the results live (the main actor,
+    /// Made inside a write transaction, or on sectioned results that could not be made, the
+    /// stream yields one `.error` and ends. Call it where the results live (the main actor,
     /// an actor); iterate it from any task.
     public func changes(keyPaths: [String]? = nil) -> ChangeStream<SectionedResultsChange<FrozenSectionedResults<Key, SectionElement>>> {
         stream(keyPaths: keyPaths) { sectioned, _, diff in
@@ -36,7 +35,7 @@ extension SectionedResults where SectionElement: ObjectBase {
         do {
             let observer = try results.observer(keyPaths: keyPaths)
             return ChangeStream(
-                core: StreamCore(SectionedResultsObserver(results: observer, sectionKey: sectionKey, steps: results.steps, describe: describe)))
+                core: StreamCore(SectionedResultsObserver(results: observer, sectionKey: sectionKey, steps: thawingSteps, describe: describe)))
         } catch {
             return ChangeStream(core: StreamCore(failing: .error(error)))
         }

@@ -14,7 +14,7 @@ struct SectionedResultsObserver<Key: Hashable & Sendable, T: ObjectBase, Element
     private var sectioned: FrozenSectionedResults<Key, T>
     let describe: Describe
 
-    init(results: ResultsObserver<T>, sectionKey: @escaping @Sendable (T) -> Key, steps: [QueryStep], describe: @escaping Describe) {
+    init(results: ResultsObserver<T>, sectionKey: @escaping @Sendable (T) -> Key, steps: [QueryStep]?, describe: @escaping Describe) {
         self.results = results
         sectioned = FrozenSectionedResults(results: results.results, sectionKey: sectionKey, steps: steps)
         self.describe = describe

@@ -87,19 +87,6 @@ import Testing
         #expect(seen?.insertions == [0])
     }
 
-    @Test func resultsOfACollectionSayTheyCannotBeObservedYet() async throws {
-        let realm = try Realm(configuration: temporaryConfiguration())
-        let playlist = CollectionModels.Playlist(value: ["id": 1, "songs": [["name": "a"]]])
-        try realm.write { try realm.add(playlist) }
-        let changes = playlist.songs.where { $0.name == "a" }.changes().makeAsyncIterator()
-        guard case .error(let error) = await next(changes) else {
-            Issue.record("expected an error")
-            return
-        }
-        #expect(error.code == .invalidArgument)
-        #expect(await next(changes) == nil)
-    }
-
     @Test func aWriteThatChangesNothingHidesNoEarlierChange() async throws {
         let realm = try Realm(configuration: temporaryConfiguration())
         let changes = realm.objects(ObjectSuiteModels.RTIntKey.self).changes().makeAsyncIterator()

@@ -68,21 +68,15 @@ import Testing
         for round in 0..<rounds {
             try realm.write {
                 for _ in 0..<(1 + random.next(upperBound: 6)) {
-                    switch random.next(upperBound: 9) {
+                    let operation = random.next(upperBound: 9)
+                    switch operation {
                     case 0:
                         let value = random.next(upperBound: 1000)
                         let index = random.next(upperBound: tracks.count + 1)
                         playlist.tracks.insert(value, at: index)
                         tracks.insert(value, at: index)
-                    case 1 where !tracks.isEmpty:
-                        let index = random.next(upperBound: tracks.count)
-                        playlist.tracks.remove(at: index)
-                        tracks.remove(at: index)
-                    case 2 where tracks.count > 1:
-                        let from = random.next(upperBound: tracks.count)
-                        let to = random.next(upperBound: tracks.count)
-                        playlist.tracks.move(from: from, to: to)
-                        tracks.insert(tracks.remove(at: from), at: to)
+                    case 1, 2:
+                        randomlyRemoveOrMove(in: playlist.tracks, mirror: &tracks, moving: operation == 2, random: &random)
                     case 3:
                         let name = "song \(round)-\(random.next(upperBound: 100))"
                         let index = random.next(upperBound: songs.count + 1)

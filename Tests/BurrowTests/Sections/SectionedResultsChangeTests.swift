@@ -216,17 +216,6 @@ func initial<C>(_ change: SectionedResultsChange<C>?, sourceLocation: SourceLoca
         }
     }
 
-    @Test func sectionedResultsOfACollectionCannotBeObservedYet() async throws {
-        let realm = try fruitRealm()
-        try realm.write { realm.word(1).related.append(realm.word(2)) }
-        var changes = realm.word(1).related.where { $0.count == 0 }.sectioned(by: \.firstLetter).changes().makeAsyncIterator()
-        guard case .error(let error)? = await changes.next() else {
-            Issue.record("no error")
-            return
-        }
-        #expect(error.description.contains("not supported yet"))
-    }
-
     @Test func aStreamOfAnInvalidatedRealmsSectionsFollowsItsFile() async throws {
         let realm = try fruitRealm()
         let sections = realm.objects(SectionTestModels.Word.self).sectioned(by: \.firstLetter)
