@@ -113,11 +113,18 @@ extension Map where Value: _QueryOptionalObject {
     }
 }
 
-/// Freezing the results of a map of objects.
+/// Freezing and following the results of a map of objects.
 extension Results where Element: _QueryOptionalObject {
     /// The map's objects these results hold, as of the realm's current version, frozen (see
     /// `Results.freeze()`): `FrozenResults` of the objects' class.
     public func freeze() throws -> FrozenResults<Element._Object> {
-        try Results<Element._Object>(realm: owner, query: query, invalidations: invalidations).freeze()
+        try Results<Element._Object>(rebinding: self).freeze()
+    }
+
+    /// A stream of these results' changes, as `changes(keyPaths:)` of results of objects gives
+    /// it, with frozen results of the objects' class: an object the map gains or loses that the
+    /// query keeps is inserted or deleted, in the order of the map's keys.
+    public func changes(keyPaths: [String]? = nil) -> ChangeStream<RealmCollectionChange<FrozenResults<Element._Object>>> {
+        Results<Element._Object>(rebinding: self).changes(keyPaths: keyPaths)
     }
 }
