@@ -150,6 +150,31 @@ enum CollectionResultsModels {
         #expect(linking.map(\.id) == [2] && insertions == [0])
     }
 
+    /// A stream reads the collection's stored elements, the live results the collection: both
+    /// must give one order (a set's, and a map's by keys of mixed case and accents).
+    @Test func aStreamShowsTheOrderOfTheLiveResults() async throws {
+        let realm = try Realm(configuration: CollectionResultsModels.configuration())
+        let owner = Owner(value: ["id": 1])
+        try realm.write {
+            try realm.add(owner)
+            for id in [5, 3, 9, 1, 7] {
+                let item = try realm.create(Item.self, value: ["id": id])
+                owner.itemSet.insert(item)
+                for key in ["k\(10 - id)", "K\(id)", "é\(id)", "e\u{301}\(id)"] { owner.itemsByName[key] = item }
+            }
+        }
+        let set = owner.itemSet.where { $0.value == 0 }
+        let map = owner.itemsByName.where { $0.value == 0 }
+        guard case .initial(let frozenSet)? = await next(set.changes().makeAsyncIterator()),
+            case .initial(let frozenMap)? = await next(map.changes().makeAsyncIterator())
+        else {
+            Issue.record("no initial elements")
+            return
+        }
+        #expect(frozenSet.map(\.id) == set.map(\.id))
+        #expect(frozenMap.map(\.id) == map.map { $0!.id })
+    }
+
     @Test func sectionedResultsOfAListFollowTheList() async throws {
         let realm = try Realm(configuration: CollectionResultsModels.configuration())
         let owner = Owner(value: ["id": 1, "items": [["id": 1, "name": "apple"], ["id": 2, "name": "bee"], ["id": 3, "name": "avocado"]]])
