@@ -202,9 +202,9 @@ extension ObjectKeyIdentifiable where Self: ObjectBase {
     public var id: UInt64 { objectKeyIdentity }
 }
 
-extension ObjectKeyIdentifiable where Self: _ProjectionRoot {
+extension ObjectKeyIdentifiable where Self: ProjectionObservable {
     /// The projected object's key while it is managed; before that, an identity of it.
-    public var id: UInt64 { _projectedObject.objectKeyIdentity }
+    public var id: UInt64 { rootObject.objectKeyIdentity }
 }
 
 extension ObjectBase {

@@ -17,7 +17,7 @@ import BurrowStore
 /// A projection reads its root object's properties as they are now, and assigning a projected
 /// property whose key path is writable assigns the root's property (so it needs a write
 /// transaction, like any change to a managed object).
-open class Projection<Root: ObjectBase>: _ProjectionRoot {
+open class Projection<Root: ObjectBase> {
     /// The object this projects.
     public let rootObject: Root
 
@@ -30,16 +30,21 @@ open class Projection<Root: ObjectBase>: _ProjectionRoot {
     public var realm: Realm? { rootObject.realm }
     /// Whether the projected object was deleted.
     public var isInvalidated: Bool { rootObject.isInvalidated }
-
-    public var _projectedObject: ObjectBase { rootObject }
 }
 
-/// What every `Projection` is, whatever its root class: a view of one object. For Burrow's own
-/// use (`ObjectKeyIdentifiable` projections); not meant to be adopted elsewhere.
-public protocol _ProjectionRoot: AnyObject {
+/// A view of one object of `Root`, as RealmSwift's `ProjectionObservable`: what every
+/// `Projection` is, so that generic code can name a projection's root class
+/// (`where Element: ProjectionObservable`, then `Element.Root`).
+public protocol ProjectionObservable: AnyObject {
+    /// The class of the projected object.
+    associatedtype Root: ObjectBase
     /// The projected object.
-    var _projectedObject: ObjectBase { get }
+    var rootObject: Root { get }
+    /// A projection of `object`.
+    init(projecting object: Root)
 }
+
+extension Projection: ProjectionObservable {}
 
 /// Declares a property of a `Projection` that reads (and, if the key path is writable, writes)
 /// a property of the projection's root object.

@@ -101,7 +101,7 @@ extension Binding {
     }
 }
 
-extension _ProjectionRoot {
+extension ProjectionObservable {
     /// A binding to the projected property `keyPath`, for a control that takes a `Binding`
     /// (`TextField("Label", text: card.bind(\.label))`): assigning it writes the root
     /// object's property in one quick write. A failed write changes nothing and is logged
@@ -109,14 +109,14 @@ extension _ProjectionRoot {
     @MainActor
     public func bind<V: Equatable>(_ keyPath: ReferenceWritableKeyPath<Self, V>) -> Binding<V> {
         PropertyBinding.make(
-            self, keyPath, realm: { $0._projectedObject.realm }, isInvalidated: { $0._projectedObject.isInvalidated }, skipsEqual: { $0 == $1 },
+            self, keyPath, realm: { $0.rootObject.realm }, isInvalidated: { $0.rootObject.isInvalidated }, skipsEqual: { $0 == $1 },
             reporter: nil)
     }
 
     /// A binding to the projected property `keyPath`, of any type.
     @MainActor
     public func bind<V>(_ keyPath: ReferenceWritableKeyPath<Self, V>) -> Binding<V> {
-        PropertyBinding.make(self, keyPath, realm: { $0._projectedObject.realm }, isInvalidated: { $0._projectedObject.isInvalidated }, reporter: nil)
+        PropertyBinding.make(self, keyPath, realm: { $0.rootObject.realm }, isInvalidated: { $0.rootObject.isInvalidated }, reporter: nil)
     }
 }
 

@@ -7,18 +7,17 @@ import BurrowStore
 ///
 ///     let cards = try realm.objects(DogCard.self).freeze()
 ///     Task.detached { print(cards.map { DogCard(projecting: $0.frozenObject).title }) }
-extension Results {
+extension Results where Element: ProjectionObservable {
     /// The projected objects as of the realm's current version, frozen. Throws as `freeze()` of
     /// results of objects does.
-    public func freeze<Root>() throws -> FrozenResults<Root> where Element: Projection<Root> {
-        try Results<Root>(rebinding: self).freeze()
+    public func freeze() throws -> FrozenResults<Element.Root> {
+        try Results<Element.Root>(rebinding: self).freeze()
     }
 
     /// A stream of these results' changes, as `changes(keyPaths:)` of results of objects gives
     /// it, with frozen results of the projected objects; `keyPaths` name the root class's
     /// properties.
-    public func changes<Root>(keyPaths: [String]? = nil) -> ChangeStream<RealmCollectionChange<FrozenResults<Root>>>
-    where Element: Projection<Root> {
-        Results<Root>(rebinding: self).changes(keyPaths: keyPaths)
+    public func changes(keyPaths: [String]? = nil) -> ChangeStream<RealmCollectionChange<FrozenResults<Element.Root>>> {
+        Results<Element.Root>(rebinding: self).changes(keyPaths: keyPaths)
     }
 }

@@ -10,40 +10,38 @@ import BurrowStore
 ///
 /// The section keys come from the projections, made of frozen objects on the task that reads
 /// the sections; `keyPaths` name the root class's properties.
-extension SectionedResults {
+extension SectionedResults where SectionElement: ProjectionObservable {
     /// The sectioned results as of the realm's current version, frozen, as sections of the
     /// projected objects. Throws as `freeze()` of sectioned objects does.
-    public func freeze<Root>() throws -> FrozenSectionedResults<Key, Root> where SectionElement: Projection<Root> {
+    public func freeze() throws -> FrozenSectionedResults<Key, SectionElement.Root> {
         try ofRoots().freeze()
     }
 
     /// A stream of these sectioned results' changes, as `changes(keyPaths:)` of sectioned
     /// objects gives it, with sections of the projected objects.
-    public func changes<Root>(keyPaths: [String]? = nil) -> ChangeStream<SectionedResultsChange<FrozenSectionedResults<Key, Root>>>
-    where SectionElement: Projection<Root> {
+    public func changes(keyPaths: [String]? = nil) -> ChangeStream<SectionedResultsChange<FrozenSectionedResults<Key, SectionElement.Root>>> {
         ofRoots().changes(keyPaths: keyPaths)
     }
 
     /// The same sections of the objects the projections project: the same query, a key
     /// computed from each object's projection.
-    func ofRoots<Root>() -> SectionedResults<Key, Root> where SectionElement: Projection<Root> {
+    func ofRoots() -> SectionedResults<Key, SectionElement.Root> {
         let sectionKey = sectionKey
-        return SectionedResults<Key, Root>(
+        return SectionedResults<Key, SectionElement.Root>(
             results: Results(rebinding: results), sectionKey: { sectionKey(SectionElement(projecting: $0)) }, failure: failure)
     }
 }
 
-extension ResultsSection {
+extension ResultsSection where T: ProjectionObservable {
     /// The section as of the realm's current version, frozen, as a section of the projected
     /// objects. Throws as `freeze()` of a section of objects does.
-    public func freeze<Root>() throws -> FrozenResultsSection<Key, Root> where T: Projection<Root> {
-        try ResultsSection<Key, Root>(parent: parent.ofRoots(), key: key).freeze()
+    public func freeze() throws -> FrozenResultsSection<Key, T.Root> {
+        try ResultsSection<Key, T.Root>(parent: parent.ofRoots(), key: key).freeze()
     }
 
     /// A stream of this section's changes, as `changes(keyPaths:)` of a section of objects gives
     /// it, with sections of the projected objects.
-    public func changes<Root>(keyPaths: [String]? = nil) -> ChangeStream<SectionedResultsChange<FrozenResultsSection<Key, Root>>>
-    where T: Projection<Root> {
-        ResultsSection<Key, Root>(parent: parent.ofRoots(), key: key).changes(keyPaths: keyPaths)
+    public func changes(keyPaths: [String]? = nil) -> ChangeStream<SectionedResultsChange<FrozenResultsSection<Key, T.Root>>> {
+        ResultsSection<Key, T.Root>(parent: parent.ofRoots(), key: key).changes(keyPaths: keyPaths)
     }
 }

@@ -29,6 +29,18 @@ import Testing
         #expect(cards.sorted(by: \.title, ascending: false).map(\.title) == ["chalk", "box", "banana", "apple"])
     }
 
+    /// `ProjectionObservable` names a projection's root class in generic code, as in RealmSwift.
+    @Test func genericCodeNamesTheRootThroughProjectionObservable() throws {
+        func rootTexts<P: ProjectionObservable>(_ projections: some Sequence<P>) -> [String] where P.Root == SectionTestModels.Word {
+            projections.map(\.rootObject.text)
+        }
+        let realm = try fruitRealm()
+        let cards = realm.objects(Card.self).sorted(byKeyPath: "text")
+        #expect(rootTexts(cards) == ["apple", "banana", "box", "chalk"])
+        let made = Card(projecting: realm.word(4))
+        #expect(rootTexts([made]) == ["chalk"])
+    }
+
     @Test func sortDescriptorsAndBlocksNameTheRootsProperties() throws {
         let realm = try fruitRealm()
         let cards = realm.objects(Card.self)
