@@ -9,7 +9,8 @@ extension Results where Element: ObjectBase {
     /// `keyPaths` limits modifications to changes of those properties (the first component of
     /// each path is used); insertions and deletions are always reported. A key path that names
     /// no property of the class makes the stream yield one `.error` and end. Made inside a write
-    /// transaction, the stream yields one `.error` and ends.
+    /// transaction, or on results of a frozen object's collection, the stream yields one
+    /// `.error` and ends.
     ///
     /// Results of a collection (`person.dogs.where { $0.age > 2 }`, a map's objects, linking
     /// objects) follow the collection: an object it gains or loses that the query keeps is
@@ -26,6 +27,10 @@ extension Results where Element: ObjectBase {
     /// An observer of this query from the realm's current version, for a change stream. Throws
     /// inside a write transaction, and for results filtered from a collection.
     func observer(keyPaths: [String]?) throws(RealmError) -> ResultsObserver<Element> {
+        if query.frozenBase?.isFrozen == true {
+            throw RealmError(
+                .wrongState, "Results of a frozen object's collection never change; observe the live collection's results instead (thaw it first).")
+        }
         let version = try FrozenVersion(of: owner)
         guard let evaluate = frozenEvaluation() else {
             throw RealmError(
@@ -94,8 +99,9 @@ struct ResultsObserver<T: ObjectBase>: ChangeObserver {
         results = new
         let modified = ObjectModifications(
             tableId: tableId, changes: changes, keyPaths: keyPaths, from: (oldVersion, old.table), to: (version, new.table))
-        if old.keys == new.keys, let indices = modified.indices(in: new.keys, sorted: isAllObjects) {
-            // The same objects in the same order, a few modified: find those few.
+        if !mayRepeat, old.keys == new.keys, let indices = modified.indices(in: new.keys, sorted: isAllObjects) {
+            // The same objects in the same order, a few modified: find those few (each at its
+            // one place; an object that may be at several goes through the diff below).
             if indices.isEmpty { return nil }
             return .update(new, deletions: [], insertions: [], modifications: indices)
         }

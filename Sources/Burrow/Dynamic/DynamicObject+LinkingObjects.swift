@@ -14,7 +14,7 @@ extension ObjectBase {
         else { return nil }
         let store = realm.store
         let frozenBase = FrozenQueryBase.backlinks(
-            to: state.key, ofTable: state.table.id, dynamicOwner: classInfo.isDynamic, from: originName, dynamicOrigin: true,
+            to: state.key, ofTable: state.table.id, dynamicOwner: classInfo.isDynamic, isFrozen: isFrozen, from: originName, dynamicOrigin: true,
             column: originProperty)
         return Results(
             realm: realm,

@@ -175,6 +175,44 @@ enum CollectionResultsModels {
         #expect(frozenMap.map(\.id) == map.map { $0!.id })
     }
 
+    /// An object a list (or a map) holds at several places is modified at each of them.
+    @Test func aRepeatedObjectIsModifiedAtEveryPlace() async throws {
+        let realm = try Realm(configuration: CollectionResultsModels.configuration())
+        let owner = Owner(value: ["id": 1])
+        try realm.write {
+            try realm.add(owner)
+            let (a, b) = (try realm.create(Item.self, value: ["id": 1]), try realm.create(Item.self, value: ["id": 2]))
+            owner.items.append(objectsIn: [a, a, b, a, b, a])
+            for (key, item) in [("a", a), ("b", a), ("c", b), ("d", a)] { owner.itemsByName[key] = item }
+        }
+        let list = owner.items.where { $0.value < 5 }.changes().makeAsyncIterator()
+        let map = owner.itemsByName.where { $0.value < 5 }.changes().makeAsyncIterator()
+        _ = await next(list)
+        _ = await next(map)
+        try realm.write { item(realm, 1).value = 3 }
+        #expect(update(await next(list))! == ([1, 1, 2, 1, 2, 1], [], [], [0, 1, 3, 5]))
+        #expect(update(await next(map))! == ([1, 1, 2, 1], [], [], [0, 1, 3]))
+    }
+
+    /// A frozen object's collection never changes: its results' stream is an error, as the
+    /// frozen collection's own is.
+    @Test func resultsOfAFrozenObjectsCollectionHaveNoStream() async throws {
+        let realm = try Realm(configuration: CollectionResultsModels.configuration())
+        let owner = Owner(value: ["id": 1, "items": [["id": 1]]])
+        try realm.write { try realm.add(owner) }
+        let frozen = try owner.freeze()
+        func expectFrozenError<T: ObjectBase>(_ changes: ChangeStream<RealmCollectionChange<FrozenResults<T>>>) async {
+            guard case .error(let error)? = await next(changes.makeAsyncIterator()) else {
+                Issue.record("expected an error")
+                return
+            }
+            #expect(error.code == .wrongState && error.description.contains("frozen"), "\(error)")
+        }
+        await expectFrozenError(frozen.items.where { $0.value == 0 }.changes())
+        await expectFrozenError(frozen.itemSet.where { $0.value == 0 }.changes())
+        await expectFrozenError(try frozen.items[0].freeze().owners.where { $0.id > 0 }.changes())
+    }
+
     @Test func sectionedResultsOfAListFollowTheList() async throws {
         let realm = try Realm(configuration: CollectionResultsModels.configuration())
         let owner = Owner(value: ["id": 1, "items": [["id": 1, "name": "apple"], ["id": 2, "name": "bee"], ["id": 3, "name": "avocado"]]])
