@@ -302,7 +302,8 @@ extension LinkingObjects: RealmCollection {
         }
         let columnName = ClassInfo.of(Element.self).columnName(of: propertyName)
         let frozenBase = FrozenQueryBase.backlinks(
-            to: state.key, ofTable: state.table.id, dynamicOwner: owner.classInfo.isDynamic, isFrozen: owner.isFrozen, from: ClassInfo.storedName(of: Element.self),
+            to: state.key, ofTable: state.table.id, dynamicOwner: owner.classInfo.isDynamic, isFrozen: owner.isFrozen,
+            from: ClassInfo.storedName(of: Element.self),
             dynamicOrigin: false, column: columnName)
         return Results(
             realm: realm,
