@@ -170,7 +170,7 @@ extension RealmCollection where Element: ObjectBase {
     /// The first of the collection's objects for each distinct combination of the properties
     /// `keyPaths` name.
     public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == PartialKeyPath<Element> {
-        distinct(by: keyPaths.map(KeyPathName.name(ofPartial:)))
+        distinct(by: keyPaths.map(KeyPathName.sortPath(ofPartial:)))
     }
 
     /// The smallest value of the property `keyPath` names among the collection's objects (nil

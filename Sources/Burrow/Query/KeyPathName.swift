@@ -33,17 +33,6 @@ enum KeyPathName {
         }
     }
 
-    /// The name of the `@Persisted` property of `Root` that `keyPath` reads, whatever its
-    /// value type (`\Dog.age` as a `PartialKeyPath<Dog>`). Traps as `name(of:)` does.
-    static func name<Root>(ofPartial keyPath: PartialKeyPath<Root>) -> String {
-        func named<Value>(_: Value.Type) -> String {
-            // A key path from `Root` whose value type is `Value`: so typed by construction.
-            name(of: keyPath as! KeyPath<Root, Value>)
-        }
-        // The value type, known only at run time, opened as a generic parameter.
-        return _openExistential(type(of: keyPath).valueType, do: named)
-    }
-
     /// The name of the `@Persisted` property of `Root` that `keyPath` reads; throws if it
     /// reads none or several, or `Root` is not an object class.
     static func resolve<Root, Value>(_ keyPath: KeyPath<Root, Value>) throws(RealmError) -> String {
@@ -95,19 +84,119 @@ enum KeyPathName {
         return name
     }
 
-    /// The name of the one `@Persisted` property of `Root` that `keyPath` reads, whether it names
-    /// that property or computes its value from it (`\Dog.firstLetter`, reading `name`), as
-    /// RealmSwift finds the property to sort sectioned results by. Throws if it reads none or
-    /// several, or reads only a link (a key path that goes on through it).
+    /// The path of the `@Persisted` property `keyPath` reads, for sorting by it: its name, or
+    /// through the single links the key path follows, their names and its own, dotted
+    /// (`\Dog.owner?.name` is `"owner.name"`), as RealmSwift names a key path through links. A
+    /// projection's key path names the root's properties. Throws if the key path does not
+    /// end at one property's value (a computed property, a property of a collection's
+    /// elements), as RealmSwift does: sorting cannot throw.
+    static func sortPath<Root, Value>(of keyPath: KeyPath<Root, Value>) -> String {
+        if let name = try? resolve(keyPath) { return name }
+        do {
+            let traced = try trace(keyPath)
+            guard traced.endsAtValue else {
+                preconditionFailure(
+                    "The key path \(keyPath) does not end at a @Persisted property's value (it reads '\(traced.path)' and computes from it); sort by a key path naming a property."
+                )
+            }
+            return traced.path
+        } catch {
+            preconditionFailure(error.description)
+        }
+    }
+
+    /// `sortPath(of:)` of a key path whose value type is known only at run time (a
+    /// `PartialKeyPath`: `\Dog.age` in `distinct(by:)` or `SortDescriptor(keyPath:)`).
+    static func sortPath<Root>(ofPartial keyPath: PartialKeyPath<Root>) -> String {
+        func path<Value>(_: Value.Type) -> String {
+            // A key path from `Root` whose value type is `Value`: so typed by construction.
+            sortPath(of: keyPath as! KeyPath<Root, Value>)
+        }
+        return _openExistential(type(of: keyPath).valueType, do: path)
+    }
+
+    /// The path of the one `@Persisted` property that `keyPath` reads, whether it names that
+    /// property or computes its value from it (`\Dog.firstLetter`, reading `name`), as RealmSwift
+    /// finds the property to sort sectioned results by; through single links, dotted
+    /// (`\Dog.owner?.name` is `"owner.name"`). Throws if it reads no property or several of
+    /// one object, or ends at a link (objects do not sort).
     static func propertyRead<Root, Value>(by keyPath: KeyPath<Root, Value>) throws(RealmError) -> String {
-        let (info, read) = try fieldsRead(by: keyPath)
-        guard read.count == 1, info.properties[read[0]].objectClassName == nil else {
+        let traced = try trace(keyPath)
+        guard !traced.endsAtLink else {
             throw RealmError(
                 .invalidArgument,
-                "The key path \(keyPath) does not read one @Persisted property of \(info.name) that can be sorted by (it reads \(counted(read.count, "property"))\(read.count == 1 ? ", a link" : "")); name the property to sort by with a SortDescriptor."
+                "The key path \(keyPath) reads the link '\(traced.path)', which cannot be sorted by; name a property of the linked object (\\.\(traced.path)?.name), or sort with a SortDescriptor and section with a block."
             )
         }
-        return info.properties[read[0]].name
+        return traced.path
+    }
+
+    /// What reading `keyPath` reads: the dotted path of properties, following the single links
+    /// it goes through (each replaced, while reading, by a fresh object of the linked class, so
+    /// that reading goes on into it); whether the value is the last property's own, and whether
+    /// that property is a link. A loop, as deep as the key path's links (at most 32).
+    private static func trace<Root, Value>(_ keyPath: KeyPath<Root, Value>) throws(RealmError) -> (path: String, endsAtValue: Bool, endsAtLink: Bool)
+    {
+        let (rootInfo, rootObject) = try freshRoot(of: keyPath)
+        let subject = rootSubject(rootObject, as: Root.self)
+        var (info, object) = (rootInfo, rootObject)
+        var names: [String] = []
+        for _ in 0..<32 {
+            let read = fieldsRead(of: object, info) { _ = subject[keyPath: keyPath] }
+            guard read.count == 1 else {
+                throw RealmError(
+                    .invalidArgument,
+                    "The key path \(keyPath) does not read one @Persisted property of \(info.name) that can be sorted by (it reads \(counted(read.count, "property")) of it); name the property to sort by with a SortDescriptor."
+                )
+            }
+            let field = info.fields[read[0]]
+            names.append(info.properties[read[0]].name)
+            let traceable = field.accessor as? any TraceableField.Type
+            let shape = field.accessor.shape
+            let endsAtValue = traceable?.holds(Value.self) ?? false
+            guard !endsAtValue, shape.collection == .single, let target = shape.objectType, let traceable else {
+                return (names.joined(separator: "."), endsAtValue, shape.objectType != nil)
+            }
+            let next = target.init()
+            guard traceable.link(next, at: Unmanaged.passUnretained(object).toOpaque() + field.offset) else {
+                return (names.joined(separator: "."), false, true)
+            }
+            // The field holds `next` now, and the root holds the chain of links to it.
+            (info, object) = (ClassInfo.of(target), next)
+        }
+        throw RealmError(.invalidArgument, "The key path \(keyPath) goes through more than 32 links; name the property with a string key path.")
+    }
+
+    /// The class of `Root` and a fresh instance of it; for a `Projection`, of its root class.
+    /// Throws if `Root` is neither an object class nor a projection.
+    private static func freshRoot<Root, Value>(of keyPath: KeyPath<Root, Value>) throws(RealmError) -> (ClassInfo, ObjectBase) {
+        let projection = (Root.self as? any _Persistable.Type).flatMap { $0._isProjection ? $0 : nil }
+        guard let type = projection?._shape.objectType ?? Root.self as? ObjectBase.Type else {
+            throw RealmError(
+                .invalidArgument,
+                "The key path \(keyPath) cannot be queried: queries name properties of Object and EmbeddedObject classes, not of \(Root.self).")
+        }
+        return (ClassInfo.of(type), type.init())
+    }
+
+    /// What a key path from `Root` reads `object` as: the object, or for a projection class, a
+    /// projection of it.
+    private static func rootSubject<Root>(_ object: ObjectBase, as _: Root.Type) -> Root {
+        guard let projection = Root.self as? any _Persistable.Type, projection._isProjection else { return object as! Root }
+        return projection._fromStored(.object(object)) as! Root
+    }
+
+    /// The indices of the `@Persisted` fields of `object` (of class `info`) that `read` reads,
+    /// each field reset to "no value yet" first.
+    private static func fieldsRead(of object: ObjectBase, _ info: ClassInfo, _ read: () -> Void) -> [Int] {
+        let base = Unmanaged.passUnretained(object).toOpaque()
+        for field in info.fields {
+            (field.accessor as? any TraceableField.Type)?.reset(at: base + field.offset)
+        }
+        read()
+        return info.fields.indices.filter { index in
+            (info.fields[index].accessor as? any TraceableField.Type)?.wasRead(at: base + info.fields[index].offset) ?? false
+        }
     }
 
     /// The class of `Root` and the indices of the `@Persisted` fields that reading `keyPath` on
@@ -115,23 +204,9 @@ enum KeyPathName {
     /// `keyPath` on a projection of a fresh root object reads. Throws if `Root` is neither an
     /// object class nor a projection.
     private static func fieldsRead<Root, Value>(by keyPath: KeyPath<Root, Value>) throws(RealmError) -> (ClassInfo, [Int]) {
-        let projection = (Root.self as? any _Persistable.Type).flatMap { $0._isProjection ? $0 : nil }
-        guard let type = projection?._shape.objectType ?? Root.self as? ObjectBase.Type else {
-            throw RealmError(
-                .invalidArgument,
-                "The key path \(keyPath) cannot be queried: queries name properties of Object and EmbeddedObject classes, not of \(Root.self).")
-        }
-        let info = ClassInfo.of(type)
-        let object = type.init()
-        let base = Unmanaged.passUnretained(object).toOpaque()
-        for field in info.fields {
-            (field.accessor as? any TraceableField.Type)?.reset(at: base + field.offset)
-        }
-        let root = projection.map { $0._fromStored(.object(object)) } ?? object
-        _ = (root as! Root)[keyPath: keyPath]
-        let read = info.fields.indices.filter { index in
-            (info.fields[index].accessor as? any TraceableField.Type)?.wasRead(at: base + info.fields[index].offset) ?? false
-        }
+        let (info, object) = try freshRoot(of: keyPath)
+        let subject = rootSubject(object, as: Root.self)
+        let read = fieldsRead(of: object, info) { _ = subject[keyPath: keyPath] }
         withExtendedLifetime(object) {}
         return (info, read)
     }
@@ -142,6 +217,12 @@ private protocol TraceableField {
     static func reset(at field: UnsafeMutableRawPointer)
     static func wasRead(at field: UnsafeMutableRawPointer) -> Bool
     static var valueType: Any.Type { get }
+    /// Whether a key path whose value is of `type` ends at this field: its value type, or the
+    /// optional of it (read through an optional link).
+    static func holds(_ type: Any.Type) -> Bool
+    /// Makes the field (a link) hold `object`, so that reading a key path goes on into it;
+    /// false if it cannot hold it.
+    static func link(_ object: ObjectBase, at field: UnsafeMutableRawPointer) -> Bool
 }
 
 extension Persisted: TraceableField {
@@ -150,6 +231,14 @@ extension Persisted: TraceableField {
     }
 
     fileprivate static var valueType: Any.Type { Value.self }
+
+    fileprivate static func holds(_ type: Any.Type) -> Bool { type == Value.self || type == Value?.self }
+
+    fileprivate static func link(_ object: ObjectBase, at field: UnsafeMutableRawPointer) -> Bool {
+        guard let value = try? Value._convert(object, property: "") else { return false }
+        field.assumingMemoryBound(to: Persisted<Value>.self).pointee.storage = .unmanaged(value)
+        return true
+    }
 
     fileprivate static func wasRead(at field: UnsafeMutableRawPointer) -> Bool {
         if case .unmanaged = field.assumingMemoryBound(to: Persisted<Value>.self).pointee.storage { return true }

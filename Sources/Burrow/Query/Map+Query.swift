@@ -89,7 +89,7 @@ extension Map where Value: SortableType {
 extension Map where Value: _QueryOptionalObject {
     /// The map's objects sorted by the property `keyPath` names.
     public func sorted<T>(by keyPath: KeyPath<Value._Object, T>, ascending: Bool = true) -> Results<Value> {
-        sorted(byKeyPath: KeyPathName.name(of: keyPath), ascending: ascending)
+        sorted(byKeyPath: KeyPathName.sortPath(of: keyPath), ascending: ascending)
     }
 
     /// The smallest value of the property `keyPath` names among the map's objects.

@@ -75,6 +75,6 @@ extension Results where Element: _ObjectResultsValue {
     /// The objects sorted by the value at `keyPath` (for projections, by the root property the
     /// projected property reads).
     public func sorted<V>(by keyPath: KeyPath<Element, V>, ascending: Bool = true) -> Results<Element> {
-        sorted(byKeyPath: KeyPathName.name(of: keyPath), ascending: ascending)
+        sorted(byKeyPath: KeyPathName.sortPath(of: keyPath), ascending: ascending)
     }
 }

@@ -21,7 +21,7 @@ public struct SortDescriptor: Sendable, Hashable, CustomStringConvertible {
     /// Sorts by the `@Persisted` property `keyPath` names (`\Dog.age`), ascending unless
     /// `ascending` is false. Traps for a key path that names no `@Persisted` property.
     public init<Root: ObjectBase>(keyPath: PartialKeyPath<Root>, ascending: Bool = true) {
-        self.init(keyPath: KeyPathName.name(ofPartial: keyPath), ascending: ascending)
+        self.init(keyPath: KeyPathName.sortPath(ofPartial: keyPath), ascending: ascending)
     }
 
     /// The same key path in the other direction.
