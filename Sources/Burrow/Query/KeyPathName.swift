@@ -87,9 +87,10 @@ enum KeyPathName {
     /// The path of the `@Persisted` property `keyPath` reads, for sorting by it: its name, or
     /// through the single links the key path follows, their names and its own, dotted
     /// (`\Dog.owner?.name` is `"owner.name"`), as RealmSwift names a key path through links. A
-    /// projection's key path names the root's properties. Throws if the key path does not
-    /// end at one property's value (a computed property, a property of a collection's
-    /// elements), as RealmSwift does: sorting cannot throw.
+    /// projection's key path names the root's properties. Traps if the key path does not end
+    /// at one property's value (a computed property, a property of a collection's elements),
+    /// as RealmSwift does: sorting cannot throw. A key path naming one property is memoized
+    /// (`resolve`); one through links is traced at each call.
     static func sortPath<Root, Value>(of keyPath: KeyPath<Root, Value>) -> String {
         if let name = try? resolve(keyPath) { return name }
         do {
@@ -125,7 +126,7 @@ enum KeyPathName {
         guard !traced.endsAtLink else {
             throw RealmError(
                 .invalidArgument,
-                "The key path \(keyPath) reads the link '\(traced.path)', which cannot be sorted by; name a property of the linked object (\\.\(traced.path)?.name), or sort with a SortDescriptor and section with a block."
+                "The key path \(keyPath) reads the link '\(traced.path)', which cannot be sorted by; name a property of the linked object, or sort with a SortDescriptor and section with a block."
             )
         }
         return traced.path
