@@ -118,21 +118,9 @@ struct CollectionOwner<Live: _PersistedValue>: Sendable {
         }
     }
 
-    /// What moving the baseline to a new version found.
-    enum Step {
-        /// Nothing the collection holds can have changed.
-        case unchanged
-        /// The owner's class can no longer be read as this process declares it (its stored
-        /// schema changed): the stream cannot follow it.
-        case unreadable(RealmError)
-        /// The stored elements now (none if the owner is gone: see `ownerExists`), and a test of
-        /// whether the object an element links to was modified.
-        case elements([(mapKey: String?, bytes: [UInt8])], linkModified: ([UInt8]) -> Bool)
-    }
-
     /// Moves the baseline to `version`, which `changes` made, and reads what the collection
     /// holds there if it may have changed.
-    mutating func advance(to version: FrozenVersion, changes: ChangeSet, keyPaths: Set<String>?) -> Step {
+    mutating func advance(to version: FrozenVersion, changes: ChangeSet, keyPaths: Set<String>?) -> CollectionStep {
         let oldVersion = baseline
         guard frozen.ownerTable(at: version) != nil else {
             return .unreadable(
@@ -206,6 +194,18 @@ struct CollectionOwner<Live: _PersistedValue>: Sendable {
             return byTable[tableId]!.contains(link.key)
         }
     }
+}
+
+/// What moving an observed collection's baseline to a new version found.
+enum CollectionStep {
+    /// Nothing the collection holds can have changed.
+    case unchanged
+    /// The owner's class can no longer be read as this process declares it (its stored
+    /// schema changed): the stream cannot follow it.
+    case unreadable(RealmError)
+    /// The stored elements now (none if the owner is gone: see `ownerExists`), and a test of
+    /// whether the object an element links to was modified.
+    case elements([(mapKey: String?, bytes: [UInt8])], linkModified: ([UInt8]) -> Bool)
 }
 
 /// A frozen list or set, made from the frozen collection property it wraps.

@@ -47,6 +47,11 @@ extension List {
     /// deleted, or a list inside an `AnyRealmValue` whose place no longer holds it);
     /// `.wrongState` inside a write transaction (whose changes are not a version yet).
     public func freeze() throws -> FrozenList<Element> {
+        try frozenForm()
+    }
+
+    /// `freeze()`, with its error type.
+    func frozenForm() throws(RealmError) -> FrozenList<Element> {
         if let nested {
             try nested.checkExists("List<\(Element.self)>")
             return FrozenList(

@@ -53,6 +53,11 @@ extension Map {
     /// deleted, or a dictionary inside an `AnyRealmValue` whose place no longer holds it);
     /// `.wrongState` inside a write transaction (whose changes are not a version yet).
     public func freeze() throws -> FrozenMap<Key, Value> {
+        try frozenForm()
+    }
+
+    /// `freeze()`, with its error type.
+    func frozenForm() throws(RealmError) -> FrozenMap<Key, Value> {
         if let nested {
             try nested.checkExists("Map<\(Key.self), \(Value.self)>")
             return FrozenMap(

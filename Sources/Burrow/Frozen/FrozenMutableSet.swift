@@ -57,6 +57,11 @@ extension MutableSet {
     /// Throws `RealmError`: `.invalidObject` for an unmanaged set (or one whose object was
     /// deleted); `.wrongState` inside a write transaction (whose changes are not a version yet).
     public func freeze() throws -> FrozenMutableSet<Element> {
+        try frozenForm()
+    }
+
+    /// `freeze()`, with its error type.
+    func frozenForm() throws(RealmError) -> FrozenMutableSet<Element> {
         guard let binding else {
             throw RealmError(.invalidObject, "Only the MutableSet of a managed object can be frozen; add its object to a realm first.")
         }

@@ -251,15 +251,12 @@ extension Results: RealmCollection {
     public func _results() -> Results<Element> { self }
 }
 
-extension RealmCollection {
+extension ValueResultsSource where Self: RealmCollection {
     /// Live results over the elements of this managed `List` or `MutableSet` of `realm`, in
     /// its order: its objects' keys, or its values, read anew at each evaluation. `binding` is
     /// where the collection is, for reading it at other versions (see `FrozenQueryBase`).
     func elementResults(in realm: Realm, binding: CollectionBinding?) -> Results<Element> {
-        guard Element._holdsObjects else {
-            return Results(
-                realm: realm, values: ValueSource(Element._shape, elements: { self.map(\._stored) }, isInvalidated: { self.isInvalidated }))
-        }
+        guard Element._holdsObjects else { return Results(realm: realm, values: ValueSource(self)) }
         return Results(
             realm: realm, base: QueryBase { self.map { $0._stored.objectKey } }, frozenBase: FrozenQueryBase.collection(binding),
             sourceInvalidated: { self.isInvalidated })

@@ -11,10 +11,7 @@ extension Map {
     /// Live results over the map's values. Traps for an unmanaged map.
     func _results() -> Results<Value> {
         guard let realm else { preconditionFailure("Only a managed Map can be queried; add its object to a realm first.") }
-        guard Value._holdsObjects else {
-            return Results(
-                realm: realm, values: ValueSource(Value._shape, elements: { self.values.map(\._stored) }, isInvalidated: { self.isInvalidated }))
-        }
+        guard Value._holdsObjects else { return Results(realm: realm, values: ValueSource(self)) }
         return Results(
             realm: realm,
             base: QueryBase {

@@ -9,13 +9,41 @@ final class ValueSource {
     let elements: () -> [_StoredValue]
     /// Whether the collection can no longer be read (its object was deleted).
     let isInvalidated: () -> Bool
+    /// The collection frozen at the realm's current version (what `freeze()` of its results
+    /// runs their steps on).
+    let freeze: () throws(RealmError) -> any FrozenValueCollection
+    /// The collection followed from the realm's current version, for the change streams of
+    /// its results.
+    let track: (_ keyPaths: Set<String>?) throws(RealmError) -> any ValueCollectionTracking
     /// What one value is to the query validator: its type, queried as `self`.
     let element: QueryValidator.PathInfo
 
-    init(_ shape: _PropertyShape, elements: @escaping () -> [_StoredValue], isInvalidated: @escaping () -> Bool) {
-        self.elements = elements
-        self.isInvalidated = isInvalidated
-        element = .values(shape)
+    /// The source of the values of `collection`, a managed list, set or map.
+    init<Collection: ValueResultsSource>(_ collection: Collection) {
+        elements = {
+            // As in RealmSwift, results of a collection whose object was deleted are
+            // invalidated, and reading them traps.
+            precondition(
+                !collection.isInvalidated,
+                "Results have been invalidated: the object that owns this \(Collection.self) was deleted or invalidated. Fetch the object again and query its collection."
+            )
+            return collection.storedValues
+        }
+        isInvalidated = { collection.isInvalidated }
+        freeze = { () throws(RealmError) in try collection.frozenForm() }
+        track = { keyPaths throws(RealmError) in
+            ValueCollectionTracker<Collection.FrozenForm>(owner: try collection.observedOwner(), keyPaths: keyPaths)
+        }
+        element = .values(Collection.Value._shape)
+    }
+
+    /// The positions in `elements` of the values `steps` keep, in the order they give.
+    static func positions(of steps: [QueryStep], in elements: [_StoredValue]) -> [Int] {
+        guard !steps.isEmpty else { return Array(elements.indices) }
+        // A value no query can compare (an unmanaged object, which a managed collection
+        // never holds) compares as null.
+        let compared = elements.map { element in (try? QueryValue(element)) ?? .null }
+        return QueryExecutor.evaluation(of: steps, elements: compared)
     }
 }
 
@@ -28,14 +56,7 @@ extension Results {
         guard evaluation.stamp != owner.changeStamp, let source = evaluation.source else { return evaluation.values }
         let elements = source.elements()
         let steps = evaluation.steps
-        if steps.isEmpty {
-            evaluation.values = elements
-        } else {
-            // A value no query can compare (an unmanaged object, which a managed collection
-            // never holds) compares as null.
-            let compared = elements.map { element in (try? QueryValue(element)) ?? .null }
-            evaluation.values = QueryExecutor.evaluation(of: steps, elements: compared).map { elements[$0] }
-        }
+        evaluation.values = steps.isEmpty ? elements : ValueSource.positions(of: steps, in: elements).map { elements[$0] }
         evaluation.stamp = owner.changeStamp
         return evaluation.values
     }
