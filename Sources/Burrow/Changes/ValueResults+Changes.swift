@@ -16,21 +16,25 @@ extension Results {
     /// `FrozenResults` changes instead (where the element type is known to be a class).
     @_disfavoredOverload
     public func changes(keyPaths: [String]? = nil) -> ChangeStream<RealmCollectionChange<FrozenValueResults<Element>>> {
-        do throws(RealmError) {
-            guard let source = query.source else {
-                throw RealmError(
-                    .invalidArgument,
-                    "Results<\(Element.self)> hold objects, so changes() gives FrozenResults; call it where \(Element.self) is known to be a class."
-                )
-            }
-            if owner.write != nil {
-                throw RealmError(.wrongState, "Cannot observe results inside a write transaction; its changes are not a version yet.")
-            }
-            let tracker = try source.track(observedPropertyNames(keyPaths))
-            return ChangeStream(core: StreamCore(ValueResultsObserver<Element>(tracker: tracker, steps: steps)))
+        do {
+            return ChangeStream(core: StreamCore(try valueObserver(keyPaths: keyPaths)))
         } catch {
             return ChangeStream(core: StreamCore(failing: .error(error)))
         }
+    }
+
+    /// An observer of these results of values from the realm's current version, for a change
+    /// stream. Throws where `changes(keyPaths:)` yields an error.
+    func valueObserver(keyPaths: [String]?) throws(RealmError) -> ValueResultsObserver<Element> {
+        guard let source = query.source else {
+            throw RealmError(
+                .invalidArgument,
+                "Results<\(Element.self)> hold objects, so changes() gives FrozenResults; call it where \(Element.self) is known to be a class.")
+        }
+        if owner.write != nil {
+            throw RealmError(.wrongState, "Cannot observe results inside a write transaction; its changes are not a version yet.")
+        }
+        return ValueResultsObserver(tracker: try source.track(observedPropertyNames(keyPaths)), steps: steps)
     }
 }
 
@@ -73,7 +77,7 @@ struct ValueCollectionTracker<Frozen: FrozenValueCollection>: ValueCollectionTra
 struct ValueResultsObserver<Element: RealmCollectionValue>: ChangeObserver {
     private var tracker: any ValueCollectionTracking
     /// The results at the baseline.
-    private var results: FrozenValueResults<Element>
+    private(set) var results: FrozenValueResults<Element>
     /// The stored form of each of `results`' values, in result order.
     private var stored: [[UInt8]]
     private(set) var isFinished = false

@@ -54,9 +54,11 @@ struct FrozenCollection<Collection: _PersistedValue>: @unchecked Sendable {
     /// The live collection in `realm`, or nil if the owner was deleted since (or `realm` is of
     /// another file).
     func thaw(in realm: Realm) -> Collection? {
-        realm.liveObject(of: type(of: owner), frozenAt: version, tableId: tableId, key: key).map {
-            Self.collection(of: $0, property, at: nested?.moved(to: $0))
-        }
+        guard let live = realm.liveObject(of: type(of: owner), frozenAt: version, tableId: tableId, key: key) else { return nil }
+        let place = nested?.moved(to: live)
+        // A nested collection whose place no longer holds a collection of its kind is gone.
+        if let place, place.read() == nil { return nil }
+        return Self.collection(of: live, property, at: place)
     }
 
     /// Collection property `property` of `owner`, or the list or dictionary at `nested`.

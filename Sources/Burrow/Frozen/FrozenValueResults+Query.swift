@@ -62,6 +62,17 @@ extension _FrozenValueQuerying {
     }
 }
 
+extension _FrozenValueQuerying {
+    /// The values sorted by themselves, smallest first (`ascending`) or largest first, in
+    /// sections of equal values of `block`, at the values' version (as
+    /// `Results.sectioned(by:ascending:)` sections live values).
+    public func sectioned<Key: Hashable & Sendable>(
+        by block: @escaping @Sendable (_Value) -> Key, ascending: Bool = true
+    ) -> FrozenSectionedValueResults<Key, _Value> {
+        FrozenSectionedValueResults(results: sorted(by: [SortDescriptor(keyPath: "self", ascending: ascending)]), sectionKey: block)
+    }
+}
+
 extension _FrozenValueQuerying where _Value: SortableType {
     /// The values sorted, smallest first (`ascending`, nil before any value) or largest first,
     /// as `Results.sorted(ascending:)` sorts them.

@@ -24,7 +24,7 @@ public typealias RealmCollectionValue = _Persistable
 /// `tags.filter("self BEGINSWITH 'a'")`). Like RealmSwift's, they trap for an unmanaged
 /// collection, which has no realm to query. `index(matching:)` and the aggregates (`min`,
 /// `max`, `sum`, `average`) work on unmanaged collections too.
-public protocol RealmCollection<Element>: RandomAccessCollection, CustomStringConvertible
+public protocol RealmCollection<Element>: RandomAccessCollection, CustomStringConvertible, _ValueAggregatable
 where Element: RealmCollectionValue, Index == Int {
     /// The realm the collection belongs to, or nil for an unmanaged `List` or `MutableSet`.
     var realm: Realm? { get }

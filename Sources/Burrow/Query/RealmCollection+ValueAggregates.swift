@@ -4,11 +4,21 @@ extension Optional: MinMaxType where Wrapped: MinMaxType & _OptionalPersistable 
 extension Optional: AddableType where Wrapped: AddableType & _OptionalPersistable {}
 extension AnyRealmValue: MinMaxType, AddableType {}
 
+/// A collection whose values have RealmSwift's aggregates (`min()`, `max()`, `sum()`,
+/// `average()`): every `RealmCollection`, and the frozen collections of values (`FrozenList`,
+/// `FrozenMutableSet`, `FrozenValueResults`). For Burrow's own use; not meant to be adopted
+/// elsewhere.
+public protocol _ValueAggregatable: Sequence where Element: RealmCollectionValue {}
+
+extension FrozenList: _ValueAggregatable {}
+extension FrozenMutableSet: _ValueAggregatable {}
+extension FrozenValueResults: _ValueAggregatable {}
+
 /// The aggregates of a collection of values (`List<Int>`, `MutableSet<Double?>`,
-/// `List<AnyRealmValue>`) over the values themselves, as RealmSwift's `min()`, `max()`, `sum()`
-/// and `average()`. Nil values are left out, and so are `AnyRealmValue`s that are not numbers
-/// (or dates, for `min` and `max`); each reads the collection once.
-extension RealmCollection where Element: MinMaxType {
+/// `List<AnyRealmValue>`, frozen ones) over the values themselves, as RealmSwift's `min()`,
+/// `max()`, `sum()` and `average()`. Nil values are left out, and so are `AnyRealmValue`s that
+/// are not numbers (or dates, for `min` and `max`); each reads the collection once.
+extension _ValueAggregatable where Element: MinMaxType {
     /// The smallest value, or nil if the collection holds none.
     public func min() -> Element? {
         QueryValue.aggregate(.min, ofValues: Array(self)).converted()
@@ -20,7 +30,7 @@ extension RealmCollection where Element: MinMaxType {
     }
 }
 
-extension RealmCollection where Element: AddableType {
+extension _ValueAggregatable where Element: AddableType {
     /// The sum of the values (0 if the collection holds none).
     public func sum() -> Element {
         QueryValue.aggregate(.sum, ofValues: Array(self)).converted() ?? Element._fromStored(.int(0))

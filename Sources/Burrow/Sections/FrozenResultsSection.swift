@@ -32,10 +32,7 @@ public struct FrozenResultsSection<Key: Hashable & Sendable, T: ObjectBase>: Ran
 
     /// The object at `position`, which must be less than `count`.
     public subscript(position: Int) -> Frozen<T> {
-        precondition(
-            position >= 0 && position < positions.count,
-            "Index \(position) is out of bounds (the section \(key) has \(counted(positions.count, "object")))")
-        return parent.results[positions[position]]
+        parent.results[SectionLayout.position(of: position, in: positions, section: key, "object")]
     }
 
     /// Always true: a frozen section never changes.

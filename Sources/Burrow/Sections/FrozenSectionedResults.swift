@@ -44,17 +44,14 @@ public struct FrozenSectionedResults<Key: Hashable & Sendable, T: ObjectBase>: R
 
     /// The section at `position`, which must be less than `count`.
     public subscript(position: Int) -> FrozenResultsSection<Key, T> {
-        precondition(
-            position >= 0 && position < layout.keys.count,
-            "Index \(position) is out of bounds (the sectioned results have \(layout.keys.count) sections)")
-        return FrozenResultsSection(parent: self, key: layout.keys[position])
+        FrozenResultsSection(parent: self, key: layout.key(at: position))
     }
 
     /// The object at `indexPath`: item `indexPath[1]` of section `indexPath[0]` (`item` and
     /// `section`). Both must be in bounds.
     public subscript(indexPath: IndexPath) -> Frozen<T> {
-        precondition(indexPath.count == 2, "An index path of sectioned results has two indices (section, item), not \(indexPath.count)")
-        return self[indexPath[0]][indexPath[1]]
+        let place = indexPath.sectionedPlace
+        return self[place.section][place.item]
     }
 
     /// The key of every section, in section order.
@@ -102,6 +99,11 @@ public struct FrozenSectionedResults<Key: Hashable & Sendable, T: ObjectBase>: R
 
     /// A short description: the types, and how many sections or objects.
     public var description: String { "FrozenSectionedResults<\(Key.self), \(T.self)> (\(count) sections at version \(versionNumber))" }
+}
+
+extension FrozenSectionedResults: FrozenSections {
+    func resectioned(_ results: FrozenResults<T>) -> Self { Self(results: results, sectionKey: sectionKey, steps: steps) }
+    func moved(to results: FrozenResults<T>) -> Self { Self(results: results, layout: layout, of: self) }
 }
 
 extension SectionedResults where SectionElement: ObjectBase {

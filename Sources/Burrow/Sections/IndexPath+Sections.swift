@@ -35,3 +35,12 @@ extension IndexPath {
     }
 }
 #endif
+
+extension IndexPath {
+    /// The (section, item) of an index path of sectioned results; traps for a path of another
+    /// length.
+    var sectionedPlace: (section: Int, item: Int) {
+        precondition(count == 2, "An index path of sectioned results has two indices (section, item), not \(count)")
+        return (self[0], self[1])
+    }
+}

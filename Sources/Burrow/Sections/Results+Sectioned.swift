@@ -58,6 +58,23 @@ extension Results where Element: _ObjectResultsValue {
         }
         return sectioned(sortDescriptors: sortDescriptors, sectionKey)
     }
+}
+
+/// The block forms, for results of objects and of values alike.
+extension Results {
+    /// The values sorted by themselves, smallest first (`ascending`) or largest first, in
+    /// sections of equal values of `block`, as RealmSwift's "sectioned results on primitives":
+    ///
+    ///     let byTens = scores.sectioned(by: { $0 / 10 })
+    ///     let byInitial = tags.sectioned(by: { $0.first.map(String.init) ?? "" }, ascending: false)
+    ///
+    /// Results of objects, which do not sort by themselves, section by a key path or with sort
+    /// descriptors instead; here they give failed sectioned results (see above).
+    public func sectioned<Key: Hashable & Sendable>(
+        by block: @escaping @Sendable (Element) -> Key, ascending: Bool = true
+    ) -> SectionedResults<Key, Element> {
+        sectioned(sortDescriptors: [SortDescriptor(keyPath: "self", ascending: ascending)], block)
+    }
 
     /// The results sorted by `sortDescriptors`, in sections of equal values of `block`.
     public func sectioned<Key: Hashable & Sendable>(
@@ -87,7 +104,7 @@ extension Results where Element: _ObjectResultsValue {
         }
         do {
             for descriptor in sortDescriptors {
-                _ = try QueryValidator.checkSingleValued(descriptor.keyPath, in: elementInfo, purpose: "sort")
+                try QueryValidator.checkOrderingKeyPath(descriptor.keyPath, in: queryScope, purpose: "sort")
             }
         } catch {
             return failed(error, keyBlock)
@@ -96,7 +113,7 @@ extension Results where Element: _ObjectResultsValue {
     }
 
     /// Sectioned results that failed with `error`: no sections, the error logged.
-    private func failed<Key>(_ error: RealmError, _ sectionKey: @escaping @Sendable (Element) -> Key) -> SectionedResults<Key, Element> {
+    func failed<Key>(_ error: RealmError, _ sectionKey: @escaping @Sendable (Element) -> Key) -> SectionedResults<Key, Element> {
         Logger.log(.error, "Cannot section \(Element.self) results: \(error.description)")
         return SectionedResults(results: self, sectionKey: sectionKey, failure: error)
     }

@@ -8,7 +8,7 @@ import BurrowStore
 /// changes. Once no object has the key, the section is empty and `isInvalidated`; it fills
 /// again if an object takes the key. Confined to its realm's isolation; `freeze()` gives a
 /// `Sendable` `FrozenResultsSection`.
-public struct ResultsSection<Key: Hashable & Sendable, T: _ObjectResultsValue>: RandomAccessCollection, Identifiable, Equatable,
+public struct ResultsSection<Key: Hashable & Sendable, T: RealmCollectionValue>: RandomAccessCollection, Identifiable, Equatable,
     CustomStringConvertible
 {
     public typealias Element = T
@@ -37,11 +37,7 @@ public struct ResultsSection<Key: Hashable & Sendable, T: _ObjectResultsValue>: 
 
     /// The object at `position`, which must be less than `count`.
     public subscript(position: Int) -> T {
-        let positions = positions
-        precondition(
-            position >= 0 && position < positions.count,
-            "Index \(position) is out of bounds (the section \(key) has \(counted(positions.count, "object")))")
-        return parent.results[positions[position]]
+        parent.results[SectionLayout.position(of: position, in: positions, section: key, "object")]
     }
 
     /// Iterates over the section's objects as they were when iteration began, as iterating
@@ -49,6 +45,10 @@ public struct ResultsSection<Key: Hashable & Sendable, T: _ObjectResultsValue>: 
     /// object deleted before the loop reaches it is visited invalidated.
     public func makeIterator() -> Results<T>.Iterator {
         let results = parent.results
+        if results.query.source != nil {
+            let values = results.currentValues
+            return Results<T>.Iterator(owner: results.owner, values: positions.map { values[$0] })
+        }
         let (table, keys) = results.evaluated
         return Results<T>.Iterator(owner: results.owner, table: table, keys: positions.map { keys[$0] }, rows: nil, stamp: results.owner.changeStamp)
     }

@@ -1,3 +1,4 @@
+import BurrowStorage
 import BurrowStore
 
 /// How the objects of sorted results fall into sections: the section keys in the order they
@@ -42,6 +43,20 @@ struct SectionLayout<Key: Hashable & Sendable>: Sendable, Equatable {
     /// The positions in the results of the objects with `key`, or nil if none has it.
     func positions(of key: Key) -> [Int]? {
         sectionOfKey[key].map { members[$0] }
+    }
+
+    /// The key of the section at `position`; traps out of bounds.
+    func key(at position: Int) -> Key {
+        precondition(position >= 0 && position < keys.count, "Index \(position) is out of bounds (the sectioned results have \(keys.count) sections)")
+        return keys[position]
+    }
+
+    /// The position in the results of item `item` of the section of `key`, whose positions
+    /// are `positions` (its elements are `noun`s); traps out of bounds.
+    static func position(of item: Int, in positions: [Int], section key: Key, _ noun: String) -> Int {
+        precondition(
+            item >= 0 && item < positions.count, "Index \(item) is out of bounds (the section \(key) has \(counted(positions.count, noun)))")
+        return positions[item]
     }
 }
 

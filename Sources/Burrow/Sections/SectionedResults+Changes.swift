@@ -21,21 +21,33 @@ extension SectionedResults where SectionElement: ObjectBase {
     /// stream yields one `.error` and ends. Call it where the results live (the main actor,
     /// an actor); iterate it from any task.
     public func changes(keyPaths: [String]? = nil) -> ChangeStream<SectionedResultsChange<FrozenSectionedResults<Key, SectionElement>>> {
-        stream(keyPaths: keyPaths) { sectioned, _, diff in
-            guard let diff else { return .initial(sectioned) }
-            return diff.isEmpty ? nil : .update(sectioned, diff)
-        }
+        stream(keyPaths: keyPaths) { sectioned, _, diff in .whole(sectioned, diff) }
     }
 
     /// A stream whose elements `describe` makes from the sections at each version.
-    func stream<Element: Sendable>(
-        keyPaths: [String]?, describe: @escaping SectionedResultsObserver<Key, SectionElement, SectionedResultsChange<Element>>.Describe
-    ) -> ChangeStream<SectionedResultsChange<Element>> {
-        if let failure { return ChangeStream(core: StreamCore(failing: .error(failure))) }
-        do {
+    func stream<Output: Sendable>(
+        keyPaths: [String]?,
+        describe: @escaping SectionedResultsObserver<FrozenSectionedResults<Key, SectionElement>, ResultsObserver<SectionElement>, Output>.Describe
+    ) -> ChangeStream<SectionedResultsChange<Output>> {
+        stream(describe: describe) { () throws(RealmError) in
             let observer = try results.observer(keyPaths: keyPaths)
-            return ChangeStream(
-                core: StreamCore(SectionedResultsObserver(results: observer, sectionKey: sectionKey, steps: thawingSteps, describe: describe)))
+            return (observer, FrozenSectionedResults(results: observer.results, sectionKey: sectionKey, steps: thawingSteps))
+        }
+    }
+}
+
+extension SectionedResults {
+    /// A stream of sectioned results whose elements `describe` makes from the sections at each
+    /// version, following the results with the observer `start` makes (with the sections at its
+    /// baseline): a stream of the one error if the sectioning failed or `start` throws.
+    func stream<Sections, Inner, Output>(
+        describe: @escaping SectionedResultsObserver<Sections, Inner, Output>.Describe,
+        start: () throws(RealmError) -> (Inner, Sections)
+    ) -> ChangeStream<SectionedResultsChange<Output>> {
+        do throws(RealmError) {
+            if let failure { throw failure }
+            let (observer, sectioned) = try start()
+            return ChangeStream(core: StreamCore(SectionedResultsObserver(results: observer, sectioned: sectioned, describe: describe)))
         } catch {
             return ChangeStream(core: StreamCore(failing: .error(error)))
         }
@@ -55,15 +67,30 @@ extension ResultsSection where T: ObjectBase {
     public func changes(keyPaths: [String]? = nil) -> ChangeStream<SectionedResultsChange<FrozenResultsSection<Key, T>>> {
         let key = self.key
         return parent.stream(keyPaths: keyPaths) { sectioned, old, diff in
-            let section = FrozenResultsSection(parent: sectioned, key: key)
-            guard let diff else { return .initial(section) }
-            let part = diff.restricted(to: key, from: old, to: sectioned.layout)
-            return part.isEmpty ? nil : .update(section, part)
+            .section(FrozenResultsSection(parent: sectioned, key: key), of: sectioned, old: old, diff)
         }
     }
 }
 
 extension SectionedResultsChange {
+    /// The element of a stream of whole sectioned results, `sectioned`, which changed by `diff`
+    /// (nil for the first element): nil if nothing changed.
+    static func whole(_ sectioned: Collection, _ diff: SectionedResultsDiff?) -> Self? {
+        guard let diff else { return .initial(sectioned) }
+        return diff.isEmpty ? nil : .update(sectioned, diff)
+    }
+
+    /// The element of a stream of one section, `section` of `sectioned`, whose sections were
+    /// `old` before and changed by `diff` (nil for the first element): nil if nothing changed
+    /// in the section.
+    static func section<Sections: FrozenSections>(
+        _ section: Collection, of sectioned: Sections, old: SectionLayout<Sections.Key>, _ diff: SectionedResultsDiff?
+    ) -> Self? where Collection: Identifiable, Collection.ID == Sections.Key {
+        guard let diff else { return .initial(section) }
+        let part = diff.restricted(to: section.id, from: old, to: sectioned.layout)
+        return part.isEmpty ? nil : .update(section, part)
+    }
+
     /// The `.update` of `collection` by `diff`.
     static func update(_ collection: Collection, _ diff: SectionedResultsDiff) -> Self {
         func indexPaths(_ paths: [SectionPlace]) -> [IndexPath] { paths.map { IndexPath(indexes: [$0.section, $0.item]) } }

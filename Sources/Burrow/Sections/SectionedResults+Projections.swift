@@ -10,7 +10,7 @@ import BurrowStore
 ///
 /// The section keys come from the projections, made of frozen objects on the task that reads
 /// the sections; `keyPaths` name the root class's properties.
-extension SectionedResults where SectionElement: ProjectionObservable {
+extension SectionedResults where SectionElement: ProjectionObservable & _ObjectResultsValue {
     /// The sectioned results as of the realm's current version, frozen, as sections of the
     /// projected objects. Throws as `freeze()` of sectioned objects does.
     public func freeze() throws -> FrozenSectionedResults<Key, SectionElement.Root> {
@@ -32,7 +32,7 @@ extension SectionedResults where SectionElement: ProjectionObservable {
     }
 }
 
-extension ResultsSection where T: ProjectionObservable {
+extension ResultsSection where T: ProjectionObservable & _ObjectResultsValue {
     /// The section as of the realm's current version, frozen, as a section of the projected
     /// objects. Throws as `freeze()` of a section of objects does.
     public func freeze() throws -> FrozenResultsSection<Key, T.Root> {

@@ -11,6 +11,10 @@ import Foundation
 ///     }
 ///     let first = byColor[IndexPath(item: 0, section: 0)]
 ///
+/// Results and collections of values section the same way, sorted by the values themselves:
+///
+///     let byTens = player.scores.sectioned(by: { $0 / 10 }, ascending: false)
+///
 /// Lazy and live, like `Results`: the sections are computed on first use and again whenever
 /// the realm moves to a new version or the open write transaction changes objects, so a section
 /// appears when an object first has its key and disappears when the last one leaves it.
@@ -20,7 +24,7 @@ import Foundation
 /// Sectioned results that could not be made (an empty list of sort descriptors, a section key
 /// path that is not the primary sort, a key path no sort can use) have no sections; their
 /// `changes()` yields the error and `freeze()` throws it.
-public struct SectionedResults<Key: Hashable & Sendable, SectionElement: _ObjectResultsValue>: RandomAccessCollection, Equatable,
+public struct SectionedResults<Key: Hashable & Sendable, SectionElement: RealmCollectionValue>: RandomAccessCollection, Equatable,
     CustomStringConvertible
 {
     public typealias Element = ResultsSection<Key, SectionElement>
@@ -58,16 +62,14 @@ public struct SectionedResults<Key: Hashable & Sendable, SectionElement: _Object
     /// The section at `position`, which must be less than `count`. The section follows its key:
     /// it is the section of that key as the sectioned results change.
     public subscript(position: Int) -> ResultsSection<Key, SectionElement> {
-        let keys = layout.keys
-        precondition(position >= 0 && position < keys.count, "Index \(position) is out of bounds (the sectioned results have \(keys.count) sections)")
-        return ResultsSection(parent: self, key: keys[position])
+        ResultsSection(parent: self, key: layout.key(at: position))
     }
 
     /// The object at `indexPath`: the object at `indexPath.item` (its second index) of the
     /// section at `indexPath.section` (its first). Both must be in bounds.
     public subscript(indexPath: IndexPath) -> SectionElement {
-        precondition(indexPath.count == 2, "An index path of sectioned results has two indices (section, item), not \(indexPath.count)")
-        return self[indexPath[0]][indexPath[1]]
+        let place = indexPath.sectionedPlace
+        return self[place.section][place.item]
     }
 
     /// Iterates over the sections there were when iteration began (each a live section of its
