@@ -169,6 +169,18 @@ enum ValueSectionsModels {
         #expect(noA.allKeys == ["b", "c", "d"] && Array(sectionsGone) == [0] && removed.isEmpty, "a deleted section's values are not listed")
     }
 
+    @Test func aListOfObjectsSectionsByAKeyPathDirectly() throws {
+        // RealmSwift's collections section as results do: the key path form, not the block
+        // form of values, for objects.
+        let realm = try fruitRealm()
+        let word = realm.object(ofType: SectionTestModels.Word.self, forPrimaryKey: 1)!
+        try realm.write { word.related.append(objectsIn: realm.objects(SectionTestModels.Word.self)) }
+        let sections = word.related.sectioned(by: \.firstLetter, ascending: false)
+        #expect(texts(sections) == [["chalk"], ["box", "banana"], ["apple"]], "sorted by text, largest first")
+        let byCount = word.related.sectioned(by: \.count, sortDescriptors: [SortDescriptor(keyPath: "count"), "text"])
+        #expect(byCount.count == 1 && byCount[0].map(\.text) == ["apple", "banana", "box", "chalk"])
+    }
+
     @Test func aStreamOfSectionedValuesInsideAWriteYieldsItsError() async throws {
         let (realm, holder) = try ValueSectionsModels.realm()
         var stream: ChangeStream<SectionedResultsChange<FrozenSectionedValueResults<String, String>>>?
