@@ -56,7 +56,8 @@ public struct FrozenValueResults<Element: RealmCollectionValue>: RandomAccessCol
         try ThawedRealms.realm(thawing: source.version, isolation: isolation).thaw(self)
     }
 
-    /// The values, as RealmSwift prints results: `Results<Int> <0x…> (` then `[0] 5` a line.
+    /// The values in RealmSwift's format for results, under this type's name:
+    /// `FrozenValueResults<int> <0x…> (` then `[0] 5` a line (at most 100).
     public var description: String {
         CollectionDescription.describe("FrozenValueResults", of: self, count: count, instance: nil, depth: ObjectBase.descriptionMaxDepth)
     }
