@@ -87,7 +87,8 @@ let package = Package(
         // classes are not this test program's.
         // BurrowSync against a real PostgreSQL the tests start themselves.
         .testTarget(name: "BurrowSyncTests", dependencies: ["BurrowSync", "Burrow", "BurrowStore", "BurrowTestSupport", "BurrowTestTraits"]),
-        .testTarget(name: "BurrowTests", dependencies: ["Burrow", "BurrowStore", "BurrowTestSupport", "BurrowTestTraits"]),
+        .testTarget(
+            name: "BurrowTests", dependencies: ["Burrow", "BurrowStore", "BurrowTestSupport", "BurrowTestTraits"], exclude: ["Fixtures"]),
         // The reader of realm-core's files, on files realm-core wrote (Fixtures, with their note).
         .testTarget(
             name: "BurrowRealmFileTests", dependencies: ["BurrowRealmFile", "Burrow", "BurrowStore", "BurrowTestSupport", "BurrowTestTraits"],

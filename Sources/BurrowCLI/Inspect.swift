@@ -32,7 +32,7 @@ enum Inspect {
         print(
             """
             file:           \(path)
-            format:         \(Meta.formatVersion)
+            format:         \(snapshot.format)\(snapshot.format < Meta.formatVersion ? " (upgraded to \(Meta.formatVersion) by its next write)" : "")
             version:        \(stats.version)
             page size:      \(counted(stats.pageSize, "byte"))
             pages:          \(stats.pageCount) (\(stats.usedPages) in use, \(stats.freePages) free)

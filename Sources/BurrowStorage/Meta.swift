@@ -60,10 +60,15 @@ struct WrittenPages: Sendable, Equatable {
 package struct Meta: Sendable, Equatable {
     /// The bytes at offset 8 of a meta page, which mark a Burrow database.
     package static let magic: [UInt8] = Array("BURROWDB".utf8)
-    /// Format 4: a small catalog and a short free list live in the meta page. (Format 3: branch entries count the
-    /// entries below them; format 2: metas list the pages written since the durable version.)
-    /// Before 1.0, other formats are refused by name.
-    package static let formatVersion: UInt32 = 4
+    /// Format 5: the object layer's rows take the bytes they need (narrow offsets and
+    /// integers). Format 4 (a small catalog and a short free list live in the meta page) is
+    /// still read; the engine's pages are the same in both, and the object layer rewrites the
+    /// rows of a format-4 file in its first write transaction, whose meta then says 5.
+    /// (Format 3: branch entries count the entries below them; format 2: metas list the pages
+    /// written since the durable version.) Other formats are refused by name.
+    package static let formatVersion: UInt32 = 5
+    /// The oldest format the engine opens.
+    package static let oldestReadableFormat: UInt32 = 4
     static let listOffset = 92
     static let listEntrySize = 12
     /// The most pages the engine lists in one meta. Opening reads and checks every listed page,
@@ -72,6 +77,10 @@ package struct Meta: Sendable, Equatable {
     static let listLimit = 64
 
     package var version: UInt64
+    /// The file format this version is written in: `formatVersion`, or an older one the engine
+    /// still reads (`oldestReadableFormat` and up). A write transaction keeps its base's format
+    /// unless it upgrades (`WriteTransaction.upgradeFormat()`).
+    package var format: UInt32 = Meta.formatVersion
     package var pageSize: Int
     package var pageCount: PageNumber
     /// The catalog tree, or, when its root is 0, the root 0 and the number of entries of
@@ -106,7 +115,7 @@ package struct Meta: Sendable, Equatable {
         precondition(listEnd + inlineBytes + freeBytes <= pageSize, "the written-page list and the inline catalog and free list do not fit")
         p.initializeMemory(as: UInt8.self, repeating: 0, count: pageSize)
         for (i, byte) in Self.magic.enumerated() { p.setU8(8 + i, byte) }
-        p.setU32(16, Self.formatVersion)
+        p.setU32(16, format)
         p.setU32(20, UInt32(pageSize))
         p.setU64(24, version)
         p.setU32(32, pageCount)
@@ -141,9 +150,9 @@ package struct Meta: Sendable, Equatable {
         for (i, byte) in magic.enumerated() where p.u8(8 + i) != byte { return .foreign }
         guard bytes.count >= 80 else { return .damaged("meta page \(slot) is cut short") }
         let format = p.u32(16)
-        if format != formatVersion, format != 0 { return .otherFormat(format) }
+        if !(oldestReadableFormat...formatVersion).contains(format), format != 0 { return .otherFormat(format) }
         let pageSize = Int(p.u32(20))
-        guard format == formatVersion, PageLayout.isValidPageSize(pageSize) else {
+        guard format != 0, PageLayout.isValidPageSize(pageSize) else {
             return .damaged("meta page \(slot) records an impossible format or page size")
         }
         guard bytes.count >= pageSize else { return .damaged("meta page \(slot) is cut short") }
@@ -151,7 +160,7 @@ package struct Meta: Sendable, Equatable {
             return .damaged("meta page \(slot) fails its checksum")
         }
         var meta = Meta(
-            version: p.u64(24), pageSize: pageSize, pageCount: p.u32(32),
+            version: p.u64(24), format: format, pageSize: pageSize, pageCount: p.u32(32),
             catalog: TreeState.decode(p + 36), free: TreeState.decode(p + 52), freePageCount: p.u64(68))
         guard meta.pageCount >= 2, meta.catalog.root < meta.pageCount, meta.free.root < meta.pageCount,
             meta.catalog.root != 1, meta.free.root != 1,

@@ -30,6 +30,8 @@ extension Snapshot {
                 more = try cursor.next()
             }
         }
+        // The entries are copied as they are, so the copy keeps this version's format.
+        transaction.setFormat(meta.format)
         try transaction.commit(durability: .full)
         try target.copyDurableMetaToOtherSlot()
     }

@@ -30,6 +30,8 @@ package final class Snapshot: PageSource, Sendable {
     }
 
     package var version: UInt64 { meta.version }
+    /// The file format this version is written in (see `Meta.format`).
+    package var format: UInt32 { meta.format }
     package var layout: PageLayout { storage.layout }
     package var name: String { storage.name }
     package var modificationStamp: UInt64 { 0 }

@@ -68,7 +68,7 @@ package enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
                 return "\(path) uses file format \(version), but this Burrow reads format \(supported); open it with a newer Burrow."
             }
             return
-                "\(path) uses file format \(version), written before this Burrow's format \(supported); formats before 1.0 are not converted. Recreate the file, or open it with the Burrow that wrote it and copy the data out."
+                "\(path) uses file format \(version), older than the formats this Burrow reads (\(Meta.oldestReadableFormat) to \(supported)); it cannot be converted. Recreate the file, or open it with the Burrow that wrote it and export the data (`burrow export`)."
         case .damagedMeta(let path, let detail):
             return "\(path) is damaged: neither meta page is valid (\(detail)). Restore it from a backup."
         case .truncated(let path, let expected, let actual):

@@ -39,9 +39,9 @@ extension WriteTransaction {
         defer { if !isFinished { finish() } }
         if let failure { throw failure }
         try storage.checkUsable()
-        // Refilling the pool may have rewritten free-tree pages; without a tree change that is
-        // no reason for a new version, and dropping it loses nothing.
-        guard trees.contains(where: { $0.changed }) else { return CommitReceipt(version: base.version) }
+        // Refilling the pool may have rewritten free-tree pages; without a tree change (or a
+        // new format) that is no reason for a new version, and dropping it loses nothing.
+        guard trees.contains(where: { $0.changed }) || meta.format != base.meta.format else { return CommitReceipt(version: base.version) }
 
         try recordTreesInCatalog()
         // Pages taken from the end of the file and given back before commit were never

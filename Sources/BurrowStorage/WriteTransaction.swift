@@ -90,6 +90,18 @@ package final class WriteTransaction: PageSource {
     /// The version this transaction started from.
     package var baseVersion: UInt64 { base.version }
 
+    /// The file format the commit writes: its base's, unless `setFormat` changed it.
+    package var format: UInt32 { meta.format }
+
+    /// Makes the commit record `format` (one the engine reads) as the file's format: the object
+    /// layer's upgrade, once it has rewritten what the format changes, and copies, which keep
+    /// their source's format. The engine's own pages are the same in every format it reads.
+    package func setFormat(_ format: UInt32) {
+        precondition(
+            (Meta.oldestReadableFormat...Meta.formatVersion).contains(format), "internal error: format \(format) is not one the engine writes")
+        meta.format = format
+    }
+
     init(
         storage: Storage, base: Snapshot, reclaimLimit: UInt64, roundReusable: RoundReusablePages? = nil,
         expectedPages: Int = 0, mayGrowForRun: Bool = false

@@ -73,28 +73,30 @@ struct ObjectObserver<T: ObjectBase>: ChangeObserver {
         _ key: ObjectKey, _ old: FrozenVersion, _ oldTable: Table, _ new: FrozenVersion, _ newTable: Table,
         fields: Set<Int>?, names: Set<String>?
     ) -> [PropertyChange] {
-        guard let before = old.snapshotRow(oldTable, key), let after = new.snapshotRow(newTable, key) else { return [] }
-        var changes: [PropertyChange] = []
-        for (field, stored) in newTable.stored.properties.enumerated() {
-            guard let property = newTable.propertyOfField[field] else { continue }
-            let name = newTable.declared.properties[property].name
-            if let names, !names.contains(name) { continue }
-            if let fields, !fields.contains(field) { continue }
-            let oldField = oldTable.stored.fieldIndex(of: stored.name)
-            let same = RowCodec.sameField(oldField.flatMap { RowCodec.field(before, $0) }, RowCodec.field(after, field))
-            if newTable.collectionTrees[field] != nil {
-                // A collection's field holds its count. Recorded changes name collections that
-                // changed; without a record, only a changed count shows.
-                if fields != nil || !same { changes.append(PropertyChange(name: name, oldValue: nil, newValue: nil)) }
-                continue
+        let changes = old.withRows(oldTable, key, and: new, newTable) { before, after -> [PropertyChange] in
+            var changes: [PropertyChange] = []
+            for (field, stored) in newTable.stored.properties.enumerated() {
+                guard let property = newTable.propertyOfField[field] else { continue }
+                let name = newTable.declared.properties[property].name
+                if let names, !names.contains(name) { continue }
+                if let fields, !fields.contains(field) { continue }
+                let oldField = oldTable.stored.fieldIndex(of: stored.name)
+                let same = RowCodec.sameField(oldField.flatMap { RowCodec.field(before, $0) }, RowCodec.field(after, field))
+                if newTable.collectionTrees[field] != nil {
+                    // A collection's field holds its count. Recorded changes name collections that
+                    // changed; without a record, only a changed count shows.
+                    if fields != nil || !same { changes.append(PropertyChange(name: name, oldValue: nil, newValue: nil)) }
+                    continue
+                }
+                if same { continue }
+                changes.append(
+                    PropertyChange(
+                        name: name,
+                        oldValue: oldField.map { old.readField(oldTable, key, oldTable.propertyOfField[$0] ?? property).plainValue } ?? nil,
+                        newValue: new.readField(newTable, key, property).plainValue))
             }
-            if same { continue }
-            changes.append(
-                PropertyChange(
-                    name: name,
-                    oldValue: oldField.map { old.readField(oldTable, key, oldTable.propertyOfField[$0] ?? property).plainValue } ?? nil,
-                    newValue: new.readField(newTable, key, property).plainValue))
+            return changes
         }
-        return changes
+        return changes ?? []
     }
 }

@@ -62,13 +62,14 @@ struct ObjectModifications {
     /// Whether object `key`'s row differs between the two versions (in the fields of
     /// `keyPaths`, if given).
     private func rowsDiffer(_ key: ObjectKey) -> Bool {
-        guard let oldTable = from.table, let newTable = to.table,
-            let before = from.version.snapshotRow(oldTable, key), let after = to.version.snapshotRow(newTable, key)
-        else { return true }
-        guard let keyPaths else { return !before.elementsEqual(after) }
-        return keyPaths.contains { name in
-            guard let oldField = oldTable.field(named: name), let newField = newTable.field(named: name) else { return true }
-            return !RowCodec.sameField(RowCodec.field(before, oldField), RowCodec.field(after, newField))
+        guard let oldTable = from.table, let newTable = to.table else { return true }
+        let differ = from.version.withRows(oldTable, key, and: to.version, newTable) { before, after in
+            guard let keyPaths else { return !before.elementsEqual(after) }
+            return keyPaths.contains { name in
+                guard let oldField = oldTable.field(named: name), let newField = newTable.field(named: name) else { return true }
+                return !RowCodec.sameField(RowCodec.field(before, oldField), RowCodec.field(after, newField))
+            }
         }
+        return differ ?? true
     }
 }

@@ -81,7 +81,7 @@ extension ReadContext {
         let type = table.fieldTypes[field]
         if type != .object, type != .any, !ValueCodec.isExternal(payload, as: type) {
             // No link to resolve: the common case decodes without making a resolver.
-            if let problem = ValueCodec.lengthProblem(payload, as: type) { fail(damagedRow(table, key, field, problem)) }
+            if let problem = RowCodec.lengthProblem(payload, as: type) { fail(damagedRow(table, key, field, problem)) }
             return ValueCodec.decode(payload, as: type, linkTarget: 0) { _, _ in .null }
         }
         do {

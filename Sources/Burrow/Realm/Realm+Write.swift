@@ -189,7 +189,11 @@ extension Realm {
                 throw error
             }
         }
-        write = RealmWrite(store.beginWrite(transaction, recordingChanges: ChangeHub.hub(for: storage) != nil))
+        do {
+            write = RealmWrite(try store.beginWrite(transaction, recordingChanges: ChangeHub.hub(for: storage) != nil))
+        } catch {
+            throw RealmError(error)
+        }
     }
 
     private func finishWrite<Result>(_ block: () throws -> Result) throws -> Result {

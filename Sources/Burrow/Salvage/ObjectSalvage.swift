@@ -335,51 +335,55 @@ struct RawObjects {
         var broken = Set<UInt64>()
         var failure: StorageError?
         let fieldCount = stored.properties.count
-        try reader.scan(rowsTree, from: []) { keyBytes, row in
+        let wide = reader.rowsAreWide
+        try reader.scan(rowsTree, from: []) { keyBytes, storedRow in
             guard keyBytes.count == 8 else { return true }
             let key = ObjectKey.read(keyBytes).rawValue
-            guard case .fields = ObjectVerification.rowLayout(row, fields: fieldCount) else {
+            let read = ObjectVerification.withSoundRow(storedRow, of: stored, wide: wide) { row -> Bool in
+                var fields: [RawValue] = []
+                fields.reserveCapacity(fieldCount)
+                for (field, property) in stored.properties.enumerated() {
+                    let payload = RowCodec.field(row, field)
+                    if property.collection != .single {
+                        if let payload, let count = ValueCodec.int(payload), count > 0 { counts[field, default: [:]][key] = UInt64(count) }
+                        fields.append(property.collection == .map ? .entries([]) : .elements([]))
+                        continue
+                    }
+                    guard let payload else {
+                        fields.append(.null)
+                        continue
+                    }
+                    if ValueCodec.isExternal(payload, as: property.type) {
+                        let value: RawValue??
+                        do throws(StorageError) {
+                            value = try reader.withValue(TreeName(.blobs, id), ObjectStore.blobKey(ObjectKey(key), field)) {
+                                Self.decode($0, property, schema, inRow: true)
+                            }
+                        } catch {
+                            failure = error
+                            return false
+                        }
+                        guard let found = value, let decoded = found else {
+                            broken.insert(key)
+                            break
+                        }
+                        fields.append(decoded)
+                    } else {
+                        guard let decoded = Self.decode(payload, property, schema, inRow: true) else {
+                            broken.insert(key)
+                            break
+                        }
+                        fields.append(decoded)
+                    }
+                }
+                if !broken.contains(key) { objects[key] = Object(fields: fields) }
+                return true
+            }
+            guard let read else {
                 broken.insert(key)
                 return true
             }
-            var fields: [RawValue] = []
-            fields.reserveCapacity(fieldCount)
-            for (field, property) in stored.properties.enumerated() {
-                let payload = RowCodec.field(row, field)
-                if property.collection != .single {
-                    if let payload, payload.count == 8 { counts[field, default: [:]][key] = ValueCodec.u64(payload, 0) }
-                    fields.append(property.collection == .map ? .entries([]) : .elements([]))
-                    continue
-                }
-                guard let payload else {
-                    fields.append(.null)
-                    continue
-                }
-                if ValueCodec.isExternal(payload, as: property.type) {
-                    let value: RawValue??
-                    do throws(StorageError) {
-                        value = try reader.withValue(TreeName(.blobs, id), ObjectStore.blobKey(ObjectKey(key), field)) {
-                            Self.decode($0, property, schema)
-                        }
-                    } catch {
-                        failure = error
-                        return false
-                    }
-                    guard let found = value, let decoded = found else {
-                        broken.insert(key)
-                        break
-                    }
-                    fields.append(decoded)
-                } else {
-                    guard let decoded = Self.decode(payload, property, schema) else {
-                        broken.insert(key)
-                        break
-                    }
-                    fields.append(decoded)
-                }
-            }
-            if !broken.contains(key) { objects[key] = Object(fields: fields) }
-            return true
+            return read
         }
         if let failure { throw failure }
         for problem in reader.skipped[rowsTree.string] ?? [] {
@@ -438,9 +442,10 @@ struct RawObjects {
         return padded.withUnsafeBytes { ObjectKey.read($0).rawValue }
     }
 
-    /// `payload`, a sound payload of `property`'s type, as a raw value; nil if it is not one.
-    static func decode(_ payload: UnsafeRawBufferPointer, _ property: StoredProperty, _ schema: FileSchema) -> RawValue? {
-        if ObjectVerification.payloadProblem(payload, as: property.type) != nil { return nil }
+    /// `payload`, a sound payload of `property`'s type (a row field's when `inRow`, else a
+    /// collection element's), as a raw value; nil if it is not one.
+    static func decode(_ payload: UnsafeRawBufferPointer, _ property: StoredProperty, _ schema: FileSchema, inRow: Bool = false) -> RawValue? {
+        if ObjectVerification.payloadProblem(payload, as: property.type, inRow: inRow) != nil { return nil }
         let linkTarget = property.objectClassName.flatMap { schema.classes[$0]?.id } ?? 0
         let value: StoreValue = ValueCodec.decode(payload, as: property.type, linkTarget: linkTarget) { table, key in
             .object(ObjectLink(table: table, key: key))

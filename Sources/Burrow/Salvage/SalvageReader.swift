@@ -27,6 +27,8 @@ final class SalvageReader: TreeReader {
 
     var fileName: String { snapshot.name }
 
+    var rowsAreWide: Bool { reader.rowsAreWide }
+
     /// The names of the trees the catalog's sound pages name.
     var treeNames: [String] { trees.keys.sorted() }
 

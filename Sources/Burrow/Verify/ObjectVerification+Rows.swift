@@ -10,18 +10,62 @@ extension ObjectVerification {
         case unreadable(String)
     }
 
-    /// Checks the layout of `row`, a row of a class with `fields` fields: its payloads lie in
-    /// field order, each non-empty, the first right after the offset table and the last
-    /// ending where the row ends.
+    /// Checks the layout of `row`, a row of a class with `fields` fields in `RowCodec`'s form:
+    /// a header of a known offset width, and payloads in field order, each non-empty, the first
+    /// right after the offset table and the last ending where the row ends.
     static func rowLayout(_ row: UnsafeRawBufferPointer, fields: Int) -> RowLayout {
-        guard row.count >= 4 else { return .unreadable("its row is \(counted(row.count, "byte")), too short for its field count") }
+        guard let first = row.first else { return .unreadable("its row is empty, too short for its header") }
+        guard first & 3 != 3 else { return .unreadable("its row's header names an unknown offset width (code 3)") }
         let count = RowCodec.fieldCount(row)
+        let declared = RowCodec.declaredFieldCount(row)
+        guard let declared, declared == count else {
+            return .unreadable("its row's offset table runs past the row's \(counted(row.count, "byte"))")
+        }
+        guard count <= fields else { return .unreadable("its row has \(count) fields, but its class has \(fields)") }
+        return payloadLayout(row, count: count, header: RowCodec.headerSize(row)) { RowCodec.offset(row, $0) }
+    }
+
+    /// Calls `body` with `row`, a row of `stored`, in `RowCodec`'s form (converted when `wide`,
+    /// a row of file format 4) and returns its result, or returns nil if the row's layout is
+    /// not sound.
+    static func withSoundRow<R>(
+        _ row: UnsafeRawBufferPointer, of stored: StoredClass, wide: Bool, _ body: (UnsafeRawBufferPointer) -> R
+    ) -> R? {
+        let fields = stored.properties.count
+        guard wide else {
+            guard case .fields = rowLayout(row, fields: fields) else { return nil }
+            return body(row)
+        }
+        let narrowInts = stored.wideIntegerFields
+        guard case .fields = wideRowLayout(row, fields: fields, narrowInts: narrowInts) else { return nil }
+        return WideRowCodec.withNarrowed(row, narrowInts: narrowInts, body)
+    }
+
+    /// Checks the layout of `row`, a row of file format 4 (`WideRowCodec`) of a class with
+    /// `fields` fields, as `rowLayout` does, and that the fields `narrowInts` marks hold 8 bytes.
+    static func wideRowLayout(_ row: UnsafeRawBufferPointer, fields: Int, narrowInts: [Bool]) -> RowLayout {
+        guard row.count >= 4 else { return .unreadable("its row is \(counted(row.count, "byte")), too short for its field count") }
+        let count = Int(ValueCodec.u32(row, 0))
         guard count <= fields else { return .unreadable("its row has \(count) fields, but its class has \(fields)") }
         let header = 4 + 4 * count
         guard header <= row.count else { return .unreadable("its row's offset table runs past the row's \(counted(row.count, "byte"))") }
+        let layout = payloadLayout(row, count: count, header: header) { Int(ValueCodec.u32(row, 4 + 4 * $0)) }
+        guard case .fields = layout else { return layout }
+        for field in 0..<count where narrowInts[field] {
+            if let payload = WideRowCodec.field(row, field), payload.count != 8 {
+                return .unreadable("its row's field \(field) holds \(counted(payload.count, "byte")) where an integer takes 8")
+            }
+        }
+        return .fields
+    }
+
+    /// Checks that the payloads of a row of `count` fields, whose offsets `offset` gives and
+    /// whose header takes `header` bytes, lie in field order, each non-empty, the first right
+    /// after the header and the last ending where the row ends.
+    private static func payloadLayout(_ row: UnsafeRawBufferPointer, count: Int, header: Int, offset: (Int) -> Int) -> RowLayout {
         var end = header
         for field in 0..<count {
-            let offset = Int(ValueCodec.u32(row, 4 + 4 * field))
+            let offset = offset(field)
             guard offset != 0 else { continue }
             if end == header {
                 guard offset == header else {
@@ -45,9 +89,16 @@ extension ObjectVerification {
 
     /// What is wrong with `payload` as a value of `type`, or nil if it is one: exactly as many
     /// bytes as the type takes, a Bool 0 or 1, a string valid UTF-8, a known `AnyRealmValue` tag.
-    static func payloadProblem(_ payload: UnsafeRawBufferPointer, as type: PropertyType) -> String? {
-        if let problem = ValueCodec.lengthProblem(payload, as: type) { return problem }
+    /// `inRow`: the payload is a row field's (`RowCodec`), whose `Int` takes the fewest bytes
+    /// that hold it, where an element's takes 8.
+    static func payloadProblem(_ payload: UnsafeRawBufferPointer, as type: PropertyType, inRow: Bool = false) -> String? {
+        let lengthProblem = inRow ? RowCodec.lengthProblem(payload, as: type) : ValueCodec.lengthProblem(payload, as: type)
+        if let lengthProblem { return lengthProblem }
         switch type {
+        case .int:
+            guard inRow, let value = ValueCodec.int(payload) else { return nil }
+            let needed = ValueCodec.narrowIntSize(value)
+            return payload.count == needed ? nil : "holds the Int \(value) in \(counted(payload.count, "byte")), where it takes \(needed)"
         case .bool:
             return payload[0] <= 1 ? nil : "holds \(payload[0]) where a Bool holds 0 or 1"
         case .string:
@@ -140,22 +191,23 @@ extension ObjectVerification {
         let primaryKeyField = stored.isEmbedded ? nil : stored.properties.firstIndex(where: \.isPrimary)
         var expected = Expected()
         var failure: StorageError?
-        try reader.scan(TreeName(.rows, id), from: []) { keyBytes, row in
-            guard keyBytes.count == 8 else { return true }  // Noted by `collectKeys`.
-            let key = ObjectKey.read(keyBytes).rawValue
-            if case .unreadable(let problem) = Self.rowLayout(row, fields: stored.properties.count) {
-                noteUnreadable(id, key, field: nil, problem)
-                for field in indexed { expected.unreadable[field, default: []].insert(key) }
-                return true
-            }
+        let wide = reader.rowsAreWide
+        let narrowInts = stored.wideIntegerFields
+        /// Checks the fields of `row` (in `RowCodec`'s form), a row of object `key`; false stops
+        /// the scan (after a read failed).
+        func checkFields(_ row: UnsafeRawBufferPointer, _ key: UInt64) -> Bool {
             for (field, property) in stored.properties.enumerated() {
                 let payload = RowCodec.field(row, field)
                 guard property.collection == .single else {
                     guard let payload else { continue }
-                    if payload.count == 8 {
-                        expected.counts[field, default: [:]][key] = ValueCodec.u64(payload, 0)
+                    if let problem = Self.payloadProblem(payload, as: .int, inRow: true) {
+                        noteUnreadable(id, key, field: field, "holds an element count that \(problem)")
+                    } else if let count = ValueCodec.int(payload), count > 0 {
+                        expected.counts[field, default: [:]][key] = UInt64(count)
                     } else {
-                        noteUnreadable(id, key, field: field, "holds \(counted(payload.count, "byte")) where an element count takes 8")
+                        noteUnreadable(
+                            id, key, field: field,
+                            "holds the element count \(ValueCodec.int(payload) ?? 0); a collection's field is null when it is empty")
                     }
                     continue
                 }
@@ -198,6 +250,20 @@ extension ObjectVerification {
             }
             return true
         }
+        try reader.scan(TreeName(.rows, id), from: []) { keyBytes, row in
+            guard keyBytes.count == 8 else { return true }  // Noted by `collectKeys`.
+            let key = ObjectKey.read(keyBytes).rawValue
+            let layout =
+                wide
+                ? Self.wideRowLayout(row, fields: stored.properties.count, narrowInts: narrowInts)
+                : Self.rowLayout(row, fields: stored.properties.count)
+            if case .unreadable(let problem) = layout {
+                noteUnreadable(id, key, field: nil, problem)
+                for field in indexed { expected.unreadable[field, default: []].insert(key) }
+                return true
+            }
+            return wide ? WideRowCodec.withNarrowed(row, narrowInts: narrowInts) { checkFields($0, key) } : checkFields(row, key)
+        }
         if let failure { throw failure }
         for field in indexed {
             try checkIndex(id, field, needed: expected.index[field] ?? [], unreadable: expected.unreadable[field] ?? [])
@@ -219,7 +285,7 @@ extension ObjectVerification {
             }
             return .null
         }
-        if let problem = Self.payloadProblem(payload, as: property.type) {
+        if let problem = Self.payloadProblem(payload, as: property.type, inRow: true) {
             noteUnreadable(id, key, field: field, problem)
             return nil
         }

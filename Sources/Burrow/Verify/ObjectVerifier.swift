@@ -224,11 +224,13 @@ final class ObjectVerification {
     private func primaryKeyText(_ id: UInt32?, _ key: UInt64?) throws(StorageError) -> String? {
         guard let id, let key, let stored = classes[id], let field = stored.properties.firstIndex(where: \.isPrimary) else { return nil }
         let type = stored.properties[field].type
-        let text = try reader.withValue(TreeName(.rows, id), ObjectKey(key).bytes) { row -> String? in
-            guard case .fields = Self.rowLayout(row, fields: stored.properties.count) else { return nil }
-            guard let payload = RowCodec.field(row, field) else { return "nil" }
-            guard Self.payloadProblem(payload, as: type) == nil else { return nil }
-            return PrimaryKey.describe(ValueCodec.decode(payload, as: type, linkTarget: 0) { _, _ in StoreValue.null })
+        let wide = reader.rowsAreWide
+        let text = try reader.withValue(TreeName(.rows, id), ObjectKey(key).bytes) { storedRow -> String? in
+            Self.withSoundRow(storedRow, of: stored, wide: wide) { row -> String? in
+                guard let payload = RowCodec.field(row, field) else { return "nil" }
+                guard Self.payloadProblem(payload, as: type, inRow: true) == nil else { return nil }
+                return PrimaryKey.describe(ValueCodec.decode(payload, as: type, linkTarget: 0) { _, _ in StoreValue.null })
+            } ?? nil
         }
         return text ?? nil
     }

@@ -1,17 +1,38 @@
-/// The encoding of one object's row in its table tree (object key → row):
+import BurrowStorage
+
+/// The encoding of one object's row in its table tree (object key → row), file format 5:
 ///
-///     0        fieldCount  UInt32
-///     4 + 4i   offset of field i's payload from the row's start, UInt32; 0 means null
-///     …        payloads (`ValueCodec`), in field order
+///     0      header byte: bits 0–1 the offset width code c (offsets are 1 << c bytes: 1, 2
+///            or 4); bits 2–7 the field count, or 63 when a ULEB128 varint of the count less
+///            63 follows
+///     …      one offset per field, little-endian, of the width the header names: where the
+///            field's payload starts, counted from the row's first byte; 0 means null
+///     …      payloads (`ValueCodec`), in field order, back to back
+///
+/// The offsets are as wide as the row needs: 1 byte while the row is at most 255 bytes long,
+/// 2 up to 65,535, else 4. An `Int` field holds its value in the fewest bytes that keep its
+/// sign (`ValueCodec.appendNarrowInt`), and so does a collection field, which holds the
+/// collection's element count (its elements live in trees of their own). Every other payload is
+/// `ValueCodec`'s. A row of five short fields thus pays six bytes of header, not 24.
 ///
 /// The offset table lets a read of one property find its payload directly and decode nothing
-/// else. A row with fewer fields than the schema (written before properties were added) reads
-/// the missing ones as null. Collections keep only their element count here; their elements
-/// live in trees of their own. A string or data value longer than `the store's inline payload limit`
-/// lives in the class's blob tree, and its field holds a reference (`ValueCodec.externalMarker`),
-/// so that changing another field never copies it.
+/// else: a payload ends where the next non-null field's begins, or the row ends. A row with
+/// fewer fields than the schema (written before properties were added) reads the missing ones
+/// as null. A string or data value longer than the store's inline payload limit lives in the
+/// class's blob tree, and its field holds a reference (`ValueCodec.externalMarker`), so that
+/// changing another field never copies it.
+///
+/// Files of format 4 hold rows in the wider form `WideRowCodec` reads; readers of such a file
+/// see each row converted to this form (`WideRowCodec.withNarrowed`), and the first write
+/// transaction rewrites every row in it.
 @usableFromInline
 package enum RowCodec {
+    /// The first file format whose rows have this form.
+    package static let firstFormat: UInt32 = 5
+
+    /// The header's field-count bits that say a varint count follows.
+    @usableFromInline static let countEscape = 63
+
     /// A row of already encoded payloads, one per field (nil for null).
     package static func assemble(_ payloads: [[UInt8]?]) -> [UInt8] {
         var builder = Builder(fieldCount: payloads.count, capacity: payloads.reduce(0) { $0 + ($1?.count ?? 0) })
@@ -21,33 +42,77 @@ package enum RowCodec {
             builder.bytes.append(contentsOf: payload)
             builder.endField()
         }
-        return builder.bytes
+        return builder.finish()
+    }
+
+    /// Appends the row payload of `value`, a value of field type `type`: an `Int` in the bytes
+    /// it needs, any other value as `ValueCodec` encodes it.
+    @inlinable @inline(__always)
+    package static func appendField<Link: StoredLink>(_ value: StoredValue<Link>, as type: PropertyType, to bytes: inout [UInt8]) {
+        if type == .int, case .int(let int) = value {
+            ValueCodec.appendNarrowInt(int, to: &bytes)
+        } else {
+            ValueCodec.append(value, as: type, to: &bytes)
+        }
+    }
+
+    /// What is wrong with the length of `payload`, a row field's payload of `type`, or nil if
+    /// it has one such a field has: an `Int` in 1 to 8 bytes, any other value as
+    /// `ValueCodec.lengthProblem` has it.
+    @inlinable @inline(__always)
+    package static func lengthProblem(_ payload: UnsafeRawBufferPointer, as type: PropertyType) -> String? {
+        guard type == .int else { return ValueCodec.lengthProblem(payload, as: type) }
+        return (1...8).contains(payload.count) ? nil : "holds \(counted(payload.count, "byte")) where an Int takes 1 to 8"
+    }
+
+    /// The payload of a collection field: the collection's element count, nil when empty.
+    package static func countPayload(_ count: Int) -> [UInt8]? {
+        guard count > 0 else { return nil }
+        var bytes: [UInt8] = []
+        ValueCodec.appendNarrowInt(Int64(count), to: &bytes)
+        return bytes
+    }
+
+    /// The element count a collection field's payload holds (0 for null).
+    @inlinable
+    package static func count(_ payload: UnsafeRawBufferPointer?) -> Int {
+        payload.flatMap(ValueCodec.int).map { Int(truncatingIfNeeded: $0) } ?? 0
     }
 
     /// Writes a row in one buffer: each field's payload is encoded straight into it, in field
-    /// order, between `beginField` and `endField`.
+    /// order, between `beginField` and `endField`, and `finish` returns the row.
+    ///
+    /// Until `finish`, the buffer starts with room for the widest header, whose 4-byte offsets
+    /// (at its end) hold each field's start, counted from the payloads' start; `finish` writes
+    /// the header the row needs in its place and moves the payloads down to it.
     @usableFromInline
     package struct Builder {
         /// The row so far; a field's payload is appended here after `beginField`.
         @usableFromInline package var bytes: [UInt8]
+        @usableFromInline package let fieldCount: Int
         @usableFromInline package var field = -1
         @usableFromInline package var fieldStart = 0
 
+        /// The room kept for the header while payloads are written: the widest header, whose
+        /// offsets hold the fields' starts meanwhile.
+        @usableFromInline let reserved: Int
+
         @inlinable @inline(__always)
         package init(fieldCount: Int, capacity: Int = 64) {
-            // One allocation, the offset table zeroed in place (null fields until written).
-            let header = 4 + 4 * fieldCount
+            self.fieldCount = fieldCount
+            let header = RowCodec.Shape.countBytes(fieldCount) &+ 4 &* fieldCount
+            reserved = header
+            // One allocation, the provisional offsets zeroed in place (null fields until written).
             bytes = [UInt8](unsafeUninitializedCapacity: header + capacity) { buffer, initialized in
                 buffer.baseAddress!.initialize(repeating: 0, count: header)
                 initialized = header
             }
-            RowCodec.store(UInt32(fieldCount), at: 0, in: &bytes)
         }
 
         /// Starts field `index`, which must come after every field started before.
         @inlinable
         package mutating func beginField(_ index: Int) {
-            precondition(index > field, "internal error: row fields written out of order")
+            precondition(index > field && index < fieldCount, "internal error: row fields written out of order")
             field = index
             fieldStart = bytes.count
         }
@@ -55,7 +120,10 @@ package enum RowCodec {
         /// Ends the field begun last: an empty payload makes it null.
         @inlinable
         package mutating func endField() {
-            if bytes.count > fieldStart { RowCodec.store(UInt32(fieldStart), at: 4 + 4 * field, in: &bytes) }
+            // Stored plus one, so that 0 stays null.
+            if bytes.count > fieldStart {
+                RowCodec.store(UInt32(fieldStart &- reserved &+ 1), at: reserved &- 4 &* (fieldCount &- field), in: &bytes)
+            }
         }
 
         /// The payload of the field being written.
@@ -68,6 +136,153 @@ package enum RowCodec {
             bytes.removeSubrange(fieldStart...)
             bytes.append(contentsOf: payload)
         }
+
+        /// The row: the narrow header, then the payloads.
+        @inlinable
+        package consuming func finish() -> [UInt8] {
+            let payloadBytes = bytes.count &- reserved
+            let shape = RowCodec.Shape(fieldCount: fieldCount, payloadBytes: payloadBytes)
+            let reserved = self.reserved
+            let count = fieldCount
+            bytes.withUnsafeMutableBytes { row in
+                let base = row.baseAddress!
+                // Read every provisional offset before the header overwrites them.
+                withUnsafeTemporaryAllocation(of: UInt32.self, capacity: max(count, 1)) { starts in
+                    let first = reserved &- 4 &* count
+                    for i in 0..<count { starts[i] = UInt32(littleEndian: base.loadUnaligned(fromByteOffset: first &+ 4 &* i, as: UInt32.self)) }
+                    shape.writeHeader(to: base) { i in starts[i] == 0 ? 0 : Int(starts[i]) &- 1 &+ shape.headerBytes }
+                }
+                if shape.headerBytes != reserved {
+                    (base + shape.headerBytes).copyMemory(from: base + reserved, byteCount: payloadBytes)
+                }
+            }
+            let length = shape.headerBytes &+ payloadBytes
+            if bytes.count > length { bytes.removeLast(bytes.count &- length) }
+            return bytes
+        }
+    }
+
+    /// How a row's header is laid out: its field count, offset width and size.
+    @usableFromInline
+    struct Shape {
+        @usableFromInline let fieldCount: Int
+        /// The offset width code: offsets are `1 << widthCode` bytes.
+        @usableFromInline let widthCode: Int
+        /// The bytes before the offsets: the header byte and the count's varint, if any.
+        @usableFromInline let countBytes: Int
+        @usableFromInline var headerBytes: Int { countBytes &+ fieldCount &<< widthCode }
+
+        /// The shape of a row of `fieldCount` fields whose payloads take `payloadBytes`.
+        @inlinable
+        init(fieldCount: Int, payloadBytes: Int) {
+            self.fieldCount = fieldCount
+            countBytes = Self.countBytes(fieldCount)
+            // The widest offset is below the row's length.
+            if countBytes &+ fieldCount &+ payloadBytes <= 0xFF {
+                widthCode = 0
+            } else if countBytes &+ 2 &* fieldCount &+ payloadBytes <= 0xFFFF {
+                widthCode = 1
+            } else {
+                widthCode = 2
+            }
+        }
+
+        /// The bytes of the header byte and the count's varint, for `fieldCount` fields.
+        @inlinable
+        static func countBytes(_ fieldCount: Int) -> Int {
+            1 &+ (fieldCount < RowCodec.countEscape ? 0 : varintSize(fieldCount &- RowCodec.countEscape))
+        }
+
+        @inlinable
+        static func varintSize(_ value: Int) -> Int {
+            var size = 1
+            var rest = value >> 7
+            while rest > 0 {
+                size &+= 1
+                rest >>= 7
+            }
+            return size
+        }
+
+        /// Writes the header at `base`, field `i`'s offset being `offset(i)` (0 for null).
+        @inlinable
+        func writeHeader(to base: UnsafeMutableRawPointer, offset: (Int) -> Int) {
+            let escaped = fieldCount >= RowCodec.countEscape
+            base.storeBytes(of: UInt8((escaped ? RowCodec.countEscape : fieldCount) << 2 | widthCode), as: UInt8.self)
+            if escaped {
+                var rest = fieldCount &- RowCodec.countEscape
+                var at = 1
+                repeat {
+                    let byte = UInt8(rest & 0x7F) | (rest > 0x7F ? 0x80 : 0)
+                    base.storeBytes(of: byte, toByteOffset: at, as: UInt8.self)
+                    at &+= 1
+                    rest >>= 7
+                } while rest > 0
+            }
+            for i in 0..<fieldCount {
+                let at = countBytes &+ (i &<< widthCode)
+                let value = offset(i)
+                switch widthCode {
+                case 0: base.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: at, as: UInt8.self)
+                case 1: base.storeBytes(of: UInt16(truncatingIfNeeded: value).littleEndian, toByteOffset: at, as: UInt16.self)
+                default: base.storeBytes(of: UInt32(truncatingIfNeeded: value).littleEndian, toByteOffset: at, as: UInt32.self)
+                }
+            }
+        }
+    }
+
+    /// A row's header as read: where its offsets start, their width code, and how many fields
+    /// it has (only as many as the row holds offsets for).
+    @usableFromInline
+    struct Header {
+        @usableFromInline let offsetsStart: Int
+        @usableFromInline let widthCode: Int
+        @usableFromInline let fieldCount: Int
+        /// The field count the header states, which may exceed the offsets the row holds.
+        @usableFromInline let declaredCount: Int
+
+        /// The header of `row`, or nil if `row` is too short for one or names an unknown width.
+        @inlinable @inline(__always)
+        init?(_ row: UnsafeRawBufferPointer) {
+            guard let first = row.first else { return nil }
+            let code = Int(first & 3)
+            guard code < 3 else { return nil }
+            var count = Int(first >> 2)
+            var start = 1
+            if count == RowCodec.countEscape {
+                var extra = 0
+                var shift = 0
+                while true {
+                    guard start < row.count, shift < 35 else { return nil }
+                    let byte = row[start]
+                    start &+= 1
+                    extra |= Int(byte & 0x7F) << shift
+                    shift &+= 7
+                    if byte & 0x80 == 0 { break }
+                }
+                count &+= extra
+            }
+            offsetsStart = start
+            widthCode = code
+            declaredCount = count
+            // Only offsets that lie inside the row are read.
+            fieldCount = min(count, (row.count &- start) &>> code)
+        }
+
+        /// The offset of field `index` (which must be below `fieldCount`).
+        @inlinable @inline(__always)
+        func offset(_ row: UnsafeRawBufferPointer, _ index: Int) -> Int {
+            let at = offsetsStart &+ (index &<< widthCode)
+            switch widthCode {
+            case 0: return Int(row[at])
+            case 1: return Int(UInt16(littleEndian: row.loadUnaligned(fromByteOffset: at, as: UInt16.self)))
+            default: return Int(ValueCodec.u32(row, at))
+            }
+        }
+
+        /// The end of the offsets: where the payloads start.
+        @inlinable
+        var end: Int { offsetsStart &+ (fieldCount &<< widthCode) }
     }
 
     /// The payload of field `index`, or nil if the field is null. Payloads lie in field order,
@@ -78,19 +293,18 @@ package enum RowCodec {
     /// where it does not hold a payload.
     @inlinable @inline(__always)
     package static func field(_ row: UnsafeRawBufferPointer, _ index: Int) -> UnsafeRawBufferPointer? {
-        guard row.count >= 4 else { return nil }
-        // Only offsets that lie inside the row are read.
-        let count = min(fieldCount(row), (row.count &- 4) &>> 2)
-        guard index < count else { return nil }
-        let offset = Int(ValueCodec.u32(row, 4 &+ 4 &* index))
+        guard let header = Header(row), index < header.fieldCount else { return nil }
+        let offset = header.offset(row, index)
         guard offset != 0 else { return nil }
         var end = row.count
-        for next in (index &+ 1)..<max(count, index &+ 1) {
-            let nextOffset = Int(ValueCodec.u32(row, 4 &+ 4 &* next))
+        var next = index &+ 1
+        while next < header.fieldCount {
+            let nextOffset = header.offset(row, next)
             if nextOffset != 0 {
                 end = nextOffset
                 break
             }
+            next &+= 1
         }
         guard offset <= end, end <= row.count else { return nil }
         return UnsafeRawBufferPointer(rebasing: row[offset..<end])
@@ -102,113 +316,63 @@ package enum RowCodec {
         return a.elementsEqual(b)
     }
 
+    /// The number of fields `row` has offsets for.
     @inlinable @inline(__always)
     package static func fieldCount(_ row: UnsafeRawBufferPointer) -> Int {
-        Int(ValueCodec.u32(row, 0))
+        Header(row)?.fieldCount ?? 0
+    }
+
+    /// The field count `row`'s header states (nil if it has no readable header), which
+    /// exceeds `fieldCount` when the row is too short for its offsets.
+    package static func declaredFieldCount(_ row: UnsafeRawBufferPointer) -> Int? {
+        Header(row)?.declaredCount
+    }
+
+    /// The bytes of `row`'s header: where its first payload starts (0 if it has none).
+    package static func headerSize(_ row: UnsafeRawBufferPointer) -> Int {
+        Header(row)?.end ?? 0
+    }
+
+    /// The offset `row` records for field `index` (below `fieldCount(row)`).
+    package static func offset(_ row: UnsafeRawBufferPointer, _ index: Int) -> Int {
+        Header(row)!.offset(row, index)
     }
 
     /// `row` with field `index` replaced by `payload` (nil for null), widened to `fields`
     /// fields if it had fewer.
     package static func replacing(_ index: Int, with payload: [UInt8]?, in row: UnsafeRawBufferPointer, fields: Int) -> [UInt8] {
-        let count = max(fields, fieldCount(row))
-        var builder = Builder(fieldCount: count, capacity: row.count + (payload?.count ?? 0))
-        for field in 0..<count {
-            builder.beginField(field)
-            if field == index {
-                if let payload { builder.bytes.append(contentsOf: payload) }
-            } else if let old = self.field(row, field) {
-                builder.bytes.append(contentsOf: old)
-            }
-            builder.endField()
-        }
-        return builder.bytes
+        var bytes: [UInt8] = []
+        payload.withUnsafeBufferPointerIfPresent { appendReplacing(index, with: $0, in: row, fields: fields, to: &bytes) }
+        return bytes
     }
 
-    /// Appends to `bytes` what `replacing` returns (the same bytes), without building an array
-    /// of its own: for a bulk update that writes many rows through one buffer. A row in the
-    /// form `Builder` writes (payloads back to back after the offset table, in field order,
-    /// as wide as `fields`) is spliced: the bytes around the field copied as they are, the
-    /// later offsets moved.
+    /// Appends to `bytes` what `replacing` returns, without building an array of its own: for
+    /// a bulk update that writes many rows through one buffer.
     package static func appendReplacing(
         _ index: Int, with payload: UnsafeRawBufferPointer?, in row: UnsafeRawBufferPointer, fields: Int, to bytes: inout [UInt8]
     ) {
-        guard let (start, end) = canonicalSpan(of: index, in: row, fields: fields) else {
-            appendRebuilding(index, with: payload, in: row, fields: fields, to: &bytes)
-            return
-        }
-        let newCount = payload?.count ?? 0
-        let delta = newCount &- (end &- start)
-        let base = bytes.count
-        bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: row[..<start]))
-        if let payload { bytes.append(contentsOf: payload) }
-        bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: row[end...]))
-        let count = fieldCount(row)
-        bytes.withUnsafeMutableBytes { out in
-            let o = out.baseAddress! + base
-            o.storeBytes(of: UInt32(newCount > 0 ? start : 0).littleEndian, toByteOffset: 4 &+ 4 &* index, as: UInt32.self)
-            for field in (index &+ 1)..<count {
-                let offset = Int(ValueCodec.u32(row, 4 &+ 4 &* field))
-                if offset != 0 { o.storeBytes(of: UInt32(offset &+ delta).littleEndian, toByteOffset: 4 &+ 4 &* field, as: UInt32.self) }
-            }
-        }
-    }
-
-    /// Where field `index`'s payload lies in `row` (an empty range where the payload of a
-    /// null field would go) if the row has exactly the form `Builder` writes and at least
-    /// `fields` fields; nil otherwise.
-    private static func canonicalSpan(of index: Int, in row: UnsafeRawBufferPointer, fields: Int) -> (start: Int, end: Int)? {
-        guard row.count >= 4 else { return nil }
-        let count = fieldCount(row)
-        let header = 4 &+ 4 &* count
-        guard count >= fields, index < count, row.count >= header else { return nil }
-        // Where the next payload must start.
-        var position = header
-        var start = -1
-        var end = -1
+        let count = max(fields, fieldCount(row), index &+ 1)
+        var payloadBytes = 0
         for field in 0..<count {
-            let offset = Int(ValueCodec.u32(row, 4 &+ 4 &* field))
-            if field == index { start = position }
-            if offset == 0 { continue }
-            guard offset == position else { return nil }
-            let next = nextPosition(after: field, in: row, count: count)
-            guard next > offset else { return nil }
-            if field == index { end = next }
-            position = next
+            let part = field == index ? payload : self.field(row, field)
+            payloadBytes &+= part?.count ?? 0
         }
-        guard position == row.count else { return nil }
-        // A null field's place is where the next payload starts.
-        return (start, end < 0 ? start : end)
-    }
-
-    /// The end of field `field`'s payload: the next non-null field's offset, or the row's end.
-    @inline(__always)
-    private static func nextPosition(after field: Int, in row: UnsafeRawBufferPointer, count: Int) -> Int {
-        var next = field &+ 1
-        while next < count {
-            let nextOffset = Int(ValueCodec.u32(row, 4 &+ 4 &* next))
-            if nextOffset != 0 { return nextOffset }
-            next &+= 1
-        }
-        return row.count
-    }
-
-    /// `appendReplacing` for any row: field by field, as `replacing` builds it.
-    private static func appendRebuilding(
-        _ index: Int, with payload: UnsafeRawBufferPointer?, in row: UnsafeRawBufferPointer, fields: Int, to bytes: inout [UInt8]
-    ) {
-        let count = max(fields, fieldCount(row))
+        let shape = Shape(fieldCount: count, payloadBytes: payloadBytes)
         let start = bytes.count
-        let header = 4 &+ 4 &* count
-        bytes.append(contentsOf: repeatElement(0, count: header))
-        store(UInt32(count), at: start, in: &bytes)
-        for field in 0..<count {
-            let fieldStart = bytes.count
-            if field == index {
-                if let payload { bytes.append(contentsOf: payload) }
-            } else if let old = self.field(row, field) {
-                bytes.append(contentsOf: old)
+        bytes.append(contentsOf: repeatElement(0, count: shape.headerBytes))
+        var offsets = start &+ shape.headerBytes
+        // Payloads first, then the header, whose offsets they decide.
+        bytes.withUnsafeMutableBytes { out in
+            shape.writeHeader(to: out.baseAddress! + start) { field in
+                let part = field == index ? payload : self.field(row, field)
+                guard let part, !part.isEmpty else { return 0 }
+                defer { offsets &+= part.count }
+                return offsets &- start
             }
-            if bytes.count > fieldStart { store(UInt32(fieldStart &- start), at: start &+ 4 &+ 4 &* field, in: &bytes) }
+        }
+        for field in 0..<count {
+            let part = field == index ? payload : self.field(row, field)
+            if let part, !part.isEmpty { bytes.append(contentsOf: part) }
         }
     }
 
@@ -217,5 +381,13 @@ package enum RowCodec {
         withUnsafeBytes(of: value.littleEndian) { raw in
             for i in 0..<4 { bytes[offset + i] = raw[i] }
         }
+    }
+}
+
+extension Optional where Wrapped == [UInt8] {
+    /// Calls `body` with the array's bytes, or with nil when there is no array.
+    fileprivate func withUnsafeBufferPointerIfPresent<R>(_ body: (UnsafeRawBufferPointer?) -> R) -> R {
+        guard let self else { return body(nil) }
+        return self.withUnsafeBytes { body($0) }
     }
 }

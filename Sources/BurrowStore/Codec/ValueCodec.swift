@@ -103,6 +103,22 @@ package enum ValueCodec {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
+    /// Appends `value` in the fewest little-endian bytes (1 to 8) that hold it with its sign:
+    /// the form of an `Int` row field (`RowCodec`). `int(_:)` reads it back.
+    @inlinable @inline(__always)
+    package static func appendNarrowInt(_ value: Int64, to bytes: inout [UInt8]) {
+        let size = narrowIntSize(value)
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[0..<size])) }
+    }
+
+    /// The bytes `appendNarrowInt` writes for `value`.
+    @inlinable @inline(__always)
+    package static func narrowIntSize(_ value: Int64) -> Int {
+        // The bits that differ from the sign, plus the sign bit.
+        let significant = 64 &- (value < 0 ? ~value : value).leadingZeroBitCount &+ 1
+        return (significant &+ 7) &>> 3
+    }
+
     @inlinable
     package static func appendLengthPrefixed<S: Sequence<UInt8>>(_ content: S, count: Int, to bytes: inout [UInt8]) {
         appendLE(UInt32(count), to: &bytes)
@@ -171,7 +187,7 @@ package enum ValueCodec {
             }
         case .linkingObjects: return "holds a value, but LinkingObjects are never stored"
         default:
-            let size = fixedSize(of: type)
+            let size = type == .int ? 8 : fixedSize(of: type)
             return payload.count == size ? nil : "holds \(counted(payload.count, "byte")) where \(valueName(of: type)) takes \(size)"
         }
     }
@@ -193,23 +209,32 @@ package enum ValueCodec {
         }
     }
 
-    /// The bytes a payload of `type` holds at least: its fixed size, or the 4 bytes of a length
+    /// The bytes a payload of `type` holds at least: its fixed size, 1 for an `Int` (which a
+    /// row keeps in the bytes it needs, `RowCodec.lengthProblem`), or the 4 bytes of a length
     /// (strings, data) or 1 of a tag (`AnyRealmValue`).
     @inlinable
     package static func fixedSize(of type: PropertyType) -> Int {
         switch type {
-        case .bool, .any: 1
+        case .bool, .any, .int: 1
         case .float, .string, .data: 4
-        case .int, .double, .date, .object, .linkingObjects: 8
+        case .double, .date, .object, .linkingObjects: 8
         case .objectId: 12
         case .uuid, .decimal128: 16
         }
     }
 
-    /// The value of an integer payload, or nil if `payload` is too short to hold one.
+    /// The value of an integer payload, or nil if `payload` holds none: 8 bytes (a collection
+    /// element, an `AnyRealmValue`, a row of format 4), or fewer, sign-extended (a row field,
+    /// `appendNarrowInt`). A payload longer than 8 bytes reads its first 8.
     @inlinable @inline(__always)
     package static func int(_ payload: UnsafeRawBufferPointer) -> Int64? {
-        payload.count >= 8 ? Int64(bitPattern: u64(payload, 0)) : nil
+        let count = payload.count
+        if count >= 8 { return Int64(bitPattern: u64(payload, 0)) }
+        guard count > 0, let base = payload.baseAddress else { return nil }
+        var raw: UInt64 = 0
+        withUnsafeMutableBytes(of: &raw) { $0.baseAddress!.copyMemory(from: base, byteCount: count) }
+        let unused = 64 &- 8 &* count
+        return Int64(bitPattern: UInt64(littleEndian: raw) &<< UInt64(unused)) &>> Int64(unused)
     }
 
     /// The string of a string payload that holds its bytes, or nil if it does not: a

@@ -87,12 +87,12 @@ extension QueryExecutor {
         }
         var fold = FieldFold(kind: kind)
         if let keys {
-            for key in keys { try withRow(table, key) { fold.add($0, at: Self.fixedPayload($0, field)) } }
+            for key in keys { try withRow(table, key) { fold.add($0, field: field) } }
         } else {
             try scanRows(
                 table,
                 where: { row in
-                    fold.add(row, at: Self.fixedPayload(row, field))
+                    fold.add(row, field: field)
                     return false  // no key needed
                 }
             ) { _, _ in true }
@@ -125,20 +125,24 @@ extension QueryExecutor {
 
         package init(kind: Kind) { self.kind = kind }
 
-        /// Adds the field that starts at `at` in `row` (nil: null, skipped).
+        /// Adds field `field` of `row` (a null one, or one too short for its type, is skipped).
         @inline(__always)
-        package mutating func add(_ row: UnsafeRawBufferPointer, at: Int?) {
-            guard let at else { return }
-            count += 1
+        package mutating func add(_ row: UnsafeRawBufferPointer, field: Int) {
+            guard let payload = RowCodec.field(row, field) else { return }
             switch kind {
             case .int:
-                let v = Int64(bitPattern: ValueCodec.u64(row, at))
+                guard let v = ValueCodec.int(payload) else { return }
                 intSum &+= v
                 low = Swift.min(low, v)
                 high = Swift.max(high, v)
-            case .double: doubleSum += Double(bitPattern: ValueCodec.u64(row, at))
-            case .float: doubleSum += Double(Float(bitPattern: ValueCodec.u32(row, at)))
+            case .double:
+                guard payload.count >= 8 else { return }
+                doubleSum += Double(bitPattern: ValueCodec.u64(payload, 0))
+            case .float:
+                guard payload.count >= 4 else { return }
+                doubleSum += Double(Float(bitPattern: ValueCodec.u32(payload, 0)))
             }
+            count += 1
         }
 
         package func result(_ aggregate: QueryAggregate) -> QueryValue {

@@ -43,20 +43,19 @@ extension QueryExecutor {
             let null = op == .notEqual
             switch constant {
             case .int(let c):
-                guard let at = QueryExecutor.fixedPayload(row, field) else { return null }
-                return Self.compare(Int64(bitPattern: ValueCodec.u64(row, at)), op, c)
+                guard let payload = RowCodec.field(row, field), let v = ValueCodec.int(payload) else { return null }
+                return Self.compare(v, op, c)
             case .intRange(let low, let high):
-                guard let at = QueryExecutor.fixedPayload(row, field) else { return null }
-                let v = Int64(bitPattern: ValueCodec.u64(row, at))
+                guard let payload = RowCodec.field(row, field), let v = ValueCodec.int(payload) else { return null }
                 return v >= low && v <= high
             case .double(let c):
-                guard let at = QueryExecutor.fixedPayload(row, field) else { return null }
-                let v = Double(bitPattern: ValueCodec.u64(row, at))
+                guard let payload = RowCodec.field(row, field), payload.count >= 8 else { return null }
+                let v = Double(bitPattern: ValueCodec.u64(payload, 0))
                 guard !v.isNaN, !c.isNaN else { return null }
                 return Self.compare(v, op, c)
             case .bool(let c):
-                guard let at = QueryExecutor.fixedPayload(row, field) else { return null }
-                let v = row[at] != 0
+                guard let payload = RowCodec.field(row, field) else { return null }
+                let v = payload[0] != 0
                 return op == .equal ? v == c : v != c
             case .bytes(let c):
                 guard let payload = RowCodec.field(row, field) else { return null }
@@ -76,16 +75,6 @@ extension QueryExecutor {
             default: false
             }
         }
-    }
-
-    /// Where the payload of field `field` of `row` starts, or nil if the field is null: for
-    /// payloads of a fixed size (integers, floating point, bools), whose end need not be found.
-    /// A field's offset is 0 exactly when it is null (an empty payload is written as null).
-    @inline(__always)
-    package static func fixedPayload(_ row: UnsafeRawBufferPointer, _ field: Int) -> Int? {
-        guard field < RowCodec.fieldCount(row) else { return nil }
-        let offset = Int(ValueCodec.u32(row, 4 + 4 * field))
-        return offset == 0 ? nil : offset
     }
 
     /// A predicate compiled for one table: its top-level conditions that are `RowTest`s, and

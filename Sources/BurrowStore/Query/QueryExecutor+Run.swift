@@ -59,7 +59,8 @@ extension QueryExecutor {
             keys.append(key)
             rows.append(row)
         }
-        return (keys, rows)
+        // A converted row lives only during the scan (`scanRowsThroughReader`).
+        return (keys, reader.rowsAreWide ? nil : rows)
     }
 
     /// How many objects of `table` satisfy `predicate`: `filterTable(predicate, table).keys.count`,
@@ -144,7 +145,8 @@ extension QueryExecutor {
                 rows.append(row)
             }
         }
-        return (kept, rows)
+        // A converted row lives only while it is read (`withRow`).
+        return (kept, reader.rowsAreWide ? nil : rows)
     }
 
     /// The one value `keyPath` reaches from each of `keys` (null for a deleted object).
@@ -170,13 +172,13 @@ extension QueryExecutor {
         if let steps = path.steps, steps.count == 1, case .field(let field) = steps[0].kind {
             // One field of each row: decoded in place.
             let type = steps[0].type
-            try scan(table.rowsTree, from: []) { key, row throws(StorageError) in
+            try scanRows(table) { key, row throws(StorageError) in
                 result.append(try fieldValue(row, field, type, table, ObjectKey.read(key)))
                 return true
             }
             return result
         }
-        try scan(table.rowsTree, from: []) { key, row throws(StorageError) in
+        try scanRows(table) { key, row throws(StorageError) in
             out.removeAll(keepingCapacity: true)
             try values(path, table, ObjectKey.read(key), row, into: &out)
             result.append(out.first ?? .null)
@@ -210,7 +212,7 @@ extension QueryExecutor {
         ints.reserveCapacity(count)
         try scanRows(table, where: { _ in true }) { row, key in
             keys.append(key)
-            ints.append(Self.fixedPayload(row, field).map { Int64(bitPattern: ValueCodec.u64(row, $0)) })
+            ints.append(RowCodec.field(row, field).flatMap(ValueCodec.int))
             return true
         }
         return (keys, ints)

@@ -313,7 +313,7 @@ package final class QueryExecutor {
         ofField payload: UnsafeRawBufferPointer, _ type: PropertyType, _ table: Table, _ key: ObjectKey, _ field: Int
     ) throws(StorageError) -> QueryValue {
         switch type {
-        case .int: return payload.isEmpty ? .null : .int(Int64(bitPattern: ValueCodec.u64(payload, 0)))
+        case .int: return ValueCodec.int(payload).map { .int($0) } ?? .null
         case .bool: return payload.isEmpty ? .null : .bool(payload[0] != 0)
         case .object:
             guard let link = ValueCodec.linkKey(payload, as: type) else { return .null }
@@ -347,8 +347,8 @@ package final class QueryExecutor {
         _ table: Table, where wanted: (_ row: UnsafeRawBufferPointer) -> Bool,
         _ body: (_ row: UnsafeRawBufferPointer, _ key: ObjectKey) -> Bool
     ) throws(StorageError) {
-        guard let snapshot = reader as? SnapshotReader else {
-            try reader.scan(table.rowsTree, from: []) { key, row in
+        guard let snapshot = reader as? SnapshotReader, !snapshot.rowsAreWide else {
+            try scanRowsThroughReader(table) { key, row in
                 wanted(row) ? body(row, ObjectKey.read(key)) : true
             }
             return
@@ -358,18 +358,48 @@ package final class QueryExecutor {
         }
     }
 
+    /// `reader.scan` of `table`'s rows, each in `RowCodec`'s form: a row of a version of file
+    /// format 4 is converted for `body` (`WideRowCodec.withNarrowed`), and valid only inside it.
+    package func scanRowsThroughReader(
+        _ table: Table, _ body: (_ key: UnsafeRawBufferPointer, _ row: UnsafeRawBufferPointer) -> Bool
+    ) throws(StorageError) {
+        guard reader.rowsAreWide else { return try reader.scan(table.rowsTree, from: [], body) }
+        try reader.scan(table.rowsTree, from: []) { key, row in
+            WideRowCodec.withNarrowed(row, narrowInts: table.wideIntegerFields) { body(key, $0) }
+        }
+    }
+
+    /// `scanRowsThroughReader` with a body that may fail: the scan stops at the body's first
+    /// error, which is thrown.
+    package func scanRows(
+        _ table: Table, _ body: (_ key: UnsafeRawBufferPointer, _ row: UnsafeRawBufferPointer) throws(StorageError) -> Bool
+    ) throws(StorageError) {
+        try Self.stoppingAtFirstError(body) { entry throws(StorageError) in try scanRowsThroughReader(table, entry) }
+    }
+
     /// `reader.scan` with a body that may fail: the scan stops at the body's first error, which
     /// is thrown.
     package func scan(
         _ tree: TreeName, from start: [UInt8], _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws(StorageError) -> Bool
     ) throws(StorageError) {
+        try Self.stoppingAtFirstError(body) { entry throws(StorageError) in try reader.scan(tree, from: start, entry) }
+    }
+
+    /// Runs `scan` with an entry body that calls `body` until it fails, and throws its error.
+    private static func stoppingAtFirstError(
+        _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws(StorageError) -> Bool,
+        _ scan: ((UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Bool) throws(StorageError) -> Void
+    ) throws(StorageError) {
         var failure: StorageError?
-        try reader.scan(tree, from: start) { key, value in
-            do throws(StorageError) {
-                return try body(key, value)
-            } catch {
-                failure = error
-                return false
+        // `scan` runs the entry body only while it runs itself.
+        try withoutActuallyEscaping(body) { body throws(StorageError) in
+            try scan { key, value in
+                do throws(StorageError) {
+                    return try body(key, value)
+                } catch {
+                    failure = error
+                    return false
+                }
             }
         }
         if let failure { throw failure }
@@ -379,7 +409,12 @@ package final class QueryExecutor {
     /// such row.
     package func withRow<R>(_ table: Table, _ key: ObjectKey, _ body: (UnsafeRawBufferPointer) throws(StorageError) -> R) throws(StorageError) -> R? {
         let result = try withUnsafeBytes(of: key.rawValue.bigEndian) { k throws(StorageError) in
-            try reader.withValue(table.rowsTree, k) { row in Result { () throws(StorageError) in try body(row) } }
+            try reader.withValue(table.rowsTree, k) { row in
+                guard reader.rowsAreWide else { return Result { () throws(StorageError) in try body(row) } }
+                return WideRowCodec.withNarrowed(row, narrowInts: table.wideIntegerFields) { row in
+                    Result { () throws(StorageError) in try body(row) }
+                }
+            }
         }
         return try result?.get()
     }

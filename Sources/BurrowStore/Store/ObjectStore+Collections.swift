@@ -155,14 +155,8 @@ extension ObjectStore {
             let delta = try change(tree)
             write.changes?.modified(owner, field: field, in: table.id)
             if delta != 0 {
-                let count = row.withUnsafeBytes { RowCodec.field($0, field).map { Int(ValueCodec.u64($0, 0)) } } ?? 0
-                let updated = count + delta
-                var payload: [UInt8]? = nil
-                if updated > 0 {
-                    var bytes: [UInt8] = []
-                    ValueCodec.appendLE(UInt64(updated), to: &bytes)
-                    payload = bytes
-                }
+                let count = row.withUnsafeBytes { RowCodec.count(RowCodec.field($0, field)) }
+                let payload = RowCodec.countPayload(count + delta)
                 let newRow = row.withUnsafeBytes { RowCodec.replacing(field, with: payload, in: $0, fields: table.fieldTypes.count) }
                 try write.trees.put(table.rowsTree, owner.bytes, newRow)
             }

@@ -44,7 +44,7 @@ extension ObjectStore {
     /// How a single value is stored in a row field: its encoded bytes, or nil for null.
     package static func payload(of value: StoreValue, as type: PropertyType) -> [UInt8]? {
         var bytes: [UInt8] = []
-        ValueCodec.append(value, as: type, to: &bytes)
+        RowCodec.appendField(value, as: type, to: &bytes)
         return bytes.isEmpty ? nil : bytes
     }
 

@@ -38,7 +38,7 @@ extension ObjectStore {
                 case .stored(let given): stored = given
                 }
                 row.beginField(field)
-                ValueCodec.append(stored, as: type, to: &row.bytes)
+                RowCodec.appendField(stored, as: type, to: &row.bytes)
                 if row.currentPayload.count > Self.inlinePayloadLimit,
                     let external = try rowPayload(Array(row.currentPayload), table, key, field, replacing: nil, in: write)
                 {
@@ -47,7 +47,7 @@ extension ObjectStore {
                 row.endField()
                 if let tree = table.fieldIndexTrees[field] { try addIndexEntry(tree, stored, key, in: write) }
             }
-            try putNewRow(table, key, row.bytes, primaryKeyEntry: primaryKeyEntry, in: write)
+            try putNewRow(table, key, row.finish(), primaryKeyEntry: primaryKeyEntry, in: write)
         } catch {
             throw StoreError(error)
         }

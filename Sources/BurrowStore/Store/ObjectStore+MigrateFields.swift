@@ -154,7 +154,7 @@ extension ObjectStore {
                         payloads.append(payload)
                     } else {
                         var payload: [UInt8] = []
-                        ValueCodec.append(Self.defaultStored(for: property, declared: declared), as: property.type, to: &payload)
+                        RowCodec.appendField(Self.defaultStored(for: property, declared: declared), as: property.type, to: &payload)
                         payloads.append(payload.isEmpty ? nil : payload)
                     }
                 }

@@ -6,8 +6,19 @@ extension ObjectStore {
     /// Makes `transaction` (begun under the engine's write lock, on the version this store
     /// reads) the store's open write. `recordingChanges`: whether to record what it changes,
     /// for change streams; a file with synced classes records them anyway, for the outbox.
-    package func beginWrite(_ transaction: WriteTransaction, recordingChanges: Bool) -> WriteState {
+    ///
+    /// On a file of format 4, the transaction first rewrites every row in the current form
+    /// (`upgradeRows`); if that fails, the transaction is aborted and the error thrown.
+    package func beginWrite(_ transaction: WriteTransaction, recordingChanges: Bool) throws(StoreError) -> WriteState {
         let state = WriteState(transaction)
+        if state.trees.rowsAreWide {
+            do {
+                try upgradeRows(in: state)
+            } catch {
+                transaction.abort()
+                throw error
+            }
+        }
         if recordingChanges || !syncedClassNames.isEmpty { state.changes = ChangeSet() }
         write = state
         noteChange()

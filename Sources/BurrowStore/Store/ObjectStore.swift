@@ -106,6 +106,11 @@ package final class ObjectStore {
             tree = found
         }
         do {
+            if snapshotReader.rowsAreWide {
+                return try withUnsafeBytes(of: key.rawValue.bigEndian) { k in
+                    try tree.withValue(forKey: k) { WideRowCodec.withNarrowed($0, narrowInts: table.wideIntegerFields, body) }
+                }
+            }
             return try withUnsafeBytes(of: key.rawValue.bigEndian) { k in try tree.withValue(forKey: k, body) }
         } catch let error as StorageError {
             throw error

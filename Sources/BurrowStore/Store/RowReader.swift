@@ -69,12 +69,14 @@ extension RowReader {
         return ObjectKey.read(entry, at: entry.count - 8)
     }
 
-    /// `withRowBytes`, reading through `reader` (the tree found by name).
+    /// `withRowBytes`, reading through `reader` (the tree found by name). A row of a version of
+    /// file format 4 is handed to `body` converted (`WideRowCodec.withNarrowed`).
     package func withRowBytes<R>(
         _ table: Table, _ key: ObjectKey, in reader: any TreeReader, _ body: (UnsafeRawBufferPointer) -> R
     ) throws(StorageError) -> R? {
         try withUnsafeBytes(of: key.rawValue.bigEndian) { k throws(StorageError) in
-            try reader.withValue(table.rowsTree, k, body)
+            guard reader.rowsAreWide else { return try reader.withValue(table.rowsTree, k, body) }
+            return try reader.withValue(table.rowsTree, k) { WideRowCodec.withNarrowed($0, narrowInts: table.wideIntegerFields, body) }
         }
     }
 
@@ -142,12 +144,12 @@ extension RowReader {
         guard !ValueCodec.isExternal(payload, as: type) else {
             let stored = try storedPayload(payload, table, key, field)
             let decoded = stored.withUnsafeBytes { stored -> Result<StoredValue<Link>, StorageError> in
-                if let problem = ValueCodec.lengthProblem(stored, as: type) { return .failure(damagedRow(table, key, field, problem)) }
+                if let problem = RowCodec.lengthProblem(stored, as: type) { return .failure(damagedRow(table, key, field, problem)) }
                 return .success(ValueCodec.decode(stored, as: type, linkTarget: target, resolve: resolve))
             }
             return try decoded.get()
         }
-        if let problem = ValueCodec.lengthProblem(payload, as: type) { throw damagedRow(table, key, field, problem) }
+        if let problem = RowCodec.lengthProblem(payload, as: type) { throw damagedRow(table, key, field, problem) }
         return ValueCodec.decode(payload, as: type, linkTarget: target, resolve: resolve)
     }
 
@@ -178,11 +180,31 @@ extension RowReader {
     }
 
     /// The row of object `key` in the version this reader reads, as a pointer into the pinned
-    /// snapshot's mapping: valid while that snapshot lives. Nil if there is no such row. Only
-    /// outside write transactions: a write transaction's pages move as it changes them.
+    /// snapshot's mapping: valid while that snapshot lives. Nil if there is no such row, or if
+    /// the version is of file format 4, whose rows exist in the form read only while they are
+    /// read (`withRowBytes`): callers then read each field by key. Only outside write
+    /// transactions: a write transaction's pages move as it changes them.
     package func snapshotRow(_ table: Table, _ key: ObjectKey) -> UnsafeRawBufferPointer? {
+        if reader.rowsAreWide { return nil }
         do {
             return try withRowBytes(table, key) { $0 }
+        } catch {
+            fail(error)
+        }
+    }
+
+    /// Calls `body` with the row of object `key` of `table` in this reader's version and the
+    /// row of the same object of `otherTable` in `other`'s (each valid inside `body`), and
+    /// returns its result; nil if either version has no such row. Only outside write
+    /// transactions, as `snapshotRow`.
+    package func withRows<R>(
+        _ table: Table, _ key: ObjectKey, and other: some RowReader, _ otherTable: Table,
+        _ body: (_ mine: UnsafeRawBufferPointer, _ others: UnsafeRawBufferPointer) -> R
+    ) -> R? {
+        do {
+            return try withRowBytes(table, key) { mine -> Result<R?, StorageError> in
+                Result { () throws(StorageError) in try other.withRowBytes(otherTable, key) { body(mine, $0) } }
+            }?.get()
         } catch {
             fail(error)
         }
@@ -232,7 +254,10 @@ extension RowReader {
     package func probePrimaryKey(_ table: Table, _ value: StoreValue) throws(StorageError) -> PrimaryKeyProbe {
         let derived = ObjectKey(derivedFrom: value)
         let holder = try row(table, derived, holding: value)
-        if let holder, holder.holds { return .found(derived, row: holder.row) }
+        if let holder, holder.holds {
+            // A converted row of a format-4 version lives only while it is read.
+            return .found(derived, row: reader.rowsAreWide ? nil : holder.row)
+        }
         // The collision tree is empty unless two primary keys derived the same key: then
         // there is no index key to encode.
         if try reader.count(table.primaryKeyTree) > 0,
@@ -314,6 +339,6 @@ extension RowReader {
 
     /// The number of elements of a collection field: the count its row field holds.
     package func collectionCount(_ table: Table, _ key: ObjectKey, _ field: Int) -> Int {
-        withRow(table, key) { row in RowCodec.field(row, field).map { Int(ValueCodec.u64($0, 0)) } ?? 0 }
+        withRow(table, key) { row in RowCodec.count(RowCodec.field(row, field)) }
     }
 }

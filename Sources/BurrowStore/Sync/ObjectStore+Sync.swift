@@ -250,7 +250,7 @@ extension ObjectStore {
             let full =
                 payload.withUnsafeBytes { ValueCodec.isExternal($0, as: type) }
                 ? try trees.withValue(table.blobsTree, Self.blobKey(key, field)) { Array($0) } : payload
-            guard let full, full.withUnsafeBytes({ ValueCodec.lengthProblem($0, as: type) }) == nil else {
+            guard let full, full.withUnsafeBytes({ RowCodec.lengthProblem($0, as: type) }) == nil else {
                 throw StoreError(.corruptFile, "The primary key of \(table.name) \(key) in \(displayName) cannot be read; the file is damaged.")
             }
             return full.withUnsafeBytes { ValueCodec.decode($0, as: type, linkTarget: 0) { _, _ in .null } }

@@ -16,6 +16,10 @@ package final class TransactionTrees: TreeReader {
 
     package var fileName: String { transaction.name }
 
+    /// True only while a transaction on a file of format 4 has not yet rewritten its rows
+    /// (`ObjectStore.upgradeRows`), which it does before anything else.
+    package var rowsAreWide: Bool { transaction.format < RowCodec.firstFormat }
+
     package func id(_ name: TreeName) throws(StorageError) -> TreeID? {
         if let known = ids.lookup(name) { return known }
         let id = try transaction.tree(named: name.string)

@@ -5,6 +5,9 @@ import BurrowStorage
 package protocol TreeReader: AnyObject {
     /// The name of the file read (its path, or an in-memory database's name).
     var fileName: String { get }
+    /// Whether the version read keeps its rows in the wide form of file format 4
+    /// (`WideRowCodec`), which readers convert as they read (`RowReader`, `QueryExecutor`).
+    var rowsAreWide: Bool { get }
     /// Calls `body` with the value under `key` in the tree named `tree` (zero-copy; valid only
     /// inside `body`) and returns its result, or nil if the tree or key does not exist.
     func withValue<R>(_ tree: TreeName, _ key: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> R) throws(StorageError) -> R?
@@ -62,8 +65,11 @@ package final class SnapshotReader: TreeReader, Sendable {
     /// Tree handles looked up so far, with nil for the names no tree of this version has.
     private let handles = Locked(TreeHandles<Tree>())
 
+    package let rowsAreWide: Bool
+
     package init(_ snapshot: Snapshot) {
         self.snapshot = snapshot
+        rowsAreWide = snapshot.format < RowCodec.firstFormat
     }
 
     package var fileName: String { snapshot.name }

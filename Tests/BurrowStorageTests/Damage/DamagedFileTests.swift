@@ -594,7 +594,7 @@ struct DamagedFileTests {
     @Test("A meta page of a newer or older format with a valid checksum is .unsupportedFormat")
     func otherFormat() throws {
         let directory = try TemporaryDirectory("damaged")
-        for (slot, format) in [(0, Meta.formatVersion + 1), (1, Meta.formatVersion + 1), (0, 1), (1, Meta.formatVersion - 1)] {
+        for (slot, format) in [(0, Meta.formatVersion + 1), (1, Meta.formatVersion + 1), (0, 1), (1, Meta.oldestReadableFormat - 1)] {
             var image = fixture.image
             image.withUnsafeMutableBytes { bytes in
                 let p = bytes.baseAddress! + slot * fixture.pageSize

@@ -73,7 +73,7 @@ final class StoreHarness {
                 throw error
             }
         }
-        return store.beginWrite(transaction, recordingChanges: recordingChanges)
+        return try store.beginWrite(transaction, recordingChanges: recordingChanges)
     }
 
     /// The open write transaction.

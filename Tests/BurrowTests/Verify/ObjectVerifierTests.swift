@@ -258,12 +258,21 @@ private func expectFinding(
         let realm = try makeFile()
         let target = realm.object(ofType: ObjectVerifierModels.Target.self, forPrimaryKey: "t3")!
         try damage(realm) { transaction in
-            try putRow(target, try row(of: target, replacing: "rank", with: [1, 2, 3], in: transaction), in: transaction)
+            try putRow(target, try row(of: target, replacing: "rank", with: [1, 2, 3, 4, 5, 6, 7, 8, 9], in: transaction), in: transaction)
         }
         let report = try verifyObjects(realm)
-        expectFinding(report, "OVTarget", key: key(target), property: "rank", "holds 3 bytes where an Int takes 8")
+        expectFinding(report, "OVTarget", key: key(target), property: "rank", "holds 9 bytes where an Int takes 1 to 8")
         #expect(report.findings.first { $0.property == "rank" }?.primaryKey == "\"t3\"")
         #expect(report.findings.count == 1, "an unreadable value is not also an index finding: \(report.findings)")
+    }
+
+    @Test func testIntInMoreBytesThanItNeedsIsNamed() throws {
+        let realm = try makeFile()
+        let target = realm.object(ofType: ObjectVerifierModels.Target.self, forPrimaryKey: "t3")!
+        try damage(realm) { transaction in
+            try putRow(target, try row(of: target, replacing: "rank", with: [5, 0], in: transaction), in: transaction)
+        }
+        expectFinding(try verifyObjects(realm), "OVTarget", key: key(target), property: "rank", "holds the Int 5 in 2 bytes, where it takes 1")
     }
 
     @Test func testStringThatIsNotUTF8IsNamed() throws {
@@ -280,7 +289,8 @@ private func expectFinding(
         let object = realm.object(ofType: ObjectVerifierModels.Everything.self, forPrimaryKey: 3)!
         try damage(realm) { transaction in
             var row = try row(of: object, replacing: "bool", with: [1], in: transaction)
-            row.removeLast(row.count - 40)  // The offset table stays whole; the payloads go.
+            // The offset table loses its last byte; the payloads go.
+            row.removeLast(row.count - row.withUnsafeBytes { RowCodec.headerSize($0) } + 1)
             try putRow(object, row, in: transaction)
         }
         let report = try verifyObjects(realm)

@@ -1,0 +1,95 @@
+// File formats: the engine opens files of format 4 as well as the current one, keeps a
+// version's format in the versions built on it, and records a new format only when told.
+
+import BurrowTestSupport
+import Foundation
+import Testing
+
+@testable import BurrowStorage
+
+@Suite("FormatVersion")
+struct FormatVersionTests {
+    /// A closed file at `path` with one tree, both of whose meta pages say `format`.
+    private func makeFile(_ path: String, format: UInt32) throws {
+        do {
+            let storage = try Storage.open(path: path, options: StorageOptions())
+            defer { storage.close() }
+            _ = try modelTestCommit(storage, durability: .full) { try $0.put([1], [2], in: try $0.openTree(named: "t")) }
+            _ = try modelTestCommit(storage, durability: .full) { try $0.put([2], [3], in: try $0.openTree(named: "t")) }
+        }
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        for slot in 0..<2 {
+            try handle.seek(toOffset: UInt64(slot * 4096))
+            var page = [UInt8](handle.readData(ofLength: 4096))
+            page.withUnsafeMutableBytes { bytes in
+                let p = bytes.baseAddress!
+                p.setU32(16, format)
+                p.setU64(0, Checksum.page(UnsafeRawPointer(p), length: 4096, pageNumber: UInt32(slot)))
+            }
+            try handle.seek(toOffset: UInt64(slot * 4096))
+            handle.write(Data(page))
+        }
+    }
+
+    @Test("a file of format 4 opens, and its commits keep format 4 until one sets the format")
+    func olderFormatIsReadAndKept() throws {
+        let directory = try TemporaryDirectory("format")
+        let path = directory.file("four.burrow")
+        try makeFile(path, format: 4)
+        do {
+            let storage = try Storage.open(path: path, options: StorageOptions())
+            defer { storage.close() }
+            #expect(try storage.snapshot().format == 4)
+            #expect(try storage.snapshot().tree(named: "t")?.value(forKey: [2]) == [3])
+            let transaction = try storage.beginWriteBlocking()
+            #expect(transaction.format == 4)
+            try transaction.put([3], [4], in: try transaction.openTree(named: "t"))
+            _ = try transaction.commit(durability: .full)
+            #expect(try storage.snapshot().format == 4)
+            // A copy written whole keeps the format of the version copied.
+            try storage.snapshot().copy(toPath: directory.file("copy.burrow"))
+            // An aborted transaction that set the format changes nothing.
+            let aborted = try storage.beginWriteBlocking()
+            aborted.setFormat(Meta.formatVersion)
+            aborted.abort()
+            #expect(try storage.snapshot().format == 4)
+            let upgrading = try storage.beginWriteBlocking()
+            upgrading.setFormat(Meta.formatVersion)
+            _ = try upgrading.commit(durability: .full)
+            #expect(try storage.snapshot().format == Meta.formatVersion)
+            _ = try modelTestCommit(storage) { try $0.put([4], [5], in: try $0.openTree(named: "t")) }
+            #expect(try storage.snapshot().format == Meta.formatVersion)
+        }
+        let reopened = try Storage.open(path: path, options: StorageOptions(readOnly: true))
+        #expect(try reopened.snapshot().format == Meta.formatVersion)
+        #expect(try reopened.snapshot().tree(named: "t")?.count == 4)
+        reopened.close()
+        let copy = try Storage.open(path: directory.file("copy.burrow"), options: StorageOptions(readOnly: true))
+        defer { copy.close() }
+        #expect(try copy.snapshot().format == 4)
+        #expect(try copy.snapshot().tree(named: "t")?.count == 3)
+    }
+
+    @Test("a new file is written in the current format")
+    func newFilesAreCurrent() throws {
+        let directory = try TemporaryDirectory("format")
+        let storage = try Storage.open(path: directory.file("new.burrow"), options: StorageOptions())
+        defer { storage.close() }
+        #expect(try storage.snapshot().format == Meta.formatVersion)
+        _ = try modelTestCommit(storage) { try $0.put([1], [1], in: try $0.openTree(named: "t")) }
+        #expect(try storage.snapshot().format == Meta.formatVersion)
+    }
+
+    @Test("a file older than format 4 is refused with a message naming the formats read")
+    func tooOldIsRefused() throws {
+        let directory = try TemporaryDirectory("format")
+        let path = directory.file("three.burrow")
+        try makeFile(path, format: 3)
+        #expect(throws: StorageError.unsupportedFormat(path: path, version: 3, supported: Meta.formatVersion)) {
+            _ = try Storage.open(path: path, options: StorageOptions(readOnly: true))
+        }
+        let message = StorageError.unsupportedFormat(path: path, version: 3, supported: Meta.formatVersion).description
+        #expect(message.contains("file format 3") && message.contains("4 to \(Meta.formatVersion)"), "\(message)")
+    }
+}
