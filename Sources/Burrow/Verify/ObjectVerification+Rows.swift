@@ -11,8 +11,8 @@ extension ObjectVerification {
     }
 
     /// Checks the layout of `row`, a row of a class with `fields` fields in `RowCodec`'s form:
-    /// a header of a known offset width, and payloads in field order, each non-empty, the first
-    /// right after the offset table and the last ending where the row ends.
+    /// a header of a known offset width whose offsets fit in the row, fields that each end at
+    /// or after the one before, and the last ending where the row ends.
     static func rowLayout(_ row: UnsafeRawBufferPointer, fields: Int) -> RowLayout {
         guard let first = row.first else { return .unreadable("its row is empty, too short for its header") }
         guard first & 3 != 3 else { return .unreadable("its row's header names an unknown offset width (code 3)") }
@@ -22,7 +22,22 @@ extension ObjectVerification {
             return .unreadable("its row's offset table runs past the row's \(counted(row.count, "byte"))")
         }
         guard count <= fields else { return .unreadable("its row has \(count) fields, but its class has \(fields)") }
-        return payloadLayout(row, count: count, header: RowCodec.headerSize(row)) { RowCodec.offset(row, $0) }
+        // Each field ends at or after the one before it; the last ends where the row does.
+        var end = RowCodec.headerSize(row)
+        for field in 0..<count {
+            let next = RowCodec.end(row, field)
+            guard next >= end else {
+                return .unreadable("its row's field \(field) ends at byte \(next), before the field before it ends (\(end))")
+            }
+            guard next <= row.count else {
+                return .unreadable("its row's field \(field) ends at byte \(next), past the row's \(counted(row.count, "byte"))")
+            }
+            end = next
+        }
+        if end != row.count {
+            return .unreadable("its row holds \(counted(row.count - end, "byte")) after its last field's payload")
+        }
+        return .fields
     }
 
     /// Calls `body` with `row`, a row of `stored`, in `RowCodec`'s form (converted when `wide`,

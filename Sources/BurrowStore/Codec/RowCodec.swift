@@ -6,21 +6,22 @@ import BurrowStorage
 ///            or 4); bits 2–7 the field count, or 63 when a ULEB128 varint of the count less
 ///            63 follows
 ///     …      one offset per field, little-endian, of the width the header names: where the
-///            field's payload starts, counted from the row's first byte; 0 means null
+///            field's payload ends, counted from the row's first byte
 ///     …      payloads (`ValueCodec`), in field order, back to back
 ///
-/// The offsets are as wide as the row needs: 1 byte while the row is at most 255 bytes long,
-/// 2 up to 65,535, else 4. An `Int` field holds its value in the fewest bytes that keep its
-/// sign (`ValueCodec.appendNarrowInt`), and so does a collection field, which holds the
-/// collection's element count (its elements live in trees of their own). Every other payload is
+/// Field i's payload runs from the end of field i − 1's (for field 0, the end of the header)
+/// to its own end; a field whose payload is empty is null (a non-null payload is never empty).
+/// A read of one property so takes two offsets and decodes nothing else. The offsets are as wide
+/// as the row needs: 1 byte while the row is at most 255 bytes long, 2 up to 65,535, else 4. An
+/// `Int` field holds its value in the fewest bytes that keep its sign
+/// (`ValueCodec.appendNarrowInt`), and so does a collection field, which holds the collection's
+/// element count (its elements live in trees of their own). Every other payload is
 /// `ValueCodec`'s. A row of five short fields thus pays six bytes of header, not 24.
 ///
-/// The offset table lets a read of one property find its payload directly and decode nothing
-/// else: a payload ends where the next non-null field's begins, or the row ends. A row with
-/// fewer fields than the schema (written before properties were added) reads the missing ones
-/// as null. A string or data value longer than the store's inline payload limit lives in the
-/// class's blob tree, and its field holds a reference (`ValueCodec.externalMarker`), so that
-/// changing another field never copies it.
+/// A row with fewer fields than the schema (written before properties were added) reads the
+/// missing ones as null. A string or data value longer than the store's inline payload limit
+/// lives in the class's blob tree, and its field holds a reference (`ValueCodec.externalMarker`),
+/// so that changing another field never copies it.
 ///
 /// Files of format 4 hold rows in the wider form `WideRowCodec` reads; readers of such a file
 /// see each row converted to this form (`WideRowCodec.withNarrowed`), and the first write
@@ -150,7 +151,14 @@ package enum RowCodec {
                 withUnsafeTemporaryAllocation(of: UInt32.self, capacity: max(count, 1)) { starts in
                     let first = reserved &- 4 &* count
                     for i in 0..<count { starts[i] = UInt32(littleEndian: base.loadUnaligned(fromByteOffset: first &+ 4 &* i, as: UInt32.self)) }
-                    shape.writeHeader(to: base) { i in starts[i] == 0 ? 0 : Int(starts[i]) &- 1 &+ shape.headerBytes }
+                    // A field ends where the next non-null field starts, or the payloads end.
+                    var next = payloadBytes
+                    for i in stride(from: count &- 1, through: 0, by: -1) {
+                        let start = starts[i]
+                        starts[i] = UInt32(truncatingIfNeeded: next)
+                        if start != 0 { next = Int(start) &- 1 }
+                    }
+                    shape.writeHeader(to: base) { i in Int(starts[i]) &+ shape.headerBytes }
                 }
                 if shape.headerBytes != reserved {
                     (base + shape.headerBytes).copyMemory(from: base + reserved, byteCount: payloadBytes)
@@ -204,9 +212,10 @@ package enum RowCodec {
             return size
         }
 
-        /// Writes the header at `base`, field `i`'s offset being `offset(i)` (0 for null).
+        /// Writes the header at `base`, field `i`'s offset (where its payload ends) being
+        /// `end(i)`.
         @inlinable
-        func writeHeader(to base: UnsafeMutableRawPointer, offset: (Int) -> Int) {
+        func writeHeader(to base: UnsafeMutableRawPointer, end offset: (Int) -> Int) {
             let escaped = fieldCount >= RowCodec.countEscape
             base.storeBytes(of: UInt8((escaped ? RowCodec.countEscape : fieldCount) << 2 | widthCode), as: UInt8.self)
             if escaped {
@@ -280,34 +289,60 @@ package enum RowCodec {
             }
         }
 
-        /// The end of the offsets: where the payloads start.
+        /// The end of the offsets the header states: where the payloads start.
         @inlinable
-        var end: Int { offsetsStart &+ (fieldCount &<< widthCode) }
+        var declaredEnd: Int { offsetsStart &+ (declaredCount &<< widthCode) }
     }
 
-    /// The payload of field `index`, or nil if the field is null. Payloads lie in field order,
-    /// so one ends where the next non-null field's begins (or the row ends).
+    /// The payload of field `index`, or nil if the field is null: from the end of the field
+    /// before it (or of the header) to its own.
     ///
     /// Every read stays inside `row` (it may point into a mapped page): a row too short for
     /// its offset table, or whose offsets point outside it or out of order, reads as nulls
     /// where it does not hold a payload.
     @inlinable @inline(__always)
     package static func field(_ row: UnsafeRawBufferPointer, _ index: Int) -> UnsafeRawBufferPointer? {
+        guard let (start, end) = span(row, index) else { return nil }
+        return UnsafeRawBufferPointer(rebasing: row[start..<end])
+    }
+
+    /// The value of `Int` field `index` of `row` (or of a collection field's count), or nil if
+    /// it is null or holds no integer: `ValueCodec.int` of its payload, read with one load
+    /// where the row holds 8 bytes up to the payload's end.
+    @inlinable @inline(__always)
+    package static func int(_ row: UnsafeRawBufferPointer, _ index: Int) -> Int64? {
+        guard let (start, end) = span(row, index) else { return nil }
+        let count = end &- start
+        guard count < 8, end >= 8 else { return ValueCodec.int(UnsafeRawBufferPointer(rebasing: row[start..<end])) }
+        // The 8 bytes ending with the payload's last, shifted down with its sign.
+        let word = Int64(bitPattern: UInt64(littleEndian: row.loadUnaligned(fromByteOffset: end &- 8, as: UInt64.self)))
+        return word &>> Int64(64 &- 8 &* count)
+    }
+
+    /// Where field `index`'s payload lies in `row`, or nil if the field is null or the row
+    /// does not hold it soundly. The common row (1-byte offsets, fewer than 63 fields) is read
+    /// here; any other through `Header`.
+    @inlinable @inline(__always)
+    static func span(_ row: UnsafeRawBufferPointer, _ index: Int) -> (start: Int, end: Int)? {
+        guard let base = row.baseAddress, row.count > 0 else { return nil }
+        let first = base.load(as: UInt8.self)
+        guard first & 3 == 0, first < UInt8(RowCodec.countEscape << 2) else { return wideSpan(row, index) }
+        let declared = Int(first &>> 2)
+        guard index < min(declared, row.count &- 1) else { return nil }
+        let end = Int(base.load(fromByteOffset: 1 &+ index, as: UInt8.self))
+        let start = index == 0 ? 1 &+ declared : Int(base.load(fromByteOffset: index, as: UInt8.self))
+        guard start < end, end <= row.count else { return nil }
+        return (start, end)
+    }
+
+    /// `span` for a row with 2- or 4-byte offsets or 63 fields and more.
+    @usableFromInline
+    static func wideSpan(_ row: UnsafeRawBufferPointer, _ index: Int) -> (start: Int, end: Int)? {
         guard let header = Header(row), index < header.fieldCount else { return nil }
-        let offset = header.offset(row, index)
-        guard offset != 0 else { return nil }
-        var end = row.count
-        var next = index &+ 1
-        while next < header.fieldCount {
-            let nextOffset = header.offset(row, next)
-            if nextOffset != 0 {
-                end = nextOffset
-                break
-            }
-            next &+= 1
-        }
-        guard offset <= end, end <= row.count else { return nil }
-        return UnsafeRawBufferPointer(rebasing: row[offset..<end])
+        let end = header.offset(row, index)
+        let start = index == 0 ? header.declaredEnd : header.offset(row, index &- 1)
+        guard start < end, end <= row.count else { return nil }
+        return (start, end)
     }
 
     /// Whether two fields (as `field` returns them, nil for null) hold the same payload.
@@ -328,13 +363,14 @@ package enum RowCodec {
         Header(row)?.declaredCount
     }
 
-    /// The bytes of `row`'s header: where its first payload starts (0 if it has none).
+    /// The bytes of `row`'s header as it states them: where its first payload starts (0 if it
+    /// has no readable header).
     package static func headerSize(_ row: UnsafeRawBufferPointer) -> Int {
-        Header(row)?.end ?? 0
+        Header(row)?.declaredEnd ?? 0
     }
 
-    /// The offset `row` records for field `index` (below `fieldCount(row)`).
-    package static func offset(_ row: UnsafeRawBufferPointer, _ index: Int) -> Int {
+    /// Where `row` says field `index`'s payload ends (`index` below `fieldCount(row)`).
+    package static func end(_ row: UnsafeRawBufferPointer, _ index: Int) -> Int {
         Header(row)!.offset(row, index)
     }
 
@@ -360,14 +396,12 @@ package enum RowCodec {
         let shape = Shape(fieldCount: count, payloadBytes: payloadBytes)
         let start = bytes.count
         bytes.append(contentsOf: repeatElement(0, count: shape.headerBytes))
-        var offsets = start &+ shape.headerBytes
-        // Payloads first, then the header, whose offsets they decide.
+        var end = shape.headerBytes
         bytes.withUnsafeMutableBytes { out in
             shape.writeHeader(to: out.baseAddress! + start) { field in
                 let part = field == index ? payload : self.field(row, field)
-                guard let part, !part.isEmpty else { return 0 }
-                defer { offsets &+= part.count }
-                return offsets &- start
+                end &+= part?.count ?? 0
+                return end
             }
         }
         for field in 0..<count {

@@ -231,6 +231,7 @@ package enum ValueCodec {
         let count = payload.count
         if count >= 8 { return Int64(bitPattern: u64(payload, 0)) }
         guard count > 0, let base = payload.baseAddress else { return nil }
+        if count == 1 { return Int64(base.load(as: Int8.self)) }
         var raw: UInt64 = 0
         withUnsafeMutableBytes(of: &raw) { $0.baseAddress!.copyMemory(from: base, byteCount: count) }
         let unused = 64 &- 8 &* count

@@ -128,18 +128,17 @@ extension QueryExecutor {
         /// Adds field `field` of `row` (a null one, or one too short for its type, is skipped).
         @inline(__always)
         package mutating func add(_ row: UnsafeRawBufferPointer, field: Int) {
-            guard let payload = RowCodec.field(row, field) else { return }
             switch kind {
             case .int:
-                guard let v = ValueCodec.int(payload) else { return }
+                guard let v = RowCodec.int(row, field) else { return }
                 intSum &+= v
                 low = Swift.min(low, v)
                 high = Swift.max(high, v)
             case .double:
-                guard payload.count >= 8 else { return }
+                guard let payload = RowCodec.field(row, field), payload.count >= 8 else { return }
                 doubleSum += Double(bitPattern: ValueCodec.u64(payload, 0))
             case .float:
-                guard payload.count >= 4 else { return }
+                guard let payload = RowCodec.field(row, field), payload.count >= 4 else { return }
                 doubleSum += Double(Float(bitPattern: ValueCodec.u32(payload, 0)))
             }
             count += 1

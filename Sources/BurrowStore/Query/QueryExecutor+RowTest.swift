@@ -43,10 +43,10 @@ extension QueryExecutor {
             let null = op == .notEqual
             switch constant {
             case .int(let c):
-                guard let payload = RowCodec.field(row, field), let v = ValueCodec.int(payload) else { return null }
+                guard let v = RowCodec.int(row, field) else { return null }
                 return Self.compare(v, op, c)
             case .intRange(let low, let high):
-                guard let payload = RowCodec.field(row, field), let v = ValueCodec.int(payload) else { return null }
+                guard let v = RowCodec.int(row, field) else { return null }
                 return v >= low && v <= high
             case .double(let c):
                 guard let payload = RowCodec.field(row, field), payload.count >= 8 else { return null }

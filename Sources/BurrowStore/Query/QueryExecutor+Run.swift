@@ -212,7 +212,7 @@ extension QueryExecutor {
         ints.reserveCapacity(count)
         try scanRows(table, where: { _ in true }) { row, key in
             keys.append(key)
-            ints.append(RowCodec.field(row, field).flatMap(ValueCodec.int))
+            ints.append(RowCodec.int(row, field))
             return true
         }
         return (keys, ints)

@@ -43,6 +43,10 @@ struct RowFormTests {
             let mismatch = (read == payloads + [nil, nil]) ? nil : read.indices.first { read[$0] != (($0 < count) ? payloads[$0] : nil) }
             #expect(mismatch == nil, "seed \(seed) round \(round): field \(mismatch ?? -1) of \(count), row of \(row.count) bytes")
             #expect(row.withUnsafeBytes { RowCodec.fieldCount($0) } == count)
+            // An integer read in place is the integer its payload holds.
+            let ints = row.withUnsafeBytes { bytes in (0..<count).map { RowCodec.int(bytes, $0) } }
+            let decoded = payloads.map { $0.flatMap { payload in payload.withUnsafeBytes { ValueCodec.int($0) } } }
+            #expect(ints == decoded, "seed \(seed) round \(round): integers")
             // The narrowest offsets that fit: 1 byte up to 255 bytes of row, 2 up to 65,535.
             let total = row.count
             let code = Int(row[0] & 3)
@@ -102,6 +106,10 @@ struct RowFormTests {
             var bytes: [UInt8] = []
             ValueCodec.appendNarrowInt(value, to: &bytes)
             #expect(bytes.withUnsafeBytes { ValueCodec.int($0) } == value)
+            // In a row, after a short or a long field, and first.
+            let before = random.int(0...9)
+            let row = RowCodec.assemble([before == 0 ? nil : random.bytes(before), bytes])
+            #expect(row.withUnsafeBytes { RowCodec.int($0, 1) } == value)
             // One byte fewer does not hold it.
             if bytes.count > 1 { #expect(Array(bytes.dropLast()).withUnsafeBytes { ValueCodec.int($0) } != value) }
         }
@@ -122,15 +130,18 @@ struct RowFormTests {
         [UInt8]([1 << 2 | 3, 2, 9]).withUnsafeBytes { #expect(RowCodec.field($0, 0) == nil) }
         // A count of 63 and more whose varint runs past the row.
         [UInt8]([63 << 2, 0x80]).withUnsafeBytes { #expect(RowCodec.fieldCount($0) == 0) }
-        // Five fields declared, room for three offsets: only they are read, and the third
-        // points past the row.
-        [UInt8]([5 << 2, 3, 0, 9]).withUnsafeBytes { row in
+        // Five fields declared, room for three offsets: only they are read, and the first
+        // ends past the row.
+        [UInt8]([5 << 2, 9, 9, 9]).withUnsafeBytes { row in
             #expect(RowCodec.fieldCount(row) == 3)
             #expect(RowCodec.declaredFieldCount(row) == 5)
             #expect(RowCodec.field(row, 0) == nil)
         }
-        // An offset past the row, or before the one before it.
-        [UInt8]([2 << 2, 9, 0, 1]).withUnsafeBytes { #expect(RowCodec.field($0, 0) == nil) }
-        [UInt8]([2 << 2, 4, 3, 1, 2]).withUnsafeBytes { #expect(RowCodec.field($0, 0) == nil) }
+        // A field ending past the row, or before the one before it.
+        [UInt8]([1 << 2, 9, 7]).withUnsafeBytes { #expect(RowCodec.field($0, 0) == nil) }
+        [UInt8]([2 << 2, 4, 3, 1, 2]).withUnsafeBytes { row in
+            #expect(RowCodec.field(row, 0).map(Array.init) == [1])
+            #expect(RowCodec.field(row, 1) == nil)
+        }
     }
 }
