@@ -20,6 +20,9 @@ struct Command {
     /// What `burrow <command> --help` prints.
     var help: String { usage + "\n\n" + summary + "\n\n" + details }
 
+    /// The width of the tool's help's column of command names: the longest name and two spaces.
+    @MainActor static var nameColumn: Int { all.map(\.name.count).max()! + 2 }
+
     /// Every command, in the order the help lists them.
     @MainActor static let all: [Command] = [
         Command(

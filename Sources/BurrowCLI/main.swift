@@ -23,7 +23,7 @@ let toolHelp = """
     from the file, so no Swift classes are needed.
 
     commands:
-    \(Command.all.map { "  " + $0.name.padded(9) + $0.summary }.joined(separator: "\n"))
+    \(Command.all.map { "  " + $0.name.padded(Command.nameColumn) + $0.summary }.joined(separator: "\n"))
 
     `burrow <command> --help` describes a command; `burrow --version` prints the version.
     Exit status: 0 on success, 1 if a file cannot be opened or is damaged, 2 for a usage error.

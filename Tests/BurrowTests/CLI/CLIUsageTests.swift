@@ -7,7 +7,7 @@ import Testing
 /// The tool's help, version, usage errors (status 2, on standard error) and files it cannot
 /// open (status 1, one line).
 @Suite(.temporaryDirectory, .ownThread) struct CLIUsageTests {
-    static let commands = ["schema", "objects", "export", "import", "info", "dump", "verify", "recover", "compact", "demo"]
+    static let commands = ["schema", "objects", "export", "import", "import-realm", "info", "dump", "verify", "recover", "compact", "demo"]
 
     @Test func helpForTheToolAndEachCommandGoesToStandardOutput() throws {
         let tool = try CLITool()
@@ -16,6 +16,18 @@ import Testing
             #expect(run.status == 0 && run.errors.isEmpty)
             #expect(run.output.hasPrefix("usage: burrow <command> [arguments]"))
             for command in Self.commands { #expect(run.output.contains("\n  \(command) "), "\(command) listed") }
+            // The summaries start in one column, after the longest name and two spaces.
+            let listed = run.output.split(separator: "\n").filter { line in Self.commands.contains { line.hasPrefix("  \($0) ") } }
+            #expect(listed.count == Self.commands.count)
+            let columns = Set(
+                listed.map { line -> Int in
+                    let text = Array(line)
+                    var column = 2
+                    while column < text.count, text[column] != " " { column += 1 }
+                    while column < text.count, text[column] == " " { column += 1 }
+                    return column
+                })
+            #expect(columns.count == 1, "\(listed)")
         }
         for command in Self.commands {
             for arguments in [[command, "--help"], [command, "-h"], ["help", command], [command, "some.burrow", "--help"]] {
