@@ -1,4 +1,5 @@
 import BurrowStorage
+import BurrowStore
 import BurrowTestSupport
 import BurrowTestTraits
 import Foundation
@@ -153,6 +154,54 @@ import Testing
             #expect(report.isSound, "seed \(seed) round \(round): \(report.findings)")
             let realm = try Realm(configuration: config)
             #expect(FormatFixture.differences(in: realm) == [], "seed \(seed) round \(round), format \(format)")
+        }
+    }
+
+    @Test func theObjectCheckReadsEachFormatsRowLayout() {
+        func wide(_ payloads: [[UInt8]?]) -> [UInt8] {
+            var row = [UInt8](repeating: 0, count: 4 + 4 * payloads.count)
+            RowCodec.store(UInt32(payloads.count), at: 0, in: &row)
+            for (field, payload) in payloads.enumerated() where payload != nil {
+                RowCodec.store(UInt32(row.count), at: 4 + 4 * field, in: &row)
+                row += payload!
+            }
+            return row
+        }
+        let eight: [UInt8] = [5, 0, 0, 0, 0, 0, 0, 0]
+        // A sound row of format 4: an Int in 8 bytes, a string.
+        wide([eight, [1, 0, 0, 0, 65]]).withUnsafeBytes { row in
+            guard case .fields = ObjectVerification.wideRowLayout(row, fields: 2, narrowInts: [true, false]) else {
+                Issue.record("a sound row of format 4 was judged unreadable")
+                return
+            }
+            // Read as format 5, the same bytes are no row.
+            guard case .unreadable = ObjectVerification.rowLayout(row, fields: 2) else {
+                Issue.record("a row of format 4 passed as one of format 5")
+                return
+            }
+        }
+        // An Int in fewer than 8 bytes is damage in format 4.
+        wide([[5, 0, 0], [1, 0, 0, 0, 65]]).withUnsafeBytes { row in
+            guard case .unreadable(let problem) = ObjectVerification.wideRowLayout(row, fields: 2, narrowInts: [true, false]) else {
+                Issue.record("a 3-byte integer in a row of format 4 passed")
+                return
+            }
+            #expect(problem.contains("holds 3 bytes where an integer takes 8"), "\(problem)")
+        }
+        // A sound row of format 5, and one whose last field ends before the row does.
+        let narrow = RowCodec.assemble([[5], [1, 0, 0, 0, 65]])
+        narrow.withUnsafeBytes { row in
+            guard case .fields = ObjectVerification.rowLayout(row, fields: 2) else {
+                Issue.record("a sound row of format 5 was judged unreadable")
+                return
+            }
+        }
+        (narrow + [0]).withUnsafeBytes { row in
+            guard case .unreadable(let problem) = ObjectVerification.rowLayout(row, fields: 2) else {
+                Issue.record("a row with a byte after its last field passed")
+                return
+            }
+            #expect(problem.contains("after its last field"), "\(problem)")
         }
     }
 }
