@@ -204,4 +204,25 @@ import Testing
             #expect(problem.contains("after its last field"), "\(problem)")
         }
     }
+
+    @Test func anotherProcesssFirstWriteUpgradesTheFileUnderThisOnesObjects() throws {
+        let config = try copy("dogs.burrow")
+        let realm = try Realm(configuration: config)
+        let dogs = realm.objects(FormatFixture.Dog.self).sorted(byKeyPath: "_id")
+        let dog = realm.object(ofType: FormatFixture.Dog.self, forPrimaryKey: FormatFixture.id(10))!
+        let frozen = try dog.freeze()
+        #expect(dog.name == FormatFixture.dog(10).name && dogs.count == FormatFixture.dogCount - FormatFixture.deletedDogs.count)
+        // The worker's first write adds its classes and upgrades the file; then it adds an item.
+        let directory = config.fileURL!.deletingLastPathComponent().path
+        try sharedRealmWorker(["add", config.fileURL!.path, "1"], in: directory, label: "upgrader").expectSuccess()
+        realm.refresh()
+        #expect(try realm.storage.snapshot().format == Meta.formatVersion)
+        // Live objects and results read the upgraded rows; the frozen one its own version.
+        #expect(dog.name == FormatFixture.dog(10).name && dog.big == FormatFixture.dog(10).big)
+        #expect(frozen.big == FormatFixture.dog(10).big && frozen.friend?._id == FormatFixture.id(5))
+        #expect(FormatFixture.differences(in: realm) == [])
+        #expect(try FormatFixture.queryDifferences(in: realm) == [])
+        try realm.write { dog.age = 3 }
+        #expect(dogs.where { $0.age == 3 }.contains(dog))
+    }
 }
