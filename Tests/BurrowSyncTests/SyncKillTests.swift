@@ -71,6 +71,59 @@ struct SyncKillTests {
         #expect(blocker.object(ofType: KillTodo.self, forPrimaryKey: 1)?.title == "changed by SQL")
     }
 
+    @Test func aClientStartedRightAfterAKilledOneStarts() async throws {
+        let directory = try TemporaryDirectory()
+        let database = try await countingDatabase(directory)
+        let file = directory.file("restart.burrow")
+        let configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: file), objectTypes: [KillTodo.self])
+        for round in 0..<3 {
+            let worker = try ChildProcess(
+                try ChildProcess.executable("SyncWorker"), arguments: ["stream", file, database, String(1 + 100 * round), "40"],
+                directory: directory.path, label: "restarted-\(round)")
+            _ = try worker.expectLine("wrote \(1 + 100 * round)")
+            // Killed while its connection holds the file's client lock; PostgreSQL sees the
+            // connection close a moment later.
+            worker.kill()
+            let client = try await SyncClient(configuration: configuration, server: PostgresServer(database), classes: [KillTodo.self])
+            try await client.start()
+            try await client.waitForUpload()
+            await client.stop()
+        }
+    }
+
+    @Test func aClientWaitsForTheLockOfAClientWhoseConnectionIsEnding() async throws {
+        let directory = try TemporaryDirectory()
+        let database = try TestPostgres.newDatabase()
+        let configuration = Realm.Configuration(fileURL: directory.fileURL("waits.burrow"), objectTypes: [KillTodo.self])
+        let first = try await SyncClient(configuration: configuration, server: PostgresServer(database), classes: [KillTodo.self])
+        try await first.start()
+        await first.stop()
+        let clientID = try #require(try Realm(configuration: configuration).syncClientID())
+        // Another connection holds the file's client lock for 400 ms, as a killed client's
+        // connection does until PostgreSQL sees it close.
+        let locked = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            defer { done.signal() }
+            guard let sql = try? PostgresConnection(database),
+                (try? sql.execute("SELECT pg_advisory_lock(hashtextextended($1, 0))", [clientID.uuidString])) != nil
+            else {
+                locked.signal()
+                return
+            }
+            locked.signal()
+            usleep(400_000)
+            _ = try? sql.execute("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [clientID.uuidString])
+        }.start()
+        locked.wait()
+        let started = Date()
+        let client = try await SyncClient(configuration: configuration, server: PostgresServer(database), classes: [KillTodo.self])
+        defer { stopLater(client) }
+        try await client.start()
+        #expect(Date().timeIntervalSince(started) >= 0.3, "the client started while the lock was held")
+        done.wait()
+    }
+
     @Test func aClientKilledAtRandomPointsLosesAndDuplicatesNothing() async throws {
         let directory = try TemporaryDirectory()
         let database = try await countingDatabase(directory)

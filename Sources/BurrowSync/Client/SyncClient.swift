@@ -256,6 +256,12 @@ public actor SyncClient {
         }
     }
 
+    /// How often, and how far apart, a new client tries the file's lock that another client's
+    /// connection holds: 2 seconds in all, longer than PostgreSQL takes to end the connection of
+    /// a process that died.
+    private static let lockAttempts = 40
+    private static let lockRetryMicroseconds: UInt32 = 50_000
+
     private static let firstRetryDelay = 0.05
     private static let lastRetryDelay = 30.0
 
@@ -269,11 +275,17 @@ public actor SyncClient {
         let tables = try classNames.map { name throws(RealmError) in try SyncedTable(name, in: realm.currentFileSchema) }
         let session = SyncSession(realm: realm, connection: connection, tables: tables, clientID: clientID, silenced: token.map { [$0] } ?? [])
         try session.prepareServer()
-        // One client per file: the lock is the connection's, and goes with it.
-        let locked = try connection.execute("SELECT pg_try_advisory_lock(hashtextextended($1, 0))", [clientID.uuidString]).rows
-        guard locked.first?.first == "t" else {
-            throw RealmError(
-                .fileLocked, "Another sync client runs for this file (client \(clientID)); run one client per file.")
+        // One client per file: the lock is the connection's, and goes with it. A client that
+        // died a moment ago (a crash, a kill) holds it until PostgreSQL sees its connection
+        // close, so a client started right after it waits that long before giving up.
+        var attempts = 0
+        while try connection.execute("SELECT pg_try_advisory_lock(hashtextextended($1, 0))", [clientID.uuidString]).rows.first?.first != "t" {
+            attempts += 1
+            guard attempts < Self.lockAttempts else {
+                throw RealmError(
+                    .fileLocked, "Another sync client runs for this file (client \(clientID)); run one client per file.")
+            }
+            usleep(Self.lockRetryMicroseconds)
         }
         let wake = self.wake
         listener = try NotificationListener(
