@@ -124,6 +124,40 @@ struct SyncKillTests {
         done.wait()
     }
 
+    @Test func aClientWaitingForTheLockStopsAtOnce() async throws {
+        let directory = try TemporaryDirectory()
+        let database = try TestPostgres.newDatabase()
+        let configuration = Realm.Configuration(fileURL: directory.fileURL("stops.burrow"), objectTypes: [KillTodo.self])
+        let first = try await SyncClient(configuration: configuration, server: PostgresServer(database), classes: [KillTodo.self])
+        try await first.start()
+        await first.stop()
+        let clientID = try #require(try Realm(configuration: configuration).syncClientID())
+        // Another connection holds the file's client lock for 3 s.
+        let locked = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            defer { done.signal() }
+            guard let sql = try? PostgresConnection(database),
+                (try? sql.execute("SELECT pg_advisory_lock(hashtextextended($1, 0))", [clientID.uuidString])) != nil
+            else {
+                locked.signal()
+                return
+            }
+            locked.signal()
+            usleep(3_000_000)
+        }.start()
+        locked.wait()
+        let client = try await SyncClient(configuration: configuration, server: PostgresServer(database), classes: [KillTodo.self])
+        let starting = Task { try await client.start() }
+        try await Task.sleep(for: .milliseconds(300))
+        let stopping = Date()
+        await client.stop()
+        // The client's actor is free while it waits, so stopping it takes no wait for the lock.
+        #expect(Date().timeIntervalSince(stopping) < 1, "stop() waited for the lock")
+        await #expect(throws: RealmError.self) { try await starting.value }
+        done.wait()
+    }
+
     @Test func aClientKilledAtRandomPointsLosesAndDuplicatesNothing() async throws {
         let directory = try TemporaryDirectory()
         let database = try await countingDatabase(directory)

@@ -236,7 +236,7 @@ public actor SyncClient {
                 continue
             }
             do {
-                let session = try connectIfNeeded()
+                let session = try await connectIfNeeded()
                 guard try await round(session) else { continue }
                 delay = Self.firstRetryDelay
                 channel.publish(.idle)
@@ -246,6 +246,8 @@ public actor SyncClient {
             } catch {
                 disconnect()
                 guard !isStopped else { return }
+                // Paused while it waited for the file's client lock: nothing failed.
+                if isPaused { continue }
                 let failure = Self.realmError(error)
                 channel.publish(.offline(failure))
                 for waiter in startWaiters { waiter.end(.failure(failure)) }
@@ -260,12 +262,12 @@ public actor SyncClient {
     /// connection holds: 2 seconds in all, longer than PostgreSQL takes to end the connection of
     /// a process that died.
     private static let lockAttempts = 40
-    private static let lockRetryMicroseconds: UInt32 = 50_000
+    private static let lockRetryDelay = Duration.milliseconds(50)
 
     private static let firstRetryDelay = 0.05
     private static let lastRetryDelay = 30.0
 
-    private func connectIfNeeded() throws -> SyncSession {
+    private func connectIfNeeded() async throws -> SyncSession {
         if let session, listener?.hasFailed != true { return session }
         disconnect()
         guard let realm else { throw RealmError(.wrongState, "The sync client was stopped.") }
@@ -285,7 +287,11 @@ public actor SyncClient {
                 throw RealmError(
                     .fileLocked, "Another sync client runs for this file (client \(clientID)); run one client per file.")
             }
-            usleep(Self.lockRetryMicroseconds)
+            try await Task.sleep(for: Self.lockRetryDelay)
+            // The client waits off its actor: `stop()` or `pause()` may have run meanwhile, and
+            // this connection then goes with the call.
+            try checkRunning()
+            if isPaused { throw CancellationError() }
         }
         let wake = self.wake
         listener = try NotificationListener(
