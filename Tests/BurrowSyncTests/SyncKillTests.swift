@@ -91,62 +91,51 @@ struct SyncKillTests {
         }
     }
 
-    @Test func aClientWaitsForTheLockOfAClientWhoseConnectionIsEnding() async throws {
-        let directory = try TemporaryDirectory()
+    /// A file whose sync client has run once, and another PostgreSQL connection holding that
+    /// client's lock for `seconds`, as a killed client's connection holds it until PostgreSQL
+    /// sees it close. `released` is signalled once that connection is done.
+    private func fileWithItsClientLockHeld(_ directory: TemporaryDirectory, for seconds: Double) async throws -> (
+        configuration: Realm.Configuration, database: String, released: DispatchSemaphore
+    ) {
         let database = try TestPostgres.newDatabase()
-        let configuration = Realm.Configuration(fileURL: directory.fileURL("waits.burrow"), objectTypes: [KillTodo.self])
+        let configuration = Realm.Configuration(fileURL: directory.fileURL("locked.burrow"), objectTypes: [KillTodo.self])
         let first = try await SyncClient(configuration: configuration, server: PostgresServer(database), classes: [KillTodo.self])
         try await first.start()
         await first.stop()
         let clientID = try #require(try Realm(configuration: configuration).syncClientID())
-        // Another connection holds the file's client lock for 400 ms, as a killed client's
-        // connection does until PostgreSQL sees it close.
         let locked = DispatchSemaphore(value: 0)
-        let done = DispatchSemaphore(value: 0)
+        let released = DispatchSemaphore(value: 0)
+        let took = LockedBox(false)
         Thread {
-            defer { done.signal() }
-            guard let sql = try? PostgresConnection(database),
-                (try? sql.execute("SELECT pg_advisory_lock(hashtextextended($1, 0))", [clientID.uuidString])) != nil
-            else {
-                locked.signal()
-                return
-            }
+            defer { released.signal() }
+            let sql = try? PostgresConnection(database)
+            let lock = try? sql?.execute("SELECT pg_advisory_lock(hashtextextended($1, 0))", [clientID.uuidString])
+            took.withLock { $0 = lock != nil }
             locked.signal()
-            usleep(400_000)
-            _ = try? sql.execute("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [clientID.uuidString])
+            guard lock != nil else { return }
+            usleep(UInt32(seconds * 1_000_000))
+            _ = try? sql?.execute("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [clientID.uuidString])
         }.start()
         locked.wait()
+        try #require(took.withLock { $0 }, "the other connection did not take the lock")
+        return (configuration, database, released)
+    }
+
+    @Test func aClientWaitsForTheLockOfAClientWhoseConnectionIsEnding() async throws {
+        let directory = try TemporaryDirectory()
+        let (configuration, database, released) = try await fileWithItsClientLockHeld(directory, for: 0.4)
         let started = Date()
         let client = try await SyncClient(configuration: configuration, server: PostgresServer(database), classes: [KillTodo.self])
         defer { stopLater(client) }
         try await client.start()
         #expect(Date().timeIntervalSince(started) >= 0.3, "the client started while the lock was held")
-        done.wait()
+        released.wait()
+        withExtendedLifetime(directory) {}
     }
 
     @Test func aClientWaitingForTheLockStopsAtOnce() async throws {
         let directory = try TemporaryDirectory()
-        let database = try TestPostgres.newDatabase()
-        let configuration = Realm.Configuration(fileURL: directory.fileURL("stops.burrow"), objectTypes: [KillTodo.self])
-        let first = try await SyncClient(configuration: configuration, server: PostgresServer(database), classes: [KillTodo.self])
-        try await first.start()
-        await first.stop()
-        let clientID = try #require(try Realm(configuration: configuration).syncClientID())
-        // Another connection holds the file's client lock for 3 s.
-        let locked = DispatchSemaphore(value: 0)
-        let done = DispatchSemaphore(value: 0)
-        Thread {
-            defer { done.signal() }
-            guard let sql = try? PostgresConnection(database),
-                (try? sql.execute("SELECT pg_advisory_lock(hashtextextended($1, 0))", [clientID.uuidString])) != nil
-            else {
-                locked.signal()
-                return
-            }
-            locked.signal()
-            usleep(3_000_000)
-        }.start()
-        locked.wait()
+        let (configuration, database, released) = try await fileWithItsClientLockHeld(directory, for: 3)
         let client = try await SyncClient(configuration: configuration, server: PostgresServer(database), classes: [KillTodo.self])
         let starting = Task { try await client.start() }
         try await Task.sleep(for: .milliseconds(300))
@@ -155,7 +144,8 @@ struct SyncKillTests {
         // The client's actor is free while it waits, so stopping it takes no wait for the lock.
         #expect(Date().timeIntervalSince(stopping) < 1, "stop() waited for the lock")
         await #expect(throws: RealmError.self) { try await starting.value }
-        done.wait()
+        released.wait()
+        withExtendedLifetime(directory) {}
     }
 
     @Test func aClientKilledAtRandomPointsLosesAndDuplicatesNothing() async throws {

@@ -64,23 +64,10 @@ extension ObjectVerification {
         guard count <= fields else { return .unreadable("its row has \(count) fields, but its class has \(fields)") }
         let header = 4 + 4 * count
         guard header <= row.count else { return .unreadable("its row's offset table runs past the row's \(counted(row.count, "byte"))") }
-        let layout = payloadLayout(row, count: count, header: header) { Int(ValueCodec.u32(row, 4 + 4 * $0)) }
-        guard case .fields = layout else { return layout }
-        for field in 0..<count where narrowInts[field] {
-            if let payload = WideRowCodec.field(row, field), payload.count != 8 {
-                return .unreadable("its row's field \(field) holds \(counted(payload.count, "byte")) where an integer takes 8")
-            }
-        }
-        return .fields
-    }
-
-    /// Checks that the payloads of a row of `count` fields, whose offsets `offset` gives and
-    /// whose header takes `header` bytes, lie in field order, each non-empty, the first right
-    /// after the header and the last ending where the row ends.
-    private static func payloadLayout(_ row: UnsafeRawBufferPointer, count: Int, header: Int, offset: (Int) -> Int) -> RowLayout {
+        // Payloads in field order, each non-empty, the first right after the offset table.
         var end = header
         for field in 0..<count {
-            let offset = offset(field)
+            let offset = Int(ValueCodec.u32(row, 4 + 4 * field))
             guard offset != 0 else { continue }
             if end == header {
                 guard offset == header else {
@@ -98,6 +85,11 @@ extension ObjectVerification {
         }
         if end == header, row.count != header {
             return .unreadable("its row holds \(counted(row.count - header, "byte")) after its offset table, but every field is null")
+        }
+        for field in 0..<count where narrowInts[field] {
+            if let payload = WideRowCodec.field(row, field), payload.count != 8 {
+                return .unreadable("its row's field \(field) holds \(counted(payload.count, "byte")) where an integer takes 8")
+            }
         }
         return .fields
     }
