@@ -1,30 +1,42 @@
-/// The pages a write transaction owns, by page number, each with its buffer and its length in
-/// pages.
+/// The pages a write transaction owns, by page number, each with its length in pages and either
+/// its buffer in memory or, once spilled, nothing but the checksum it was written with (its
+/// bytes are in the file: see WriteTransaction+Spill.swift).
 ///
-/// Every page a transaction reads or changes is looked up here first (a dirty page shadows the
-/// committed one), several times per B-tree operation, so the lookup has to be cheap: an
-/// open-addressing table with linear probing and a multiplicative hash of the page number,
-/// where a `Dictionary` would run SipHash on every lookup. Page number 0 marks an empty slot:
-/// it is a meta page, never a dirty one. Removal shifts the following entries of the probe run
-/// back, so lookups never meet a tombstone.
+/// Every page a transaction reads or changes is looked up here first (a page of the
+/// transaction's shadows the committed one), several times per B-tree operation, so the lookup
+/// has to be cheap: an open-addressing table with linear probing and a multiplicative hash of
+/// the page number, where a `Dictionary` would run SipHash on every lookup. Page number 0 marks
+/// an empty slot: it is a meta page, never a dirty one. Removal shifts the following entries of
+/// the probe run back, so lookups never meet a tombstone.
 struct DirtyPages: Sequence {
+    /// A page in memory: its buffer and its length in pages.
     typealias Entry = (pointer: UnsafeMutableRawPointer, pages: Int)
 
-    /// One slot of the table: a page number (0: empty) with its entry, in one array, so that a
-    /// transaction's table is one allocation.
-    private struct Slot {
+    /// One page the transaction owns, as the table holds it.
+    struct Page {
+        /// 0: an empty slot.
         var number: PageNumber
-        var pages: Int
+        var pages: UInt32
+        /// The transaction's operation that last allocated or changed the page (for choosing
+        /// what to spill), or, once spilled, the checksum the page was written with.
+        var lastUseOrChecksum: UInt64
+        /// The buffer; nil once the page is spilled.
         var pointer: UnsafeMutableRawPointer?
 
-        static var empty: Slot { Slot(number: 0, pages: 0, pointer: nil) }
-        var entry: Entry { (pointer!, pages) }
+        static var empty: Page { Page(number: 0, pages: 0, lastUseOrChecksum: 0, pointer: nil) }
+        var isSpilled: Bool { pointer == nil }
+        var lastUse: UInt64 { lastUseOrChecksum }
+        var checksum: UInt64 { lastUseOrChecksum }
     }
 
-    private var slots: [Slot]
+    private var slots: [Page]
     private var mask: Int
-    /// How many pages the table holds.
+    /// How many pages (and overflow runs) the table holds, spilled or not.
     private(set) var count = 0
+    /// How many pages the buffers in memory hold (an overflow run counts all its pages).
+    private(set) var pagesInMemory = 0
+    /// How many pages (and overflow runs) are spilled.
+    private(set) var spilledCount = 0
 
     init() {
         // Room for the eight pages of a small commit (two trees' paths) before the first growth.
@@ -36,8 +48,8 @@ struct DirtyPages: Sequence {
     /// `count` empty slots. Not `Array(repeating:count:)`: that allocates through the standard
     /// library's unspecialized code, which looks the array's type up at run time (about 650
     /// instructions per transaction), where `reserveCapacity` and `append` are specialized here.
-    private static func emptySlots(_ count: Int) -> [Slot] {
-        var slots: [Slot] = []
+    private static func emptySlots(_ count: Int) -> [Page] {
+        var slots: [Page] = []
         slots.reserveCapacity(count)
         slots.append(contentsOf: repeatElement(.empty, count: count))
         return slots
@@ -63,31 +75,70 @@ struct DirtyPages: Sequence {
         }
     }
 
-    /// The entry of page `number`; assigning nil removes it, as with a `Dictionary`.
+    /// The buffer and length of page `number` if the transaction holds it in memory; nil if it
+    /// does not own the page or has spilled it.
     subscript(number: PageNumber) -> Entry? {
-        get {
-            let slot = slots[slot(of: number)]
-            return slot.number == 0 ? nil : slot.entry
-        }
-        set {
-            precondition(number != 0, "internal error: page 0 is never dirty")
-            guard let newValue else {
-                removeValue(forKey: number)
-                return
-            }
-            let index = slot(of: number)
-            if slots[index].number == 0 { count += 1 }
-            slots[index] = Slot(number: number, pages: newValue.pages, pointer: newValue.pointer)
-            if count * 2 > slots.count { grow() }
-        }
+        let page = slots[slot(of: number)]
+        guard let pointer = page.pointer else { return nil }
+        return (pointer, Int(page.pages))
     }
 
-    /// Removes page `number` and returns its entry, if it was there.
+    /// Page `number` as the table holds it (in memory or spilled), or nil if the transaction
+    /// does not own it.
+    @inline(__always)
+    func lookup(_ number: PageNumber) -> Page? {
+        let page = slots[slot(of: number)]
+        return page.number == 0 ? nil : page
+    }
+
+    /// Page `number` as `lookup` finds it, recording operation `stamp` as its last use if it is
+    /// in memory: what `touch` calls for a page the operation is about to change.
+    @inline(__always)
+    mutating func use(_ number: PageNumber, at stamp: UInt64) -> Page? {
+        let index = slot(of: number)
+        guard slots[index].number != 0 else { return nil }
+        if slots[index].pointer != nil { slots[index].lastUseOrChecksum = stamp }
+        return slots[index]
+    }
+
+    /// Adds page `number` (not in the table yet), in memory, last used by operation `stamp`.
+    mutating func insert(_ number: PageNumber, pointer: UnsafeMutableRawPointer, pages: Int, at stamp: UInt64) {
+        precondition(number != 0, "internal error: page 0 is never dirty")
+        let index = slot(of: number)
+        precondition(slots[index].number == 0, "internal error: page \(number) is already dirty")
+        slots[index] = Page(number: number, pages: UInt32(pages), lastUseOrChecksum: stamp, pointer: pointer)
+        count += 1
+        pagesInMemory += pages
+        if count * 2 > slots.count { grow() }
+    }
+
+    /// Records that page `number`, in memory, was written to the file with `checksum`: its
+    /// buffer is the caller's again.
+    mutating func markSpilled(_ number: PageNumber, checksum: UInt64) {
+        let index = slot(of: number)
+        precondition(slots[index].pointer != nil, "internal error: page \(number) is not in memory")
+        slots[index].pointer = nil
+        slots[index].lastUseOrChecksum = checksum
+        pagesInMemory -= Int(slots[index].pages)
+        spilledCount += 1
+    }
+
+    /// Records that spilled page `number` is in memory again, in `pointer`, used by `stamp`.
+    mutating func markLoaded(_ number: PageNumber, pointer: UnsafeMutableRawPointer, at stamp: UInt64) {
+        let index = slot(of: number)
+        precondition(slots[index].number != 0 && slots[index].pointer == nil, "internal error: page \(number) is not spilled")
+        slots[index].pointer = pointer
+        slots[index].lastUseOrChecksum = stamp
+        pagesInMemory += Int(slots[index].pages)
+        spilledCount -= 1
+    }
+
+    /// Removes page `number` and returns it, if it was there.
     @discardableResult
-    mutating func removeValue(forKey number: PageNumber) -> Entry? {
+    mutating func removeValue(forKey number: PageNumber) -> Page? {
         var hole = slot(of: number)
         guard slots[hole].number != 0 else { return nil }
-        let removed = slots[hole].entry
+        let removed = slots[hole]
         // Close the hole: move back each later entry of the run whose home does not lie
         // between the hole and its slot, so every entry stays reachable from its home.
         var next = (hole &+ 1) & mask
@@ -102,12 +153,15 @@ struct DirtyPages: Sequence {
         }
         slots[hole] = .empty
         count -= 1
+        if removed.isSpilled { spilledCount -= 1 } else { pagesInMemory -= Int(removed.pages) }
         return removed
     }
 
     mutating func removeAll() {
         for index in slots.indices where slots[index].number != 0 { slots[index] = .empty }
         count = 0
+        pagesInMemory = 0
+        spilledCount = 0
     }
 
     /// The page numbers held, in ascending order: one array, sorted by insertion (a commit holds
@@ -143,16 +197,16 @@ struct DirtyPages: Sequence {
 
     func makeIterator() -> Iterator { Iterator(table: self) }
 
-    /// The pages and their entries, in no particular order.
+    /// The pages, in no particular order.
     struct Iterator: IteratorProtocol {
         fileprivate let table: DirtyPages
         fileprivate var index = 0
 
-        mutating func next() -> (key: PageNumber, value: Entry)? {
+        mutating func next() -> Page? {
             while index < table.slots.count {
                 defer { index += 1 }
-                let slot = table.slots[index]
-                if slot.number != 0 { return (slot.number, slot.entry) }
+                let page = table.slots[index]
+                if page.number != 0 { return page }
             }
             return nil
         }

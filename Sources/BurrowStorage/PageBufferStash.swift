@@ -23,10 +23,21 @@ final class PageBufferStash: @unchecked Sendable {
         }
     }
 
-    /// A buffer of `pageSize` bytes, aligned to 4,096, with undefined contents.
+    /// A buffer of `pageSize` bytes with undefined contents.
     func take() -> UnsafeMutableRawPointer {
         if let buffer = buffers.withLock({ $0.popLast() }) { return buffer }
-        return .allocate(byteCount: pageSize, alignment: 4096)
+        return Self.allocate(byteCount: pageSize)
+    }
+
+    /// A new buffer for `byteCount` bytes of pages (one page, or an overflow run).
+    ///
+    /// Aligned to 16 bytes, which every load and store of a page needs, and not to the page
+    /// size: the C allocator places a 4,096-aligned block of 4,096 bytes in a span of about
+    /// twice that, and the header it writes in the gap makes the gap's memory resident too. A
+    /// transaction holding a million `Dog`s' 125 MiB of dirty pages raised the process's peak
+    /// resident set by 268 MiB with page-aligned buffers and by 156 MiB with these.
+    static func allocate(byteCount: Int) -> UnsafeMutableRawPointer {
+        .allocate(byteCount: byteCount, alignment: 16)
     }
 
     /// Every buffer kept, for a write transaction to draw on without locking (it gives them

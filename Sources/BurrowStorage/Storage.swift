@@ -613,6 +613,26 @@ package final class Storage: Sendable {
 
     var currentMapping: Mapping { shared.withLock { $0.mapping } }
 
+    /// A mapping of at least `pages` pages that shows every write made so far, for the writer
+    /// to read pages it wrote through: the current mapping if it is that large, otherwise a new
+    /// one (twice as large at least), which becomes the current mapping at once.
+    ///
+    /// Installing it at once matters for a device whose older regions stop showing writes once
+    /// it grows (an in-memory database): a transaction that spilled pages past the current
+    /// mapping and then aborted leaves the device grown, and the next commit, finding the
+    /// current mapping large enough, must not read its pages through a region that no longer
+    /// shows them. Snapshots of the latest version read the same pages through either region.
+    func mapping(covering pages: Int) throws(StorageError) -> Mapping {
+        let current = currentMapping
+        if current.pageCapacity >= pages { return current }
+        let length = max(pages, 2 * current.pageCapacity) * pageSize
+        let mapping = Mapping(region: try device.map(minimumLength: length), pageSize: pageSize)
+        shared.withLock { s in
+            if s.mapping.pageCapacity < mapping.pageCapacity { s.mapping = mapping }
+        }
+        return mapping
+    }
+
     /// A sync failed (`error` is the `handleFailed` error to report): from now on this handle
     /// refuses work, with that error. Once its last snapshot is gone the file's lock is
     /// released, so that the file can be opened again from what is on disk.

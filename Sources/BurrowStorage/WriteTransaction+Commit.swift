@@ -55,12 +55,7 @@ extension WriteTransaction {
         try storage.retireDroppedMeta()
         let written = try writePages()
 
-        var mapping = storage.currentMapping
-        let needed = Int(meta.pageCount)
-        if mapping.pageCapacity < needed {
-            let length = max(needed, 2 * mapping.pageCapacity) * layout.pageSize
-            mapping = Mapping(region: try storage.device.map(minimumLength: length), pageSize: layout.pageSize)
-        }
+        let mapping = try storage.mapping(covering: Int(meta.pageCount))
         // The pages just written are sound: this process built them and computed their
         // checksums. Marking them spares the next reader hashing them again (and replaces any
         // bit a reused page's old contents had left).
@@ -119,27 +114,39 @@ extension WriteTransaction {
     }
 
     /// Writes the dirty pages in page order, stamped with this version and checksummed, and
-    /// returns each one's (first) number and checksum. Tree pages are compacted first, so a
-    /// committed page holds no dead bytes and its entries lie in key order.
+    /// returns each one's (first) number and checksum, the spilled ones' included (written
+    /// earlier, and listed all the same: the meta lists every page written since the durable
+    /// version). Tree pages are compacted first, so a committed page holds no dead bytes and
+    /// its entries lie in key order.
     private func writePages() throws(StorageError) -> [(page: PageNumber, checksum: UInt64)] {
         let numbers = dirty.sortedPageNumbers()
         var pieces: [(offset: Int, bytes: UnsafeRawBufferPointer)] = []
         var written: [(page: PageNumber, checksum: UInt64)] = []
-        pieces.reserveCapacity(numbers.count)
+        pieces.reserveCapacity(numbers.count - dirty.spilledCount)
         written.reserveCapacity(numbers.count)
         for number in numbers {
-            let (pointer, pages) = dirty[number]!
-            if PageHeader.kind(UnsafeRawPointer(pointer)) != PageKind.overflow.rawValue {
-                PageWriter.compact(pointer, pageSize: layout.pageSize, scratch: scratch)
+            let owned = dirty.lookup(number)!
+            guard let pointer = owned.pointer else {
+                written.append((number, owned.checksum))
+                continue
             }
-            let length = pages * layout.pageSize
-            pointer.setU64(8, meta.version)
-            let checksum = Checksum.page(UnsafeRawPointer(pointer), length: length, pageNumber: number)
-            pointer.setU64(0, checksum)
-            pieces.append((Int(number) * layout.pageSize, UnsafeRawBufferPointer(start: pointer, count: length)))
+            let checksum = seal(number, pointer, pages: Int(owned.pages))
+            pieces.append((Int(number) * layout.pageSize, UnsafeRawBufferPointer(start: pointer, count: Int(owned.pages) * layout.pageSize)))
             written.append((number, checksum))
         }
         try storage.device.write(pieces)
         return written
+    }
+
+    /// Makes dirty page (or overflow run) `number` what the file holds: a tree page compacted,
+    /// every page stamped with this version and checksummed. Returns the checksum.
+    func seal(_ number: PageNumber, _ pointer: UnsafeMutableRawPointer, pages: Int) -> UInt64 {
+        if PageHeader.kind(UnsafeRawPointer(pointer)) != PageKind.overflow.rawValue {
+            PageWriter.compact(pointer, pageSize: layout.pageSize, scratch: scratch)
+        }
+        pointer.setU64(8, meta.version)
+        let checksum = Checksum.page(UnsafeRawPointer(pointer), length: pages * layout.pageSize, pageNumber: number)
+        pointer.setU64(0, checksum)
+        return checksum
     }
 }

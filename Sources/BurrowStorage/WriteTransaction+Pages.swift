@@ -27,10 +27,10 @@ extension WriteTransaction {
         let byteCount = pages * layout.pageSize
         let pointer =
             pages == 1
-            ? spareBuffers.popLast() ?? .allocate(byteCount: byteCount, alignment: 4096)
-            : .allocate(byteCount: byteCount, alignment: 4096)
+            ? spareBuffers.popLast() ?? PageBufferStash.allocate(byteCount: byteCount)
+            : PageBufferStash.allocate(byteCount: byteCount)
         if zeroed { pointer.initializeMemory(as: UInt8.self, repeating: 0, count: byteCount) }
-        dirty[number] = (pointer, pages)
+        dirty.insert(number, pointer: pointer, pages: pages, at: modificationStamp)
         return (number, pointer)
     }
 
@@ -82,11 +82,11 @@ extension WriteTransaction {
     static let longestExpectedRun = 16
 
     /// Releases `pages` pages starting at `number`: straight back to the pool if this transaction
-    /// allocated them, otherwise onto the list of pages this version frees.
+    /// allocated them (in memory or spilled), otherwise onto the list of pages this version frees.
     func release(_ number: PageNumber, pages: Int = 1) {
-        if let entry = dirty.removeValue(forKey: number) {
-            freeBuffer(entry)
-            pool.insert(run: number, count: entry.pages)
+        if let owned = dirty.removeValue(forKey: number) {
+            if let pointer = owned.pointer { freeBuffer((pointer, Int(owned.pages))) }
+            pool.insert(run: number, count: Int(owned.pages))
         } else {
             for i in 0..<pages { freed.append(number + PageNumber(i)) }
         }
@@ -98,10 +98,14 @@ extension WriteTransaction {
         if entry.pages == 1 { spareBuffers.append(entry.pointer) } else { entry.pointer.deallocate() }
     }
 
-    /// A writable copy of page `number`: the page itself if dirty, otherwise a new dirty page
-    /// holding its bytes (the committed one is released). Returns the number to link to.
+    /// A writable copy of page `number`: the page itself if the transaction owns it (read back
+    /// into memory if spilled), otherwise a new dirty page holding its bytes (the committed one
+    /// is released). Returns the number to link to.
     func touch(_ number: PageNumber) throws(StorageError) -> (number: PageNumber, pointer: UnsafeMutableRawPointer) {
-        if let entry = dirty[number] { return (number, entry.pointer) }
+        if let owned = dirty.use(number, at: modificationStamp) {
+            if let pointer = owned.pointer { return (number, pointer) }
+            return (number, try loadSpilled(owned))
+        }
         let source = try base.page(number)
         let copy = try allocate(zeroed: false)
         copy.pointer.copyMemory(from: source, byteCount: layout.pageSize)
@@ -141,10 +145,12 @@ extension WriteTransaction {
     }
 
     /// Descends from `root` towards `key`, filling `path`; returns the leaf's number and page.
+    /// The operation that descends changes the pages it passes, so a spilled one is read back
+    /// into memory here rather than read through the mapping first.
     func descend(root: PageNumber, key: UnsafeRawBufferPointer) throws(StorageError) -> (number: PageNumber, page: UnsafeRawPointer) {
         path.removeAll(keepingCapacity: true)
         var number = root
-        var p = try page(number)
+        var p = try pageToChange(number)
         while !PageHeader.isLeaf(p) {
             try BTree.checkTreePage(self, p, number)
             guard path.count < BTree.maxDepth else {
@@ -153,9 +159,17 @@ extension WriteTransaction {
             let index = PageHeader.branchSearch(p, key)
             path.append((number, index))
             number = PageHeader.child(p, index)
-            p = try page(number)
+            p = try pageToChange(number)
         }
         return (number, p)
+    }
+
+    /// Page `number` for an operation about to change it: as `page` reads it, but a spilled
+    /// page is read back into memory.
+    @inline(__always)
+    private func pageToChange(_ number: PageNumber) throws(StorageError) -> UnsafeRawPointer {
+        if dirty.spilledCount != 0, let owned = dirty.lookup(number), owned.isSpilled { return UnsafeRawPointer(try loadSpilled(owned)) }
+        return try page(number)
     }
 
     /// Writes `value` into a new overflow run and returns its first page.

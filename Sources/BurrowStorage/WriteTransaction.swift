@@ -33,8 +33,15 @@ package final class WriteTransaction: PageSource {
     /// A free tree with root 0 is `inlineFree`.
     @exclusivity(unchecked) var freeTree: TreeState
     @exclusivity(unchecked) var inlineFree: InlineFreeList
-    /// Pages allocated by this transaction, by first page number, with their length in pages.
+    /// Pages allocated by this transaction, by first page number, with their length in pages:
+    /// in memory, or spilled to the file (WriteTransaction+Spill.swift).
     @exclusivity(unchecked) var dirty = DirtyPages()
+    /// The pages the transaction keeps in memory before it spills the least recently used.
+    @exclusivity(unchecked) var spillLimit: Int
+    /// The region spilled pages are read through, and the ones it replaced (kept until the
+    /// transaction ends, like every buffer a read may still point into).
+    @exclusivity(unchecked) var spillMapping: Mapping?
+    @exclusivity(unchecked) var replacedSpillMappings: [Mapping] = []
     @exclusivity(unchecked) var trees: [(name: String, state: TreeState, exists: Bool, changed: Bool)] = []
     /// `trees`' indexes by name, made only once a transaction uses more than a few trees: below
     /// that, comparing names (immediate for the same `String` value) beats hashing them.
@@ -120,8 +127,9 @@ package final class WriteTransaction: PageSource {
         self.expectedPages = min(expectedPages, Self.longestExpectedRun)
         self.mayGrowForRun = mayGrowForRun
         var spares = storage.pageBuffers.takeAll()
-        scratch = spares.popLast() ?? .allocate(byteCount: layout.pageSize, alignment: 4096)
+        scratch = spares.popLast() ?? PageBufferStash.allocate(byteCount: layout.pageSize)
         spareBuffers = spares
+        spillLimit = Self.spillLimit(bytes: Self.defaultMemoryLimit, pageSize: layout.pageSize)
         path.reserveCapacity(BTree.maxDepth)
         trees.reserveCapacity(4)
     }
@@ -132,7 +140,10 @@ package final class WriteTransaction: PageSource {
 
     @inline(__always)
     package func page(_ number: PageNumber) throws(StorageError) -> UnsafeRawPointer {
-        if let entry = dirty[number] { return UnsafeRawPointer(entry.pointer) }
+        if let owned = dirty.lookup(number) {
+            if let pointer = owned.pointer { return UnsafeRawPointer(pointer) }
+            return spilledPage(number)
+        }
         return try base.page(number)
     }
 
@@ -302,6 +313,7 @@ package final class WriteTransaction: PageSource {
         try checkActive()
         if let failure { throw failure }
         do {
+            try spillIfOverLimit()
             try refillPool()
             let result = try body()
             modificationStamp &+= 1
@@ -331,8 +343,12 @@ package final class WriteTransaction: PageSource {
         isFinished = true
         modificationStamp &+= 1
         roundReusable = nil
-        for (_, entry) in dirty { freeBuffer(entry) }
+        for page in dirty {
+            if let pointer = page.pointer { freeBuffer((pointer, Int(page.pages))) }
+        }
         dirty.removeAll()
+        spillMapping = nil
+        replacedSpillMappings = []
         // Nothing uses the scratch page after the transaction ends (every operation checks
         // `isFinished` first), so it goes back with the spares.
         spareBuffers.append(scratch)

@@ -35,6 +35,10 @@ struct CrashTransaction: Sendable {
     var operations: [CrashOperation]
     /// False: the worker performs the operations and then aborts.
     var commits: Bool
+    /// The pages the transaction keeps in memory before it spills the rest to the file, when
+    /// the workload sets a limit (most of its large transactions then spill many times); nil:
+    /// the engine's default, which these transactions never reach.
+    var memoryLimitPages: Int?
     var size: Int { operations.count }
 }
 
@@ -47,11 +51,16 @@ struct CrashWorkloadProfile: Sendable, Equatable {
     var largeTransactions: Bool
     /// The largest value; above about 1000 bytes values go to overflow pages.
     var maxValueLength: Int
+    /// The share of transactions (in percent) given a memory limit of a few pages, so that they
+    /// spill their pages to the file before they commit or abort.
+    var spillingPercent = 30
 
     /// The crash worker's: large transactions, large values.
     static let heavy = CrashWorkloadProfile(keySpace: 2000, largeTransactions: true, maxValueLength: 120_000)
     /// The power-loss tests': smaller transactions over fewer keys, so pages are reused often.
     static let light = CrashWorkloadProfile(keySpace: 400, largeTransactions: false, maxValueLength: 30_000)
+    /// Every transaction spilling: the spill tests'.
+    static let spilling = CrashWorkloadProfile(keySpace: 2000, largeTransactions: true, maxValueLength: 30_000, spillingPercent: 100)
 }
 
 /// The infinite, seeded sequence of transactions. Every committed transaction ends with a put,
@@ -148,7 +157,8 @@ struct CrashWorkload: Sendable {
         }
         operations.append(.put(tree: hot, key: keyNumber(), value: value()))
         if commits { self.commits += 1 }
-        return CrashTransaction(operations: operations, commits: commits)
+        let memoryLimitPages = rng.chance(profile.spillingPercent) ? rng.int(1...24) : nil
+        return CrashTransaction(operations: operations, commits: commits, memoryLimitPages: memoryLimitPages)
     }
 
     /// Discards transactions until `count` commits have been handed out in all.
@@ -199,6 +209,7 @@ struct CrashReplay: Sendable {
 extension CrashTransaction {
     /// Performs the operations on `transaction` (without committing or aborting it).
     func perform(in transaction: WriteTransaction) throws(StorageError) {
+        if let memoryLimitPages { transaction.memoryLimit = memoryLimitPages * transaction.storage.pageSize }
         for operation in operations {
             switch operation {
             case .put(let tree, let key, let value):
@@ -277,12 +288,15 @@ struct CrashChecker {
 }
 
 extension CrashWorkload {
-    /// Takes the next transaction and performs it in a new write transaction of `storage`. One
-    /// that aborts is aborted, and nil returned; one that commits is handed back open, for the
-    /// caller to commit.
-    mutating func performNext(on storage: Storage) throws -> (txn: WriteTransaction, transaction: CrashTransaction)? {
+    /// Takes the next transaction and performs it in a new write transaction of `storage`
+    /// (calling `starting` with it first). One that aborts is aborted, and nil returned; one
+    /// that commits is handed back open, for the caller to commit.
+    mutating func performNext(
+        on storage: Storage, starting: (CrashTransaction) -> Void = { _ in }
+    ) throws -> (txn: WriteTransaction, transaction: CrashTransaction)? {
         let transaction = nextTransaction()
         let txn = try storage.beginWriteBlocking()
+        starting(transaction)
         try transaction.perform(in: txn)
         guard transaction.commits else {
             txn.abort()

@@ -15,6 +15,8 @@ import Darwin
 //       commits the file already holds, then runs it until killed. It reports on stdout, each
 //       line written straight to the descriptor before it goes on:
 //         ready <version>                  the file is open at that version
+//         limited <operations> <pages>     a transaction kept to that many pages in memory starts
+//                                          (it spills the rest to the file as it goes)
 //         begin <version> <operations>     a transaction that will commit as <version> starts committing
 //         acked <version>                  commit returned: <version> is acknowledged
 //       In group mode four threads take turns committing (`commitPendingSync`, then
@@ -43,7 +45,10 @@ func crashWorkerRun(path: String, seed: UInt64, durabilityMode: String, pageSize
     WorkerOutput.say("ready \(storage.version)")
     while true {
         do {
-            guard let (txn, transaction) = try workload.performNext(on: storage) else {
+            let performed = try workload.performNext(on: storage) { transaction in
+                if let pages = transaction.memoryLimitPages { WorkerOutput.say("limited \(transaction.size) \(pages)") }
+            }
+            guard let (txn, transaction) = performed else {
                 WorkerOutput.say("aborted")
                 continue
             }

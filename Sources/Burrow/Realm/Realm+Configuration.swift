@@ -32,6 +32,19 @@ extension Realm {
         public var objectTypes: [ObjectBase.Type]?
         /// How durable each commit is when it returns; `.full` by default.
         public var durability: Durability = .full
+        /// The most memory, in bytes, a write transaction keeps its changed pages in: 64 MiB by
+        /// default (RealmSwift has no such setting). Past it, the transaction writes the pages
+        /// it changed least recently to free space in the file, and reads them back when it
+        /// changes them again, so that a transaction of any size, such as an import of millions
+        /// of objects, needs about this much memory for its pages rather than memory in
+        /// proportion to its size. Nothing else changes: until the commit, what it wrote is free
+        /// space, so a crash or a cancelled write leaves the file as the last commit left it.
+        ///
+        /// Lower it where memory is tight. Raise it for transactions that keep changing more of
+        /// the file than this (an index larger than it, filled in random order, has its pages
+        /// read back and written again as the transaction goes on). Values below one page mean
+        /// one page.
+        public var writeMemoryLimit = WriteTransaction.defaultMemoryLimit
         /// Opens the file for reading only: writes throw, and the file must exist.
         public var readOnly = false
         /// Keeps every other process out of the file while this one has it open: another process

@@ -189,6 +189,7 @@ extension Realm {
                 throw error
             }
         }
+        transaction.memoryLimit = configuration.writeMemoryLimit
         do {
             write = RealmWrite(try store.beginWrite(transaction, recordingChanges: ChangeHub.hub(for: storage) != nil))
         } catch {

@@ -34,6 +34,8 @@ struct CrashTests {
         var killedMidCommitRolledBack = 0
         var killedBetweenCommits = 0
         var killedBeforeReady = 0
+        /// Kills aimed at a large transaction spilling its pages before its commit.
+        var killedWhileSpilling = 0
         /// Reopenings that reported what they dropped (the commit in flight, or a torn meta page).
         var reported = 0
         var shortFiles = 0
@@ -94,7 +96,8 @@ struct CrashTests {
         print(
             "Crash: \(tally.kills) kills checked in \(String(format: "%.1f", Date().timeIntervalSince(started))) s: "
                 + "\(tally.inFlightLanded) with the commit in flight landed, \(tally.killedMidCommitRolledBack) killed mid-commit and rolled back, "
-                + "\(tally.killedBetweenCommits) between commits, \(tally.killedBeforeReady) during startup; modes \(tally.byMode); "
+                + "\(tally.killedBetweenCommits) between commits, \(tally.killedBeforeReady) during startup, "
+                + "\(tally.killedWhileSpilling) while a transaction spilled; modes \(tally.byMode); "
                 + "highest version \(tally.maxVersion); \(tally.reported) reported what they dropped; \(tally.shortFiles) reopenings hit the short-file bug; \(failures.count) failed"
         )
         if !failures.isEmpty {
@@ -164,6 +167,15 @@ struct CrashTests {
             if strategy < 45 {
                 // A random moment.
                 usleep(UInt32(rng.int(0...400_000)))
+            } else if strategy < 60 {
+                // While a large transaction kept to a few pages of memory spills to the file.
+                let line = worker.wait(timeout: 20) { line in
+                    line.hasPrefix("limited") && (Int(line.split(separator: " ")[1]) ?? 0) >= 500
+                }
+                if line != nil {
+                    tally.killedWhileSpilling += 1
+                    usleep(UInt32(rng.int(0...20_000)))
+                }
             } else if strategy < 75 {
                 // Inside the commit of a large transaction, as far as timing allows.
                 let line = worker.wait(timeout: 20) { line in

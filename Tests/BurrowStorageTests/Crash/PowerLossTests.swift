@@ -22,6 +22,8 @@ struct PowerLossTests {
         var shortFiles = 0
         /// Reopens that reported a dropped commit or a torn meta page (`Storage.recovery`).
         var reported = 0
+        /// Commits of transactions that had spilled pages to the file before committing.
+        var spilledCommits = 0
     }
 
     enum Failure: Error, CustomStringConvertible {
@@ -44,8 +46,12 @@ struct PowerLossTests {
         print(
             "PowerLoss: \(outcome.losses) power losses in \(iterations) cases, \(String(format: "%.1f", Date().timeIntervalSince(started))) s: "
                 + "\(outcome.inFlightLanded) kept the commit in flight, \(outcome.rolledBack) fell back to the last one returned, "
-                + "\(outcome.reported) reported what they dropped, \(outcome.shortFiles) reopenings hit the short-file bug, \(failures.count) cases failed"
+                + "\(outcome.reported) reported what they dropped, \(outcome.shortFiles) reopenings hit the short-file bug, "
+                + "\(outcome.spilledCommits) commits of spilled transactions, \(failures.count) cases failed"
         )
+        if ProcessInfo.processInfo.environment["BURROW_POWERLOSS_CASE"] == nil {
+            #expect(outcome.spilledCommits > 0, "no transaction spilled pages before its commit (seed \(seed))")
+        }
         Self.recordFailures(failures, of: iterations, seed: seed)
         Self.recordShortFiles(outcome, firstShortFile)
     }
@@ -156,7 +162,14 @@ struct PowerLossTests {
         disk.losePower(atEvent: rng.int(1...(2 * normalCommits)), seed: rng.next())
         var inFlight = durable
         while disk.lostImage == nil {
-            guard let (txn, _) = try workload.performNext(on: storage!) else { continue }
+            let next: (txn: WriteTransaction, transaction: CrashTransaction)?
+            do {
+                next = try workload.performNext(on: storage!)
+            } catch {
+                guard disk.lostImage != nil else { throw Failure.engine("a transaction failed without a power loss: \(error)") }
+                break
+            }
+            guard let (txn, _) = next else { continue }
             inFlight = txn.baseVersion + 1
             do {
                 try txn.commit(durability: .normal)
@@ -245,7 +258,17 @@ struct PowerLossTests {
                 var workload = CrashWorkload(seed: workloadSeed, profile: .light)
                 workload.skip(toCommits: live.version)
                 while disk.lostImage == nil {
-                    guard let (txn, _) = try workload.performNext(on: live) else { continue }
+                    // A transaction past its memory limit writes pages before it commits, so
+                    // the power may go while it runs.
+                    let next: (txn: WriteTransaction, transaction: CrashTransaction)?
+                    do {
+                        next = try workload.performNext(on: live)
+                    } catch {
+                        guard disk.lostImage != nil else { throw Failure.engine("a transaction failed without a power loss: \(error)") }
+                        break
+                    }
+                    guard let (txn, _) = next else { continue }
+                    if txn.dirtyPageCounts.spilled > 0 { outcome.spilledCommits += 1 }
                     inFlight = txn.baseVersion + 1
                     do {
                         lastReturned = try txn.commit(durability: .full)
