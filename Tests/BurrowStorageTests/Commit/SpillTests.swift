@@ -168,6 +168,33 @@ struct SpillTests {
         #expect(try modelTestContents(try storage.snapshot()) == third, "seed \(seed)")
     }
 
+    /// A value larger than the whole limit is held while it is written, spilled as one run
+    /// before the next operation, read in place, and released when replaced.
+    @Test func aValueLargerThanTheLimitIsSpilledWholeAndReadBack() throws {
+        let seed = TestSeed.make("SpillTests.largeValue")
+        var random = TestRandom(seed: seed)
+        let storage = try Storage.open(path: try Self.file("large.burrow"))
+        defer { storage.close() }
+        let large = random.bytes(300_000)
+        let replacement = random.bytes(200_000)
+        let txn = try storage.beginWriteBlocking()
+        txn.memoryLimit = 8 * storage.pageSize
+        let tree = try txn.openTree(named: "blobs")
+        try txn.put([1], large, in: tree)
+        #expect(txn.dirtyPageCounts.inMemory > 8, "seed \(seed): the run is held while it is written")
+        try txn.put([2], [7], in: tree)
+        #expect(txn.dirtyPageCounts.spilled > 0 && txn.dirtyPageCounts.inMemory <= 8 + Self.pagesOneOperationAdds, "seed \(seed)")
+        #expect(try txn.value(forKey: [1], in: tree) == large, "seed \(seed)")
+        try txn.put([1], replacement, in: tree)
+        try txn.put([3], [8], in: tree)
+        #expect(try txn.value(forKey: [1], in: tree) == replacement, "seed \(seed)")
+        try txn.commit()
+        let snapshot = try storage.snapshot()
+        _ = try snapshot.verify()
+        #expect(try snapshot.tree(named: "blobs")?.value(forKey: [1]) == replacement, "seed \(seed)")
+        #expect(try snapshot.tree(named: "blobs")?.count == 3, "seed \(seed)")
+    }
+
     /// An in-memory database's older regions stop showing writes once it grows: a transaction
     /// that spills past its region and aborts must not leave the next commit reading its pages
     /// through the old one.

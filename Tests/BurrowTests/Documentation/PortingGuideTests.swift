@@ -692,6 +692,28 @@ extension URL: FailableCustomPersistable {
         #expect(try Realm(configuration: config).objects(Dog.self).map(\.name) == ["Rex"])
     }
 
+    /// "Memory of a large write".
+    @Test func testMemoryOfALargeWrite() throws {
+        let url = temporaryConfiguration().fileURL!
+        // The guide's example:
+        var config = Realm.Configuration(fileURL: url)
+        config.writeMemoryLimit = 16 << 20  // bytes of changed pages a write keeps in memory (64 MiB by default)
+        // What it claims: 64 MiB by default; a write past the limit keeps every object, and a
+        // cancelled one leaves the last commit.
+        #expect(Realm.Configuration(fileURL: url).writeMemoryLimit == 64 << 20)
+        config.writeMemoryLimit = 4 * 4_096
+        config.objectTypes = [Dog.self, DogToy.self, Person.self, Address.self]
+        let realm = try Realm(configuration: config)
+        try realm.write {
+            for i in 0..<2_000 { try realm.add(Dog(value: ["name": "Dog \(i)", "age": i % 15])) }
+        }
+        try realm.beginWrite()
+        for i in 0..<2_000 { try realm.add(Dog(value: ["name": "Pup \(i)"])) }
+        try realm.cancelWrite()
+        #expect(realm.objects(Dog.self).count == 2_000)
+        #expect(realm.objects(Dog.self).where { $0.name == "Dog 1234" }.first?.age == 1_234 % 15)
+    }
+
     /// "Errors": a duplicate primary key and a bad query string are thrown, not fatal.
     @Test func testErrors() throws {
         let realm = try Realm(configuration: configuration())

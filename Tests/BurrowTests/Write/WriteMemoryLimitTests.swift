@@ -93,6 +93,17 @@ enum WriteMemoryModels {
         #expect(try ObjectVerifier.verify(realm.storage.snapshot()).findings.isEmpty)
     }
 
+    @Test(arguments: [0, -1, Int.min]) func aLimitBelowOnePageMeansOnePage(limit: Int) throws {
+        let realm = try realm(limit: limit)
+        try realm.beginWrite()
+        try addParcels(realm)
+        #expect(try spilledPages(realm) > 0)
+        #expect(try #require(realm.write).store.transaction.memoryLimit == 4_096)
+        try realm.commitWrite()
+        #expect(realm.objects(Parcel.self).count == Self.count)
+        #expect(try ObjectVerifier.verify(realm.storage.snapshot()).findings.isEmpty)
+    }
+
     @Test func theDefaultLimitHoldsAnOrdinaryWriteInMemory() throws {
         let realm = try realm(limit: Realm.Configuration().writeMemoryLimit)
         #expect(Realm.Configuration().writeMemoryLimit == 64 << 20)
