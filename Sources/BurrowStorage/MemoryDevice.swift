@@ -57,6 +57,8 @@ package final class MemoryDevice: StorageDevice {
     }
 
     package func close() {}
+
+    package var isInMemory: Bool { true }
 }
 
 /// A zero-filled heap buffer serving as a mapped region.

@@ -617,11 +617,11 @@ package final class Storage: Sendable {
     /// to read pages it wrote through: the current mapping if it is that large, otherwise a new
     /// one (twice as large at least), which becomes the current mapping at once.
     ///
-    /// Installing it at once matters for a device whose older regions stop showing writes once
-    /// it grows (an in-memory database): a transaction that spilled pages past the current
-    /// mapping and then aborted leaves the device grown, and the next commit, finding the
-    /// current mapping large enough, must not read its pages through a region that no longer
-    /// shows them. Snapshots of the latest version read the same pages through either region.
+    /// Installing it at once keeps the current mapping one that shows every write, even on a
+    /// device whose older regions stop showing writes once it grows (an in-memory database):
+    /// a writer that grew the device without committing must not leave the next commit
+    /// reading its pages through a region that no longer shows them. Snapshots of the latest
+    /// version read the same pages through either region.
     func mapping(covering pages: Int) throws(StorageError) -> Mapping {
         let current = currentMapping
         if current.pageCapacity >= pages { return current }

@@ -29,4 +29,11 @@ package protocol StorageDevice: AnyObject, Sendable {
     func map(minimumLength: Int) throws(StorageError) -> any MappedRegion
     /// Releases the device (and its lock). Regions already handed out stay valid.
     func close()
+    /// Whether the device's bytes are process memory (an in-memory database), so that writing
+    /// pages to it early saves no memory.
+    var isInMemory: Bool { get }
+}
+
+extension StorageDevice {
+    package var isInMemory: Bool { false }
 }

@@ -145,12 +145,15 @@ extension WriteTransaction {
     }
 
     /// Descends from `root` towards `key`, filling `path`; returns the leaf's number and page.
-    /// The operation that descends changes the pages it passes, so a spilled one is read back
-    /// into memory here rather than read through the mapping first.
-    func descend(root: PageNumber, key: UnsafeRawBufferPointer) throws(StorageError) -> (number: PageNumber, page: UnsafeRawPointer) {
+    /// An insert or a delete changes the pages it passes, so a spilled one is read back into
+    /// memory here rather than read through the mapping first; a caller that may change none
+    /// of them (`rewriteValues`) passes `changing: false` and reads them where they are.
+    func descend(root: PageNumber, key: UnsafeRawBufferPointer, changing: Bool = true) throws(StorageError) -> (
+        number: PageNumber, page: UnsafeRawPointer
+    ) {
         path.removeAll(keepingCapacity: true)
         var number = root
-        var p = try pageToChange(number)
+        var p = try changing ? pageToChange(number) : page(number)
         while !PageHeader.isLeaf(p) {
             try BTree.checkTreePage(self, p, number)
             guard path.count < BTree.maxDepth else {
@@ -159,7 +162,7 @@ extension WriteTransaction {
             let index = PageHeader.branchSearch(p, key)
             path.append((number, index))
             number = PageHeader.child(p, index)
-            p = try pageToChange(number)
+            p = try changing ? pageToChange(number) : page(number)
         }
         return (number, p)
     }

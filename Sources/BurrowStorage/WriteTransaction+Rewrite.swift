@@ -41,10 +41,15 @@ extension WriteTransaction {
             while next < keyCount || rewriter.hasCarry {
                 // The leaf entries were carried into, or the one of the next key.
                 let carrying = rewriter.hasCarry
+                // Between leaves nothing points into a page, so one bulk rewrite of a large tree
+                // stays within the memory limit as a series of puts would.
+                if !carrying { try spillIfOverLimit() }
                 let (leafNumber, leaf) =
                     carrying
-                    ? try withBytes(rewriter.carryTarget) { k throws(StorageError) in try descend(root: state.root, key: k) }
-                    : try descend(root: state.root, key: key(next))
+                    ? try withBytes(rewriter.carryTarget) { k throws(StorageError) in
+                        try descend(root: state.root, key: k, changing: false)
+                    }
+                    : try descend(root: state.root, key: key(next), changing: false)
                 try rewriter.setUpperBound(self)
                 // The keys that lie in this leaf, in ascending order.
                 rewriter.begin()
@@ -92,7 +97,10 @@ extension WriteTransaction {
             // The lower bound of the next leaf: empty for the first (no key is below it).
             var lower: [UInt8] = []
             while true {
-                let (leafNumber, leaf) = try withBytes(lower) { k throws(StorageError) in try descend(root: state.root, key: k) }
+                if !rewriter.hasCarry { try spillIfOverLimit() }
+                let (leafNumber, leaf) = try withBytes(lower) { k throws(StorageError) in
+                    try descend(root: state.root, key: k, changing: false)
+                }
                 try rewriter.setUpperBound(self)
                 rewriter.begin()
                 for index in 0..<PageHeader.count(leaf) {

@@ -26,7 +26,8 @@ extension WriteTransaction {
 
     /// The most bytes of dirty pages this transaction keeps in memory before it writes the
     /// least recently changed ones to the file (at least one page; rounded down to whole pages).
-    /// A single value larger than the limit is held whole while it is written.
+    /// A single value larger than the limit is held whole while it is written. An in-memory
+    /// database never spills: its pages are memory wherever they are.
     package var memoryLimit: Int {
         get { spillLimit * layout.pageSize }
         set { spillLimit = Self.spillLimit(bytes: newValue, pageSize: layout.pageSize) }
@@ -42,8 +43,14 @@ extension WriteTransaction {
     /// left, if the pages in memory exceed the limit. A quarter at a time writes long runs in
     /// one call, and leaves in memory the pages operations keep coming back to (the paths they
     /// descend, the leaves of an index they insert into at random).
+    ///
+    /// Nothing is written before the handle's dropped meta is retired, as for a commit (see
+    /// `Storage.retireDroppedMeta`): pages written past the end of the file, or stamped as a
+    /// dropped commit stamped them, could otherwise make opening take that commit after a crash.
     func spillIfOverLimit() throws(StorageError) {
-        guard dirty.pagesInMemory > spillLimit, !isCommitting else { return }
+        guard dirty.pagesInMemory > spillLimit, spills, !isCommitting else { return }
+        try storage.checkUsable()
+        try storage.retireDroppedMeta()
         var candidates: [(number: PageNumber, pages: Int, lastUse: UInt64)] = []
         candidates.reserveCapacity(dirty.count - dirty.spilledCount)
         for page in dirty where !page.isSpilled { candidates.append((page.number, Int(page.pages), page.lastUse)) }

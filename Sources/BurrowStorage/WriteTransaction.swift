@@ -36,8 +36,10 @@ package final class WriteTransaction: PageSource {
     /// Pages allocated by this transaction, by first page number, with their length in pages:
     /// in memory, or spilled to the file (WriteTransaction+Spill.swift).
     @exclusivity(unchecked) var dirty = DirtyPages()
-    /// The pages the transaction keeps in memory before it spills the least recently used.
+    /// The pages the transaction keeps in memory before it spills the least recently used,
+    /// and whether it spills at all (not into an in-memory database's device).
     @exclusivity(unchecked) var spillLimit: Int
+    let spills: Bool
     /// The region spilled pages are read through, and the ones it replaced (kept until the
     /// transaction ends, like every buffer a read may still point into).
     @exclusivity(unchecked) var spillMapping: Mapping?
@@ -130,6 +132,7 @@ package final class WriteTransaction: PageSource {
         scratch = spares.popLast() ?? PageBufferStash.allocate(byteCount: layout.pageSize)
         spareBuffers = spares
         spillLimit = Self.spillLimit(bytes: Self.defaultMemoryLimit, pageSize: layout.pageSize)
+        spills = !storage.device.isInMemory
         path.reserveCapacity(BTree.maxDepth)
         trees.reserveCapacity(4)
     }

@@ -103,6 +103,37 @@ struct DroppedMetaTests {
         _ = try reopened.snapshot().verify()
     }
 
+    @Test("A dropped meta without a list stays dropped when a transaction spills past the file's end and aborts")
+    func spilledPagesDoNotRevive() throws {
+        // As above: version 2's meta, without a list, dropped because the file is too short.
+        let first = SimulatedDisk(name: "dropped meta", capacity: 1 << 24)
+        try Self.commit(try Storage(device: first), upTo: 1, durability: .normal)
+        let (writer, disk) = try Self.open(first.currentImage)
+        try Self.commit(writer, upTo: 2, valuePages: 3, durability: .normal)
+        let (version1, _) = try Self.meta(in: disk.currentImage, slot: 1)
+        let (version2, list) = try Self.meta(in: disk.currentImage, slot: 0)
+        try #require(version1.version == 1 && version2.version == 2 && list.entries.isEmpty)
+        let (storage, _) = try Self.open(Array(disk.currentImage[..<(Int(version1.pageCount) * writer.pageSize)]))
+        guard case .truncated = storage.recovery?.reason, storage.version == 1 else {
+            Issue.record("opened version \(storage.version), reporting \(String(describing: storage.recovery))")
+            return
+        }
+        // The next life's transaction passes its memory limit and writes pages past the end of
+        // the file, then aborts; the power fails before any commit.
+        let txn = try storage.beginWriteBlocking()
+        txn.memoryLimit = storage.pageSize
+        let tree = try txn.openTree(named: "big")
+        for n in 0..<8 { try txn.put([UInt8(n)], [UInt8](repeating: 9, count: 3 * storage.pageSize), in: tree) }
+        #expect(txn.dirtyPageCounts.spilled > 0)
+        txn.abort()
+        let image = (storage.device as! SimulatedDisk).currentImage
+        try #require(image.count >= Int(version2.pageCount) * writer.pageSize)
+        let (reopened, _) = try Self.open(image)
+        #expect(reopened.version == 1, "opened version \(reopened.version), whose pages an aborted transaction wrote over")
+        #expect(reopened.recovery == nil, "reported \(String(describing: reopened.recovery))")
+        _ = try reopened.snapshot().verify()
+    }
+
     @Test("A read-only handle leaves the dropped meta in place and every open reports it")
     func readOnlyOpenKeepsTheReport() throws {
         let image = try Self.fileWithDroppedVersion3()
