@@ -73,30 +73,34 @@ struct DroppedMetaTests {
         _ = try reopened.snapshot().verify()
     }
 
+    /// Version 1 durable in slot 1; a handle opened on that file writes version 2's meta
+    /// without a list (`.normal`, before its first sync round), and the power fails before
+    /// version 2's pages, at the end of the file, land. Returns a handle opened on what the disk
+    /// kept (at version 1, reporting version 2 dropped for a file too short for it) and the
+    /// bytes version 2 needs.
+    static func handleAfterDroppingAVersionWithoutAList() throws -> (storage: Storage, droppedBytes: Int) {
+        let first = SimulatedDisk(name: "dropped meta", capacity: 1 << 24)
+        try commit(try Storage(device: first), upTo: 1, durability: .normal)
+        let (writer, disk) = try open(first.currentImage)
+        try commit(writer, upTo: 2, valuePages: 3, durability: .normal)
+        let (version1, _) = try meta(in: disk.currentImage, slot: 1)
+        let (version2, list) = try meta(in: disk.currentImage, slot: 0)
+        try #require(version1.version == 1 && version2.version == 2 && list.base == 1 && list.entries.isEmpty)
+        let (storage, _) = try open(Array(disk.currentImage[..<(Int(version1.pageCount) * writer.pageSize)]))
+        guard case .truncated = storage.recovery?.reason, storage.version == 1 else {
+            throw FailureTestError("opened version \(storage.version), reporting \(String(describing: storage.recovery))")
+        }
+        return (storage, Int(version2.pageCount) * writer.pageSize)
+    }
+
     @Test("A dropped meta without a list stays dropped when later commits lengthen the file")
     func longerFileDoesNotRevive() throws {
-        // Version 1 durable in slot 1; a handle opened on that file writes version 2's meta
-        // without a list (`.normal`, before its first sync round), and the power fails before
-        // version 2's pages, at the end of the file, land.
-        let first = SimulatedDisk(name: "dropped meta", capacity: 1 << 24)
-        try Self.commit(try Storage(device: first), upTo: 1, durability: .normal)
-        let (writer, disk) = try Self.open(first.currentImage)
-        try Self.commit(writer, upTo: 2, valuePages: 3, durability: .normal)
-        let (version1, _) = try Self.meta(in: disk.currentImage, slot: 1)
-        let (version2, list) = try Self.meta(in: disk.currentImage, slot: 0)
-        try #require(version1.version == 1 && version2.version == 2 && list.base == 1 && list.entries.isEmpty)
-        let cut = Array(disk.currentImage[..<(Int(version1.pageCount) * writer.pageSize)])
-
-        let (storage, _) = try Self.open(cut)
-        guard case .truncated = storage.recovery?.reason, storage.version == 1 else {
-            Issue.record("opened version \(storage.version), reporting \(String(describing: storage.recovery))")
-            return
-        }
+        let (storage, droppedBytes) = try Self.handleAfterDroppingAVersionWithoutAList()
         // The next life commits another version 2, longer than the dropped one; the power fails
         // before its meta lands.
         try Self.commit(storage, upTo: 2, valuePages: 6, durability: .full)
         let image = (storage.device as! SimulatedDisk).currentImage
-        try #require(image.count >= Int(version2.pageCount) * writer.pageSize)
+        try #require(image.count >= droppedBytes)
         let (reopened, _) = try Self.open(image)
         #expect(reopened.version == 1, "opened version \(reopened.version), whose pages this life wrote over")
         #expect(reopened.recovery == nil, "reported \(String(describing: reopened.recovery))")
@@ -105,19 +109,7 @@ struct DroppedMetaTests {
 
     @Test("A dropped meta without a list stays dropped when a transaction spills past the file's end and aborts")
     func spilledPagesDoNotRevive() throws {
-        // As above: version 2's meta, without a list, dropped because the file is too short.
-        let first = SimulatedDisk(name: "dropped meta", capacity: 1 << 24)
-        try Self.commit(try Storage(device: first), upTo: 1, durability: .normal)
-        let (writer, disk) = try Self.open(first.currentImage)
-        try Self.commit(writer, upTo: 2, valuePages: 3, durability: .normal)
-        let (version1, _) = try Self.meta(in: disk.currentImage, slot: 1)
-        let (version2, list) = try Self.meta(in: disk.currentImage, slot: 0)
-        try #require(version1.version == 1 && version2.version == 2 && list.entries.isEmpty)
-        let (storage, _) = try Self.open(Array(disk.currentImage[..<(Int(version1.pageCount) * writer.pageSize)]))
-        guard case .truncated = storage.recovery?.reason, storage.version == 1 else {
-            Issue.record("opened version \(storage.version), reporting \(String(describing: storage.recovery))")
-            return
-        }
+        let (storage, droppedBytes) = try Self.handleAfterDroppingAVersionWithoutAList()
         // The next life's transaction passes its memory limit and writes pages past the end of
         // the file, then aborts; the power fails before any commit.
         let txn = try storage.beginWriteBlocking()
@@ -127,7 +119,7 @@ struct DroppedMetaTests {
         #expect(txn.dirtyPageCounts.spilled > 0)
         txn.abort()
         let image = (storage.device as! SimulatedDisk).currentImage
-        try #require(image.count >= Int(version2.pageCount) * writer.pageSize)
+        try #require(image.count >= droppedBytes)
         let (reopened, _) = try Self.open(image)
         #expect(reopened.version == 1, "opened version \(reopened.version), whose pages an aborted transaction wrote over")
         #expect(reopened.recovery == nil, "reported \(String(describing: reopened.recovery))")

@@ -74,6 +74,8 @@ struct SyncFailureTests {
         disk.failSync(after: failingSync, dropsWrites: dropsWrites)
         var transaction = workload.nextTransaction()
         while !transaction.commits { transaction = workload.nextTransaction() }
+        // Kept in memory whole, so that every write counted below is the commit's.
+        transaction.memoryLimitPages = nil
         let writesBefore = disk.counts.writes
         let syncsBefore = disk.counts.syncs
         guard let thrown = try Self.failingCommit(on: storage, { try transaction.perform(in: $0) }) else {
