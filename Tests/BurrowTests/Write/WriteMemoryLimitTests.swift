@@ -104,6 +104,61 @@ enum WriteMemoryModels {
         #expect(try ObjectVerifier.verify(realm.storage.snapshot()).findings.isEmpty)
     }
 
+    /// Two actors' writes past a small limit take turns on one file while a third reads it:
+    /// every version it sees holds whole writes, in order, and every page spilled by one
+    /// transaction is the next one's free space or its own.
+    @Test func writersOnTwoActorsPastASmallLimitWhileAnotherReads() async throws {
+        var setup = temporaryConfiguration()
+        setup.objectTypes = [Parcel.self]
+        setup.writeMemoryLimit = 8 * 4_096
+        let configuration = setup
+        let batches = 3
+        let perBatch = 1_000
+        let writersDone = LockedBox(false)
+        let seen = LockedBox<[Int]>([])
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                defer { writersDone.withLock { $0 = true } }
+                try await withThrowingTaskGroup(of: Void.self) { writers in
+                    for writer in 0..<2 {
+                        writers.addTask {
+                            let actor = try await RealmActor(configuration: configuration)
+                            for batch in 0..<batches {
+                                try await actor.asyncWrite { realm in
+                                    for i in 0..<perBatch {
+                                        let number = (writer * batches + batch) * perBatch + i
+                                        try realm.add(Parcel(value: ["number": number, "label": "parcel \(number % 97)", "weight": writer]))
+                                    }
+                                    // Half the batch changes again once its pages may be spilled.
+                                    for parcel in realm.objects(Parcel.self).where({ $0.weight == writer }).prefix(perBatch / 2) {
+                                        parcel.label += "!"
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    try await writers.waitForAll()
+                }
+            }
+            group.addTask {
+                let reader = try await RealmActor(configuration: configuration)
+                while !writersDone.withLock({ $0 }) {
+                    let count = try await reader.read { realm in realm.objects(Parcel.self).count }
+                    seen.withLock { $0.append(count) }
+                    try await Task.sleep(nanoseconds: 1_000_000)
+                }
+            }
+            try await group.waitForAll()
+        }
+        let counts = seen.withLock { $0 }
+        #expect(counts.allSatisfy { $0 % perBatch == 0 }, "a reader saw part of a write: \(counts)")
+        #expect(counts == counts.sorted(), "a reader saw the count go back: \(counts)")
+        let realm = try Realm(configuration: configuration)
+        #expect(realm.objects(Parcel.self).count == 2 * batches * perBatch)
+        #expect(Set(realm.objects(Parcel.self).map(\.number)) == Set(0..<(2 * batches * perBatch)))
+        #expect(try ObjectVerifier.verify(realm.storage.snapshot()).findings.isEmpty)
+    }
+
     @Test func theDefaultLimitHoldsAnOrdinaryWriteInMemory() throws {
         let realm = try realm(limit: Realm.Configuration().writeMemoryLimit)
         #expect(Realm.Configuration().writeMemoryLimit == 64 << 20)
