@@ -88,6 +88,9 @@ private final class ModelRunner {
     var kept: [(snapshot: Snapshot, model: ModelState)] = []
     var commits = 0
     var aborts = 0
+    /// Transactions that spilled pages to the file before they ended (a file's only: an
+    /// in-memory database never spills).
+    var spilled = 0
     var operations = 0
     var lastPageCount = 0
 
@@ -369,7 +372,10 @@ private final class ModelRunner {
         var changed = false
         var triedChange = false
         let count = min(budget, rng.chance(10) ? rng.int(100...300) : rng.int(1...40))
+        // Some transactions keep only a few pages in memory and spill the rest as they go.
+        if rng.chance(25) { txn.memoryLimit = rng.int(1...16) * storage.pageSize }
         for _ in 0..<count { try step(txn, &pending, &changed, &triedChange) }
+        if txn.dirtyPageCounts.spilled > 0 { spilled += 1 }
 
         let roll = rng.int(0..<100)
         if roll < 12 {
@@ -489,9 +495,10 @@ struct ModelBasedTests {
         let runner = try ModelRunner(backing: backing, pageSize: pageSize, seed: seed)
         try await runner.run(operations: operations)
         print(
-            "model \(backing)/\(pageSize): \(runner.commits) commits, \(runner.aborts) aborted, version \(runner.version),",
-            "\(runner.committed.entries) entries, \(runner.lastPageCount) pages")
+            "model \(backing)/\(pageSize): \(runner.commits) commits, \(runner.aborts) aborted, \(runner.spilled) spilled,",
+            "version \(runner.version), \(runner.committed.entries) entries, \(runner.lastPageCount) pages")
         #expect(runner.commits > 0)
+        if backing == .file { #expect(runner.spilled > 0, "no transaction spilled") }
     }
 
     /// Long keys make trees deep with few entries (a branch holds only a handful of them), so
