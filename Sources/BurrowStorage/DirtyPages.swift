@@ -20,6 +20,8 @@ struct DirtyPages: Sequence {
         /// The transaction's operation that last allocated or changed the page (for choosing
         /// what to spill), or, once spilled, the checksum the page was written with.
         var lastUseOrChecksum: UInt64
+        /// Where `resident` lists the page while it is in memory (once the table tracks them).
+        var residentIndex: UInt32 = 0
         /// The buffer; nil once the page is spilled.
         var pointer: UnsafeMutableRawPointer?
 
@@ -37,6 +39,13 @@ struct DirtyPages: Sequence {
     private(set) var pagesInMemory = 0
     /// How many pages (and overflow runs) are spilled.
     private(set) var spilledCount = 0
+    /// The numbers of the pages in memory, in no order, kept from the first spill on
+    /// (`residentPages`), so that choosing what to spill reads the pages in memory only, not
+    /// every page the transaction has written: with a limit of a few pages a transaction
+    /// spills before nearly every operation. Until then it is not kept, and a transaction that
+    /// never spills pays nothing for it.
+    private var resident: [PageNumber] = []
+    private var tracksResident = false
 
     init() {
         // Room for the eight pages of a small commit (two trees' paths) before the first growth.
@@ -109,6 +118,7 @@ struct DirtyPages: Sequence {
         slots[index] = Page(number: number, pages: UInt32(pages), lastUseOrChecksum: stamp, pointer: pointer)
         count += 1
         pagesInMemory += pages
+        if tracksResident { addResident(at: index) }
         if count * 2 > slots.count { grow() }
     }
 
@@ -121,6 +131,7 @@ struct DirtyPages: Sequence {
         slots[index].lastUseOrChecksum = checksum
         pagesInMemory -= Int(slots[index].pages)
         spilledCount += 1
+        if tracksResident { removeResident(at: Int(slots[index].residentIndex)) }
     }
 
     /// Records that spilled page `number` is in memory again, in `pointer`, used by `stamp`.
@@ -131,6 +142,32 @@ struct DirtyPages: Sequence {
         slots[index].lastUseOrChecksum = stamp
         pagesInMemory += Int(slots[index].pages)
         spilledCount -= 1
+        if tracksResident { addResident(at: index) }
+    }
+
+    /// The pages in memory (for choosing what to spill); from the first call on the table
+    /// keeps their list as it changes.
+    mutating func residentPages() -> [Page] {
+        if !tracksResident {
+            tracksResident = true
+            resident.removeAll(keepingCapacity: true)
+            for index in slots.indices where slots[index].pointer != nil { addResident(at: index) }
+        }
+        return resident.map { slots[slot(of: $0)] }
+    }
+
+    /// Lists the page in slot `index`, in memory, in `resident`.
+    private mutating func addResident(at index: Int) {
+        slots[index].residentIndex = UInt32(resident.count)
+        resident.append(slots[index].number)
+    }
+
+    /// Takes entry `position` out of `resident`, moving the last entry into its place.
+    private mutating func removeResident(at position: Int) {
+        let last = resident.removeLast()
+        guard position < resident.count else { return }
+        resident[position] = last
+        slots[slot(of: last)].residentIndex = UInt32(position)
     }
 
     /// Removes page `number` and returns it, if it was there.
@@ -153,7 +190,12 @@ struct DirtyPages: Sequence {
         }
         slots[hole] = .empty
         count -= 1
-        if removed.isSpilled { spilledCount -= 1 } else { pagesInMemory -= Int(removed.pages) }
+        if removed.isSpilled {
+            spilledCount -= 1
+        } else {
+            pagesInMemory -= Int(removed.pages)
+            if tracksResident { removeResident(at: Int(removed.residentIndex)) }
+        }
         return removed
     }
 
@@ -162,6 +204,8 @@ struct DirtyPages: Sequence {
         count = 0
         pagesInMemory = 0
         spilledCount = 0
+        resident.removeAll()
+        tracksResident = false
     }
 
     /// The page numbers held, in ascending order: one array, sorted by insertion (a commit holds

@@ -51,16 +51,14 @@ extension WriteTransaction {
         guard dirty.pagesInMemory > spillLimit, spills, !isCommitting else { return }
         try storage.checkUsable()
         try storage.retireDroppedMeta()
-        var candidates: [(number: PageNumber, pages: Int, lastUse: UInt64)] = []
-        candidates.reserveCapacity(dirty.count - dirty.spilledCount)
-        for page in dirty where !page.isSpilled { candidates.append((page.number, Int(page.pages), page.lastUse)) }
+        var candidates = dirty.residentPages()
         candidates.sort { $0.lastUse < $1.lastUse }
         var chosen: [(number: PageNumber, pages: Int)] = []
         var left = dirty.pagesInMemory
         for candidate in candidates {
             if left <= spillLimit - spillLimit / 4 { break }
-            chosen.append((candidate.number, candidate.pages))
-            left -= candidate.pages
+            chosen.append((candidate.number, Int(candidate.pages)))
+            left -= Int(candidate.pages)
         }
         chosen.sort { $0.number < $1.number }
 

@@ -7,7 +7,7 @@ import Testing
 /// The write transaction's table of the pages it owns, checked against a `Dictionary` through
 /// random inserts, removals, spills, loads and uses: clustered page numbers (as allocation makes
 /// them) and scattered ones, across growth, with every lookup, the counts (pages in memory,
-/// pages spilled) and a full iteration compared.
+/// pages spilled), a full iteration and the list of pages in memory compared.
 @Suite struct DirtyPagesTests {
     /// What the table should hold for one page.
     private struct Expected: Equatable {
@@ -72,6 +72,13 @@ import Testing
                 }
                 #expect(listed == model, "seed \(seed), step \(step): iteration")
                 #expect(table.sortedPageNumbers() == model.keys.sorted(), "seed \(seed), step \(step): sorted numbers")
+                // The pages in memory, as the spill reads them (listed from the first call on).
+                let resident = table.residentPages()
+                let inMemory = model.filter { $0.value.pointer != nil }
+                #expect(resident.count == inMemory.count, "seed \(seed), step \(step): resident pages")
+                for page in resident {
+                    #expect(inMemory[page.number]?.lastUseOrChecksum == page.lastUseOrChecksum, "seed \(seed), step \(step): \(page.number)")
+                }
             }
         }
         table.removeAll()
