@@ -24,12 +24,8 @@ extension WriteTransaction {
             nextInRun = number &+ 1
             runPagesTaken += 1
         }
-        let byteCount = pages * layout.pageSize
-        let pointer =
-            pages == 1
-            ? spareBuffers.popLast() ?? PageBufferStash.allocate(byteCount: byteCount)
-            : PageBufferStash.allocate(byteCount: byteCount)
-        if zeroed { pointer.initializeMemory(as: UInt8.self, repeating: 0, count: byteCount) }
+        let pointer = takeBuffer(pages: pages)
+        if zeroed { pointer.initializeMemory(as: UInt8.self, repeating: 0, count: pages * layout.pageSize) }
         dirty.insert(number, pointer: pointer, pages: pages, at: modificationStamp)
         return (number, pointer)
     }
@@ -90,6 +86,13 @@ extension WriteTransaction {
         } else {
             for i in 0..<pages { freed.append(number + PageNumber(i)) }
         }
+    }
+
+    /// A buffer for `pages` pages with undefined contents: a single page's from the
+    /// transaction's spares if it has one, an overflow run's from the allocator.
+    func takeBuffer(pages: Int) -> UnsafeMutableRawPointer {
+        if pages == 1, let spare = spareBuffers.popLast() { return spare }
+        return PageBufferStash.allocate(byteCount: pages * layout.pageSize)
     }
 
     /// Returns a dirty page's buffer: a single page's to the transaction's spares (which go

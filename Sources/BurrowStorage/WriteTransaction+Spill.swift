@@ -53,30 +53,29 @@ extension WriteTransaction {
         try storage.retireDroppedMeta()
         var candidates = dirty.residentPages()
         candidates.sort { $0.lastUse < $1.lastUse }
-        var chosen: [(number: PageNumber, pages: Int)] = []
+        var chosen: [DirtyPages.Page] = []
         var left = dirty.pagesInMemory
         for candidate in candidates {
             if left <= spillLimit - spillLimit / 4 { break }
-            chosen.append((candidate.number, Int(candidate.pages)))
+            chosen.append(candidate)
             left -= Int(candidate.pages)
         }
         chosen.sort { $0.number < $1.number }
 
         var pieces: [(offset: Int, bytes: UnsafeRawBufferPointer)] = []
-        var sealed: [(number: PageNumber, checksum: UInt64, pointer: UnsafeMutableRawPointer, pages: Int)] = []
+        var checksums: [UInt64] = []
         pieces.reserveCapacity(chosen.count)
-        sealed.reserveCapacity(chosen.count)
-        for (number, pages) in chosen {
-            let pointer = dirty[number]!.pointer
-            let checksum = seal(number, pointer, pages: pages)
-            pieces.append((Int(number) * layout.pageSize, UnsafeRawBufferPointer(start: pointer, count: pages * layout.pageSize)))
-            sealed.append((number, checksum, pointer, pages))
+        checksums.reserveCapacity(chosen.count)
+        for page in chosen {
+            let pages = Int(page.pages)
+            checksums.append(seal(page.number, page.pointer!, pages: pages))
+            pieces.append((Int(page.number) * layout.pageSize, UnsafeRawBufferPointer(start: page.pointer, count: pages * layout.pageSize)))
         }
         try storage.device.write(pieces)
         try mapSpilledPages()
-        for page in sealed {
-            dirty.markSpilled(page.number, checksum: page.checksum)
-            freeBuffer((page.pointer, page.pages))
+        for (page, checksum) in zip(chosen, checksums) {
+            dirty.markSpilled(page.number, checksum: checksum)
+            freeBuffer((page.pointer!, Int(page.pages)))
         }
     }
 
@@ -101,10 +100,7 @@ extension WriteTransaction {
     func loadSpilled(_ owned: DirtyPages.Page) throws(StorageError) -> UnsafeMutableRawPointer {
         let pages = Int(owned.pages)
         let byteCount = pages * layout.pageSize
-        let pointer =
-            pages == 1
-            ? spareBuffers.popLast() ?? PageBufferStash.allocate(byteCount: byteCount)
-            : PageBufferStash.allocate(byteCount: byteCount)
+        let pointer = takeBuffer(pages: pages)
         let offset = Int(owned.number) * layout.pageSize
         let read: Int
         do {
