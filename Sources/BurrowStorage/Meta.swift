@@ -60,13 +60,14 @@ struct WrittenPages: Sendable, Equatable {
 package struct Meta: Sendable, Equatable {
     /// The bytes at offset 8 of a meta page, which mark a Burrow database.
     package static let magic: [UInt8] = Array("BURROWDB".utf8)
-    /// Format 5: the object layer's rows take the bytes they need (narrow offsets and
-    /// integers). Format 4 (a small catalog and a short free list live in the meta page) is
-    /// still read; the engine's pages are the same in both, and the object layer rewrites the
-    /// rows of a format-4 file in its first write transaction, whose meta then says 5.
-    /// (Format 3: branch entries count the entries below them; format 2: metas list the pages
-    /// written since the durable version.) Other formats are refused by name.
-    package static let formatVersion: UInt32 = 5
+    /// Format 6: the object layer's rows keep strings and data without their lengths and no
+    /// offset for their last field. Formats 5 (rows with narrow offsets and integers) and 4 (a
+    /// small catalog and a short free list live in the meta page; rows of 8-byte integers and
+    /// offsets) are still read; the engine's pages are the same in all three, and the object
+    /// layer rewrites the rows of an older file in its first write transaction, whose meta then
+    /// says 6. (Format 3: branch entries count the entries below them; format 2: metas list the
+    /// pages written since the durable version.) Other formats are refused by name.
+    package static let formatVersion: UInt32 = 6
     /// The oldest format the engine opens.
     package static let oldestReadableFormat: UInt32 = 4
     static let listOffset = 92

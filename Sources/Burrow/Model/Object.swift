@@ -156,7 +156,7 @@ open class ObjectBase {
     /// string kept in the blob tree).
     final func _liveString(_ property: Int) -> String? {
         guard let (payload, type) = _livePayload(property), type == .string else { return nil }
-        return ValueCodec.inlineString(payload)
+        return RowCodec.string(payload)
     }
 
     @inline(__always)

@@ -79,10 +79,10 @@ extension ReadContext {
     /// blob tree if the row keeps only a reference). Traps if that read fails.
     func decodePayload(_ payload: UnsafeRawBufferPointer, _ table: Table, _ key: ObjectKey, _ field: Int) -> _StoredValue {
         let type = table.fieldTypes[field]
-        if type != .object, type != .any, !ValueCodec.isExternal(payload, as: type) {
+        if type != .object, type != .any, !RowCodec.isExternal(payload, as: type) {
             // No link to resolve: the common case decodes without making a resolver.
             if let problem = RowCodec.lengthProblem(payload, as: type) { fail(damagedRow(table, key, field, problem)) }
-            return ValueCodec.decode(payload, as: type, linkTarget: 0) { _, _ in .null }
+            return RowCodec.decode(payload, as: type, linkTarget: 0) { _, _ in .null }
         }
         do {
             return try decodedPayload(payload, table, key, field)

@@ -335,11 +335,11 @@ struct RawObjects {
         var broken = Set<UInt64>()
         var failure: StorageError?
         let fieldCount = stored.properties.count
-        let wide = reader.rowsAreWide
+        let format = reader.rowFormat
         try reader.scan(rowsTree, from: []) { keyBytes, storedRow in
             guard keyBytes.count == 8 else { return true }
             let key = ObjectKey.read(keyBytes).rawValue
-            let read = ObjectVerification.withSoundRow(storedRow, of: stored, wide: wide) { row -> Bool in
+            let read = ObjectVerification.withSoundRow(storedRow, of: stored, format: format) { row -> Bool in
                 var fields: [RawValue] = []
                 fields.reserveCapacity(fieldCount)
                 for (field, property) in stored.properties.enumerated() {
@@ -353,11 +353,11 @@ struct RawObjects {
                         fields.append(.null)
                         continue
                     }
-                    if ValueCodec.isExternal(payload, as: property.type) {
+                    if RowCodec.isExternal(payload, as: property.type) {
                         let value: RawValue??
                         do throws(StorageError) {
                             value = try reader.withValue(TreeName(.blobs, id), ObjectStore.blobKey(ObjectKey(key), field)) {
-                                Self.decode($0, property, schema, inRow: true)
+                                Self.decode($0, property, schema)
                             }
                         } catch {
                             failure = error
@@ -447,9 +447,11 @@ struct RawObjects {
     static func decode(_ payload: UnsafeRawBufferPointer, _ property: StoredProperty, _ schema: FileSchema, inRow: Bool = false) -> RawValue? {
         if ObjectVerification.payloadProblem(payload, as: property.type, inRow: inRow) != nil { return nil }
         let linkTarget = property.objectClassName.flatMap { schema.classes[$0]?.id } ?? 0
-        let value: StoreValue = ValueCodec.decode(payload, as: property.type, linkTarget: linkTarget) { table, key in
-            .object(ObjectLink(table: table, key: key))
-        }
+        let resolve: ValueCodec.LinkResolver<ObjectLink> = { table, key in .object(ObjectLink(table: table, key: key)) }
+        let value: StoreValue =
+            inRow
+            ? RowCodec.decode(payload, as: property.type, linkTarget: linkTarget, resolve: resolve)
+            : ValueCodec.decode(payload, as: property.type, linkTarget: linkTarget, resolve: resolve)
         return NestedValues.fold(
             value, shape: \.nestedShape,
             leaf: { (leaf: StoreValue) -> RawValue in

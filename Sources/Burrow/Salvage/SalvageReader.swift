@@ -27,7 +27,7 @@ final class SalvageReader: TreeReader {
 
     var fileName: String { snapshot.name }
 
-    var rowsAreWide: Bool { reader.rowsAreWide }
+    var rowFormat: UInt32 { reader.rowFormat }
 
     /// The names of the trees the catalog's sound pages name.
     var treeNames: [String] { trees.keys.sorted() }

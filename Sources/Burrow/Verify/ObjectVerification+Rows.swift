@@ -40,25 +40,78 @@ extension ObjectVerification {
         return .fields
     }
 
-    /// Calls `body` with `row`, a row of `stored`, in `RowCodec`'s form (converted when `wide`,
-    /// a row of file format 4) and returns its result, or returns nil if the row's layout is
-    /// not sound.
+    /// Calls `body` with `row`, a row of `stored` in a version of file format `format`, in
+    /// `RowCodec`'s form (converted from an older format's) and returns its result, or returns
+    /// nil if the row's layout is not sound.
     static func withSoundRow<R>(
-        _ row: UnsafeRawBufferPointer, of stored: StoredClass, wide: Bool, _ body: (UnsafeRawBufferPointer) -> R
+        _ row: UnsafeRawBufferPointer, of stored: StoredClass, format: UInt32, _ body: (UnsafeRawBufferPointer) -> R
     ) -> R? {
         let fields = stored.properties.count
-        guard wide else {
+        guard format < RowCodec.firstFormat else {
             guard case .fields = rowLayout(row, fields: fields) else { return nil }
             return body(row)
         }
-        let narrowInts = stored.wideIntegerFields
-        guard case .fields = wideRowLayout(row, fields: fields, narrowInts: narrowInts) else { return nil }
-        return WideRowCodec.withNarrowed(row, narrowInts: narrowInts, body)
+        let kinds = stored.legacyFields
+        guard case .fields = legacyRowLayout(row, fields: fields, kinds: kinds, format: format) else { return nil }
+        return LegacyRowCodec.withConverted(row, from: format, fields: kinds, body)
     }
 
-    /// Checks the layout of `row`, a row of file format 4 (`WideRowCodec`) of a class with
-    /// `fields` fields, as `rowLayout` does, and that the fields `narrowInts` marks hold 8 bytes.
-    static func wideRowLayout(_ row: UnsafeRawBufferPointer, fields: Int, narrowInts: [Bool]) -> RowLayout {
+    /// Checks the layout of `row`, a row of file format 4 or 5 (`LegacyRowCodec`) of a class
+    /// with `fields` fields whose kinds are `kinds`, as `rowLayout` does, and the payloads a
+    /// conversion reads: a format-4 integer's 8 bytes, a string's or data's length.
+    static func legacyRowLayout(_ row: UnsafeRawBufferPointer, fields: Int, kinds: [LegacyRowCodec.FieldKind], format: UInt32) -> RowLayout {
+        let layout = format < 5 ? wideRowLayout(row, fields: fields) : format5RowLayout(row, fields: fields)
+        guard case .fields = layout else { return layout }
+        for field in 0..<LegacyRowCodec.fieldCount(row, format: format) {
+            guard let payload = LegacyRowCodec.field(row, field, format: format) else { continue }
+            switch kinds[field] {
+            case .integer where format < 5 && payload.count != 8:
+                return .unreadable("its row's field \(field) holds \(counted(payload.count, "byte")) where an integer takes 8")
+            case .text:
+                guard payload.count >= 4 else {
+                    return .unreadable("its row's field \(field) holds \(counted(payload.count, "byte")), too few for a length")
+                }
+                let length = ValueCodec.u32(payload, 0)
+                if length == ValueCodec.externalMarker, payload.count == 4 { continue }
+                if Int(length) != payload.count - 4 {
+                    return .unreadable(
+                        "its row's field \(field) says its value is \(counted(Int(length), "byte")) long, but holds \(payload.count - 4)")
+                }
+            default: continue
+            }
+        }
+        return .fields
+    }
+
+    /// Checks the layout of `row`, a row of file format 5, as `rowLayout` does: that format's
+    /// header has an offset for the last field too.
+    static func format5RowLayout(_ row: UnsafeRawBufferPointer, fields: Int) -> RowLayout {
+        guard let first = row.first else { return .unreadable("its row is empty, too short for its header") }
+        guard first & 3 != 3, let header = LegacyRowCodec.Format5Header(row) else {
+            return .unreadable("its row's header names an unknown offset width (code 3)")
+        }
+        let count = header.count
+        guard LegacyRowCodec.fieldCount(row, format: 5) == count else {
+            return .unreadable("its row's offset table runs past the row's \(counted(row.count, "byte"))")
+        }
+        guard count <= fields else { return .unreadable("its row has \(count) fields, but its class has \(fields)") }
+        var end = header.payloadsStart
+        for field in 0..<count {
+            let next = header.end(row, field)
+            guard next >= end, next <= row.count else {
+                return .unreadable("its row's field \(field) ends at byte \(next), outside the payloads (\(end) to \(row.count))")
+            }
+            end = next
+        }
+        if end != row.count {
+            return .unreadable("its row holds \(counted(row.count - end, "byte")) after its last field's payload")
+        }
+        return .fields
+    }
+
+    /// Checks the layout of `row`, a row of file format 4 of a class with `fields` fields, as
+    /// `rowLayout` does.
+    static func wideRowLayout(_ row: UnsafeRawBufferPointer, fields: Int) -> RowLayout {
         guard row.count >= 4 else { return .unreadable("its row is \(counted(row.count, "byte")), too short for its field count") }
         let count = Int(ValueCodec.u32(row, 0))
         guard count <= fields else { return .unreadable("its row has \(count) fields, but its class has \(fields)") }
@@ -86,11 +139,6 @@ extension ObjectVerification {
         if end == header, row.count != header {
             return .unreadable("its row holds \(counted(row.count - header, "byte")) after its offset table, but every field is null")
         }
-        for field in 0..<count where narrowInts[field] {
-            if let payload = WideRowCodec.field(row, field), payload.count != 8 {
-                return .unreadable("its row's field \(field) holds \(counted(payload.count, "byte")) where an integer takes 8")
-            }
-        }
         return .fields
     }
 
@@ -109,8 +157,8 @@ extension ObjectVerification {
         case .bool:
             return payload[0] <= 1 ? nil : "holds \(payload[0]) where a Bool holds 0 or 1"
         case .string:
-            return String(validating: UnsafeRawBufferPointer(rebasing: payload[4...]), as: UTF8.self) == nil
-                ? "holds a string that is not valid UTF-8" : nil
+            guard let text = inRow ? RowCodec.text(payload) : UnsafeRawBufferPointer(rebasing: payload[4...]) else { return nil }
+            return String(validating: text, as: UTF8.self) == nil ? "holds a string that is not valid UTF-8" : nil
         case .any:
             guard let tag = ValueCodec.Tag(rawValue: payload[0]), tag != .null, tag != .link else { return nil }
             guard tag.isCollection else {
@@ -127,10 +175,12 @@ extension ObjectVerification {
         }
     }
 
-    /// The value an index or primary key holds for `payload`, a sound payload of `type` (links
-    /// are not indexed: they read as nil, as `Realm.indexValue` has it).
-    static func indexValue(_ payload: UnsafeRawBufferPointer?, as type: PropertyType) -> _StoredValue {
+    /// The value an index or primary key holds for `payload`, a sound payload of `type` (a row
+    /// field's when `inRow`; links are not indexed: they read as nil, as `Realm.indexValue` has
+    /// it).
+    static func indexValue(_ payload: UnsafeRawBufferPointer?, as type: PropertyType, inRow: Bool = false) -> _StoredValue {
         guard let payload else { return .null }
+        if inRow { return RowCodec.decode(payload, as: type, linkTarget: 0) { _, _ in .null } }
         return ValueCodec.decode(payload, as: type, linkTarget: 0) { _, _ in .null }
     }
 
@@ -198,8 +248,8 @@ extension ObjectVerification {
         let primaryKeyField = stored.isEmbedded ? nil : stored.properties.firstIndex(where: \.isPrimary)
         var expected = Expected()
         var failure: StorageError?
-        let wide = reader.rowsAreWide
-        let narrowInts = stored.wideIntegerFields
+        let format = reader.rowFormat
+        let kinds = stored.legacyFields
         /// Checks the fields of `row` (in `RowCodec`'s form), a row of object `key`; false stops
         /// the scan (after a read failed).
         func checkFields(_ row: UnsafeRawBufferPointer, _ key: UInt64) -> Bool {
@@ -219,12 +269,12 @@ extension ObjectVerification {
                     continue
                 }
                 let value: _StoredValue?
-                if let payload, ValueCodec.isExternal(payload, as: property.type) {
+                if let payload, RowCodec.isExternal(payload, as: property.type) {
                     let blobKey = ObjectStore.blobKey(ObjectKey(key), field)
                     expected.blobs.insert(blobKey)
                     let blobValue: _StoredValue??
                     do throws(StorageError) {
-                        blobValue = try reader.withValue(TreeName(.blobs, id), blobKey) { checkValue($0, property, id, key, field) }
+                        blobValue = try reader.withValue(TreeName(.blobs, id), blobKey) { checkValue($0, property, id, key, field, inRow: false) }
                     } catch {
                         failure = error
                         return false
@@ -261,15 +311,16 @@ extension ObjectVerification {
             guard keyBytes.count == 8 else { return true }  // Noted by `collectKeys`.
             let key = ObjectKey.read(keyBytes).rawValue
             let layout =
-                wide
-                ? Self.wideRowLayout(row, fields: stored.properties.count, narrowInts: narrowInts)
+                format < RowCodec.firstFormat
+                ? Self.legacyRowLayout(row, fields: stored.properties.count, kinds: kinds, format: format)
                 : Self.rowLayout(row, fields: stored.properties.count)
             if case .unreadable(let problem) = layout {
                 noteUnreadable(id, key, field: nil, problem)
                 for field in indexed { expected.unreadable[field, default: []].insert(key) }
                 return true
             }
-            return wide ? WideRowCodec.withNarrowed(row, narrowInts: narrowInts) { checkFields($0, key) } : checkFields(row, key)
+            guard format < RowCodec.firstFormat else { return checkFields(row, key) }
+            return LegacyRowCodec.withConverted(row, from: format, fields: kinds) { checkFields($0, key) }
         }
         if let failure { throw failure }
         for field in indexed {
@@ -280,11 +331,11 @@ extension ObjectVerification {
         return expected.counts
     }
 
-    /// Checks `payload` (nil for null), the full payload of single field `field` of object
-    /// `key`, and records its link. Returns the value its index would hold, or nil if it is
-    /// not sound.
+    /// Checks `payload` (nil for null), the payload of single field `field` of object `key` as
+    /// its row holds it (`inRow`) or as the blob tree does, and records its link. Returns the
+    /// value its index would hold, or nil if it is not sound.
     private func checkValue(
-        _ payload: UnsafeRawBufferPointer?, _ property: StoredProperty, _ id: UInt32, _ key: UInt64, _ field: Int
+        _ payload: UnsafeRawBufferPointer?, _ property: StoredProperty, _ id: UInt32, _ key: UInt64, _ field: Int, inRow: Bool = true
     ) -> _StoredValue? {
         guard let payload else {
             if !property.isOptional, property.type != .object, property.type != .any {
@@ -292,12 +343,12 @@ extension ObjectVerification {
             }
             return .null
         }
-        if let problem = Self.payloadProblem(payload, as: property.type, inRow: true) {
+        if let problem = Self.payloadProblem(payload, as: property.type, inRow: inRow) {
             noteUnreadable(id, key, field: field, problem)
             return nil
         }
         recordLink(payload, property, from: id, key, field: field)
-        return Self.indexValue(payload, as: property.type)
+        return Self.indexValue(payload, as: property.type, inRow: inRow)
     }
 
     /// Checks that index tree `index/<id>/<field>` holds exactly the entries `needed`, leaving

@@ -224,12 +224,12 @@ final class ObjectVerification {
     private func primaryKeyText(_ id: UInt32?, _ key: UInt64?) throws(StorageError) -> String? {
         guard let id, let key, let stored = classes[id], let field = stored.properties.firstIndex(where: \.isPrimary) else { return nil }
         let type = stored.properties[field].type
-        let wide = reader.rowsAreWide
+        let format = reader.rowFormat
         let text = try reader.withValue(TreeName(.rows, id), ObjectKey(key).bytes) { storedRow -> String? in
-            Self.withSoundRow(storedRow, of: stored, wide: wide) { row -> String? in
+            Self.withSoundRow(storedRow, of: stored, format: format) { row -> String? in
                 guard let payload = RowCodec.field(row, field) else { return "nil" }
                 guard Self.payloadProblem(payload, as: type, inRow: true) == nil else { return nil }
-                return PrimaryKey.describe(ValueCodec.decode(payload, as: type, linkTarget: 0) { _, _ in StoreValue.null })
+                return PrimaryKey.describe(RowCodec.decode(payload, as: type, linkTarget: 0) { _, _ in StoreValue.null })
             } ?? nil
         }
         return text ?? nil

@@ -1,13 +1,14 @@
 import BurrowStorage
+import Foundation
 
-/// The encoding of one object's row in its table tree (object key → row), file format 5:
+/// The encoding of one object's row in its table tree (object key → row), file format 6:
 ///
 ///     0      header byte: bits 0–1 the offset width code c (offsets are 1 << c bytes: 1, 2
-///            or 4); bits 2–7 the field count, or 63 when a ULEB128 varint of the count less
-///            63 follows
-///     …      one offset per field, little-endian, of the width the header names: where the
-///            field's payload ends, counted from the row's first byte
-///     …      payloads (`ValueCodec`), in field order, back to back
+///            or 4); bits 2–7 the field count n, or 63 when a ULEB128 varint of n less 63
+///            follows
+///     …      n − 1 offsets, little-endian, of the width the header names: where the payloads
+///            of fields 0 to n − 2 end, counted from the row's first byte
+///     …      payloads, in field order, back to back; the last ends where the row ends
 ///
 /// Field i's payload runs from the end of field i − 1's (for field 0, the end of the header)
 /// to its own end; a field whose payload is empty is null (a non-null payload is never empty).
@@ -15,21 +16,23 @@ import BurrowStorage
 /// as the row needs: 1 byte while the row is at most 255 bytes long, 2 up to 65,535, else 4. An
 /// `Int` field holds its value in the fewest bytes that keep its sign
 /// (`ValueCodec.appendNarrowInt`), and so does a collection field, which holds the collection's
-/// element count (its elements live in trees of their own). Every other payload is
-/// `ValueCodec`'s. A row of five short fields thus pays six bytes of header, not 24.
+/// element count (its elements live in trees of their own). A `String` or `Data` field holds its
+/// bytes alone, since the offsets bound them (`RowCodec+Text`). Every other payload is
+/// `ValueCodec`'s. A row of five short fields thus pays five bytes of header, as SQLite's
+/// record header does.
 ///
 /// A row with fewer fields than the schema (written before properties were added) reads the
 /// missing ones as null. A string or data value longer than the store's inline payload limit
-/// lives in the class's blob tree, and its field holds a reference (`ValueCodec.externalMarker`),
-/// so that changing another field never copies it.
+/// lives in the class's blob tree, and its field holds a one-byte reference
+/// (`RowCodec.externalMarker`), so that changing another field never copies it.
 ///
-/// Files of format 4 hold rows in the wider form `WideRowCodec` reads; readers of such a file
-/// see each row converted to this form (`WideRowCodec.withNarrowed`), and the first write
-/// transaction rewrites every row in it.
+/// Files of formats 4 and 5 hold rows in the forms `LegacyRowCodec` reads; readers of such a
+/// file see each row converted to this form (`LegacyRowCodec.withConverted`), and the first
+/// write transaction rewrites every row in it.
 @usableFromInline
 package enum RowCodec {
     /// The first file format whose rows have this form.
-    package static let firstFormat: UInt32 = 5
+    package static let firstFormat: UInt32 = 6
 
     /// The header's field-count bits that say a varint count follows.
     @usableFromInline static let countEscape = 63
@@ -47,23 +50,44 @@ package enum RowCodec {
     }
 
     /// Appends the row payload of `value`, a value of field type `type`: an `Int` in the bytes
-    /// it needs, any other value as `ValueCodec` encodes it.
+    /// it needs, a string's or data's bytes as `appendText` writes them, any other value as
+    /// `ValueCodec` encodes it.
     @inlinable @inline(__always)
     package static func appendField<Link: StoredLink>(_ value: StoredValue<Link>, as type: PropertyType, to bytes: inout [UInt8]) {
-        if type == .int, case .int(let int) = value {
-            ValueCodec.appendNarrowInt(int, to: &bytes)
-        } else {
-            ValueCodec.append(value, as: type, to: &bytes)
+        switch (type, value) {
+        case (.int, .int(let int)): ValueCodec.appendNarrowInt(int, to: &bytes)
+        case (.string, .string(let string)):
+            var string = string
+            string.withUTF8 { appendText(UnsafeRawBufferPointer($0), to: &bytes) }
+        case (.data, .data(let data)): data.withUnsafeBytes { appendText($0, to: &bytes) }
+        default: ValueCodec.append(value, as: type, to: &bytes)
         }
     }
 
     /// What is wrong with the length of `payload`, a row field's payload of `type`, or nil if
-    /// it has one such a field has: an `Int` in 1 to 8 bytes, any other value as
-    /// `ValueCodec.lengthProblem` has it.
+    /// it has one such a field has: an `Int` in 1 to 8 bytes, a string or data as `textProblem`
+    /// has it, any other value as `ValueCodec.lengthProblem` has it.
     @inlinable @inline(__always)
     package static func lengthProblem(_ payload: UnsafeRawBufferPointer, as type: PropertyType) -> String? {
-        guard type == .int else { return ValueCodec.lengthProblem(payload, as: type) }
-        return (1...8).contains(payload.count) ? nil : "holds \(counted(payload.count, "byte")) where an Int takes 1 to 8"
+        switch type {
+        case .int: return (1...8).contains(payload.count) ? nil : "holds \(counted(payload.count, "byte")) where an Int takes 1 to 8"
+        case .string, .data: return textProblem(payload)
+        default: return ValueCodec.lengthProblem(payload, as: type)
+        }
+    }
+
+    /// The value of `payload`, a row field's payload of `type` held in the row (not a
+    /// reference to the blob tree): `ValueCodec.decode`, except that an `Int` takes the bytes
+    /// it needs and a string or data its bytes alone. Reads only inside `payload`.
+    @inlinable
+    package static func decode<Link>(
+        _ payload: UnsafeRawBufferPointer, as type: PropertyType, linkTarget: UInt32, resolve: ValueCodec.LinkResolver<Link>
+    ) -> StoredValue<Link> {
+        switch type {
+        case .string: return string(payload).map { .string($0) } ?? .null
+        case .data: return text(payload).map { .data(Data($0)) } ?? .null
+        default: return ValueCodec.decode(payload, as: type, linkTarget: linkTarget, resolve: resolve)
+        }
     }
 
     /// The payload of a collection field: the collection's element count, nil when empty.
@@ -178,17 +202,18 @@ package enum RowCodec {
         @usableFromInline let widthCode: Int
         /// The bytes before the offsets: the header byte and the count's varint, if any.
         @usableFromInline let countBytes: Int
-        @usableFromInline var headerBytes: Int { countBytes &+ fieldCount &<< widthCode }
+        @usableFromInline var headerBytes: Int { countBytes &+ RowCodec.offsetCount(fieldCount) &<< widthCode }
 
         /// The shape of a row of `fieldCount` fields whose payloads take `payloadBytes`.
         @inlinable
         init(fieldCount: Int, payloadBytes: Int) {
             self.fieldCount = fieldCount
             countBytes = Self.countBytes(fieldCount)
+            let offsets = RowCodec.offsetCount(fieldCount)
             // The widest offset is below the row's length.
-            if countBytes &+ fieldCount &+ payloadBytes <= 0xFF {
+            if countBytes &+ offsets &+ payloadBytes <= 0xFF {
                 widthCode = 0
-            } else if countBytes &+ 2 &* fieldCount &+ payloadBytes <= 0xFFFF {
+            } else if countBytes &+ 2 &* offsets &+ payloadBytes <= 0xFFFF {
                 widthCode = 1
             } else {
                 widthCode = 2
@@ -213,7 +238,7 @@ package enum RowCodec {
         }
 
         /// Writes the header at `base`, field `i`'s offset (where its payload ends) being
-        /// `end(i)`.
+        /// `end(i)`, for every field but the last.
         @inlinable
         func writeHeader(to base: UnsafeMutableRawPointer, end offset: (Int) -> Int) {
             let escaped = fieldCount >= RowCodec.countEscape
@@ -228,7 +253,7 @@ package enum RowCodec {
                     rest >>= 7
                 } while rest > 0
             }
-            for i in 0..<fieldCount {
+            for i in 0..<RowCodec.offsetCount(fieldCount) {
                 let at = countBytes &+ (i &<< widthCode)
                 let value = offset(i)
                 switch widthCode {
@@ -238,6 +263,37 @@ package enum RowCodec {
                 }
             }
         }
+    }
+
+    /// The offsets a row of `fieldCount` fields holds: one per field but the last, whose payload
+    /// ends with the row.
+    @inlinable @inline(__always)
+    static func offsetCount(_ fieldCount: Int) -> Int { fieldCount > 0 ? fieldCount &- 1 : 0 }
+
+    /// What a row's header byte and count varint say (the same in formats 5 and 6): the field
+    /// count, the offset width code, and where the offsets start; nil if `row` is too short for
+    /// them or names an unknown width.
+    @inlinable @inline(__always)
+    package static func headerStart(_ row: UnsafeRawBufferPointer) -> (count: Int, widthCode: Int, offsetsStart: Int)? {
+        guard let first = row.first else { return nil }
+        let code = Int(first & 3)
+        guard code < 3 else { return nil }
+        var count = Int(first >> 2)
+        var start = 1
+        if count == RowCodec.countEscape {
+            var extra = 0
+            var shift = 0
+            while true {
+                guard start < row.count, shift < 35 else { return nil }
+                let byte = row[start]
+                start &+= 1
+                extra |= Int(byte & 0x7F) << shift
+                shift &+= 7
+                if byte & 0x80 == 0 { break }
+            }
+            count &+= extra
+        }
+        return (count, code, start)
     }
 
     /// A row's header as read: where its offsets start, their width code, and how many fields
@@ -253,34 +309,21 @@ package enum RowCodec {
         /// The header of `row`, or nil if `row` is too short for one or names an unknown width.
         @inlinable @inline(__always)
         init?(_ row: UnsafeRawBufferPointer) {
-            guard let first = row.first else { return nil }
-            let code = Int(first & 3)
-            guard code < 3 else { return nil }
-            var count = Int(first >> 2)
-            var start = 1
-            if count == RowCodec.countEscape {
-                var extra = 0
-                var shift = 0
-                while true {
-                    guard start < row.count, shift < 35 else { return nil }
-                    let byte = row[start]
-                    start &+= 1
-                    extra |= Int(byte & 0x7F) << shift
-                    shift &+= 7
-                    if byte & 0x80 == 0 { break }
-                }
-                count &+= extra
-            }
+            guard let (count, code, start) = RowCodec.headerStart(row) else { return nil }
             offsetsStart = start
             widthCode = code
             declaredCount = count
-            // Only offsets that lie inside the row are read.
-            fieldCount = min(count, (row.count &- start) &>> code)
+            // Only offsets that lie inside the row are read; the last field needs none.
+            let offsets = RowCodec.offsetCount(count)
+            let inside = min(offsets, max(row.count &- start, 0) &>> code)
+            fieldCount = inside == offsets ? count : inside
         }
 
-        /// The offset of field `index` (which must be below `fieldCount`).
+        /// Where field `index`'s payload ends (`index` below `fieldCount`): its offset, or the
+        /// row's end for the last field.
         @inlinable @inline(__always)
         func offset(_ row: UnsafeRawBufferPointer, _ index: Int) -> Int {
+            guard index < declaredCount &- 1 else { return row.count }
             let at = offsetsStart &+ (index &<< widthCode)
             switch widthCode {
             case 0: return Int(row[at])
@@ -291,7 +334,7 @@ package enum RowCodec {
 
         /// The end of the offsets the header states: where the payloads start.
         @inlinable
-        var declaredEnd: Int { offsetsStart &+ (declaredCount &<< widthCode) }
+        var declaredEnd: Int { offsetsStart &+ (RowCodec.offsetCount(declaredCount) &<< widthCode) }
     }
 
     /// The payload of field `index`, or nil if the field is null: from the end of the field
@@ -327,10 +370,15 @@ package enum RowCodec {
         guard let base = row.baseAddress, row.count > 0 else { return nil }
         let first = base.load(as: UInt8.self)
         guard first & 3 == 0, first < UInt8(RowCodec.countEscape << 2) else { return wideSpan(row, index) }
+        // The header is the header byte and `declared - 1` offsets: `declared` bytes.
         let declared = Int(first &>> 2)
-        guard index < min(declared, row.count &- 1) else { return nil }
-        let end = Int(base.load(fromByteOffset: 1 &+ index, as: UInt8.self))
-        let start = index == 0 ? 1 &+ declared : Int(base.load(fromByteOffset: index, as: UInt8.self))
+        guard index < declared else { return nil }
+        let last = index == declared &- 1
+        // The offsets read lie inside the row: field `index`'s end (none for the last field),
+        // and the one before it.
+        guard (last ? index : index &+ 1) < row.count else { return nil }
+        let end = last ? row.count : Int(base.load(fromByteOffset: 1 &+ index, as: UInt8.self))
+        let start = index == 0 ? declared : Int(base.load(fromByteOffset: index, as: UInt8.self))
         guard start < end, end <= row.count else { return nil }
         return (start, end)
     }

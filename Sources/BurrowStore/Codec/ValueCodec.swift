@@ -245,12 +245,20 @@ package enum ValueCodec {
     package static func inlineString(_ payload: UnsafeRawBufferPointer) -> String? {
         guard payload.count >= 4 else { return nil }
         let count = Int(u32(payload, 0))
-        guard count <= payload.count &- 4, let base = payload.baseAddress else { return nil }
+        guard count <= payload.count &- 4 else { return nil }
+        return string(UnsafeRawBufferPointer(rebasing: payload[4..<4 &+ count]))
+    }
+
+    /// The string of UTF-8 `bytes`, invalid sequences repaired.
+    @inlinable @inline(__always)
+    package static func string(_ bytes: UnsafeRawBufferPointer) -> String {
+        let count = bytes.count
+        guard count > 0, let base = bytes.baseAddress else { return "" }
         // Not `String(decoding:as:)`: this initializer builds a short ASCII string (a name, a
         // city) in place, checking its bytes as a whole, where `decoding` validates and copies
         // them one by one. Invalid UTF-8 is repaired by both.
         return String(unsafeUninitializedCapacity: count) { buffer in
-            UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(start: base + 4, count: count))
+            UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(start: base, count: count))
             return count
         }
     }

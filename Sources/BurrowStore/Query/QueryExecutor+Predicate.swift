@@ -248,9 +248,8 @@ extension QueryExecutor {
     /// path fetches.
     @inline(__always)
     package static func testInPlace(_ payload: UnsafeRawBufferPointer, _ constant: UnsafeRawBufferPointer, _ op: QueryOperator) -> Bool? {
-        guard !ValueCodec.isExternal(payload, as: .string) else { return nil }
-        let count = Int(ValueCodec.u32(payload, 0))
-        let text = UnsafeRawBufferPointer(rebasing: payload[4..<4 + count])
+        guard let text = RowCodec.text(payload) else { return nil }
+        let count = text.count
         let n = constant.count
         switch op {
         case .equal: return count == n && same(text, 0, constant)

@@ -60,7 +60,7 @@ extension QueryExecutor {
             rows.append(row)
         }
         // A converted row lives only during the scan (`scanRowsThroughReader`).
-        return (keys, reader.rowsAreWide ? nil : rows)
+        return (keys, reader.rowsAreOld ? nil : rows)
     }
 
     /// How many objects of `table` satisfy `predicate`: `filterTable(predicate, table).keys.count`,
@@ -146,7 +146,7 @@ extension QueryExecutor {
             }
         }
         // A converted row lives only while it is read (`withRow`).
-        return (kept, reader.rowsAreWide ? nil : rows)
+        return (kept, reader.rowsAreOld ? nil : rows)
     }
 
     /// The one value `keyPath` reaches from each of `keys` (null for a deleted object).

@@ -347,7 +347,7 @@ package final class QueryExecutor {
         _ table: Table, where wanted: (_ row: UnsafeRawBufferPointer) -> Bool,
         _ body: (_ row: UnsafeRawBufferPointer, _ key: ObjectKey) -> Bool
     ) throws(StorageError) {
-        guard let snapshot = reader as? SnapshotReader, !snapshot.rowsAreWide else {
+        guard let snapshot = reader as? SnapshotReader, !snapshot.rowsAreOld else {
             try scanRowsThroughReader(table) { key, row in
                 wanted(row) ? body(row, ObjectKey.read(key)) : true
             }
@@ -359,13 +359,13 @@ package final class QueryExecutor {
     }
 
     /// `reader.scan` of `table`'s rows, each in `RowCodec`'s form: a row of a version of file
-    /// format 4 is converted for `body` (`WideRowCodec.withNarrowed`), and valid only inside it.
+    /// format 4 or 5 is converted for `body` (`LegacyRowCodec.withConverted`), and valid only inside it.
     package func scanRowsThroughReader(
         _ table: Table, _ body: (_ key: UnsafeRawBufferPointer, _ row: UnsafeRawBufferPointer) -> Bool
     ) throws(StorageError) {
-        guard reader.rowsAreWide else { return try reader.scan(table.rowsTree, from: [], body) }
+        guard reader.rowsAreOld else { return try reader.scan(table.rowsTree, from: [], body) }
         try reader.scan(table.rowsTree, from: []) { key, row in
-            WideRowCodec.withNarrowed(row, narrowInts: table.wideIntegerFields) { body(key, $0) }
+            LegacyRowCodec.withConverted(row, from: reader.rowFormat, fields: table.legacyFields) { body(key, $0) }
         }
     }
 
@@ -410,8 +410,8 @@ package final class QueryExecutor {
     package func withRow<R>(_ table: Table, _ key: ObjectKey, _ body: (UnsafeRawBufferPointer) throws(StorageError) -> R) throws(StorageError) -> R? {
         let result = try withUnsafeBytes(of: key.rawValue.bigEndian) { k throws(StorageError) in
             try reader.withValue(table.rowsTree, k) { row in
-                guard reader.rowsAreWide else { return Result { () throws(StorageError) in try body(row) } }
-                return WideRowCodec.withNarrowed(row, narrowInts: table.wideIntegerFields) { row in
+                guard reader.rowsAreOld else { return Result { () throws(StorageError) in try body(row) } }
+                return LegacyRowCodec.withConverted(row, from: reader.rowFormat, fields: table.legacyFields) { row in
                     Result { () throws(StorageError) in try body(row) }
                 }
             }

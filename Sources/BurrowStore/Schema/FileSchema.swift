@@ -69,12 +69,9 @@ package struct StoredClass: Codable, Sendable, Equatable {
 
     package func fieldIndex(of name: String) -> Int? { properties.firstIndex { $0.name == name } }
 
-    /// Per row field: whether its payload is an integer that a row of file format 4 keeps in
-    /// 8 bytes and format 5 in the bytes it needs: an `Int` field, or a collection field (which
-    /// holds the element count).
-    package var wideIntegerFields: [Bool] {
-        properties.map { $0.collection != .single || $0.type == .int }
-    }
+    /// Per row field, what converting its payload from a row of file format 4 or 5 takes
+    /// (`LegacyRowCodec`).
+    package var legacyFields: [LegacyRowCodec.FieldKind] { LegacyRowCodec.fieldKinds(properties) }
 
     /// The recorded form of `declared`, a class's `LinkingObjects` properties: nil for none.
     package static func linkingObjects(_ declared: [Property]) -> [StoredProperty]? {

@@ -3,7 +3,7 @@ import BurrowStorage
 /// Long values outside their rows. A row is rewritten whole when any of its fields changes, so a
 /// string or data payload longer than `inlinePayloadLimit` is kept in the class's blob tree
 /// instead, and changing a short field of an object that also holds megabytes copies only the
-/// short row.
+/// short row. The blob tree keeps each value in `ValueCodec`'s form (`RowCodec.externalize`).
 extension ObjectStore {
     @usableFromInline
     package static let inlinePayloadLimit = 1024
@@ -22,12 +22,13 @@ extension ObjectStore {
         throws(StorageError) -> [UInt8]?
     {
         let type = table.fieldTypes[field]
-        let wasExternal = old.map { o in o.withUnsafeBytes { ValueCodec.isExternal($0, as: type) } } ?? false
+        let wasExternal = old.map { o in o.withUnsafeBytes { RowCodec.isExternal($0, as: type) } } ?? false
         guard let payload, payload.count > Self.inlinePayloadLimit, type == .string || type == .data || type == .any else {
             if wasExternal { try write.trees.delete(table.blobsTree, Self.blobKey(key, field)) }
             return payload
         }
-        try write.trees.put(table.blobsTree, Self.blobKey(key, field), payload)
-        return ValueCodec.externalReference(for: payload, as: type)
+        let (reference, blob) = RowCodec.externalize(payload, as: type)
+        try write.trees.put(table.blobsTree, Self.blobKey(key, field), blob)
+        return reference
     }
 }

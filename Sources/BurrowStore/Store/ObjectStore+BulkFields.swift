@@ -80,7 +80,7 @@ extension ObjectStore {
                 /// The new row for `row` (of object `key`), or false to leave it.
                 func rewrite(_ key: ObjectKey, _ row: UnsafeRawBufferPointer, _ new: inout [UInt8]) -> Bool {
                     let old = RowCodec.field(row, field)
-                    if let old, ValueCodec.isExternal(old, as: type) {
+                    if let old, RowCodec.isExternal(old, as: type) {
                         external.append(key)
                         return false
                     }

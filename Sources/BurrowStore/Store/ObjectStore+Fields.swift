@@ -112,10 +112,10 @@ extension ObjectStore {
         if ObjectKey(derivedFrom: newValue) != key { try write.trees.put(table.primaryKeyTree, IndexKey.encode(newValue), key.bytes) }
     }
 
-    /// The value an index holds for a payload of `property` (links are not indexed).
+    /// The value an index holds for a full row payload of `property` (links are not indexed).
     package func indexValue(_ payload: [UInt8]?, _ property: StoredProperty) -> StoreValue {
         guard let payload else { return .null }
-        return payload.withUnsafeBytes { ValueCodec.decode($0, as: property.type, linkTarget: 0) { _, _ in .null } }
+        return payload.withUnsafeBytes { RowCodec.decode($0, as: property.type, linkTarget: 0) { _, _ in .null } }
     }
 
     // MARK: Links

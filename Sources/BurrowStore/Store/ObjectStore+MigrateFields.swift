@@ -141,7 +141,7 @@ extension ObjectStore {
                 // A dropped field's long value goes with it (before the kept fields' are stored).
                 for (oldField, property) in old.properties.enumerated() where !keptOldFields.contains(oldField) {
                     let isExternal = row.withUnsafeBytes {
-                        RowCodec.field($0, oldField).map { ValueCodec.isExternal($0, as: property.type) } ?? false
+                        RowCodec.field($0, oldField).map { RowCodec.isExternal($0, as: property.type) } ?? false
                     }
                     if isExternal { try write.trees.delete(oldTable.blobsTree, Self.blobKey(key, oldField)) }
                 }
@@ -165,7 +165,7 @@ extension ObjectStore {
                 try write.trees.put(table.rowsTree, key.bytes, RowCodec.assemble(kept))
                 func value(_ field: Int) -> StoreValue {
                     payloads[field].map { payload in
-                        payload.withUnsafeBytes { ValueCodec.decode($0, as: table.fieldTypes[field], linkTarget: 0) { _, _ in .null } }
+                        payload.withUnsafeBytes { RowCodec.decode($0, as: table.fieldTypes[field], linkTarget: 0) { _, _ in .null } }
                     } ?? .null
                 }
                 for (property, tree) in table.indexTrees.enumerated() {

@@ -7,11 +7,11 @@ extension ObjectStore {
     /// reads) the store's open write. `recordingChanges`: whether to record what it changes,
     /// for change streams; a file with synced classes records them anyway, for the outbox.
     ///
-    /// On a file of format 4, the transaction first rewrites every row in the current form
+    /// On a file of format 4 or 5, the transaction first rewrites every row in the current form
     /// (`upgradeRows`); if that fails, the transaction is aborted and the error thrown.
     package func beginWrite(_ transaction: WriteTransaction, recordingChanges: Bool) throws(StoreError) -> WriteState {
         let state = WriteState(transaction)
-        if state.trees.rowsAreWide {
+        if state.trees.rowsAreOld {
             do {
                 try upgradeRows(in: state)
             } catch {

@@ -106,9 +106,11 @@ package final class ObjectStore {
             tree = found
         }
         do {
-            if snapshotReader.rowsAreWide {
+            if snapshotReader.rowsAreOld {
                 return try withUnsafeBytes(of: key.rawValue.bigEndian) { k in
-                    try tree.withValue(forKey: k) { WideRowCodec.withNarrowed($0, narrowInts: table.wideIntegerFields, body) }
+                    try tree.withValue(forKey: k) {
+                        LegacyRowCodec.withConverted($0, from: snapshotReader.rowFormat, fields: table.legacyFields, body)
+                    }
                 }
             }
             return try withUnsafeBytes(of: key.rawValue.bigEndian) { k in try tree.withValue(forKey: k, body) }

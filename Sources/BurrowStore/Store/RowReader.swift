@@ -70,13 +70,15 @@ extension RowReader {
     }
 
     /// `withRowBytes`, reading through `reader` (the tree found by name). A row of a version of
-    /// file format 4 is handed to `body` converted (`WideRowCodec.withNarrowed`).
+    /// file format 4 or 5 is handed to `body` converted (`LegacyRowCodec.withConverted`).
     package func withRowBytes<R>(
         _ table: Table, _ key: ObjectKey, in reader: any TreeReader, _ body: (UnsafeRawBufferPointer) -> R
     ) throws(StorageError) -> R? {
         try withUnsafeBytes(of: key.rawValue.bigEndian) { k throws(StorageError) in
-            guard reader.rowsAreWide else { return try reader.withValue(table.rowsTree, k, body) }
-            return try reader.withValue(table.rowsTree, k) { WideRowCodec.withNarrowed($0, narrowInts: table.wideIntegerFields, body) }
+            guard reader.rowsAreOld else { return try reader.withValue(table.rowsTree, k, body) }
+            return try reader.withValue(table.rowsTree, k) {
+                LegacyRowCodec.withConverted($0, from: reader.rowFormat, fields: table.legacyFields, body)
+            }
         }
     }
 
@@ -141,16 +143,16 @@ extension RowReader {
     ) throws(StorageError) -> StoredValue<Link> {
         let type = table.fieldTypes[field]
         let target = type == .object ? linkTarget(table, field) : 0
-        guard !ValueCodec.isExternal(payload, as: type) else {
+        guard !RowCodec.isExternal(payload, as: type) else {
             let stored = try storedPayload(payload, table, key, field)
             let decoded = stored.withUnsafeBytes { stored -> Result<StoredValue<Link>, StorageError> in
                 if let problem = RowCodec.lengthProblem(stored, as: type) { return .failure(damagedRow(table, key, field, problem)) }
-                return .success(ValueCodec.decode(stored, as: type, linkTarget: target, resolve: resolve))
+                return .success(RowCodec.decode(stored, as: type, linkTarget: target, resolve: resolve))
             }
             return try decoded.get()
         }
         if let problem = RowCodec.lengthProblem(payload, as: type) { throw damagedRow(table, key, field, problem) }
-        return ValueCodec.decode(payload, as: type, linkTarget: target, resolve: resolve)
+        return RowCodec.decode(payload, as: type, linkTarget: target, resolve: resolve)
     }
 
     /// The value of a row payload of field `field` of object `key`, links as the store holds
@@ -185,7 +187,7 @@ extension RowReader {
     /// read (`withRowBytes`): callers then read each field by key. Only outside write
     /// transactions: a write transaction's pages move as it changes them.
     package func snapshotRow(_ table: Table, _ key: ObjectKey) -> UnsafeRawBufferPointer? {
-        if reader.rowsAreWide { return nil }
+        if reader.rowsAreOld { return nil }
         do {
             return try withRowBytes(table, key) { $0 }
         } catch {
@@ -256,7 +258,7 @@ extension RowReader {
         let holder = try row(table, derived, holding: value)
         if let holder, holder.holds {
             // A converted row of a format-4 version lives only while it is read.
-            return .found(derived, row: reader.rowsAreWide ? nil : holder.row)
+            return .found(derived, row: reader.rowsAreOld ? nil : holder.row)
         }
         // The collision tree is empty unless two primary keys derived the same key: then
         // there is no index key to encode.
@@ -304,9 +306,15 @@ extension RowReader {
     package func storedPayload(_ rowPayload: UnsafeRawBufferPointer, _ table: Table, _ key: ObjectKey, _ field: Int) throws(StorageError)
         -> [UInt8]
     {
-        guard ValueCodec.isExternal(rowPayload, as: table.fieldTypes[field]) else { return Array(rowPayload) }
-        guard let payload = try reader.withValue(table.blobsTree, ObjectStore.blobKey(key, field), { Array($0) }) else {
+        let type = table.fieldTypes[field]
+        guard RowCodec.isExternal(rowPayload, as: type) else { return Array(rowPayload) }
+        guard let payload = try reader.withValue(table.blobsTree, ObjectStore.blobKey(key, field), { RowCodec.payload(fromBlob: $0, as: type) })
+        else {
             throw .corruptPage(path: displayName, page: 0, detail: "has no blob for field \(field) of \(table.name) \(key), which its row refers to")
+        }
+        guard let payload else {
+            throw .corruptPage(
+                path: displayName, page: 0, detail: "has a blob for field \(field) of \(table.name) \(key) whose length does not match its bytes")
         }
         return payload
     }

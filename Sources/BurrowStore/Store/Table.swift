@@ -21,9 +21,9 @@ package final class Table: Sendable {
     package let propertyOfField: [Int?]
     /// Row field index → its type.
     @usableFromInline package let fieldTypes: [PropertyType]
-    /// Per row field: whether a row of file format 4 holds it in 8 bytes that format 5
-    /// narrows (`StoredClass.wideIntegerFields`).
-    package let wideIntegerFields: [Bool]
+    /// Per row field, what converting it from a row of file format 4 or 5 takes
+    /// (`StoredClass.legacyFields`).
+    package let legacyFields: [LegacyRowCodec.FieldKind]
     package let rowsTree: TreeName
     package let primaryKeyTree: TreeName
     /// Per declared property: its index tree, if it is indexed (and not the primary key).
@@ -58,7 +58,7 @@ package final class Table: Sendable {
         fieldOf = declared.properties.map { $0.type == .linkingObjects ? nil : stored.fieldIndex(of: $0.columnName) }
         propertyOfField = stored.properties.map { declared.propertyIndex(columnNamed: $0.name) }
         fieldTypes = stored.properties.map(\.type)
-        wideIntegerFields = stored.wideIntegerFields
+        legacyFields = stored.legacyFields
         rowsTree = TreeName(.rows, stored.id)
         primaryKeyTree = TreeName(.primaryKey, stored.id)
         indexTrees = declared.properties.enumerated().map { index, property in

@@ -248,12 +248,12 @@ extension ObjectStore {
             let payload = try withRowBytes(table, key, in: trees) { row in RowCodec.field(row, field).map(Array.init) }
             guard let payload, let payload else { return .null }
             let full =
-                payload.withUnsafeBytes { ValueCodec.isExternal($0, as: type) }
-                ? try trees.withValue(table.blobsTree, Self.blobKey(key, field)) { Array($0) } : payload
+                payload.withUnsafeBytes { RowCodec.isExternal($0, as: type) }
+                ? try trees.withValue(table.blobsTree, Self.blobKey(key, field)) { RowCodec.payload(fromBlob: $0, as: type) } ?? nil : payload
             guard let full, full.withUnsafeBytes({ RowCodec.lengthProblem($0, as: type) }) == nil else {
                 throw StoreError(.corruptFile, "The primary key of \(table.name) \(key) in \(displayName) cannot be read; the file is damaged.")
             }
-            return full.withUnsafeBytes { ValueCodec.decode($0, as: type, linkTarget: 0) { _, _ in .null } }
+            return full.withUnsafeBytes { RowCodec.decode($0, as: type, linkTarget: 0) { _, _ in .null } }
         } catch let error as StorageError {
             throw StoreError(error)
         } catch {

@@ -16,9 +16,10 @@ package final class TransactionTrees: TreeReader {
 
     package var fileName: String { transaction.name }
 
-    /// True only while a transaction on a file of format 4 has not yet rewritten its rows
-    /// (`ObjectStore.upgradeRows`), which it does before anything else.
-    package var rowsAreWide: Bool { transaction.format < RowCodec.firstFormat }
+    /// The format of the rows: older than `RowCodec.firstFormat` only while a transaction on a
+    /// file of format 4 or 5 has not yet rewritten them (`ObjectStore.upgradeRows`), which it
+    /// does before anything else.
+    package var rowFormat: UInt32 { transaction.format }
 
     package func id(_ name: TreeName) throws(StorageError) -> TreeID? {
         if let known = ids.lookup(name) { return known }

@@ -5,9 +5,10 @@ import BurrowStorage
 package protocol TreeReader: AnyObject {
     /// The name of the file read (its path, or an in-memory database's name).
     var fileName: String { get }
-    /// Whether the version read keeps its rows in the wide form of file format 4
-    /// (`WideRowCodec`), which readers convert as they read (`RowReader`, `QueryExecutor`).
-    var rowsAreWide: Bool { get }
+    /// The file format of the rows of the version read: `RowCodec.firstFormat` or later, or an
+    /// older one (`LegacyRowCodec`) whose rows readers convert as they read (`RowReader`,
+    /// `QueryExecutor`).
+    var rowFormat: UInt32 { get }
     /// Calls `body` with the value under `key` in the tree named `tree` (zero-copy; valid only
     /// inside `body`) and returns its result, or nil if the tree or key does not exist.
     func withValue<R>(_ tree: TreeName, _ key: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> R) throws(StorageError) -> R?
@@ -26,6 +27,10 @@ package protocol TreeReader: AnyObject {
 }
 
 extension TreeReader {
+    /// Whether the version read keeps its rows in the form of an older file format
+    /// (`LegacyRowCodec`), which readers convert as they read.
+    package var rowsAreOld: Bool { rowFormat < RowCodec.firstFormat }
+
     /// The error for the entry of object `owner` in collection tree `tree` that `problem`
     /// makes unreadable as an element of `property`.
     package func damagedEntry(_ tree: TreeName, of owner: ObjectKey, _ property: StoredProperty, _ problem: CollectionEntry.Problem) -> StorageError {
@@ -65,11 +70,11 @@ package final class SnapshotReader: TreeReader, Sendable {
     /// Tree handles looked up so far, with nil for the names no tree of this version has.
     private let handles = Locked(TreeHandles<Tree>())
 
-    package let rowsAreWide: Bool
+    package let rowFormat: UInt32
 
     package init(_ snapshot: Snapshot) {
         self.snapshot = snapshot
-        rowsAreWide = snapshot.format < RowCodec.firstFormat
+        rowFormat = snapshot.format
     }
 
     package var fileName: String { snapshot.name }

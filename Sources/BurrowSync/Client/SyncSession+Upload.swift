@@ -295,10 +295,10 @@ extension SyncSession {
             // An inline payload decodes here, specialized; a long one is fetched by the store.
             let value =
                 try payload.withUnsafeBytes { bytes -> StoreValue in
-                    guard !ValueCodec.isExternal(bytes, as: type), RowCodec.lengthProblem(bytes, as: type) == nil else {
+                    guard !RowCodec.isExternal(bytes, as: type), RowCodec.lengthProblem(bytes, as: type) == nil else {
                         return try store.storeValue(bytes, stored, key, field)
                     }
-                    return ValueCodec.decode(bytes, as: type, linkTarget: links[index]) { .object(ObjectLink(table: $0, key: $1)) }
+                    return RowCodec.decode(bytes, as: type, linkTarget: links[index]) { .object(ObjectLink(table: $0, key: $1)) }
                 }
             guard case .object(let link) = value else {
                 let text = SyncValues.parameter(value)

@@ -58,22 +58,22 @@ import Testing
         // Three fields: an 8-byte payload at 16, a null, then a 2-byte payload at 24.
         let good = bytes([3, 16, 0, 24], [1, 0, 0, 0, 0, 0, 0, 0, 7, 9])
         good.withUnsafeBytes { row in
-            #expect(WideRowCodec.field(row, 0).map(Array.init) == [1, 0, 0, 0, 0, 0, 0, 0])
-            #expect(WideRowCodec.field(row, 1) == nil)
-            #expect(WideRowCodec.field(row, 2).map(Array.init) == [7, 9])
-            #expect(WideRowCodec.field(row, 3) == nil, "past the row's fields: null")
+            #expect(LegacyRowCodec.field(row, 0, format: 4).map(Array.init) == [1, 0, 0, 0, 0, 0, 0, 0])
+            #expect(LegacyRowCodec.field(row, 1, format: 4) == nil)
+            #expect(LegacyRowCodec.field(row, 2, format: 4).map(Array.init) == [7, 9])
+            #expect(LegacyRowCodec.field(row, 3, format: 4) == nil, "past the row's fields: null")
         }
         // A field count whose offset table does not fit: only the offsets inside are read.
         bytes([1_000, 8], [5]).withUnsafeBytes { row in
-            #expect(WideRowCodec.field(row, 0).map(Array.init) == [5])
-            #expect(WideRowCodec.field(row, 1) == nil)
-            #expect(WideRowCodec.field(row, 500) == nil)
+            #expect(LegacyRowCodec.field(row, 0, format: 4).map(Array.init) == [5])
+            #expect(LegacyRowCodec.field(row, 1, format: 4) == nil)
+            #expect(LegacyRowCodec.field(row, 500, format: 4) == nil)
         }
         // Offsets past the row's end, or out of order.
-        bytes([2, 40, 0], [1, 2]).withUnsafeBytes { row in #expect(WideRowCodec.field(row, 0) == nil) }
-        bytes([2, 12, 200], [1, 2]).withUnsafeBytes { row in #expect(WideRowCodec.field(row, 0) == nil) }
-        bytes([2, 13, 12], [1, 2]).withUnsafeBytes { row in #expect(WideRowCodec.field(row, 0) == nil) }
-        [UInt8]([5, 0]).withUnsafeBytes { row in #expect(WideRowCodec.field(row, 0) == nil, "shorter than its count") }
+        bytes([2, 40, 0], [1, 2]).withUnsafeBytes { row in #expect(LegacyRowCodec.field(row, 0, format: 4) == nil) }
+        bytes([2, 12, 200], [1, 2]).withUnsafeBytes { row in #expect(LegacyRowCodec.field(row, 0, format: 4) == nil) }
+        bytes([2, 13, 12], [1, 2]).withUnsafeBytes { row in #expect(LegacyRowCodec.field(row, 0, format: 4) == nil) }
+        [UInt8]([5, 0]).withUnsafeBytes { row in #expect(LegacyRowCodec.field(row, 0, format: 4) == nil, "shorter than its count") }
     }
 
     @Test func aStringPayloadIsDecodedWithinItsLength() {

@@ -15,11 +15,11 @@ enum RowPayloadReadErrorModels {
     }
 }
 
-/// A row field whose payload passes the page checks but whose length does not fit its type is
+/// A row field whose payload passes the page checks but does not hold a value of its type is
 /// damage (Architecture.md, "Read errors"): the getter traps naming the file, the rows tree and
 /// the object, instead of reading it as nil or as a wrong value.
 @Suite(.temporaryDirectory) struct RowPayloadReadErrorTests {
-    @Test func aStringWhoseLengthRunsPastItsPayloadTraps() async throws {
+    @Test func aStringFieldHoldingTheBlobMarkerAndMoreTraps() async throws {
         let configuration = Realm.Configuration(fileURL: temporaryConfiguration().fileURL, objectTypes: [RowPayloadReadErrorModels.Note.self])
         let path = configuration.fileURL!.path
         let rowsTree: String
@@ -36,7 +36,7 @@ enum RowPayloadReadErrorModels {
             let tree = try transaction.openTree(named: rowsTree)
             let row = try #require(try transaction.value(forKey: note._state!.key.bytes, in: tree))
             let damaged = row.withUnsafeBytes {
-                RowCodec.replacing(field, with: [40, 0, 0, 0] + Array("hello".utf8), in: $0, fields: table.fieldTypes.count)
+                RowCodec.replacing(field, with: [0xFE] + Array("hello".utf8), in: $0, fields: table.fieldTypes.count)
             }
             _ = try transaction.put(note._state!.key.bytes, damaged, in: tree)
             _ = try transaction.commit()
@@ -49,6 +49,6 @@ enum RowPayloadReadErrorModels {
         let message = standardError(of: result)
         #expect(
             message.contains(path) && message.contains("tree \"\(rowsTree)\"")
-                && message.contains("says its value is 40 bytes long, but holds 5"), "\(message)")
+                && message.contains("starts with the blob marker 0xFE but holds 6 bytes"), "\(message)")
     }
 }

@@ -1,10 +1,10 @@
 import Burrow
 import Foundation
 
-/// The classes and objects of the format fixtures (`Fixtures/format4/*.burrow`): files that the
-/// code of file format 4 wrote, kept so that opening, reading and upgrading them is tested on
-/// real files of that format. The same objects are made here, by the same deterministic rules,
-/// to compare with what a fixture holds.
+/// The classes and objects of the format fixtures (`Fixtures/format4/*.burrow`,
+/// `Fixtures/format5/*.burrow`): files that the code of file formats 4 and 5 wrote, kept so that
+/// opening, reading and upgrading them is tested on real files of those formats. The same
+/// objects are made here, by the same deterministic rules, to compare with what a fixture holds.
 enum FormatFixture {
     final class Address: EmbeddedObject {
         @Persisted var street = ""
@@ -126,7 +126,7 @@ enum FormatFixture {
 }
 
 extension FormatFixture {
-    /// The dogs the fixtures' second write deleted (`Fixtures/format4/README.md`).
+    /// The dogs the fixtures' second write deleted (`Fixtures/format4/README.md`, `format5`).
     static let deletedDogs = Set(stride(from: 3, to: 600, by: 40))
     /// The dogs a fixture was filled with.
     static let dogCount = 600

@@ -38,12 +38,13 @@ enum FormatFixtureV1 {
     }
 }
 
-/// A file of format 4 opened by a release whose schema changed: the migration runs in the
-/// first write transaction, after the upgrade has rewritten the rows.
+/// A file of an older format opened by a release whose schema changed: the migration runs in
+/// the first write transaction, after the upgrade has rewritten the rows.
 @Suite(.temporaryDirectory) struct FormatMigrationTests {
-    @Test func aMigrationOfAFormat4FileReadsAndWritesItsRows() throws {
-        var config = temporaryConfiguration()
-        try FileManager.default.copyItem(at: FormatUpgradeTests.fixtures.appendingPathComponent("dogs.burrow"), to: config.fileURL!)
+    @Test(arguments: FormatUpgradeTests.formats)
+    func aMigrationOfAnOlderFileReadsAndWritesItsRows(_ fileFormat: UInt32) throws {
+        var config = temporaryConfiguration(#function + "-\(fileFormat)")
+        try FileManager.default.copyItem(at: FormatUpgradeTests.fixtures(fileFormat).appendingPathComponent("dogs.burrow"), to: config.fileURL!)
         config.objectTypes = [FormatFixtureV1.Address.self, FormatFixtureV1.Owner.self, FormatFixtureV1.Dog.self]
         config.schemaVersion = 1
         config.migrationBlock = { migration, oldSchemaVersion in

@@ -7,17 +7,23 @@ import Testing
 
 @testable import Burrow
 
-/// Files of format 4, as the code of that format wrote them (`Fixtures/format4`): opened and
-/// read as they are, upgraded to the current format by their first write transaction, and left
-/// as they are by everything else.
+/// Files of formats 4 and 5, as the code of each format wrote them (`Fixtures/format4`,
+/// `Fixtures/format5`): opened and read as they are, upgraded to the current format by their
+/// first write transaction, and left as they are by everything else.
 @Suite(.temporaryDirectory) struct FormatUpgradeTests {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/format4")
+    /// The older formats the fixtures hold.
+    static let formats: [UInt32] = [4, 5]
 
-    /// A configuration for a copy of fixture `name` in the test's directory.
-    private func copy(_ name: String, readOnly: Bool = false, function: String = #function) throws -> Realm.Configuration {
-        var config = temporaryConfiguration(function)
-        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent(name), to: config.fileURL!)
+    /// The folder of the fixtures of `format`.
+    static func fixtures(_ format: UInt32) -> URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/format\(format)")
+    }
+
+    /// A configuration for a copy of fixture `name` of `format` in the test's directory.
+    private func copy(_ name: String, of format: UInt32, readOnly: Bool = false, function: String = #function) throws -> Realm.Configuration {
+        var config = temporaryConfiguration(function + "-\(format)")
+        try FileManager.default.copyItem(at: Self.fixtures(format).appendingPathComponent(name), to: config.fileURL!)
         config.objectTypes = FormatFixture.objectTypes
         config.readOnly = readOnly
         return config
@@ -37,10 +43,10 @@ import Testing
         return try ObjectVerifier.verify(storage.snapshot())
     }
 
-    @Test(arguments: ["dogs.burrow", "compacted.burrow"])
-    func aFormat4FileReadsAsItWasWritten(_ fixture: String) throws {
+    @Test(arguments: formats, ["dogs.burrow", "compacted.burrow"])
+    func anOlderFileReadsAsItWasWritten(_ fileFormat: UInt32, _ fixture: String) throws {
         for readOnly in [true, false] {
-            let config = try copy(fixture, readOnly: readOnly)
+            let config = try copy(fixture, of: fileFormat, readOnly: readOnly, function: "\(fixture)-\(readOnly)")
             let before = try Data(contentsOf: config.fileURL!)
             do {
                 let realm = try Realm(configuration: config)
@@ -52,20 +58,21 @@ import Testing
                 #expect(frozen.first?.friend?.name == realm.objects(FormatFixture.Dog.self).sorted(byKeyPath: "big").first?.friend?.name)
             }
             #expect(try Data(contentsOf: config.fileURL!) == before, "reading changed the file (read-only: \(readOnly))")
-            #expect(try format(config.fileURL!) == 4)
-            // The object check reads rows of format 4 as they are, and finds them sound.
+            #expect(try format(config.fileURL!) == fileFormat)
+            // The object check reads rows of the older format as they are, and finds them sound.
             let report = try verify(config.fileURL!)
             #expect(report.isSound, "\(report.findings)")
             #expect(report.objects > 0)
         }
     }
 
-    @Test func theFirstWriteUpgradesEveryRowAndKeepsEveryObject() throws {
-        let config = try copy("dogs.burrow")
+    @Test(arguments: formats)
+    func theFirstWriteUpgradesEveryRowAndKeepsEveryObject(_ fileFormat: UInt32) throws {
+        let config = try copy("dogs.burrow", of: fileFormat)
         do {
             let realm = try Realm(configuration: config)
             let dog = realm.object(ofType: FormatFixture.Dog.self, forPrimaryKey: FormatFixture.id(10))!
-            #expect(try realm.storage.snapshot().format == 4)
+            #expect(try realm.storage.snapshot().format == fileFormat)
             try realm.write { dog.age = 7 }
             #expect(try realm.storage.snapshot().format == Meta.formatVersion)
             try realm.write { dog.age = FormatFixture.dog(10).age }
@@ -80,13 +87,15 @@ import Testing
         // compacted copy.
         let compacted = config.fileURL!.deletingLastPathComponent().appendingPathComponent("compacted.burrow")
         try reopened.writeCopy(toFile: compacted)
-        let old = try FileManager.default.attributesOfItem(atPath: Self.fixtures.appendingPathComponent("compacted.burrow").path)[.size] as! Int
+        let old =
+            try FileManager.default.attributesOfItem(atPath: Self.fixtures(fileFormat).appendingPathComponent("compacted.burrow").path)[.size] as! Int
         let new = try FileManager.default.attributesOfItem(atPath: compacted.path)[.size] as! Int
         #expect(new < old, "\(new) bytes upgraded against \(old)")
     }
 
-    @Test func aCancelledFirstWriteLeavesTheFileAsItWas() throws {
-        let config = try copy("dogs.burrow")
+    @Test(arguments: formats)
+    func aCancelledFirstWriteLeavesTheFileAsItWas(_ fileFormat: UInt32) throws {
+        let config = try copy("dogs.burrow", of: fileFormat)
         let before = try Data(contentsOf: config.fileURL!)
         do {
             let realm = try Realm(configuration: config)
@@ -98,12 +107,13 @@ import Testing
             #expect(throws: Stop.self) { try realm.write { throw Stop() } }
             #expect(realm.object(ofType: FormatFixture.Dog.self, forPrimaryKey: FormatFixture.id(10))!.age == FormatFixture.dog(10).age)
         }
-        #expect(try format(config.fileURL!) == 4)
+        #expect(try format(config.fileURL!) == fileFormat)
         #expect(try Data(contentsOf: config.fileURL!) == before)
     }
 
-    @Test func theUpgradeIsNoChangeToObserversAndFrozenValues() async throws {
-        let config = try copy("dogs.burrow")
+    @Test(arguments: formats)
+    func theUpgradeIsNoChangeToObserversAndFrozenValues(_ fileFormat: UInt32) async throws {
+        let config = try copy("dogs.burrow", of: fileFormat)
         let realm = try Realm(configuration: config)
         let dogs = realm.objects(FormatFixture.Dog.self).sorted(byKeyPath: "_id")
         let frozen = try dogs.freeze()
@@ -127,8 +137,9 @@ import Testing
         #expect(frozen.map(\.big) == dogs.map(\.big))
     }
 
-    @Test func anEmptyFormat4FileOpensAndUpgrades() throws {
-        let config = try copy("empty.burrow")
+    @Test(arguments: formats)
+    func anEmptyOlderFileOpensAndUpgrades(_ fileFormat: UInt32) throws {
+        let config = try copy("empty.burrow", of: fileFormat)
         let realm = try Realm(configuration: config)
         #expect(realm.objects(FormatFixture.Dog.self).isEmpty)
         try FormatFixture.fill(realm, dogs: 30)
@@ -137,11 +148,12 @@ import Testing
         #expect(try ObjectVerifier.verify(realm.storage.snapshot()).isSound)
     }
 
-    @Test func aProcessKilledDuringItsFirstWriteLeavesAFileOfEitherFormatWithEveryObject() throws {
+    @Test(arguments: formats)
+    func aProcessKilledDuringItsFirstWriteLeavesAFileOfEitherFormatWithEveryObject(_ fileFormat: UInt32) throws {
         let seed = TestSeed.make("FormatUpgradeTests.killedDuringTheFirstWrite")
         var random = TestRandom(seed: seed)
         for round in 0..<TestEnvironment.count("BURROW_CRASH_ITERATIONS", default: 6) {
-            let config = try copy("dogs.burrow")
+            let config = try copy("dogs.burrow", of: fileFormat, function: "killed\(round)")
             let directory = config.fileURL!.deletingLastPathComponent().path
             // The worker's first write adds its classes to the schema, which upgrades the file,
             // then it adds an item: killed before, during or after either.
@@ -149,7 +161,7 @@ import Testing
             usleep(UInt32(random.int(0..<40_000)))  // The worker takes about 35 ms in all.
             worker.kill()
             let format = try format(config.fileURL!)
-            #expect(format == 4 || format == Meta.formatVersion, "seed \(seed) round \(round)")
+            #expect(format == fileFormat || format == Meta.formatVersion, "seed \(seed) round \(round)")
             let report = try verify(config.fileURL!)
             #expect(report.isSound, "seed \(seed) round \(round): \(report.findings)")
             let realm = try Realm(configuration: config)
@@ -167,46 +179,49 @@ import Testing
             }
             return row
         }
+        func layout(_ row: [UInt8], format: UInt32) -> ObjectVerification.RowLayout {
+            row.withUnsafeBytes { row in
+                format < RowCodec.firstFormat
+                    ? ObjectVerification.legacyRowLayout(row, fields: 2, kinds: [.integer, .text], format: format)
+                    : ObjectVerification.rowLayout(row, fields: 2)
+            }
+        }
+        func problem(_ layout: ObjectVerification.RowLayout) -> String? {
+            if case .unreadable(let problem) = layout { return problem }
+            return nil
+        }
         let eight: [UInt8] = [5, 0, 0, 0, 0, 0, 0, 0]
-        // A sound row of format 4: an Int in 8 bytes, a string.
-        wide([eight, [1, 0, 0, 0, 65]]).withUnsafeBytes { row in
-            guard case .fields = ObjectVerification.wideRowLayout(row, fields: 2, narrowInts: [true, false]) else {
-                Issue.record("a sound row of format 4 was judged unreadable")
-                return
-            }
-            // Read as format 5, the same bytes are no row.
-            guard case .unreadable = ObjectVerification.rowLayout(row, fields: 2) else {
-                Issue.record("a row of format 4 passed as one of format 5")
-                return
-            }
-        }
-        // An Int in fewer than 8 bytes is damage in format 4.
-        wide([[5, 0, 0], [1, 0, 0, 0, 65]]).withUnsafeBytes { row in
-            guard case .unreadable(let problem) = ObjectVerification.wideRowLayout(row, fields: 2, narrowInts: [true, false]) else {
-                Issue.record("a 3-byte integer in a row of format 4 passed")
-                return
-            }
-            #expect(problem.contains("holds 3 bytes where an integer takes 8"), "\(problem)")
-        }
-        // A sound row of format 5, and one whose last field ends before the row does.
-        let narrow = RowCodec.assemble([[5], [1, 0, 0, 0, 65]])
-        narrow.withUnsafeBytes { row in
-            guard case .fields = ObjectVerification.rowLayout(row, fields: 2) else {
-                Issue.record("a sound row of format 5 was judged unreadable")
-                return
-            }
-        }
-        (narrow + [0]).withUnsafeBytes { row in
-            guard case .unreadable(let problem) = ObjectVerification.rowLayout(row, fields: 2) else {
-                Issue.record("a row with a byte after its last field passed")
-                return
-            }
-            #expect(problem.contains("after its last field"), "\(problem)")
-        }
+        // A sound row of format 4: an Int in 8 bytes, a string with its length.
+        let four = wide([eight, [1, 0, 0, 0, 65]])
+        #expect(problem(layout(four, format: 4)) == nil)
+        // Read as a later format, the same bytes are no row.
+        #expect(problem(layout(four, format: 5)) != nil)
+        #expect(problem(layout(four, format: 6)) != nil)
+        // An Int in fewer than 8 bytes is damage in format 4, and so is a string whose length
+        // does not match its bytes.
+        #expect(problem(layout(wide([[5, 0, 0], [1, 0, 0, 0, 65]]), format: 4))?.contains("holds 3 bytes where an integer takes 8") == true)
+        #expect(problem(layout(wide([eight, [2, 0, 0, 0, 65]]), format: 4))?.contains("says its value is 2 bytes long, but holds 1") == true)
+        // Format 5: a narrow Int, a string with its length, an offset for the last field too.
+        let five: [UInt8] = [2 << 2, 4, 9, 5, 1, 0, 0, 0, 65]
+        #expect(problem(layout(five, format: 5)) == nil)
+        #expect(problem(layout([2 << 2, 4, 8, 5, 1, 0, 0, 0, 65], format: 5))?.contains("after its last field") == true)
+        #expect(problem(layout([2 << 2, 4, 8, 5, 1, 0, 0, 0], format: 5))?.contains("says its value is 1 byte long, but holds 0") == true)
+        // Format 6: the string's bytes alone, no offset for the last field.
+        let six = RowCodec.assemble([[5], Array("A".utf8)])
+        #expect(six == [2 << 2, 3, 5, 65])
+        #expect(problem(layout(six, format: 6)) == nil)
+        // A row whose offsets run past it.
+        #expect(problem(layout([2 << 2, 9, 5], format: 6)) != nil)
+        // A string field holding the blob marker and more is damaged.
+        let marked = RowCodec.assemble([[5], [0xFE, 65]])
+        #expect(
+            ObjectVerification.payloadProblem(
+                marked.withUnsafeBytes { Array(RowCodec.field($0, 1)!) }.withUnsafeBytes { $0 }, as: .string, inRow: true) != nil)
     }
 
-    @Test func anotherProcesssFirstWriteUpgradesTheFileUnderThisOnesObjects() throws {
-        let config = try copy("dogs.burrow")
+    @Test(arguments: formats)
+    func anotherProcesssFirstWriteUpgradesTheFileUnderThisOnesObjects(_ fileFormat: UInt32) throws {
+        let config = try copy("dogs.burrow", of: fileFormat)
         let realm = try Realm(configuration: config)
         let dogs = realm.objects(FormatFixture.Dog.self).sorted(byKeyPath: "_id")
         let dog = realm.object(ofType: FormatFixture.Dog.self, forPrimaryKey: FormatFixture.id(10))!
