@@ -70,10 +70,11 @@ enum DatabaseFile {
     /// The newest version of the file at `path`, read-only, through the engine alone (shared
     /// with the processes that have it open). Throws `ToolError` with the line for a file that
     /// cannot be opened.
-    nonisolated static func openSnapshot(_ path: String) throws(ToolError) -> Snapshot {
+    nonisolated static func openSnapshot(_ path: String, salvaging: Bool = false) throws(ToolError) -> Snapshot {
         try requireFile(path)
         do {
-            return try Storage.open(path: path, options: StorageOptions(readOnly: true, create: false, sharing: .shared)).snapshot()
+            return try Storage.open(path: path, options: StorageOptions(readOnly: true, create: false, sharing: .shared, salvaging: salvaging))
+                .snapshot()
         } catch {
             throw explain(RealmError(error), path)
         }

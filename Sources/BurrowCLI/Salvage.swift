@@ -8,9 +8,11 @@ import BurrowStore
 @MainActor
 enum Salvage {
     /// The objects the file at `path` still holds whole, read-only. Throws `ToolError` when the
-    /// file cannot be opened, or when nothing in it can be read.
+    /// file cannot be opened, or when nothing in it can be read. A file none of whose versions
+    /// opens whole, because pages its commits wrote are damaged, is read at its newest version as
+    /// it is (`StorageOptions.salvaging`).
     static func read(_ path: String) throws -> ObjectSalvage {
-        let snapshot = try DatabaseFile.openSnapshot(path)
+        let snapshot = try DatabaseFile.openSnapshot(path, salvaging: true)
         _ = Inspect.printRecovery(of: snapshot, path: path)
         var progress = ProgressLine()
         progress.show("reading what \(path) still holds…")

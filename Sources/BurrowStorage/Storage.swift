@@ -29,12 +29,19 @@ package struct StorageOptions: Sendable {
     package var create: Bool
     /// Whether other processes may open the file at the same time (see `FileSharing`).
     package var sharing: FileSharing
+    /// Read-only: when no version opens whole because pages its commit wrote are damaged, open
+    /// the newest version as it is (`StorageRecovery` says which page), so that a salvage can
+    /// read what its sound pages hold. Every page a salvage reads is checked as it is read.
+    package var salvaging: Bool
 
-    package init(pageSize: Int = 4096, readOnly: Bool = false, create: Bool = true, sharing: FileSharing = .exclusive) {
+    package init(
+        pageSize: Int = 4096, readOnly: Bool = false, create: Bool = true, sharing: FileSharing = .exclusive, salvaging: Bool = false
+    ) {
         self.pageSize = pageSize
         self.readOnly = readOnly
         self.create = create
         self.sharing = sharing
+        self.salvaging = salvaging && readOnly
     }
 }
 
@@ -272,7 +279,7 @@ package final class Storage: Sendable {
         }
         try lockFile?.lockWriter()
         defer { lockFile?.unlockWriter() }
-        var opened = try readNewestMeta(device: device)
+        var opened = try readNewestMeta(device: device, salvaging: options.salvaging)
         if opened == nil {
             // An empty file, or one whose creation was interrupted: (re)create it.
             guard !options.readOnly else { throw .notADatabase(path: device.name) }
@@ -341,11 +348,12 @@ package final class Storage: Sendable {
     /// A newest meta taken beside a damaged meta, or beside a meta of another version than the
     /// one it builds on (`unexpectedPartner`), comes with a report too. Anything else throws. Reads two pages plus the pages the two metas list, whatever the
     /// file's size.
-    static func readNewestMeta(device: any StorageDevice) throws(StorageError) -> OpenedMeta? {
+    /// `salvaging`: see `StorageOptions.salvaging`.
+    static func readNewestMeta(device: any StorageDevice, salvaging: Bool = false) throws(StorageError) -> OpenedMeta? {
         let size = try device.size()
         if size == 0 { return nil }
         do {
-            return try readNewestMeta(device: device, size: size)
+            return try readNewestMeta(device: device, size: size, salvaging: salvaging)
         } catch {
             if try isInterruptedCreation(device: device, size: size) { return nil }
             throw error
@@ -380,7 +388,7 @@ package final class Storage: Sendable {
         return true
     }
 
-    private static func readNewestMeta(device: any StorageDevice, size: Int) throws(StorageError) -> OpenedMeta? {
+    private static func readNewestMeta(device: any StorageDevice, size: Int, salvaging: Bool) throws(StorageError) -> OpenedMeta? {
         let bufferSize = min(size, 2 * PageLayout.maximumPageSize)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 4096)
         defer { buffer.deallocate() }
@@ -455,10 +463,17 @@ package final class Storage: Sendable {
         // builds on: the other meta must hold exactly the version its list starts after. (A
         // commit cut off by a crash or a power loss leaves exactly that; anything else is damage
         // to more than the newest commit.)
+        // For a salvage, the newest version as it is, when its pages all lie inside the file.
+        let asIs = OpenedMeta(
+            meta: newest.meta, slot: newest.slot, olderVersion: other?.meta.version ?? newest.meta.version, isKnownDurable: false,
+            recovery: StorageRecovery(droppedVersion: nil, openedVersion: newest.meta.version, reason: problem.reason(pageSize: pageSize)))
+        let salvageable = salvaging && size >= Int(newest.meta.pageCount) * pageSize
         guard let other, other.meta.version < newest.meta.version, other.meta.version == newest.written.base else {
+            if salvageable { return asIs }
             throw problem.error(path: device.name, meta: newest, why: UnreadablePart.noFallback(newest: newest, other: other))
         }
         if let otherProblem = try unreadablePart(of: other, device: device, size: size) {
+            if salvageable { return asIs }
             let why = "version \(other.meta.version) before it cannot be opened either"
             if case .truncated = problem { throw problem.error(path: device.name, meta: newest, why: why) }
             throw otherProblem.error(

@@ -21,7 +21,9 @@ package struct StorageRecovery: Sendable, Equatable, CustomStringConvertible {
         case damagedMeta(slot: Int, offset: Int, detail: String)
     }
 
-    /// The version that was not opened, or nil when the meta that would name it is unreadable.
+    /// The version that was not opened, or nil when the meta that would name it is unreadable,
+    /// or (with `damagedPage`) when no version opened whole and a salvage opened the newest as it
+    /// is (`StorageOptions.salvaging`).
     package var droppedVersion: UInt64?
     /// The version the file opened at.
     package var openedVersion: UInt64
@@ -29,6 +31,9 @@ package struct StorageRecovery: Sendable, Equatable, CustomStringConvertible {
 
     package var description: String {
         switch reason {
+        case .damagedPage(let page, let offset, let detail) where droppedVersion == nil:
+            return
+                "no version opens whole: page \(page) at byte offset \(offset), which the newest commit (version \(openedVersion)) wrote, \(detail), and no older version can be opened either. Opened version \(openedVersion) as it is, to read what its sound pages hold."
         case .damagedPage(let page, let offset, let detail):
             return
                 "the newest commit (version \(droppedVersion.map(String.init) ?? "?")) was dropped: page \(page) at byte offset \(offset), which it wrote, \(detail). Opened version \(openedVersion), which it was built on."

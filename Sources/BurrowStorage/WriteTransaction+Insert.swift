@@ -76,13 +76,19 @@ extension WriteTransaction {
         _ leaf: UnsafeMutableRawPointer, number: PageNumber, insertAt index: Int, key: UnsafeRawBufferPointer,
         field: UInt32, stored: UnsafeRawBufferPointer, size newSize: Int, tree: inout TreeState
     ) throws(StorageError) {
+        let appendOnly = try isRightmost(levels: path.count) && index == PageHeader.count(UnsafeRawPointer(leaf))
+        if !appendOnly, sharesWithSiblings,
+            try shareWithSibling(leaf, number: number, insertAt: index, key: key, field: field, stored: stored, size: newSize)
+        {
+            return
+        }
         scratch.copyMemory(from: leaf, byteCount: layout.pageSize)
         let old = UnsafeRawPointer(scratch)
         let total = PageHeader.count(old) + 1
         let size = { (i: Int) -> Int in
             i == index ? newSize : PageHeader.leafEntrySize(old, i < index ? i : i - 1)
         }
-        let split = splitPoint(total: total, newIndex: index, appendOnly: try isRightmost(levels: path.count), size: size)
+        let split = splitPoint(total: total, newIndex: index, appendOnly: appendOnly, size: size)
 
         let (rightNumber, right) = try allocate()
         PageWriter.initialize(leaf, kind: .leaf, version: meta.version, pageSize: layout.pageSize)

@@ -24,6 +24,8 @@ extension WriteTransaction {
         in tree: TreeID, keys: UnsafeRawBufferPointer, keySize: Int,
         _ body: (_ index: Int, _ old: UnsafeRawBufferPointer, _ new: inout [UInt8]) -> Bool
     ) throws(StorageError) -> [Int] {
+        sharesWithSiblings = false
+        defer { sharesWithSiblings = true }
         precondition(keySize > 0 && keys.count % keySize == 0, "rewriteValues: keys must be whole keys of keySize bytes")
         var state = try state(of: tree)
         let keyCount = keys.count / keySize
@@ -89,6 +91,8 @@ extension WriteTransaction {
     package func rewriteAllValues(
         in tree: TreeID, _ body: (_ key: UnsafeRawBufferPointer, _ old: UnsafeRawBufferPointer, _ new: inout [UInt8]) -> Bool
     ) throws(StorageError) {
+        sharesWithSiblings = false
+        defer { sharesWithSiblings = true }
         var state = try state(of: tree)
         let changed = try mutate { () throws(StorageError) -> Bool in
             guard state.root != 0 else { return false }

@@ -83,6 +83,10 @@ package final class WriteTransaction: PageSource {
 
     /// Branch pages from the root to the current leaf's parent, with the child index taken at each.
     @exclusivity(unchecked) var path: [(number: PageNumber, index: Int)] = []
+    /// Whether a full leaf may give entries to a sibling instead of splitting
+    /// (`shareWithSibling`): not while a rewrite walks the leaves in order, which expects the
+    /// leaf after the one it rewrote to hold no entry it has seen.
+    @exclusivity(unchecked) var sharesWithSiblings = true
     /// A page-sized buffer for compaction and splits, and for the meta page of the commit; one
     /// of the storage's stashed page buffers, given back when the transaction ends.
     let scratch: UnsafeMutableRawPointer

@@ -266,6 +266,43 @@ enum CLIRecoverModels {
         #expect(realm.objects(CLIRecoverModels.Item.self).allSatisfy { Array($0.tags) == ["t\($0.id)", "u\($0.id)"] })
     }
 
+    @Test func aFileNoVersionOfWhichOpensWholeIsReadAtItsNewestVersion() throws {
+        let tool = try CLITool()
+        let path = tool.path("items.burrow")
+        try Self.writeFile(path)
+        // The newest meta lists the pages its commit (the last note) wrote: damage a leaf of the
+        // notes among them, and the other meta page, so that no version opens whole.
+        let notesTree = try Realm(configuration: Self.configuration(path)).objects(CLIRecoverModels.Note.self).first!._state!.table.rowsTree.string
+        let (pageSize, leaves) = try Self.leaves(of: notesTree, in: path)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let metas = bytes.withUnsafeBytes { raw in
+            (0..<2).map { slot -> (version: UInt64, listed: [PageNumber])? in
+                let page = UnsafeRawBufferPointer(rebasing: raw[(slot * pageSize)...])
+                guard case .valid(let meta, let written) = Meta.read(page, slot: slot) else { return nil }
+                return (meta.version, written.entries.map(\.page))
+            }
+        }
+        let newest = try #require(metas[0]).version > (try #require(metas[1])).version ? 0 : 1
+        let listed = Set(try #require(metas[newest]).listed)
+        let leaf = try #require(leaves.first { listed.contains($0.page) }, "the newest commit wrote a leaf of the notes")
+        bytes[Int(leaf.page) * pageSize + 200] ^= 0x5a
+        bytes[(1 - newest) * pageSize + 200] ^= 0x5a
+        try bytes.write(to: URL(fileURLWithPath: tool.path("damaged.burrow")))
+
+        // Opening refuses the file, with the reason; recovering reads the newest version as it
+        // is, and writes every object on a sound page: every item, the notes off that leaf.
+        let open = try tool.run(["info", "damaged.burrow"])
+        #expect(open.status == 1)
+        #expect(open.errors.contains("page \(leaf.page)") && open.errors.contains("fails its checksum"), "\(open.errors)")
+        let run = try tool.run(["recover", "damaged.burrow", "recovered.burrow"])
+        #expect(run.status == 1, "\(run.errors)")
+        #expect(run.errors.contains("did not open whole: no version opens whole: page \(leaf.page)"), "\(run.errors)")
+        let realm = try Realm(configuration: Self.configuration(tool.path("recovered.burrow")))
+        #expect(Set(realm.objects(CLIRecoverModels.Item.self).map(\.id)) == Set(0..<Self.itemCount))
+        let notes = realm.objects(CLIRecoverModels.Note.self).count
+        #expect(notes > 0 && notes < Self.itemCount + 1 - leaf.keys.count + 1, "\(notes) notes recovered")
+    }
+
     @Test func aFileWhosePagesAreAllDamagedGivesAReason() throws {
         let tool = try CLITool()
         let path = tool.path("items.burrow")
