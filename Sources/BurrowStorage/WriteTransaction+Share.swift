@@ -20,14 +20,12 @@ extension WriteTransaction {
         let position = path[level].index
         let capacity = layout.pageSize - PageLayout.headerSize
         let leafCount = PageHeader.count(UnsafeRawPointer(leaf))
-        var leafBytes = newSize + PageLayout.slotSize
-        for i in 0..<leafCount { leafBytes += PageHeader.leafEntrySize(UnsafeRawPointer(leaf), i) + PageLayout.slotSize }
+        let pageSize = layout.pageSize
+        let leafBytes = PageHeader.usedBytes(UnsafeRawPointer(leaf), pageSize: pageSize) - PageLayout.headerSize + newSize + PageLayout.slotSize
         for siblingPosition in [position + 1, position - 1] where siblingPosition >= 0 && siblingPosition < PageHeader.count(parent) {
             let sibling = try page(PageHeader.child(parent, siblingPosition))
             guard PageHeader.isLeaf(sibling) else { return false }
-            let siblingCount = PageHeader.count(sibling)
-            var siblingBytes = 0
-            for i in 0..<siblingCount { siblingBytes += PageHeader.leafEntrySize(sibling, i) + PageLayout.slotSize }
+            let siblingBytes = PageHeader.usedBytes(sibling, pageSize: pageSize) - PageLayout.headerSize
             // Worth a move only if the two pages end clearly below full: a share that leaves both
             // nearly full splits again at the next insert.
             guard leafBytes + siblingBytes <= capacity * 2 - capacity / 8 else { continue }
@@ -42,100 +40,89 @@ extension WriteTransaction {
     }
 
     /// Shares the entries out between the leaf at `position` of `parent` and its sibling at
-    /// `siblingPosition`; false, having changed nothing, if the parent cannot hold the new
-    /// separator.
+    /// `siblingPosition`: the leaf's last entries (with the new one where it falls) move to the
+    /// front of a right sibling, or its first ones to the end of a left sibling, until about
+    /// half the bytes of the two pages are on each side. Only the entries that move are copied.
+    /// False, having changed nothing, if the parent cannot hold the new separator.
     private func share(
         _ leaf: UnsafeMutableRawPointer, leafCount: Int, insertAt index: Int, key: UnsafeRawBufferPointer, field: UInt32,
         stored: UnsafeRawBufferPointer, size newSize: Int, parent: UnsafeMutableRawPointer, position: Int, siblingPosition: Int
     ) throws(StorageError) -> Bool {
         let pageSize = layout.pageSize
-        let leftPosition = min(position, siblingPosition)
-        let rightPosition = leftPosition + 1
-        return try withUnsafeTemporaryAllocation(byteCount: pageSize, alignment: 16) { siblingCopy throws(StorageError) -> Bool in
-            let siblingNumber = PageHeader.child(parent, siblingPosition)
-            siblingCopy.baseAddress!.copyMemory(from: try page(siblingNumber), byteCount: pageSize)
-            scratch.copyMemory(from: leaf, byteCount: pageSize)
-            let oldLeaf = UnsafeRawPointer(scratch)
-            let oldSibling = UnsafeRawPointer(siblingCopy.baseAddress!)
-            let siblingCount = PageHeader.count(oldSibling)
-            // The entries of both pages and the new one, in key order: (page, index), with the new
-            // entry as (nil, 0).
-            let total = siblingCount + leafCount + 1
-            func entry(_ i: Int) -> (page: UnsafeRawPointer?, index: Int) {
-                let inLeaf: Int
-                if siblingPosition < position {
-                    if i < siblingCount { return (oldSibling, i) }
-                    inLeaf = i - siblingCount
-                } else {
-                    if i >= leafCount + 1 { return (oldSibling, i - leafCount - 1) }
-                    inLeaf = i
-                }
-                if inLeaf == index { return (nil, 0) }
-                return (oldLeaf, inLeaf < index ? inLeaf : inLeaf - 1)
-            }
-            func size(_ i: Int) -> Int {
-                let (page, at) = entry(i)
-                return (page.map { PageHeader.leafEntrySize($0, at) } ?? newSize) + PageLayout.slotSize
-            }
-            func entryKey(_ i: Int) -> UnsafeRawBufferPointer {
-                let (page, at) = entry(i)
-                return page.map { PageHeader.leafKey($0, at) } ?? key
-            }
-            // About half the bytes on each side (the entry at the middle goes where it evens them
-            // out more); both sides must fit.
-            var bytes = 0
-            for i in 0..<total { bytes += size(i) }
-            var split = 0
-            var leftBytes = 0
-            while split < total, leftBytes + size(split) <= bytes / 2 {
-                leftBytes += size(split)
-                split += 1
-            }
-            if split < total, abs(2 * (leftBytes + size(split)) - bytes) < abs(2 * leftBytes - bytes) {
-                leftBytes += size(split)
-                split += 1
-            }
-            let capacity = pageSize - PageLayout.headerSize
-            guard split > 0, split < total, leftBytes <= capacity, bytes - leftBytes <= capacity else { return false }
-            // The parent's separator for the right page becomes the right page's first key.
-            let separator = entryKey(split)
-            let oldSeparatorSize = PageHeader.branchEntrySize(UnsafeRawPointer(parent), rightPosition)
-            let newSeparatorSize = PageLayout.branchEntryHeader + separator.count
-            guard PageWriter.gap(UnsafeRawPointer(parent)) + PageHeader.garbage(UnsafeRawPointer(parent)) + oldSeparatorSize >= newSeparatorSize
-            else { return false }
-            let separatorBytes = Array(separator)
-
-            // Nothing has changed so far; from here the share is made.
-            let siblingPage = try touch(siblingNumber)
-            if siblingPage.number != siblingNumber { PageWriter.setChild(parent, siblingPosition, siblingPage.number) }
-            let left = siblingPosition < position ? siblingPage.pointer : leaf
-            let right = siblingPosition < position ? leaf : siblingPage.pointer
-            PageWriter.initialize(left, kind: .leaf, version: meta.version, pageSize: pageSize)
-            PageWriter.initialize(right, kind: .leaf, version: meta.version, pageSize: pageSize)
-            for i in 0..<total {
-                let target = i < split ? left : right
-                let (page, at) = entry(i)
-                if let page {
-                    PageWriter.append(
-                        target, UnsafeRawBufferPointer(start: page + PageHeader.slot(page, at), count: PageHeader.leafEntrySize(page, at)))
-                } else {
-                    withUnsafeTemporaryAllocation(byteCount: newSize, alignment: 8) { entry in
-                        PageWriter.writeLeafEntry(entry.baseAddress!, key: key, valueField: field, stored: stored)
-                        PageWriter.append(target, UnsafeRawBufferPointer(entry))
-                    }
-                }
-            }
-            // The parent: both children's entry counts, and the separator of the right one.
-            let rightChild = PageHeader.child(UnsafeRawPointer(parent), rightPosition)
-            let rightEntries = UInt64(PageHeader.count(UnsafeRawPointer(right)))
-            PageWriter.setChildEntries(parent, leftPosition, UInt64(PageHeader.count(UnsafeRawPointer(left))))
-            PageWriter.removeSlot(parent, at: rightPosition)
-            separatorBytes.withUnsafeBytes { separator in
-                let at = PageWriter.insertSlot(
-                    parent, at: rightPosition, size: newSeparatorSize, key: separator, pageSize: pageSize, scratch: scratch)
-                PageWriter.writeBranchEntry(at, child: rightChild, entries: rightEntries, key: separator)
-            }
-            return true
+        let toRight = siblingPosition > position
+        let rightPosition = max(position, siblingPosition)
+        let siblingNumber = PageHeader.child(parent, siblingPosition)
+        let leafPage = UnsafeRawPointer(leaf)
+        // The leaf's entries with the new one at `index`: `leafCount + 1` of them.
+        func size(_ i: Int) -> Int {
+            (i == index ? newSize : PageHeader.leafEntrySize(leafPage, i < index ? i : i - 1)) + PageLayout.slotSize
         }
+        func entryKey(_ i: Int) -> UnsafeRawBufferPointer {
+            i == index ? key : PageHeader.leafKey(leafPage, i < index ? i : i - 1)
+        }
+        let leafBytes = PageHeader.usedBytes(leafPage, pageSize: pageSize) - PageLayout.headerSize + newSize + PageLayout.slotSize
+        let siblingBytes = PageHeader.usedBytes(try page(siblingNumber), pageSize: pageSize) - PageLayout.headerSize
+        let half = (leafBytes + siblingBytes) / 2
+        // Move entries, nearest the sibling first, while the sibling stays at most half, then one
+        // more if that evens the two out more; the leaf keeps at least one.
+        var moved = 0
+        var movedBytes = 0
+        func next() -> Int { size(toRight ? leafCount - moved : moved) }
+        while moved < leafCount, siblingBytes + movedBytes + next() <= half {
+            movedBytes += next()
+            moved += 1
+        }
+        if moved < leafCount, abs(2 * (siblingBytes + movedBytes + next()) - 2 * half) < abs(2 * (siblingBytes + movedBytes) - 2 * half) {
+            movedBytes += next()
+            moved += 1
+        }
+        let capacity = pageSize - PageLayout.headerSize
+        guard moved > 0, leafBytes - movedBytes <= capacity, siblingBytes + movedBytes <= capacity else { return false }
+        // The parent's separator for the right page becomes the right page's first key: the
+        // first entry moved to a right sibling, or the first the leaf keeps.
+        let firstMoved = toRight ? leafCount + 1 - moved : 0
+        let separatorBytes = Array(entryKey(toRight ? firstMoved : moved))
+        let oldSeparatorSize = PageHeader.branchEntrySize(UnsafeRawPointer(parent), rightPosition)
+        let newSeparatorSize = PageLayout.branchEntryHeader + separatorBytes.count
+        guard PageWriter.gap(UnsafeRawPointer(parent)) + PageHeader.garbage(UnsafeRawPointer(parent)) + oldSeparatorSize >= newSeparatorSize
+        else { return false }
+
+        // Nothing has changed so far; from here the share is made.
+        let sibling = try touch(siblingNumber)
+        if sibling.number != siblingNumber { PageWriter.setChild(parent, siblingPosition, sibling.number) }
+        let newMoves = toRight ? index >= firstMoved : index < moved
+        for j in 0..<moved {
+            let i = firstMoved + j
+            let at = toRight ? j : PageHeader.count(UnsafeRawPointer(sibling.pointer))
+            if i == index {
+                let body = PageWriter.insertSlot(sibling.pointer, at: at, size: newSize, key: key, pageSize: pageSize, scratch: scratch)
+                PageWriter.writeLeafEntry(body, key: key, valueField: field, stored: stored)
+            } else {
+                let old = i < index ? i : i - 1
+                let entrySize = PageHeader.leafEntrySize(leafPage, old)
+                let body = PageWriter.insertSlot(
+                    sibling.pointer, at: at, size: entrySize, key: PageHeader.leafKey(leafPage, old), pageSize: pageSize, scratch: scratch)
+                body.copyMemory(from: leafPage + PageHeader.slot(leafPage, old), byteCount: entrySize)
+            }
+        }
+        let oldMoved = moved - (newMoves ? 1 : 0)
+        for _ in 0..<oldMoved { PageWriter.removeSlot(leaf, at: toRight ? PageHeader.count(leafPage) - 1 : 0) }
+        if !newMoves {
+            let body = PageWriter.insertSlot(
+                leaf, at: toRight ? index : index - moved, size: newSize, key: key, pageSize: pageSize, scratch: scratch)
+            PageWriter.writeLeafEntry(body, key: key, valueField: field, stored: stored)
+        }
+        // The parent: both children's entry counts, and the separator of the right one.
+        PageWriter.setChildEntries(parent, position, UInt64(PageHeader.count(leafPage)))
+        PageWriter.setChildEntries(parent, siblingPosition, UInt64(PageHeader.count(UnsafeRawPointer(sibling.pointer))))
+        let rightChild = PageHeader.child(UnsafeRawPointer(parent), rightPosition)
+        let rightEntries = PageHeader.childEntries(UnsafeRawPointer(parent), rightPosition)
+        PageWriter.removeSlot(parent, at: rightPosition)
+        separatorBytes.withUnsafeBytes { separator in
+            let at = PageWriter.insertSlot(
+                parent, at: rightPosition, size: newSeparatorSize, key: separator, pageSize: pageSize, scratch: scratch)
+            PageWriter.writeBranchEntry(at, child: rightChild, entries: rightEntries, key: separator)
+        }
+        return true
     }
 }

@@ -92,10 +92,11 @@ struct SyncKillTests {
     }
 
     /// A file whose sync client has run once, and another PostgreSQL connection holding that
-    /// client's lock for `seconds`, as a killed client's connection holds it until PostgreSQL
-    /// sees it close. `released` is signalled once that connection is done.
+    /// client's lock for `seconds` or until `release` is signalled, as a killed client's
+    /// connection holds it until PostgreSQL sees it close. `released` is signalled once that
+    /// connection is done.
     private func fileWithItsClientLockHeld(_ directory: TemporaryDirectory, for seconds: Double) async throws -> (
-        configuration: Realm.Configuration, database: String, released: DispatchSemaphore
+        configuration: Realm.Configuration, database: String, release: DispatchSemaphore, released: DispatchSemaphore
     ) {
         let database = try TestPostgres.newDatabase()
         let configuration = Realm.Configuration(fileURL: directory.fileURL("locked.burrow"), objectTypes: [KillTodo.self])
@@ -104,6 +105,7 @@ struct SyncKillTests {
         await first.stop()
         let clientID = try #require(try Realm(configuration: configuration).syncClientID())
         let locked = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
         let released = DispatchSemaphore(value: 0)
         let took = LockedBox(false)
         Thread {
@@ -113,17 +115,17 @@ struct SyncKillTests {
             took.withLock { $0 = lock != nil }
             locked.signal()
             guard lock != nil else { return }
-            usleep(UInt32(seconds * 1_000_000))
+            _ = release.wait(timeout: .now() + seconds)
             _ = try? sql?.execute("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [clientID.uuidString])
         }.start()
         locked.wait()
         try #require(took.withLock { $0 }, "the other connection did not take the lock")
-        return (configuration, database, released)
+        return (configuration, database, release, released)
     }
 
     @Test func aClientWaitsForTheLockOfAClientWhoseConnectionIsEnding() async throws {
         let directory = try TemporaryDirectory()
-        let (configuration, database, released) = try await fileWithItsClientLockHeld(directory, for: 0.4)
+        let (configuration, database, _, released) = try await fileWithItsClientLockHeld(directory, for: 0.4)
         let started = Date()
         let client = try await SyncClient(configuration: configuration, server: PostgresServer(database), classes: [KillTodo.self])
         defer { stopLater(client) }
@@ -133,9 +135,32 @@ struct SyncKillTests {
         withExtendedLifetime(directory) {}
     }
 
+    @Test func aClientGivesUpOnALockHeldPastItsTwoSeconds() async throws {
+        let directory = try TemporaryDirectory()
+        let (configuration, database, release, released) = try await fileWithItsClientLockHeld(directory, for: 60)
+        let client = try await SyncClient(configuration: configuration, server: PostgresServer(database), classes: [KillTodo.self])
+        defer { stopLater(client) }
+        let started = ContinuousClock.now
+        do {
+            try await client.start()
+            Issue.record("the client started while another connection held its lock")
+        } catch let error as RealmError {
+            #expect(error.code == .fileLocked, "\(error)")
+            #expect(error.localizedDescription.contains("run one client per file"), "\(error)")
+        }
+        // Two seconds by the clock, however busy the machine, not the minute the lock is held.
+        let waited = ContinuousClock.now - started
+        #expect(waited >= .seconds(2) && waited < .seconds(30), "\(waited)")
+        release.signal()
+        released.wait()
+        withExtendedLifetime(directory) {}
+    }
+
     @Test func aClientWaitingForTheLockStopsAtOnce() async throws {
         let directory = try TemporaryDirectory()
-        let (configuration, database, released) = try await fileWithItsClientLockHeld(directory, for: 3)
+        // Held until the test is done with it: however late this task runs on a busy machine,
+        // the client cannot take the lock before `stop()`.
+        let (configuration, database, release, released) = try await fileWithItsClientLockHeld(directory, for: 60)
         let client = try await SyncClient(configuration: configuration, server: PostgresServer(database), classes: [KillTodo.self])
         let starting = Task { try await client.start() }
         try await Task.sleep(for: .milliseconds(300))
@@ -144,6 +169,7 @@ struct SyncKillTests {
         // The client's actor is free while it waits, so stopping it takes no wait for the lock.
         #expect(Date().timeIntervalSince(stopping) < 1, "stop() waited for the lock")
         await #expect(throws: RealmError.self) { try await starting.value }
+        release.signal()
         released.wait()
         withExtendedLifetime(directory) {}
     }

@@ -258,10 +258,10 @@ public actor SyncClient {
         }
     }
 
-    /// How often, and how far apart, a new client tries the file's lock that another client's
-    /// connection holds: 2 seconds in all, longer than PostgreSQL takes to end the connection of
-    /// a process that died.
-    private static let lockAttempts = 40
+    /// How long, and how far apart, a new client tries the file's lock that another client's
+    /// connection holds: 2 seconds in all (by the clock, however busy the machine), longer than
+    /// PostgreSQL takes to end the connection of a process that died.
+    private static let lockWait = Duration.seconds(2)
     private static let lockRetryDelay = Duration.milliseconds(50)
 
     private static let firstRetryDelay = 0.05
@@ -280,10 +280,9 @@ public actor SyncClient {
         // One client per file: the lock is the connection's, and goes with it. A client that
         // died a moment ago (a crash, a kill) holds it until PostgreSQL sees its connection
         // close, so a client started right after it waits that long before giving up.
-        var attempts = 0
+        let deadline = ContinuousClock.now + Self.lockWait
         while try connection.execute("SELECT pg_try_advisory_lock(hashtextextended($1, 0))", [clientID.uuidString]).rows.first?.first != "t" {
-            attempts += 1
-            guard attempts < Self.lockAttempts else {
+            guard ContinuousClock.now < deadline else {
                 throw RealmError(
                     .fileLocked, "Another sync client runs for this file (client \(clientID)); run one client per file.")
             }
