@@ -279,7 +279,7 @@ package final class Storage: Sendable {
         }
         try lockFile?.lockWriter()
         defer { lockFile?.unlockWriter() }
-        var opened = try readNewestMeta(device: device, salvaging: options.salvaging)
+        var opened = try readNewestMeta(device: device, salvaging: options.salvaging && options.readOnly)
         if opened == nil {
             // An empty file, or one whose creation was interrupted: (re)create it.
             guard !options.readOnly else { throw .notADatabase(path: device.name) }

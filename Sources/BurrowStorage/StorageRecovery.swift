@@ -33,7 +33,7 @@ package struct StorageRecovery: Sendable, Equatable, CustomStringConvertible {
         switch reason {
         case .damagedPage(let page, let offset, let detail) where droppedVersion == nil:
             return
-                "no version opens whole: page \(page) at byte offset \(offset), which the newest commit (version \(openedVersion)) wrote, \(detail), and no older version can be opened either. Opened version \(openedVersion) as it is, to read what its sound pages hold."
+                "no version opens whole: page \(page) at byte offset \(offset), which the newest commit (version \(openedVersion)) wrote, \(detail), and opening has no older version it may fall back to. Opened version \(openedVersion) as it is, to read what its sound pages hold."
         case .damagedPage(let page, let offset, let detail):
             return
                 "the newest commit (version \(droppedVersion.map(String.init) ?? "?")) was dropped: page \(page) at byte offset \(offset), which it wrote, \(detail). Opened version \(openedVersion), which it was built on."

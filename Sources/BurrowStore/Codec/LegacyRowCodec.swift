@@ -120,16 +120,25 @@ package enum LegacyRowCodec {
             guard let payload = field(row, index, format: format) else { continue }
             builder.beginField(index)
             switch index < fields.count ? fields[index] : .other {
-            case .integer where format < 5 && payload.count == 8:
-                ValueCodec.appendNarrowInt(ValueCodec.int(payload)!, to: &builder.bytes)
-            case .text where payload.count >= 4:
-                let length = ValueCodec.u32(payload, 0)
-                if length == ValueCodec.externalMarker, payload.count == 4 {
+            case .integer where format < 5:
+                if payload.count == 8 {
+                    ValueCodec.appendNarrowInt(ValueCodec.int(payload)!, to: &builder.bytes)
+                } else {
+                    // Not a sound integer: nine bytes or more, which no current row holds for one,
+                    // so that reads and the object check report it as they did.
+                    builder.bytes.append(contentsOf: payload)
+                    builder.bytes.append(contentsOf: repeatElement(0, count: max(0, 9 - payload.count)))
+                }
+            case .text:
+                let length = payload.count >= 4 ? ValueCodec.u32(payload, 0) : 0
+                if payload.count == 4, length == ValueCodec.externalMarker {
                     builder.bytes.append(RowCodec.externalMarker)
-                } else if Int(length) == payload.count - 4 {
+                } else if payload.count >= 4, Int(length) == payload.count - 4 {
                     RowCodec.appendText(UnsafeRawBufferPointer(rebasing: payload[4...]), to: &builder.bytes)
                 } else {
-                    // Not a sound value (`ObjectVerification` reports it): kept as it is.
+                    // Not a sound value: kept after the blob marker, which a sound payload
+                    // never has bytes after, so that reads and the object check report it.
+                    builder.bytes.append(RowCodec.externalMarker)
                     builder.bytes.append(contentsOf: payload)
                 }
             default:

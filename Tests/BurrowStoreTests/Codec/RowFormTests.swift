@@ -174,10 +174,18 @@ struct RowFormTests {
             #expect(converted.withUnsafeBytes { RowCodec.string(RowCodec.field($0, 1)!) } == "")
             #expect(converted.withUnsafeBytes { RowCodec.isExternal(RowCodec.field($0, 2)!, as: .string) })
         }
-        // A length that does not match the bytes (a damaged row) is kept as it is, for the
-        // object check to report before any conversion.
-        let damaged = Self.format5Row([[9, 0, 0, 0, 1]])
-        #expect(Self.read(damaged.withUnsafeBytes { LegacyRowCodec.converted($0, from: 5, fields: [.text]) }, fields: 1) == [[9, 0, 0, 0, 1]])
+        // A length that does not match the bytes, or no room for one (a damaged row), is kept
+        // after the blob marker, and a format-4 integer not of 8 bytes padded to 9: payloads no
+        // current row holds, so that reads report the damage instead of returning other values.
+        let damaged = Self.format5Row([[9, 0, 0, 0, 1], [0xFF, 0x41]])
+        let converted = damaged.withUnsafeBytes { LegacyRowCodec.converted($0, from: 5, fields: [.text, .text]) }
+        #expect(Self.read(converted, fields: 2) == [[0xFE, 9, 0, 0, 0, 1], [0xFE, 0xFF, 0x41]])
+        converted.withUnsafeBytes { row in
+            for field in 0..<2 { #expect(RowCodec.lengthProblem(RowCodec.field(row, field)!, as: .string) != nil) }
+        }
+        let shortInt = Self.wideRow([[5, 0, 0]]).withUnsafeBytes { LegacyRowCodec.converted($0, from: 4, fields: [.integer]) }
+        #expect(Self.read(shortInt, fields: 1) == [[5, 0, 0, 0, 0, 0, 0, 0, 0]])
+        #expect(shortInt.withUnsafeBytes { RowCodec.lengthProblem(RowCodec.field($0, 0)!, as: .int) } != nil)
     }
 
     @Test func stringsAndDataKeepTheirBytesAlone() {
