@@ -78,7 +78,7 @@ extension WriteTransaction {
     ) throws(StorageError) {
         let appendOnly = try isRightmost(levels: path.count) && index == PageHeader.count(UnsafeRawPointer(leaf))
         if !appendOnly, sharesWithSiblings,
-            try shareWithSibling(leaf, number: number, insertAt: index, key: key, field: field, stored: stored, size: newSize)
+            try shareWithSibling(leaf, insertAt: index, key: key, field: field, stored: stored, size: newSize)
         {
             return
         }

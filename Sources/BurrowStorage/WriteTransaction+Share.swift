@@ -2,18 +2,18 @@
 ///
 /// A split leaves two pages half full, so a tree filled in random key order (an index of names)
 /// settles at about two thirds full. Before a leaf splits, the insert looks at its neighbours
-/// under the same parent; if one of them has room, the entries of both pages and the new one
-/// are shared out between the two about equally, and the parent's separator between them moves.
-/// No page is added, and the tree settles fuller. Ascending inserts at the right edge of a tree
+/// under the same parent; if one of them has room, the leaf's entries nearest it move across (the
+/// new one among them where it falls) until the two pages hold about half their bytes each, and
+/// the parent's separator between them moves. No page is added, and the tree settles fuller. Ascending inserts at the right edge of a tree
 /// (keys in creation order) still start a new page, which keeps each page full.
 extension WriteTransaction {
-    /// Shares the entries of `leaf` (page `number`, at the end of `path`), with the new entry
-    /// at `index`, and those of a sibling out between the two pages. Returns false, having
-    /// changed nothing, when the leaf is the root, when neither sibling has room for its share, or
-    /// when the parent has no room for the new separator.
+    /// Shares the entries of `leaf` (the page at the end of `path`), with the new entry at
+    /// `index`, and those of a sibling out between the two pages. Returns false, having changed
+    /// nothing, when the leaf is the root, when neither sibling has room for its share, or when
+    /// the parent has no room for the new separator.
     func shareWithSibling(
-        _ leaf: UnsafeMutableRawPointer, number: PageNumber, insertAt index: Int, key: UnsafeRawBufferPointer,
-        field: UInt32, stored: UnsafeRawBufferPointer, size newSize: Int
+        _ leaf: UnsafeMutableRawPointer, insertAt index: Int, key: UnsafeRawBufferPointer, field: UInt32,
+        stored: UnsafeRawBufferPointer, size newSize: Int
     ) throws(StorageError) -> Bool {
         guard let level = path.indices.last else { return false }
         let parent = dirty[path[level].number]!.pointer
@@ -31,7 +31,7 @@ extension WriteTransaction {
             guard leafBytes + siblingBytes <= capacity * 2 - capacity / 8 else { continue }
             if try share(
                 leaf, leafCount: leafCount, insertAt: index, key: key, field: field, stored: stored, size: newSize,
-                parent: parent, position: position, siblingPosition: siblingPosition)
+                parent: parent, position: position, siblingPosition: siblingPosition, bytes: (leafBytes, siblingBytes))
             {
                 return true
             }
@@ -44,9 +44,11 @@ extension WriteTransaction {
     /// front of a right sibling, or its first ones to the end of a left sibling, until about
     /// half the bytes of the two pages are on each side. Only the entries that move are copied.
     /// False, having changed nothing, if the parent cannot hold the new separator.
+    /// `bytes`: what the leaf (with the new entry) and the sibling hold, slots included.
     private func share(
         _ leaf: UnsafeMutableRawPointer, leafCount: Int, insertAt index: Int, key: UnsafeRawBufferPointer, field: UInt32,
-        stored: UnsafeRawBufferPointer, size newSize: Int, parent: UnsafeMutableRawPointer, position: Int, siblingPosition: Int
+        stored: UnsafeRawBufferPointer, size newSize: Int, parent: UnsafeMutableRawPointer, position: Int, siblingPosition: Int,
+        bytes: (leaf: Int, sibling: Int)
     ) throws(StorageError) -> Bool {
         let pageSize = layout.pageSize
         let toRight = siblingPosition > position
@@ -60,8 +62,7 @@ extension WriteTransaction {
         func entryKey(_ i: Int) -> UnsafeRawBufferPointer {
             i == index ? key : PageHeader.leafKey(leafPage, i < index ? i : i - 1)
         }
-        let leafBytes = PageHeader.usedBytes(leafPage, pageSize: pageSize) - PageLayout.headerSize + newSize + PageLayout.slotSize
-        let siblingBytes = PageHeader.usedBytes(try page(siblingNumber), pageSize: pageSize) - PageLayout.headerSize
+        let (leafBytes, siblingBytes) = bytes
         let half = (leafBytes + siblingBytes) / 2
         // Move entries, nearest the sibling first, while the sibling stays at most half, then one
         // more if that evens the two out more; the leaf keeps at least one.
