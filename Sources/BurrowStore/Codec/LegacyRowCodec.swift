@@ -44,12 +44,6 @@ package enum LegacyRowCodec {
         return Format5Header(row).map { min($0.count, (row.count &- $0.offsetsStart) &>> $0.widthCode) } ?? 0
     }
 
-    /// The field count `row`'s header states, or nil if it has no readable header.
-    package static func declaredFieldCount(_ row: UnsafeRawBufferPointer, format: UInt32) -> Int? {
-        if format < 5 { return row.count >= 4 ? Int(ValueCodec.u32(row, 0)) : nil }
-        return Format5Header(row)?.count
-    }
-
     /// The payload of field `index` of `row`, a row of `format`, or nil if the field is null;
     /// reads stay inside `row`, as `RowCodec.field`'s do.
     package static func field(_ row: UnsafeRawBufferPointer, _ index: Int, format: UInt32) -> UnsafeRawBufferPointer? {
@@ -93,12 +87,7 @@ package enum LegacyRowCodec {
 
         /// Where field `index`'s payload ends (its offset must lie inside `row`).
         package func end(_ row: UnsafeRawBufferPointer, _ index: Int) -> Int {
-            let at = offsetsStart + (index << widthCode)
-            switch widthCode {
-            case 0: return Int(row[at])
-            case 1: return Int(UInt16(littleEndian: row.loadUnaligned(fromByteOffset: at, as: UInt16.self)))
-            default: return Int(ValueCodec.u32(row, at))
-            }
+            RowCodec.offset(row, at: offsetsStart + (index << widthCode), widthCode: widthCode)
         }
     }
 

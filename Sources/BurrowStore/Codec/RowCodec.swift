@@ -296,6 +296,16 @@ package enum RowCodec {
         return (count, code, start)
     }
 
+    /// The offset stored at byte `at` of `row`, `1 << widthCode` bytes wide (formats 5 and 6).
+    @inlinable @inline(__always)
+    package static func offset(_ row: UnsafeRawBufferPointer, at: Int, widthCode: Int) -> Int {
+        switch widthCode {
+        case 0: return Int(row[at])
+        case 1: return Int(UInt16(littleEndian: row.loadUnaligned(fromByteOffset: at, as: UInt16.self)))
+        default: return Int(ValueCodec.u32(row, at))
+        }
+    }
+
     /// A row's header as read: where its offsets start, their width code, and how many fields
     /// it has (only as many as the row holds offsets for).
     @usableFromInline
@@ -324,12 +334,7 @@ package enum RowCodec {
         @inlinable @inline(__always)
         func offset(_ row: UnsafeRawBufferPointer, _ index: Int) -> Int {
             guard index < declaredCount &- 1 else { return row.count }
-            let at = offsetsStart &+ (index &<< widthCode)
-            switch widthCode {
-            case 0: return Int(row[at])
-            case 1: return Int(UInt16(littleEndian: row.loadUnaligned(fromByteOffset: at, as: UInt16.self)))
-            default: return Int(ValueCodec.u32(row, at))
-            }
+            return RowCodec.offset(row, at: offsetsStart &+ (index &<< widthCode), widthCode: widthCode)
         }
 
         /// The end of the offsets the header states: where the payloads start.

@@ -9,8 +9,9 @@ import Testing
 /// (`WriteTransaction+Share.swift`): trees filled in random key order settle fuller, and every
 /// read (keys, values, counts, positions) stays what a model says.
 @Suite struct SiblingShareTests {
-    /// Leaf pages of the tree named `name` in `snapshot`, and the bytes their entries and slots
-    /// take.
+    /// The pages `snapshot` holds in all (the tree's leaves and branches, the catalog and the
+    /// metas: an upper bound on its leaves), and the bytes the entries and slots of the tree
+    /// named `name` take.
     private func leafUse(_ snapshot: Snapshot, _ name: String) throws -> (pages: Int, bytes: Int) {
         let tree = try #require(try snapshot.tree(named: name))
         var cursor = tree.makeCursor()
