@@ -1,8 +1,11 @@
 /// A position in a B+tree, for ordered scans in either direction and for seeks.
 ///
-/// The key and value buffers it hands out point into pages: they stay valid while the cursor's
-/// source lives and, for a write transaction, until that transaction changes a tree. A cursor of
-/// a write transaction throws `cursorInvalidated` if moved after such a change; seek again.
+/// The value buffers it hands out point into pages: they stay valid while the cursor's source
+/// lives and, for a write transaction, until that transaction changes a tree. A key points into
+/// its page too, unless a compact leaf keeps it in two parts (its first eight bytes in the slot):
+/// then the cursor gathers it into a buffer of its own, valid until the cursor's key is read
+/// again. A cursor of a write transaction throws `cursorInvalidated` if moved after such a
+/// change; seek again.
 ///
 /// The leaf the cursor is on is kept apart from the branches above it, so that stepping within
 /// a leaf, and reading the key and value there, touch nothing but that page.
@@ -17,6 +20,8 @@ package struct Cursor<Source: PageSource> {
     /// The source's modification stamp when the cursor was positioned; a snapshot's is 0 and
     /// never changes, so only a write transaction's cursors compare it.
     private var stamp: UInt64
+    /// Where a key in two parts is gathered; made when the first such key is read.
+    private var gathered: GatheredKey?
 
     init(source: Source, root: PageNumber) {
         self.source = source
@@ -30,10 +35,15 @@ package struct Cursor<Source: PageSource> {
 
     /// The current entry's key. Only while `isValid`.
     package var key: UnsafeRawBufferPointer {
-        guard let leaf else { preconditionFailure("cursor read while not on an entry") }
-        // A write transaction's change (or its end) may have rebuilt or freed the leaf.
-        if stamp != 0 { precondition(stamp == source.modificationStamp, "cursor read after its transaction changed or ended") }
-        return PageHeader.leafKey(leaf, leafIndex)
+        mutating get {
+            guard let leaf else { preconditionFailure("cursor read while not on an entry") }
+            // A write transaction's change (or its end) may have rebuilt or freed the leaf.
+            if stamp != 0 { precondition(stamp == source.modificationStamp, "cursor read after its transaction changed or ended") }
+            let entry = PageHeader.leafEntry(leaf, leafIndex)
+            guard entry.isSplit else { return UnsafeRawBufferPointer(start: leaf + entry.keyStart, count: entry.keyLength) }
+            if gathered == nil { gathered = GatheredKey(byteCount: source.layout.maxKeySize) }
+            return PageHeader.leafKey(leaf, leafIndex, buffer: gathered!.pointer)
+        }
     }
 
     /// The current entry's value. Only while `isValid`.
@@ -200,4 +210,15 @@ package struct Cursor<Source: PageSource> {
             number = PageHeader.child(p, index)
         }
     }
+}
+
+/// A buffer a cursor gathers a key in two parts into, freed with the last cursor holding it.
+final class GatheredKey {
+    let pointer: UnsafeMutableRawPointer
+
+    init(byteCount: Int) {
+        pointer = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 8)
+    }
+
+    deinit { pointer.deallocate() }
 }

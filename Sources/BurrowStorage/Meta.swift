@@ -60,14 +60,27 @@ struct WrittenPages: Sendable, Equatable {
 package struct Meta: Sendable, Equatable {
     /// The bytes at offset 8 of a meta page, which mark a Burrow database.
     package static let magic: [UInt8] = Array("BURROWDB".utf8)
+    /// Format 7: leaves are written in the compact form (entry lengths in one or two bytes, a
+    /// key of up to eight bytes in its slot alone); leaves of the first form, all a file of an
+    /// older format holds, are still read, and each becomes compact when a write copies it.
     /// Format 6: the object layer's rows keep strings and data without their lengths and no
-    /// offset for their last field. Formats 5 (rows with narrow offsets and integers) and 4 (a
-    /// small catalog and a short free list live in the meta page; rows of 8-byte integers and
-    /// offsets) are still read; the engine's pages are the same in all three, and the object
-    /// layer rewrites the rows of an older file in its first write transaction, whose meta then
-    /// says 6. (Format 3: branch entries count the entries below them; format 2: metas list the
-    /// pages written since the durable version.) Other formats are refused by name.
-    package static let formatVersion: UInt32 = 6
+    /// offset for their last field. Formats 6, 5 (rows with narrow offsets and integers) and 4
+    /// (a small catalog and a short free list live in the meta page; rows of 8-byte integers and
+    /// offsets) are still read. A write transaction on a file of format 6 writes format 7; the
+    /// object layer rewrites the rows of a file of format 4 or 5 in its first write transaction,
+    /// whose meta then says 7. (Format 3: branch entries count the entries below them; format 2:
+    /// metas list the pages written since the durable version.) Other formats are refused by
+    /// name.
+    package static let formatVersion: UInt32 = 7
+    /// The first format whose leaves may be compact.
+    package static let firstCompactFormat: UInt32 = 7
+
+    /// The format a write on a version of `format` records: the current one from format 6 on
+    /// (the engine's change needs nothing rewritten), else `format` itself, which the object
+    /// layer's upgrade raises once it has rewritten the rows.
+    package static func writtenFormat(from format: UInt32) -> UInt32 {
+        format >= 6 ? formatVersion : format
+    }
     /// The oldest format the engine opens.
     package static let oldestReadableFormat: UInt32 = 4
     static let listOffset = 92

@@ -29,6 +29,9 @@ enum PageCheck {
             return "has unknown kind \(kind)"
         }
         let isLeaf = kind == PageKind.leaf.rawValue
+        let form = p.u8(17)
+        guard form == 0 || (isLeaf && form == PageLayout.compactForm) else { return "has unknown form \(form)" }
+        let compact = form == PageLayout.compactForm
         let count = PageHeader.count(p)
         let heapStart = PageHeader.heapStart(p)
         let slotsEnd = PageLayout.headerSize + PageLayout.slotSize * count
@@ -37,11 +40,25 @@ enum PageCheck {
         var live = 0
         for i in 0..<count {
             let offset = PageHeader.slot(p, i)
-            guard offset >= heapStart, offset + (isLeaf ? PageLayout.leafEntryHeader : PageLayout.branchEntryHeader) <= pageSize else {
+            let header = isLeaf ? (compact ? compactHeaderSize(p, offset, pageSize: pageSize) : PageLayout.leafEntryHeader) : PageLayout.branchEntryHeader
+            guard offset >= heapStart, let header, offset + header <= pageSize else {
                 return "has slot \(i) outside its heap"
             }
             let size: Int
-            if isLeaf {
+            if compact {
+                let entry = PageHeader.leafEntry(p, i)
+                guard entry.keyLength <= layout.maxKeySize, entry.isOverflow || entry.storedCount <= layout.maxInlineEntry,
+                    minimal(p, offset), minimal(p, offset + PageLayout.lengthSize(entry.keyLength))
+                else { return "has entry \(i) with impossible lengths" }
+                size = entry.size
+                if entry.isOverflow {
+                    guard entry.storedStart + PageLayout.overflowReferenceSize <= pageSize else {
+                        return "has entry \(i) running past the page end"
+                    }
+                    let first = (p + entry.storedStart).u32(0)
+                    guard first >= 2, first < pageCount else { return "has entry \(i) pointing at page \(first), outside the file" }
+                }
+            } else if isLeaf {
                 let keyLength = Int(p.u16(offset))
                 let field = p.u32(offset + 2)
                 let stored = field == PageLayout.overflowMarker ? PageLayout.overflowReferenceSize : Int(field)
@@ -61,18 +78,39 @@ enum PageCheck {
                 guard child >= 2, child < pageCount else { return "has child \(i) at page \(child), outside the file" }
             }
             guard offset + size <= pageSize else { return "has entry \(i) running past the page end" }
-            let key = isLeaf ? PageHeader.leafKey(p, i) : PageHeader.branchKey(p, i)
-            guard PageHeader.head(p, i) == PageHeader.keyHead(key) else { return "has slot \(i) whose key head does not match its key" }
+            // A head depends on the key's first eight bytes alone (on a compact leaf, a head
+            // whose key is shorter must be zero after it).
+            let prefix = isLeaf ? PageHeader.leafKeyPrefix(p, i) : PageHeader.branchKey(p, i)
+            let head = compact ? PageHeader.compactHead(p, i) : PageHeader.head(p, i)
+            guard head == PageHeader.keyHead(prefix) else { return "has slot \(i) whose key head does not match its key" }
             live += size
             if i > (isLeaf ? 0 : 1) {
-                let previous = isLeaf ? PageHeader.leafKey(p, i - 1) : PageHeader.branchKey(p, i - 1)
-                let current = isLeaf ? PageHeader.leafKey(p, i) : PageHeader.branchKey(p, i)
-                guard compareKeys(previous, current) < 0 else { return "has keys out of order at entry \(i)" }
+                let ordered =
+                    isLeaf
+                    ? PageHeader.withLeafKey(p, i) { PageHeader.compareLeafKey(p, i - 1, $0) < 0 }
+                    : compareKeys(PageHeader.branchKey(p, i - 1), PageHeader.branchKey(p, i)) < 0
+                guard ordered else { return "has keys out of order at entry \(i)" }
             }
         }
         guard live + PageHeader.garbage(p) == pageSize - heapStart else {
             return "has a heap whose entries do not add up"
         }
         return nil
+    }
+
+    /// The bytes of the two lengths of the compact entry at `offset`, or nil if they do not lie
+    /// in the page.
+    private static func compactHeaderSize(_ p: UnsafeRawPointer, _ offset: Int, pageSize: Int) -> Int? {
+        guard offset < pageSize else { return nil }
+        let keySize = p.u8(offset) < 0x80 ? 1 : 2
+        guard offset + keySize < pageSize else { return nil }
+        return keySize + (p.u8(offset + keySize) < 0x80 ? 1 : 2)
+    }
+
+    /// Whether the compact length at `offset` takes two bytes only for a value that needs them:
+    /// sizes are computed from the values, so a longer encoding would not add up.
+    private static func minimal(_ p: UnsafeRawPointer, _ offset: Int) -> Bool {
+        let (value, size) = PageHeader.compactLength(p, offset)
+        return size == PageLayout.lengthSize(value)
     }
 }

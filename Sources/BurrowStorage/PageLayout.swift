@@ -16,7 +16,7 @@ enum PageKind: UInt8 {
 ///     0  checksum   UInt64   XXH64 of bytes 8..<end, seeded with the page number
 ///     8  version    UInt64   the transaction that wrote the page
 ///     16 kind       UInt8    PageKind
-///     17 (zero)     UInt8
+///     17 form       UInt8    0, or 1 for a leaf whose entries have the compact form
 ///     18 count      UInt16   entries (branch, leaf)
 ///     20 heapStart  UInt16   lowest byte used by entry bodies (branch, leaf)
 ///     22 garbage    UInt16   bytes of dead entry bodies below the page end (branch, leaf)
@@ -24,17 +24,26 @@ enum PageKind: UInt8 {
 ///
 /// Branch and leaf pages then hold `count` 10-byte slots, in key order: the UInt16 offset of an
 /// entry body in the heap (which grows down from the end of the page), then the key's head, its
-/// first eight bytes zero-padded and read as a big-endian number, stored as a UInt64. Searches
-/// compare heads and read an entry's key only on a tie, so a lookup touches the slot array and
-/// the one entry it finds rather than a cache line per probe.
+/// first eight bytes zero-padded. Searches compare heads and read an entry's key only on a tie,
+/// so a lookup touches the slot array and the one entry it finds rather than a cache line per
+/// probe.
 ///
 ///     leaf entry:   keyLength UInt16, valueLength UInt32, key, value
 ///                   (valueLength == overflowMarker: the value is a 12-byte reference,
 ///                    first page UInt32 + length UInt64, to an overflow run)
+///     compact leaf entry (form 1, file format 7):
+///                   keyLength, stored (each in one byte below 0x80, else two: 0x80 | high
+///                   bits, low byte), the key's bytes after its eighth, value
+///                   (stored: 0 for an overflow reference, else the value's length plus one;
+///                    the key's first eight bytes are its slot's head, whose bytes are in key
+///                    order, so a key of up to eight bytes lives in its slot alone)
 ///     branch entry: child PageNumber (UInt32), entries UInt64, keyLength UInt16, key
 ///                   (entries: how many leaf entries the child's subtree holds, so that
 ///                    positions and ranks are found in one descent;
 ///                    the key of slot 0 is ignored: it stands for "below every key")
+///
+/// The head of a form-0 page is a big-endian number stored as a little-endian UInt64; a compact
+/// leaf keeps the head's bytes in key order, so that a key of up to eight bytes reads in place.
 ///
 /// An overflow run is `pages` consecutive pages: the header, then the value's bytes.
 package struct PageLayout: Sendable, Equatable {
@@ -44,6 +53,11 @@ package struct PageLayout: Sendable, Equatable {
     static let branchEntryHeader = 14
     static let overflowReferenceSize = 12
     static let overflowMarker = UInt32.max
+    /// Byte 17 of a leaf whose entries have the compact form.
+    static let compactForm: UInt8 = 1
+    /// The bytes of a key that a compact leaf keeps in its slot's head alone: a key of up to
+    /// this many lives in its slot, a longer one keeps only the rest in its body.
+    static let keyInHead = 8
     static let minimumPageSize = 4096
     static let maximumPageSize = 32768
 
@@ -67,6 +81,34 @@ package struct PageLayout: Sendable, Equatable {
     func overflowPages(valueLength: Int) -> Int {
         (Self.headerSize + valueLength + pageSize - 1) / pageSize
     }
+
+    /// The bytes of a length of a compact entry: one below 0x80, else two.
+    @inline(__always) static func lengthSize(_ n: Int) -> Int { n < 0x80 ? 1 : 2 }
+
+    /// The body size of a leaf entry with a key of `keyLength` bytes and `storedCount` bytes
+    /// after it (the value, or an overflow reference when `overflow`), in either form.
+    @inline(__always)
+    static func leafEntrySize(keyLength: Int, storedCount: Int, overflow: Bool, compact: Bool) -> Int {
+        guard compact else { return leafEntryHeader &+ keyLength &+ storedCount }
+        return lengthSize(keyLength) &+ (overflow ? 1 : lengthSize(storedCount &+ 1))
+            &+ (keyLength > keyInHead ? keyLength &- keyInHead : 0) &+ storedCount
+    }
+}
+
+/// Where the parts of a leaf entry lie in its page: offsets from the page's start.
+///
+/// The key is whole at `keyStart` unless `isSplit`: then its first eight bytes are there (the
+/// slot's head) and the rest at `restStart`.
+struct LeafEntry {
+    var keyStart: Int
+    var keyLength: Int
+    var restStart: Int
+    var isSplit: Bool
+    var storedStart: Int
+    var storedCount: Int
+    var isOverflow: Bool
+    /// The body's size in the heap.
+    var size: Int
 }
 
 /// Reading the fields of a tree page. Pure functions of a page pointer, so they serve mapped pages
@@ -96,27 +138,115 @@ enum PageHeader {
         return head
     }
 
-    // Leaf entries.
-    @inline(__always) static func leafKey(_ p: UnsafeRawPointer, _ index: Int) -> UnsafeRawBufferPointer {
-        let offset = slot(p, index)
-        return UnsafeRawBufferPointer(start: p + offset + PageLayout.leafEntryHeader, count: Int(p.u16(offset)))
+    /// Whether `p` is a leaf whose entries have the compact form.
+    @inline(__always) static func isCompact(_ p: UnsafeRawPointer) -> Bool { p.u8(17) == PageLayout.compactForm }
+
+    /// The head of slot `index` of a compact leaf, whose bytes are in key order.
+    @inline(__always) static func compactHead(_ p: UnsafeRawPointer, _ index: Int) -> UInt64 {
+        UInt64(bigEndian: p.loadUnaligned(fromByteOffset: PageLayout.headerSize &+ PageLayout.slotSize &* index &+ 2, as: UInt64.self))
     }
-    @inline(__always) static func leafValueField(_ p: UnsafeRawPointer, _ index: Int) -> UInt32 {
-        p.u32(slot(p, index) + 2)
+
+    /// The head of slot `index` of a leaf of either form.
+    @inline(__always) static func leafHead(_ p: UnsafeRawPointer, _ index: Int) -> UInt64 {
+        isCompact(p) ? compactHead(p, index) : head(p, index)
+    }
+
+    /// A length of a compact entry at `offset`, and how many bytes it takes.
+    @inline(__always) static func compactLength(_ p: UnsafeRawPointer, _ offset: Int) -> (value: Int, size: Int) {
+        let first = Int(p.u8(offset))
+        if first < 0x80 { return (first, 1) }
+        return ((first & 0x7F) << 8 | Int(p.u8(offset &+ 1)), 2)
+    }
+
+    // Leaf entries.
+    @inline(__always) static func leafEntry(_ p: UnsafeRawPointer, _ index: Int) -> LeafEntry {
+        let offset = slot(p, index)
+        if !isCompact(p) {
+            let keyLength = Int(p.u16(offset))
+            let field = p.u32(offset &+ 2)
+            let overflow = field == PageLayout.overflowMarker
+            let stored = overflow ? PageLayout.overflowReferenceSize : Int(field)
+            return LeafEntry(
+                keyStart: offset &+ PageLayout.leafEntryHeader, keyLength: keyLength, restStart: 0, isSplit: false,
+                storedStart: offset &+ PageLayout.leafEntryHeader &+ keyLength, storedCount: stored, isOverflow: overflow,
+                size: PageLayout.leafEntryHeader &+ keyLength &+ stored)
+        }
+        let (keyLength, keySize) = compactLength(p, offset)
+        let (field, fieldSize) = compactLength(p, offset &+ keySize)
+        let overflow = field == 0
+        let stored = overflow ? PageLayout.overflowReferenceSize : field &- 1
+        let rest = keyLength > PageLayout.keyInHead ? keyLength &- PageLayout.keyInHead : 0
+        let restStart = offset &+ keySize &+ fieldSize
+        return LeafEntry(
+            keyStart: PageLayout.headerSize &+ PageLayout.slotSize &* index &+ 2, keyLength: keyLength, restStart: restStart,
+            isSplit: rest > 0, storedStart: restStart &+ rest, storedCount: stored, isOverflow: overflow,
+            size: keySize &+ fieldSize &+ rest &+ stored)
+    }
+
+    /// The key of entry `index`: in the page if it lies whole there, else gathered into
+    /// `buffer` (room for `PageLayout.maxKeySize` bytes), which then holds it until reused.
+    @inline(__always)
+    static func leafKey(_ p: UnsafeRawPointer, _ index: Int, buffer: UnsafeMutableRawPointer) -> UnsafeRawBufferPointer {
+        let entry = leafEntry(p, index)
+        guard entry.isSplit else { return UnsafeRawBufferPointer(start: p + entry.keyStart, count: entry.keyLength) }
+        buffer.copyMemory(from: p + entry.keyStart, byteCount: PageLayout.keyInHead)
+        (buffer + PageLayout.keyInHead).copyMemory(from: p + entry.restStart, byteCount: entry.keyLength &- PageLayout.keyInHead)
+        return UnsafeRawBufferPointer(start: buffer, count: entry.keyLength)
+    }
+
+    /// Calls `body` with the key of entry `index`, gathered on the stack if it is split.
+    @inline(__always)
+    static func withLeafKey<R>(_ p: UnsafeRawPointer, _ index: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        let entry = leafEntry(p, index)
+        guard entry.isSplit else { return body(UnsafeRawBufferPointer(start: p + entry.keyStart, count: entry.keyLength)) }
+        return withUnsafeTemporaryAllocation(byteCount: entry.keyLength, alignment: 8) { buffer in
+            body(leafKey(p, index, buffer: buffer.baseAddress!))
+        }
+    }
+
+    /// The key of entry `index` as an array.
+    static func leafKeyBytes(_ p: UnsafeRawPointer, _ index: Int) -> [UInt8] {
+        withLeafKey(p, index) { Array($0) }
+    }
+
+    /// The first bytes of the key of entry `index`, up to eight: all its head is made of.
+    @inline(__always) static func leafKeyPrefix(_ p: UnsafeRawPointer, _ index: Int) -> UnsafeRawBufferPointer {
+        let entry = leafEntry(p, index)
+        return UnsafeRawBufferPointer(start: p + entry.keyStart, count: min(entry.keyLength, PageLayout.keyInHead))
+    }
+
+    /// Compares the key of entry `index` with `key`, as `compareKeys` does, without gathering
+    /// a split key: its first eight bytes, then the rest.
+    @inline(__always)
+    static func compareLeafKey(_ p: UnsafeRawPointer, _ index: Int, _ key: UnsafeRawBufferPointer) -> Int {
+        let entry = leafEntry(p, index)
+        guard entry.isSplit else { return compareKeys(UnsafeRawBufferPointer(start: p + entry.keyStart, count: entry.keyLength), key) }
+        let headCount = PageLayout.keyInHead
+        let keyFirst = UnsafeRawBufferPointer(start: key.baseAddress, count: min(key.count, headCount))
+        let first = compareKeys(UnsafeRawBufferPointer(start: p + entry.keyStart, count: headCount), keyFirst)
+        // Unequal first parts decide; equal ones are both eight bytes long, since this key is.
+        if first != 0 || key.count <= headCount { return first != 0 ? first : 1 }
+        return compareKeys(
+            UnsafeRawBufferPointer(start: p + entry.restStart, count: entry.keyLength &- headCount),
+            UnsafeRawBufferPointer(start: key.baseAddress! + headCount, count: key.count &- headCount))
+    }
+    /// Whether the value of entry `index` lies in an overflow run.
+    @inline(__always) static func leafIsOverflow(_ p: UnsafeRawPointer, _ index: Int) -> Bool {
+        leafEntry(p, index).isOverflow
     }
     /// The bytes stored after the key: the value itself, or the overflow reference.
     @inline(__always) static func leafStored(_ p: UnsafeRawPointer, _ index: Int) -> UnsafeRawBufferPointer {
-        let offset = slot(p, index)
-        let keyLength = Int(p.u16(offset))
-        let field = p.u32(offset + 2)
-        let length = field == PageLayout.overflowMarker ? PageLayout.overflowReferenceSize : Int(field)
-        return UnsafeRawBufferPointer(start: p + offset + PageLayout.leafEntryHeader + keyLength, count: length)
+        let entry = leafEntry(p, index)
+        return UnsafeRawBufferPointer(start: p + entry.storedStart, count: entry.storedCount)
     }
     @inline(__always) static func leafEntrySize(_ p: UnsafeRawPointer, _ index: Int) -> Int {
-        let offset = slot(p, index)
-        let field = p.u32(offset + 2)
-        let stored = field == PageLayout.overflowMarker ? PageLayout.overflowReferenceSize : Int(field)
-        return PageLayout.leafEntryHeader + Int(p.u16(offset)) + stored
+        leafEntry(p, index).size
+    }
+    /// The size entry `index` of leaf `p` takes on a leaf of the form `compact`.
+    @inline(__always) static func leafEntrySize(_ p: UnsafeRawPointer, _ index: Int, compact: Bool) -> Int {
+        let entry = leafEntry(p, index)
+        return PageLayout.leafEntrySize(
+            keyLength: entry.keyLength, storedCount: entry.storedCount, overflow: entry.isOverflow, compact: compact)
     }
 
     // Branch entries.
@@ -162,24 +292,31 @@ enum PageHeader {
     /// The index of the first entry whose key is not less than `key`, and whether it is equal.
     @inline(__always)
     static func leafSearch(_ p: UnsafeRawPointer, _ key: UnsafeRawBufferPointer) -> (index: Int, found: Bool) {
+        isCompact(p) ? leafSearch(p, key, ByteOrderHeads.self) : leafSearch(p, key, NumberHeads.self)
+    }
+
+    @inline(__always)
+    private static func leafSearch<Heads: SlotHeads>(
+        _ p: UnsafeRawPointer, _ key: UnsafeRawBufferPointer, _ heads: Heads.Type
+    ) -> (index: Int, found: Bool) {
         let keyHead = keyHead(key)
         // The first probe is at a fixed slot, so its load does not wait for the header's count:
         // the two cache misses of a cold page overlap instead of following one another.
-        let probeHead = head(p, firstProbe)
+        let probeHead = Heads.head(p, firstProbe)
         var low = 0
         var high = count(p)
         if firstProbe < high {
-            let c = probeHead < keyHead ? -1 : probeHead > keyHead ? 1 : compareKeys(leafKey(p, firstProbe), key)
+            let c = probeHead < keyHead ? -1 : probeHead > keyHead ? 1 : compareLeafKey(p, firstProbe, key)
             if c < 0 { low = firstProbe &+ 1 } else if c > 0 { high = firstProbe } else { return (firstProbe, true) }
         }
         while high &- low > quarteringThreshold {
-            guard let range = quartered(p, low, high, keyHead) else { break }
+            guard let range = quartered(p, low, high, keyHead, Heads.self) else { break }
             (low, high) = range
         }
         while low < high {
             let mid = (low &+ high) &>> 1
-            let h = head(p, mid)
-            let c = h < keyHead ? -1 : h > keyHead ? 1 : compareKeys(leafKey(p, mid), key)
+            let h = Heads.head(p, mid)
+            let c = h < keyHead ? -1 : h > keyHead ? 1 : compareLeafKey(p, mid, key)
             if c < 0 { low = mid &+ 1 } else if c > 0 { high = mid } else { return (mid, true) }
         }
         return (low, false)
@@ -197,7 +334,7 @@ enum PageHeader {
             if notGreater { low = firstProbe &+ 1 } else { high = firstProbe }
         }
         while high &- low > quarteringThreshold {
-            guard let range = quartered(p, low, high, keyHead) else { break }
+            guard let range = quartered(p, low, high, keyHead, NumberHeads.self) else { break }
             (low, high) = range
         }
         while low < high {
@@ -220,14 +357,16 @@ enum PageHeader {
     /// quartile's head equals the key's: only a full comparison can place the key against it,
     /// which the caller's binary search makes.
     @inline(__always)
-    static func quartered(_ p: UnsafeRawPointer, _ low: Int, _ high: Int, _ keyHead: UInt64) -> (Int, Int)? {
+    static func quartered<Heads: SlotHeads>(
+        _ p: UnsafeRawPointer, _ low: Int, _ high: Int, _ keyHead: UInt64, _ heads: Heads.Type
+    ) -> (Int, Int)? {
         let quarter = (high &- low) &>> 2
         let i1 = low &+ quarter
         let i2 = i1 &+ quarter
         let i3 = i2 &+ quarter
-        let h1 = head(p, i1)
-        let h2 = head(p, i2)
-        let h3 = head(p, i3)
+        let h1 = Heads.head(p, i1)
+        let h2 = Heads.head(p, i2)
+        let h3 = Heads.head(p, i3)
         if h1 == keyHead || h2 == keyHead || h3 == keyHead { return nil }
         // Heads are sorted, so the quartiles below the key are a prefix of (i1, i2, i3).
         let below = (h1 < keyHead ? 1 : 0) &+ (h2 < keyHead ? 1 : 0) &+ (h3 < keyHead ? 1 : 0)
@@ -240,12 +379,28 @@ enum PageHeader {
     }
 }
 
+/// How a page stores its slots' heads: as numbers (branches, and leaves of the first form) or
+/// with their bytes in key order (compact leaves).
+protocol SlotHeads {
+    static func head(_ p: UnsafeRawPointer, _ index: Int) -> UInt64
+}
+
+enum NumberHeads: SlotHeads {
+    @inline(__always) static func head(_ p: UnsafeRawPointer, _ index: Int) -> UInt64 { PageHeader.head(p, index) }
+}
+
+enum ByteOrderHeads: SlotHeads {
+    @inline(__always) static func head(_ p: UnsafeRawPointer, _ index: Int) -> UInt64 { PageHeader.compactHead(p, index) }
+}
+
 /// Writing tree pages in place. Only dirty pages (owned by a write transaction) are passed here.
 enum PageWriter {
-    static func initialize(_ p: UnsafeMutableRawPointer, kind: PageKind, version: UInt64, pageSize: Int) {
+    /// Makes `p` an empty page of `kind`: a leaf of the compact form if `compact`.
+    static func initialize(_ p: UnsafeMutableRawPointer, kind: PageKind, version: UInt64, pageSize: Int, compact: Bool = false) {
         p.initializeMemory(as: UInt8.self, repeating: 0, count: PageLayout.headerSize)
         p.setU64(8, version)
         p.setU8(16, kind.rawValue)
+        if compact && kind == .leaf { p.setU8(17, PageLayout.compactForm) }
         p.setU16(18, 0)
         p.setU16(20, UInt16(pageSize))
         p.setU16(22, 0)
@@ -292,7 +447,7 @@ enum PageWriter {
             (slots + slotSize * (index + 1)).copyMemory(from: slots + slotSize * index, byteCount: slotSize * (count - index))
         }
         slots.setU16(slotSize * index, UInt16(heap))
-        slots.setU64(slotSize * index + 2, PageHeader.keyHead(key))
+        setHead(p, index, key)
         setCount(p, count + 1)
         setHeapStart(p, heap)
         return p + heap
@@ -380,33 +535,111 @@ enum PageWriter {
         setGarbage(p, 0)
     }
 
-    /// Appends an entry body copied from `bytes` (a whole entry of this page's kind) after the
-    /// last slot.
-    static func append(_ p: UnsafeMutableRawPointer, _ bytes: UnsafeRawBufferPointer) {
+    /// Writes the head of `key` into slot `index`, in the form of page `p`.
+    @inline(__always) static func setHead(_ p: UnsafeMutableRawPointer, _ index: Int, _ key: UnsafeRawBufferPointer) {
+        let at = PageLayout.headerSize &+ PageLayout.slotSize &* index &+ 2
+        if PageHeader.isCompact(UnsafeRawPointer(p)) {
+            p.storeBytes(of: PageHeader.keyHead(key).bigEndian, toByteOffset: at, as: UInt64.self)
+        } else {
+            p.setU64(at, PageHeader.keyHead(key))
+        }
+    }
+
+    /// Appends entry `index` of `source` after the last slot of `p`, a page of the same kind:
+    /// its body and its slot's head are copied as they are between pages of the same form, and
+    /// a leaf entry is written anew in the form of `p` otherwise. The caller has checked that
+    /// it fits (`PageHeader.leafEntrySize(_:_:compact:)` gives its size in either form).
+    static func appendEntry(_ p: UnsafeMutableRawPointer, from source: UnsafeRawPointer, _ index: Int) {
         let page = UnsafeRawPointer(p)
         let count = PageHeader.count(page)
-        let heap = PageHeader.heapStart(page) - bytes.count
-        if let base = bytes.baseAddress { (p + heap).copyMemory(from: base, byteCount: bytes.count) }
-        let entry = page + heap
-        let isLeaf = PageHeader.isLeaf(page)
-        let keyLength = Int(isLeaf ? entry.u16(0) : entry.u16(12))
-        let key = UnsafeRawBufferPointer(
-            start: entry + (isLeaf ? PageLayout.leafEntryHeader : PageLayout.branchEntryHeader), count: keyLength)
-        p.setU16(PageLayout.headerSize + PageLayout.slotSize * count, UInt16(heap))
-        p.setU64(PageLayout.headerSize + PageLayout.slotSize * count + 2, PageHeader.keyHead(key))
+        if PageHeader.isLeaf(source) && PageHeader.isCompact(page) != PageHeader.isCompact(source) {
+            let entry = PageHeader.leafEntry(source, index)
+            let compact = PageHeader.isCompact(page)
+            let size = PageLayout.leafEntrySize(
+                keyLength: entry.keyLength, storedCount: entry.storedCount, overflow: entry.isOverflow, compact: compact)
+            let heap = PageHeader.heapStart(page) - size
+            p.setU16(PageLayout.headerSize + PageLayout.slotSize * count, UInt16(heap))
+            PageHeader.withLeafKey(source, index) { key in
+                setHead(p, count, key)
+                writeLeafEntry(
+                    p + heap, key: key, valueField: entry.isOverflow ? PageLayout.overflowMarker : UInt32(entry.storedCount),
+                    stored: UnsafeRawBufferPointer(start: source + entry.storedStart, count: entry.storedCount), compact: compact)
+            }
+            setCount(p, count + 1)
+            setHeapStart(p, heap)
+            return
+        }
+        let size = PageHeader.entrySize(source, index)
+        let heap = PageHeader.heapStart(page) - size
+        (p + heap).copyMemory(from: source + PageHeader.slot(source, index), byteCount: size)
+        let to = PageLayout.headerSize + PageLayout.slotSize * count
+        p.setU16(to, UInt16(heap))
+        (p + to + 2).copyMemory(from: source + PageLayout.headerSize + PageLayout.slotSize * index + 2, byteCount: 8)
         setCount(p, count + 1)
         setHeapStart(p, heap)
     }
 
+    /// Writes a leaf entry's body at `at`, in the compact form if `compact` (which keeps only
+    /// the key's bytes after its eighth: the slot's head, which `insertSlot` or `setHead`
+    /// writes, holds the others).
     static func writeLeafEntry(
         _ at: UnsafeMutableRawPointer, key: UnsafeRawBufferPointer, valueField: UInt32,
-        stored: UnsafeRawBufferPointer
+        stored: UnsafeRawBufferPointer, compact: Bool
     ) {
-        at.setU16(0, UInt16(key.count))
-        at.setU32(2, valueField)
-        if let k = key.baseAddress { (at + PageLayout.leafEntryHeader).copyMemory(from: k, byteCount: key.count) }
-        if let s = stored.baseAddress {
-            (at + PageLayout.leafEntryHeader + key.count).copyMemory(from: s, byteCount: stored.count)
+        var offset: Int
+        if compact {
+            offset = writeLength(at, 0, key.count)
+            offset &+= writeLength(at, offset, valueField == PageLayout.overflowMarker ? 0 : Int(valueField) &+ 1)
+            if key.count > PageLayout.keyInHead, let k = key.baseAddress {
+                let rest = key.count &- PageLayout.keyInHead
+                (at + offset).copyMemory(from: k + PageLayout.keyInHead, byteCount: rest)
+                offset &+= rest
+            }
+        } else {
+            at.setU16(0, UInt16(key.count))
+            at.setU32(2, valueField)
+            if let k = key.baseAddress { (at + PageLayout.leafEntryHeader).copyMemory(from: k, byteCount: key.count) }
+            offset = PageLayout.leafEntryHeader &+ key.count
+        }
+        if let s = stored.baseAddress { (at + offset).copyMemory(from: s, byteCount: stored.count) }
+    }
+
+    /// Writes a length of a compact entry at `offset`; returns the bytes it took.
+    @inline(__always) private static func writeLength(_ at: UnsafeMutableRawPointer, _ offset: Int, _ n: Int) -> Int {
+        if n < 0x80 {
+            at.setU8(offset, UInt8(n))
+            return 1
+        }
+        at.setU8(offset, UInt8(0x80 | n >> 8))
+        at.setU8(offset &+ 1, UInt8(n & 0xFF))
+        return 2
+    }
+
+    /// Writes the entries of `source`, a leaf of the first form, into `p` as a compact leaf of
+    /// `version`, compacted (the bodies in key order at ascending addresses). A compact entry
+    /// is never larger than its first form, so they fit.
+    static func writeCompact(_ p: UnsafeMutableRawPointer, from source: UnsafeRawPointer, version: UInt64, pageSize: Int) {
+        let count = PageHeader.count(source)
+        var total = 0
+        for i in 0..<count {
+            let entry = PageHeader.leafEntry(source, i)
+            total &+= PageLayout.leafEntrySize(
+                keyLength: entry.keyLength, storedCount: entry.storedCount, overflow: entry.isOverflow, compact: true)
+        }
+        initialize(p, kind: .leaf, version: version, pageSize: pageSize, compact: true)
+        var offset = pageSize &- total
+        setHeapStart(p, offset)
+        setCount(p, count)
+        for i in 0..<count {
+            let entry = PageHeader.leafEntry(source, i)
+            let key = UnsafeRawBufferPointer(start: source + entry.keyStart, count: entry.keyLength)
+            p.setU16(PageLayout.headerSize &+ PageLayout.slotSize &* i, UInt16(offset))
+            setHead(p, i, key)
+            writeLeafEntry(
+                p + offset, key: key, valueField: entry.isOverflow ? PageLayout.overflowMarker : UInt32(entry.storedCount),
+                stored: UnsafeRawBufferPointer(start: source + entry.storedStart, count: entry.storedCount), compact: true)
+            offset &+= PageLayout.leafEntrySize(
+                keyLength: entry.keyLength, storedCount: entry.storedCount, overflow: entry.isOverflow, compact: true)
         }
     }
 

@@ -45,8 +45,9 @@ enum BTree {
     /// The value of entry `index` of leaf `p`: inline bytes, or the bytes of its overflow run.
     @inline(__always)
     static func value<S: PageSource>(_ source: S, leaf p: UnsafeRawPointer, index: Int) throws(StorageError) -> UnsafeRawBufferPointer {
-        let stored = PageHeader.leafStored(p, index)
-        guard PageHeader.leafValueField(p, index) == PageLayout.overflowMarker else { return stored }
+        let entry = PageHeader.leafEntry(p, index)
+        let stored = UnsafeRawBufferPointer(start: p + entry.storedStart, count: entry.storedCount)
+        guard entry.isOverflow else { return stored }
         return try overflowValue(source, reference: stored.baseAddress!)
     }
 

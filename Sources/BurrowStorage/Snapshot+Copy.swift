@@ -21,6 +21,9 @@ extension Snapshot {
         let target = try Storage.open(path: path, options: StorageOptions(pageSize: meta.pageSize))
         defer { target.close() }
         let transaction = try target.beginWriteBlocking()
+        // The entries are copied as they are, so the copy keeps this version's rows: its format,
+        // or from format 6 on the current one (whose leaves the copy writes compact).
+        transaction.setFormat(Meta.writtenFormat(from: meta.format))
         for name in try treeNames() {
             let id = try transaction.createTree(named: name)
             guard var cursor = try tree(named: name)?.makeCursor() else { continue }
@@ -30,8 +33,6 @@ extension Snapshot {
                 more = try cursor.next()
             }
         }
-        // The entries are copied as they are, so the copy keeps this version's format.
-        transaction.setFormat(meta.format)
         try transaction.commit(durability: .full)
         try target.copyDurableMetaToOtherSlot()
     }

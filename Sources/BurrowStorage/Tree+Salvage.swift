@@ -173,7 +173,7 @@ package final class PageWalk {
             return true
         }
         if PageHeader.isLeaf(p) {
-            for i in 0..<entries where !inBounds(PageHeader.leafKey(p, i)) {
+            for i in 0..<entries where !PageHeader.withLeafKey(p, i, inBounds) {
                 return skip(
                     number, "holds a key outside the range its parent assigns", recorded: recorded, lower: lower, upper: upper, &context)
             }
@@ -185,7 +185,7 @@ package final class PageWalk {
                 context.count += 1
                 guard let value = overflowChecked(p, i, &context) else { continue }
                 context.visited += 1
-                guard visit(PageHeader.leafKey(p, i), value) else {
+                guard PageHeader.withLeafKey(p, i, { visit($0, value) }) else {
                     context.stopped = true
                     return
                 }
@@ -217,8 +217,8 @@ package final class PageWalk {
     /// The value of entry `i` of leaf `p`, its overflow run claimed and checked; nil, with the
     /// run recorded as a problem, when the run is damaged.
     private func overflowChecked(_ p: UnsafeRawPointer, _ i: Int, _ context: inout Context) -> UnsafeRawBufferPointer? {
-        guard PageHeader.leafValueField(p, i) == PageLayout.overflowMarker else { return PageHeader.leafStored(p, i) }
-        let key = Array(PageHeader.leafKey(p, i))
+        guard PageHeader.leafIsOverflow(p, i) else { return PageHeader.leafStored(p, i) }
+        let key = PageHeader.leafKeyBytes(p, i)
         let first = PageHeader.leafStored(p, i).baseAddress!.u32(0)
         func lost(_ detail: String) -> UnsafeRawBufferPointer? {
             record(

@@ -14,6 +14,9 @@ extension Tree {
         guard state.root != 0 else { return }
         // The branches above the current page, with the index of the child to visit next: a
         // stack on the call's own stack, as deep as a tree can be.
+        // A compact leaf keeps a long key in two parts; such a key is gathered here (made when
+        // the first is met).
+        var gathered: GatheredKey?
         try withUnsafeTemporaryAllocation(of: (page: UnsafeRawPointer, next: Int).self, capacity: BTree.maxDepth) {
             branches throws(StorageError) in
             var depth = 0
@@ -31,7 +34,13 @@ extension Tree {
                     }
                     while index < PageHeader.count(p) {
                         let value = try BTree.value(snapshot, leaf: p, index: index)
-                        guard try body(PageHeader.leafKey(p, index), value) else { return }
+                        let entry = PageHeader.leafEntry(p, index)
+                        var key = UnsafeRawBufferPointer(start: p + entry.keyStart, count: entry.keyLength)
+                        if entry.isSplit {
+                            if gathered == nil { gathered = GatheredKey(byteCount: snapshot.layout.maxKeySize) }
+                            key = PageHeader.leafKey(p, index, buffer: gathered!.pointer)
+                        }
+                        guard try body(key, value) else { return }
                         index += 1
                     }
                     // Up to the nearest branch with a child left, then down that child.

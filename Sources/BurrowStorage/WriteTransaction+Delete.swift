@@ -55,11 +55,14 @@ extension WriteTransaction {
         let isLeaf = PageHeader.isLeaf(right)
         let separator = PageHeader.branchKey(UnsafeRawPointer(parent), rightSlot)
 
-        // Bytes the right page's entries need in the left one (its first branch entry takes the
-        // separator as its key).
+        // Bytes the right page's entries need in the left one, in the left one's form (its first
+        // branch entry takes the separator as its key).
+        let leftNumber = PageHeader.child(UnsafeRawPointer(parent), leftSlot)
+        var leftCompact = false
+        if isLeaf { leftCompact = willBeCompact(leftNumber, try page(leftNumber)) }
         var needed = 0
         for i in 0..<PageHeader.count(right) {
-            needed += PageHeader.entrySize(right, i) + PageLayout.slotSize
+            needed += (isLeaf ? PageHeader.leafEntrySize(right, i, compact: leftCompact) : PageHeader.entrySize(right, i)) + PageLayout.slotSize
         }
         if !isLeaf { needed += separator.count - PageHeader.branchKeyLength(right, 0) }
         let (_, left) = try touchChild(of: parent, slot: leftSlot)
@@ -73,7 +76,7 @@ extension WriteTransaction {
                     key: separator, pageSize: layout.pageSize, scratch: scratch)
                 PageWriter.writeBranchEntry(at, child: PageHeader.child(right, 0), entries: PageHeader.childEntries(right, 0), key: separator)
             } else {
-                PageWriter.append(left, UnsafeRawBufferPointer(start: right + PageHeader.slot(right, i), count: PageHeader.entrySize(right, i)))
+                PageWriter.appendEntry(left, from: right, i)
             }
         }
         PageWriter.addChildEntries(parent, leftSlot, Int(PageHeader.childEntries(UnsafeRawPointer(parent), rightSlot)))

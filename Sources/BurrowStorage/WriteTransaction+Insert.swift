@@ -18,13 +18,18 @@ extension WriteTransaction {
                 field = PageLayout.overflowMarker
                 stored = UnsafeRawBufferPointer(reference)
             }
-            let size = PageLayout.leafEntryHeader + key.count + stored.count
+            // The entry's size on a leaf of either form.
+            func size(compact: Bool) -> Int {
+                PageLayout.leafEntrySize(
+                    keyLength: key.count, storedCount: stored.count, overflow: field == PageLayout.overflowMarker, compact: compact)
+            }
 
             if tree.root == 0 {
                 let (number, leaf) = try allocate()
-                PageWriter.initialize(leaf, kind: .leaf, version: meta.version, pageSize: layout.pageSize)
-                let at = PageWriter.insertSlot(leaf, at: 0, size: size, key: key, pageSize: layout.pageSize, scratch: scratch)
-                PageWriter.writeLeafEntry(at, key: key, valueField: field, stored: stored)
+                PageWriter.initialize(leaf, kind: .leaf, version: meta.version, pageSize: layout.pageSize, compact: compactLeaves)
+                let at = PageWriter.insertSlot(
+                    leaf, at: 0, size: size(compact: compactLeaves), key: key, pageSize: layout.pageSize, scratch: scratch)
+                PageWriter.writeLeafEntry(at, key: key, valueField: field, stored: stored, compact: compactLeaves)
                 tree = TreeState(root: number, count: 1)
                 return false
             }
@@ -36,9 +41,11 @@ extension WriteTransaction {
                 try releaseOverflow(of: UnsafeRawPointer(leaf), index: index)
                 PageWriter.removeSlot(leaf, at: index)
             }
+            let compact = PageHeader.isCompact(UnsafeRawPointer(leaf))
+            let size = size(compact: compact)
             if PageWriter.fits(UnsafeRawPointer(leaf), size: size) {
                 let at = PageWriter.insertSlot(leaf, at: index, size: size, key: key, pageSize: layout.pageSize, scratch: scratch)
-                PageWriter.writeLeafEntry(at, key: key, valueField: field, stored: stored)
+                PageWriter.writeLeafEntry(at, key: key, valueField: field, stored: stored, compact: compact)
             } else {
                 try splitLeaf(leaf, number: leafNumber, insertAt: index, key: key, field: field, stored: stored, size: size, tree: &tree)
             }
@@ -91,21 +98,22 @@ extension WriteTransaction {
         let split = splitPoint(total: total, newIndex: index, appendOnly: appendOnly, size: size)
 
         let (rightNumber, right) = try allocate()
-        PageWriter.initialize(leaf, kind: .leaf, version: meta.version, pageSize: layout.pageSize)
-        PageWriter.initialize(right, kind: .leaf, version: meta.version, pageSize: layout.pageSize)
+        // Both halves keep the leaf's form, so that its entries copy as they are.
+        let compact = PageHeader.isCompact(old)
+        PageWriter.initialize(leaf, kind: .leaf, version: meta.version, pageSize: layout.pageSize, compact: compact)
+        PageWriter.initialize(right, kind: .leaf, version: meta.version, pageSize: layout.pageSize, compact: compact)
         for i in 0..<total {
             let target = i < split ? leaf : right
             if i == index {
                 let at = PageWriter.insertSlot(
                     target, at: PageHeader.count(UnsafeRawPointer(target)), size: newSize, key: key, pageSize: layout.pageSize,
                     scratch: scratch)
-                PageWriter.writeLeafEntry(at, key: key, valueField: field, stored: stored)
+                PageWriter.writeLeafEntry(at, key: key, valueField: field, stored: stored, compact: compact)
             } else {
-                let j = i < index ? i : i - 1
-                PageWriter.append(target, UnsafeRawBufferPointer(start: old + PageHeader.slot(old, j), count: PageHeader.leafEntrySize(old, j)))
+                PageWriter.appendEntry(target, from: old, i < index ? i : i - 1)
             }
         }
-        let separator = PageHeader.leafKey(UnsafeRawPointer(right), 0)
+        let separator = PageHeader.leafKey(UnsafeRawPointer(right), 0, buffer: keyScratch)
         try insertIntoParent(
             level: path.count - 1, left: number, leftEntries: UInt64(PageHeader.count(UnsafeRawPointer(leaf))),
             separator: separator, right: rightNumber, rightEntries: UInt64(PageHeader.count(UnsafeRawPointer(right))), tree: &tree)

@@ -103,7 +103,8 @@ extension WriteTransaction {
 
     /// A writable copy of page `number`: the page itself if the transaction owns it (read back
     /// into memory if spilled), otherwise a new dirty page holding its bytes (the committed one
-    /// is released). Returns the number to link to.
+    /// is released), a leaf in the compact form if the transaction writes that form. Returns the
+    /// number to link to.
     func touch(_ number: PageNumber) throws(StorageError) -> (number: PageNumber, pointer: UnsafeMutableRawPointer) {
         if let owned = dirty.use(number, at: modificationStamp) {
             if let pointer = owned.pointer { return (number, pointer) }
@@ -111,10 +112,21 @@ extension WriteTransaction {
         }
         let source = try base.page(number)
         let copy = try allocate(zeroed: false)
+        if compactLeaves && PageHeader.isLeaf(source) && !PageHeader.isCompact(source) {
+            PageWriter.writeCompact(copy.pointer, from: source, version: meta.version, pageSize: layout.pageSize)
+            release(number)
+            return copy
+        }
         copy.pointer.copyMemory(from: source, byteCount: layout.pageSize)
         copy.pointer.setU64(8, meta.version)
         release(number)
         return copy
+    }
+
+    /// The form a leaf has once the transaction has touched it: compact if it is, or if it is
+    /// still the committed page and the transaction writes compact leaves.
+    func willBeCompact(_ number: PageNumber, _ leaf: UnsafeRawPointer) -> Bool {
+        PageHeader.isCompact(leaf) || (compactLeaves && dirty[number] == nil)
     }
 
     /// Makes the child at `slot` of the (dirty) inner page `parent` writable, relinking it if copied.
@@ -191,7 +203,7 @@ extension WriteTransaction {
 
     /// Releases the overflow run of entry `index` of `leaf`, if it has one.
     func releaseOverflow(of leaf: UnsafeRawPointer, index: Int) throws(StorageError) {
-        guard PageHeader.leafValueField(leaf, index) == PageLayout.overflowMarker else { return }
+        guard PageHeader.leafIsOverflow(leaf, index) else { return }
         let first = PageHeader.leafStored(leaf, index).baseAddress!.u32(0)
         let run = try page(first)
         guard PageHeader.kind(run) == PageKind.overflow.rawValue else {

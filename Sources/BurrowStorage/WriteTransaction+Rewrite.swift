@@ -108,7 +108,7 @@ extension WriteTransaction {
                 try rewriter.setUpperBound(self)
                 rewriter.begin()
                 for index in 0..<PageHeader.count(leaf) {
-                    let k = PageHeader.leafKey(leaf, index)
+                    let k = PageHeader.leafKey(leaf, index, buffer: keyScratch)
                     let old = try BTree.value(self, leaf: leaf, index: index)
                     try rewriter.collect(slot: index, key: k, old: old) { new in body(k, old, &new) }
                 }
@@ -149,9 +149,12 @@ private struct LeafRewriter {
     var carrySizes: [Int] = []
     var carryFrom: (parent: PageNumber, slot: Int)?
     var carryTarget: [UInt8] = []
-    /// The entries of the leaf being rebuilt (see `combine`).
+    /// The entries of the leaf being rebuilt (see `combine`), in the first form whatever the
+    /// leaf's (an entry of that form holds its whole key), and their sizes in that form and in
+    /// the form the rebuilt leaf takes.
     var combined: [UInt8] = []
     var combinedSizes: [Int] = []
+    var targetSizes: [Int] = []
 
     var hasChanges: Bool { !changes.isEmpty }
 
@@ -223,28 +226,31 @@ private struct LeafRewriter {
         let layout = txn.layout
         var sameSizes = true
         for change in changes {
+            // Whether a value stays inline is decided on its size in the first form, as `put` does.
             let newSize = PageLayout.leafEntryHeader + change.keyCount + change.count
-            if PageHeader.leafValueField(leaf, change.slot) == PageLayout.overflowMarker || newSize > layout.maxInlineEntry {
+            if PageHeader.leafIsOverflow(leaf, change.slot) || newSize > layout.maxInlineEntry {
                 try applyByInsert(tree: &tree, in: txn)
                 return
             }
-            if PageHeader.leafEntrySize(leaf, change.slot) != newSize { sameSizes = false }
+            if PageHeader.leafStored(leaf, change.slot).count != change.count { sameSizes = false }
         }
         if sameSizes && !hasCarry {
+            // The touched copy may be in the other form (a committed leaf made compact), so the
+            // values' places are read from it.
             let (_, page) = try txn.touchPath(leaf: number, entries: 0, tree: &tree)
             values.withUnsafeBytes { all in
                 for change in changes where change.count > 0 {
-                    let at = page + PageHeader.slot(UnsafeRawPointer(page), change.slot) + PageLayout.leafEntryHeader + change.keyCount
+                    let at = page + PageHeader.leafEntry(UnsafeRawPointer(page), change.slot).storedStart
                     at.copyMemory(from: all.baseAddress! + change.start, byteCount: change.count)
                 }
             }
             return
         }
-        combine(leaf)
+        combine(leaf, compact: txn.compactLeaves)
         let pageSize = layout.pageSize
         var used = PageLayout.headerSize
         var keep = 0
-        for size in combinedSizes {
+        for size in targetSizes {
             if used + PageLayout.slotSize + size > pageSize { break }
             used += PageLayout.slotSize + size
             keep += 1
@@ -271,7 +277,7 @@ private struct LeafRewriter {
         }
         let (_, page) = try txn.touchPath(leaf: number, entries: 0, tree: &tree)
         let incoming = carrySizes.count
-        writeLeaf(page, entries: keep, version: txn.meta.version, pageSize: pageSize)
+        writeLeaf(page, entries: keep, version: txn.meta.version, pageSize: pageSize, compact: txn.compactLeaves)
         if hasCarry { settleCarry(into: page, moved: incoming, in: txn) }
         // What did not fit becomes the carry into the next leaf.
         carry.removeAll(keepingCapacity: true)
@@ -290,21 +296,38 @@ private struct LeafRewriter {
     }
 
     /// `combined`: the carried entries, then the leaf's entries with the changes applied,
-    /// as whole entry bodies back to back.
-    private mutating func combine(_ leaf: UnsafeRawPointer) {
+    /// as whole entry bodies of the first form back to back; `targetSizes`, their sizes on a
+    /// leaf of the form `compact`.
+    private mutating func combine(_ leaf: UnsafeRawPointer, compact: Bool) {
         combinedSizes.removeAll(keepingCapacity: true)
         combinedSizes.append(contentsOf: carrySizes)
+        targetSizes.removeAll(keepingCapacity: true)
+        if compact {
+            carry.withUnsafeBytes { bytes in
+                var offset = 0
+                for size in carrySizes {
+                    targetSizes.append(Self.compactSize(ofEntryAt: bytes.baseAddress! + offset))
+                    offset += size
+                }
+            }
+        } else {
+            targetSizes.append(contentsOf: carrySizes)
+        }
         var total = carry.count
         var c = 0
         for slot in 0..<PageHeader.count(leaf) {
-            let size: Int
+            let entry = PageHeader.leafEntry(leaf, slot)
+            var stored = entry.storedCount
             if c < changes.count && changes[c].slot == slot {
-                size = PageLayout.leafEntryHeader + changes[c].keyCount + changes[c].count
+                stored = changes[c].count
                 c += 1
-            } else {
-                size = PageHeader.leafEntrySize(leaf, slot)
             }
+            let size = PageLayout.leafEntrySize(keyLength: entry.keyLength, storedCount: stored, overflow: entry.isOverflow, compact: false)
             combinedSizes.append(size)
+            targetSizes.append(
+                compact
+                    ? PageLayout.leafEntrySize(keyLength: entry.keyLength, storedCount: stored, overflow: entry.isOverflow, compact: true)
+                    : size)
             total += size
         }
         combined.removeAll(keepingCapacity: true)
@@ -318,16 +341,27 @@ private struct LeafRewriter {
                     let at = out.baseAddress! + offset
                     if c < changes.count && changes[c].slot == slot {
                         let change = changes[c]
-                        let key = PageHeader.leafKey(leaf, slot)
-                        PageWriter.writeLeafEntry(
-                            at, key: key, valueField: UInt32(change.count),
-                            stored: UnsafeRawBufferPointer(rebasing: newValues[change.start..<(change.start + change.count)]))
-                        offset += PageLayout.leafEntryHeader + key.count + change.count
+                        let keyLength = PageHeader.withLeafKey(leaf, slot) { key in
+                            PageWriter.writeLeafEntry(
+                                at, key: key, valueField: UInt32(change.count),
+                                stored: UnsafeRawBufferPointer(rebasing: newValues[change.start..<(change.start + change.count)]),
+                                compact: false)
+                            return key.count
+                        }
+                        offset += PageLayout.leafEntryHeader + keyLength + change.count
                         c += 1
-                    } else {
+                    } else if !PageHeader.isCompact(leaf) {
                         let size = PageHeader.leafEntrySize(leaf, slot)
                         at.copyMemory(from: leaf + PageHeader.slot(leaf, slot), byteCount: size)
                         offset += size
+                    } else {
+                        let entry = PageHeader.leafEntry(leaf, slot)
+                        PageHeader.withLeafKey(leaf, slot) { key in
+                            PageWriter.writeLeafEntry(
+                                at, key: key, valueField: entry.isOverflow ? PageLayout.overflowMarker : UInt32(entry.storedCount),
+                                stored: UnsafeRawBufferPointer(start: leaf + entry.storedStart, count: entry.storedCount), compact: false)
+                        }
+                        offset += PageLayout.leafEntryHeader + entry.keyLength + entry.storedCount
                     }
                 }
             }
@@ -353,23 +387,43 @@ private struct LeafRewriter {
         return offset
     }
 
-    /// Rewrites `page` as a leaf holding the first `entries` entries of `combined`, the bodies
-    /// in slot order at ascending addresses up to the page end, as compaction leaves them.
-    private func writeLeaf(_ page: UnsafeMutableRawPointer, entries: Int, version: UInt64, pageSize: Int) {
+    /// The size on a compact leaf of the entry of the first form at `entry`.
+    private static func compactSize(ofEntryAt entry: UnsafeRawPointer) -> Int {
+        let field = entry.u32(2)
+        let overflow = field == PageLayout.overflowMarker
+        return PageLayout.leafEntrySize(
+            keyLength: Int(entry.u16(0)), storedCount: overflow ? PageLayout.overflowReferenceSize : Int(field), overflow: overflow,
+            compact: true)
+    }
+
+    /// Rewrites `page` as a leaf of the form `compact` holding the first `entries` entries of
+    /// `combined`, the bodies in slot order at ascending addresses up to the page end, as
+    /// compaction leaves them.
+    private func writeLeaf(_ page: UnsafeMutableRawPointer, entries: Int, version: UInt64, pageSize: Int, compact: Bool) {
         var bytes = 0
-        for i in 0..<entries { bytes += combinedSizes[i] }
-        PageWriter.initialize(page, kind: .leaf, version: version, pageSize: pageSize)
+        for i in 0..<entries { bytes += targetSizes[i] }
+        PageWriter.initialize(page, kind: .leaf, version: version, pageSize: pageSize, compact: compact)
         let heapStart = pageSize - bytes
         combined.withUnsafeBytes { all in
-            (page + heapStart).copyMemory(from: all.baseAddress!, byteCount: bytes)
-        }
-        var offset = heapStart
-        for i in 0..<entries {
-            let entry = UnsafeRawPointer(page + offset)
-            let key = UnsafeRawBufferPointer(start: entry + PageLayout.leafEntryHeader, count: Int(entry.u16(0)))
-            page.setU16(PageLayout.headerSize + PageLayout.slotSize * i, UInt16(offset))
-            page.setU64(PageLayout.headerSize + PageLayout.slotSize * i + 2, PageHeader.keyHead(key))
-            offset += combinedSizes[i]
+            if !compact { (page + heapStart).copyMemory(from: all.baseAddress!, byteCount: bytes) }
+            var source = 0
+            var offset = heapStart
+            for i in 0..<entries {
+                let entry = all.baseAddress! + source
+                let keyLength = Int(entry.u16(0))
+                let key = UnsafeRawBufferPointer(start: entry + PageLayout.leafEntryHeader, count: keyLength)
+                page.setU16(PageLayout.headerSize + PageLayout.slotSize * i, UInt16(offset))
+                PageWriter.setHead(page, i, key)
+                if compact {
+                    let field = entry.u32(2)
+                    let stored = field == PageLayout.overflowMarker ? PageLayout.overflowReferenceSize : Int(field)
+                    PageWriter.writeLeafEntry(
+                        page + offset, key: key, valueField: field,
+                        stored: UnsafeRawBufferPointer(start: entry + PageLayout.leafEntryHeader + keyLength, count: stored), compact: true)
+                }
+                source += combinedSizes[i]
+                offset += targetSizes[i]
+            }
         }
         PageWriter.setCount(page, entries)
         PageWriter.setHeapStart(page, heapStart)
@@ -388,10 +442,11 @@ private struct LeafRewriter {
         let parent = txn.dirty[from.parent]!.pointer
         PageWriter.addChildEntries(parent, from.slot, -moved)
         PageWriter.addChildEntries(parent, from.slot + 1, moved)
-        let first = PageHeader.leafKey(UnsafeRawPointer(page), 0)
-        let offset = PageHeader.slot(UnsafeRawPointer(parent), from.slot + 1)
-        (parent + offset + PageLayout.branchEntryHeader).copyMemory(from: first.baseAddress!, byteCount: first.count)
-        parent.setU64(PageLayout.headerSize + PageLayout.slotSize * (from.slot + 1) + 2, PageHeader.keyHead(first))
+        PageHeader.withLeafKey(UnsafeRawPointer(page), 0) { first in
+            let offset = PageHeader.slot(UnsafeRawPointer(parent), from.slot + 1)
+            (parent + offset + PageLayout.branchEntryHeader).copyMemory(from: first.baseAddress!, byteCount: first.count)
+            parent.setU64(PageLayout.headerSize + PageLayout.slotSize * (from.slot + 1) + 2, PageHeader.keyHead(first))
+        }
     }
 
     /// `put`'s path for the changes, and for the carried entries (counted out of the leaf

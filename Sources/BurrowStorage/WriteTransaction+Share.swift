@@ -23,9 +23,21 @@ extension WriteTransaction {
         let pageSize = layout.pageSize
         let leafBytes = PageHeader.usedBytes(UnsafeRawPointer(leaf), pageSize: pageSize) - PageLayout.headerSize + newSize + PageLayout.slotSize
         for siblingPosition in [position + 1, position - 1] where siblingPosition >= 0 && siblingPosition < PageHeader.count(parent) {
-            let sibling = try page(PageHeader.child(parent, siblingPosition))
+            let siblingNumber = PageHeader.child(parent, siblingPosition)
+            let sibling = try page(siblingNumber)
             guard PageHeader.isLeaf(sibling) else { return false }
-            let siblingBytes = PageHeader.usedBytes(sibling, pageSize: pageSize) - PageLayout.headerSize
+            // Entries move as they are, so only between leaves of one form (two forms meet only
+            // in a transaction that upgraded the file's format after touching some leaves).
+            let siblingCompact = willBeCompact(siblingNumber, sibling)
+            guard siblingCompact == PageHeader.isCompact(UnsafeRawPointer(leaf)) else { continue }
+            var siblingBytes = PageHeader.usedBytes(sibling, pageSize: pageSize) - PageLayout.headerSize
+            if siblingCompact && !PageHeader.isCompact(sibling) {
+                // A committed leaf of the first form, which the touch will make compact.
+                siblingBytes = 0
+                for i in 0..<PageHeader.count(sibling) {
+                    siblingBytes += PageHeader.leafEntrySize(sibling, i, compact: true) + PageLayout.slotSize
+                }
+            }
             // Worth a move only if the two pages end clearly below full: a share that leaves both
             // nearly full splits again at the next insert.
             guard leafBytes + siblingBytes <= capacity * 2 - capacity / 8 else { continue }
@@ -51,6 +63,7 @@ extension WriteTransaction {
         bytes: (leaf: Int, sibling: Int)
     ) throws(StorageError) -> Bool {
         let pageSize = layout.pageSize
+        let compact = PageHeader.isCompact(UnsafeRawPointer(leaf))
         let toRight = siblingPosition > position
         let rightPosition = max(position, siblingPosition)
         let siblingNumber = PageHeader.child(parent, siblingPosition)
@@ -59,8 +72,8 @@ extension WriteTransaction {
         func size(_ i: Int) -> Int {
             (i == index ? newSize : PageHeader.leafEntrySize(leafPage, i < index ? i : i - 1)) + PageLayout.slotSize
         }
-        func entryKey(_ i: Int) -> UnsafeRawBufferPointer {
-            i == index ? key : PageHeader.leafKey(leafPage, i < index ? i : i - 1)
+        func entryKey(_ i: Int) -> [UInt8] {
+            i == index ? Array(key) : PageHeader.leafKeyBytes(leafPage, i < index ? i : i - 1)
         }
         let (leafBytes, siblingBytes) = bytes
         let half = (leafBytes + siblingBytes) / 2
@@ -82,7 +95,7 @@ extension WriteTransaction {
         // The parent's separator for the right page becomes the right page's first key: the
         // first entry moved to a right sibling, or the first the leaf keeps.
         let firstMoved = toRight ? leafCount + 1 - moved : 0
-        let separatorBytes = Array(entryKey(toRight ? firstMoved : moved))
+        let separatorBytes = entryKey(toRight ? firstMoved : moved)
         let oldSeparatorSize = PageHeader.branchEntrySize(UnsafeRawPointer(parent), rightPosition)
         let newSeparatorSize = PageLayout.branchEntryHeader + separatorBytes.count
         guard PageWriter.gap(UnsafeRawPointer(parent)) + PageHeader.garbage(UnsafeRawPointer(parent)) + oldSeparatorSize >= newSeparatorSize
@@ -97,12 +110,15 @@ extension WriteTransaction {
             let at = toRight ? j : PageHeader.count(UnsafeRawPointer(sibling.pointer))
             if i == index {
                 let body = PageWriter.insertSlot(sibling.pointer, at: at, size: newSize, key: key, pageSize: pageSize, scratch: scratch)
-                PageWriter.writeLeafEntry(body, key: key, valueField: field, stored: stored)
+                PageWriter.writeLeafEntry(body, key: key, valueField: field, stored: stored, compact: compact)
             } else {
                 let old = i < index ? i : i - 1
                 let entrySize = PageHeader.leafEntrySize(leafPage, old)
+                // The two leaves have one form, so the body and the key's head (all a slot takes
+                // of the key) move as they are.
                 let body = PageWriter.insertSlot(
-                    sibling.pointer, at: at, size: entrySize, key: PageHeader.leafKey(leafPage, old), pageSize: pageSize, scratch: scratch)
+                    sibling.pointer, at: at, size: entrySize, key: PageHeader.leafKeyPrefix(leafPage, old), pageSize: pageSize,
+                    scratch: scratch)
                 body.copyMemory(from: leafPage + PageHeader.slot(leafPage, old), byteCount: entrySize)
             }
         }
@@ -111,7 +127,7 @@ extension WriteTransaction {
         if !newMoves {
             let body = PageWriter.insertSlot(
                 leaf, at: toRight ? index : index - moved, size: newSize, key: key, pageSize: pageSize, scratch: scratch)
-            PageWriter.writeLeafEntry(body, key: key, valueField: field, stored: stored)
+            PageWriter.writeLeafEntry(body, key: key, valueField: field, stored: stored, compact: compact)
         }
         // The parent: both children's entry counts, and the separator of the right one.
         PageWriter.setChildEntries(parent, position, UInt64(PageHeader.count(leafPage)))

@@ -90,6 +90,10 @@ package final class WriteTransaction: PageSource {
     /// A page-sized buffer for compaction and splits, and for the meta page of the commit; one
     /// of the storage's stashed page buffers, given back when the transaction ends.
     let scratch: UnsafeMutableRawPointer
+    /// Room for one key gathered from a compact leaf (whose long keys keep their first eight
+    /// bytes in the slot, apart from the rest): a separator being linked, an entry being
+    /// rewritten. Page-sized, so any key fits; given back with `scratch`.
+    let keyScratch: UnsafeMutableRawPointer
     /// Page buffers for dirty pages, taken from the storage's stash when the transaction begins
     /// and given back when it ends, so that allocating a page takes no lock.
     @exclusivity(unchecked) var spareBuffers: [UnsafeMutableRawPointer]
@@ -105,6 +109,10 @@ package final class WriteTransaction: PageSource {
 
     /// The file format the commit writes: its base's, unless `setFormat` changed it.
     package var format: UInt32 { meta.format }
+
+    /// Whether the leaves this transaction writes have the compact form: those of format 7 and
+    /// later. A leaf of the first form becomes compact when the transaction copies it.
+    var compactLeaves: Bool { meta.format >= Meta.firstCompactFormat }
 
     /// Makes the commit record `format` (one the engine reads) as the file's format: the object
     /// layer's upgrade, once it has rewritten what the format changes, and copies, which keep
@@ -124,6 +132,7 @@ package final class WriteTransaction: PageSource {
         layout = storage.layout
         meta = base.meta
         meta.version = base.meta.version + 1
+        meta.format = Meta.writtenFormat(from: base.meta.format)
         catalog = base.meta.catalog
         inlineCatalog = base.meta.inlineCatalog
         freeTree = base.meta.free
@@ -134,6 +143,7 @@ package final class WriteTransaction: PageSource {
         self.mayGrowForRun = mayGrowForRun
         var spares = storage.pageBuffers.takeAll()
         scratch = spares.popLast() ?? PageBufferStash.allocate(byteCount: layout.pageSize)
+        keyScratch = spares.popLast() ?? PageBufferStash.allocate(byteCount: layout.pageSize)
         spareBuffers = spares
         spillLimit = Self.spillLimit(bytes: Self.defaultMemoryLimit, pageSize: layout.pageSize)
         spills = !storage.device.isInMemory
@@ -356,9 +366,10 @@ package final class WriteTransaction: PageSource {
         dirty.removeAll()
         spillMapping = nil
         replacedSpillMappings = []
-        // Nothing uses the scratch page after the transaction ends (every operation checks
+        // Nothing uses the scratch pages after the transaction ends (every operation checks
         // `isFinished` first), so it goes back with the spares.
         spareBuffers.append(scratch)
+        spareBuffers.append(keyScratch)
         storage.pageBuffers.give(all: spareBuffers)
         spareBuffers = []
         base.releasePin()

@@ -145,15 +145,15 @@ struct DamagedFileFixture: Sendable {
             leaf = PageHeader.child(p, 0)
             p = try snapshot.page(leaf)
         }
-        let leafKey = Array(PageHeader.leafKey(p, 0))
+        let leafKey = PageHeader.leafKeyBytes(p, 0)
 
         let betaRoot = try snapshot.tree(named: "beta")!.state.root
         let betaLeaf = try snapshot.page(betaRoot)
-        guard PageHeader.isLeaf(betaLeaf), PageHeader.leafValueField(betaLeaf, 5) == PageLayout.overflowMarker else {
+        guard PageHeader.isLeaf(betaLeaf), PageHeader.leafIsOverflow(betaLeaf, 5) else {
             throw FailureTestError("beta is not a leaf of overflow references")
         }
         let overflow = PageHeader.leafStored(betaLeaf, 5).baseAddress!.u32(0)
-        let overflowKey = Array(PageHeader.leafKey(betaLeaf, 5))
+        let overflowKey = PageHeader.leafKeyBytes(betaLeaf, 5)
 
         var reachable: [PageNumber] = []
         func walk(_ number: PageNumber) throws {
@@ -163,7 +163,7 @@ struct DamagedFileFixture: Sendable {
             for i in 0..<PageHeader.count(p) {
                 if !PageHeader.isLeaf(p) {
                     try walk(PageHeader.child(p, i))
-                } else if PageHeader.leafValueField(p, i) == PageLayout.overflowMarker {
+                } else if PageHeader.leafIsOverflow(p, i) {
                     reachable.append(PageHeader.leafStored(p, i).baseAddress!.u32(0))
                 }
             }

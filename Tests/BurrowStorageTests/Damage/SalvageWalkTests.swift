@@ -63,7 +63,7 @@ struct SalvageWalkTests {
                         pending.append(PageHeader.child(p, i))
                         continue
                     }
-                    if PageHeader.leafValueField(p, i) == PageLayout.overflowMarker {
+                    if PageHeader.leafIsOverflow(p, i) {
                         let first = PageHeader.leafStored(p, i).baseAddress!.u32(0)
                         let run = try snapshot.page(first)
                         let pages = (0..<PageHeader.overflowPages(run)).map { first + PageNumber($0) }
@@ -73,7 +73,7 @@ struct SalvageWalkTests {
                             continue
                         }
                     }
-                    entries[Array(PageHeader.leafKey(p, i))] = Array(try BTree.value(snapshot, leaf: p, index: i))
+                    entries[PageHeader.leafKeyBytes(p, i)] = Array(try BTree.value(snapshot, leaf: p, index: i))
                 }
             }
             trees[name] = entries

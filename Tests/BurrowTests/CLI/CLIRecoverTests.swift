@@ -70,7 +70,7 @@ enum CLIRecoverModels {
         while let number = pending.popLast() {
             let p = try snapshot.page(number)
             if PageHeader.isLeaf(p) {
-                leaves.append((number, (0..<PageHeader.count(p)).map { Array(PageHeader.leafKey(p, $0)) }))
+                leaves.append((number, (0..<PageHeader.count(p)).map { PageHeader.leafKeyBytes(p, $0) }))
             } else {
                 pending += (0..<PageHeader.count(p)).reversed().map { PageHeader.child(p, $0) }
             }

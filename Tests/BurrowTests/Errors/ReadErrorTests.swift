@@ -82,7 +82,7 @@ struct DamagedRowsFile: Sendable {
                 p = try snapshot.page(number)
             }
             page = number
-            firstKeyOnPage = ObjectKey.read(PageHeader.leafKey(p, 0))
+            firstKeyOnPage = PageHeader.withLeafKey(p, 0) { ObjectKey.read($0) }
             pageSize = snapshot.meta.pageSize
             #expect(tree.state.root != page, "the rows tree must have more than one page")
         }
