@@ -41,7 +41,9 @@ package struct Cursor<Source: PageSource> {
             if stamp != 0 { precondition(stamp == source.modificationStamp, "cursor read after its transaction changed or ended") }
             let entry = PageHeader.leafEntry(leaf, leafIndex)
             guard entry.isSplit else { return UnsafeRawBufferPointer(start: leaf + entry.keyStart, count: entry.keyLength) }
-            if gathered == nil { gathered = GatheredKey(byteCount: source.layout.maxKeySize) }
+            if gathered == nil || gathered!.byteCount < entry.keyLength {
+                gathered = GatheredKey(byteCount: max(entry.keyLength, GatheredKey.initialByteCount))
+            }
             return PageHeader.leafKey(leaf, leafIndex, buffer: gathered!.pointer)
         }
     }
@@ -214,9 +216,13 @@ package struct Cursor<Source: PageSource> {
 
 /// A buffer a cursor gathers a key in two parts into, freed with the last cursor holding it.
 final class GatheredKey {
+    /// Room for the keys of most indexes; a longer key gets a buffer of its size.
+    static let initialByteCount = 64
     let pointer: UnsafeMutableRawPointer
+    let byteCount: Int
 
     init(byteCount: Int) {
+        self.byteCount = byteCount
         pointer = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 8)
     }
 

@@ -3,9 +3,10 @@
 /// inside the heap, keys in strictly increasing order, lengths within limits).
 enum PageCheck {
     /// Returns nil when the page at `p` (numbered `number`) is sound, or what is wrong with it.
-    /// `pageCount` bounds overflow runs; `maxVersion` is the version of the snapshot reading it.
+    /// `pageCount` bounds overflow runs; `maxVersion` is the version of the snapshot reading it,
+    /// and `format` its file format (compact leaves exist from format 7 on).
     static func problem(
-        _ p: UnsafeRawPointer, number: PageNumber, layout: PageLayout, pageCount: PageNumber, maxVersion: UInt64
+        _ p: UnsafeRawPointer, number: PageNumber, layout: PageLayout, pageCount: PageNumber, maxVersion: UInt64, format: UInt32
     ) -> String? {
         let pageSize = layout.pageSize
         let kind = PageHeader.kind(p)
@@ -32,6 +33,7 @@ enum PageCheck {
         let form = p.u8(17)
         guard form == 0 || (isLeaf && form == PageLayout.compactForm) else { return "has unknown form \(form)" }
         let compact = form == PageLayout.compactForm
+        if compact && format < Meta.firstCompactFormat { return "is a compact leaf in a version of format \(format), which has none" }
         let count = PageHeader.count(p)
         let heapStart = PageHeader.heapStart(p)
         let slotsEnd = PageLayout.headerSize + PageLayout.slotSize * count
@@ -40,7 +42,8 @@ enum PageCheck {
         var live = 0
         for i in 0..<count {
             let offset = PageHeader.slot(p, i)
-            let header = isLeaf ? (compact ? compactHeaderSize(p, offset, pageSize: pageSize) : PageLayout.leafEntryHeader) : PageLayout.branchEntryHeader
+            let header =
+                isLeaf ? (compact ? compactHeaderSize(p, offset, pageSize: pageSize) : PageLayout.leafEntryHeader) : PageLayout.branchEntryHeader
             guard offset >= heapStart, let header, offset + header <= pageSize else {
                 return "has slot \(i) outside its heap"
             }

@@ -160,8 +160,13 @@ enum PageHeader {
 
     // Leaf entries.
     @inline(__always) static func leafEntry(_ p: UnsafeRawPointer, _ index: Int) -> LeafEntry {
+        leafEntry(p, index, compact: isCompact(p))
+    }
+
+    /// Entry `index` of leaf `p`, whose form the caller has read (once for a page it walks).
+    @inline(__always) static func leafEntry(_ p: UnsafeRawPointer, _ index: Int, compact: Bool) -> LeafEntry {
         let offset = slot(p, index)
-        if !isCompact(p) {
+        if !compact {
             let keyLength = Int(p.u16(offset))
             let field = p.u32(offset &+ 2)
             let overflow = field == PageLayout.overflowMarker
@@ -171,8 +176,18 @@ enum PageHeader {
                 storedStart: offset &+ PageLayout.leafEntryHeader &+ keyLength, storedCount: stored, isOverflow: overflow,
                 size: PageLayout.leafEntryHeader &+ keyLength &+ stored)
         }
-        let (keyLength, keySize) = compactLength(p, offset)
-        let (field, fieldSize) = compactLength(p, offset &+ keySize)
+        // Both lengths below 0x80, a byte each, is the common case: one load decides it.
+        let pair = Int(p.u16(offset))
+        let keyLength: Int
+        let keySize: Int
+        let field: Int
+        let fieldSize: Int
+        if pair & 0x8080 == 0 {
+            (keyLength, keySize, field, fieldSize) = (pair & 0xFF, 1, pair &>> 8, 1)
+        } else {
+            (keyLength, keySize) = compactLength(p, offset)
+            (field, fieldSize) = compactLength(p, offset &+ keySize)
+        }
         let overflow = field == 0
         let stored = overflow ? PageLayout.overflowReferenceSize : field &- 1
         let rest = keyLength > PageLayout.keyInHead ? keyLength &- PageLayout.keyInHead : 0

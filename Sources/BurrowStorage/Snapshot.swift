@@ -44,7 +44,9 @@ package final class Snapshot: PageSource, Sendable {
         }
         let p = base + Int(number) &* meta.pageSize
         if !mapping.isVerified(number) {
-            if let problem = PageCheck.problem(p, number: number, layout: layout, pageCount: meta.pageCount, maxVersion: meta.version) {
+            if let problem = PageCheck.problem(
+                p, number: number, layout: layout, pageCount: meta.pageCount, maxVersion: meta.version, format: meta.format)
+            {
                 throw .corruptPage(path: storage.name, page: number, detail: problem)
             }
             mapping.markVerified(number)

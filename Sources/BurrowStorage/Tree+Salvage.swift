@@ -159,7 +159,8 @@ package final class PageWalk {
         }
         let p = snapshot.mapping.page(number)
         if let problem = PageCheck.problem(
-            p, number: number, layout: snapshot.layout, pageCount: snapshot.meta.pageCount, maxVersion: snapshot.version)
+            p, number: number, layout: snapshot.layout, pageCount: snapshot.meta.pageCount, maxVersion: snapshot.version,
+            format: snapshot.meta.format)
         {
             return skip(number, problem, recorded: recorded, lower: lower, upper: upper, &context)
         }
@@ -230,7 +231,8 @@ package final class PageWalk {
         guard claim(first, tree: context.tree, owner: context.owner) else { return nil }
         let run = snapshot.mapping.page(first)
         if let problem = PageCheck.problem(
-            run, number: first, layout: snapshot.layout, pageCount: snapshot.meta.pageCount, maxVersion: snapshot.version)
+            run, number: first, layout: snapshot.layout, pageCount: snapshot.meta.pageCount, maxVersion: snapshot.version,
+            format: snapshot.meta.format)
         {
             return lost(problem)
         }

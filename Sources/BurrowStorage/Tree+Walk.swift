@@ -12,11 +12,18 @@ extension Tree {
         _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws(StorageError) -> Bool
     ) throws(StorageError) {
         guard state.root != 0 else { return }
-        // The branches above the current page, with the index of the child to visit next: a
-        // stack on the call's own stack, as deep as a tree can be.
-        // A compact leaf keeps a long key in two parts; such a key is gathered here (made when
-        // the first is met).
-        var gathered: GatheredKey?
+        // A compact leaf keeps a long key in two parts, which are gathered into `keyBuffer`; and
+        // the branches above the current page, with the index of the child to visit next. Both
+        // on the call's own stack.
+        try withUnsafeTemporaryAllocation(byteCount: snapshot.layout.maxKeySize, alignment: 8) { keyBuffer throws(StorageError) in
+            try forEachEntry(from: start, keyBuffer: keyBuffer.baseAddress!, body)
+        }
+    }
+
+    private func forEachEntry(
+        from start: UnsafeRawBufferPointer?, keyBuffer: UnsafeMutableRawPointer,
+        _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws(StorageError) -> Bool
+    ) throws(StorageError) {
         try withUnsafeTemporaryAllocation(of: (page: UnsafeRawPointer, next: Int).self, capacity: BTree.maxDepth) {
             branches throws(StorageError) in
             var depth = 0
@@ -32,14 +39,18 @@ extension Tree {
                         index = PageHeader.leafSearch(p, key).index
                         seeking = nil
                     }
+                    let compact = PageHeader.isCompact(p)
                     while index < PageHeader.count(p) {
-                        let value = try BTree.value(snapshot, leaf: p, index: index)
-                        let entry = PageHeader.leafEntry(p, index)
-                        var key = UnsafeRawBufferPointer(start: p + entry.keyStart, count: entry.keyLength)
-                        if entry.isSplit {
-                            if gathered == nil { gathered = GatheredKey(byteCount: snapshot.layout.maxKeySize) }
-                            key = PageHeader.leafKey(p, index, buffer: gathered!.pointer)
-                        }
+                        // One decoding of the entry serves its key and its value.
+                        let entry = PageHeader.leafEntry(p, index, compact: compact)
+                        let value =
+                            entry.isOverflow
+                            ? try BTree.overflowValue(snapshot, reference: p + entry.storedStart)
+                            : UnsafeRawBufferPointer(start: p + entry.storedStart, count: entry.storedCount)
+                        let key =
+                            entry.isSplit
+                            ? PageHeader.leafKey(p, index, buffer: keyBuffer)
+                            : UnsafeRawBufferPointer(start: p + entry.keyStart, count: entry.keyLength)
                         guard try body(key, value) else { return }
                         index += 1
                     }

@@ -1,6 +1,6 @@
 import BurrowStorage
 
-/// String and data fields in a row (file format 6). The row's offsets bound each payload, so a
+/// String and data fields in a row (file formats 6 and 7). The row's offsets bound each payload, so a
 /// string's or data's bytes need no length of their own: the payload is the bytes themselves,
 /// except where their first byte could not tell them apart from two markers:
 ///

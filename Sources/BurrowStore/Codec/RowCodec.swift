@@ -1,7 +1,7 @@
 import BurrowStorage
 import Foundation
 
-/// The encoding of one object's row in its table tree (object key → row), file format 6:
+/// The encoding of one object's row in its table tree (object key → row), file formats 6 and 7:
 ///
 ///     0      header byte: bits 0–1 the offset width code c (offsets are 1 << c bytes: 1, 2
 ///            or 4); bits 2–7 the field count n, or 63 when a ULEB128 varint of n less 63

@@ -9,13 +9,18 @@ import Testing
 
 @Suite("FormatVersion")
 struct FormatVersionTests {
-    /// A closed file at `path` with one tree, both of whose meta pages say `format`.
+    /// A closed file at `path` with one tree, both of whose meta pages say `format`, written by
+    /// transactions of that format (whose leaves have the first form before format 7).
     private func makeFile(_ path: String, format: UInt32) throws {
         do {
             let storage = try Storage.open(path: path, options: StorageOptions())
             defer { storage.close() }
-            _ = try modelTestCommit(storage, durability: .full) { try $0.put([1], [2], in: try $0.openTree(named: "t")) }
-            _ = try modelTestCommit(storage, durability: .full) { try $0.put([2], [3], in: try $0.openTree(named: "t")) }
+            for (key, value) in [([UInt8(1)], [UInt8(2)]), ([2], [3])] {
+                _ = try modelTestCommit(storage, durability: .full) {
+                    if format >= Meta.oldestReadableFormat { $0.setFormat(format) }
+                    try $0.put(key, value, in: try $0.openTree(named: "t"))
+                }
+            }
         }
         let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
         defer { try? handle.close() }
@@ -69,6 +74,67 @@ struct FormatVersionTests {
         defer { copy.close() }
         #expect(try copy.snapshot().format == 4)
         #expect(try copy.snapshot().tree(named: "t")?.count == 3)
+        #expect(try copy.snapshot().verify().isSound)
+    }
+
+    @Test("a file of format 6 is written in format 7 by its next write, which makes the leaves it copies compact")
+    func formatSixBecomesSevenLeafByLeaf() throws {
+        let directory = try TemporaryDirectory("format")
+        let path = directory.file("six.burrow")
+        // Two trees of several leaves each, in the first form.
+        do {
+            let storage = try Storage.open(path: path, options: StorageOptions())
+            defer { storage.close() }
+            _ = try modelTestCommit(storage, durability: .full) { write in
+                write.setFormat(6)
+                for name in ["a", "b"] {
+                    let tree = try write.openTree(named: name)
+                    for i in 0..<2_000 { try write.put(Array("\(name) key \(i)".utf8), Array("value \(i)".utf8), in: tree) }
+                }
+            }
+        }
+        func leaves(_ snapshot: Snapshot, _ name: String) throws -> (compact: Int, first: Int) {
+            var pending = [try #require(try snapshot.tree(named: name)).state.root]
+            var forms = (compact: 0, first: 0)
+            while let number = pending.popLast() {
+                let p = try snapshot.page(number)
+                if !PageHeader.isLeaf(p) {
+                    pending += (0..<PageHeader.count(p)).map { PageHeader.child(p, $0) }
+                } else if PageHeader.isCompact(p) {
+                    forms.compact += 1
+                } else {
+                    forms.first += 1
+                }
+            }
+            return forms
+        }
+        let storage = try Storage.open(path: path, options: StorageOptions())
+        defer { storage.close() }
+        #expect(try storage.snapshot().format == 6)
+        #expect(try leaves(storage.snapshot(), "a").compact == 0)
+        let write = try storage.beginWriteBlocking()
+        #expect(write.format == Meta.formatVersion && write.compactLeaves)
+        // Every entry of "a" changes (each of its leaves is copied), none of "b".
+        try write.rewriteAllValues(in: try write.openTree(named: "a")) { _, old, new in
+            new.append(contentsOf: old.reversed())
+            return true
+        }
+        _ = try write.commit(durability: .full)
+        let snapshot = try storage.snapshot()
+        #expect(snapshot.format == Meta.formatVersion)
+        #expect(try snapshot.verify().isSound)
+        let a = try leaves(snapshot, "a")
+        let b = try leaves(snapshot, "b")
+        #expect(a.first == 0 && a.compact > 0 && b.compact == 0 && b.first > 0, "a \(a), b \(b)")
+        #expect(try snapshot.tree(named: "a")?.value(forKey: Array("a key 7".utf8)) == Array("value 7".utf8).reversed())
+        #expect(try snapshot.tree(named: "b")?.value(forKey: Array("b key 7".utf8)) == Array("value 7".utf8))
+        // A copy written whole of the new version is all compact; the compact leaves take fewer
+        // pages than the first form did.
+        try snapshot.copy(toPath: directory.file("copy.burrow"))
+        let copy = try Storage.open(path: directory.file("copy.burrow"), options: StorageOptions(readOnly: true))
+        defer { copy.close() }
+        #expect(try copy.snapshot().format == Meta.formatVersion)
+        #expect(try leaves(copy.snapshot(), "b").first == 0 && leaves(copy.snapshot(), "b").compact < b.first)
     }
 
     @Test("a new file is written in the current format")

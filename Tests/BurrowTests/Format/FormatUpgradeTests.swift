@@ -12,7 +12,7 @@ import Testing
 /// first write transaction, and left as they are by everything else.
 @Suite(.temporaryDirectory) struct FormatUpgradeTests {
     /// The older formats the fixtures hold.
-    static let formats: [UInt32] = [4, 5]
+    static let formats: [UInt32] = [4, 5, 6]
 
     /// The folder of the fixtures of `format`.
     static func fixtures(_ format: UInt32) -> URL {

@@ -1,0 +1,285 @@
+// Compact leaves (file format 7, `PageLayout`): entry lengths in one or two bytes, a key's first
+// eight bytes in its slot alone. Checked at every length where the encoding changes, against a
+// model for keys that tie in their first eight bytes or end in zero bytes, and in trees whose
+// leaves have both forms (a file of an older format, upgraded in the middle of a transaction).
+//
+// Replay a failure with the seed it prints: BURROW_SEED=<seed> swift test --filter CompactLeafTests
+
+import BurrowTestSupport
+import Foundation
+import Testing
+
+@testable import BurrowStorage
+
+@Suite struct CompactLeafTests {
+    /// Every leaf of the tree named `name` in `snapshot`: how many have each form.
+    private func leafForms(_ snapshot: Snapshot, _ name: String) throws -> (compact: Int, first: Int) {
+        let tree = try #require(try snapshot.tree(named: name))
+        var pending = tree.state.root == 0 ? [] : [tree.state.root]
+        var forms = (compact: 0, first: 0)
+        while let number = pending.popLast() {
+            let p = try snapshot.page(number)
+            if PageHeader.isLeaf(p) {
+                if PageHeader.isCompact(p) { forms.compact += 1 } else { forms.first += 1 }
+            } else {
+                pending += (0..<PageHeader.count(p)).map { PageHeader.child(p, $0) }
+            }
+        }
+        return forms
+    }
+
+    /// Reads every entry of the tree named `name` in order, with each leaf entry's size as the
+    /// page holds it against the size its form's rule gives.
+    private func entries(_ snapshot: Snapshot, _ name: String) throws -> [(key: [UInt8], value: [UInt8])] {
+        let tree = try #require(try snapshot.tree(named: name))
+        var result: [(key: [UInt8], value: [UInt8])] = []
+        try tree.forEachEntry { key, value in
+            result.append((Array(key), Array(value)))
+            return true
+        }
+        return result
+    }
+
+    @Test(arguments: [4096, 16384])
+    func everyLengthWhereTheEncodingChangesRoundTrips(pageSize: Int) throws {
+        let storage = try Storage(device: MemoryDevice(name: "compact-lengths-\(pageSize)"), options: StorageOptions(pageSize: pageSize))
+        let layout = storage.layout
+        // Key lengths around the head's eight bytes and the one-byte length's 127; value lengths
+        // around 127 (stored as the length plus one), the largest inline value, and overflow.
+        let keyLengths = [0, 1, 7, 8, 9, 126, 127, 128, 129, layout.maxKeySize]
+        let largestInline = layout.maxInlineEntry - PageLayout.leafEntryHeader
+        var model: [[UInt8]: [UInt8]] = [:]
+        let write = try storage.beginWriteBlocking()
+        let tree = try write.openTree(named: "t")
+        for (k, keyLength) in keyLengths.enumerated() {
+            let valueLengths = [0, 1, 125, 126, 127, 128, largestInline - keyLength, largestInline - keyLength + 1, 5_000]
+            for (v, valueLength) in valueLengths.enumerated() {
+                // Distinct keys of exactly `keyLength` bytes (the empty key once), ending in zeros
+                // as often as not, so that short keys rely on their lengths, not their heads.
+                guard keyLength > 0 || v == 0 else { continue }
+                var key = [UInt8](repeating: 0, count: keyLength)
+                if keyLength > 0 { key[0] = UInt8(k) }
+                if keyLength > 1 { key[keyLength - 1] = UInt8(v & 1 == 0 ? 0 : v) }
+                if keyLength > 2 { key[1] = UInt8(v) }
+                let value = (0..<max(0, valueLength)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ v) }
+                try write.put(key, value, in: tree)
+                model[key] = value
+            }
+        }
+        try write.commit()
+        let snapshot = try storage.snapshot()
+        #expect(snapshot.format == Meta.formatVersion)
+        #expect(try snapshot.verify().isSound)
+        #expect(try leafForms(snapshot, "t").first == 0)
+        let read = try entries(snapshot, "t")
+        let sorted = model.keys.sorted { $0.lexicographicallyPrecedes($1) }
+        #expect(read.map(\.key) == sorted)
+        #expect(read.allSatisfy { model[$0.key] == $0.value })
+        for key in sorted { #expect(try snapshot.tree(named: "t")?.value(forKey: key) == model[key], "key of \(key.count) bytes") }
+        // Each entry takes what the compact rule says, no more.
+        let root = try #require(try snapshot.tree(named: "t")).state.root
+        var pending = [root]
+        while let number = pending.popLast() {
+            let p = try snapshot.page(number)
+            guard PageHeader.isLeaf(p) else {
+                pending += (0..<PageHeader.count(p)).map { PageHeader.child(p, $0) }
+                continue
+            }
+            for i in 0..<PageHeader.count(p) {
+                let entry = PageHeader.leafEntry(p, i)
+                let expected = PageLayout.leafEntrySize(
+                    keyLength: entry.keyLength, storedCount: entry.storedCount, overflow: entry.isOverflow, compact: true)
+                #expect(entry.size == expected && entry.isSplit == (entry.keyLength > 8))
+            }
+        }
+    }
+
+    @Test func keysTiedInTheirFirstEightBytesOrderAndSearchAsTheModel() throws {
+        let seed = TestSeed.make("CompactLeafTests.keysTiedInTheirFirstEightBytesOrderAndSearchAsTheModel")
+        var random = TestRandom(seed: seed)
+        let storage = try Storage.inMemory(identifier: "compact-ties-\(seed)")
+        // Few byte values and lengths around eight: keys that are prefixes of one another, that
+        // differ only in trailing zeros ("AB", "AB\0"), or only after their eighth byte.
+        let alphabet: [UInt8] = [0x00, 0x01, 0x41, 0xFF]
+        func makeKey() -> [UInt8] {
+            let common: [UInt8] = random.chance(50) ? [0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41] : []
+            return common + (0..<random.int(0...(common.isEmpty ? 12 : 4))).map { _ in random.element(alphabet) }
+        }
+        var model: [[UInt8]: [UInt8]] = [:]
+        for round in 0..<TestEnvironment.count("BURROW_MODEL_OPS", default: 8) {
+            let write = try storage.beginWriteBlocking()
+            let tree = try write.openTree(named: "t")
+            for _ in 0..<random.int(50...600) {
+                let key = makeKey()
+                if random.chance(25) {
+                    #expect(try write.delete(key, from: tree) == (model[key] != nil), "seed \(seed) round \(round)")
+                    model[key] = nil
+                } else {
+                    let value = random.bytes(random.int(0...(random.chance(3) ? 3_000 : 60)))
+                    try write.put(key, value, in: tree)
+                    model[key] = value
+                }
+                let probe = makeKey()
+                #expect(try write.value(forKey: probe, in: tree) == model[probe], "seed \(seed) round \(round): \(probe)")
+            }
+            try write.commit()
+            let snapshot = try storage.snapshot()
+            #expect(try snapshot.verify().isSound, "seed \(seed) round \(round)")
+            let sorted = model.keys.sorted { $0.lexicographicallyPrecedes($1) }
+            let read = try entries(snapshot, "t")
+            #expect(read.map(\.key) == sorted, "seed \(seed) round \(round): order")
+            #expect(read.allSatisfy { model[$0.key] == $0.value }, "seed \(seed) round \(round): values")
+            // Seeks land on the first key not below the probe, whatever it ties with.
+            var cursor = try #require(try snapshot.tree(named: "t")).makeCursor()
+            for _ in 0..<200 {
+                let probe = makeKey()
+                let expected = sorted.first { !$0.lexicographicallyPrecedes(probe) }
+                let found = try cursor.seek(probe)
+                #expect(found == (expected != nil), "seed \(seed) round \(round): seek \(probe)")
+                if found { #expect(Array(cursor.key) == expected, "seed \(seed) round \(round): seek \(probe)") }
+            }
+        }
+    }
+
+    @Test func leavesOfBothFormsInOneTreeReadAndChangeAsTheModelSays() throws {
+        let seed = TestSeed.make("CompactLeafTests.leavesOfBothFormsInOneTreeReadAndChangeAsTheModelSays")
+        var random = TestRandom(seed: seed)
+        let storage = try Storage.inMemory(identifier: "compact-mixed-\(seed)")
+        var model: [[UInt8]: [UInt8]] = [:]
+        // In the upgrading round, keys below "key" before the format is raised and "key" keys
+        // after it (and no rewrite of every value), so that it changes leaves it had not
+        // touched yet, which it makes compact.
+        var region: Bool?
+        func makeKey() -> [UInt8] {
+            switch region {
+            case false?: return [UInt8(random.int(0..<0x40))] + random.bytes(random.int(0...7))
+            case true?: return Array("key \(random.int(0..<4_000))".utf8)
+            case nil: return random.chance(50) ? Array("key \(random.int(0..<4_000))".utf8) : random.bytes(random.int(1...8))
+            }
+        }
+        func makeValue() -> [UInt8] { random.bytes(random.chance(2) ? random.int(2_000...5_000) : random.int(0...150)) }
+        // A file of format 5 writes leaves of the first form; the transaction that upgrades it
+        // raises its format partway, after it has changed some leaves, and every later one
+        // makes each leaf it copies compact.
+        let rounds = TestEnvironment.count("BURROW_MODEL_OPS", default: 10)
+        let upgradeRound = rounds / 2
+        for round in 0..<rounds {
+            let write = try storage.beginWriteBlocking()
+            if round < upgradeRound { write.setFormat(5) }
+            let tree = try write.openTree(named: "t")
+            let operations = round == upgradeRound ? 1_000 : random.chance(30) ? random.int(1...10) : random.int(200...2_000)
+            region = round == upgradeRound ? false : nil
+            for step in 0..<operations {
+                if round == upgradeRound && step == operations - 100 {
+                    #expect(!write.compactLeaves)
+                    write.setFormat(Meta.formatVersion)
+                    region = true
+                }
+                switch random.int(0..<20) {
+                case 0..<12:
+                    let key = makeKey()
+                    let value = makeValue()
+                    try write.put(key, value, in: tree)
+                    model[key] = value
+                case 12..<18:
+                    // Deletes empty leaves into their siblings, of either form.
+                    let key = region == nil && random.chance(70) ? (model.keys.randomElement() ?? makeKey()) : makeKey()
+                    #expect(try write.delete(key, from: tree) == (model[key] != nil), "seed \(seed) round \(round)")
+                    model[key] = nil
+                case 18 where region == nil:
+                    // A rewrite of some values: same sizes, other sizes (leaves rebuilt, entries
+                    // carried into the next leaf), inline to overflow and back.
+                    let every = random.int(2...9)
+                    var changed: [[UInt8]: [UInt8]] = [:]
+                    let lengths = [0, 3, 40, 150, 3_000]
+                    var counter = 0
+                    try write.rewriteAllValues(in: tree) { key, old, new in
+                        counter += 1
+                        guard counter % every == 0 else { return false }
+                        let length = counter % 3 == 0 ? old.count : lengths[counter % lengths.count]
+                        // `new` may hold values gathered before: the body appends its own.
+                        let value = (0..<length).map { UInt8(truncatingIfNeeded: $0 &+ counter) }
+                        new.append(contentsOf: value)
+                        changed[Array(key)] = value
+                        return true
+                    }
+                    model.merge(changed) { _, new in new }
+                default:
+                    let key = makeKey()
+                    #expect(try write.value(forKey: key, in: tree) == model[key], "seed \(seed) round \(round)")
+                }
+            }
+            #expect(try write.count(of: tree) == model.count, "seed \(seed) round \(round)")
+            try write.commit()
+            let snapshot = try storage.snapshot()
+            #expect(snapshot.format == (round < upgradeRound ? 5 : Meta.formatVersion), "seed \(seed) round \(round)")
+            let report = try snapshot.verify()
+            #expect(report.isSound, "seed \(seed) round \(round): \(report.problems)")
+            let forms = try leafForms(snapshot, "t")
+            if round < upgradeRound { #expect(forms.compact == 0, "seed \(seed) round \(round): \(forms)") }
+            // The upgrading transaction leaves leaves of both forms: those it changed after
+            // raising the format compact, the others as they were.
+            if round == upgradeRound { #expect(forms.compact > 0 && forms.first > 0, "seed \(seed) round \(round): \(forms)") }
+            let read = try entries(snapshot, "t")
+            #expect(read.map(\.key) == model.keys.sorted { $0.lexicographicallyPrecedes($1) }, "seed \(seed) round \(round)")
+            #expect(read.allSatisfy { model[$0.key] == $0.value }, "seed \(seed) round \(round): values")
+        }
+        // A transaction that copies every leaf (a rewrite of every value) leaves none of the
+        // first form.
+        let write = try storage.beginWriteBlocking()
+        let tree = try write.openTree(named: "t")
+        try write.rewriteAllValues(in: tree) { _, old, new in
+            new.append(contentsOf: old)
+            new.append(1)
+            return true
+        }
+        try write.commit()
+        let snapshot = try storage.snapshot()
+        #expect(try snapshot.verify().isSound)
+        #expect(try leafForms(snapshot, "t").first == 0, "seed \(seed)")
+        #expect(try entries(snapshot, "t").allSatisfy { model[$0.key].map { $0 + [1] } == $0.value }, "seed \(seed)")
+    }
+
+    @Test func aCompactLeafInAVersionOfAnOlderFormatIsReportedAsDamage() throws {
+        let directory = try TemporaryDirectory("compact-older-format")
+        let path = directory.path + "/file.burrow"
+        do {
+            let storage = try Storage.open(path: path)
+            defer { storage.close() }
+            let write = try storage.beginWriteBlocking()
+            let tree = try write.openTree(named: "t")
+            for i in 0..<2_000 { try write.put(Array("key \(i)".utf8), Array("value \(i)".utf8), in: tree) }
+            try write.commit(durability: .full)
+        }
+        // The newest meta made to say format 6, with its checksum made again: as if an older
+        // writer had committed the version, or a bit of the format field had flipped.
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        let pageSize = 4096
+        var newest = (slot: 0, version: UInt64(0))
+        for slot in 0..<2 {
+            try handle.seek(toOffset: UInt64(slot * pageSize))
+            let page = try #require(try handle.read(upToCount: pageSize))
+            let version = page.withUnsafeBytes { UnsafeRawPointer($0.baseAddress!).u64(24) }
+            if version >= newest.version { newest = (slot, version) }
+        }
+        try handle.seek(toOffset: UInt64(newest.slot * pageSize))
+        var page = try #require(try handle.read(upToCount: pageSize))
+        page.withUnsafeMutableBytes { bytes in
+            let p = bytes.baseAddress!
+            p.setU32(16, 6)
+            p.setU64(0, Checksum.page(UnsafeRawPointer(p), length: pageSize, pageNumber: UInt32(newest.slot)))
+        }
+        try handle.seek(toOffset: UInt64(newest.slot * pageSize))
+        try handle.write(contentsOf: page)
+        try handle.close()
+
+        let storage = try Storage.open(path: path, options: StorageOptions(readOnly: true))
+        defer { storage.close() }
+        let snapshot = try storage.snapshot()
+        #expect(snapshot.format == 6)
+        let report = snapshot.check()
+        #expect(!report.isSound)
+        #expect(report.problems.contains { $0.detail.contains("is a compact leaf in a version of format 6") }, "\(report.problems)")
+        #expect(throws: StorageError.self) { _ = try snapshot.tree(named: "t")?.value(forKey: Array("key 7".utf8)) }
+    }
+}
