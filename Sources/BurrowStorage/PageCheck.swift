@@ -40,28 +40,19 @@ enum PageCheck {
         guard count >= 1, slotsEnd <= heapStart, heapStart <= pageSize, PageHeader.garbage(p) <= pageSize - heapStart
         else { return "has an impossible header (count \(count), heap start \(heapStart))" }
         var live = 0
-        for i in 0..<count {
+        if compact {
+            switch compactEntriesProblem(p, layout: layout, pageCount: pageCount) {
+            case .problem(let problem): return problem
+            case .live(let bytes): live = bytes
+            }
+        }
+        for i in 0..<(compact ? 0 : count) {
             let offset = PageHeader.slot(p, i)
-            let header =
-                isLeaf ? (compact ? compactHeaderSize(p, offset, pageSize: pageSize) : PageLayout.leafEntryHeader) : PageLayout.branchEntryHeader
-            guard offset >= heapStart, let header, offset + header <= pageSize else {
+            guard offset >= heapStart, offset + (isLeaf ? PageLayout.leafEntryHeader : PageLayout.branchEntryHeader) <= pageSize else {
                 return "has slot \(i) outside its heap"
             }
             let size: Int
-            if compact {
-                let entry = PageHeader.leafEntry(p, i)
-                guard entry.keyLength <= layout.maxKeySize, entry.isOverflow || entry.storedCount <= layout.maxInlineEntry,
-                    minimal(p, offset), minimal(p, offset + PageLayout.lengthSize(entry.keyLength))
-                else { return "has entry \(i) with impossible lengths" }
-                size = entry.size
-                if entry.isOverflow {
-                    guard entry.storedStart + PageLayout.overflowReferenceSize <= pageSize else {
-                        return "has entry \(i) running past the page end"
-                    }
-                    let first = (p + entry.storedStart).u32(0)
-                    guard first >= 2, first < pageCount else { return "has entry \(i) pointing at page \(first), outside the file" }
-                }
-            } else if isLeaf {
+            if isLeaf {
                 let keyLength = Int(p.u16(offset))
                 let field = p.u32(offset + 2)
                 let stored = field == PageLayout.overflowMarker ? PageLayout.overflowReferenceSize : Int(field)
@@ -81,24 +72,75 @@ enum PageCheck {
                 guard child >= 2, child < pageCount else { return "has child \(i) at page \(child), outside the file" }
             }
             guard offset + size <= pageSize else { return "has entry \(i) running past the page end" }
-            // A head depends on the key's first eight bytes alone (on a compact leaf, a head
-            // whose key is shorter must be zero after it).
-            let prefix = isLeaf ? PageHeader.leafKeyPrefix(p, i) : PageHeader.branchKey(p, i)
-            let head = compact ? PageHeader.compactHead(p, i) : PageHeader.head(p, i)
-            guard head == PageHeader.keyHead(prefix) else { return "has slot \(i) whose key head does not match its key" }
+            // A leaf of the first form keeps its keys whole in the body.
+            let key = isLeaf ? firstFormKey(p, i) : PageHeader.branchKey(p, i)
+            guard PageHeader.head(p, i) == PageHeader.keyHead(key) else { return "has slot \(i) whose key head does not match its key" }
             live += size
             if i > (isLeaf ? 0 : 1) {
-                let ordered =
-                    isLeaf
-                    ? PageHeader.withLeafKey(p, i) { PageHeader.compareLeafKey(p, i - 1, $0) < 0 }
-                    : compareKeys(PageHeader.branchKey(p, i - 1), PageHeader.branchKey(p, i)) < 0
-                guard ordered else { return "has keys out of order at entry \(i)" }
+                let previous = isLeaf ? firstFormKey(p, i - 1) : PageHeader.branchKey(p, i - 1)
+                guard compareKeys(previous, key) < 0 else { return "has keys out of order at entry \(i)" }
             }
         }
         guard live + PageHeader.garbage(p) == pageSize - heapStart else {
             return "has a heap whose entries do not add up"
         }
         return nil
+    }
+
+    /// The key of entry `i` of a leaf of the first form, whole in its body.
+    private static func firstFormKey(_ p: UnsafeRawPointer, _ i: Int) -> UnsafeRawBufferPointer {
+        let entry = PageHeader.leafEntry(p, i, compact: false)
+        return UnsafeRawBufferPointer(start: p + entry.keyStart, count: entry.keyLength)
+    }
+
+    private enum CompactCheck {
+        case problem(String)
+        case live(Int)
+    }
+
+    /// The entries of a compact leaf: lengths, bounds and overflow references as for the first
+    /// form, each length in the fewest bytes, the head's bytes after a key shorter than eight
+    /// zero, and the keys in order (by their heads, and part by part where heads tie). Returns
+    /// the bytes the entries take.
+    private static func compactEntriesProblem(_ p: UnsafeRawPointer, layout: PageLayout, pageCount: PageNumber) -> CompactCheck {
+        let pageSize = layout.pageSize
+        let heapStart = PageHeader.heapStart(p)
+        var live = 0
+        var previousHead: UInt64 = 0
+        for i in 0..<PageHeader.count(p) {
+            let offset = PageHeader.slot(p, i)
+            guard offset >= heapStart, let header = compactHeaderSize(p, offset, pageSize: pageSize), offset + header <= pageSize else {
+                return .problem("has slot \(i) outside its heap")
+            }
+            let entry = PageHeader.leafEntry(p, i, compact: true)
+            guard entry.keyLength <= layout.maxKeySize, entry.isOverflow || entry.storedCount <= layout.maxInlineEntry,
+                header == 2 || (minimal(p, offset) && minimal(p, offset + PageLayout.lengthSize(entry.keyLength)))
+            else { return .problem("has entry \(i) with impossible lengths") }
+            guard offset + entry.size <= pageSize else { return .problem("has entry \(i) running past the page end") }
+            if entry.isOverflow {
+                let first = (p + entry.storedStart).u32(0)
+                guard first >= 2, first < pageCount else { return .problem("has entry \(i) pointing at page \(first), outside the file") }
+            }
+            let head = PageHeader.compactHead(p, i)
+            // The head holds the key's first bytes as they are; after a shorter key, zeros.
+            if entry.keyLength < PageLayout.keyInHead {
+                guard head & (UInt64.max >> (8 * UInt64(entry.keyLength))) == 0 else {
+                    return .problem("has slot \(i) whose key head does not match its key")
+                }
+            }
+            if i > 0 {
+                // Equal heads: the previous key's order against this one's, as a search places
+                // a key that ties a head.
+                let ordered =
+                    head != previousHead
+                    ? head > previousHead
+                    : PageHeader.withLeafKey(p, i) { PageHeader.compareTiedLeafKey(p, i - 1, $0, compact: true) < 0 }
+                guard ordered else { return .problem("has keys out of order at entry \(i)") }
+            }
+            previousHead = head
+            live += entry.size
+        }
+        return .live(live)
     }
 
     /// The bytes of the two lengths of the compact entry at `offset`, or nil if they do not lie

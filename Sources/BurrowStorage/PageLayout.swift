@@ -230,21 +230,27 @@ enum PageHeader {
         return UnsafeRawBufferPointer(start: p + entry.keyStart, count: min(entry.keyLength, PageLayout.keyInHead))
     }
 
-    /// Compares the key of entry `index` with `key`, as `compareKeys` does, without gathering
-    /// a split key: its first eight bytes, then the rest.
+    /// Compares the key of entry `index` with `key`, as `compareKeys` does, when their heads are
+    /// equal: a search compares keys only on such a tie, without gathering a key in two parts. On a compact leaf equal heads mean equal first eight bytes (zeros after a
+    /// shorter key), so a key of up to eight bytes orders by its length, and two longer keys by
+    /// their rest alone; on a leaf of the first form the whole keys are compared.
     @inline(__always)
-    static func compareLeafKey(_ p: UnsafeRawPointer, _ index: Int, _ key: UnsafeRawBufferPointer) -> Int {
-        let entry = leafEntry(p, index)
-        guard entry.isSplit else { return compareKeys(UnsafeRawBufferPointer(start: p + entry.keyStart, count: entry.keyLength), key) }
+    static func compareTiedLeafKey(_ p: UnsafeRawPointer, _ index: Int, _ key: UnsafeRawBufferPointer, compact: Bool) -> Int {
+        let offset = slot(p, index)
+        guard compact else {
+            return compareKeys(UnsafeRawBufferPointer(start: p + (offset &+ PageLayout.leafEntryHeader), count: Int(p.u16(offset))), key)
+        }
+        let first = Int(p.u8(offset))
+        let keyLength = first < 0x80 ? first : (first & 0x7F) << 8 | Int(p.u8(offset &+ 1))
         let headCount = PageLayout.keyInHead
-        let keyFirst = UnsafeRawBufferPointer(start: key.baseAddress, count: min(key.count, headCount))
-        let first = compareKeys(UnsafeRawBufferPointer(start: p + entry.keyStart, count: headCount), keyFirst)
-        // Unequal first parts decide; equal ones are both eight bytes long, since this key is.
-        if first != 0 || key.count <= headCount { return first != 0 ? first : 1 }
+        if keyLength <= headCount || key.count <= headCount { return keyLength < key.count ? -1 : keyLength > key.count ? 1 : 0 }
+        let keySize = first < 0x80 ? 1 : 2
+        let restStart = offset &+ keySize &+ (p.u8(offset &+ keySize) < 0x80 ? 1 : 2)
         return compareKeys(
-            UnsafeRawBufferPointer(start: p + entry.restStart, count: entry.keyLength &- headCount),
+            UnsafeRawBufferPointer(start: p + restStart, count: keyLength &- headCount),
             UnsafeRawBufferPointer(start: key.baseAddress! + headCount, count: key.count &- headCount))
     }
+
     /// Whether the value of entry `index` lies in an overflow run.
     @inline(__always) static func leafIsOverflow(_ p: UnsafeRawPointer, _ index: Int) -> Bool {
         leafEntry(p, index).isOverflow
@@ -321,7 +327,7 @@ enum PageHeader {
         var low = 0
         var high = count(p)
         if firstProbe < high {
-            let c = probeHead < keyHead ? -1 : probeHead > keyHead ? 1 : compareLeafKey(p, firstProbe, key)
+            let c = probeHead < keyHead ? -1 : probeHead > keyHead ? 1 : compareTiedLeafKey(p, firstProbe, key, compact: Heads.compact)
             if c < 0 { low = firstProbe &+ 1 } else if c > 0 { high = firstProbe } else { return (firstProbe, true) }
         }
         while high &- low > quarteringThreshold {
@@ -331,7 +337,7 @@ enum PageHeader {
         while low < high {
             let mid = (low &+ high) &>> 1
             let h = Heads.head(p, mid)
-            let c = h < keyHead ? -1 : h > keyHead ? 1 : compareLeafKey(p, mid, key)
+            let c = h < keyHead ? -1 : h > keyHead ? 1 : compareTiedLeafKey(p, mid, key, compact: Heads.compact)
             if c < 0 { low = mid &+ 1 } else if c > 0 { high = mid } else { return (mid, true) }
         }
         return (low, false)
@@ -397,14 +403,18 @@ enum PageHeader {
 /// How a page stores its slots' heads: as numbers (branches, and leaves of the first form) or
 /// with their bytes in key order (compact leaves).
 protocol SlotHeads {
+    /// Whether the page is a compact leaf.
+    static var compact: Bool { get }
     static func head(_ p: UnsafeRawPointer, _ index: Int) -> UInt64
 }
 
 enum NumberHeads: SlotHeads {
+    static var compact: Bool { false }
     @inline(__always) static func head(_ p: UnsafeRawPointer, _ index: Int) -> UInt64 { PageHeader.head(p, index) }
 }
 
 enum ByteOrderHeads: SlotHeads {
+    static var compact: Bool { true }
     @inline(__always) static func head(_ p: UnsafeRawPointer, _ index: Int) -> UInt64 { PageHeader.compactHead(p, index) }
 }
 

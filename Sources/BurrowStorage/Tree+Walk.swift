@@ -40,7 +40,24 @@ extension Tree {
                         seeking = nil
                     }
                     let compact = PageHeader.isCompact(p)
-                    while index < PageHeader.count(p) {
+                    let count = PageHeader.count(p)
+                    while index < count {
+                        // The common entry of a compact leaf, a key of up to eight bytes (in its
+                        // slot) and a short inline value: both lengths in a byte each, read in one
+                        // load. Other entries are decoded in full.
+                        if compact {
+                            let offset = PageHeader.slot(p, index)
+                            let lengths = Int(p.u16(offset))
+                            let keyLength = lengths & 0xFF
+                            let stored = lengths &>> 8
+                            if lengths & 0x8080 == 0, keyLength <= PageLayout.keyInHead, stored != 0 {
+                                let key = UnsafeRawBufferPointer(
+                                    start: p + (PageLayout.headerSize &+ PageLayout.slotSize &* index &+ 2), count: keyLength)
+                                guard try body(key, UnsafeRawBufferPointer(start: p + (offset &+ 2), count: stored &- 1)) else { return }
+                                index &+= 1
+                                continue
+                            }
+                        }
                         // One decoding of the entry serves its key and its value.
                         let entry = PageHeader.leafEntry(p, index, compact: compact)
                         let value =

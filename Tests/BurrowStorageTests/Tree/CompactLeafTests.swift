@@ -40,7 +40,7 @@ import Testing
         return result
     }
 
-    @Test(arguments: [4096, 16384])
+    @Test(arguments: [4096, 16384, 32768])
     func everyLengthWhereTheEncodingChangesRoundTrips(pageSize: Int) throws {
         let storage = try Storage(device: MemoryDevice(name: "compact-lengths-\(pageSize)"), options: StorageOptions(pageSize: pageSize))
         let layout = storage.layout
@@ -238,6 +238,66 @@ import Testing
         #expect(try snapshot.verify().isSound)
         #expect(try leafForms(snapshot, "t").first == 0, "seed \(seed)")
         #expect(try entries(snapshot, "t").allSatisfy { model[$0.key].map { $0 + [1] } == $0.value }, "seed \(seed)")
+    }
+
+    @Test func theChecksOfACompactLeafFindEachWayItCanBeWrong() throws {
+        let storage = try Storage.inMemory(identifier: "compact-checks")
+        let write = try storage.beginWriteBlocking()
+        let tree = try write.openTree(named: "t")
+        // Short keys (in their slots) and long ones (in two parts), short and long values.
+        for i in 0..<40 {
+            try write.put(i % 2 == 0 ? [UInt8(i)] : Array("a long key \(i)".utf8), [UInt8](repeating: UInt8(i), count: i), in: tree)
+        }
+        try write.commit()
+        let snapshot = try storage.snapshot()
+        let leaf = try #require(try snapshot.tree(named: "t")).state.root
+        let pageSize = snapshot.layout.pageSize
+        let original = Array(UnsafeRawBufferPointer(start: try snapshot.page(leaf), count: pageSize))
+        #expect(
+            PageHeader.isLeaf(original.withUnsafeBytes { $0.baseAddress! }) && PageHeader.count(original.withUnsafeBytes { $0.baseAddress! }) == 40)
+        /// What the check says of the leaf once `change` has been made to a copy of it (its
+        /// checksum made again, so that the structure is what is checked).
+        func problem(_ change: (UnsafeMutableRawPointer) -> Void) -> String? {
+            var bytes = original
+            return bytes.withUnsafeMutableBytes { buffer in
+                let p = buffer.baseAddress!
+                change(p)
+                p.setU64(0, Checksum.page(UnsafeRawPointer(p), length: pageSize, pageNumber: leaf))
+                return PageCheck.problem(
+                    UnsafeRawPointer(p), number: leaf, layout: snapshot.layout, pageCount: snapshot.meta.pageCount,
+                    maxVersion: snapshot.version, format: snapshot.format)
+            }
+        }
+        func slot(_ i: Int) -> Int { PageLayout.headerSize + PageLayout.slotSize * i }
+        #expect(problem { _ in } == nil)
+        // Entry 0 has the one-byte key [0]: a byte after it in its head is not zero.
+        #expect(problem { $0.setU8(slot(0) + 2 + 3, 1) }?.contains("key head does not match") == true)
+        // Two slots swapped: keys out of order (by their heads, and by their second parts).
+        for (a, b) in [(0, 2), (1, 3)] {
+            let swapped = problem { p in
+                var first = [UInt8](repeating: 0, count: PageLayout.slotSize)
+                first.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(start: p + slot(a), count: PageLayout.slotSize)) }
+                (p + slot(a)).copyMemory(from: p + slot(b), byteCount: PageLayout.slotSize)
+                first.withUnsafeBytes { (p + slot(b)).copyMemory(from: $0.baseAddress!, byteCount: PageLayout.slotSize) }
+            }
+            #expect(swapped?.contains("out of order") == true, "\(a), \(b): \(swapped ?? "nil")")
+        }
+        // A key length of one byte written in two.
+        #expect(
+            problem { p in
+                let offset = PageHeader.slot(UnsafeRawPointer(p), 0)
+                p.setU8(offset, 0x80)
+            }?.contains("impossible lengths") == true)
+        // A key longer than any key may be.
+        #expect(
+            problem { p in
+                let offset = PageHeader.slot(UnsafeRawPointer(p), 1)
+                p.setU8(offset, 0xFF)
+                p.setU8(offset + 1, 0xFF)
+            } != nil)
+        // A form the engine does not know, and a compact branch.
+        #expect(problem { $0.setU8(17, 2) }?.contains("unknown form") == true)
+        #expect(problem { $0.setU8(16, PageKind.branch.rawValue) }?.contains("unknown form") == true)
     }
 
     @Test func aCompactLeafInAVersionOfAnOlderFormatIsReportedAsDamage() throws {
