@@ -41,7 +41,8 @@ package struct Cursor<Source: PageSource> {
             if stamp != 0 { precondition(stamp == source.modificationStamp, "cursor read after its transaction changed or ended") }
             let entry = PageHeader.leafEntry(leaf, leafIndex)
             guard entry.isSplit else { return UnsafeRawBufferPointer(start: leaf + entry.keyStart, count: entry.keyLength) }
-            if gathered == nil || gathered!.byteCount < entry.keyLength {
+            // A copy of this cursor shares its buffer: a key it handed out stays as it was.
+            if gathered == nil || gathered!.byteCount < entry.keyLength || !isKnownUniquelyReferenced(&gathered!) {
                 gathered = GatheredKey(byteCount: max(entry.keyLength, GatheredKey.initialByteCount))
             }
             return PageHeader.leafKey(leaf, leafIndex, buffer: gathered!.pointer)

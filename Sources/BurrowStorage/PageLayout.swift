@@ -652,6 +652,10 @@ enum PageWriter {
                 keyLength: entry.keyLength, storedCount: entry.storedCount, overflow: entry.isOverflow, compact: true)
         }
         initialize(p, kind: .leaf, version: version, pageSize: pageSize, compact: true)
+        // The gap between the slots and the heap is zeroed: the buffer may hold another page's
+        // bytes, which would otherwise reach the file.
+        let slotsEnd = PageLayout.headerSize &+ PageLayout.slotSize &* count
+        (p + slotsEnd).initializeMemory(as: UInt8.self, repeating: 0, count: pageSize &- total &- slotsEnd)
         var offset = pageSize &- total
         setHeapStart(p, offset)
         setCount(p, count)

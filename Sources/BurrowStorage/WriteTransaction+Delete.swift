@@ -66,6 +66,7 @@ extension WriteTransaction {
         }
         if !isLeaf { needed += separator.count - PageHeader.branchKeyLength(right, 0) }
         let (_, left) = try touchChild(of: parent, slot: leftSlot)
+        precondition(!isLeaf || PageHeader.isCompact(UnsafeRawPointer(left)) == leftCompact, "internal error: a merge sized for another form")
         guard PageWriter.gap(UnsafeRawPointer(left)) + PageHeader.garbage(UnsafeRawPointer(left)) >= needed else { return }
 
         if PageWriter.gap(UnsafeRawPointer(left)) < needed { PageWriter.compact(left, pageSize: layout.pageSize, scratch: scratch) }

@@ -297,10 +297,14 @@ extension WriteTransaction {
         let leaf = try page(freeTree.root)
         guard PageHeader.isLeaf(leaf) else { return }
         let room = Meta.inlineRoom(pageSize: layout.pageSize) - (catalog.root == 0 ? inlineCatalog.encodedSize : 0)
-        // Each record takes its leaf entry's bytes less two (a 26-byte entry header and key
-        // against a 24-byte record header): known from the page header, without a walk.
+        // Each record takes its leaf entry's bytes less two on a leaf of the first form (a 26-byte
+        // entry header and key against a 24-byte record header), and at least nine more on a
+        // compact one (two or three bytes of lengths and the key's twelve after the slot's
+        // eight): known from the page header, without a walk.
         let bodies = layout.pageSize - PageHeader.heapStart(leaf) - PageHeader.garbage(leaf)
-        guard 2 * (bodies - 2 * PageHeader.count(leaf)) <= room else { return }
+        let count = PageHeader.count(leaf)
+        let recordBytes = PageHeader.isCompact(leaf) ? bodies + 9 * count : bodies - 2 * count
+        guard 2 * recordBytes <= room else { return }
         var records: [InlineFreeList.Record] = []
         var size = 0
         var cursor = Cursor(source: self, root: freeTree.root)

@@ -124,9 +124,10 @@ extension WriteTransaction {
     }
 
     /// The form a leaf has once the transaction has touched it: compact if it is, or if it is
-    /// still the committed page and the transaction writes compact leaves.
+    /// still the committed page (not one the transaction changed, in memory or spilled) and the
+    /// transaction writes compact leaves.
     func willBeCompact(_ number: PageNumber, _ leaf: UnsafeRawPointer) -> Bool {
-        PageHeader.isCompact(leaf) || (compactLeaves && dirty[number] == nil)
+        PageHeader.isCompact(leaf) || (compactLeaves && dirty.lookup(number) == nil)
     }
 
     /// Makes the child at `slot` of the (dirty) inner page `parent` writable, relinking it if copied.

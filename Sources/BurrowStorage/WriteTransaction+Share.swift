@@ -103,6 +103,7 @@ extension WriteTransaction {
 
         // Nothing has changed so far; from here the share is made.
         let sibling = try touch(siblingNumber)
+        precondition(PageHeader.isCompact(UnsafeRawPointer(sibling.pointer)) == compact, "internal error: a share between leaves of two forms")
         if sibling.number != siblingNumber { PageWriter.setChild(parent, siblingPosition, sibling.number) }
         let newMoves = toRight ? index >= firstMoved : index < moved
         for j in 0..<moved {

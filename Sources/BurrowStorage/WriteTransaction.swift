@@ -120,6 +120,9 @@ package final class WriteTransaction: PageSource {
     package func setFormat(_ format: UInt32) {
         precondition(
             (Meta.oldestReadableFormat...Meta.formatVersion).contains(format), "internal error: format \(format) is not one the engine writes")
+        // Lowered only before anything is written: pages written in the compact form stay so,
+        // and a version of an older format may not hold them.
+        precondition(format >= meta.format || dirty.isEmpty, "internal error: the format lowered after pages were written")
         meta.format = format
     }
 

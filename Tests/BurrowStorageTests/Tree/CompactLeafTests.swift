@@ -240,6 +240,62 @@ import Testing
         #expect(try entries(snapshot, "t").allSatisfy { model[$0.key].map { $0 + [1] } == $0.value }, "seed \(seed)")
     }
 
+    @Test func spilledLeavesOfTheFirstFormKeepTheirFormWhenTheTransactionRaisesItsFormat() throws {
+        // A transaction that upgrades a large file has changed leaves of the first form, and
+        // written many of them to the file (spilled) before it raises its format. Merges and
+        // shares with such a leaf must see its form, not the compact one of a leaf it has not
+        // changed.
+        let directory = try TemporaryDirectory("compact-spilled")
+        let storage = try Storage.open(path: directory.file("file.burrow"))
+        defer { storage.close() }
+        func key(_ i: Int) -> [UInt8] { Array("key \(100_000 + i)".utf8) }
+        let count = 4_000
+        do {
+            let write = try storage.beginWriteBlocking()
+            write.setFormat(5)
+            let tree = try write.openTree(named: "t")
+            for i in 0..<count { try write.put(key(i), [UInt8](repeating: UInt8(i & 0xFF), count: 30), in: tree) }
+            try write.commit()
+        }
+        var model = Dictionary(uniqueKeysWithValues: (0..<count).map { (key($0), [UInt8](repeating: UInt8($0 & 0xFF), count: 30)) })
+        let write = try storage.beginWriteBlocking()
+        write.setFormat(5)
+        write.memoryLimit = 4 * 4096
+        let tree = try write.openTree(named: "t")
+        // Every leaf of the first half changed in the first form, most of them spilled.
+        for i in 0..<(count / 2) {
+            let value = [UInt8](repeating: UInt8(i & 0xFF) ^ 0xFF, count: 30)
+            try write.put(key(i), value, in: tree)
+            model[key(i)] = value
+        }
+        write.setFormat(Meta.formatVersion)
+        // Inserts just past the boundary: the second half's leaves become compact as they are
+        // copied, and fill up beside spilled leaves of the first form, with which they may
+        // not share.
+        for j in 0..<8 {
+            for i in (count / 2)..<(count / 2 + 100) {
+                let k = key(i) + [UInt8(j)]
+                try write.put(k, [UInt8](repeating: 1, count: 20), in: tree)
+                model[k] = [UInt8](repeating: 1, count: 20)
+            }
+        }
+        // Deletes that leave the first half's leaves nearly empty, merged into their spilled
+        // siblings of the first form.
+        for i in (count / 8)..<(count / 2) where i % 9 != 0 {
+            #expect(try write.delete(key(i), from: tree))
+            model[key(i)] = nil
+        }
+        try write.commit()
+        let snapshot = try storage.snapshot()
+        let report = try snapshot.verify()
+        #expect(report.isSound, "\(report.problems)")
+        let forms = try leafForms(snapshot, "t")
+        #expect(forms.compact > 0 && forms.first > 0, "\(forms)")
+        let read = try entries(snapshot, "t")
+        #expect(read.map(\.key) == model.keys.sorted { $0.lexicographicallyPrecedes($1) })
+        #expect(read.allSatisfy { model[$0.key] == $0.value })
+    }
+
     @Test func theChecksOfACompactLeafFindEachWayItCanBeWrong() throws {
         let storage = try Storage.inMemory(identifier: "compact-checks")
         let write = try storage.beginWriteBlocking()
