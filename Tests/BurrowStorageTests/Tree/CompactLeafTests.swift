@@ -296,6 +296,73 @@ import Testing
         #expect(read.allSatisfy { model[$0.key] == $0.value })
     }
 
+    @Test func aLeafMergesIntoASpilledSiblingOfTheFirstFormInItsForm() throws {
+        // The last leaf of a tree empties into its left sibling, which the transaction changed
+        // in the first form and then spilled, before it raised its format.
+        let directory = try TemporaryDirectory("compact-spilled-merge")
+        let storage = try Storage.open(path: directory.file("file.burrow"))
+        defer { storage.close() }
+        func key(_ i: Int) -> [UInt8] { Array("key \(100_000 + i)".utf8) }
+        let count = 4_000
+        var model: [[UInt8]: [UInt8]] = [:]
+        do {
+            let write = try storage.beginWriteBlocking()
+            write.setFormat(5)
+            let tree = try write.openTree(named: "t")
+            for i in 0..<count {
+                try write.put(key(i), [UInt8](repeating: UInt8(i & 0xFF), count: 30), in: tree)
+                model[key(i)] = [UInt8](repeating: UInt8(i & 0xFF), count: 30)
+            }
+            try write.commit()
+        }
+        let write = try storage.beginWriteBlocking()
+        write.setFormat(5)
+        write.memoryLimit = 4 * 4096
+        let tree = try write.openTree(named: "t")
+        // The last leaves half emptied, in the first form...
+        for i in stride(from: count - 301, to: count, by: 2) {
+            #expect(try write.delete(key(i), from: tree))
+            model[key(i)] = nil
+        }
+        // ...then spilled, as the transaction changes many other leaves.
+        for i in 0..<(count / 2) {
+            try write.put(key(i), [1], in: tree)
+            model[key(i)] = [1]
+        }
+        write.setFormat(Meta.formatVersion)
+        // The last leaf empties from its end: below a quarter full, it merges into its left
+        // sibling, which is still of the first form.
+        for i in stride(from: count - 2, through: count - 300, by: -2) {
+            #expect(try write.delete(key(i), from: tree))
+            model[key(i)] = nil
+        }
+        try write.commit()
+        let snapshot = try storage.snapshot()
+        let report = try snapshot.verify()
+        #expect(report.isSound, "\(report.problems)")
+        let read = try entries(snapshot, "t")
+        #expect(read.map(\.key) == model.keys.sorted { $0.lexicographicallyPrecedes($1) })
+        #expect(read.allSatisfy { model[$0.key] == $0.value })
+    }
+
+    @Test func aCopiedCursorGathersItsKeysApartFromTheOriginal() throws {
+        let storage = try Storage.inMemory(identifier: "compact-cursor-copy")
+        let write = try storage.beginWriteBlocking()
+        let tree = try write.openTree(named: "t")
+        // Keys longer than eight bytes, which a cursor gathers from their two parts.
+        for i in 0..<10 { try write.put(Array("a long key \(i)".utf8), [UInt8(i)], in: tree) }
+        try write.commit()
+        var original = try #require(try storage.snapshot().tree(named: "t")).makeCursor()
+        #expect(try original.first())
+        let first = original.key
+        #expect(Array(first) == Array("a long key 0".utf8))
+        var copy = original
+        #expect(try copy.next())
+        #expect(Array(copy.key) == Array("a long key 1".utf8))
+        // The key the original handed out is as it was.
+        #expect(Array(first) == Array("a long key 0".utf8))
+    }
+
     @Test func theChecksOfACompactLeafFindEachWayItCanBeWrong() throws {
         let storage = try Storage.inMemory(identifier: "compact-checks")
         let write = try storage.beginWriteBlocking()
