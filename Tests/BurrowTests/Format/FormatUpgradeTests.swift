@@ -1,4 +1,3 @@
-import BurrowStorage
 import BurrowStore
 import BurrowTestSupport
 import BurrowTestTraits
@@ -6,6 +5,7 @@ import Foundation
 import Testing
 
 @testable import Burrow
+@testable import BurrowStorage
 
 /// Files of formats 4 and 5, as the code of each format wrote them (`Fixtures/format4`,
 /// `Fixtures/format5`): opened and read as they are, upgraded to the current format by their
@@ -91,6 +91,26 @@ import Testing
             try FileManager.default.attributesOfItem(atPath: Self.fixtures(fileFormat).appendingPathComponent("compacted.burrow").path)[.size] as! Int
         let new = try FileManager.default.attributesOfItem(atPath: compacted.path)[.size] as! Int
         #expect(new < old, "\(new) bytes upgraded against \(old)")
+        // The copy of the upgraded file is of the current format, every leaf of it compact.
+        let storage = try Storage.open(path: compacted.path, options: StorageOptions(readOnly: true))
+        defer { storage.close() }
+        let snapshot = try storage.snapshot()
+        #expect(snapshot.format == Meta.formatVersion)
+        var leaves = (compact: 0, first: 0)
+        for name in try snapshot.treeNames() {
+            var pending = [try #require(try snapshot.tree(named: name)).state.root].filter { $0 != 0 }
+            while let number = pending.popLast() {
+                let p = try snapshot.page(number)
+                if !PageHeader.isLeaf(p) {
+                    pending += (0..<PageHeader.count(p)).map { PageHeader.child(p, $0) }
+                } else if PageHeader.isCompact(p) {
+                    leaves.compact += 1
+                } else {
+                    leaves.first += 1
+                }
+            }
+        }
+        #expect(leaves.compact > 0 && leaves.first == 0, "\(leaves)")
     }
 
     @Test(arguments: formats)
