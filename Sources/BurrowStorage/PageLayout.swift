@@ -146,11 +146,6 @@ enum PageHeader {
         UInt64(bigEndian: p.loadUnaligned(fromByteOffset: PageLayout.headerSize &+ PageLayout.slotSize &* index &+ 2, as: UInt64.self))
     }
 
-    /// The head of slot `index` of a leaf of either form.
-    @inline(__always) static func leafHead(_ p: UnsafeRawPointer, _ index: Int) -> UInt64 {
-        isCompact(p) ? compactHead(p, index) : head(p, index)
-    }
-
     /// A length of a compact entry at `offset`, and how many bytes it takes.
     @inline(__always) static func compactLength(_ p: UnsafeRawPointer, _ offset: Int) -> (value: Int, size: Int) {
         let first = Int(p.u8(offset))

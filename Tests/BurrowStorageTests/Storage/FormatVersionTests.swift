@@ -94,19 +94,7 @@ struct FormatVersionTests {
             }
         }
         func leaves(_ snapshot: Snapshot, _ name: String) throws -> (compact: Int, first: Int) {
-            var pending = [try #require(try snapshot.tree(named: name)).state.root]
-            var forms = (compact: 0, first: 0)
-            while let number = pending.popLast() {
-                let p = try snapshot.page(number)
-                if !PageHeader.isLeaf(p) {
-                    pending += (0..<PageHeader.count(p)).map { PageHeader.child(p, $0) }
-                } else if PageHeader.isCompact(p) {
-                    forms.compact += 1
-                } else {
-                    forms.first += 1
-                }
-            }
-            return forms
+            try #require(try snapshot.tree(named: name)).leafForms()
         }
         let storage = try Storage.open(path: path, options: StorageOptions())
         defer { storage.close() }

@@ -12,20 +12,45 @@ import Testing
 @testable import BurrowStorage
 
 @Suite struct CompactLeafTests {
-    /// Every leaf of the tree named `name` in `snapshot`: how many have each form.
+    /// How many leaves of the tree named `name` in `snapshot` have each form.
     private func leafForms(_ snapshot: Snapshot, _ name: String) throws -> (compact: Int, first: Int) {
-        let tree = try #require(try snapshot.tree(named: name))
-        var pending = tree.state.root == 0 ? [] : [tree.state.root]
-        var forms = (compact: 0, first: 0)
-        while let number = pending.popLast() {
-            let p = try snapshot.page(number)
-            if PageHeader.isLeaf(p) {
-                if PageHeader.isCompact(p) { forms.compact += 1 } else { forms.first += 1 }
-            } else {
-                pending += (0..<PageHeader.count(p)).map { PageHeader.child(p, $0) }
-            }
+        try #require(try snapshot.tree(named: name)).leafForms()
+    }
+
+    /// A file of `count` entries ("key 100000" and up, 30-byte values) written by a transaction
+    /// of format 5, so that its leaves have the first form, and the entries as a model.
+    private func firstFormFile(in directory: TemporaryDirectory, count: Int) throws -> (Storage, [[UInt8]: [UInt8]]) {
+        let storage = try Storage.open(path: directory.file("file.burrow"))
+        var model: [[UInt8]: [UInt8]] = [:]
+        let write = try storage.beginWriteBlocking()
+        write.setFormat(5)
+        let tree = try write.openTree(named: "t")
+        for i in 0..<count {
+            try write.put(spilledTestKey(i), [UInt8](repeating: UInt8(i & 0xFF), count: 30), in: tree)
+            model[spilledTestKey(i)] = [UInt8](repeating: UInt8(i & 0xFF), count: 30)
         }
-        return forms
+        try write.commit()
+        return (storage, model)
+    }
+
+    private func spilledTestKey(_ i: Int) -> [UInt8] { Array("key \(100_000 + i)".utf8) }
+
+    /// A write transaction of format 5 on `storage` (leaves of the first form) that keeps at most
+    /// four pages in memory, spilling the rest, and its tree "t".
+    private func spillingFirstFormWrite(on storage: Storage) throws -> (WriteTransaction, TreeID) {
+        let write = try storage.beginWriteBlocking()
+        write.setFormat(5)
+        write.memoryLimit = 4 * 4096
+        return (write, try write.openTree(named: "t"))
+    }
+
+    /// Expects the version `snapshot` sound and its tree "t" to hold `model`, in key order.
+    private func expectSound(_ snapshot: Snapshot, holding model: [[UInt8]: [UInt8]]) throws {
+        let report = try snapshot.verify()
+        #expect(report.isSound, "\(report.problems)")
+        let read = try entries(snapshot, "t")
+        #expect(read.map(\.key) == model.keys.sorted { $0.lexicographicallyPrecedes($1) })
+        #expect(read.allSatisfy { model[$0.key] == $0.value })
     }
 
     /// Reads every entry of the tree named `name` in order, with each leaf entry's size as the
@@ -246,22 +271,11 @@ import Testing
         // shares with such a leaf must see its form, not the compact one of a leaf it has not
         // changed.
         let directory = try TemporaryDirectory("compact-spilled")
-        let storage = try Storage.open(path: directory.file("file.burrow"))
-        defer { storage.close() }
-        func key(_ i: Int) -> [UInt8] { Array("key \(100_000 + i)".utf8) }
         let count = 4_000
-        do {
-            let write = try storage.beginWriteBlocking()
-            write.setFormat(5)
-            let tree = try write.openTree(named: "t")
-            for i in 0..<count { try write.put(key(i), [UInt8](repeating: UInt8(i & 0xFF), count: 30), in: tree) }
-            try write.commit()
-        }
-        var model = Dictionary(uniqueKeysWithValues: (0..<count).map { (key($0), [UInt8](repeating: UInt8($0 & 0xFF), count: 30)) })
-        let write = try storage.beginWriteBlocking()
-        write.setFormat(5)
-        write.memoryLimit = 4 * 4096
-        let tree = try write.openTree(named: "t")
+        var (storage, model) = try firstFormFile(in: directory, count: count)
+        defer { storage.close() }
+        let key = spilledTestKey
+        let (write, tree) = try spillingFirstFormWrite(on: storage)
         // Every leaf of the first half changed in the first form, most of them spilled.
         for i in 0..<(count / 2) {
             let value = [UInt8](repeating: UInt8(i & 0xFF) ^ 0xFF, count: 30)
@@ -287,38 +301,20 @@ import Testing
         }
         try write.commit()
         let snapshot = try storage.snapshot()
-        let report = try snapshot.verify()
-        #expect(report.isSound, "\(report.problems)")
+        try expectSound(snapshot, holding: model)
         let forms = try leafForms(snapshot, "t")
         #expect(forms.compact > 0 && forms.first > 0, "\(forms)")
-        let read = try entries(snapshot, "t")
-        #expect(read.map(\.key) == model.keys.sorted { $0.lexicographicallyPrecedes($1) })
-        #expect(read.allSatisfy { model[$0.key] == $0.value })
     }
 
     @Test func aLeafMergesIntoASpilledSiblingOfTheFirstFormInItsForm() throws {
         // The last leaf of a tree empties into its left sibling, which the transaction changed
         // in the first form and then spilled, before it raised its format.
         let directory = try TemporaryDirectory("compact-spilled-merge")
-        let storage = try Storage.open(path: directory.file("file.burrow"))
-        defer { storage.close() }
-        func key(_ i: Int) -> [UInt8] { Array("key \(100_000 + i)".utf8) }
         let count = 4_000
-        var model: [[UInt8]: [UInt8]] = [:]
-        do {
-            let write = try storage.beginWriteBlocking()
-            write.setFormat(5)
-            let tree = try write.openTree(named: "t")
-            for i in 0..<count {
-                try write.put(key(i), [UInt8](repeating: UInt8(i & 0xFF), count: 30), in: tree)
-                model[key(i)] = [UInt8](repeating: UInt8(i & 0xFF), count: 30)
-            }
-            try write.commit()
-        }
-        let write = try storage.beginWriteBlocking()
-        write.setFormat(5)
-        write.memoryLimit = 4 * 4096
-        let tree = try write.openTree(named: "t")
+        var (storage, model) = try firstFormFile(in: directory, count: count)
+        defer { storage.close() }
+        let key = spilledTestKey
+        let (write, tree) = try spillingFirstFormWrite(on: storage)
         // The last leaves half emptied, in the first form...
         for i in stride(from: count - 301, to: count, by: 2) {
             #expect(try write.delete(key(i), from: tree))
@@ -337,12 +333,7 @@ import Testing
             model[key(i)] = nil
         }
         try write.commit()
-        let snapshot = try storage.snapshot()
-        let report = try snapshot.verify()
-        #expect(report.isSound, "\(report.problems)")
-        let read = try entries(snapshot, "t")
-        #expect(read.map(\.key) == model.keys.sorted { $0.lexicographicallyPrecedes($1) })
-        #expect(read.allSatisfy { model[$0.key] == $0.value })
+        try expectSound(storage.snapshot(), holding: model)
     }
 
     @Test func aCopiedCursorGathersItsKeysApartFromTheOriginal() throws {

@@ -1,3 +1,4 @@
+import BurrowStorage
 import BurrowStore
 import BurrowTestSupport
 import BurrowTestTraits
@@ -5,7 +6,6 @@ import Foundation
 import Testing
 
 @testable import Burrow
-@testable import BurrowStorage
 
 /// Files of formats 4 and 5, as the code of each format wrote them (`Fixtures/format4`,
 /// `Fixtures/format5`): opened and read as they are, upgraded to the current format by their
@@ -98,17 +98,8 @@ import Testing
         #expect(snapshot.format == Meta.formatVersion)
         var leaves = (compact: 0, first: 0)
         for name in try snapshot.treeNames() {
-            var pending = [try #require(try snapshot.tree(named: name)).state.root].filter { $0 != 0 }
-            while let number = pending.popLast() {
-                let p = try snapshot.page(number)
-                if !PageHeader.isLeaf(p) {
-                    pending += (0..<PageHeader.count(p)).map { PageHeader.child(p, $0) }
-                } else if PageHeader.isCompact(p) {
-                    leaves.compact += 1
-                } else {
-                    leaves.first += 1
-                }
-            }
+            let forms = try #require(try snapshot.tree(named: name)).leafForms()
+            leaves = (leaves.compact + forms.compact, leaves.first + forms.first)
         }
         #expect(leaves.compact > 0 && leaves.first == 0, "\(leaves)")
     }
